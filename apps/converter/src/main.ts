@@ -1,0 +1,17 @@
+import { createLogger, ConfigError } from '@lectern/runtime';
+import { installShutdown } from '@lectern/transport';
+import { buildApp } from './app.js';
+import { loadConfig } from './config.js';
+
+const start = async () => {
+  const config = loadConfig(process.env);
+  const logger = createLogger('converter', config.LOG_LEVEL);
+  const app = buildApp({ config, logger });
+  installShutdown({ log: logger, steps: [{ name: 'http', close: () => app.close() }] });
+  await app.listen({ port: config.CONVERTER_PORT, host: config.HOST });
+};
+
+start().catch((error: unknown) => {
+  process.stderr.write(`converter failed to start: ${error instanceof ConfigError ? error.message : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,26 @@
+import { createHttpApp, mountMcp, type ToolRegistration } from '@lectern/transport';
+import { LECTERN_VERSION, type Logger } from '@lectern/runtime';
+import type { FastifyInstance } from 'fastify';
+import type { DocumentStoreConfig } from './config.js';
+import { documentStoreToolRegistrations } from './tools.js';
+
+export interface DocumentStoreDeps {
+  config: DocumentStoreConfig;
+  logger: Logger;
+  tools?: ToolRegistration[];
+}
+
+/** Compose document-store-mcp without listening (tests use `inject()` or listen on port 0). */
+export const buildApp = (deps: DocumentStoreDeps): FastifyInstance => {
+  const app = createHttpApp({ service: 'document-store-mcp', logger: deps.logger, apiKey: deps.config.MCP_API_KEY });
+  mountMcp(app, {
+    name: 'document-store-mcp',
+    version: LECTERN_VERSION,
+    instructions:
+      'Lectern document store: ingest planning documents (PDF, images), search them with citations ' +
+      '(page numbers), read them, and store/query citable chunks in per-project collections.',
+    tools: deps.tools ?? documentStoreToolRegistrations(),
+    sessionMode: deps.config.MCP_HTTP_SESSIONS,
+  });
+  return app;
+};

@@ -1,0 +1,41 @@
+// One jest project per Nx project (apps/* and libs/*), discovered from the directory layout.
+// Tests are TypeScript ESM, transformed by swc, run with --experimental-vm-modules (see package.json).
+import { readdirSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+
+const swc = [
+  '@swc/jest',
+  {
+    jsc: { parser: { syntax: 'typescript' }, target: 'es2022' },
+    module: { type: 'es6' },
+    sourceMaps: 'inline',
+  },
+];
+
+const moduleNameMapper = {
+  '^@lectern/([a-z-]+)$': '<rootDir>/../../libs/$1/src/index.ts',
+  '^(\\.{1,2}/.*)\\.js$': '$1',
+};
+
+const projects = ['apps', 'libs'].flatMap((group) =>
+  existsSync(group)
+    ? readdirSync(group, { withFileTypes: true })
+        .filter((d) => d.isDirectory() && existsSync(join(group, d.name, 'project.json')))
+        .map((d) => ({
+          displayName: `${group}/${d.name}`,
+          rootDir: join(process.cwd(), group, d.name),
+          testEnvironment: 'node',
+          testMatch: ['<rootDir>/**/*.spec.ts'],
+          extensionsToTreatAsEsm: ['.ts'],
+          transform: { '^.+\\.ts$': swc },
+          moduleNameMapper,
+        }))
+    : [],
+);
+
+export default {
+  projects,
+  testTimeout: 60_000,
+  // Services under test are real (HTTP servers, SQLite files, redis-server): never leave one behind.
+  forceExit: false,
+};

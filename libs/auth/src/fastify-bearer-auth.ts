@@ -1,0 +1,36 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AuthMessages, checkAuthorization } from './bearer-token.js';
+
+export interface BearerAuthOptions {
+  /** The key; unset or empty disables authentication. */
+  apiKey: string | undefined;
+  /** Paths (without query string) open without a token. Default: `/health`. */
+  exemptPaths?: readonly string[];
+}
+
+/**
+ * Bearer-token guard for every route of a fastify instance (an `onRequest` hook, so it runs before
+ * body parsing and before the MCP transports see the request). 401 bodies are the specs' shape:
+ * `{"error":{"code":"unauthorized","message":...}}`. Failed attempts are logged at warn with the
+ * client IP, path and method — never the presented token.
+ */
+export const installBearerAuth = (app: FastifyInstance, options: BearerAuthOptions): void => {
+  const exempt = new Set(options.exemptPaths ?? ['/health']);
+  const apiKey = options.apiKey;
+  if (!apiKey) return;
+
+  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+    const path = request.url.split('?')[0] ?? request.url;
+    if (exempt.has(path)) return;
+    const decision = checkAuthorization(request.headers.authorization, apiKey);
+    if (decision.ok) return;
+    request.log.warn(
+      { event: 'auth_failed', reason: decision.reason, client_ip: request.ip, path, method: request.method },
+      'authentication failed',
+    );
+    return reply
+      .code(401)
+      .header('www-authenticate', 'Bearer')
+      .send({ error: { code: 'unauthorized', message: AuthMessages[decision.reason] } });
+  });
+};

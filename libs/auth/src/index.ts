@@ -1,0 +1,4 @@
+export { AuthMessages, checkAuthorization, tokensMatch } from './bearer-token.js';
+export type { AuthDecision, AuthFailure } from './bearer-token.js';
+export { installBearerAuth } from './fastify-bearer-auth.js';
+export type { BearerAuthOptions } from './fastify-bearer-auth.js';

@@ -1,0 +1,35 @@
+import { z } from 'zod';
+import { defineTool } from '../tool-definition.js';
+import { ExtractionMethodSchema, OptionalProjectField } from './ingest-document.schema.js';
+
+export const ListIngestedDocumentsInput = z.object({
+  application_ref: z.string().min(1).describe('Application reference to list documents for (e.g. "25/01178/REM").'),
+  project: OptionalProjectField,
+});
+
+export const RegisteredDocumentSchema = z.object({
+  document_id: z.string(),
+  file_path: z.string(),
+  document_type: z.string(),
+  chunk_count: z.number().int().nonnegative(),
+  ingested_at: z.string().describe('ISO-8601 with offset, e.g. "2026-02-14T10:30:00+00:00".'),
+  extraction_method: ExtractionMethodSchema,
+  contains_drawings: z.boolean(),
+});
+
+export const ListIngestedDocumentsOutput = z.object({
+  status: z.literal('success'),
+  application_ref: z.string(),
+  document_count: z.number().int().nonnegative(),
+  documents: z.array(RegisteredDocumentSchema),
+});
+
+export const listIngestedDocumentsTool = defineTool({
+  name: 'list_ingested_documents',
+  title: 'List ingested documents',
+  description: 'List every document ingested for a planning application reference (empty list when there are none).',
+  input: ListIngestedDocumentsInput,
+  output: ListIngestedDocumentsOutput,
+  annotations: { readOnlyHint: true, openWorldHint: false },
+  errorCodes: ['invalid_arguments'],
+});

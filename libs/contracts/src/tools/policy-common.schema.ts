@@ -1,0 +1,22 @@
+import { z } from 'zod';
+
+/** Source slug pattern of spec 001: UPPER_SNAKE_CASE. */
+export const SourceSlugSchema = z
+  .string()
+  .regex(/^[A-Z][A-Z0-9]*(_[A-Z0-9]+)*$/, 'source slugs are UPPER_SNAKE_CASE, e.g. "NPPF" or "LTN_1_20"')
+  .describe('Policy source slug (UPPER_SNAKE_CASE, e.g. "LTN_1_20").');
+
+export const RevisionIdSchema = z.string().min(1).max(200).describe('Revision ID, e.g. "rev_NPPF_2024_12".');
+
+export const PolicyCategorySchema = z.enum([
+  'national_policy',
+  'national_guidance',
+  'local_plan',
+  'local_guidance',
+  'county_strategy',
+]);
+
+export const RevisionStatusSchema = z.enum(['processing', 'active', 'superseded', 'failed']);
+
+/** `YYYY-MM-DD`, checked as a real calendar date by the handler (error `invalid_date`). */
+export const IsoDateString = z.string().describe('ISO date, YYYY-MM-DD.');

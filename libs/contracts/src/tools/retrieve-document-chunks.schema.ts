@@ -1,0 +1,49 @@
+import { z } from 'zod';
+import { defineTool } from '../tool-definition.js';
+
+/** Spec 002: per-chunk document metadata (all optional; extra keys are kept). */
+export const CollectionChunkMetadataSchema = z
+  .object({
+    file_size: z.number().optional(),
+    page_count: z.number().optional(),
+    creation_date: z.number().optional(),
+    modification_date: z.number().optional(),
+    ingestion_date: z.number().optional(),
+    title: z.string().optional(),
+    author: z.string().optional(),
+  })
+  .passthrough();
+
+export const RetrieveDocumentChunksInput = z.object({
+  query: z.string().min(1).describe('The search query text.'),
+  top_k: z.number().int().min(1).max(100).default(5).describe('Number of top results to return (default 5).'),
+  collection: z
+    .string()
+    .min(1)
+    .nullable()
+    .default(null)
+    .describe('Collection name to search. null searches all collections.'),
+});
+
+export const RetrievedChunkSchema = z.object({
+  text: z.string(),
+  source_filename: z.string(),
+  chunk_index: z.number().int().nonnegative(),
+  score: z.number(),
+  metadata: CollectionChunkMetadataSchema,
+});
+
+export const RetrieveDocumentChunksOutput = z.object({ result: z.array(RetrievedChunkSchema) });
+
+export const retrieveDocumentChunksTool = defineTool({
+  name: 'retrieve_document_chunks',
+  title: 'Retrieve document chunks',
+  description:
+    'Search stored document chunks for text semantically similar to a query, in one collection or all. ' +
+    'Returns a list of {text, source_filename, chunk_index, score, metadata}, best first.',
+  input: RetrieveDocumentChunksInput,
+  output: RetrieveDocumentChunksOutput,
+  annotations: { readOnlyHint: true, openWorldHint: false },
+  errorCodes: ['invalid_arguments', 'collection_not_found', 'EMBEDDING_MISMATCH'],
+  textShape: 'result',
+});

@@ -1,0 +1,55 @@
+import { z } from 'zod';
+import { defineTool } from '../tool-definition.js';
+import { ExtractionMethodSchema, OptionalProjectField } from './ingest-document.schema.js';
+
+export const SearchModeSchema = z.enum(['hybrid', 'semantic', 'keyword']);
+
+export const SearchApplicationDocsInput = z.object({
+  query: z.string().min(1).describe('Natural language search query.'),
+  application_ref: z.string().min(1).optional().describe('Filter results to a specific application.'),
+  document_types: z.array(z.string().min(1)).min(1).optional().describe('Filter by document types (any of).'),
+  max_results: z.number().int().min(1).max(100).default(10).describe('Maximum number of results (1-100, default 10).'),
+  search_mode: SearchModeSchema.optional().describe('hybrid (default: BM25 + dense, fused), semantic, or keyword.'),
+  project: OptionalProjectField,
+});
+
+export const ChunkMetadataSchema = z.object({
+  application_ref: z.string(),
+  document_id: z.string(),
+  source_file: z.string(),
+  document_type: z.string(),
+  page_numbers: z.string().describe('Comma-separated page numbers the chunk spans, e.g. "14,15".'),
+  chunk_index: z.number().int().nonnegative(),
+  total_chunks: z.number().int().nonnegative(),
+  extraction_method: ExtractionMethodSchema,
+  char_count: z.number().int().nonnegative(),
+  word_count: z.number().int().nonnegative(),
+});
+export type ChunkMetadata = z.infer<typeof ChunkMetadataSchema>;
+
+export const SearchApplicationDocsOutput = z.object({
+  status: z.literal('success'),
+  query: z.string(),
+  results_count: z.number().int().nonnegative(),
+  results: z.array(
+    z.object({
+      chunk_id: z.string(),
+      text: z.string(),
+      relevance_score: z.number(),
+      metadata: ChunkMetadataSchema,
+    }),
+  ),
+});
+
+export const searchApplicationDocsTool = defineTool({
+  name: 'search_application_docs',
+  title: 'Search application documents',
+  description:
+    'Search ingested document chunks by meaning (and keywords, in hybrid mode). Optional filters: ' +
+    'application_ref and document_types, combined with AND. Results are ordered by relevance_score ' +
+    '(cosine similarity, 0-1) and carry page numbers and document metadata for citation.',
+  input: SearchApplicationDocsInput,
+  output: SearchApplicationDocsOutput,
+  annotations: { readOnlyHint: true, openWorldHint: false },
+  errorCodes: ['invalid_arguments', 'search_failed', 'EMBEDDING_MISMATCH', 'timeout'],
+});

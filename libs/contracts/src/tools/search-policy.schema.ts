@@ -1,0 +1,43 @@
+import { z } from 'zod';
+import { defineTool } from '../tool-definition.js';
+import { IsoDateString, SourceSlugSchema } from './policy-common.schema.js';
+
+export const SearchPolicyInput = z.object({
+  query: z.string().min(1).describe('Natural language search query.'),
+  sources: z.array(SourceSlugSchema).min(1).nullable().optional().describe('Only these policy sources.'),
+  effective_date: IsoDateString.nullable()
+    .optional()
+    .describe('Only chunks of revisions in force on this date (YYYY-MM-DD, both bounds inclusive).'),
+  n_results: z.number().int().min(1).max(100).default(10).describe('Maximum number of results (default 10).'),
+});
+
+export const PolicySearchResultSchema = z.object({
+  chunk_id: z.string(),
+  text: z.string(),
+  relevance_score: z.number(),
+  source: z.string(),
+  revision_id: z.string(),
+  version_label: z.string(),
+  section_ref: z.string(),
+  page_number: z.number().int(),
+});
+
+export const SearchPolicyOutput = z.object({
+  status: z.literal('success'),
+  query: z.string(),
+  effective_date: z.string().nullable(),
+  results_count: z.number().int().nonnegative(),
+  results: z.array(PolicySearchResultSchema),
+});
+
+export const searchPolicyTool = defineTool({
+  name: 'search_policy',
+  title: 'Search policy',
+  description:
+    'Semantic search across policy document chunks, optionally restricted to sources and to the revisions in ' +
+    'force on effective_date ("as in force on date X"). Results are ordered by relevance_score.',
+  input: SearchPolicyInput,
+  output: SearchPolicyOutput,
+  annotations: { readOnlyHint: true, openWorldHint: false },
+  errorCodes: ['invalid_date', 'invalid_arguments', 'registry_unavailable'],
+});

@@ -1,0 +1,29 @@
+import { z } from 'zod';
+import { defineTool } from '../tool-definition.js';
+import { ProjectChunkInputSchema, ProjectErrorCodes, ProjectIdField } from './project-chunks.schema.js';
+
+export const StoreChunksInput = z.object({
+  project: ProjectIdField,
+  chunks: z.array(ProjectChunkInputSchema).min(1).max(10_000),
+  migrate: z.boolean().default(false).describe('Allow a change of embedding model (rebuilds the collection).'),
+});
+
+export const StoreChunksOutput = z.object({
+  status: z.literal('success'),
+  project: z.string(),
+  chunks_stored: z.number().int().nonnegative(),
+  chunk_ids: z.array(z.string()),
+  embedding_model: z.string(),
+});
+
+export const storeChunksTool = defineTool({
+  name: 'store_chunks',
+  title: 'Store project chunks',
+  description:
+    'Embed and store citable chunks in an existing project (deterministic chunk ids: storing the same chunk twice ' +
+    'overwrites it). Refuses a project built with another embedding model unless migrate is true.',
+  input: StoreChunksInput,
+  output: StoreChunksOutput,
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  errorCodes: [...ProjectErrorCodes, 'invalid_arguments'],
+});

@@ -1,0 +1,39 @@
+import { z } from 'zod';
+import { ConfigError, envBool, envInt, envList, envPort, parseEnv } from './env.js';
+
+describe('parseEnv', () => {
+  const schema = z.object({
+    PORT: envPort(3002),
+    ENABLE_OCR: envBool(true),
+    BATCH: envInt(32, 1, 512),
+    ROOTS: envList(['./data']),
+  });
+
+  it('applies defaults for unset and blank variables', () => {
+    expect(parseEnv(schema, { ENABLE_OCR: '' })).toEqual({ PORT: 3002, ENABLE_OCR: true, BATCH: 32, ROOTS: ['./data'] });
+  });
+
+  it('reads set variables', () => {
+    expect(parseEnv(schema, { PORT: '4000', ENABLE_OCR: 'false', BATCH: '8', ROOTS: '/a, /b,' })).toEqual({
+      PORT: 4000,
+      ENABLE_OCR: false,
+      BATCH: 8,
+      ROOTS: ['/a', '/b'],
+    });
+  });
+
+  it('names every bad variable', () => {
+    let caught: unknown;
+    try {
+      parseEnv(schema, { PORT: 'eighty', ENABLE_OCR: 'maybe', BATCH: '0' });
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(ConfigError);
+    const message = (caught as ConfigError).message;
+    expect(message).toContain('PORT');
+    expect(message).toContain('ENABLE_OCR');
+    expect(message).toContain('BATCH');
+    expect((caught as ConfigError).problems).toHaveLength(3);
+  });
+});

@@ -1,0 +1,65 @@
+import { z } from 'zod';
+
+/** Start-up configuration error: names every bad variable; printed without a stack trace. */
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Empty strings count as unset, so `FOO=` in a compose file means "use the default". */
+const blankToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
+
+export const envString = () => z.preprocess(blankToUndefined, z.string().optional());
+
+export const envBool = (fallback: boolean) =>
+  z.preprocess((v) => {
+    const s = blankToUndefined(v);
+    if (s === undefined) return fallback;
+    if (typeof s !== 'string') return s;
+    const lower = s.trim().toLowerCase();
+    if (['1', 'true', 'yes', 'on'].includes(lower)) return true;
+    if (['0', 'false', 'no', 'off'].includes(lower)) return false;
+    return s;
+  }, z.boolean({ error: 'expected true/false (also 1/0, yes/no, on/off)' }));
+
+export const envInt = (fallback: number, min = 0, max = Number.MAX_SAFE_INTEGER) =>
+  z.preprocess((v) => blankToUndefined(v) ?? fallback, z.coerce.number().int().min(min).max(max));
+
+export const envNumber = (fallback: number, min = -Infinity, max = Infinity) =>
+  z.preprocess((v) => blankToUndefined(v) ?? fallback, z.coerce.number().min(min).max(max));
+
+export const envPort = (fallback: number) => envInt(fallback, 0, 65_535);
+
+export const envEnum = <T extends readonly [string, ...string[]]>(values: T, fallback: T[number]) =>
+  z.preprocess((v) => blankToUndefined(v) ?? fallback, z.enum(values));
+
+/** A comma-separated list (empty entries dropped). */
+export const envList = (fallback: string[] = []) =>
+  z.preprocess((v) => {
+    const s = blankToUndefined(v);
+    return typeof s === 'string' ? s.split(',').map((p) => p.trim()).filter(Boolean) : fallback;
+  }, z.array(z.string()));
+
+export const envUrl = () => z.preprocess(blankToUndefined, z.url().optional());
+
+/** Parse the environment with a zod object whose keys are the variable names. */
+export const parseEnv = <S extends z.ZodObject>(schema: S, env: Record<string, string | undefined>): z.infer<S> => {
+  const result = schema.safeParse(env);
+  if (result.success) return result.data;
+  throw new ConfigError(
+    result.error.issues.map((issue) => {
+      const name = issue.path.join('.') || '(environment)';
+      return `${name}: ${issue.message}`;
+    }),
+  );
+};
+
+/** Variables every service reads. */
+export const commonEnvShape = {
+  DATA_DIR: z.preprocess(blankToUndefined, z.string().default('./data')),
+  LOG_LEVEL: envEnum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const, 'info'),
+  HOST: z.preprocess(blankToUndefined, z.string().default('0.0.0.0')),
+  MCP_API_KEY: envString(),
+};

@@ -1,0 +1,1 @@
+export const LECTERN_VERSION = '0.1.0';

@@ -1,0 +1,13 @@
+export { createHttpApp } from './http-app.js';
+export type { HttpAppOptions } from './http-app.js';
+export { mountMcp } from './mcp-app.js';
+export type { MountMcpOptions } from './mcp-app.js';
+export { createMcpServerFactory, describeTools } from './mcp-server-factory.js';
+export { ServiceMetrics } from './metrics.js';
+export { runTool, notImplemented, errorResult, describeZodError } from './run-tool.js';
+export { bindTool } from './tool-registration.js';
+export type { ToolContext, ToolHandler, ToolRegistration } from './tool-registration.js';
+export { installShutdown } from './shutdown.js';
+export type { ShutdownStep, ShutdownOptions } from './shutdown.js';
+export type { McpSessionMode } from './streamable-http.route.js';
+export { hijackWithHeaders } from './raw-reply.js';

@@ -1,0 +1,35 @@
+import type { FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import { createMcpServerFactory } from './mcp-server-factory.js';
+import { registerLegacySse } from './legacy-sse.route.js';
+import { registerStreamableHttp, type McpSessionMode } from './streamable-http.route.js';
+import type { ToolRegistration } from './tool-registration.js';
+
+export interface MountMcpOptions {
+  name: string;
+  version: string;
+  instructions?: string;
+  tools: readonly ToolRegistration[];
+  sessionMode?: McpSessionMode;
+}
+
+/**
+ * Mount one MCP server on both transports of specs 000/001 FR-009: Streamable HTTP at `/mcp`
+ * and the legacy SSE transport at `GET /sse` + `POST /messages/`. Open streams are closed in
+ * `preClose`, before the HTTP server stops, so shutdown never waits on a client.
+ */
+export const mountMcp = (app: FastifyInstance, options: MountMcpOptions): void => {
+  const makeServer = createMcpServerFactory({
+    name: options.name,
+    version: options.version,
+    ...(options.instructions ? { instructions: options.instructions } : {}),
+    tools: options.tools,
+    log: app.log as unknown as Logger,
+    metrics: app.metrics,
+  });
+  const streamable = registerStreamableHttp(app, makeServer, options.sessionMode ?? 'stateless');
+  const sse = registerLegacySse(app, makeServer);
+  app.addHook('preClose', async () => {
+    await Promise.allSettled([streamable.closeAll(), sse.closeAll()]);
+  });
+};

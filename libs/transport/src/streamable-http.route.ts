@@ -1,0 +1,83 @@
+import { randomUUID } from 'node:crypto';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { hijackWithHeaders } from './raw-reply.js';
+
+export type McpSessionMode = 'stateless' | 'stateful';
+
+const jsonRpcError = (reply: FastifyReply, status: number, message: string, extraHeaders: Record<string, string> = {}) =>
+  reply
+    .code(status)
+    .headers(extraHeaders)
+    .send({ jsonrpc: '2.0', error: { code: -32000, message }, id: null });
+
+/**
+ * Streamable HTTP at `/mcp`.
+ *
+ * - `stateless` (default): every POST gets a fresh server + transport, so any replica serves any
+ *   request; GET (a standalone notification stream) and DELETE (session end) have nothing to act on
+ *   and answer 405 with `Allow: POST`, as the MCP transport specification allows.
+ * - `stateful`: sessions kept in this process (`Mcp-Session-Id`); a request without a session id
+ *   that is not `initialize` → 400, an unknown session id → 404; GET streams and DELETE work.
+ */
+export const registerStreamableHttp = (
+  app: FastifyInstance,
+  makeServer: () => Server,
+  mode: McpSessionMode,
+): { closeAll(): Promise<void> } => {
+  const sessions = new Map<string, StreamableHTTPServerTransport>();
+
+  const stateless = async (request: FastifyRequest, reply: FastifyReply) => {
+    if (request.method !== 'POST') {
+      return jsonRpcError(reply, 405, 'Method not allowed: this server is stateless; use POST.', { allow: 'POST' });
+    }
+    const server = makeServer();
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+    reply.raw.on('close', () => {
+      void transport.close();
+      void server.close();
+    });
+    await server.connect(transport);
+    hijackWithHeaders(reply);
+    await transport.handleRequest(request.raw, reply.raw, request.body);
+  };
+
+  const stateful = async (request: FastifyRequest, reply: FastifyReply) => {
+    const header = request.headers['mcp-session-id'];
+    const sessionId = Array.isArray(header) ? header[0] : header;
+    let transport = sessionId ? sessions.get(sessionId) : undefined;
+    if (sessionId && !transport) return jsonRpcError(reply, 404, 'Session not found');
+    if (!transport) {
+      if (request.method !== 'POST' || !isInitializeRequest(request.body)) {
+        return jsonRpcError(reply, 400, 'Bad Request: Mcp-Session-Id header is required');
+      }
+      const server = makeServer();
+      const created = new StreamableHTTPServerTransport({
+        sessionIdGenerator: () => randomUUID(),
+        onsessioninitialized: (id) => {
+          sessions.set(id, created);
+        },
+      });
+      created.onclose = () => {
+        if (created.sessionId) sessions.delete(created.sessionId);
+        void server.close();
+      };
+      await server.connect(created);
+      transport = created;
+    }
+    hijackWithHeaders(reply);
+    await transport.handleRequest(request.raw, reply.raw, request.body);
+  };
+
+  const handler = mode === 'stateless' ? stateless : stateful;
+  app.route({ method: ['GET', 'POST', 'DELETE'], url: '/mcp', handler });
+
+  return {
+    closeAll: async () => {
+      await Promise.allSettled([...sessions.values()].map((t) => t.close()));
+      sessions.clear();
+    },
+  };
+};
