@@ -1,15 +1,14 @@
 #!/usr/bin/env node
-// Runs `npm ci` when node_modules is missing or older than package-lock.json, so that
-// `npm start` and `npm test` work on a fresh clone with no other step.
+// Runs `npm ci` when node_modules is missing or older than package-lock.json (npm records every
+// install in node_modules/.package-lock.json), so that `npm start` and `npm test` work on a fresh
+// clone, and after a pull that changed dependencies, with no other step.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { createHash } from 'node:crypto';
+import { existsSync, statSync } from 'node:fs';
 
-const stamp = 'node_modules/.lectern-lock-hash';
-const lockHash = createHash('sha256').update(readFileSync('package-lock.json')).digest('hex');
-const current = existsSync(stamp) ? readFileSync(stamp, 'utf8').trim() : '';
+const installed = 'node_modules/.package-lock.json';
+const stale = !existsSync(installed) || statSync(installed).mtimeMs < statSync('package-lock.json').mtimeMs;
 
-if (!existsSync('node_modules') || current !== lockHash) {
+if (stale) {
   process.stderr.write('lectern: installing dependencies (npm ci)...\n');
   const result = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], {
     stdio: 'inherit',
@@ -17,5 +16,4 @@ if (!existsSync('node_modules') || current !== lockHash) {
     env: { ...process.env, ONNXRUNTIME_NODE_INSTALL: 'skip', npm_config_onnxruntime_node_install: 'skip' },
   });
   if (result.status !== 0) process.exit(result.status ?? 1);
-  writeFileSync(stamp, `${lockHash}\n`);
 }

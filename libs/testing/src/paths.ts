@@ -1,0 +1,31 @@
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The repository root (the directory holding nx.json), found from this file. */
+export const repoRoot = (): string => {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(dir, 'nx.json'))) {
+    const parent = dirname(dir);
+    if (parent === dir) throw new Error('repository root (nx.json) not found');
+    dir = parent;
+  }
+  return dir;
+};
+
+/** `../shared` beside the repository (override: SHARED_DIR). */
+// eslint-disable-next-line no-restricted-syntax -- test helper: the one place tests read the environment
+export const sharedDir = (): string => resolve(process.env['SHARED_DIR'] ?? join(repoRoot(), '..', 'shared'));
+
+/** External test documents (override: CORPORA_DIR). Never copied into the repository. */
+export const corporaDir = (): string => resolve(process.env['CORPORA_DIR'] ?? join(sharedDir(), 'corpora'));
+
+/** A file under the corpora directory; throws a clear error naming the path when it is absent. */
+export const corpusFile = (...parts: string[]): string => {
+  const file = join(corporaDir(), ...parts);
+  if (!existsSync(file)) throw new Error(`corpus file missing: ${file} (set CORPORA_DIR or place ../shared beside the repo)`);
+  return file;
+};
+
+/** The MiniLM tokenizer/config directory shipped in ../shared/models. */
+export const sharedModelDir = (name = 'all-MiniLM-L6-v2'): string => join(sharedDir(), 'models', name);
