@@ -14,7 +14,6 @@ export const repoRoot = (): string => {
 };
 
 /** `../shared` beside the repository (override: SHARED_DIR). */
-// eslint-disable-next-line no-restricted-syntax -- test helper: the one place tests read the environment
 export const sharedDir = (): string => resolve(process.env['SHARED_DIR'] ?? join(repoRoot(), '..', 'shared'));
 
 /** External test documents (override: CORPORA_DIR). Never copied into the repository. */
