@@ -1,0 +1,103 @@
+import { z } from 'zod';
+import { ExtractionMethodSchema } from './tools/ingest-document.schema.js';
+
+/**
+ * The output of `libs/conversion` (and of the converter service): any supported document turned into
+ * Markdown with per-page records, a heading tree, a character-offset -> page map and marked table blocks.
+ * Offsets are UTF-16 code-unit offsets into `markdown` (JavaScript string indices).
+ */
+
+export const ConversionErrorCodeSchema = z.enum([
+  'unsupported_file_type',
+  'extraction_failed',
+  'no_content',
+  'too_large',
+  'encrypted',
+  'timeout',
+]);
+export type ConversionErrorCode = z.infer<typeof ConversionErrorCodeSchema>;
+/** Named access to the codes (`ConversionErrorCode.encrypted`), same values as the schema. */
+export const ConversionErrorCode = ConversionErrorCodeSchema.enum;
+
+export const DetectedFileTypeSchema = z.enum(['pdf', 'image', 'docx', 'html', 'txt', 'md']);
+export type DetectedFileType = z.infer<typeof DetectedFileTypeSchema>;
+
+export const PageMethodSchema = z.enum(['text_layer', 'ocr']);
+export type PageMethod = z.infer<typeof PageMethodSchema>;
+
+export const ConversionPageSchema = z.object({
+  page_number: z.number().int().positive(),
+  text: z.string().describe('Plain text of the page (text layer or OCR), before Markdown structuring.'),
+  method: PageMethodSchema,
+  ocr_confidence: z.number().min(0).max(100).nullable().describe('Mean word confidence 0-100 when OCR was used.'),
+  image_ratio: z.number().min(0).max(1).describe('Area of the page covered by images / page area.'),
+  char_count: z.number().int().nonnegative(),
+  rotation: z.number().int().optional().describe('Clockwise rotation (0/90/180/270) applied before OCR, if any.'),
+});
+export type ConversionPage = z.infer<typeof ConversionPageSchema>;
+
+export const ConversionHeadingSchema = z.object({
+  level: z.number().int().min(1).max(6),
+  title: z.string(),
+  page: z.number().int().positive(),
+  offset: z.number().int().nonnegative().describe('Offset of the heading line ("#...") in the Markdown.'),
+});
+export type ConversionHeading = z.infer<typeof ConversionHeadingSchema>;
+
+export const PageMapEntrySchema = z.object({
+  offset: z.number().int().nonnegative().describe('First Markdown offset belonging to this page.'),
+  page: z.number().int().positive(),
+});
+export type PageMapEntry = z.infer<typeof PageMapEntrySchema>;
+
+export const TableSpanSchema = z.object({
+  start: z.number().int().nonnegative(),
+  end: z.number().int().nonnegative().describe('Exclusive end offset of the table block.'),
+  page: z.number().int().positive().optional(),
+});
+export type TableSpan = z.infer<typeof TableSpanSchema>;
+
+export const ConversionResultSchema = z.object({
+  fingerprint: z.string().regex(/^[0-9a-f]{64}$/).describe('SHA-256 (hex) of the file bytes.'),
+  filename: z.string(),
+  detected_type: DetectedFileTypeSchema,
+  mime_type: z.string(),
+  byte_size: z.number().int().nonnegative(),
+  page_count: z.number().int().nonnegative(),
+  title: z.string().nullable(),
+  metadata: z.record(z.string(), z.string()).describe('Document metadata (author, subject, producer, ...).'),
+  pages: z.array(ConversionPageSchema),
+  method: ExtractionMethodSchema.describe('text_layer, ocr, or mixed when pages used both.'),
+  image_based: z.boolean().describe('Average image ratio above the threshold: callers may skip the document.'),
+  average_image_ratio: z.number().min(0).max(1),
+  contains_drawings: z.boolean(),
+  is_rendering: z.boolean().describe('Filename matches the spec 000 rendering patterns (OCR bypassed).'),
+  markdown: z.string(),
+  headings: z.array(ConversionHeadingSchema),
+  /** Sorted by offset; the page of offset o is the page of the last entry with entry.offset <= o. */
+  page_map: z.array(PageMapEntrySchema),
+  tables: z.array(TableSpanSchema).describe('Table blocks in the Markdown: never split them across chunks.'),
+  warnings: z.array(z.string()),
+  duration_ms: z.number().nonnegative(),
+});
+export type ConversionResult = z.infer<typeof ConversionResultSchema>;
+
+export const ConversionOptionsSchema = z.object({
+  enableOcr: z.boolean().default(true),
+  imageRatioThreshold: z.number().min(0).max(1).default(0.7),
+  maxBytes: z
+    .number()
+    .int()
+    .positive()
+    .default(200 * 1024 * 1024),
+  maxPages: z.number().int().positive().default(2000),
+  timeoutMs: z
+    .number()
+    .int()
+    .positive()
+    .default(10 * 60 * 1000),
+  skipOcrForRenderings: z.boolean().default(true),
+  ocrMinConfidence: z.number().min(0).max(100).default(70).describe('Below this mean confidence a page is warned.'),
+  ocrLanguage: z.string().default('eng'),
+});
+export type ConversionOptions = z.infer<typeof ConversionOptionsSchema>;
