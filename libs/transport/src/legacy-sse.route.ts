@@ -16,9 +16,10 @@ export const registerLegacySse = (app: FastifyInstance, makeServer: () => Server
     const transport = new SSEServerTransport('/messages/', reply.raw);
     const server = makeServer();
     sessions.set(transport.sessionId, transport);
+    // Closing the transport closes the server's side too (the SDK chains onclose); no server.close() here,
+    // which would close the transport again and recurse.
     transport.onclose = () => {
       sessions.delete(transport.sessionId);
-      void server.close();
     };
     reply.raw.on('close', () => void transport.close());
     request.log.debug({ session_id: transport.sessionId }, 'sse session opened');

@@ -73,7 +73,7 @@ export const createMcpServerFactory = (options: McpServerOptions): (() => Server
               params: { progressToken, progress, ...(total === undefined ? {} : { total }), ...(message ? { message } : {}) },
             });
           } catch (error) {
-            log.debug({ err: error }, 'progress notification not delivered');
+            log.warn({ err: error }, 'progress notification not delivered');
           }
         },
       };

@@ -62,7 +62,6 @@ export const registerStreamableHttp = (
       });
       created.onclose = () => {
         if (created.sessionId) sessions.delete(created.sessionId);
-        void server.close();
       };
       await server.connect(created);
       transport = created;

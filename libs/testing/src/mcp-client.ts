@@ -1,0 +1,38 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+
+export type McpTransportKind = 'streamable-http' | 'sse';
+export const MCP_TRANSPORTS: readonly McpTransportKind[] = ['streamable-http', 'sse'];
+
+/**
+ * A real MCP SDK client connected to a running server over a real HTTP transport:
+ * Streamable HTTP at `/mcp` or the legacy SSE transport at `/sse`.
+ */
+export const connectMcp = async (
+  baseUrl: string,
+  kind: McpTransportKind,
+  options: { token?: string; name?: string } = {},
+): Promise<Client> => {
+  const headers: Record<string, string> = options.token ? { authorization: `Bearer ${options.token}` } : {};
+  const client = new Client({ name: options.name ?? 'lectern-test', version: '0.0.0' });
+  const transport =
+    kind === 'streamable-http'
+      ? new StreamableHTTPClientTransport(new URL('/mcp', baseUrl), { requestInit: { headers } })
+      : new SSEClientTransport(new URL('/sse', baseUrl), {
+          requestInit: { headers },
+          eventSourceInit: {
+            fetch: (url, init) => fetch(url, { ...init, headers: { ...(init?.headers as Record<string, string>), ...headers } }),
+          },
+        });
+  await client.connect(transport);
+  return client;
+};
+
+/** Parse the JSON text block of a tool result (what an LLM client reads). */
+export const toolText = (result: unknown): unknown => {
+  const content = (result as { content?: { type: string; text?: string }[] }).content ?? [];
+  const text = content.find((c) => c.type === 'text')?.text;
+  if (text === undefined) throw new Error('tool result has no text block');
+  return JSON.parse(text);
+};
