@@ -66,3 +66,7 @@ export const runAuthMatrix = async (baseUrl: string, token: string, probes: Auth
 };
 
 export const unauthorizedBody = (message: string) => ({ error: { code: 'unauthorized', message } });
+
+/** Check the 401 matrix on a REST service: every probe refused without the right token, `/health` open. */
+export const expectRestAuthMatrix = async (baseUrl: string, token: string, probes: AuthProbe[]): Promise<AuthProbeResult[]> =>
+  runAuthMatrix(baseUrl, token, [...probes, { name: 'GET /metrics', method: 'GET', path: '/metrics' }]);

@@ -1,0 +1,49 @@
+import { AuthMessages } from '@lectern/auth';
+import { expectRestAuthMatrix, listenOnFreePort, silentLogger, unauthorizedBody } from '@lectern/testing';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from './app.js';
+import { loadConfig, restApiKey } from './config.js';
+
+describe('converter REST auth', () => {
+  let app: FastifyInstance;
+  let baseUrl: string;
+
+  afterEach(async () => {
+    await app.close();
+  });
+
+  it.each([
+    ['MCP_API_KEY', { MCP_API_KEY: 'shared-token' }, 'shared-token'],
+    ['CONVERTER_API_KEY', { MCP_API_KEY: 'shared-token', CONVERTER_API_KEY: 'own-token' }, 'own-token'],
+  ])('guards every route but /health with the key from %s', async (_name, env, token) => {
+    app = buildApp({ config: loadConfig(env), logger: silentLogger() });
+    baseUrl = await listenOnFreePort(app);
+    const results = await expectRestAuthMatrix(baseUrl, token, [{ name: 'GET /tasks/x', method: 'GET', path: '/tasks/x' }]);
+    for (const r of results) {
+      if (r.case === 'right') {
+        expect(r.status).not.toBe(401);
+        continue;
+      }
+      expect({ probe: r.probe, status: r.status }).toEqual({ probe: r.probe, status: 401 });
+      const message = { none: AuthMessages.missing, wrong: AuthMessages.invalid, basic: AuthMessages.format }[r.case];
+      expect(r.body).toEqual(unauthorizedBody(message));
+    }
+    const health = await fetch(`${baseUrl}/health`);
+    expect(await health.json()).toEqual({ status: 'ok' });
+  });
+
+  it('is open when no key is configured', async () => {
+    app = buildApp({ config: loadConfig({}), logger: silentLogger() });
+    baseUrl = await listenOnFreePort(app);
+    expect((await fetch(`${baseUrl}/metrics`)).status).toBe(200);
+  });
+});
+
+describe('converter config', () => {
+  it('listens on 8002 by default, falls back to MCP_API_KEY for its key', () => {
+    const config = loadConfig({ MCP_API_KEY: 'k' });
+    expect(config.CONVERTER_PORT).toBe(8002);
+    expect(restApiKey(config)).toBe('k');
+    expect(() => loadConfig({ CONVERTER_PORT: '70000' })).toThrow(/CONVERTER_PORT/);
+  });
+});
