@@ -17,16 +17,41 @@ const rawClients = [
   { name: 'tesseract.js', allowedIn: ['libs/conversion'], use: '@lectern/conversion' },
 ];
 
-const rawClientBans = rawClients.map(({ name, allowedIn, use }) => ({
-  files: ['apps/**/*.ts', 'libs/**/*.ts'],
-  ignores: allowedIn.map((root) => `${root}/**`),
-  rules: {
-    'no-restricted-imports': [
-      'error',
-      { paths: [{ name, message: `Import ${use} instead; ${name} is used only inside ${allowedIn.join(', ')}.` }] },
+// ESLint keeps only the last `no-restricted-imports` setting that matches a file, so build one setting
+// for everything (all raw clients banned) and one override per adapter root (all but its own banned).
+const banFor = (clients) =>
+  clients.map(({ name, allowedIn, use }) => ({
+    name,
+    message: `Import ${use} instead; ${name} is used only inside ${allowedIn.join(', ')}.`,
+  }));
+const adapterRoots = [...new Set(rawClients.flatMap((c) => c.allowedIn))];
+const rawClientBans = [
+  { files: ['apps/**/*.ts', 'libs/**/*.ts'], rules: { 'no-restricted-imports': ['error', { paths: banFor(rawClients) }] } },
+  ...adapterRoots.map((root) => ({
+    files: [`${root}/**/*.ts`],
+    rules: {
+      'no-restricted-imports': ['error', { paths: banFor(rawClients.filter((c) => !c.allowedIn.includes(root))) }],
+    },
+  })),
+];
+
+/** Layers: contracts < core < adapter < app; `testing` helpers sit beside them for tests only. */
+const boundaries = (forTests) => {
+  const t = forTests ? ['layer:testing'] : [];
+  return {
+    enforceBuildableLibDependency: false,
+    allow: [],
+    depConstraints: [
+      { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:lib'] },
+      { sourceTag: 'type:lib', onlyDependOnLibsWithTags: ['type:lib'] },
+      { sourceTag: 'layer:contracts', onlyDependOnLibsWithTags: ['layer:contracts', ...t] },
+      { sourceTag: 'layer:core', onlyDependOnLibsWithTags: ['layer:contracts', 'layer:core', ...t] },
+      { sourceTag: 'layer:adapter', onlyDependOnLibsWithTags: ['layer:contracts', 'layer:core', 'layer:adapter', ...t] },
+      { sourceTag: 'layer:testing', onlyDependOnLibsWithTags: ['layer:contracts', 'layer:core', 'layer:adapter', 'layer:testing'] },
+      { sourceTag: 'layer:app', onlyDependOnLibsWithTags: ['layer:contracts', 'layer:core', 'layer:adapter', ...t] },
     ],
-  },
-}));
+  };
+};
 
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', 'data/**', 'coverage/**', '.nx/**', 'tmp/**'] },
@@ -39,22 +64,13 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': 'error',
-      '@nx/enforce-module-boundaries': [
-        'error',
-        {
-          enforceBuildableLibDependency: false,
-          allow: [],
-          depConstraints: [
-            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:lib'] },
-            { sourceTag: 'type:lib', onlyDependOnLibsWithTags: ['type:lib'] },
-            { sourceTag: 'layer:contracts', onlyDependOnLibsWithTags: ['layer:contracts'] },
-            { sourceTag: 'layer:core', onlyDependOnLibsWithTags: ['layer:contracts', 'layer:core'] },
-            { sourceTag: 'layer:adapter', onlyDependOnLibsWithTags: ['layer:contracts', 'layer:core', 'layer:adapter'] },
-            { sourceTag: 'layer:testing', onlyDependOnLibsWithTags: ['layer:contracts', 'layer:core', 'layer:adapter', 'layer:testing'] },
-          ],
-        },
-      ],
+      '@nx/enforce-module-boundaries': ['error', boundaries(false)],
     },
+  },
+  {
+    // Tests may use the shared test helpers (@lectern/testing) whatever their project's layer.
+    files: ['**/*.spec.ts', '**/*.contract.ts'],
+    rules: { '@nx/enforce-module-boundaries': ['error', boundaries(true)] },
   },
   ...rawClientBans,
   {

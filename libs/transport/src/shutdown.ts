@@ -45,6 +45,8 @@ export const installShutdown = (options: ShutdownOptions): ((reason: string) => 
       }
       clearTimeout(timer);
       options.log.info({ ok: !failed }, 'shutdown complete');
+      // Let buffered log lines reach stdout before the process ends.
+      await new Promise<void>((resolve) => options.log.flush(() => resolve()));
       exit(failed ? 1 : 0);
     })();
     return running;

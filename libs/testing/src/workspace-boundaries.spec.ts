@@ -1,0 +1,54 @@
+import { ESLint } from 'eslint';
+import { join } from 'node:path';
+import { repoRoot } from './paths.js';
+
+/**
+ * The module boundaries are enforced by lint, not by convention (DESIGN.md): a lib importing an app,
+ * a lower layer importing a higher one, or a raw client outside its adapter lib is a lint error.
+ * The Nx project graph is computed by `npm run lint` (tools/project-graph.mjs) before ESLint runs.
+ */
+describe('workspace module boundaries (ESLint)', () => {
+  const root = repoRoot();
+  const eslint = new ESLint({ cwd: root });
+
+  const lint = async (file: string, code: string) => {
+    const [result] = await eslint.lintText(code, { filePath: join(root, file) });
+    return (result?.messages ?? []).filter((m) => m.severity === 2).map((m) => `${m.ruleId}: ${m.message}`);
+  };
+
+  it('refuses a lib importing an app', async () => {
+    const errors = await lint(
+      'libs/auth/src/bad-import.ts',
+      "import { buildApp } from '../../../apps/document-store-mcp/src/app.js';\nexport const x = buildApp;\n",
+    );
+    expect(errors.some((e) => e.startsWith('@nx/enforce-module-boundaries'))).toBe(true);
+  });
+
+  it('refuses contracts (the bottom layer) importing a higher layer', async () => {
+    const errors = await lint(
+      'libs/contracts/src/bad-import.ts',
+      "import { tokensMatch } from '@lectern/auth';\nexport const x = tokensMatch;\n",
+    );
+    expect(errors).toEqual([expect.stringMatching(/^@nx\/enforce-module-boundaries: .*tagged with "layer:contracts"/)]);
+  });
+
+  it('refuses a raw client outside its adapter lib and names the wrapper to use', async () => {
+    const errors = await lint('apps/document-store-mcp/src/bad-import.ts', "import 'better-sqlite3';\nexport {};\n");
+    expect(errors).toEqual([expect.stringMatching(/no-restricted-imports: .*@lectern\/vector-store/)]);
+  });
+
+  it('lets the adapter lib use its own raw client', async () => {
+    expect(await lint('libs/vector-store/src/x.adapter.ts', "import 'better-sqlite3';\nexport {};\n")).toEqual([]);
+    expect(await lint('libs/vector-store/src/x.adapter.ts', "import 'mupdf';\nexport {};\n")).toEqual([
+      expect.stringMatching(/no-restricted-imports: .*@lectern\/conversion/),
+    ]);
+  });
+
+  it('accepts an app importing libs', async () => {
+    const errors = await lint(
+      'apps/document-store-mcp/src/good-import.ts',
+      "import { createHttpApp } from '@lectern/transport';\nexport const x = createHttpApp;\n",
+    );
+    expect(errors).toEqual([]);
+  });
+});
