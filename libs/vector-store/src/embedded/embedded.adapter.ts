@@ -1,0 +1,391 @@
+import Database, { type Database as Db, type Statement } from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Logger } from '@lectern/runtime';
+import { resolveFusion, rrfFuse } from '../fusion.js';
+import {
+  assertFingerprint,
+  checkField,
+  checkFilter,
+  checkFingerprint,
+  checkLimit,
+  checkName,
+  checkPoints,
+  checkVector,
+  collectionNotFound,
+  hybridNotSupported,
+  sameFingerprint,
+} from '../validation.js';
+import { decodeCursor, encodeCursor } from '../cursor.js';
+import type {
+  CollectionInfo,
+  EmbeddingFingerprint,
+  EnsureCollectionSpec,
+  Filter,
+  Hit,
+  HybridOptions,
+  Inspection,
+  Point,
+  ScrollOptions,
+  StoredPoint,
+  VectorStore,
+} from '../vector-store.port.js';
+import { DenseIndex } from './dense-index.js';
+import {
+  CATALOG_DDL,
+  createFtsSql,
+  createPointsSql,
+  dropCollectionSql,
+  ftsTable,
+  pointsTable,
+  readCollection,
+  toCollection,
+  type CatalogRow,
+  type Collection,
+} from './embedded-schema.js';
+import { compileFilter, ftsQuery } from './sql-filter.js';
+
+export const EMBEDDED_DB_FILE = 'vectors.sqlite';
+
+interface Row {
+  rid: number;
+  id: string;
+  payload: string;
+  text: string;
+  vector?: Buffer;
+}
+
+const toBlob = (v: Float32Array): Buffer => Buffer.from(v.buffer, v.byteOffset, v.byteLength);
+const fromBlob = (b: Buffer): Float32Array => new Float32Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength));
+
+/**
+ * Embedded store: one SQLite file (WAL) under the data directory. Several processes may read while one
+ * writes; every write is one IMMEDIATE transaction (a crash leaves all of a batch or none of it).
+ */
+export class EmbeddedVectorStore implements VectorStore {
+  readonly engine = 'embedded' as const;
+  private readonly db: Db;
+  private readonly statements = new Map<string, Statement>();
+  private readonly dense = new Map<number, DenseIndex>();
+
+  constructor(opts: { dataDir: string; collectionPrefix?: string; log?: Logger }) {
+    mkdirSync(opts.dataDir, { recursive: true });
+    this.prefix = opts.collectionPrefix ?? 'lectern_';
+    this.log = opts.log;
+    this.db = new Database(join(opts.dataDir, EMBEDDED_DB_FILE));
+    this.db.pragma('journal_mode = WAL');
+    this.db.pragma('synchronous = NORMAL');
+    this.db.pragma('busy_timeout = 10000');
+    this.db.exec(CATALOG_DDL);
+  }
+
+  private readonly prefix: string;
+  private readonly log: Logger | undefined;
+
+  private stmt(sql: string): Statement {
+    let s = this.statements.get(sql);
+    if (!s) {
+      if (this.statements.size > 256) this.statements.clear();
+      s = this.db.prepare(sql);
+      this.statements.set(sql, s);
+    }
+    return s;
+  }
+
+  private physical(name: string): string {
+    return this.prefix + checkName(name);
+  }
+
+  private info(c: Collection): CollectionInfo {
+    const n = this.stmt(`SELECT count(*) AS n FROM ${pointsTable(c.cid)}`).get() as { n: number };
+    return { name: c.name.slice(this.prefix.length), physicalName: c.name, fingerprint: c.fingerprint, hybrid: c.hybrid, pointsCount: n.n };
+  }
+
+  private require(name: string): Collection {
+    const c = readCollection(this.db, this.physical(name));
+    if (!c) throw collectionNotFound(name);
+    return c;
+  }
+
+  private bump(c: Collection): void {
+    this.stmt('UPDATE vs_collections SET version = version + 1 WHERE cid = ?').run(c.cid);
+  }
+
+  async ensureCollection(name: string, spec: EnsureCollectionSpec): Promise<CollectionInfo> {
+    const fp = checkFingerprint(spec.fingerprint);
+    const physical = this.physical(name);
+    const run = this.db.transaction((): Collection => {
+      let c = readCollection(this.db, physical);
+      if (c && !sameFingerprint(c.fingerprint, fp)) {
+        if (!spec.migrate) assertFingerprint(name, c.fingerprint, fp);
+        this.log?.warn({ collection: physical, from: c.fingerprint, to: fp }, 'embedding migration: collection emptied');
+        this.db.exec(dropCollectionSql(c.cid));
+        this.db.prepare('DELETE FROM vs_collections WHERE cid = ?').run(c.cid);
+        this.dense.delete(c.cid);
+        c = null;
+      }
+      if (!c) {
+        const r = this.db
+          .prepare('INSERT INTO vs_collections(name, fingerprint, hybrid, created_at) VALUES (?, ?, ?, ?) RETURNING *')
+          .get(physical, JSON.stringify(fp), spec.hybrid ? 1 : 0, new Date().toISOString()) as CatalogRow;
+        c = toCollection(r);
+        this.db.exec(createPointsSql(c.cid));
+        if (c.hybrid) this.db.exec(createFtsSql(c.cid));
+      } else if (spec.hybrid && !c.hybrid) {
+        this.db.exec(createFtsSql(c.cid));
+        this.db.prepare('UPDATE vs_collections SET hybrid = 1 WHERE cid = ?').run(c.cid);
+        c = { ...c, hybrid: true };
+      }
+      return c;
+    });
+    return this.info(run.immediate());
+  }
+
+  async getCollection(name: string): Promise<CollectionInfo | null> {
+    const c = readCollection(this.db, this.physical(name));
+    return c ? this.info(c) : null;
+  }
+
+  async listCollections(): Promise<CollectionInfo[]> {
+    const rows = this.db.prepare('SELECT cid, name, fingerprint, hybrid, version FROM vs_collections ORDER BY name').all() as CatalogRow[];
+    return rows.filter((r) => r.name.startsWith(this.prefix)).map((r) => this.info(toCollection(r)));
+  }
+
+  async dropCollection(name: string): Promise<boolean> {
+    const physical = this.physical(name);
+    const run = this.db.transaction((): boolean => {
+      const c = readCollection(this.db, physical);
+      if (!c) return false;
+      this.db.exec(dropCollectionSql(c.cid));
+      this.db.prepare('DELETE FROM vs_collections WHERE cid = ?').run(c.cid);
+      this.dense.delete(c.cid);
+      return true;
+    });
+    return run.immediate();
+  }
+
+  async upsert(name: string, points: Point[], opts: { fingerprint: EmbeddingFingerprint }): Promise<void> {
+    if (points.length === 0) return;
+    const run = this.db.transaction(() => {
+      const c = this.require(name);
+      assertFingerprint(name, c.fingerprint, checkFingerprint(opts.fingerprint));
+      const vectors = checkPoints(points, c.fingerprint.dimension);
+      const ins = this.stmt(
+        `INSERT INTO ${pointsTable(c.cid)}(id, payload, text, vector) VALUES (?, jsonb(?), ?, ?)
+         ON CONFLICT(id) DO UPDATE SET payload = excluded.payload, text = excluded.text, vector = excluded.vector
+         RETURNING rid`,
+      );
+      const rids = points.map((p, i) => (ins.get(p.id, JSON.stringify(p.payload), p.text, toBlob(vectors[i] as Float32Array)) as { rid: number }).rid);
+      this.bump(c);
+      return { c, rids, vectors };
+    });
+    const { c, rids, vectors } = run.immediate();
+    // Keep this process's matrix in step when it was current before the write (else it reloads lazily).
+    const idx = this.dense.get(c.cid);
+    if (idx && idx.version === c.version) {
+      rids.forEach((rid, i) => idx.set(rid, vectors[i] as Float32Array));
+      idx.version = c.version + 1;
+    }
+  }
+
+  private deleteWhere(name: string, where: string, params: unknown[]): number {
+    const run = this.db.transaction(() => {
+      const c = this.require(name);
+      const rows = this.stmt(`DELETE FROM ${pointsTable(c.cid)} AS p WHERE ${where} RETURNING rid`).all(...params) as { rid: number }[];
+      if (rows.length > 0) this.bump(c);
+      return { c, rids: rows.map((r) => r.rid) };
+    });
+    const { c, rids } = run.immediate();
+    const idx = this.dense.get(c.cid);
+    if (idx && rids.length > 0) {
+      if (idx.version === c.version) {
+        rids.forEach((rid) => idx.remove(rid));
+        idx.version = c.version + 1;
+      } else this.dense.delete(c.cid);
+    }
+    return rids.length;
+  }
+
+  async deleteByIds(name: string, ids: string[]): Promise<number> {
+    if (ids.length === 0) {
+      this.require(name);
+      return 0;
+    }
+    return this.deleteWhere(name, 'p.id IN (SELECT value FROM json_each(?))', [JSON.stringify([...new Set(ids)])]);
+  }
+
+  async deleteByFilter(name: string, filter: Filter): Promise<number> {
+    const f = compileFilter(checkFilter(filter));
+    return this.deleteWhere(name, f.sql, f.params);
+  }
+
+  async count(name: string, filter?: Filter): Promise<number> {
+    const c = this.require(name);
+    const f = compileFilter(checkFilter(filter));
+    return (this.stmt(`SELECT count(*) AS n FROM ${pointsTable(c.cid)} p WHERE ${f.sql}`).get(...f.params) as { n: number }).n;
+  }
+
+  async scroll(name: string, opts: ScrollOptions = {}): Promise<{ points: StoredPoint[]; next: string | null }> {
+    const c = this.require(name);
+    const limit = checkLimit(opts.limit ?? 100);
+    const f = compileFilter(checkFilter(opts.filter));
+    const cursor = decodeCursor(opts.cursor, opts.orderBy);
+    const cols = `p.rid, p.id, json(p.payload) AS payload, p.text${opts.withVector ? ', p.vector' : ''}`;
+    const params: unknown[] = [...f.params];
+    let sql: string;
+    if (opts.orderBy === undefined) {
+      sql = `SELECT ${cols} FROM ${pointsTable(c.cid)} p WHERE ${f.sql}${cursor ? ' AND p.id > ?' : ''} ORDER BY p.id LIMIT ?`;
+      if (cursor) params.push(cursor.id);
+    } else {
+      checkField(opts.orderBy);
+      const key = `json_extract(p.payload, '$.${opts.orderBy}')`;
+      sql =
+        `SELECT ${cols}, ${key} AS ord FROM ${pointsTable(c.cid)} p WHERE ${f.sql} AND json_type(p.payload, '$.${opts.orderBy}') IN ('integer','real')` +
+        `${cursor ? ` AND (${key} > ? OR (${key} = ? AND p.id > ?))` : ''} ORDER BY ${key}, p.id LIMIT ?`;
+      if (cursor) params.push(cursor.value, cursor.value, cursor.id);
+    }
+    params.push(limit + 1);
+    const rows = this.stmt(sql).all(...params) as (Row & { ord?: number })[];
+    const page = rows.slice(0, limit);
+    const last = page[page.length - 1];
+    const next = rows.length > limit && last ? encodeCursor({ id: last.id, value: last.ord, orderBy: opts.orderBy }) : null;
+    return {
+      points: page.map((r) => ({
+        id: r.id,
+        payload: JSON.parse(r.payload) as Record<string, unknown>,
+        text: r.text,
+        ...(r.vector ? { vector: Array.from(fromBlob(r.vector)) } : {}),
+      })),
+      next,
+    };
+  }
+
+  /** The collection's matrix, (re)loaded when another writer (or process) changed the collection. */
+  private denseIndex(c: Collection): DenseIndex {
+    const cached = this.dense.get(c.cid);
+    if (cached && cached.version === c.version) return cached;
+    const n = (this.stmt(`SELECT count(*) AS n FROM ${pointsTable(c.cid)}`).get() as { n: number }).n;
+    const idx = new DenseIndex(c.fingerprint.dimension, c.version, Math.max(1024, n));
+    for (const r of this.stmt(`SELECT rid, vector FROM ${pointsTable(c.cid)}`).iterate() as IterableIterator<{ rid: number; vector: Buffer }>) {
+      idx.set(r.rid, new Float32Array(r.vector.buffer, r.vector.byteOffset, c.fingerprint.dimension));
+    }
+    this.dense.set(c.cid, idx);
+    this.log?.debug({ collection: c.name, points: n }, 'dense matrix loaded');
+    return idx;
+  }
+
+  private denseCandidates(c: Collection, q: Float32Array, filter: Filter | undefined, k: number): [number, number][] {
+    const idx = this.denseIndex(c);
+    if (filter === undefined) return idx.search(q, k);
+    const f = compileFilter(filter);
+    const allowed = (this.stmt(`SELECT rid FROM ${pointsTable(c.cid)} p WHERE ${f.sql}`).pluck().all(...f.params) as number[]);
+    return idx.search(q, k, allowed);
+  }
+
+  private keywordCandidates(c: Collection, text: string, filter: Filter | undefined, k: number): [number, number][] {
+    const match = ftsQuery(text);
+    if (match === null) return [];
+    const f = compileFilter(filter);
+    const fts = ftsTable(c.cid);
+    const rows = this.stmt(
+      `SELECT p.rid AS rid, -bm25(${fts}) AS s FROM ${fts} JOIN ${pointsTable(c.cid)} p ON p.rid = ${fts}.rowid
+       WHERE ${fts} MATCH ? AND ${f.sql} ORDER BY bm25(${fts}), p.rid LIMIT ?`,
+    ).all(match, ...f.params, k) as { rid: number; s: number }[];
+    return rows.map((r) => [r.rid, r.s]);
+  }
+
+  private rows(c: Collection, rids: number[]): Map<number, Row> {
+    const rows = this.stmt(
+      `SELECT rid, id, json(payload) AS payload, text FROM ${pointsTable(c.cid)} WHERE rid IN (SELECT value FROM json_each(?))`,
+    ).all(JSON.stringify(rids)) as Row[];
+    return new Map(rows.map((r) => [r.rid, r]));
+  }
+
+  private hits(c: Collection, scored: [number, number][], extra?: Map<number, { denseRank?: number; keywordRank?: number }>): Hit[] {
+    const rows = this.rows(c, scored.map(([rid]) => rid));
+    return scored.flatMap(([rid, score]) => {
+      const r = rows.get(rid);
+      if (!r) return [];
+      return [{ id: r.id, score, payload: JSON.parse(r.payload) as Record<string, unknown>, text: r.text, ...(extra?.get(rid) ?? {}) }];
+    });
+  }
+
+  /** Runs `fn` in one read transaction, so every statement sees the same snapshot. */
+  private read<T>(fn: () => T): T {
+    return this.db.transaction(fn).deferred();
+  }
+
+  async searchDense(
+    name: string,
+    vector: Float32Array | number[],
+    opts: { fingerprint: EmbeddingFingerprint; filter?: Filter; limit: number },
+  ): Promise<Hit[]> {
+    const limit = checkLimit(opts.limit);
+    const filter = checkFilter(opts.filter);
+    return this.read(() => {
+      const c = this.require(name);
+      assertFingerprint(name, c.fingerprint, checkFingerprint(opts.fingerprint));
+      const q = checkVector(vector, c.fingerprint.dimension, 'Query vector');
+      const found = this.denseCandidates(c, q, filter, limit).map(([rid, s]): [number, number] => [rid, Math.max(0, s)]);
+      return this.hits(c, found);
+    });
+  }
+
+  async searchKeyword(name: string, query: string, opts: { filter?: Filter; limit: number }): Promise<Hit[]> {
+    const limit = checkLimit(opts.limit);
+    const filter = checkFilter(opts.filter);
+    return this.read(() => {
+      const c = this.require(name);
+      if (!c.hybrid) throw hybridNotSupported(name);
+      return this.hits(c, this.keywordCandidates(c, query, filter, limit));
+    });
+  }
+
+  async searchHybrid(name: string, q: { vector: Float32Array | number[]; text: string }, opts: HybridOptions): Promise<Hit[]> {
+    const limit = checkLimit(opts.limit);
+    const filter = checkFilter(opts.filter);
+    const p = resolveFusion(limit, opts);
+    return this.read(() => {
+      const c = this.require(name);
+      assertFingerprint(name, c.fingerprint, checkFingerprint(opts.fingerprint));
+      if (!c.hybrid) throw hybridNotSupported(name);
+      const v = checkVector(q.vector, c.fingerprint.dimension, 'Query vector');
+      const dense = this.denseCandidates(c, v, filter, p.candidates).map(([rid]) => String(rid));
+      const keyword = this.keywordCandidates(c, q.text, filter, p.candidates).map(([rid]) => String(rid));
+      const fused = rrfFuse(dense, keyword, p, limit);
+      const ranks = new Map(fused.map((f) => [Number(f.id), { denseRank: f.denseRank, keywordRank: f.keywordRank }]));
+      return this.hits(c, fused.map((f) => [Number(f.id), f.score]), ranks).map((h) => dropUndefined(h));
+    });
+  }
+
+  async inspect(name: string, sampleSize = 1): Promise<Inspection> {
+    return this.read(() => {
+      const c = this.require(name);
+      const t = pointsTable(c.cid);
+      const docs = this.stmt(`SELECT count(DISTINCT json_extract(payload, '$.document_id')) AS n FROM ${t}`).get() as { n: number };
+      const samples = this.stmt(`SELECT json(payload) AS payload FROM ${t} ORDER BY rid LIMIT ?`)
+        .pluck()
+        .all(Math.max(0, Math.min(sampleSize, 10))) as string[];
+      return {
+        ...this.info(c),
+        documentsCount: docs.n,
+        indexes: [
+          { field: 'vector', type: `dense ${c.fingerprint.dimension}-d cosine (exact scan)` },
+          { field: 'id', type: 'keyword (unique)' },
+          ...(c.hybrid ? [{ field: 'text', type: 'full-text (FTS5, BM25)' }] : []),
+        ],
+        samplePayloads: samples.map((s) => JSON.parse(s) as Record<string, unknown>),
+        engine: this.engine,
+      };
+    });
+  }
+
+  async close(): Promise<void> {
+    this.dense.clear();
+    this.statements.clear();
+    if (this.db.open) this.db.close();
+  }
+}
+
+const dropUndefined = <T extends object>(o: T): T =>
+  Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;

@@ -1,0 +1,64 @@
+import type { Filter, Scalar } from '../vector-store.port.js';
+
+export interface SqlFragment {
+  sql: string;
+  params: (string | number)[];
+}
+
+/**
+ * Compiles a (validated) filter into a SQL boolean over the JSONB column `payload` of table alias `p`.
+ * Every condition goes through `json_each`, which yields the elements of an array and the value itself for a
+ * scalar: one rule gives Qdrant's semantics (an array field matches when any element does; absent never matches).
+ * Field names are validated against /^[A-Za-z_][A-Za-z0-9_]*$/ before they reach here, so inlining them is safe.
+ */
+export const compileFilter = (filter: Filter | undefined): SqlFragment => {
+  if (filter === undefined) return { sql: '1', params: [] };
+  const params: (string | number)[] = [];
+  const sql = node(filter, params);
+  return { sql, params };
+};
+
+const node = (f: Filter, params: (string | number)[]): string => {
+  if ('$and' in f && Array.isArray(f.$and)) {
+    const parts = (f.$and as Filter[]).map((x) => node(x, params));
+    return parts.length === 0 ? '1' : `(${parts.join(' AND ')})`;
+  }
+  const parts = Object.entries(f).map(([field, cond]) => condition(field, cond, params));
+  return parts.length === 0 ? '1' : `(${parts.join(' AND ')})`;
+};
+
+const each = (field: string, where: string): string =>
+  `EXISTS (SELECT 1 FROM json_each(p.payload, '$.${field}') WHERE ${where})`;
+
+const scalar = (v: Scalar, params: (string | number)[]): string => {
+  if (typeof v === 'boolean') return `type = '${v ? 'true' : 'false'}'`;
+  params.push(v);
+  return typeof v === 'number' ? `(type IN ('integer','real') AND value = ?)` : `(type = 'text' AND value = ?)`;
+};
+
+const condition = (field: string, cond: unknown, params: (string | number)[]): string => {
+  if (typeof cond === 'string' || typeof cond === 'number' || typeof cond === 'boolean') {
+    return each(field, scalar(cond, params));
+  }
+  const c = cond as { $in?: Scalar[]; $gte?: number; $lte?: number };
+  if (c.$in !== undefined) {
+    if (c.$in.length === 0) return '0';
+    return each(field, `(${c.$in.map((v) => scalar(v, params)).join(' OR ')})`);
+  }
+  const bounds: string[] = [`type IN ('integer','real')`];
+  if (c.$gte !== undefined) {
+    bounds.push('value >= ?');
+    params.push(c.$gte);
+  }
+  if (c.$lte !== undefined) {
+    bounds.push('value <= ?');
+    params.push(c.$lte);
+  }
+  return each(field, bounds.join(' AND '));
+};
+
+/** FTS5 MATCH expression: the query's words (letters/digits), each quoted, OR-ed; null when there is none. */
+export const ftsQuery = (text: string): string | null => {
+  const words = [...new Set(text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [])].slice(0, 64);
+  return words.length === 0 ? null : words.map((w) => `"${w}"`).join(' OR ');
+};

@@ -1,0 +1,31 @@
+export { createVectorStore } from './create-vector-store.js';
+export { EmbeddedVectorStore, EMBEDDED_DB_FILE } from './embedded/embedded.adapter.js';
+export { FUSION_DEFAULTS, resolveFusion, rrfFuse } from './fusion.js';
+export type { Fused, FusionParams } from './fusion.js';
+export {
+  CollectionInfoSchema,
+  CollectionNameSchema,
+  EmbeddingFingerprintSchema,
+  FilterSchema,
+  HitSchema,
+  IndexInfoSchema,
+  InspectionSchema,
+  ScalarSchema,
+  StoredPointSchema,
+} from './vector-store.port.js';
+export type {
+  CollectionInfo,
+  EmbeddingFingerprint,
+  EnsureCollectionSpec,
+  Filter,
+  Hit,
+  HybridOptions,
+  IndexInfo,
+  Inspection,
+  Point,
+  Scalar,
+  ScrollOptions,
+  StoredPoint,
+  VectorStore,
+  VectorStoreOptions,
+} from './vector-store.port.js';

@@ -1,0 +1,94 @@
+import { AppError } from '@lectern/contracts';
+import {
+  CollectionNameSchema,
+  EmbeddingFingerprintSchema,
+  FilterSchema,
+  type EmbeddingFingerprint,
+  type Filter,
+  type Point,
+} from './vector-store.port.js';
+
+const invalid = (message: string): AppError => new AppError('invalid_arguments', message, { httpStatus: 400 });
+
+export const checkName = (name: string): string => {
+  if (!CollectionNameSchema.safeParse(name).success) {
+    throw invalid(`Invalid collection name "${name}": use 1-64 letters, digits, "_" or "-".`);
+  }
+  return name;
+};
+
+export const checkField = (field: string): string => {
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(field)) throw invalid(`Invalid payload field name "${field}".`);
+  return field;
+};
+
+export const checkFilter = (filter: Filter | undefined): Filter | undefined => {
+  if (filter === undefined) return undefined;
+  const r = FilterSchema.safeParse(filter);
+  if (!r.success) throw invalid(`Invalid filter: ${r.error.issues.map((i) => i.message).join('; ')}`);
+  return filter;
+};
+
+export const checkFingerprint = (fp: EmbeddingFingerprint): EmbeddingFingerprint => {
+  const r = EmbeddingFingerprintSchema.safeParse(fp);
+  if (!r.success) throw invalid('Invalid embedding fingerprint.');
+  return r.data;
+};
+
+export const checkLimit = (limit: number, max = 1000): number => {
+  if (!Number.isInteger(limit) || limit < 1 || limit > max) throw invalid(`limit must be an integer in 1..${max}.`);
+  return limit;
+};
+
+const describe = (f: EmbeddingFingerprint): string =>
+  `${f.model_id}@${f.revision} (dimension ${f.dimension}, ${f.normalized ? 'normalized' : 'not normalized'})`;
+
+export const sameFingerprint = (a: EmbeddingFingerprint, b: EmbeddingFingerprint): boolean =>
+  a.model_id === b.model_id && a.revision === b.revision && a.dimension === b.dimension && a.normalized === b.normalized;
+
+/** Refuses a write or query made with another embedding model than the collection's. */
+export const assertFingerprint = (name: string, stored: EmbeddingFingerprint, given: EmbeddingFingerprint): void => {
+  if (!sameFingerprint(stored, given)) {
+    throw new AppError(
+      'EMBEDDING_MISMATCH',
+      `Collection "${name}" holds embeddings of ${describe(stored)}, but this request uses ${describe(given)}. ` +
+        'Use the collection\'s model, or re-ingest with migration enabled.',
+      { httpStatus: 409 },
+    );
+  }
+};
+
+export const collectionNotFound = (name: string): AppError =>
+  new AppError('INVALID_PROJECT', `Collection "${name}" does not exist.`, { httpStatus: 404 });
+
+export const hybridNotSupported = (name: string): AppError =>
+  new AppError(
+    'HYBRID_NOT_SUPPORTED',
+    `Collection "${name}" has no full-text index: create it with hybrid search enabled.`,
+    { httpStatus: 400 },
+  );
+
+/** Vector as Float32Array with the expected dimension and finite values. */
+export const checkVector = (v: Float32Array | number[], dimension: number, what: string): Float32Array => {
+  if (v.length !== dimension) throw invalid(`${what} has dimension ${v.length}, the collection's model has ${dimension}.`);
+  const f = v instanceof Float32Array ? v : Float32Array.from(v);
+  for (let i = 0; i < f.length; i++) if (!Number.isFinite(f[i])) throw invalid(`${what} holds a non-finite value.`);
+  return f;
+};
+
+export const RESERVED_PREFIX = '__';
+
+export const checkPoints = (points: Point[], dimension: number): Float32Array[] => {
+  const seen = new Set<string>();
+  return points.map((p) => {
+    if (typeof p.id !== 'string' || p.id.length === 0 || p.id.length > 512) throw invalid('Point ids are non-empty strings (at most 512 characters).');
+    if (seen.has(p.id)) throw invalid(`Point id "${p.id}" appears twice in one batch.`);
+    seen.add(p.id);
+    if (typeof p.text !== 'string') throw invalid(`Point "${p.id}" has no text.`);
+    if (p.payload === null || typeof p.payload !== 'object' || Array.isArray(p.payload)) throw invalid(`Point "${p.id}" payload must be an object.`);
+    for (const k of Object.keys(p.payload)) {
+      if (k.startsWith(RESERVED_PREFIX)) throw invalid(`Payload key "${k}" is reserved (keys starting with "__").`);
+    }
+    return checkVector(p.vector, dimension, `Point "${p.id}" vector`);
+  });
+};

@@ -1,0 +1,297 @@
+import { AppError } from '@lectern/contracts';
+import type { EmbeddingFingerprint, Hit, Point, VectorStore } from './vector-store.port.js';
+
+/**
+ * The one behaviour every VectorStore adapter must show. Each adapter's spec calls it with a factory;
+ * collections are named per test, so a store may be shared by tests or fresh for each.
+ */
+export const runVectorStoreContract = (makeStore: () => Promise<VectorStore> | VectorStore): void => {
+  const MODEL: EmbeddingFingerprint = { model_id: 'test/mini-4d', revision: 'r1', dimension: 4, normalized: true };
+  const OTHER: EmbeddingFingerprint = { ...MODEL, model_id: 'test/other-4d' };
+  let store: VectorStore;
+  let used: string[] = [];
+  let seq = 0;
+  const fresh = (label: string): string => {
+    const n = `c${process.pid}-${Date.now().toString(36)}-${seq++}-${label}`;
+    used.push(n);
+    return n;
+  };
+  const unit = (...v: number[]): number[] => {
+    const n = Math.hypot(...v);
+    return v.map((x) => x / n);
+  };
+  const docs: [Point, Point, Point, Point, Point, Point] = [
+    { id: 'a', vector: unit(1, 0, 0, 0), text: 'The cat sat on the mat near the window.', payload: { document_id: 'd1', document_type: 'policy', chunk_index: 2, tags: ['pets', 'home'], effective_from: 20200101, effective_to: 20221231, draft: false } },
+    { id: 'b', vector: unit(0.9, 0.1, 0, 0), text: 'Dogs bark loudly at night in the garden.', payload: { document_id: 'd1', document_type: 'policy', chunk_index: 0, tags: ['pets'], effective_from: 20230101, effective_to: 20251231, draft: true } },
+    { id: 'c', vector: unit(0, 1, 0, 0), text: 'Quantum chromodynamics describes quarks and gluons.', payload: { document_id: 'd2', document_type: 'report', chunk_index: 1, tags: ['physics'] } },
+    { id: 'd', vector: unit(0, 0, 1, 0), text: 'A cat and a dog share one kennel.', payload: { document_id: 'd2', document_type: 'report', chunk_index: 3, tags: [] } },
+    { id: 'e', vector: unit(0, 0, 0, 1), text: 'Planning permission requires a site plan and fees.', payload: { document_id: 'd3', document_type: 'decision', chunk_index: 4 } },
+    { id: 'f', vector: unit(-1, 0, 0, 0), text: 'Nothing relevant appears in this sentence.', payload: { document_id: 'd3', document_type: 'decision', chunk_index: 5 } },
+  ];
+  const ids = (hits: Hit[]): string[] => hits.map((h) => h.id);
+  const code = async (p: Promise<unknown>): Promise<string> => {
+    try {
+      await p;
+    } catch (e) {
+      if (e instanceof AppError) return e.code;
+      throw e;
+    }
+    throw new Error('expected an AppError');
+  };
+  const seeded = async (label: string, hybrid = true): Promise<string> => {
+    const name = fresh(label);
+    await store.ensureCollection(name, { fingerprint: MODEL, hybrid });
+    await store.upsert(name, docs, { fingerprint: MODEL });
+    return name;
+  };
+
+  beforeEach(async () => {
+    store = await makeStore();
+    used = [];
+  });
+  afterEach(async () => {
+    for (const n of used) await store.dropCollection(n);
+    await store.close();
+  });
+
+  describe('collections', () => {
+    it('creates a collection once, reports it, lists it and drops it', async () => {
+      const name = fresh('life');
+      expect(await store.getCollection(name)).toBeNull();
+      const info = await store.ensureCollection(name, { fingerprint: MODEL, hybrid: true });
+      expect(info).toMatchObject({ name, fingerprint: MODEL, hybrid: true, pointsCount: 0 });
+      expect(info.physicalName.endsWith(name)).toBe(true);
+      expect(await store.ensureCollection(name, { fingerprint: MODEL, hybrid: true })).toEqual(info);
+      expect((await store.listCollections()).map((c) => c.name)).toContain(name);
+      expect(await store.dropCollection(name)).toBe(true);
+      expect(await store.dropCollection(name)).toBe(false);
+      expect(await store.getCollection(name)).toBeNull();
+      expect((await store.listCollections()).map((c) => c.name)).not.toContain(name);
+    });
+
+    it('refuses another embedding model unless migration is asked for, which empties the collection', async () => {
+      const name = await seeded('migrate');
+      expect(await code(store.ensureCollection(name, { fingerprint: OTHER, hybrid: true }))).toBe('EMBEDDING_MISMATCH');
+      expect(await store.count(name)).toBe(docs.length);
+      const migrated = await store.ensureCollection(name, { fingerprint: OTHER, hybrid: true, migrate: true });
+      expect(migrated).toMatchObject({ fingerprint: OTHER, pointsCount: 0 });
+      expect(await code(store.upsert(name, docs, { fingerprint: MODEL }))).toBe('EMBEDDING_MISMATCH');
+    });
+
+    it('turns the full-text index on for an existing collection and keyword search finds old points', async () => {
+      const name = await seeded('late-hybrid', false);
+      expect(await code(store.searchKeyword(name, 'cat', { limit: 5 }))).toBe('HYBRID_NOT_SUPPORTED');
+      expect((await store.ensureCollection(name, { fingerprint: MODEL, hybrid: true })).hybrid).toBe(true);
+      expect(ids(await store.searchKeyword(name, 'quarks', { limit: 5 }))).toEqual(['c']);
+    });
+
+    it('answers INVALID_PROJECT for every operation on an unknown collection', async () => {
+      const name = fresh('ghost');
+      const v = unit(1, 0, 0, 0);
+      const calls: Promise<unknown>[] = [
+        store.upsert(name, docs, { fingerprint: MODEL }),
+        store.deleteByIds(name, ['a']),
+        store.deleteByFilter(name, { document_id: 'd1' }),
+        store.scroll(name, {}),
+        store.count(name),
+        store.searchDense(name, v, { fingerprint: MODEL, limit: 3 }),
+        store.searchKeyword(name, 'cat', { limit: 3 }),
+        store.searchHybrid(name, { vector: v, text: 'cat' }, { fingerprint: MODEL, limit: 3 }),
+        store.inspect(name),
+      ];
+      for (const call of calls) expect(await code(call)).toBe('INVALID_PROJECT');
+    });
+
+    it('rejects bad names, filters, limits, dimensions and reserved payload keys as invalid_arguments', async () => {
+      const name = await seeded('bad-input');
+      expect(await code(store.getCollection('../etc'))).toBe('invalid_arguments');
+      expect(await code(store.count(name, { 'a.b': 1 } as never))).toBe('invalid_arguments');
+      expect(await code(store.count(name, { n: { $gte: 'x' } } as never))).toBe('invalid_arguments');
+      expect(await code(store.searchDense(name, [1, 0, 0], { fingerprint: MODEL, limit: 3 }))).toBe('invalid_arguments');
+      expect(await code(store.searchDense(name, unit(1, 0, 0, 0), { fingerprint: MODEL, limit: 0 }))).toBe('invalid_arguments');
+      const bad = { ...docs[0], id: 'z', payload: { __id: 'x' } };
+      expect(await code(store.upsert(name, [bad], { fingerprint: MODEL }))).toBe('invalid_arguments');
+      expect(await code(store.upsert(name, [{ ...docs[0], id: 'z', vector: [1, 0] }], { fingerprint: MODEL }))).toBe('invalid_arguments');
+      expect(await store.count(name)).toBe(docs.length);
+    });
+  });
+
+  describe('writes', () => {
+    it('upserts idempotently by id: a second write replaces payload, text and vector', async () => {
+      const name = await seeded('idem');
+      await store.upsert(name, docs, { fingerprint: MODEL });
+      expect(await store.count(name)).toBe(docs.length);
+      await store.upsert(name, [{ ...docs[5], vector: unit(0, 1, 0, 0), text: 'gluons again', payload: { document_id: 'd9' } }], { fingerprint: MODEL });
+      expect(await store.count(name)).toBe(docs.length);
+      const page = await store.scroll(name, { filter: { document_id: 'd9' } });
+      expect(page.points).toEqual([{ id: 'f', text: 'gluons again', payload: { document_id: 'd9' } }]);
+      expect(ids(await store.searchDense(name, unit(0, 1, 0, 0), { fingerprint: MODEL, limit: 2 })).sort()).toEqual(['c', 'f']);
+      expect(ids(await store.searchKeyword(name, 'nothing relevant', { limit: 5 }))).toEqual([]);
+    });
+
+    it('refuses a write with another embedding model and writes nothing', async () => {
+      const name = await seeded('mismatch-write');
+      const p = { ...docs[0], id: 'new' };
+      expect(await code(store.upsert(name, [p], { fingerprint: OTHER }))).toBe('EMBEDDING_MISMATCH');
+      expect(await code(store.upsert(name, [p], { fingerprint: { ...MODEL, revision: 'r2' } }))).toBe('EMBEDDING_MISMATCH');
+      expect(await store.count(name)).toBe(docs.length);
+    });
+
+    it('deletes by ids and by filter, returning exact counts', async () => {
+      const name = await seeded('delete');
+      expect(await store.deleteByIds(name, ['a', 'missing', 'a'])).toBe(1);
+      expect(await store.deleteByIds(name, ['a'])).toBe(0);
+      expect(await store.deleteByFilter(name, { document_id: 'd2' })).toBe(2);
+      expect(await store.deleteByFilter(name, { document_id: 'd2' })).toBe(0);
+      expect(await store.deleteByFilter(name, { $and: [{ document_type: 'decision' }, { chunk_index: { $gte: 5 } }] })).toBe(1);
+      expect(await store.count(name)).toBe(2);
+      expect(ids(await store.searchDense(name, unit(1, 0, 0, 0), { fingerprint: MODEL, limit: 10 })).sort()).toEqual(['b', 'e']);
+      expect(ids(await store.searchKeyword(name, 'cat quarks', { limit: 10 }))).toEqual([]);
+    });
+  });
+
+  describe('filters', () => {
+    const cases: [string, Parameters<VectorStore['count']>[1], string[]][] = [
+      ['equality', { document_id: 'd1' }, ['a', 'b']],
+      ['equality on an array field matches any element', { tags: 'pets' }, ['a', 'b']],
+      ['$in', { document_type: { $in: ['report', 'decision'] } }, ['c', 'd', 'e', 'f']],
+      ['$in on an array field', { tags: { $in: ['home', 'physics'] } }, ['a', 'c']],
+      ['numeric equality', { chunk_index: 3 }, ['d']],
+      ['boolean equality', { draft: true }, ['b']],
+      ['range', { chunk_index: { $gte: 1, $lte: 3 } }, ['a', 'c', 'd']],
+      ['temporal validity (from <= d AND to >= d)', { $and: [{ effective_from: { $lte: 20210615 } }, { effective_to: { $gte: 20210615 } }] }, ['a']],
+      ['several fields in one object', { document_id: 'd1', draft: false }, ['a']],
+      ['no match', { document_id: 'nope' }, []],
+      ['an absent field never matches', { draft: false, document_type: 'report' }, []],
+    ];
+    it.each(cases)('%s: count, scroll and dense search agree', async (_label, filter, expected) => {
+      const name = await seeded('filter');
+      expect(await store.count(name, filter)).toBe(expected.length);
+      expect((await store.scroll(name, { filter, limit: 100 })).points.map((p) => p.id).sort()).toEqual(expected);
+      const dense = await store.searchDense(name, unit(1, 1, 1, 1), { fingerprint: MODEL, filter, limit: 10 });
+      expect(ids(dense).sort()).toEqual(expected);
+    });
+  });
+
+  describe('scroll', () => {
+    it('pages through every point exactly once, in the same order each time', async () => {
+      const name = await seeded('scroll');
+      const all = async (): Promise<string[]> => {
+        const out: string[] = [];
+        let cursor: string | null = null;
+        do {
+          const page: Awaited<ReturnType<VectorStore['scroll']>> = await store.scroll(name, { limit: 4, cursor });
+          expect(page.points.length).toBeLessThanOrEqual(4);
+          out.push(...page.points.map((p) => p.id));
+          cursor = page.next;
+        } while (cursor);
+        return out;
+      };
+      const first = await all();
+      expect([...first].sort()).toEqual(docs.map((d) => d.id));
+      expect(await all()).toEqual(first);
+    });
+
+    it('orders by a numeric payload field across pages and returns vectors when asked', async () => {
+      const name = await seeded('ordered');
+      const p1 = await store.scroll(name, { orderBy: 'chunk_index', limit: 4, withVector: true });
+      const p2 = await store.scroll(name, { orderBy: 'chunk_index', limit: 4, cursor: p1.next });
+      expect([...p1.points, ...p2.points].map((p) => p.payload['chunk_index'])).toEqual([0, 1, 2, 3, 4, 5]);
+      expect(p2.next).toBeNull();
+      expect(p1.points[0]?.vector?.map((x) => Math.round(x * 1000) / 1000)).toEqual(unit(0.9, 0.1, 0, 0).map((x) => Math.round(x * 1000) / 1000));
+      expect(p2.points[0]?.vector).toBeUndefined();
+      const filtered = await store.scroll(name, { orderBy: 'chunk_index', filter: { document_id: 'd2' } });
+      expect(filtered.points.map((p) => p.id)).toEqual(['c', 'd']);
+    });
+  });
+
+  describe('search', () => {
+    it('dense: nearest first, cosine scores clipped at 0, limit respected', async () => {
+      const name = await seeded('dense');
+      const hits = await store.searchDense(name, Float32Array.from(unit(1, 0, 0, 0)), { fingerprint: MODEL, limit: 6 });
+      expect(ids(hits).slice(0, 2)).toEqual(['a', 'b']);
+      expect(hits[0]?.score).toBeCloseTo(1, 5);
+      expect(hits[1]?.score).toBeCloseTo(unit(0.9, 0.1, 0, 0)[0] ?? NaN, 5);
+      const f = hits.find((h) => h.id === 'f');
+      expect(f?.score).toBe(0);
+      for (const h of hits) expect(h.score).toBeGreaterThanOrEqual(0);
+      expect(hits[0]).toMatchObject({ text: docs[0].text, payload: docs[0].payload });
+      expect(await store.searchDense(name, unit(1, 0, 0, 0), { fingerprint: MODEL, limit: 1 })).toHaveLength(1);
+    });
+
+    it('dense and hybrid refuse a query embedded by another model', async () => {
+      const name = await seeded('mismatch-query');
+      const v = unit(1, 0, 0, 0);
+      expect(await code(store.searchDense(name, v, { fingerprint: OTHER, limit: 3 }))).toBe('EMBEDDING_MISMATCH');
+      expect(await code(store.searchHybrid(name, { vector: v, text: 'cat' }, { fingerprint: OTHER, limit: 3 }))).toBe('EMBEDDING_MISMATCH');
+    });
+
+    it('keyword: ranks matching points, skips the rest, honours filters, stems words', async () => {
+      const name = await seeded('keyword');
+      const hits = await store.searchKeyword(name, 'quarks', { limit: 5 });
+      expect(ids(hits)).toEqual(['c']);
+      expect(hits[0]?.score).toBeGreaterThan(0);
+      const cats = await store.searchKeyword(name, 'cat kennel', { limit: 5 });
+      expect(ids(cats)).toEqual(['d', 'a']);
+      expect(ids(await store.searchKeyword(name, 'cat', { limit: 5, filter: { document_id: 'd1' } }))).toEqual(['a']);
+      expect(ids(await store.searchKeyword(name, 'barking dog', { limit: 5 })).sort()).toEqual(['b', 'd']);
+      expect(await store.searchKeyword(name, '  ?! ', { limit: 5 })).toEqual([]);
+    });
+
+    it('hybrid: fuses both lists with RRF, reports component ranks, weights and k change the order', async () => {
+      const name = await seeded('hybrid');
+      const q = { vector: unit(1, 0, 0, 0), text: 'quarks' };
+      const hits = await store.searchHybrid(name, q, { fingerprint: MODEL, limit: 6, rrfK: 60 });
+      expect(hits[0]).toMatchObject({ id: 'c', denseRank: 3, keywordRank: 1 });
+      expect(hits.find((h) => h.id === 'a')).toMatchObject({ denseRank: 1 });
+      expect(hits.find((h) => h.id === 'a')?.keywordRank).toBeUndefined();
+      for (const h of hits) {
+        const expected = (h.denseRank ? 1 / (60 + h.denseRank) : 0) + (h.keywordRank ? 1 / (60 + h.keywordRank) : 0);
+        expect(h.score).toBeCloseTo(expected, 6);
+      }
+      expect(hits.map((h) => h.score)).toEqual([...hits.map((h) => h.score)].sort((x, y) => y - x));
+      // Two dense candidates (a, b) and one keyword candidate (c): equal weights tie a and c, weights decide.
+      const opts = { fingerprint: MODEL, limit: 3, candidates: 2 };
+      expect(ids(await store.searchHybrid(name, q, { ...opts, keywordWeight: 2 }))).toEqual(['c', 'a', 'b']);
+      expect(ids(await store.searchHybrid(name, q, { ...opts, denseWeight: 2 }))).toEqual(['a', 'b', 'c']);
+      const both = await store.searchHybrid(name, { vector: unit(0, 0, 1, 0), text: 'cat' }, { fingerprint: MODEL, limit: 2, rrfK: 1 });
+      expect(ids(both)[0]).toBe('d');
+      expect(both[0]).toMatchObject({ denseRank: 1, keywordRank: 1 });
+    });
+
+    it('hybrid honours filters on both sides and needs the full-text index', async () => {
+      const name = await seeded('hybrid-filter');
+      const hits = await store.searchHybrid(name, { vector: unit(1, 0, 0, 0), text: 'cat quarks' }, { fingerprint: MODEL, limit: 10, filter: { document_type: 'report' } });
+      expect(ids(hits).sort()).toEqual(['c', 'd']);
+      const plain = await seeded('dense-only', false);
+      expect(await code(store.searchHybrid(plain, { vector: unit(1, 0, 0, 0), text: 'cat' }, { fingerprint: MODEL, limit: 3 }))).toBe('HYBRID_NOT_SUPPORTED');
+    });
+  });
+
+  describe('isolation and inspection', () => {
+    it('never returns points of one collection from another, even with the same ids', async () => {
+      const a = await seeded('iso-a');
+      const b = fresh('iso-b');
+      await store.ensureCollection(b, { fingerprint: MODEL, hybrid: true });
+      await store.upsert(b, [{ id: 'a', vector: unit(1, 0, 0, 0), text: 'zebra stripes', payload: { document_id: 'other' } }], { fingerprint: MODEL });
+      expect(await store.count(b)).toBe(1);
+      expect(ids(await store.searchDense(b, unit(1, 0, 0, 0), { fingerprint: MODEL, limit: 10 }))).toEqual(['a']);
+      expect((await store.searchDense(b, unit(1, 0, 0, 0), { fingerprint: MODEL, limit: 10 }))[0]?.payload).toEqual({ document_id: 'other' });
+      expect(await store.searchKeyword(b, 'cat quarks planning', { limit: 10 })).toEqual([]);
+      expect(await store.searchKeyword(a, 'zebra', { limit: 10 })).toEqual([]);
+      expect(await store.deleteByFilter(b, { document_id: 'd1' })).toBe(0);
+      expect(await store.deleteByIds(b, ['a'])).toBe(1);
+      expect(await store.count(a)).toBe(docs.length);
+    });
+
+    it('inspect reports size, model, indexes and sample payloads', async () => {
+      const name = await seeded('inspect');
+      const i = await store.inspect(name, 2);
+      expect(i).toMatchObject({ name, pointsCount: 6, documentsCount: 3, fingerprint: MODEL, hybrid: true, engine: store.engine });
+      expect(i.samplePayloads).toHaveLength(2);
+      for (const p of i.samplePayloads) expect(Object.keys(p).some((k) => k.startsWith('__'))).toBe(false);
+      expect(i.indexes.map((x) => x.field)).toContain('text');
+      expect((await store.inspect(name, 0)).samplePayloads).toEqual([]);
+    });
+  });
+};
