@@ -23,3 +23,4 @@ export * from './tools/list-policy-revisions.schema.js';
 export * from './tools/ingest-policy-revision.schema.js';
 export * from './tools/remove-policy-revision.schema.js';
 export * from './conversion.schema.js';
+export * from './queues/index.js';

@@ -1,0 +1,3 @@
+export * from './job.schema.js';
+export * from './conversion.queue.js';
+export * from './conversion-task.schema.js';

@@ -1,0 +1,205 @@
+import { AppError, type JobStatus, type QueueDefinition } from '@lectern/contracts';
+import { Job, Queue, QueueEvents, UnrecoverableError, Worker, type JobState } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { z } from 'zod';
+import { decodeJobError, encodeJobError, invalidPayload, isPermanentError, jobErrorToAppError, toJobError } from './job-error.js';
+import type {
+  AddJobOptions,
+  JobContext,
+  JobHandle,
+  JobHandler,
+  JobQueue,
+  JobSnapshot,
+  JobWorker,
+  ProcessOptions,
+  QueueLogger,
+  RetryOptions,
+} from './job-queue.port.js';
+import { closedError, noopLogger, readProgress, snapshotProgress, validateJobId } from './queue-common.js';
+
+export interface BullmqQueueOptions<P extends z.ZodType, R extends z.ZodType> extends RetryOptions {
+  definition: QueueDefinition<P, R>;
+  /** A connection from `connectRedis(url)`; shared, so the caller closes it (after the queue). */
+  connection: Redis;
+  /** Redis key prefix (default `lectern`); tests give each queue its own. */
+  prefix?: string;
+  logger?: QueueLogger;
+  /** Succeeded jobs are kept this long (dedupe window; default 7 days) and at most this many (10 000). */
+  keepCompleted?: { ageSeconds?: number; count?: number };
+  /** Lock a worker holds on a running job before it counts as stalled (default 60 s). */
+  lockDurationMs?: number;
+}
+
+const STATUS: Partial<Record<JobState | 'unknown', JobStatus>> = {
+  waiting: 'queued',
+  'waiting-children': 'queued',
+  prioritized: 'queued',
+  delayed: 'queued', // BullMQ parks a job here between attempts (backoff)
+  active: 'running',
+  completed: 'succeeded',
+  failed: 'failed',
+};
+
+/**
+ * The queue on Redis (distributed mode): typed BullMQ Queue + Worker + QueueEvents, the job id from the
+ * content, attempts with exponential backoff, failed jobs kept, permanent errors as UnrecoverableError,
+ * `error` listeners everywhere. The failure record travels in `failedReason` as JSON (see job-error.ts).
+ */
+class BullmqJobQueue<P, R> implements JobQueue<P, R> {
+  readonly name: string;
+  // Untyped at the BullMQ boundary on purpose: BullMQ derives name/data types from P in ways TypeScript
+  // cannot resolve for a generic P. Types are enforced by the zod schemas on every way in and out.
+  private readonly queue: Queue;
+  private events: QueueEvents | undefined;
+  private worker: Worker<P, R, string> | undefined;
+  private closed = false;
+  private readonly closing: Promise<never>;
+  private rejectClosing: (e: unknown) => void = () => {};
+  private readonly logger: QueueLogger;
+
+  constructor(private readonly options: BullmqQueueOptions<z.ZodType<P>, z.ZodType<R>>) {
+    this.name = options.definition.name;
+    this.logger = options.logger ?? noopLogger;
+    this.queue = new Queue(this.name, {
+      connection: options.connection,
+      prefix: options.prefix ?? 'lectern',
+      defaultJobOptions: {
+        attempts: options.attempts ?? 3,
+        backoff: { type: 'exponential', delay: options.backoffMs ?? 1000 },
+        removeOnComplete: { age: options.keepCompleted?.ageSeconds ?? 7 * 24 * 3600, count: options.keepCompleted?.count ?? 10_000 },
+        removeOnFail: false,
+      },
+    });
+    this.queue.on('error', (err) => this.logger.error({ err, queue: this.name }, 'queue error'));
+    this.closing = new Promise<never>((_resolve, reject) => {
+      this.rejectClosing = reject;
+    });
+    this.closing.catch(() => {});
+  }
+
+  async add(payload: P, { jobId }: AddJobOptions): Promise<JobHandle<R>> {
+    if (this.closed) throw closedError(this.name);
+    validateJobId(jobId);
+    const parsed = this.options.definition.payload.safeParse(payload);
+    if (!parsed.success) throw invalidPayload(this.name, parsed.error);
+    await this.queueEvents().waitUntilReady();
+    const existing = await this.queue.getJob(jobId);
+    if (existing) {
+      if ((await existing.getState()) !== 'failed') return this.handle(jobId, true);
+      await existing.retry('failed', { resetAttemptsMade: true, resetAttemptsStarted: true });
+      return this.handle(jobId, false);
+    }
+    // Two producers racing on the same id both land here; BullMQ keeps the first job and ignores the second.
+    await this.queue.add(this.options.definition.jobName, parsed.data, { jobId });
+    return this.handle(jobId, false);
+  }
+
+  process(handler: JobHandler<P, R>, options: ProcessOptions = {}): JobWorker {
+    if (this.worker) throw new Error(`queue "${this.name}" already has a handler`);
+    if (this.closed) throw closedError(this.name);
+    const worker = new Worker<P, R, string>(this.name, (job, _token, signal) => this.runJob(handler, job, signal), {
+      connection: this.options.connection,
+      prefix: this.options.prefix ?? 'lectern',
+      concurrency: Math.max(1, options.concurrency ?? 1),
+      lockDuration: this.options.lockDurationMs ?? 60_000,
+    });
+    worker.on('error', (err) => this.logger.error({ err, queue: this.name }, 'worker error'));
+    worker.on('failed', (job, err) =>
+      this.logger.warn({ queue: this.name, jobId: job?.id, attempt: job?.attemptsMade, reason: err.message }, 'job attempt failed'),
+    );
+    this.worker = worker;
+    return { close: () => worker.close() };
+  }
+
+  async getJob(jobId: string): Promise<JobSnapshot<P, R> | undefined> {
+    const job = await Job.fromId<P, R, string>(this.queue, jobId);
+    if (!job) return undefined;
+    const status = STATUS[await job.getState()];
+    if (!status) return undefined;
+    const payload = this.options.definition.payload.safeParse(job.data);
+    const stamps = [job.timestamp, job.processedOn ?? 0, job.finishedOn ?? 0];
+    return {
+      id: jobId,
+      status,
+      progress: snapshotProgress(status, readProgress(job.progress)),
+      attempts: job.attemptsStarted ?? job.attemptsMade,
+      createdAt: new Date(job.timestamp),
+      updatedAt: new Date(Math.max(...stamps)),
+      payload: (payload.success ? payload.data : job.data) as P,
+      ...(status === 'succeeded' ? { result: this.options.definition.result.parse(job.returnvalue) } : {}),
+      ...(status === 'failed' ? { error: decodeJobError(job.failedReason) } : {}),
+    };
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.worker?.close();
+    this.rejectClosing(closedError(this.name));
+    await this.events?.close();
+    await this.queue.close();
+  }
+
+  private queueEvents(): QueueEvents {
+    if (!this.events) {
+      this.events = new QueueEvents(this.name, { connection: this.options.connection, prefix: this.options.prefix ?? 'lectern' });
+      this.events.on('error', (err) => this.logger.error({ err, queue: this.name }, 'queue events error'));
+    }
+    return this.events;
+  }
+
+  private handle(jobId: string, deduplicated: boolean): JobHandle<R> {
+    const events = this.queueEvents();
+    return {
+      id: jobId,
+      deduplicated,
+      result: async () => {
+        if (this.closed) throw closedError(this.name);
+        const job = await Job.fromId<P, R, string>(this.queue, jobId);
+        if (!job) throw new AppError('job_not_found', `Job ${jobId} no longer exists.`, { httpStatus: 404 });
+        try {
+          const value = await Promise.race([job.waitUntilFinished(events), this.closing]);
+          return this.options.definition.result.parse(value);
+        } catch (error) {
+          if (error instanceof AppError) throw error;
+          throw jobErrorToAppError(decodeJobError((error as Error).message));
+        }
+      },
+      onProgress: (listener) => {
+        const onProgress = ({ jobId: id, data }: { jobId: string; data: unknown }) => {
+          if (id === jobId) listener(readProgress(data));
+        };
+        events.on('progress', onProgress);
+        return () => events.off('progress', onProgress);
+      },
+    };
+  }
+
+  private async runJob(handler: JobHandler<P, R>, job: Job<P, R, string>, signal: AbortSignal | undefined): Promise<R> {
+    const jobId = job.id as string;
+    const parsed = this.options.definition.payload.safeParse(job.data);
+    if (!parsed.success) throw new UnrecoverableError(encodeJobError(toJobError(invalidPayload(this.name, parsed.error))));
+    const context: JobContext = {
+      jobId,
+      attempt: job.attemptsStarted,
+      signal: signal ?? new AbortController().signal,
+      progress: (percent, detail) => job.updateProgress({ percent, ...(detail ? { detail } : {}) }),
+      log: (message) => {
+        this.logger.info({ queue: this.name, jobId, attempt: job.attemptsStarted }, message);
+        job.log(message).catch((err: unknown) => this.logger.warn({ err, jobId }, 'job log write failed'));
+      },
+    };
+    try {
+      return this.options.definition.result.parse(await handler(parsed.data, context));
+    } catch (error) {
+      if (!(error instanceof AppError)) this.logger.error({ err: error, queue: this.name, jobId }, 'job handler failed');
+      const reason = encodeJobError(toJobError(error));
+      throw isPermanentError(error) ? new UnrecoverableError(reason) : new Error(reason);
+    }
+  }
+}
+
+export const createBullmqQueue = <P extends z.ZodType, R extends z.ZodType>(
+  options: BullmqQueueOptions<P, R>,
+): JobQueue<z.output<P>, z.output<R>> =>
+  new BullmqJobQueue<z.output<P>, z.output<R>>(options as unknown as BullmqQueueOptions<z.ZodType<z.output<P>>, z.ZodType<z.output<R>>>);

@@ -1,0 +1,117 @@
+import {
+  AppError,
+  ConversionErrorCode,
+  ConversionResultSchema,
+  type ConversionFileRef,
+  type ConversionJobResult,
+  type ConversionResult,
+} from '@lectern/contracts';
+import { createHash, randomUUID } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { access, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { Transform, type Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { resolveDataPath, safeFilename } from './data-dir.js';
+
+export interface StagedFile {
+  /** For the job payload: relative to the shared data directory. */
+  file: Extract<ConversionFileRef, { kind: 'data_dir' }>;
+  absolutePath: string;
+  filename: string;
+  sha256: string;
+  byteSize: number;
+}
+
+const tooLarge = (filename: string, maxBytes: number): AppError =>
+  new AppError(ConversionErrorCode.too_large, `${filename} is larger than the limit of ${maxBytes} bytes.`, { httpStatus: 413 });
+
+/**
+ * Stream a document into the shared data directory, hashing it on the way (one pass, bounded memory):
+ * `uploads/<sha256>/<safe filename>`. Content-addressed, so the same bytes are stored once and every
+ * replica finds them by the fingerprint. More than `maxBytes` aborts with `too_large` and leaves nothing.
+ */
+export const stageConversionFile = async (
+  dataDir: string,
+  source: Readable | AsyncIterable<Uint8Array>,
+  filename: string,
+  options: { maxBytes: number },
+): Promise<StagedFile> => {
+  const name = safeFilename(filename);
+  const incoming = join(dataDir, 'uploads', '.incoming');
+  await mkdir(incoming, { recursive: true });
+  const tmp = join(incoming, randomUUID());
+  const hash = createHash('sha256');
+  let byteSize = 0;
+  const meter = new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      byteSize += chunk.length;
+      if (byteSize > options.maxBytes) return callback(tooLarge(name, options.maxBytes));
+      hash.update(chunk);
+      callback(null, chunk);
+    },
+  });
+  try {
+    await pipeline(source, meter, createWriteStream(tmp, { flags: 'wx' }));
+  } catch (error) {
+    await rm(tmp, { force: true });
+    throw error;
+  }
+  const sha256 = hash.digest('hex');
+  const relPath = `uploads/${sha256}/${name}`;
+  const absolutePath = await resolveDataPath(dataDir, relPath);
+  await mkdir(dirname(absolutePath), { recursive: true });
+  await rename(tmp, absolutePath); // same bytes under the same name: replacing is harmless
+  return { file: { kind: 'data_dir', path: relPath }, absolutePath, filename: name, sha256, byteSize };
+};
+
+/** Where a payload's file is on this machine (data-dir paths are contained; local paths are taken as given). */
+export const resolveConversionFile = async (dataDir: string, file: ConversionFileRef): Promise<string> =>
+  file.kind === 'data_dir' ? resolveDataPath(dataDir, file.path) : file.path;
+
+/** Results above this size go to a file in the data directory instead of Redis (default). */
+export const DEFAULT_INLINE_RESULT_BYTES = 512 * 1024;
+
+/**
+ * A job result: the ConversionResult inline when small, else written (atomically) as
+ * `conversions/<jobId>.json` in the shared data directory and referenced with its size and SHA-256.
+ */
+export const storeConversionResult = async (
+  dataDir: string,
+  jobId: string,
+  result: ConversionResult,
+  options: { inlineMaxBytes?: number } = {},
+): Promise<ConversionJobResult> => {
+  const json = JSON.stringify(result);
+  const bytes = Buffer.byteLength(json);
+  if (bytes <= (options.inlineMaxBytes ?? DEFAULT_INLINE_RESULT_BYTES)) return { version: 1, kind: 'inline', result };
+  const relPath = `conversions/${jobId}.json`;
+  const target = await resolveDataPath(dataDir, relPath);
+  await mkdir(dirname(target), { recursive: true });
+  const tmp = `${target}.${randomUUID()}.tmp`;
+  await writeFile(tmp, json);
+  await rename(tmp, target);
+  return {
+    version: 1,
+    kind: 'data_dir',
+    file: { path: relPath, byte_size: bytes, sha256: createHash('sha256').update(json).digest('hex') },
+    fingerprint: result.fingerprint,
+    page_count: result.page_count,
+  };
+};
+
+/** The ConversionResult of a job result, reading (and verifying) the referenced file when there is one. */
+export const loadConversionResult = async (dataDir: string, jobResult: ConversionJobResult): Promise<ConversionResult> => {
+  if (jobResult.kind === 'inline') return jobResult.result;
+  const path = await resolveDataPath(dataDir, jobResult.file.path);
+  const missing = () =>
+    new AppError('result_unavailable', 'The conversion result file is missing or damaged; submit the document again.', {
+      httpStatus: 410,
+    });
+  await access(path).catch(() => {
+    throw missing();
+  });
+  const json = await readFile(path);
+  if (createHash('sha256').update(json).digest('hex') !== jobResult.file.sha256) throw missing();
+  return ConversionResultSchema.parse(JSON.parse(json.toString('utf8')));
+};

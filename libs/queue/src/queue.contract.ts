@@ -1,0 +1,231 @@
+import { AppError, defineQueue, type QueueDefinition } from '@lectern/contracts';
+import { z } from 'zod';
+import type { JobContext, JobQueue, RetryOptions } from './job-queue.port.js';
+
+/**
+ * The one contract suite of the queue port, run by each adapter's spec:
+ * `runQueueContract('bullmq', (definition, retry) => createBullmqQueue({...}))`.
+ * Each test makes its own queue (unique name); the suite closes it after the test.
+ */
+const TestPayload = z.object({ version: z.literal(1), n: z.number().int() });
+const TestResult = z.object({ doubled: z.number().int() });
+type TestQueue = JobQueue<z.output<typeof TestPayload>, z.output<typeof TestResult>>;
+export type TestQueueDefinition = QueueDefinition<typeof TestPayload, typeof TestResult>;
+export type MakeQueue = (definition: TestQueueDefinition, retry: RetryOptions) => Promise<TestQueue> | TestQueue;
+
+const deferred = <T = void>() => {
+  let resolve!: (value: T) => void;
+  const promise = new Promise<T>((r) => {
+    resolve = r;
+  });
+  return { promise, resolve };
+};
+
+const waitFor = async (check: () => Promise<boolean>, what: string): Promise<void> => {
+  for (let i = 0; i < 500; i += 1) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+};
+
+let counter = 0;
+
+export const runQueueContract = (adapter: string, makeQueue: MakeQueue): void => {
+  describe(`JobQueue contract (${adapter})`, () => {
+    const open: TestQueue[] = [];
+    const make = async (retry: RetryOptions = { attempts: 3, backoffMs: 20 }): Promise<TestQueue> => {
+      counter += 1;
+      const definition = defineQueue({ name: `contract-${counter}`, jobName: 'double', payload: TestPayload, result: TestResult });
+      const queue = await makeQueue(definition, retry);
+      open.push(queue);
+      return queue;
+    };
+    const payload = (n: number) => ({ version: 1 as const, n });
+    const double = async (p: { n: number }) => ({ doubled: p.n * 2 });
+
+    afterEach(async () => {
+      await Promise.all(open.splice(0).map((q) => q.close()));
+    });
+
+    it('runs the handler and hands back its result, also through getJob', async () => {
+      const queue = await make();
+      queue.process(double);
+      const handle = await queue.add(payload(21), { jobId: 'job-a' });
+      expect(handle).toMatchObject({ id: 'job-a', deduplicated: false });
+      await expect(handle.result()).resolves.toEqual({ doubled: 42 });
+      const job = await queue.getJob('job-a');
+      expect(job).toMatchObject({ id: 'job-a', status: 'succeeded', attempts: 1, result: { doubled: 42 }, payload: payload(21) });
+      expect(job?.progress.percent).toBe(100);
+      expect(job?.createdAt).toBeInstanceOf(Date);
+    });
+
+    it('keeps jobs queued until a handler is registered', async () => {
+      const queue = await make();
+      const handle = await queue.add(payload(1), { jobId: 'early' });
+      expect((await queue.getJob('early'))?.status).toBe('queued');
+      queue.process(double);
+      await expect(handle.result()).resolves.toEqual({ doubled: 2 });
+    });
+
+    it('reports progress to the handle and in getJob while the job runs', async () => {
+      const queue = await make();
+      const reported = deferred();
+      const release = deferred();
+      const handle = await queue.add(payload(3), { jobId: 'progress' });
+      const seen: unknown[] = [];
+      handle.onProgress((p) => seen.push(p));
+      queue.process(async (p, ctx) => {
+        await ctx.progress(40, { stage: 'ocr', page: 2, pages: 5 });
+        reported.resolve();
+        await release.promise;
+        return double(p);
+      });
+      await reported.promise;
+      const running = await queue.getJob('progress');
+      expect(running).toMatchObject({ status: 'running', progress: { percent: 40, detail: { stage: 'ocr', page: 2, pages: 5 } } });
+      release.resolve();
+      await handle.result();
+      expect(seen).toEqual([{ percent: 40, detail: { stage: 'ocr', page: 2, pages: 5 } }]);
+    });
+
+    it('runs a job id once: a second add (running or finished) joins the first job', async () => {
+      const queue = await make();
+      let calls = 0;
+      const release = deferred();
+      const started = deferred();
+      queue.process(async (p) => {
+        calls += 1;
+        started.resolve();
+        await release.promise;
+        return double(p);
+      });
+      const first = await queue.add(payload(5), { jobId: 'same' });
+      await started.promise;
+      const second = await queue.add(payload(5), { jobId: 'same' });
+      expect(second.deduplicated).toBe(true);
+      release.resolve();
+      await expect(Promise.all([first.result(), second.result()])).resolves.toEqual([{ doubled: 10 }, { doubled: 10 }]);
+      const third = await queue.add(payload(5), { jobId: 'same' });
+      expect(third.deduplicated).toBe(true);
+      await expect(third.result()).resolves.toEqual({ doubled: 10 });
+      expect(calls).toBe(1);
+    });
+
+    it('retries a failing handler with backoff until it succeeds', async () => {
+      const queue = await make({ attempts: 3, backoffMs: 10 });
+      const attempts: number[] = [];
+      queue.process(async (p, ctx: JobContext) => {
+        attempts.push(ctx.attempt);
+        if (ctx.attempt < 3) throw new Error('transient');
+        return double(p);
+      });
+      const handle = await queue.add(payload(4), { jobId: 'flaky' });
+      await expect(handle.result()).resolves.toEqual({ doubled: 8 });
+      expect(attempts).toEqual([1, 2, 3]);
+      expect(await queue.getJob('flaky')).toMatchObject({ status: 'succeeded', attempts: 3 });
+    });
+
+    it('fails at once on a permanent error (4xx AppError) and keeps its code', async () => {
+      const queue = await make({ attempts: 5, backoffMs: 10 });
+      let calls = 0;
+      queue.process(async () => {
+        calls += 1;
+        throw new AppError('unsupported_file_type', 'Unsupported file format: .pptx', { httpStatus: 415 });
+      });
+      const handle = await queue.add(payload(1), { jobId: 'bad-input' });
+      const error = await handle.result().catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(AppError);
+      expect(error).toMatchObject({ code: 'unsupported_file_type', message: 'Unsupported file format: .pptx', httpStatus: 415 });
+      expect(calls).toBe(1);
+      expect(await queue.getJob('bad-input')).toMatchObject({
+        status: 'failed',
+        attempts: 1,
+        error: { code: 'unsupported_file_type', message: 'Unsupported file format: .pptx', http_status: 415 },
+      });
+    });
+
+    it('fails an internal error after the last attempt without leaking its message', async () => {
+      const queue = await make({ attempts: 2, backoffMs: 10 });
+      let calls = 0;
+      queue.process(async () => {
+        calls += 1;
+        throw new Error('ENOENT /srv/secret/path');
+      });
+      const handle = await queue.add(payload(1), { jobId: 'broken' });
+      await expect(handle.result()).rejects.toMatchObject({ code: 'internal_error', httpStatus: 500 });
+      const job = await queue.getJob('broken');
+      expect(job).toMatchObject({ status: 'failed', attempts: 2, error: { code: 'internal_error', http_status: 500 } });
+      expect(job?.error?.message).not.toContain('secret');
+      expect(calls).toBe(2);
+    });
+
+    it('runs a failed job again when it is added again', async () => {
+      const queue = await make({ attempts: 1, backoffMs: 10 });
+      let calls = 0;
+      queue.process(async (p) => {
+        calls += 1;
+        if (calls === 1) throw new AppError('extraction_failed', 'first run fails', { httpStatus: 422 });
+        return double(p);
+      });
+      await expect((await queue.add(payload(6), { jobId: 'again' })).result()).rejects.toMatchObject({ code: 'extraction_failed' });
+      const retry = await queue.add(payload(6), { jobId: 'again' });
+      expect(retry.deduplicated).toBe(false);
+      await expect(retry.result()).resolves.toEqual({ doubled: 12 });
+      expect(await queue.getJob('again')).toMatchObject({ status: 'succeeded', attempts: 1 });
+    });
+
+    it('runs up to `concurrency` jobs at the same time', async () => {
+      const queue = await make();
+      const release = deferred();
+      let active = 0;
+      let peak = 0;
+      queue.process(
+        async (p) => {
+          active += 1;
+          peak = Math.max(peak, active);
+          await release.promise;
+          active -= 1;
+          return double(p);
+        },
+        { concurrency: 2 },
+      );
+      const handles = await Promise.all([1, 2].map((n) => queue.add(payload(n), { jobId: `c-${n}` })));
+      await waitFor(async () => peak === 2, 'two jobs running');
+      release.resolve();
+      await expect(Promise.all(handles.map((h) => h.result()))).resolves.toEqual([{ doubled: 2 }, { doubled: 4 }]);
+    });
+
+    it('rejects a payload that does not match the schema, and an unusable job id', async () => {
+      const queue = await make();
+      await expect(queue.add({ version: 1, n: 'x' } as never, { jobId: 'bad' })).rejects.toMatchObject({ code: 'invalid_arguments' });
+      await expect(queue.add(payload(1), { jobId: 'has:colon' })).rejects.toMatchObject({ code: 'invalid_arguments' });
+      expect(await queue.getJob('bad')).toBeUndefined();
+    });
+
+    it('returns undefined for an unknown job id', async () => {
+      const queue = await make();
+      expect(await queue.getJob('never-added')).toBeUndefined();
+    });
+
+    it('close() waits for the running handler, then refuses new jobs', async () => {
+      const queue = await make();
+      const started = deferred();
+      const release = deferred();
+      let finished = false;
+      queue.process(async (p) => {
+        started.resolve();
+        await release.promise;
+        finished = true;
+        return double(p);
+      });
+      await queue.add(payload(2), { jobId: 'in-flight' });
+      await started.promise;
+      const closing = queue.close();
+      setTimeout(() => release.resolve(), 50);
+      await closing;
+      expect(finished).toBe(true);
+      await expect(queue.add(payload(3), { jobId: 'late' })).rejects.toMatchObject({ code: 'queue_closed', httpStatus: 503 });
+    });
+  });
+};
