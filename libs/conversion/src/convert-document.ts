@@ -1,0 +1,166 @@
+import { readFile, stat } from 'node:fs/promises';
+import { basename } from 'node:path';
+import {
+  AppError,
+  ConversionOptionsSchema,
+  ConversionResultSchema,
+  isAppError,
+  type ConversionOptions,
+  type ConversionResult,
+  type DetectedFileType,
+} from '@lectern/contracts';
+import type { Logger } from '@lectern/runtime';
+import { detectType } from './detect-type.js';
+import { conversionError } from './errors.js';
+import { convertDocx } from './formats/docx.js';
+import { convertHtml } from './formats/html.js';
+import { convertMarkdown, convertText } from './formats/text.js';
+import { indexMarkdown } from './markdown-index.js';
+import { convertPaged } from './pdf/convert-paged.js';
+import { getPools } from './pools.js';
+import { isRenderingFilename } from './rendering.js';
+import { sha256Bytes } from './sha256.js';
+import type { ConversionProgress, FormatContext, FormatOutput } from './types.js';
+
+export type ConversionInput = { path: string } | { bytes: Uint8Array; filename: string };
+
+export type ConvertDocumentOptions = Partial<ConversionOptions> & {
+  onProgress?: (p: ConversionProgress) => void;
+  signal?: AbortSignal;
+  log?: Logger;
+};
+
+const CONVERTERS: Record<DetectedFileType, (ctx: FormatContext) => Promise<FormatOutput>> = {
+  pdf: (ctx) => convertPaged(ctx, 'pdf'),
+  image: (ctx) => convertPaged(ctx, 'image'),
+  docx: convertDocx,
+  html: convertHtml,
+  txt: convertText,
+  md: convertMarkdown,
+};
+
+async function loadInput(input: ConversionInput, maxBytes: number): Promise<{ bytes: Uint8Array; filename: string }> {
+  if ('bytes' in input) {
+    if (input.bytes.length > maxBytes)
+      throw conversionError('too_large', `${input.filename} is ${input.bytes.length} bytes (limit ${maxBytes})`);
+    return { bytes: input.bytes, filename: input.filename };
+  }
+  const filename = basename(input.path);
+  let size: number;
+  try {
+    const s = await stat(input.path);
+    if (!s.isFile()) throw new AppError('file_not_found', `${filename} is not a file`, { httpStatus: 404 });
+    size = s.size;
+  } catch (e) {
+    if (isAppError(e)) throw e;
+    throw new AppError('file_not_found', `file not found: ${filename}`, { httpStatus: 404, cause: e });
+  }
+  if (size > maxBytes) throw conversionError('too_large', `${filename} is ${size} bytes (limit ${maxBytes})`);
+  return { bytes: new Uint8Array(await readFile(input.path)), filename };
+}
+
+/**
+ * Any supported document (PDF, image, DOCX, HTML, TXT, MD) to a ConversionResult: Markdown with headings and
+ * tables, per-page records, heading tree, page map. Every bad input ends in a typed AppError
+ * (`unsupported_file_type`, `extraction_failed`, `no_content`, `too_large`, `encrypted`, `timeout`);
+ * the heavy work runs in worker threads that a timeout terminates, so nothing hangs the process.
+ */
+export async function convertDocument(
+  input: ConversionInput,
+  options: ConvertDocumentOptions = {},
+): Promise<ConversionResult> {
+  const started = performance.now();
+  const { onProgress, signal: outer, log, ...rest } = options;
+  const opts = ConversionOptionsSchema.parse(rest);
+  const { bytes, filename } = await loadInput(input, opts.maxBytes);
+  if (bytes.length === 0) throw conversionError('no_content', `${filename} is empty (0 bytes)`);
+  const detected = detectType(filename, bytes);
+  const fingerprint = sha256Bytes(bytes);
+  const isRendering = isRenderingFilename(filename);
+
+  const timeout = conversionError('timeout', `conversion of ${filename} exceeded ${opts.timeoutMs} ms`);
+  const ac = new AbortController();
+  const timer = setTimeout(() => ac.abort(timeout), opts.timeoutMs);
+  const onOuterAbort = (): void => ac.abort(outer?.reason);
+  outer?.addEventListener('abort', onOuterAbort, { once: true });
+  const ctx: FormatContext = {
+    bytes,
+    filename,
+    fingerprint,
+    mime: detected.mime,
+    options: opts,
+    isRendering,
+    signal: ac.signal,
+    progress: (p) => {
+      try {
+        onProgress?.(p);
+      } catch (e) {
+        log?.warn({ err: e }, 'onProgress callback threw');
+      }
+    },
+    log,
+    pools: getPools(),
+  };
+  let out: FormatOutput;
+  try {
+    out = await raceAbort(CONVERTERS[detected.type](ctx), ac.signal);
+  } catch (e) {
+    if (ac.signal.aborted) throw ac.signal.reason === timeout ? timeout : ac.signal.reason;
+    if (isAppError(e)) throw e;
+    throw conversionError('extraction_failed', `${filename} could not be converted: ${(e as Error).message}`, e);
+  } finally {
+    clearTimeout(timer);
+    outer?.removeEventListener('abort', onOuterAbort);
+  }
+  const visible = out.pages.reduce((s, p) => s + p.char_count, 0);
+  if (visible === 0 && out.markdown.trim().length === 0) {
+    throw conversionError('no_content', `${filename}: no text could be extracted`);
+  }
+  const { headings, tables } = indexMarkdown(out.markdown, out.pageMap);
+  const methods = new Set(out.pages.map((p) => p.method));
+  const avg = out.pages.length ? out.pages.reduce((s, p) => s + p.image_ratio, 0) / out.pages.length : 0;
+  const imageBased = avg > opts.imageRatioThreshold;
+  const result: ConversionResult = {
+    fingerprint,
+    filename,
+    detected_type: detected.type,
+    mime_type: detected.mime,
+    byte_size: bytes.length,
+    page_count: out.pages.length,
+    title: out.title ?? headings[0]?.title ?? null,
+    metadata: out.metadata,
+    pages: out.pages,
+    method: methods.size > 1 ? 'mixed' : methods.has('ocr') ? 'ocr' : 'text_layer',
+    image_based: imageBased,
+    average_image_ratio: Math.round(avg * 1000) / 1000,
+    contains_drawings: imageBased || isRendering,
+    is_rendering: isRendering,
+    markdown: out.markdown,
+    headings,
+    page_map: out.pageMap,
+    tables,
+    warnings: out.warnings,
+    duration_ms: Math.round(performance.now() - started),
+  };
+  ctx.progress({ stage: 'done', page: result.page_count, pages: result.page_count });
+  return ConversionResultSchema.parse(result);
+}
+
+/** Settles with the abort reason as soon as the signal fires, even if the work itself is stuck. */
+function raceAbort<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const onAbort = (): void => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(
+      (v) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(v);
+      },
+      (e: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(e);
+      },
+    );
+  });
+}

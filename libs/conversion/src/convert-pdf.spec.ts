@@ -1,0 +1,95 @@
+import { corpusFile } from '@lectern/testing';
+import type { ConversionResult } from '@lectern/contracts';
+import { closeConversionPool, convertDocument, pageAt, sha256File } from './index.js';
+
+const NPPF = corpusFile('uk-planning-policy', 'nppf-2024', 'NPPF_December_2024.pdf');
+
+describe('convertDocument: text-layer PDF (NPPF 2024)', () => {
+  let result: ConversionResult;
+  const progress: { stage: string; page?: number; pages?: number }[] = [];
+
+  beforeAll(async () => {
+    result = await convertDocument({ path: NPPF }, { onProgress: (p) => progress.push(p) });
+  });
+  afterAll(() => closeConversionPool());
+
+  it('reads all 82 pages from the text layer, with fingerprint and metadata', async () => {
+    expect(result.page_count).toBe(82);
+    expect(result.pages).toHaveLength(82);
+    expect(result.method).toBe('text_layer');
+    expect(result.pages.every((p) => p.method === 'text_layer' && p.ocr_confidence === null)).toBe(true);
+    expect(result.image_based).toBe(false);
+    expect(result.detected_type).toBe('pdf');
+    expect(result.fingerprint).toBe(await sha256File(NPPF));
+    expect(result.title).toBe('National Planning Policy Framework');
+  });
+
+  it('turns the chapter headings into level-1 Markdown headings on the page they are printed on', () => {
+    const h1 = result.headings.filter((h) => h.level === 1);
+    const chapters = h1.filter((h) => /^\d+\. /.test(h.title));
+    expect(chapters.map((h) => Number(h.title.split('.')[0]))).toEqual(Array.from({ length: 17 }, (_, i) => i + 1));
+    const at = (title: string): { level: number; page: number } | undefined =>
+      result.headings.find((h) => h.title === title);
+    expect(at('1. Introduction')).toMatchObject({ level: 1, page: 4 });
+    expect(at('2. Achieving sustainable development')).toMatchObject({ level: 1, page: 5 });
+    expect(at('13. Protecting Green Belt land')).toMatchObject({ level: 1, page: 42 });
+    expect(at('Annex 2: Glossary')).toMatchObject({ level: 1, page: 70 });
+    // sub-sections one level below
+    expect(at('The presumption in favour of sustainable development')).toMatchObject({ level: 2, page: 6 });
+    expect(at('Proposals affecting the Green Belt')).toMatchObject({ level: 2, page: 44 });
+    // every heading offset points at its own "#" line
+    for (const h of result.headings) {
+      expect(result.markdown.slice(h.offset, h.offset + h.level + 1 + h.title.length)).toBe(
+        `${'#'.repeat(h.level)} ${h.title}`,
+      );
+    }
+  });
+
+  it('keeps numbered paragraphs whole, each starting its own paragraph', () => {
+    expect(result.markdown).toContain(
+      '\n\n11. Plans and decisions should apply a presumption in favour of sustainable development.\n\n',
+    );
+    expect(result.markdown).toMatch(
+      /\n\n35\. Plans should set out the contributions expected from development\.[^\n]+deliverability of the plan\.\n\n/,
+    );
+    // paragraph 6 follows paragraph 5 in the same text block of the PDF; it must still start its own paragraph
+    expect(result.markdown).toMatch(/\n\n6\. Other statements of government policy may be material/);
+  });
+
+  it('maps a paragraph offset to the page it is printed on', () => {
+    const offsetOf = (start: string): number => {
+      const i = result.markdown.indexOf(`\n\n${start}`);
+      expect(i).toBeGreaterThan(0);
+      return i + 2;
+    };
+    expect(pageAt(result.page_map, offsetOf('11. Plans and decisions should apply'))).toBe(6);
+    expect(pageAt(result.page_map, offsetOf('1. The National Planning Policy Framework sets out'))).toBe(4);
+    // a sample of numbered paragraphs across the document: the page map agrees with the per-page text
+    for (const n of [20, 61, 100, 153, 187, 215]) {
+      const m = new RegExp(`\\n\\n${n}\\. (.{40})`).exec(result.markdown);
+      expect(m).not.toBeNull();
+      const snippet = `${n}. ${m?.[1] ?? ''}`;
+      const page = result.pages.find((p) => p.text.replace(/\s+/g, ' ').includes(snippet));
+      expect(page).toBeDefined();
+      expect(pageAt(result.page_map, (m?.index ?? 0) + 2)).toBe(page?.page_number);
+    }
+    expect(result.page_map).toHaveLength(82);
+    expect(result.page_map.map((e) => e.page)).toEqual(Array.from({ length: 82 }, (_, i) => i + 1));
+  });
+
+  it('drops running page numbers from the body and marks the contents table', () => {
+    expect(result.markdown).not.toMatch(/\n\n\d{1,2}\n\n/);
+    const contents = result.tables.find((t) => t.page === 3);
+    expect(contents).toBeDefined();
+    const table = result.markdown.slice(contents?.start, contents?.end);
+    expect(table).toContain('| 13. Protecting Green Belt land | 42 |');
+    expect(table.split('\n')[1]).toMatch(/^\| --- \| --- \|$/);
+  });
+
+  it('reports progress per page batch up to the page count', () => {
+    const extract = progress.filter((p) => p.stage === 'extract');
+    expect(extract.length).toBeGreaterThan(1);
+    expect(extract[extract.length - 1]).toMatchObject({ page: 82, pages: 82 });
+    expect(progress[progress.length - 1]?.stage).toBe('done');
+  });
+});

@@ -1,0 +1,12 @@
+import type { FormatContext, FormatOutput } from '../types.js';
+import { runMarkupWorker } from './run-markup.js';
+import { singlePage } from './single-page.js';
+import { checkZip } from './zip-guard.js';
+
+/** DOCX: bomb check, then mammoth (Word styles -> HTML headings/tables) and turndown with GFM tables. */
+export async function convertDocx(ctx: FormatContext): Promise<FormatOutput> {
+  checkZip(ctx.bytes, ctx.filename);
+  ctx.progress({ stage: 'convert', page: 0, pages: 1 });
+  const out = await runMarkupWorker('docx', ctx.bytes, ctx.signal);
+  return singlePage(out.markdown, out.title, out.warnings);
+}

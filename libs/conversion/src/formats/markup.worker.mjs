@@ -1,0 +1,82 @@
+// DOCX (mammoth -> HTML) and HTML -> Markdown (turndown + GFM tables), in a worker thread started per
+// document with a memory cap: a decompression bomb or a pathological file exhausts this worker, not the
+// process, and the caller's timeout terminates it. Plain JavaScript so it loads under node, tsx and jest.
+import { Buffer } from 'node:buffer';
+import { TextDecoder } from 'node:util';
+import { parentPort, workerData } from 'node:worker_threads';
+import mammoth from 'mammoth';
+import TurndownService from 'turndown';
+import { gfm } from 'turndown-plugin-gfm';
+
+function inCell(node) {
+  for (let p = node.parentNode; p; p = p.parentNode) {
+    if (p.nodeName === 'TD' || p.nodeName === 'TH') return true;
+    if (p.nodeName === 'TABLE') return false;
+  }
+  return false;
+}
+
+function turndown() {
+  const td = new TurndownService({
+    headingStyle: 'atx',
+    codeBlockStyle: 'fenced',
+    bulletListMarker: '-',
+    emDelimiter: '_',
+  });
+  td.use(gfm);
+  td.remove(['script', 'style', 'noscript', 'template', 'head', 'iframe', 'object', 'svg', 'canvas']);
+  // Paragraphs, line breaks and lists inside table cells would break the one-line GFM row.
+  td.addRule('cellBlock', {
+    filter: (node) => ['P', 'DIV', 'UL', 'OL', 'LI'].includes(node.nodeName) && inCell(node),
+    replacement: (content) => ` ${content.replace(/\s*\n\s*/g, ' ').trim()} `,
+  });
+  td.addRule('cellBreak', { filter: (node) => node.nodeName === 'BR' && inCell(node), replacement: () => ' ' });
+  // Images carry no text here (mammoth inlines them as data: URIs): keep the alt text only.
+  td.addRule('image', {
+    filter: 'img',
+    replacement: (_content, node) => {
+      const alt = (node.getAttribute('alt') || '').trim();
+      return alt ? `[image: ${alt}]` : '';
+    },
+  });
+  return td;
+}
+
+/**
+ * turndown-plugin-gfm keeps tables without a header row as raw HTML; mammoth and most hand-written HTML
+ * never mark one. Promote the first row of each table to header cells so every table becomes Markdown.
+ */
+function promoteHeaderRows(html) {
+  return html.replace(/<table\b[^>]*>[\s\S]*?<\/table>/gi, (table) => {
+    if (/<th\b/i.test(table)) return table;
+    return table.replace(/<tr\b[^>]*>[\s\S]*?<\/tr>/i, (tr) =>
+      tr.replace(/<td\b/gi, '<th').replace(/<\/td>/gi, '</th>'),
+    );
+  });
+}
+
+function titleOf(html) {
+  const m = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(html);
+  return m ? m[1].replace(/\s+/g, ' ').trim() || null : null;
+}
+
+function htmlToMarkdown(html) {
+  const md = turndown().turndown(promoteHeaderRows(html));
+  return md.replace(/\n{3,}/g, '\n\n').trim();
+}
+
+async function run({ op, bytes }) {
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (op === 'docx') {
+    const out = await mammoth.convertToHtml({ buffer });
+    const warnings = out.messages.filter((m) => m.type === 'error').map((m) => m.message);
+    return { markdown: htmlToMarkdown(out.value), title: null, warnings };
+  }
+  const html = new TextDecoder('utf-8').decode(bytes);
+  return { markdown: htmlToMarkdown(html), title: titleOf(html), warnings: [] };
+}
+
+run(workerData).then(
+  (result) => parentPort.postMessage({ ok: true, result }),
+  (e) => parentPort.postMessage({ ok: false, error: String((e && e.message) || e) }),
+);

@@ -1,0 +1,59 @@
+import { createRequire } from 'node:module';
+import { availableParallelism } from 'node:os';
+import { dirname, join } from 'node:path';
+import Tesseract from 'tesseract.js';
+import { ResourcePool } from '../util/resource-pool.js';
+
+export interface OcrText {
+  text: string;
+  /** Tesseract's mean word confidence, 0-100. */
+  confidence: number;
+}
+
+/**
+ * Offline language data: the `@tesseract.js-data/eng` package (LSTM "best_int" model), never a CDN
+ * (tesseract.js's default download crashes an offline process).
+ */
+function langPath(): string {
+  const require = createRequire(import.meta.url);
+  return join(dirname(require.resolve('@tesseract.js-data/eng/package.json')), '4.0.0_best_int');
+}
+
+/**
+ * tesseract.js workers (each its own worker thread running the WASM engine), sized to the machine's cores,
+ * created on first use and reused for every page of every document. A worker whose job is abandoned
+ * (document timeout) is terminated and replaced.
+ */
+export class OcrPool {
+  private readonly pool: ResourcePool<Tesseract.Worker>;
+
+  constructor(size = Math.max(1, availableParallelism()), lang = 'eng') {
+    this.pool = new ResourcePool<Tesseract.Worker>({
+      size,
+      create: () =>
+        Tesseract.createWorker(lang, Tesseract.OEM.LSTM_ONLY, {
+          langPath: langPath(),
+          gzip: true,
+          cacheMethod: 'none',
+        }),
+      destroy: async (w) => {
+        await w.terminate();
+      },
+    });
+  }
+
+  get size(): number {
+    return this.pool.size;
+  }
+
+  recognize(png: Uint8Array, signal?: AbortSignal): Promise<OcrText> {
+    return this.pool.use(async (w) => {
+      const { data } = await w.recognize(Buffer.from(png), { rotateAuto: true }, { text: true });
+      return { text: data.text, confidence: data.confidence };
+    }, signal);
+  }
+
+  close(): Promise<void> {
+    return this.pool.close();
+  }
+}

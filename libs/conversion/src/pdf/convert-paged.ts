@@ -1,0 +1,124 @@
+import type { ConversionPage } from '@lectern/contracts';
+import { conversionError } from '../errors.js';
+import type { FormatContext, FormatOutput } from '../types.js';
+import { mapLimit } from '../util/map-limit.js';
+import { layoutPage, type PageLayout } from './layout.js';
+import { buildMarkdown, blockText, type BuildPage } from './pdf-markdown.js';
+import type { DocRef, RawPage } from './pdf-worker-pool.js';
+import { ocrPage } from '../ocr/ocr-page.js';
+
+const MIN_TEXT_CHARS = 10;
+const OCR_DPI = 300;
+
+const visibleChars = (s: string): number => s.replace(/\s+/g, '').length;
+
+function pageText(layout: PageLayout): string {
+  return layout.blocks
+    .map((b) => (b.kind === 'table' ? b.rows.map((r) => r.join('\t')).join('\n') : blockText(b)))
+    .filter(Boolean)
+    .join('\n');
+}
+
+/**
+ * PDFs (text layer per page, OCR for pages with fewer than 10 characters) and images (every page OCR'd;
+ * mupdf opens PNG/JPEG/TIFF/BMP as documents, multi-page TIFFs included).
+ */
+export async function convertPaged(ctx: FormatContext, kind: 'pdf' | 'image'): Promise<FormatOutput> {
+  const { pools, options, signal } = ctx;
+  const doc: DocRef = { key: ctx.fingerprint, mime: ctx.mime, bytes: ctx.bytes };
+  const warnings: string[] = [];
+  let info;
+  try {
+    info = await pools.pdf.info(doc, signal);
+  } catch (e) {
+    signal.throwIfAborted();
+    throw conversionError('extraction_failed', `${ctx.filename} could not be opened: ${(e as Error).message}`, e);
+  }
+  if (info.needsPassword) throw conversionError('encrypted', `${ctx.filename} is password-protected`);
+  if (info.pageCount === 0) throw conversionError('extraction_failed', `${ctx.filename} has no pages`);
+  if (info.pageCount > options.maxPages)
+    throw conversionError('too_large', `${ctx.filename} has ${info.pageCount} pages (limit ${options.maxPages})`);
+  const pages = info.pageCount;
+  ctx.progress({ stage: 'open', page: 0, pages });
+
+  // 1. text layer, in batches spread over the mupdf workers
+  const numbers = Array.from({ length: pages }, (_, i) => i + 1);
+  let raw: RawPage[];
+  if (kind === 'pdf') {
+    const batch = Math.min(32, Math.max(1, Math.ceil(pages / (pools.pdf.size * 4))));
+    const batches: number[][] = [];
+    for (let i = 0; i < pages; i += batch) batches.push(numbers.slice(i, i + batch));
+    let done = 0;
+    const parts = await mapLimit(batches, pools.pdf.size, async (b) => {
+      try {
+        const r = await pools.pdf.extract(doc, b, signal);
+        done += b.length;
+        ctx.progress({ stage: 'extract', page: done, pages });
+        return r;
+      } catch (e) {
+        signal.throwIfAborted();
+        throw conversionError('extraction_failed', `text extraction failed on pages ${b[0]}-${b[b.length - 1]}`, e);
+      }
+    });
+    raw = parts.flat();
+  } else {
+    raw = numbers.map((n) => ({ pageNumber: n, width: 0, height: 0, blocks: [], imageRatio: 1 }));
+  }
+  const layouts = raw.map(layoutPage);
+
+  // 2. OCR where the text layer is (nearly) empty
+  const needOcr = layouts.filter((l) => visibleChars(pageText(l)) < MIN_TEXT_CHARS).map((l) => l.pageNumber);
+  let ocrAllowed = options.enableOcr;
+  if (needOcr.length && !options.enableOcr) warnings.push(`OCR disabled: ${needOcr.length} page(s) without a text layer left empty`);
+  if (needOcr.length && options.enableOcr && ctx.isRendering && options.skipOcrForRenderings) {
+    ocrAllowed = false;
+    warnings.push('filename matches a rendering pattern: OCR skipped');
+  }
+  const ocr = new Map<number, { text: string; confidence: number; rotation: number }>();
+  if (ocrAllowed && needOcr.length) {
+    const dpi =
+      kind === 'image' && info.pixelWidth && info.firstPageWidth
+        ? imageDpi(info.pixelWidth, info.firstPageWidth)
+        : OCR_DPI;
+    let done = 0;
+    await mapLimit(needOcr, pools.ocr.size + 1, async (n) => {
+      const r = await ocrPage(ctx, doc, n, dpi);
+      ocr.set(n, r);
+      done += 1;
+      ctx.progress({ stage: 'ocr', page: done, pages: needOcr.length });
+      if (r.confidence < options.ocrMinConfidence && visibleChars(r.text) > 0) {
+        const msg = `page ${n}: OCR confidence ${r.confidence.toFixed(1)}% below ${options.ocrMinConfidence}%`;
+        warnings.push(msg);
+        ctx.log?.warn({ file: ctx.filename, page: n, confidence: r.confidence }, 'low OCR confidence');
+      }
+    });
+  }
+
+  // 3. Markdown, page records
+  const build: BuildPage[] = layouts.map((l) => {
+    const o = ocr.get(l.pageNumber);
+    return o ? { pageNumber: l.pageNumber, ocrText: o.text } : { pageNumber: l.pageNumber, layout: l };
+  });
+  const { markdown, pageMap } = buildMarkdown(build);
+  const records: ConversionPage[] = layouts.map((l, i) => {
+    const o = ocr.get(l.pageNumber);
+    const text = o ? o.text.trim() : pageText(l);
+    return {
+      page_number: l.pageNumber,
+      text,
+      method: o ? 'ocr' : 'text_layer',
+      ocr_confidence: o ? Math.round(o.confidence * 10) / 10 : null,
+      image_ratio: Math.round((raw[i]?.imageRatio ?? 0) * 1000) / 1000,
+      char_count: text.length,
+      ...(o && o.rotation ? { rotation: o.rotation } : {}),
+    };
+  });
+  const title = info.metadata['title']?.trim() || null;
+  return { pages: records, markdown, pageMap, title, metadata: info.metadata, warnings };
+}
+
+/** Images render at their native resolution, small ones upscaled (tesseract wants ~300-DPI-sized glyphs). */
+function imageDpi(pixelWidth: number, pointWidth: number): number {
+  const native = (72 * pixelWidth) / pointWidth;
+  return pixelWidth < 1200 ? native * 2 : native;
+}

@@ -1,0 +1,188 @@
+import type { RawBlock, RawLine, RawPage } from './pdf-worker-pool.js';
+import { detectTables, type TableBlock } from './tables.js';
+
+/** A visual line: the raw fragments sharing one baseline, joined left to right. */
+export interface Line {
+  text: string;
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+  size: number;
+  bold: boolean;
+}
+
+export interface TextBlock {
+  kind: 'text';
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+  lines: Line[];
+  /** Font size carrying most characters of the block, and whether (almost) all of it is bold. */
+  size: number;
+  bold: boolean;
+  chars: number;
+}
+
+export type PageBlock = TextBlock | TableBlock;
+
+export interface PageLayout {
+  pageNumber: number;
+  width: number;
+  height: number;
+  blocks: PageBlock[];
+}
+
+const vOverlap = (a: { y0: number; y1: number }, b: { y0: number; y1: number }): number =>
+  Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0);
+
+/** Groups fragments of one raw block into visual lines (mupdf splits a line at large gaps, e.g. "11." + text). */
+export function mergeLines(lines: RawLine[]): Line[] {
+  const sorted = [...lines].sort((a, b) => a.y0 + a.y1 - (b.y0 + b.y1) || a.x0 - b.x0);
+  const groups: RawLine[][] = [];
+  for (const l of sorted) {
+    const g = groups[groups.length - 1];
+    const last = g?.[g.length - 1];
+    if (g && last && vOverlap(l, last) > 0.5 * Math.min(l.y1 - l.y0, last.y1 - last.y0)) g.push(l);
+    else groups.push([l]);
+  }
+  return groups.map((g) => {
+    g.sort((a, b) => a.x0 - b.x0);
+    let text = '';
+    let prevX1 = -Infinity;
+    for (const l of g) {
+      // fragments closer than a fraction of a space are one word split by a style change ("applied" + "1")
+      const glue = text === '' || /\s$/.test(text) || /^\s/.test(l.text) || l.x0 - prevX1 < 0.15 * l.size ? '' : ' ';
+      text += glue + l.text;
+      prevX1 = l.x1;
+    }
+    text = text.replace(/\s+/g, ' ').trim();
+    const weight = (l: RawLine): number => l.text.trim().length;
+    const total = g.reduce((s, l) => s + weight(l), 0) || 1;
+    const boldChars = g.reduce((s, l) => s + (l.bold ? weight(l) : 0), 0);
+    const main = g.reduce((a, b) => (weight(b) > weight(a) ? b : a));
+    return {
+      text,
+      x0: Math.min(...g.map((l) => l.x0)),
+      y0: Math.min(...g.map((l) => l.y0)),
+      x1: Math.max(...g.map((l) => l.x1)),
+      y1: Math.max(...g.map((l) => l.y1)),
+      size: main.size,
+      bold: boldChars / total >= 0.95,
+    };
+  });
+}
+
+export function toTextBlock(lines: Line[]): TextBlock {
+  const bySize = new Map<number, number>();
+  let bold = 0;
+  let chars = 0;
+  for (const l of lines) {
+    const n = l.text.length;
+    chars += n;
+    if (l.bold) bold += n;
+    const s = Math.round(l.size * 2) / 2;
+    bySize.set(s, (bySize.get(s) ?? 0) + n);
+  }
+  let size = 0;
+  let best = -1;
+  for (const [s, n] of bySize) if (n > best) [size, best] = [s, n];
+  return {
+    kind: 'text',
+    x0: Math.min(...lines.map((l) => l.x0)),
+    y0: Math.min(...lines.map((l) => l.y0)),
+    x1: Math.max(...lines.map((l) => l.x1)),
+    y1: Math.max(...lines.map((l) => l.y1)),
+    lines,
+    size,
+    bold: chars > 0 && bold / chars >= 0.8,
+    chars,
+  };
+}
+
+/**
+ * Reading order. A page with a column gutter (a vertical strip in the middle that no narrow block crosses,
+ * with text on both sides) reads column by column between full-width blocks; other pages read top to bottom.
+ */
+export function orderBlocks<B extends { x0: number; y0: number; x1: number; y1: number }>(
+  blocks: B[],
+  width: number,
+  height: number,
+): B[] {
+  const byY = (a: B, b: B): number => (Math.abs(a.y0 - b.y0) < 2 ? a.x0 - b.x0 : a.y0 - b.y0);
+  const gutter = findGutter(blocks, width, height);
+  if (gutter === null) return [...blocks].sort(byY);
+  const spanning = blocks.filter((b) => b.x0 < gutter && b.x1 > gutter).sort(byY);
+  const out: B[] = [];
+  let top = -Infinity;
+  for (const bound of [...spanning, null]) {
+    const bottom = bound ? bound.y0 : Infinity;
+    const inBand = blocks.filter((b) => {
+      if (b.x0 < gutter && b.x1 > gutter) return false;
+      const c = (b.y0 + b.y1) / 2;
+      return c >= top && c < bottom;
+    });
+    out.push(...inBand.filter((b) => b.x1 <= gutter).sort(byY), ...inBand.filter((b) => b.x0 >= gutter).sort(byY));
+    if (bound) {
+      out.push(bound);
+      top = (bound.y0 + bound.y1) / 2;
+    }
+  }
+  return out;
+}
+
+function findGutter<B extends { x0: number; y0: number; x1: number; y1: number }>(
+  blocks: B[],
+  width: number,
+  height: number,
+): number | null {
+  const narrow = blocks.filter((b) => b.x1 - b.x0 < 0.55 * width);
+  if (narrow.length < 2) return null;
+  // Candidate x positions in the middle third, probed every 2pt: free of narrow blocks, text on both sides.
+  let best: { x: number; score: number } | null = null;
+  for (let x = width * 0.3; x <= width * 0.7; x += 2) {
+    if (narrow.some((b) => b.x0 < x && b.x1 > x)) continue;
+    const left = narrow.filter((b) => b.x1 <= x).reduce((s, b) => s + (b.y1 - b.y0), 0);
+    const right = narrow.filter((b) => b.x0 >= x).reduce((s, b) => s + (b.y1 - b.y0), 0);
+    if (left < 0.2 * height || right < 0.2 * height) continue;
+    // full-width blocks may cross the gutter, but if most text crosses it, it is not a column layout
+    const crossing = blocks.filter((b) => b.x0 < x && b.x1 > x).reduce((s, b) => s + (b.y1 - b.y0), 0);
+    if (crossing > left + right) continue;
+    const score = Math.min(left, right) - Math.abs(x - width / 2) * 0.01;
+    if (!best || score > best.score) best = { x, score };
+  }
+  return best ? best.x : null;
+}
+
+/** One page's blocks: tables found first (they take their lines), the rest merged into text blocks, in order. */
+export function layoutPage(page: RawPage): PageLayout {
+  const { tables, used } = detectTables(page);
+  const text: TextBlock[] = [];
+  for (const b of page.blocks as RawBlock[]) {
+    const rest = b.lines.filter((l) => !used.has(l));
+    if (rest.length === 0) continue;
+    const merged = mergeLines(rest);
+    for (const group of splitParagraphs(merged)) text.push(toTextBlock(group));
+  }
+  const blocks = orderBlocks<PageBlock>([...text, ...tables], page.width, page.height);
+  return { pageNumber: page.pageNumber, width: page.width, height: page.height, blocks };
+}
+
+const NUMBERED = /^(\d{1,3}(\.\d{1,3})*\.?|\(?[a-z]\)|\(?[ivx]{1,4}\))\s/;
+
+/** A raw block can hold several paragraphs: split where the font size or weight changes (a heading on top). */
+function splitParagraphs(lines: Line[]): Line[][] {
+  const out: Line[][] = [];
+  for (const l of lines) {
+    const g = out[out.length - 1];
+    const prev = g?.[g.length - 1];
+    const sameStyle = prev && Math.abs(prev.size - l.size) < 0.6 && prev.bold === l.bold;
+    const bullet = /^[•●▪■◦‣·\-–*]\s/.test(l.text) || /^\uF0B7/.test(l.text);
+    // a numbered paragraph starting inside a block: "6. Other statements..." outdented from the text above
+    const numbered = prev !== undefined && NUMBERED.test(l.text) && l.x0 < prev.x0 - 4;
+    if (g && sameStyle && !bullet && !numbered) g.push(l);
+    else out.push([l]);
+  }
+  return out;
+}

@@ -1,0 +1,154 @@
+import type { PageMapEntry } from '@lectern/contracts';
+import type { PageLayout, TextBlock } from './layout.js';
+import { tableToMarkdown } from './tables.js';
+
+/** A page as the Markdown builder sees it: laid-out blocks (text layer) or recognised paragraphs (OCR). */
+export type BuildPage = { pageNumber: number; layout: PageLayout } | { pageNumber: number; ocrText: string };
+
+const normKey = (s: string): string => s.toLowerCase().replace(/\d+/g, '#').replace(/\s+/g, ' ').trim();
+const PAGE_NUMBER = /^(page\s*)?[-–(]?\s*[\divxlc]{1,6}\s*[-–)]?(\s*(of|\/)\s*\d+)?$/i;
+
+/**
+ * Running headers and footers: text in the top or bottom band of the page that repeats (digits ignored)
+ * on at least 40% of pages, plus bare page numbers there. Returns the blocks to leave out of the body.
+ */
+export function findRepeatedFurniture(layouts: PageLayout[]): Set<TextBlock> {
+  const drop = new Set<TextBlock>();
+  if (layouts.length < 2) return drop;
+  const bands = layouts.map((p) =>
+    p.blocks.filter(
+      (b): b is TextBlock => b.kind === 'text' && (b.y1 <= 0.1 * p.height || b.y0 >= 0.9 * p.height),
+    ),
+  );
+  const pagesWith = new Map<string, number>();
+  for (const band of bands) {
+    for (const k of new Set(band.map((b) => normKey(blockText(b))))) pagesWith.set(k, (pagesWith.get(k) ?? 0) + 1);
+  }
+  const min = Math.max(3, Math.ceil(0.4 * layouts.length));
+  for (const band of bands) {
+    for (const b of band) {
+      const text = blockText(b);
+      if (PAGE_NUMBER.test(text.trim()) || (pagesWith.get(normKey(text)) ?? 0) >= min) drop.add(b);
+    }
+  }
+  return drop;
+}
+
+export const blockText = (b: TextBlock): string => {
+  let out = '';
+  for (const l of b.lines) {
+    const t = l.text.trim();
+    if (!t) continue;
+    if (!out) out = t;
+    else if (/[A-Za-z]-$/.test(out) && /^[a-z]/.test(t)) out += t; // "plan-" + "making"
+    else out += ` ${t}`;
+  }
+  return out;
+};
+
+export interface HeadingRules {
+  level(b: TextBlock): number | null;
+}
+
+/**
+ * Heading levels from font sizes relative to the document's body size (the size carrying most characters).
+ * Sizes clearly above the body that recur as short blocks rank as levels 1, 2, ... (largest first); a size
+ * seen only once (a cover title) takes the level of the nearest larger recurring size; short, fully bold
+ * body-size blocks rank one level below the smallest size heading.
+ */
+export function headingRules(layouts: PageLayout[], skip: Set<TextBlock>): HeadingRules {
+  const chars = new Map<number, number>();
+  const blocks: TextBlock[] = [];
+  for (const p of layouts)
+    for (const b of p.blocks)
+      if (b.kind === 'text' && !skip.has(b)) {
+        blocks.push(b);
+        chars.set(b.size, (chars.get(b.size) ?? 0) + b.chars);
+      }
+  let body = 0;
+  let most = -1;
+  for (const [s, n] of chars) if (n > most) [body, most] = [s, n];
+  const headingish = (b: TextBlock): boolean =>
+    b.chars >= 2 && b.chars <= 200 && b.lines.length <= 3 && /\p{L}/u.test(blockText(b)) && !PAGE_NUMBER.test(blockText(b));
+  const isSizeHeading = (b: TextBlock): boolean => b.size >= body + Math.max(1, 0.12 * body) && headingish(b);
+  const isBoldHeading = (b: TextBlock): boolean => {
+    const t = blockText(b);
+    return (
+      b.bold &&
+      Math.abs(b.size - body) <= 1 &&
+      b.chars <= 120 &&
+      b.lines.length <= 2 &&
+      headingish(b) &&
+      !/[.,;:]$/.test(t) &&
+      !/:\s+\S/.test(t)
+    );
+  };
+  const counts = new Map<number, number>();
+  for (const b of blocks) if (isSizeHeading(b)) counts.set(b.size, (counts.get(b.size) ?? 0) + 1);
+  const single = layouts.length <= 1;
+  const recurring = [...counts.entries()]
+    .filter(([, n]) => n >= 2 || single)
+    .map(([s]) => s)
+    .sort((a, b) => b - a)
+    .slice(0, 5);
+  const sizeLevel = (s: number): number => {
+    // smallest recurring size >= s
+    let level = 1;
+    recurring.forEach((r, i) => {
+      if (r >= s) level = i + 1;
+    });
+    return level;
+  };
+  const boldLevel = Math.min(6, recurring.length + 1);
+  return {
+    level(b) {
+      if (skip.has(b)) return null;
+      if (isSizeHeading(b)) return sizeLevel(b.size);
+      if (isBoldHeading(b) && blocks.length > 1) return boldLevel;
+      return null;
+    },
+  };
+}
+
+const escapeStart = (s: string): string => s.replace(/^(#|\||>|```)/, '\\$1');
+
+function paragraph(b: TextBlock): string {
+  const t = blockText(b);
+  const bullet = /^[•●▪■◦‣·*\uF0B7]\s*(.*)$/s.exec(t);
+  if (bullet && bullet[1] !== undefined && bullet[1] !== t) return `- ${bullet[1]}`;
+  return escapeStart(t);
+}
+
+/** Builds the document's Markdown page by page, recording where each page starts. */
+export function buildMarkdown(pages: BuildPage[]): { markdown: string; pageMap: PageMapEntry[] } {
+  const layouts = pages.flatMap((p) => ('layout' in p ? [p.layout] : []));
+  const skip = findRepeatedFurniture(layouts);
+  const rules = headingRules(layouts, skip);
+  let markdown = '';
+  const pageMap: PageMapEntry[] = [];
+  for (const p of pages) {
+    const parts: string[] = [];
+    if ('layout' in p) {
+      for (const b of p.layout.blocks) {
+        if (b.kind === 'table') {
+          parts.push(tableToMarkdown(b.rows));
+          continue;
+        }
+        if (skip.has(b)) continue;
+        const level = rules.level(b);
+        if (level !== null) parts.push(`${'#'.repeat(level)} ${blockText(b)}`);
+        else parts.push(paragraph(b));
+      }
+    } else {
+      for (const para of p.ocrText.split(/\n\s*\n/)) {
+        const t = para.replace(/\s*\n\s*/g, ' ').trim();
+        if (t) parts.push(escapeStart(t));
+      }
+    }
+    const body = parts.filter((x) => x.length > 0).join('\n\n');
+    if (markdown.length > 0) markdown += '\n\n';
+    pageMap.push({ offset: markdown.length, page: p.pageNumber });
+    markdown += body;
+  }
+  return { markdown, pageMap };
+}

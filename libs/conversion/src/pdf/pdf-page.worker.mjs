@@ -1,0 +1,167 @@
+// A worker thread that owns one mupdf (WASM) instance and does the CPU-heavy PDF work off the event loop:
+// open, per-page structured text (lines with font size/weight and boxes), image-area ratio, 300-DPI renders.
+// Plain JavaScript on purpose: worker threads load it directly under node, tsx and jest alike (no TS loader
+// inside workers). The main thread (`pdf-worker-pool.ts`) owns the types of these messages.
+import { parentPort } from 'node:worker_threads';
+import * as mupdf from 'mupdf';
+
+/** @type {{ key: string, doc: any } | null} */
+let current = null;
+
+function openDoc(msg) {
+  if (current && current.key === msg.key) return current.doc;
+  if (!msg.bytes) throw new Error('document not open in this worker');
+  if (current) current.doc.destroy();
+  current = null;
+  const bytes = new Uint8Array(msg.bytes);
+  const doc = mupdf.Document.openDocument(bytes, msg.mime ?? 'application/pdf');
+  let pixelWidth = null;
+  if (msg.mime && msg.mime.startsWith('image/')) {
+    // Images open as one-page documents; their pixel width lets the caller render at native resolution.
+    const img = new mupdf.Image(bytes);
+    pixelWidth = img.getWidth();
+    img.destroy();
+  }
+  current = { key: msg.key, doc, pixelWidth };
+  return doc;
+}
+
+const META = ['info:Title', 'info:Author', 'info:Subject', 'info:Keywords', 'info:Creator', 'info:Producer',
+  'info:CreationDate', 'info:ModDate', 'format', 'encryption'];
+
+function info(msg) {
+  const doc = openDoc(msg);
+  const needsPassword = doc.needsPassword();
+  if (needsPassword) return { needsPassword, pageCount: 0, metadata: {}, pixelWidth: null, firstPageWidth: null };
+  const metadata = {};
+  for (const k of META) {
+    const v = doc.getMetaData(k);
+    if (v) metadata[k.replace(/^info:/, '').toLowerCase()] = String(v);
+  }
+  const pageCount = doc.countPages();
+  let firstPageWidth = null;
+  if (pageCount > 0) {
+    const page = doc.loadPage(0);
+    const [x0, , x1] = page.getBounds();
+    firstPageWidth = x1 - x0;
+    page.destroy();
+  }
+  return { needsPassword, pageCount, metadata, pixelWidth: current.pixelWidth, firstPageWidth };
+}
+
+function area(b) {
+  return Math.max(0, b.w) * Math.max(0, b.h);
+}
+
+function clipArea(b, w, h) {
+  const x0 = Math.max(0, b.x);
+  const y0 = Math.max(0, b.y);
+  const x1 = Math.min(w, b.x + b.w);
+  const y1 = Math.min(h, b.y + b.h);
+  return x1 > x0 && y1 > y0 ? (x1 - x0) * (y1 - y0) : 0;
+}
+
+function extractPage(doc, index) {
+  const page = doc.loadPage(index);
+  try {
+    const [x0, y0, x1, y1] = page.getBounds();
+    const width = x1 - x0;
+    const height = y1 - y0;
+    const stext = page.toStructuredText('preserve-whitespace,preserve-images,preserve-spans');
+    let json;
+    try {
+      json = JSON.parse(stext.asJSON());
+    } finally {
+      stext.destroy();
+    }
+    const blocks = [];
+    let imageArea = 0;
+    for (const b of json.blocks) {
+      if (b.type === 'image') {
+        imageArea += clipArea(b.bbox, width, height);
+        continue;
+      }
+      if (b.type !== 'text') continue;
+      // With preserve-spans mupdf emits one "line" per style run (often per word): coalesce neighbours that
+      // share baseline and font back into runs, so each fragment carries its own size and weight.
+      const lines = [];
+      for (const l of b.lines) {
+        if (!l.text || l.wmode !== 0) continue;
+        const frag = {
+          text: l.text,
+          x0: l.bbox.x,
+          y0: l.bbox.y,
+          x1: l.bbox.x + l.bbox.w,
+          y1: l.bbox.y + l.bbox.h,
+          size: l.font.size,
+          bold: l.font.weight === 'bold' || /bold|black|heavy|semibold/i.test(l.font.name),
+          italic: l.font.style === 'italic',
+          mono: l.font.family === 'monospace',
+          font: l.font.name,
+        };
+        const prev = lines[lines.length - 1];
+        if (
+          prev &&
+          prev.font === frag.font &&
+          prev.size === frag.size &&
+          Math.abs(prev.y0 - frag.y0) < 0.5 &&
+          Math.abs(prev.y1 - frag.y1) < 0.5 &&
+          frag.x0 - prev.x1 < 0.4 * frag.size &&
+          frag.x0 >= prev.x0
+        ) {
+          prev.text += frag.text;
+          prev.x1 = Math.max(prev.x1, frag.x1);
+        } else lines.push(frag);
+      }
+      for (let k = lines.length - 1; k >= 0; k--) if (!lines[k].text.trim()) lines.splice(k, 1);
+      if (lines.length) blocks.push({ x0: b.bbox.x, y0: b.bbox.y, x1: b.bbox.x + b.bbox.w, y1: b.bbox.y + b.bbox.h, lines });
+    }
+    const pageArea = area({ w: width, h: height });
+    return {
+      pageNumber: index + 1,
+      width,
+      height,
+      blocks,
+      imageRatio: pageArea > 0 ? Math.min(1, imageArea / pageArea) : 0,
+    };
+  } finally {
+    page.destroy();
+  }
+}
+
+function extract(msg) {
+  const doc = openDoc(msg);
+  return msg.pages.map((p) => extractPage(doc, p - 1));
+}
+
+function render(msg) {
+  const doc = openDoc(msg);
+  const page = doc.loadPage(msg.page - 1);
+  try {
+    const scale = msg.dpi / 72;
+    const matrix = mupdf.Matrix.concat(mupdf.Matrix.scale(scale, scale), mupdf.Matrix.rotate(msg.rotate ?? 0));
+    const pix = page.toPixmap(matrix, mupdf.ColorSpace.DeviceGray, false, true);
+    try {
+      const png = pix.asPNG();
+      return { png: new Uint8Array(png), width: pix.getWidth(), height: pix.getHeight() };
+    } finally {
+      pix.destroy();
+    }
+  } finally {
+    page.destroy();
+  }
+}
+
+const ops = { info, extract, render };
+
+parentPort.on('message', (msg) => {
+  try {
+    const op = ops[msg.op];
+    if (!op) throw new Error(`unknown op ${msg.op}`);
+    const result = op(msg);
+    const transfer = result && result.png ? [result.png.buffer] : [];
+    parentPort.postMessage({ id: msg.id, ok: true, result }, transfer);
+  } catch (e) {
+    parentPort.postMessage({ id: msg.id, ok: false, error: String((e && e.message) || e) });
+  }
+});

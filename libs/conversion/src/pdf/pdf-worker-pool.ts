@@ -1,0 +1,151 @@
+import { Worker } from 'node:worker_threads';
+import { availableParallelism } from 'node:os';
+import { ResourcePool } from '../util/resource-pool.js';
+
+/** One text line of the mupdf structured text (font of its first character). */
+export interface RawLine {
+  text: string;
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+  size: number;
+  bold: boolean;
+  italic: boolean;
+  mono: boolean;
+  font: string;
+}
+
+export interface RawBlock {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+  lines: RawLine[];
+}
+
+export interface RawPage {
+  pageNumber: number;
+  width: number;
+  height: number;
+  blocks: RawBlock[];
+  imageRatio: number;
+}
+
+export interface DocInfo {
+  needsPassword: boolean;
+  pageCount: number;
+  metadata: Record<string, string>;
+  /** For image files opened as documents: the pixel width of the (first) image. */
+  pixelWidth: number | null;
+  firstPageWidth: number | null;
+}
+
+export interface RenderedPage {
+  png: Uint8Array;
+  width: number;
+  height: number;
+}
+
+/** The document a call works on; bytes are sent to a worker only when it does not hold that document. */
+export interface DocRef {
+  key: string;
+  mime: string;
+  bytes: Uint8Array;
+}
+
+type Request =
+  | { op: 'info' }
+  | { op: 'extract'; pages: number[] }
+  | { op: 'render'; page: number; dpi: number; rotate?: number };
+
+interface Reply {
+  id: number;
+  ok: boolean;
+  result?: unknown;
+  error?: string;
+}
+
+/** A worker thread running `pdf-page.worker.mjs` (one mupdf instance, one open document at a time). */
+class PdfWorker {
+  private readonly worker: Worker;
+  private readonly pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+  private nextId = 1;
+  docKey: string | null = null;
+  broken = false;
+
+  constructor() {
+    this.worker = new Worker(new URL('./pdf-page.worker.mjs', import.meta.url));
+    this.worker.unref();
+    this.worker.on('message', (reply: Reply) => {
+      const p = this.pending.get(reply.id);
+      if (!p) return;
+      this.pending.delete(reply.id);
+      if (reply.ok) p.resolve(reply.result);
+      else p.reject(new Error(reply.error ?? 'pdf worker error'));
+    });
+    const fail = (e: Error): void => {
+      this.broken = true;
+      for (const p of this.pending.values()) p.reject(e);
+      this.pending.clear();
+    };
+    this.worker.on('error', fail);
+    this.worker.on('exit', (code) => fail(new Error(`pdf worker exited (${code})`)));
+  }
+
+  call<T>(doc: DocRef, req: Request): Promise<T> {
+    const id = this.nextId++;
+    const send = this.docKey !== doc.key;
+    // A failed open must not leave the worker believing it holds the document.
+    this.docKey = null;
+    return new Promise<T>((resolve, reject) => {
+      this.pending.set(id, {
+        resolve: (v) => {
+          this.docKey = doc.key;
+          resolve(v as T);
+        },
+        reject,
+      });
+      this.worker.postMessage({ ...req, id, key: doc.key, mime: doc.mime, bytes: send ? doc.bytes : undefined });
+    });
+  }
+
+  async terminate(): Promise<void> {
+    this.broken = true;
+    await this.worker.terminate();
+  }
+}
+
+/** The mupdf worker pool, sized to the machine's cores, created lazily and reused across documents. */
+export class PdfWorkerPool {
+  private readonly pool: ResourcePool<PdfWorker>;
+
+  constructor(size = Math.max(1, availableParallelism())) {
+    this.pool = new ResourcePool<PdfWorker>({
+      size,
+      create: async () => new PdfWorker(),
+      destroy: (w) => w.terminate(),
+      isBroken: (w) => w.broken,
+    });
+  }
+
+  get size(): number {
+    return this.pool.size;
+  }
+
+  info(doc: DocRef, signal?: AbortSignal): Promise<DocInfo> {
+    return this.pool.use((w) => w.call<DocInfo>(doc, { op: 'info' }), signal);
+  }
+
+  extract(doc: DocRef, pages: number[], signal?: AbortSignal): Promise<RawPage[]> {
+    return this.pool.use((w) => w.call<RawPage[]>(doc, { op: 'extract', pages }), signal);
+  }
+
+  render(doc: DocRef, page: number, dpi: number, rotate: number, signal?: AbortSignal): Promise<RenderedPage> {
+    return this.pool.use((w) => w.call<RenderedPage>(doc, { op: 'render', page, dpi, rotate }), signal);
+  }
+
+  close(): Promise<void> {
+    return this.pool.close();
+  }
+}

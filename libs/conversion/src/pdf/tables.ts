@@ -1,0 +1,182 @@
+import type { RawLine, RawPage } from './pdf-worker-pool.js';
+
+export interface TableBlock {
+  kind: 'table';
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+  rows: string[][];
+}
+
+interface Cell {
+  text: string;
+  x0: number;
+  x1: number;
+  y0: number;
+  y1: number;
+  lines: RawLine[];
+}
+
+interface Row {
+  y0: number;
+  y1: number;
+  cells: Cell[];
+}
+
+const MARKER = /^(\(?\d{1,3}[.)]?|\(?[a-z][.)]|\(?[ivxl]{1,5}[.)]|[•●▪■◦‣·\-–*])$/i;
+
+/**
+ * Finds tabular layouts in a page's text lines (no ruling lines needed): runs of consecutive rows that hold
+ * two or more horizontally separated cells whose x-ranges line up into columns. Hand-written: mupdf's
+ * JavaScript build exposes no table finder, and the heuristic is small. Guards keep numbered paragraphs,
+ * footnotes and two-column body text out (a "table" of markers + prose, or of long prose lines, is not one).
+ */
+export function detectTables(page: RawPage): { tables: TableBlock[]; used: Set<RawLine> } {
+  const lines = page.blocks.flatMap((b) => b.lines).filter((l) => l.text.trim().length > 0);
+  const rows = groupRows(lines);
+  const tables: TableBlock[] = [];
+  const used = new Set<RawLine>();
+  let i = 0;
+  while (i < rows.length) {
+    const first = rows[i];
+    if (!first || first.cells.length < 2) {
+      i += 1;
+      continue;
+    }
+    const run: Row[] = [first];
+    let j = i + 1;
+    while (j < rows.length) {
+      const r = rows[j];
+      const prev = run[run.length - 1];
+      if (!r || !prev) break;
+      const lineH = Math.max(4, prev.y1 - prev.y0);
+      if (r.y0 - prev.y1 > 2.2 * lineH) break;
+      if (r.cells.length < 2 && !isContinuation(r, run)) break;
+      run.push(r);
+      j += 1;
+    }
+    const table = toTable(run);
+    if (table) {
+      tables.push(table);
+      for (const r of run) for (const c of r.cells) for (const l of c.lines) used.add(l);
+      i = j;
+    } else i += 1;
+  }
+  return { tables, used };
+}
+
+function groupRows(lines: RawLine[]): Row[] {
+  const sorted = [...lines].sort((a, b) => a.y0 + a.y1 - (b.y0 + b.y1));
+  const rows: { y0: number; y1: number; lines: RawLine[] }[] = [];
+  for (const l of sorted) {
+    const r = rows[rows.length - 1];
+    const h = l.y1 - l.y0;
+    if (r && Math.min(r.y1, l.y1) - Math.max(r.y0, l.y0) > 0.5 * Math.min(h, r.y1 - r.y0)) {
+      r.lines.push(l);
+      r.y0 = Math.min(r.y0, l.y0);
+      r.y1 = Math.max(r.y1, l.y1);
+    } else rows.push({ y0: l.y0, y1: l.y1, lines: [l] });
+  }
+  return rows.map((r) => {
+    const ls = [...r.lines].sort((a, b) => a.x0 - b.x0);
+    const cells: Cell[] = [];
+    for (const l of ls) {
+      const c = cells[cells.length - 1];
+      // fragments closer than about one space-width... two ems belong to the same cell
+      if (c && l.x0 - c.x1 < 1.0 * l.size) {
+        c.text += ` ${l.text.trim()}`;
+        c.x1 = Math.max(c.x1, l.x1);
+        c.lines.push(l);
+      } else cells.push({ text: l.text.trim(), x0: l.x0, x1: l.x1, y0: l.y0, y1: l.y1, lines: [l] });
+    }
+    return { y0: r.y0, y1: r.y1, cells };
+  });
+}
+
+/** A one-cell row inside a run continues a multi-line cell when it sits under a column other than the page margin. */
+function isContinuation(r: Row, run: Row[]): boolean {
+  const cell = r.cells[0];
+  const prev = run[run.length - 1];
+  if (!cell || !prev || run.length < 1) return false;
+  const firstColX0 = Math.min(...run.map((x) => x.cells[0]?.x0 ?? Infinity));
+  if (Math.abs(cell.x0 - firstColX0) < 2 && prev.cells.length >= 2) {
+    // under the first column: continuation only if the previous row's first cell also wrapped there
+    return false;
+  }
+  return prev.cells.some((c) => overlapX(c, cell) > 0.5 * Math.min(c.x1 - c.x0, cell.x1 - cell.x0));
+}
+
+const overlapX = (a: { x0: number; x1: number }, b: { x0: number; x1: number }): number =>
+  Math.min(a.x1, b.x1) - Math.max(a.x0, b.x0);
+
+function toTable(run: Row[]): TableBlock | null {
+  const multi = run.filter((r) => r.cells.length >= 2);
+  const maxCells = Math.max(...multi.map((r) => r.cells.length));
+  if (multi.length < 3 && !(multi.length >= 2 && maxCells >= 3)) return null;
+  // columns: merge the x-ranges of cells of multi-cell rows that overlap
+  const ranges = multi
+    .flatMap((r) => r.cells.map((c) => ({ x0: c.x0, x1: c.x1 })))
+    .sort((a, b) => a.x0 - b.x0);
+  const cols: { x0: number; x1: number }[] = [];
+  for (const c of ranges) {
+    const last = cols[cols.length - 1];
+    if (last && c.x0 <= last.x1) last.x1 = Math.max(last.x1, c.x1);
+    else cols.push({ ...c });
+  }
+  if (cols.length < 2) return null;
+  const cellsAll = multi.flatMap((r) => r.cells);
+  const avgLen = cellsAll.reduce((s, c) => s + c.text.length, 0) / cellsAll.length;
+  if (cols.length === 2) {
+    const firsts = multi.map((r) => r.cells[0]?.text ?? '');
+    if (firsts.every((t) => MARKER.test(t))) return null; // a numbered / bulleted list, footnotes
+    if (avgLen > 40) return null; // two columns of prose
+  } else if (avgLen > 60) return null;
+  const colOf = (c: Cell): number => {
+    let best = 0;
+    let bestOv = -Infinity;
+    cols.forEach((col, k) => {
+      const ov = overlapX(col, c);
+      if (ov > bestOv) [best, bestOv] = [k, ov];
+    });
+    return best;
+  };
+  const rows: string[][] = [];
+  for (const r of run) {
+    if (r.cells.length >= 2 || rows.length === 0) {
+      const row = cols.map(() => '');
+      for (const c of r.cells) {
+        const k = colOf(c);
+        row[k] = row[k] ? `${row[k]} ${c.text}` : c.text;
+      }
+      rows.push(row);
+    } else {
+      const row = rows[rows.length - 1];
+      const c = r.cells[0];
+      if (row && c) {
+        const k = colOf(c);
+        row[k] = row[k] ? `${row[k]} ${c.text}` : c.text;
+      }
+    }
+  }
+  const all = run.flatMap((r) => r.cells);
+  return {
+    kind: 'table',
+    x0: Math.min(...all.map((c) => c.x0)),
+    y0: Math.min(...all.map((c) => c.y0)),
+    x1: Math.max(...all.map((c) => c.x1)),
+    y1: Math.max(...all.map((c) => c.y1)),
+    rows,
+  };
+}
+
+/** GitHub-flavoured Markdown table; the first row is the header. */
+export function tableToMarkdown(rows: string[][]): string {
+  const esc = (s: string): string => s.replace(/\|/g, '\\|').replace(/\s+/g, ' ').trim();
+  const width = Math.max(...rows.map((r) => r.length));
+  const norm = rows.map((r) => Array.from({ length: width }, (_, k) => esc(r[k] ?? '')));
+  const [head, ...body] = norm;
+  if (!head) return '';
+  const line = (r: string[]): string => `| ${r.join(' | ')} |`;
+  return [line(head), line(head.map(() => '---')), ...body.map(line)].join('\n');
+}

@@ -1,0 +1,1 @@
+declare module 'turndown-plugin-gfm';

@@ -1,0 +1,34 @@
+import type { ConversionOptions, ConversionPage, PageMapEntry } from '@lectern/contracts';
+import type { Logger } from '@lectern/runtime';
+import type { OcrPool } from './ocr/ocr-pool.js';
+import type { PdfWorkerPool } from './pdf/pdf-worker-pool.js';
+
+export interface ConversionProgress {
+  stage: string;
+  page?: number;
+  pages?: number;
+}
+
+/** What every format converter gets: the bytes, the parsed options, the pools, and a signal that aborts on timeout. */
+export interface FormatContext {
+  bytes: Uint8Array;
+  filename: string;
+  fingerprint: string;
+  mime: string;
+  options: ConversionOptions;
+  isRendering: boolean;
+  signal: AbortSignal;
+  progress: (p: ConversionProgress) => void;
+  log: Logger | undefined;
+  pools: { pdf: PdfWorkerPool; ocr: OcrPool };
+}
+
+/** What every format converter returns; `convertDocument` adds fingerprint, type, flags and the index. */
+export interface FormatOutput {
+  pages: ConversionPage[];
+  markdown: string;
+  pageMap: PageMapEntry[];
+  title: string | null;
+  metadata: Record<string, string>;
+  warnings: string[];
+}

@@ -1,0 +1,112 @@
+/**
+ * A fixed-size pool of reusable, expensive resources (worker threads holding a WASM engine).
+ * Hand-written because the two engines (mupdf workers, tesseract.js workers) need the same three things no
+ * generic pool package gives together: lazy creation up to `size`, FIFO waiting, and *abandoning* a resource
+ * whose task was aborted (timeout): it is destroyed (its thread terminated) and replaced on demand, so a
+ * hung or pathological document never blocks the pool.
+ */
+export interface PoolOptions<R> {
+  size: number;
+  create: () => Promise<R>;
+  destroy: (resource: R) => Promise<void>;
+  /** A resource that reports itself broken (its thread died) is destroyed instead of being reused. */
+  isBroken?: (resource: R) => boolean;
+}
+
+export class ResourcePool<R> {
+  private readonly idle: R[] = [];
+  private readonly waiters: Array<{ resolve: (r: R | null) => void }> = [];
+  private live = 0;
+  private closed = false;
+
+  constructor(private readonly options: PoolOptions<R>) {}
+
+  get size(): number {
+    return this.options.size;
+  }
+
+  /** Runs `task` with a resource; if `signal` aborts first, the resource is destroyed and the call rejects. */
+  async use<T>(task: (resource: R) => Promise<T>, signal?: AbortSignal): Promise<T> {
+    signal?.throwIfAborted();
+    const resource = await this.acquire(signal);
+    let abandoned = false;
+    try {
+      if (!signal) return await task(resource);
+      return await new Promise<T>((resolve, reject) => {
+        const onAbort = (): void => {
+          abandoned = true;
+          reject(signal.reason);
+        };
+        signal.addEventListener('abort', onAbort, { once: true });
+        task(resource).then(
+          (v) => {
+            signal.removeEventListener('abort', onAbort);
+            resolve(v);
+          },
+          (e: unknown) => {
+            signal.removeEventListener('abort', onAbort);
+            reject(e);
+          },
+        );
+      });
+    } finally {
+      if (abandoned || this.closed || this.options.isBroken?.(resource)) void this.discard(resource);
+      else this.release(resource);
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const w of this.waiters.splice(0)) w.resolve(null);
+    const all = this.idle.splice(0);
+    await Promise.all(all.map((r) => this.discard(r)));
+  }
+
+  private async acquire(signal?: AbortSignal): Promise<R> {
+    if (this.closed) this.closed = false; // a pool closed for shutdown can be reused by a later call
+    const ready = this.idle.pop();
+    if (ready !== undefined) return ready;
+    if (this.live < this.options.size) {
+      this.live += 1;
+      try {
+        return await this.options.create();
+      } catch (e) {
+        this.live -= 1;
+        throw e;
+      }
+    }
+    const r = await new Promise<R | null>((resolve, reject) => {
+      const waiter = { resolve };
+      this.waiters.push(waiter);
+      signal?.addEventListener(
+        'abort',
+        () => {
+          const i = this.waiters.indexOf(waiter);
+          if (i >= 0) this.waiters.splice(i, 1);
+          reject(signal.reason);
+        },
+        { once: true },
+      );
+    });
+    if (r === null) return this.acquire(signal);
+    return r;
+  }
+
+  private release(resource: R): void {
+    const w = this.waiters.shift();
+    if (w) w.resolve(resource);
+    else this.idle.push(resource);
+  }
+
+  private async discard(resource: R): Promise<void> {
+    this.live -= 1;
+    // a waiter may now create a fresh resource in the freed slot
+    const w = this.waiters.shift();
+    if (w) w.resolve(null);
+    try {
+      await this.options.destroy(resource);
+    } catch {
+      // a resource that fails to shut down is gone either way
+    }
+  }
+}
