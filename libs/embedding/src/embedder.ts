@@ -1,0 +1,134 @@
+import { AppError, type EmbeddingFingerprint } from '@lectern/contracts';
+import type { Logger } from '@lectern/runtime';
+
+export type { EmbeddingFingerprint };
+/** What the embedding lib logs through (a pino logger fits). */
+export type EmbeddingLogger = Pick<Logger, 'info' | 'warn'>;
+
+export interface EmbedBatchOptions {
+  /** Texts per inference call (default 32). */
+  batchSize?: number;
+  onProgress?: (done: number, total: number) => void;
+}
+
+/** A sentence encoder: unit-length vectors (cosine = dot product), identical input -> bit-identical output. */
+export interface Embedder {
+  readonly modelId: string;
+  readonly dimension: number;
+  /** Most tokens one text may have (special tokens included); longer texts are truncated with a warning. */
+  readonly maxTokens: number;
+  readonly fingerprint: EmbeddingFingerprint;
+  embed(text: string): Promise<Float32Array>;
+  embedBatch(texts: string[], options?: EmbedBatchOptions): Promise<Float32Array[]>;
+  /** Tokens the model sees for `text` before truncation (special tokens included). */
+  countTokens(text: string): number;
+  close(): Promise<void>;
+}
+
+/** The model-specific half of an embedder: tokenisation and one inference call on a batch of rows. */
+export interface EncoderBackend {
+  readonly dimension: number;
+  readonly maxTokens: number;
+  /** Model input ids for `text`, special tokens added, NOT truncated. */
+  tokenize(text: string): number[];
+  /** Cuts ids to `maxTokens`, keeping the model's special tokens where it has them. */
+  truncate(ids: number[]): number[];
+  /**
+   * The length a row of `length` tokens is padded to. Rows with the same padded length share a batch, so the
+   * work done for one text never depends on which other texts came with it (bit-identical vectors, NFR-004).
+   * `undefined`: this model's result depends on the whole batch (e.g. dynamic int8 quantisation); run alone.
+   */
+  padLength(length: number): number | undefined;
+  /** One inference call: `rows` token id lists padded to `padTo`; returns rows*dimension unit vectors. */
+  run(rows: number[][], padTo: number): Promise<Float32Array>;
+  close(): Promise<void>;
+}
+
+export const DEFAULT_BATCH_SIZE = 32;
+
+const assertText = (text: unknown, where: string): string => {
+  if (typeof text !== 'string' || text.trim() === '') {
+    throw new AppError('invalid_input', `${where}: text to embed must be a non-empty, non-whitespace string`);
+  }
+  return text;
+};
+
+/**
+ * The shared half: validation, truncation with a warning, length-sorted batching (bucketed by padded length so
+ * padding does not waste compute), progress, and lazy start of the backend on first use.
+ */
+export const createEmbedder = (meta: {
+  modelId: string;
+  fingerprint: EmbeddingFingerprint;
+  tokenizeOnly: Pick<EncoderBackend, 'tokenize' | 'truncate' | 'maxTokens' | 'dimension'>;
+  start: () => Promise<EncoderBackend>;
+  log?: EmbeddingLogger | undefined;
+}): Embedder => {
+  let backend: Promise<EncoderBackend> | undefined;
+  let closed = false;
+  const tok = meta.tokenizeOnly;
+  const getBackend = (): Promise<EncoderBackend> => {
+    if (closed) return Promise.reject(new AppError('model_unavailable', `embedder ${meta.modelId} is closed`));
+    backend ??= meta.start();
+    return backend;
+  };
+
+  const prepare = (text: string, index: number): number[] => {
+    const ids = tok.tokenize(text);
+    if (ids.length <= tok.maxTokens) return ids;
+    meta.log?.warn(
+      { model: meta.modelId, tokens: ids.length, max_tokens: tok.maxTokens, index },
+      `text of ${ids.length} tokens truncated to ${tok.maxTokens} (${meta.modelId} limit); chunk long texts to the model's limit`,
+    );
+    return tok.truncate(ids);
+  };
+
+  const embedBatch = async (texts: string[], options: EmbedBatchOptions = {}): Promise<Float32Array[]> => {
+    if (!Array.isArray(texts)) throw new AppError('invalid_input', 'embedBatch: texts must be an array of strings');
+    texts.forEach((t, i) => assertText(t, `embedBatch[${i}]`));
+    const batchSize = Math.max(1, Math.floor(options.batchSize ?? DEFAULT_BATCH_SIZE));
+    const rows = texts.map(prepare);
+    const engine = await getBackend();
+    // Length-sorted: rows that pad to the same length form batches together.
+    const groups = new Map<number, number[]>();
+    const alone: number[] = [];
+    rows.forEach((ids, i) => {
+      const pad = engine.padLength(ids.length);
+      if (pad === undefined) alone.push(i);
+      else groups.set(pad, [...(groups.get(pad) ?? []), i]);
+    });
+    const plan: { padTo: number; members: number[] }[] = [];
+    for (const [padTo, members] of [...groups.entries()].sort((a, b) => a[0] - b[0])) {
+      for (let s = 0; s < members.length; s += batchSize) plan.push({ padTo, members: members.slice(s, s + batchSize) });
+    }
+    for (const i of alone) plan.push({ padTo: (rows[i] as number[]).length, members: [i] });
+    const out: Float32Array[] = new Array<Float32Array>(texts.length);
+    let done = 0;
+    options.onProgress?.(0, texts.length);
+    for (const step of plan) {
+      const flat = await engine.run(step.members.map((i) => rows[i] as number[]), step.padTo);
+      step.members.forEach((i, r) => {
+        out[i] = flat.slice(r * engine.dimension, (r + 1) * engine.dimension);
+      });
+      done += step.members.length;
+      options.onProgress?.(done, texts.length);
+    }
+    return out;
+  };
+
+  return {
+    modelId: meta.modelId,
+    dimension: tok.dimension,
+    maxTokens: tok.maxTokens,
+    fingerprint: meta.fingerprint,
+    embed: async (text: string) => (await embedBatch([assertText(text, 'embed')]))[0] as Float32Array,
+    embedBatch,
+    countTokens: (text: string) => tok.tokenize(text).length,
+    close: async () => {
+      closed = true;
+      const b = backend;
+      backend = undefined;
+      if (b) await (await b.catch(() => undefined))?.close();
+    },
+  };
+};

@@ -1,0 +1,42 @@
+import type { EncoderBackend } from '../embedder.js';
+import { WorkerClient } from '../worker-client.js';
+import type { WordPieceTokenizer } from './wordpiece-tokenizer.js';
+
+/** Padded lengths are multiples of this: rows of similar length share a batch, padding stays small. */
+const PAD_BUCKET = 16;
+
+export interface OnnxBackendOptions {
+  modelPath: string;
+  tokenizer: WordPieceTokenizer;
+  dimension: number;
+  maxTokens: number;
+  threads: number;
+  /** Dynamic int8 models quantise activations per call, so every text runs alone (determinism). */
+  quantized: boolean;
+}
+
+/** Tokenisation half, usable before the model is loaded (countTokens, truncation). */
+export const onnxTokenizeOnly = (o: Pick<OnnxBackendOptions, 'tokenizer' | 'dimension' | 'maxTokens'>) => ({
+  dimension: o.dimension,
+  maxTokens: o.maxTokens,
+  tokenize: (text: string) => o.tokenizer.encode(text),
+  truncate: (ids: number[]) => o.tokenizer.truncate(ids, o.maxTokens),
+});
+
+/** Starts the inference worker (the ONNX session is created there, on first use). */
+export const startOnnxBackend = async (o: OnnxBackendOptions): Promise<EncoderBackend> => {
+  const worker = new WorkerClient(new URL(`./onnx-inference.worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url), {
+    modelPath: o.modelPath,
+    threads: o.threads,
+  });
+  return {
+    ...onnxTokenizeOnly(o),
+    padLength: (length) => (o.quantized ? undefined : Math.min(Math.ceil(length / PAD_BUCKET) * PAD_BUCKET, o.maxTokens)),
+    run: async (rows, padTo) => {
+      const ids = new Int32Array(rows.length * padTo);
+      rows.forEach((r, i) => ids.set(r, i * padTo));
+      return worker.call<Float32Array>({ ids, lengths: rows.map((r) => r.length), padTo }, [ids.buffer]);
+    },
+    close: () => worker.close(),
+  };
+};
