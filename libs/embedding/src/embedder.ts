@@ -1,9 +1,11 @@
 import { AppError, type EmbeddingFingerprint } from '@lectern/contracts';
-import type { Logger } from '@lectern/runtime';
 
 export type { EmbeddingFingerprint };
 /** What the embedding lib logs through (a pino logger fits). */
-export type EmbeddingLogger = Pick<Logger, 'info' | 'warn'>;
+export interface EmbeddingLogger {
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+}
 
 export interface EmbedBatchOptions {
   /** Texts per inference call (default 32). */

@@ -1,0 +1,20 @@
+import { commonEnvShape, envBool, envInt, envString, parseEnv } from '@lectern/runtime';
+import { z } from 'zod';
+
+/** Environment of the `lectern` command line (the same embedding variables as the servers). */
+export const CliEnvSchema = z.object({
+  DATA_DIR: commonEnvShape.DATA_DIR,
+  LOG_LEVEL: commonEnvShape.LOG_LEVEL,
+  /** A model id or `auto` (MiniLM when its verified files are present, else the bundled model). */
+  EMBEDDING_MODEL: z.preprocess((v) => (v === '' ? undefined : v), z.string().default('auto')),
+  /** Directory holding the all-MiniLM-L6-v2 files (default: `DATA_DIR/models/<model>`). */
+  EMBEDDING_MODEL_DIR: envString(),
+  EMBEDDING_QUANTIZED: envBool(false),
+  /** ONNX intra-op threads; 0 = the machine's cores. */
+  EMBEDDING_THREADS: envInt(0, 0, 256),
+  /** Where `lectern models pull` downloads from (default: the Hugging Face hub). */
+  MODEL_DOWNLOAD_URL: envString(),
+});
+export type CliConfig = z.infer<typeof CliEnvSchema>;
+
+export const loadConfig = (env: Record<string, string | undefined>): CliConfig => parseEnv(CliEnvSchema, env);
