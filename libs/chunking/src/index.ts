@@ -1,0 +1,13 @@
+export {
+  RecursiveCharacterTextSplitter,
+  splitText,
+  SPEC000_SEPARATORS,
+  SPEC000_CHUNK_SIZE,
+  SPEC000_CHUNK_OVERLAP,
+} from './recursive-character-splitter.js';
+export type { KeepSeparator, SplitterOptions, TextSpan } from './recursive-character-splitter.js';
+export { chunkPages, joinPages } from './page-chunker.js';
+export type { ChunkPagesOptions, PageChunk, PageText } from './page-chunker.js';
+export { reassembleChunks } from './reassemble.js';
+export type { ReassembleOptions, StoredChunk } from './reassemble.js';
+export { codePointLength, countWords, isPythonSpace, pythonStrip } from './python-text.js';
