@@ -1,8 +1,10 @@
 import { EmbeddedVectorStore } from './embedded/embedded.adapter.js';
+import { QdrantVectorStore } from './qdrant/qdrant.adapter.js';
 import type { VectorStore, VectorStoreOptions } from './vector-store.port.js';
 
-/** Qdrant when `qdrantUrl` is set, else the embedded SQLite store under `dataDir`. */
+/** Qdrant when `qdrantUrl` is set (non-empty), else the embedded SQLite store under `dataDir`. */
 export const createVectorStore = (options: VectorStoreOptions): VectorStore => {
-  const { dataDir, collectionPrefix, log } = options;
+  const { qdrantUrl, qdrantApiKey, dataDir, collectionPrefix, log } = options;
+  if (qdrantUrl) return new QdrantVectorStore({ url: qdrantUrl, apiKey: qdrantApiKey || undefined, collectionPrefix, log });
   return new EmbeddedVectorStore({ dataDir, collectionPrefix, log });
 };

@@ -1,5 +1,8 @@
 export { createVectorStore } from './create-vector-store.js';
 export { EmbeddedVectorStore, EMBEDDED_DB_FILE } from './embedded/embedded.adapter.js';
+export { QdrantVectorStore } from './qdrant/qdrant.adapter.js';
+export type { QdrantStoreOptions } from './qdrant/qdrant.adapter.js';
+export { INTEGER_FIELDS, KEYWORD_FIELDS } from './payload-indexes.js';
 export { FUSION_DEFAULTS, resolveFusion, rrfFuse } from './fusion.js';
 export type { Fused, FusionParams } from './fusion.js';
 export {

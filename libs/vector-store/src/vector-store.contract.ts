@@ -254,7 +254,7 @@ export const runVectorStoreContract = (makeStore: () => Promise<VectorStore> | V
       const opts = { fingerprint: MODEL, limit: 3, candidates: 2 };
       expect(ids(await store.searchHybrid(name, q, { ...opts, keywordWeight: 2 }))).toEqual(['c', 'a', 'b']);
       expect(ids(await store.searchHybrid(name, q, { ...opts, denseWeight: 2 }))).toEqual(['a', 'b', 'c']);
-      const both = await store.searchHybrid(name, { vector: unit(0, 0, 1, 0), text: 'cat' }, { fingerprint: MODEL, limit: 2, rrfK: 1 });
+      const both = await store.searchHybrid(name, { vector: unit(0, 0, 1, 0), text: 'cat kennel' }, { fingerprint: MODEL, limit: 2, rrfK: 1 });
       expect(ids(both)[0]).toBe('d');
       expect(both[0]).toMatchObject({ denseRank: 1, keywordRank: 1 });
     });

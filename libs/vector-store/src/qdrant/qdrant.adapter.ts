@@ -1,0 +1,382 @@
+import { QdrantClient, type Schemas } from '@qdrant/js-client-rest';
+import { AppError } from '@lectern/contracts';
+import type { Logger } from '@lectern/runtime';
+import { decodeCursor, encodeCursor } from '../cursor.js';
+import { resolveFusion, rrfFuse } from '../fusion.js';
+import { INTEGER_FIELDS, KEYWORD_FIELDS } from '../payload-indexes.js';
+import {
+  assertFingerprint, checkField, checkFilter, checkFingerprint, checkLimit, checkName, checkPoints, checkVector,
+  collectionNotFound, hybridNotSupported, sameFingerprint,
+} from '../validation.js';
+import type {
+  CollectionInfo, EmbeddingFingerprint, EnsureCollectionSpec, Filter, Hit, HybridOptions, Inspection, Point,
+  ScrollOptions, StoredPoint, VectorStore,
+} from '../vector-store.port.js';
+import { toQdrantFilter } from './qdrant-filter.js';
+import {
+  DENSE, ID_KEY, META_KEY, TEXT_KEY, httpStatus, idf, pointUuid, queryTerms, readMeta, splitPayload, unavailable, withRetry,
+  type CollectionMeta, type RetryPolicy,
+} from './qdrant-support.js';
+
+const foreignCollection = (name: string, physical: string): AppError =>
+  new AppError('INVALID_PROJECT', `Collection "${name}" cannot be used: "${physical}" exists in Qdrant without Lectern's metadata.`, {
+    httpStatus: 409,
+  });
+
+export interface QdrantStoreOptions {
+  url: string;
+  apiKey?: string;
+  collectionPrefix?: string;
+  log?: Logger;
+  /** Points per upsert request (each sent with `wait: true`). */
+  batchSize?: number;
+  retry?: RetryPolicy;
+  /** Keyword side: at most this many full-text matches are rescored (in id order beyond it). */
+  keywordScanLimit?: number;
+}
+
+/** The full-text index on the chunk text: word tokens, lowercased, ASCII-folded, English snowball stems. */
+const TEXT_INDEX: Schemas['TextIndexParams'] = {
+  type: 'text', tokenizer: 'word', lowercase: true, ascii_folding: true, stemmer: { type: 'snowball', language: 'english' },
+};
+
+/**
+ * Qdrant adapter. Needs Qdrant server >= 1.17: collection metadata (1.16), `text_any` full-text match (1.15),
+ * stemmer (1.15), formula queries (1.14) and parametrised, weighted RRF `{rrf: {k, weights}}` (1.17);
+ * `@qdrant/js-client-rest` 1.18 talks to servers 1.17-1.19.
+ *
+ * Keyword search without stored sparse vectors (spec 004 FR-009): Qdrant's full-text index filters but does
+ * not score, so the keyword side selects the points matching any query word (`text_any`) and ranks them with a
+ * formula query: Σ idf(word) over the words a point contains (BM25's IDF, no term-frequency or length terms).
+ * Hybrid search is one Query API batch: the fused query (prefetch dense + keyword, RRF) and the two
+ * prefetches alone, whose order gives each hit's component ranks.
+ */
+export class QdrantVectorStore implements VectorStore {
+  readonly engine = 'qdrant' as const;
+  private readonly client: QdrantClient;
+  private readonly prefix: string;
+  private readonly log: Logger | undefined;
+  private readonly batchSize: number;
+  private readonly retry: RetryPolicy;
+  private readonly keywordScanLimit: number;
+
+  constructor(o: QdrantStoreOptions) {
+    this.client = new QdrantClient({ url: o.url, apiKey: o.apiKey, checkCompatibility: false });
+    this.prefix = o.collectionPrefix ?? 'lectern_';
+    this.log = o.log;
+    this.batchSize = o.batchSize ?? 256;
+    this.retry = o.retry ?? { attempts: 4, baseDelayMs: 200 };
+    this.keywordScanLimit = o.keywordScanLimit ?? 10_000;
+  }
+
+  private physical(name: string): string {
+    return this.prefix + checkName(name);
+  }
+
+  private async call<T>(what: string, fn: (c: QdrantClient) => Promise<T>): Promise<T> {
+    try {
+      return await withRetry(what, () => fn(this.client), this.retry, this.log);
+    } catch (e) {
+      const s = httpStatus(e);
+      if (s === undefined || s >= 500 || s === 429) throw unavailable(e);
+      throw e;
+    }
+  }
+
+  /** The collection's metadata, or null when it does not exist (or is not one of ours). */
+  private async meta(physical: string): Promise<{ meta: CollectionMeta; info: Schemas['CollectionInfo'] } | null> {
+    const { exists } = await this.call('exists', (c) => c.collectionExists(physical));
+    if (!exists) return null;
+    const info = await this.call('get collection', (c) => c.getCollection(physical));
+    const meta = readMeta(info.config.metadata);
+    return meta ? { meta, info } : null;
+  }
+
+  private async require(name: string): Promise<CollectionMeta & { physical: string; info: Schemas['CollectionInfo'] }> {
+    const physical = this.physical(name);
+    const m = await this.meta(physical);
+    if (!m) throw collectionNotFound(name);
+    return { ...m.meta, physical, info: m.info };
+  }
+
+  private async countIn(physical: string, filter?: Schemas['Filter']): Promise<number> {
+    return (await this.call('count', (c) => c.count(physical, { filter, exact: true }))).count;
+  }
+
+  private async infoOf(name: string, physical: string, meta: CollectionMeta): Promise<CollectionInfo> {
+    return { name, physicalName: physical, fingerprint: meta.fingerprint, hybrid: meta.hybrid, pointsCount: await this.countIn(physical) };
+  }
+
+  private async createIndexes(physical: string, hybrid: boolean): Promise<void> {
+    const fields: [string, Schemas['PayloadFieldSchema']][] = [
+      ...KEYWORD_FIELDS.map((f): [string, Schemas['PayloadFieldSchema']] => [f, 'keyword']),
+      ...INTEGER_FIELDS.map((f): [string, Schemas['PayloadFieldSchema']] => [f, 'integer']),
+      [ID_KEY, 'keyword'],
+      ...(hybrid ? [[TEXT_KEY, TEXT_INDEX] as [string, Schemas['PayloadFieldSchema']]] : []),
+    ];
+    for (const [field_name, field_schema] of fields) {
+      await this.call('create index', (c) => c.createPayloadIndex(physical, { field_name, field_schema, wait: true }));
+    }
+  }
+
+  async ensureCollection(name: string, spec: EnsureCollectionSpec): Promise<CollectionInfo> {
+    const fp = checkFingerprint(spec.fingerprint);
+    const physical = this.physical(name);
+    let current = await this.meta(physical);
+    if (current && !sameFingerprint(current.meta.fingerprint, fp)) {
+      if (!spec.migrate) assertFingerprint(name, current.meta.fingerprint, fp);
+      this.log?.warn({ collection: physical, from: current.meta.fingerprint, to: fp }, 'embedding migration: collection recreated');
+      await this.call('delete collection', (c) => c.deleteCollection(physical));
+      current = null;
+    }
+    if (!current) {
+      const meta: CollectionMeta = { fingerprint: fp, hybrid: spec.hybrid };
+      try {
+        // The generated API, not QdrantClient.createCollection: the 1.18 wrapper drops `metadata`.
+        await this.call('create collection', (c) =>
+          c.api().createCollection({
+            collection_name: physical,
+            vectors: { [DENSE]: { size: fp.dimension, distance: 'Cosine' } },
+            metadata: { [META_KEY]: meta },
+          }),
+        );
+      } catch (e) {
+        if (httpStatus(e) !== 409) throw e;
+        // Created meanwhile by another process (use theirs), or a foreign collection holds the name.
+        if (!(await this.meta(physical))) throw foreignCollection(name, physical);
+        return this.ensureCollection(name, { ...spec, migrate: false });
+      }
+      await this.createIndexes(physical, spec.hybrid);
+      return this.infoOf(name, physical, meta);
+    }
+    if (spec.hybrid && !current.meta.hybrid) {
+      await this.call('create index', (c) => c.createPayloadIndex(physical, { field_name: TEXT_KEY, field_schema: TEXT_INDEX, wait: true }));
+      const meta = { ...current.meta, hybrid: true };
+      await this.call('update collection', (c) => c.updateCollection(physical, { metadata: { [META_KEY]: meta } }));
+      return this.infoOf(name, physical, meta);
+    }
+    return this.infoOf(name, physical, current.meta);
+  }
+
+  async getCollection(name: string): Promise<CollectionInfo | null> {
+    const physical = this.physical(name);
+    const m = await this.meta(physical);
+    return m ? this.infoOf(name, physical, m.meta) : null;
+  }
+
+  async listCollections(): Promise<CollectionInfo[]> {
+    const { collections } = await this.call('list collections', (c) => c.getCollections());
+    const names = collections.map((c) => c.name).filter((n) => n.startsWith(this.prefix)).sort();
+    const out: CollectionInfo[] = [];
+    for (const physical of names) {
+      const m = await this.meta(physical);
+      if (m) out.push(await this.infoOf(physical.slice(this.prefix.length), physical, m.meta));
+    }
+    return out;
+  }
+
+  async dropCollection(name: string): Promise<boolean> {
+    const physical = this.physical(name);
+    if (!(await this.meta(physical))) return false;
+    return this.call('delete collection', (c) => c.deleteCollection(physical));
+  }
+
+  async upsert(name: string, points: Point[], opts: { fingerprint: EmbeddingFingerprint }): Promise<void> {
+    if (points.length === 0) return;
+    const c = await this.require(name);
+    assertFingerprint(name, c.fingerprint, checkFingerprint(opts.fingerprint));
+    const vectors = checkPoints(points, c.fingerprint.dimension);
+    for (let i = 0; i < points.length; i += this.batchSize) {
+      const batch = points.slice(i, i + this.batchSize).map((p, j) => ({
+        id: pointUuid(p.id),
+        vector: { [DENSE]: Array.from(vectors[i + j] as Float32Array) },
+        payload: { ...p.payload, [ID_KEY]: p.id, [TEXT_KEY]: p.text },
+      }));
+      await this.call('upsert', (cl) => cl.upsert(c.physical, { wait: true, points: batch }));
+    }
+  }
+
+  async deleteByIds(name: string, ids: string[]): Promise<number> {
+    const c = await this.require(name);
+    if (ids.length === 0) return 0;
+    const uuids = [...new Set(ids)].map(pointUuid);
+    // Qdrant does not report how many points a delete removed: count the same selection first.
+    const n = await this.countIn(c.physical, { must: [{ has_id: uuids }] });
+    if (n > 0) await this.call('delete', (cl) => cl.delete(c.physical, { wait: true, points: uuids }));
+    return n;
+  }
+
+  async deleteByFilter(name: string, filter: Filter): Promise<number> {
+    const qf = toQdrantFilter(checkFilter(filter)) ?? {};
+    const c = await this.require(name);
+    const n = await this.countIn(c.physical, qf);
+    if (n > 0) await this.call('delete', (cl) => cl.delete(c.physical, { wait: true, filter: qf }));
+    return n;
+  }
+
+  async count(name: string, filter?: Filter): Promise<number> {
+    const qf = toQdrantFilter(checkFilter(filter));
+    const c = await this.require(name);
+    return this.countIn(c.physical, qf);
+  }
+
+  async scroll(name: string, opts: ScrollOptions = {}): Promise<{ points: StoredPoint[]; next: string | null }> {
+    const limit = checkLimit(opts.limit ?? 100);
+    const filter = toQdrantFilter(checkFilter(opts.filter));
+    if (opts.orderBy !== undefined) checkField(opts.orderBy);
+    const cursor = decodeCursor(opts.cursor, opts.orderBy);
+    const c = await this.require(name);
+    const with_vector = opts.withVector ? [DENSE] : false;
+    const toStored = (r: Schemas['Record']): StoredPoint => {
+      const s = splitPayload(r.payload);
+      const v = (r.vector as Record<string, number[]> | null | undefined)?.[DENSE];
+      return { id: s.id, payload: s.payload, text: s.text, ...(opts.withVector && v ? { vector: v } : {}) };
+    };
+    if (opts.orderBy === undefined) {
+      const r = await this.call('scroll', (cl) =>
+        cl.scroll(c.physical, { filter, limit, offset: cursor?.offset as string | number | undefined, with_payload: true, with_vector }),
+      );
+      const next = r.next_page_offset;
+      const offset = typeof next === 'string' || typeof next === 'number' ? next : null;
+      return { points: r.points.map(toStored), next: offset === null ? null : encodeCursor({ id: '', offset }) };
+    }
+    // Ordered scrolls page by value (`start_from`); points at the boundary value already returned are skipped.
+    const key = opts.orderBy;
+    const seen = new Set(cursor?.seen ?? []);
+    const r = await this.call('scroll', (cl) =>
+      cl.scroll(c.physical, {
+        filter, limit: limit + seen.size + 1, with_payload: true, with_vector,
+        order_by: { key, direction: 'asc', ...(cursor?.value !== undefined ? { start_from: cursor.value } : {}) },
+      }),
+    );
+    const rest = r.points.map(toStored).filter((p) => !seen.has(p.id));
+    const page = rest.slice(0, limit);
+    const last = page[page.length - 1];
+    if (!last || rest.length <= limit) return { points: page, next: null };
+    const value = last.payload[key] as number;
+    const atValue = page.filter((p) => p.payload[key] === value).map((p) => p.id);
+    const carried = cursor?.value === value ? [...seen] : [];
+    return { points: page, next: encodeCursor({ id: last.id, value, orderBy: key, seen: [...carried, ...atValue] }) };
+  }
+
+  private hit(p: Schemas['ScoredPoint'], score: number): Hit {
+    const s = splitPayload(p.payload);
+    return { id: s.id, score, payload: s.payload, text: s.text };
+  }
+
+  async searchDense(
+    name: string,
+    vector: Float32Array | number[],
+    opts: { fingerprint: EmbeddingFingerprint; filter?: Filter; limit: number },
+  ): Promise<Hit[]> {
+    const limit = checkLimit(opts.limit);
+    const filter = toQdrantFilter(checkFilter(opts.filter));
+    const c = await this.require(name);
+    assertFingerprint(name, c.fingerprint, checkFingerprint(opts.fingerprint));
+    const q = Array.from(checkVector(vector, c.fingerprint.dimension, 'Query vector'));
+    const r = await this.call('query', (cl) => cl.query(c.physical, { query: q, using: DENSE, filter, limit, with_payload: true }));
+    return r.points.map((p) => this.hit(p, Math.max(0, p.score)));
+  }
+
+  /** The keyword side as a Query API request (null when no point contains a query word). */
+  private async keywordQuery(
+    physical: string, text: string, filter: Filter | undefined, limit: number,
+  ): Promise<Schemas['QueryRequest'] | null> {
+    const terms = queryTerms(text);
+    if (terms.length === 0) return null;
+    const matching = toQdrantFilter(filter, { key: TEXT_KEY, match: { text_any: terms.join(' ') } });
+    const [total, found, ...perTerm] = await Promise.all([
+      this.countIn(physical, toQdrantFilter(filter)),
+      this.countIn(physical, matching),
+      ...terms.map((t) => this.countIn(physical, { must: [{ key: TEXT_KEY, match: { text: t } }] })),
+    ]);
+    if (!found) return null;
+    const weighted = terms
+      .map((t, i) => ({ t, n: perTerm[i] ?? 0 }))
+      .filter((x) => x.n > 0)
+      .map((x) => ({ mult: [idf(Math.max(total ?? 0, x.n), x.n), { key: TEXT_KEY, match: { text: x.t } }] }));
+    return {
+      prefetch: { filter: matching, limit: Math.min(found, this.keywordScanLimit) },
+      query: { formula: { sum: weighted } },
+      limit,
+      with_payload: true,
+    };
+  }
+
+  async searchKeyword(name: string, query: string, opts: { filter?: Filter; limit: number }): Promise<Hit[]> {
+    const limit = checkLimit(opts.limit);
+    const filter = checkFilter(opts.filter);
+    const c = await this.require(name);
+    if (!c.hybrid) throw hybridNotSupported(name);
+    const kq = await this.keywordQuery(c.physical, query, filter, limit);
+    if (!kq) return [];
+    const r = await this.call('query', (cl) => cl.query(c.physical, kq));
+    return r.points.filter((p) => p.score > 0).map((p) => this.hit(p, p.score));
+  }
+
+  async searchHybrid(name: string, q: { vector: Float32Array | number[]; text: string }, opts: HybridOptions): Promise<Hit[]> {
+    const limit = checkLimit(opts.limit);
+    const filter = checkFilter(opts.filter);
+    const p = resolveFusion(limit, opts);
+    const c = await this.require(name);
+    assertFingerprint(name, c.fingerprint, checkFingerprint(opts.fingerprint));
+    if (!c.hybrid) throw hybridNotSupported(name);
+    const vector = Array.from(checkVector(q.vector, c.fingerprint.dimension, 'Query vector'));
+    const dense: Schemas['QueryRequest'] = { query: vector, using: DENSE, filter: toQdrantFilter(filter), limit: p.candidates };
+    const keyword = await this.keywordQuery(c.physical, q.text, filter, p.candidates);
+    const idsOnly = { with_payload: { include: [ID_KEY] } };
+    const searches: Schemas['QueryRequest'][] = keyword
+      ? [
+          {
+            prefetch: [{ ...dense }, { prefetch: keyword.prefetch, query: keyword.query, limit: p.candidates }],
+            // Qdrant's RRF is weight / (k + position) with 0-based positions: k + 1 gives the 1-based formula.
+            query: { rrf: { k: p.rrfK + 1, weights: [p.denseWeight, p.keywordWeight] } },
+            limit,
+            with_payload: true,
+          },
+          { ...dense, ...idsOnly },
+          { ...keyword, ...idsOnly },
+        ]
+      : [{ ...dense, with_payload: true }];
+    const results = await this.call('query batch', (cl) => cl.queryBatch(c.physical, { searches }));
+    const idsOf = (i: number): string[] => (results[i]?.points ?? []).map((x) => splitPayload(x.payload).id);
+    if (!keyword) {
+      const byId = new Map((results[0]?.points ?? []).map((x) => [splitPayload(x.payload).id, x]));
+      return rrfFuse(idsOf(0), [], p, limit).flatMap((f) => {
+        const x = byId.get(f.id);
+        return x ? [{ ...this.hit(x, f.score), denseRank: f.denseRank as number }] : [];
+      });
+    }
+    const denseRank = new Map(idsOf(1).map((id, i) => [id, i + 1]));
+    const keywordRank = new Map(idsOf(2).map((id, i) => [id, i + 1]));
+    return (results[0]?.points ?? []).map((x) => {
+      const h = this.hit(x, x.score);
+      const d = denseRank.get(h.id);
+      const k = keywordRank.get(h.id);
+      return { ...h, ...(d ? { denseRank: d } : {}), ...(k ? { keywordRank: k } : {}) };
+    });
+  }
+
+  async inspect(name: string, sampleSize = 1): Promise<Inspection> {
+    const c = await this.require(name);
+    const [pointsCount, facet, sample] = await Promise.all([
+      this.countIn(c.physical),
+      this.call('facet', (cl) => cl.facet(c.physical, { key: 'document_id', limit: 1_000_000, exact: true })),
+      this.call('scroll', (cl) => cl.scroll(c.physical, { limit: Math.max(1, Math.min(sampleSize, 10)), with_payload: true })),
+    ]);
+    const indexes = Object.entries(c.info.payload_schema)
+      .filter(([field]) => field !== ID_KEY)
+      .map(([field, i]) => ({ field: field === TEXT_KEY ? 'text' : field, type: i?.data_type === 'text' ? 'full-text' : String(i?.data_type) }));
+    return {
+      name, physicalName: c.physical, fingerprint: c.fingerprint, hybrid: c.hybrid, pointsCount,
+      documentsCount: facet.hits.length,
+      indexes: [{ field: 'vector', type: `dense ${c.fingerprint.dimension}-d cosine (HNSW)` }, ...indexes],
+      samplePayloads: sample.points.slice(0, Math.max(0, sampleSize)).map((r) => splitPayload(r.payload).payload),
+      engine: this.engine,
+    };
+  }
+
+  async close(): Promise<void> {
+    // The REST client holds no resources beyond keep-alive sockets, which close on their own.
+  }
+}
