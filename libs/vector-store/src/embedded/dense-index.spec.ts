@@ -1,0 +1,56 @@
+import { DenseIndex } from './dense-index.js';
+
+/** Deterministic pseudo-random vectors (mulberry32). */
+const rng = (seed: number) => () => {
+  seed = (seed + 0x6d2b79f5) | 0;
+  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296 - 0.5;
+};
+
+const cosine = (a: Float32Array, b: Float32Array): number => {
+  let d = 0, na = 0, nb = 0;
+  for (let i = 0; i < a.length; i++) {
+    d += a[i]! * b[i]!;
+    na += a[i]! ** 2;
+    nb += b[i]! ** 2;
+  }
+  return d / Math.sqrt(na * nb);
+};
+
+describe('DenseIndex', () => {
+  it.each([3, 8, 13, 384])('matches brute-force cosine top-k at dimension %i, through growth, replacement and removal', (dim) => {
+    const next = rng(dim);
+    const vec = (): Float32Array => Float32Array.from({ length: dim }, next);
+    const rows = new Map<number, Float32Array>();
+    const idx = new DenseIndex(dim, 0, 16);
+    for (let rid = 1; rid <= 300; rid++) {
+      const v = vec();
+      rows.set(rid, v);
+      idx.set(rid, v);
+    }
+    for (let rid = 1; rid <= 300; rid += 7) {
+      const v = vec();
+      rows.set(rid, v);
+      idx.set(rid, v);
+    }
+    for (let rid = 2; rid <= 300; rid += 5) {
+      rows.delete(rid);
+      idx.remove(rid);
+    }
+    expect(idx.length).toBe(rows.size);
+    const q = vec();
+    const expected = [...rows].map(([rid, v]): [number, number] => [rid, cosine(v, q)]).sort((a, b) => b[1] - a[1]);
+    const got = idx.search(q, 10);
+    expect(got.map(([rid]) => rid)).toEqual(expected.slice(0, 10).map(([rid]) => rid));
+    got.forEach(([, s], i) => expect(s).toBeCloseTo(expected[i]![1], 5));
+
+    const few = [...rows.keys()].filter((rid) => rid % 3 === 0).slice(0, 10); // selective: per-row path
+    const many = [...rows.keys()].filter((rid) => rid % 2 === 0); // broad: SIMD scan + mask
+    for (const allowed of [few, many]) {
+      const exp = expected.filter(([rid]) => allowed.includes(rid)).slice(0, 5).map(([rid]) => rid);
+      expect(idx.search(q, 5, allowed).map(([rid]) => rid)).toEqual(exp);
+    }
+    expect(idx.search(q, 5, [])).toEqual([]);
+  });
+});
