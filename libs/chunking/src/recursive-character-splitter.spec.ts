@@ -17,11 +17,16 @@ interface GoldenCase {
   expected: string[];
 }
 
-// Chunks computed by langchain-text-splitters' algorithm (character.py / base.py, run under CPython) for
-// these inputs: the reference this implementation must reproduce exactly.
-const golden = JSON.parse(
-  readFileSync(new URL('./langchain-golden.fixture.json', import.meta.url), 'utf8'),
-) as GoldenCase[];
+// Expected chunks computed under CPython by a line-by-line transcription of langchain-text-splitters'
+// `character.py` (`_split_text_with_regex`, `RecursiveCharacterTextSplitter._split_text`) and `base.py`
+// (`_merge_splits`, `_join_docs`) — the package itself cannot be installed here (no PyPI). This
+// implementation must reproduce them exactly.
+const readFixture = (name: string): GoldenCase[] =>
+  JSON.parse(readFileSync(new URL(name, import.meta.url), 'utf8')) as GoldenCase[];
+// Hand-picked cases, and random ones mixing every separator, runs of separators, Python-only whitespace
+// (U+0085, U+001C), U+FEFF, emoji and accents at many sizes and overlaps.
+const golden = readFixture('./langchain-golden.fixture.json');
+const random = readFixture('./langchain-random.fixture.json');
 
 /** A string of n distinct-looking characters with no separator in it. */
 const noSeparators = (n: number): string =>
@@ -29,7 +34,7 @@ const noSeparators = (n: number): string =>
 
 describe('RecursiveCharacterTextSplitter', () => {
   describe('reproduces langchain RecursiveCharacterTextSplitter', () => {
-    it.each(golden.map((c) => [c.name, c] as const))('%s', (_name, c) => {
+    it.each([...golden, ...random].map((c) => [c.name, c] as const))('%s', (_name, c) => {
       const splitter = new RecursiveCharacterTextSplitter({
         chunkSize: c.size,
         chunkOverlap: c.overlap,

@@ -161,14 +161,16 @@ export class RecursiveCharacterTextSplitter {
       }
       return pieces;
     }
-    // Boundaries between pieces: after each separator (end) or before it (start).
+    // Boundaries between pieces: after each separator (end) or before it (start). Searched in the
+    // range's own text so a separator that is rare in the document is not looked for past the range.
+    const text = source.slice(from, to);
     let pieceStart = from;
-    let at = source.indexOf(separator, from);
-    while (at !== -1 && at + separator.length <= to) {
-      const cut = this.keepSeparator === 'end' ? at + separator.length : at;
+    let at = text.indexOf(separator);
+    while (at !== -1) {
+      const cut = from + (this.keepSeparator === 'end' ? at + separator.length : at);
       add(pieceStart, cut);
       pieceStart = cut;
-      at = source.indexOf(separator, at + separator.length);
+      at = text.indexOf(separator, at + separator.length);
     }
     add(pieceStart, to);
     return pieces;
@@ -180,34 +182,34 @@ export class RecursiveCharacterTextSplitter {
    */
   private mergePieces(source: string, pieces: Piece[]): TextSpan[] {
     const docs: TextSpan[] = [];
-    let current: Piece[] = [];
+    // The current chunk is pieces[head..tail): a window instead of langchain's list, same pieces.
+    let head = 0;
+    let tail = 0;
     let total = 0;
     for (const d of pieces) {
-      if (total + d.len > this.chunkSize) {
-        if (current.length > 0) {
-          const doc = this.joinPieces(source, current);
-          if (doc) docs.push(doc);
-          // Drop pieces from the front while the carried-over text exceeds the overlap, or while
-          // it and the next piece would not fit in one chunk.
-          while (total > this.chunkOverlap || (total + d.len > this.chunkSize && total > 0)) {
-            total -= current[0]?.len ?? 0;
-            current = current.slice(1);
-          }
+      if (total + d.len > this.chunkSize && tail > head) {
+        const doc = this.joinPieces(source, pieces, head, tail);
+        if (doc) docs.push(doc);
+        // Drop pieces from the front while the carried-over text exceeds the overlap, or while
+        // it and the next piece would not fit in one chunk.
+        while (total > this.chunkOverlap || (total + d.len > this.chunkSize && total > 0)) {
+          total -= pieces[head]?.len ?? 0;
+          head++;
         }
       }
-      current.push(d);
+      tail++;
       total += d.len;
     }
-    const doc = this.joinPieces(source, current);
+    const doc = this.joinPieces(source, pieces, head, tail);
     if (doc) docs.push(doc);
     return docs;
   }
 
-  /** `_join_docs`: concatenate, strip, and drop a chunk that is empty after stripping. */
-  private joinPieces(source: string, pieces: Piece[]): TextSpan | undefined {
-    const first = pieces[0];
-    const last = pieces[pieces.length - 1];
-    if (!first || !last) return undefined;
+  /** `_join_docs` of pieces[head..tail): concatenate, strip, and drop a chunk that is empty after stripping. */
+  private joinPieces(source: string, pieces: Piece[], head: number, tail: number): TextSpan | undefined {
+    const first = pieces[head];
+    const last = pieces[tail - 1];
+    if (!first || !last || tail <= head) return undefined;
     const [start, end] = this.stripWhitespace ? stripRange(source, first.start, last.end) : [first.start, last.end];
     if (end <= start) return undefined;
     return { text: source.slice(start, end), start, end };
