@@ -43,6 +43,8 @@ export interface EncoderBackend {
   padLength(length: number): number | undefined;
   /** One inference call: `rows` token id lists padded to `padTo`; returns rows*dimension unit vectors. */
   run(rows: number[][], padTo: number): Promise<Float32Array>;
+  /** How many `run` calls may be in flight at once (e.g. one per worker thread; default 1). */
+  readonly parallelism?: number;
   close(): Promise<void>;
 }
 
@@ -107,14 +109,19 @@ export const createEmbedder = (meta: {
     const out: Float32Array[] = new Array<Float32Array>(texts.length);
     let done = 0;
     options.onProgress?.(0, texts.length);
-    for (const step of plan) {
-      const flat = await engine.run(step.members.map((i) => rows[i] as number[]), step.padTo);
-      step.members.forEach((i, r) => {
-        out[i] = flat.slice(r * engine.dimension, (r + 1) * engine.dimension);
-      });
-      done += step.members.length;
-      options.onProgress?.(done, texts.length);
-    }
+    let next = 0;
+    const lane = async (): Promise<void> => {
+      while (next < plan.length) {
+        const step = plan[next++] as { padTo: number; members: number[] };
+        const flat = await engine.run(step.members.map((i) => rows[i] as number[]), step.padTo);
+        step.members.forEach((i, r) => {
+          out[i] = flat.slice(r * engine.dimension, (r + 1) * engine.dimension);
+        });
+        done += step.members.length;
+        options.onProgress?.(done, texts.length);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.max(1, engine.parallelism ?? 1) }, lane));
     return out;
   };
 

@@ -23,7 +23,7 @@ export interface ResolveEmbedderOptions {
   cacheDir: string;
   /** Use the int8 ONNX weights (EMBEDDING_QUANTIZED). */
   quantized?: boolean | undefined;
-  /** Intra-op threads for ONNX inference (default: the machine's cores). */
+  /** Intra-op threads for ONNX inference, worker threads for the bundled model (default: the machine's cores). */
   threads?: number | undefined;
   log?: EmbeddingLogger | undefined;
   /** The models this resolver knows, with their pinned sha256 values (default: MODEL_REGISTRY). */
@@ -84,7 +84,7 @@ const bundledEmbedder = async (model: KnownModel, o: ResolveEmbedderOptions): Pr
     modelId: model.id,
     fingerprint: { model_id: model.id, revision: revisionOf(combined.digest('hex')), dimension: model.dimension, normalized: true },
     tokenizeOnly: useTokenizeOnly(tokenizer),
-    start: () => startUseLiteBackend({ modelDir: dir, tokenizer }),
+    start: () => startUseLiteBackend({ modelDir: dir, tokenizer, workers: o.threads ?? availableParallelism() }),
     log: o.log,
   });
 };

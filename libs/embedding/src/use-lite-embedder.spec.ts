@@ -68,6 +68,18 @@ describe('Embedder universal-sentence-encoder-lite (bundled, TensorFlow.js wasm)
     expect(bits(batch[0] as Float32Array)).not.toBe(bits(alone));
   });
 
+  it('gives the same vectors with one worker thread as with one per core', async () => {
+    const texts = PAIRS.flat();
+    const single = await resolveEmbedder({ model: 'universal-sentence-encoder-lite', cacheDir, threads: 1 });
+    try {
+      const a = await single.embedBatch(texts, { batchSize: 1 });
+      const b = await embedder.embedBatch(texts, { batchSize: 1 });
+      expect(b.map(bits)).toEqual(a.map(bits));
+    } finally {
+      await single.close();
+    }
+  });
+
   it('truncates at 128 tokens with a warning', async () => {
     warnings.length = 0;
     const long = 'alpha beta gamma delta '.repeat(60);

@@ -13,12 +13,16 @@ export const useTokenizeOnly = (tokenizer: UseTokenizer) => ({
   truncate: (ids: number[]) => ids.slice(0, USE_LITE_MAX_TOKENS),
 });
 
-export const startUseLiteBackend = async (o: { modelDir: string; tokenizer: UseTokenizer }): Promise<EncoderBackend> => {
-  const worker = new WorkerClient(new URL(`./use-inference.worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url), {
-    modelDir: o.modelDir,
-    dimension: USE_LITE_DIMENSION,
-  });
+/**
+ * TensorFlow.js' wasm backend computes on one thread, so the model runs in `workers` worker threads (default:
+ * one per core) and batches are spread over them; each batch's result does not depend on which worker ran it.
+ */
+export const startUseLiteBackend = async (o: { modelDir: string; tokenizer: UseTokenizer; workers: number }): Promise<EncoderBackend> => {
+  const file = new URL(`./use-inference.worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
+  const workers = Array.from({ length: Math.max(1, o.workers) }, () => new WorkerClient(file, { modelDir: o.modelDir, dimension: USE_LITE_DIMENSION }));
+  const busy = workers.map(() => 0);
   return {
+    parallelism: workers.length,
     ...useTokenizeOnly(o.tokenizer),
     // The graph pads each batch to its longest row and padding shifts results in the last bits (measured),
     // so only rows of equal length share a batch: no padding at all.
@@ -26,8 +30,16 @@ export const startUseLiteBackend = async (o: { modelDir: string; tokenizer: UseT
     run: async (rows, padTo) => {
       const ids = new Int32Array(rows.length * padTo);
       rows.forEach((r, i) => ids.set(r, i * padTo));
-      return worker.call<Float32Array>({ ids, lengths: rows.map((r) => r.length), padTo }, [ids.buffer]);
+      const w = busy.indexOf(Math.min(...busy));
+      busy[w] = (busy[w] as number) + 1;
+      try {
+        return await (workers[w] as WorkerClient).call<Float32Array>({ ids, lengths: rows.map((r) => r.length), padTo }, [ids.buffer]);
+      } finally {
+        busy[w] = (busy[w] as number) - 1;
+      }
     },
-    close: () => worker.close(),
+    close: async () => {
+      await Promise.all(workers.map((w) => w.close()));
+    },
   };
 };

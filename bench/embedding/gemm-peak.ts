@@ -1,0 +1,61 @@
+// The machine's matrix-multiply peak as onnxruntime reaches it: a graph with one fp32 MatMul, timed at the
+// shapes a MiniLM layer uses. The best GFLOP/s is the ceiling the model's throughput is compared with.
+import { createRequire } from 'node:module';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import ort from 'onnxruntime-node';
+import type * as OnnxProto from 'onnx-proto';
+
+const { onnx } = createRequire(import.meta.url)('onnx-proto') as typeof OnnxProto;
+
+const matmulModel = (k: number, n: number): Uint8Array => {
+  const w = new Float32Array(k * n).map((_, i) => ((i * 2654435761) % 1000) / 1000 - 0.5);
+  const io = (name: string, dims: ({ dimParam: string } | { dimValue: number })[]) => ({
+    name,
+    type: { tensorType: { elemType: 1, shape: { dim: dims } } },
+  });
+  return onnx.ModelProto.encode({
+    irVersion: 8,
+    opsetImport: [{ domain: '', version: 17 }],
+    graph: {
+      name: 'gemm',
+      node: [{ opType: 'MatMul', input: ['x', 'w'], output: ['y'] }],
+      initializer: [{ name: 'w', dims: [k, n], dataType: 1, rawData: new Uint8Array(w.buffer) }],
+      input: [io('x', [{ dimParam: 'm' }, { dimValue: k }])],
+      output: [io('y', [{ dimParam: 'm' }, { dimValue: n }])],
+    },
+  }).finish();
+};
+
+export interface GemmResult {
+  shape: string;
+  gflops: number;
+}
+
+/** Best-of-`repeats` GFLOP/s for [m,k]x[k,n] at each MiniLM shape, with `threads` intra-op threads. */
+export const measureGemmPeak = async (dir: string, threads: number, repeats = 20): Promise<GemmResult[]> => {
+  const shapes: [number, number, number][] = [
+    [2048, 384, 384],
+    [2048, 384, 1536],
+    [2048, 1536, 384],
+    [8192, 384, 1536],
+  ];
+  const results: GemmResult[] = [];
+  for (const [m, k, n] of shapes) {
+    const file = join(dir, `gemm-${k}x${n}.onnx`);
+    writeFileSync(file, matmulModel(k, n));
+    const session = await ort.InferenceSession.create(file, { intraOpNumThreads: threads, interOpNumThreads: 1 });
+    const x = new ort.Tensor('float32', new Float32Array(m * k).fill(0.5), [m, k]);
+    await session.run({ x });
+    let best = Infinity;
+    for (let r = 0; r < repeats; r++) {
+      const t0 = performance.now();
+      await session.run({ x });
+      best = Math.min(best, performance.now() - t0);
+    }
+    results.push({ shape: `[${m}x${k}]·[${k}x${n}]`, gflops: (2 * m * k * n) / (best / 1000) / 1e9 });
+    await session.release();
+  }
+  return results;
+};
