@@ -12,6 +12,8 @@ export { sanitizeRef, documentId, chunkId, documentIdOfChunk, sha256File } from 
 export { resolveInsideRoots, isInside } from './resolve-inside-roots.js';
 export type { ResolvedPath } from './resolve-inside-roots.js';
 export { SUPPORTED_EXTENSIONS, isSupportedFile, assertSupportedFile } from './supported-file.js';
+export { buildChunkRecords } from './chunk-records.js';
+export type { ChunkedDocument, ChunkRecord } from './chunk-records.js';
 export { RegistryEntrySchema, formatIngestedAt } from './registry.schema.js';
 export type { RegistryEntry, DocumentRegistry } from './registry.schema.js';
 /** Word count as chunk metadata computes it (Python's `len(text.split())`). */
