@@ -1,4 +1,5 @@
 import { readFile, stat } from 'node:fs/promises';
+import { setMaxListeners } from 'node:events';
 import { basename } from 'node:path';
 import {
   AppError,
@@ -80,6 +81,7 @@ export async function convertDocument(
 
   const timeout = conversionError('timeout', `conversion of ${filename} exceeded ${opts.timeoutMs} ms`);
   const ac = new AbortController();
+  setMaxListeners(0, ac.signal); // one listener per in-flight page task
   const timer = setTimeout(() => ac.abort(timeout), opts.timeoutMs);
   const onOuterAbort = (): void => ac.abort(outer?.reason);
   outer?.addEventListener('abort', onOuterAbort, { once: true });
@@ -113,7 +115,7 @@ export async function convertDocument(
     outer?.removeEventListener('abort', onOuterAbort);
   }
   const visible = out.pages.reduce((s, p) => s + p.char_count, 0);
-  if (visible === 0 && out.markdown.trim().length === 0) {
+  if (visible === 0 && out.markdown.trim().length === 0 && !out.ocrSkipped) {
     throw conversionError('no_content', `${filename}: no text could be extracted`);
   }
   const { headings, tables } = indexMarkdown(out.markdown, out.pageMap);

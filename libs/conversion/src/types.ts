@@ -31,4 +31,6 @@ export interface FormatOutput {
   title: string | null;
   metadata: Record<string, string>;
   warnings: string[];
+  /** Pages without text were left empty on purpose (OCR disabled, or a rendering): not a `no_content` error. */
+  ocrSkipped?: boolean;
 }

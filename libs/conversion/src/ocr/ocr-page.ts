@@ -26,28 +26,54 @@ const score = (r: { text: string; confidence: number }): number => r.confidence 
  */
 export async function ocrPage(ctx: FormatContext, doc: DocRef, page: number, dpi: number): Promise<OcrPageResult> {
   const { pools, signal } = ctx;
-  const read = async (rotation: number, atDpi: number): Promise<OcrPageResult> => {
-    let png: Uint8Array;
+  const render = async (rotation: number, atDpi: number): Promise<{ png: Uint8Array; width: number; height: number }> => {
     try {
-      png = (await pools.pdf.render(doc, page, atDpi, rotation, signal)).png;
+      return await pools.pdf.render(doc, page, atDpi, rotation, signal);
     } catch (e) {
       signal.throwIfAborted();
       throw conversionError('extraction_failed', `page ${page} could not be rendered for OCR`, e);
     }
-    const r = await pools.ocr.recognize(png, signal);
+  };
+  const read = async (rotation: number, atDpi: number): Promise<OcrPageResult> => {
+    const r = await pools.ocr.recognize((await render(rotation, atDpi)).png, signal);
     return { ...r, rotation };
   };
-  const upright = await read(0, dpi);
-  if (upright.text.trim().length === 0) return upright;
-  if (upright.confidence >= GOOD_CONFIDENCE && words(upright.text) >= 5) return upright;
-  const trialDpi = Math.min(dpi, TRIAL_DPI);
-  let best = { rotation: 0, score: score(upright) };
-  for (const rotation of [90, 270, 180]) {
-    const t = await read(rotation, trialDpi);
-    const s = score(t);
-    if (s > best.score * 1.1) best = { rotation, score: s };
+  /** An orientation trial reads only a central band of a small render: enough words to compare, a fraction of the time. */
+  const trial = async (rotation: number): Promise<OcrPageResult> => {
+    const img = await render(rotation, Math.min(dpi, TRIAL_DPI));
+    const band = { left: Math.round(img.width * 0.1), top: Math.round(img.height * 0.3), width: Math.round(img.width * 0.8), height: Math.round(img.height * 0.4) };
+    const r = await pools.ocr.recognize(img.png, signal, band);
+    return { ...r, rotation };
+  };
+  const good = (r: OcrPageResult): boolean => r.confidence >= GOOD_CONFIDENCE && words(r.text) >= 5;
+  /** Low-resolution trials pick the best of `rotations`; the winner is then read at full resolution. */
+  const bestOf = async (rotations: number[], floor: OcrPageResult | null): Promise<OcrPageResult | null> => {
+    let best: { rotation: number; score: number } | null = null;
+    for (const rotation of rotations) {
+      const s = score(await trial(rotation));
+      if (!best || s > best.score) best = { rotation, score: s };
+    }
+    if (!best || (floor && best.score <= score(floor) * 1.1)) return null;
+    return read(best.rotation, dpi);
+  };
+
+  let o = { rows: 1, cols: 1 };
+  try {
+    o = await pools.pdf.orientation(doc, page, signal);
+  } catch {
+    signal.throwIfAborted(); // orientation is a hint only
   }
-  if (best.rotation === 0) return upright;
-  const turned = await read(best.rotation, dpi);
-  return score(turned) >= score(upright) ? turned : upright;
+  const ratio = o.cols > 0 ? o.rows / o.cols : 1;
+  if (ratio >= 1) {
+    // lines run horizontally: upright (the common case) or upside down
+    const upright = await read(0, dpi);
+    if (upright.text.trim().length === 0 || good(upright)) return upright;
+    const other = await bestOf(ratio > 1.25 ? [180] : [180, 90, 270], upright);
+    return other && score(other) > score(upright) ? other : upright;
+  }
+  // lines run vertically: the page is turned a quarter (a weak hint also tries upright)
+  const turned = await bestOf(ratio < 0.8 ? [90, 270] : [90, 270, 0], null);
+  if (turned && (good(turned) || turned.rotation === 0)) return turned;
+  const upright = await read(0, dpi);
+  return turned && score(turned) > score(upright) ? turned : upright;
 }

@@ -46,9 +46,11 @@ export class OcrPool {
     return this.pool.size;
   }
 
-  recognize(png: Uint8Array, signal?: AbortSignal): Promise<OcrText> {
+  /** Recognises a PNG; `rectangle` limits recognition to a region (cheap orientation trials). */
+  recognize(png: Uint8Array, signal?: AbortSignal, rectangle?: Tesseract.Rectangle): Promise<OcrText> {
     return this.pool.use(async (w) => {
-      const { data } = await w.recognize(Buffer.from(png), { rotateAuto: true }, { text: true });
+      const opts: Partial<Tesseract.RecognizeOptions> = rectangle ? { rectangle } : { rotateAuto: true };
+      const { data } = await w.recognize(Buffer.from(png), opts, { text: true });
       return { text: data.text, confidence: data.confidence };
     }, signal);
   }

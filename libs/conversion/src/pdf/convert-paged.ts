@@ -114,7 +114,7 @@ export async function convertPaged(ctx: FormatContext, kind: 'pdf' | 'image'): P
     };
   });
   const title = info.metadata['title']?.trim() || null;
-  return { pages: records, markdown, pageMap, title, metadata: info.metadata, warnings };
+  return { pages: records, markdown, pageMap, title, metadata: info.metadata, warnings, ocrSkipped: needOcr.length > 0 && !ocrAllowed };
 }
 
 /** Images render at their native resolution, small ones upscaled (tesseract wants ~300-DPI-sized glyphs). */

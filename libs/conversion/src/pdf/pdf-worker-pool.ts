@@ -57,7 +57,8 @@ export interface DocRef {
 type Request =
   | { op: 'info' }
   | { op: 'extract'; pages: number[] }
-  | { op: 'render'; page: number; dpi: number; rotate?: number };
+  | { op: 'render'; page: number; dpi: number; rotate?: number }
+  | { op: 'orientation'; page: number };
 
 interface Reply {
   id: number;
@@ -143,6 +144,11 @@ export class PdfWorkerPool {
 
   render(doc: DocRef, page: number, dpi: number, rotate: number, signal?: AbortSignal): Promise<RenderedPage> {
     return this.pool.use((w) => w.call<RenderedPage>(doc, { op: 'render', page, dpi, rotate }), signal);
+  }
+
+  /** Coefficients of variation of row and column ink sums (rows > cols: text runs horizontally). */
+  orientation(doc: DocRef, page: number, signal?: AbortSignal): Promise<{ rows: number; cols: number }> {
+    return this.pool.use((w) => w.call<{ rows: number; cols: number }>(doc, { op: 'orientation', page }), signal);
   }
 
   close(): Promise<void> {

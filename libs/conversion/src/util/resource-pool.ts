@@ -63,7 +63,7 @@ export class ResourcePool<R> {
   }
 
   private async acquire(signal?: AbortSignal): Promise<R> {
-    if (this.closed) this.closed = false; // a pool closed for shutdown can be reused by a later call
+    if (this.closed) throw new Error('pool closed');
     const ready = this.idle.pop();
     if (ready !== undefined) return ready;
     if (this.live < this.options.size) {
@@ -88,7 +88,7 @@ export class ResourcePool<R> {
         { once: true },
       );
     });
-    if (r === null) return this.acquire(signal);
+    if (r === null) return this.acquire(signal); // a slot was freed (or the pool closed: acquire throws)
     return r;
   }
 
