@@ -24,7 +24,7 @@ function turndown() {
     emDelimiter: '_',
   });
   td.use(gfm);
-  td.remove(['script', 'style', 'noscript', 'template', 'head', 'iframe', 'object', 'svg', 'canvas']);
+  td.remove(['script', 'style', 'noscript', 'template', 'head', 'title', 'iframe', 'object', 'svg', 'canvas', 'nav', 'form', 'button']);
   // Paragraphs, line breaks and lists inside table cells would break the one-line GFM row.
   td.addRule('cellBlock', {
     filter: (node) => ['P', 'DIV', 'UL', 'OL', 'LI'].includes(node.nodeName) && inCell(node),
@@ -61,8 +61,19 @@ function titleOf(html) {
 }
 
 function htmlToMarkdown(html) {
-  const md = turndown().turndown(promoteHeaderRows(html));
-  return md.replace(/\n{3,}/g, '\n\n').trim();
+  // the <head> (title, meta, styles) is not body text; the parser would otherwise keep the title's text
+  const body = html.replace(/<head\b[\s\S]*?<\/head>/i, '').replace(/<title\b[\s\S]*?<\/title>/gi, '');
+  const md = turndown().turndown(promoteHeaderRows(body));
+  return md
+    .split('\n')
+    .map((line) =>
+      /^\|.*\|$/.test(line)
+        ? line.replace(/\s{2,}/g, ' ') // table rows: cell padding from the GFM rule
+        : line.replace(/^(\s*)(-|\d+\.) {2,}(?=\S)/, '$1$2 '), // turndown pads list markers to 4 columns
+    )
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
 }
 
 async function run({ op, bytes }) {

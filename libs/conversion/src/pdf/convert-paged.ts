@@ -35,9 +35,14 @@ export async function convertPaged(ctx: FormatContext, kind: 'pdf' | 'image'): P
     throw conversionError('extraction_failed', `${ctx.filename} could not be opened: ${(e as Error).message}`, e);
   }
   if (info.needsPassword) throw conversionError('encrypted', `${ctx.filename} is password-protected`);
-  if (info.pageCount === 0) throw conversionError('extraction_failed', `${ctx.filename} has no pages`);
+  if (info.pageCount === 0)
+    throw conversionError(
+      'extraction_failed',
+      `${ctx.filename} has no readable pages${info.repaired ? ' (damaged or truncated PDF)' : ''}`,
+    );
   if (info.pageCount > options.maxPages)
     throw conversionError('too_large', `${ctx.filename} has ${info.pageCount} pages (limit ${options.maxPages})`);
+  if (info.repaired) warnings.push(`damaged PDF repaired by the reader (${info.logs.slice(0, 3).join('; ')})`);
   const pages = info.pageCount;
   ctx.progress({ stage: 'open', page: 0, pages });
 

@@ -8,6 +8,13 @@ import * as mupdf from 'mupdf';
 /** @type {{ key: string, doc: any } | null} */
 let current = null;
 
+// mupdf's warnings (broken xref, repaired objects...) would go to stderr; keep them for the caller instead.
+/** @type {string[]} */
+let logs = [];
+mupdf.setLog((message) => {
+  if (logs.length < 20 && !logs.includes(message)) logs.push(message);
+});
+
 function openDoc(msg) {
   if (current && current.key === msg.key) return current.doc;
   if (!msg.bytes) throw new Error('document not open in this worker');
@@ -32,7 +39,7 @@ const META = ['info:Title', 'info:Author', 'info:Subject', 'info:Keywords', 'inf
 function info(msg) {
   const doc = openDoc(msg);
   const needsPassword = doc.needsPassword();
-  if (needsPassword) return { needsPassword, pageCount: 0, metadata: {}, pixelWidth: null, firstPageWidth: null };
+  if (needsPassword) return { needsPassword, pageCount: 0, metadata: {}, pixelWidth: null, firstPageWidth: null, repaired: false, logs };
   const metadata = {};
   for (const k of META) {
     const v = doc.getMetaData(k);
@@ -46,7 +53,9 @@ function info(msg) {
     firstPageWidth = x1 - x0;
     page.destroy();
   }
-  return { needsPassword, pageCount, metadata, pixelWidth: current.pixelWidth, firstPageWidth };
+  const pdf = doc.asPDF();
+  const repaired = pdf ? pdf.wasRepaired() : false;
+  return { needsPassword, pageCount, metadata, pixelWidth: current.pixelWidth, firstPageWidth, repaired, logs };
 }
 
 function area(b) {
@@ -200,6 +209,7 @@ function cv(a) {
 const ops = { info, extract, render, orientation };
 
 parentPort.on('message', (msg) => {
+  logs = [];
   try {
     const op = ops[msg.op];
     if (!op) throw new Error(`unknown op ${msg.op}`);
@@ -207,6 +217,7 @@ parentPort.on('message', (msg) => {
     const transfer = result && result.png ? [result.png.buffer] : [];
     parentPort.postMessage({ id: msg.id, ok: true, result }, transfer);
   } catch (e) {
-    parentPort.postMessage({ id: msg.id, ok: false, error: String((e && e.message) || e) });
+    const detail = logs.length ? ` (${logs.slice(0, 3).join('; ')})` : '';
+    parentPort.postMessage({ id: msg.id, ok: false, error: String((e && e.message) || e) + detail });
   }
 });

@@ -39,6 +39,10 @@ export interface DocInfo {
   /** For image files opened as documents: the pixel width of the (first) image. */
   pixelWidth: number | null;
   firstPageWidth: number | null;
+  /** The PDF was damaged (e.g. truncated) and mupdf rebuilt its cross-reference table. */
+  repaired: boolean;
+  /** mupdf's warnings while opening (deduplicated, at most 20). */
+  logs: string[];
 }
 
 export interface RenderedPage {

@@ -1,0 +1,128 @@
+import { readFileSync } from 'node:fs';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { crc32, deflateRawSync } from 'node:zlib';
+import * as mupdf from 'mupdf';
+import { isAppError } from '@lectern/contracts';
+import { corpusFile } from '@lectern/testing';
+import { closeConversionPool, convertDocument, type ConversionInput, type ConvertDocumentOptions } from './index.js';
+
+const NPPF = corpusFile('uk-planning-policy', 'nppf-2024', 'NPPF_December_2024.pdf');
+const LINN = corpusFile('scanned-ocr', 'ocrmypdf-resources', 'linn.pdf');
+const nppf = readFileSync(NPPF);
+
+/** The AppError code the conversion rejects with (fails the test if it resolves or throws something else). */
+async function errorCode(input: ConversionInput, options?: ConvertDocumentOptions): Promise<string> {
+  try {
+    await convertDocument(input, options);
+  } catch (e) {
+    if (isAppError(e)) return e.code;
+    throw e;
+  }
+  throw new Error('conversion succeeded');
+}
+
+/** A minimal ZIP (deflated entries) written by hand: the test needs control over the declared sizes. */
+function zip(entries: { name: string; data: Buffer }[]): Buffer {
+  const locals: Buffer[] = [];
+  const central: Buffer[] = [];
+  let offset = 0;
+  for (const { name, data } of entries) {
+    const packed = deflateRawSync(data, { level: 9 });
+    const nameBuf = Buffer.from(name);
+    const head = Buffer.alloc(30);
+    head.writeUInt32LE(0x04034b50, 0);
+    head.writeUInt16LE(20, 4);
+    head.writeUInt16LE(8, 8);
+    head.writeUInt32LE(crc32(data), 14);
+    head.writeUInt32LE(packed.length, 18);
+    head.writeUInt32LE(data.length, 22);
+    head.writeUInt16LE(nameBuf.length, 26);
+    const dir = Buffer.alloc(46);
+    dir.writeUInt32LE(0x02014b50, 0);
+    dir.writeUInt16LE(20, 4);
+    dir.writeUInt16LE(20, 6);
+    dir.writeUInt16LE(8, 10);
+    dir.writeUInt32LE(crc32(data), 16);
+    dir.writeUInt32LE(packed.length, 20);
+    dir.writeUInt32LE(data.length, 24);
+    dir.writeUInt16LE(nameBuf.length, 28);
+    dir.writeUInt32LE(offset, 42);
+    locals.push(head, nameBuf, packed);
+    central.push(dir, nameBuf);
+    offset += head.length + nameBuf.length + packed.length;
+  }
+  const cd = Buffer.concat(central);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(entries.length, 8);
+  end.writeUInt16LE(entries.length, 10);
+  end.writeUInt32LE(cd.length, 12);
+  end.writeUInt32LE(offset, 16);
+  return Buffer.concat([...locals, cd, end]);
+}
+
+describe('convertDocument: bad input ends in a typed error', () => {
+  afterAll(() => closeConversionPool());
+
+  it('rejects empty, unsupported and mislabelled files', async () => {
+    expect(await errorCode({ bytes: new Uint8Array(0), filename: 'empty.pdf' })).toBe('no_content');
+    expect(await errorCode({ bytes: nppf, filename: 'policy.exe' })).toBe('unsupported_file_type');
+    expect(await errorCode({ bytes: nppf, filename: 'noextension' })).toBe('unsupported_file_type');
+    expect(await errorCode({ bytes: readFileSync(corpusFile('scanned-ocr', 'ocrmypdf-resources', 'linn.png')), filename: 'scan.pdf' })).toBe(
+      'unsupported_file_type',
+    );
+    expect(await errorCode({ bytes: nppf, filename: 'policy.docx' })).toBe('unsupported_file_type');
+    expect(await errorCode({ bytes: nppf, filename: 'policy.txt' })).toBe('unsupported_file_type');
+    expect(await errorCode({ bytes: nppf, filename: 'policy.png' })).toBe('unsupported_file_type');
+    expect(await errorCode({ bytes: new TextEncoder().encode('  \n\t\n'), filename: 'blank.txt' })).toBe('no_content');
+  });
+
+  it('rejects truncated and corrupt PDFs as extraction_failed', async () => {
+    expect(await errorCode({ bytes: nppf.subarray(0, 100_000), filename: 'truncated.pdf' })).toBe('extraction_failed');
+    const garbage = Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(5000, 7)]);
+    expect(await errorCode({ bytes: garbage, filename: 'corrupt.pdf' })).toBe('extraction_failed');
+    // a file that only lost its trailer is repaired and read, with a warning
+    const repaired = await convertDocument({ bytes: nppf.subarray(0, nppf.length - 1000), filename: 'cut.pdf' });
+    expect(repaired.page_count).toBe(82);
+    expect(repaired.warnings.join(' ')).toMatch(/repaired/);
+  });
+
+  it('rejects a password-protected PDF as encrypted', async () => {
+    const doc = mupdf.Document.openDocument(nppf, 'application/pdf').asPDF();
+    const locked = doc?.saveToBuffer('encrypt=aes-256,user-password=secret,owner-password=owner');
+    expect(locked).toBeDefined();
+    expect(await errorCode({ bytes: locked?.asUint8Array() ?? new Uint8Array(), filename: 'locked.pdf' })).toBe('encrypted');
+  });
+
+  it('enforces the size, page and time limits', async () => {
+    expect(await errorCode({ bytes: nppf, filename: 'nppf.pdf' }, { maxBytes: 100_000 })).toBe('too_large');
+    expect(await errorCode({ path: NPPF }, { maxBytes: 100_000 })).toBe('too_large');
+    expect(await errorCode({ path: NPPF }, { maxPages: 50 })).toBe('too_large');
+    expect(await errorCode({ path: LINN }, { timeoutMs: 200 })).toBe('timeout');
+  });
+
+  it('rejects DOCX decompression bombs and corrupt DOCX files', async () => {
+    const bomb = zip([
+      { name: '[Content_Types].xml', data: Buffer.from('<Types/>') },
+      { name: 'word/document.xml', data: Buffer.alloc(64 * 1024 * 1024, 0x20) },
+    ]);
+    expect(bomb.length).toBeLessThan(200_000);
+    expect(await errorCode({ bytes: bomb, filename: 'bomb.docx' })).toBe('too_large');
+    const broken = Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.alloc(2000, 1)]);
+    expect(await errorCode({ bytes: broken, filename: 'broken.docx' })).toBe('extraction_failed');
+    const notWord = zip([{ name: 'hello.txt', data: Buffer.from('hello') }]);
+    expect(await errorCode({ bytes: notWord, filename: 'not-word.docx' })).toBe('extraction_failed');
+  });
+
+  it('reports a missing file, and keeps serving after every failure', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'conv-'));
+    expect(await errorCode({ path: join(dir, 'missing.pdf') })).toBe('file_not_found');
+    await writeFile(join(dir, 'zero.pdf'), '');
+    expect(await errorCode({ path: join(dir, 'zero.pdf') })).toBe('no_content');
+    // after a timeout (workers terminated) and all the failures above, the next conversion works
+    const ok = await convertDocument({ path: NPPF }, { maxPages: 100 });
+    expect(ok.page_count).toBe(82);
+  });
+});
