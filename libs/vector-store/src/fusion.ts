@@ -1,3 +1,5 @@
+import { AppError } from '@lectern/contracts';
+
 /**
  * Fusion defaults: the ONE place to change them. Plain RRF(k=60) with equal weights is the textbook
  * default; with a weak dense model it can rank below BM25 alone (issue 3's SciFact run), so the weights
@@ -19,15 +21,27 @@ export interface FusionParams {
   candidates: number;
 }
 
+/** Store-wide fusion defaults (e.g. from app config); anything unset falls back to FUSION_DEFAULTS. */
+export type FusionDefaults = Partial<{ -readonly [K in keyof typeof FUSION_DEFAULTS]: number }>;
+
+/** Per-call options win over the store's defaults, which win over FUSION_DEFAULTS. */
 export const resolveFusion = (
   limit: number,
   o: { rrfK?: number; denseWeight?: number; keywordWeight?: number; candidates?: number },
-): FusionParams => ({
-  rrfK: o.rrfK ?? FUSION_DEFAULTS.rrfK,
-  denseWeight: o.denseWeight ?? FUSION_DEFAULTS.denseWeight,
-  keywordWeight: o.keywordWeight ?? FUSION_DEFAULTS.keywordWeight,
-  candidates: o.candidates ?? Math.max(limit * FUSION_DEFAULTS.candidateFactor, FUSION_DEFAULTS.minCandidates),
-});
+  store: FusionDefaults = {},
+): FusionParams => {
+  const d = { ...FUSION_DEFAULTS, ...store };
+  const p = {
+    rrfK: o.rrfK ?? d.rrfK,
+    denseWeight: o.denseWeight ?? d.denseWeight,
+    keywordWeight: o.keywordWeight ?? d.keywordWeight,
+    candidates: o.candidates ?? Math.max(limit * d.candidateFactor, d.minCandidates),
+  };
+  if (!(p.rrfK >= 1) || !(p.denseWeight >= 0) || !(p.keywordWeight >= 0) || !Number.isInteger(p.candidates) || p.candidates < 1) {
+    throw new AppError('invalid_arguments', 'Fusion needs rrfK >= 1, non-negative weights and a positive integer candidate count.');
+  }
+  return { ...p, candidates: Math.min(p.candidates, 1000) };
+};
 
 export interface Fused {
   id: string;

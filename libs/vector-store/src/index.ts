@@ -4,7 +4,7 @@ export { QdrantVectorStore } from './qdrant/qdrant.adapter.js';
 export type { QdrantStoreOptions } from './qdrant/qdrant.adapter.js';
 export { INTEGER_FIELDS, KEYWORD_FIELDS } from './payload-indexes.js';
 export { FUSION_DEFAULTS, resolveFusion, rrfFuse } from './fusion.js';
-export type { Fused, FusionParams } from './fusion.js';
+export type { Fused, FusionDefaults, FusionParams } from './fusion.js';
 export {
   CollectionInfoSchema,
   CollectionNameSchema,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { EmbeddingFingerprintSchema, type EmbeddingFingerprint } from '@lectern/contracts';
 import type { Logger } from '@lectern/runtime';
+import type { FusionDefaults } from './fusion.js';
 
 export { EmbeddingFingerprintSchema, type EmbeddingFingerprint };
 
@@ -145,5 +146,7 @@ export interface VectorStoreOptions {
   dataDir: string;
   /** Prefix of physical collection names, default `lectern_`. */
   collectionPrefix?: string;
+  /** Store-wide hybrid fusion defaults (per-call options still win); see FUSION_DEFAULTS. */
+  fusion?: FusionDefaults;
   log?: Logger;
 }

@@ -2,7 +2,7 @@ import Database, { type Database as Db, type Statement } from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from '@lectern/runtime';
-import { resolveFusion, rrfFuse } from '../fusion.js';
+import { resolveFusion, rrfFuse, type FusionDefaults } from '../fusion.js';
 import {
   assertFingerprint,
   checkField,
@@ -69,7 +69,8 @@ export class EmbeddedVectorStore implements VectorStore {
   private readonly statements = new Map<string, Statement>();
   private readonly dense = new Map<number, DenseIndex>();
 
-  constructor(opts: { dataDir: string; collectionPrefix?: string; log?: Logger }) {
+  constructor(opts: { dataDir: string; collectionPrefix?: string; fusion?: FusionDefaults; log?: Logger }) {
+    this.fusion = opts.fusion ?? {};
     mkdirSync(opts.dataDir, { recursive: true });
     this.prefix = opts.collectionPrefix ?? 'lectern_';
     this.log = opts.log;
@@ -85,6 +86,7 @@ export class EmbeddedVectorStore implements VectorStore {
 
   private readonly prefix: string;
   private readonly log: Logger | undefined;
+  private readonly fusion: FusionDefaults;
 
   private stmt(sql: string): Statement {
     let s = this.statements.get(sql);
@@ -373,7 +375,7 @@ export class EmbeddedVectorStore implements VectorStore {
   async searchHybrid(name: string, q: { vector: Float32Array | number[]; text: string }, opts: HybridOptions): Promise<Hit[]> {
     const limit = checkLimit(opts.limit);
     const filter = checkFilter(opts.filter);
-    const p = resolveFusion(limit, opts);
+    const p = resolveFusion(limit, opts, this.fusion);
     return this.read(() => {
       const c = this.require(name);
       assertFingerprint(name, c.fingerprint, checkFingerprint(opts.fingerprint));

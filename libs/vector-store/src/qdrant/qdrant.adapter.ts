@@ -2,7 +2,7 @@ import { QdrantClient, type Schemas } from '@qdrant/js-client-rest';
 import { AppError } from '@lectern/contracts';
 import type { Logger } from '@lectern/runtime';
 import { decodeCursor, encodeCursor } from '../cursor.js';
-import { resolveFusion, rrfFuse } from '../fusion.js';
+import { resolveFusion, rrfFuse, type FusionDefaults } from '../fusion.js';
 import { INTEGER_FIELDS, KEYWORD_FIELDS } from '../payload-indexes.js';
 import {
   assertFingerprint, checkField, checkFilter, checkFingerprint, checkLimit, checkName, checkPoints, checkVector,
@@ -27,6 +27,7 @@ export interface QdrantStoreOptions {
   url: string;
   apiKey?: string;
   collectionPrefix?: string;
+  fusion?: FusionDefaults;
   log?: Logger;
   /** Points per upsert request (each sent with `wait: true`). */
   batchSize?: number;
@@ -59,6 +60,7 @@ export class QdrantVectorStore implements VectorStore {
   private readonly batchSize: number;
   private readonly retry: RetryPolicy;
   private readonly keywordScanLimit: number;
+  private readonly fusion: FusionDefaults;
 
   constructor(o: QdrantStoreOptions) {
     this.client = new QdrantClient({ url: o.url, apiKey: o.apiKey, checkCompatibility: false });
@@ -67,6 +69,7 @@ export class QdrantVectorStore implements VectorStore {
     this.batchSize = o.batchSize ?? 256;
     this.retry = o.retry ?? { attempts: 4, baseDelayMs: 200 };
     this.keywordScanLimit = o.keywordScanLimit ?? 10_000;
+    this.fusion = o.fusion ?? {};
   }
 
   private physical(name: string): string {
@@ -317,7 +320,7 @@ export class QdrantVectorStore implements VectorStore {
   async searchHybrid(name: string, q: { vector: Float32Array | number[]; text: string }, opts: HybridOptions): Promise<Hit[]> {
     const limit = checkLimit(opts.limit);
     const filter = checkFilter(opts.filter);
-    const p = resolveFusion(limit, opts);
+    const p = resolveFusion(limit, opts, this.fusion);
     const c = await this.require(name);
     assertFingerprint(name, c.fingerprint, checkFingerprint(opts.fingerprint));
     if (!c.hybrid) throw hybridNotSupported(name);
