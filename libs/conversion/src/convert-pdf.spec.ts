@@ -93,3 +93,38 @@ describe('convertDocument: text-layer PDF (NPPF 2024)', () => {
     expect(progress[progress.length - 1]?.stage).toBe('done');
   });
 });
+
+describe('convertDocument: reading order, tables and heading levels in other layouts', () => {
+  afterAll(() => closeConversionPool());
+
+  it('reads a two-column paper column by column and renders its results table', async () => {
+    const r = await convertDocument({ path: corpusFile('multicolumn-papers', 'tracemonkey.pdf') });
+    const md = r.markdown;
+    const at = (s: string): number => {
+      const i = md.indexOf(s);
+      expect(i).toBeGreaterThanOrEqual(0);
+      return i;
+    };
+    // page 1: the left column (abstract ... introduction) comes before the top of the right column
+    expect(at('## Abstract')).toBeLessThan(at('Dynamic languages such as JavaScript are more difficult'));
+    expect(at('Dynamic languages such as JavaScript are more difficult')).toBeLessThan(at('## 1. Introduction'));
+    expect(at('## 1. Introduction')).toBeLessThan(at('and is used for the application logic of browser-based'));
+    expect(at('and is used for the application logic of browser-based')).toBeLessThan(
+      at('Compilers for statically typed languages rely on'),
+    );
+    // section headings one level below the title
+    expect(r.headings.find((h) => h.title === '7. Evaluation')).toMatchObject({ level: 2, page: 10 });
+    // the benchmark results table is a Markdown table, marked, on its page
+    const results = r.tables.find((t) => md.slice(t.start, t.end).includes('| 3d-cube |'));
+    expect(results?.page).toBe(12);
+    expect(md.slice(results?.start, results?.end)).toMatch(/^\| [^|]*\| Loops \| Trees \| Traces \|/);
+  });
+
+  it('ranks numbered sections below chapters in a long manual (R-intro) and skips contents entries', async () => {
+    const r = await convertDocument({ path: corpusFile('long-manuals', 'R-intro.pdf') });
+    expect(r.page_count).toBe(113);
+    expect(r.headings.find((h) => h.title === '1 Introduction and preliminaries')).toMatchObject({ level: 1, page: 8 });
+    expect(r.headings.find((h) => h.title === '1.1 The R environment')).toMatchObject({ level: 2, page: 8 });
+    expect(r.headings.filter((h) => h.page <= 6 && /\d$/.test(h.title))).toEqual([]);
+  });
+});

@@ -37,6 +37,15 @@ export interface PageLayout {
 const vOverlap = (a: { y0: number; y1: number }, b: { y0: number; y1: number }): number =>
   Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0);
 
+/** TeX-made PDFs print accents as separate spacing marks before the letter ("Br¨oker"): compose them. */
+const SPACING_ACCENTS: Record<string, string> = { '¨': '\u0308', '´': '\u0301', 'ˆ': '\u0302', '˜': '\u0303', 'ˇ': '\u030C', '¸': '\u0327' };
+const composeAccents = (s: string): string =>
+  /[¨´ˆ˜ˇ¸]/.test(s)
+    ? s.replace(/([¨´ˆ˜ˇ])\s?([A-Za-zı])|([A-Za-z])¸/g, (m, acc: string, letter: string, cedilla: string) =>
+        acc ? `${letter === "ı" ? "i" : letter}${SPACING_ACCENTS[acc]}`.normalize('NFC') : `${cedilla}\u0327`.normalize('NFC'),
+      )
+    : s;
+
 /** Groups fragments of one raw block into visual lines (mupdf splits a line at large gaps, e.g. "11." + text). */
 export function mergeLines(lines: RawLine[]): Line[] {
   const sorted = [...lines].sort((a, b) => a.y0 + a.y1 - (b.y0 + b.y1) || a.x0 - b.x0);
@@ -57,7 +66,7 @@ export function mergeLines(lines: RawLine[]): Line[] {
       text += glue + l.text;
       prevX1 = l.x1;
     }
-    text = text.replace(/\s+/g, ' ').trim();
+    text = composeAccents(text.replace(/\s+/g, ' ').trim());
     const weight = (l: RawLine): number => l.text.trim().length;
     const total = g.reduce((s, l) => s + weight(l), 0) || 1;
     const boldChars = g.reduce((s, l) => s + (l.bold ? weight(l) : 0), 0);
@@ -105,25 +114,21 @@ export function toTextBlock(lines: Line[]): TextBlock {
  * Reading order. A page with a column gutter (a vertical strip in the middle that no narrow block crosses,
  * with text on both sides) reads column by column between full-width blocks; other pages read top to bottom.
  */
-export function orderBlocks<B extends { x0: number; y0: number; x1: number; y1: number }>(
-  blocks: B[],
-  width: number,
-  height: number,
-): B[] {
+export function orderBlocks<B extends Box>(blocks: B[], gutter: number | null): B[] {
   const byY = (a: B, b: B): number => (Math.abs(a.y0 - b.y0) < 2 ? a.x0 - b.x0 : a.y0 - b.y0);
-  const gutter = findGutter(blocks, width, height);
   if (gutter === null) return [...blocks].sort(byY);
-  const spanning = blocks.filter((b) => b.x0 < gutter && b.x1 > gutter).sort(byY);
+  const crosses = (b: B): boolean => b.x0 < gutter - 1 && b.x1 > gutter + 1;
+  const spanning = blocks.filter(crosses).sort(byY);
   const out: B[] = [];
   let top = -Infinity;
   for (const bound of [...spanning, null]) {
     const bottom = bound ? bound.y0 : Infinity;
     const inBand = blocks.filter((b) => {
-      if (b.x0 < gutter && b.x1 > gutter) return false;
+      if (crosses(b)) return false;
       const c = (b.y0 + b.y1) / 2;
       return c >= top && c < bottom;
     });
-    out.push(...inBand.filter((b) => b.x1 <= gutter).sort(byY), ...inBand.filter((b) => b.x0 >= gutter).sort(byY));
+    out.push(...inBand.filter((b) => b.x1 <= gutter + 1).sort(byY), ...inBand.filter((b) => b.x1 > gutter + 1).sort(byY));
     if (bound) {
       out.push(bound);
       top = (bound.y0 + bound.y1) / 2;
@@ -132,32 +137,56 @@ export function orderBlocks<B extends { x0: number; y0: number; x1: number; y1: 
   return out;
 }
 
-function findGutter<B extends { x0: number; y0: number; x1: number; y1: number }>(
-  blocks: B[],
-  width: number,
-  height: number,
-): number | null {
-  const narrow = blocks.filter((b) => b.x1 - b.x0 < 0.55 * width);
-  if (narrow.length < 2) return null;
-  // Candidate x positions in the middle third, probed every 2pt: free of narrow blocks, text on both sides.
+interface Box {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
+
+/**
+ * A column gutter: an x in the middle of the page with a substantial column of text on each side and
+ * little text crossing it (crossing blocks - titles, centred affiliations, full-width figures - become
+ * separators read in their place).
+ */
+export function findGutter(blocks: Box[], width: number, height: number): number | null {
   let best: { x: number; score: number } | null = null;
   for (let x = width * 0.3; x <= width * 0.7; x += 2) {
-    if (narrow.some((b) => b.x0 < x && b.x1 > x)) continue;
-    const left = narrow.filter((b) => b.x1 <= x).reduce((s, b) => s + (b.y1 - b.y0), 0);
-    const right = narrow.filter((b) => b.x0 >= x).reduce((s, b) => s + (b.y1 - b.y0), 0);
+    let left = 0;
+    let right = 0;
+    let crossing = 0;
+    for (const b of blocks) {
+      const h = b.y1 - b.y0;
+      if (b.x1 <= x) left += h;
+      else if (b.x0 >= x) right += h;
+      else crossing += h;
+    }
     if (left < 0.2 * height || right < 0.2 * height) continue;
-    // full-width blocks may cross the gutter, but if most text crosses it, it is not a column layout
-    const crossing = blocks.filter((b) => b.x0 < x && b.x1 > x).reduce((s, b) => s + (b.y1 - b.y0), 0);
-    if (crossing > left + right) continue;
-    const score = Math.min(left, right) - Math.abs(x - width / 2) * 0.01;
+    if (crossing > 0.5 * Math.min(left, right)) continue;
+    const score = Math.min(left, right) - crossing - Math.abs(x - width / 2) * 0.01;
     if (!best || score > best.score) best = { x, score };
   }
   return best ? best.x : null;
 }
 
-/** One page's blocks: tables found first (they take their lines), the rest merged into text blocks, in order. */
+/**
+ * One page's blocks: column gutter first (so tables never pair lines across columns), then tables (they take
+ * their lines), the rest merged into text blocks, all in reading order.
+ */
 export function layoutPage(page: RawPage): PageLayout {
-  const { tables, used } = detectTables(page);
+  const gutter = findGutter(page.blocks, page.width, page.height);
+  const lines = page.blocks.flatMap((b) => b.lines);
+  const regions =
+    gutter === null
+      ? [lines]
+      : [lines.filter((l) => l.x1 <= gutter), lines.filter((l) => l.x0 >= gutter), lines.filter((l) => l.x0 < gutter && l.x1 > gutter)];
+  const tables: TableBlock[] = [];
+  const used = new Set<RawLine>();
+  for (const region of regions) {
+    const found = detectTables(region);
+    tables.push(...found.tables);
+    for (const l of found.used) used.add(l);
+  }
   const text: TextBlock[] = [];
   for (const b of page.blocks as RawBlock[]) {
     const rest = b.lines.filter((l) => !used.has(l));
@@ -165,7 +194,7 @@ export function layoutPage(page: RawPage): PageLayout {
     const merged = mergeLines(rest);
     for (const group of splitParagraphs(merged)) text.push(toTextBlock(group));
   }
-  const blocks = orderBlocks<PageBlock>([...text, ...tables], page.width, page.height);
+  const blocks = orderBlocks<PageBlock>([...text, ...tables], gutter);
   return { pageNumber: page.pageNumber, width: page.width, height: page.height, blocks };
 }
 

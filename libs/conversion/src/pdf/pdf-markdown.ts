@@ -6,6 +6,8 @@ import { tableToMarkdown } from './tables.js';
 export type BuildPage = { pageNumber: number; layout: PageLayout } | { pageNumber: number; ocrText: string };
 
 const normKey = (s: string): string => s.toLowerCase().replace(/\d+/g, '#').replace(/\s+/g, ' ').trim();
+/** A table-of-contents entry: dot leaders (or a long gap of dots) before a page number. */
+const TOC_LINE = /(\s?\.){2,}\s*[\divxlc]+$|…\s*\d+$/i;
 const PAGE_NUMBER = /^(page\s*)?[-–(]?\s*[\divxlc]{1,6}\s*[-–)]?(\s*(of|\/)\s*\d+)?$/i;
 
 /**
@@ -69,7 +71,7 @@ export function headingRules(layouts: PageLayout[], skip: Set<TextBlock>): Headi
   let most = -1;
   for (const [s, n] of chars) if (n > most) [body, most] = [s, n];
   const headingish = (b: TextBlock): boolean =>
-    b.chars >= 2 && b.chars <= 200 && b.lines.length <= 3 && /\p{L}/u.test(blockText(b)) && !PAGE_NUMBER.test(blockText(b));
+    b.chars >= 2 && b.chars <= 200 && b.lines.length <= 3 && /\p{L}/u.test(blockText(b)) && !PAGE_NUMBER.test(blockText(b)) && !TOC_LINE.test(blockText(b));
   const isSizeHeading = (b: TextBlock): boolean => b.size >= body + Math.max(1, 0.12 * body) && headingish(b);
   const isBoldHeading = (b: TextBlock): boolean => {
     const t = blockText(b);
@@ -83,6 +85,15 @@ export function headingRules(layouts: PageLayout[], skip: Set<TextBlock>): Headi
       !/:\s+\S/.test(t)
     );
   };
+  // contents pages (most blocks end in a page number): their bold entries are not headings
+  const contents = new Set<PageLayout>();
+  for (const p of layouts) {
+    const texts = p.blocks.filter((b): b is TextBlock => b.kind === 'text').map(blockText);
+    const entries = texts.filter((t) => /\p{L}.*\s\d{1,4}$/u.test(t) || TOC_LINE.test(t)).length;
+    if (entries >= 5 && entries >= 0.5 * texts.length) contents.add(p);
+  }
+  const onContents = new Set<TextBlock>();
+  for (const p of contents) for (const b of p.blocks) if (b.kind === 'text') onContents.add(b);
   const counts = new Map<number, number>();
   for (const b of blocks) if (isSizeHeading(b)) counts.set(b.size, (counts.get(b.size) ?? 0) + 1);
   const single = layouts.length <= 1;
@@ -103,8 +114,9 @@ export function headingRules(layouts: PageLayout[], skip: Set<TextBlock>): Headi
   return {
     level(b) {
       if (skip.has(b)) return null;
+      if (onContents.has(b) && /\s\d{1,4}$/.test(blockText(b))) return null;
       if (isSizeHeading(b)) return sizeLevel(b.size);
-      if (isBoldHeading(b) && blocks.length > 1) return boldLevel;
+      if (isBoldHeading(b) && blocks.length > 1 && !onContents.has(b)) return boldLevel;
       return null;
     },
   };

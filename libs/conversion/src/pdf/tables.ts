@@ -1,4 +1,4 @@
-import type { RawLine, RawPage } from './pdf-worker-pool.js';
+import type { RawLine } from './pdf-worker-pool.js';
 
 export interface TableBlock {
   kind: 'table';
@@ -32,8 +32,8 @@ const MARKER = /^(\(?\d{1,3}[.)]?|\(?[a-z][.)]|\(?[ivxl]{1,5}[.)]|[•●▪■�
  * JavaScript build exposes no table finder, and the heuristic is small. Guards keep numbered paragraphs,
  * footnotes and two-column body text out (a "table" of markers + prose, or of long prose lines, is not one).
  */
-export function detectTables(page: RawPage): { tables: TableBlock[]; used: Set<RawLine> } {
-  const lines = page.blocks.flatMap((b) => b.lines).filter((l) => l.text.trim().length > 0);
+export function detectTables(all: RawLine[]): { tables: TableBlock[]; used: Set<RawLine> } {
+  const lines = all.filter((l) => l.text.trim().length > 0);
   const rows = groupRows(lines);
   const tables: TableBlock[] = [];
   const used = new Set<RawLine>();
@@ -126,6 +126,8 @@ function toTable(run: Row[]): TableBlock | null {
   }
   if (cols.length < 2) return null;
   const cellsAll = multi.flatMap((r) => r.cells);
+  // prose wraps words across lines ("Lan-" / "guages"): tables do not
+  if (cellsAll.filter((c) => /\p{Ll}-$/u.test(c.text)).length >= 2) return null;
   const avgLen = cellsAll.reduce((s, c) => s + c.text.length, 0) / cellsAll.length;
   if (cols.length === 2) {
     const firsts = multi.map((r) => r.cells[0]?.text ?? '');
