@@ -49,27 +49,31 @@ export async function convertPaged(ctx: FormatContext, kind: 'pdf' | 'image'): P
   // 1. text layer, in batches spread over the mupdf workers
   const numbers = Array.from({ length: pages }, (_, i) => i + 1);
   let raw: RawPage[];
+  let layouts: PageLayout[];
   if (kind === 'pdf') {
-    const batch = Math.min(32, Math.max(1, Math.ceil(pages / (pools.pdf.size * 4))));
+    const batch = Math.min(16, Math.max(1, Math.ceil(pages / (pools.pdf.size * 4))));
     const batches: number[][] = [];
     for (let i = 0; i < pages; i += batch) batches.push(numbers.slice(i, i + batch));
     let done = 0;
+    // each batch is laid out on arrival, while the workers extract the next ones
     const parts = await mapLimit(batches, pools.pdf.size, async (b) => {
+      let r: RawPage[];
       try {
-        const r = await pools.pdf.extract(doc, b, signal);
-        done += b.length;
-        ctx.progress({ stage: 'extract', page: done, pages });
-        return r;
+        r = await pools.pdf.extract(doc, b, signal);
       } catch (e) {
         signal.throwIfAborted();
         throw conversionError('extraction_failed', `text extraction failed on pages ${b[0]}-${b[b.length - 1]}`, e);
       }
+      done += b.length;
+      ctx.progress({ stage: 'extract', page: done, pages });
+      return { raw: r, layouts: r.map(layoutPage) };
     });
-    raw = parts.flat();
+    raw = parts.flatMap((p) => p.raw);
+    layouts = parts.flatMap((p) => p.layouts);
   } else {
     raw = numbers.map((n) => ({ pageNumber: n, width: 0, height: 0, blocks: [], imageRatio: 1 }));
+    layouts = raw.map(layoutPage);
   }
-  const layouts = raw.map(layoutPage);
 
   // 2. OCR where the text layer is (nearly) empty
   const needOcr = layouts.filter((l) => visibleChars(pageText(l)) < MIN_TEXT_CHARS).map((l) => l.pageNumber);

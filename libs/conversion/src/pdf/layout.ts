@@ -150,6 +150,10 @@ interface Box {
  * separators read in their place).
  */
 export function findGutter(blocks: Box[], width: number, height: number): number | null {
+  // two columns need at least 40% of a page height of blocks narrower than half the page: most pages stop here
+  let narrow = 0;
+  for (const b of blocks) if (b.x1 - b.x0 < 0.5 * width) narrow += b.y1 - b.y0;
+  if (narrow < 0.4 * height) return null;
   let best: { x: number; score: number } | null = null;
   for (let x = width * 0.3; x <= width * 0.7; x += 2) {
     let left = 0;

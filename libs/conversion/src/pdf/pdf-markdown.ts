@@ -89,7 +89,7 @@ export function headingRules(layouts: PageLayout[], skip: Set<TextBlock>): Headi
   const contents = new Set<PageLayout>();
   for (const p of layouts) {
     const texts = p.blocks.filter((b): b is TextBlock => b.kind === 'text').map(blockText);
-    const entries = texts.filter((t) => /\p{L}.*\s\d{1,4}$/u.test(t) || TOC_LINE.test(t)).length;
+    const entries = texts.filter((t) => t.length < 200 && /\p{L}/u.test(t) && (/\s\d{1,4}$/.test(t) || TOC_LINE.test(t))).length;
     if (entries >= 5 && entries >= 0.5 * texts.length) contents.add(p);
   }
   const onContents = new Set<TextBlock>();

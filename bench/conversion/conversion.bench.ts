@@ -1,0 +1,115 @@
+// Conversion benchmark: text-layer PDFs and OCR pages, @lectern/conversion side by side with PyMuPDF,
+// pdfminer (MarkItDown's extractor) and native tesseract 5.3, all in one run on this machine.
+//   npx tsx bench/conversion/conversion.bench.ts [--out docs/benchmarks/conversion.results.json]
+// Needs Debian's python3-fitz, python3-pdfminer, tesseract-ocr (run with /usr/bin/python3).
+import { execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { corpusFile } from '@lectern/testing';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const PY = '/usr/bin/python3';
+const run = (cmd: string, args: string[]): string =>
+  execFileSync(cmd, args, { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, stdio: ['ignore', 'pipe', 'ignore'] });
+const json = <T>(s: string): T => JSON.parse(s.trim().split('\n').pop() ?? '{}') as T;
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
+
+const TEXT_PDFS = [
+  ['NPPF 2024', corpusFile('uk-planning-policy', 'nppf-2024', 'NPPF_December_2024.pdf')],
+  ['R-intro', corpusFile('long-manuals', 'R-intro.pdf')],
+  ['gnuplot', corpusFile('long-manuals', 'gnuplot.pdf')],
+] as const;
+const scan = (n: string): string => corpusFile('scanned-ocr', 'ocrmypdf-resources', n);
+const OCR_PDFS = ['linn.pdf', 'skew.pdf', 'rotated_skew.pdf', 'ccitt.pdf', 'cardinal.pdf', 'c02-22.pdf'].map(scan);
+const LINN_PAGES = new Set(['linn.pdf', 'skew.pdf', 'rotated_skew.pdf', 'ccitt.pdf', 'cardinal.pdf']);
+
+const words = (s: string): string[] => s.toLowerCase().match(/[a-z0-9]+/g) ?? [];
+const reference = words(readFileSync(scan('linn.txt'), 'utf8'));
+function recall(text: string): number {
+  const left = new Map<string, number>();
+  for (const w of words(text)) left.set(w, (left.get(w) ?? 0) + 1);
+  let hit = 0;
+  for (const w of reference) {
+    const n = left.get(w) ?? 0;
+    if (n > 0) {
+      hit += 1;
+      left.set(w, n - 1);
+    }
+  }
+  return hit / reference.length;
+}
+
+const report: Record<string, unknown> = {
+  date: new Date().toISOString(),
+  cpus: cpus().length,
+  cpu: cpus()[0]?.model,
+  loadavg_start: loadavg(),
+};
+
+// ---- text layer
+const textRows: Record<string, unknown>[] = [];
+for (const [name, file] of TEXT_PDFS) {
+  const ours = [0, 1].map(() =>
+    json<{ pages: number; warm_seconds: number; cold_seconds: number; peak_rss_mb: number; headings: number; tables: number }>(
+      run(process.execPath, ['--import', 'tsx', join(here, 'convert-one.ts'), 'text', file]),
+    ),
+  );
+  const fitz = [0, 1, 2].map(() => json<{ pages: number; seconds: number; peak_rss_mb: number }>(run(PY, [join(here, 'pdf_text_reference.py'), 'pymupdf', file])));
+  const miner = json<{ pages: number; seconds: number; peak_rss_mb: number }>(run(PY, [join(here, 'pdf_text_reference.py'), 'pdfminer', file]));
+  const pages = ours[0]?.pages ?? 0;
+  const row = {
+    document: name,
+    pages,
+    lectern_warm_s: median(ours.map((o) => o.warm_seconds)),
+    lectern_cold_s: median(ours.map((o) => o.cold_seconds)),
+    lectern_peak_rss_mb: Math.max(...ours.map((o) => o.peak_rss_mb)),
+    lectern_headings: ours[0]?.headings,
+    lectern_tables: ours[0]?.tables,
+    pymupdf_s: median(fitz.map((f) => f.seconds)),
+    pymupdf_peak_rss_mb: Math.max(...fitz.map((f) => f.peak_rss_mb)),
+    pdfminer_s: miner.seconds,
+    pdfminer_peak_rss_mb: miner.peak_rss_mb,
+  };
+  textRows.push(row);
+  process.stderr.write(`${JSON.stringify(row)}\n`);
+}
+report['text_layer'] = textRows;
+
+// ---- OCR
+const ours = json<{ seconds: number; peak_rss_mb: number; pages: { file: string; page: number; text: string; rotation: number; confidence: number | null }[] }>(
+  run(process.execPath, ['--import', 'tsx', join(here, 'convert-one.ts'), 'ocr', scan('linn.png'), ...OCR_PDFS]),
+);
+const tmp = join(mkdtempSync(join(tmpdir(), 'conv-bench-')), 'tesseract.json');
+run(PY, [join(here, 'tesseract_reference.py'), tmp, ...OCR_PDFS]);
+const native = JSON.parse(readFileSync(tmp, 'utf8')) as {
+  render_seconds: number;
+  ocr_seconds: number;
+  peak_tesseract_rss_mb: number;
+  pages: { file: string; page: number; text: string; seconds: number }[];
+};
+const linnRecall = (pages: { file: string; text: string }[]): number => {
+  const r = pages.filter((p) => LINN_PAGES.has(p.file)).map((p) => recall(p.text));
+  return r.reduce((s, x) => s + x, 0) / r.length;
+};
+report['ocr'] = {
+  pages: ours.pages.length,
+  linn_pages: ours.pages.filter((p) => LINN_PAGES.has(p.file)).length,
+  lectern_seconds: ours.seconds,
+  lectern_s_per_page: ours.seconds / ours.pages.length,
+  lectern_peak_rss_mb: ours.peak_rss_mb,
+  lectern_mean_recall: linnRecall(ours.pages),
+  lectern_per_page: ours.pages.map((p) => ({ file: p.file, page: p.page, rotation: p.rotation, confidence: p.confidence, recall: LINN_PAGES.has(p.file) ? recall(p.text) : null })),
+  native_render_seconds: native.render_seconds,
+  native_ocr_seconds: native.ocr_seconds,
+  native_s_per_page: (native.render_seconds + native.ocr_seconds) / native.pages.length,
+  native_peak_tesseract_rss_mb: native.peak_tesseract_rss_mb,
+  native_mean_recall: linnRecall(native.pages),
+  native_per_page: native.pages.map((p) => ({ file: p.file, page: p.page, seconds: p.seconds, recall: LINN_PAGES.has(p.file) ? recall(p.text) : null })),
+};
+report['loadavg_end'] = loadavg();
+const outIdx = process.argv.indexOf('--out');
+const out = JSON.stringify(report, null, 2);
+if (outIdx > 0 && process.argv[outIdx + 1]) writeFileSync(process.argv[outIdx + 1] ?? '', `${out}\n`);
+process.stdout.write(`${out}\n`);

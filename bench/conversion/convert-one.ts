@@ -1,0 +1,47 @@
+// Child process of conversion.bench.ts: converts files with @lectern/conversion in a fresh process so its
+// peak RSS (main thread + mupdf/tesseract worker threads) belongs to this measurement alone.
+//   text mode: convert-one.ts text FILE   -> cold run (pool start-up included), then warm runs
+//   ocr mode:  convert-one.ts ocr FILE... -> warm-up on one page, then every file, per-page text
+import { closeConversionPool, convertDocument } from '@lectern/conversion';
+
+const [mode, ...files] = process.argv.slice(2);
+const seconds = (t: number): number => (performance.now() - t) / 1000;
+
+if (mode === 'text') {
+  const file = files[0] ?? '';
+  let t = performance.now();
+  const first = await convertDocument({ path: file });
+  const cold = seconds(t);
+  const warm: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    t = performance.now();
+    await convertDocument({ path: file });
+    warm.push(seconds(t));
+  }
+  warm.sort((a, b) => a - b);
+  process.stdout.write(
+    `${JSON.stringify({
+      pages: first.page_count,
+      chars: first.markdown.length,
+      headings: first.headings.length,
+      tables: first.tables.length,
+      cold_seconds: cold,
+      warm_seconds: warm[1],
+      peak_rss_mb: process.resourceUsage().maxRSS / 1024,
+    })}\n`,
+  );
+} else if (mode === 'ocr') {
+  const warmup = files[0] ?? '';
+  await convertDocument({ path: warmup }); // tesseract workers start and load eng data here, not in the timing
+  const pages: { file: string; page: number; text: string; rotation: number; confidence: number | null }[] = [];
+  const t = performance.now();
+  for (const file of files) {
+    const r = await convertDocument({ path: file });
+    for (const p of r.pages)
+      pages.push({ file: file.split('/').pop() ?? file, page: p.page_number, text: p.text, rotation: p.rotation ?? 0, confidence: p.ocr_confidence });
+  }
+  process.stdout.write(`${JSON.stringify({ seconds: seconds(t), peak_rss_mb: process.resourceUsage().maxRSS / 1024, pages })}\n`);
+} else {
+  throw new Error(`unknown mode ${mode}`);
+}
+await closeConversionPool();
