@@ -14,22 +14,32 @@ CREATE TABLE IF NOT EXISTS vs_collections (
 
 export const pointsTable = (cid: number): string => `vs_points_${cid}`;
 export const chunksTable = (cid: number): string => `vs_chunks_${cid}`;
+export const vectorsTable = (cid: number): string => `vs_vectors_${cid}`;
+export const deletedTable = (cid: number): string => `vs_deleted_${cid}`;
 export const ftsTable = (cid: number): string => `vs_fts_${cid}`;
 
 /**
- * Points are split in two tables: a narrow one (id, payload) that filters scan, and a wide one (text,
- * vector) read only for results, the dense matrix and the full-text index. Measured: scanning 10k rows
- * for a payload filter took 24-44 ms with text and vector in the same row, since every row then fills
- * most of a page. Deleting a point deletes its chunk row (trigger), which updates the full-text index.
+ * A point is spread over three tables sharing its `rid` (never reused: AUTOINCREMENT):
+ * - points (id, payload): narrow, so payload filters scan few pages (with text and vector in the same
+ *   row, a filter over 10k rows took 24-44 ms: every row filled most of a page);
+ * - chunks (text): the full-text index's content table;
+ * - vectors (ver, vector): what the in-memory matrix loads; `ver` is the collection version that wrote
+ *   the row, and deleted rids are logged with their version, so a process whose matrix is at version V
+ *   catches up by reading only the rows changed after V (another process's writes cost what they changed).
+ * Deleting a point deletes its chunk and vector rows (trigger); the full-text index follows its content.
  */
 export const createPointsSql = (cid: number): string => {
-  const p = pointsTable(cid);
-  const c = chunksTable(cid);
+  const [p, c, v, d] = [pointsTable(cid), chunksTable(cid), vectorsTable(cid), deletedTable(cid)];
   return `
-CREATE TABLE ${p} (rid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, payload BLOB NOT NULL);
-CREATE TABLE ${c} (rid INTEGER PRIMARY KEY, text TEXT NOT NULL, vector BLOB NOT NULL);
+CREATE TABLE ${p} (rid INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE, payload BLOB NOT NULL);
+CREATE TABLE ${c} (rid INTEGER PRIMARY KEY, text TEXT NOT NULL);
+CREATE TABLE ${v} (rid INTEGER PRIMARY KEY, ver INTEGER NOT NULL, vector BLOB NOT NULL);
+CREATE INDEX ${v}_ver ON ${v}(ver);
+CREATE TABLE ${d} (rid INTEGER NOT NULL, ver INTEGER NOT NULL);
+CREATE INDEX ${d}_ver ON ${d}(ver);
 CREATE TRIGGER ${p}_ad AFTER DELETE ON ${p} BEGIN
   DELETE FROM ${c} WHERE rid = old.rid;
+  DELETE FROM ${v} WHERE rid = old.rid;
 END;`;
 };
 
@@ -56,7 +66,7 @@ INSERT INTO ${f}(${f}) VALUES ('rebuild');`;
 };
 
 export const dropCollectionSql = (cid: number): string =>
-  `DROP TABLE IF EXISTS ${ftsTable(cid)}; DROP TABLE IF EXISTS ${pointsTable(cid)}; DROP TABLE IF EXISTS ${chunksTable(cid)};`;
+  [ftsTable, pointsTable, chunksTable, vectorsTable, deletedTable].map((t) => `DROP TABLE IF EXISTS ${t(cid)};`).join(' ');
 
 export interface CatalogRow {
   cid: number;

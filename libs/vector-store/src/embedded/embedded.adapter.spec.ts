@@ -31,3 +31,30 @@ describe('VectorStore (embedded) filtered dense search beyond the first candidat
     await store.close();
   });
 });
+
+describe('VectorStore (embedded) with two connections, as two processes', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'lectern-vs-two-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('a reader\'s loaded matrix follows another writer\'s upserts, replacements and deletions', async () => {
+    const fingerprint = { model_id: 'm', revision: 'r', dimension: 3, normalized: true };
+    const writer = new EmbeddedVectorStore({ dataDir: dir });
+    const reader = new EmbeddedVectorStore({ dataDir: dir });
+    await writer.ensureCollection('shared', { fingerprint, hybrid: true });
+    const p = (id: string, v: number[]) => ({ id, vector: v, text: `text ${id}`, payload: { id } });
+    await writer.upsert('shared', [p('x', [1, 0, 0]), p('y', [0, 1, 0]), p('z', [0, 0, 1])], { fingerprint });
+    const top = async (v: number[]) => (await reader.searchDense('shared', v, { fingerprint, limit: 1 }))[0]?.id;
+    expect(await top([1, 0, 0])).toBe('x'); // the reader loads its matrix here
+
+    await writer.deleteByIds('shared', ['x']);
+    await writer.upsert('shared', [p('y', [1, 0.1, 0]), p('w', [0, 0.1, 1])], { fingerprint });
+    expect(await top([1, 0, 0])).toBe('y');
+    expect(await top([0, 0, 1])).toBe('z');
+    expect((await reader.searchDense('shared', [0, 1, 0], { fingerprint, limit: 10 })).map((h) => h.id).sort()).toEqual(['w', 'y', 'z']);
+    await writer.deleteByFilter('shared', { id: { $in: ['y', 'z'] } });
+    expect((await reader.searchDense('shared', [1, 1, 1], { fingerprint, limit: 10 })).map((h) => h.id)).toEqual(['w']);
+    expect((await reader.searchKeyword('shared', 'text', { limit: 10 })).map((h) => h.id)).toEqual(['w']);
+    await writer.close();
+    await reader.close();
+  });
+});

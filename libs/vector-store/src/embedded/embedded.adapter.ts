@@ -34,6 +34,8 @@ import { DenseIndex } from './dense-index.js';
 import {
   CATALOG_DDL,
   chunksTable,
+  deletedTable,
+  vectorsTable,
   createFtsSql,
   createPointsSql,
   dropCollectionSql,
@@ -180,13 +182,19 @@ export class EmbeddedVectorStore implements VectorStore {
         `INSERT INTO ${pointsTable(c.cid)}(id, payload) VALUES (?, jsonb(?))
          ON CONFLICT(id) DO UPDATE SET payload = excluded.payload RETURNING rid`,
       );
+      // An unchanged text is not rewritten, so re-ingesting the same chunks leaves the full-text index alone.
       const chunk = this.stmt(
-        `INSERT INTO ${chunksTable(c.cid)}(rid, text, vector) VALUES (?, ?, ?)
-         ON CONFLICT(rid) DO UPDATE SET text = excluded.text, vector = excluded.vector`,
+        `INSERT INTO ${chunksTable(c.cid)}(rid, text) VALUES (?, ?)
+         ON CONFLICT(rid) DO UPDATE SET text = excluded.text WHERE text IS NOT excluded.text`,
+      );
+      const vec = this.stmt(
+        `INSERT INTO ${vectorsTable(c.cid)}(rid, ver, vector) VALUES (?, ?, ?)
+         ON CONFLICT(rid) DO UPDATE SET ver = excluded.ver, vector = excluded.vector`,
       );
       const rids = points.map((p, i) => {
         const { rid } = ins.get(p.id, JSON.stringify(p.payload)) as { rid: number };
-        chunk.run(rid, p.text, toBlob(vectors[i] as Float32Array));
+        chunk.run(rid, p.text);
+        vec.run(rid, c.version + 1, toBlob(vectors[i] as Float32Array));
         return rid;
       });
       this.bump(c);
@@ -205,7 +213,13 @@ export class EmbeddedVectorStore implements VectorStore {
     const run = this.db.transaction(() => {
       const c = this.require(name);
       const rows = this.stmt(`DELETE FROM ${pointsTable(c.cid)} AS p WHERE ${where} RETURNING rid`).all(...params) as { rid: number }[];
-      if (rows.length > 0) this.bump(c);
+      if (rows.length > 0) {
+        this.stmt(`INSERT INTO ${deletedTable(c.cid)}(rid, ver) SELECT value, ? FROM json_each(?)`).run(
+          c.version + 1,
+          JSON.stringify(rows.map((r) => r.rid)),
+        );
+        this.bump(c);
+      }
       return { c, rids: rows.map((r) => r.rid) };
     });
     const { c, rids } = run.immediate();
@@ -243,8 +257,10 @@ export class EmbeddedVectorStore implements VectorStore {
     const limit = checkLimit(opts.limit ?? 100);
     const f = compileFilter(checkFilter(opts.filter));
     const cursor = decodeCursor(opts.cursor, opts.orderBy);
-    const cols = `p.rid, p.id, json(p.payload) AS payload, ch.text${opts.withVector ? ', ch.vector' : ''}`;
-    const from = `${pointsTable(c.cid)} p JOIN ${chunksTable(c.cid)} ch ON ch.rid = p.rid`;
+    const cols = `p.rid, p.id, json(p.payload) AS payload, ch.text${opts.withVector ? ', vv.vector' : ''}`;
+    const from =
+      `${pointsTable(c.cid)} p JOIN ${chunksTable(c.cid)} ch ON ch.rid = p.rid` +
+      (opts.withVector ? ` JOIN ${vectorsTable(c.cid)} vv ON vv.rid = p.rid` : '');
     const params: unknown[] = [...f.params];
     let sql: string;
     if (opts.orderBy === undefined) {
@@ -274,18 +290,36 @@ export class EmbeddedVectorStore implements VectorStore {
     };
   }
 
-  /** The collection's matrix, (re)loaded when another writer (or process) changed the collection. */
+  /**
+   * The collection's matrix at the collection's current version: loaded on first use, then brought up to
+   * date from the rows written (and the rids deleted) after the version it holds, e.g. by another process.
+   */
   private denseIndex(c: Collection): DenseIndex {
     const cached = this.dense.get(c.cid);
     if (cached && cached.version === c.version) return cached;
-    const n = (this.stmt(`SELECT count(*) AS n FROM ${pointsTable(c.cid)}`).get() as { n: number }).n;
-    const idx = new DenseIndex(c.fingerprint.dimension, c.version, Math.max(1024, n));
-    for (const r of this.stmt(`SELECT rid, vector FROM ${chunksTable(c.cid)}`).iterate() as IterableIterator<{ rid: number; vector: Buffer }>) {
-      idx.set(r.rid, new Float32Array(r.vector.buffer, r.vector.byteOffset, c.fingerprint.dimension));
+    const vt = vectorsTable(c.cid);
+    if (cached && cached.version < c.version) {
+      for (const rid of this.stmt(`SELECT rid FROM ${deletedTable(c.cid)} WHERE ver > ?`).pluck().iterate(cached.version) as IterableIterator<number>) {
+        cached.remove(rid);
+      }
+      this.loadRows(cached, this.stmt(`SELECT rid, vector FROM ${vt} WHERE ver > ?`), [cached.version]);
+      cached.version = c.version;
+      return cached;
     }
+    const n = (this.stmt(`SELECT count(*) AS n FROM ${vt}`).get() as { n: number }).n;
+    const idx = new DenseIndex(c.fingerprint.dimension, c.version, Math.max(1024, n));
+    this.loadRows(idx, this.stmt(`SELECT rid, vector FROM ${vt}`), []);
     this.dense.set(c.cid, idx);
     this.log?.debug({ collection: c.name, points: n }, 'dense matrix loaded');
     return idx;
+  }
+
+  private loadRows(idx: DenseIndex, stmt: Statement, params: unknown[]): void {
+    for (const [rid, b] of stmt.raw(true).iterate(...params) as IterableIterator<[number, Buffer]>) {
+      const aligned = b.byteOffset % 4 === 0 ? b : Buffer.from(b); // a Float32Array view needs 4-byte alignment
+      idx.set(rid, new Float32Array(aligned.buffer, aligned.byteOffset, idx.dimension));
+    }
+    stmt.raw(false);
   }
 
   /**
