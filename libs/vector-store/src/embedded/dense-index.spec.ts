@@ -53,4 +53,24 @@ describe('DenseIndex', () => {
     }
     expect(idx.search(q, 5, [])).toEqual([]);
   });
+
+  it('int8 pre-selection with exact rescoring returns the exact top 10 on 5,000 x 384-d clustered vectors', () => {
+    const next = rng(99);
+    const dim = 384;
+    const centres = Array.from({ length: 20 }, () => Float32Array.from({ length: dim }, next));
+    const vec = (): Float32Array => {
+      const c = centres[Math.floor((next() + 0.5) * centres.length) % centres.length]!;
+      return Float32Array.from({ length: dim }, (_, j) => c[j]! + next() * 0.3);
+    };
+    const idx = new DenseIndex(dim, 0);
+    const rows = Array.from({ length: 5000 }, () => vec());
+    rows.forEach((v, i) => idx.set(i + 1, v));
+    for (let t = 0; t < 10; t++) {
+      const q = vec();
+      const exact = rows.map((v, i): [number, number] => [i + 1, cosine(v, q)]).sort((a, b) => b[1] - a[1]).slice(0, 10);
+      const got = idx.search(q, 10);
+      expect(got.map(([rid]) => rid)).toEqual(exact.map(([rid]) => rid));
+      got.forEach(([, s], i) => expect(s).toBeCloseTo(exact[i]![1], 5));
+    }
+  });
 });
