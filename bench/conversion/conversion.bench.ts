@@ -52,24 +52,27 @@ const report: Record<string, unknown> = {
 const textRows: Record<string, unknown>[] = [];
 for (const [name, file] of TEXT_PDFS) {
   const ours = [0, 1].map(() =>
-    json<{ pages: number; warm_seconds: number; cold_seconds: number; peak_rss_mb: number; headings: number; tables: number }>(
+    json<{ pages: number; warm_seconds: number; warm_cpu_seconds: number; cold_seconds: number; peak_rss_mb: number; headings: number; tables: number }>(
       run(process.execPath, ['--import', 'tsx', join(here, 'convert-one.ts'), 'text', file]),
     ),
   );
-  const fitz = [0, 1, 2].map(() => json<{ pages: number; seconds: number; peak_rss_mb: number }>(run(PY, [join(here, 'pdf_text_reference.py'), 'pymupdf', file])));
-  const miner = json<{ pages: number; seconds: number; peak_rss_mb: number }>(run(PY, [join(here, 'pdf_text_reference.py'), 'pdfminer', file]));
+  const fitz = [0, 1, 2].map(() => json<{ pages: number; seconds: number; cpu_seconds: number; peak_rss_mb: number }>(run(PY, [join(here, 'pdf_text_reference.py'), 'pymupdf', file])));
+  const miner = json<{ pages: number; seconds: number; cpu_seconds: number; peak_rss_mb: number }>(run(PY, [join(here, 'pdf_text_reference.py'), 'pdfminer', file]));
   const pages = ours[0]?.pages ?? 0;
   const row = {
     document: name,
     pages,
     lectern_warm_s: median(ours.map((o) => o.warm_seconds)),
+    lectern_warm_cpu_s: median(ours.map((o) => o.warm_cpu_seconds)),
     lectern_cold_s: median(ours.map((o) => o.cold_seconds)),
     lectern_peak_rss_mb: Math.max(...ours.map((o) => o.peak_rss_mb)),
     lectern_headings: ours[0]?.headings,
     lectern_tables: ours[0]?.tables,
     pymupdf_s: median(fitz.map((f) => f.seconds)),
+    pymupdf_cpu_s: median(fitz.map((f) => f.cpu_seconds)),
     pymupdf_peak_rss_mb: Math.max(...fitz.map((f) => f.peak_rss_mb)),
     pdfminer_s: miner.seconds,
+    pdfminer_cpu_s: miner.cpu_seconds,
     pdfminer_peak_rss_mb: miner.peak_rss_mb,
   };
   textRows.push(row);

@@ -11,6 +11,7 @@ import time
 
 tool, path = sys.argv[1], sys.argv[2]
 t0 = time.perf_counter()
+c0 = time.process_time()
 if tool == "pymupdf":
     import fitz
 
@@ -27,5 +28,6 @@ elif tool == "pdfminer":
 else:
     raise SystemExit(f"unknown tool {tool}")
 seconds = time.perf_counter() - t0
+cpu = time.process_time() - c0
 peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-print(json.dumps({"tool": tool, "pages": pages, "chars": chars, "seconds": seconds, "peak_rss_mb": peak_mb}))
+print(json.dumps({"tool": tool, "pages": pages, "chars": chars, "seconds": seconds, "cpu_seconds": cpu, "peak_rss_mb": peak_mb}))

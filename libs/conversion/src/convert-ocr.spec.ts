@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import * as mupdf from 'mupdf';
 import { corpusFile } from '@lectern/testing';
 import { closeConversionPool, convertDocument } from './index.js';
 
@@ -87,6 +88,28 @@ describe('convertDocument: OCR of image-only documents (ocrmypdf samples)', () =
     expect(off.pages[0]?.char_count).toBe(0);
     expect(off.warnings.join(' ')).toMatch(/OCR disabled/);
   });
+});
+
+describe('convertDocument: text layer and OCR in one document', () => {
+  afterAll(() => closeConversionPool());
+
+  it('mixes text-layer and OCR pages, each in its place in the Markdown and the page map', async () => {
+    // NPPF page 4 (text layer) followed by the linn scan (image only), assembled with mupdf
+    const out = new mupdf.PDFDocument();
+    const nppf = new mupdf.PDFDocument(readFileSync(corpusFile('uk-planning-policy', 'nppf-2024', 'NPPF_December_2024.pdf')));
+    const linn = new mupdf.PDFDocument(readFileSync(scan('linn.pdf')));
+    out.graftPage(-1, nppf, 3);
+    out.graftPage(-1, linn, 0);
+    const bytes = out.saveToBuffer('').asUint8Array();
+    const r = await convertDocument({ bytes, filename: 'mixed.pdf' });
+    expect(r.method).toBe('mixed');
+    expect(r.pages.map((p) => p.method)).toEqual(['text_layer', 'ocr']);
+    expect(r.headings[0]).toMatchObject({ title: '1. Introduction', page: 1 });
+    const scanStart = r.page_map[1]?.offset ?? -1;
+    expect(r.markdown.indexOf('LinnSequencer')).toBeGreaterThanOrEqual(scanStart);
+    expect(r.markdown.indexOf('The National Planning Policy Framework sets out')).toBeLessThan(scanStart);
+    expect(wordRecall(r.pages[1]?.text ?? '')).toBeGreaterThanOrEqual(0.9);
+  }, OCR_TIMEOUT);
 });
 
 describe('convertDocument: image-based detection', () => {

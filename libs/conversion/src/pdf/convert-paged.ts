@@ -24,8 +24,16 @@ function pageText(layout: PageLayout): string {
  * mupdf opens PNG/JPEG/TIFF/BMP as documents, multi-page TIFFs included).
  */
 export async function convertPaged(ctx: FormatContext, kind: 'pdf' | 'image'): Promise<FormatOutput> {
-  const { pools, options, signal } = ctx;
   const doc: DocRef = { key: ctx.fingerprint, mime: ctx.mime, bytes: ctx.bytes };
+  try {
+    return await convert(ctx, kind, doc);
+  } finally {
+    ctx.pools.pdf.forget(doc.key);
+  }
+}
+
+async function convert(ctx: FormatContext, kind: 'pdf' | 'image', doc: DocRef): Promise<FormatOutput> {
+  const { pools, options, signal } = ctx;
   const warnings: string[] = [];
   let info;
   try {

@@ -70,19 +70,62 @@ function clipArea(b, w, h) {
   return x1 > x0 && y1 > y0 ? (x1 - x0) * (y1 - y0) : 0;
 }
 
+const ENTITY = /&(#x[0-9a-f]+|#\d+|[a-z]+);/gi;
+
+/**
+ * Per line of mupdf's HTML rendering of the structured text: the share of bold characters and the font size
+ * carrying most characters. Much cheaper than asking for one JSON span per style run (preserve-spans), which
+ * multiplies the JSON size on word-processor PDFs.
+ */
+function lineStyles(html) {
+  const out = [];
+  for (const p of html.matchAll(/<p style="[^"]*">([\s\S]*?)<\/p>/g)) {
+    let bold = 0;
+    let boldChars = 0;
+    let total = 0;
+    let size = 0;
+    const bySize = new Map();
+    for (const t of p[1].matchAll(/<(\/?)(b|span)\b([^>]*)>|([^<]+)/g)) {
+      if (t[4] !== undefined) {
+        const n = t[4].replace(ENTITY, 'x').replace(/\s+/g, '').length;
+        if (n === 0) continue;
+        total += n;
+        if (bold > 0) boldChars += n;
+        bySize.set(size, (bySize.get(size) || 0) + n);
+      } else if (t[2] === 'b') bold += t[1] ? -1 : 1;
+      else if (!t[1]) {
+        const m = /font-size:([\d.]+)pt/.exec(t[3]);
+        if (m) size = Number(m[1]);
+      }
+    }
+    let best = 0;
+    let bestN = -1;
+    for (const [s, n] of bySize) if (n > bestN) [best, bestN] = [s, n];
+    out.push({ bold: total ? boldChars / total : 0, size: best });
+  }
+  return out;
+}
+
 function extractPage(doc, index) {
   const page = doc.loadPage(index);
   try {
     const [x0, y0, x1, y1] = page.getBounds();
     const width = x1 - x0;
     const height = y1 - y0;
-    const stext = page.toStructuredText('preserve-whitespace,preserve-images,preserve-spans');
+    const stext = page.toStructuredText('preserve-whitespace,preserve-images');
     let json;
+    let styles;
     try {
       json = JSON.parse(stext.asJSON());
+      styles = lineStyles(stext.asHTML(0));
     } finally {
       stext.destroy();
     }
+    // the JSON gives boxes and the first character's font; the HTML gives the style runs of every line,
+    // one <p> per line in the same order (checked: fall back to the first-character font otherwise)
+    const textLines = json.blocks.reduce((n, b) => n + (b.type === 'text' ? b.lines.length : 0), 0);
+    if (styles.length !== textLines) styles = null;
+    let lineIndex = 0;
     const blocks = [];
     let imageArea = 0;
     for (const b of json.blocks) {
@@ -91,38 +134,24 @@ function extractPage(doc, index) {
         continue;
       }
       if (b.type !== 'text') continue;
-      // With preserve-spans mupdf emits one "line" per style run (often per word): coalesce neighbours that
-      // share baseline and font back into runs, so each fragment carries its own size and weight.
       const lines = [];
       for (const l of b.lines) {
-        if (!l.text || l.wmode !== 0) continue;
-        const frag = {
+        const style = styles ? styles[lineIndex] : null;
+        lineIndex += 1;
+        if (!l.text || l.wmode !== 0 || !l.text.trim()) continue;
+        lines.push({
           text: l.text,
           x0: l.bbox.x,
           y0: l.bbox.y,
           x1: l.bbox.x + l.bbox.w,
           y1: l.bbox.y + l.bbox.h,
-          size: l.font.size,
-          bold: l.font.weight === 'bold' || /bold|black|heavy|semibold/i.test(l.font.name),
+          size: style && style.size > 0 ? style.size : l.font.size,
+          bold: style ? style.bold >= 0.95 : l.font.weight === 'bold' || /bold|black|heavy|semibold/i.test(l.font.name),
           italic: l.font.style === 'italic',
           mono: l.font.family === 'monospace',
           font: l.font.name,
-        };
-        const prev = lines[lines.length - 1];
-        if (
-          prev &&
-          prev.font === frag.font &&
-          prev.size === frag.size &&
-          Math.abs(prev.y0 - frag.y0) < 0.5 &&
-          Math.abs(prev.y1 - frag.y1) < 0.5 &&
-          frag.x0 - prev.x1 < 0.4 * frag.size &&
-          frag.x0 >= prev.x0
-        ) {
-          prev.text += frag.text;
-          prev.x1 = Math.max(prev.x1, frag.x1);
-        } else lines.push(frag);
+        });
       }
-      for (let k = lines.length - 1; k >= 0; k--) if (!lines[k].text.trim()) lines.splice(k, 1);
       if (lines.length) blocks.push({ x0: b.bbox.x, y0: b.bbox.y, x1: b.bbox.x + b.bbox.w, y1: b.bbox.y + b.bbox.h, lines });
     }
     const pageArea = area({ w: width, h: height });
@@ -206,7 +235,16 @@ function cv(a) {
   return Math.sqrt(sq / a.length) / mean;
 }
 
-const ops = { info, extract, render, orientation };
+/** Drops the open document (its bytes and caches) once a conversion is done with it. */
+function close(msg) {
+  if (current && current.key === msg.key) {
+    current.doc.destroy();
+    current = null;
+  }
+  return null;
+}
+
+const ops = { info, extract, render, orientation, close };
 
 parentPort.on('message', (msg) => {
   logs = [];

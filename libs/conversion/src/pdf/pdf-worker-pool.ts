@@ -62,7 +62,8 @@ type Request =
   | { op: 'info' }
   | { op: 'extract'; pages: number[] }
   | { op: 'render'; page: number; dpi: number; rotate?: number }
-  | { op: 'orientation'; page: number };
+  | { op: 'orientation'; page: number }
+  | { op: 'close' };
 
 interface Reply {
   id: number;
@@ -115,6 +116,13 @@ class PdfWorker {
     });
   }
 
+  /** Fire-and-forget: the worker drops `key` after any request already queued for it. */
+  forget(key: string): void {
+    if (this.docKey !== key || this.broken) return;
+    this.docKey = null;
+    this.worker.postMessage({ op: 'close', id: 0, key });
+  }
+
   async terminate(): Promise<void> {
     this.broken = true;
     await this.worker.terminate();
@@ -124,12 +132,20 @@ class PdfWorker {
 /** The mupdf worker pool, sized to the machine's cores, created lazily and reused across documents. */
 export class PdfWorkerPool {
   private readonly pool: ResourcePool<PdfWorker>;
+  private readonly workers = new Set<PdfWorker>();
 
   constructor(size = Math.max(1, availableParallelism())) {
     this.pool = new ResourcePool<PdfWorker>({
       size,
-      create: async () => new PdfWorker(),
-      destroy: (w) => w.terminate(),
+      create: async () => {
+        const w = new PdfWorker();
+        this.workers.add(w);
+        return w;
+      },
+      destroy: (w) => {
+        this.workers.delete(w);
+        return w.terminate();
+      },
       isBroken: (w) => w.broken,
     });
   }
@@ -153,6 +169,11 @@ export class PdfWorkerPool {
   /** Coefficients of variation of row and column ink sums (rows > cols: text runs horizontally). */
   orientation(doc: DocRef, page: number, signal?: AbortSignal): Promise<{ rows: number; cols: number }> {
     return this.pool.use((w) => w.call<{ rows: number; cols: number }>(doc, { op: 'orientation', page }), signal);
+  }
+
+  /** Frees a document's memory in every worker that holds it (call when its conversion is over). */
+  forget(key: string): void {
+    for (const w of this.workers) w.forget(key);
   }
 
   close(): Promise<void> {
