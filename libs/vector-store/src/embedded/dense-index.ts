@@ -4,7 +4,7 @@ import { simdScores, wasmMemory, type ScoresFn } from './simd-dot.js';
  * Cosine k-NN over one collection's vectors, held in memory.
  *
  * A search scans int8-quantised rows with a WebAssembly SIMD kernel (one scale per row), keeps the best
- * max(8k, 64) candidates and rescores them exactly in float32; collections no larger than that are
+ * k + max(k, 64) candidates and rescores them exactly in float32; collections no larger than that are
  * scored exactly. Measured at 100k x 384-d on these machines: sqlite-vec's vec0 KNN 54 ms, a JS float
  * loop 42 ms, this scan ~3 ms, with the same top 10 as exact search (docs/benchmarks/vector-store.md).
  * The matrix is a cache of the SQLite rows (the source of truth), tagged with the collection's write version.
@@ -114,7 +114,7 @@ export class DenseIndex {
     for (let j = 0; j < q.length; j++) qn += q[j]! * q[j]!;
     qn = Math.sqrt(qn) || 1;
     const top = new TopK(k);
-    const candidates = Math.max(8 * k, 64);
+    const candidates = k + Math.max(k, 64);
     const slots =
       allowed === undefined ? undefined : allowed.flatMap((rid) => (this.slot.has(rid) ? [this.slot.get(rid) as number] : []));
     const exactCount = slots === undefined ? this.size : slots.length;
@@ -137,29 +137,69 @@ export class DenseIndex {
   }
 }
 
-/** Bounded best-k list of [key, score] (k is small: a result page or a candidate list). */
+/**
+ * Bounded best-k selection of [key, score]: a min-heap on (score, then larger key), O(log k) per offer.
+ * `sorted()` gives best first, ties by smaller key.
+ */
 class TopK {
-  private readonly items: [number, number][] = [];
-  private floor = Number.NEGATIVE_INFINITY;
-  constructor(private readonly k: number) {}
+  private readonly keys: Float64Array;
+  private readonly vals: Float64Array;
+  private n = 0;
+  constructor(private readonly k: number) {
+    this.keys = new Float64Array(k);
+    this.vals = new Float64Array(k);
+  }
+
+  /** a is worse than b: lower score, or equal score and larger key. */
+  private worse(a: number, b: number): boolean {
+    const va = this.vals[a]!;
+    const vb = this.vals[b]!;
+    return va < vb || (va === vb && this.keys[a]! > this.keys[b]!);
+  }
+
+  private swap(a: number, b: number): void {
+    const k = this.keys[a]!;
+    const v = this.vals[a]!;
+    this.keys[a] = this.keys[b]!;
+    this.vals[a] = this.vals[b]!;
+    this.keys[b] = k;
+    this.vals[b] = v;
+  }
 
   offer(key: number, score: number): void {
-    if (this.items.length >= this.k && score < this.floor) return;
-    let lo = 0;
-    let hi = this.items.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      const [r, s] = this.items[mid]!;
-      if (s > score || (s === score && r < key)) lo = mid + 1;
-      else hi = mid;
+    if (this.k === 0) return;
+    if (this.n < this.k) {
+      let i = this.n++;
+      this.keys[i] = key;
+      this.vals[i] = score;
+      while (i > 0) {
+        const parent = (i - 1) >> 1;
+        if (!this.worse(i, parent)) break;
+        this.swap(i, parent);
+        i = parent;
+      }
+      return;
     }
-    if (lo >= this.k) return;
-    this.items.splice(lo, 0, [key, score]);
-    if (this.items.length > this.k) this.items.pop();
-    if (this.items.length >= this.k) this.floor = this.items[this.items.length - 1]![1];
+    const rootScore = this.vals[0]!;
+    if (score < rootScore || (score === rootScore && key > this.keys[0]!)) return;
+    this.keys[0] = key;
+    this.vals[0] = score;
+    let i = 0;
+    for (;;) {
+      const l = 2 * i + 1;
+      const r = l + 1;
+      let m = i;
+      if (l < this.n && this.worse(l, m)) m = l;
+      if (r < this.n && this.worse(r, m)) m = r;
+      if (m === i) break;
+      this.swap(i, m);
+      i = m;
+    }
   }
 
   sorted(): [number, number][] {
-    return this.items;
+    const out: [number, number][] = [];
+    for (let i = 0; i < this.n; i++) out.push([this.keys[i]!, this.vals[i]!]);
+    return out.sort((a, b) => b[1] - a[1] || a[0] - b[0]);
   }
 }
