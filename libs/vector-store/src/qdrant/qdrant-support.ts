@@ -7,7 +7,7 @@ import { EmbeddingFingerprintSchema, type EmbeddingFingerprint } from '../vector
 export const ID_KEY = '__id';
 export const TEXT_KEY = '__text';
 export const DENSE = 'dense';
-/** Collection metadata key (Qdrant collection metadata needs server >= 1.16). */
+/** Key of Lectern's entry in the Qdrant collection metadata. */
 export const META_KEY = 'lectern';
 
 const NAMESPACE = 'lectern-vector-store:';

@@ -42,15 +42,19 @@ const TEXT_INDEX: Schemas['TextIndexParams'] = {
 };
 
 /**
- * Qdrant adapter. Needs Qdrant server >= 1.17: collection metadata (1.16), `text_any` full-text match (1.15),
- * stemmer (1.15), formula queries (1.14) and parametrised, weighted RRF `{rrf: {k, weights}}` (1.17);
- * `@qdrant/js-client-rest` 1.18 talks to servers 1.17-1.19.
+ * Qdrant adapter. Needs Qdrant server 1.17 or newer (`@qdrant/js-client-rest` 1.18 talks to 1.17-1.19); every
+ * request it sends is checked against the server 1.18 OpenAPI schema. It uses formula queries (added in
+ * 1.14), the full-text index's snowball stemmer (1.15), collection metadata, `text_any` matches and the
+ * parametrised, weighted RRF `{rrf: {k, weights}}`, all present in the 1.18 schema; a server too old for
+ * one of them answers 400 (an internal error here, never retried).
  *
  * Keyword search without stored sparse vectors (spec 004 FR-009): Qdrant's full-text index filters but does
  * not score, so the keyword side selects the points matching any query word (`text_any`) and ranks them with a
  * formula query: Σ idf(word) over the words a point contains (BM25's IDF, no term-frequency or length terms).
  * Hybrid search is one Query API batch: the fused query (prefetch dense + keyword, RRF) and the two
  * prefetches alone, whose order gives each hit's component ranks.
+ * Qdrant 1.20 scores text indexes with BM25 (`query: {text}` on a `scoring` text index); once the project
+ * can use client and server 1.20, the keyword side should move to it (same port, better ranking).
  */
 export class QdrantVectorStore implements VectorStore {
   readonly engine = 'qdrant' as const;
