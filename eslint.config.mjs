@@ -35,7 +35,7 @@ const rawClientBans = [
   })),
 ];
 
-/** Layers: contracts < core < adapter < app; `testing` helpers sit beside them for tests only. */
+/** Layers: contracts < core < adapter < feature (use cases) < app; `testing` helpers sit beside them for tests only. */
 const boundaries = (forTests) => {
   const t = forTests ? ['layer:testing'] : [];
   return {
@@ -48,7 +48,8 @@ const boundaries = (forTests) => {
       { sourceTag: 'layer:core', onlyDependOnLibsWithTags: ['layer:contracts', 'layer:core', ...t] },
       { sourceTag: 'layer:adapter', onlyDependOnLibsWithTags: ['layer:contracts', 'layer:core', 'layer:adapter', ...t] },
       { sourceTag: 'layer:testing', onlyDependOnLibsWithTags: ['layer:contracts', 'layer:core', 'layer:adapter', 'layer:testing'] },
-      { sourceTag: 'layer:app', onlyDependOnLibsWithTags: ['layer:contracts', 'layer:core', 'layer:adapter', ...t] },
+      { sourceTag: 'layer:feature', onlyDependOnLibsWithTags: ['layer:contracts', 'layer:core', 'layer:adapter', 'layer:feature', ...t] },
+      { sourceTag: 'layer:app', onlyDependOnLibsWithTags: ['layer:contracts', 'layer:core', 'layer:adapter', 'layer:feature', ...t] },
     ],
   };
 };
@@ -69,7 +70,7 @@ export default tseslint.config(
   },
   {
     // Tests may use the shared test helpers (@lectern/testing) whatever their project's layer.
-    files: ['**/*.spec.ts', '**/*.contract.ts'],
+    files: ['**/*.spec.ts', '**/*.contract.ts', '**/*.testkit.ts', 'bench/**/*.ts'],
     rules: { '@nx/enforce-module-boundaries': ['error', boundaries(true)] },
   },
   ...rawClientBans,

@@ -1,12 +1,15 @@
 import { createHttpApp, mountMcp, type ToolRegistration } from '@lectern/transport';
 import { LECTERN_VERSION, type Logger } from '@lectern/runtime';
 import type { FastifyInstance } from 'fastify';
+import type { DocumentStoreDeps as UseCaseDeps } from '@lectern/document-store';
 import type { DocumentStoreConfig } from './config.js';
 import { documentStoreToolRegistrations } from './tools.js';
 
 export interface DocumentStoreDeps {
   config: DocumentStoreConfig;
   logger: Logger;
+  /** The use cases' adapters (see compose.ts); without them every tool answers `not_implemented`. */
+  documentStore?: UseCaseDeps;
   tools?: ToolRegistration[];
 }
 
@@ -19,7 +22,7 @@ export const buildApp = (deps: DocumentStoreDeps): FastifyInstance => {
     instructions:
       'Lectern document store: ingest planning documents (PDF, images), search them with citations ' +
       '(page numbers), read them, and store/query citable chunks in per-project collections.',
-    tools: deps.tools ?? documentStoreToolRegistrations(),
+    tools: deps.tools ?? documentStoreToolRegistrations(deps.documentStore),
     sessionMode: deps.config.MCP_HTTP_SESSIONS,
   });
   return app;

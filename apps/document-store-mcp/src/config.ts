@@ -14,6 +14,13 @@ export const DocumentStoreEnvSchema = z.object({
   INGEST_TIMEOUT_S: envInt(600, 1, 86_400),
   /** Spec 000 names ChromaDB's directory; here it is where the embedded store lives (default DATA_DIR/vectors). */
   CHROMA_PERSIST_DIR: envString(),
+  /** Embedding model for new projects: a model id or `auto` (MiniLM when its files are present, else the bundled model). */
+  EMBEDDING_MODEL: z.preprocess((v) => (v === '' ? undefined : v), z.string().default('auto')),
+  /** Directory holding the all-MiniLM-L6-v2 files (default: `DATA_DIR/models/<model>`). */
+  EMBEDDING_MODEL_DIR: envString(),
+  EMBEDDING_QUANTIZED: envBool(false),
+  EMBEDDING_THREADS: envInt(0, 0, 256),
+  MAX_DOCUMENT_BYTES: envInt(200 * 1024 * 1024, 1),
   QDRANT_URL: envUrl(),
   QDRANT_API_KEY: envString(),
   REDIS_URL: envUrl(),

@@ -1,13 +1,16 @@
 import { createLogger, ConfigError } from '@lectern/runtime';
 import { installShutdown } from '@lectern/transport';
 import { buildApp } from './app.js';
+import { composeDocumentStore } from './compose.js';
 import { loadConfig } from './config.js';
 
 const start = async () => {
   const config = loadConfig(process.env);
   const logger = createLogger('document-store-mcp', config.LOG_LEVEL);
-  const app = buildApp({ config, logger });
-  installShutdown({ log: logger, steps: [{ name: 'http', close: () => app.close() }] });
+  const { deps, steps } = composeDocumentStore(config, logger);
+  const app = buildApp({ config, logger, documentStore: deps });
+  // Order: HTTP and its open streams first, then queue/workers, embedders, the store.
+  installShutdown({ log: logger, steps: [{ name: 'http', close: () => app.close() }, ...steps] });
   await app.listen({ port: config.DOCUMENT_STORE_PORT, host: config.HOST });
 };
 

@@ -1,0 +1,51 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { DocumentStoreDeps } from '@lectern/document-store';
+import { connectMcp, corporaDir, listenOnFreePort, silentLogger, toolText, type McpTransportKind } from '@lectern/testing';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from './app.js';
+import { composeDocumentStore } from './compose.js';
+import { loadConfig } from './config.js';
+
+export interface RunningDocumentStore {
+  app: FastifyInstance;
+  baseUrl: string;
+  dataDir: string;
+  deps: DocumentStoreDeps;
+  client: Client;
+  call(name: string, args: Record<string, unknown>): Promise<{ isError: boolean; body: unknown; structured: unknown }>;
+  stop(): Promise<void>;
+}
+
+/** A real document-store-mcp (embedded store under a temp DATA_DIR) and a real MCP client connected to it. */
+export const startDocumentStore = async (
+  env: Record<string, string> = {},
+  transport: McpTransportKind = 'streamable-http',
+): Promise<RunningDocumentStore> => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'lectern-docstore-'));
+  const config = loadConfig({ DATA_DIR: dataDir, DOCUMENT_ROOTS: `${dataDir},${corporaDir()}`, ...env });
+  const log = silentLogger();
+  const { deps, steps } = composeDocumentStore(config, log);
+  const app = buildApp({ config, logger: log, documentStore: deps });
+  const baseUrl = await listenOnFreePort(app);
+  const client = await connectMcp(baseUrl, transport, env['MCP_API_KEY'] ? { token: env['MCP_API_KEY'] } : {});
+  return {
+    app,
+    baseUrl,
+    dataDir,
+    deps,
+    client,
+    call: async (name, args) => {
+      const result = await client.callTool({ name, arguments: args }, undefined, { timeout: 600_000 });
+      return { isError: Boolean(result.isError), body: toolText(result), structured: result.structuredContent };
+    },
+    stop: async () => {
+      await client.close();
+      await app.close();
+      for (const step of steps) await step.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+};

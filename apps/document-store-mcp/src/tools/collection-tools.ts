@@ -1,0 +1,31 @@
+import { listCollectionsTool, retrieveDocumentChunksTool, storeDocumentChunksTool } from '@lectern/contracts';
+import {
+  listCollectionNames,
+  retrieveDocumentChunks,
+  storeDocumentChunks,
+  type DocumentStoreDeps,
+} from '@lectern/document-store';
+import { bindTool, type ToolRegistration } from '@lectern/transport';
+
+/** Spec 002's tools; a collection is a project collection of the vector store. */
+export const collectionTools = (deps: DocumentStoreDeps): ToolRegistration[] => [
+  bindTool(retrieveDocumentChunksTool, (input) => retrieveDocumentChunks(deps, input)),
+  bindTool(storeDocumentChunksTool, async (input, ctx) => {
+    try {
+      return await storeDocumentChunks(deps, input);
+    } catch (error) {
+      // Spec 002: this tool reports failures as {success: false}, never as a protocol or tool error.
+      ctx.log.error({ err: error }, 'store_document_chunks failed');
+      return { success: false, chunks_stored: 0, collection: input.collection, message: 'Storage error: the chunks were not stored' };
+    }
+  }),
+  bindTool(listCollectionsTool, async (_input, ctx) => {
+    try {
+      return { result: await listCollectionNames(deps) };
+    } catch (error) {
+      // Spec 002: an empty list on error.
+      ctx.log.error({ err: error }, 'list_collections failed');
+      return { result: [] };
+    }
+  }),
+];

@@ -1,0 +1,20 @@
+import { AppError } from '@lectern/contracts';
+import type { DocumentStoreDeps } from './deps.js';
+import { VectorStoreDocumentRegistry } from './registry.js';
+
+/** Remove a document's chunks, then its registry entry; unknown ids are `document_not_found`. */
+export const deleteDocument = async (deps: DocumentStoreDeps, input: { document_id: string; project?: string | undefined }) => {
+  const project = input.project ?? deps.defaultProject;
+  const registry = new VectorStoreDocumentRegistry(deps.store, project);
+  return deps.locks.run(`${project}:${input.document_id}`, async () => {
+    const entry = await registry.get(input.document_id);
+    const chunks = (await deps.store.getCollection(project))
+      ? await deps.store.deleteByFilter(project, { document_id: input.document_id })
+      : 0;
+    if (!entry && chunks === 0) {
+      throw new AppError('document_not_found', `Document not found: ${input.document_id}`, { httpStatus: 404 });
+    }
+    const removed = (await registry.delete(input.document_id)) ? 1 : 0;
+    return { status: 'success' as const, document_id: input.document_id, chunks_deleted: chunks, registry_entries_deleted: removed };
+  });
+};

@@ -1,0 +1,48 @@
+import type { EmbeddingFingerprint } from '@lectern/contracts';
+import { resolveEmbedder, resolveEmbedderFor, type Embedder, type ResolveEmbedderOptions } from '@lectern/embedding';
+
+/**
+ * One embedder per model, loaded on first use and shared. New projects get the configured model
+ * (`EMBEDDING_MODEL`, default auto); an existing project always gets the model it was built with
+ * (its fingerprint), never silently another — if that model is unavailable the error says how to get it.
+ */
+export class EmbedderPool {
+  private readonly byKey = new Map<string, Promise<Embedder>>();
+
+  constructor(private readonly options: ResolveEmbedderOptions) {}
+
+  configured(): Promise<Embedder> {
+    return this.memo(`configured:${this.options.model}`, () => resolveEmbedder(this.options));
+  }
+
+  for(fingerprint: EmbeddingFingerprint): Promise<Embedder> {
+    const key = `${fingerprint.model_id}@${fingerprint.revision}`;
+    return this.memo(key, async () => {
+      const configured = await this.configured();
+      const f = configured.fingerprint;
+      if (f.model_id === fingerprint.model_id && f.revision === fingerprint.revision && f.dimension === fingerprint.dimension) {
+        return configured;
+      }
+      const { model: _model, ...rest } = this.options;
+      return resolveEmbedderFor(fingerprint, rest);
+    });
+  }
+
+  async close(): Promise<void> {
+    const all = await Promise.allSettled([...this.byKey.values()]);
+    const unique = new Set(all.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : [])));
+    await Promise.allSettled([...unique].map((e) => e.close()));
+    this.byKey.clear();
+  }
+
+  private memo(key: string, make: () => Promise<Embedder>): Promise<Embedder> {
+    let pending = this.byKey.get(key);
+    if (!pending) {
+      pending = make();
+      // A failed load is not cached: the next call retries (e.g. after `lectern models pull`).
+      pending.catch(() => this.byKey.delete(key));
+      this.byKey.set(key, pending);
+    }
+    return pending;
+  }
+}

@@ -1,0 +1,15 @@
+export type { ConvertPort, ConvertRequest, DocumentStoreDeps, ProgressFn } from './deps.js';
+export { EmbedderPool } from './embedder-pool.js';
+export { KeyedMutex } from './keyed-mutex.js';
+export { RegistryEntrySchema, VectorStoreDocumentRegistry, isRegistryCollection, registryCollection } from './registry.js';
+export type { RegistryEntry } from './registry.js';
+export { ingestDocument } from './ingest-document.js';
+export type { IngestDocumentInput, IngestDocumentResult } from './ingest-document.js';
+export { searchDocuments, searchFilter } from './search-documents.js';
+export type { SearchDocumentsInput, SearchMode, SearchResultItem } from './search-documents.js';
+export { getDocumentText } from './get-document-text.js';
+export { listIngestedDocuments } from './list-documents.js';
+export { deleteDocument } from './delete-document.js';
+export { checkConsistency } from './check-consistency.js';
+export type { ConsistencyReport } from './check-consistency.js';
+export { listCollectionNames, retrieveDocumentChunks, storeDocumentChunks } from './collection-tools.js';

@@ -1,0 +1,186 @@
+import { basename } from 'node:path';
+import { AppError, type ConversionResult, type ExtractionMethod } from '@lectern/contracts';
+import { chunkPages, countWords } from '@lectern/chunking';
+import {
+  assertSupportedFile,
+  buildChunkRecords,
+  classifyDocument,
+  documentId,
+  formatIngestedAt,
+  resolveInsideRoots,
+  sha256File,
+} from '@lectern/documents';
+import type { DocumentStoreDeps, ProgressFn } from './deps.js';
+import { VectorStoreDocumentRegistry, type RegistryEntry } from './registry.js';
+import { ensureProjectCollection } from './project-collection.js';
+
+export interface IngestDocumentInput {
+  file_path: string;
+  application_ref: string;
+  document_type?: string | undefined;
+  project?: string | undefined;
+}
+
+export type IngestDocumentResult =
+  | {
+      status: 'success';
+      document_id: string;
+      chunks_created: number;
+      extraction_method: ExtractionMethod;
+      contains_drawings: boolean;
+      total_chars: number;
+      total_words: number;
+    }
+  | { status: 'already_ingested'; document_id: string; message: string }
+  | { status: 'skipped'; reason: 'image_based'; image_ratio: number; total_pages: number };
+
+const withTimeout = async <T>(ms: number, work: (signal: AbortSignal) => Promise<T>): Promise<T> => {
+  const controller = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      controller.abort();
+      reject(new AppError('timeout', `Ingestion did not finish within ${Math.round(ms / 1000)} s (INGEST_TIMEOUT_S)`));
+    }, ms);
+  });
+  try {
+    return await Promise.race([work(controller.signal), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+};
+
+const pagesNeedingOcr = (result: ConversionResult): number => result.pages.filter((p) => p.char_count < 10).length;
+
+/**
+ * Spec 000 skips image-based documents (average image ratio > threshold) to avoid OCR'ing drawings. A scanned
+ * *text* document (a letter, a report) is image-based too, but users expect it searchable. So a document whose
+ * pages have no text layer at all is OCR'd, and kept only if the OCR reads as prose: at least 30 real words a
+ * page and a mean confidence of 60 or more (maps and drawings yield a few labels at low confidence).
+ */
+const readsAsScannedText = (result: ConversionResult): boolean => {
+  const ocrPages = result.pages.filter((p) => p.method === 'ocr');
+  if (ocrPages.length === 0) return false;
+  const words = ocrPages.reduce((n, p) => n + p.text.split(/\s+/).filter((w) => /[A-Za-z]{3,}/.test(w)).length, 0);
+  const confidence = ocrPages.reduce((n, p) => n + (p.ocr_confidence ?? 0), 0) / ocrPages.length;
+  return words / ocrPages.length >= 30 && confidence >= 60;
+};
+
+/**
+ * Spec 000 FR-001: validate, hash, idempotency check, image-based skip, extraction with OCR fallback,
+ * chunking (800/200, page tracking), batch embedding, chunk upsert, and the registry entry written last.
+ */
+export const ingestDocument = async (
+  deps: DocumentStoreDeps,
+  input: IngestDocumentInput,
+  progress: ProgressFn = () => undefined,
+): Promise<IngestDocumentResult> => {
+  const project = input.project ?? deps.defaultProject;
+  const file = await resolveInsideRoots(input.file_path, deps.roots);
+  if (file.kind !== 'file') throw new AppError('file_not_found', `Not a file: ${input.file_path}`);
+  assertSupportedFile(file.path);
+  const hash = await sha256File(file.path);
+  const docId = documentId(input.application_ref, hash);
+  const registry = new VectorStoreDocumentRegistry(deps.store, project);
+
+  // Same file + same application in flight here: one waits for the other, then sees it registered.
+  return deps.locks.run(`${project}:${docId}`, async () => {
+    const existing = await registry.findByHash(input.application_ref, hash);
+    if (existing) {
+      return {
+        status: 'already_ingested',
+        document_id: docId,
+        message: 'Document has already been ingested with the same content',
+      };
+    }
+    return withTimeout(deps.ingestTimeoutMs, async (signal) => {
+      await progress(0, undefined, 'classifying');
+      // Text layer and image ratios first (milliseconds per page): an image-based document is skipped
+      // before any OCR is spent on it (spec 000 FR-001 step 3).
+      const probe = await deps.convert({ path: file.path, enableOcr: false, imageRatioThreshold: deps.imageRatioThreshold, signal });
+      const skipped = {
+        status: 'skipped' as const,
+        reason: 'image_based' as const,
+        image_ratio: Number(probe.average_image_ratio.toFixed(3)),
+        total_pages: probe.page_count,
+      };
+      const pureScan = pagesNeedingOcr(probe) === probe.page_count;
+      if (probe.image_based && (!pureScan || !deps.enableOcr || probe.is_rendering)) return skipped;
+      const needsOcr = deps.enableOcr && !probe.is_rendering && pagesNeedingOcr(probe) > 0;
+      const converted = needsOcr
+        ? await deps.convert({
+            path: file.path,
+            enableOcr: true,
+            imageRatioThreshold: deps.imageRatioThreshold,
+            signal,
+            onProgress: (p) => void progress(p.page ?? 0, p.pages, `ocr page ${p.page ?? '?'} of ${p.pages ?? '?'}`),
+          })
+        : probe;
+      if (probe.image_based && !readsAsScannedText(converted)) return skipped;
+      const totalChars = converted.pages.reduce((n, p) => n + p.text.trim().length, 0);
+      if (totalChars === 0) throw new AppError('no_content', `No text could be extracted from ${basename(file.path)}`);
+
+      const chunks = chunkPages(converted.pages.map((p) => ({ page_number: p.page_number, text: p.text })));
+      if (chunks.length === 0) throw new AppError('no_chunks', `Chunking produced no chunks for ${basename(file.path)}`);
+
+      const sample = converted.pages.map((p) => p.text).join('\n').slice(0, 5000);
+      const documentType = input.document_type ?? classifyDocument(basename(file.path), sample).document_type;
+      const collection = await ensureProjectCollection(deps, project);
+      const embedder = await deps.embedders.for(collection.fingerprint);
+
+      const vectors = await embedder.embedBatch(
+        chunks.map((c) => c.text),
+        { onProgress: (done, total) => void progress(done, total, `embedded ${done} of ${total} chunks`) },
+      );
+      if (signal.aborted) throw new AppError('timeout', 'Ingestion timed out');
+      const records = buildChunkRecords(
+        {
+          document_id: docId,
+          application_ref: input.application_ref,
+          source_file: basename(file.path),
+          document_type: documentType,
+          extraction_method: converted.method,
+        },
+        chunks,
+      );
+      await progress(chunks.length, chunks.length, 'storing chunks');
+      await deps.store.upsert(
+        project,
+        records.map((r, i) => ({
+          id: r.id,
+          vector: vectors[i] as Float32Array,
+          text: r.text,
+          // Offsets make get_document_text's overlap removal exact; search output drops them.
+          payload: { ...r.metadata, start_offset: r.start_offset, end_offset: r.end_offset },
+        })),
+        { fingerprint: collection.fingerprint },
+      );
+      const entry: RegistryEntry = {
+        document_id: docId,
+        file_path: file.path,
+        file_hash: hash,
+        application_ref: input.application_ref,
+        document_type: documentType,
+        chunk_count: chunks.length,
+        ingested_at: formatIngestedAt(deps.now?.() ?? new Date()),
+        extraction_method: converted.method,
+        contains_drawings: converted.contains_drawings,
+        source_file: basename(file.path),
+        total_chars: totalChars,
+        total_words: converted.pages.reduce((n, p) => n + countWords(p.text), 0),
+        page_count: converted.page_count,
+      };
+      await registry.put(entry); // last: the registry believes only in fully stored chunks
+      deps.log.info({ document_id: docId, chunks: chunks.length, method: converted.method, project }, 'document ingested');
+      return {
+        status: 'success',
+        document_id: docId,
+        chunks_created: chunks.length,
+        extraction_method: converted.method,
+        contains_drawings: converted.contains_drawings,
+        total_chars: totalChars,
+        total_words: entry.total_words,
+      };
+    });
+  });
+};

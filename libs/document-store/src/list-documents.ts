@@ -1,0 +1,25 @@
+import type { DocumentStoreDeps } from './deps.js';
+import { VectorStoreDocumentRegistry } from './registry.js';
+
+/** Spec 000 FR-004: the registry entries of one application (empty list when there are none). */
+export const listIngestedDocuments = async (
+  deps: DocumentStoreDeps,
+  input: { application_ref: string; project?: string | undefined },
+) => {
+  const project = input.project ?? deps.defaultProject;
+  const entries = await new VectorStoreDocumentRegistry(deps.store, project).listByApplication(input.application_ref);
+  return {
+    status: 'success' as const,
+    application_ref: input.application_ref,
+    document_count: entries.length,
+    documents: entries.map((e) => ({
+      document_id: e.document_id,
+      file_path: e.file_path,
+      document_type: e.document_type,
+      chunk_count: e.chunk_count,
+      ingested_at: e.ingested_at,
+      extraction_method: e.extraction_method,
+      contains_drawings: e.contains_drawings,
+    })),
+  };
+};

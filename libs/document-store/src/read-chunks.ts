@@ -1,0 +1,33 @@
+import type { DocumentStoreDeps } from './deps.js';
+
+export interface ChunkRecord {
+  id: string;
+  chunk_index: number;
+  text: string;
+  start_offset?: number;
+  end_offset?: number;
+  payload: Record<string, unknown>;
+}
+
+/** Every stored chunk of a document, ordered by chunk_index. */
+export const readDocumentChunks = async (deps: DocumentStoreDeps, project: string, documentId: string): Promise<ChunkRecord[]> => {
+  if (!(await deps.store.getCollection(project))) return [];
+  const out: ChunkRecord[] = [];
+  let cursor: string | null = null;
+  do {
+    const page = await deps.store.scroll(project, { filter: { document_id: documentId }, orderBy: 'chunk_index', limit: 1000, cursor });
+    for (const p of page.points) {
+      const start = p.payload['start_offset'];
+      const end = p.payload['end_offset'];
+      out.push({
+        id: p.id,
+        chunk_index: Number(p.payload['chunk_index']),
+        text: p.text,
+        ...(typeof start === 'number' && typeof end === 'number' ? { start_offset: start, end_offset: end } : {}),
+        payload: p.payload,
+      });
+    }
+    cursor = page.next;
+  } while (cursor);
+  return out.sort((a, b) => a.chunk_index - b.chunk_index);
+};
