@@ -1,7 +1,7 @@
 // Child process of conversion.bench.ts: converts files with @lectern/conversion in a fresh process so its
 // peak RSS (main thread + mupdf/tesseract worker threads) belongs to this measurement alone.
 //   text mode: convert-one.ts text FILE   -> cold run (pool start-up included), then warm runs
-//   ocr mode:  convert-one.ts ocr FILE... -> warm-up on one page, then every file, per-page text
+//   ocr mode:  convert-one.ts ocr WARMUP FILE... -> warm-up on WARMUP (not timed), then the files, per-page text
 import { closeConversionPool, convertDocument } from '@lectern/conversion';
 
 const [mode, ...files] = process.argv.slice(2);
@@ -37,12 +37,17 @@ if (mode === 'text') {
   const warmup = files[0] ?? '';
   await convertDocument({ path: warmup }); // tesseract workers start and load eng data here, not in the timing
   const pages: { file: string; page: number; text: string; rotation: number; confidence: number | null }[] = [];
+  // two documents at a time, as the converter service runs them and as the native side runs two tesseracts
+  const queue = files.slice(1);
   const t = performance.now();
-  for (const file of files) {
-    const r = await convertDocument({ path: file });
-    for (const p of r.pages)
-      pages.push({ file: file.split('/').pop() ?? file, page: p.page_number, text: p.text, rotation: p.rotation ?? 0, confidence: p.ocr_confidence });
-  }
+  const lane = async (): Promise<void> => {
+    for (let file = queue.shift(); file !== undefined; file = queue.shift()) {
+      const r = await convertDocument({ path: file });
+      for (const p of r.pages)
+        pages.push({ file: file.split('/').pop() ?? file, page: p.page_number, text: p.text, rotation: p.rotation ?? 0, confidence: p.ocr_confidence });
+    }
+  };
+  await Promise.all([lane(), lane()]);
   process.stdout.write(`${JSON.stringify({ seconds: seconds(t), peak_rss_mb: process.resourceUsage().maxRSS / 1024, pages })}\n`);
 } else {
   throw new Error(`unknown mode ${mode}`);

@@ -26,7 +26,7 @@ const score = (r: { text: string; confidence: number }): number => r.confidence 
  */
 export async function ocrPage(ctx: FormatContext, doc: DocRef, page: number, dpi: number): Promise<OcrPageResult> {
   const { pools, signal } = ctx;
-  const render = async (rotation: number, atDpi: number): Promise<{ png: Uint8Array; width: number; height: number }> => {
+  const render = async (rotation: number, atDpi: number): Promise<{ image: Uint8Array; width: number; height: number }> => {
     try {
       return await pools.pdf.render(doc, page, atDpi, rotation, signal);
     } catch (e) {
@@ -35,14 +35,15 @@ export async function ocrPage(ctx: FormatContext, doc: DocRef, page: number, dpi
     }
   };
   const read = async (rotation: number, atDpi: number): Promise<OcrPageResult> => {
-    const r = await pools.ocr.recognize((await render(rotation, atDpi)).png, signal);
+    const r = await pools.ocr.recognize((await render(rotation, atDpi)).image, signal, undefined, atDpi);
     return { ...r, rotation };
   };
   /** An orientation trial reads only a central band of a small render: enough words to compare, a fraction of the time. */
   const trial = async (rotation: number): Promise<OcrPageResult> => {
-    const img = await render(rotation, Math.min(dpi, TRIAL_DPI));
+    const trialDpi = Math.min(dpi, TRIAL_DPI);
+    const img = await render(rotation, trialDpi);
     const band = { left: Math.round(img.width * 0.1), top: Math.round(img.height * 0.3), width: Math.round(img.width * 0.8), height: Math.round(img.height * 0.4) };
-    const r = await pools.ocr.recognize(img.png, signal, band);
+    const r = await pools.ocr.recognize(img.image, signal, band, trialDpi);
     return { ...r, rotation };
   };
   const good = (r: OcrPageResult): boolean => r.confidence >= GOOD_CONFIDENCE && words(r.text) >= 5;

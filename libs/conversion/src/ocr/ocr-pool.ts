@@ -46,11 +46,13 @@ export class OcrPool {
     return this.pool.size;
   }
 
-  /** Recognises a PNG; `rectangle` limits recognition to a region (cheap orientation trials). */
-  recognize(png: Uint8Array, signal?: AbortSignal, rectangle?: Tesseract.Rectangle): Promise<OcrText> {
+  /** Recognises an image (PAM/PNG/...); `rectangle` limits recognition to a region (cheap orientation trials). */
+  recognize(image: Uint8Array, signal?: AbortSignal, rectangle?: Tesseract.Rectangle, dpi = 300): Promise<OcrText> {
     return this.pool.use(async (w) => {
+      // the image carries no resolution: tell tesseract instead of letting it guess
+      await w.setParameters({ user_defined_dpi: String(Math.round(dpi)) });
       const opts: Partial<Tesseract.RecognizeOptions> = rectangle ? { rectangle } : { rotateAuto: true };
-      const { data } = await w.recognize(Buffer.from(png), opts, { text: true });
+      const { data } = await w.recognize(Buffer.from(image), opts, { text: true });
       return { text: data.text, confidence: data.confidence };
     }, signal);
   }

@@ -46,7 +46,8 @@ export interface DocInfo {
 }
 
 export interface RenderedPage {
-  png: Uint8Array;
+  /** The page image, encoded as PAM (grey, uncompressed). */
+  image: Uint8Array;
   width: number;
   height: number;
 }
