@@ -1,41 +1,51 @@
 import { AuthMessages } from '@lectern/auth';
-import { expectRestAuthMatrix, listenOnFreePort, silentLogger, unauthorizedBody } from '@lectern/testing';
-import type { FastifyInstance } from 'fastify';
-import { buildApp } from './app.js';
+import { expectRestAuthMatrix, unauthorizedBody } from '@lectern/testing';
 import { loadConfig, restApiKey } from './config.js';
+import { postFile, startConverter, type TestConverter } from './converter.testkit.js';
+
+const probes = [
+  { name: 'POST /convert', method: 'POST' as const, path: '/convert' },
+  { name: 'POST /tasks', method: 'POST' as const, path: '/tasks' },
+  { name: 'GET /tasks/x', method: 'GET' as const, path: '/tasks/x' },
+  { name: 'GET /tasks/x/result', method: 'GET' as const, path: '/tasks/x/result' },
+];
 
 describe('converter REST auth', () => {
-  let app: FastifyInstance;
-  let baseUrl: string;
+  let converter: TestConverter;
 
   afterEach(async () => {
-    await app.close();
+    await converter.close();
   });
 
   it.each([
     ['MCP_API_KEY', { MCP_API_KEY: 'shared-token' }, 'shared-token'],
     ['CONVERTER_API_KEY', { MCP_API_KEY: 'shared-token', CONVERTER_API_KEY: 'own-token' }, 'own-token'],
   ])('guards every route but /health with the key from %s', async (_name, env, token) => {
-    app = buildApp({ config: loadConfig(env), logger: silentLogger() });
-    baseUrl = await listenOnFreePort(app);
-    const results = await expectRestAuthMatrix(baseUrl, token, [{ name: 'GET /tasks/x', method: 'GET', path: '/tasks/x' }]);
+    converter = await startConverter(env);
+    const results = await expectRestAuthMatrix(converter.baseUrl, token, probes);
     for (const r of results) {
       if (r.case === 'right') {
-        expect(r.status).not.toBe(401);
+        expect({ probe: r.probe, status: r.status }).not.toEqual({ probe: r.probe, status: 401 });
         continue;
       }
       expect({ probe: r.probe, status: r.status }).toEqual({ probe: r.probe, status: 401 });
       const message = { none: AuthMessages.missing, wrong: AuthMessages.invalid, basic: AuthMessages.format }[r.case];
       expect(r.body).toEqual(unauthorizedBody(message));
     }
-    const health = await fetch(`${baseUrl}/health`);
+    const health = await fetch(`${converter.baseUrl}/health`);
     expect(await health.json()).toEqual({ status: 'ok' });
   });
 
+  it('converts with the right token and refuses the same upload without it', async () => {
+    converter = await startConverter({ CONVERTER_API_KEY: 'own-token' });
+    const doc = { bytes: new TextEncoder().encode('hello'), filename: 'a.txt' };
+    expect((await postFile(converter.baseUrl, '/convert', doc)).status).toBe(401);
+    expect((await postFile(converter.baseUrl, '/convert', doc, { headers: { authorization: 'Bearer own-token' } })).status).toBe(200);
+  });
+
   it('is open when no key is configured', async () => {
-    app = buildApp({ config: loadConfig({}), logger: silentLogger() });
-    baseUrl = await listenOnFreePort(app);
-    expect((await fetch(`${baseUrl}/metrics`)).status).toBe(200);
+    converter = await startConverter({});
+    expect((await fetch(`${converter.baseUrl}/metrics`)).status).toBe(200);
   });
 });
 
@@ -45,5 +55,11 @@ describe('converter config', () => {
     expect(config.CONVERTER_PORT).toBe(8002);
     expect(restApiKey(config)).toBe('k');
     expect(() => loadConfig({ CONVERTER_PORT: '70000' })).toThrow(/CONVERTER_PORT/);
+  });
+
+  it('refuses a process without a worker unless Redis carries the jobs elsewhere', () => {
+    expect(() => loadConfig({ CONVERTER_CONCURRENCY: '0' })).toThrow(/CONVERTER_CONCURRENCY/);
+    expect(loadConfig({ CONVERTER_CONCURRENCY: '0', REDIS_URL: 'redis://127.0.0.1:6379' }).CONVERTER_CONCURRENCY).toBe(0);
+    expect(() => loadConfig({ MAX_DOCUMENT_BYTES: 'lots' })).toThrow(/MAX_DOCUMENT_BYTES/);
   });
 });

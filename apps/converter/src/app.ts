@@ -1,13 +1,32 @@
-import { createHttpApp } from '@lectern/transport';
+import multipart from '@fastify/multipart';
+import type { ConversionJobPayload, ConversionJobResult } from '@lectern/contracts';
+import type { ConvertDocumentFn, JobQueue } from '@lectern/queue';
 import type { Logger } from '@lectern/runtime';
+import { createHttpApp } from '@lectern/transport';
 import type { FastifyInstance } from 'fastify';
-import { restApiKey, type ConverterConfig } from './config.js';
+import { conversionDefaults, restApiKey, type ConverterConfig } from './config.js';
+import { registerConvertRoute } from './routes/convert.route.js';
+import { registerTaskRoutes } from './routes/tasks.route.js';
 
 export interface ConverterDeps {
   config: ConverterConfig;
   logger: Logger;
+  /** The `conversion` queue (BullMQ or in-process); `/tasks` enqueues on it. */
+  queue: JobQueue<ConversionJobPayload, ConversionJobResult>;
+  /** `convertDocument` from `@lectern/conversion` (what `POST /convert` runs directly). */
+  convert: ConvertDocumentFn;
 }
 
-/** Compose the converter without listening. `POST /convert` and `/tasks` arrive with the conversion issue. */
-export const buildApp = (deps: ConverterDeps): FastifyInstance =>
-  createHttpApp({ service: 'converter', logger: deps.logger, apiKey: restApiKey(deps.config) });
+/** Compose the converter's HTTP API without listening (tests use `inject` or listen on port 0). */
+export const buildApp = (deps: ConverterDeps): FastifyInstance => {
+  const { config } = deps;
+  const app = createHttpApp({ service: 'converter', logger: deps.logger, apiKey: restApiKey(config) });
+  const limits = { dataDir: config.DATA_DIR, maxBytes: config.MAX_DOCUMENT_BYTES };
+  // Our own byte counter answers `too_large` first; busboy's limit is the backstop one byte later.
+  app.register(multipart, { limits: { fileSize: config.MAX_DOCUMENT_BYTES + 1, files: 1, fields: 4, fieldSize: 64 * 1024 } });
+  app.register(async (scope) => {
+    registerConvertRoute(scope, { ...limits, defaults: conversionDefaults(config), convert: deps.convert });
+    registerTaskRoutes(scope, { ...limits, queue: deps.queue });
+  });
+  return app;
+};

@@ -11,7 +11,16 @@ export const ConverterEnvSchema = z.object({
   IMAGE_RATIO_THRESHOLD: envNumber(0.7, 0, 1),
   MAX_DOCUMENT_BYTES: envInt(200 * 1024 * 1024, 1),
   MAX_PAGES: envInt(2000, 1),
+  /** Per-document conversion timeout. */
+  CONVERSION_TIMEOUT_MS: envInt(10 * 60 * 1000, 1000),
+  /** Conversion jobs this process runs at once; 0 = no worker here (API-only replica, needs REDIS_URL). */
+  CONVERTER_CONCURRENCY: envInt(1, 0, 64),
+  /** Results with more JSON than this go to DATA_DIR/conversions/ instead of Redis. */
+  INLINE_RESULT_MAX_BYTES: envInt(512 * 1024, 0),
   REDIS_URL: envUrl(),
+}).refine((env) => env.CONVERTER_CONCURRENCY > 0 || env.REDIS_URL !== undefined, {
+  path: ['CONVERTER_CONCURRENCY'],
+  message: '0 (no conversion worker in this process) needs REDIS_URL, or tasks would never run',
 });
 
 export type ConverterConfig = z.infer<typeof ConverterEnvSchema>;
@@ -19,3 +28,12 @@ export type ConverterConfig = z.infer<typeof ConverterEnvSchema>;
 export const loadConfig = (env: Record<string, string | undefined>): ConverterConfig => parseEnv(ConverterEnvSchema, env);
 
 export const restApiKey = (config: ConverterConfig): string | undefined => config.CONVERTER_API_KEY ?? config.MCP_API_KEY;
+
+/** The worker's conversion settings (jobs may override some of them, never the size limit). */
+export const conversionDefaults = (config: ConverterConfig) => ({
+  enableOcr: config.ENABLE_OCR,
+  imageRatioThreshold: config.IMAGE_RATIO_THRESHOLD,
+  maxBytes: config.MAX_DOCUMENT_BYTES,
+  maxPages: config.MAX_PAGES,
+  timeoutMs: config.CONVERSION_TIMEOUT_MS,
+});

@@ -112,10 +112,12 @@ class BullmqJobQueue<P, R> implements JobQueue<P, R> {
   }
 
   async getJob(jobId: string): Promise<JobSnapshot<P, R> | undefined> {
+    // State first, then the record: a finished state is final, so the record read after it has the
+    // result or the failure (read the other way round, a job finishing in between looks failed without a reason).
+    const status = STATUS[await this.queue.getJobState(jobId)];
+    if (!status) return undefined;
     const job = await Job.fromId<P, R, string>(this.queue, jobId);
     if (!job) return undefined;
-    const status = STATUS[await job.getState()];
-    if (!status) return undefined;
     const payload = this.options.definition.payload.safeParse(job.data);
     const stamps = [job.timestamp, job.processedOn ?? 0, job.finishedOn ?? 0];
     return {

@@ -1,0 +1,83 @@
+import { conversionJobId, conversionQueue, type ConversionJobPayload, type ConversionJobResult, type JobProgress } from '@lectern/contracts';
+import { closeConversionPool, convertDocument } from '@lectern/conversion';
+import {
+  closeRedis,
+  connectRedis,
+  createBullmqQueue,
+  createConversionProcessor,
+  createInProcessQueue,
+  loadConversionResult,
+  stageConversionFile,
+  type JobQueue,
+  type RedisConnection,
+} from '@lectern/queue';
+import { corpusFile, startRedis, type TestRedis } from '@lectern/testing';
+import { createReadStream } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const NPPF = corpusFile('uk-planning-policy', 'nppf-2024', 'NPPF_December_2024.pdf');
+type ConversionQueue = JobQueue<ConversionJobPayload, ConversionJobResult>;
+
+let redis: TestRedis;
+let connection: RedisConnection;
+beforeAll(async () => {
+  redis = await startRedis();
+  connection = connectRedis(redis.url);
+});
+afterAll(async () => {
+  await closeConversionPool();
+  await closeRedis(connection);
+  await redis.stop();
+});
+
+describe.each([
+  ['in-process', (): ConversionQueue => createInProcessQueue({ definition: conversionQueue })],
+  ['bullmq', (): ConversionQueue => createBullmqQueue({ definition: conversionQueue, connection, prefix: 'conversion-job-spec' })],
+])('conversion queue job (%s adapter, real conversion)', (_adapter, makeQueue) => {
+  let dataDir: string;
+  let queue: ConversionQueue;
+  beforeEach(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'lectern-conversion-job-'));
+    queue = makeQueue();
+  });
+  afterEach(async () => {
+    await queue.close();
+    await rm(dataDir, { recursive: true, force: true });
+    const keys = await connection.keys('conversion-job-spec:*');
+    if (keys.length > 0) await connection.del(...keys);
+  });
+
+  it('reports page progress while converting the NPPF and hands back the result', async () => {
+    const staged = await stageConversionFile(dataDir, createReadStream(NPPF), 'NPPF_December_2024.pdf', { maxBytes: 10e6 });
+    const payload: ConversionJobPayload = { version: 1, file: staged.file, filename: staged.filename, sha256: staged.sha256, byte_size: staged.byteSize, options: {} };
+    const handle = await queue.add(payload, { jobId: conversionJobId(staged.sha256) });
+    const reports: JobProgress[] = [];
+    handle.onProgress((p) => reports.push(p));
+    let conversions = 0;
+    queue.process(
+      createConversionProcessor({
+        dataDir,
+        convert: (input, options) => {
+          conversions += 1;
+          return convertDocument(input, options);
+        },
+      }),
+    );
+    const again = await queue.add(payload, { jobId: conversionJobId(staged.sha256) });
+    expect(again.deduplicated).toBe(true);
+    const [first, second] = await Promise.all([handle.result(), again.result()]);
+    expect(second).toEqual(first);
+    expect(conversions).toBe(1);
+    const result = await loadConversionResult(dataDir, first);
+    expect(result).toMatchObject({ fingerprint: staged.sha256, page_count: 82 });
+
+    const extract = reports.filter((r) => r.detail?.['stage'] === 'extract');
+    expect(extract.length).toBeGreaterThan(1);
+    expect(extract.at(-1)?.detail).toMatchObject({ page: 82, pages: 82 });
+    const percents = reports.map((r) => r.percent);
+    expect([...percents].sort((a, b) => a - b)).toEqual(percents);
+    expect(percents.at(-1)).toBe(99); // 100 only once the result is stored (the job's final state)
+  });
+});

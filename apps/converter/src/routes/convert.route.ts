@@ -1,0 +1,27 @@
+import type { ConversionResult } from '@lectern/contracts';
+import type { ConvertDocumentFn } from '@lectern/queue';
+import type { FastifyInstance } from 'fastify';
+import { receiveDocument, wantsMarkdown } from './upload.js';
+
+export interface ConvertRouteDeps {
+  dataDir: string;
+  maxBytes: number;
+  defaults: Parameters<ConvertDocumentFn>[1];
+  convert: ConvertDocumentFn;
+}
+
+/** `POST /convert`: multipart `file` -> ConversionResult JSON (or Markdown with `Accept: text/markdown`). */
+export const registerConvertRoute = (app: FastifyInstance, deps: ConvertRouteDeps): void => {
+  app.post('/convert', async (request, reply) => {
+    const { staged, options } = await receiveDocument(request, deps);
+    // A client that hangs up stops its conversion (the pools are shared with the queue's jobs).
+    const abort = new AbortController();
+    reply.raw.once('close', () => {
+      if (!reply.raw.writableFinished) abort.abort(new Error('client closed the connection'));
+    });
+    const result: ConversionResult = await deps.convert({ path: staged.absolutePath }, { ...deps.defaults, ...options, signal: abort.signal });
+    request.log.info({ fingerprint: result.fingerprint, pages: result.page_count, method: result.method, ms: result.duration_ms }, 'converted');
+    if (wantsMarkdown(request)) return reply.type('text/markdown; charset=utf-8').send(result.markdown);
+    return result;
+  });
+};

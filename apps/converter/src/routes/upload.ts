@@ -1,0 +1,71 @@
+import { AppError, CommonErrorCodes, ConversionErrorCode, ConversionJobOptionsSchema, type ConversionJobOptions } from '@lectern/contracts';
+import { SUPPORTED_EXTENSIONS } from '@lectern/conversion';
+import { stageConversionFile, type StagedFile } from '@lectern/queue';
+import type { FastifyRequest } from 'fastify';
+import { extname } from 'node:path';
+import { z } from 'zod';
+
+export interface ReceivedDocument {
+  staged: StagedFile;
+  options: ConversionJobOptions;
+}
+
+const invalid = (message: string, httpStatus = 400) => new AppError(CommonErrorCodes.invalidArguments, message, { httpStatus });
+
+const parseOptions = (raw: string): ConversionJobOptions => {
+  let json: unknown;
+  try {
+    json = JSON.parse(raw);
+  } catch {
+    throw invalid('The "options" field must be a JSON object.');
+  }
+  const parsed = ConversionJobOptionsSchema.strict().safeParse(json);
+  if (!parsed.success) throw invalid(`Invalid "options": ${z.prettifyError(parsed.error)}`);
+  return parsed.data;
+};
+
+/**
+ * Read a multipart request: the document in field `file` (streamed into DATA_DIR/uploads, hashed on the
+ * way, at most `maxBytes`), optional `options` (JSON overrides). An unsupported extension is refused
+ * before anything is stored; the content itself is checked by the conversion.
+ */
+export const receiveDocument = async (
+  request: FastifyRequest,
+  limits: { dataDir: string; maxBytes: number },
+): Promise<ReceivedDocument> => {
+  if (!request.isMultipart()) throw invalid('Send multipart/form-data with the document in a "file" field.', 415);
+  let staged: StagedFile | undefined;
+  let options: ConversionJobOptions = {};
+  try {
+    for await (const part of request.parts()) {
+      if (part.type === 'field') {
+        if (part.fieldname === 'options') options = parseOptions(String(part.value));
+        continue;
+      }
+      if (part.fieldname !== 'file' || staged) {
+        part.file.resume();
+        continue;
+      }
+      const extension = extname(part.filename).toLowerCase();
+      if (!SUPPORTED_EXTENSIONS.includes(extension)) {
+        throw new AppError(
+          ConversionErrorCode.unsupported_file_type,
+          `Unsupported file format: ${extension || '(no extension)'}. Supported: ${SUPPORTED_EXTENSIONS.join(' ')}`,
+          { httpStatus: 415 },
+        );
+      }
+      staged = await stageConversionFile(limits.dataDir, part.file, part.filename, limits);
+    }
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    const code = (error as { code?: string }).code;
+    if (code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError(ConversionErrorCode.too_large, `The document is larger than ${limits.maxBytes} bytes.`, { httpStatus: 413 });
+    if (code?.startsWith('FST_')) throw invalid(`Malformed multipart request: ${(error as Error).message}`);
+    throw error;
+  }
+  if (!staged) throw invalid('The multipart field "file" with the document is missing.');
+  return { staged, options };
+};
+
+/** `Accept: text/markdown` asks for the Markdown rendering instead of the JSON result. */
+export const wantsMarkdown = (request: FastifyRequest): boolean => /\btext\/markdown\b/i.test(request.headers.accept ?? '');
