@@ -43,7 +43,8 @@ export const createConverterServices = (
   const redis = config.REDIS_URL ? connectRedis(config.REDIS_URL) : undefined;
   const queue = redis
     ? createBullmqQueue({ definition: conversionQueue, connection: redis, logger, prefix: options.redisPrefix })
-    : createInProcessQueue({ definition: conversionQueue, logger });
+    : // Finished jobs (with results up to INLINE_RESULT_MAX_BYTES) stay in memory for dedupe: bounded.
+      createInProcessQueue({ definition: conversionQueue, logger, keepFinished: 200 });
   const processor = createConversionProcessor({
     dataDir: config.DATA_DIR,
     convert,
