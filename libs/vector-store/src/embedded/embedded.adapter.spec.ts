@@ -58,3 +58,35 @@ describe('VectorStore (embedded) with two connections, as two processes', () => 
     await reader.close();
   });
 });
+
+describe('VectorStore (embedded) loading a large matrix while another connection writes', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'lectern-vs-warm-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('loads in slices, yielding to the event loop, and replays writes made during the load', async () => {
+    const fingerprint = { model_id: 'm', revision: 'r', dimension: 4, normalized: true };
+    const writer = new EmbeddedVectorStore({ dataDir: dir });
+    await writer.ensureCollection('big', { fingerprint, hybrid: false });
+    const points = Array.from({ length: 10_000 }, (_, i) => ({
+      id: `p${String(i).padStart(5, '0')}`,
+      vector: [1, (i + 1) / 1000, 0, 0],
+      text: '',
+      payload: {},
+    }));
+    await writer.upsert('big', points, { fingerprint });
+    const reader = new EmbeddedVectorStore({ dataDir: dir });
+    let ticks = 0;
+    const ticker = setInterval(() => ticks++, 0);
+    const pending = reader.searchDense('big', [1, 0, 0, 0], { fingerprint, limit: 3 });
+    // The reader has loaded its first slice and yielded; the writer changes rows on both sides of it.
+    await writer.deleteByIds('big', ['p00000', 'p09999']);
+    await writer.upsert('big', [{ id: 'new', vector: [1, 0, 0, 0], text: '', payload: {} }], { fingerprint });
+    const hits = await pending;
+    clearInterval(ticker);
+    expect(ticks).toBeGreaterThan(0);
+    expect(hits.map((h) => h.id)).toEqual(['new', 'p00001', 'p00002']);
+    expect((await reader.searchDense('big', [0, 1, 0, 0], { fingerprint, limit: 1 }))[0]?.id).toBe('p09998');
+    await writer.close();
+    await reader.close();
+  });
+});
