@@ -29,6 +29,15 @@ export const checkFilter = (filter: Filter | undefined): Filter | undefined => {
   return filter;
 };
 
+/** A delete needs a condition: `{}` (or `{$and: []}`) would match every point. */
+export const checkDeleteFilter = (filter: Filter): Filter => {
+  checkFilter(filter);
+  const empty = (f: Filter): boolean =>
+    '$and' in f && Array.isArray(f.$and) ? (f.$and as Filter[]).every(empty) : Object.keys(f).length === 0;
+  if (empty(filter)) throw invalid('deleteByFilter needs at least one condition (drop the collection to delete everything).');
+  return filter;
+};
+
 export const checkFingerprint = (fp: EmbeddingFingerprint): EmbeddingFingerprint => {
   const r = EmbeddingFingerprintSchema.safeParse(fp);
   if (!r.success) throw invalid('Invalid embedding fingerprint.');

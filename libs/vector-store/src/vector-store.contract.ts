@@ -145,6 +145,9 @@ export const runVectorStoreContract = (makeStore: () => Promise<VectorStore> | V
       expect(await store.deleteByFilter(name, { document_id: 'd2' })).toBe(0);
       expect(await store.deleteByFilter(name, { $and: [{ document_type: 'decision' }, { chunk_index: { $gte: 5 } }] })).toBe(1);
       expect(await store.count(name)).toBe(2);
+      expect(await code(store.deleteByFilter(name, {}))).toBe('invalid_arguments');
+      expect(await code(store.deleteByFilter(name, { $and: [] }))).toBe('invalid_arguments');
+      expect(await store.count(name)).toBe(2);
       expect(ids(await store.searchDense(name, unit(1, 0, 0, 0), { fingerprint: MODEL, limit: 10 })).sort()).toEqual(['b', 'e']);
       expect(ids(await store.searchKeyword(name, 'cat quarks', { limit: 10 }))).toEqual([]);
     });

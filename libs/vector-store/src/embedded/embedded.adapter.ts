@@ -6,6 +6,7 @@ import { resolveFusion, rrfFuse, type FusionDefaults } from '../fusion.js';
 import {
   assertFingerprint,
   checkField,
+  checkDeleteFilter,
   checkFilter,
   checkFingerprint,
   checkLimit,
@@ -232,7 +233,7 @@ export class EmbeddedVectorStore implements VectorStore {
   }
 
   async deleteByFilter(name: string, filter: Filter): Promise<number> {
-    const f = compileFilter(checkFilter(filter));
+    const f = compileFilter(checkDeleteFilter(filter));
     return this.deleteWhere(name, f.sql, f.params);
   }
 

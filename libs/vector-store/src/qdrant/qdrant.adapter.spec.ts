@@ -102,7 +102,7 @@ describe('VectorStore (Qdrant adapter, requests validated against the OpenAPI sc
     expect(bad.map((r) => ({ path: r.path, errors: r.errors, replyErrors: r.replyErrors }))).toEqual([]);
     const used = new Set(sim.requests.map((r) => r.operationId));
     for (const op of [
-      'collection_exists', 'get_collection', 'create_collection', 'update_collection', 'delete_collection', 'get_collections',
+      'get_collection', 'create_collection', 'update_collection', 'delete_collection', 'get_collections',
       'create_field_index', 'upsert_points', 'delete_points', 'count_points', 'scroll_points', 'query_points',
       'query_batch_points', 'facet',
     ]) {

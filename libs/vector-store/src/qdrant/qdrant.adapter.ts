@@ -5,7 +5,7 @@ import { decodeCursor, encodeCursor } from '../cursor.js';
 import { resolveFusion, rrfFuse, type FusionDefaults } from '../fusion.js';
 import { INTEGER_FIELDS, KEYWORD_FIELDS } from '../payload-indexes.js';
 import {
-  assertFingerprint, checkField, checkFilter, checkFingerprint, checkLimit, checkName, checkPoints, checkVector,
+  assertFingerprint, checkDeleteFilter, checkField, checkFilter, checkFingerprint, checkLimit, checkName, checkPoints, checkVector,
   collectionNotFound, hybridNotSupported, sameFingerprint,
 } from '../validation.js';
 import type {
@@ -92,9 +92,13 @@ export class QdrantVectorStore implements VectorStore {
 
   /** The collection's metadata, or null when it does not exist (or is not one of ours). */
   private async meta(physical: string): Promise<{ meta: CollectionMeta; info: Schemas['CollectionInfo'] } | null> {
-    const { exists } = await this.call('exists', (c) => c.collectionExists(physical));
-    if (!exists) return null;
-    const info = await this.call('get collection', (c) => c.getCollection(physical));
+    let info: Schemas['CollectionInfo'];
+    try {
+      info = await this.call('get collection', (c) => c.getCollection(physical));
+    } catch (e) {
+      if (httpStatus(e) === 404) return null;
+      throw e;
+    }
     const meta = readMeta(info.config.metadata);
     return meta ? { meta, info } : null;
   }
@@ -193,6 +197,8 @@ export class QdrantVectorStore implements VectorStore {
     const c = await this.require(name);
     assertFingerprint(name, c.fingerprint, checkFingerprint(opts.fingerprint));
     const vectors = checkPoints(points, c.fingerprint.dimension);
+    // More than `batchSize` points go as several requests: unlike the embedded store's one transaction, a
+    // failure can leave earlier requests applied; re-running the same upsert is idempotent (same ids).
     for (let i = 0; i < points.length; i += this.batchSize) {
       const batch = points.slice(i, i + this.batchSize).map((p, j) => ({
         id: pointUuid(p.id),
@@ -214,7 +220,7 @@ export class QdrantVectorStore implements VectorStore {
   }
 
   async deleteByFilter(name: string, filter: Filter): Promise<number> {
-    const qf = toQdrantFilter(checkFilter(filter)) ?? {};
+    const qf = toQdrantFilter(checkDeleteFilter(filter)) ?? {};
     const c = await this.require(name);
     const n = await this.countIn(c.physical, qf);
     if (n > 0) await this.call('delete', (cl) => cl.delete(c.physical, { wait: true, filter: qf }));
