@@ -1,4 +1,5 @@
 import { AppError } from '@lectern/contracts';
+import { INTEGER_FIELDS } from './payload-indexes.js';
 import {
   CollectionNameSchema,
   EmbeddingFingerprintSchema,
@@ -19,6 +20,14 @@ export const checkName = (name: string): string => {
 
 export const checkField = (field: string): string => {
   if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(field)) throw invalid(`Invalid payload field name "${field}".`);
+  return field;
+};
+
+/** Ordered scrolls use the integer-indexed payload fields (Qdrant needs a range index to order by). */
+export const checkOrderBy = (field: string | undefined): string | undefined => {
+  if (field !== undefined && !(INTEGER_FIELDS as readonly string[]).includes(field)) {
+    throw invalid(`orderBy must be one of ${INTEGER_FIELDS.join(', ')}.`);
+  }
   return field;
 };
 

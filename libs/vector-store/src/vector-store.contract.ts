@@ -205,6 +205,8 @@ export const runVectorStoreContract = (makeStore: () => Promise<VectorStore> | V
       expect(p2.points[0]?.vector).toBeUndefined();
       const filtered = await store.scroll(name, { orderBy: 'chunk_index', filter: { document_id: 'd2' } });
       expect(filtered.points.map((p) => p.id)).toEqual(['c', 'd']);
+      expect(await code(store.scroll(name, { orderBy: 'document_id' }))).toBe('invalid_arguments');
+      expect(await code(store.scroll(name, { orderBy: 'chunk_index', cursor: p1.next?.slice(2) ?? 'x' }))).toBe('invalid_arguments');
     });
   });
 

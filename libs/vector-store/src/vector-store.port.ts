@@ -99,7 +99,7 @@ export interface ScrollOptions {
   limit?: number;
   /** `next` of the previous page. */
   cursor?: string | null;
-  /** A numeric payload field to order by (ascending; points without it are skipped). Default: by id. */
+  /** One of INTEGER_FIELDS to order by (ascending; points without it are skipped). Default: an engine-defined stable order (by id). */
   orderBy?: string;
   withVector?: boolean;
 }

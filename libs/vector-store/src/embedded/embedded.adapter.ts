@@ -5,7 +5,7 @@ import type { Logger } from '@lectern/runtime';
 import { resolveFusion, rrfFuse, type FusionDefaults } from '../fusion.js';
 import {
   assertFingerprint,
-  checkField,
+  checkOrderBy,
   checkDeleteFilter,
   checkFilter,
   checkFingerprint,
@@ -258,7 +258,7 @@ export class EmbeddedVectorStore implements VectorStore {
       sql = `SELECT ${cols} FROM ${from} WHERE ${f.sql}${cursor ? ' AND p.id > ?' : ''} ORDER BY p.id LIMIT ?`;
       if (cursor) params.push(cursor.id);
     } else {
-      checkField(opts.orderBy);
+      checkOrderBy(opts.orderBy);
       const key = `json_extract(p.payload, '$.${opts.orderBy}')`;
       sql =
         `SELECT ${cols}, ${key} AS ord FROM ${from} WHERE ${f.sql} AND json_type(p.payload, '$.${opts.orderBy}') IN ('integer','real')` +

@@ -5,7 +5,7 @@ import { decodeCursor, encodeCursor } from '../cursor.js';
 import { resolveFusion, rrfFuse, type FusionDefaults } from '../fusion.js';
 import { INTEGER_FIELDS, KEYWORD_FIELDS } from '../payload-indexes.js';
 import {
-  assertFingerprint, checkDeleteFilter, checkField, checkFilter, checkFingerprint, checkLimit, checkName, checkPoints, checkVector,
+  assertFingerprint, checkDeleteFilter, checkFilter, checkOrderBy, checkFingerprint, checkLimit, checkName, checkPoints, checkVector,
   collectionNotFound, hybridNotSupported, sameFingerprint,
 } from '../validation.js';
 import type {
@@ -236,7 +236,7 @@ export class QdrantVectorStore implements VectorStore {
   async scroll(name: string, opts: ScrollOptions = {}): Promise<{ points: StoredPoint[]; next: string | null }> {
     const limit = checkLimit(opts.limit ?? 100);
     const filter = toQdrantFilter(checkFilter(opts.filter));
-    if (opts.orderBy !== undefined) checkField(opts.orderBy);
+    checkOrderBy(opts.orderBy);
     const cursor = decodeCursor(opts.cursor, opts.orderBy);
     const c = await this.require(name);
     const with_vector = opts.withVector ? [DENSE] : false;
