@@ -1,5 +1,5 @@
 import { createLogger, ConfigError } from '@lectern/runtime';
-import { installShutdown } from '@lectern/transport';
+import { httpShutdownStep, installShutdown } from '@lectern/transport';
 import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
 import { createConverterServices } from './converter-services.js';
@@ -10,7 +10,7 @@ const start = async () => {
   const services = createConverterServices(config, logger);
   const app = buildApp({ config, logger, queue: services.queue, convert: services.convert });
   // Ordered: stop taking requests, then the worker (finishes its job), the queue, Redis, the pools.
-  installShutdown({ log: logger, steps: [{ name: 'http', close: () => app.close() }, ...services.closeSteps] });
+  installShutdown({ log: logger, steps: [httpShutdownStep(app), ...services.closeSteps] });
   await app.listen({ port: config.CONVERTER_PORT, host: config.HOST });
   logger.info({ queue: config.REDIS_URL ? 'bullmq' : 'in-process', port: config.CONVERTER_PORT }, 'converter ready');
 };

@@ -1,5 +1,5 @@
 import { createLogger, ConfigError } from '@lectern/runtime';
-import { installShutdown } from '@lectern/transport';
+import { httpShutdownStep, installShutdown } from '@lectern/transport';
 import { buildApp } from './app.js';
 import { composeDocumentStore } from './compose.js';
 import { loadConfig } from './config.js';
@@ -10,7 +10,7 @@ const start = async () => {
   const { deps, steps } = composeDocumentStore(config, logger);
   const app = buildApp({ config, logger, documentStore: deps });
   // Order: HTTP and its open streams first, then queue/workers, embedders, the store.
-  installShutdown({ log: logger, steps: [{ name: 'http', close: () => app.close() }, ...steps] });
+  installShutdown({ log: logger, steps: [httpShutdownStep(app), ...steps] });
   await app.listen({ port: config.DOCUMENT_STORE_PORT, host: config.HOST });
 };
 

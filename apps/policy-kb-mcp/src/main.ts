@@ -1,5 +1,5 @@
 import { createLogger, ConfigError } from '@lectern/runtime';
-import { installShutdown } from '@lectern/transport';
+import { httpShutdownStep, installShutdown } from '@lectern/transport';
 import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
 
@@ -7,7 +7,7 @@ const start = async () => {
   const config = loadConfig(process.env);
   const logger = createLogger('policy-kb-mcp', config.LOG_LEVEL);
   const app = buildApp({ config, logger });
-  installShutdown({ log: logger, steps: [{ name: 'http', close: () => app.close() }] });
+  installShutdown({ log: logger, steps: [httpShutdownStep(app)] });
   await app.listen({ port: config.POLICY_KB_PORT, host: config.HOST });
 };
 

@@ -11,3 +11,4 @@ export { installShutdown } from './shutdown.js';
 export type { ShutdownStep, ShutdownOptions } from './shutdown.js';
 export type { McpSessionMode } from './streamable-http.route.js';
 export { hijackWithHeaders } from './raw-reply.js';
+export { closeHttp, httpShutdownStep } from './close-http.js';
