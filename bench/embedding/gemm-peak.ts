@@ -33,7 +33,11 @@ export interface GemmResult {
   gflops: number;
 }
 
-/** Best-of-`repeats` GFLOP/s for [m,k]x[k,n] at each MiniLM shape, with `threads` intra-op threads. */
+/**
+ * Best-of-`repeats` GFLOP/s for [m,k]x[k,n] at each MiniLM shape, with `threads` intra-op threads. The machine's
+ * peak is then max(this at all cores, one core x cores): the second assumes perfect scaling, so it errs high
+ * (a conservative denominator for the efficiency ratio).
+ */
 export const measureGemmPeak = async (dir: string, threads: number, repeats = 20): Promise<GemmResult[]> => {
   const shapes: [number, number, number][] = [
     [2048, 384, 384],

@@ -86,6 +86,18 @@ describe('Embedder all-MiniLM-L6-v2 (MiniLM-shaped ONNX with random weights, rea
     expect(concurrent.map(bits)).toEqual(sequential);
   });
 
+  it('gives the same vectors from one 2-thread session as from two 1-thread sessions', async () => {
+    const texts = ['First text.', 'A second, longer text about something else entirely, with more tokens.', 'Third.'];
+    const one = await resolveEmbedder({ model: 'all-MiniLM-L6-v2', modelDir: fixture.dir, cacheDir: fixture.dir, threads: 2, onnxWorkers: 1, log });
+    try {
+      const a = await one.embedBatch(texts, { batchSize: 1 });
+      const b = await embedder.embedBatch(texts, { batchSize: 1 });
+      expect(b.map(bits)).toEqual(a.map(bits));
+    } finally {
+      await one.close();
+    }
+  });
+
   it('reports progress and keeps the event loop free during a large batch', async () => {
     const texts = Array.from({ length: 48 }, (_, i) => `Chunk ${i}: ${'the quick brown fox jumps over the lazy dog '.repeat(20)}`);
     const progress: [number, number][] = [];

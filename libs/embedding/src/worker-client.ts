@@ -51,3 +51,32 @@ export class WorkerClient {
     await this.worker.terminate();
   }
 }
+
+/** Several workers hosting the same model; each call goes to the least busy one. */
+export class WorkerPool {
+  private readonly workers: WorkerClient[];
+  private readonly busy: number[];
+
+  constructor(file: URL, workerData: unknown, size: number) {
+    this.workers = Array.from({ length: Math.max(1, size) }, () => new WorkerClient(file, workerData));
+    this.busy = this.workers.map(() => 0);
+  }
+
+  get size(): number {
+    return this.workers.length;
+  }
+
+  async call<T>(request: object, transfer: ArrayBuffer[] = []): Promise<T> {
+    const w = this.busy.indexOf(Math.min(...this.busy));
+    this.busy[w] = (this.busy[w] as number) + 1;
+    try {
+      return await (this.workers[w] as WorkerClient).call<T>(request, transfer);
+    } finally {
+      this.busy[w] = (this.busy[w] as number) - 1;
+    }
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.workers.map((w) => w.close()));
+  }
+}

@@ -1,5 +1,5 @@
 import type { EncoderBackend } from '../embedder.js';
-import { WorkerClient } from '../worker-client.js';
+import { WorkerPool } from '../worker-client.js';
 import type { WordPieceTokenizer } from './wordpiece-tokenizer.js';
 
 /** Padded lengths are multiples of this: rows of similar length share a batch, padding stays small. */
@@ -11,6 +11,8 @@ export interface OnnxBackendOptions {
   dimension: number;
   maxTokens: number;
   threads: number;
+  /** Worker threads, each with its own session (`threads` is split between them). */
+  workers: number;
   /** Dynamic int8 models quantise activations per call, so every text runs alone (determinism). */
   quantized: boolean;
 }
@@ -25,18 +27,21 @@ export const onnxTokenizeOnly = (o: Pick<OnnxBackendOptions, 'tokenizer' | 'dime
 
 /** Starts the inference worker (the ONNX session is created there, on first use). */
 export const startOnnxBackend = async (o: OnnxBackendOptions): Promise<EncoderBackend> => {
-  const worker = new WorkerClient(new URL(`./onnx-inference.worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url), {
-    modelPath: o.modelPath,
-    threads: o.threads,
-  });
+  const workers = Math.max(1, Math.min(o.workers, o.threads));
+  const pool = new WorkerPool(
+    new URL(`./onnx-inference.worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url),
+    { modelPath: o.modelPath, threads: Math.max(1, Math.floor(o.threads / workers)) },
+    workers,
+  );
   return {
+    parallelism: pool.size,
     ...onnxTokenizeOnly(o),
     padLength: (length) => (o.quantized ? undefined : Math.min(Math.ceil(length / PAD_BUCKET) * PAD_BUCKET, o.maxTokens)),
     run: async (rows, padTo) => {
       const ids = new Int32Array(rows.length * padTo);
       rows.forEach((r, i) => ids.set(r, i * padTo));
-      return worker.call<Float32Array>({ ids, lengths: rows.map((r) => r.length), padTo }, [ids.buffer]);
+      return pool.call<Float32Array>({ ids, lengths: rows.map((r) => r.length), padTo }, [ids.buffer]);
     },
-    close: () => worker.close(),
+    close: () => pool.close(),
   };
 };

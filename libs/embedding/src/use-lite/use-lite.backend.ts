@@ -1,5 +1,5 @@
 import type { EncoderBackend } from '../embedder.js';
-import { WorkerClient } from '../worker-client.js';
+import { WorkerPool } from '../worker-client.js';
 import type { UseTokenizer } from './use-tokenizer.js';
 
 export const USE_LITE_DIMENSION = 512;
@@ -19,10 +19,9 @@ export const useTokenizeOnly = (tokenizer: UseTokenizer) => ({
  */
 export const startUseLiteBackend = async (o: { modelDir: string; tokenizer: UseTokenizer; workers: number }): Promise<EncoderBackend> => {
   const file = new URL(`./use-inference.worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
-  const workers = Array.from({ length: Math.max(1, o.workers) }, () => new WorkerClient(file, { modelDir: o.modelDir, dimension: USE_LITE_DIMENSION }));
-  const busy = workers.map(() => 0);
+  const pool = new WorkerPool(file, { modelDir: o.modelDir, dimension: USE_LITE_DIMENSION }, o.workers);
   return {
-    parallelism: workers.length,
+    parallelism: pool.size,
     ...useTokenizeOnly(o.tokenizer),
     // The graph pads each batch to its longest row and padding shifts results in the last bits (measured),
     // so only rows of equal length share a batch: no padding at all.
@@ -30,16 +29,8 @@ export const startUseLiteBackend = async (o: { modelDir: string; tokenizer: UseT
     run: async (rows, padTo) => {
       const ids = new Int32Array(rows.length * padTo);
       rows.forEach((r, i) => ids.set(r, i * padTo));
-      const w = busy.indexOf(Math.min(...busy));
-      busy[w] = (busy[w] as number) + 1;
-      try {
-        return await (workers[w] as WorkerClient).call<Float32Array>({ ids, lengths: rows.map((r) => r.length), padTo }, [ids.buffer]);
-      } finally {
-        busy[w] = (busy[w] as number) - 1;
-      }
+      return pool.call<Float32Array>({ ids, lengths: rows.map((r) => r.length), padTo }, [ids.buffer]);
     },
-    close: async () => {
-      await Promise.all(workers.map((w) => w.close()));
-    },
+    close: () => pool.close(),
   };
 };
