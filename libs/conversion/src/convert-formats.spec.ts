@@ -98,6 +98,16 @@ describe('convertDocument: DOCX, HTML, TXT and MD', () => {
     expect(r.markdown.slice(r.tables[0]?.start, r.tables[0]?.end)).toBe('| a | b |\n|---|---|\n| 1 | 2 |');
   });
 
+  it('reads legacy Windows-1252 text and HTML', async () => {
+    // "café £5 – naïve" in Windows-1252
+    const cp1252 = new Uint8Array([0x63, 0x61, 0x66, 0xe9, 0x20, 0xa3, 0x35, 0x20, 0x96, 0x20, 0x6e, 0x61, 0xef, 0x76, 0x65]);
+    const txt = await convertDocument({ bytes: cp1252, filename: 'legacy.txt' });
+    expect(txt.markdown).toBe('café £5 – naïve');
+    const html = new Uint8Array([...new TextEncoder().encode('<html><body><h1>Menu</h1><p>'), ...cp1252, ...new TextEncoder().encode('</p></body></html>')]);
+    const page = await convertDocument({ bytes: html, filename: 'legacy.htm' });
+    expect(page.markdown).toBe('# Menu\n\ncafé £5 – naïve');
+  });
+
   it('keeps plain text as text (a leading "#" is not a heading)', async () => {
     const txt = 'Minutes of the meeting\r\n# 3 items were agreed\r\nNext meeting in May.\r\n';
     const r = await convertDocument({ bytes: new TextEncoder().encode(txt), filename: 'minutes.txt' });

@@ -37,15 +37,33 @@ function isTiff(b: Uint8Array): boolean {
   return startsWith(b, [0x49, 0x49, 0x2a, 0x00]) || startsWith(b, [0x4d, 0x4d, 0x00, 0x2a]);
 }
 
-/** Text: no NUL bytes and valid UTF-8 in the first 64 KiB (a cut multi-byte character at the end is allowed). */
+/**
+ * Text: no NUL bytes and almost no other control characters in the first 64 KiB. The encoding need not be
+ * UTF-8 (`decodeText` falls back to Windows-1252, the usual legacy encoding of English text and HTML).
+ */
 function isText(b: Uint8Array): boolean {
   const head = b.subarray(0, 65536);
-  if (head.includes(0)) return false;
+  let control = 0;
+  for (const c of head) {
+    if (c === 0) return false;
+    if (c < 9 || (c > 13 && c < 32 && c !== 27)) control += 1;
+  }
+  return control <= head.length * 0.01;
+}
+
+/** Windows-1252's 0x80-0x9F (Node builds without full ICU decode the label as plain Latin-1). */
+const CP1252_HIGH = '€\u0081‚ƒ„…†‡ˆ‰Š‹Œ\u008DŽ\u008F\u0090‘’“”•–—˜™š›œ\u009DžŸ';
+
+export function decodeWindows1252(b: Uint8Array): string {
+  return new TextDecoder('latin1').decode(b).replace(/[\u0080-\u009f]/g, (c) => CP1252_HIGH[c.charCodeAt(0) - 0x80] ?? c);
+}
+
+/** UTF-8 (BOM dropped) when the bytes are valid UTF-8, else Windows-1252. */
+export function decodeText(b: Uint8Array): string {
   try {
-    new TextDecoder('utf-8', { fatal: true }).decode(head.length === b.length ? head : head.subarray(0, head.length - 4));
-    return true;
+    return new TextDecoder('utf-8', { fatal: true }).decode(b).replace(/^\uFEFF/, '');
   } catch {
-    return false;
+    return decodeWindows1252(b);
   }
 }
 

@@ -55,6 +55,27 @@ function promoteHeaderRows(html) {
   });
 }
 
+/** The declared charset, else UTF-8 when valid, else Windows-1252 (legacy pages). */
+function decodeHtml(bytes) {
+  const head = new TextDecoder('latin1').decode(bytes.subarray(0, 2048));
+  const declared = /<meta[^>]+charset\s*=\s*["']?([\w-]+)/i.exec(head);
+  if (declared && !/^(windows-1252|cp1252|iso-8859-1|latin1|us-ascii)$/i.test(declared[1])) {
+    try {
+      return new TextDecoder(declared[1]).decode(bytes);
+    } catch {
+      // unknown label: fall through
+    }
+  }
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    // Windows-1252 by hand: Node builds without full ICU decode that label as plain Latin-1
+    return new TextDecoder('latin1').decode(bytes).replace(/[\u0080-\u009f]/g, (c) => CP1252_HIGH[c.charCodeAt(0) - 0x80] || c);
+  }
+}
+
+const CP1252_HIGH = '€\u0081‚ƒ„…†‡ˆ‰Š‹Œ\u008DŽ\u008F\u0090‘’“”•–—˜™š›œ\u009DžŸ';
+
 function titleOf(html) {
   const m = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(html);
   return m ? m[1].replace(/\s+/g, ' ').trim() || null : null;
@@ -83,7 +104,7 @@ async function run({ op, bytes }) {
     const warnings = out.messages.filter((m) => m.type === 'error').map((m) => m.message);
     return { markdown: htmlToMarkdown(out.value), title: null, warnings };
   }
-  const html = new TextDecoder('utf-8').decode(bytes);
+  const html = decodeHtml(bytes);
   return { markdown: htmlToMarkdown(html), title: titleOf(html), warnings: [] };
 }
 

@@ -1,11 +1,8 @@
+import { decodeText } from '../detect-type.js';
 import type { FormatContext, FormatOutput } from '../types.js';
 import { singlePage } from './single-page.js';
 
-const decode = (b: Uint8Array): string =>
-  new TextDecoder('utf-8')
-    .decode(b)
-    .replace(/^\uFEFF/, '')
-    .replace(/\r\n?/g, '\n');
+const decode = (b: Uint8Array): string => decodeText(b).replace(/\r\n?/g, '\n');
 
 /** Plain text: kept as is, except that line starts Markdown would read as headings or tables are escaped. */
 export async function convertText(ctx: FormatContext): Promise<FormatOutput> {
