@@ -83,8 +83,8 @@ function groupRows(lines: RawLine[]): Row[] {
     const cells: Cell[] = [];
     for (const l of ls) {
       const c = cells[cells.length - 1];
-      // fragments closer than about one space-width... two ems belong to the same cell
-      if (c && l.x0 - c.x1 < 1.0 * l.size) {
+      // mupdf already splits a text line only at wide gaps: fragments nearly touching are one cell
+      if (c && l.x0 - c.x1 < 0.3 * l.size) {
         c.text += ` ${l.text.trim()}`;
         c.x1 = Math.max(c.x1, l.x1);
         c.lines.push(l);
