@@ -114,15 +114,24 @@ function toTable(run: Row[]): TableBlock | null {
   const multi = run.filter((r) => r.cells.length >= 2);
   const maxCells = Math.max(...multi.map((r) => r.cells.length));
   if (multi.length < 3 && !(multi.length >= 2 && maxCells >= 3)) return null;
-  // columns: merge the x-ranges of cells of multi-cell rows that overlap
-  const ranges = multi
-    .flatMap((r) => r.cells.map((c) => ({ x0: c.x0, x1: c.x1 })))
-    .sort((a, b) => a.x0 - b.x0);
+  // columns: merge the overlapping x-ranges of the cells of the fullest rows (a cell spanning several columns,
+  // in a row with fewer cells, would otherwise fuse them); every other cell goes to the column it overlaps most
+  const full = multi.filter((r) => r.cells.length >= Math.max(2, 0.8 * maxCells));
+  const ranges = full.flatMap((r) => r.cells.map((c) => ({ x0: c.x0, x1: c.x1 }))).sort((a, b) => a.x0 - b.x0);
   const cols: { x0: number; x1: number }[] = [];
   for (const c of ranges) {
     const last = cols[cols.length - 1];
     if (last && c.x0 <= last.x1) last.x1 = Math.max(last.x1, c.x1);
     else cols.push({ ...c });
+  }
+  // ...unless many rows bridge two neighbouring columns with one cell: then those two are one column
+  // ("1." | "Introduction" above "10. Supporting high quality communications")
+  for (let k = cols.length - 2; k >= 0; k--) {
+    const a = cols[k];
+    const b = cols[k + 1];
+    if (!a || !b) continue;
+    const bridging = run.filter((r) => r.cells.some((c) => c.x0 <= a.x1 && c.x1 >= b.x0 + 0.5 * (b.x1 - b.x0))).length;
+    if (bridging >= 0.3 * run.length) cols.splice(k, 2, { x0: a.x0, x1: Math.max(a.x1, b.x1) });
   }
   if (cols.length < 2) return null;
   const cellsAll = multi.flatMap((r) => r.cells);
