@@ -54,6 +54,10 @@ describe('convertDocument: text-layer PDF (NPPF 2024)', () => {
     );
     // paragraph 6 follows paragraph 5 in the same text block of the PDF; it must still start its own paragraph
     expect(result.markdown).toMatch(/\n\n6\. Other statements of government policy may be material/);
+    // footnotes (superscript numbers in the PDF) are one paragraph each, not run together
+    expect(result.markdown).toContain(
+      '\n\n1 This document replaces the previous version of the National Planning Policy Framework published in December 2023.\n\n2 This includes',
+    );
   });
 
   it('maps a paragraph offset to the page it is printed on', () => {
@@ -118,6 +122,18 @@ describe('convertDocument: reading order, tables and heading levels in other lay
     const results = r.tables.find((t) => md.slice(t.start, t.end).includes('| 3d-cube |'));
     expect(results?.page).toBe(12);
     expect(md.slice(results?.start, results?.end)).toMatch(/^\| [^|]*\| Loops \| Trees \| Traces \|/);
+  });
+
+  it('renders a datasheet specification table with one column per value', async () => {
+    const r = await convertDocument({
+      path: corpusFile('datasheets', 'datasheetminer-benchmark', 'datasheets', 'omron-g-series-servo-motors.pdf'),
+    });
+    const spec = r.tables.find((t) => r.markdown.slice(t.start, t.end).includes('| Rated torque |'));
+    expect(spec?.page).toBe(3);
+    const rows = r.markdown.slice(spec?.start, spec?.end).split('\n');
+    const torque = rows.find((l) => l.startsWith('| Rated torque |'))?.split('|').map((c) => c.trim()).filter(Boolean);
+    expect(torque?.slice(0, 4)).toEqual(['Rated torque', 'N·m', '0.16', '0.32']);
+    expect(torque).toContain('8.62');
   });
 
   it('ranks numbered sections below chapters in a long manual (R-intro) and skips contents entries', async () => {

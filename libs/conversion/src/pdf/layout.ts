@@ -10,6 +10,8 @@ export interface Line {
   y1: number;
   size: number;
   bold: boolean;
+  /** The first character is a smaller-than-text number: a footnote starts here. */
+  footnote: boolean;
 }
 
 export interface TextBlock {
@@ -79,6 +81,7 @@ export function mergeLines(lines: RawLine[]): Line[] {
       y1: Math.max(...g.map((l) => l.y1)),
       size: main.size,
       bold: boldChars / total >= 0.95,
+      footnote: /^\d{1,3}\s/.test(text) && (g[0]?.leadSize ?? main.size) < 0.8 * main.size,
     };
   });
 }
@@ -214,7 +217,7 @@ function splitParagraphs(lines: Line[]): Line[][] {
     const bullet = /^[•●▪■◦‣·\-–*]\s/.test(l.text) || /^\uF0B7/.test(l.text);
     // a numbered paragraph starting inside a block: "6. Other statements..." outdented from the text above
     const numbered = prev !== undefined && NUMBERED.test(l.text) && l.x0 < prev.x0 - 4;
-    if (g && sameStyle && !bullet && !numbered) g.push(l);
+    if (g && sameStyle && !bullet && !numbered && !l.footnote) g.push(l);
     else out.push([l]);
   }
   return out;

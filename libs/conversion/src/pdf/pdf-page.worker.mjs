@@ -146,6 +146,7 @@ function extractPage(doc, index) {
           x1: l.bbox.x + l.bbox.w,
           y1: l.bbox.y + l.bbox.h,
           size: style && style.size > 0 ? style.size : l.font.size,
+          leadSize: l.font.size,
           bold: style ? style.bold >= 0.95 : l.font.weight === 'bold' || /bold|black|heavy|semibold/i.test(l.font.name),
           italic: l.font.style === 'italic',
           mono: l.font.family === 'monospace',

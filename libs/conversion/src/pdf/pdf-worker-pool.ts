@@ -10,6 +10,8 @@ export interface RawLine {
   x1: number;
   y1: number;
   size: number;
+  /** Size of the line's first character (a superscript footnote number is smaller than the text). */
+  leadSize?: number;
   bold: boolean;
   italic: boolean;
   mono: boolean;
