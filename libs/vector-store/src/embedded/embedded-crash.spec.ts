@@ -27,7 +27,10 @@ const waitFor = (child: ChildProcess, line: string): Promise<void> =>
   });
 
 describe('VectorStore (embedded) across processes', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'lectern-vs-crash-'));
+  let dir = '';
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'lectern-vs-crash-'));
+  });
   let child: ChildProcess | undefined;
   afterAll(() => {
     if (child && child.exitCode === null) child.kill('SIGKILL');

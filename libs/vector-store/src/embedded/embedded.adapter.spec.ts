@@ -5,13 +5,19 @@ import { runVectorStoreContract } from '../vector-store.contract.js';
 import { EmbeddedVectorStore } from './embedded.adapter.js';
 
 describe('VectorStore (embedded SQLite adapter)', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'lectern-vs-'));
+  let dir = '';
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'lectern-vs-'));
+  });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
   runVectorStoreContract(() => new EmbeddedVectorStore({ dataDir: dir }));
 });
 
 describe('VectorStore (embedded) filtered dense search beyond the first candidates', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'lectern-vs-filter-'));
+  let dir = '';
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'lectern-vs-filter-'));
+  });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('finds the exact top-k of a selective filter whose points are far from the query, and of a broad one', async () => {
@@ -33,7 +39,10 @@ describe('VectorStore (embedded) filtered dense search beyond the first candidat
 });
 
 describe('VectorStore (embedded) with two connections, as two processes', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'lectern-vs-two-'));
+  let dir = '';
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'lectern-vs-two-'));
+  });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('a reader\'s loaded matrix follows another writer\'s upserts, replacements and deletions', async () => {
@@ -60,7 +69,10 @@ describe('VectorStore (embedded) with two connections, as two processes', () => 
 });
 
 describe('VectorStore (embedded) loading a large matrix while another connection writes', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'lectern-vs-warm-'));
+  let dir = '';
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'lectern-vs-warm-'));
+  });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('loads in slices, yielding to the event loop, and replays writes made during the load', async () => {
