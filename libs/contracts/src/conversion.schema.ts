@@ -98,6 +98,9 @@ export const ConversionOptionsSchema = z.object({
     .default(10 * 60 * 1000),
   skipOcrForRenderings: z.boolean().default(true),
   ocrMinConfidence: z.number().min(0).max(100).default(70).describe('Below this mean confidence a page is warned.'),
-  ocrLanguage: z.string().default('eng'),
+  ocrLanguage: z
+    .enum(['eng'])
+    .default('eng')
+    .describe('OCR language: only English data ships offline (@tesseract.js-data/eng).'),
 });
 export type ConversionOptions = z.infer<typeof ConversionOptionsSchema>;
