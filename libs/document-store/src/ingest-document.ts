@@ -1,4 +1,4 @@
-import { basename } from 'node:path';
+import { basename, resolve } from 'node:path';
 import { AppError, type ConversionResult, type ExtractionMethod } from '@lectern/contracts';
 import { chunkPages, countWords } from '@lectern/chunking';
 import {
@@ -157,7 +157,8 @@ export const ingestDocument = async (
       );
       const entry: RegistryEntry = {
         document_id: docId,
-        file_path: file.path,
+        // The path as the client gave it (normalised), not the resolved real path behind symlinks.
+        file_path: resolve(input.file_path),
         file_hash: hash,
         application_ref: input.application_ref,
         document_type: documentType,
