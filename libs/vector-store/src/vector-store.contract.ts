@@ -241,6 +241,9 @@ export const runVectorStoreContract = (makeStore: () => Promise<VectorStore> | V
       expect(ids(await store.searchKeyword(name, 'cat', { limit: 5, filter: { document_id: 'd1' } }))).toEqual(['a']);
       expect(ids(await store.searchKeyword(name, 'barking dog', { limit: 5 })).sort()).toEqual(['b', 'd']);
       expect(await store.searchKeyword(name, '  ?! ', { limit: 5 })).toEqual([]);
+      // Stopwords are ignored when the query has other words, and used when it has nothing else.
+      expect(ids(await store.searchKeyword(name, 'what is the kennel for?', { limit: 5 }))).toEqual(['d']);
+      expect(ids(await store.searchKeyword(name, 'the', { limit: 5 })).sort()).toEqual(['a', 'b']);
     });
 
     it('hybrid: fuses both lists with RRF, reports component ranks, weights and k change the order', async () => {

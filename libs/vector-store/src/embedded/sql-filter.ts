@@ -1,3 +1,4 @@
+import { queryTerms } from '../query-terms.js';
 import type { Filter, Scalar } from '../vector-store.port.js';
 
 export interface SqlFragment {
@@ -57,8 +58,8 @@ const condition = (field: string, cond: unknown, params: (string | number)[]): s
   return each(field, bounds.join(' AND '));
 };
 
-/** FTS5 MATCH expression: the query's words (letters/digits), each quoted, OR-ed; null when there is none. */
+/** FTS5 MATCH expression: the query's words (see queryTerms), each quoted, OR-ed; null when there is none. */
 export const ftsQuery = (text: string): string | null => {
-  const words = [...new Set(text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [])].slice(0, 64);
+  const words = queryTerms(text, 64);
   return words.length === 0 ? null : words.map((w) => `"${w}"`).join(' OR ');
 };

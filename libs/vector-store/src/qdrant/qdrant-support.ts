@@ -75,9 +75,5 @@ export const withRetry = async <T>(what: string, fn: () => Promise<T>, policy: R
 export const unavailable = (cause: unknown): AppError =>
   new AppError('INDEX_UNAVAILABLE', 'The vector database is unavailable; try again later.', { httpStatus: 503, cause });
 
-/** Words of a keyword query (letters/digits), lowercased, de-duplicated, at most `max`. */
-export const queryTerms = (text: string, max = 16): string[] =>
-  [...new Set(text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [])].slice(0, max);
-
 /** BM25's IDF: rarer terms weigh more. */
 export const idf = (total: number, withTerm: number): number => Math.log(1 + (total - withTerm + 0.5) / (withTerm + 0.5));

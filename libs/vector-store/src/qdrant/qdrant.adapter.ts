@@ -12,9 +12,10 @@ import type {
   CollectionInfo, EmbeddingFingerprint, EnsureCollectionSpec, Filter, Hit, HybridOptions, Inspection, Point,
   ScrollOptions, StoredPoint, VectorStore,
 } from '../vector-store.port.js';
+import { queryTerms } from '../query-terms.js';
 import { toQdrantFilter } from './qdrant-filter.js';
 import {
-  DENSE, ID_KEY, META_KEY, TEXT_KEY, httpStatus, idf, pointUuid, queryTerms, readMeta, splitPayload, unavailable, withRetry,
+  DENSE, ID_KEY, META_KEY, TEXT_KEY, httpStatus, idf, pointUuid, readMeta, splitPayload, unavailable, withRetry,
   type CollectionMeta, type RetryPolicy,
 } from './qdrant-support.js';
 
@@ -295,7 +296,7 @@ export class QdrantVectorStore implements VectorStore {
   private async keywordQuery(
     physical: string, text: string, filter: Filter | undefined, limit: number,
   ): Promise<Schemas['QueryRequest'] | null> {
-    const terms = queryTerms(text);
+    const terms = queryTerms(text, 16); // one count request per word: keep it bounded
     if (terms.length === 0) return null;
     const matching = toQdrantFilter(filter, { key: TEXT_KEY, match: { text_any: terms.join(' ') } });
     const [total, found, ...perTerm] = await Promise.all([

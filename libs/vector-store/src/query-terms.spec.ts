@@ -1,0 +1,12 @@
+import { queryTerms } from './query-terms.js';
+
+describe('queryTerms', () => {
+  it('keeps content words, lowercased and de-duplicated, in order', () => {
+    expect(queryTerms('What is the effect of Vitamin-D on bone density? vitamin')).toEqual(['effect', 'vitamin', 'd', 'bone', 'density']);
+  });
+  it('falls back to the stopwords when the query has nothing else, and caps the count', () => {
+    expect(queryTerms('The and OF the')).toEqual(['the', 'and', 'of']);
+    expect(queryTerms('a1 b2 c3 d4', 2)).toEqual(['a1', 'b2']);
+    expect(queryTerms(' ?! ')).toEqual([]);
+  });
+});
