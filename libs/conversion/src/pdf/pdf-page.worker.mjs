@@ -2,6 +2,9 @@
 // open, per-page structured text (lines with font size/weight and boxes), image-area ratio, 300-DPI renders.
 // Plain JavaScript on purpose: worker threads load it directly under node, tsx and jest alike (no TS loader
 // inside workers). The main thread (`pdf-worker-pool.ts`) owns the types of these messages.
+/* global WebAssembly */
+import process from 'node:process';
+import { setImmediate } from 'node:timers';
 import { parentPort } from 'node:worker_threads';
 import * as mupdf from 'mupdf';
 
@@ -260,5 +263,7 @@ parentPort.on('message', (msg) => {
   } catch (e) {
     const detail = logs.length ? ` (${logs.slice(0, 3).join('; ')})` : '';
     parentPort.postMessage({ id: msg.id, ok: false, error: String((e && e.message) || e) + detail });
+    // a trapped or aborted WASM instance is not safe to reuse: end this thread, the pool starts a fresh one
+    if (e instanceof WebAssembly.RuntimeError) setImmediate(() => process.exit(1));
   }
 });

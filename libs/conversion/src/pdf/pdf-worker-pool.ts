@@ -103,6 +103,7 @@ class PdfWorker {
   }
 
   call<T>(doc: DocRef, req: Request): Promise<T> {
+    if (this.broken) return Promise.reject(new Error('pdf worker is gone'));
     const id = this.nextId++;
     const send = this.docKey !== doc.key;
     // A failed open must not leave the worker believing it holds the document.

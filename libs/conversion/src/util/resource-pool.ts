@@ -64,7 +64,12 @@ export class ResourcePool<R> {
 
   private async acquire(signal?: AbortSignal): Promise<R> {
     if (this.closed) throw new Error('pool closed');
-    const ready = this.idle.pop();
+    let ready = this.idle.pop();
+    // a resource can break while idle (its thread exited after the last reply): replace it
+    while (ready !== undefined && this.options.isBroken?.(ready)) {
+      void this.discard(ready);
+      ready = this.idle.pop();
+    }
     if (ready !== undefined) return ready;
     if (this.live < this.options.size) {
       this.live += 1;
