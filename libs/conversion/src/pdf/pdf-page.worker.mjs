@@ -151,9 +151,6 @@ function extractPage(doc, index) {
           size: style && style.size > 0 ? style.size : l.font.size,
           leadSize: l.font.size,
           bold: style ? style.bold >= 0.95 : l.font.weight === 'bold' || /bold|black|heavy|semibold/i.test(l.font.name),
-          italic: l.font.style === 'italic',
-          mono: l.font.family === 'monospace',
-          font: l.font.name,
         });
       }
       if (lines.length) blocks.push({ x0: b.bbox.x, y0: b.bbox.y, x1: b.bbox.x + b.bbox.w, y1: b.bbox.y + b.bbox.h, lines });

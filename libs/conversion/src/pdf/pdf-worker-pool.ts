@@ -2,7 +2,7 @@ import { Worker } from 'node:worker_threads';
 import { availableParallelism } from 'node:os';
 import { ResourcePool } from '../util/resource-pool.js';
 
-/** One text line of the mupdf structured text (font of its first character). */
+/** One text line of the mupdf structured text (size and weight: those carrying most of its characters). */
 export interface RawLine {
   text: string;
   x0: number;
@@ -13,9 +13,6 @@ export interface RawLine {
   /** Size of the line's first character (a superscript footnote number is smaller than the text). */
   leadSize?: number;
   bold: boolean;
-  italic: boolean;
-  mono: boolean;
-  font: string;
 }
 
 export interface RawBlock {
