@@ -6,7 +6,13 @@ import { crc32, deflateRawSync } from 'node:zlib';
 import * as mupdf from 'mupdf';
 import { isAppError } from '@lectern/contracts';
 import { corpusFile } from '@lectern/testing';
-import { closeConversionPool, convertDocument, type ConversionInput, type ConvertDocumentOptions } from './index.js';
+import {
+  closeConversionPool,
+  convertDocument,
+  warmConversionPool,
+  type ConversionInput,
+  type ConvertDocumentOptions,
+} from './index.js';
 
 const NPPF = corpusFile('uk-planning-policy', 'nppf-2024', 'NPPF_December_2024.pdf');
 const LINN = corpusFile('scanned-ocr', 'ocrmypdf-resources', 'linn.pdf');
@@ -121,7 +127,8 @@ describe('convertDocument: bad input ends in a typed error', () => {
     expect(await errorCode({ path: join(dir, 'missing.pdf') })).toBe('file_not_found');
     await writeFile(join(dir, 'zero.pdf'), '');
     expect(await errorCode({ path: join(dir, 'zero.pdf') })).toBe('no_content');
-    // after a timeout (workers terminated) and all the failures above, the next conversion works
+    // after a timeout (workers terminated) and all the failures above, the pools warm up again and serve
+    await warmConversionPool({ ocr: false });
     const ok = await convertDocument({ path: NPPF }, { maxPages: 100 });
     expect(ok.page_count).toBe(82);
   });

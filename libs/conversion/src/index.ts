@@ -1,7 +1,7 @@
 export { convertDocument } from './convert-document.js';
 export type { ConversionInput, ConvertDocumentOptions } from './convert-document.js';
 export type { ConversionProgress } from './types.js';
-export { closeConversionPool } from './pools.js';
+export { closeConversionPool, warmConversionPool } from './pools.js';
 export { sha256File, sha256Bytes } from './sha256.js';
 export { isRenderingFilename } from './rendering.js';
 export { pageAt } from './markdown-index.js';

@@ -15,3 +15,12 @@ export async function closeConversionPool(): Promise<void> {
   pools = null;
   if (p) await Promise.all([p.pdf.close(), p.ocr.close()]);
 }
+
+/**
+ * Starts the worker threads now rather than on the first document (a service calls this at start-up so its
+ * first request does not pay WASM compilation and OCR model loading). `ocr: false` starts only mupdf.
+ */
+export async function warmConversionPool(options: { ocr?: boolean } = {}): Promise<void> {
+  const p = getPools();
+  await Promise.all([p.pdf.warm(), options.ocr === false ? Promise.resolve() : p.ocr.warm()]);
+}

@@ -57,6 +57,11 @@ export class OcrPool {
     }, signal);
   }
 
+  /** Starts every tesseract worker (engine and language data loaded) before the first page. */
+  warm(): Promise<void> {
+    return this.pool.warm();
+  }
+
   close(): Promise<void> {
     return this.pool.close();
   }

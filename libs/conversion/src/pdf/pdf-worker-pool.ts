@@ -172,6 +172,11 @@ export class PdfWorkerPool {
     return this.pool.use((w) => w.call<{ rows: number; cols: number }>(doc, { op: 'orientation', page }), signal);
   }
 
+  /** Starts every worker (mupdf's WASM compiled and instantiated) before the first document. */
+  warm(): Promise<void> {
+    return this.pool.warm();
+  }
+
   /** Frees a document's memory in every worker that holds it (call when its conversion is over). */
   forget(key: string): void {
     for (const w of this.workers) w.forget(key);

@@ -83,6 +83,14 @@ describe('ResourcePool (worker pools of the conversion lib)', () => {
     expect(first?.destroyed).toBe(true);
   });
 
+  it('warms up: creates every resource ahead of use', async () => {
+    const { pool, created } = makePool(3);
+    await pool.warm();
+    expect(created).toHaveLength(3);
+    await Promise.all([1, 2, 3].map(() => pool.use(async () => undefined)));
+    expect(created).toHaveLength(3);
+  });
+
   it('refuses work after close and destroys idle resources', async () => {
     const { pool, created } = makePool(2);
     await pool.use(async () => undefined);

@@ -55,6 +55,24 @@ export class ResourcePool<R> {
     }
   }
 
+  /** Creates every resource now (service start-up) instead of on first use. */
+  async warm(): Promise<void> {
+    const size = this.options.size;
+    let arrived = 0;
+    let release = (): void => undefined;
+    const all = new Promise<void>((r) => (release = r));
+    // each call holds its resource until all have arrived, so none is reused and all `size` get created
+    await Promise.all(
+      Array.from({ length: size }, () =>
+        this.use(async () => {
+          arrived += 1;
+          if (arrived === size) release();
+          await all;
+        }),
+      ),
+    );
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     for (const w of this.waiters.splice(0)) w.resolve(null);
