@@ -29,6 +29,57 @@ function wordRecall(text: string): number {
 
 const recalls: string[] = [];
 
+/** Minimal 8-bit grey, uncompressed, single-strip TIFF. */
+function tiff(grey: Buffer, w: number, h: number): Uint8Array {
+  const entries: [number, number, number][] = [
+    [256, 4, w], // ImageWidth (LONG)
+    [257, 4, h], // ImageLength
+    [258, 3, 8], // BitsPerSample (SHORT)
+    [259, 3, 1], // Compression: none
+    [262, 3, 1], // Photometric: black is zero
+    [273, 4, 8 + 2 + 9 * 12 + 4], // StripOffsets: right after the IFD
+    [277, 3, 1], // SamplesPerPixel
+    [278, 4, h], // RowsPerStrip
+    [279, 4, w * h], // StripByteCounts
+  ];
+  const ifd = Buffer.alloc(2 + entries.length * 12 + 4);
+  ifd.writeUInt16LE(entries.length, 0);
+  entries.forEach(([tag, type, value], i) => {
+    const o = 2 + i * 12;
+    ifd.writeUInt16LE(tag, o);
+    ifd.writeUInt16LE(type, o + 2);
+    ifd.writeUInt32LE(1, o + 4);
+    if (type === 3) ifd.writeUInt16LE(value, o + 8);
+    else ifd.writeUInt32LE(value, o + 8);
+  });
+  const head = Buffer.from([0x49, 0x49, 0x2a, 0x00, 8, 0, 0, 0]);
+  return Buffer.concat([head, ifd, grey]);
+}
+
+/** Minimal 24-bit BMP (rows bottom-up, padded to 4 bytes). */
+function bmp(grey: Buffer, w: number, h: number): Uint8Array {
+  const row = Math.ceil((w * 3) / 4) * 4;
+  const out = Buffer.alloc(54 + row * h);
+  out.write('BM', 0, 'latin1');
+  out.writeUInt32LE(out.length, 2);
+  out.writeUInt32LE(54, 10);
+  out.writeUInt32LE(40, 14);
+  out.writeInt32LE(w, 18);
+  out.writeInt32LE(h, 22);
+  out.writeUInt16LE(1, 26);
+  out.writeUInt16LE(24, 28);
+  out.writeUInt32LE(row * h, 34);
+  for (let y = 0; y < h; y++)
+    for (let x = 0; x < w; x++) {
+      const v = grey[y * w + x] ?? 255;
+      const o = 54 + (h - 1 - y) * row + x * 3;
+      out[o] = v;
+      out[o + 1] = v;
+      out[o + 2] = v;
+    }
+  return out;
+}
+
 describe('convertDocument: OCR of image-only documents (ocrmypdf samples)', () => {
   afterAll(async () => {
     // The issue asks for the recall to be reported, not only asserted.
@@ -74,6 +125,31 @@ describe('convertDocument: OCR of image-only documents (ocrmypdf samples)', () =
     const recall = wordRecall(r.pages[0]?.text ?? '');
     recalls.push(`  linn.png: ${(recall * 100).toFixed(1)}%`);
     expect(recall).toBeGreaterThanOrEqual(0.9);
+  }, OCR_TIMEOUT);
+
+  it('OCRs JPEG, TIFF and BMP images too', async () => {
+    // the linn scan re-encoded: JPEG by mupdf, uncompressed TIFF and BMP written by hand (no encoder here)
+    const img = new mupdf.Image(readFileSync(scan('linn.png')));
+    const pix = img.toPixmap().convertToColorSpace(mupdf.ColorSpace.DeviceGray, false);
+    const w = pix.getWidth();
+    const h = pix.getHeight();
+    const stride = pix.getStride();
+    const px = pix.getPixels();
+    const grey = Buffer.alloc(w * h);
+    for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) grey[y * w + x] = px[y * stride + x] ?? 255;
+    const files: [string, Uint8Array][] = [
+      ['scan.jpg', pix.asJPEG(90)],
+      ['scan.tif', tiff(grey, w, h)],
+      ['scan.bmp', bmp(grey, w, h)],
+    ];
+    for (const [filename, bytes] of files) {
+      const r = await convertDocument({ bytes, filename });
+      expect(r.detected_type).toBe('image');
+      expect(r.method).toBe('ocr');
+      const recall = wordRecall(r.pages[0]?.text ?? '');
+      recalls.push(`  linn as ${filename.split('.')[1]}: ${(recall * 100).toFixed(1)}%`);
+      expect(recall).toBeGreaterThanOrEqual(0.9);
+    }
   }, OCR_TIMEOUT);
 
   it('skips OCR for a rendering (by filename) and when OCR is disabled, saying so', async () => {
