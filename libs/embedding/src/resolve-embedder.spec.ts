@@ -52,9 +52,12 @@ describe('resolveEmbedder', () => {
 
   it("'auto' ignores MiniLM files whose weights are not the published ones", async () => {
     expect(await miniLmAvailable({ modelDir: fixture.dir, cacheDir: empty })).toBe(false);
-    const e = await resolveEmbedder({ model: 'auto', modelDir: fixture.dir, cacheDir: empty });
+    const { lines, log } = recorder();
+    const e = await resolveEmbedder({ model: 'auto', modelDir: fixture.dir, cacheDir: empty, log });
     await e.close();
     expect(e.modelId).toBe('universal-sentence-encoder-lite');
+    expect(lines.map((l) => l.level)).toEqual(['warn', 'info']);
+    expect(lines[0]?.msg).toContain('not the published files');
   });
 
   it('an explicit MiniLM request without its files fails with model_unavailable and the pull command', async () => {

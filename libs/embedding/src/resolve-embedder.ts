@@ -7,7 +7,7 @@ import { dirname, join } from 'node:path';
 import { AppError, type EmbeddingFingerprint } from '@lectern/contracts';
 import { createEmbedder, type Embedder, type EmbeddingLogger } from './embedder.js';
 import { assertSameModel, modelUnavailableError } from './errors.js';
-import { locateWeights, missingFiles, revisionOf, sha256File } from './model-files.js';
+import { findWeightsFile, locateWeights, missingFiles, revisionOf, sha256File } from './model-files.js';
 import { BUNDLED_MODEL_ID, MINILM_MODEL_ID, findModel, pullCommand, type KnownModel } from './model-registry.js';
 import { onnxTokenizeOnly, startOnnxBackend } from './onnx/minilm.backend.js';
 import { loadWordPieceTokenizer } from './onnx/wordpiece-tokenizer.js';
@@ -117,7 +117,14 @@ export const miniLmAvailable = async (
  */
 export const resolveEmbedder = async (o: ResolveEmbedderOptions): Promise<Embedder> => {
   let id = o.model;
-  if (id === 'auto') id = (await miniLmAvailable(o)) ? MINILM_MODEL_ID : BUNDLED_MODEL_ID;
+  if (id === 'auto') {
+    id = (await miniLmAvailable(o)) ? MINILM_MODEL_ID : BUNDLED_MODEL_ID;
+    const minilm = findModel(MINILM_MODEL_ID, o.registry);
+    const dir = modelDirectory(MINILM_MODEL_ID, o);
+    if (id === BUNDLED_MODEL_ID && minilm && findWeightsFile(minilm, dir, o.quantized ?? false)) {
+      o.log?.warn({ dir }, `${dir} holds ${MINILM_MODEL_ID} weights that are not the published files (sha256 differs, or tokenizer files missing): not used by 'auto'`);
+    }
+  }
   const model = findModel(id, o.registry);
   if (!model) {
     throw new AppError('model_unavailable', `unknown embedding model "${o.model}"; known: auto, ${[MINILM_MODEL_ID, BUNDLED_MODEL_ID].join(', ')}`);
