@@ -8,7 +8,14 @@ import { ProgressNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { composeDocumentStore } from './compose.js';
 import { loadConfig } from './config.js';
 
-const NPPF = corpusFile('uk-planning-policy', 'nppf-2024', 'NPPF_December_2024.pdf');
+// 12 pages, 54 chunks: two embedding batches, so the kill lands between conversion and the registry write.
+const REPORT = corpusFile(
+  'uk-planning-policy',
+  'dataset',
+  'Coventry',
+  '4. Adopted City Centre Area Action Plan (2011 to 2031)',
+  'Coventry_AAP_Final_Report.pdf',
+);
 
 const startService = (env: Record<string, string>): Promise<{ child: ChildProcess; baseUrl: string }> =>
   new Promise((resolve, reject) => {
@@ -27,7 +34,7 @@ const startService = (env: Record<string, string>): Promise<{ child: ChildProces
   });
 
 /**
- * A document-store-mcp process SIGKILLed in the middle of ingesting the NPPF, then restarted: the registry
+ * A document-store-mcp process SIGKILLed in the middle of ingesting a council report, then restarted: the registry
  * never believes in a partial document, and the retry ingests cleanly, leaving zero orphans.
  */
 describe('ingest_document after a process killed mid-ingest', () => {
@@ -56,14 +63,15 @@ describe('ingest_document after a process killed mid-ingest', () => {
       });
     });
     const call = client
-      .callTool({ name: 'ingest_document', arguments: { file_path: NPPF, application_ref: 'CRASH/1' } }, undefined, {
+      .callTool({ name: 'ingest_document', arguments: { file_path: REPORT, application_ref: 'CRASH/1' } }, undefined, {
         onprogress: () => {},
         timeout: 300_000,
       })
       .catch((error: unknown) => error);
     await killed;
-    expect(await call).toBeInstanceOf(Error);
+    // The dropped connection does not fail the pending request by itself; closing the client does.
     await client.close().catch(() => undefined);
+    expect(await call).toHaveProperty('message');
 
     // Restarted: nothing registered for the interrupted document.
     const second = await startService(env);
@@ -74,7 +82,7 @@ describe('ingest_document after a process killed mid-ingest', () => {
 
     // The retry ingests cleanly (same deterministic ids overwrite anything the killed run stored).
     const retry = await client2.callTool(
-      { name: 'ingest_document', arguments: { file_path: NPPF, application_ref: 'CRASH/1' } },
+      { name: 'ingest_document', arguments: { file_path: REPORT, application_ref: 'CRASH/1' } },
       undefined,
       { timeout: 300_000 },
     );
