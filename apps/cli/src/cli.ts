@@ -3,6 +3,7 @@ import { isAppError } from '@lectern/contracts';
 import { ConfigError, LECTERN_VERSION } from '@lectern/runtime';
 import type { EmbeddingLogger } from '@lectern/embedding';
 import { Command, CommanderError } from 'commander';
+import { registerDocstoreCommand } from './commands/docstore.command.js';
 import { registerEmbedCommand } from './commands/embed.command.js';
 import { registerModelsCommand } from './commands/models.command.js';
 import { loadConfig, type CliConfig } from './config.js';
@@ -47,6 +48,7 @@ export const buildCli = (io: CliIo): Command => {
   const context = (): CliContext => (ctx ??= contextFor(io));
   registerEmbedCommand(program, context);
   registerModelsCommand(program, context);
+  registerDocstoreCommand(program, context);
   return program;
 };
 

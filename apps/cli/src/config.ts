@@ -1,4 +1,4 @@
-import { commonEnvShape, envBool, envInt, envString, parseEnv } from '@lectern/runtime';
+import { commonEnvShape, envBool, envInt, envString, envUrl, parseEnv } from '@lectern/runtime';
 import { z } from 'zod';
 
 /** Environment of the `lectern` command line (the same embedding variables as the servers). */
@@ -14,6 +14,11 @@ export const CliEnvSchema = z.object({
   EMBEDDING_THREADS: envInt(0, 0, 256),
   /** Where `lectern models pull` downloads from (default: the Hugging Face hub). */
   MODEL_DOWNLOAD_URL: envString(),
+  /** The document store the `docstore` commands work on (the same variables as document-store-mcp). */
+  DOCUMENT_STORE_PROJECT: z.preprocess((v) => (v === '' ? undefined : v), z.string().min(1).default('application_docs')),
+  CHROMA_PERSIST_DIR: envString(),
+  QDRANT_URL: envUrl(),
+  QDRANT_API_KEY: envString(),
 });
 export type CliConfig = z.infer<typeof CliEnvSchema>;
 

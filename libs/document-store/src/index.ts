@@ -13,3 +13,5 @@ export { deleteDocument } from './delete-document.js';
 export { checkConsistency } from './check-consistency.js';
 export type { ConsistencyReport } from './check-consistency.js';
 export { listCollectionNames, retrieveDocumentChunks, storeDocumentChunks } from './collection-tools.js';
+export { composeDocumentStore, inProcessConvert, queueConvert } from './compose-deps.js';
+export type { ComposeOptions, ComposedDocumentStore } from './compose-deps.js';

@@ -1,0 +1,57 @@
+import { AppError } from '@lectern/contracts';
+import { checkConsistency, composeDocumentStore } from '@lectern/document-store';
+import { pino } from 'pino';
+import type { Command } from 'commander';
+import type { CliContext } from '../cli.js';
+
+/**
+ * `lectern docstore check [--project P] [--repair] [--json]`: registry/store consistency of a project —
+ * orphan chunks (a document's chunks without its registry entry, e.g. after a process was killed
+ * mid-ingest) and registry entries whose chunk_count differs from what is stored. Exit code 1 when
+ * anything is inconsistent (after `--repair`, when anything is left).
+ */
+export const registerDocstoreCommand = (program: Command, context: () => CliContext): void => {
+  const docstore = program.command('docstore').description('maintain the document store (document-store-mcp)');
+  docstore
+    .command('check')
+    .description('report orphan chunks and registry/store count mismatches of a project')
+    .option('-p, --project <id>', 'project (default: DOCUMENT_STORE_PROJECT)')
+    .option('--repair', 'delete orphan chunks (a retried ingest would overwrite them anyway)')
+    .option('--json', 'print one JSON object')
+    .action(async (opts: { project?: string; repair?: boolean; json?: boolean }) => {
+      const { config, io } = context();
+      const { deps, steps } = composeDocumentStore({
+        dataDir: config.DATA_DIR,
+        vectorDir: config.CHROMA_PERSIST_DIR,
+        qdrantUrl: config.QDRANT_URL,
+        qdrantApiKey: config.QDRANT_API_KEY,
+        embedding: { model: config.EMBEDDING_MODEL, modelDir: config.EMBEDDING_MODEL_DIR },
+        roots: [],
+        defaultProject: config.DOCUMENT_STORE_PROJECT,
+        enableOcr: false,
+        imageRatioThreshold: 0.7,
+        ingestTimeoutMs: 60_000,
+        maxDocumentBytes: 1,
+        log: pino({ level: 'silent' }),
+      });
+      try {
+        const report = await checkConsistency(deps, { project: opts.project, repair: Boolean(opts.repair) });
+        const clean = report.orphan_chunks === 0 && report.count_mismatches.length === 0;
+        if (opts.json) io.stdout(`${JSON.stringify({ ...report, consistent: clean })}\n`);
+        else {
+          io.stdout(
+            `project ${report.project}: ${report.documents} documents, ${report.chunks} chunks, ` +
+              `${report.orphan_chunks} orphan chunks, ${report.count_mismatches.length} count mismatches` +
+              `${report.repaired ? ' (orphans deleted)' : ''}\n`,
+          );
+          for (const id of report.orphan_document_ids) io.stdout(`  orphan: ${id}\n`);
+          for (const m of report.count_mismatches) io.stdout(`  mismatch: ${m.document_id} registered ${m.registered}, stored ${m.stored}\n`);
+        }
+        if (!clean && !report.repaired) {
+          throw new AppError('inconsistent', `project ${report.project} is inconsistent (run with --repair to delete orphan chunks)`);
+        }
+      } finally {
+        for (const step of steps) await step.close();
+      }
+    });
+};
