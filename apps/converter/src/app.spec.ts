@@ -1,5 +1,5 @@
 import { AuthMessages } from '@lectern/auth';
-import { expectRestAuthMatrix, unauthorizedBody } from '@lectern/testing';
+import { expectAuthMatrix, runRestAuthMatrix } from '@lectern/testing';
 import { loadConfig, restApiKey } from './config.js';
 import { postFile, startConverter, type TestConverter } from './converter.testkit.js';
 
@@ -22,16 +22,8 @@ describe('converter REST auth', () => {
     ['CONVERTER_API_KEY', { MCP_API_KEY: 'shared-token', CONVERTER_API_KEY: 'own-token' }, 'own-token'],
   ])('guards every route but /health with the key from %s', async (_name, env, token) => {
     converter = await startConverter(env);
-    const results = await expectRestAuthMatrix(converter.baseUrl, token, probes);
-    for (const r of results) {
-      if (r.case === 'right') {
-        expect({ probe: r.probe, status: r.status }).not.toEqual({ probe: r.probe, status: 401 });
-        continue;
-      }
-      expect({ probe: r.probe, status: r.status }).toEqual({ probe: r.probe, status: 401 });
-      const message = { none: AuthMessages.missing, wrong: AuthMessages.invalid, basic: AuthMessages.format }[r.case];
-      expect(r.body).toEqual(unauthorizedBody(message));
-    }
+    const results = await runRestAuthMatrix(converter.baseUrl, token, probes);
+    expectAuthMatrix(results, AuthMessages);
     const health = await fetch(`${converter.baseUrl}/health`);
     expect(await health.json()).toEqual({ status: 'ok' });
   });

@@ -7,9 +7,9 @@ import {
   listenOnFreePort,
   mcpAuthProbes,
   runAuthMatrix,
+  expectAuthMatrix,
   silentLogger,
   toolText,
-  unauthorizedBody,
 } from '@lectern/testing';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
@@ -70,16 +70,7 @@ describe('document-store-mcp', () => {
 
   it('guards every endpoint but /health with the bearer token (both transports)', async () => {
     const results = await runAuthMatrix(baseUrl, token, mcpAuthProbes);
-    for (const r of results) {
-      if (r.case === 'right') {
-        // Authorised: the transport answers (200 for /mcp, /sse and /metrics; 404 for an unknown SSE session).
-        expect([200, 404]).toContain(r.status);
-        continue;
-      }
-      expect({ probe: r.probe, status: r.status }).toEqual({ probe: r.probe, status: 401 });
-      const message = { none: AuthMessages.missing, wrong: AuthMessages.invalid, basic: AuthMessages.format }[r.case];
-      expect(r.body).toEqual(unauthorizedBody(message));
-    }
+    expectAuthMatrix(results, AuthMessages);
     expect(results.find((r) => r.probe === 'POST /mcp' && r.case === 'right')?.status).toBe(200);
     expect(results.find((r) => r.probe === 'GET /sse' && r.case === 'right')?.status).toBe(200);
     const health = await fetch(`${baseUrl}/health`);

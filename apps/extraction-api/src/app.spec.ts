@@ -1,5 +1,5 @@
 import { AuthMessages } from '@lectern/auth';
-import { expectRestAuthMatrix, listenOnFreePort, silentLogger, unauthorizedBody } from '@lectern/testing';
+import { expectAuthMatrix, listenOnFreePort, runRestAuthMatrix, silentLogger } from '@lectern/testing';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import { loadConfig, restApiKey } from './config.js';
@@ -18,16 +18,8 @@ describe('extraction-api REST auth', () => {
   ])('guards every route but /health with the key from %s', async (_name, env, token) => {
     app = buildApp({ config: loadConfig(env), logger: silentLogger() });
     baseUrl = await listenOnFreePort(app);
-    const results = await expectRestAuthMatrix(baseUrl, token, [{ name: 'GET /tasks/x', method: 'GET', path: '/tasks/x' }]);
-    for (const r of results) {
-      if (r.case === 'right') {
-        expect(r.status).not.toBe(401);
-        continue;
-      }
-      expect({ probe: r.probe, status: r.status }).toEqual({ probe: r.probe, status: 401 });
-      const message = { none: AuthMessages.missing, wrong: AuthMessages.invalid, basic: AuthMessages.format }[r.case];
-      expect(r.body).toEqual(unauthorizedBody(message));
-    }
+    const results = await runRestAuthMatrix(baseUrl, token, [{ name: 'GET /tasks/x', method: 'GET', path: '/tasks/x' }]);
+    expectAuthMatrix(results, AuthMessages);
     const health = await fetch(`${baseUrl}/health`);
     expect(await health.json()).toEqual({ status: 'ok' });
   });

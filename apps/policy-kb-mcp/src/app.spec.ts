@@ -5,8 +5,8 @@ import {
   listenOnFreePort,
   mcpAuthProbes,
   runAuthMatrix,
+  expectAuthMatrix,
   silentLogger,
-  unauthorizedBody,
 } from '@lectern/testing';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
@@ -58,15 +58,7 @@ describe('policy-kb-mcp', () => {
 
   it('guards every endpoint but /health with the bearer token (both transports)', async () => {
     const results = await runAuthMatrix(baseUrl, token, mcpAuthProbes);
-    for (const r of results) {
-      if (r.case === 'right') {
-        expect([200, 404]).toContain(r.status);
-        continue;
-      }
-      expect({ probe: r.probe, status: r.status }).toEqual({ probe: r.probe, status: 401 });
-      const message = { none: AuthMessages.missing, wrong: AuthMessages.invalid, basic: AuthMessages.format }[r.case];
-      expect(r.body).toEqual(unauthorizedBody(message));
-    }
+    expectAuthMatrix(results, AuthMessages);
     expect((await fetch(`${baseUrl}/health`)).status).toBe(200);
   });
 

@@ -68,5 +68,22 @@ export const runAuthMatrix = async (baseUrl: string, token: string, probes: Auth
 export const unauthorizedBody = (message: string) => ({ error: { code: 'unauthorized', message } });
 
 /** Check the 401 matrix on a REST service: every probe refused without the right token, `/health` open. */
-export const expectRestAuthMatrix = async (baseUrl: string, token: string, probes: AuthProbe[]): Promise<AuthProbeResult[]> =>
+export const runRestAuthMatrix = async (baseUrl: string, token: string, probes: AuthProbe[]): Promise<AuthProbeResult[]> =>
   runAuthMatrix(baseUrl, token, [...probes, { name: 'GET /metrics', method: 'GET', path: '/metrics' }]);
+
+/**
+ * The specs' 401 matrix: without a header → "Missing Authorization header", a wrong token → "Invalid bearer
+ * token", a Basic header → the format message; with the right token the request gets through (any status the
+ * route itself answers, never 401). Uses jest's `expect`; for test files only.
+ */
+export const expectAuthMatrix = (results: AuthProbeResult[], messages: { missing: string; invalid: string; format: string }): void => {
+  for (const r of results) {
+    if (r.case === 'right') {
+      expect({ probe: r.probe, status: r.status }).not.toEqual({ probe: r.probe, status: 401 });
+      continue;
+    }
+    expect({ probe: r.probe, status: r.status }).toEqual({ probe: r.probe, status: 401 });
+    const message = { none: messages.missing, wrong: messages.invalid, basic: messages.format }[r.case];
+    expect(r.body).toEqual(unauthorizedBody(message));
+  }
+};

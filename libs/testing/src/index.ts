@@ -3,6 +3,6 @@ export { startRedis } from './redis-server.js';
 export type { TestRedis } from './redis-server.js';
 export { connectMcp, toolText, MCP_TRANSPORTS } from './mcp-client.js';
 export type { McpTransportKind } from './mcp-client.js';
-export { expectRestAuthMatrix, mcpAuthProbes, runAuthMatrix, unauthorizedBody } from './auth-matrix.js';
+export { expectAuthMatrix, runRestAuthMatrix, mcpAuthProbes, runAuthMatrix, unauthorizedBody } from './auth-matrix.js';
 export type { AuthProbe, AuthProbeResult } from './auth-matrix.js';
 export { silentLogger, listenOnFreePort } from './app-harness.js';
