@@ -51,7 +51,7 @@ export class OcrPool {
     return this.pool.use(async (w) => {
       // the image carries no resolution: tell tesseract instead of letting it guess
       await w.setParameters({ user_defined_dpi: String(Math.round(dpi)) });
-      const opts: Partial<Tesseract.RecognizeOptions> = rectangle ? { rectangle } : { rotateAuto: true };
+      const opts: Partial<Tesseract.RecognizeOptions> = rectangle ? { rectangle } : {};
       const { data } = await w.recognize(Buffer.from(image), opts, { text: true });
       return { text: data.text, confidence: data.confidence };
     }, signal);
