@@ -1,13 +1,26 @@
-import { FUSION_DEFAULTS, resolveFusion, rrfFuse } from './fusion.js';
+import { FUSION_DEFAULTS, fuse, resolveFusion, rrfFuse, zscoreFuse, type Scored } from './fusion.js';
+
+const list = (...entries: [string, number][]): Scored[] => entries.map(([id, score]) => ({ id, score }));
+const ids = (l: { id: string }[]): string[] => l.map((x) => x.id);
 
 describe('resolveFusion', () => {
-  it('takes per-call options over store defaults over FUSION_DEFAULTS', () => {
-    expect(resolveFusion(10, {})).toEqual({ rrfK: FUSION_DEFAULTS.rrfK, denseWeight: 1, keywordWeight: 1, candidates: 50 });
-    expect(resolveFusion(20, {}, { rrfK: 10, keywordWeight: 2 })).toEqual({ rrfK: 10, denseWeight: 1, keywordWeight: 2, candidates: 80 });
-    expect(resolveFusion(20, { rrfK: 5, candidates: 7 }, { rrfK: 10 })).toMatchObject({ rrfK: 5, candidates: 7 });
+  it('defaults to z-score fusion, 0.7 keyword / 0.3 dense over 100 candidates per side', () => {
+    expect(FUSION_DEFAULTS).toEqual({ method: 'zscore', keywordWeight: 0.7, denseWeight: 0.3, candidates: 100, rrfK: 60 });
+    expect(resolveFusion(10, {})).toEqual({ method: 'zscore', rrfK: 60, denseWeight: 0.3, keywordWeight: 0.7, candidates: 100 });
+    expect(resolveFusion(250, {}).candidates).toBe(250);
   });
 
-  it('refuses k < 1, negative weights and bad candidate counts', () => {
+  it('takes per-call options over store defaults over FUSION_DEFAULTS', () => {
+    expect(resolveFusion(20, {}, { method: 'rrf', rrfK: 10, keywordWeight: 2 })).toEqual({
+      method: 'rrf', rrfK: 10, denseWeight: 0.3, keywordWeight: 2, candidates: 100,
+    });
+    expect(resolveFusion(20, { fusion: 'zscore', rrfK: 5, candidates: 7 }, { method: 'rrf', rrfK: 10 })).toMatchObject({
+      method: 'zscore', rrfK: 5, candidates: 7,
+    });
+  });
+
+  it('refuses unknown methods, k < 1, negative weights and bad candidate counts', () => {
+    expect(() => resolveFusion(10, { fusion: 'sum' as never })).toThrow(/zscore, rrf/);
     expect(() => resolveFusion(10, { rrfK: 0 })).toThrow(/rrfK/);
     expect(() => resolveFusion(10, { denseWeight: -1 })).toThrow();
     expect(() => resolveFusion(10, { candidates: 2.5 })).toThrow();
@@ -15,17 +28,58 @@ describe('resolveFusion', () => {
 });
 
 describe('rrfFuse', () => {
+  const p = { rrfK: 60, denseWeight: 1, keywordWeight: 1 };
   it('sums weight / (k + rank) over both lists and records the ranks', () => {
-    const fused = rrfFuse(['a', 'b', 'c'], ['c', 'd'], { rrfK: 60, denseWeight: 1, keywordWeight: 1, candidates: 3 }, 10);
+    const fused = rrfFuse(list(['a', 0.9], ['b', 0.5], ['c', 0.1]), list(['c', 3], ['d', 1]), p, 10);
     expect(fused[0]).toEqual({ id: 'c', score: 1 / 63 + 1 / 61, denseRank: 3, keywordRank: 1 });
-    expect(fused.map((f) => f.id)).toEqual(['c', 'a', 'b', 'd']);
+    expect(ids(fused)).toEqual(['c', 'a', 'b', 'd']);
     expect(fused.find((f) => f.id === 'd')).toEqual({ id: 'd', score: 1 / 62, keywordRank: 2 });
   });
 
   it('breaks ties by dense rank, then keyword rank, and cuts at the limit', () => {
-    const fused = rrfFuse(['a'], ['b'], { rrfK: 1, denseWeight: 1, keywordWeight: 1, candidates: 1 }, 1);
-    expect(fused).toEqual([{ id: 'a', score: 0.5, denseRank: 1 }]);
-    const kw = rrfFuse(['a'], ['b'], { rrfK: 1, denseWeight: 0, keywordWeight: 1, candidates: 1 }, 2);
-    expect(kw.map((f) => f.id)).toEqual(['b', 'a']);
+    expect(rrfFuse(list(['a', 1]), list(['b', 1]), { ...p, rrfK: 1 }, 1)).toEqual([{ id: 'a', score: 0.5, denseRank: 1 }]);
+    expect(ids(rrfFuse(list(['a', 1]), list(['b', 1]), { ...p, rrfK: 1, denseWeight: 0 }, 2))).toEqual(['b', 'a']);
+  });
+});
+
+describe('zscoreFuse', () => {
+  const p = { denseWeight: 0.3, keywordWeight: 0.7 };
+
+  it('sums weighted z-scores; a candidate missing from a list gets that list\'s minimum z', () => {
+    // dense: mean 0.5, population sd 0.4 → z(a) = 1, z(b) = -1. keyword: mean 5, sd 3 → z(b) = 1, z(c) = -1.
+    const fused = zscoreFuse(list(['a', 0.9], ['b', 0.1]), list(['b', 8], ['c', 2]), p, 10);
+    expect(fused).toEqual([
+      { id: 'b', score: expect.closeTo(0.3 * -1 + 0.7 * 1, 12), denseRank: 2, keywordRank: 1 },
+      { id: 'a', score: expect.closeTo(0.3 * 1 + 0.7 * -1, 12), denseRank: 1 },
+      { id: 'c', score: expect.closeTo(0.3 * -1 + 0.7 * -1, 12), keywordRank: 2 },
+    ]);
+  });
+
+  it('rewards a confident hit where RRF only sees ranks', () => {
+    // y is far ahead in the dense list and a close 2nd in keyword; x is 1st in keyword, 2nd in dense.
+    const dense = list(['y', 0.9], ['x', 0.2], ['z', 0.19]);
+    const keyword = list(['x', 10], ['y', 9.9], ['z', 1]);
+    const z = zscoreFuse(dense, keyword, p, 3);
+    expect(ids(z)).toEqual(['y', 'x', 'z']);
+    expect(z[0]?.score).toBeCloseTo(0.911, 3);
+    // Same weights, ranks only: keyword's 1st place wins.
+    expect(ids(rrfFuse(dense, keyword, { ...p, rrfK: 60 }, 3))).toEqual(['x', 'y', 'z']);
+  });
+
+  it('treats an empty list as neutral, equal scores as z = 0, and cuts at the limit', () => {
+    expect(ids(zscoreFuse(list(['a', 0.9], ['b', 0.2]), [], p, 10))).toEqual(['a', 'b']);
+    const flat = zscoreFuse(list(['a', 0.5], ['b', 0.5]), [], p, 1);
+    expect(flat).toEqual([{ id: 'a', score: 0, denseRank: 1 }]);
+    expect(zscoreFuse([], [], p, 5)).toEqual([]);
+  });
+});
+
+describe('fuse', () => {
+  it('dispatches on the method', () => {
+    const dense = list(['y', 0.52], ['z', 0.51], ['x', 0.5]);
+    const keyword = list(['x', 30], ['y', 10], ['z', 9.9]);
+    const base = { rrfK: 60, denseWeight: 0.3, keywordWeight: 0.7, candidates: 100 };
+    expect(fuse(dense, keyword, { ...base, method: 'zscore' }, 3)).toEqual(zscoreFuse(dense, keyword, base, 3));
+    expect(fuse(dense, keyword, { ...base, method: 'rrf' }, 3)).toEqual(rrfFuse(dense, keyword, base, 3));
   });
 });

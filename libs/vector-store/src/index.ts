@@ -3,8 +3,8 @@ export { EmbeddedVectorStore, EMBEDDED_DB_FILE } from './embedded/embedded.adapt
 export { QdrantVectorStore } from './qdrant/qdrant.adapter.js';
 export type { QdrantStoreOptions } from './qdrant/qdrant.adapter.js';
 export { INTEGER_FIELDS, KEYWORD_FIELDS } from './payload-indexes.js';
-export { FUSION_DEFAULTS, resolveFusion, rrfFuse } from './fusion.js';
-export type { Fused, FusionDefaults, FusionParams } from './fusion.js';
+export { FUSION_DEFAULTS, FUSION_METHODS, fuse, resolveFusion, rrfFuse, zscoreFuse } from './fusion.js';
+export type { Fused, FusionDefaults, FusionMethod, FusionOptions, FusionParams, Scored } from './fusion.js';
 export {
   CollectionInfoSchema,
   CollectionNameSchema,

@@ -1,4 +1,5 @@
 import { AppError } from '@lectern/contracts';
+import { runHybridContract } from './hybrid.contract.js';
 import type { EmbeddingFingerprint, Hit, Point, VectorStore } from './vector-store.port.js';
 
 /**
@@ -245,35 +246,10 @@ export const runVectorStoreContract = (makeStore: () => Promise<VectorStore> | V
       expect(ids(await store.searchKeyword(name, 'what is the kennel for?', { limit: 5 }))).toEqual(['d']);
       expect(ids(await store.searchKeyword(name, 'the', { limit: 5 })).sort()).toEqual(['a', 'b']);
     });
+  });
 
-    it('hybrid: fuses both lists with RRF, reports component ranks, weights and k change the order', async () => {
-      const name = await seeded('hybrid');
-      const q = { vector: unit(1, 0, 0, 0), text: 'quarks' };
-      const hits = await store.searchHybrid(name, q, { fingerprint: MODEL, limit: 6, rrfK: 60 });
-      expect(hits[0]).toMatchObject({ id: 'c', denseRank: 3, keywordRank: 1 });
-      expect(hits.find((h) => h.id === 'a')).toMatchObject({ denseRank: 1 });
-      expect(hits.find((h) => h.id === 'a')?.keywordRank).toBeUndefined();
-      for (const h of hits) {
-        const expected = (h.denseRank ? 1 / (60 + h.denseRank) : 0) + (h.keywordRank ? 1 / (60 + h.keywordRank) : 0);
-        expect(h.score).toBeCloseTo(expected, 6);
-      }
-      expect(hits.map((h) => h.score)).toEqual([...hits.map((h) => h.score)].sort((x, y) => y - x));
-      // Two dense candidates (a, b) and one keyword candidate (c): equal weights tie a and c, weights decide.
-      const opts = { fingerprint: MODEL, limit: 3, candidates: 2 };
-      expect(ids(await store.searchHybrid(name, q, { ...opts, keywordWeight: 2 }))).toEqual(['c', 'a', 'b']);
-      expect(ids(await store.searchHybrid(name, q, { ...opts, denseWeight: 2 }))).toEqual(['a', 'b', 'c']);
-      const both = await store.searchHybrid(name, { vector: unit(0, 0, 1, 0), text: 'cat kennel' }, { fingerprint: MODEL, limit: 2, rrfK: 1 });
-      expect(ids(both)[0]).toBe('d');
-      expect(both[0]).toMatchObject({ denseRank: 1, keywordRank: 1 });
-    });
-
-    it('hybrid honours filters on both sides and needs the full-text index', async () => {
-      const name = await seeded('hybrid-filter');
-      const hits = await store.searchHybrid(name, { vector: unit(1, 0, 0, 0), text: 'cat quarks' }, { fingerprint: MODEL, limit: 10, filter: { document_type: 'report' } });
-      expect(ids(hits).sort()).toEqual(['c', 'd']);
-      const plain = await seeded('dense-only', false);
-      expect(await code(store.searchHybrid(plain, { vector: unit(1, 0, 0, 0), text: 'cat' }, { fingerprint: MODEL, limit: 3 }))).toBe('HYBRID_NOT_SUPPORTED');
-    });
+  describe('hybrid', () => {
+    runHybridContract({ store: () => store, model: MODEL, seeded, fresh, unit, code });
   });
 
   describe('isolation and inspection', () => {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { EmbeddingFingerprintSchema, type EmbeddingFingerprint } from '@lectern/contracts';
 import type { Logger } from '@lectern/runtime';
-import type { FusionDefaults } from './fusion.js';
+import type { FusionDefaults, FusionOptions } from './fusion.js';
 
 export { EmbeddingFingerprintSchema, type EmbeddingFingerprint };
 
@@ -51,7 +51,10 @@ export type StoredPoint = z.infer<typeof StoredPointSchema>;
 
 export const HitSchema = z.object({
   id: z.string(),
-  /** Dense: cosine similarity clipped at 0. Keyword: BM25-style relevance (> 0). Hybrid: the fused RRF score. */
+  /**
+   * Dense: cosine similarity clipped at 0. Keyword: BM25-style relevance (> 0). Hybrid: the fused score
+   * (default: weighted sum of z-scores, may be negative; with `fusion: 'rrf'` the RRF score).
+   */
   score: z.number(),
   payload: z.record(z.string(), z.unknown()),
   text: z.string(),
@@ -104,16 +107,11 @@ export interface ScrollOptions {
   withVector?: boolean;
 }
 
-export interface HybridOptions {
+/** Fusion: `fusion` ('zscore' default, or 'rrf'), `denseWeight`, `keywordWeight`, `candidates`, `rrfK`; defaults in `fusion.ts`. */
+export interface HybridOptions extends FusionOptions {
   fingerprint: EmbeddingFingerprint;
   filter?: Filter;
   limit: number;
-  /** RRF k; default in `fusion.ts`. */
-  rrfK?: number;
-  denseWeight?: number;
-  keywordWeight?: number;
-  /** How many candidates each side contributes before fusion; default in `fusion.ts`. */
-  candidates?: number;
 }
 
 export interface VectorStore {

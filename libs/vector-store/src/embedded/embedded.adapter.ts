@@ -2,7 +2,7 @@ import Database, { type Database as Db, type Statement } from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from '@lectern/runtime';
-import { resolveFusion, rrfFuse, type FusionDefaults } from '../fusion.js';
+import { fuse, resolveFusion, type FusionDefaults, type Scored } from '../fusion.js';
 import {
   assertFingerprint,
   checkOrderBy,
@@ -329,9 +329,10 @@ export class EmbeddedVectorStore implements VectorStore {
       assertFingerprint(name, c.fingerprint, checkFingerprint(opts.fingerprint));
       if (!c.hybrid) throw hybridNotSupported(name);
       const v = checkVector(q.vector, c.fingerprint.dimension, 'Query vector');
-      const dense = denseCandidates(this.stmt, this.dense.at(c), c, v, filter, p.candidates).map(([rid]) => String(rid));
-      const keyword = keywordCandidates(this.stmt, c, q.text, filter, p.candidates).map(([rid]) => String(rid));
-      const fused = rrfFuse(dense, keyword, p, limit);
+      const scored = (l: [number, number][]): Scored[] => l.map(([rid, score]) => ({ id: String(rid), score }));
+      const dense = scored(denseCandidates(this.stmt, this.dense.at(c), c, v, filter, p.candidates));
+      const keyword = scored(keywordCandidates(this.stmt, c, q.text, filter, p.candidates));
+      const fused = fuse(dense, keyword, p, limit);
       const ranks = new Map(fused.map((f) => [Number(f.id), { denseRank: f.denseRank, keywordRank: f.keywordRank }]));
       return hits(this.stmt, c, fused.map((f) => [Number(f.id), f.score]), ranks).map((h) => dropUndefined(h));
     });

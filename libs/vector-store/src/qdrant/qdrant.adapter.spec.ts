@@ -68,12 +68,31 @@ describe('VectorStore (Qdrant adapter, requests validated against the OpenAPI sc
     await s.dropCollection('batches');
   });
 
-  it('sends hybrid search as one Query API batch: prefetch dense + keyword, fused by weighted RRF', async () => {
+  it('fuses z-scores client-side: one batch of the two scored candidate lists, then the payloads of the top hits', async () => {
+    const s = store();
+    await s.ensureCollection('hz', { fingerprint: fp, hybrid: true });
+    await s.upsert('hz', pts(4, (i) => i), { fingerprint: fp });
+    const from = sim.requests.length;
+    const hits = await s.searchHybrid('hz', { vector: [1, 0, 0, 0], text: 'row 2' }, { fingerprint: fp, limit: 2 });
+    const sent = sim.requests.slice(from);
+    const batch = sent.find((r) => r.operationId === 'query_batch_points')?.body as { searches: Record<string, unknown>[] };
+    expect(batch.searches).toHaveLength(2);
+    expect(batch.searches[0]).toMatchObject({ using: 'dense', limit: 100, with_payload: { include: ['__id'] } });
+    expect(batch.searches[1]).toMatchObject({ query: { formula: expect.any(Object) }, limit: 100 });
+    expect(JSON.stringify(batch)).not.toContain('rrf');
+    const scroll = sent.filter((r) => r.operationId === 'scroll_points').at(-1)?.body as { filter: { must: { has_id: string[] }[] }; limit: number };
+    expect(scroll.limit).toBe(2);
+    expect(scroll.filter.must[0]?.has_id).toHaveLength(2);
+    expect(hits.map((h) => h.text)).toEqual(['row 2', expect.any(String)]);
+    await s.dropCollection('hz');
+  });
+
+  it('sends RRF hybrid search as one Query API batch: prefetch dense + keyword, fused by weighted RRF', async () => {
     const s = store();
     await s.ensureCollection('hq', { fingerprint: fp, hybrid: true });
     await s.upsert('hq', pts(4, (i) => i), { fingerprint: fp });
     const from = sim.requests.length;
-    const hits = await s.searchHybrid('hq', { vector: [1, 0, 0, 0], text: 'row 2' }, { fingerprint: fp, limit: 3, rrfK: 10, denseWeight: 0.5, keywordWeight: 2 });
+    const hits = await s.searchHybrid('hq', { vector: [1, 0, 0, 0], text: 'row 2' }, { fingerprint: fp, limit: 3, fusion: 'rrf', rrfK: 10, denseWeight: 0.5, keywordWeight: 2 });
     const batch = sim.requests.slice(from).find((r) => r.operationId === 'query_batch_points')?.body as { searches: Record<string, unknown>[] };
     expect(batch.searches[0]).toMatchObject({ query: { rrf: { k: 11, weights: [0.5, 2] } }, limit: 3 });
     expect(batch.searches[0]?.['prefetch']).toHaveLength(2);

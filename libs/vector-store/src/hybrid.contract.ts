@@ -1,0 +1,155 @@
+import type { EmbeddingFingerprint, Hit, HybridOptions, Point, VectorStore } from './vector-store.port.js';
+
+/** What the hybrid part of the contract needs from `runVectorStoreContract`. */
+export interface HybridContractContext {
+  store: () => VectorStore;
+  model: EmbeddingFingerprint;
+  /** A fresh collection with the six contract documents. */
+  seeded: (label: string, hybrid?: boolean) => Promise<string>;
+  /** A fresh, empty, hybrid collection name (dropped after the test). */
+  fresh: (label: string) => string;
+  unit: (...v: number[]) => number[];
+  code: (p: Promise<unknown>) => Promise<string>;
+}
+
+/**
+ * Hybrid search behaviour (part of `runVectorStoreContract`). The z-score cases compute the expected fused
+ * scores from the same store's own dense and keyword results, so they hold whatever keyword scorer the engine
+ * uses (BM25 embedded, IDF sums on Qdrant).
+ */
+export const runHybridContract = (t: HybridContractContext): void => {
+  const ids = (hits: Hit[]): string[] => hits.map((h) => h.id);
+  const MODEL = t.model;
+  const { unit } = t;
+
+  /**
+   * y: the dense list's clear winner, absent from the keyword list. x: 1st by keyword, a weak 2nd by dense.
+   * m: the keyword list's other entry. f1..f5: dense-only filler (every point is a dense candidate).
+   * RRF sees ranks only (y: dense 1st; x: dense 2nd + keyword 1st, so x wins at any weights); z-score fusion
+   * sees that y stands far above the dense mean, so with equal weights y wins.
+   */
+  const disagreement = async (): Promise<{ name: string; q: { vector: number[]; text: string } }> => {
+    const name = t.fresh('zscore');
+    const points: Point[] = [
+      { id: 'y', vector: unit(1, 0, 0, 0), text: 'gamma delta epsilon', payload: { document_id: 'dy' } },
+      { id: 'x', vector: unit(0.1, 1, 0, 0), text: 'alpha beta', payload: { document_id: 'dx' } },
+      { id: 'm', vector: unit(0.06, 0, 1, 0), text: 'alpha zeta', payload: { document_id: 'dm' } },
+      ...[1, 2, 3, 4, 5].map((i) => ({ id: `f${i}`, vector: unit(0.01 * i, 0, 0, 1), text: `filler number ${i}`, payload: { document_id: 'df' } })),
+    ];
+    await t.store().ensureCollection(name, { fingerprint: MODEL, hybrid: true });
+    await t.store().upsert(name, points, { fingerprint: MODEL });
+    return { name, q: { vector: unit(1, 0, 0, 0), text: 'alpha beta' } };
+  };
+
+  /** Expected z-score fusion of the store's own full dense and keyword lists (the formula, written out again). */
+  const expectedZ = async (name: string, q: { vector: number[]; text: string }, wd: number, wk: number): Promise<Map<string, number>> => {
+    const dense = await t.store().searchDense(name, q.vector, { fingerprint: MODEL, limit: 100 });
+    const keyword = await t.store().searchKeyword(name, q.text, { limit: 100 });
+    const z = (list: Hit[]): Map<string, number> => {
+      const mean = list.reduce((a, h) => a + h.score, 0) / list.length;
+      const sd = Math.sqrt(list.reduce((a, h) => a + (h.score - mean) ** 2, 0) / list.length) || 1;
+      return new Map(list.map((h) => [h.id, (h.score - mean) / sd]));
+    };
+    const zd = z(dense);
+    const zk = z(keyword);
+    const minD = Math.min(...zd.values());
+    const minK = Math.min(...zk.values());
+    const all = new Set([...zd.keys(), ...zk.keys()]);
+    return new Map([...all].map((id) => [id, wd * (zd.get(id) ?? minD) + wk * (zk.get(id) ?? minK)]));
+  };
+
+  it('fuses by default with z-scores, 0.3 dense + 0.7 keyword; a point missing from one list gets its minimum z', async () => {
+    const { name, q } = await disagreement();
+    const hits = await t.store().searchHybrid(name, q, { fingerprint: MODEL, limit: 10 });
+    const expected = await expectedZ(name, q, 0.3, 0.7);
+    expect(hits).toHaveLength(8);
+    for (const h of hits) expect(h.score).toBeCloseTo(expected.get(h.id) ?? NaN, 5);
+    expect(hits.map((h) => h.score)).toEqual([...hits.map((h) => h.score)].sort((a, b) => b - a));
+    expect(ids(hits).slice(0, 2)).toEqual(['x', 'y']);
+    expect(hits[0]).toMatchObject({ denseRank: 2, keywordRank: 1 });
+    expect(hits[1]).toMatchObject({ denseRank: 1 });
+    expect(hits[1]?.keywordRank).toBeUndefined();
+    // y is absent from the keyword list: it scores with that list's minimum z (-1 for a two-entry list).
+    const y = hits[1] as Hit;
+    expect(y.score).toBeCloseTo(0.3 * ((await expectedZ(name, q, 1, 0)).get('y') ?? NaN) + 0.7 * -1, 5);
+    // The explicit method name gives the same result.
+    expect(await t.store().searchHybrid(name, q, { fingerprint: MODEL, limit: 10, fusion: 'zscore' })).toEqual(hits);
+  });
+
+  it('z-score and RRF disagree where a dense hit is confident: equal weights put y first, RRF x', async () => {
+    const { name, q } = await disagreement();
+    const equal: HybridOptions = { fingerprint: MODEL, limit: 3, denseWeight: 0.5, keywordWeight: 0.5 };
+    const z = await t.store().searchHybrid(name, q, equal);
+    expect(ids(z).slice(0, 2)).toEqual(['y', 'x']);
+    const expected = await expectedZ(name, q, 0.5, 0.5);
+    for (const h of z) expect(h.score).toBeCloseTo(expected.get(h.id) ?? NaN, 5);
+    const rrf = await t.store().searchHybrid(name, q, { ...equal, fusion: 'rrf' });
+    // RRF: x (dense 2nd + keyword 1st) first, then m (dense 3rd + keyword 2nd), y (dense 1st only) third.
+    expect(ids(rrf)).toEqual(['x', 'm', 'y']);
+    expect(rrf[0]?.score).toBeCloseTo(0.5 / 62 + 0.5 / 61, 6);
+  });
+
+  it('respects the weights: dense only, keyword only, and everything in between', async () => {
+    const { name, q } = await disagreement();
+    const run = (denseWeight: number, keywordWeight: number) =>
+      t.store().searchHybrid(name, q, { fingerprint: MODEL, limit: 8, denseWeight, keywordWeight });
+    // Keyword weight 0: the dense order (cosine, best first) whatever the keyword side says.
+    const denseOrder = ids(await t.store().searchDense(name, q.vector, { fingerprint: MODEL, limit: 8 }));
+    expect(ids(await run(1, 0))).toEqual(denseOrder);
+    // Dense weight 0: x (keyword z = +1) first, everyone else at the keyword list's minimum (-1).
+    const kwOnly = await run(0, 1);
+    expect(kwOnly[0]).toMatchObject({ id: 'x', score: expect.closeTo(1, 6) });
+    for (const h of kwOnly.slice(1)) expect(h.score).toBeCloseTo(-1, 6);
+    for (const [wd, wk] of [[0.9, 0.1], [0.2, 0.8]] as const) {
+      const expected = await expectedZ(name, q, wd, wk);
+      for (const h of await run(wd, wk)) expect(h.score).toBeCloseTo(expected.get(h.id) ?? NaN, 5);
+    }
+  });
+
+  it('fusion: "rrf" sums weight / (k + rank), reports component ranks, and weights and k change the order', async () => {
+    const name = await t.seeded('hybrid');
+    const q = { vector: unit(1, 0, 0, 0), text: 'quarks' };
+    const rrf: HybridOptions = { fingerprint: MODEL, limit: 6, fusion: 'rrf', rrfK: 60, denseWeight: 1, keywordWeight: 1 };
+    const hits = await t.store().searchHybrid(name, q, rrf);
+    expect(hits[0]).toMatchObject({ id: 'c', denseRank: 3, keywordRank: 1 });
+    expect(hits.find((h) => h.id === 'a')).toMatchObject({ denseRank: 1 });
+    expect(hits.find((h) => h.id === 'a')?.keywordRank).toBeUndefined();
+    for (const h of hits) {
+      const expected = (h.denseRank ? 1 / (60 + h.denseRank) : 0) + (h.keywordRank ? 1 / (60 + h.keywordRank) : 0);
+      expect(h.score).toBeCloseTo(expected, 6);
+    }
+    expect(hits.map((h) => h.score)).toEqual([...hits.map((h) => h.score)].sort((x, y) => y - x));
+    // Two dense candidates (a, b) and one keyword candidate (c): equal weights tie a and c, weights decide.
+    const opts: HybridOptions = { ...rrf, limit: 3, candidates: 2 };
+    expect(ids(await t.store().searchHybrid(name, q, { ...opts, keywordWeight: 2 }))).toEqual(['c', 'a', 'b']);
+    expect(ids(await t.store().searchHybrid(name, q, { ...opts, denseWeight: 2 }))).toEqual(['a', 'b', 'c']);
+    const both = await t.store().searchHybrid(name, { vector: unit(0, 0, 1, 0), text: 'cat kennel' }, { ...rrf, limit: 2, rrfK: 1 });
+    expect(ids(both)[0]).toBe('d');
+    expect(both[0]).toMatchObject({ denseRank: 1, keywordRank: 1 });
+    expect(await t.code(t.store().searchHybrid(name, q, { ...rrf, fusion: 'max' as never }))).toBe('invalid_arguments');
+  });
+
+  it('with no keyword match, both methods return the dense order', async () => {
+    const name = await t.seeded('hybrid-nomatch');
+    const q = { vector: unit(4, 3, 2, 1), text: 'xylophone' };
+    const denseOrder = ids(await t.store().searchDense(name, q.vector, { fingerprint: MODEL, limit: 6 }));
+    expect(denseOrder).toHaveLength(6);
+    for (const fusion of ['zscore', 'rrf'] as const) {
+      const hits = await t.store().searchHybrid(name, q, { fingerprint: MODEL, limit: 6, fusion });
+      expect(ids(hits)).toEqual(denseOrder);
+      for (const h of hits) expect(h.keywordRank).toBeUndefined();
+    }
+  });
+
+  it('hybrid honours filters on both sides and needs the full-text index', async () => {
+    const name = await t.seeded('hybrid-filter');
+    for (const fusion of ['zscore', 'rrf'] as const) {
+      const q = { vector: unit(1, 0, 0, 0), text: 'cat quarks' };
+      const hits = await t.store().searchHybrid(name, q, { fingerprint: MODEL, limit: 10, filter: { document_type: 'report' }, fusion });
+      expect(ids(hits).sort()).toEqual(['c', 'd']);
+    }
+    const plain = await t.seeded('dense-only', false);
+    const q = { vector: unit(1, 0, 0, 0), text: 'cat' };
+    expect(await t.code(t.store().searchHybrid(plain, q, { fingerprint: MODEL, limit: 3 }))).toBe('HYBRID_NOT_SUPPORTED');
+  });
+};
