@@ -81,7 +81,7 @@ for (const [name, file] of TEXT_PDFS) {
 report['text_layer'] = textRows;
 
 // ---- OCR
-const ours = json<{ seconds: number; peak_rss_mb: number; pages: { file: string; page: number; text: string; rotation: number; confidence: number | null }[] }>(
+const ours = json<{ seconds: number; peak_rss_mb: number; per_file: { file: string; pages: number; seconds: number }[]; pages: { file: string; page: number; text: string; rotation: number; confidence: number | null }[] }>(
   run(process.execPath, ['--import', 'tsx', join(here, 'convert-one.ts'), 'ocr', scan('linn.png'), ...OCR_PDFS]),
 );
 const tmp = join(mkdtempSync(join(tmpdir(), 'conv-bench-')), 'tesseract.json');
@@ -104,6 +104,7 @@ report['ocr'] = {
   lectern_peak_rss_mb: ours.peak_rss_mb,
   lectern_mean_recall: linnRecall(ours.pages),
   lectern_per_page: ours.pages.map((p) => ({ file: p.file, page: p.page, rotation: p.rotation, confidence: p.confidence, recall: LINN_PAGES.has(p.file) ? recall(p.text) : null })),
+  lectern_per_file: ours.per_file,
   native_render_seconds: native.render_seconds,
   native_ocr_seconds: native.ocr_seconds,
   native_s_per_page: (native.render_seconds + native.ocr_seconds) / native.pages.length,

@@ -39,16 +39,19 @@ if (mode === 'text') {
   const pages: { file: string; page: number; text: string; rotation: number; confidence: number | null }[] = [];
   // two documents at a time, as the converter service runs them and as the native side runs two tesseracts
   const queue = files.slice(1);
+  const perFile: { file: string; pages: number; seconds: number }[] = [];
   const t = performance.now();
   const lane = async (): Promise<void> => {
     for (let file = queue.shift(); file !== undefined; file = queue.shift()) {
+      const started = performance.now();
       const r = await convertDocument({ path: file });
+      perFile.push({ file: file.split('/').pop() ?? file, pages: r.page_count, seconds: seconds(started) });
       for (const p of r.pages)
         pages.push({ file: file.split('/').pop() ?? file, page: p.page_number, text: p.text, rotation: p.rotation ?? 0, confidence: p.ocr_confidence });
     }
   };
   await Promise.all([lane(), lane()]);
-  process.stdout.write(`${JSON.stringify({ seconds: seconds(t), peak_rss_mb: process.resourceUsage().maxRSS / 1024, pages })}\n`);
+  process.stdout.write(`${JSON.stringify({ seconds: seconds(t), peak_rss_mb: process.resourceUsage().maxRSS / 1024, per_file: perFile, pages })}\n`);
 } else {
   throw new Error(`unknown mode ${mode}`);
 }

@@ -52,8 +52,10 @@ export async function ocrPage(ctx: FormatContext, doc: DocRef, page: number, dpi
   const bestOf = async (rotations: number[], floor: OcrPageResult | null): Promise<OcrPageResult | null> => {
     let best: { rotation: number; score: number } | null = null;
     for (const rotation of rotations) {
-      const s = score(await trial(rotation));
+      const t = await trial(rotation);
+      const s = score(t);
       if (!best || s > best.score) best = { rotation, score: s };
+      if (good(t)) break; // a clearly good read needs no comparison with the remaining orientations
     }
     if (!best || (floor && best.score <= score(floor) * 1.1)) return null;
     return read(best.rotation, dpi);
