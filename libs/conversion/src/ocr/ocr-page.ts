@@ -12,6 +12,7 @@ export interface OcrPageResult {
 /** Trial renders for orientation are smaller: enough for tesseract to tell upright text from rotated. */
 const TRIAL_DPI = 150;
 const GOOD_CONFIDENCE = 70;
+const PLAUSIBLE_CONFIDENCE = 55;
 
 const words = (s: string): number => (s.match(/\p{L}{2,}/gu) ?? []).length;
 
@@ -48,6 +49,7 @@ export async function ocrPage(ctx: FormatContext, doc: DocRef, page: number, dpi
     return { ...r, rotation };
   };
   const good = (r: OcrPageResult): boolean => r.confidence >= GOOD_CONFIDENCE && words(r.text) >= 5;
+  const plausible = (r: OcrPageResult): boolean => r.confidence >= PLAUSIBLE_CONFIDENCE && words(r.text) >= 10;
   /** Low-resolution trials pick the best of `rotations`; the winner is then read at full resolution. */
   const bestOf = async (rotations: number[], floor: OcrPageResult | null): Promise<OcrPageResult | null> => {
     let best: { rotation: number; score: number } | null = null;
@@ -68,16 +70,18 @@ export async function ocrPage(ctx: FormatContext, doc: DocRef, page: number, dpi
     signal.throwIfAborted(); // orientation is a hint only
   }
   const ratio = o.cols > 0 ? o.rows / o.cols : 1;
-  if (ratio >= 1) {
-    // lines run horizontally: upright (the common case) or upside down
+  if (ratio >= 0.8) {
+    // lines run horizontally (or the hint is weak): read upright first, the common case
     const upright = await read(0, dpi);
-    if (upright.text.trim().length === 0 || good(upright)) return upright;
+    // a rotated page reads as garbage (confidence ~30); a plausible read of a hard page (old type,
+    // illustrations) is kept as it is rather than paying for trials that cannot beat it
+    if (upright.text.trim().length === 0 || good(upright) || plausible(upright)) return upright;
     const other = await bestOf(ratio > 1.25 ? [180] : [180, 90, 270], upright);
     return other && score(other) > score(upright) ? other : upright;
   }
-  // lines run vertically: the page is turned a quarter (a weak hint also tries upright)
-  const turned = await bestOf(ratio < 0.8 ? [90, 270] : [90, 270, 0], null);
-  if (turned && (good(turned) || turned.rotation === 0)) return turned;
+  // lines run vertically: the page is turned a quarter
+  const turned = await bestOf([90, 270], null);
+  if (turned && good(turned)) return turned;
   const upright = await read(0, dpi);
   return turned && score(turned) > score(upright) ? turned : upright;
 }
