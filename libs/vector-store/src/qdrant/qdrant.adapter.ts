@@ -2,7 +2,7 @@ import { QdrantClient, type Schemas } from '@qdrant/js-client-rest';
 import { AppError } from '@lectern/contracts';
 import type { Logger } from '@lectern/runtime';
 import { decodeCursor, encodeCursor } from '../cursor.js';
-import { fuse, resolveFusion, type FusionDefaults, type FusionParams, type Scored } from '../fusion.js';
+import { resolveFusion, type FusionDefaults } from '../fusion.js';
 import { INTEGER_FIELDS, KEYWORD_FIELDS } from '../payload-indexes.js';
 import {
   assertFingerprint, checkDeleteFilter, checkFilter, checkOrderBy, checkFingerprint, checkLimit, checkName, checkPoints, checkVector,
@@ -14,6 +14,7 @@ import type {
 } from '../vector-store.port.js';
 import { queryTerms } from '../query-terms.js';
 import { toQdrantFilter } from './qdrant-filter.js';
+import { clientFusion, serverRrf, type Call } from './qdrant-hybrid.js';
 import {
   DENSE, ID_KEY, META_KEY, TEXT_KEY, httpStatus, idf, pointUuid, readMeta, splitPayload, unavailable, withRetry,
   type CollectionMeta, type RetryPolicy,
@@ -339,59 +340,10 @@ export class QdrantVectorStore implements VectorStore {
     const vector = Array.from(checkVector(q.vector, c.fingerprint.dimension, 'Query vector'));
     const dense: Schemas['QueryRequest'] = { query: vector, using: DENSE, filter: toQdrantFilter(filter), limit: p.candidates };
     const keyword = await this.keywordQuery(c.physical, q.text, filter, p.candidates);
-    if (p.method === 'rrf' && keyword) return this.serverRrf(c.physical, dense, keyword, p, limit);
-    // Client-side fusion (the default z-score fusion, which Qdrant does not offer; also RRF with no keyword side):
-    // both candidate lists with their scores in one batch, fused by the same function as the embedded store,
-    // then the payloads of the fused top only.
-    const idsOnly = { with_payload: { include: [ID_KEY] } };
-    const searches = [{ ...dense, ...idsOnly }, ...(keyword ? [{ ...keyword, ...idsOnly }] : [])];
-    const results = await this.call('query batch', (cl) => cl.queryBatch(c.physical, { searches }));
-    const scored = (i: number): Scored[] =>
-      (results[i]?.points ?? []).filter((x) => i === 0 || x.score > 0).map((x) => ({ id: splitPayload(x.payload).id, score: x.score }));
-    const fused = fuse(scored(0), scored(1), p, limit);
-    if (fused.length === 0) return [];
-    const page = await this.call('scroll', (cl) =>
-      cl.scroll(c.physical, { filter: { must: [{ has_id: fused.map((f) => pointUuid(f.id)) }] }, limit: fused.length, with_payload: true }),
-    );
-    const byId = new Map(page.points.map((r) => [splitPayload(r.payload).id, r]));
-    return fused.flatMap((f) => {
-      const r = byId.get(f.id);
-      if (!r) return []; // deleted meanwhile
-      const s = splitPayload(r.payload);
-      const ranks = { ...(f.denseRank ? { denseRank: f.denseRank } : {}), ...(f.keywordRank ? { keywordRank: f.keywordRank } : {}) };
-      return [{ id: s.id, score: f.score, payload: s.payload, text: s.text, ...ranks }];
-    });
-  }
-
-  /**
-   * RRF on the server: one Query API batch, the fused query (prefetch dense + keyword, weighted RRF) and the two
-   * prefetches alone, whose order gives each hit's component ranks.
-   */
-  private async serverRrf(
-    physical: string, dense: Schemas['QueryRequest'], keyword: Schemas['QueryRequest'], p: FusionParams, limit: number,
-  ): Promise<Hit[]> {
-    const idsOnly = { with_payload: { include: [ID_KEY] } };
-    const searches: Schemas['QueryRequest'][] = [
-      {
-        prefetch: [{ ...dense }, { prefetch: keyword.prefetch, query: keyword.query, limit: p.candidates }],
-        // Qdrant's RRF is weight / (k + position) with 0-based positions: k + 1 gives the 1-based formula.
-        query: { rrf: { k: p.rrfK + 1, weights: [p.denseWeight, p.keywordWeight] } },
-        limit,
-        with_payload: true,
-      },
-      { ...dense, ...idsOnly },
-      { ...keyword, ...idsOnly },
-    ];
-    const results = await this.call('query batch', (cl) => cl.queryBatch(physical, { searches }));
-    const idsOf = (i: number): string[] => (results[i]?.points ?? []).map((x) => splitPayload(x.payload).id);
-    const denseRank = new Map(idsOf(1).map((id, i) => [id, i + 1]));
-    const keywordRank = new Map(idsOf(2).map((id, i) => [id, i + 1]));
-    return (results[0]?.points ?? []).map((x) => {
-      const h = this.hit(x, x.score);
-      const d = denseRank.get(h.id);
-      const k = keywordRank.get(h.id);
-      return { ...h, ...(d ? { denseRank: d } : {}), ...(k ? { keywordRank: k } : {}) };
-    });
+    const call: Call = (what, fn) => this.call(what, fn);
+    return p.method === 'rrf' && keyword
+      ? serverRrf(call, c.physical, dense, keyword, p, limit)
+      : clientFusion(call, c.physical, dense, keyword, p, limit);
   }
 
   async inspect(name: string, sampleSize = 1): Promise<Inspection> {
