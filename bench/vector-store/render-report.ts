@@ -11,6 +11,8 @@ interface Stat { p50: number; p99: number; mean: number; qps: number }
 interface Result {
   size: number; ingestPointsPerSec: number; fileBytes: number; coldFirstQueryMs: number; rssMiB: number; loadAvg1m?: number;
   dense: Stat; denseFiltered: Stat; keyword: Stat; hybrid: Stat;
+  /** Absent in results measured before z-score fusion became the default: their `hybrid` is RRF over 50 candidates. */
+  hybridFusion?: string; hybridRrf?: Stat;
 }
 const dir = join(import.meta.dirname, 'results');
 const results = readdirSync(dir)
@@ -22,8 +24,10 @@ const modes = [
   ['dense', 'dense', '#1f77b4'],
   ['denseFiltered', 'dense + filter', '#9467bd'],
   ['keyword', 'BM25', '#2ca02c'],
-  ['hybrid', 'hybrid (RRF)', '#d62728'],
+  ['hybrid', 'hybrid (default fusion)', '#d62728'],
+  ['hybridRrf', 'hybrid (RRF)', '#ff7f0e'],
 ] as const;
+const hybridLabel = (r: Result): string => (r.hybridFusion ? `hybrid (${r.hybridFusion})` : 'hybrid (RRF, 50 candidates per side; older run)');
 
 // Plot: log10(size) on x, log10(ms) on y; p50 solid, p99 dashed.
 const W = 720, H = 440, L = 70, R = 190, T = 30, B = 60;
@@ -51,9 +55,10 @@ for (const [ms, label] of [[20, 'dense target @100k'], [50, 'hybrid target @100k
 }
 modes.forEach(([key, label, color], i) => {
   for (const [p, dash] of [['p50', ''], ['p99', '6,4']] as const) {
-    const pts = results.map((r) => `${px(Math.log10(r.size))},${py(r[key][p])}`).join(' ');
+    const withMode = results.filter((r) => r[key] !== undefined);
+    const pts = withMode.map((r) => `${px(Math.log10(r.size))},${py((r[key] as Stat)[p])}`).join(' ');
     parts.push(`<polyline points="${pts}" fill="none" stroke="${color}" stroke-width="2" ${dash ? `stroke-dasharray="${dash}"` : ''}/>`);
-    for (const r of results) parts.push(`<circle cx="${px(Math.log10(r.size))}" cy="${py(r[key][p])}" r="3" fill="${color}"/>`);
+    for (const r of withMode) parts.push(`<circle cx="${px(Math.log10(r.size))}" cy="${py((r[key] as Stat)[p])}" r="3" fill="${color}"/>`);
   }
   const ly = T + 20 + i * 22;
   parts.push(`<line x1="${W - R + 15}" x2="${W - R + 40}" y1="${ly}" y2="${ly}" stroke="${color}" stroke-width="2"/>`, `<text x="${W - R + 46}" y="${ly + 4}">${label}</text>`);
@@ -66,7 +71,13 @@ const f = (n: number): string => (n >= 100 ? n.toFixed(0) : n >= 10 ? n.toFixed(
 const rows = [
   '| points | mode | p50 ms | p99 ms | queries/s |',
   '|---:|---|---:|---:|---:|',
-  ...results.flatMap((r) => modes.map(([key, label]) => `| ${r.size.toLocaleString('en')} | ${label} | ${f(r[key].p50)} | ${f(r[key].p99)} | ${f(r[key].qps)} |`)),
+  ...results.flatMap((r) =>
+    modes.flatMap(([key, label]) => {
+      const st = r[key];
+      if (!st) return [];
+      return [`| ${r.size.toLocaleString('en')} | ${key === 'hybrid' ? hybridLabel(r) : label} | ${f(st.p50)} | ${f(st.p99)} | ${f(st.qps)} |`];
+    }),
+  ),
   '',
   '| points | ingest points/s | file size | cold first query (matrix load) | process RSS | load avg (1 min) |',
   '|---:|---:|---:|---:|---:|---:|',

@@ -1,7 +1,7 @@
 /**
  * Embedded vector store at 10k / 100k / 1M 384-d chunks: ingest rate, file size, cold matrix load,
  * query latency (p50/p99, excluding query embedding) and single-process queries/second for dense,
- * filtered dense, BM25 and hybrid search.
+ * filtered dense, BM25 and hybrid search (the default z-score fusion, and RRF).
  *
  *   npx tsx bench/vector-store/vector-store.bench.ts [--sizes 10000,100000,1000000] [--queries 300]
  *
@@ -11,7 +11,7 @@ import { mkdirSync, mkdtempSync, rmSync, statSync, existsSync, writeFileSync } f
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { createVectorStore, EMBEDDED_DB_FILE, type VectorStore } from '@lectern/vector-store';
+import { createVectorStore, EMBEDDED_DB_FILE, FUSION_DEFAULTS, type VectorStore } from '@lectern/vector-store';
 import { Corpus, DIM } from './synthetic-corpus.js';
 
 const { values } = parseArgs({
@@ -82,7 +82,10 @@ for (const size of sizes) {
       store.searchDense('bench', q(i).vector, { fingerprint, limit: 10, filter: { document_type: { $in: ['policy', 'report'] } } }),
     ),
     keyword: await measure('bm25', (i) => store.searchKeyword('bench', q(i).text, { limit: 10 })),
+    // The default fusion (FUSION_DEFAULTS: z-score, 100 candidates per side), and RRF over the same candidates.
+    hybridFusion: `${FUSION_DEFAULTS.method}, ${FUSION_DEFAULTS.candidates} candidates per side`,
     hybrid: await measure('hybrid', (i) => store.searchHybrid('bench', q(i), { fingerprint, limit: 10 })),
+    hybridRrf: await measure('hybrid rrf', (i) => store.searchHybrid('bench', q(i), { fingerprint, limit: 10, fusion: 'rrf' })),
     rssMiB: process.memoryUsage().rss / 2 ** 20,
     cpus: cpus().length,
     loadAvg1m: loadavg()[0],
