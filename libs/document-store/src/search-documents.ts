@@ -34,7 +34,8 @@ const round = (n: number): number => Math.round(n * 10_000) / 10_000;
 /**
  * Spec 000 FR-002. `relevance_score` is the spec's `max(0, 1 - L2/2)` on unit vectors, i.e. the cosine
  * similarity clipped at 0, for every mode that has a dense side. In hybrid mode (the default) results are
- * *ordered* by the fused RRF score (BM25 + dense), which measurably finds more; each carries its own cosine.
+ * *ordered* by the fused score (z-score convex fusion of BM25 and dense, the measured default of
+ * `@lectern/vector-store`), which measurably finds more; each carries its own cosine.
  * Keyword-only results carry the keyword score normalised to 0-1 by the best hit.
  */
 export const searchDocuments = async (deps: DocumentStoreDeps, input: SearchDocumentsInput) => {
