@@ -7,7 +7,7 @@ import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { corpusFile } from '@lectern/testing';
+import { corpusFile, wordRecall } from '@lectern/testing';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const PY = '/usr/bin/python3';
@@ -25,21 +25,8 @@ const scan = (n: string): string => corpusFile('scanned-ocr', 'ocrmypdf-resource
 const OCR_PDFS = ['linn.pdf', 'skew.pdf', 'rotated_skew.pdf', 'ccitt.pdf', 'cardinal.pdf', 'c02-22.pdf'].map(scan);
 const LINN_PAGES = new Set(['linn.pdf', 'skew.pdf', 'rotated_skew.pdf', 'ccitt.pdf', 'cardinal.pdf']);
 
-const words = (s: string): string[] => s.toLowerCase().match(/[a-z0-9]+/g) ?? [];
-const reference = words(readFileSync(scan('linn.txt'), 'utf8'));
-function recall(text: string): number {
-  const left = new Map<string, number>();
-  for (const w of words(text)) left.set(w, (left.get(w) ?? 0) + 1);
-  let hit = 0;
-  for (const w of reference) {
-    const n = left.get(w) ?? 0;
-    if (n > 0) {
-      hit += 1;
-      left.set(w, n - 1);
-    }
-  }
-  return hit / reference.length;
-}
+const reference = readFileSync(scan('linn.txt'), 'utf8');
+const recall = (text: string): number => wordRecall(text, reference);
 
 const report: Record<string, unknown> = {
   date: new Date().toISOString(),

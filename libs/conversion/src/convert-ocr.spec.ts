@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import * as mupdf from 'mupdf';
-import { corpusFile } from '@lectern/testing';
+import { corpusFile, wordRecall as recallOf } from '@lectern/testing';
 import { closeConversionPool, convertDocument } from './index.js';
 
 // OCR is seconds per page on 2 cores; these few pages may need more than the default minute on a busy machine.
@@ -9,23 +9,9 @@ const OCR_TIMEOUT = 240_000;
 const SCANS = ['scanned-ocr', 'ocrmypdf-resources'] as const;
 const scan = (name: string): string => corpusFile(...SCANS, name);
 
-const words = (s: string): string[] => s.toLowerCase().match(/[a-z0-9]+/g) ?? [];
-const reference = words(readFileSync(scan('linn.txt'), 'utf8'));
-
+const reference = readFileSync(scan('linn.txt'), 'utf8');
 /** Share of the reference's words (with multiplicity) found in the OCR text. */
-function wordRecall(text: string): number {
-  const left = new Map<string, number>();
-  for (const w of words(text)) left.set(w, (left.get(w) ?? 0) + 1);
-  let hit = 0;
-  for (const w of reference) {
-    const n = left.get(w) ?? 0;
-    if (n > 0) {
-      hit += 1;
-      left.set(w, n - 1);
-    }
-  }
-  return hit / reference.length;
-}
+const wordRecall = (text: string): number => recallOf(text, reference);
 
 const recalls: string[] = [];
 

@@ -6,3 +6,4 @@ export type { McpTransportKind } from './mcp-client.js';
 export { expectAuthMatrix, runRestAuthMatrix, mcpAuthProbes, runAuthMatrix, unauthorizedBody } from './auth-matrix.js';
 export type { AuthProbe, AuthProbeResult } from './auth-matrix.js';
 export { silentLogger, listenOnFreePort } from './app-harness.js';
+export { wordRecall, words } from './word-recall.js';
