@@ -36,8 +36,7 @@ const projects = ['apps', 'libs'].flatMap((group) =>
 export default {
   projects,
   testTimeout: 60_000,
-  // Every suite closes what it opens, but a few third-party handles outlive them (ioredis' redis-parser
-  // interval after large replies; worker threads of the OCR/mupdf/tfjs pools in some runs): after the whole
-  // run has finished and reported, exit instead of hanging CI. Not a substitute for cleanup in the suites.
-  forceExit: true,
+  // No forceExit: every suite closes what it opens (servers, Redis connections, worker pools), and a suite
+  // that leaks a handle shows up as a hanging run instead of being hidden.
+  forceExit: false,
 };

@@ -1,5 +1,5 @@
 import { conversionQueue, type ConversionJobPayload, type ConversionJobResult } from '@lectern/contracts';
-import { convertDocument } from '@lectern/conversion';
+import { closeConversionPool, convertDocument } from '@lectern/conversion';
 import { closeRedis, connectRedis, createBullmqQueue, createConversionProcessor, type JobQueue, type RedisConnection } from '@lectern/queue';
 import { corpusFile, silentLogger, startRedis, type TestRedis } from '@lectern/testing';
 import { sha256File } from '@lectern/documents';
@@ -36,6 +36,8 @@ describe('ingest_document with REDIS_URL (conversion through the queue)', () => 
     await worker.close();
     await closeRedis(connection);
     await redis.stop();
+    // The worker above converted in this process: end its mupdf worker threads too.
+    await closeConversionPool();
   });
 
   it('ingests through a converter worker, and the same file converts once', async () => {
