@@ -22,6 +22,7 @@ import { getPools } from './pools.js';
 import { isRenderingFilename } from './rendering.js';
 import { sha256Bytes } from './sha256.js';
 import type { ConversionProgress, FormatContext, FormatOutput } from './types.js';
+import { raceAbort } from './util/race-abort.js';
 
 export type ConversionInput = { path: string } | { bytes: Uint8Array; filename: string };
 
@@ -148,21 +149,3 @@ export async function convertDocument(
   return ConversionResultSchema.parse(result);
 }
 
-/** Settles with the abort reason as soon as the signal fires, even if the work itself is stuck. */
-function raceAbort<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const onAbort = (): void => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    work.then(
-      (v) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(v);
-      },
-      (e: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(e);
-      },
-    );
-  });
-}

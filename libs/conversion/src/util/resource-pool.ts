@@ -5,6 +5,8 @@
  * whose task was aborted (timeout): it is destroyed (its thread terminated) and replaced on demand, so a
  * hung or pathological document never blocks the pool.
  */
+import { raceAbort } from './race-abort.js';
+
 export interface PoolOptions<R> {
   size: number;
   create: () => Promise<R>;
@@ -29,26 +31,19 @@ export class ResourcePool<R> {
   async use<T>(task: (resource: R) => Promise<T>, signal?: AbortSignal): Promise<T> {
     signal?.throwIfAborted();
     const resource = await this.acquire(signal);
+    let settled = false;
     let abandoned = false;
     try {
       if (!signal) return await task(resource);
-      return await new Promise<T>((resolve, reject) => {
-        const onAbort = (): void => {
-          abandoned = true;
-          reject(signal.reason);
-        };
-        signal.addEventListener('abort', onAbort, { once: true });
-        task(resource).then(
-          (v) => {
-            signal.removeEventListener('abort', onAbort);
-            resolve(v);
-          },
-          (e: unknown) => {
-            signal.removeEventListener('abort', onAbort);
-            reject(e);
-          },
-        );
+      const work = task(resource).finally(() => {
+        settled = true;
       });
+      try {
+        return await raceAbort(work, signal);
+      } finally {
+        // Abandoned only when the abort came before the task settled: its resource may be stuck mid-task.
+        abandoned = signal.aborted && !settled;
+      }
     } finally {
       if (abandoned || this.closed || this.options.isBroken?.(resource)) void this.discard(resource);
       else this.release(resource);
