@@ -1,4 +1,4 @@
-import { AppError, type JobError, type JobProgress, type JobStatus, type QueueDefinition } from '@lectern/contracts';
+import { AppError, type JobError, type JobProgress, type QueueDefinition } from '@lectern/contracts';
 import type { z } from 'zod';
 import { invalidPayload, isPermanentError, jobErrorToAppError, toJobError } from './job-error.js';
 import type {
@@ -22,16 +22,8 @@ export interface InProcessQueueOptions<P extends z.ZodType, R extends z.ZodType>
   keepFinished?: number;
 }
 
-interface Entry<P, R> {
-  id: string;
-  payload: P;
-  status: JobStatus;
-  progress: JobProgress;
-  attempts: number;
-  createdAt: Date;
-  updatedAt: Date;
-  result?: R;
-  error?: JobError;
+/** A job as this process keeps it: its public snapshot plus who is waiting on it. */
+interface Entry<P, R> extends JobSnapshot<P, R> {
   waiters: Array<{ resolve: (r: R) => void; reject: (e: unknown) => void }>;
   listeners: Set<(p: JobProgress) => void>;
 }
