@@ -1,5 +1,5 @@
 import { conversionError } from '../errors.js';
-import type { DocRef } from '../pdf/pdf-worker-pool.js';
+import type { DocRef, PageOrientation } from '../pdf/pdf-worker-pool.js';
 import type { FormatContext } from '../types.js';
 
 export interface OcrPageResult {
@@ -20,11 +20,12 @@ const words = (s: string): number => (s.match(/\p{L}{2,}/gu) ?? []).length;
 const score = (r: { text: string; confidence: number }): number => r.confidence * Math.min(1, words(r.text) / 20);
 
 /**
- * Renders one page and recognises it. Rotated pages (90/180/270): when the upright read is weak, each
- * orientation is tried on a smaller render and the page is read again at full resolution the best way up.
- * The eng language data has no OSD model, so orientation is decided by recognition confidence. Moderate skew
- * needs nothing: tesseract's line finder follows slanted lines (skew.pdf and rotated_skew.pdf read at 95%+
- * word recall); its `rotateAuto` deskew pass cost ~15% more time for no measurable gain there.
+ * Renders one page and recognises it the right way up. The eng language data has no OSD model, so the page's
+ * orientation comes first from the shapes of its text lines (`text-orientation.mjs`, ~20 ms): when that is
+ * confident the page is read once, turned as it says. Otherwise, or when that read is weak, orientations are
+ * tried on a band of a smaller render and the best is read at full resolution. Moderate skew needs nothing:
+ * tesseract's line finder follows slanted lines (skew.pdf and rotated_skew.pdf read at 95%+ word recall); its
+ * `rotateAuto` deskew pass cost ~15% more time for no measurable gain there.
  */
 export async function ocrPage(ctx: FormatContext, doc: DocRef, page: number, dpi: number): Promise<OcrPageResult> {
   const { pools, signal } = ctx;
@@ -36,9 +37,15 @@ export async function ocrPage(ctx: FormatContext, doc: DocRef, page: number, dpi
       throw conversionError('extraction_failed', `page ${page} could not be rendered for OCR`, e);
     }
   };
-  const read = async (rotation: number, atDpi: number): Promise<OcrPageResult> => {
-    const r = await pools.ocr.recognize((await render(rotation, atDpi)).image, signal, undefined, atDpi);
-    return { ...r, rotation };
+  /** Full-resolution reads, at most one per rotation. */
+  const reads = new Map<number, Promise<OcrPageResult>>();
+  const read = (rotation: number): Promise<OcrPageResult> => {
+    let r = reads.get(rotation);
+    if (!r) {
+      r = render(rotation, dpi).then(async (img) => ({ ...(await pools.ocr.recognize(img.image, signal, undefined, dpi)), rotation }));
+      reads.set(rotation, r);
+    }
+    return r;
   };
   /** An orientation trial reads only a central band of a small render: enough words to compare, a fraction of the time. */
   const trial = async (rotation: number): Promise<OcrPageResult> => {
@@ -50,6 +57,12 @@ export async function ocrPage(ctx: FormatContext, doc: DocRef, page: number, dpi
   };
   const good = (r: OcrPageResult): boolean => r.confidence >= GOOD_CONFIDENCE && words(r.text) >= 5;
   const plausible = (r: OcrPageResult): boolean => r.confidence >= PLAUSIBLE_CONFIDENCE && words(r.text) >= 10;
+  // a rotated page reads as garbage (confidence ~30); a plausible read of a hard page (old type,
+  // illustrations) is kept as it is rather than paying for trials that cannot beat it
+  const acceptable = (r: OcrPageResult): boolean => r.text.trim().length === 0 || good(r) || plausible(r);
+  /** The best-scoring read (the first one on ties). */
+  const best = (...rs: (OcrPageResult | null)[]): OcrPageResult =>
+    rs.reduce<OcrPageResult | null>((a, b) => (b && (!a || score(b) > score(a)) ? b : a), null) as OcrPageResult;
   /** Low-resolution trials pick the best of `rotations`; the winner is then read at full resolution. */
   const bestOf = async (rotations: number[], floor: OcrPageResult | null): Promise<OcrPageResult | null> => {
     let best: { rotation: number; score: number } | null = null;
@@ -60,28 +73,31 @@ export async function ocrPage(ctx: FormatContext, doc: DocRef, page: number, dpi
       if (good(t)) break; // a clearly good read needs no comparison with the remaining orientations
     }
     if (!best || (floor && best.score <= score(floor) * 1.1)) return null;
-    return read(best.rotation, dpi);
+    return read(best.rotation);
   };
 
-  let o = { rows: 1, cols: 1 };
+  let o: PageOrientation = { axis: 'unknown', rotation: 0, confident: false, lines: 0, up: 0, down: 0 };
   try {
     o = await pools.pdf.orientation(doc, page, signal);
   } catch {
     signal.throwIfAborted(); // orientation is a hint only
   }
-  const ratio = o.cols > 0 ? o.rows / o.cols : 1;
-  if (ratio >= 0.8) {
-    // lines run horizontally (or the hint is weak): read upright first, the common case
-    const upright = await read(0, dpi);
-    // a rotated page reads as garbage (confidence ~30); a plausible read of a hard page (old type,
-    // illustrations) is kept as it is rather than paying for trials that cannot beat it
-    if (upright.text.trim().length === 0 || good(upright) || plausible(upright)) return upright;
-    const other = await bestOf(ratio > 1.25 ? [180] : [180, 90, 270], upright);
-    return other && score(other) > score(upright) ? other : upright;
+  let first: OcrPageResult | null = null;
+  if (o.confident) {
+    first = await read(o.rotation);
+    if (acceptable(first)) return first;
   }
-  // lines run vertically: the page is turned a quarter
-  const turned = await bestOf([90, 270], null);
+  if (o.axis !== 'vertical') {
+    // lines run horizontally (or nobody can tell): upright first, the common case
+    const upright = await read(0);
+    if (acceptable(upright)) return upright;
+    const floor = best(upright, first);
+    const rest = (o.axis === 'horizontal' ? [180] : [180, 90, 270]).filter((r) => !reads.has(r));
+    return best(await bestOf(rest, floor), floor);
+  }
+  // lines run vertically: the page is turned a quarter, the hinted way first
+  const quarter = (o.rotation === 270 ? [270, 90] : [90, 270]).filter((r) => !reads.has(r));
+  const turned = await bestOf(quarter, first);
   if (turned && good(turned)) return turned;
-  const upright = await read(0, dpi);
-  return turned && score(turned) > score(upright) ? turned : upright;
+  return best(turned, first, await read(0));
 }

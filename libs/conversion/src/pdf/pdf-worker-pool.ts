@@ -51,6 +51,19 @@ export interface RenderedPage {
   height: number;
 }
 
+/** A scanned page's orientation from its text lines' shapes (see `text-orientation.mjs`). */
+export interface PageOrientation {
+  /** The way its text lines run; `unknown` when neither way clearly dominates. */
+  axis: 'horizontal' | 'vertical' | 'unknown';
+  /** Clockwise rotation (0, 90, 180, 270) that turns the text upright. */
+  rotation: number;
+  /** The evidence is strong enough to read the page this way up without trials. */
+  confident: boolean;
+  lines: number;
+  up: number;
+  down: number;
+}
+
 /** The document a call works on; bytes are sent to a worker only when it does not hold that document. */
 export interface DocRef {
   key: string;
@@ -167,9 +180,9 @@ export class PdfWorkerPool {
     return this.pool.use((w) => w.call<RenderedPage>(doc, { op: 'render', page, dpi, rotate }), signal);
   }
 
-  /** Coefficients of variation of row and column ink sums (rows > cols: text runs horizontally). */
-  orientation(doc: DocRef, page: number, signal?: AbortSignal): Promise<{ rows: number; cols: number }> {
-    return this.pool.use((w) => w.call<{ rows: number; cols: number }>(doc, { op: 'orientation', page }), signal);
+  /** Which way up a scanned page is, without OCR (`text-orientation.mjs`). */
+  orientation(doc: DocRef, page: number, signal?: AbortSignal): Promise<PageOrientation> {
+    return this.pool.use((w) => w.call<PageOrientation>(doc, { op: 'orientation', page }), signal);
   }
 
   /** Starts every worker (mupdf's WASM compiled and instantiated) before the first document. */

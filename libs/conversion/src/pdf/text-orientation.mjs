@@ -1,0 +1,91 @@
+// Which way up a scanned page is, from a binarised render and no OCR. Plain JavaScript: the mupdf worker
+// thread (`pdf-page.worker.mjs`) imports it directly. Hand-written because the npm language data for
+// tesseract.js has no OSD model (native tesseract's orientation detector), and reading a page the wrong
+// way up costs a full recognition pass (~3 s) before the right one.
+
+const STRIPS = 8; // narrow strips keep a skewed line inside one band of rows
+const MIN_BAND = 4; // rows; thinner bands are specks or rules
+const MAX_BAND = 60; // rows; taller bands are pictures or merged lines
+const DOMINANCE = 1.5; // the winning axis / direction must beat the other by this factor
+const MIN_VOTES = 15; // text lines needed before trusting a direction
+
+/**
+ * Text-line statistics along one axis: `get(x, y)` says whether a pixel is ink, lines run along x.
+ * Each strip's row profile is cut into bands (text lines); a band's core is its rows holding at least half
+ * of its densest row (the x-height). Latin-script lines carry more ink above the core (capitals, ascenders
+ * b d f h k l t) than below it (descenders g j p q y): a line votes "up" or "down" by that asymmetry.
+ */
+function lineVotes(get, w, h) {
+  const sw = Math.floor(w / STRIPS);
+  const prof = new Float64Array(h);
+  let lines = 0;
+  let up = 0;
+  let down = 0;
+  for (let s = 0; s < STRIPS && sw > 0; s++) {
+    const x0 = s * sw;
+    for (let y = 0; y < h; y++) {
+      let c = 0;
+      for (let x = x0; x < x0 + sw; x++) if (get(x, y)) c++;
+      prof[y] = c;
+    }
+    let y = 0;
+    while (y < h) {
+      while (y < h && prof[y] === 0) y++;
+      const start = y;
+      while (y < h && prof[y] > 0) y++;
+      const end = y;
+      if (end - start < MIN_BAND || end - start > MAX_BAND) continue;
+      let max = 0;
+      for (let k = start; k < end; k++) max = Math.max(max, prof[k]);
+      if (max < sw * 0.15) continue; // a sparse band: stray marks, not a line of text
+      let c0 = -1;
+      let c1 = -1;
+      for (let k = start; k < end; k++) {
+        if (prof[k] >= max * 0.5) {
+          if (c0 < 0) c0 = k;
+          c1 = k;
+        }
+      }
+      let above = 0;
+      let below = 0;
+      for (let k = start; k < c0; k++) above += prof[k];
+      for (let k = c1 + 1; k < end; k++) below += prof[k];
+      lines++;
+      if (above > below * 1.2) up++;
+      else if (below > above * 1.2) down++;
+    }
+  }
+  return { lines, up, down };
+}
+
+/**
+ * Orientation of a grey page image (0 = ink, 255 = paper; render at ~100 DPI): the clockwise rotation
+ * (0, 90, 180, 270) that makes its text upright, and whether the evidence is strong enough to act on.
+ * `axis` alone may be known (lines run one way, but too few of them lean either way).
+ * @param {Uint8Array} px @param {number} w @param {number} h @param {number} stride
+ * @returns {{ axis: 'horizontal' | 'vertical' | 'unknown', rotation: number, confident: boolean, lines: number, up: number, down: number }}
+ */
+export function textOrientation(px, w, h, stride) {
+  const horizontal = lineVotes((x, y) => px[y * stride + x] < 128, w, h);
+  // the transposed image: the page's columns become rows, so lines of a quarter-turned page run along x
+  const vertical = lineVotes((x, y) => px[x * stride + y] < 128, h, w);
+  const axis =
+    horizontal.lines >= 10 && horizontal.lines >= vertical.lines * 2
+      ? 'horizontal'
+      : vertical.lines >= 10 && vertical.lines >= horizontal.lines * 2
+        ? 'vertical'
+        : 'unknown';
+  const v = axis === 'vertical' ? vertical : horizontal;
+  // in the transposed image "up" means the tops of the letters face the page's right edge: turn 90°
+  const [upright, flipped] = axis === 'vertical' ? [90, 270] : [0, 180];
+  const isUp = v.up >= MIN_VOTES && v.up >= v.down * DOMINANCE;
+  const isDown = v.down >= MIN_VOTES && v.down >= v.up * DOMINANCE;
+  return {
+    axis,
+    rotation: isDown ? flipped : upright,
+    confident: axis !== 'unknown' && (isUp || isDown),
+    lines: v.lines,
+    up: v.up,
+    down: v.down,
+  };
+}
