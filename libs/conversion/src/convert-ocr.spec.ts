@@ -87,6 +87,8 @@ describe('convertDocument: OCR of image-only documents (ocrmypdf samples)', () =
     recalls.push(`  ${name}: ${(recall * 100).toFixed(1)}% (confidence ${page?.ocr_confidence})`);
     expect(recall).toBeGreaterThanOrEqual(0.9);
     expect(r.markdown).toContain('LinnSequencer');
+    // reading order: a two-column page is read column by column, not straight across both
+    expect(page?.text.replace(/\s+/g, ' ')).toContain('simply press RECORD and PLAY, then play your MIDI keyboard in time');
   }, OCR_TIMEOUT);
 
   it('turns pages scanned at 90/180/270 degrees upright (cardinal.pdf)', async () => {

@@ -49,8 +49,10 @@ export class OcrPool {
   /** Recognises an image (PAM/PNG/...); `rectangle` limits recognition to a region (cheap orientation trials). */
   recognize(image: Uint8Array, signal?: AbortSignal, rectangle?: Tesseract.Rectangle, dpi = 300): Promise<OcrText> {
     return this.pool.use(async (w) => {
-      // the image carries no resolution: tell tesseract instead of letting it guess
-      await w.setParameters({ user_defined_dpi: String(Math.round(dpi)) });
+      // The image carries no resolution: tell tesseract instead of letting it guess. Page segmentation
+      // AUTO (the tesseract CLI's default) finds columns and blocks; the library's default, SINGLE_BLOCK,
+      // reads a two-column page straight across both columns (linn.pdf: ~8% slower, recall 96.1% -> 96.7%).
+      await w.setParameters({ user_defined_dpi: String(Math.round(dpi)), tessedit_pageseg_mode: Tesseract.PSM.AUTO });
       const opts: Partial<Tesseract.RecognizeOptions> = rectangle ? { rectangle } : {};
       const { data } = await w.recognize(Buffer.from(image), opts, { text: true });
       return { text: data.text, confidence: data.confidence };

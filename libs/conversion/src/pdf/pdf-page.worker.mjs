@@ -7,7 +7,7 @@ import process from 'node:process';
 import { setImmediate } from 'node:timers';
 import { parentPort } from 'node:worker_threads';
 import * as mupdf from 'mupdf';
-import { textOrientation } from './text-orientation.mjs';
+import { textOrientation, textSkew } from './text-orientation.mjs';
 
 /** @type {{ key: string, doc: any } | null} */
 let current = null;
@@ -195,20 +195,28 @@ function render(msg) {
 }
 
 /**
- * Which way up a scanned page is (see `text-orientation.mjs`), from a 100-DPI grey render: enough pixels per
- * text line to see ascenders and descenders, ~20 ms a page.
+ * Which way up a scanned page is and how far its lines tilt (see `text-orientation.mjs`), from 100-DPI grey
+ * renders: enough pixels per text line to see ascenders and descenders, ~20-40 ms a page.
  */
 function orientation(msg) {
   const doc = openDoc(msg);
   const page = doc.loadPage(msg.page - 1);
-  try {
+  const grey = (rotate, fn) => {
     const scale = 100 / 72;
-    const pix = page.toPixmap(mupdf.Matrix.scale(scale, scale), mupdf.ColorSpace.DeviceGray, false, true);
+    const matrix = mupdf.Matrix.concat(mupdf.Matrix.scale(scale, scale), mupdf.Matrix.rotate(rotate));
+    const pix = page.toPixmap(matrix, mupdf.ColorSpace.DeviceGray, false, true);
     try {
-      return textOrientation(pix.getPixels(), pix.getWidth(), pix.getHeight(), pix.getStride());
+      return fn(pix.getPixels(), pix.getWidth(), pix.getHeight(), pix.getStride());
     } finally {
       pix.destroy();
     }
+  };
+  try {
+    const o = grey(0, textOrientation);
+    // skew is measured on horizontal lines; rotations add up, so a quarter-turned page is measured turned
+    // 90 degrees and the angle holds for 270 as well
+    const skew = o.axis === 'unknown' ? 0 : o.axis === 'vertical' ? grey(90, textSkew) : grey(0, textSkew);
+    return { ...o, skew };
   } finally {
     page.destroy();
   }

@@ -62,6 +62,8 @@ export interface PageOrientation {
   lines: number;
   up: number;
   down: number;
+  /** Degrees to add to `rotation` when rendering so the lines come out level (0 when under 0.3°). */
+  skew: number;
 }
 
 /** The document a call works on; bytes are sent to a worker only when it does not hold that document. */

@@ -89,3 +89,55 @@ export function textOrientation(px, w, h, stride) {
     down: v.down,
   };
 }
+
+const MAX_SKEW = 8; // degrees searched either way
+const MIN_SKEW = 0.3; // smaller tilts are left alone (a re-render for nothing)
+
+/**
+ * Skew of horizontal text lines in a grey page image, in degrees: rendering the page with an extra
+ * `Matrix.rotate(skew)` makes its lines level. The angle whose row projection of the ink is sharpest (largest
+ * sum of squared row counts: lines and gaps line up) wins, coarse 0.5° steps then 0.1°. Tesseract's own page
+ * layout (automatic segmentation) splits and merges the lines of a page tilted by 2-3°, so the OCR render is
+ * levelled first; ~15 ms on a 100-DPI page.
+ * @param {Uint8Array} px @param {number} w @param {number} h @param {number} stride
+ * @returns {number}
+ */
+export function textSkew(px, w, h, stride) {
+  const xs = [];
+  const ys = [];
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x += 2) {
+      if (px[y * stride + x] < 128) {
+        xs.push(x - w / 2);
+        ys.push(y - h / 2);
+      }
+    }
+  }
+  if (xs.length < 1000) return 0;
+  const size = Math.ceil(Math.hypot(w, h)) + 2;
+  const bins = new Float64Array(size);
+  const sharpness = (deg) => {
+    const a = (deg * Math.PI) / 180;
+    const c = Math.cos(a);
+    const s = Math.sin(a);
+    bins.fill(0);
+    for (let i = 0; i < xs.length; i++) bins[Math.round(ys[i] * c + xs[i] * s + size / 2)]++;
+    let q = 0;
+    for (let i = 0; i < size; i++) q += bins[i] * bins[i];
+    return q;
+  };
+  let best = 0;
+  let bestScore = sharpness(0);
+  const consider = (deg) => {
+    const q = sharpness(deg);
+    if (q > bestScore) {
+      bestScore = q;
+      best = deg;
+    }
+  };
+  for (let d = -MAX_SKEW; d <= MAX_SKEW; d += 0.5) consider(d);
+  const coarse = best;
+  for (let k = -4; k <= 4; k++) consider(coarse + k / 10);
+  const angle = Math.round(best * 10) / 10;
+  return Math.abs(angle) < MIN_SKEW ? 0 : angle;
+}

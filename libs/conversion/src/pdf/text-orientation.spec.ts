@@ -41,6 +41,16 @@ describe('page orientation without OCR (text-orientation.mjs through PdfWorkerPo
     }
   });
 
+  it('measures how far the lines of a scanned page tilt', async () => {
+    const skews: Record<string, number> = {};
+    for (const name of ['linn.pdf', 'skew.pdf', 'rotated_skew.pdf']) skews[name] = (await pool.orientation(ref(scan(name)), 1)).skew;
+    expect(skews['linn.pdf']).toBe(0);
+    expect(skews['skew.pdf']).toBeCloseTo(-1.9, 0);
+    expect(skews['rotated_skew.pdf']).toBeCloseTo(2.8, 0);
+    // measured in the turned frame for a quarter-turned page: the cardinal scans are level
+    expect((await pool.orientation(ref(scan('cardinal.pdf')), 2)).skew).toBe(0);
+  });
+
   it('is not confident about a page without text', async () => {
     const blank = new mupdf.PDFDocument();
     blank.insertPage(-1, blank.addPage([0, 0, 595, 842], 0, {}, ''));
