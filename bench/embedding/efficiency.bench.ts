@@ -6,7 +6,7 @@
  *   npx tsx bench/embedding/efficiency.bench.ts [--rounds 5]
  */
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { availableParallelism, tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { resolveEmbedder } from '@lectern/embedding';
@@ -14,10 +14,12 @@ import { sharedModelDir } from '@lectern/testing';
 import { makeMiniLmFixture } from '../../libs/embedding/src/test-model/minilm-fixture.js';
 import { chunkByTokens, loadCorpus, shuffled } from './corpus.js';
 import { measureGemmPeak } from './gemm-peak.js';
+import { DEFAULT_ONNX_BATCH_TOKENS } from '../../libs/embedding/src/onnx/minilm.backend.js';
 
 const args = process.argv.slice(2);
-const rounds = Number(args[args.indexOf('--rounds') + 1] || 5);
-const batchSize = Number(args[args.indexOf('--batch') + 1] || 32);
+const opt = (name: string, fallback: number): number => (args.includes(name) ? Number(args[args.indexOf(name) + 1]) : fallback);
+const rounds = opt('--rounds', 5);
+const batchSize = opt('--batch', 32);
 const THREADS = availableParallelism();
 
 const root = await mkdtemp(join(tmpdir(), 'lectern-bench-eff-'));
@@ -25,11 +27,17 @@ const modelDir = join(root, 'all-MiniLM-L6-v2');
 await mkdir(modelDir, { recursive: true });
 await makeMiniLmFixture(sharedModelDir(), { root: modelDir });
 const log = { info: () => undefined, warn: () => undefined };
-const configs = [
-  { name: `${THREADS} sessions x 1 thread (default)`, onnxWorkers: THREADS },
-  { name: `1 session x ${THREADS} threads`, onnxWorkers: 1 },
+const configs: { name: string; onnxWorkers: number; onnxBatchTokens?: number }[] = [
+  { name: `${THREADS} sessions x 1 thread, ${DEFAULT_ONNX_BATCH_TOKENS} tokens/call (default)`, onnxWorkers: THREADS },
+  ...[256, 1024].map((t) => ({ name: `${THREADS} sessions x 1 thread, ${t} tokens/call`, onnxWorkers: THREADS, onnxBatchTokens: t })),
+  { name: `${THREADS} sessions x 1 thread, ${batchSize} rows/call (no token budget)`, onnxWorkers: THREADS, onnxBatchTokens: Infinity },
+  { name: `1 session x ${THREADS} threads, ${DEFAULT_ONNX_BATCH_TOKENS} tokens/call`, onnxWorkers: 1 },
 ];
-const embedders = await Promise.all(configs.map((c) => resolveEmbedder({ model: 'all-MiniLM-L6-v2', modelDir, cacheDir: root, log, threads: THREADS, onnxWorkers: c.onnxWorkers })));
+const embedders = await Promise.all(
+  configs.map((c) =>
+    resolveEmbedder({ model: 'all-MiniLM-L6-v2', modelDir, cacheDir: root, log, threads: THREADS, onnxWorkers: c.onnxWorkers, onnxBatchTokens: c.onnxBatchTokens }),
+  ),
+);
 const count = (t: string) => (embedders[0] as (typeof embedders)[0]).countTokens(t);
 // Full 256-token chunks: no padding, so every FLOP counted is useful work.
 const texts = shuffled(loadCorpus())
@@ -41,11 +49,16 @@ const flopsPerText = 6 * S * (2 * (4 * 384 * 384 + 2 * 384 * 1536) + 2 * 2 * S *
 for (const e of embedders) await e.embedBatch(texts.slice(0, 4));
 
 const best = { gemm: 0, gemm1: 0, model: configs.map(() => 0) };
+const byShape = new Map<string, number>();
 for (let r = 0; r < rounds; r++) {
   const g = await measureGemmPeak(root, THREADS, 5);
   const g1 = await measureGemmPeak(root, 1, 5);
   best.gemm = Math.max(best.gemm, ...g.map((x) => x.gflops));
   best.gemm1 = Math.max(best.gemm1, ...g1.map((x) => x.gflops));
+  for (const x of [...g.map((y) => ({ ...y, t: THREADS })), ...g1.map((y) => ({ ...y, t: 1 }))]) {
+    const key = `${x.shape} ${x.t} thread${x.t > 1 ? 's' : ''}`;
+    byShape.set(key, Math.max(byShape.get(key) ?? 0, x.gflops));
+  }
   for (const [i, e] of embedders.entries()) {
     const t0 = performance.now();
     await e.embedBatch(texts, { batchSize });
@@ -56,6 +69,8 @@ for (let r = 0; r < rounds; r++) {
 const peak = Math.max(best.gemm, best.gemm1 * THREADS);
 console.log(`${texts.length} texts of exactly ${S} tokens, ${(flopsPerText / 1e9).toFixed(2)} GFLOP each; best of ${rounds} alternating rounds.`);
 console.log(`GEMM peak: ${THREADS} threads ${best.gemm.toFixed(1)} GFLOP/s, 1 thread ${best.gemm1.toFixed(1)} GFLOP/s -> machine peak ${peak.toFixed(1)} GFLOP/s`);
+console.log(`GEMM by shape (GFLOP/s): ${[...byShape].map(([k, v]) => `${k} ${v.toFixed(1)}`).join('; ')}`);
+console.log(`load average at the end: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
 console.log('');
 console.log('| configuration | texts/s | GFLOP/s | % of GEMM peak |');
 console.log('|---|---|---|---|');

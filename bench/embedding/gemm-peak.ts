@@ -39,12 +39,15 @@ export interface GemmResult {
  * (a conservative denominator for the efficiency ratio).
  */
 export const measureGemmPeak = async (dir: string, threads: number, repeats = 20): Promise<GemmResult[]> => {
-  const shapes: [number, number, number][] = [
-    [2048, 384, 384],
-    [2048, 384, 1536],
-    [2048, 1536, 384],
-    [8192, 384, 1536],
+  // Rows (m): 256 (one 256-token text: what one ONNX call of the embedder gets by default, the fastest here),
+  // 2048 and 8192 (8 and 32 such texts in one call). k x n: the layer's projections (QKV packed, output, FFN).
+  const kn: [number, number][] = [
+    [384, 384],
+    [384, 1152],
+    [384, 1536],
+    [1536, 384],
   ];
+  const shapes: [number, number, number][] = [...[256, 2048].flatMap((m) => kn.map(([k, n]) => [m, k, n] as [number, number, number])), [8192, 384, 1536]];
   const results: GemmResult[] = [];
   for (const [m, k, n] of shapes) {
     const file = join(dir, `gemm-${k}x${n}.onnx`);

@@ -8,7 +8,7 @@ export interface EmbeddingLogger {
 }
 
 export interface EmbedBatchOptions {
-  /** Texts per inference call (default 32). */
+  /** Texts per inference call, at most (default 32); a backend with a token budget per call splits further. */
   batchSize?: number;
   onProgress?: (done: number, total: number) => void;
 }
@@ -45,6 +45,11 @@ export interface EncoderBackend {
   run(rows: number[][], padTo: number): Promise<Float32Array>;
   /** How many `run` calls may be in flight at once (e.g. one per worker thread; default 1). */
   readonly parallelism?: number;
+  /**
+   * Most tokens (rows x padded length) one `run` call should get; a batch is split into calls of at most this
+   * many tokens (at least one row each). Unset: `batchSize` rows per call.
+   */
+  readonly maxBatchTokens?: number;
   close(): Promise<void>;
 }
 
@@ -90,7 +95,8 @@ export const createEmbedder = (meta: {
   const embedBatch = async (texts: string[], options: EmbedBatchOptions = {}): Promise<Float32Array[]> => {
     if (!Array.isArray(texts)) throw new AppError('invalid_input', 'embedBatch: texts must be an array of strings');
     texts.forEach((t, i) => assertText(t, `embedBatch[${i}]`));
-    const batchSize = Math.max(1, Math.floor(options.batchSize ?? DEFAULT_BATCH_SIZE));
+    const batchSize = Math.floor(options.batchSize ?? DEFAULT_BATCH_SIZE);
+    if (!(batchSize >= 1)) throw new AppError('invalid_input', `embedBatch: batchSize must be a number >= 1 (got ${String(options.batchSize)})`);
     const rows = texts.map(prepare);
     const engine = await getBackend();
     // Length-sorted: rows that pad to the same length form batches together.
@@ -103,7 +109,8 @@ export const createEmbedder = (meta: {
     });
     const plan: { padTo: number; members: number[] }[] = [];
     for (const [padTo, members] of [...groups.entries()].sort((a, b) => a[0] - b[0])) {
-      for (let s = 0; s < members.length; s += batchSize) plan.push({ padTo, members: members.slice(s, s + batchSize) });
+      const perCall = Math.max(1, Math.min(batchSize, Math.floor((engine.maxBatchTokens ?? Infinity) / padTo)));
+      for (let s = 0; s < members.length; s += perCall) plan.push({ padTo, members: members.slice(s, s + perCall) });
     }
     for (const i of alone) plan.push({ padTo: (rows[i] as number[]).length, members: [i] });
     const out: Float32Array[] = new Array<Float32Array>(texts.length);

@@ -31,6 +31,8 @@ export interface ResolveEmbedderOptions {
    * the lowest single-query latency on an idle machine). The bundled model runs one worker per thread.
    */
   onnxWorkers?: number | undefined;
+  /** Most tokens (rows x padded length) per ONNX inference call (default DEFAULT_ONNX_BATCH_TOKENS). */
+  onnxBatchTokens?: number | undefined;
   log?: EmbeddingLogger | undefined;
   /** The models this resolver knows, with their pinned sha256 values (default: MODEL_REGISTRY). */
   registry?: readonly KnownModel[] | undefined;
@@ -64,7 +66,7 @@ const onnxEmbedder = async (model: KnownModel, o: ResolveEmbedderOptions): Promi
     tokenizeOnly: onnxTokenizeOnly(shape),
     start: () => {
       const threads = o.threads ?? availableParallelism();
-      return startOnnxBackend({ ...shape, modelPath: weights.file, threads, workers: o.onnxWorkers ?? threads, quantized });
+      return startOnnxBackend({ ...shape, modelPath: weights.file, threads, workers: o.onnxWorkers ?? threads, quantized, maxBatchTokens: o.onnxBatchTokens });
     },
     log: o.log,
   });

@@ -15,7 +15,18 @@ export interface OnnxBackendOptions {
   workers: number;
   /** Dynamic int8 models quantise activations per call, so every text runs alone (determinism). */
   quantized: boolean;
+  /** Most tokens (rows x padded length) per inference call; see DEFAULT_ONNX_BATCH_TOKENS. */
+  maxBatchTokens?: number | undefined;
 }
+
+/**
+ * Tokens per ONNX call by default (rows x padded length; a longer row still runs, alone). The matrix multiplies
+ * run fastest while a call's activations stay cache-sized: measured on the fp32 MiniLM graph (2 cores, two
+ * single-threaded sessions, 256-token texts), 256 tokens per call gave 77% of the GEMM peak, 512 72%, 1024 69%
+ * and 32 rows (8192 tokens) 61%; one-MatMul GEMMs at MiniLM's shapes lose ~25% from 256 to 8192 rows.
+ * Per-call overhead stays negligible (a 256-token call is ~30 ms of work). See docs/benchmarks/embedding.md.
+ */
+export const DEFAULT_ONNX_BATCH_TOKENS = 256;
 
 /** Tokenisation half, usable before the model is loaded (countTokens, truncation). */
 export const onnxTokenizeOnly = (o: Pick<OnnxBackendOptions, 'tokenizer' | 'dimension' | 'maxTokens'>) => ({
@@ -35,6 +46,7 @@ export const startOnnxBackend = async (o: OnnxBackendOptions): Promise<EncoderBa
   );
   return {
     parallelism: pool.size,
+    maxBatchTokens: o.maxBatchTokens ?? DEFAULT_ONNX_BATCH_TOKENS,
     ...onnxTokenizeOnly(o),
     padLength: (length) => (o.quantized ? undefined : Math.min(Math.ceil(length / PAD_BUCKET) * PAD_BUCKET, o.maxTokens)),
     run: async (rows, padTo) => {

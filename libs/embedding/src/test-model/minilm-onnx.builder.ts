@@ -123,7 +123,9 @@ export const buildMiniLmShapedOnnx = (options: { seed?: number; quantize?: boole
   const types = g.one('Gather', [g.random([2, s.hidden]), 'token_type_ids'], { axis: 0 });
   let x = g.layerNorm(g.one('Add', [g.one('Add', [words, pos]), types]), s.hidden);
   // Extended attention mask: (1 - mask) * float32.min, shape [B, 1, 1, S].
-  const maskF = g.one('Cast', [g.one('Unsqueeze', ['attention_mask', g.int64s([1, 2])])], { to: FLOAT });
+  // attention_mask[:, None, None, :] exports as two Unsqueeze nodes (axes 1, then 2), then .to(float32).
+  const mask4d = g.one('Unsqueeze', [g.one('Unsqueeze', ['attention_mask', g.int64s([1])]), g.int64s([2])]);
+  const maskF = g.one('Cast', [mask4d], { to: FLOAT });
   const bias = g.one('Mul', [g.one('Sub', [g.scalarF(1), maskF]), g.scalarF(-3.4028234663852886e38)]);
   const splitShape = g.int64s([0, 0, s.heads, headDim]);
   const mergeShape = g.int64s([0, 0, s.hidden]);

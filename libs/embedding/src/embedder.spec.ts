@@ -1,0 +1,66 @@
+import { createEmbedder, type EncoderBackend } from './embedder.js';
+
+/** A backend that records the calls it gets: the batching plan is the unit under test, not the model. */
+const recordingBackend = (maxBatchTokens?: number) => {
+  const calls: { rows: number; padTo: number }[] = [];
+  const backend: EncoderBackend = {
+    dimension: 2,
+    maxTokens: 256,
+    ...(maxBatchTokens === undefined ? {} : { maxBatchTokens }),
+    // One "token" per character, padded to multiples of 16 like the ONNX backend.
+    tokenize: (text) => Array.from(text, (c) => c.charCodeAt(0)),
+    truncate: (ids) => ids.slice(0, 256),
+    padLength: (length) => Math.ceil(length / 16) * 16,
+    run: async (rows, padTo) => {
+      calls.push({ rows: rows.length, padTo });
+      return new Float32Array(rows.flatMap((r) => [r.length, 1]));
+    },
+    close: async () => undefined,
+  };
+  const embedder = createEmbedder({
+    modelId: 'recording',
+    fingerprint: { model_id: 'recording', revision: 'sha256:0', dimension: 2, normalized: true },
+    tokenizeOnly: backend,
+    start: async () => backend,
+  });
+  return { embedder, calls };
+};
+
+describe('Embedder batching plan (createEmbedder)', () => {
+  it('splits a batch into calls of at most maxBatchTokens tokens, each row still in its own length bucket', async () => {
+    const { embedder, calls } = recordingBackend(256);
+    const texts = [...Array.from({ length: 5 }, () => 'x'.repeat(100)), ...Array.from({ length: 20 }, () => 'y'.repeat(10))];
+    const out = await embedder.embedBatch(texts, { batchSize: 32 });
+    // 10-char rows pad to 16: 16 rows per call; 100-char rows pad to 112: 2 rows per call.
+    expect(calls).toEqual([
+      { rows: 16, padTo: 16 },
+      { rows: 4, padTo: 16 },
+      { rows: 2, padTo: 112 },
+      { rows: 2, padTo: 112 },
+      { rows: 1, padTo: 112 },
+    ]);
+    expect(out.map((v) => v[0])).toEqual(texts.map((t) => t.length));
+  });
+
+  it('gives a row longer than the budget a call of its own, and keeps batchSize as the upper bound', async () => {
+    const { embedder, calls } = recordingBackend(64);
+    await embedder.embedBatch(['z'.repeat(200), 'w'.repeat(3), 'v'.repeat(3), 'u'.repeat(3)], { batchSize: 2 });
+    expect(calls).toEqual([
+      { rows: 2, padTo: 16 },
+      { rows: 1, padTo: 16 },
+      { rows: 1, padTo: 208 },
+    ]);
+  });
+
+  it('without a token budget, runs batchSize rows per call', async () => {
+    const { embedder, calls } = recordingBackend();
+    await embedder.embedBatch(Array.from({ length: 40 }, () => 'q'.repeat(200)));
+    expect(calls.map((c) => c.rows)).toEqual([32, 8]);
+  });
+
+  it('rejects a batchSize that is not a number >= 1', async () => {
+    const { embedder } = recordingBackend();
+    await expect(embedder.embedBatch(['a'], { batchSize: Number.NaN })).rejects.toMatchObject({ code: 'invalid_input' });
+    await expect(embedder.embedBatch(['a'], { batchSize: 0 })).rejects.toMatchObject({ code: 'invalid_input' });
+  });
+});
