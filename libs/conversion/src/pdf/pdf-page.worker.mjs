@@ -1,30 +1,70 @@
-// A worker thread that owns one mupdf (WASM) instance and does the CPU-heavy PDF work off the event loop:
+// A worker thread that owns one mupdf engine and does the CPU-heavy PDF work off the event loop:
 // open, per-page structured text (lines with font size/weight and boxes), image-area ratio, 300-DPI renders.
-// Plain JavaScript on purpose: worker threads load it directly under node, tsx and jest alike (no TS loader
-// inside workers). The main thread (`pdf-worker-pool.ts`) owns the types of these messages.
+// Two engines: native (Debian's libmupdf through the addon in `libs/conversion/native`, `pdf-native.mjs`) for
+// PDF `info` and `extract` when it is built, and mupdf's WASM build (npm `mupdf`) for everything else and as
+// the fallback. `workerData.engine` ('auto' | 'native' | 'wasm') chooses; the WASM module is loaded only when
+// an operation needs it. Plain JavaScript on purpose: worker threads load it directly under node, tsx and
+// jest alike (no TS loader inside workers). The main thread (`pdf-worker-pool.ts`) owns the message types.
 /* global WebAssembly */
 import process from 'node:process';
 import { setImmediate } from 'node:timers';
-import { parentPort } from 'node:worker_threads';
-import * as mupdf from 'mupdf';
+import { parentPort, workerData } from 'node:worker_threads';
+import { loadNativeEngine } from './pdf-native.mjs';
 import { textOrientation, textSkew } from './text-orientation.mjs';
+
+/** @type {any} the WASM module, once an operation needed it */
+let mupdf = null;
 
 /** @type {{ key: string, doc: any } | null} */
 let current = null;
 
+/** The document this worker holds: its bytes stay here so either engine can open it later. */
+let held = { key: null, bytes: null };
+
 // mupdf's warnings (broken xref, repaired objects...) would go to stderr; keep them for the caller instead.
 /** @type {string[]} */
 let logs = [];
-mupdf.setLog((message) => {
-  if (logs.length < 20 && !logs.includes(message)) logs.push(message);
-});
+
+/** @type {Promise<void> | null} */
+let wasmLoading = null;
+function loadWasm() {
+  wasmLoading ??= import('mupdf').then((m) => {
+    m.setLog((message) => {
+      if (logs.length < 20 && !logs.includes(message)) logs.push(message);
+    });
+    mupdf = m;
+  });
+  return wasmLoading;
+}
+
+const requested = (workerData && workerData.engine) || 'auto';
+/** @type {ReturnType<typeof loadNativeEngine> | null} */
+let native = null;
+/** Why the native engine is not used (null when it is). */
+let nativeReason = requested === 'wasm' ? 'WASM engine requested' : null;
+if (requested !== 'wasm') {
+  try {
+    native = loadNativeEngine();
+  } catch (e) {
+    nativeReason = String((e && e.message) || e);
+  }
+}
+
+/** Remembers the bytes a message brings (the first message about a document carries them). */
+function hold(msg) {
+  if (msg.bytes) {
+    if (held.key !== msg.key && native) native.close();
+    held = { key: msg.key, bytes: msg.bytes instanceof Uint8Array ? msg.bytes : new Uint8Array(msg.bytes) };
+  }
+  return held.key === msg.key ? held.bytes : null;
+}
 
 function openDoc(msg) {
   if (current && current.key === msg.key) return current.doc;
-  if (!msg.bytes) throw new Error('document not open in this worker');
+  const bytes = hold(msg);
+  if (!bytes) throw new Error('document not open in this worker');
   if (current) current.doc.destroy();
   current = null;
-  const bytes = new Uint8Array(msg.bytes);
   const doc = mupdf.Document.openDocument(bytes, msg.mime ?? 'application/pdf');
   let pixelWidth = null;
   if (msg.mime && msg.mime.startsWith('image/')) {
@@ -222,23 +262,40 @@ function orientation(msg) {
   }
 }
 
-/** Drops the open document (its bytes and caches) once a conversion is done with it. */
+/** Drops the open document (its bytes and caches, in both engines) once a conversion is done with it. */
 function close(msg) {
   if (current && current.key === msg.key) {
     current.doc.destroy();
     current = null;
   }
+  if (held.key === msg.key) {
+    if (native) native.close();
+    held = { key: null, bytes: null };
+  }
   return null;
 }
 
-const ops = { info, extract, render, orientation, close };
+const wasmOps = { info, extract, render, orientation, close };
 
-parentPort.on('message', (msg) => {
+/** The native engine serves `info` and `extract` of PDFs; images, renders and orientation use WASM. */
+function nativeOp(msg) {
+  if (!native || (msg.mime ?? 'application/pdf') !== 'application/pdf') return null;
+  if (msg.op === 'info') return () => native.info(msg, hold(msg));
+  if (msg.op === 'extract') return () => native.extract(msg, hold(msg));
+  return null;
+}
+
+async function handle(msg) {
   logs = [];
   try {
-    const op = ops[msg.op];
-    if (!op) throw new Error(`unknown op ${msg.op}`);
-    const result = op(msg);
+    let op = nativeOp(msg);
+    if (!op) {
+      const wasmOp = wasmOps[msg.op];
+      if (!wasmOp) throw new Error(`unknown op ${msg.op}`);
+      if (msg.op !== 'close') await loadWasm();
+      op = () => wasmOp(msg);
+    }
+    const result = op();
     const transfer = result && result.image ? [result.image.buffer] : [];
     parentPort.postMessage({ id: msg.id, ok: true, result }, transfer);
   } catch (e) {
@@ -247,4 +304,19 @@ parentPort.on('message', (msg) => {
     // a trapped or aborted WASM instance is not safe to reuse: end this thread, the pool starts a fresh one
     if (e instanceof WebAssembly.RuntimeError) setImmediate(() => process.exit(1));
   }
+}
+
+// one message at a time, in order (loading the WASM module is asynchronous)
+let queue = Promise.resolve();
+parentPort.on('message', (msg) => {
+  queue = queue.then(() => handle(msg));
 });
+
+// the pool waits for this before using the worker; a forced native engine that cannot load fails here
+if (requested === 'native' && !native) {
+  parentPort.postMessage({ id: 0, ready: false, error: `native PDF engine requested but unavailable: ${nativeReason}` });
+} else {
+  const engine = native ? 'native' : 'wasm';
+  if (!native) await loadWasm();
+  parentPort.postMessage({ id: 0, ready: true, engine, version: native ? native.version : null, reason: nativeReason });
+}

@@ -1,6 +1,29 @@
 import { Worker } from 'node:worker_threads';
 import { availableParallelism } from 'node:os';
+import type { Logger } from '@lectern/runtime';
 import { ResourcePool } from '../util/resource-pool.js';
+
+/**
+ * Which mupdf the workers use: `native` (Debian's libmupdf through the addon in `libs/conversion/native`,
+ * built by `npm ci` when libmupdf-dev is installed), `wasm` (npm `mupdf`), or `auto`: native when it is
+ * built, else WASM. Renders (OCR) and images always use WASM.
+ */
+export type PdfEngine = 'auto' | 'native' | 'wasm';
+
+/** What a worker reports once its engine is loaded. */
+export interface PdfEngineInfo {
+  engine: 'native' | 'wasm';
+  /** mupdf version of the native library (null for WASM). */
+  version: string | null;
+  /** Why the native engine is not used (null when it is). */
+  reason: string | null;
+}
+
+export interface PdfWorkerPoolOptions {
+  engine?: PdfEngine;
+  /** Told once which engine the workers use. */
+  log?: Logger;
+}
 
 /** One text line of the mupdf structured text (size and weight: those carrying most of its characters). */
 export interface RawLine {
@@ -82,9 +105,14 @@ type Request =
 
 interface Reply {
   id: number;
-  ok: boolean;
+  ok?: boolean;
   result?: unknown;
   error?: string;
+  /** Only in the start-up message (id 0): whether the engine loaded. */
+  ready?: boolean;
+  engine?: 'native' | 'wasm';
+  version?: string | null;
+  reason?: string | null;
 }
 
 /** A worker thread running `pdf-page.worker.mjs` (one mupdf instance, one open document at a time). */
@@ -94,11 +122,21 @@ class PdfWorker {
   private nextId = 1;
   docKey: string | null = null;
   broken = false;
+  /** Resolves when the worker's engine is loaded (rejects when a forced native engine is unavailable). */
+  readonly ready: Promise<PdfEngineInfo>;
 
-  constructor() {
-    this.worker = new Worker(new URL('./pdf-page.worker.mjs', import.meta.url));
+  constructor(engine: PdfEngine) {
+    this.worker = new Worker(new URL('./pdf-page.worker.mjs', import.meta.url), { workerData: { engine } });
     this.worker.unref();
+    let started: { resolve: (i: PdfEngineInfo) => void; reject: (e: Error) => void } | null = null;
+    this.ready = new Promise<PdfEngineInfo>((resolve, reject) => (started = { resolve, reject }));
+    this.ready.catch(() => undefined); // observed by the pool; never an unhandled rejection here
     this.worker.on('message', (reply: Reply) => {
+      if (reply.id === 0) {
+        if (reply.ready) started?.resolve({ engine: reply.engine ?? 'wasm', version: reply.version ?? null, reason: reply.reason ?? null });
+        else started?.reject(new Error(reply.error ?? 'pdf worker failed to start'));
+        return;
+      }
       const p = this.pending.get(reply.id);
       if (!p) return;
       this.pending.delete(reply.id);
@@ -107,6 +145,7 @@ class PdfWorker {
     });
     const fail = (e: Error): void => {
       this.broken = true;
+      started?.reject(e);
       for (const p of this.pending.values()) p.reject(e);
       this.pending.clear();
     };
@@ -150,12 +189,25 @@ export class PdfWorkerPool {
   private readonly pool: ResourcePool<PdfWorker>;
   private readonly workers = new Set<PdfWorker>();
 
-  constructor(size = Math.max(1, availableParallelism())) {
+  private readonly engine: PdfEngine;
+  private readonly log: Logger | undefined;
+  private engineInfo: PdfEngineInfo | null = null;
+
+  constructor(size = Math.max(1, availableParallelism()), options: PdfWorkerPoolOptions = {}) {
+    this.engine = options.engine ?? 'auto';
+    this.log = options.log;
     this.pool = new ResourcePool<PdfWorker>({
       size,
       create: async () => {
-        const w = new PdfWorker();
+        const w = new PdfWorker(this.engine);
         this.workers.add(w);
+        try {
+          this.noteEngine(await w.ready);
+        } catch (e) {
+          this.workers.delete(w);
+          await w.terminate();
+          throw e;
+        }
         return w;
       },
       destroy: (w) => {
@@ -168,6 +220,19 @@ export class PdfWorkerPool {
 
   get size(): number {
     return this.pool.size;
+  }
+
+  /** The engine the workers use (starts one worker if none has started yet). */
+  async engineInUse(): Promise<PdfEngineInfo> {
+    if (!this.engineInfo) await this.pool.use(async () => undefined);
+    return this.engineInfo as PdfEngineInfo;
+  }
+
+  private noteEngine(info: PdfEngineInfo): void {
+    if (this.engineInfo) return;
+    this.engineInfo = info;
+    if (info.engine === 'native') this.log?.info({ engine: 'native', mupdf: info.version }, 'PDF text extraction: native mupdf');
+    else this.log?.info({ engine: 'wasm', reason: info.reason }, 'PDF text extraction: mupdf WASM');
   }
 
   info(doc: DocRef, signal?: AbortSignal): Promise<DocInfo> {
@@ -187,7 +252,7 @@ export class PdfWorkerPool {
     return this.pool.use((w) => w.call<PageOrientation>(doc, { op: 'orientation', page }), signal);
   }
 
-  /** Starts every worker (mupdf's WASM compiled and instantiated) before the first document. */
+  /** Starts every worker (its mupdf engine loaded) before the first document. */
   warm(): Promise<void> {
     return this.pool.warm();
   }

@@ -1,0 +1,41 @@
+// Shared between the N-API surface (lectern_mupdf.c) and the structured-text walk (stext_page.c).
+#ifndef LECTERN_ENGINE_H
+#define LECTERN_ENGINE_H
+#define NAPI_VERSION 8
+#include <node_api.h>
+#include <mupdf/fitz.h>
+
+#define MAX_LOGS 20
+#define LOG_LEN 240
+// Allocation cap per engine: a hostile PDF (decompression bomb, huge image) fails with a mupdf error instead of
+// exhausting the machine. A 300-DPI A0 grey render is ~140 MB; 2 GiB leaves room for any real document.
+#define MEMORY_CAP ((size_t)2 << 30)
+
+typedef struct {
+  fz_context *ctx;
+  fz_document *doc;
+  napi_ref bytes; // the caller's buffer: mupdf reads the document from it in place (fz_open_memory)
+  size_t allocated;
+  size_t peak;
+  char logs[MAX_LOGS][LOG_LEN];
+  int nlogs;
+} engine_t;
+
+// Property names of RawPage / RawBlock / RawLine, created once per extract call.
+typedef struct {
+  napi_value pageNumber, width, height, blocks, imageRatio, x0, y0, x1, y1, lines, text, size, leadSize, bold;
+} keys_t;
+
+#define CHECK(call)                                                                                          \
+  do {                                                                                                       \
+    if ((call) != napi_ok) return throw_last(env);                                                           \
+  } while (0)
+
+napi_value throw_last(napi_env env);
+napi_value throw_mupdf(napi_env env, engine_t *e);
+napi_value num(napi_env env, double v);
+int make_keys(napi_env env, keys_t *k);
+/** One page (1-based number) as a RawPage object; NULL with a pending JavaScript exception on failure. */
+napi_value extract_page(napi_env env, engine_t *e, const keys_t *k, int number);
+
+#endif

@@ -1,0 +1,177 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import * as mupdf from 'mupdf';
+import type { ConversionResult } from '@lectern/contracts';
+import { isAppError } from '@lectern/contracts';
+import type { Logger } from '@lectern/runtime';
+import { corpusFile, wordRecall } from '@lectern/testing';
+import { closeConversionPool, configureConversionPool, convertDocument, pdfEngineInUse } from '../index.js';
+import { PdfWorkerPool, type DocRef, type PdfEngine } from './pdf-worker-pool.js';
+
+// The native engine (libs/conversion/native) exists where libmupdf-dev was installed when `npm ci` ran (CI
+// installs it). Without it, these tests check the fallback instead of the equivalence.
+const ADDON = fileURLToPath(new URL('../../native/build/Release/lectern_mupdf.node', import.meta.url));
+const nativeBuilt = existsSync(ADDON);
+const ENGINES: PdfEngine[] = nativeBuilt ? ['wasm', 'native'] : ['wasm'];
+
+const NPPF = corpusFile('uk-planning-policy', 'nppf-2024', 'NPPF_December_2024.pdf');
+const R_INTRO = corpusFile('long-manuals', 'R-intro.pdf');
+const nppf = readFileSync(NPPF);
+
+async function convertWith(engine: PdfEngine, path: string): Promise<ConversionResult> {
+  await configureConversionPool({ pdfEngine: engine });
+  return convertDocument({ path });
+}
+
+async function errorCode(engine: PdfEngine, bytes: Uint8Array, filename: string): Promise<string> {
+  await configureConversionPool({ pdfEngine: engine });
+  try {
+    await convertDocument({ bytes, filename });
+  } catch (e) {
+    if (isAppError(e)) return e.code;
+    throw e;
+  }
+  throw new Error('conversion succeeded');
+}
+
+const headingKeys = (r: ConversionResult): string[] => r.headings.map((h) => `${h.level} p${h.page} ${h.title}`);
+
+afterAll(async () => {
+  await configureConversionPool({});
+});
+
+describe('PDF engines: which one runs', () => {
+  afterEach(() => closeConversionPool());
+
+  it('auto uses the native engine when it is built, else WASM, and logs the choice once', async () => {
+    const messages: string[] = [];
+    const log = { info: (_o: unknown, msg: string) => messages.push(msg) } as unknown as Logger;
+    await configureConversionPool({ log });
+    await convertDocument({ path: NPPF });
+    await convertDocument({ bytes: nppf, filename: 'again.pdf' });
+    const info = await pdfEngineInUse();
+    if (nativeBuilt) {
+      expect(info).toMatchObject({ engine: 'native', reason: null });
+      expect(info.version).toMatch(/^1\.\d+/);
+      expect(messages).toEqual(['PDF text extraction: native mupdf']);
+    } else {
+      expect(info.engine).toBe('wasm');
+      expect(info.reason).toMatch(/not built/);
+      expect(messages).toEqual(['PDF text extraction: mupdf WASM']);
+    }
+  });
+
+  it('wasm forced uses WASM; native forced uses native, or fails every PDF with the reason when not built', async () => {
+    await configureConversionPool({ pdfEngine: 'wasm' });
+    expect(await pdfEngineInUse()).toMatchObject({ engine: 'wasm', reason: 'WASM engine requested' });
+    await configureConversionPool({ pdfEngine: 'native' });
+    if (nativeBuilt) {
+      expect((await pdfEngineInUse()).engine).toBe('native');
+    } else {
+      await expect(convertDocument({ path: NPPF })).rejects.toMatchObject({ code: 'extraction_failed' });
+      await expect(pdfEngineInUse()).rejects.toThrow(/native PDF engine requested but unavailable/);
+    }
+  });
+});
+
+describe('PDF engines: native and WASM convert alike', () => {
+  afterAll(() => closeConversionPool());
+
+  // mupdf 1.21 (Debian) and 1.28 (npm) build their structured text differently; the native engine adjusts
+  // boxes and blocks the newer way. What must hold: pages, headings (level, title, page), tables, the text.
+  it.each([
+    ['NPPF 2024', NPPF],
+    ['R-intro', R_INTRO],
+  ])('%s: same pages, headings, tables and words with both engines', async (_name, path) => {
+    const results = [];
+    for (const engine of ENGINES) results.push(await convertWith(engine, path));
+    const [wasm, other] = [results[0], results[results.length - 1]] as [ConversionResult, ConversionResult];
+    expect(wasm.headings.length).toBeGreaterThan(50);
+    expect(other.page_count).toBe(wasm.page_count);
+    expect(headingKeys(other)).toEqual(headingKeys(wasm));
+    expect(other.tables.length).toBe(wasm.tables.length);
+    expect(wordRecall(other.markdown, wasm.markdown)).toBeGreaterThanOrEqual(0.99);
+    expect(wordRecall(wasm.markdown, other.markdown)).toBeGreaterThanOrEqual(0.99);
+    expect(other.pages.map((p) => p.image_ratio)).toEqual(wasm.pages.map((p) => p.image_ratio));
+    expect(other.title).toBe(wasm.title);
+  });
+});
+
+describe.each(ENGINES)('PDF engines: bad PDFs end in the same typed errors (%s)', (engine) => {
+  afterAll(() => closeConversionPool());
+
+  it('truncated, corrupt, zero-byte and encrypted PDFs; a damaged trailer is repaired', async () => {
+    expect(await errorCode(engine, nppf.subarray(0, 100_000), 'truncated.pdf')).toBe('extraction_failed');
+    const garbage = Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(5000, 7)]);
+    expect(await errorCode(engine, garbage, 'corrupt.pdf')).toBe('extraction_failed');
+    expect(await errorCode(engine, new Uint8Array(0), 'empty.pdf')).toBe('no_content');
+    const doc = mupdf.Document.openDocument(nppf, 'application/pdf').asPDF();
+    const locked = doc?.saveToBuffer('encrypt=aes-256,user-password=secret,owner-password=owner').asUint8Array();
+    expect(await errorCode(engine, locked ?? new Uint8Array(), 'locked.pdf')).toBe('encrypted');
+    const cut = await convertDocument({ bytes: nppf.subarray(0, nppf.length - 1000), filename: 'cut.pdf' });
+    expect(cut.page_count).toBe(82);
+    expect(cut.warnings.join(' ')).toMatch(/repaired/);
+    // the same workers keep serving after the failures
+    expect((await convertDocument({ bytes: nppf, filename: 'ok.pdf' })).page_count).toBe(82);
+    expect((await pdfEngineInUse()).engine).toBe(engine);
+  });
+});
+
+describe('native engine memory', () => {
+  // the addon loaded in this thread (the workers load their own copies): mupdf's allocations per engine
+  interface Addon {
+    createEngine(): unknown;
+    open(engine: unknown, bytes: Uint8Array, magic: string): void;
+    info(engine: unknown): { pageCount: number };
+    extract(engine: unknown, pages: number[]): unknown[];
+    close(engine: unknown): void;
+    memory(engine: unknown): { allocated: number; peak: number };
+  }
+  const load = (): Addon => {
+    const m = { exports: {} as Addon };
+    process.dlopen(m, ADDON);
+    return m.exports;
+  };
+
+  it(nativeBuilt ? 'frees everything a document used when it is closed, also after errors' : 'is not built here: the worker pool falls back to WASM', async () => {
+    if (!nativeBuilt) {
+      const pool = new PdfWorkerPool(1);
+      await expect(pool.engineInUse()).resolves.toMatchObject({ engine: 'wasm' });
+      await pool.close();
+      return;
+    }
+    const addon = load();
+    const engine = addon.createEngine();
+    const baseline = addon.memory(engine).allocated;
+    const doc = new Uint8Array(readFileSync(R_INTRO));
+    const after: number[] = [];
+    for (let round = 0; round < 3; round++) {
+      addon.open(engine, doc, 'application/pdf');
+      const pages = addon.info(engine).pageCount;
+      expect(addon.extract(engine, Array.from({ length: pages }, (_, i) => i + 1))).toHaveLength(pages);
+      expect(addon.memory(engine).allocated).toBeGreaterThan(baseline + 100_000);
+      addon.close(engine);
+      after.push(addon.memory(engine).allocated);
+    }
+    expect(after).toEqual([baseline, baseline, baseline]);
+    // a failed open, and a page number out of range, are JavaScript errors that leak nothing
+    expect(() => addon.open(engine, new Uint8Array(Buffer.alloc(5000, 7)), 'application/pdf')).toThrow();
+    addon.open(engine, doc, 'application/pdf');
+    expect(() => addon.extract(engine, [10_000])).toThrow(/page not found/i);
+    addon.close(engine);
+    expect(addon.memory(engine).allocated).toBe(baseline);
+  });
+
+  it('a worker holds one document at a time per engine and drops it when asked', async () => {
+    const pool = new PdfWorkerPool(1);
+    const a: DocRef = { key: 'a', mime: 'application/pdf', bytes: new Uint8Array(nppf) };
+    const b: DocRef = { key: 'b', mime: 'application/pdf', bytes: new Uint8Array(readFileSync(R_INTRO)) };
+    expect((await pool.info(a)).pageCount).toBe(82);
+    expect((await pool.info(b)).pageCount).toBe(113);
+    // `a` was replaced by `b` in the worker: its bytes are sent again
+    expect((await pool.extract(a, [1, 2])).map((p) => p.pageNumber)).toEqual([1, 2]);
+    pool.forget('a');
+    await expect(pool.extract({ ...a, bytes: new Uint8Array() }, [1])).rejects.toThrow();
+    await pool.close();
+  });
+});
