@@ -29,7 +29,7 @@ await makeMiniLmFixture(sharedModelDir(), { root: modelDir });
 const log = { info: () => undefined, warn: () => undefined };
 const configs: { name: string; onnxWorkers: number; onnxBatchTokens?: number }[] = [
   { name: `${THREADS} sessions x 1 thread, ${DEFAULT_ONNX_BATCH_TOKENS} tokens/call (default)`, onnxWorkers: THREADS },
-  ...[256, 1024].map((t) => ({ name: `${THREADS} sessions x 1 thread, ${t} tokens/call`, onnxWorkers: THREADS, onnxBatchTokens: t })),
+  ...[512, 1024].map((t) => ({ name: `${THREADS} sessions x 1 thread, ${t} tokens/call`, onnxWorkers: THREADS, onnxBatchTokens: t })),
   { name: `${THREADS} sessions x 1 thread, ${batchSize} rows/call (no token budget)`, onnxWorkers: THREADS, onnxBatchTokens: Infinity },
   { name: `1 session x ${THREADS} threads, ${DEFAULT_ONNX_BATCH_TOKENS} tokens/call`, onnxWorkers: 1 },
 ];

@@ -97,29 +97,31 @@ export const createEmbedder = (meta: {
     texts.forEach((t, i) => assertText(t, `embedBatch[${i}]`));
     const batchSize = Math.floor(options.batchSize ?? DEFAULT_BATCH_SIZE);
     if (!(batchSize >= 1)) throw new AppError('invalid_input', `embedBatch: batchSize must be a number >= 1 (got ${String(options.batchSize)})`);
-    const rows = texts.map(prepare);
     const engine = await getBackend();
-    // Length-sorted: rows that pad to the same length form batches together.
-    const groups = new Map<number, number[]>();
-    const alone: number[] = [];
-    rows.forEach((ids, i) => {
-      const pad = engine.padLength(ids.length);
-      if (pad === undefined) alone.push(i);
-      else groups.set(pad, [...(groups.get(pad) ?? []), i]);
-    });
-    const plan: { padTo: number; members: number[] }[] = [];
-    for (const [padTo, members] of [...groups.entries()].sort((a, b) => a[0] - b[0])) {
-      const perCall = Math.max(1, Math.min(batchSize, Math.floor((engine.maxBatchTokens ?? Infinity) / padTo)));
-      for (let s = 0; s < members.length; s += perCall) plan.push({ padTo, members: members.slice(s, s + perCall) });
-    }
-    for (const i of alone) plan.push({ padTo: (rows[i] as number[]).length, members: [i] });
-    const out: Float32Array[] = new Array<Float32Array>(texts.length);
+    const rows = new Array<number[]>(texts.length);
+    const out = new Array<Float32Array>(texts.length);
+    const perCall = (padTo: number): number =>
+      Math.max(1, Math.min(batchSize, Math.floor((engine.maxBatchTokens ?? Infinity) / padTo)));
+    // Calls are planned while the texts are tokenised and handed to the backend's lanes as soon as they are
+    // full, so inference starts before the last text is tokenised. Rows that pad to the same length share calls
+    // (length-sorted batching: little padding); a row's vector depends only on its own padded length.
+    const queue: { padTo: number; members: number[] }[] = [];
+    const waiting: (() => void)[] = [];
+    let planned = false;
+    const enqueue = (padTo: number, members: number[]): void => {
+      queue.push({ padTo, members });
+      waiting.shift()?.();
+    };
     let done = 0;
     options.onProgress?.(0, texts.length);
-    let next = 0;
     const lane = async (): Promise<void> => {
-      while (next < plan.length) {
-        const step = plan[next++] as { padTo: number; members: number[] };
+      for (;;) {
+        const step = queue.shift();
+        if (!step) {
+          if (planned) return;
+          await new Promise<void>((resolve) => waiting.push(resolve));
+          continue;
+        }
         const flat = await engine.run(step.members.map((i) => rows[i] as number[]), step.padTo);
         step.members.forEach((i, r) => {
           out[i] = flat.slice(r * engine.dimension, (r + 1) * engine.dimension);
@@ -128,7 +130,32 @@ export const createEmbedder = (meta: {
         options.onProgress?.(done, texts.length);
       }
     };
-    await Promise.all(Array.from({ length: Math.max(1, engine.parallelism ?? 1) }, lane));
+    const lanes = Promise.all(Array.from({ length: Math.max(1, engine.parallelism ?? 1) }, lane));
+    lanes.catch(() => undefined); // awaited below; this only keeps an early failure from being reported unhandled
+    const buckets = new Map<number, number[]>();
+    try {
+      for (const [i, text] of texts.entries()) {
+        const ids = (rows[i] = prepare(text, i));
+        const pad = engine.padLength(ids.length);
+        if (pad === undefined) enqueue(ids.length, [i]);
+        else {
+          const bucket = buckets.get(pad) ?? [];
+          bucket.push(i);
+          buckets.set(pad, bucket);
+          if (bucket.length >= perCall(pad)) {
+            buckets.delete(pad);
+            enqueue(pad, bucket);
+          }
+        }
+        // Let waiting lanes hand their calls to the backend (its workers compute while tokenising goes on).
+        if (i % 8 === 7) await new Promise<void>((resolve) => setImmediate(resolve));
+      }
+      for (const [pad, members] of [...buckets.entries()].sort((a, b) => a[0] - b[0])) enqueue(pad, members);
+    } finally {
+      planned = true;
+      for (const wake of waiting.splice(0)) wake();
+    }
+    await lanes;
     return out;
   };
 
