@@ -2,9 +2,9 @@ import type { ConversionPage } from '@lectern/contracts';
 import { conversionError } from '../errors.js';
 import type { FormatContext, FormatOutput } from '../types.js';
 import { mapLimit } from '../util/map-limit.js';
-import { layoutPage, type PageLayout } from './layout.js';
-import { buildMarkdown, blockText, type BuildPage } from './pdf-markdown.js';
-import type { DocRef, RawPage } from './pdf-worker-pool.js';
+import type { PageLayout } from './layout.js';
+import { buildMarkdown, type BuildPage } from './pdf-markdown.js';
+import type { DocRef, ExtractedPage } from './pdf-worker-pool.js';
 import { ocrPage } from '../ocr/ocr-page.js';
 
 const MIN_TEXT_CHARS = 10;
@@ -14,7 +14,7 @@ const visibleChars = (s: string): number => s.replace(/\s+/g, '').length;
 
 function pageText(layout: PageLayout): string {
   return layout.blocks
-    .map((b) => (b.kind === 'table' ? b.rows.map((r) => r.join('\t')).join('\n') : blockText(b)))
+    .map((b) => (b.kind === 'table' ? b.rows.map((r) => r.join('\t')).join('\n') : b.text))
     .filter(Boolean)
     .join('\n');
 }
@@ -54,18 +54,18 @@ async function convert(ctx: FormatContext, kind: 'pdf' | 'image', doc: DocRef): 
   const pages = info.pageCount;
   ctx.progress({ stage: 'open', page: 0, pages });
 
-  // 1. text layer, in batches spread over the mupdf workers
+  // 1. text layer, in batches spread over the mupdf workers, which also lay the pages out
   const numbers = Array.from({ length: pages }, (_, i) => i + 1);
-  let raw: RawPage[];
-  let layouts: PageLayout[];
+  let layouts: ExtractedPage[];
+  let texts: string[];
   if (kind === 'pdf') {
     const batch = Math.min(16, Math.max(1, Math.ceil(pages / (pools.pdf.size * 4))));
     const batches: number[][] = [];
     for (let i = 0; i < pages; i += batch) batches.push(numbers.slice(i, i + batch));
     let done = 0;
-    // each batch is laid out on arrival, while the workers extract the next ones
+    // each batch's page texts are joined on arrival, while the workers extract the next ones
     const parts = await mapLimit(batches, pools.pdf.size, async (b) => {
-      let r: RawPage[];
+      let r: ExtractedPage[];
       try {
         r = await pools.pdf.extract(doc, b, signal);
       } catch (e) {
@@ -74,17 +74,17 @@ async function convert(ctx: FormatContext, kind: 'pdf' | 'image', doc: DocRef): 
       }
       done += b.length;
       ctx.progress({ stage: 'extract', page: done, pages });
-      return { raw: r, layouts: r.map(layoutPage) };
+      return { layouts: r, texts: r.map(pageText) };
     });
-    raw = parts.flatMap((p) => p.raw);
     layouts = parts.flatMap((p) => p.layouts);
+    texts = parts.flatMap((p) => p.texts);
   } else {
-    raw = numbers.map((n) => ({ pageNumber: n, width: 0, height: 0, blocks: [], imageRatio: 1 }));
-    layouts = raw.map(layoutPage);
+    layouts = numbers.map((n) => ({ pageNumber: n, width: 0, height: 0, blocks: [], imageRatio: 1 }));
+    texts = layouts.map(() => '');
   }
 
   // 2. OCR where the text layer is (nearly) empty
-  const needOcr = layouts.filter((l) => visibleChars(pageText(l)) < MIN_TEXT_CHARS).map((l) => l.pageNumber);
+  const needOcr = layouts.filter((_, i) => visibleChars(texts[i] ?? '') < MIN_TEXT_CHARS).map((l) => l.pageNumber);
   let ocrAllowed = options.enableOcr;
   if (needOcr.length && !options.enableOcr) warnings.push(`OCR disabled: ${needOcr.length} page(s) without a text layer left empty`);
   if (needOcr.length && options.enableOcr && ctx.isRendering && options.skipOcrForRenderings) {
@@ -119,13 +119,13 @@ async function convert(ctx: FormatContext, kind: 'pdf' | 'image', doc: DocRef): 
   const { markdown, pageMap } = buildMarkdown(build);
   const records: ConversionPage[] = layouts.map((l, i) => {
     const o = ocr.get(l.pageNumber);
-    const text = o ? o.text.trim() : pageText(l);
+    const text = o ? o.text.trim() : (texts[i] ?? '');
     return {
       page_number: l.pageNumber,
       text,
       method: o ? 'ocr' : 'text_layer',
       ocr_confidence: o ? Math.round(o.confidence * 10) / 10 : null,
-      image_ratio: Math.round((raw[i]?.imageRatio ?? 0) * 1000) / 1000,
+      image_ratio: Math.round(l.imageRatio * 1000) / 1000,
       char_count: text.length,
       ...(o && o.rotation ? { rotation: o.rotation } : {}),
     };

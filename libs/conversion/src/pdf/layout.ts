@@ -1,5 +1,7 @@
-import type { RawBlock, RawLine, RawPage } from './pdf-worker-pool.js';
-import { detectTables, type TableBlock } from './tables.js';
+import type { TableBlock } from './tables.js';
+
+// The page layout computed in the mupdf worker threads (page-layout.mjs, plain JavaScript so that worker
+// threads load it under node, tsx and jest alike) and read by the Markdown builder on the main thread.
 
 /** A visual line: the raw fragments sharing one baseline, joined left to right. */
 export interface Line {
@@ -21,6 +23,8 @@ export interface TextBlock {
   x1: number;
   y1: number;
   lines: Line[];
+  /** The lines' text joined, words hyphenated across lines rejoined ("plan-" + "making"). */
+  text: string;
   /** Font size carrying most characters of the block, and whether (almost) all of it is bold. */
   size: number;
   bold: boolean;
@@ -33,192 +37,6 @@ export interface PageLayout {
   pageNumber: number;
   width: number;
   height: number;
+  /** Text blocks and tables in reading order (column by column on pages with a gutter). */
   blocks: PageBlock[];
-}
-
-const vOverlap = (a: { y0: number; y1: number }, b: { y0: number; y1: number }): number =>
-  Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0);
-
-/** TeX-made PDFs print accents as separate spacing marks before the letter ("Br¨oker"): compose them. */
-const SPACING_ACCENTS: Record<string, string> = { '¨': '\u0308', '´': '\u0301', 'ˆ': '\u0302', '˜': '\u0303', 'ˇ': '\u030C', '¸': '\u0327' };
-const composeAccents = (s: string): string =>
-  /[¨´ˆ˜ˇ¸]/.test(s)
-    ? s.replace(/([¨´ˆ˜ˇ])\s?([A-Za-zı])|([A-Za-z])¸/g, (m, acc: string, letter: string, cedilla: string) =>
-        acc ? `${letter === "ı" ? "i" : letter}${SPACING_ACCENTS[acc]}`.normalize('NFC') : `${cedilla}\u0327`.normalize('NFC'),
-      )
-    : s;
-
-/** Groups fragments of one raw block into visual lines (mupdf splits a line at large gaps, e.g. "11." + text). */
-export function mergeLines(lines: RawLine[]): Line[] {
-  const sorted = [...lines].sort((a, b) => a.y0 + a.y1 - (b.y0 + b.y1) || a.x0 - b.x0);
-  const groups: RawLine[][] = [];
-  for (const l of sorted) {
-    const g = groups[groups.length - 1];
-    const last = g?.[g.length - 1];
-    if (g && last && vOverlap(l, last) > 0.5 * Math.min(l.y1 - l.y0, last.y1 - last.y0)) g.push(l);
-    else groups.push([l]);
-  }
-  return groups.map((g) => {
-    g.sort((a, b) => a.x0 - b.x0);
-    let text = '';
-    let prevX1 = -Infinity;
-    for (const l of g) {
-      // fragments closer than a fraction of a space are one word split by a style change ("applied" + "1")
-      const glue = text === '' || /\s$/.test(text) || /^\s/.test(l.text) || l.x0 - prevX1 < 0.15 * l.size ? '' : ' ';
-      text += glue + l.text;
-      prevX1 = l.x1;
-    }
-    text = composeAccents(text.replace(/\s+/g, ' ').trim());
-    const weight = (l: RawLine): number => l.text.trim().length;
-    const total = g.reduce((s, l) => s + weight(l), 0) || 1;
-    const boldChars = g.reduce((s, l) => s + (l.bold ? weight(l) : 0), 0);
-    const main = g.reduce((a, b) => (weight(b) > weight(a) ? b : a));
-    return {
-      text,
-      x0: Math.min(...g.map((l) => l.x0)),
-      y0: Math.min(...g.map((l) => l.y0)),
-      x1: Math.max(...g.map((l) => l.x1)),
-      y1: Math.max(...g.map((l) => l.y1)),
-      size: main.size,
-      bold: boldChars / total >= 0.95,
-      footnote: /^\d{1,3}\s/.test(text) && (g[0]?.leadSize ?? main.size) < 0.8 * main.size,
-    };
-  });
-}
-
-export function toTextBlock(lines: Line[]): TextBlock {
-  const bySize = new Map<number, number>();
-  let bold = 0;
-  let chars = 0;
-  for (const l of lines) {
-    const n = l.text.length;
-    chars += n;
-    if (l.bold) bold += n;
-    const s = Math.round(l.size * 2) / 2;
-    bySize.set(s, (bySize.get(s) ?? 0) + n);
-  }
-  let size = 0;
-  let best = -1;
-  for (const [s, n] of bySize) if (n > best) [size, best] = [s, n];
-  return {
-    kind: 'text',
-    x0: Math.min(...lines.map((l) => l.x0)),
-    y0: Math.min(...lines.map((l) => l.y0)),
-    x1: Math.max(...lines.map((l) => l.x1)),
-    y1: Math.max(...lines.map((l) => l.y1)),
-    lines,
-    size,
-    bold: chars > 0 && bold / chars >= 0.8,
-    chars,
-  };
-}
-
-/**
- * Reading order. A page with a column gutter (a vertical strip in the middle that no narrow block crosses,
- * with text on both sides) reads column by column between full-width blocks; other pages read top to bottom.
- */
-export function orderBlocks<B extends Box>(blocks: B[], gutter: number | null): B[] {
-  const byY = (a: B, b: B): number => (Math.abs(a.y0 - b.y0) < 2 ? a.x0 - b.x0 : a.y0 - b.y0);
-  if (gutter === null) return [...blocks].sort(byY);
-  const crosses = (b: B): boolean => b.x0 < gutter - 1 && b.x1 > gutter + 1;
-  const spanning = blocks.filter(crosses).sort(byY);
-  const out: B[] = [];
-  let top = -Infinity;
-  for (const bound of [...spanning, null]) {
-    const bottom = bound ? bound.y0 : Infinity;
-    const inBand = blocks.filter((b) => {
-      if (crosses(b)) return false;
-      const c = (b.y0 + b.y1) / 2;
-      return c >= top && c < bottom;
-    });
-    out.push(...inBand.filter((b) => b.x1 <= gutter + 1).sort(byY), ...inBand.filter((b) => b.x1 > gutter + 1).sort(byY));
-    if (bound) {
-      out.push(bound);
-      top = (bound.y0 + bound.y1) / 2;
-    }
-  }
-  return out;
-}
-
-interface Box {
-  x0: number;
-  y0: number;
-  x1: number;
-  y1: number;
-}
-
-/**
- * A column gutter: an x in the middle of the page with a substantial column of text on each side and
- * little text crossing it (crossing blocks - titles, centred affiliations, full-width figures - become
- * separators read in their place).
- */
-export function findGutter(blocks: Box[], width: number, height: number): number | null {
-  // two columns need at least 40% of a page height of blocks narrower than half the page: most pages stop here
-  let narrow = 0;
-  for (const b of blocks) if (b.x1 - b.x0 < 0.5 * width) narrow += b.y1 - b.y0;
-  if (narrow < 0.4 * height) return null;
-  let best: { x: number; score: number } | null = null;
-  for (let x = width * 0.3; x <= width * 0.7; x += 2) {
-    let left = 0;
-    let right = 0;
-    let crossing = 0;
-    for (const b of blocks) {
-      const h = b.y1 - b.y0;
-      if (b.x1 <= x) left += h;
-      else if (b.x0 >= x) right += h;
-      else crossing += h;
-    }
-    if (left < 0.2 * height || right < 0.2 * height) continue;
-    if (crossing > 0.5 * Math.min(left, right)) continue;
-    const score = Math.min(left, right) - crossing - Math.abs(x - width / 2) * 0.01;
-    if (!best || score > best.score) best = { x, score };
-  }
-  return best ? best.x : null;
-}
-
-/**
- * One page's blocks: column gutter first (so tables never pair lines across columns), then tables (they take
- * their lines), the rest merged into text blocks, all in reading order.
- */
-export function layoutPage(page: RawPage): PageLayout {
-  const gutter = findGutter(page.blocks, page.width, page.height);
-  const lines = page.blocks.flatMap((b) => b.lines);
-  const regions =
-    gutter === null
-      ? [lines]
-      : [lines.filter((l) => l.x1 <= gutter), lines.filter((l) => l.x0 >= gutter), lines.filter((l) => l.x0 < gutter && l.x1 > gutter)];
-  const tables: TableBlock[] = [];
-  const used = new Set<RawLine>();
-  for (const region of regions) {
-    const found = detectTables(region);
-    tables.push(...found.tables);
-    for (const l of found.used) used.add(l);
-  }
-  const text: TextBlock[] = [];
-  for (const b of page.blocks as RawBlock[]) {
-    const rest = b.lines.filter((l) => !used.has(l));
-    if (rest.length === 0) continue;
-    const merged = mergeLines(rest);
-    for (const group of splitParagraphs(merged)) text.push(toTextBlock(group));
-  }
-  const blocks = orderBlocks<PageBlock>([...text, ...tables], gutter);
-  return { pageNumber: page.pageNumber, width: page.width, height: page.height, blocks };
-}
-
-const NUMBERED = /^(\d{1,3}(\.\d{1,3})*\.?|\(?[a-z]\)|\(?[ivx]{1,4}\))\s/;
-
-/** A raw block can hold several paragraphs: split where the font size or weight changes (a heading on top). */
-function splitParagraphs(lines: Line[]): Line[][] {
-  const out: Line[][] = [];
-  for (const l of lines) {
-    const g = out[out.length - 1];
-    const prev = g?.[g.length - 1];
-    const sameStyle = prev && Math.abs(prev.size - l.size) < 0.6 && prev.bold === l.bold;
-    const bullet = /^[•●▪■◦‣·\-–*]\s/.test(l.text) || /^\uF0B7/.test(l.text);
-    // a numbered paragraph starting inside a block: "6. Other statements..." outdented from the text above
-    const numbered = prev !== undefined && NUMBERED.test(l.text) && l.x0 < prev.x0 - 4;
-    if (g && sameStyle && !bullet && !numbered && !l.footnote) g.push(l);
-    else out.push([l]);
-  }
-  return out;
 }

@@ -36,17 +36,8 @@ export function findRepeatedFurniture(layouts: PageLayout[]): Set<TextBlock> {
   return drop;
 }
 
-export const blockText = (b: TextBlock): string => {
-  let out = '';
-  for (const l of b.lines) {
-    const t = l.text.trim();
-    if (!t) continue;
-    if (!out) out = t;
-    else if (/[A-Za-z]-$/.test(out) && /^[a-z]/.test(t)) out += t; // "plan-" + "making"
-    else out += ` ${t}`;
-  }
-  return out;
-};
+/** A block's text (joined in the worker: page-layout.mjs). */
+export const blockText = (b: TextBlock): string => b.text;
 
 export interface HeadingRules {
   level(b: TextBlock): number | null;

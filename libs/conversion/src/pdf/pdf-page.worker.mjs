@@ -1,5 +1,6 @@
 // A worker thread that owns one mupdf engine and does the CPU-heavy PDF work off the event loop:
-// open, per-page structured text (lines with font size/weight and boxes), image-area ratio, 300-DPI renders.
+// open, per-page structured text (lines with font size/weight and boxes) laid out into blocks and tables,
+// image-area ratio, 300-DPI renders.
 // Two engines: native (Debian's libmupdf through the addon in `libs/conversion/native`, `pdf-native.mjs`) for
 // PDF `info` and `extract` when it is built, and mupdf's WASM build (npm `mupdf`) for everything else and as
 // the fallback. `workerData.engine` ('auto' | 'native' | 'wasm') chooses; the WASM module is loaded only when
@@ -9,6 +10,7 @@
 import process from 'node:process';
 import { setImmediate } from 'node:timers';
 import { parentPort, workerData } from 'node:worker_threads';
+import { layoutPage } from './page-layout.mjs';
 import { loadNativeEngine } from './pdf-native.mjs';
 import { textOrientation, textSkew } from './text-orientation.mjs';
 
@@ -275,13 +277,16 @@ function close(msg) {
   return null;
 }
 
-const wasmOps = { info, extract, render, orientation, close };
+/** A page laid out here, on this thread, rather than on the main thread (page-layout.mjs). */
+const laidOut = (raw) => ({ ...layoutPage(raw), imageRatio: raw.imageRatio });
+
+const wasmOps = { info, extract: (msg) => extract(msg).map(laidOut), render, orientation, close };
 
 /** The native engine serves `info` and `extract` of PDFs; images, renders and orientation use WASM. */
 function nativeOp(msg) {
   if (!native || (msg.mime ?? 'application/pdf') !== 'application/pdf') return null;
   if (msg.op === 'info') return () => native.info(msg, hold(msg));
-  if (msg.op === 'extract') return () => native.extract(msg, hold(msg));
+  if (msg.op === 'extract') return () => native.extract(msg, hold(msg)).map(laidOut);
   return null;
 }
 

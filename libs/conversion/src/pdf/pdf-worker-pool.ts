@@ -2,6 +2,7 @@ import { Worker } from 'node:worker_threads';
 import { availableParallelism } from 'node:os';
 import type { Logger } from '@lectern/runtime';
 import { ResourcePool } from '../util/resource-pool.js';
+import type { PageLayout } from './layout.js';
 
 /**
  * Which mupdf the workers use: `native` (Debian's libmupdf through the addon in `libs/conversion/native`,
@@ -25,7 +26,8 @@ export interface PdfWorkerPoolOptions {
   log?: Logger;
 }
 
-/** One text line of the mupdf structured text (size and weight: those carrying most of its characters). */
+/** One text line of the mupdf structured text (size and weight: those carrying most of its characters); the
+ * engines' output inside the worker, the input of page-layout.mjs. */
 export interface RawLine {
   text: string;
   x0: number;
@@ -51,6 +53,11 @@ export interface RawPage {
   width: number;
   height: number;
   blocks: RawBlock[];
+  imageRatio: number;
+}
+
+/** A page as `extract` returns it: laid out in the worker (page-layout.mjs), with its image-area ratio. */
+export interface ExtractedPage extends PageLayout {
   imageRatio: number;
 }
 
@@ -239,8 +246,9 @@ export class PdfWorkerPool {
     return this.pool.use((w) => w.call<DocInfo>(doc, { op: 'info' }), signal);
   }
 
-  extract(doc: DocRef, pages: number[], signal?: AbortSignal): Promise<RawPage[]> {
-    return this.pool.use((w) => w.call<RawPage[]>(doc, { op: 'extract', pages }), signal);
+  /** The pages' text layer, laid out (blocks in reading order, tables found) in the worker. */
+  extract(doc: DocRef, pages: number[], signal?: AbortSignal): Promise<ExtractedPage[]> {
+    return this.pool.use((w) => w.call<ExtractedPage[]>(doc, { op: 'extract', pages }), signal);
   }
 
   render(doc: DocRef, page: number, dpi: number, rotate: number, signal?: AbortSignal): Promise<RenderedPage> {

@@ -1,0 +1,244 @@
+// One page's layout from its raw mupdf lines: column gutter, tables, visual lines, paragraphs, reading order.
+// Runs in the mupdf worker threads (pdf-page.worker.mjs), next to the extraction, so that a document's pages
+// are laid out on both cores while the main thread only assembles the Markdown. Plain JavaScript for the
+// same reason as the worker (threads load it directly under node, tsx and jest); the shapes it returns are
+// typed in layout.ts (PageLayout, TextBlock, TableBlock), the input in pdf-worker-pool.ts (RawPage).
+import { detectTables } from './page-tables.mjs';
+
+/** @typedef {import('./pdf-worker-pool.js').RawLine} RawLine */
+/** @typedef {import('./pdf-worker-pool.js').RawPage} RawPage */
+/** @typedef {import('./layout.js').Line} Line */
+/** @typedef {import('./layout.js').TextBlock} TextBlock */
+/** @typedef {import('./layout.js').PageLayout} PageLayout */
+
+const vOverlap = (a, b) => Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0);
+
+/** TeX-made PDFs print accents as separate spacing marks before the letter ("Br¨oker"): compose them. */
+const SPACING_ACCENTS = { '¨': '\u0308', '´': '\u0301', ˆ: '\u0302', '˜': '\u0303', ˇ: '\u030C', '¸': '\u0327' };
+const composeAccents = (s) =>
+  /[¨´ˆ˜ˇ¸]/.test(s)
+    ? s.replace(/([¨´ˆ˜ˇ])\s?([A-Za-zı])|([A-Za-z])¸/g, (m, acc, letter, cedilla) =>
+        acc ? `${letter === 'ı' ? 'i' : letter}${SPACING_ACCENTS[acc]}`.normalize('NFC') : `${cedilla}\u0327`.normalize('NFC'),
+      )
+    : s;
+
+/**
+ * Groups fragments of one raw block into visual lines (mupdf splits a line at large gaps, e.g. "11." + text).
+ * @param {RawLine[]} lines
+ * @returns {Line[]}
+ */
+export function mergeLines(lines) {
+  const sorted = [...lines].sort((a, b) => a.y0 + a.y1 - (b.y0 + b.y1) || a.x0 - b.x0);
+  /** @type {RawLine[][]} */
+  const groups = [];
+  for (const l of sorted) {
+    const g = groups[groups.length - 1];
+    const last = g?.[g.length - 1];
+    if (g && last && vOverlap(l, last) > 0.5 * Math.min(l.y1 - l.y0, last.y1 - last.y0)) g.push(l);
+    else groups.push([l]);
+  }
+  return groups.map((g) => {
+    g.sort((a, b) => a.x0 - b.x0);
+    let text = '';
+    let prevX1 = -Infinity;
+    for (const l of g) {
+      // fragments closer than a fraction of a space are one word split by a style change ("applied" + "1")
+      const glue = text === '' || /\s$/.test(text) || /^\s/.test(l.text) || l.x0 - prevX1 < 0.15 * l.size ? '' : ' ';
+      text += glue + l.text;
+      prevX1 = l.x1;
+    }
+    text = composeAccents(text.replace(/\s+/g, ' ').trim());
+    let total = 0;
+    let boldChars = 0;
+    let main = g[0];
+    let mainWeight = -1;
+    let x0 = Infinity;
+    let y0 = Infinity;
+    let x1 = -Infinity;
+    let y1 = -Infinity;
+    for (const l of g) {
+      const w = l.text.trim().length;
+      total += w;
+      if (l.bold) boldChars += w;
+      if (w > mainWeight) [main, mainWeight] = [l, w];
+      x0 = Math.min(x0, l.x0);
+      y0 = Math.min(y0, l.y0);
+      x1 = Math.max(x1, l.x1);
+      y1 = Math.max(y1, l.y1);
+    }
+    return {
+      text,
+      x0,
+      y0,
+      x1,
+      y1,
+      size: main.size,
+      bold: boldChars / (total || 1) >= 0.95,
+      footnote: /^\d{1,3}\s/.test(text) && (g[0]?.leadSize ?? main.size) < 0.8 * main.size,
+    };
+  });
+}
+
+/**
+ * The block's text: its lines joined, words hyphenated across lines rejoined ("plan-" + "making").
+ * @param {Line[]} lines
+ */
+export function joinLines(lines) {
+  let out = '';
+  for (const l of lines) {
+    const t = l.text.trim();
+    if (!t) continue;
+    if (!out) out = t;
+    else if (/[A-Za-z]-$/.test(out) && /^[a-z]/.test(t)) out += t;
+    else out += ` ${t}`;
+  }
+  return out;
+}
+
+/**
+ * @param {Line[]} lines
+ * @returns {TextBlock}
+ */
+export function toTextBlock(lines) {
+  const bySize = new Map();
+  let bold = 0;
+  let chars = 0;
+  let x0 = Infinity;
+  let y0 = Infinity;
+  let x1 = -Infinity;
+  let y1 = -Infinity;
+  for (const l of lines) {
+    const n = l.text.length;
+    chars += n;
+    if (l.bold) bold += n;
+    const s = Math.round(l.size * 2) / 2;
+    bySize.set(s, (bySize.get(s) ?? 0) + n);
+    x0 = Math.min(x0, l.x0);
+    y0 = Math.min(y0, l.y0);
+    x1 = Math.max(x1, l.x1);
+    y1 = Math.max(y1, l.y1);
+  }
+  let size = 0;
+  let best = -1;
+  for (const [s, n] of bySize) if (n > best) [size, best] = [s, n];
+  return { kind: 'text', x0, y0, x1, y1, lines, text: joinLines(lines), size, bold: chars > 0 && bold / chars >= 0.8, chars };
+}
+
+/**
+ * Reading order. A page with a column gutter (a vertical strip in the middle that no narrow block crosses,
+ * with text on both sides) reads column by column between full-width blocks; other pages read top to bottom.
+ * @template {{ x0: number, y0: number, x1: number, y1: number }} B
+ * @param {B[]} blocks
+ * @param {number | null} gutter
+ * @returns {B[]}
+ */
+export function orderBlocks(blocks, gutter) {
+  const byY = (a, b) => (Math.abs(a.y0 - b.y0) < 2 ? a.x0 - b.x0 : a.y0 - b.y0);
+  if (gutter === null) return [...blocks].sort(byY);
+  const crosses = (b) => b.x0 < gutter - 1 && b.x1 > gutter + 1;
+  const spanning = blocks.filter(crosses).sort(byY);
+  const out = [];
+  let top = -Infinity;
+  for (const bound of [...spanning, null]) {
+    const bottom = bound ? bound.y0 : Infinity;
+    const inBand = blocks.filter((b) => {
+      if (crosses(b)) return false;
+      const c = (b.y0 + b.y1) / 2;
+      return c >= top && c < bottom;
+    });
+    out.push(...inBand.filter((b) => b.x1 <= gutter + 1).sort(byY), ...inBand.filter((b) => b.x1 > gutter + 1).sort(byY));
+    if (bound) {
+      out.push(bound);
+      top = (bound.y0 + bound.y1) / 2;
+    }
+  }
+  return out;
+}
+
+/**
+ * A column gutter: an x in the middle of the page with a substantial column of text on each side and
+ * little text crossing it (crossing blocks - titles, centred affiliations, full-width figures - become
+ * separators read in their place).
+ * @param {{ x0: number, y0: number, x1: number, y1: number }[]} blocks
+ * @param {number} width
+ * @param {number} height
+ * @returns {number | null}
+ */
+export function findGutter(blocks, width, height) {
+  // two columns need at least 40% of a page height of blocks narrower than half the page: most pages stop here
+  let narrow = 0;
+  for (const b of blocks) if (b.x1 - b.x0 < 0.5 * width) narrow += b.y1 - b.y0;
+  if (narrow < 0.4 * height) return null;
+  let best = null;
+  for (let x = width * 0.3; x <= width * 0.7; x += 2) {
+    let left = 0;
+    let right = 0;
+    let crossing = 0;
+    for (const b of blocks) {
+      const h = b.y1 - b.y0;
+      if (b.x1 <= x) left += h;
+      else if (b.x0 >= x) right += h;
+      else crossing += h;
+    }
+    if (left < 0.2 * height || right < 0.2 * height) continue;
+    if (crossing > 0.5 * Math.min(left, right)) continue;
+    const score = Math.min(left, right) - crossing - Math.abs(x - width / 2) * 0.01;
+    if (!best || score > best.score) best = { x, score };
+  }
+  return best ? best.x : null;
+}
+
+const NUMBERED = /^(\d{1,3}(\.\d{1,3})*\.?|\(?[a-z]\)|\(?[ivx]{1,4}\))\s/;
+const BULLET = /^[•●▪■◦‣·\-–*]\s/;
+
+/**
+ * A raw block can hold several paragraphs: split where the font size or weight changes (a heading on top).
+ * @param {Line[]} lines
+ * @returns {Line[][]}
+ */
+function splitParagraphs(lines) {
+  const out = [];
+  for (const l of lines) {
+    const g = out[out.length - 1];
+    const prev = g?.[g.length - 1];
+    const sameStyle = prev && Math.abs(prev.size - l.size) < 0.6 && prev.bold === l.bold;
+    const bullet = BULLET.test(l.text) || /^\uF0B7/.test(l.text);
+    // a numbered paragraph starting inside a block: "6. Other statements..." outdented from the text above
+    const numbered = prev !== undefined && NUMBERED.test(l.text) && l.x0 < prev.x0 - 4;
+    if (g && sameStyle && !bullet && !numbered && !l.footnote) g.push(l);
+    else out.push([l]);
+  }
+  return out;
+}
+
+/**
+ * One page's blocks: column gutter first (so tables never pair lines across columns), then tables (they take
+ * their lines), the rest merged into text blocks, all in reading order.
+ * @param {RawPage} page
+ * @returns {PageLayout}
+ */
+export function layoutPage(page) {
+  const gutter = findGutter(page.blocks, page.width, page.height);
+  const lines = page.blocks.flatMap((b) => b.lines);
+  const regions =
+    gutter === null
+      ? [lines]
+      : [lines.filter((l) => l.x1 <= gutter), lines.filter((l) => l.x0 >= gutter), lines.filter((l) => l.x0 < gutter && l.x1 > gutter)];
+  const tables = [];
+  const used = new Set();
+  for (const region of regions) {
+    const found = detectTables(region);
+    tables.push(...found.tables);
+    for (const l of found.used) used.add(l);
+  }
+  const text = [];
+  for (const b of page.blocks) {
+    const rest = used.size ? b.lines.filter((l) => !used.has(l)) : b.lines;
+    if (rest.length === 0) continue;
+    const merged = mergeLines(rest);
+    for (const group of splitParagraphs(merged)) text.push(toTextBlock(group));
+  }
+  const blocks = orderBlocks([...text, ...tables], gutter);
+  return { pageNumber: page.pageNumber, width: page.width, height: page.height, blocks };
+}
+

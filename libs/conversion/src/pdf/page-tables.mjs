@@ -1,0 +1,178 @@
+// Table detection in a page's text lines, for page-layout.mjs (runs in the mupdf worker threads; plain
+// JavaScript for the same reason). The table shape is typed in tables.ts (TableBlock), which also renders it.
+//
+// Finds tabular layouts without ruling lines: runs of consecutive rows that hold two or more horizontally
+// separated cells whose x-ranges line up into columns. Hand-written: mupdf exposes no table finder to
+// JavaScript, and the heuristic is small. Guards keep numbered paragraphs, footnotes and two-column body text
+// out (a "table" of markers + prose, or of long prose lines, is not one).
+
+/** @typedef {import('./pdf-worker-pool.js').RawLine} RawLine */
+/** @typedef {import('./tables.js').TableBlock} TableBlock */
+/** @typedef {{ text: string, x0: number, x1: number, y0: number, y1: number, lines: RawLine[] }} Cell */
+/** @typedef {{ y0: number, y1: number, cells: Cell[] }} Row */
+
+const MARKER = /^(\(?\d{1,3}[.)]?|\(?[a-z][.)]|\(?[ivxl]{1,5}[.)]|[•●▪■◦‣·\-–*])$/i;
+
+/**
+ * @param {RawLine[]} all
+ * @returns {{ tables: TableBlock[], used: Set<RawLine> }}
+ */
+export function detectTables(all) {
+  const lines = all.filter((l) => l.text.trim().length > 0);
+  const rows = groupRows(lines);
+  const tables = [];
+  const used = new Set();
+  let i = 0;
+  while (i < rows.length) {
+    const first = rows[i];
+    if (!first || first.cells.length < 2) {
+      i += 1;
+      continue;
+    }
+    const run = [first];
+    let j = i + 1;
+    while (j < rows.length) {
+      const r = rows[j];
+      const prev = run[run.length - 1];
+      if (!r || !prev) break;
+      const lineH = Math.max(4, prev.y1 - prev.y0);
+      if (r.y0 - prev.y1 > 2.2 * lineH) break;
+      if (r.cells.length < 2 && !isContinuation(r, run)) break;
+      run.push(r);
+      j += 1;
+    }
+    const table = toTable(run);
+    if (table) {
+      tables.push(table);
+      for (const r of run) for (const c of r.cells) for (const l of c.lines) used.add(l);
+      i = j;
+    } else i += 1;
+  }
+  return { tables, used };
+}
+
+/**
+ * @param {RawLine[]} lines
+ * @returns {Row[]}
+ */
+function groupRows(lines) {
+  const sorted = [...lines].sort((a, b) => a.y0 + a.y1 - (b.y0 + b.y1));
+  const rows = [];
+  for (const l of sorted) {
+    const r = rows[rows.length - 1];
+    const h = l.y1 - l.y0;
+    if (r && Math.min(r.y1, l.y1) - Math.max(r.y0, l.y0) > 0.5 * Math.min(h, r.y1 - r.y0)) {
+      r.lines.push(l);
+      r.y0 = Math.min(r.y0, l.y0);
+      r.y1 = Math.max(r.y1, l.y1);
+    } else rows.push({ y0: l.y0, y1: l.y1, lines: [l] });
+  }
+  return rows.map((r) => {
+    const ls = r.lines.length > 1 ? [...r.lines].sort((a, b) => a.x0 - b.x0) : r.lines;
+    const cells = [];
+    for (const l of ls) {
+      const c = cells[cells.length - 1];
+      // mupdf already splits a text line only at wide gaps: fragments nearly touching are one cell
+      if (c && l.x0 - c.x1 < 0.3 * l.size) {
+        c.text += ` ${l.text.trim()}`;
+        c.x1 = Math.max(c.x1, l.x1);
+        c.lines.push(l);
+      } else cells.push({ text: l.text.trim(), x0: l.x0, x1: l.x1, y0: l.y0, y1: l.y1, lines: [l] });
+    }
+    return { y0: r.y0, y1: r.y1, cells };
+  });
+}
+
+/**
+ * A one-cell row inside a run continues a multi-line cell when it sits under a column other than the page margin.
+ * @param {Row} r
+ * @param {Row[]} run
+ */
+function isContinuation(r, run) {
+  const cell = r.cells[0];
+  const prev = run[run.length - 1];
+  if (!cell || !prev || run.length < 1) return false;
+  const firstColX0 = Math.min(...run.map((x) => x.cells[0]?.x0 ?? Infinity));
+  if (Math.abs(cell.x0 - firstColX0) < 2 && prev.cells.length >= 2) {
+    // under the first column: continuation only if the previous row's first cell also wrapped there
+    return false;
+  }
+  return prev.cells.some((c) => overlapX(c, cell) > 0.5 * Math.min(c.x1 - c.x0, cell.x1 - cell.x0));
+}
+
+const overlapX = (a, b) => Math.min(a.x1, b.x1) - Math.max(a.x0, b.x0);
+
+/**
+ * @param {Row[]} run
+ * @returns {TableBlock | null}
+ */
+function toTable(run) {
+  const multi = run.filter((r) => r.cells.length >= 2);
+  const maxCells = Math.max(...multi.map((r) => r.cells.length));
+  if (multi.length < 3 && !(multi.length >= 2 && maxCells >= 3)) return null;
+  // columns: merge the overlapping x-ranges of the cells of the fullest rows (a cell spanning several columns,
+  // in a row with fewer cells, would otherwise fuse them); every other cell goes to the column it overlaps most
+  const full = multi.filter((r) => r.cells.length >= Math.max(2, 0.8 * maxCells));
+  const ranges = full.flatMap((r) => r.cells.map((c) => ({ x0: c.x0, x1: c.x1 }))).sort((a, b) => a.x0 - b.x0);
+  const cols = [];
+  for (const c of ranges) {
+    const last = cols[cols.length - 1];
+    if (last && c.x0 <= last.x1) last.x1 = Math.max(last.x1, c.x1);
+    else cols.push({ ...c });
+  }
+  // ...unless many rows bridge two neighbouring columns with one cell: then those two are one column
+  // ("1." | "Introduction" above "10. Supporting high quality communications")
+  for (let k = cols.length - 2; k >= 0; k--) {
+    const a = cols[k];
+    const b = cols[k + 1];
+    if (!a || !b) continue;
+    const bridging = run.filter((r) => r.cells.some((c) => c.x0 <= a.x1 && c.x1 >= b.x0 + 0.5 * (b.x1 - b.x0))).length;
+    if (bridging >= 0.3 * run.length) cols.splice(k, 2, { x0: a.x0, x1: Math.max(a.x1, b.x1) });
+  }
+  if (cols.length < 2) return null;
+  const cellsAll = multi.flatMap((r) => r.cells);
+  // prose wraps words across lines ("Lan-" / "guages"): tables do not
+  if (cellsAll.filter((c) => /\p{Ll}-$/u.test(c.text)).length >= 2) return null;
+  const avgLen = cellsAll.reduce((s, c) => s + c.text.length, 0) / cellsAll.length;
+  if (cols.length === 2) {
+    const firsts = multi.map((r) => r.cells[0]?.text ?? '');
+    if (firsts.every((t) => MARKER.test(t))) return null; // a numbered / bulleted list, footnotes
+    if (avgLen > 40) return null; // two columns of prose
+  } else if (avgLen > 60) return null;
+  const colOf = (c) => {
+    let best = 0;
+    let bestOv = -Infinity;
+    cols.forEach((col, k) => {
+      const ov = overlapX(col, c);
+      if (ov > bestOv) [best, bestOv] = [k, ov];
+    });
+    return best;
+  };
+  const rows = [];
+  for (const r of run) {
+    if (r.cells.length >= 2 || rows.length === 0) {
+      const row = cols.map(() => '');
+      for (const c of r.cells) {
+        const k = colOf(c);
+        row[k] = row[k] ? `${row[k]} ${c.text}` : c.text;
+      }
+      rows.push(row);
+    } else {
+      const row = rows[rows.length - 1];
+      const c = r.cells[0];
+      if (row && c) {
+        const k = colOf(c);
+        row[k] = row[k] ? `${row[k]} ${c.text}` : c.text;
+      }
+    }
+  }
+  const all = run.flatMap((r) => r.cells);
+  return {
+    kind: 'table',
+    x0: Math.min(...all.map((c) => c.x0)),
+    y0: Math.min(...all.map((c) => c.y0)),
+    x1: Math.max(...all.map((c) => c.x1)),
+    y1: Math.max(...all.map((c) => c.y1)),
+    rows,
+  };
+}
