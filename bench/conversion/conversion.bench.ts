@@ -1,7 +1,8 @@
 // Conversion benchmark: text-layer PDFs and OCR pages, @lectern/conversion side by side with PyMuPDF,
 // pdfminer (MarkItDown's extractor) and native tesseract 5.3, all in one run on this machine.
-//   npx tsx bench/conversion/conversion.bench.ts [--out docs/benchmarks/conversion.results.json]
-// Needs Debian's python3-fitz, python3-pdfminer, tesseract-ocr (run with /usr/bin/python3).
+//   npx tsx bench/conversion/conversion.bench.ts [--out FILE.json] [--text-only] [--engine native|wasm|auto]
+// Needs Debian's python3-fitz, python3-pdfminer, tesseract-ocr (run with /usr/bin/python3). --text-only skips
+// the OCR part; --engine picks our PDF engine (default auto: the native mupdf addon when built).
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -11,8 +12,8 @@ import { corpusFile, wordRecall } from '@lectern/testing';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const PY = '/usr/bin/python3';
-const run = (cmd: string, args: string[]): string =>
-  execFileSync(cmd, args, { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, stdio: ['ignore', 'pipe', 'ignore'] });
+const run = (cmd: string, args: string[], env?: NodeJS.ProcessEnv): string =>
+  execFileSync(cmd, args, { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, stdio: ['ignore', 'pipe', 'ignore'], env });
 const json = <T>(s: string): T => JSON.parse(s.trim().split('\n').pop() ?? '{}') as T;
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 
@@ -24,6 +25,14 @@ const TEXT_PDFS = [
 const scan = (n: string): string => corpusFile('scanned-ocr', 'ocrmypdf-resources', n);
 const OCR_PDFS = ['linn.pdf', 'skew.pdf', 'rotated_skew.pdf', 'ccitt.pdf', 'cardinal.pdf', 'c02-22.pdf'].map(scan);
 const LINN_PAGES = new Set(['linn.pdf', 'skew.pdf', 'rotated_skew.pdf', 'ccitt.pdf', 'cardinal.pdf']);
+
+const flag = (name: string): string | undefined => {
+  const i = process.argv.indexOf(name);
+  return i > 0 ? process.argv[i + 1] : undefined;
+};
+const textOnly = process.argv.includes('--text-only');
+const engine = flag('--engine') ?? 'auto';
+const childEnv = { ...process.env, LECTERN_PDF_ENGINE: engine };
 
 const reference = readFileSync(scan('linn.txt'), 'utf8');
 const recall = (text: string): number => wordRecall(text, reference);
@@ -39,8 +48,8 @@ const report: Record<string, unknown> = {
 const textRows: Record<string, unknown>[] = [];
 for (const [name, file] of TEXT_PDFS) {
   const ours = [0, 1].map(() =>
-    json<{ pages: number; warm_seconds: number; warm_cpu_seconds: number; cold_seconds: number; peak_rss_mb: number; headings: number; tables: number }>(
-      run(process.execPath, ['--import', 'tsx', join(here, 'convert-one.ts'), 'text', file]),
+    json<{ pages: number; engine: string; warm_seconds: number; warm_cpu_seconds: number; cold_seconds: number; peak_rss_mb: number; headings: number; tables: number }>(
+      run(process.execPath, ['--import', 'tsx', join(here, 'convert-one.ts'), 'text', file], childEnv),
     ),
   );
   const fitz = [0, 1, 2].map(() => json<{ pages: number; seconds: number; cpu_seconds: number; peak_rss_mb: number }>(run(PY, [join(here, 'pdf_text_reference.py'), 'pymupdf', file])));
@@ -49,6 +58,7 @@ for (const [name, file] of TEXT_PDFS) {
   const row = {
     document: name,
     pages,
+    lectern_engine: ours[0]?.engine,
     lectern_warm_s: median(ours.map((o) => o.warm_seconds)),
     lectern_warm_cpu_s: median(ours.map((o) => o.warm_cpu_seconds)),
     lectern_cold_s: median(ours.map((o) => o.cold_seconds)),
@@ -66,6 +76,18 @@ for (const [name, file] of TEXT_PDFS) {
   process.stderr.write(`${JSON.stringify(row)}\n`);
 }
 report['text_layer'] = textRows;
+
+function finish(): void {
+  report['loadavg_end'] = loadavg();
+  const out = JSON.stringify(report, null, 2);
+  const file = flag('--out');
+  if (file) writeFileSync(file, `${out}\n`);
+  process.stdout.write(`${out}\n`);
+}
+if (textOnly) {
+  finish();
+  process.exit(0);
+}
 
 // ---- OCR
 const ours = json<{ seconds: number; peak_rss_mb: number; per_file: { file: string; pages: number; seconds: number }[]; pages: { file: string; page: number; text: string; rotation: number; confidence: number | null }[] }>(
@@ -99,8 +121,4 @@ report['ocr'] = {
   native_mean_recall: linnRecall(native.pages),
   native_per_page: native.pages.map((p) => ({ file: p.file, page: p.page, seconds: p.seconds, recall: LINN_PAGES.has(p.file) ? recall(p.text) : null })),
 };
-report['loadavg_end'] = loadavg();
-const outIdx = process.argv.indexOf('--out');
-const out = JSON.stringify(report, null, 2);
-if (outIdx > 0 && process.argv[outIdx + 1]) writeFileSync(process.argv[outIdx + 1] ?? '', `${out}\n`);
-process.stdout.write(`${out}\n`);
+finish();

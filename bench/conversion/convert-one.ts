@@ -1,10 +1,13 @@
 // Child process of conversion.bench.ts: converts files with @lectern/conversion in a fresh process so its
 // peak RSS (main thread + mupdf/tesseract worker threads) belongs to this measurement alone.
-//   text mode: convert-one.ts text FILE   -> cold run (pool start-up included), then warm runs
+//   text mode: convert-one.ts text FILE   -> cold run (pool start-up included), then 5 warm runs (median)
 //   ocr mode:  convert-one.ts ocr WARMUP FILE... -> warm-up on WARMUP (not timed), then the files, per-page text
-import { closeConversionPool, convertDocument } from '@lectern/conversion';
+// LECTERN_PDF_ENGINE=native|wasm|auto (default auto) chooses the mupdf engine of the PDF workers.
+import { closeConversionPool, configureConversionPool, convertDocument, pdfEngineInUse, type PdfEngine } from '@lectern/conversion';
 
 const [mode, ...files] = process.argv.slice(2);
+const engine = (process.env['LECTERN_PDF_ENGINE'] ?? 'auto') as PdfEngine;
+await configureConversionPool({ pdfEngine: engine });
 const seconds = (t: number): number => (performance.now() - t) / 1000;
 
 if (mode === 'text') {
@@ -13,7 +16,7 @@ if (mode === 'text') {
   const first = await convertDocument({ path: file });
   const cold = seconds(t);
   const warm: { wall: number; cpu: number }[] = [];
-  for (let i = 0; i < 3; i++) {
+  for (let i = 0; i < 5; i++) {
     t = performance.now();
     const c = process.cpuUsage(); // all threads of the process: main + mupdf workers
     await convertDocument({ path: file });
@@ -28,8 +31,9 @@ if (mode === 'text') {
       headings: first.headings.length,
       tables: first.tables.length,
       cold_seconds: cold,
-      warm_seconds: warm[1]?.wall,
-      warm_cpu_seconds: warm[1]?.cpu,
+      engine: (await pdfEngineInUse()).engine,
+      warm_seconds: warm[2]?.wall,
+      warm_cpu_seconds: warm[2]?.cpu,
       peak_rss_mb: process.resourceUsage().maxRSS / 1024,
     })}\n`,
   );
