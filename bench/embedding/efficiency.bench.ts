@@ -50,6 +50,8 @@ for (const e of embedders) await e.embedBatch(texts.slice(0, 4));
 
 const best = { gemm: 0, gemm1: 0, model: configs.map(() => 0) };
 const byShape = new Map<string, number>();
+const perRound: number[][] = configs.map(() => []);
+const outputs: Float32Array[][] = [];
 for (let r = 0; r < rounds; r++) {
   const g = await measureGemmPeak(root, THREADS, 5);
   const g1 = await measureGemmPeak(root, 1, 5);
@@ -61,22 +63,30 @@ for (let r = 0; r < rounds; r++) {
   }
   for (const [i, e] of embedders.entries()) {
     const t0 = performance.now();
-    await e.embedBatch(texts, { batchSize });
+    const vectors = await e.embedBatch(texts, { batchSize });
     const s = (performance.now() - t0) / 1000;
-    best.model[i] = Math.max(best.model[i] as number, (texts.length * flopsPerText) / s / 1e9);
+    const gflops = (texts.length * flopsPerText) / s / 1e9;
+    best.model[i] = Math.max(best.model[i] as number, gflops);
+    (perRound[i] as number[]).push(gflops);
+    if (r === 0) outputs.push(vectors);
   }
 }
+// Every configuration must give the very same vectors (calls of any size compute each row the same way).
+const identical = outputs.map((o) => o.every((v, t) => Buffer.compare(Buffer.from(v.buffer), Buffer.from((outputs[0] as Float32Array[])[t]!.buffer)) === 0));
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
 const peak = Math.max(best.gemm, best.gemm1 * THREADS);
 console.log(`${texts.length} texts of exactly ${S} tokens, ${(flopsPerText / 1e9).toFixed(2)} GFLOP each; best of ${rounds} alternating rounds.`);
 console.log(`GEMM peak: ${THREADS} threads ${best.gemm.toFixed(1)} GFLOP/s, 1 thread ${best.gemm1.toFixed(1)} GFLOP/s -> machine peak ${peak.toFixed(1)} GFLOP/s`);
 console.log(`GEMM by shape (GFLOP/s): ${[...byShape].map(([k, v]) => `${k} ${v.toFixed(1)}`).join('; ')}`);
 console.log(`load average at the end: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
 console.log('');
-console.log('| configuration | texts/s | GFLOP/s | % of GEMM peak |');
-console.log('|---|---|---|---|');
+console.log('| configuration | texts/s | GFLOP/s | % of GEMM peak | median round | vectors |');
+console.log('|---|---|---|---|---|---|');
 configs.forEach((c, i) => {
   const gf = best.model[i] as number;
-  console.log(`| ${c.name} | ${(gf / (flopsPerText / 1e9)).toFixed(1)} | ${gf.toFixed(1)} | ${((100 * gf) / peak).toFixed(1)}% |`);
+  const med = median(perRound[i] as number[]);
+  const same = identical[i] ? 'bit-identical' : 'DIFFER';
+  console.log(`| ${c.name} | ${(gf / (flopsPerText / 1e9)).toFixed(1)} | ${gf.toFixed(1)} | ${((100 * gf) / peak).toFixed(1)}% | ${((100 * med) / peak).toFixed(1)}% | ${same} |`);
 });
 await Promise.all(embedders.map((e) => e.close()));
 await rm(root, { recursive: true, force: true });
