@@ -100,6 +100,19 @@ void font_metrics_drop(font_metrics_t *m) {
   m->n = m->cap = 0;
 }
 
+int font_metrics_pair(fz_context *ctx, font_metrics_t *m, fz_font *font, float *asc, float *dsc, float *a0, float *d0) {
+  if (font != m->last) {
+    m->last = font;
+    m->last_found = font_metrics_find(m, font, &m->last_asc, &m->last_dsc);
+    if (m->last_found) {
+      m->last_a0 = fz_font_ascender(ctx, font);
+      m->last_d0 = fz_font_descender(ctx, font);
+    }
+  }
+  *asc = m->last_asc, *dsc = m->last_dsc, *a0 = m->last_a0, *d0 = m->last_d0;
+  return m->last_found;
+}
+
 int font_metrics_find(const font_metrics_t *m, fz_font *font, float *asc, float *dsc) {
   for (int i = 0; i < m->n; i++)
     if (m->v[i].font == font) {

@@ -52,12 +52,12 @@ static int set_box(napi_env env, const keys_t *k, napi_value obj, ibox_t b) {
 }
 
 /** A character's box with the vertical extent of `m`'s metrics for its font (mupdf 1.21's otherwise). */
-static fz_rect char_rect(fz_context *ctx, const fz_stext_char *ch, const font_metrics_t *m) {
+static fz_rect char_rect(fz_context *ctx, const fz_stext_char *ch, font_metrics_t *m) {
   fz_quad q = ch->quad;
-  float asc, dsc;
-  if (font_metrics_find(m, ch->font, &asc, &dsc)) {
+  float asc, dsc, a0, d0;
+  if (font_metrics_pair(ctx, m, ch->font, &asc, &dsc, &a0, &d0)) {
     // 1.21 built the quad as origin + ascender/descender along the glyph's up vector: move both edges
-    float a0 = fz_font_ascender(ctx, ch->font), d0 = fz_font_descender(ctx, ch->font), span = a0 - d0;
+    float span = a0 - d0;
     if (span > 1e-3f) {
       float ux = (q.ul.x - q.ll.x) / span, uy = (q.ul.y - q.ll.y) / span, ta = asc - a0, td = dsc - d0;
       q.ul.x += ta * ux, q.ul.y += ta * uy, q.ur.x += ta * ux, q.ur.y += ta * uy;
@@ -67,7 +67,7 @@ static fz_rect char_rect(fz_context *ctx, const fz_stext_char *ch, const font_me
   return fz_rect_from_quad(q);
 }
 
-static fz_rect line_rect(fz_context *ctx, const fz_stext_line *line, const font_metrics_t *m) {
+static fz_rect line_rect(fz_context *ctx, const fz_stext_line *line, font_metrics_t *m) {
   if (line->wmode != 0 || m->n == 0) return line->bbox;
   fz_rect r = fz_empty_rect;
   for (fz_stext_char *ch = line->first_char; ch; ch = ch->next) r = fz_union_rect(r, char_rect(ctx, ch, m));
@@ -216,7 +216,7 @@ static int flush_block(napi_env env, const keys_t *k, napi_value blocks, uint32_
 }
 
 static napi_value build_page(napi_env env, fz_context *ctx, const keys_t *k, fz_stext_page *st, int number, fz_rect bounds,
-  const font_metrics_t *m) {
+  font_metrics_t *m) {
   double width = bounds.x1 - bounds.x0, height = bounds.y1 - bounds.y0, image_area = 0;
   napi_value page, blocks, line;
   uint32_t nblocks = 0;
@@ -288,7 +288,7 @@ napi_value extract_page(napi_env env, engine_t *e, const keys_t *k, int number) 
     fz_drop_page(ctx, page);
     return throw_mupdf(env, e);
   }
-  font_metrics_t metrics = { NULL, 0, 0 };
+  font_metrics_t metrics = { 0 };
   font_metrics_collect(ctx, page, &metrics);
   napi_value out = build_page(env, ctx, k, st, number, bounds, &metrics);
   font_metrics_drop(&metrics);
