@@ -15,6 +15,10 @@ typedef struct {
   fz_context *ctx;
   fz_document *doc;
   napi_ref bytes; // the caller's buffer: mupdf reads the document from it in place (fz_open_memory)
+  // optional: a fz_cookie living in a SharedArrayBuffer of the pool's; another thread sets its first int
+  // (`abort`) to stop a page in progress and any further page (a worker abandoned on timeout)
+  napi_ref cookie_ref;
+  fz_cookie *cookie;
   size_t allocated;
   size_t peak;
   char logs[MAX_LOGS][LOG_LEN];
@@ -37,5 +41,7 @@ napi_value num(napi_env env, double v);
 int make_keys(napi_env env, keys_t *k);
 /** One page (1-based number) as a RawPage object; NULL with a pending JavaScript exception on failure. */
 napi_value extract_page(napi_env env, engine_t *e, const keys_t *k, int number);
+/** The abort flag was raised (see engine_t.cookie). */
+int engine_aborted(const engine_t *e);
 
 #endif

@@ -88,11 +88,16 @@ napi_value throw_mupdf(napi_env env, engine_t *e) {
   return NULL;
 }
 
+int engine_aborted(const engine_t *e) {
+  return e->cookie && __atomic_load_n(&e->cookie->abort, __ATOMIC_RELAXED);
+}
+
 static void finalize_engine(napi_env env, void *data, void *hint) {
   (void)hint;
   engine_t *e = data;
   fz_drop_document(e->ctx, e->doc);
   if (e->bytes) napi_delete_reference(env, e->bytes);
+  if (e->cookie_ref) napi_delete_reference(env, e->cookie_ref);
   fz_drop_context(e->ctx);
   free(e);
 }
@@ -121,9 +126,20 @@ static void drop_document(napi_env env, engine_t *e) {
   fz_empty_store(e->ctx);
 }
 
-// createEngine(): a new fz_context (one per worker thread)
+// createEngine(abort?: Int32Array over a SharedArrayBuffer): a new fz_context (one per worker thread)
 static napi_value create_engine(napi_env env, napi_callback_info info) {
-  (void)info;
+  size_t argc = 1;
+  napi_value argv[1];
+  void *shared = NULL;
+  size_t shared_len = 0;
+  bool is_typed = false;
+  CHECK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
+  if (argc >= 1 && napi_is_typedarray(env, argv[0], &is_typed) == napi_ok && is_typed) {
+    napi_typedarray_type type;
+    CHECK(napi_get_typedarray_info(env, argv[0], &type, &shared_len, &shared, NULL, NULL));
+    if (type != napi_int32_array || shared_len * 4 < sizeof(fz_cookie) || ((uintptr_t)shared & 7))
+      return napi_throw_range_error(env, NULL, "abort: an aligned Int32Array of at least 8 elements"), NULL;
+  }
   engine_t *e = calloc(1, sizeof(engine_t));
   if (!e) return napi_throw_error(env, NULL, "out of memory"), NULL;
   fz_alloc_context alloc = { e, eng_malloc, eng_realloc, eng_free };
@@ -139,6 +155,11 @@ static napi_value create_engine(napi_env env, napi_callback_info info) {
     fz_drop_context(e->ctx);
     free(e);
     return napi_throw_error(env, NULL, "cannot register mupdf document handlers"), NULL;
+  }
+  if (shared) {
+    e->cookie = shared;
+    memset(e->cookie, 0, sizeof(fz_cookie));
+    napi_create_reference(env, argv[0], 1, &e->cookie_ref);
   }
   napi_value out;
   CHECK(napi_create_external(env, e, finalize_engine, NULL, &out));
@@ -273,6 +294,7 @@ static napi_value extract(napi_env env, napi_callback_info info) {
     int32_t number;
     CHECK(napi_get_element(env, argv[1], i, &el));
     CHECK(napi_get_value_int32(env, el, &number));
+    if (engine_aborted(e)) return napi_throw_error(env, "ABORTED", "aborted"), NULL;
     page = extract_page(env, e, &keys, number);
     if (!page) return NULL;
     CHECK(napi_set_element(env, out, i, page));

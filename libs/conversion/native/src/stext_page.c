@@ -276,7 +276,8 @@ napi_value extract_page(napi_env env, engine_t *e, const keys_t *k, int number) 
     stext = fz_new_stext_device(ctx, st, &opts);
     dev = new_page_device(ctx, stext, bounds);
     stext = NULL; // owned by dev now
-    fz_run_page(ctx, page, dev, fz_identity, NULL);
+    fz_run_page(ctx, page, dev, fz_identity, e->cookie);
+    if (engine_aborted(e)) fz_throw(ctx, FZ_ERROR_GENERIC, "aborted");
     fz_close_device(ctx, dev);
   }
   fz_always(ctx) {

@@ -120,7 +120,7 @@ describe.each(ENGINES)('PDF engines: bad PDFs end in the same typed errors (%s)'
 describe('native engine memory', () => {
   // the addon loaded in this thread (the workers load their own copies): mupdf's allocations per engine
   interface Addon {
-    createEngine(): unknown;
+    createEngine(abort?: Int32Array): unknown;
     open(engine: unknown, bytes: Uint8Array, magic: string): void;
     info(engine: unknown): { pageCount: number };
     extract(engine: unknown, pages: number[]): unknown[];
@@ -133,7 +133,7 @@ describe('native engine memory', () => {
     return m.exports;
   };
 
-  it(nativeBuilt ? 'frees everything a document used when it is closed, also after errors' : 'is not built here: the worker pool falls back to WASM', async () => {
+  it(nativeBuilt ? 'frees everything a document used when it is closed, also after errors and aborts' : 'is not built here: the worker pool falls back to WASM', async () => {
     if (!nativeBuilt) {
       const pool = new PdfWorkerPool(1);
       await expect(pool.engineInUse()).resolves.toMatchObject({ engine: 'wasm' });
@@ -160,6 +160,15 @@ describe('native engine memory', () => {
     expect(() => addon.extract(engine, [10_000])).toThrow(/page not found/i);
     addon.close(engine);
     expect(addon.memory(engine).allocated).toBe(baseline);
+    // the pool's abort flag (raised when it abandons a worker on timeout) stops extraction between and in pages
+    const flag = new Int32Array(new SharedArrayBuffer(32));
+    const stoppable = addon.createEngine(flag);
+    addon.open(stoppable, doc, 'application/pdf');
+    expect(addon.extract(stoppable, [1, 2])).toHaveLength(2);
+    Atomics.store(flag, 0, 1);
+    expect(() => addon.extract(stoppable, [3, 4])).toThrow(/aborted/);
+    addon.close(stoppable);
+    expect(addon.memory(stoppable).allocated).toBe(baseline);
   });
 
   it('a worker holds one document at a time per engine and drops it when asked', async () => {

@@ -10,12 +10,14 @@ const ADDON = fileURLToPath(new URL('../../native/build/Release/lectern_mupdf.no
 
 /**
  * Loads the addon and creates this thread's engine (one fz_context, never shared between threads).
- * Throws with the reason when it is not built (no libmupdf-dev when `npm ci` ran) or does not load.
+ * `abort` (an Int32Array over a SharedArrayBuffer of 8+ elements): another thread stores 1 at index 0 to stop
+ * the page in progress and the rest of the batch. Throws with the reason when the addon is not built (no
+ * libmupdf-dev when `npm ci` ran) or does not load.
  */
-export function loadNativeEngine() {
+export function loadNativeEngine(abort) {
   if (!existsSync(ADDON)) throw new Error(`native mupdf addon not built (${ADDON}; see libs/conversion/native/README.md)`);
   const addon = createRequire(import.meta.url)(ADDON);
-  const engine = addon.createEngine();
+  const engine = abort ? addon.createEngine(abort) : addon.createEngine();
   /** @type {string | null} */
   let openKey = null;
 

@@ -46,7 +46,7 @@ let native = null;
 let nativeReason = requested === 'wasm' ? 'WASM engine requested' : null;
 if (requested !== 'wasm') {
   try {
-    native = loadNativeEngine();
+    native = loadNativeEngine(workerData && workerData.abort ? new Int32Array(workerData.abort) : undefined);
   } catch (e) {
     nativeReason = String((e && e.message) || e);
   }

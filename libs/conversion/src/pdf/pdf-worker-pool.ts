@@ -132,8 +132,11 @@ class PdfWorker {
   /** Resolves when the worker's engine is loaded (rejects when a forced native engine is unavailable). */
   readonly ready: Promise<PdfEngineInfo>;
 
+  /** Raised before the thread is terminated: the native engine stops the page it is in (see pdf-native.mjs). */
+  private readonly abort = new Int32Array(new SharedArrayBuffer(32));
+
   constructor(engine: PdfEngine) {
-    this.worker = new Worker(new URL('./pdf-page.worker.mjs', import.meta.url), { workerData: { engine } });
+    this.worker = new Worker(new URL('./pdf-page.worker.mjs', import.meta.url), { workerData: { engine, abort: this.abort.buffer } });
     this.worker.unref();
     let started: { resolve: (i: PdfEngineInfo) => void; reject: (e: Error) => void } | null = null;
     this.ready = new Promise<PdfEngineInfo>((resolve, reject) => (started = { resolve, reject }));
@@ -187,6 +190,8 @@ class PdfWorker {
 
   async terminate(): Promise<void> {
     this.broken = true;
+    // a native mupdf call cannot be interrupted by terminate(): ask it to stop
+    Atomics.store(this.abort, 0, 1);
     await this.worker.terminate();
   }
 }
