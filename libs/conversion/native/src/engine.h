@@ -41,6 +41,8 @@ napi_value num(napi_env env, double v);
 int make_keys(napi_env env, keys_t *k);
 /** One page (1-based number) as a RawPage object; NULL with a pending JavaScript exception on failure. */
 napi_value extract_page(napi_env env, engine_t *e, const keys_t *k, int number);
+/** Vector drawing statistics of one page (drawings.c). */
+napi_value page_drawings(napi_env env, engine_t *e, int number);
 /** The abort flag was raised (see engine_t.cookie). */
 int engine_aborted(const engine_t *e);
 

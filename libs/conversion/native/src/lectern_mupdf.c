@@ -302,6 +302,18 @@ static napi_value extract(napi_env env, napi_callback_info info) {
   return out;
 }
 
+// drawings(engine, page: number): vector paths of a page (exploratory, see drawings.c)
+static napi_value drawings(napi_env env, napi_callback_info info) {
+  size_t argc = 2;
+  napi_value argv[2];
+  int32_t number;
+  CHECK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
+  engine_t *e = open_engine(env, argv[0]);
+  if (!e) return NULL;
+  CHECK(napi_get_value_int32(env, argv[1], &number));
+  return page_drawings(env, e, number);
+}
+
 // memory(engine): { allocated, peak } bytes held by mupdf in this engine (tests check for leaks with it)
 static napi_value memory(napi_env env, napi_callback_info info) {
   size_t argc = 1;
@@ -324,6 +336,7 @@ static napi_value init(napi_env env, napi_value exports) {
     { "info", NULL, doc_info, NULL, NULL, NULL, napi_enumerable, NULL },
     { "extract", NULL, extract, NULL, NULL, NULL, napi_enumerable, NULL },
     { "memory", NULL, memory, NULL, NULL, NULL, napi_enumerable, NULL },
+    { "drawings", NULL, drawings, NULL, NULL, NULL, napi_enumerable, NULL },
   };
   napi_value version;
   if (napi_define_properties(env, exports, sizeof props / sizeof props[0], props) != napi_ok) return NULL;
