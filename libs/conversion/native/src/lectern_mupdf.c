@@ -84,7 +84,8 @@ napi_value throw_last(napi_env env) {
 
 napi_value throw_mupdf(napi_env env, engine_t *e) {
   const char *msg = fz_caught_message(e->ctx);
-  napi_throw_error(env, "MUPDF_ERROR", msg && *msg ? msg : "mupdf error");
+  if (engine_aborted(e)) napi_throw_error(env, "ABORTED", "aborted");
+  else napi_throw_error(env, "MUPDF_ERROR", msg && *msg ? msg : "mupdf error");
   return NULL;
 }
 

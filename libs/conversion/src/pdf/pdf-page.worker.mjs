@@ -290,17 +290,28 @@ function nativeOp(msg) {
   return null;
 }
 
+/** Runs a message's operation: natively when the native engine serves it, else (or when it fails) in WASM. */
+async function run(msg) {
+  const op = nativeOp(msg);
+  if (op) {
+    try {
+      return op();
+    } catch (e) {
+      // mupdf 1.21 failed where the newer WASM build may not (a feature or a repair it lacks): try that.
+      // An abort is final; a really broken file fails again below with the WASM build's message.
+      if (e && e.code === 'ABORTED') throw e;
+    }
+  }
+  const wasmOp = wasmOps[msg.op];
+  if (!wasmOp) throw new Error(`unknown op ${msg.op}`);
+  if (msg.op !== 'close') await loadWasm();
+  return wasmOp(msg);
+}
+
 async function handle(msg) {
   logs = [];
   try {
-    let op = nativeOp(msg);
-    if (!op) {
-      const wasmOp = wasmOps[msg.op];
-      if (!wasmOp) throw new Error(`unknown op ${msg.op}`);
-      if (msg.op !== 'close') await loadWasm();
-      op = () => wasmOp(msg);
-    }
-    const result = op();
+    const result = await run(msg);
     const transfer = result && result.image ? [result.image.buffer] : [];
     parentPort.postMessage({ id: msg.id, ok: true, result }, transfer);
   } catch (e) {
