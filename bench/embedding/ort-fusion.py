@@ -66,6 +66,70 @@ for name, off in [
     print(f"{name}: {dict((k, v) for k, v in m.get_fused_operator_statistics().items() if v)}")
     variants[name] = path
 
+
+
+def bias_into_gemm(src, dst):
+    """MatMul(x[..., K], W[K, N]) -> Add(b[N]) as Reshape(x, [-1, K]) -> Gemm(., W, b) -> Reshape(., x.shape[:-1] + [N])
+    (onnxruntime's MatMulAddFusion does this only for static shapes)."""
+    m = onnx.load(src)
+    g = m.graph
+    inits = {t.name: t for t in g.initializer}
+    consumers = collections.defaultdict(list)
+    for n in g.node:
+        for i in n.input:
+            consumers[i].append(n)
+    extra_inits, shapes, drop, replaced = [], {}, set(), {}
+
+    def const(name, values):
+        if name not in {t.name for t in extra_inits}:
+            extra_inits.append(onnx.numpy_helper.from_array(np.array(values, np.int64), name))
+        return name
+
+    def lead_shape(x, n_out, emit):  # Concat(Shape(x)[:-1], [N]), emitted once per input tensor and width
+        if x not in shapes:
+            emit.append(onnx.helper.make_node("Shape", [x], [x + "_gm_shape"]))
+            emit.append(onnx.helper.make_node("Slice", [x + "_gm_shape", const("gm_0", [0]), const("gm_m1", [-1])], [x + "_gm_lead"]))
+            shapes[x] = set()
+        out = f"{x}_gm_shape_{n_out}"
+        if n_out not in shapes[x]:
+            emit.append(onnx.helper.make_node("Concat", [x + "_gm_lead", const(f"gm_n{n_out}", [n_out])], [out], axis=0))
+            shapes[x].add(n_out)
+        return out
+
+    for n in g.node:
+        users = consumers.get(n.output[0], []) if n.op_type == "MatMul" else []
+        if n.op_type != "MatMul" or n.input[1] not in inits or len(users) != 1 or users[0].op_type != "Add":
+            continue
+        add = users[0]
+        bias = [i for i in add.input if i != n.output[0]][0]
+        if bias not in inits or len(inits[bias].dims) != 1:
+            continue
+        k, n_out = inits[n.input[1]].dims
+        x2, y2 = n.output[0] + "_gm_x2", n.output[0] + "_gm_y2"
+        emit = []
+        shape = lead_shape(n.input[0], n_out, emit)
+        replaced[id(n)] = emit + [
+            onnx.helper.make_node("Reshape", [n.input[0], const(f"gm_k{k}", [-1, k])], [x2]),
+            onnx.helper.make_node("Gemm", [x2, n.input[1], bias], [y2]),
+            onnx.helper.make_node("Reshape", [y2, shape], [add.output[0]]),
+        ]
+        drop.add(id(add))
+    nodes = []
+    for n in g.node:
+        if id(n) in drop:
+            continue
+        nodes.extend(replaced.get(id(n), [n]))
+    del g.node[:]
+    g.node.extend(nodes)
+    g.initializer.extend(extra_inits)
+    onnx.save(m, dst)
+    return len(replaced)
+
+
+gemm_path = os.path.join(out_dir, "model.gemm-bias.onnx")
+print(f"bias folded into Gemm: {bias_into_gemm(a.model, gemm_path)} MatMul+Add pairs")
+variants["bias folded into Gemm"] = gemm_path
+
 flops_per_row = 6 * S * (2 * (4 * 384 * 384 + 2 * 384 * 1536) + 2 * 2 * S * 384)
 rng = np.random.default_rng(0)
 for rows in [int(r) for r in a.rows.split(",")]:
