@@ -1,4 +1,5 @@
 export { DEFAULT_BATCH_SIZE, createEmbedder } from './embedder.js';
+export { DEFAULT_ONNX_BATCH_TOKENS } from './onnx/minilm.backend.js';
 export type { EmbedBatchOptions, Embedder, EmbeddingFingerprint, EmbeddingLogger, EncoderBackend } from './embedder.js';
 export { assertSameModel, howToGet, modelUnavailableError, sameModel } from './errors.js';
 export { revisionOf, sha256File } from './model-files.js';
