@@ -13,7 +13,7 @@ import { resolveEmbedder } from '@lectern/embedding';
 import { sharedModelDir } from '@lectern/testing';
 import { makeMiniLmFixture } from '../../libs/embedding/src/test-model/minilm-fixture.js';
 import { chunkByTokens, loadCorpus, shuffled } from './corpus.js';
-import { measureGemmPeak } from './gemm-peak.js';
+import { measureGemmConcurrent, measureGemmPeak } from './gemm-peak.js';
 import { DEFAULT_ONNX_BATCH_TOKENS } from '../../libs/embedding/src/onnx/minilm.backend.js';
 
 const args = process.argv.slice(2);
@@ -51,16 +51,18 @@ const S = 256;
 const flopsPerText = 6 * S * (2 * (4 * 384 * 384 + 2 * 384 * 1536) + 2 * 2 * S * 384);
 for (const e of embedders) await e.embedBatch(texts.slice(0, 4));
 
-const best = { gemm: 0, gemm1: 0, model: configs.map(() => 0) };
+const best = { gemm: 0, gemm1: 0, concurrent: 0, model: configs.map(() => 0) };
 const byShape = new Map<string, number>();
 const perRound: number[][] = configs.map(() => []);
 const outputs: Float32Array[][] = [];
 for (let r = 0; r < rounds; r++) {
   const g = await measureGemmPeak(root, THREADS, 5);
   const g1 = await measureGemmPeak(root, 1, 5);
+  const gc = await measureGemmConcurrent(root, THREADS, 3);
   best.gemm = Math.max(best.gemm, ...g.map((x) => x.gflops));
   best.gemm1 = Math.max(best.gemm1, ...g1.map((x) => x.gflops));
-  for (const x of [...g.map((y) => ({ ...y, t: THREADS })), ...g1.map((y) => ({ ...y, t: 1 }))]) {
+  best.concurrent = Math.max(best.concurrent, ...gc.map((x) => x.gflops));
+  for (const x of [...g.map((y) => ({ ...y, t: THREADS })), ...g1.map((y) => ({ ...y, t: 1 })), ...gc.map((y) => ({ ...y, t: 1 }))]) {
     const key = `${x.shape} ${x.t} thread${x.t > 1 ? 's' : ''}`;
     byShape.set(key, Math.max(byShape.get(key) ?? 0, x.gflops));
   }
@@ -77,20 +79,31 @@ for (let r = 0; r < rounds; r++) {
 // Every configuration must give the very same vectors (calls of any size compute each row the same way).
 const identical = outputs.map((o) => o.every((v, t) => Buffer.compare(Buffer.from(v.buffer), Buffer.from((outputs[0] as Float32Array[])[t]!.buffer)) === 0));
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
-const machinePeak = Math.max(best.gemm, best.gemm1 * THREADS);
+// The machine's peak is measured with every core busy, the way the model runs: the better of one
+// all-core GEMM and one one-thread GEMM session per core running at the same time. Cores x the one-core
+// peak (measured alone) is reported too: cores slow each other down (shared caches, memory, clock), so
+// that product is an extrapolation the machine does not reach, and the stricter reference.
+const machinePeak = Math.max(best.gemm, best.concurrent);
+const extrapolated = best.gemm1 * THREADS;
 console.log(`${texts.length} texts of exactly ${S} tokens, ${(flopsPerText / 1e9).toFixed(2)} GFLOP each; best of ${rounds} alternating rounds.`);
-console.log(`GEMM peak: ${THREADS} threads ${best.gemm.toFixed(1)} GFLOP/s, 1 thread ${best.gemm1.toFixed(1)} GFLOP/s -> machine peak ${machinePeak.toFixed(1)} GFLOP/s`);
+console.log(
+  `GEMM peak: ${THREADS} threads ${best.gemm.toFixed(1)} GFLOP/s, ${THREADS} one-thread sessions at once ${best.concurrent.toFixed(1)} GFLOP/s ` +
+    `-> machine peak ${machinePeak.toFixed(1)} GFLOP/s; 1 thread alone ${best.gemm1.toFixed(1)} GFLOP/s (x ${THREADS} = ${extrapolated.toFixed(1)})`,
+);
 console.log(`GEMM by shape (GFLOP/s): ${[...byShape].map(([k, v]) => `${k} ${v.toFixed(1)}`).join('; ')}`);
 console.log(`load average at the end: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
 console.log('');
-console.log('| configuration | texts/s | GFLOP/s | % of GEMM peak | median round | vectors |');
-console.log('|---|---|---|---|---|---|');
+console.log(`| configuration | texts/s | GFLOP/s | % of measured peak | median round | % of ${THREADS} x one-core peak | vectors |`);
+console.log('|---|---|---|---|---|---|---|');
 configs.forEach((c, i) => {
   const gf = best.model[i] as number;
   const med = median(perRound[i] as number[]);
   const peak = c.threads === 1 ? best.gemm1 : machinePeak;
+  const strict = c.threads === 1 ? best.gemm1 : extrapolated;
   const same = identical[i] ? 'bit-identical' : 'DIFFER';
-  console.log(`| ${c.name} | ${(gf / (flopsPerText / 1e9)).toFixed(1)} | ${gf.toFixed(1)} | ${((100 * gf) / peak).toFixed(1)}% | ${((100 * med) / peak).toFixed(1)}% | ${same} |`);
+  console.log(
+    `| ${c.name} | ${(gf / (flopsPerText / 1e9)).toFixed(1)} | ${gf.toFixed(1)} | ${((100 * gf) / peak).toFixed(1)}% | ${((100 * med) / peak).toFixed(1)}% | ${((100 * gf) / strict).toFixed(1)}% | ${same} |`,
+  );
 });
 await Promise.all(embedders.map((e) => e.close()));
 await rm(root, { recursive: true, force: true });
