@@ -1,3 +1,4 @@
+import { configureConversionPool } from '@lectern/conversion';
 import { createLogger, ConfigError } from '@lectern/runtime';
 import { httpShutdownStep, installShutdown } from '@lectern/transport';
 import { buildApp } from './app.js';
@@ -7,6 +8,7 @@ import { createConverterServices } from './converter-services.js';
 const start = async () => {
   const config = loadConfig(process.env);
   const logger = createLogger('converter', config.LOG_LEVEL);
+  await configureConversionPool({ pdfEngine: config.PDF_ENGINE, log: logger });
   const services = createConverterServices(config, logger);
   const app = buildApp({ config, logger, queue: services.queue, convert: services.convert });
   // Ordered: stop taking requests, then the worker (finishes its job), the queue, Redis, the pools.

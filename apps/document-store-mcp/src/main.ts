@@ -1,3 +1,4 @@
+import { configureConversionPool } from '@lectern/conversion';
 import { createLogger, ConfigError } from '@lectern/runtime';
 import { httpShutdownStep, installShutdown } from '@lectern/transport';
 import { buildApp } from './app.js';
@@ -7,6 +8,7 @@ import { loadConfig } from './config.js';
 const start = async () => {
   const config = loadConfig(process.env);
   const logger = createLogger('document-store-mcp', config.LOG_LEVEL);
+  await configureConversionPool({ pdfEngine: config.PDF_ENGINE, log: logger });
   const { deps, steps } = composeDocumentStore(config, logger);
   const app = buildApp({ config, logger, documentStore: deps });
   // Order: HTTP and its open streams first, then queue/workers, embedders, the store.

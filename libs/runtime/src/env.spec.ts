@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ConfigError, envBool, envInt, envList, envPort, parseEnv } from './env.js';
+import { commonEnvShape, ConfigError, envBool, envInt, envList, envPort, parseEnv } from './env.js';
 
 describe('parseEnv', () => {
   const schema = z.object({
@@ -35,5 +35,19 @@ describe('parseEnv', () => {
     expect(message).toContain('ENABLE_OCR');
     expect(message).toContain('BATCH');
     expect((caught as ConfigError).problems).toHaveLength(3);
+  });
+});
+
+describe('commonEnvShape', () => {
+  const schema = z.object(commonEnvShape);
+
+  it('defaults PDF_ENGINE to auto and accepts native or wasm', () => {
+    expect(parseEnv(schema, {}).PDF_ENGINE).toBe('auto');
+    expect(parseEnv(schema, { PDF_ENGINE: 'wasm' }).PDF_ENGINE).toBe('wasm');
+    expect(parseEnv(schema, { PDF_ENGINE: 'native' }).PDF_ENGINE).toBe('native');
+  });
+
+  it('rejects an unknown PDF_ENGINE, naming the variable', () => {
+    expect(() => parseEnv(schema, { PDF_ENGINE: 'pdfium' })).toThrow(/PDF_ENGINE/);
   });
 });

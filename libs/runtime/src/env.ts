@@ -62,4 +62,6 @@ export const commonEnvShape = {
   LOG_LEVEL: envEnum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const, 'info'),
   HOST: z.preprocess(blankToUndefined, z.string().default('0.0.0.0')),
   MCP_API_KEY: envString(),
+  /** Which mupdf reads PDFs: the native addon over Debian's libmupdf when built (`auto`), or the WASM build. */
+  PDF_ENGINE: envEnum(['auto', 'native', 'wasm'] as const, 'auto'),
 };
