@@ -4,6 +4,7 @@
 #define NAPI_VERSION 8
 #include <node_api.h>
 #include <mupdf/fitz.h>
+#include <stdint.h>
 
 #define MAX_LOGS 20
 #define LOG_LEN 240
@@ -25,10 +26,13 @@ typedef struct {
   int nlogs;
 } engine_t;
 
-// Property names of RawPage / RawBlock / RawLine, created once per extract call.
+// The pages of one extract call, packed (layout in stext_page.c).
 typedef struct {
-  napi_value pageNumber, width, height, blocks, imageRatio, x0, y0, x1, y1, lines, text, size, leadSize, bold;
-} keys_t;
+  double *nums;
+  size_t n, ncap;
+  uint16_t *text;
+  size_t tn, tcap;
+} packed_t;
 
 #define CHECK(call)                                                                                          \
   do {                                                                                                       \
@@ -38,9 +42,8 @@ typedef struct {
 napi_value throw_last(napi_env env);
 napi_value throw_mupdf(napi_env env, engine_t *e);
 napi_value num(napi_env env, double v);
-int make_keys(napi_env env, keys_t *k);
-/** One page (1-based number) as a RawPage object; NULL with a pending JavaScript exception on failure. */
-napi_value extract_page(napi_env env, engine_t *e, const keys_t *k, int number);
+/** Appends one page (1-based number) to `out`; 0 with a pending JavaScript exception on failure. */
+int extract_page(napi_env env, engine_t *e, packed_t *out, int number);
 /** Vector drawing statistics of one page (drawings.c). */
 napi_value page_drawings(napi_env env, engine_t *e, int number);
 /** The abort flag was raised (see engine_t.cookie). */

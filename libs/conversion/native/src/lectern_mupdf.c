@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <uchar.h>
 
 #include "engine.h"
 
@@ -277,7 +278,8 @@ static napi_value doc_info(napi_env env, napi_callback_info info) {
   return out;
 }
 
-// extract(engine, pages: number[] (1-based)): RawPage[]
+// extract(engine, pages: number[] (1-based)): { nums: Float64Array, text: string }, the pages packed
+// (stext_page.c; pdf-native.mjs unpacks them into RawPage objects)
 static napi_value extract(napi_env env, napi_callback_info info) {
   size_t argc = 2;
   napi_value argv[2];
@@ -286,19 +288,34 @@ static napi_value extract(napi_env env, napi_callback_info info) {
   if (!e) return NULL;
   uint32_t n;
   CHECK(napi_get_array_length(env, argv[1], &n));
-  napi_value out;
-  CHECK(napi_create_array_with_length(env, n, &out));
-  keys_t keys;
-  if (!make_keys(env, &keys)) return throw_last(env);
-  for (uint32_t i = 0; i < n; i++) {
-    napi_value el, page;
+  packed_t p = { 0 };
+  napi_value out = NULL, nums, buffer, text;
+  void *data = NULL;
+  int ok = 1;
+  for (uint32_t i = 0; ok && i < n; i++) {
+    napi_value el;
     int32_t number;
-    CHECK(napi_get_element(env, argv[1], i, &el));
-    CHECK(napi_get_value_int32(env, el, &number));
-    if (engine_aborted(e)) return napi_throw_error(env, "ABORTED", "aborted"), NULL;
-    page = extract_page(env, e, &keys, number);
-    if (!page) return NULL;
-    CHECK(napi_set_element(env, out, i, page));
+    ok = napi_get_element(env, argv[1], i, &el) == napi_ok && napi_get_value_int32(env, el, &number) == napi_ok;
+    if (!ok) break;
+    if (engine_aborted(e)) {
+      napi_throw_error(env, "ABORTED", "aborted");
+      ok = 0;
+      break;
+    }
+    ok = extract_page(env, e, &p, number);
+  }
+  if (ok)
+    ok = napi_create_arraybuffer(env, p.n * sizeof(double), &data, &buffer) == napi_ok &&
+      (p.n == 0 || memcpy(data, p.nums, p.n * sizeof(double))) &&
+      napi_create_typedarray(env, napi_float64_array, p.n, buffer, 0, &nums) == napi_ok &&
+      napi_create_string_utf16(env, p.tn ? (const char16_t *)p.text : u"", p.tn, &text) == napi_ok &&
+      napi_create_object(env, &out) == napi_ok && napi_set_named_property(env, out, "nums", nums) == napi_ok &&
+      napi_set_named_property(env, out, "text", text) == napi_ok;
+  free(p.nums);
+  free(p.text);
+  if (!ok) {
+    throw_last(env);
+    return NULL;
   }
   return out;
 }

@@ -5,22 +5,19 @@
 // (x, y, w, h), per-line font size rounded to 0.1 pt as its HTML prints it. Style per line: the size carrying
 // most non-space characters, bold when at least 95% of them are in a bold font. Character boxes use the
 // fonts' descriptor metrics as newer mupdf does (font_metrics.c).
+//
+// Output: the pages of one `extract` call packed into numbers (a Float64Array) and one UTF-16 string of all
+// line texts, which pdf-native.mjs turns into RawPage objects: JavaScript object literals cost a fraction of
+// building the same objects through N-API property calls. Layout of the numbers, per page:
+//   pageNumber, width, height, imageRatio, blockCount, then per block:
+//     x0, y0, x1, y1, lineCount, then per line: x0, y0, x1, y1, size, leadSize, bold (0/1), textLength
 #include "engine.h"
 #include "font_metrics.h"
 #include "page_device.h"
 #include <math.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
-
-int make_keys(napi_env env, keys_t *k) {
-  const char *names[] = { "pageNumber", "width", "height", "blocks", "imageRatio", "x0", "y0", "x1", "y1",
-    "lines", "text", "size", "leadSize", "bold" };
-  napi_value *slots[] = { &k->pageNumber, &k->width, &k->height, &k->blocks, &k->imageRatio, &k->x0, &k->y0,
-    &k->x1, &k->y1, &k->lines, &k->text, &k->size, &k->leadSize, &k->bold };
-  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-    if (napi_create_string_utf8(env, names[i], NAPI_AUTO_LENGTH, slots[i]) != napi_ok) return 0;
-  return 1;
-}
 
 /** JavaScript's String.prototype.trim whitespace (a line of only these is dropped, as the WASM path does). */
 static int is_js_space(int c) {
@@ -42,13 +39,6 @@ static double clip_area(ibox_t b, double w, double h) {
   double x0 = b.x > 0 ? b.x : 0, y0 = b.y > 0 ? b.y : 0;
   double x1 = b.x + b.w < w ? b.x + b.w : w, y1 = b.y + b.h < h ? b.y + b.h : h;
   return x1 > x0 && y1 > y0 ? (x1 - x0) * (y1 - y0) : 0;
-}
-
-static int set_box(napi_env env, const keys_t *k, napi_value obj, ibox_t b) {
-  return napi_set_property(env, obj, k->x0, num(env, b.x)) == napi_ok &&
-    napi_set_property(env, obj, k->y0, num(env, b.y)) == napi_ok &&
-    napi_set_property(env, obj, k->x1, num(env, b.x + b.w)) == napi_ok &&
-    napi_set_property(env, obj, k->y1, num(env, b.y + b.h)) == napi_ok;
 }
 
 /** A character's box with the vertical extent of `m`'s metrics for its font (mupdf 1.21's otherwise). */
@@ -74,27 +64,45 @@ static fz_rect line_rect(fz_context *ctx, const fz_stext_line *line, font_metric
   return r;
 }
 
-typedef struct {
-  char *data;
-  size_t len, cap;
-} text_t;
-
-static int text_reserve(text_t *t, size_t extra) {
-  if (t->len + extra <= t->cap) return 1;
-  size_t cap = t->cap ? t->cap * 2 : 256;
-  while (cap < t->len + extra) cap *= 2;
-  char *d = realloc(t->data, cap);
+static int grow(void **data, size_t *cap, size_t need, size_t item) {
+  if (need <= *cap) return 1;
+  size_t cap2 = *cap ? *cap * 2 : 1024;
+  while (cap2 < need) cap2 *= 2;
+  void *d = realloc(*data, cap2 * item);
   if (!d) return 0;
-  t->data = d;
-  t->cap = cap;
+  *data = d;
+  *cap = cap2;
   return 1;
+}
+
+static int put(packed_t *p, double v) {
+  if (!grow((void **)&p->nums, &p->ncap, p->n + 1, sizeof(double))) return 0;
+  p->nums[p->n++] = v;
+  return 1;
+}
+
+/** Appends `c` as UTF-16 (U+FFFD for what is not a code point). */
+static int put_char(packed_t *p, int c) {
+  if (!grow((void **)&p->text, &p->tcap, p->tn + 2, sizeof(uint16_t))) return 0;
+  if (c < 0 || c > 0x10ffff) c = 0xfffd;
+  if (c >= 0x10000) {
+    c -= 0x10000;
+    p->text[p->tn++] = (uint16_t)(0xd800 + (c >> 10));
+    p->text[p->tn++] = (uint16_t)(0xdc00 + (c & 0x3ff));
+  } else
+    p->text[p->tn++] = (uint16_t)c;
+  return 1;
+}
+
+static int put_box(packed_t *p, ibox_t b) {
+  return put(p, b.x) && put(p, b.y) && put(p, b.x + b.w) && put(p, b.y + b.h);
 }
 
 #define MAX_SIZES 16
 
-/** A RawLine, or NULL in *out when the line is skipped (vertical, empty, only whitespace). 0 on failure. */
-static int make_line(napi_env env, fz_context *ctx, const keys_t *k, fz_stext_line *line, fz_rect box, text_t *t, napi_value *out) {
-  *out = NULL;
+/** Appends a line (see the layout above); *added = 0 when it is skipped (vertical, empty, only whitespace). */
+static int put_line(fz_context *ctx, packed_t *p, fz_stext_line *line, fz_rect box, int *added) {
+  *added = 0;
   if (line->wmode != 0 || !line->first_char) return 1;
   double sizes[MAX_SIZES];
   int counts[MAX_SIZES], nsizes = 0, total = 0, bold = 0, blank = 1;
@@ -102,10 +110,9 @@ static int make_line(napi_env env, fz_context *ctx, const keys_t *k, fz_stext_li
   int font_bold = 0;
   float last_size = -1;
   int last_slot = -1;
-  t->len = 0;
+  size_t text_start = p->tn;
   for (fz_stext_char *ch = line->first_char; ch; ch = ch->next) {
-    if (!text_reserve(t, FZ_UTFMAX)) return 0;
-    t->len += fz_runetochar(t->data + t->len, ch->c);
+    if (!put_char(p, ch->c)) return 0;
     if (!is_js_space(ch->c)) blank = 0;
     // the HTML rendering writes every character but the ASCII space as one visible character or entity
     if (ch->c == ' ') continue;
@@ -129,7 +136,10 @@ static int make_line(napi_env env, fz_context *ctx, const keys_t *k, fz_stext_li
     }
     if (last_slot >= 0) counts[last_slot]++;
   }
-  if (blank) return 1;
+  if (blank) {
+    p->tn = text_start;
+    return 1;
+  }
   double lead = (int)line->first_char->size;
   double size = 0;
   int best = -1;
@@ -138,17 +148,9 @@ static int make_line(napi_env env, fz_context *ctx, const keys_t *k, fz_stext_li
       best = counts[i];
       size = sizes[i];
     }
-  napi_value obj, v;
-  if (napi_create_object(env, &obj) != napi_ok) return 0;
-  if (napi_create_string_utf8(env, t->data, t->len, &v) != napi_ok) return 0;
-  if (napi_set_property(env, obj, k->text, v) != napi_ok) return 0;
-  if (!set_box(env, k, obj, json_box(box))) return 0;
-  if (napi_set_property(env, obj, k->size, num(env, size > 0 ? size : lead)) != napi_ok) return 0;
-  if (napi_set_property(env, obj, k->leadSize, num(env, lead)) != napi_ok) return 0;
-  if (napi_get_boolean(env, total > 0 && (double)bold / total >= 0.95, &v) != napi_ok) return 0;
-  if (napi_set_property(env, obj, k->bold, v) != napi_ok) return 0;
-  *out = obj;
-  return 1;
+  *added = 1;
+  return put_box(p, json_box(box)) && put(p, size > 0 ? size : lead) && put(p, lead) &&
+    put(p, total > 0 && (double)bold / total >= 0.95) && put(p, (double)(p->tn - text_start));
 }
 
 static int is_bullet(int c) {
@@ -196,66 +198,67 @@ static int starts_block(const fz_stext_line *prev, const fz_stext_line *l, int s
 }
 
 typedef struct {
-  napi_value lines;
-  uint32_t n;
+  size_t header; // index of the block's first number (x0); lineCount follows the box
+  int lines;
   fz_rect box;
 } block_acc_t;
 
-static int flush_block(napi_env env, const keys_t *k, napi_value blocks, uint32_t *nblocks, block_acc_t *acc) {
-  int ok = 1;
-  if (acc->lines) {
-    napi_value block;
-    ok = napi_create_object(env, &block) == napi_ok && set_box(env, k, block, json_box(acc->box)) &&
-      napi_set_property(env, block, k->lines, acc->lines) == napi_ok &&
-      napi_set_element(env, blocks, (*nblocks)++, block) == napi_ok;
-  }
-  acc->lines = NULL;
-  acc->n = 0;
+/** Starts a block: its box and line count are written when it ends (end_block). */
+static int begin_block(packed_t *p, block_acc_t *acc) {
+  acc->header = p->n;
+  acc->lines = 0;
   acc->box = fz_empty_rect;
-  return ok;
+  return put(p, 0) && put(p, 0) && put(p, 0) && put(p, 0) && put(p, 0);
 }
 
-static napi_value build_page(napi_env env, fz_context *ctx, const keys_t *k, fz_stext_page *st, int number, fz_rect bounds,
-  font_metrics_t *m) {
+/** Ends a block; a block without lines is taken back. Returns 1 when a block was kept. */
+static int end_block(packed_t *p, block_acc_t *acc) {
+  if (acc->lines == 0) {
+    p->n = acc->header;
+    return 0;
+  }
+  ibox_t b = json_box(acc->box);
+  double *h = p->nums + acc->header;
+  h[0] = b.x, h[1] = b.y, h[2] = b.x + b.w, h[3] = b.y + b.h, h[4] = acc->lines;
+  return 1;
+}
+
+static int put_page(fz_context *ctx, packed_t *p, fz_stext_page *st, int number, fz_rect bounds, font_metrics_t *m) {
   double width = bounds.x1 - bounds.x0, height = bounds.y1 - bounds.y0, image_area = 0;
-  napi_value page, blocks, line;
-  uint32_t nblocks = 0;
-  text_t t = { NULL, 0, 0 };
-  block_acc_t acc = { NULL, 0, fz_empty_rect };
+  size_t header = p->n;
+  int blocks = 0, open = 0, added;
+  block_acc_t acc = { 0 };
   const fz_stext_line *prev = NULL;
-  int ok = napi_create_object(env, &page) == napi_ok && napi_create_array(env, &blocks) == napi_ok;
-  for (fz_stext_block *b = st->first_block; ok && b; b = b->next) {
+  if (!put(p, number) || !put(p, width) || !put(p, height) || !put(p, 0) || !put(p, 0)) return 0;
+  for (fz_stext_block *b = st->first_block; b; b = b->next) {
     if (b->type == FZ_STEXT_BLOCK_IMAGE) {
       image_area += clip_area(json_box(b->bbox), width, height);
-      ok = flush_block(env, k, blocks, &nblocks, &acc);
+      if (open) blocks += end_block(p, &acc), open = 0;
       prev = NULL;
       continue;
     }
     if (b->type != FZ_STEXT_BLOCK_TEXT) continue;
-    for (fz_stext_line *l = b->u.t.first_line; ok && l; prev = l, l = l->next) {
-      if (starts_block(prev, l, l == b->u.t.first_line)) ok = flush_block(env, k, blocks, &nblocks, &acc);
+    for (fz_stext_line *l = b->u.t.first_line; l; prev = l, l = l->next) {
+      if (!open || starts_block(prev, l, l == b->u.t.first_line)) {
+        if (open) blocks += end_block(p, &acc);
+        if (!begin_block(p, &acc)) return 0;
+        open = 1;
+      }
       fz_rect box = line_rect(ctx, l, m);
       // the block's box is the union of its lines' boxes (as mupdf builds it), whitespace-only lines included
       acc.box = fz_union_rect(acc.box, box);
-      ok = ok && make_line(env, ctx, k, l, box, &t, &line);
-      if (!ok || !line) continue;
-      if (!acc.lines) ok = napi_create_array(env, &acc.lines) == napi_ok;
-      ok = ok && napi_set_element(env, acc.lines, acc.n++, line) == napi_ok;
+      if (!put_line(ctx, p, l, box, &added)) return 0;
+      acc.lines += added;
     }
   }
-  ok = ok && flush_block(env, k, blocks, &nblocks, &acc);
-  free(t.data);
+  if (open) blocks += end_block(p, &acc);
   double area = (width > 0 ? width : 0) * (height > 0 ? height : 0);
-  double ratio = area > 0 ? fmin(1, image_area / area) : 0;
-  ok = ok && napi_set_property(env, page, k->pageNumber, num(env, number)) == napi_ok &&
-    napi_set_property(env, page, k->width, num(env, width)) == napi_ok &&
-    napi_set_property(env, page, k->height, num(env, height)) == napi_ok &&
-    napi_set_property(env, page, k->blocks, blocks) == napi_ok &&
-    napi_set_property(env, page, k->imageRatio, num(env, ratio)) == napi_ok;
-  return ok ? page : throw_last(env);
+  p->nums[header + 3] = area > 0 ? fmin(1, image_area / area) : 0;
+  p->nums[header + 4] = blocks;
+  return 1;
 }
 
-napi_value extract_page(napi_env env, engine_t *e, const keys_t *k, int number) {
+int extract_page(napi_env env, engine_t *e, packed_t *out, int number) {
   fz_context *ctx = e->ctx;
   fz_page *page = NULL;
   fz_stext_page *st = NULL;
@@ -287,13 +290,15 @@ napi_value extract_page(napi_env env, engine_t *e, const keys_t *k, int number) 
   fz_catch(ctx) {
     fz_drop_stext_page(ctx, st);
     fz_drop_page(ctx, page);
-    return throw_mupdf(env, e);
+    throw_mupdf(env, e);
+    return 0;
   }
   font_metrics_t metrics = { 0 };
   font_metrics_collect(ctx, page, &metrics);
-  napi_value out = build_page(env, ctx, k, st, number, bounds, &metrics);
+  int ok = put_page(ctx, out, st, number, bounds, &metrics);
   font_metrics_drop(&metrics);
   fz_drop_stext_page(ctx, st);
   fz_drop_page(ctx, page);
-  return out;
+  if (!ok) napi_throw_error(env, NULL, "out of memory");
+  return ok;
 }

@@ -123,7 +123,7 @@ describe('native engine memory', () => {
     createEngine(abort?: Int32Array): unknown;
     open(engine: unknown, bytes: Uint8Array, magic: string): void;
     info(engine: unknown): { pageCount: number };
-    extract(engine: unknown, pages: number[]): unknown[];
+    extract(engine: unknown, pages: number[]): { nums: Float64Array; text: string };
     close(engine: unknown): void;
     memory(engine: unknown): { allocated: number; peak: number };
   }
@@ -148,7 +148,9 @@ describe('native engine memory', () => {
     for (let round = 0; round < 3; round++) {
       addon.open(engine, doc, 'application/pdf');
       const pages = addon.info(engine).pageCount;
-      expect(addon.extract(engine, Array.from({ length: pages }, (_, i) => i + 1))).toHaveLength(pages);
+      const packed = addon.extract(engine, Array.from({ length: pages }, (_, i) => i + 1));
+      expect(packed.text.length).toBeGreaterThan(100_000);
+      expect(packed.nums[0]).toBe(1); // page 1 comes first
       expect(addon.memory(engine).allocated).toBeGreaterThan(baseline + 100_000);
       addon.close(engine);
       after.push(addon.memory(engine).allocated);
@@ -164,7 +166,7 @@ describe('native engine memory', () => {
     const flag = new Int32Array(new SharedArrayBuffer(32));
     const stoppable = addon.createEngine(flag);
     addon.open(stoppable, doc, 'application/pdf');
-    expect(addon.extract(stoppable, [1, 2])).toHaveLength(2);
+    expect(addon.extract(stoppable, [2]).nums[0]).toBe(2);
     Atomics.store(flag, 0, 1);
     expect(() => addon.extract(stoppable, [3, 4])).toThrow(/aborted/);
     addon.close(stoppable);

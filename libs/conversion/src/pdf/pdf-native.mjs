@@ -9,6 +9,51 @@ import { fileURLToPath } from 'node:url';
 const ADDON = fileURLToPath(new URL('../../native/build/Release/lectern_mupdf.node', import.meta.url));
 
 /**
+ * RawPage objects from the addon's packed pages (layout in native/src/stext_page.c): numbers in a Float64Array,
+ * line texts in one string. Object literals here are much cheaper than building the objects in C through N-API.
+ * @param {{ nums: Float64Array, text: string }} packed
+ */
+export function unpack({ nums, text }) {
+  const pages = [];
+  let i = 0;
+  let t = 0;
+  while (i < nums.length) {
+    const pageNumber = nums[i];
+    const width = nums[i + 1];
+    const height = nums[i + 2];
+    const imageRatio = nums[i + 3];
+    const blocks = new Array(nums[i + 4]);
+    i += 5;
+    for (let b = 0; b < blocks.length; b++) {
+      const x0 = nums[i];
+      const y0 = nums[i + 1];
+      const x1 = nums[i + 2];
+      const y1 = nums[i + 3];
+      const lines = new Array(nums[i + 4]);
+      i += 5;
+      for (let l = 0; l < lines.length; l++) {
+        const end = t + nums[i + 7];
+        lines[l] = {
+          text: text.slice(t, end),
+          x0: nums[i],
+          y0: nums[i + 1],
+          x1: nums[i + 2],
+          y1: nums[i + 3],
+          size: nums[i + 4],
+          leadSize: nums[i + 5],
+          bold: nums[i + 6] === 1,
+        };
+        t = end;
+        i += 8;
+      }
+      blocks[b] = { x0, y0, x1, y1, lines };
+    }
+    pages.push({ pageNumber, width, height, blocks, imageRatio });
+  }
+  return pages;
+}
+
+/**
  * Loads the addon and creates this thread's engine (one fz_context, never shared between threads).
  * `abort` (an Int32Array over a SharedArrayBuffer of 8+ elements): another thread stores 1 at index 0 to stop
  * the page in progress and the rest of the batch. Throws with the reason when the addon is not built (no
@@ -38,7 +83,7 @@ export function loadNativeEngine(abort) {
     },
     extract(msg, bytes) {
       open(msg, bytes);
-      return addon.extract(engine, msg.pages);
+      return unpack(addon.extract(engine, msg.pages));
     },
     close(key) {
       if (key !== undefined && key !== openKey) return;
