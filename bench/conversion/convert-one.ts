@@ -1,6 +1,6 @@
 // Child process of conversion.bench.ts: converts files with @lectern/conversion in a fresh process so its
 // peak RSS (main thread + mupdf/tesseract worker threads) belongs to this measurement alone.
-//   text mode: convert-one.ts text FILE   -> cold run (pool start-up included), then 5 warm runs (median)
+//   text mode: convert-one.ts text FILE   -> cold run (pool start-up included), 4 untimed, then 5 warm runs (median)
 //   ocr mode:  convert-one.ts ocr WARMUP FILE... -> warm-up on WARMUP (not timed), then the files, per-page text
 // LECTERN_PDF_ENGINE=native|wasm|auto (default auto) chooses the mupdf engine of the PDF workers.
 import { closeConversionPool, configureConversionPool, convertDocument, pdfEngineInUse, type PdfEngine } from '@lectern/conversion';
@@ -15,6 +15,8 @@ if (mode === 'text') {
   let t = performance.now();
   const first = await convertDocument({ path: file });
   const cold = seconds(t);
+  // untimed runs first: the service's steady state has its JIT warm (layout code in both workers)
+  for (let i = 0; i < 4; i++) await convertDocument({ path: file });
   const warm: { wall: number; cpu: number }[] = [];
   for (let i = 0; i < 5; i++) {
     t = performance.now();
