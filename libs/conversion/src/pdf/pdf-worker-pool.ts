@@ -136,7 +136,12 @@ class PdfWorker {
   private readonly abort = new Int32Array(new SharedArrayBuffer(32));
 
   constructor(engine: PdfEngine) {
-    this.worker = new Worker(new URL('./pdf-page.worker.mjs', import.meta.url), { workerData: { engine, abort: this.abort.buffer } });
+    this.worker = new Worker(new URL('./pdf-page.worker.mjs', import.meta.url), {
+      workerData: { engine, abort: this.abort.buffer },
+      // extraction and layout make many short-lived objects per page: a larger young generation collects them
+      // in fewer scavenges (measured ~5-10% less time per page; costs up to 64 MB more per worker)
+      resourceLimits: { maxYoungGenerationSizeMb: 64 },
+    });
     this.worker.unref();
     let started: { resolve: (i: PdfEngineInfo) => void; reject: (e: Error) => void } | null = null;
     this.ready = new Promise<PdfEngineInfo>((resolve, reject) => (started = { resolve, reject }));
