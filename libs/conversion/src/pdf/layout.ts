@@ -16,13 +16,14 @@ export interface Line {
   footnote: boolean;
 }
 
+/** A paragraph (or heading) as the main thread receives it; its lines stay in the worker. */
 export interface TextBlock {
   kind: 'text';
   x0: number;
   y0: number;
   x1: number;
   y1: number;
-  lines: Line[];
+  lineCount: number;
   /** The lines' text joined, words hyphenated across lines rejoined ("plan-" + "making"). */
   text: string;
   /** Font size carrying most characters of the block, and whether (almost) all of it is bold. */

@@ -96,6 +96,8 @@ export function joinLines(lines) {
 }
 
 /**
+ * A paragraph from its visual lines: box, joined text, line count (the lines themselves are not kept: the
+ * main thread needs only these), main size and weight.
  * @param {Line[]} lines
  * @returns {TextBlock}
  */
@@ -121,7 +123,7 @@ export function toTextBlock(lines) {
   let size = 0;
   let best = -1;
   for (const [s, n] of bySize) if (n > best) [size, best] = [s, n];
-  return { kind: 'text', x0, y0, x1, y1, lines, text: joinLines(lines), size, bold: chars > 0 && bold / chars >= 0.8, chars };
+  return { kind: 'text', x0, y0, x1, y1, lineCount: lines.length, text: joinLines(lines), size, bold: chars > 0 && bold / chars >= 0.8, chars };
 }
 
 /**

@@ -62,7 +62,7 @@ export function headingRules(layouts: PageLayout[], skip: Set<TextBlock>): Headi
   let most = -1;
   for (const [s, n] of chars) if (n > most) [body, most] = [s, n];
   const headingish = (b: TextBlock): boolean =>
-    b.chars >= 2 && b.chars <= 200 && b.lines.length <= 3 && /\p{L}/u.test(blockText(b)) && !PAGE_NUMBER.test(blockText(b)) && !TOC_LINE.test(blockText(b));
+    b.chars >= 2 && b.chars <= 200 && b.lineCount <= 3 && /\p{L}/u.test(blockText(b)) && !PAGE_NUMBER.test(blockText(b)) && !TOC_LINE.test(blockText(b));
   const isSizeHeading = (b: TextBlock): boolean => b.size >= body + Math.max(1, 0.12 * body) && headingish(b);
   const isBoldHeading = (b: TextBlock): boolean => {
     const t = blockText(b);
@@ -70,7 +70,7 @@ export function headingRules(layouts: PageLayout[], skip: Set<TextBlock>): Headi
       b.bold &&
       Math.abs(b.size - body) <= 1 &&
       b.chars <= 120 &&
-      b.lines.length <= 2 &&
+      b.lineCount <= 2 &&
       headingish(b) &&
       !/[.,;:]$/.test(t) &&
       !/:\s+\S/.test(t)
