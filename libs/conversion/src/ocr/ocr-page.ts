@@ -30,7 +30,14 @@ const score = (r: { text: string; confidence: number }): number => r.confidence 
  */
 export async function ocrPage(ctx: FormatContext, doc: DocRef, page: number, dpi: number): Promise<OcrPageResult> {
   const { pools, signal } = ctx;
-  let skew = 0;
+  let o: PageOrientation = { axis: 'unknown', rotation: 0, confident: false, lines: 0, up: 0, down: 0, skew: 0 };
+  try {
+    o = await pools.pdf.orientation(doc, page, signal);
+  } catch {
+    signal.throwIfAborted(); // orientation is a hint only
+  }
+  // every render is levelled: tesseract's page layout splits the lines of a tilted page
+  const { skew } = o;
   const render = async (rotation: number, atDpi: number): Promise<{ image: Uint8Array; width: number; height: number }> => {
     try {
       return await pools.pdf.render(doc, page, atDpi, rotation + skew, signal);
@@ -67,24 +74,17 @@ export async function ocrPage(ctx: FormatContext, doc: DocRef, page: number, dpi
     rs.reduce<OcrPageResult | null>((a, b) => (b && (!a || score(b) > score(a)) ? b : a), null) as OcrPageResult;
   /** Low-resolution trials pick the best of `rotations`; the winner is then read at full resolution. */
   const bestOf = async (rotations: number[], floor: OcrPageResult | null): Promise<OcrPageResult | null> => {
-    let best: { rotation: number; score: number } | null = null;
+    let top: { rotation: number; score: number } | null = null;
     for (const rotation of rotations) {
       const t = await trial(rotation);
       const s = score(t);
-      if (!best || s > best.score) best = { rotation, score: s };
+      if (!top || s > top.score) top = { rotation, score: s };
       if (good(t)) break; // a clearly good read needs no comparison with the remaining orientations
     }
-    if (!best || (floor && best.score <= score(floor) * 1.1)) return null;
-    return read(best.rotation);
+    if (!top || (floor && top.score <= score(floor) * 1.1)) return null;
+    return read(top.rotation);
   };
 
-  let o: PageOrientation = { axis: 'unknown', rotation: 0, confident: false, lines: 0, up: 0, down: 0, skew: 0 };
-  try {
-    o = await pools.pdf.orientation(doc, page, signal);
-  } catch {
-    signal.throwIfAborted(); // orientation is a hint only
-  }
-  skew = o.skew; // every render is levelled: tesseract's page layout splits the lines of a tilted page
   let first: OcrPageResult | null = null;
   if (o.confident) {
     first = await read(o.rotation);

@@ -254,11 +254,13 @@ function orientation(msg) {
     }
   };
   try {
-    const o = grey(0, textOrientation);
-    // skew is measured on horizontal lines; rotations add up, so a quarter-turned page is measured turned
-    // 90 degrees and the angle holds for 270 as well
-    const skew = o.axis === 'unknown' ? 0 : o.axis === 'vertical' ? grey(90, textSkew) : grey(0, textSkew);
-    return { ...o, skew };
+    // skew is measured on horizontal lines, from the same render when they run that way; rotations add up, so
+    // a quarter-turned page is measured turned 90 degrees and the angle holds for 270 as well
+    const o = grey(0, (px, w, h, stride) => {
+      const found = textOrientation(px, w, h, stride);
+      return { ...found, skew: found.axis === 'horizontal' ? textSkew(px, w, h, stride) : 0 };
+    });
+    return o.axis === 'vertical' ? { ...o, skew: grey(90, textSkew) } : o;
   } finally {
     page.destroy();
   }
