@@ -35,7 +35,7 @@ const rawClientBans = [
   })),
 ];
 
-/** Layers: contracts < core < adapter < feature (use cases) < app; `testing` helpers sit beside them for tests only. */
+/** Layers: contracts < core < adapter < feature (use cases) < platform (composition) < app; `testing` helpers sit beside them for tests only. */
 const boundaries = (forTests) => {
   const t = forTests ? ['layer:testing'] : [];
   return {
@@ -49,7 +49,9 @@ const boundaries = (forTests) => {
       { sourceTag: 'layer:adapter', onlyDependOnLibsWithTags: ['layer:contracts', 'layer:core', 'layer:adapter', ...t] },
       { sourceTag: 'layer:testing', onlyDependOnLibsWithTags: ['layer:contracts', 'layer:core', 'layer:adapter', 'layer:testing'] },
       { sourceTag: 'layer:feature', onlyDependOnLibsWithTags: ['layer:contracts', 'layer:core', 'layer:adapter', 'layer:feature', ...t] },
-      { sourceTag: 'layer:app', onlyDependOnLibsWithTags: ['layer:contracts', 'layer:core', 'layer:adapter', 'layer:feature', ...t] },
+      // libs/platform composes adapters and feature libs for the apps (the composition root they share).
+      { sourceTag: 'layer:platform', onlyDependOnLibsWithTags: ['layer:contracts', 'layer:core', 'layer:adapter', 'layer:feature', ...t] },
+      { sourceTag: 'layer:app', onlyDependOnLibsWithTags: ['layer:contracts', 'layer:core', 'layer:adapter', 'layer:feature', 'layer:platform', ...t] },
     ],
   };
 };

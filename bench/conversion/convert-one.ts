@@ -3,25 +3,25 @@
 //   text mode: convert-one.ts text FILE   -> cold run (pool start-up included), 4 untimed, then 5 warm runs (median)
 //   ocr mode:  convert-one.ts ocr WARMUP FILE... -> warm-up on WARMUP (not timed), then the files, per-page text
 // LECTERN_PDF_ENGINE=native|wasm|auto (default auto) chooses the mupdf engine of the PDF workers.
-import { closeConversionPool, configureConversionPool, convertDocument, pdfEngineInUse, type PdfEngine } from '@lectern/conversion';
+import { createConversionEngine, type PdfEngine } from '@lectern/conversion';
 
 const [mode, ...files] = process.argv.slice(2);
 const engine = (process.env['LECTERN_PDF_ENGINE'] ?? 'auto') as PdfEngine;
-await configureConversionPool({ pdfEngine: engine });
+const conversion = createConversionEngine({ pdfEngine: engine });
 const seconds = (t: number): number => (performance.now() - t) / 1000;
 
 if (mode === 'text') {
   const file = files[0] ?? '';
   let t = performance.now();
-  const first = await convertDocument({ path: file });
+  const first = await conversion.convert({ path: file });
   const cold = seconds(t);
   // untimed runs first: the service's steady state has its JIT warm (layout code in both workers)
-  for (let i = 0; i < 4; i++) await convertDocument({ path: file });
+  for (let i = 0; i < 4; i++) await conversion.convert({ path: file });
   const warm: { wall: number; cpu: number }[] = [];
   for (let i = 0; i < 5; i++) {
     t = performance.now();
     const c = process.cpuUsage(); // all threads of the process: main + mupdf workers
-    await convertDocument({ path: file });
+    await conversion.convert({ path: file });
     const used = process.cpuUsage(c);
     warm.push({ wall: seconds(t), cpu: (used.user + used.system) / 1e6 });
   }
@@ -33,7 +33,7 @@ if (mode === 'text') {
       headings: first.headings.length,
       tables: first.tables.length,
       cold_seconds: cold,
-      engine: (await pdfEngineInUse()).engine,
+      engine: (await conversion.pdfEngineInUse()).engine,
       warm_seconds: warm[2]?.wall,
       warm_cpu_seconds: warm[2]?.cpu,
       peak_rss_mb: process.resourceUsage().maxRSS / 1024,
@@ -41,7 +41,7 @@ if (mode === 'text') {
   );
 } else if (mode === 'ocr') {
   const warmup = files[0] ?? '';
-  await convertDocument({ path: warmup }); // tesseract workers start and load eng data here, not in the timing
+  await conversion.convert({ path: warmup }); // tesseract workers start and load eng data here, not in the timing
   const pages: { file: string; page: number; text: string; rotation: number; confidence: number | null }[] = [];
   // two documents at a time, as the converter service runs them and as the native side runs two tesseracts
   const queue = files.slice(1);
@@ -50,7 +50,7 @@ if (mode === 'text') {
   const lane = async (): Promise<void> => {
     for (let file = queue.shift(); file !== undefined; file = queue.shift()) {
       const started = performance.now();
-      const r = await convertDocument({ path: file });
+      const r = await conversion.convert({ path: file });
       perFile.push({ file: file.split('/').pop() ?? file, pages: r.page_count, seconds: seconds(started) });
       for (const p of r.pages)
         pages.push({ file: file.split('/').pop() ?? file, page: p.page_number, text: p.text, rotation: p.rotation ?? 0, confidence: p.ocr_confidence });
@@ -61,4 +61,4 @@ if (mode === 'text') {
 } else {
   throw new Error(`unknown mode ${mode}`);
 }
-await closeConversionPool();
+await conversion.close();

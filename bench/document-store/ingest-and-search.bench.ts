@@ -9,11 +9,10 @@
  */
 import { readFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir, cpus } from 'node:os';
-import { basename, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { chunkPages } from '@lectern/chunking';
-import { convertDocument, closeConversionPool } from '@lectern/conversion';
-import { buildChunkRecords, documentId } from '@lectern/documents';
+import { buildChunkRecords, documentId, readDocumentFile } from '@lectern/documents';
 import { connectMcp, corpusFile, listenOnFreePort, silentLogger } from '@lectern/testing';
 import { buildApp } from '../../apps/document-store-mcp/src/app.js';
 import { composeDocumentStore } from '../../apps/document-store-mcp/src/compose.js';
@@ -33,7 +32,7 @@ const pct = (xs: number[], p: number) => {
 const dataDir = mkdtempSync(join(tmpdir(), 'lectern-bench-docstore-'));
 const config = loadConfig({ DATA_DIR: dataDir, DOCUMENT_ROOTS: dataDir });
 const log = silentLogger();
-const { deps, steps } = composeDocumentStore(config, log);
+const { deps, platform } = composeDocumentStore(config, log);
 const docs = [
   { name: 'NPPF 2024', file: corpusFile('uk-planning-policy', 'nppf-2024', 'NPPF_December_2024.pdf') },
   { name: 'gnuplot manual', file: corpusFile('long-manuals', 'gnuplot.pdf') },
@@ -45,7 +44,9 @@ await embedder.embed('warm up'); // model load is not an ingestion cost
 const collection = await deps.store.ensureCollection('application_docs', { fingerprint: embedder.fingerprint, hybrid: true });
 for (const doc of docs) {
   const t0 = performance.now();
-  const converted = await convertDocument({ path: doc.file }, { enableOcr: true, imageRatioThreshold: 0.7 });
+  // The ingest's conversion stage: read and hash once, then the conversion job (in-process here).
+  const { bytes, sha256 } = await readDocumentFile(doc.file, [dirname(doc.file)], 1e9);
+  const converted = await deps.conversion.convert({ kind: 'read', path: doc.file, filename: basename(doc.file), bytes, sha256 });
   const t1 = performance.now();
   const chunks = chunkPages(converted.pages.map((p) => ({ page_number: p.page_number, text: p.text })));
   const t2 = performance.now();
@@ -97,6 +98,5 @@ for (const concurrency of [1, 10, 50]) {
 }
 console.log(`\nPeak RSS of the whole service process: ${peakRssMb().toFixed(0)} MB`);
 await app.close();
-for (const step of steps) await step.close();
-await closeConversionPool();
+await platform.close();
 rmSync(dataDir, { recursive: true, force: true });

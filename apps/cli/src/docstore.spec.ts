@@ -1,7 +1,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { composeDocumentStore, ingestDocument } from '@lectern/document-store';
+import { ingestDocument } from '@lectern/document-store';
+import { createPlatform, documentStoreDeps } from '@lectern/platform';
 import { corporaDir, corpusFile, silentLogger } from '@lectern/testing';
 import { runCli } from './cli.js';
 
@@ -26,8 +27,8 @@ describe('lectern docstore check', () => {
   let dataDir: string;
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'lectern-cli-docstore-'));
-    const { deps, steps } = composeDocumentStore({
-      dataDir,
+    const platform = createPlatform({ dataDir, log: silentLogger() });
+    const deps = documentStoreDeps(platform, {
       embedding: { model: 'auto' },
       roots: [corporaDir()],
       defaultProject: 'application_docs',
@@ -35,11 +36,10 @@ describe('lectern docstore check', () => {
       imageRatioThreshold: 0.7,
       ingestTimeoutMs: 120_000,
       maxDocumentBytes: 1e9,
-      log: silentLogger(),
     });
     const ingested = await ingestDocument(deps, { file_path: ADOPTION, application_ref: 'CLI/1' });
     expect(ingested.status).toBe('success');
-    for (const step of steps) await step.close();
+    await platform.close();
   }, 120_000);
   afterAll(async () => {
     await rm(dataDir, { recursive: true, force: true });
@@ -53,25 +53,17 @@ describe('lectern docstore check', () => {
 
   it('finds orphan chunks (chunks whose registry entry is missing), exits 1, and --repair removes them', async () => {
     // What a process killed between chunk upsert and registry write leaves: chunks the registry does not know.
-    const { deps, steps } = composeDocumentStore({
-      dataDir,
-      embedding: { model: 'auto' },
-      roots: [],
-      defaultProject: 'application_docs',
-      enableOcr: false,
-      imageRatioThreshold: 0.7,
-      ingestTimeoutMs: 1000,
-      maxDocumentBytes: 1,
-      log: silentLogger(),
-    });
-    const collection = await deps.store.getCollection('application_docs');
-    const embedder = await deps.embedders.for(collection!.fingerprint);
-    await deps.store.upsert(
+    const platform = createPlatform({ dataDir, log: silentLogger() });
+    const store = platform.vectorStore();
+    const embedders = platform.embedders({ model: 'auto' });
+    const collection = await store.getCollection('application_docs');
+    const embedder = await embedders.for(collection!.fingerprint);
+    await store.upsert(
       'application_docs',
       [{ id: 'GHOST_abcdef_001_000', vector: await embedder.embed('ghost'), text: 'ghost', payload: { document_id: 'GHOST_abcdef', chunk_index: 0 } }],
       { fingerprint: collection!.fingerprint },
     );
-    for (const step of steps) await step.close();
+    await platform.close();
 
     const found = await run(['docstore', 'check'], { DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
     expect(found.code).toBe(1);

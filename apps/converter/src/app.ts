@@ -1,20 +1,17 @@
 import multipart from '@fastify/multipart';
-import type { ConversionJobPayload, ConversionJobResult } from '@lectern/contracts';
-import type { ConvertDocumentFn, JobQueue } from '@lectern/queue';
+import type { ConversionService } from '@lectern/platform';
 import type { Logger } from '@lectern/runtime';
 import { createHttpApp } from '@lectern/transport';
 import type { FastifyInstance } from 'fastify';
-import { conversionDefaults, restApiKey, type ConverterConfig } from './config.js';
+import { restApiKey, type ConverterConfig } from './config.js';
 import { registerConvertRoute } from './routes/convert.route.js';
 import { registerTaskRoutes } from './routes/tasks.route.js';
 
 export interface ConverterDeps {
   config: ConverterConfig;
   logger: Logger;
-  /** The `conversion` queue (BullMQ or in-process); `/tasks` enqueues on it. */
-  queue: JobQueue<ConversionJobPayload, ConversionJobResult>;
-  /** `convertDocument` from `@lectern/conversion` (what `POST /convert` runs directly). */
-  convert: ConvertDocumentFn;
+  /** The conversion job path: `/tasks` submits jobs; `POST /convert` runs the engine directly. */
+  conversion: Pick<ConversionService, 'submitter' | 'engine'>;
 }
 
 /** Compose the converter's HTTP API without listening (tests use `inject` or listen on port 0). */
@@ -25,8 +22,8 @@ export const buildApp = (deps: ConverterDeps): FastifyInstance => {
   // Our own byte counter answers `too_large` first; busboy's limit is the backstop one byte later.
   app.register(multipart, { limits: { fileSize: config.MAX_DOCUMENT_BYTES + 1, files: 1, fields: 4, fieldSize: 64 * 1024 } });
   app.register(async (scope) => {
-    registerConvertRoute(scope, { ...limits, defaults: conversionDefaults(config), convert: deps.convert });
-    registerTaskRoutes(scope, { ...limits, queue: deps.queue });
+    registerConvertRoute(scope, { ...limits, engine: deps.conversion.engine });
+    registerTaskRoutes(scope, { ...limits, submitter: deps.conversion.submitter });
   });
   return app;
 };

@@ -1,16 +1,7 @@
 import { conversionJobId, conversionQueue, type ConversionJobPayload, type ConversionJobResult, type JobProgress } from '@lectern/contracts';
-import { closeConversionPool, convertDocument } from '@lectern/conversion';
-import {
-  closeRedis,
-  connectRedis,
-  createBullmqQueue,
-  createConversionProcessor,
-  createInProcessQueue,
-  loadConversionResult,
-  stageConversionFile,
-  type JobQueue,
-  type RedisConnection,
-} from '@lectern/queue';
+import { createConversionEngine } from '@lectern/conversion';
+import { createConversionProcessor, loadConversionResult, stageConversionFile } from '@lectern/conversion-job';
+import { closeRedis, connectRedis, createBullmqQueue, createInProcessQueue, type JobQueue, type RedisConnection } from '@lectern/queue';
 import { corpusFile, startRedis, type TestRedis } from '@lectern/testing';
 import { createReadStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -22,12 +13,13 @@ type ConversionQueue = JobQueue<ConversionJobPayload, ConversionJobResult>;
 
 let redis: TestRedis;
 let connection: RedisConnection;
+const engine = createConversionEngine();
 beforeAll(async () => {
   redis = await startRedis();
   connection = connectRedis(redis.url);
 });
 afterAll(async () => {
-  await closeConversionPool();
+  await engine.close();
   await closeRedis(connection);
   await redis.stop();
 });
@@ -59,9 +51,11 @@ describe.each([
     queue.process(
       createConversionProcessor({
         dataDir,
-        convert: (input, options) => {
-          conversions += 1;
-          return convertDocument(input, options);
+        engine: {
+          convert: (input, options) => {
+            conversions += 1;
+            return engine.convert(input, options);
+          },
         },
       }),
     );

@@ -1,62 +1,36 @@
-import { conversionQueue, type ConversionJobPayload, type ConversionJobResult } from '@lectern/contracts';
-import { closeConversionPool, convertDocument } from '@lectern/conversion';
-import {
-  closeRedis,
-  connectRedis,
-  createBullmqQueue,
-  createConversionProcessor,
-  createInProcessQueue,
-  type ConvertDocumentFn,
-  type JobQueue,
-  type JobWorker,
-} from '@lectern/queue';
+import { createPlatform, type ConversionService, type Platform, type ShutdownStep } from '@lectern/platform';
 import type { Logger } from '@lectern/runtime';
-import type { ShutdownStep } from '@lectern/transport';
 import { conversionDefaults, type ConverterConfig } from './config.js';
 
 export interface ConverterServices {
-  /** The conversion itself (also what `POST /convert` runs). */
-  convert: ConvertDocumentFn;
-  queue: JobQueue<ConversionJobPayload, ConversionJobResult>;
-  worker: JobWorker | undefined;
-  /** In shutdown order, after HTTP: worker, queue, Redis, conversion pools. */
+  /** The conversion job path (queue, submitter, worker) and this process's engine. */
+  conversion: ConversionService;
+  platform: Platform;
+  /** In shutdown order, after HTTP: worker, queue, Redis, conversion engine. */
   closeSteps: ShutdownStep[];
 }
 
-/**
- * Pick the queue adapter by configuration alone: BullMQ on `REDIS_URL` (workers scale out across
- * replicas), else in-process. Either way the same processor converts (`createConversionProcessor`).
- */
 export interface ConverterServiceOptions {
-  /** Defaults to `convertDocument` (tests wrap it to count conversions). */
-  convert?: ConvertDocumentFn;
+  /** Wraps the engine (tests count conversions with it). */
+  instrument?: Parameters<Platform['conversion']>[0]['instrument'];
   /** BullMQ key prefix (default `lectern`; tests use their own). */
   redisPrefix?: string;
 }
 
-export const createConverterServices = (
-  config: ConverterConfig,
-  logger: Logger,
-  options: ConverterServiceOptions = {},
-): ConverterServices => {
-  const convert: ConvertDocumentFn = options.convert ?? ((input, opts) => convertDocument(input, { ...opts, log: logger }));
-  const redis = config.REDIS_URL ? connectRedis(config.REDIS_URL) : undefined;
-  const queue = redis
-    ? createBullmqQueue({ definition: conversionQueue, connection: redis, logger, prefix: options.redisPrefix })
-    : // Finished jobs (with results up to INLINE_RESULT_MAX_BYTES) stay in memory for dedupe: bounded.
-      createInProcessQueue({ definition: conversionQueue, logger, keepFinished: 200 });
-  const processor = createConversionProcessor({
-    dataDir: config.DATA_DIR,
-    convert,
-    defaults: conversionDefaults(config),
+/**
+ * The converter's services through `@lectern/platform`: the `conversion` queue (BullMQ on REDIS_URL, so
+ * workers scale out across replicas; else in-process), its one processor, and the engine `POST /convert` uses.
+ */
+export const createConverterServices = (config: ConverterConfig, logger: Logger, options: ConverterServiceOptions = {}): ConverterServices => {
+  const platform = createPlatform({ dataDir: config.DATA_DIR, log: logger, redisUrl: config.REDIS_URL, redisPrefix: options.redisPrefix });
+  const { enableOcr, imageRatioThreshold, maxBytes, maxPages, timeoutMs } = conversionDefaults(config);
+  const conversion = platform.conversion({
+    pdfEngine: config.PDF_ENGINE,
+    defaults: { enableOcr, imageRatioThreshold },
+    limits: { maxBytes, maxPages, timeoutMs },
+    workers: { embedded: config.CONVERTER_CONCURRENCY, distributed: config.CONVERTER_CONCURRENCY },
     inlineMaxBytes: config.INLINE_RESULT_MAX_BYTES,
+    ...(options.instrument ? { instrument: options.instrument } : {}),
   });
-  const worker = config.CONVERTER_CONCURRENCY > 0 ? queue.process(processor, { concurrency: config.CONVERTER_CONCURRENCY }) : undefined;
-  const closeSteps: ShutdownStep[] = [
-    { name: 'conversion worker', close: () => worker?.close() },
-    { name: 'conversion queue', close: () => queue.close() },
-    ...(redis ? [{ name: 'redis', close: () => closeRedis(redis) }] : []),
-    { name: 'conversion pools', close: () => closeConversionPool() },
-  ];
-  return { convert, queue, worker, closeSteps };
+  return { conversion, platform, closeSteps: platform.shutdownSteps() };
 };

@@ -1,5 +1,4 @@
 import type { ConversionResult } from '@lectern/contracts';
-import { convertDocument } from '@lectern/conversion';
 import { listenOnFreePort, silentLogger } from '@lectern/testing';
 import type { FastifyInstance } from 'fastify';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -15,7 +14,7 @@ export interface TestConverter {
   app: FastifyInstance;
   services: ConverterServices;
   dataDir: string;
-  /** Conversions actually run (the real `convertDocument`, counted). */
+  /** Conversions actually run (the real engine, counted). */
   conversions: () => number;
   close(): Promise<void>;
 }
@@ -30,12 +29,15 @@ export const startConverter = async (
   let count = 0;
   const services = createConverterServices(config, logger, {
     redisPrefix: options.redisPrefix,
-    convert: (input, opts) => {
-      count += 1;
-      return convertDocument(input, opts);
-    },
+    instrument: (engine) => ({
+      ...engine,
+      convert: (input, opts) => {
+        count += 1;
+        return engine.convert(input, opts);
+      },
+    }),
   });
-  const app = buildApp({ config, logger, queue: services.queue, convert: services.convert });
+  const app = buildApp({ config, logger, conversion: services.conversion });
   const baseUrl = await listenOnFreePort(app);
   return {
     baseUrl,
@@ -49,7 +51,7 @@ export const startConverter = async (
       const closing = app.close();
       app.server.closeAllConnections();
       await closing;
-      for (const step of services.closeSteps) await step.close();
+      await services.platform.close();
       if (!options.dataDir) await rm(dataDir, { recursive: true, force: true });
     },
   };

@@ -1,4 +1,3 @@
-import { configureConversionPool } from '@lectern/conversion';
 import { createLogger, ConfigError } from '@lectern/runtime';
 import { httpShutdownStep, installShutdown } from '@lectern/transport';
 import { buildApp } from './app.js';
@@ -8,11 +7,10 @@ import { createConverterServices } from './converter-services.js';
 const start = async () => {
   const config = loadConfig(process.env);
   const logger = createLogger('converter', config.LOG_LEVEL);
-  await configureConversionPool({ pdfEngine: config.PDF_ENGINE, log: logger });
   const services = createConverterServices(config, logger);
-  const app = buildApp({ config, logger, queue: services.queue, convert: services.convert });
-  // Ordered: stop taking requests, then the worker (finishes its job), the queue, Redis, the pools.
-  installShutdown({ log: logger, steps: [httpShutdownStep(app), ...services.closeSteps] });
+  const app = buildApp({ config, logger, conversion: services.conversion });
+  // Ordered: stop taking requests, then the worker (finishes its job), the queue, Redis, the engine.
+  installShutdown({ log: logger, steps: [httpShutdownStep(app), ...services.platform.shutdownSteps()] });
   await app.listen({ port: config.CONVERTER_PORT, host: config.HOST });
   logger.info({ queue: config.REDIS_URL ? 'bullmq' : 'in-process', port: config.CONVERTER_PORT }, 'converter ready');
 };

@@ -21,6 +21,8 @@ export const DocumentStoreEnvSchema = z.object({
   EMBEDDING_QUANTIZED: envBool(false),
   EMBEDDING_THREADS: envInt(0, 0, 256),
   MAX_DOCUMENT_BYTES: envInt(200 * 1024 * 1024, 1),
+  /** Ranking of spec 002's retrieve_document_chunks: hybrid (BM25 + dense, fused) or dense only. */
+  RETRIEVE_SEARCH_MODE: envEnum(['hybrid', 'dense'] as const, 'hybrid'),
   QDRANT_URL: envUrl(),
   QDRANT_API_KEY: envString(),
   REDIS_URL: envUrl(),

@@ -91,9 +91,9 @@ describe('ingest_document after a process killed mid-ingest', () => {
     second.child.kill('SIGTERM');
     await new Promise((r) => second.child.once('exit', r));
 
-    const { deps, steps } = composeDocumentStore(loadConfig(env), silentLogger());
+    const { deps, platform } = composeDocumentStore(loadConfig(env), silentLogger());
     const report = await checkConsistency(deps, {});
-    for (const step of steps) await step.close();
+    await platform.close();
     expect(report).toMatchObject({ documents: 1, orphan_chunks: 0, count_mismatches: [] });
     expect(report.chunks).toBe((retry.structuredContent as { chunks_created: number }).chunks_created);
   }, 600_000);

@@ -27,7 +27,7 @@ export const startDocumentStore = async (
   const dataDir = mkdtempSync(join(tmpdir(), 'lectern-docstore-'));
   const config = loadConfig({ DATA_DIR: dataDir, DOCUMENT_ROOTS: `${dataDir},${corporaDir()}`, ...env });
   const log = silentLogger();
-  const { deps, steps } = composeDocumentStore(config, log);
+  const { deps, platform } = composeDocumentStore(config, log);
   const app = buildApp({ config, logger: log, documentStore: deps });
   const baseUrl = await listenOnFreePort(app);
   const client = await connectMcp(baseUrl, transport, env['MCP_API_KEY'] ? { token: env['MCP_API_KEY'] } : {});
@@ -44,7 +44,7 @@ export const startDocumentStore = async (
     stop: async () => {
       await client.close();
       await app.close();
-      for (const step of steps) await step.close();
+      await platform.close();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

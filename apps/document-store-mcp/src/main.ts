@@ -1,4 +1,3 @@
-import { configureConversionPool } from '@lectern/conversion';
 import { createLogger, ConfigError } from '@lectern/runtime';
 import { httpShutdownStep, installShutdown } from '@lectern/transport';
 import { buildApp } from './app.js';
@@ -8,11 +7,10 @@ import { loadConfig } from './config.js';
 const start = async () => {
   const config = loadConfig(process.env);
   const logger = createLogger('document-store-mcp', config.LOG_LEVEL);
-  await configureConversionPool({ pdfEngine: config.PDF_ENGINE, log: logger });
-  const { deps, steps } = composeDocumentStore(config, logger);
+  const { deps, platform } = composeDocumentStore(config, logger);
   const app = buildApp({ config, logger, documentStore: deps });
-  // Order: HTTP and its open streams first, then queue/workers, embedders, the store.
-  installShutdown({ log: logger, steps: [httpShutdownStep(app), ...steps] });
+  // Order: HTTP and its open streams first, then the platform's workers, queues, Redis, engine, embedders, store.
+  installShutdown({ log: logger, steps: [httpShutdownStep(app), ...platform.shutdownSteps()] });
   await app.listen({ port: config.DOCUMENT_STORE_PORT, host: config.HOST });
 };
 

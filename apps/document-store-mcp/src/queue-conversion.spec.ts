@@ -1,6 +1,5 @@
-import { conversionQueue, type ConversionJobPayload, type ConversionJobResult } from '@lectern/contracts';
-import { closeConversionPool, convertDocument } from '@lectern/conversion';
-import { closeRedis, connectRedis, createBullmqQueue, createConversionProcessor, type JobQueue, type RedisConnection } from '@lectern/queue';
+import { conversionJobId } from '@lectern/contracts';
+import { createPlatform, type ConversionService, type Platform } from '@lectern/platform';
 import { corpusFile, silentLogger, startRedis, type TestRedis } from '@lectern/testing';
 import { sha256File } from '@lectern/documents';
 import { startDocumentStore, type RunningDocumentStore } from './document-store.testkit.js';
@@ -20,37 +19,35 @@ const REPORT = corpusFile(
  */
 describe('ingest_document with REDIS_URL (conversion through the queue)', () => {
   let redis: TestRedis;
-  let connection: RedisConnection;
-  let worker: JobQueue<ConversionJobPayload, ConversionJobResult>;
+  let converterPlatform: Platform;
+  let worker: ConversionService;
   let ds: RunningDocumentStore;
 
   beforeAll(async () => {
     redis = await startRedis();
     ds = await startDocumentStore({ REDIS_URL: redis.url });
-    connection = connectRedis(redis.url);
-    worker = createBullmqQueue({ definition: conversionQueue, connection, logger: silentLogger() });
-    worker.process(createConversionProcessor({ dataDir: ds.dataDir, convert: convertDocument }));
+    // A converter worker as the converter app composes it: same Redis, same shared DATA_DIR.
+    converterPlatform = createPlatform({ dataDir: ds.dataDir, log: silentLogger(), redisUrl: redis.url });
+    worker = converterPlatform.conversion({ workers: { embedded: 1, distributed: 1 } });
   }, 60_000);
   afterAll(async () => {
     await ds.stop();
-    await worker.close();
-    await closeRedis(connection);
+    await converterPlatform.close();
     await redis.stop();
-    // The worker above converted in this process: end its mupdf worker threads too.
-    await closeConversionPool();
   });
 
   it('ingests through a converter worker, and the same file converts once', async () => {
     const first = await ds.call('ingest_document', { file_path: REPORT, application_ref: 'QUEUE/1' });
     expect(first.body).toMatchObject({ status: 'success', extraction_method: 'text_layer' });
     const sha = await sha256File(REPORT);
-    const job = await worker.getJob(`convert-${sha}-text`);
+    // The document store's settings are the defaults, so its job is the converter's own `POST /tasks` job.
+    const job = await worker.submitter.getJob(conversionJobId(sha));
     expect(job).toMatchObject({ status: 'succeeded', attempts: 1 });
     expect(job?.payload).toMatchObject({ file: { kind: 'data_dir' }, sha256: sha });
 
     // Another application ingesting the same bytes reuses the finished conversion job.
     const second = await ds.call('ingest_document', { file_path: REPORT, application_ref: 'QUEUE/2' });
     expect(second.body).toMatchObject({ status: 'success' });
-    expect((await worker.getJob(`convert-${sha}-text`))?.attempts).toBe(1);
+    expect((await worker.submitter.getJob(conversionJobId(sha)))?.attempts).toBe(1);
   }, 120_000);
 });

@@ -1,3 +1,4 @@
+import { createPlatform } from '@lectern/platform';
 import { createLogger, ConfigError } from '@lectern/runtime';
 import { httpShutdownStep, installShutdown } from '@lectern/transport';
 import { buildApp } from './app.js';
@@ -6,8 +7,10 @@ import { loadConfig } from './config.js';
 const start = async () => {
   const config = loadConfig(process.env);
   const logger = createLogger('extraction-api', config.LOG_LEVEL);
+  // Services come from the platform as the tools that need them land (store, embedders, conversion, queues).
+  const platform = createPlatform({ dataDir: config.DATA_DIR, log: logger });
   const app = buildApp({ config, logger });
-  installShutdown({ log: logger, steps: [httpShutdownStep(app)] });
+  installShutdown({ log: logger, steps: [httpShutdownStep(app), ...platform.shutdownSteps()] });
   await app.listen({ port: config.EXTRACTION_API_PORT, host: config.HOST });
 };
 

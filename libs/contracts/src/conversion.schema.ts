@@ -97,6 +97,14 @@ export const ConversionOptionsSchema = z.object({
     .positive()
     .default(10 * 60 * 1000),
   skipOcrForRenderings: z.boolean().default(true),
+  ocrImageBased: z
+    .boolean()
+    .default(false)
+    .describe(
+      'OCR the text-less pages of an image-based document (average image ratio above imageRatioThreshold) that has ' +
+        'a text layer on other pages. Off by default: such documents are drawings and plans (spec 000 skips them), ' +
+        'and OCR of a drawing yields noise. A document with no text layer at all (a scan) is always OCR\'d.',
+    ),
   ocrMinConfidence: z.number().min(0).max(100).default(70).describe('Below this mean confidence a page is warned.'),
   ocrLanguage: z
     .enum(['eng'])

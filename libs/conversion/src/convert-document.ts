@@ -18,13 +18,16 @@ import { convertHtml } from './formats/html.js';
 import { convertMarkdown, convertText } from './formats/text.js';
 import { indexMarkdown } from './markdown-index.js';
 import { convertPaged } from './pdf/convert-paged.js';
-import { getPools } from './pools.js';
 import { isRenderingFilename } from './rendering.js';
 import { sha256Bytes } from './sha256.js';
-import type { ConversionProgress, FormatContext, FormatOutput } from './types.js';
-import { raceAbort } from './util/race-abort.js';
+import type { ConversionPools, ConversionProgress, FormatContext, FormatOutput } from './types.js';
+import { raceAbort } from '@lectern/runtime';
 
-export type ConversionInput = { path: string } | { bytes: Uint8Array; filename: string };
+/**
+ * A file by path, or bytes already read. With bytes, `fingerprint` is their SHA-256 when the caller has
+ * already hashed exactly these bytes (the conversion then does not hash them again).
+ */
+export type ConversionInput = { path: string } | { bytes: Uint8Array; filename: string; fingerprint?: string };
 
 export type ConvertDocumentOptions = Partial<ConversionOptions> & {
   onProgress?: (p: ConversionProgress) => void;
@@ -41,11 +44,11 @@ const CONVERTERS: Record<DetectedFileType, (ctx: FormatContext) => Promise<Forma
   md: convertMarkdown,
 };
 
-async function loadInput(input: ConversionInput, maxBytes: number): Promise<{ bytes: Uint8Array; filename: string }> {
+async function loadInput(input: ConversionInput, maxBytes: number): Promise<{ bytes: Uint8Array; filename: string; fingerprint?: string }> {
   if ('bytes' in input) {
     if (input.bytes.length > maxBytes)
       throw conversionError('too_large', `${input.filename} is ${input.bytes.length} bytes (limit ${maxBytes})`);
-    return { bytes: input.bytes, filename: input.filename };
+    return { bytes: input.bytes, filename: input.filename, ...(input.fingerprint ? { fingerprint: input.fingerprint } : {}) };
   }
   const filename = basename(input.path);
   let size: number;
@@ -66,18 +69,20 @@ async function loadInput(input: ConversionInput, maxBytes: number): Promise<{ by
  * tables, per-page records, heading tree, page map. Every bad input ends in a typed AppError
  * (`unsupported_file_type`, `extraction_failed`, `no_content`, `too_large`, `encrypted`, `timeout`);
  * the heavy work runs in worker threads that a timeout terminates, so nothing hangs the process.
+ * Callers use a ConversionEngine (conversion-engine.ts), which owns the pools.
  */
-export async function convertDocument(
+export async function runConversion(
+  pools: () => ConversionPools,
   input: ConversionInput,
   options: ConvertDocumentOptions = {},
 ): Promise<ConversionResult> {
   const started = performance.now();
   const { onProgress, signal: outer, log, ...rest } = options;
   const opts = ConversionOptionsSchema.parse(rest);
-  const { bytes, filename } = await loadInput(input, opts.maxBytes);
+  const { bytes, filename, fingerprint: known } = await loadInput(input, opts.maxBytes);
   if (bytes.length === 0) throw conversionError('no_content', `${filename} is empty (0 bytes)`);
   const detected = detectType(filename, bytes);
-  const fingerprint = sha256Bytes(bytes);
+  const fingerprint = known ?? sha256Bytes(bytes);
   const isRendering = isRenderingFilename(filename);
 
   const timeout = conversionError('timeout', `conversion of ${filename} exceeded ${opts.timeoutMs} ms`);
@@ -102,7 +107,7 @@ export async function convertDocument(
       }
     },
     log,
-    pools: getPools(),
+    pools: pools(),
   };
   let out: FormatOutput;
   try {

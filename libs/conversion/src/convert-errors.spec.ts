@@ -7,12 +7,14 @@ import * as mupdf from 'mupdf';
 import { isAppError } from '@lectern/contracts';
 import { corpusFile } from '@lectern/testing';
 import {
-  closeConversionPool,
-  convertDocument,
-  warmConversionPool,
+  createConversionEngine,
   type ConversionInput,
   type ConvertDocumentOptions,
 } from './index.js';
+
+/** One engine for the whole file (it owns the mupdf and tesseract workers); closed after the last test. */
+const engine = createConversionEngine();
+afterAll(() => engine.close());
 
 const NPPF = corpusFile('uk-planning-policy', 'nppf-2024', 'NPPF_December_2024.pdf');
 const LINN = corpusFile('scanned-ocr', 'ocrmypdf-resources', 'linn.pdf');
@@ -21,7 +23,7 @@ const nppf = readFileSync(NPPF);
 /** The AppError code the conversion rejects with (fails the test if it resolves or throws something else). */
 async function errorCode(input: ConversionInput, options?: ConvertDocumentOptions): Promise<string> {
   try {
-    await convertDocument(input, options);
+    await engine.convert(input, options);
   } catch (e) {
     if (isAppError(e)) return e.code;
     throw e;
@@ -70,7 +72,6 @@ function zip(entries: { name: string; data: Buffer }[]): Buffer {
 }
 
 describe('convertDocument: bad input ends in a typed error', () => {
-  afterAll(() => closeConversionPool());
 
   it('rejects empty, unsupported and mislabelled files', async () => {
     expect(await errorCode({ bytes: new Uint8Array(0), filename: 'empty.pdf' })).toBe('no_content');
@@ -90,7 +91,7 @@ describe('convertDocument: bad input ends in a typed error', () => {
     const garbage = Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(5000, 7)]);
     expect(await errorCode({ bytes: garbage, filename: 'corrupt.pdf' })).toBe('extraction_failed');
     // a file that only lost its trailer is repaired and read, with a warning
-    const repaired = await convertDocument({ bytes: nppf.subarray(0, nppf.length - 1000), filename: 'cut.pdf' });
+    const repaired = await engine.convert({ bytes: nppf.subarray(0, nppf.length - 1000), filename: 'cut.pdf' });
     expect(repaired.page_count).toBe(82);
     expect(repaired.warnings.join(' ')).toMatch(/repaired/);
   });
@@ -128,8 +129,8 @@ describe('convertDocument: bad input ends in a typed error', () => {
     await writeFile(join(dir, 'zero.pdf'), '');
     expect(await errorCode({ path: join(dir, 'zero.pdf') })).toBe('no_content');
     // after a timeout (workers terminated) and all the failures above, the pools warm up again and serve
-    await warmConversionPool({ ocr: false });
-    const ok = await convertDocument({ path: NPPF }, { maxPages: 100 });
+    await engine.warm({ ocr: false });
+    const ok = await engine.convert({ path: NPPF }, { maxPages: 100 });
     expect(ok.page_count).toBe(82);
   });
 });

@@ -1,5 +1,9 @@
 import { Document, HeadingLevel, Packer, Paragraph, Table, TableCell, TableRow, TextRun } from 'docx';
-import { closeConversionPool, convertDocument } from './index.js';
+import { createConversionEngine } from './index.js';
+
+/** One engine for the whole file (it owns the mupdf and tesseract workers); closed after the last test. */
+const engine = createConversionEngine();
+afterAll(() => engine.close());
 
 const cell = (text: string): TableCell => new TableCell({ children: [new Paragraph(text)] });
 
@@ -39,10 +43,9 @@ const HTML = `<!doctype html><html><head><title>Parking standards</title><style>
 </body></html>`;
 
 describe('convertDocument: DOCX, HTML, TXT and MD', () => {
-  afterAll(() => closeConversionPool());
 
   it('converts a DOCX with its heading hierarchy and table', async () => {
-    const r = await convertDocument({ bytes: await makeDocx(), filename: 'allocations.docx' });
+    const r = await engine.convert({ bytes: await makeDocx(), filename: 'allocations.docx' });
     expect(r.detected_type).toBe('docx');
     expect(r.headings.map((h) => [h.level, h.title])).toEqual([
       [1, 'Site Allocation Report'],
@@ -67,7 +70,7 @@ describe('convertDocument: DOCX, HTML, TXT and MD', () => {
   });
 
   it('converts HTML to readable Markdown, keeping headings and tables and dropping scripts and styles', async () => {
-    const r = await convertDocument({ bytes: new TextEncoder().encode(HTML), filename: 'parking.html' });
+    const r = await engine.convert({ bytes: new TextEncoder().encode(HTML), filename: 'parking.html' });
     expect(r.detected_type).toBe('html');
     expect(r.title).toBe('Parking standards');
     expect(r.headings.map((h) => [h.level, h.title])).toEqual([
@@ -91,7 +94,7 @@ describe('convertDocument: DOCX, HTML, TXT and MD', () => {
 
   it('passes Markdown through and indexes its headings and tables (not inside code fences)', async () => {
     const md = '# Title\n\nIntro.\n\n```\n# not a heading\n```\n\n## Part\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\nEnd.\n';
-    const r = await convertDocument({ bytes: new TextEncoder().encode(md), filename: 'notes.md' });
+    const r = await engine.convert({ bytes: new TextEncoder().encode(md), filename: 'notes.md' });
     expect(r.detected_type).toBe('md');
     expect(r.headings.map((h) => h.title)).toEqual(['Title', 'Part']);
     expect(r.tables).toHaveLength(1);
@@ -101,16 +104,16 @@ describe('convertDocument: DOCX, HTML, TXT and MD', () => {
   it('reads legacy Windows-1252 text and HTML', async () => {
     // "café £5 – naïve" in Windows-1252
     const cp1252 = new Uint8Array([0x63, 0x61, 0x66, 0xe9, 0x20, 0xa3, 0x35, 0x20, 0x96, 0x20, 0x6e, 0x61, 0xef, 0x76, 0x65]);
-    const txt = await convertDocument({ bytes: cp1252, filename: 'legacy.txt' });
+    const txt = await engine.convert({ bytes: cp1252, filename: 'legacy.txt' });
     expect(txt.markdown).toBe('café £5 – naïve');
     const html = new Uint8Array([...new TextEncoder().encode('<html><body><h1>Menu</h1><p>'), ...cp1252, ...new TextEncoder().encode('</p></body></html>')]);
-    const page = await convertDocument({ bytes: html, filename: 'legacy.htm' });
+    const page = await engine.convert({ bytes: html, filename: 'legacy.htm' });
     expect(page.markdown).toBe('# Menu\n\ncafé £5 – naïve');
   });
 
   it('keeps plain text as text (a leading "#" is not a heading)', async () => {
     const txt = 'Minutes of the meeting\r\n# 3 items were agreed\r\nNext meeting in May.\r\n';
-    const r = await convertDocument({ bytes: new TextEncoder().encode(txt), filename: 'minutes.txt' });
+    const r = await engine.convert({ bytes: new TextEncoder().encode(txt), filename: 'minutes.txt' });
     expect(r.detected_type).toBe('txt');
     expect(r.headings).toEqual([]);
     expect(r.pages[0]?.text).toBe('Minutes of the meeting\n# 3 items were agreed\nNext meeting in May.');

@@ -1,7 +1,11 @@
 import { readFileSync } from 'node:fs';
 import * as mupdf from 'mupdf';
 import { corpusFile, wordRecall as recallOf } from '@lectern/testing';
-import { closeConversionPool, convertDocument } from './index.js';
+import { createConversionEngine } from './index.js';
+
+/** One engine for the whole file (it owns the mupdf and tesseract workers); closed after the last test. */
+const engine = createConversionEngine();
+afterAll(() => engine.close());
 
 // OCR is seconds per page on 2 cores; these few pages may need more than the default minute on a busy machine.
 const OCR_TIMEOUT = 240_000;
@@ -70,12 +74,12 @@ describe('convertDocument: OCR of image-only documents (ocrmypdf samples)', () =
   afterAll(async () => {
     // The issue asks for the recall to be reported, not only asserted.
     process.stdout.write(`\nOCR word recall vs linn.txt:\n${recalls.join('\n')}\n`);
-    await closeConversionPool();
+    
   });
 
   it.each(['linn.pdf', 'skew.pdf', 'rotated_skew.pdf'])('OCRs %s with word recall >= 90%%', async (name) => {
     const stages = new Set<string>();
-    const r = await convertDocument({ path: scan(name) }, { onProgress: (p) => stages.add(p.stage) });
+    const r = await engine.convert({ path: scan(name) }, { onProgress: (p) => stages.add(p.stage) });
     expect(r.method).toBe('ocr');
     expect(r.page_count).toBe(1);
     const page = r.pages[0];
@@ -92,7 +96,7 @@ describe('convertDocument: OCR of image-only documents (ocrmypdf samples)', () =
   }, OCR_TIMEOUT);
 
   it('turns pages scanned at 90/180/270 degrees upright (cardinal.pdf)', async () => {
-    const r = await convertDocument({ path: scan('cardinal.pdf') });
+    const r = await engine.convert({ path: scan('cardinal.pdf') });
     expect(r.page_count).toBe(4);
     expect(r.pages.map((p) => p.rotation ?? 0)).toEqual([0, 270, 180, 90]);
     for (const p of r.pages) {
@@ -106,7 +110,7 @@ describe('convertDocument: OCR of image-only documents (ocrmypdf samples)', () =
   }, OCR_TIMEOUT);
 
   it('OCRs an image file as a one-page document', async () => {
-    const r = await convertDocument({ bytes: readFileSync(scan('linn.png')), filename: 'linn.png' });
+    const r = await engine.convert({ bytes: readFileSync(scan('linn.png')), filename: 'linn.png' });
     expect(r.detected_type).toBe('image');
     expect(r.method).toBe('ocr');
     expect(r.page_count).toBe(1);
@@ -131,7 +135,7 @@ describe('convertDocument: OCR of image-only documents (ocrmypdf samples)', () =
       ['scan.bmp', bmp(grey, w, h)],
     ];
     for (const [filename, bytes] of files) {
-      const r = await convertDocument({ bytes, filename });
+      const r = await engine.convert({ bytes, filename });
       expect(r.detected_type).toBe('image');
       expect(r.method).toBe('ocr');
       const recall = wordRecall(r.pages[0]?.text ?? '');
@@ -142,20 +146,19 @@ describe('convertDocument: OCR of image-only documents (ocrmypdf samples)', () =
 
   it('skips OCR for a rendering (by filename) and when OCR is disabled, saying so', async () => {
     const bytes = readFileSync(scan('linn.pdf'));
-    const render = await convertDocument({ bytes, filename: 'Site CGI render - street scene.pdf' });
+    const render = await engine.convert({ bytes, filename: 'Site CGI render - street scene.pdf' });
     expect(render.is_rendering).toBe(true);
     expect(render.contains_drawings).toBe(true);
     expect(render.pages[0]?.method).toBe('text_layer');
     expect(render.pages[0]?.char_count).toBe(0);
     expect(render.warnings.join(' ')).toMatch(/rendering/);
-    const off = await convertDocument({ bytes, filename: 'linn.pdf' }, { enableOcr: false });
+    const off = await engine.convert({ bytes, filename: 'linn.pdf' }, { enableOcr: false });
     expect(off.pages[0]?.char_count).toBe(0);
     expect(off.warnings.join(' ')).toMatch(/OCR disabled/);
   });
 });
 
 describe('convertDocument: text layer and OCR in one document', () => {
-  afterAll(() => closeConversionPool());
 
   it('mixes text-layer and OCR pages, each in its place in the Markdown and the page map', async () => {
     // NPPF page 4 (text layer) followed by the linn scan (image only), assembled with mupdf
@@ -165,7 +168,7 @@ describe('convertDocument: text layer and OCR in one document', () => {
     out.graftPage(-1, nppf, 3);
     out.graftPage(-1, linn, 0);
     const bytes = out.saveToBuffer('').asUint8Array();
-    const r = await convertDocument({ bytes, filename: 'mixed.pdf' });
+    const r = await engine.convert({ bytes, filename: 'mixed.pdf' });
     expect(r.method).toBe('mixed');
     expect(r.pages.map((p) => p.method)).toEqual(['text_layer', 'ocr']);
     expect(r.headings[0]).toMatchObject({ title: '1. Introduction', page: 1 });
@@ -177,7 +180,6 @@ describe('convertDocument: text layer and OCR in one document', () => {
 });
 
 describe('convertDocument: image-based detection', () => {
-  afterAll(() => closeConversionPool());
 
   it('flags a Coventry control plan (scanned map pages) as image-based', async () => {
     const file = corpusFile(
@@ -189,19 +191,19 @@ describe('convertDocument: image-based detection', () => {
       'Stoke Green control plan',
       'Stoke_Green_control_plan.pdf',
     );
-    const r = await convertDocument({ path: file });
+    const r = await engine.convert({ path: file });
     expect(r.page_count).toBe(3);
     expect(r.pages.slice(1).every((p) => p.image_ratio > 0.95)).toBe(true);
     expect(r.average_image_ratio).toBeGreaterThan(0.7);
     expect(r.image_based).toBe(true);
     expect(r.contains_drawings).toBe(true);
     // the same document is not image-based for a caller with a higher threshold
-    const lenient = await convertDocument({ path: file }, { imageRatioThreshold: 0.9 });
+    const lenient = await engine.convert({ path: file }, { imageRatioThreshold: 0.9 });
     expect(lenient.image_based).toBe(false);
   });
 
   it('does not flag a text document', async () => {
-    const r = await convertDocument({ path: corpusFile('long-manuals', 'R-intro.pdf') }, { maxPages: 2000 });
+    const r = await engine.convert({ path: corpusFile('long-manuals', 'R-intro.pdf') }, { maxPages: 2000 });
     expect(r.image_based).toBe(false);
     expect(r.average_image_ratio).toBeLessThan(0.1);
   });

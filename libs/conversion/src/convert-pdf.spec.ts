@@ -1,6 +1,10 @@
 import { corpusFile } from '@lectern/testing';
 import type { ConversionResult } from '@lectern/contracts';
-import { closeConversionPool, convertDocument, pageAt, sha256File } from './index.js';
+import { createConversionEngine, pageAt, sha256File } from './index.js';
+
+/** One engine for the whole file (it owns the mupdf and tesseract workers); closed after the last test. */
+const engine = createConversionEngine();
+afterAll(() => engine.close());
 
 const NPPF = corpusFile('uk-planning-policy', 'nppf-2024', 'NPPF_December_2024.pdf');
 
@@ -9,9 +13,8 @@ describe('convertDocument: text-layer PDF (NPPF 2024)', () => {
   const progress: { stage: string; page?: number; pages?: number }[] = [];
 
   beforeAll(async () => {
-    result = await convertDocument({ path: NPPF }, { onProgress: (p) => progress.push(p) });
+    result = await engine.convert({ path: NPPF }, { onProgress: (p) => progress.push(p) });
   });
-  afterAll(() => closeConversionPool());
 
   it('reads all 82 pages from the text layer, with fingerprint and metadata', async () => {
     expect(result.page_count).toBe(82);
@@ -99,10 +102,9 @@ describe('convertDocument: text-layer PDF (NPPF 2024)', () => {
 });
 
 describe('convertDocument: reading order, tables and heading levels in other layouts', () => {
-  afterAll(() => closeConversionPool());
 
   it('reads a two-column paper column by column and renders its results table', async () => {
-    const r = await convertDocument({ path: corpusFile('multicolumn-papers', 'tracemonkey.pdf') });
+    const r = await engine.convert({ path: corpusFile('multicolumn-papers', 'tracemonkey.pdf') });
     const md = r.markdown;
     const at = (s: string): number => {
       const i = md.indexOf(s);
@@ -125,7 +127,7 @@ describe('convertDocument: reading order, tables and heading levels in other lay
   });
 
   it('renders a datasheet specification table with one column per value', async () => {
-    const r = await convertDocument({
+    const r = await engine.convert({
       path: corpusFile('datasheets', 'datasheetminer-benchmark', 'datasheets', 'omron-g-series-servo-motors.pdf'),
     });
     const spec = r.tables.find((t) => r.markdown.slice(t.start, t.end).includes('| Rated torque |'));
@@ -137,7 +139,7 @@ describe('convertDocument: reading order, tables and heading levels in other lay
   });
 
   it('ranks numbered sections below chapters in a long manual (R-intro) and skips contents entries', async () => {
-    const r = await convertDocument({ path: corpusFile('long-manuals', 'R-intro.pdf') });
+    const r = await engine.convert({ path: corpusFile('long-manuals', 'R-intro.pdf') });
     expect(r.page_count).toBe(113);
     expect(r.headings.find((h) => h.title === '1 Introduction and preliminaries')).toMatchObject({ level: 1, page: 8 });
     expect(r.headings.find((h) => h.title === '1.1 The R environment')).toMatchObject({ level: 2, page: 8 });

@@ -1,7 +1,7 @@
-export { convertDocument } from './convert-document.js';
+export { createConversionEngine } from './conversion-engine.js';
+export type { ConversionEngine, ConversionEngineOptions, ConversionLimits } from './conversion-engine.js';
 export type { ConversionInput, ConvertDocumentOptions } from './convert-document.js';
 export type { ConversionProgress } from './types.js';
-export { closeConversionPool, configureConversionPool, pdfEngineInUse, warmConversionPool } from './pools.js';
 export type { PdfEngine, PdfEngineInfo } from './pdf/pdf-worker-pool.js';
 export { sha256File, sha256Bytes } from './sha256.js';
 export { isRenderingFilename } from './rendering.js';

@@ -20,7 +20,13 @@ export interface FormatContext {
   signal: AbortSignal;
   progress: (p: ConversionProgress) => void;
   log: Logger | undefined;
-  pools: { pdf: PdfWorkerPool; ocr: OcrPool };
+  pools: ConversionPools;
+}
+
+/** The worker pools of one conversion engine (see conversion-engine.ts). */
+export interface ConversionPools {
+  pdf: PdfWorkerPool;
+  ocr: OcrPool;
 }
 
 /** What every format converter returns; `convertDocument` adds fingerprint, type, flags and the index. */

@@ -1,4 +1,4 @@
-import type { DocumentStoreDeps } from './deps.js';
+import type { StoreDeps } from './deps.js';
 import { VectorStoreDocumentRegistry } from './registry.js';
 
 export interface ConsistencyReport {
@@ -19,7 +19,7 @@ export interface ConsistencyReport {
  * of the interrupted ingest would overwrite them anyway; repair makes search stop returning them now).
  */
 export const checkConsistency = async (
-  deps: DocumentStoreDeps,
+  deps: StoreDeps,
   input: { project?: string | undefined; repair?: boolean },
 ): Promise<ConsistencyReport> => {
   const project = input.project ?? deps.defaultProject;

@@ -1,7 +1,15 @@
 import { createHash } from 'node:crypto';
-import { AppError, StoreChunkSchema, type StoreChunk } from '@lectern/contracts';
+import {
+  AppError,
+  StoreChunkSchema,
+  type RetrieveDocumentChunksInput,
+  type RetrieveDocumentChunksOutput,
+  type StoreChunk,
+  type StoreDocumentChunksOutput,
+} from '@lectern/contracts';
 import type { CollectionInfo, Hit } from '@lectern/vector-store';
-import type { DocumentStoreDeps } from './deps.js';
+import type { z } from 'zod';
+import type { SearchDeps, StoreDeps } from './deps.js';
 import { isRegistryCollection } from './registry.js';
 
 /**
@@ -11,7 +19,7 @@ import { isRegistryCollection } from './registry.js';
 
 const COLLECTION_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,49}$/;
 
-export const listCollectionNames = async (deps: DocumentStoreDeps): Promise<string[]> =>
+export const listCollectionNames = async (deps: Pick<StoreDeps, 'store'>): Promise<string[]> =>
   (await deps.store.listCollections())
     .map((c) => c.name)
     .filter((n) => !isRegistryCollection(n))
@@ -43,9 +51,9 @@ const collectionChunkId = (collection: string, chunk: StoreChunk): string =>
   createHash('sha256').update(`${collection}\u0000${chunk.source_filename}\u0000${chunk.chunk_index}`).digest('hex').slice(0, 32);
 
 export const storeDocumentChunks = async (
-  deps: DocumentStoreDeps,
+  deps: SearchDeps,
   input: { chunks: Record<string, unknown>[]; collection: string },
-) => {
+): Promise<z.infer<typeof StoreDocumentChunksOutput>> => {
   const fail = (message: string) => ({ success: false, chunks_stored: 0, collection: input.collection, message });
   if (!COLLECTION_NAME.test(input.collection) || isRegistryCollection(input.collection)) {
     return fail(`Validation error: invalid collection name '${input.collection}' (letters, digits, '_' and '-', at most 50)`);
@@ -97,31 +105,46 @@ const toRetrieved = (hit: Hit) => {
   };
 };
 
+/** How spec 002's retrieve ranks: hybrid (default) or dense only (RETRIEVE_SEARCH_MODE=dense). */
+export type RetrieveMode = 'hybrid' | 'dense';
+
 /**
- * Spec 002 retrieve: dense search in one collection, or across all (each collection with the model it was
- * built with; results merged by score). An unknown collection is an error (spec 002 raises on errors).
+ * Spec 002 retrieve: in one collection (two store calls: the collection, one search) or across all (each
+ * collection searched with the model it was built with). Hybrid by default — BM25 and dense fused, the
+ * ranking spec 000's search uses — with `score` still the spec's similarity (the chunk's cosine); dense only
+ * when the server is configured so. Across collections, hits are merged by the ranking score (fused scores
+ * are z-score based, so comparable across lists). An unknown collection is an error (spec 002 raises).
  */
 export const retrieveDocumentChunks = async (
-  deps: DocumentStoreDeps,
-  input: { query: string; top_k: number; collection: string | null },
-) => {
+  deps: SearchDeps & { retrieveMode?: RetrieveMode },
+  input: z.input<typeof RetrieveDocumentChunksInput>,
+): Promise<z.infer<typeof RetrieveDocumentChunksOutput>> => {
   if (input.query.trim() === '') throw new AppError('invalid_arguments', 'query must not be empty or whitespace');
+  const topK = input.top_k ?? 5;
+  const name = input.collection ?? null;
   let targets: CollectionInfo[];
-  if (input.collection !== null) {
-    const info = await deps.store.getCollection(input.collection);
-    if (!info || isRegistryCollection(input.collection)) {
-      throw new AppError('collection_not_found', `Collection not found: ${input.collection}`, { httpStatus: 404 });
+  if (name !== null) {
+    const info = await deps.store.getCollection(name);
+    if (!info || isRegistryCollection(name)) {
+      throw new AppError('collection_not_found', `Collection not found: ${name}`, { httpStatus: 404 });
     }
     targets = [info];
   } else {
     targets = (await deps.store.listCollections()).filter((c) => !isRegistryCollection(c.name));
   }
-  const hits: Hit[] = [];
+  const ranked: Array<{ rank: number; hit: Hit }> = [];
   for (const target of targets) {
     const embedder = await deps.embedders.for(target.fingerprint);
     const vector = await embedder.embed(input.query);
-    hits.push(...(await deps.store.searchDense(target.name, vector, { fingerprint: target.fingerprint, limit: input.top_k })));
+    const opts = { fingerprint: target.fingerprint, limit: topK };
+    if (target.hybrid && deps.retrieveMode !== 'dense') {
+      const found = await deps.store.searchHybrid(target.name, { vector, text: input.query }, opts);
+      ranked.push(...found.map((hit) => ({ rank: hit.score, hit: { ...hit, score: hit.denseScore ?? 0 } })));
+    } else {
+      const found = await deps.store.searchDense(target.name, vector, opts);
+      ranked.push(...found.map((hit) => ({ rank: hit.score, hit })));
+    }
   }
-  hits.sort((a, b) => b.score - a.score);
-  return { result: hits.slice(0, input.top_k).map(toRetrieved) };
+  ranked.sort((a, b) => b.rank - a.rank);
+  return { result: ranked.slice(0, topK).map((r) => toRetrieved(r.hit)) };
 };

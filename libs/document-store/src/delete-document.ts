@@ -1,9 +1,10 @@
 import { AppError } from '@lectern/contracts';
-import type { DocumentStoreDeps } from './deps.js';
+import type { StoreDeps } from './deps.js';
+import type { KeyedMutex } from './keyed-mutex.js';
 import { VectorStoreDocumentRegistry } from './registry.js';
 
 /** Remove a document's chunks, then its registry entry; unknown ids are `document_not_found`. */
-export const deleteDocument = async (deps: DocumentStoreDeps, input: { document_id: string; project?: string | undefined }) => {
+export const deleteDocument = async (deps: StoreDeps & { locks: KeyedMutex }, input: { document_id: string; project?: string | undefined }) => {
   const project = input.project ?? deps.defaultProject;
   const registry = new VectorStoreDocumentRegistry(deps.store, project);
   return deps.locks.run(`${project}:${input.document_id}`, async () => {

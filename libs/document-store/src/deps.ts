@@ -1,35 +1,37 @@
-import type { ConversionResult } from '@lectern/contracts';
+import type { ConversionSubmitter } from '@lectern/conversion-job';
+import type { EmbedderProvider } from '@lectern/embedding';
 import type { Logger } from '@lectern/runtime';
 import type { VectorStore } from '@lectern/vector-store';
-import type { EmbedderPool } from './embedder-pool.js';
 import type { KeyedMutex } from './keyed-mutex.js';
 
-export interface ConvertRequest {
-  path: string;
-  enableOcr: boolean;
-  imageRatioThreshold: number;
-  signal?: AbortSignal;
-  onProgress?: (p: { stage: string; page?: number; pages?: number }) => void;
-}
+/** Conversion as the use cases see it: the `conversion` job (in-process or on converter workers). */
+export type ConversionPort = Pick<ConversionSubmitter, 'convert'>;
 
-/** Conversion as the use cases see it: in-process (`libs/conversion`) or through the `conversion` queue. */
-export type ConvertPort = (request: ConvertRequest) => Promise<ConversionResult>;
-
-/** Everything the document-store use cases need; the app composes it from config. */
-export interface DocumentStoreDeps {
+/** What reading use cases need: the store and the default project. */
+export interface StoreDeps {
   store: VectorStore;
-  embedders: EmbedderPool;
-  convert: ConvertPort;
-  /** Allowed roots for client-supplied file paths. */
-  roots: readonly string[];
   /** Project of spec 000's tools when the call names none (`DOCUMENT_STORE_PROJECT`). */
   defaultProject: string;
+}
+
+/** What searching use cases need: the store and the embedders. */
+export interface SearchDeps extends StoreDeps {
+  embedders: EmbedderProvider;
+  now?: () => Date;
+}
+
+/** Everything the document-store use cases need; an app composes it through `@lectern/platform`. */
+export interface DocumentStoreDeps extends SearchDeps {
+  conversion: ConversionPort;
+  /** Allowed roots for client-supplied file paths. */
+  roots: readonly string[];
   enableOcr: boolean;
   imageRatioThreshold: number;
   ingestTimeoutMs: number;
+  /** Largest document accepted (MAX_DOCUMENT_BYTES), checked on the opened file before reading it. */
+  maxDocumentBytes: number;
   locks: KeyedMutex;
   log: Logger;
-  now?: () => Date;
 }
 
 /** Progress reporting of long use cases (mapped onto MCP progress notifications by the tool layer). */

@@ -1,11 +1,11 @@
 import { AppError } from '@lectern/contracts';
 import { reassembleChunks } from '@lectern/chunking';
-import type { DocumentStoreDeps } from './deps.js';
+import type { StoreDeps } from './deps.js';
 import { VectorStoreDocumentRegistry } from './registry.js';
 import { readDocumentChunks } from './read-chunks.js';
 
 /** Spec 000 FR-003: the registry entry, then every chunk in `chunk_index` order, overlaps removed. */
-export const getDocumentText = async (deps: DocumentStoreDeps, input: { document_id: string; project?: string | undefined }) => {
+export const getDocumentText = async (deps: StoreDeps, input: { document_id: string; project?: string | undefined }) => {
   const project = input.project ?? deps.defaultProject;
   const entry = await new VectorStoreDocumentRegistry(deps.store, project).get(input.document_id);
   if (!entry) throw new AppError('document_not_found', `Document not found: ${input.document_id}`, { httpStatus: 404 });

@@ -1,5 +1,5 @@
 import { basename, resolve } from 'node:path';
-import { AppError, type ConversionResult, type ExtractionMethod } from '@lectern/contracts';
+import { AppError, type ConversionResult, type IngestDocumentInput as IngestDocumentInputSchema, type IngestDocumentOutput } from '@lectern/contracts';
 import { chunkPages, countWords } from '@lectern/chunking';
 import {
   assertSupportedFile,
@@ -7,32 +7,17 @@ import {
   classifyDocument,
   documentId,
   formatIngestedAt,
+  readDocumentFile,
   resolveInsideRoots,
-  sha256File,
 } from '@lectern/documents';
+import { jobOptions } from '@lectern/conversion-job';
+import type { z } from 'zod';
 import type { DocumentStoreDeps, ProgressFn } from './deps.js';
 import { VectorStoreDocumentRegistry, type RegistryEntry } from './registry.js';
 import { ensureProjectCollection } from './project-collection.js';
 
-export interface IngestDocumentInput {
-  file_path: string;
-  application_ref: string;
-  document_type?: string | undefined;
-  project?: string | undefined;
-}
-
-export type IngestDocumentResult =
-  | {
-      status: 'success';
-      document_id: string;
-      chunks_created: number;
-      extraction_method: ExtractionMethod;
-      contains_drawings: boolean;
-      total_chars: number;
-      total_words: number;
-    }
-  | { status: 'already_ingested'; document_id: string; message: string }
-  | { status: 'skipped'; reason: 'image_based'; image_ratio: number; total_pages: number };
+export type IngestDocumentInput = z.input<typeof IngestDocumentInputSchema>;
+export type IngestDocumentResult = z.infer<typeof IngestDocumentOutput>;
 
 const withTimeout = async <T>(ms: number, work: (signal: AbortSignal) => Promise<T>): Promise<T> => {
   const controller = new AbortController();
@@ -50,7 +35,8 @@ const withTimeout = async <T>(ms: number, work: (signal: AbortSignal) => Promise
   }
 };
 
-const pagesNeedingOcr = (result: ConversionResult): number => result.pages.filter((p) => p.char_count < 10).length;
+/** Every page lacked a text layer (the conversion OCR'd it, or left it empty when OCR was off or skipped). */
+const isPureScan = (result: ConversionResult): boolean => result.pages.every((p) => p.method === 'ocr' || p.char_count < 10);
 
 /**
  * Spec 000 skips image-based documents (average image ratio > threshold) to avoid OCR'ing drawings. A scanned
@@ -79,7 +65,7 @@ export const ingestDocument = async (
   const file = await resolveInsideRoots(input.file_path, deps.roots);
   if (file.kind !== 'file') throw new AppError('file_not_found', `Not a file: ${input.file_path}`);
   assertSupportedFile(file.path);
-  const hash = await sha256File(file.path);
+  const { bytes, sha256: hash } = await readDocumentFile(file.path, deps.roots, deps.maxDocumentBytes);
   const docId = documentId(input.application_ref, hash);
   const registry = new VectorStoreDocumentRegistry(deps.store, project);
 
@@ -94,29 +80,29 @@ export const ingestDocument = async (
       };
     }
     return withTimeout(deps.ingestTimeoutMs, async (signal) => {
-      await progress(0, undefined, 'classifying');
-      // Text layer and image ratios first (milliseconds per page): an image-based document is skipped
-      // before any OCR is spent on it (spec 000 FR-001 step 3).
-      const probe = await deps.convert({ path: file.path, enableOcr: false, imageRatioThreshold: deps.imageRatioThreshold, signal });
+      await progress(0, undefined, 'converting');
+      // One conversion job decides per page: text layer first, OCR only for pages without one — and not for
+      // an image-based document with a text layer elsewhere (a drawing: spec 000 FR-001 step 3 skips it
+      // before any OCR is spent on it). A pure scan is OCR'd and kept only if it reads as prose.
+      const converted = await deps.conversion.convert(
+        { kind: 'read', path: file.path, filename: basename(file.path), bytes, sha256: hash },
+        // Settings equal to the defaults are left to the converting worker: the job id then matches the
+        // converter's own `POST /tasks` of the same file, which therefore converts once.
+        jobOptions({ enableOcr: deps.enableOcr, imageRatioThreshold: deps.imageRatioThreshold }),
+        {
+          signal,
+          onProgress: (p) => void progress(p.page ?? 0, p.pages, `${p.stage} page ${p.page ?? '?'} of ${p.pages ?? '?'}`),
+        },
+      );
       const skipped = {
         status: 'skipped' as const,
         reason: 'image_based' as const,
-        image_ratio: Number(probe.average_image_ratio.toFixed(3)),
-        total_pages: probe.page_count,
+        image_ratio: Number(converted.average_image_ratio.toFixed(3)),
+        total_pages: converted.page_count,
       };
-      const pureScan = pagesNeedingOcr(probe) === probe.page_count;
-      if (probe.image_based && (!pureScan || !deps.enableOcr || probe.is_rendering)) return skipped;
-      const needsOcr = deps.enableOcr && !probe.is_rendering && pagesNeedingOcr(probe) > 0;
-      const converted = needsOcr
-        ? await deps.convert({
-            path: file.path,
-            enableOcr: true,
-            imageRatioThreshold: deps.imageRatioThreshold,
-            signal,
-            onProgress: (p) => void progress(p.page ?? 0, p.pages, `ocr page ${p.page ?? '?'} of ${p.pages ?? '?'}`),
-          })
-        : probe;
-      if (probe.image_based && !readsAsScannedText(converted)) return skipped;
+      if (converted.image_based && (!isPureScan(converted) || !deps.enableOcr || converted.is_rendering || !readsAsScannedText(converted))) {
+        return skipped;
+      }
       const totalChars = converted.pages.reduce((n, p) => n + p.text.trim().length, 0);
       if (totalChars === 0) throw new AppError('no_content', `No text could be extracted from ${basename(file.path)}`);
 

@@ -1,9 +1,9 @@
-import type { DocumentStoreDeps } from './deps.js';
+import type { StoreDeps } from './deps.js';
 import { VectorStoreDocumentRegistry } from './registry.js';
 
 /** Spec 000 FR-004: the registry entries of one application (empty list when there are none). */
 export const listIngestedDocuments = async (
-  deps: DocumentStoreDeps,
+  deps: StoreDeps,
   input: { application_ref: string; project?: string | undefined },
 ) => {
   const project = input.project ?? deps.defaultProject;

@@ -1,4 +1,4 @@
-import type { DocumentStoreDeps } from './deps.js';
+import type { StoreDeps } from './deps.js';
 
 export interface ChunkRecord {
   id: string;
@@ -10,7 +10,7 @@ export interface ChunkRecord {
 }
 
 /** Every stored chunk of a document, ordered by chunk_index. */
-export const readDocumentChunks = async (deps: DocumentStoreDeps, project: string, documentId: string): Promise<ChunkRecord[]> => {
+export const readDocumentChunks = async (deps: StoreDeps, project: string, documentId: string): Promise<ChunkRecord[]> => {
   if (!(await deps.store.getCollection(project))) return [];
   const out: ChunkRecord[] = [];
   let cursor: string | null = null;

@@ -1,24 +1,12 @@
-import { AppError, ChunkMetadataSchema, type ChunkMetadata } from '@lectern/contracts';
+import { AppError, ChunkMetadataSchema, type SearchApplicationDocsInput, type SearchApplicationDocsOutput } from '@lectern/contracts';
 import type { Filter, Hit } from '@lectern/vector-store';
-import type { DocumentStoreDeps } from './deps.js';
+import type { z } from 'zod';
+import type { SearchDeps } from './deps.js';
 
-export type SearchMode = 'hybrid' | 'semantic' | 'keyword';
-
-export interface SearchDocumentsInput {
-  query: string;
-  application_ref?: string | undefined;
-  document_types?: string[] | undefined;
-  max_results: number;
-  search_mode?: SearchMode | undefined;
-  project?: string | undefined;
-}
-
-export interface SearchResultItem {
-  chunk_id: string;
-  text: string;
-  relevance_score: number;
-  metadata: ChunkMetadata;
-}
+export type SearchDocumentsInput = z.input<typeof SearchApplicationDocsInput>;
+export type SearchDocumentsResult = z.infer<typeof SearchApplicationDocsOutput>;
+export type SearchResultItem = SearchDocumentsResult['results'][number];
+export type SearchMode = NonNullable<SearchDocumentsInput['search_mode']>;
 
 /** Spec 000 FR-002's where clause: application_ref AND document_type $in, each optional. */
 export const searchFilter = (input: Pick<SearchDocumentsInput, 'application_ref' | 'document_types'>): Filter | undefined => {
@@ -32,54 +20,45 @@ export const searchFilter = (input: Pick<SearchDocumentsInput, 'application_ref'
 const round = (n: number): number => Math.round(n * 10_000) / 10_000;
 
 /**
- * Spec 000 FR-002. `relevance_score` is the spec's `max(0, 1 - L2/2)` on unit vectors, i.e. the cosine
- * similarity clipped at 0, for every mode that has a dense side. In hybrid mode (the default) results are
- * *ordered* by the fused score (z-score convex fusion of BM25 and dense, the measured default of
- * `@lectern/vector-store`), which measurably finds more; each carries its own cosine.
- * Keyword-only results carry the keyword score normalised to 0-1 by the best hit.
+ * Spec 000 FR-002, in two store calls: the collection, then one search. `relevance_score` is the spec's
+ * `max(0, 1 - L2/2)` on unit vectors, i.e. the cosine similarity clipped at 0, in every mode with a dense
+ * side (hybrid hits carry their own cosine). In hybrid mode (the default) results are *ordered* by the
+ * fused score (z-score convex fusion of BM25 and dense, the measured default of `@lectern/vector-store`),
+ * which measurably finds more, so a later result may have a higher relevance_score. Keyword-only results
+ * carry the keyword score normalised to 0-1 by the best hit.
  */
-export const searchDocuments = async (deps: DocumentStoreDeps, input: SearchDocumentsInput) => {
+export const searchDocuments = async (deps: SearchDeps, input: SearchDocumentsInput): Promise<SearchDocumentsResult> => {
   if (input.query.trim() === '') throw new AppError('invalid_arguments', 'query must not be empty or whitespace');
   const project = input.project ?? deps.defaultProject;
   const mode = input.search_mode ?? 'hybrid';
   const collection = await deps.store.getCollection(project);
-  const empty = { status: 'success' as const, query: input.query, results_count: 0, results: [] as SearchResultItem[] };
-  if (!collection) return empty;
+  if (!collection) return { status: 'success', query: input.query, results_count: 0, results: [] };
   const filter = searchFilter(input);
-  const limit = input.max_results;
+  const limit = input.max_results ?? 10;
 
   let hits: Hit[];
-  const cosine = new Map<string, number>();
+  let score: (h: Hit) => number;
   if (mode === 'keyword') {
     hits = await deps.store.searchKeyword(project, input.query, { limit, ...(filter ? { filter } : {}) });
     const best = hits[0]?.score ?? 1;
-    for (const h of hits) cosine.set(h.id, best > 0 ? h.score / best : 0);
+    score = (h) => (best > 0 ? h.score / best : 0);
   } else {
     const embedder = await deps.embedders.for(collection.fingerprint);
     const vector = await embedder.embed(input.query);
     const opts = { fingerprint: collection.fingerprint, limit, ...(filter ? { filter } : {}) };
     if (mode === 'semantic' || !collection.hybrid) {
       hits = await deps.store.searchDense(project, vector, opts);
-      for (const h of hits) cosine.set(h.id, h.score);
+      score = (h) => h.score;
     } else {
       hits = await deps.store.searchHybrid(project, { vector, text: input.query }, opts);
-      // Each hybrid hit's own cosine similarity (the spec's relevance score), from the dense side.
-      const dense = await deps.store.searchDense(project, vector, { ...opts, limit: Math.max(limit * 10, 100) });
-      for (const h of dense) cosine.set(h.id, h.score);
-      for (const h of hits) {
-        if (!cosine.has(h.id)) {
-          const stored = await deps.store.scroll(project, { filter: { chunk_index: Number(h.payload['chunk_index']), document_id: String(h.payload['document_id']) }, limit: 1, withVector: true });
-          const v = stored.points[0]?.vector;
-          cosine.set(h.id, v ? Math.max(0, v.reduce((s, x, i) => s + x * (vector[i] ?? 0), 0)) : 0);
-        }
-      }
+      score = (h) => h.denseScore ?? 0;
     }
   }
   const results: SearchResultItem[] = hits.map((h) => ({
     chunk_id: h.id,
     text: h.text,
-    relevance_score: round(cosine.get(h.id) ?? 0),
+    relevance_score: round(score(h)),
     metadata: ChunkMetadataSchema.parse(h.payload),
   }));
-  return { status: 'success' as const, query: input.query, results_count: results.length, results };
+  return { status: 'success', query: input.query, results_count: results.length, results };
 };

@@ -10,6 +10,8 @@ export { DOCUMENT_TYPE_RULES, RENDERING_PATTERNS } from './document-type.rules.j
 export type { DocumentTypeRule } from './document-type.rules.js';
 export { sanitizeRef, documentId, chunkId, documentIdOfChunk, sha256File } from './document-ids.js';
 export { resolveInsideRoots, isInside } from './resolve-inside-roots.js';
+export { readDocumentFile } from './read-document-file.js';
+export type { DocumentFile } from './read-document-file.js';
 export type { ResolvedPath } from './resolve-inside-roots.js';
 export { SUPPORTED_EXTENSIONS, isSupportedFile, assertSupportedFile } from './supported-file.js';
 export { buildChunkRecords } from './chunk-records.js';

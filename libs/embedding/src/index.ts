@@ -18,3 +18,5 @@ export type { PullModelOptions, PullProgress, PullResult, PulledFile } from './p
 export { bundledModelDir, miniLmAvailable, modelDirectory, resolveEmbedder, resolveEmbedderFor } from './resolve-embedder.js';
 export type { ResolveEmbedderOptions } from './resolve-embedder.js';
 export { dot } from './vector-math.js';
+export { EmbedderPool } from './embedder-pool.js';
+export type { EmbedderProvider } from './embedder-pool.js';

@@ -17,14 +17,3 @@ export type { BullmqQueueOptions } from './bullmq.adapter.js';
 export { connectRedis, closeRedis } from './redis-connection.js';
 export type { RedisConnection } from './redis-connection.js';
 export { isPermanentError, markPermanent, toJobError } from './job-error.js';
-export { createConversionProcessor } from './conversion/conversion.processor.js';
-export type { ConversionProcessorDeps, ConversionProgressReport, ConvertDocumentFn } from './conversion/conversion.processor.js';
-export {
-  DEFAULT_INLINE_RESULT_BYTES,
-  loadConversionResult,
-  resolveConversionFile,
-  stageConversionFile,
-  storeConversionResult,
-} from './conversion/conversion-files.js';
-export type { StagedFile } from './conversion/conversion-files.js';
-export { resolveDataPath, safeFilename } from './conversion/data-dir.js';

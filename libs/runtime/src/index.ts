@@ -14,3 +14,4 @@ export {
 export { createLogger } from './logger.js';
 export type { Logger } from 'pino';
 export { LECTERN_VERSION } from './version.js';
+export { raceAbort } from './race-abort.js';

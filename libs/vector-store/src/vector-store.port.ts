@@ -62,6 +62,13 @@ export const HitSchema = z.object({
   denseRank: z.number().int().positive().optional(),
   /** 1-based rank in the keyword candidate list (hybrid only; absent when the point was not a keyword candidate). */
   keywordRank: z.number().int().positive().optional(),
+  /**
+   * Hybrid only: the point's cosine similarity to the query vector, clipped at 0 — always present, also for a
+   * point that was only a keyword candidate (so callers never search again to score a hit).
+   */
+  denseScore: z.number().min(0).optional(),
+  /** Hybrid only: the point's keyword (BM25-style) score when it was a keyword candidate. */
+  keywordScore: z.number().optional(),
 });
 export type Hit = z.infer<typeof HitSchema>;
 

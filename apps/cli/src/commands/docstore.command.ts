@@ -1,5 +1,6 @@
 import { AppError } from '@lectern/contracts';
-import { checkConsistency, composeDocumentStore } from '@lectern/document-store';
+import { checkConsistency } from '@lectern/document-store';
+import { createPlatform, documentStoreReader } from '@lectern/platform';
 import { pino } from 'pino';
 import type { Command } from 'commander';
 import type { CliContext } from '../cli.js';
@@ -20,19 +21,13 @@ export const registerDocstoreCommand = (program: Command, context: () => CliCont
     .option('--json', 'print one JSON object')
     .action(async (opts: { project?: string; repair?: boolean; json?: boolean }) => {
       const { config, io } = context();
-      const { deps, steps } = composeDocumentStore({
-        dataDir: config.DATA_DIR,
+      // The check reads and repairs the store only: no embedder, no conversion.
+      const platform = createPlatform({ dataDir: config.DATA_DIR, log: pino({ level: 'silent' }) });
+      const deps = documentStoreReader(platform, {
         vectorDir: config.CHROMA_PERSIST_DIR,
         qdrantUrl: config.QDRANT_URL,
         qdrantApiKey: config.QDRANT_API_KEY,
-        embedding: { model: config.EMBEDDING_MODEL, modelDir: config.EMBEDDING_MODEL_DIR },
-        roots: [],
         defaultProject: config.DOCUMENT_STORE_PROJECT,
-        enableOcr: false,
-        imageRatioThreshold: 0.7,
-        ingestTimeoutMs: 60_000,
-        maxDocumentBytes: 1,
-        log: pino({ level: 'silent' }),
       });
       try {
         const report = await checkConsistency(deps, { project: opts.project, repair: Boolean(opts.repair) });
@@ -51,7 +46,7 @@ export const registerDocstoreCommand = (program: Command, context: () => CliCont
           throw new AppError('inconsistent', `project ${report.project} is inconsistent (run with --repair to delete orphan chunks)`);
         }
       } finally {
-        for (const step of steps) await step.close();
+        await platform.close();
       }
     });
 };

@@ -1,23 +1,15 @@
-import {
-  AppError,
-  conversionJobId,
-  type ConversionJobPayload,
-  type ConversionJobResult,
-  type ConversionTaskCreated,
-  type ConversionTaskFailed,
-  type ConversionTaskStatus,
-} from '@lectern/contracts';
-import { loadConversionResult, type JobQueue, type JobSnapshot } from '@lectern/queue';
+import { AppError, type ConversionTaskCreated, type ConversionTaskFailed, type ConversionTaskStatus } from '@lectern/contracts';
+import type { ConversionSnapshot, ConversionSubmitter } from '@lectern/conversion-job';
 import type { FastifyInstance } from 'fastify';
 import { receiveDocument, wantsMarkdown } from './upload.js';
 
 export interface TasksRouteDeps {
   dataDir: string;
   maxBytes: number;
-  queue: JobQueue<ConversionJobPayload, ConversionJobResult>;
+  submitter: ConversionSubmitter;
 }
 
-type Snapshot = JobSnapshot<ConversionJobPayload, ConversionJobResult>;
+type Snapshot = ConversionSnapshot;
 
 const toStatus = (job: Snapshot): ConversionTaskStatus => {
   const { stage, page, pages } = job.progress.detail ?? {};
@@ -41,26 +33,19 @@ const toStatus = (job: Snapshot): ConversionTaskStatus => {
 
 /**
  * The asynchronous form (spec 003's task API): a task is a job on the `conversion` queue whose id comes
- * from the document's fingerprint, so the same file submitted twice is one task and converts once.
+ * from the document's fingerprint (`conversionJobId`), so the same file submitted twice — here, or by a
+ * service ingesting it — is one task and converts once.
  */
 export const registerTaskRoutes = (app: FastifyInstance, deps: TasksRouteDeps): void => {
   const find = async (id: string): Promise<Snapshot> => {
-    const job = await deps.queue.getJob(id);
+    const job = await deps.submitter.getJob(id);
     if (!job) throw new AppError('task_not_found', `No task ${id}.`, { httpStatus: 404 });
     return job;
   };
 
   app.post('/tasks', async (request, reply) => {
     const { staged, options } = await receiveDocument(request, deps);
-    const payload: ConversionJobPayload = {
-      version: 1,
-      file: staged.file,
-      filename: staged.filename,
-      sha256: staged.sha256,
-      byte_size: staged.byteSize,
-      options,
-    };
-    const handle = await deps.queue.add(payload, { jobId: conversionJobId(staged.sha256, options) });
+    const handle = await deps.submitter.submit({ kind: 'staged', staged }, options);
     const job = await find(handle.id);
     const body: ConversionTaskCreated = { task_id: handle.id, status: job.status, deduplicated: handle.deduplicated };
     return reply.code(202).send(body);
@@ -77,7 +62,7 @@ export const registerTaskRoutes = (app: FastifyInstance, deps: TasksRouteDeps): 
     if (job.status !== 'succeeded' || !job.result) {
       throw new AppError('task_not_finished', `Task ${job.id} is ${job.status}; poll GET /tasks/${job.id}.`, { httpStatus: 409 });
     }
-    const result = await loadConversionResult(deps.dataDir, job.result);
+    const result = await deps.submitter.loadResult(job.result);
     if (wantsMarkdown(request)) return reply.type('text/markdown; charset=utf-8').send(result.markdown);
     return result;
   });

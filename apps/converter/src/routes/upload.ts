@@ -1,6 +1,6 @@
 import { AppError, CommonErrorCodes, ConversionErrorCode, ConversionJobOptionsSchema, type ConversionJobOptions } from '@lectern/contracts';
 import { SUPPORTED_EXTENSIONS } from '@lectern/conversion';
-import { stageConversionFile, type StagedFile } from '@lectern/queue';
+import { stageConversionFile, type StagedFile } from '@lectern/conversion-job';
 import type { FastifyRequest } from 'fastify';
 import { extname } from 'node:path';
 import { z } from 'zod';

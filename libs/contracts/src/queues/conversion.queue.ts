@@ -37,6 +37,7 @@ export const ConversionJobOptionsSchema = z.object({
   maxPages: o.maxPages.unwrap().optional(),
   timeoutMs: o.timeoutMs.unwrap().optional(),
   skipOcrForRenderings: o.skipOcrForRenderings.unwrap().optional(),
+  ocrImageBased: o.ocrImageBased.unwrap().optional(),
   ocrMinConfidence: o.ocrMinConfidence.unwrap().optional(),
   ocrLanguage: o.ocrLanguage.unwrap().optional(),
 });

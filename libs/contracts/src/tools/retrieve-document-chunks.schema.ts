@@ -39,8 +39,10 @@ export const retrieveDocumentChunksTool = defineTool({
   name: 'retrieve_document_chunks',
   title: 'Retrieve document chunks',
   description:
-    'Search stored document chunks for text semantically similar to a query, in one collection or all. ' +
-    'Returns a list of {text, source_filename, chunk_index, score, metadata}, best first.',
+    'Search stored document chunks for a query by meaning and keywords (hybrid: BM25 + semantic, fused), in one ' +
+    'collection or all. Returns a list of {text, source_filename, chunk_index, score, metadata}, best first by the ' +
+    'fused ranking; score is the cosine similarity of chunk and query (0-1), so it need not decrease down the list ' +
+    '(a server started with RETRIEVE_SEARCH_MODE=dense ranks by score alone).',
   input: RetrieveDocumentChunksInput,
   output: RetrieveDocumentChunksOutput,
   annotations: { readOnlyHint: true, openWorldHint: false },

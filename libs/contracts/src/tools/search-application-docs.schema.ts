@@ -46,8 +46,10 @@ export const searchApplicationDocsTool = defineTool({
   title: 'Search application documents',
   description:
     'Search ingested document chunks by meaning (and keywords, in hybrid mode). Optional filters: ' +
-    'application_ref and document_types, combined with AND. Results are ordered by relevance_score ' +
-    '(cosine similarity, 0-1) and carry page numbers and document metadata for citation.',
+    'application_ref and document_types, combined with AND. Each result carries relevance_score (the cosine ' +
+    'similarity of chunk and query, 0-1; in keyword mode the keyword score relative to the best hit), page numbers ' +
+    'and document metadata for citation. Order: in hybrid mode (default) by the fused keyword + semantic score, so ' +
+    'relevance_score need not decrease down the list; in semantic and keyword mode by relevance_score.',
   input: SearchApplicationDocsInput,
   output: SearchApplicationDocsOutput,
   annotations: { readOnlyHint: true, openWorldHint: false },

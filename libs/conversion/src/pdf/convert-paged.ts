@@ -91,6 +91,16 @@ async function convert(ctx: FormatContext, kind: 'pdf' | 'image', doc: DocRef): 
     ocrAllowed = false;
     warnings.push('filename matches a rendering pattern: OCR skipped');
   }
+  // One pass decides per page: an image-based document with a text layer elsewhere is a drawing or a plan
+  // (spec 000 skips those), so its text-less pages are not OCR'd unless asked; a pure scan always is.
+  const averageImageRatio = layouts.reduce((s, l) => s + l.imageRatio, 0) / Math.max(1, layouts.length);
+  if (ocrAllowed && needOcr.length && needOcr.length < pages && !options.ocrImageBased && averageImageRatio > options.imageRatioThreshold) {
+    ocrAllowed = false;
+    warnings.push(
+      `image-based document (average image ratio ${averageImageRatio.toFixed(3)} above ${options.imageRatioThreshold}): ` +
+        `OCR skipped on ${needOcr.length} page(s) without text`,
+    );
+  }
   const ocr = new Map<number, { text: string; confidence: number; rotation: number }>();
   if (ocrAllowed && needOcr.length) {
     const dpi =

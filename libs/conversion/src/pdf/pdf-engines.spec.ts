@@ -5,7 +5,7 @@ import type { ConversionResult } from '@lectern/contracts';
 import { isAppError } from '@lectern/contracts';
 import type { Logger } from '@lectern/runtime';
 import { corpusFile, wordRecall } from '@lectern/testing';
-import { closeConversionPool, configureConversionPool, convertDocument, pdfEngineInUse } from '../index.js';
+import { createConversionEngine, type ConversionEngine } from '../index.js';
 import { PdfWorkerPool, type DocRef, type PdfEngine } from './pdf-worker-pool.js';
 
 // The native engine (libs/conversion/native) exists where libmupdf-dev was installed when `npm ci` ran (CI
@@ -18,15 +18,21 @@ const NPPF = corpusFile('uk-planning-policy', 'nppf-2024', 'NPPF_December_2024.p
 const R_INTRO = corpusFile('long-manuals', 'R-intro.pdf');
 const nppf = readFileSync(NPPF);
 
+/** One conversion engine per PDF engine, created on first use, closed after the file's last test. */
+const engines = new Map<PdfEngine, ConversionEngine>();
+const engineFor = (pdfEngine: PdfEngine): ConversionEngine => {
+  let e = engines.get(pdfEngine);
+  if (!e) engines.set(pdfEngine, (e = createConversionEngine({ pdfEngine })));
+  return e;
+};
+
 async function convertWith(engine: PdfEngine, path: string): Promise<ConversionResult> {
-  await configureConversionPool({ pdfEngine: engine });
-  return convertDocument({ path });
+  return engineFor(engine).convert({ path });
 }
 
 async function errorCode(engine: PdfEngine, bytes: Uint8Array, filename: string): Promise<string> {
-  await configureConversionPool({ pdfEngine: engine });
   try {
-    await convertDocument({ bytes, filename });
+    await engineFor(engine).convert({ bytes, filename });
   } catch (e) {
     if (isAppError(e)) return e.code;
     throw e;
@@ -37,19 +43,18 @@ async function errorCode(engine: PdfEngine, bytes: Uint8Array, filename: string)
 const headingKeys = (r: ConversionResult): string[] => r.headings.map((h) => `${h.level} p${h.page} ${h.title}`);
 
 afterAll(async () => {
-  await configureConversionPool({});
+  await Promise.all([...engines.values()].map((e) => e.close()));
 });
 
 describe('PDF engines: which one runs', () => {
-  afterEach(() => closeConversionPool());
-
   it('auto uses the native engine when it is built, else WASM, and logs the choice once', async () => {
     const messages: string[] = [];
-    const log = { info: (_o: unknown, msg: string) => messages.push(msg) } as unknown as Logger;
-    await configureConversionPool({ log });
-    await convertDocument({ path: NPPF });
-    await convertDocument({ bytes: nppf, filename: 'again.pdf' });
-    const info = await pdfEngineInUse();
+    const log = { info: (_o: unknown, msg: string) => messages.push(msg), warn: () => {}, debug: () => {} } as unknown as Logger;
+    const auto = createConversionEngine({ log });
+    await auto.convert({ path: NPPF });
+    await auto.convert({ bytes: nppf, filename: 'again.pdf' });
+    const info = await auto.pdfEngineInUse();
+    await auto.close();
     if (nativeBuilt) {
       expect(info).toMatchObject({ engine: 'native', reason: null });
       expect(info.version).toMatch(/^1\.\d+/);
@@ -62,21 +67,22 @@ describe('PDF engines: which one runs', () => {
   });
 
   it('wasm forced uses WASM; native forced uses native, or fails every PDF with the reason when not built', async () => {
-    await configureConversionPool({ pdfEngine: 'wasm' });
-    expect(await pdfEngineInUse()).toMatchObject({ engine: 'wasm', reason: 'WASM engine requested' });
-    await configureConversionPool({ pdfEngine: 'native' });
-    if (nativeBuilt) {
-      expect((await pdfEngineInUse()).engine).toBe('native');
-    } else {
-      await expect(convertDocument({ path: NPPF })).rejects.toMatchObject({ code: 'extraction_failed' });
-      await expect(pdfEngineInUse()).rejects.toThrow(/native PDF engine requested but unavailable/);
+    expect(await engineFor('wasm').pdfEngineInUse()).toMatchObject({ engine: 'wasm', reason: 'WASM engine requested' });
+    const native = createConversionEngine({ pdfEngine: 'native' });
+    try {
+      if (nativeBuilt) {
+        expect((await native.pdfEngineInUse()).engine).toBe('native');
+      } else {
+        await expect(native.convert({ path: NPPF })).rejects.toMatchObject({ code: 'extraction_failed' });
+        await expect(native.pdfEngineInUse()).rejects.toThrow(/native PDF engine requested but unavailable/);
+      }
+    } finally {
+      await native.close();
     }
   });
 });
 
 describe('PDF engines: native and WASM convert alike', () => {
-  afterAll(() => closeConversionPool());
-
   // mupdf 1.21 (Debian) and 1.28 (npm) build their structured text differently; the native engine adjusts
   // boxes and blocks the newer way. What must hold: pages, headings (level, title, page), tables, the text.
   it.each([
@@ -98,8 +104,6 @@ describe('PDF engines: native and WASM convert alike', () => {
 });
 
 describe.each(ENGINES)('PDF engines: bad PDFs end in the same typed errors (%s)', (engine) => {
-  afterAll(() => closeConversionPool());
-
   it('truncated, corrupt, zero-byte and encrypted PDFs; a damaged trailer is repaired', async () => {
     expect(await errorCode(engine, nppf.subarray(0, 100_000), 'truncated.pdf')).toBe('extraction_failed');
     const garbage = Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(5000, 7)]);
@@ -108,12 +112,12 @@ describe.each(ENGINES)('PDF engines: bad PDFs end in the same typed errors (%s)'
     const doc = mupdf.Document.openDocument(nppf, 'application/pdf').asPDF();
     const locked = doc?.saveToBuffer('encrypt=aes-256,user-password=secret,owner-password=owner').asUint8Array();
     expect(await errorCode(engine, locked ?? new Uint8Array(), 'locked.pdf')).toBe('encrypted');
-    const cut = await convertDocument({ bytes: nppf.subarray(0, nppf.length - 1000), filename: 'cut.pdf' });
+    const cut = await engineFor(engine).convert({ bytes: nppf.subarray(0, nppf.length - 1000), filename: 'cut.pdf' });
     expect(cut.page_count).toBe(82);
     expect(cut.warnings.join(' ')).toMatch(/repaired/);
     // the same workers keep serving after the failures
-    expect((await convertDocument({ bytes: nppf, filename: 'ok.pdf' })).page_count).toBe(82);
-    expect((await pdfEngineInUse()).engine).toBe(engine);
+    expect((await engineFor(engine).convert({ bytes: nppf, filename: 'ok.pdf' })).page_count).toBe(82);
+    expect((await engineFor(engine).pdfEngineInUse()).engine).toBe(engine);
   });
 });
 

@@ -5,7 +5,7 @@
  * whose task was aborted (timeout): it is destroyed (its thread terminated) and replaced on demand, so a
  * hung or pathological document never blocks the pool.
  */
-import { raceAbort } from './race-abort.js';
+import { raceAbort } from '@lectern/runtime';
 
 export interface PoolOptions<R> {
   size: number;

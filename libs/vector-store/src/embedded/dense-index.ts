@@ -105,6 +105,19 @@ export class DenseIndex {
     return s / (this.norms[i]! * qn);
   }
 
+  /** Exact cosine of `q` with each given row (rids without a vector are left out). */
+  similarity(q: Float32Array, rids: readonly number[]): Map<number, number> {
+    let qn = 0;
+    for (let j = 0; j < q.length; j++) qn += q[j]! * q[j]!;
+    qn = Math.sqrt(qn) || 1;
+    const out = new Map<number, number>();
+    for (const rid of rids) {
+      const i = this.slot.get(rid);
+      if (i !== undefined) out.set(rid, this.cosine(i, q, qn));
+    }
+    return out;
+  }
+
   /**
    * The `k` most similar rows as [rid, cosine] pairs, best first (ties: lower rid first).
    * `allowed` restricts the result to those rids (a filter's result); undefined allows every row.

@@ -71,7 +71,7 @@ export const hits = (
   stmt: Stmt,
   c: Collection,
   scored: [number, number][],
-  extra?: Map<number, { denseRank?: number; keywordRank?: number }>,
+  extra?: Map<number, { denseRank?: number | undefined; keywordRank?: number | undefined; denseScore?: number; keywordScore?: number | undefined }>,
 ): Hit[] => {
   const found = rows(stmt, c, scored.map(([rid]) => rid));
   return scored.flatMap(([rid, score]) => {

@@ -333,8 +333,15 @@ export class EmbeddedVectorStore implements VectorStore {
       const dense = scored(denseCandidates(this.stmt, this.dense.at(c), c, v, filter, p.candidates));
       const keyword = scored(keywordCandidates(this.stmt, c, q.text, filter, p.candidates));
       const fused = fuse(dense, keyword, p, limit);
-      const ranks = new Map(fused.map((f) => [Number(f.id), { denseRank: f.denseRank, keywordRank: f.keywordRank }]));
-      return hits(this.stmt, c, fused.map((f) => [Number(f.id), f.score]), ranks).map((h) => dropUndefined(h));
+      const keywordScore = new Map(keyword.map((k) => [Number(k.id), k.score]));
+      const cosine = this.dense.at(c).similarity(v, fused.map((f) => Number(f.id)));
+      const extra = new Map(
+        fused.map((f) => {
+          const rid = Number(f.id);
+          return [rid, { denseRank: f.denseRank, keywordRank: f.keywordRank, denseScore: Math.max(0, cosine.get(rid) ?? 0), keywordScore: keywordScore.get(rid) }];
+        }),
+      );
+      return hits(this.stmt, c, fused.map((f) => [Number(f.id), f.score]), extra).map((h) => dropUndefined(h));
     });
   }
 

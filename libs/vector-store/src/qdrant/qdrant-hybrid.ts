@@ -1,12 +1,40 @@
 import type { QdrantClient, Schemas } from '@qdrant/js-client-rest';
 import { fuse, type FusionParams, type Scored } from '../fusion.js';
 import type { Hit } from '../vector-store.port.js';
-import { ID_KEY, pointUuid, splitPayload } from './qdrant-support.js';
+import { DENSE, ID_KEY, pointUuid, splitPayload } from './qdrant-support.js';
 
 /** The adapter's request runner (retries, error mapping). */
 export type Call = <T>(what: string, fn: (c: QdrantClient) => Promise<T>) => Promise<T>;
 
 const idsOnly = { with_payload: { include: [ID_KEY] } };
+
+/** Cosine of the (unit) query with a stored dense vector (Qdrant keeps Cosine vectors normalised), clipped at 0. */
+const cosineWith = (query: number[], stored: unknown): number | undefined => {
+  const v = (stored as Record<string, number[]> | null | undefined)?.[DENSE];
+  if (!Array.isArray(v)) return undefined;
+  let dot = 0;
+  let qn = 0;
+  let vn = 0;
+  for (let i = 0; i < query.length; i++) {
+    dot += (query[i] ?? 0) * (v[i] ?? 0);
+    qn += (query[i] ?? 0) ** 2;
+    vn += (v[i] ?? 0) ** 2;
+  }
+  return Math.max(0, dot / (Math.sqrt(qn * vn) || 1));
+};
+
+/** Each hit's cosine (from its candidate score, else from its stored vector) and keyword score. */
+const componentScores = (
+  id: string,
+  denseScores: Map<string, number>,
+  keywordScores: Map<string, number>,
+  query: number[],
+  storedVector: unknown,
+): { denseScore?: number; keywordScore?: number } => {
+  const d = denseScores.get(id) ?? cosineWith(query, storedVector);
+  const k = keywordScores.get(id);
+  return { ...(d !== undefined ? { denseScore: Math.max(0, d) } : {}), ...(k !== undefined ? { keywordScore: k } : {}) };
+};
 
 /**
  * Client-side fusion (the default z-score fusion, which Qdrant does not offer; also RRF when there is no keyword
@@ -21,18 +49,30 @@ export const clientFusion = async (
   // Keyword hits scoring 0 are dropped, as `searchKeyword` does.
   const scored = (i: number): Scored[] =>
     (results[i]?.points ?? []).filter((x) => i === 0 || x.score > 0).map((x) => ({ id: splitPayload(x.payload).id, score: x.score }));
-  const fused = fuse(scored(0), scored(1), p, limit);
+  const denseList = scored(0);
+  const keywordList = scored(1);
+  const fused = fuse(denseList, keywordList, p, limit);
   if (fused.length === 0) return [];
+  const denseScores = new Map(denseList.map((d) => [d.id, d.score]));
+  const keywordScores = new Map(keywordList.map((k) => [k.id, k.score]));
+  // Vectors only when a fused hit was no dense candidate (its cosine is computed here, not searched again).
+  const needVectors = fused.some((f) => !denseScores.has(f.id));
   const page = await call('scroll', (cl) =>
-    cl.scroll(physical, { filter: { must: [{ has_id: fused.map((f) => pointUuid(f.id)) }] }, limit: fused.length, with_payload: true }),
+    cl.scroll(physical, {
+      filter: { must: [{ has_id: fused.map((f) => pointUuid(f.id)) }] },
+      limit: fused.length,
+      with_payload: true,
+      with_vector: needVectors ? [DENSE] : false,
+    }),
   );
+  const query = dense.query as number[];
   const byId = new Map(page.points.map((r) => [splitPayload(r.payload).id, r]));
   return fused.flatMap((f) => {
     const r = byId.get(f.id);
     if (!r) return []; // deleted meanwhile
     const s = splitPayload(r.payload);
     const ranks = { ...(f.denseRank ? { denseRank: f.denseRank } : {}), ...(f.keywordRank ? { keywordRank: f.keywordRank } : {}) };
-    return [{ id: s.id, score: f.score, payload: s.payload, text: s.text, ...ranks }];
+    return [{ id: s.id, score: f.score, payload: s.payload, text: s.text, ...ranks, ...componentScores(s.id, denseScores, keywordScores, query, r.vector) }];
   });
 };
 
@@ -50,18 +90,25 @@ export const serverRrf = async (
       query: { rrf: { k: p.rrfK + 1, weights: [p.denseWeight, p.keywordWeight] } },
       limit,
       with_payload: true,
+      with_vector: [DENSE],
     },
     { ...dense, ...idsOnly },
     { ...keyword, ...idsOnly },
   ];
   const results = await call('query batch', (cl) => cl.queryBatch(physical, { searches }));
-  const idsOf = (i: number): string[] => (results[i]?.points ?? []).map((x) => splitPayload(x.payload).id);
-  const denseRank = new Map(idsOf(1).map((id, i) => [id, i + 1]));
-  const keywordRank = new Map(idsOf(2).map((id, i) => [id, i + 1]));
+  const listOf = (i: number): Scored[] => (results[i]?.points ?? []).map((x) => ({ id: splitPayload(x.payload).id, score: x.score }));
+  const denseList = listOf(1);
+  const keywordList = listOf(2);
+  const denseRank = new Map(denseList.map((d, i) => [d.id, i + 1]));
+  const keywordRank = new Map(keywordList.map((k, i) => [k.id, i + 1]));
+  const denseScores = new Map(denseList.map((d) => [d.id, d.score]));
+  const keywordScores = new Map(keywordList.map((k) => [k.id, k.score]));
+  const query = dense.query as number[];
   return (results[0]?.points ?? []).map((x) => {
     const s = splitPayload(x.payload);
     const d = denseRank.get(s.id);
     const k = keywordRank.get(s.id);
-    return { id: s.id, score: x.score, payload: s.payload, text: s.text, ...(d ? { denseRank: d } : {}), ...(k ? { keywordRank: k } : {}) };
+    const ranks = { ...(d ? { denseRank: d } : {}), ...(k ? { keywordRank: k } : {}) };
+    return { id: s.id, score: x.score, payload: s.payload, text: s.text, ...ranks, ...componentScores(s.id, denseScores, keywordScores, query, x.vector) };
   });
 };

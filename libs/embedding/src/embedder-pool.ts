@@ -1,12 +1,19 @@
 import type { EmbeddingFingerprint } from '@lectern/contracts';
-import { resolveEmbedder, resolveEmbedderFor, type Embedder, type ResolveEmbedderOptions } from '@lectern/embedding';
+import type { Embedder } from './embedder.js';
+import { resolveEmbedder, resolveEmbedderFor, type ResolveEmbedderOptions } from './resolve-embedder.js';
 
 /**
  * One embedder per model, loaded on first use and shared. New projects get the configured model
  * (`EMBEDDING_MODEL`, default auto); an existing project always gets the model it was built with
  * (its fingerprint), never silently another — if that model is unavailable the error says how to get it.
  */
-export class EmbedderPool {
+/** What use cases need of embedders: the configured model for new projects, a project's own model otherwise. */
+export interface EmbedderProvider {
+  configured(): Promise<Embedder>;
+  for(fingerprint: EmbeddingFingerprint): Promise<Embedder>;
+}
+
+export class EmbedderPool implements EmbedderProvider {
   private readonly byKey = new Map<string, Promise<Embedder>>();
 
   constructor(private readonly options: ResolveEmbedderOptions) {}

@@ -1,14 +1,8 @@
-import {
-  AppError,
-  ConversionErrorCode,
-  type ConversionJobPayload,
-  type ConversionJobResult,
-  type ConversionOptions,
-  type ConversionResult,
-} from '@lectern/contracts';
-import { markPermanent } from '../job-error.js';
-import type { JobHandler } from '../job-queue.port.js';
+import { AppError, ConversionErrorCode, type ConversionJobPayload, type ConversionJobResult } from '@lectern/contracts';
+import type { ConversionEngine } from '@lectern/conversion';
+import { markPermanent, type JobHandler } from '@lectern/queue';
 import { resolveConversionFile, storeConversionResult } from './conversion-files.js';
+import type { HandedOverFiles } from './handed-over-files.js';
 
 export interface ConversionProgressReport {
   stage: string;
@@ -16,20 +10,15 @@ export interface ConversionProgressReport {
   pages?: number;
 }
 
-/** `convertDocument` from `@lectern/conversion`, injected so this lib does not depend on the converter. */
-export type ConvertDocumentFn = (
-  input: { path: string },
-  options: Partial<ConversionOptions> & { onProgress?: (p: ConversionProgressReport) => void; signal?: AbortSignal },
-) => Promise<ConversionResult>;
-
 export interface ConversionProcessorDeps {
   /** The shared data directory (uploads and large results). */
   dataDir: string;
-  convert: ConvertDocumentFn;
-  /** The worker's own settings (from its env): payload options override them, except `maxBytes`. */
-  defaults?: Partial<ConversionOptions>;
+  /** Converts with the worker's own settings and limits (payload options override the settings only). */
+  engine: Pick<ConversionEngine, 'convert'>;
   /** Results above this many bytes of JSON are written to the data directory (default 512 KiB). */
   inlineMaxBytes?: number;
+  /** Bytes the producer in this process has already read and hashed (in-process queue only). */
+  handedOver?: HandedOverFiles;
 }
 
 /** Page progress -> percent: pages are the work; the last percent is left for writing the result. */
@@ -38,28 +27,28 @@ const percentOf = (p: ConversionProgressReport): number | undefined =>
 
 /**
  * The `conversion` queue's job handler, the same in both modes (BullMQ worker or in-process): find the
- * file, convert it with progress, check the fingerprint, store the result (inline or in the data dir).
- * Conversion errors are AppErrors (4xx: permanent, no retry); a timeout is not retried either.
+ * file (or take the bytes the producer in this process handed over), convert it with progress, check the
+ * fingerprint, store the result (inline or in the data dir). Conversion errors are AppErrors (4xx:
+ * permanent, no retry); a timeout is not retried either.
  */
 export const createConversionProcessor =
   (deps: ConversionProcessorDeps): JobHandler<ConversionJobPayload, ConversionJobResult> =>
   async (payload, context) => {
-    const path = await resolveConversionFile(deps.dataDir, payload.file);
+    const inMemory = deps.handedOver?.get(context.jobId);
+    const input = inMemory
+      ? { bytes: inMemory.bytes, filename: payload.filename, fingerprint: inMemory.sha256 }
+      : { path: await resolveConversionFile(deps.dataDir, payload.file) };
     let percent = 0;
-    const result = await deps
-      .convert(
-        { path },
-        {
-          ...deps.defaults,
-          ...payload.options,
-          signal: context.signal,
-          onProgress: (p) => {
-            percent = percentOf(p) ?? percent;
-            const detail = { stage: p.stage, ...(p.page !== undefined ? { page: p.page } : {}), ...(p.pages !== undefined ? { pages: p.pages } : {}) };
-            context.progress(percent, detail).catch(() => {});
-          },
+    const result = await deps.engine
+      .convert(input, {
+        ...payload.options,
+        signal: context.signal,
+        onProgress: (p) => {
+          percent = percentOf(p) ?? percent;
+          const detail = { stage: p.stage, ...(p.page !== undefined ? { page: p.page } : {}), ...(p.pages !== undefined ? { pages: p.pages } : {}) };
+          context.progress(percent, detail).catch(() => {});
         },
-      )
+      })
       .catch((error: unknown) => {
         throw error instanceof AppError && error.code === ConversionErrorCode.timeout ? markPermanent(error) : error;
       });

@@ -65,6 +65,21 @@ export const stageConversionFile = async (
   return { file: { kind: 'data_dir', path: relPath }, absolutePath, filename: name, sha256, byteSize };
 };
 
+/**
+ * Bytes already read and hashed by the caller, written to the same content-addressed place as
+ * `stageConversionFile` (no second hash: `sha256` is the caller's). Atomic: written aside, then renamed.
+ */
+export const stageConversionBytes = async (dataDir: string, bytes: Uint8Array, filename: string, sha256: string): Promise<StagedFile> => {
+  const name = safeFilename(filename);
+  const relPath = `uploads/${sha256}/${name}`;
+  const absolutePath = await resolveDataPath(dataDir, relPath);
+  await mkdir(dirname(absolutePath), { recursive: true });
+  const tmp = `${absolutePath}.${randomUUID()}.tmp`;
+  await writeFile(tmp, bytes);
+  await rename(tmp, absolutePath);
+  return { file: { kind: 'data_dir', path: relPath }, absolutePath, filename: name, sha256, byteSize: bytes.length };
+};
+
 /** Where a payload's file is on this machine (data-dir paths are contained; local paths are taken as given). */
 export const resolveConversionFile = async (dataDir: string, file: ConversionFileRef): Promise<string> =>
   file.kind === 'data_dir' ? resolveDataPath(dataDir, file.path) : file.path;

@@ -1,0 +1,130 @@
+import {
+  ConversionOptionsSchema,
+  conversionJobId,
+  type ConversionJobOptions,
+  type ConversionJobPayload,
+  type ConversionJobResult,
+  type ConversionResult,
+} from '@lectern/contracts';
+import type { JobHandle, JobQueue, JobSnapshot } from '@lectern/queue';
+import { raceAbort } from '@lectern/runtime';
+import { loadConversionResult, stageConversionBytes, type StagedFile } from './conversion-files.js';
+import type { ConversionProgressReport } from './conversion.processor.js';
+import type { HandedOverFiles } from './handed-over-files.js';
+
+/** A document to convert: already staged under DATA_DIR/uploads, or read and hashed by the caller. */
+export type SubmittedFile =
+  | { kind: 'staged'; staged: StagedFile }
+  | { kind: 'read'; path: string; filename: string; bytes: Uint8Array; sha256: string };
+
+export interface ConvertCall {
+  signal?: AbortSignal;
+  onProgress?: (p: ConversionProgressReport) => void;
+}
+
+export type ConversionSnapshot = JobSnapshot<ConversionJobPayload, ConversionJobResult>;
+
+/** The producer side of the `conversion` queue: every service that converts goes through it. */
+export interface ConversionSubmitter {
+  /** Enqueue the job (or find the one with the same content and options): `conversionJobId()`. */
+  submit(file: SubmittedFile, options?: ConversionJobOptions): Promise<JobHandle<ConversionJobResult>>;
+  /** Submit, relay progress, wait for the job and read its result. */
+  convert(file: SubmittedFile, options?: ConversionJobOptions, call?: ConvertCall): Promise<ConversionResult>;
+  getJob(jobId: string): Promise<ConversionSnapshot | undefined>;
+  /** The ConversionResult of a finished job (reading the data-dir file for large results). */
+  loadResult(result: ConversionJobResult): Promise<ConversionResult>;
+}
+
+export interface ConversionSubmitterDeps {
+  queue: JobQueue<ConversionJobPayload, ConversionJobResult>;
+  dataDir: string;
+  /**
+   * Set when the queue's processor runs in this process: bytes a caller read are handed over in memory
+   * (no staging copy, no second read or hash). Unset (distributed mode): they are staged in DATA_DIR.
+   */
+  handedOver?: HandedOverFiles;
+}
+
+const defaults = ConversionOptionsSchema.parse({});
+
+/**
+ * A producer's settings as job options: only those that differ from the contract's defaults, so that
+ * producers with default settings (a converter `POST /tasks` without options, a document store with
+ * ENABLE_OCR and IMAGE_RATIO_THRESHOLD unset) meet on the same job id and the same file converts once.
+ * Unset options take the converting worker's own settings.
+ */
+export const jobOptions = (settings: ConversionJobOptions): ConversionJobOptions =>
+  Object.fromEntries(
+    Object.entries(settings).filter(([k, v]) => v !== undefined && v !== defaults[k as keyof typeof defaults]),
+  ) as ConversionJobOptions;
+
+export const createConversionSubmitter = (deps: ConversionSubmitterDeps): ConversionSubmitter => {
+  const { queue, dataDir, handedOver } = deps;
+
+  /** Handed-over bytes live as long as their job: released when it settles, whoever waits for it. */
+  const releaseWhenSettled = (handle: JobHandle<ConversionJobResult>): void => {
+    const release = () => handedOver?.release(handle.id);
+    handle.result().then(release, release);
+  };
+
+  const enqueue = async (file: SubmittedFile, options: ConversionJobOptions) => {
+    const sha256 = file.kind === 'staged' ? file.staged.sha256 : file.sha256;
+    const jobId = conversionJobId(sha256, options);
+    let fileRef: ConversionJobPayload['file'];
+    let filename: string;
+    let byteSize: number;
+    let held = false;
+    if (file.kind === 'staged') {
+      ({ file: fileRef, filename, byteSize } = file.staged);
+    } else if (handedOver) {
+      handedOver.hold(jobId, file.bytes, sha256);
+      held = true;
+      fileRef = { kind: 'local_path', path: file.path };
+      ({ filename } = file);
+      byteSize = file.bytes.length;
+    } else {
+      const staged = await stageConversionBytes(dataDir, file.bytes, file.filename, sha256);
+      ({ file: fileRef, filename, byteSize } = staged);
+    }
+    const payload: ConversionJobPayload = { version: 1, file: fileRef, filename, sha256, byte_size: byteSize, options };
+    try {
+      const handle = await queue.add(payload, { jobId });
+      return { handle, held };
+    } catch (error) {
+      if (held) handedOver?.release(jobId);
+      throw error;
+    }
+  };
+
+  return {
+    submit: async (file, options = {}) => {
+      const { handle, held } = await enqueue(file, options);
+      if (held) releaseWhenSettled(handle);
+      return handle;
+    },
+    convert: async (file, options = {}, call = {}) => {
+      call.signal?.throwIfAborted();
+      const { handle, held } = await enqueue(file, options);
+      const stop = handle.onProgress(({ detail }) => {
+        const page = Number(detail?.['page']);
+        const pages = Number(detail?.['pages']);
+        call.onProgress?.({
+          stage: String(detail?.['stage'] ?? 'converting'),
+          ...(Number.isFinite(page) ? { page } : {}),
+          ...(Number.isFinite(pages) ? { pages } : {}),
+        });
+      });
+      try {
+        // The caller may stop waiting (its own timeout); the job itself runs on for other waiters.
+        const settled = handle.result();
+        const result = call.signal ? await raceAbort(settled, call.signal) : await settled;
+        return await loadConversionResult(dataDir, result);
+      } finally {
+        stop();
+        if (held) releaseWhenSettled(handle);
+      }
+    },
+    getJob: (jobId) => queue.getJob(jobId),
+    loadResult: (result) => loadConversionResult(dataDir, result),
+  };
+};

@@ -1,0 +1,15 @@
+export { createConversionProcessor } from './conversion.processor.js';
+export type { ConversionProcessorDeps, ConversionProgressReport } from './conversion.processor.js';
+export { createConversionSubmitter, jobOptions } from './conversion-submitter.js';
+export type { ConversionSnapshot, ConversionSubmitter, ConversionSubmitterDeps, ConvertCall, SubmittedFile } from './conversion-submitter.js';
+export { HandedOverFiles } from './handed-over-files.js';
+export {
+  DEFAULT_INLINE_RESULT_BYTES,
+  loadConversionResult,
+  resolveConversionFile,
+  stageConversionBytes,
+  stageConversionFile,
+  storeConversionResult,
+} from './conversion-files.js';
+export type { StagedFile } from './conversion-files.js';
+export { resolveDataPath, safeFilename } from './data-dir.js';

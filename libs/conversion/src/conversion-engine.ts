@@ -1,0 +1,84 @@
+import type { ConversionOptions, ConversionResult } from '@lectern/contracts';
+import type { Logger } from '@lectern/runtime';
+import { runConversion, type ConversionInput, type ConvertDocumentOptions } from './convert-document.js';
+import { conversionError } from './errors.js';
+import { OcrPool } from './ocr/ocr-pool.js';
+import { PdfWorkerPool, type PdfEngine, type PdfEngineInfo } from './pdf/pdf-worker-pool.js';
+import type { ConversionPools } from './types.js';
+
+/** The operator's ceilings: a call may ask for less, never for more. */
+export interface ConversionLimits {
+  maxBytes?: number;
+  maxPages?: number;
+  timeoutMs?: number;
+}
+
+export interface ConversionEngineOptions {
+  /** mupdf engine of the PDF workers ('auto' by default: native when built, else WASM; see PdfEngine). */
+  pdfEngine?: PdfEngine;
+  /** OCR settings used when a call does not set them (e.g. from ENABLE_OCR, IMAGE_RATIO_THRESHOLD). */
+  defaults?: Partial<Pick<ConversionOptions, 'enableOcr' | 'imageRatioThreshold' | 'ocrImageBased' | 'skipOcrForRenderings' | 'ocrMinConfidence'>>;
+  limits?: ConversionLimits;
+  /** Told once which PDF engine the workers use; also the conversions' logger. */
+  log?: Logger;
+  /** Worker counts (default: the machine's cores). */
+  pdfWorkers?: number;
+  ocrWorkers?: number;
+}
+
+/**
+ * Any supported document to a ConversionResult, with the worker threads (mupdf, tesseract) it needs. The
+ * engine owns its pools (created on first use) and whoever created it closes it; nothing is process-wide.
+ */
+export interface ConversionEngine {
+  convert(input: ConversionInput, options?: ConvertDocumentOptions): Promise<ConversionResult>;
+  /** Which mupdf engine the PDF workers use (starts a worker if none is running). */
+  pdfEngineInUse(): Promise<PdfEngineInfo>;
+  /** Start the workers now instead of on the first document (`ocr: false`: only mupdf). */
+  warm(options?: { ocr?: boolean }): Promise<void>;
+  /** Terminate the worker threads; a conversion after this fails. Idempotent. */
+  close(): Promise<void>;
+}
+
+const lower = (asked: number | undefined, ceiling: number | undefined): number | undefined =>
+  asked === undefined ? ceiling : ceiling === undefined ? asked : Math.min(asked, ceiling);
+
+export function createConversionEngine(options: ConversionEngineOptions = {}): ConversionEngine {
+  let pools: ConversionPools | null = null;
+  let closed = false;
+  const getPools = (): ConversionPools => {
+    if (closed) throw conversionError('extraction_failed', 'the conversion engine has been closed');
+    pools ??= {
+      pdf: new PdfWorkerPool(options.pdfWorkers, { engine: options.pdfEngine, log: options.log }),
+      ocr: new OcrPool(options.ocrWorkers),
+    };
+    return pools;
+  };
+  const limits = options.limits ?? {};
+  return {
+    convert: (input, callOptions = {}) => {
+      const merged: ConvertDocumentOptions = { ...options.defaults, log: options.log, ...callOptions };
+      // Limits: the smaller of the call's and the operator's (a client can lower a limit, never raise it).
+      const maxBytes = lower(merged.maxBytes, limits.maxBytes);
+      const maxPages = lower(merged.maxPages, limits.maxPages);
+      const timeoutMs = lower(merged.timeoutMs, limits.timeoutMs);
+      return runConversion(getPools, input, {
+        ...merged,
+        ...(maxBytes !== undefined ? { maxBytes } : {}),
+        ...(maxPages !== undefined ? { maxPages } : {}),
+        ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+      });
+    },
+    pdfEngineInUse: () => getPools().pdf.engineInUse(),
+    warm: async (o = {}) => {
+      const p = getPools();
+      await Promise.all([p.pdf.warm(), o.ocr === false ? Promise.resolve() : p.ocr.warm()]);
+    },
+    close: async () => {
+      closed = true;
+      const p = pools;
+      pools = null;
+      if (p) await Promise.all([p.pdf.close(), p.ocr.close()]);
+    },
+  };
+}

@@ -1,0 +1,48 @@
+import { KeyedMutex, type DocumentStoreDeps, type RetrieveMode, type StoreDeps } from '@lectern/document-store';
+import type { PdfEngine } from '@lectern/conversion';
+import type { EmbedderOptions, Platform, VectorStoreOptions } from './platform.js';
+
+export interface DocumentStoreSettings extends VectorStoreOptions {
+  defaultProject: string;
+  embedding: EmbedderOptions;
+  /** Allowed roots of client paths (default: the data directory). */
+  roots: readonly string[];
+  pdfEngine?: PdfEngine | undefined;
+  enableOcr: boolean;
+  imageRatioThreshold: number;
+  maxDocumentBytes: number;
+  ingestTimeoutMs: number;
+  retrieveMode?: RetrieveMode | undefined;
+}
+
+/** What the read-only document-store use cases need (the CLI's `docstore check`): the store alone. */
+export const documentStoreReader = (platform: Platform, s: VectorStoreOptions & { defaultProject: string }): StoreDeps => ({
+  store: platform.vectorStore(s),
+  defaultProject: s.defaultProject,
+});
+
+/**
+ * Every document-store use case's deps: the store, the embedders, and the conversion job — converted in
+ * this process when embedded (the same job and processor), by converter workers when distributed.
+ */
+export const documentStoreDeps = (platform: Platform, s: DocumentStoreSettings): DocumentStoreDeps & { retrieveMode: RetrieveMode } => {
+  const conversion = platform.conversion({
+    pdfEngine: s.pdfEngine,
+    defaults: { enableOcr: s.enableOcr, imageRatioThreshold: s.imageRatioThreshold },
+    limits: { maxBytes: s.maxDocumentBytes },
+    workers: { embedded: 2, distributed: 0 },
+  });
+  return {
+    ...documentStoreReader(platform, s),
+    embedders: platform.embedders(s.embedding),
+    conversion: conversion.submitter,
+    roots: s.roots.length > 0 ? s.roots : [platform.dataDir],
+    enableOcr: s.enableOcr,
+    imageRatioThreshold: s.imageRatioThreshold,
+    ingestTimeoutMs: s.ingestTimeoutMs,
+    maxDocumentBytes: s.maxDocumentBytes,
+    retrieveMode: s.retrieveMode ?? 'hybrid',
+    locks: new KeyedMutex(),
+    log: platform.log,
+  };
+};

@@ -1,0 +1,189 @@
+import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { conversionQueue, type ConversionJobPayload, type ConversionJobResult } from '@lectern/contracts';
+import { createConversionEngine, type ConversionEngine, type ConversionEngineOptions } from '@lectern/conversion';
+import { createConversionProcessor, createConversionSubmitter, HandedOverFiles, type ConversionSubmitter } from '@lectern/conversion-job';
+import { EmbedderPool } from '@lectern/embedding';
+import { closeRedis, connectRedis, createBullmqQueue, createInProcessQueue, type JobQueue, type JobWorker, type RedisConnection } from '@lectern/queue';
+import type { Logger } from '@lectern/runtime';
+import { createVectorStore, type FusionDefaults, type VectorStore } from '@lectern/vector-store';
+
+export interface PlatformOptions {
+  /** The one directory holding all state (created if missing). */
+  dataDir: string;
+  log: Logger;
+  /** Set: queues are BullMQ on this Redis (distributed mode); unset: in-process queues (embedded mode). */
+  redisUrl?: string | undefined;
+  /** BullMQ key prefix (default `lectern`; tests give each run its own). */
+  redisPrefix?: string | undefined;
+}
+
+export interface VectorStoreOptions {
+  /** Directory of the embedded database (default `<dataDir>/vectors`). */
+  vectorDir?: string | undefined;
+  /** Set: the Qdrant adapter (distributed mode). */
+  qdrantUrl?: string | undefined;
+  qdrantApiKey?: string | undefined;
+  fusion?: FusionDefaults;
+}
+
+export interface EmbedderOptions {
+  /** A model id or `auto`. */
+  model: string;
+  /** Directory of the model files (default `<dataDir>/models/<model>`). */
+  modelDir?: string | undefined;
+  quantized?: boolean | undefined;
+  threads?: number | undefined;
+}
+
+export interface ConversionServiceOptions extends Pick<ConversionEngineOptions, 'pdfEngine' | 'defaults' | 'limits'> {
+  /**
+   * Conversion jobs this process runs at once, per mode. An MCP server converts in-process when embedded and
+   * leaves it to converter workers when distributed ({embedded: 2, distributed: 0}); a converter works in both.
+   */
+  workers: { embedded: number; distributed: number };
+  /** Results with more JSON than this go to `<dataDir>/conversions/` (default 512 KiB). */
+  inlineMaxBytes?: number | undefined;
+  /** Wraps the engine once it is created (metrics, or a test counting conversions). */
+  instrument?: (engine: ConversionEngine) => ConversionEngine;
+}
+
+/** The `conversion` queue as a service sees it: the producer, the engine when it converts here, its worker. */
+export interface ConversionService {
+  submitter: ConversionSubmitter;
+  queue: JobQueue<ConversionJobPayload, ConversionJobResult>;
+  /** The engine of this process (created on first use; `POST /convert` and the local worker use it). */
+  readonly engine: ConversionEngine;
+  worker: JobWorker | undefined;
+}
+
+export interface ShutdownStep {
+  name: string;
+  close(): Promise<void> | void;
+}
+
+/**
+ * The composition layer: builds exactly the services an app asks for — vector store, embedders, the
+ * conversion job path, queues — chosen by configuration alone (embedded or distributed), each once, and
+ * closes them in order. Apps and the CLI compose only through it; feature libs receive the ports.
+ */
+export interface Platform {
+  readonly dataDir: string;
+  readonly log: Logger;
+  readonly mode: 'embedded' | 'distributed';
+  vectorStore(options?: VectorStoreOptions): VectorStore;
+  embedders(options: EmbedderOptions): EmbedderPool;
+  conversion(options: ConversionServiceOptions): ConversionService;
+  /** What to close after HTTP, in order: workers, queues, Redis, conversion engine, embedders, stores. */
+  shutdownSteps(): ShutdownStep[];
+  close(): Promise<void>;
+}
+
+const ORDER = ['worker', 'queue', 'redis', 'engine', 'embedders', 'store'] as const;
+type Stage = (typeof ORDER)[number];
+
+export const createPlatform = (options: PlatformOptions): Platform => {
+  const dataDir = resolve(options.dataDir);
+  mkdirSync(dataDir, { recursive: true });
+  const log = options.log;
+  const steps: Array<ShutdownStep & { stage: Stage }> = [];
+  const memo = new Map<string, unknown>();
+  const once = <T>(key: string, make: () => T): T => {
+    if (!memo.has(key)) memo.set(key, make());
+    return memo.get(key) as T;
+  };
+  let redis: RedisConnection | undefined;
+  const redisConnection = (): RedisConnection => {
+    if (!options.redisUrl) throw new Error('no REDIS_URL: queues are in-process');
+    if (!redis) {
+      const connection = connectRedis(options.redisUrl);
+      redis = connection;
+      steps.push({ stage: 'redis', name: 'redis', close: () => closeRedis(connection) });
+    }
+    return redis;
+  };
+  const mode = options.redisUrl ? 'distributed' : 'embedded';
+
+  const platform: Platform = {
+    dataDir,
+    log,
+    mode,
+    vectorStore: (o = {}) =>
+      once('vector-store', () => {
+        const store = createVectorStore({
+          dataDir: o.vectorDir ? resolve(o.vectorDir) : resolve(dataDir, 'vectors'),
+          ...(o.qdrantUrl ? { qdrantUrl: o.qdrantUrl } : {}),
+          ...(o.qdrantApiKey ? { qdrantApiKey: o.qdrantApiKey } : {}),
+          ...(o.fusion ? { fusion: o.fusion } : {}),
+          log,
+        });
+        steps.push({ stage: 'store', name: 'vector store', close: () => store.close() });
+        return store;
+      }),
+    embedders: (o) =>
+      once('embedders', () => {
+        const pool = new EmbedderPool({
+          model: o.model,
+          modelDir: o.modelDir,
+          cacheDir: resolve(dataDir, 'models'),
+          quantized: o.quantized ?? false,
+          ...(o.threads ? { threads: o.threads } : {}),
+          log,
+        });
+        steps.push({ stage: 'embedders', name: 'embedders', close: () => pool.close() });
+        return pool;
+      }),
+    conversion: (o) =>
+      once('conversion', () => {
+        let engine: ConversionEngine | undefined;
+        const engineOf = (): ConversionEngine => {
+          if (!engine) {
+            const created = createConversionEngine({ pdfEngine: o.pdfEngine, defaults: o.defaults, limits: o.limits, log });
+            engine = o.instrument ? o.instrument(created) : created;
+            steps.push({ stage: 'engine', name: 'conversion engine', close: () => created.close() });
+          }
+          return engine;
+        };
+        const queue: JobQueue<ConversionJobPayload, ConversionJobResult> = options.redisUrl
+          ? createBullmqQueue({ definition: conversionQueue, connection: redisConnection(), logger: log, prefix: options.redisPrefix })
+          : // Finished jobs (results up to inlineMaxBytes) stay in memory for dedupe: bounded.
+            createInProcessQueue({ definition: conversionQueue, logger: log, keepFinished: 200 });
+        steps.push({ stage: 'queue', name: 'conversion queue', close: () => queue.close() });
+        // In-process, the worker is in this process: the bytes a caller read are handed over, not staged.
+        const handedOver = options.redisUrl ? undefined : new HandedOverFiles();
+        const concurrency = options.redisUrl ? o.workers.distributed : o.workers.embedded;
+        if (!options.redisUrl && concurrency < 1) throw new Error('embedded mode needs at least one conversion worker in this process');
+        const worker =
+          concurrency > 0
+            ? queue.process(
+                createConversionProcessor({
+                  dataDir,
+                  engine: { convert: (input, opts) => engineOf().convert(input, opts) },
+                  inlineMaxBytes: o.inlineMaxBytes,
+                  ...(handedOver ? { handedOver } : {}),
+                }),
+                { concurrency },
+              )
+            : undefined;
+        if (worker) steps.push({ stage: 'worker', name: 'conversion worker', close: () => worker.close() });
+        const submitter = createConversionSubmitter({ queue, dataDir, ...(handedOver ? { handedOver } : {}) });
+        return {
+          submitter,
+          queue,
+          worker,
+          get engine() {
+            return engineOf();
+          },
+        };
+      }),
+    shutdownSteps: () =>
+      ORDER.flatMap((stage) => steps.filter((s) => s.stage === stage)).map(({ name, close }) => ({ name, close })),
+    close: async () => {
+      for (const step of platform.shutdownSteps()) await step.close();
+      steps.length = 0;
+      memo.clear();
+      redis = undefined;
+    },
+  };
+  return platform;
+};
