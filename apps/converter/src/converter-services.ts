@@ -6,8 +6,8 @@ export interface ConverterServices {
   /** The conversion job path (queue, submitter, worker) and this process's engine. */
   conversion: ConversionService;
   platform: Platform;
-  /** In shutdown order, after HTTP: worker, queue, Redis, conversion engine. */
-  closeSteps: ShutdownStep[];
+  /** In shutdown order, after HTTP: worker, queue, Redis, the engine's pools (read when shutting down). */
+  readonly closeSteps: ShutdownStep[];
 }
 
 export interface ConverterServiceOptions {
@@ -32,5 +32,11 @@ export const createConverterServices = (config: ConverterConfig, logger: Logger,
     inlineMaxBytes: config.INLINE_RESULT_MAX_BYTES,
     ...(options.instrument ? { instrument: options.instrument } : {}),
   });
-  return { conversion, platform, closeSteps: platform.shutdownSteps() };
+  return {
+    conversion,
+    platform,
+    get closeSteps() {
+      return platform.shutdownSteps();
+    },
+  };
 };

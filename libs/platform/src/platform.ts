@@ -52,8 +52,8 @@ export interface ConversionServiceOptions extends Pick<ConversionEngineOptions, 
 export interface ConversionService {
   submitter: ConversionSubmitter;
   queue: JobQueue<ConversionJobPayload, ConversionJobResult>;
-  /** The engine of this process (created on first use; `POST /convert` and the local worker use it). */
-  readonly engine: ConversionEngine;
+  /** The engine of this process (its workers start on first use; `POST /convert` and the local worker use it). */
+  engine: ConversionEngine;
   worker: JobWorker | undefined;
 }
 
@@ -74,7 +74,7 @@ export interface Platform {
   vectorStore(options?: VectorStoreOptions): VectorStore;
   embedders(options: EmbedderOptions): EmbedderPool;
   conversion(options: ConversionServiceOptions): ConversionService;
-  /** What to close after HTTP, in order: workers, queues, Redis, conversion engine, embedders, stores. */
+  /** What to close after HTTP, in order: workers, queues, Redis, conversion pools, embedders, stores (of what was built so far). */
   shutdownSteps(): ShutdownStep[];
   close(): Promise<void>;
 }
@@ -135,15 +135,11 @@ export const createPlatform = (options: PlatformOptions): Platform => {
       }),
     conversion: (o) =>
       once('conversion', () => {
-        let engine: ConversionEngine | undefined;
-        const engineOf = (): ConversionEngine => {
-          if (!engine) {
-            const created = createConversionEngine({ pdfEngine: o.pdfEngine, defaults: o.defaults, limits: o.limits, log });
-            engine = o.instrument ? o.instrument(created) : created;
-            steps.push({ stage: 'engine', name: 'conversion engine', close: () => created.close() });
-          }
-          return engine;
-        };
+        // Cheap to create (its worker threads start on first use), so created now: its close step is then
+        // registered before any app reads the shutdown steps.
+        const created = createConversionEngine({ pdfEngine: o.pdfEngine, defaults: o.defaults, limits: o.limits, log });
+        const engine = o.instrument ? o.instrument(created) : created;
+        steps.push({ stage: 'engine', name: 'conversion pools', close: () => created.close() });
         const queue: JobQueue<ConversionJobPayload, ConversionJobResult> = options.redisUrl
           ? createBullmqQueue({ definition: conversionQueue, connection: redisConnection(), logger: log, prefix: options.redisPrefix })
           : // Finished jobs (results up to inlineMaxBytes) stay in memory for dedupe: bounded.
@@ -158,7 +154,7 @@ export const createPlatform = (options: PlatformOptions): Platform => {
             ? queue.process(
                 createConversionProcessor({
                   dataDir,
-                  engine: { convert: (input, opts) => engineOf().convert(input, opts) },
+                  engine,
                   inlineMaxBytes: o.inlineMaxBytes,
                   ...(handedOver ? { handedOver } : {}),
                 }),
@@ -171,9 +167,7 @@ export const createPlatform = (options: PlatformOptions): Platform => {
           submitter,
           queue,
           worker,
-          get engine() {
-            return engineOf();
-          },
+          engine,
         };
       }),
     shutdownSteps: () =>
