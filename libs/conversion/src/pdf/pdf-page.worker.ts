@@ -1,35 +1,60 @@
 // A worker thread that owns one mupdf engine and does the CPU-heavy PDF work off the event loop:
 // open, per-page structured text (lines with font size/weight and boxes) laid out into blocks and tables,
 // image-area ratio, 300-DPI renders.
-// Two engines: native (Debian's libmupdf through the addon in `libs/conversion/native`, `pdf-native.mjs`) for
+// Two engines: native (Debian's libmupdf through the addon in `libs/conversion/native`, `pdf-native.ts`) for
 // PDF `info` and `extract` when it is built, and mupdf's WASM build (npm `mupdf`) for everything else and as
 // the fallback. `workerData.engine` ('auto' | 'native' | 'wasm') chooses; the WASM module is loaded only when
-// an operation needs it. Plain JavaScript on purpose: worker threads load it directly under node, tsx and
-// jest alike (no TS loader inside workers). The main thread (`pdf-worker-pool.ts`) owns the message types.
-/* global WebAssembly */
+// an operation needs it. Started by `pdf-worker-pool.ts` through the tsx worker bootstrap (@lectern/runtime);
+// the messages both sides exchange are typed in `pdf-page.protocol.ts`.
 import process from 'node:process';
 import { setImmediate } from 'node:timers';
-import { parentPort, workerData } from 'node:worker_threads';
-import { layoutPage } from './page-layout.mjs';
-import { loadNativeEngine } from './pdf-native.mjs';
-import { textOrientation, textSkew } from './text-orientation.mjs';
+import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
+import type * as Mupdf from 'mupdf';
+import { layoutPage } from './page-layout.js';
+import { loadNativeEngine, type NativeEngine } from './pdf-native.js';
+import type {
+  DocInfo,
+  ExtractedPage,
+  PageOrientation,
+  PdfOp,
+  PdfOpName,
+  PdfOpResults,
+  PdfReply,
+  PdfRequest,
+  PdfStartMessage,
+  PdfWorkerData,
+  RawBlock,
+  RawLine,
+  RawPage,
+  RenderedPage,
+} from './pdf-page.protocol.js';
+import { textOrientation, textSkew } from './text-orientation.js';
 
-/** @type {any} the WASM module, once an operation needed it */
-let mupdf = null;
+/** The WebAssembly global (not in the ES library this repository compiles against): only its trap error is used. */
+declare const WebAssembly: { RuntimeError: abstract new () => Error };
 
-/** @type {{ key: string, doc: any } | null} */
-let current = null;
+type Request<K extends PdfOpName> = PdfRequest<Extract<PdfOp, { op: K }>>;
+
+function workerPort(): MessagePort {
+  if (!parentPort) throw new Error('pdf-page.worker.ts runs in a worker thread (see pdf-worker-pool.ts)');
+  return parentPort;
+}
+const port = workerPort();
+const data = workerData as PdfWorkerData | undefined;
+
+/** The WASM module, once an operation needed it. */
+let mupdf: typeof Mupdf | null = null;
+
+let current: { key: string; doc: Mupdf.Document; pixelWidth: number | null } | null = null;
 
 /** The document this worker holds: its bytes stay here so either engine can open it later. */
-let held = { key: null, bytes: null };
+let held: { key: string | null; bytes: Uint8Array | null } = { key: null, bytes: null };
 
 // mupdf's warnings (broken xref, repaired objects...) would go to stderr; keep them for the caller instead.
-/** @type {string[]} */
-let logs = [];
+let logs: string[] = [];
 
-/** @type {Promise<void> | null} */
-let wasmLoading = null;
-function loadWasm() {
+let wasmLoading: Promise<void> | null = null;
+function loadWasm(): Promise<void> {
   wasmLoading ??= import('mupdf').then((m) => {
     m.setLog((message) => {
       if (logs.length < 20 && !logs.includes(message)) logs.push(message);
@@ -39,39 +64,48 @@ function loadWasm() {
   return wasmLoading;
 }
 
-const requested = (workerData && workerData.engine) || 'auto';
-/** @type {ReturnType<typeof loadNativeEngine> | null} */
-let native = null;
+/** The WASM module; every operation that uses it awaited `loadWasm()` first (see `run`). */
+function wasm(): typeof Mupdf {
+  if (!mupdf) throw new Error('mupdf WASM module not loaded');
+  return mupdf;
+}
+
+/** `e.message`, else `e` itself, as text. */
+const errorText = (e: unknown): string => String((e as { message?: unknown } | null | undefined)?.message || e);
+
+const requested = data?.engine || 'auto';
+let native: NativeEngine | null = null;
 /** Why the native engine is not used (null when it is). */
 let nativeReason = requested === 'wasm' ? 'WASM engine requested' : null;
 if (requested !== 'wasm') {
   try {
-    native = loadNativeEngine(workerData && workerData.abort ? new Int32Array(workerData.abort) : undefined);
+    native = loadNativeEngine(data?.abort ? new Int32Array(data.abort) : undefined);
   } catch (e) {
-    nativeReason = String((e && e.message) || e);
+    nativeReason = errorText(e);
   }
 }
 
 /** Remembers the bytes a message brings (the first message about a document carries them). */
-function hold(msg) {
+function hold(msg: PdfRequest): Uint8Array | null {
   if (msg.bytes) {
     if (held.key !== msg.key && native) native.close();
-    held = { key: msg.key, bytes: msg.bytes instanceof Uint8Array ? msg.bytes : new Uint8Array(msg.bytes) };
+    held = { key: msg.key, bytes: msg.bytes };
   }
   return held.key === msg.key ? held.bytes : null;
 }
 
-function openDoc(msg) {
+function openDoc(msg: PdfRequest): Mupdf.Document {
   if (current && current.key === msg.key) return current.doc;
   const bytes = hold(msg);
   if (!bytes) throw new Error('document not open in this worker');
   if (current) current.doc.destroy();
   current = null;
-  const doc = mupdf.Document.openDocument(bytes, msg.mime ?? 'application/pdf');
+  const m = wasm();
+  const doc = m.Document.openDocument(bytes, msg.mime ?? 'application/pdf');
   let pixelWidth = null;
   if (msg.mime && msg.mime.startsWith('image/')) {
     // Images open as one-page documents; their pixel width lets the caller render at native resolution.
-    const img = new mupdf.Image(bytes);
+    const img = new m.Image(bytes);
     pixelWidth = img.getWidth();
     img.destroy();
   }
@@ -82,11 +116,11 @@ function openDoc(msg) {
 const META = ['info:Title', 'info:Author', 'info:Subject', 'info:Keywords', 'info:Creator', 'info:Producer',
   'info:CreationDate', 'info:ModDate', 'format', 'encryption'];
 
-function info(msg) {
+function info(msg: Request<'info'>): DocInfo {
   const doc = openDoc(msg);
   const needsPassword = doc.needsPassword();
   if (needsPassword) return { needsPassword, pageCount: 0, metadata: {}, pixelWidth: null, firstPageWidth: null, repaired: false, logs };
-  const metadata = {};
+  const metadata: Record<string, string> = {};
   for (const k of META) {
     const v = doc.getMetaData(k);
     if (v) metadata[k.replace(/^info:/, '').toLowerCase()] = String(v);
@@ -101,14 +135,34 @@ function info(msg) {
   }
   const pdf = doc.asPDF();
   const repaired = pdf ? pdf.wasRepaired() : false;
-  return { needsPassword, pageCount, metadata, pixelWidth: current.pixelWidth, firstPageWidth, repaired, logs };
+  return { needsPassword, pageCount, metadata, pixelWidth: current?.pixelWidth ?? null, firstPageWidth, repaired, logs };
 }
 
-function area(b) {
+/** A box in mupdf's structured-text JSON. */
+interface JsonBox {
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+}
+
+/** mupdf's structured text as JSON (`StructuredText.asJSON()`): the fields read here. */
+interface StextJson {
+  blocks: (
+    | { type: 'image'; bbox: JsonBox }
+    | {
+        type: 'text';
+        bbox: JsonBox;
+        lines: { text: string; wmode: number; bbox: JsonBox; font: { name: string; weight: string; size: number } }[];
+      }
+  )[];
+}
+
+function area(b: { w: number; h: number }): number {
   return Math.max(0, b.w) * Math.max(0, b.h);
 }
 
-function clipArea(b, w, h) {
+function clipArea(b: JsonBox, w: number, h: number): number {
   const x0 = Math.max(0, b.x);
   const y0 = Math.max(0, b.y);
   const x1 = Math.min(w, b.x + b.w);
@@ -123,15 +177,15 @@ const ENTITY = /&(#x[0-9a-f]+|#\d+|[a-z]+);/gi;
  * carrying most characters. Much cheaper than asking for one JSON span per style run (preserve-spans), which
  * multiplies the JSON size on word-processor PDFs.
  */
-function lineStyles(html) {
+function lineStyles(html: string): { bold: number; size: number }[] {
   const out = [];
   for (const p of html.matchAll(/<p style="[^"]*">([\s\S]*?)<\/p>/g)) {
     let bold = 0;
     let boldChars = 0;
     let total = 0;
     let size = 0;
-    const bySize = new Map();
-    for (const t of p[1].matchAll(/<(\/?)(b|span)\b([^>]*)>|([^<]+)/g)) {
+    const bySize = new Map<number, number>();
+    for (const t of (p[1] as string).matchAll(/<(\/?)(b|span)\b([^>]*)>|([^<]+)/g)) {
       if (t[4] !== undefined) {
         const n = t[4].replace(ENTITY, 'x').replace(/\s+/g, '').length;
         if (n === 0) continue;
@@ -140,7 +194,7 @@ function lineStyles(html) {
         bySize.set(size, (bySize.get(size) || 0) + n);
       } else if (t[2] === 'b') bold += t[1] ? -1 : 1;
       else if (!t[1]) {
-        const m = /font-size:([\d.]+)pt/.exec(t[3]);
+        const m = /font-size:([\d.]+)pt/.exec(t[3] as string);
         if (m) size = Number(m[1]);
       }
     }
@@ -152,17 +206,17 @@ function lineStyles(html) {
   return out;
 }
 
-function extractPage(doc, index) {
+function extractPage(doc: Mupdf.Document, index: number): RawPage {
   const page = doc.loadPage(index);
   try {
     const [x0, y0, x1, y1] = page.getBounds();
     const width = x1 - x0;
     const height = y1 - y0;
     const stext = page.toStructuredText('preserve-whitespace,preserve-images');
-    let json;
-    let styles;
+    let json: StextJson;
+    let styles: { bold: number; size: number }[] | null;
     try {
-      json = JSON.parse(stext.asJSON());
+      json = JSON.parse(stext.asJSON()) as StextJson;
       styles = lineStyles(stext.asHTML(0));
     } finally {
       stext.destroy();
@@ -172,7 +226,7 @@ function extractPage(doc, index) {
     const textLines = json.blocks.reduce((n, b) => n + (b.type === 'text' ? b.lines.length : 0), 0);
     if (styles.length !== textLines) styles = null;
     let lineIndex = 0;
-    const blocks = [];
+    const blocks: RawBlock[] = [];
     let imageArea = 0;
     for (const b of json.blocks) {
       if (b.type === 'image') {
@@ -180,7 +234,7 @@ function extractPage(doc, index) {
         continue;
       }
       if (b.type !== 'text') continue;
-      const lines = [];
+      const lines: RawLine[] = [];
       for (const l of b.lines) {
         const style = styles ? styles[lineIndex] : null;
         lineIndex += 1;
@@ -211,18 +265,19 @@ function extractPage(doc, index) {
   }
 }
 
-function extract(msg) {
+function extract(msg: Request<'extract'>): RawPage[] {
   const doc = openDoc(msg);
   return msg.pages.map((p) => extractPage(doc, p - 1));
 }
 
-function render(msg) {
+function render(msg: Request<'render'>): RenderedPage {
+  const m = wasm();
   const doc = openDoc(msg);
   const page = doc.loadPage(msg.page - 1);
   try {
     const scale = msg.dpi / 72;
-    const matrix = mupdf.Matrix.concat(mupdf.Matrix.scale(scale, scale), mupdf.Matrix.rotate(msg.rotate ?? 0));
-    const pix = page.toPixmap(matrix, mupdf.ColorSpace.DeviceGray, false, true);
+    const matrix = m.Matrix.concat(m.Matrix.scale(scale, scale), m.Matrix.rotate(msg.rotate ?? 0));
+    const pix = page.toPixmap(matrix, m.ColorSpace.DeviceGray, false, true);
     try {
       // PAM (uncompressed) rather than PNG: encoding a 300-DPI page as PNG costs ~0.2 s, PAM ~10 ms, and
       // tesseract's leptonica reads either
@@ -237,16 +292,17 @@ function render(msg) {
 }
 
 /**
- * Which way up a scanned page is and how far its lines tilt (see `text-orientation.mjs`), from 100-DPI grey
+ * Which way up a scanned page is and how far its lines tilt (see `text-orientation.ts`), from 100-DPI grey
  * renders: enough pixels per text line to see ascenders and descenders, ~20-40 ms a page.
  */
-function orientation(msg) {
+function orientation(msg: Request<'orientation'>): PageOrientation {
+  const m = wasm();
   const doc = openDoc(msg);
   const page = doc.loadPage(msg.page - 1);
-  const grey = (rotate, fn) => {
+  const grey = <T>(rotate: number, fn: (px: Uint8ClampedArray, w: number, h: number, stride: number) => T): T => {
     const scale = 100 / 72;
-    const matrix = mupdf.Matrix.concat(mupdf.Matrix.scale(scale, scale), mupdf.Matrix.rotate(rotate));
-    const pix = page.toPixmap(matrix, mupdf.ColorSpace.DeviceGray, false, true);
+    const matrix = m.Matrix.concat(m.Matrix.scale(scale, scale), m.Matrix.rotate(rotate));
+    const pix = page.toPixmap(matrix, m.ColorSpace.DeviceGray, false, true);
     try {
       return fn(pix.getPixels(), pix.getWidth(), pix.getHeight(), pix.getStride());
     } finally {
@@ -267,7 +323,7 @@ function orientation(msg) {
 }
 
 /** Drops the open document (its bytes and caches, in both engines) once a conversion is done with it. */
-function close(msg) {
+function close(msg: Request<'close'>): null {
   if (current && current.key === msg.key) {
     current.doc.destroy();
     current = null;
@@ -279,21 +335,40 @@ function close(msg) {
   return null;
 }
 
-/** A page laid out here, on this thread, rather than on the main thread (page-layout.mjs). */
-const laidOut = (raw) => ({ ...layoutPage(raw), imageRatio: raw.imageRatio });
+/** A page laid out here, on this thread, rather than on the main thread (page-layout.ts). */
+const laidOut = (raw: RawPage): ExtractedPage => ({ ...layoutPage(raw), imageRatio: raw.imageRatio });
 
-const wasmOps = { info, extract: (msg) => extract(msg).map(laidOut), render, orientation, close };
+type Op = () => PdfOpResults[PdfOpName];
+
+/** The WASM engine's operation for a message (null for an unknown op). */
+function wasmOp(msg: PdfRequest): Op | null {
+  switch (msg.op) {
+    case 'info':
+      return () => info(msg);
+    case 'extract':
+      return () => extract(msg).map(laidOut);
+    case 'render':
+      return () => render(msg);
+    case 'orientation':
+      return () => orientation(msg);
+    case 'close':
+      return () => close(msg);
+    default:
+      return null;
+  }
+}
 
 /** The native engine serves `info` and `extract` of PDFs; images, renders and orientation use WASM. */
-function nativeOp(msg) {
-  if (!native || (msg.mime ?? 'application/pdf') !== 'application/pdf') return null;
-  if (msg.op === 'info') return () => native.info(msg, hold(msg));
-  if (msg.op === 'extract') return () => native.extract(msg, hold(msg)).map(laidOut);
+function nativeOp(msg: PdfRequest): Op | null {
+  const engine = native;
+  if (!engine || (msg.mime ?? 'application/pdf') !== 'application/pdf') return null;
+  if (msg.op === 'info') return () => engine.info(msg, hold(msg));
+  if (msg.op === 'extract') return () => engine.extract(msg, hold(msg)).map(laidOut);
   return null;
 }
 
 /** Runs a message's operation: natively when the native engine serves it, else (or when it fails) in WASM. */
-async function run(msg) {
+async function run(msg: PdfRequest): Promise<PdfOpResults[PdfOpName]> {
   const op = nativeOp(msg);
   if (op) {
     try {
@@ -301,24 +376,26 @@ async function run(msg) {
     } catch (e) {
       // mupdf 1.21 failed where the newer WASM build may not (a feature or a repair it lacks): try that.
       // An abort is final; a really broken file fails again below with the WASM build's message.
-      if (e && e.code === 'ABORTED') throw e;
+      if ((e as { code?: unknown } | null | undefined)?.code === 'ABORTED') throw e;
     }
   }
-  const wasmOp = wasmOps[msg.op];
-  if (!wasmOp) throw new Error(`unknown op ${msg.op}`);
+  const fallback = wasmOp(msg);
+  if (!fallback) throw new Error(`unknown op ${(msg as { op: string }).op}`);
   if (msg.op !== 'close') await loadWasm();
-  return wasmOp(msg);
+  return fallback();
 }
 
-async function handle(msg) {
+async function handle(msg: PdfRequest): Promise<void> {
   logs = [];
   try {
     const result = await run(msg);
-    const transfer = result && result.image ? [result.image.buffer] : [];
-    parentPort.postMessage({ id: msg.id, ok: true, result }, transfer);
+    const transfer = result && 'image' in result ? [result.image.buffer] : [];
+    const reply: PdfReply = { id: msg.id, ok: true, result };
+    port.postMessage(reply, transfer);
   } catch (e) {
     const detail = logs.length ? ` (${logs.slice(0, 3).join('; ')})` : '';
-    parentPort.postMessage({ id: msg.id, ok: false, error: String((e && e.message) || e) + detail });
+    const reply: PdfReply = { id: msg.id, ok: false, error: errorText(e) + detail };
+    port.postMessage(reply);
     // a trapped or aborted WASM instance is not safe to reuse: end this thread, the pool starts a fresh one
     if (e instanceof WebAssembly.RuntimeError) setImmediate(() => process.exit(1));
   }
@@ -326,15 +403,16 @@ async function handle(msg) {
 
 // one message at a time, in order (loading the WASM module is asynchronous)
 let queue = Promise.resolve();
-parentPort.on('message', (msg) => {
+port.on('message', (msg: PdfRequest) => {
   queue = queue.then(() => handle(msg));
 });
 
 // the pool waits for this before using the worker; a forced native engine that cannot load fails here
+let start: PdfStartMessage;
 if (requested === 'native' && !native) {
-  parentPort.postMessage({ id: 0, ready: false, error: `native PDF engine requested but unavailable: ${nativeReason}` });
+  start = { id: 0, ready: false, error: `native PDF engine requested but unavailable: ${nativeReason}` };
 } else {
-  const engine = native ? 'native' : 'wasm';
   if (!native) await loadWasm();
-  parentPort.postMessage({ id: 0, ready: true, engine, version: native ? native.version : null, reason: nativeReason });
+  start = { id: 0, ready: true, engine: native ? 'native' : 'wasm', version: native ? native.version : null, reason: nativeReason };
 }
+port.postMessage(start);
