@@ -12,6 +12,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
+/** @param {string} msg */
 const say = (msg) => process.stderr.write(`lectern native mupdf: ${msg}\n`);
 
 if (process.env.LECTERN_SKIP_NATIVE_BUILD === '1') {

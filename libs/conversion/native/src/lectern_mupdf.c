@@ -1,5 +1,5 @@
 // Native PDF text engine for libs/conversion: Debian's libmupdf (1.21, static) behind a small N-API surface.
-// It returns exactly what the WASM path of pdf-page.worker.mjs builds from mupdf's JSON and HTML renderings of
+// It returns exactly what the WASM path of pdf-page.worker.ts builds from mupdf's JSON and HTML renderings of
 // the structured text (RawPage: blocks -> lines with text, box, size, leadSize, bold; image-area ratio), but
 // walks the structured text directly instead of printing and re-parsing it.
 //
@@ -279,7 +279,7 @@ static napi_value doc_info(napi_env env, napi_callback_info info) {
 }
 
 // extract(engine, pages: number[] (1-based)): { nums: Float64Array, text: string }, the pages packed
-// (stext_page.c; pdf-native.mjs unpacks them into RawPage objects)
+// (stext_page.c; pdf-native.ts unpacks them into RawPage objects)
 static napi_value extract(napi_env env, napi_callback_info info) {
   size_t argc = 2;
   napi_value argv[2];

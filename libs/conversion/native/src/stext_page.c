@@ -7,7 +7,7 @@
 // fonts' descriptor metrics as newer mupdf does (font_metrics.c).
 //
 // Output: the pages of one `extract` call packed into numbers (a Float64Array) and one UTF-16 string of all
-// line texts, which pdf-native.mjs turns into RawPage objects: JavaScript object literals cost a fraction of
+// line texts, which pdf-native.ts turns into RawPage objects: JavaScript object literals cost a fraction of
 // building the same objects through N-API property calls. Layout of the numbers, per page:
 //   pageNumber, width, height, imageRatio, blockCount, then per block:
 //     x0, y0, x1, y1, lineCount, then per line: x0, y0, x1, y1, size, leadSize, bold (0/1), textLength

@@ -1,20 +1,18 @@
-import { Worker } from 'node:worker_threads';
+import { tsWorker } from '@lectern/runtime';
+import type { MarkupOp, MarkupOutput, MarkupReply, MarkupWorkerData } from './markup.protocol.js';
 
-export interface MarkupOutput {
-  markdown: string;
-  title: string | null;
-  warnings: string[];
-}
+export type { MarkupOutput } from './markup.protocol.js';
 
 /** Heap cap of the markup worker: far above any real document, far below the host's memory. */
 const MAX_HEAP_MB = 1024;
 
-/** Runs `markup.worker.mjs` on one document; the abort signal (timeout) terminates the thread. */
-export function runMarkupWorker(op: 'docx' | 'html', bytes: Uint8Array, signal: AbortSignal): Promise<MarkupOutput> {
+/** Runs `markup.worker.ts` on one document; the abort signal (timeout) terminates the thread. */
+export function runMarkupWorker(op: MarkupOp, bytes: Uint8Array, signal: AbortSignal): Promise<MarkupOutput> {
   return new Promise<MarkupOutput>((resolve, reject) => {
     if (signal.aborted) return reject(signal.reason);
-    const worker = new Worker(new URL('./markup.worker.mjs', import.meta.url), {
-      workerData: { op, bytes },
+    const workerData: MarkupWorkerData = { op, bytes };
+    const worker = tsWorker(new URL('./markup.worker.ts', import.meta.url), {
+      workerData,
       resourceLimits: { maxOldGenerationSizeMb: MAX_HEAP_MB },
     });
     let settled = false;
@@ -27,8 +25,8 @@ export function runMarkupWorker(op: 'docx' | 'html', bytes: Uint8Array, signal: 
     };
     const onAbort = (): void => finish(() => reject(signal.reason));
     signal.addEventListener('abort', onAbort, { once: true });
-    worker.on('message', (m: { ok: boolean; result?: MarkupOutput; error?: string }) =>
-      finish(() => (m.ok && m.result ? resolve(m.result) : reject(new Error(m.error ?? 'markup conversion failed')))),
+    worker.on('message', (m: MarkupReply) =>
+      finish(() => (m.ok ? resolve(m.result) : reject(new Error(m.error)))),
     );
     worker.on('error', (e) => finish(() => reject(e)));
     worker.on('exit', (code) => finish(() => reject(new Error(`markup worker exited (${code})`))));

@@ -21,7 +21,7 @@ const score = (r: { text: string; confidence: number }): number => r.confidence 
 
 /**
  * Renders one page and recognises it the right way up. The eng language data has no OSD model, so the page's
- * orientation comes first from the shapes of its text lines (`text-orientation.mjs`, ~20 ms): when that is
+ * orientation comes first from the shapes of its text lines (`text-orientation.ts`, ~20 ms): when that is
  * confident the page is read once, turned as it says. Otherwise, or when that read is weak, orientations are
  * tried on a band of a smaller render and the best is read at full resolution. A tilted page (skew.pdf,
  * rotated_skew.pdf: 2-3°) is rendered level, measured on the same small render: tesseract's automatic page

@@ -1,7 +1,7 @@
 import type { TableBlock } from './tables.js';
 
-// The page layout computed in the mupdf worker threads (page-layout.mjs, plain JavaScript so that worker
-// threads load it under node, tsx and jest alike) and read by the Markdown builder on the main thread.
+// The page layout computed in the mupdf worker threads (page-layout.ts) and read by the Markdown builder on the
+// main thread.
 
 /** A visual line: the raw fragments sharing one baseline, joined left to right. */
 export interface Line {

@@ -36,7 +36,7 @@ export function findRepeatedFurniture(layouts: PageLayout[]): Set<TextBlock> {
   return drop;
 }
 
-/** A block's text (joined in the worker: page-layout.mjs). */
+/** A block's text (joined in the worker: page-layout.ts). */
 export const blockText = (b: TextBlock): string => b.text;
 
 export interface HeadingRules {

@@ -1,99 +1,27 @@
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { availableParallelism } from 'node:os';
-import type { Logger } from '@lectern/runtime';
+import { tsWorker, type Logger } from '@lectern/runtime';
 import { ResourcePool } from '../util/resource-pool.js';
-import type { PageLayout } from './layout.js';
+import type {
+  DocInfo,
+  ExtractedPage,
+  PageOrientation,
+  PdfEngine,
+  PdfEngineInfo,
+  PdfOp,
+  PdfOpResults,
+  PdfRequest,
+  PdfWorkerData,
+  PdfWorkerMessage,
+  RenderedPage,
+} from './pdf-page.protocol.js';
 
-/**
- * Which mupdf the workers use: `native` (Debian's libmupdf through the addon in `libs/conversion/native`,
- * built by `npm ci` when libmupdf-dev is installed), `wasm` (npm `mupdf`), or `auto`: native when it is
- * built, else WASM. Renders (OCR) and images always use WASM.
- */
-export type PdfEngine = 'auto' | 'native' | 'wasm';
-
-/** What a worker reports once its engine is loaded. */
-export interface PdfEngineInfo {
-  engine: 'native' | 'wasm';
-  /** mupdf version of the native library (null for WASM). */
-  version: string | null;
-  /** Why the native engine is not used (null when it is). */
-  reason: string | null;
-}
+export type { DocInfo, ExtractedPage, PageOrientation, PdfEngine, PdfEngineInfo, RenderedPage } from './pdf-page.protocol.js';
 
 export interface PdfWorkerPoolOptions {
   engine?: PdfEngine;
   /** Told once which engine the workers use. */
   log?: Logger;
-}
-
-/** One text line of the mupdf structured text (size and weight: those carrying most of its characters); the
- * engines' output inside the worker, the input of page-layout.mjs. */
-export interface RawLine {
-  text: string;
-  x0: number;
-  y0: number;
-  x1: number;
-  y1: number;
-  size: number;
-  /** Size of the line's first character (a superscript footnote number is smaller than the text). */
-  leadSize?: number;
-  bold: boolean;
-}
-
-export interface RawBlock {
-  x0: number;
-  y0: number;
-  x1: number;
-  y1: number;
-  lines: RawLine[];
-}
-
-export interface RawPage {
-  pageNumber: number;
-  width: number;
-  height: number;
-  blocks: RawBlock[];
-  imageRatio: number;
-}
-
-/** A page as `extract` returns it: laid out in the worker (page-layout.mjs), with its image-area ratio. */
-export interface ExtractedPage extends PageLayout {
-  imageRatio: number;
-}
-
-export interface DocInfo {
-  needsPassword: boolean;
-  pageCount: number;
-  metadata: Record<string, string>;
-  /** For image files opened as documents: the pixel width of the (first) image. */
-  pixelWidth: number | null;
-  firstPageWidth: number | null;
-  /** The PDF was damaged (e.g. truncated) and mupdf rebuilt its cross-reference table. */
-  repaired: boolean;
-  /** mupdf's warnings while opening (deduplicated, at most 20). */
-  logs: string[];
-}
-
-export interface RenderedPage {
-  /** The page image, encoded as PAM (grey, uncompressed). */
-  image: Uint8Array;
-  width: number;
-  height: number;
-}
-
-/** A scanned page's orientation from its text lines' shapes (see `text-orientation.mjs`). */
-export interface PageOrientation {
-  /** The way its text lines run; `unknown` when neither way clearly dominates. */
-  axis: 'horizontal' | 'vertical' | 'unknown';
-  /** Clockwise rotation (0, 90, 180, 270) that turns the text upright. */
-  rotation: number;
-  /** The evidence is strong enough to read the page this way up without trials. */
-  confident: boolean;
-  lines: number;
-  up: number;
-  down: number;
-  /** Degrees to add to `rotation` when rendering so the lines come out level (0 when under 0.3°). */
-  skew: number;
 }
 
 /** The document a call works on; bytes are sent to a worker only when it does not hold that document. */
@@ -103,41 +31,23 @@ export interface DocRef {
   bytes: Uint8Array;
 }
 
-type Request =
-  | { op: 'info' }
-  | { op: 'extract'; pages: number[] }
-  | { op: 'render'; page: number; dpi: number; rotate?: number }
-  | { op: 'orientation'; page: number }
-  | { op: 'close' };
-
-interface Reply {
-  id: number;
-  ok?: boolean;
-  result?: unknown;
-  error?: string;
-  /** Only in the start-up message (id 0): whether the engine loaded. */
-  ready?: boolean;
-  engine?: 'native' | 'wasm';
-  version?: string | null;
-  reason?: string | null;
-}
-
-/** A worker thread running `pdf-page.worker.mjs` (one mupdf instance, one open document at a time). */
+/** A worker thread running `pdf-page.worker.ts` (one mupdf instance, one open document at a time). */
 class PdfWorker {
   private readonly worker: Worker;
-  private readonly pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+  private readonly pending = new Map<number, { resolve: (v: PdfOpResults[PdfOp['op']]) => void; reject: (e: Error) => void }>();
   private nextId = 1;
   docKey: string | null = null;
   broken = false;
   /** Resolves when the worker's engine is loaded (rejects when a forced native engine is unavailable). */
   readonly ready: Promise<PdfEngineInfo>;
 
-  /** Raised before the thread is terminated: the native engine stops the page it is in (see pdf-native.mjs). */
+  /** Raised before the thread is terminated: the native engine stops the page it is in (see pdf-native.ts). */
   private readonly abort = new Int32Array(new SharedArrayBuffer(32));
 
   constructor(engine: PdfEngine) {
-    this.worker = new Worker(new URL('./pdf-page.worker.mjs', import.meta.url), {
-      workerData: { engine, abort: this.abort.buffer },
+    const workerData: PdfWorkerData = { engine, abort: this.abort.buffer };
+    this.worker = tsWorker(new URL('./pdf-page.worker.ts', import.meta.url), {
+      workerData,
       // extraction and layout make many short-lived objects per page: a larger young generation collects them
       // in fewer scavenges (measured ~5-10% less time per page; costs up to 64 MB more per worker)
       resourceLimits: { maxYoungGenerationSizeMb: 64 },
@@ -146,17 +56,21 @@ class PdfWorker {
     let started: { resolve: (i: PdfEngineInfo) => void; reject: (e: Error) => void } | null = null;
     this.ready = new Promise<PdfEngineInfo>((resolve, reject) => (started = { resolve, reject }));
     this.ready.catch(() => undefined); // observed by the pool; never an unhandled rejection here
-    this.worker.on('message', (reply: Reply) => {
+    this.worker.on('message', (reply: PdfWorkerMessage) => {
       if (reply.id === 0) {
-        if (reply.ready) started?.resolve({ engine: reply.engine ?? 'wasm', version: reply.version ?? null, reason: reply.reason ?? null });
-        else started?.reject(new Error(reply.error ?? 'pdf worker failed to start'));
+        // the start-up message (a `close`, sent with id 0, is answered under it too: ignored)
+        if ('ready' in reply) {
+          if (reply.ready) started?.resolve({ engine: reply.engine, version: reply.version, reason: reply.reason });
+          else started?.reject(new Error(reply.error));
+        }
         return;
       }
+      if (!('ok' in reply)) return;
       const p = this.pending.get(reply.id);
       if (!p) return;
       this.pending.delete(reply.id);
       if (reply.ok) p.resolve(reply.result);
-      else p.reject(new Error(reply.error ?? 'pdf worker error'));
+      else p.reject(new Error(reply.error));
     });
     const fail = (e: Error): void => {
       this.broken = true;
@@ -168,21 +82,23 @@ class PdfWorker {
     this.worker.on('exit', (code) => fail(new Error(`pdf worker exited (${code})`)));
   }
 
-  call<T>(doc: DocRef, req: Request): Promise<T> {
+  call<O extends PdfOp>(doc: DocRef, req: O): Promise<PdfOpResults[O['op']]> {
     if (this.broken) return Promise.reject(new Error('pdf worker is gone'));
     const id = this.nextId++;
     const send = this.docKey !== doc.key;
     // A failed open must not leave the worker believing it holds the document.
     this.docKey = null;
-    return new Promise<T>((resolve, reject) => {
+    return new Promise<PdfOpResults[O['op']]>((resolve, reject) => {
       this.pending.set(id, {
         resolve: (v) => {
           this.docKey = doc.key;
-          resolve(v as T);
+          // the worker answers each operation with its own result type (pdf-page.worker.ts)
+          resolve(v as PdfOpResults[O['op']]);
         },
         reject,
       });
-      this.worker.postMessage({ ...req, id, key: doc.key, mime: doc.mime, bytes: send ? doc.bytes : undefined });
+      const msg: PdfRequest<O> = { ...req, id, key: doc.key, mime: doc.mime, bytes: send ? doc.bytes : undefined };
+      this.worker.postMessage(msg);
     });
   }
 
@@ -190,7 +106,8 @@ class PdfWorker {
   forget(key: string): void {
     if (this.docKey !== key || this.broken) return;
     this.docKey = null;
-    this.worker.postMessage({ op: 'close', id: 0, key });
+    const msg: PdfRequest<{ op: 'close' }> = { op: 'close', id: 0, key };
+    this.worker.postMessage(msg);
   }
 
   async terminate(): Promise<void> {
@@ -253,21 +170,21 @@ export class PdfWorkerPool {
   }
 
   info(doc: DocRef, signal?: AbortSignal): Promise<DocInfo> {
-    return this.pool.use((w) => w.call<DocInfo>(doc, { op: 'info' }), signal);
+    return this.pool.use((w) => w.call(doc, { op: 'info' }), signal);
   }
 
   /** The pages' text layer, laid out (blocks in reading order, tables found) in the worker. */
   extract(doc: DocRef, pages: number[], signal?: AbortSignal): Promise<ExtractedPage[]> {
-    return this.pool.use((w) => w.call<ExtractedPage[]>(doc, { op: 'extract', pages }), signal);
+    return this.pool.use((w) => w.call(doc, { op: 'extract', pages }), signal);
   }
 
   render(doc: DocRef, page: number, dpi: number, rotate: number, signal?: AbortSignal): Promise<RenderedPage> {
-    return this.pool.use((w) => w.call<RenderedPage>(doc, { op: 'render', page, dpi, rotate }), signal);
+    return this.pool.use((w) => w.call(doc, { op: 'render', page, dpi, rotate }), signal);
   }
 
-  /** Which way up a scanned page is, without OCR (`text-orientation.mjs`). */
+  /** Which way up a scanned page is, without OCR (`text-orientation.ts`). */
   orientation(doc: DocRef, page: number, signal?: AbortSignal): Promise<PageOrientation> {
-    return this.pool.use((w) => w.call<PageOrientation>(doc, { op: 'orientation', page }), signal);
+    return this.pool.use((w) => w.call(doc, { op: 'orientation', page }), signal);
   }
 
   /** Starts every worker (its mupdf engine loaded) before the first document. */

@@ -1,4 +1,4 @@
-/** A table found on a page (page-tables.mjs, in the mupdf workers): cell texts by row, the first row the header. */
+/** A table found on a page (page-tables.ts, in the mupdf workers): cell texts by row, the first row the header. */
 export interface TableBlock {
   kind: 'table';
   x0: number;

@@ -16,7 +16,7 @@ function turned(path: string, rotate: number): DocRef {
   return { key: `${path}@${rotate}`, mime: 'application/pdf', bytes };
 }
 
-describe('page orientation without OCR (text-orientation.mjs through PdfWorkerPool.orientation)', () => {
+describe('page orientation without OCR (text-orientation.ts through PdfWorkerPool.orientation)', () => {
   const pool = new PdfWorkerPool(1);
   afterAll(() => pool.close());
 

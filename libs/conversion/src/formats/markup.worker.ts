@@ -1,14 +1,23 @@
 // DOCX (mammoth -> HTML) and HTML -> Markdown (turndown + GFM tables), in a worker thread started per
 // document with a memory cap: a decompression bomb or a pathological file exhausts this worker, not the
-// process, and the caller's timeout terminates it. Plain JavaScript so it loads under node, tsx and jest.
+// process, and the caller's timeout terminates it. Started by `run-markup.ts` through the tsx worker bootstrap
+// (@lectern/runtime); the messages are typed in `markup.protocol.ts`.
 import { Buffer } from 'node:buffer';
 import { TextDecoder } from 'node:util';
 import { parentPort, workerData } from 'node:worker_threads';
 import mammoth from 'mammoth';
 import TurndownService from 'turndown';
 import { gfm } from 'turndown-plugin-gfm';
+import type { MarkupOutput, MarkupReply, MarkupWorkerData } from './markup.protocol.js';
 
-function inCell(node) {
+/** What the rules read of a node of turndown's parsed document (its types name browser DOM classes). */
+interface MarkupNode {
+  nodeName: string;
+  parentNode: MarkupNode | null;
+  getAttribute(name: string): string | null;
+}
+
+function inCell(node: MarkupNode): boolean {
   for (let p = node.parentNode; p; p = p.parentNode) {
     if (p.nodeName === 'TD' || p.nodeName === 'TH') return true;
     if (p.nodeName === 'TABLE') return false;
@@ -16,7 +25,7 @@ function inCell(node) {
   return false;
 }
 
-function turndown() {
+function turndown(): TurndownService {
   const td = new TurndownService({
     headingStyle: 'atx',
     codeBlockStyle: 'fenced',
@@ -27,14 +36,14 @@ function turndown() {
   td.remove(['script', 'style', 'noscript', 'template', 'head', 'title', 'iframe', 'object', 'svg', 'canvas', 'nav', 'form', 'button']);
   // Paragraphs, line breaks and lists inside table cells would break the one-line GFM row.
   td.addRule('cellBlock', {
-    filter: (node) => ['P', 'DIV', 'UL', 'OL', 'LI'].includes(node.nodeName) && inCell(node),
-    replacement: (content) => ` ${content.replace(/\s*\n\s*/g, ' ').trim()} `,
+    filter: (node: MarkupNode) => ['P', 'DIV', 'UL', 'OL', 'LI'].includes(node.nodeName) && inCell(node),
+    replacement: (content: string) => ` ${content.replace(/\s*\n\s*/g, ' ').trim()} `,
   });
-  td.addRule('cellBreak', { filter: (node) => node.nodeName === 'BR' && inCell(node), replacement: () => ' ' });
+  td.addRule('cellBreak', { filter: (node: MarkupNode) => node.nodeName === 'BR' && inCell(node), replacement: () => ' ' });
   // Images carry no text here (mammoth inlines them as data: URIs): keep the alt text only.
   td.addRule('image', {
     filter: 'img',
-    replacement: (_content, node) => {
+    replacement: (_content: string, node: MarkupNode) => {
       const alt = (node.getAttribute('alt') || '').trim();
       return alt ? `[image: ${alt}]` : '';
     },
@@ -46,22 +55,22 @@ function turndown() {
  * turndown-plugin-gfm keeps tables without a header row as raw HTML; mammoth and most hand-written HTML
  * never mark one. Promote the first row of each table to header cells so every table becomes Markdown.
  */
-function promoteHeaderRows(html) {
-  return html.replace(/<table\b[^>]*>[\s\S]*?<\/table>/gi, (table) => {
+function promoteHeaderRows(html: string): string {
+  return html.replace(/<table\b[^>]*>[\s\S]*?<\/table>/gi, (table: string) => {
     if (/<th\b/i.test(table)) return table;
-    return table.replace(/<tr\b[^>]*>[\s\S]*?<\/tr>/i, (tr) =>
+    return table.replace(/<tr\b[^>]*>[\s\S]*?<\/tr>/i, (tr: string) =>
       tr.replace(/<td\b/gi, '<th').replace(/<\/td>/gi, '</th>'),
     );
   });
 }
 
 /** The declared charset, else UTF-8 when valid, else Windows-1252 (legacy pages). */
-function decodeHtml(bytes) {
+function decodeHtml(bytes: Uint8Array): string {
   const head = new TextDecoder('latin1').decode(bytes.subarray(0, 2048));
-  const declared = /<meta[^>]+charset\s*=\s*["']?([\w-]+)/i.exec(head);
-  if (declared && !/^(windows-1252|cp1252|iso-8859-1|latin1|us-ascii)$/i.test(declared[1])) {
+  const label = /<meta[^>]+charset\s*=\s*["']?([\w-]+)/i.exec(head)?.[1];
+  if (label !== undefined && !/^(windows-1252|cp1252|iso-8859-1|latin1|us-ascii)$/i.test(label)) {
     try {
-      return new TextDecoder(declared[1]).decode(bytes);
+      return new TextDecoder(label).decode(bytes);
     } catch {
       // unknown label: fall through
     }
@@ -76,12 +85,12 @@ function decodeHtml(bytes) {
 
 const CP1252_HIGH = '€\u0081‚ƒ„…†‡ˆ‰Š‹Œ\u008DŽ\u008F\u0090‘’“”•–—˜™š›œ\u009DžŸ';
 
-function titleOf(html) {
+function titleOf(html: string): string | null {
   const m = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(html);
-  return m ? m[1].replace(/\s+/g, ' ').trim() || null : null;
+  return m ? (m[1] as string).replace(/\s+/g, ' ').trim() || null : null;
 }
 
-function htmlToMarkdown(html) {
+function htmlToMarkdown(html: string): string {
   // the <head> (title, meta, styles) is not body text; the parser would otherwise keep the title's text
   const body = html.replace(/<head\b[\s\S]*?<\/head>/i, '').replace(/<title\b[\s\S]*?<\/title>/gi, '');
   const md = turndown().turndown(promoteHeaderRows(body));
@@ -97,7 +106,7 @@ function htmlToMarkdown(html) {
     .trim();
 }
 
-async function run({ op, bytes }) {
+async function run({ op, bytes }: MarkupWorkerData): Promise<MarkupOutput> {
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (op === 'docx') {
     const out = await mammoth.convertToHtml({ buffer });
@@ -108,7 +117,12 @@ async function run({ op, bytes }) {
   return { markdown: htmlToMarkdown(html), title: titleOf(html), warnings: [] };
 }
 
-run(workerData).then(
-  (result) => parentPort.postMessage({ ok: true, result }),
-  (e) => parentPort.postMessage({ ok: false, error: String((e && e.message) || e) }),
+const reply = (message: MarkupReply): void => {
+  if (!parentPort) throw new Error('markup.worker.ts runs in a worker thread (see run-markup.ts)');
+  parentPort.postMessage(message);
+};
+
+run(workerData as MarkupWorkerData).then(
+  (result) => reply({ ok: true, result }),
+  (e: unknown) => reply({ ok: false, error: String((e as { message?: unknown } | null | undefined)?.message || e) }),
 );

@@ -1,36 +1,35 @@
 // One page's layout from its raw mupdf lines: column gutter, tables, visual lines, paragraphs, reading order.
-// Runs in the mupdf worker threads (pdf-page.worker.mjs), next to the extraction, so that a document's pages
-// are laid out on both cores while the main thread only assembles the Markdown. Plain JavaScript for the
-// same reason as the worker (threads load it directly under node, tsx and jest); the shapes it returns are
-// typed in layout.ts (PageLayout, TextBlock, TableBlock), the input in pdf-worker-pool.ts (RawPage).
-import { detectTables } from './page-tables.mjs';
+// Runs in the mupdf worker threads (pdf-page.worker.ts), next to the extraction, so that a document's pages
+// are laid out on both cores while the main thread only assembles the Markdown. The shapes it returns are
+// typed in layout.ts (PageLayout, TextBlock, TableBlock), the input in pdf-page.protocol.ts (RawPage).
+import type { Line, PageBlock, PageLayout, TextBlock } from './layout.js';
+import { detectTables } from './page-tables.js';
+import type { RawLine, RawPage } from './pdf-page.protocol.js';
+import type { TableBlock } from './tables.js';
 
-/** @typedef {import('./pdf-worker-pool.js').RawLine} RawLine */
-/** @typedef {import('./pdf-worker-pool.js').RawPage} RawPage */
-/** @typedef {import('./layout.js').Line} Line */
-/** @typedef {import('./layout.js').TextBlock} TextBlock */
-/** @typedef {import('./layout.js').PageLayout} PageLayout */
+/** A box on the page, in points from its top-left corner. */
+export interface Box {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
 
-const vOverlap = (a, b) => Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0);
+const vOverlap = (a: Box, b: Box): number => Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0);
 
 /** TeX-made PDFs print accents as separate spacing marks before the letter ("Br¨oker"): compose them. */
-const SPACING_ACCENTS = { '¨': '\u0308', '´': '\u0301', ˆ: '\u0302', '˜': '\u0303', ˇ: '\u030C', '¸': '\u0327' };
-const composeAccents = (s) =>
+const SPACING_ACCENTS: Record<string, string> = { '¨': '\u0308', '´': '\u0301', ˆ: '\u0302', '˜': '\u0303', ˇ: '\u030C', '¸': '\u0327' };
+const composeAccents = (s: string): string =>
   /[¨´ˆ˜ˇ¸]/.test(s)
-    ? s.replace(/([¨´ˆ˜ˇ])\s?([A-Za-zı])|([A-Za-z])¸/g, (m, acc, letter, cedilla) =>
+    ? s.replace(/([¨´ˆ˜ˇ])\s?([A-Za-zı])|([A-Za-z])¸/g, (_m, acc?: string, letter?: string, cedilla?: string) =>
         acc ? `${letter === 'ı' ? 'i' : letter}${SPACING_ACCENTS[acc]}`.normalize('NFC') : `${cedilla}\u0327`.normalize('NFC'),
       )
     : s;
 
-/**
- * Groups fragments of one raw block into visual lines (mupdf splits a line at large gaps, e.g. "11." + text).
- * @param {RawLine[]} lines
- * @returns {Line[]}
- */
-export function mergeLines(lines) {
+/** Groups fragments of one raw block into visual lines (mupdf splits a line at large gaps, e.g. "11." + text). */
+export function mergeLines(lines: RawLine[]): Line[] {
   const sorted = [...lines].sort((a, b) => a.y0 + a.y1 - (b.y0 + b.y1) || a.x0 - b.x0);
-  /** @type {RawLine[][]} */
-  const groups = [];
+  const groups: [RawLine, ...RawLine[]][] = [];
   for (const l of sorted) {
     const g = groups[groups.length - 1];
     const last = g?.[g.length - 1];
@@ -79,11 +78,8 @@ export function mergeLines(lines) {
   });
 }
 
-/**
- * The block's text: its lines joined, words hyphenated across lines rejoined ("plan-" + "making").
- * @param {Line[]} lines
- */
-export function joinLines(lines) {
+/** The block's text: its lines joined, words hyphenated across lines rejoined ("plan-" + "making"). */
+export function joinLines(lines: Line[]): string {
   let out = '';
   for (const l of lines) {
     const t = l.text.trim();
@@ -98,11 +94,9 @@ export function joinLines(lines) {
 /**
  * A paragraph from its visual lines: box, joined text, line count (the lines themselves are not kept: the
  * main thread needs only these), main size and weight.
- * @param {Line[]} lines
- * @returns {TextBlock}
  */
-export function toTextBlock(lines) {
-  const bySize = new Map();
+export function toTextBlock(lines: Line[]): TextBlock {
+  const bySize = new Map<number, number>();
   let bold = 0;
   let chars = 0;
   let x0 = Infinity;
@@ -129,17 +123,13 @@ export function toTextBlock(lines) {
 /**
  * Reading order. A page with a column gutter (a vertical strip in the middle that no narrow block crosses,
  * with text on both sides) reads column by column between full-width blocks; other pages read top to bottom.
- * @template {{ x0: number, y0: number, x1: number, y1: number }} B
- * @param {B[]} blocks
- * @param {number | null} gutter
- * @returns {B[]}
  */
-export function orderBlocks(blocks, gutter) {
-  const byY = (a, b) => (Math.abs(a.y0 - b.y0) < 2 ? a.x0 - b.x0 : a.y0 - b.y0);
+export function orderBlocks<B extends Box>(blocks: B[], gutter: number | null): B[] {
+  const byY = (a: Box, b: Box): number => (Math.abs(a.y0 - b.y0) < 2 ? a.x0 - b.x0 : a.y0 - b.y0);
   if (gutter === null) return [...blocks].sort(byY);
-  const crosses = (b) => b.x0 < gutter - 1 && b.x1 > gutter + 1;
+  const crosses = (b: Box): boolean => b.x0 < gutter - 1 && b.x1 > gutter + 1;
   const spanning = blocks.filter(crosses).sort(byY);
-  const out = [];
+  const out: B[] = [];
   let top = -Infinity;
   for (const bound of [...spanning, null]) {
     const bottom = bound ? bound.y0 : Infinity;
@@ -161,17 +151,13 @@ export function orderBlocks(blocks, gutter) {
  * A column gutter: an x in the middle of the page with a substantial column of text on each side and
  * little text crossing it (crossing blocks - titles, centred affiliations, full-width figures - become
  * separators read in their place).
- * @param {{ x0: number, y0: number, x1: number, y1: number }[]} blocks
- * @param {number} width
- * @param {number} height
- * @returns {number | null}
  */
-export function findGutter(blocks, width, height) {
+export function findGutter(blocks: Box[], width: number, height: number): number | null {
   // two columns need at least 40% of a page height of blocks narrower than half the page: most pages stop here
   let narrow = 0;
   for (const b of blocks) if (b.x1 - b.x0 < 0.5 * width) narrow += b.y1 - b.y0;
   if (narrow < 0.4 * height) return null;
-  let best = null;
+  let best: { x: number; score: number } | null = null;
   for (let x = width * 0.3; x <= width * 0.7; x += 2) {
     let left = 0;
     let right = 0;
@@ -193,13 +179,9 @@ export function findGutter(blocks, width, height) {
 const NUMBERED = /^(\d{1,3}(\.\d{1,3})*\.?|\(?[a-z]\)|\(?[ivx]{1,4}\))\s/;
 const BULLET = /^[•●▪■◦‣·\-–*]\s/;
 
-/**
- * A raw block can hold several paragraphs: split where the font size or weight changes (a heading on top).
- * @param {Line[]} lines
- * @returns {Line[][]}
- */
-function splitParagraphs(lines) {
-  const out = [];
+/** A raw block can hold several paragraphs: split where the font size or weight changes (a heading on top). */
+function splitParagraphs(lines: Line[]): Line[][] {
+  const out: Line[][] = [];
   for (const l of lines) {
     const g = out[out.length - 1];
     const prev = g?.[g.length - 1];
@@ -216,31 +198,29 @@ function splitParagraphs(lines) {
 /**
  * One page's blocks: column gutter first (so tables never pair lines across columns), then tables (they take
  * their lines), the rest merged into text blocks, all in reading order.
- * @param {RawPage} page
- * @returns {PageLayout}
  */
-export function layoutPage(page) {
+export function layoutPage(page: RawPage): PageLayout {
   const gutter = findGutter(page.blocks, page.width, page.height);
   const lines = page.blocks.flatMap((b) => b.lines);
   const regions =
     gutter === null
       ? [lines]
       : [lines.filter((l) => l.x1 <= gutter), lines.filter((l) => l.x0 >= gutter), lines.filter((l) => l.x0 < gutter && l.x1 > gutter)];
-  const tables = [];
-  const used = new Set();
+  const tables: TableBlock[] = [];
+  const used = new Set<RawLine>();
   for (const region of regions) {
     const found = detectTables(region);
     tables.push(...found.tables);
     for (const l of found.used) used.add(l);
   }
-  const text = [];
+  const text: TextBlock[] = [];
   for (const b of page.blocks) {
     const rest = used.size ? b.lines.filter((l) => !used.has(l)) : b.lines;
     if (rest.length === 0) continue;
     const merged = mergeLines(rest);
     for (const group of splitParagraphs(merged)) text.push(toTextBlock(group));
   }
-  const blocks = orderBlocks([...text, ...tables], gutter);
+  const blocks = orderBlocks<PageBlock>([...text, ...tables], gutter);
   return { pageNumber: page.pageNumber, width: page.width, height: page.height, blocks };
 }
 

@@ -1,27 +1,41 @@
-// Table detection in a page's text lines, for page-layout.mjs (runs in the mupdf worker threads; plain
-// JavaScript for the same reason). The table shape is typed in tables.ts (TableBlock), which also renders it.
+// Table detection in a page's text lines, for page-layout.ts (runs in the mupdf worker threads). The table
+// shape is typed in tables.ts (TableBlock), which also renders it.
 //
 // Finds tabular layouts without ruling lines: runs of consecutive rows that hold two or more horizontally
 // separated cells whose x-ranges line up into columns. Hand-written: mupdf exposes no table finder to
 // JavaScript, and the heuristic is small. Guards keep numbered paragraphs, footnotes and two-column body text
 // out (a "table" of markers + prose, or of long prose lines, is not one).
 
-/** @typedef {import('./pdf-worker-pool.js').RawLine} RawLine */
-/** @typedef {import('./tables.js').TableBlock} TableBlock */
-/** @typedef {{ text: string, x0: number, x1: number, y0: number, y1: number, lines: RawLine[] }} Cell */
-/** @typedef {{ y0: number, y1: number, cells: Cell[] }} Row */
+import type { RawLine } from './pdf-page.protocol.js';
+import type { TableBlock } from './tables.js';
+
+/** Horizontally close fragments of one row: one table cell. */
+interface Cell {
+  text: string;
+  x0: number;
+  x1: number;
+  y0: number;
+  y1: number;
+  lines: RawLine[];
+}
+
+/** Lines sharing a baseline, split into cells at wide gaps. */
+interface Row {
+  y0: number;
+  y1: number;
+  cells: Cell[];
+}
+
+type XRange = { x0: number; x1: number };
 
 const MARKER = /^(\(?\d{1,3}[.)]?|\(?[a-z][.)]|\(?[ivxl]{1,5}[.)]|[•●▪■◦‣·\-–*])$/i;
 
-/**
- * @param {RawLine[]} all
- * @returns {{ tables: TableBlock[], used: Set<RawLine> }}
- */
-export function detectTables(all) {
+/** The tables among a region's lines, and the lines they took (the rest is text). */
+export function detectTables(all: RawLine[]): { tables: TableBlock[]; used: Set<RawLine> } {
   const lines = all.filter((l) => l.text.trim().length > 0);
   const rows = groupRows(lines);
-  const tables = [];
-  const used = new Set();
+  const tables: TableBlock[] = [];
+  const used = new Set<RawLine>();
   let i = 0;
   while (i < rows.length) {
     const first = rows[i];
@@ -51,13 +65,9 @@ export function detectTables(all) {
   return { tables, used };
 }
 
-/**
- * @param {RawLine[]} lines
- * @returns {Row[]}
- */
-function groupRows(lines) {
+function groupRows(lines: RawLine[]): Row[] {
   const sorted = [...lines].sort((a, b) => a.y0 + a.y1 - (b.y0 + b.y1));
-  const rows = [];
+  const rows: { y0: number; y1: number; lines: RawLine[] }[] = [];
   for (const l of sorted) {
     const r = rows[rows.length - 1];
     const h = l.y1 - l.y0;
@@ -69,7 +79,7 @@ function groupRows(lines) {
   }
   return rows.map((r) => {
     const ls = r.lines.length > 1 ? [...r.lines].sort((a, b) => a.x0 - b.x0) : r.lines;
-    const cells = [];
+    const cells: Cell[] = [];
     for (const l of ls) {
       const c = cells[cells.length - 1];
       // mupdf already splits a text line only at wide gaps: fragments nearly touching are one cell
@@ -83,12 +93,8 @@ function groupRows(lines) {
   });
 }
 
-/**
- * A one-cell row inside a run continues a multi-line cell when it sits under a column other than the page margin.
- * @param {Row} r
- * @param {Row[]} run
- */
-function isContinuation(r, run) {
+/** A one-cell row inside a run continues a multi-line cell when it sits under a column other than the page margin. */
+function isContinuation(r: Row, run: Row[]): boolean {
   const cell = r.cells[0];
   const prev = run[run.length - 1];
   if (!cell || !prev || run.length < 1) return false;
@@ -100,13 +106,10 @@ function isContinuation(r, run) {
   return prev.cells.some((c) => overlapX(c, cell) > 0.5 * Math.min(c.x1 - c.x0, cell.x1 - cell.x0));
 }
 
-const overlapX = (a, b) => Math.min(a.x1, b.x1) - Math.max(a.x0, b.x0);
+const overlapX = (a: XRange, b: XRange): number => Math.min(a.x1, b.x1) - Math.max(a.x0, b.x0);
 
-/**
- * @param {Row[]} run
- * @returns {TableBlock | null}
- */
-function toTable(run) {
+/** A run of rows as a table, or null when its columns do not line up or it reads as a list or as prose. */
+function toTable(run: Row[]): TableBlock | null {
   const multi = run.filter((r) => r.cells.length >= 2);
   const maxCells = Math.max(...multi.map((r) => r.cells.length));
   if (multi.length < 3 && !(multi.length >= 2 && maxCells >= 3)) return null;
@@ -114,7 +117,7 @@ function toTable(run) {
   // in a row with fewer cells, would otherwise fuse them); every other cell goes to the column it overlaps most
   const full = multi.filter((r) => r.cells.length >= Math.max(2, 0.8 * maxCells));
   const ranges = full.flatMap((r) => r.cells.map((c) => ({ x0: c.x0, x1: c.x1 }))).sort((a, b) => a.x0 - b.x0);
-  const cols = [];
+  const cols: XRange[] = [];
   for (const c of ranges) {
     const last = cols[cols.length - 1];
     if (last && c.x0 <= last.x1) last.x1 = Math.max(last.x1, c.x1);
@@ -139,7 +142,7 @@ function toTable(run) {
     if (firsts.every((t) => MARKER.test(t))) return null; // a numbered / bulleted list, footnotes
     if (avgLen > 40) return null; // two columns of prose
   } else if (avgLen > 60) return null;
-  const colOf = (c) => {
+  const colOf = (c: XRange): number => {
     let best = 0;
     let bestOv = -Infinity;
     cols.forEach((col, k) => {
@@ -148,7 +151,7 @@ function toTable(run) {
     });
     return best;
   };
-  const rows = [];
+  const rows: string[][] = [];
   for (const r of run) {
     if (r.cells.length >= 2 || rows.length === 0) {
       const row = cols.map(() => '');

@@ -1,0 +1,290 @@
+// A worker thread that owns one mupdf engine and does the CPU-heavy PDF work off the event loop:
+// open, per-page structured text (lines with font size/weight and boxes) laid out into blocks and tables,
+// image-area ratio, 300-DPI renders.
+// Two engines: native (Debian's libmupdf through the addon in `libs/conversion/native`, `pdf-native.ts`) for
+// PDF `info` and `extract` when it is built, and mupdf's WASM build (npm `mupdf`, text in `pdf-wasm-text.ts`)
+// for everything else and as the fallback. `workerData.engine` ('auto' | 'native' | 'wasm') chooses; the WASM
+// module is loaded only when an operation needs it. Started by `pdf-worker-pool.ts` through the tsx worker bootstrap (@lectern/runtime);
+// the messages both sides exchange are typed in `pdf-page.protocol.ts`.
+import process from 'node:process';
+import { setImmediate } from 'node:timers';
+import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
+import type * as Mupdf from 'mupdf';
+import { layoutPage } from './page-layout.js';
+import { loadNativeEngine, type NativeEngine } from './pdf-native.js';
+import { extractPage } from './pdf-wasm-text.js';
+import type {
+  DocInfo,
+  ExtractedPage,
+  PageOrientation,
+  PdfOp,
+  PdfOpName,
+  PdfOpResults,
+  PdfReply,
+  PdfRequest,
+  PdfStartMessage,
+  PdfWorkerData,
+  RawPage,
+  RenderedPage,
+} from './pdf-page.protocol.js';
+import { textOrientation, textSkew } from './text-orientation.js';
+
+/** The WebAssembly global (not in the ES library this repository compiles against): only its trap error is used. */
+declare const WebAssembly: { RuntimeError: abstract new () => Error };
+
+type Request<K extends PdfOpName> = PdfRequest<Extract<PdfOp, { op: K }>>;
+
+function workerPort(): MessagePort {
+  if (!parentPort) throw new Error('pdf-page.worker.ts runs in a worker thread (see pdf-worker-pool.ts)');
+  return parentPort;
+}
+const port = workerPort();
+const data = workerData as PdfWorkerData | undefined;
+
+/** The WASM module, once an operation needed it. */
+let mupdf: typeof Mupdf | null = null;
+
+let current: { key: string; doc: Mupdf.Document; pixelWidth: number | null } | null = null;
+
+/** The document this worker holds: its bytes stay here so either engine can open it later. */
+let held: { key: string | null; bytes: Uint8Array | null } = { key: null, bytes: null };
+
+// mupdf's warnings (broken xref, repaired objects...) would go to stderr; keep them for the caller instead.
+let logs: string[] = [];
+
+let wasmLoading: Promise<void> | null = null;
+function loadWasm(): Promise<void> {
+  wasmLoading ??= import('mupdf').then((m) => {
+    m.setLog((message) => {
+      if (logs.length < 20 && !logs.includes(message)) logs.push(message);
+    });
+    mupdf = m;
+  });
+  return wasmLoading;
+}
+
+/** The WASM module; every operation that uses it awaited `loadWasm()` first (see `run`). */
+function wasm(): typeof Mupdf {
+  if (!mupdf) throw new Error('mupdf WASM module not loaded');
+  return mupdf;
+}
+
+/** `e.message`, else `e` itself, as text. */
+const errorText = (e: unknown): string => String((e as { message?: unknown } | null | undefined)?.message || e);
+
+const requested = data?.engine || 'auto';
+let native: NativeEngine | null = null;
+/** Why the native engine is not used (null when it is). */
+let nativeReason = requested === 'wasm' ? 'WASM engine requested' : null;
+if (requested !== 'wasm') {
+  try {
+    native = loadNativeEngine(data?.abort ? new Int32Array(data.abort) : undefined);
+  } catch (e) {
+    nativeReason = errorText(e);
+  }
+}
+
+/** Remembers the bytes a message brings (the first message about a document carries them). */
+function hold(msg: PdfRequest): Uint8Array | null {
+  if (msg.bytes) {
+    if (held.key !== msg.key && native) native.close();
+    held = { key: msg.key, bytes: msg.bytes };
+  }
+  return held.key === msg.key ? held.bytes : null;
+}
+
+function openDoc(msg: PdfRequest): Mupdf.Document {
+  if (current && current.key === msg.key) return current.doc;
+  const bytes = hold(msg);
+  if (!bytes) throw new Error('document not open in this worker');
+  if (current) current.doc.destroy();
+  current = null;
+  const m = wasm();
+  const doc = m.Document.openDocument(bytes, msg.mime ?? 'application/pdf');
+  let pixelWidth = null;
+  if (msg.mime && msg.mime.startsWith('image/')) {
+    // Images open as one-page documents; their pixel width lets the caller render at native resolution.
+    const img = new m.Image(bytes);
+    pixelWidth = img.getWidth();
+    img.destroy();
+  }
+  current = { key: msg.key, doc, pixelWidth };
+  return doc;
+}
+
+const META = ['info:Title', 'info:Author', 'info:Subject', 'info:Keywords', 'info:Creator', 'info:Producer',
+  'info:CreationDate', 'info:ModDate', 'format', 'encryption'];
+
+function info(msg: Request<'info'>): DocInfo {
+  const doc = openDoc(msg);
+  const needsPassword = doc.needsPassword();
+  if (needsPassword) return { needsPassword, pageCount: 0, metadata: {}, pixelWidth: null, firstPageWidth: null, repaired: false, logs };
+  const metadata: Record<string, string> = {};
+  for (const k of META) {
+    const v = doc.getMetaData(k);
+    if (v) metadata[k.replace(/^info:/, '').toLowerCase()] = String(v);
+  }
+  const pageCount = doc.countPages();
+  let firstPageWidth = null;
+  if (pageCount > 0) {
+    const page = doc.loadPage(0);
+    const [x0, , x1] = page.getBounds();
+    firstPageWidth = x1 - x0;
+    page.destroy();
+  }
+  const pdf = doc.asPDF();
+  const repaired = pdf ? pdf.wasRepaired() : false;
+  return { needsPassword, pageCount, metadata, pixelWidth: current?.pixelWidth ?? null, firstPageWidth, repaired, logs };
+}
+
+function extract(msg: Request<'extract'>): RawPage[] {
+  const doc = openDoc(msg);
+  return msg.pages.map((p) => extractPage(doc, p - 1));
+}
+
+function render(msg: Request<'render'>): RenderedPage {
+  const m = wasm();
+  const doc = openDoc(msg);
+  const page = doc.loadPage(msg.page - 1);
+  try {
+    const scale = msg.dpi / 72;
+    const matrix = m.Matrix.concat(m.Matrix.scale(scale, scale), m.Matrix.rotate(msg.rotate ?? 0));
+    const pix = page.toPixmap(matrix, m.ColorSpace.DeviceGray, false, true);
+    try {
+      // PAM (uncompressed) rather than PNG: encoding a 300-DPI page as PNG costs ~0.2 s, PAM ~10 ms, and
+      // tesseract's leptonica reads either
+      const image = pix.asPAM();
+      return { image: new Uint8Array(image), width: pix.getWidth(), height: pix.getHeight() };
+    } finally {
+      pix.destroy();
+    }
+  } finally {
+    page.destroy();
+  }
+}
+
+/**
+ * Which way up a scanned page is and how far its lines tilt (see `text-orientation.ts`), from 100-DPI grey
+ * renders: enough pixels per text line to see ascenders and descenders, ~20-40 ms a page.
+ */
+function orientation(msg: Request<'orientation'>): PageOrientation {
+  const m = wasm();
+  const doc = openDoc(msg);
+  const page = doc.loadPage(msg.page - 1);
+  const grey = <T>(rotate: number, fn: (px: Uint8ClampedArray, w: number, h: number, stride: number) => T): T => {
+    const scale = 100 / 72;
+    const matrix = m.Matrix.concat(m.Matrix.scale(scale, scale), m.Matrix.rotate(rotate));
+    const pix = page.toPixmap(matrix, m.ColorSpace.DeviceGray, false, true);
+    try {
+      return fn(pix.getPixels(), pix.getWidth(), pix.getHeight(), pix.getStride());
+    } finally {
+      pix.destroy();
+    }
+  };
+  try {
+    // skew is measured on horizontal lines, from the same render when they run that way; rotations add up, so
+    // a quarter-turned page is measured turned 90 degrees and the angle holds for 270 as well
+    const o = grey(0, (px, w, h, stride) => {
+      const found = textOrientation(px, w, h, stride);
+      return { ...found, skew: found.axis === 'horizontal' ? textSkew(px, w, h, stride) : 0 };
+    });
+    return o.axis === 'vertical' ? { ...o, skew: grey(90, textSkew) } : o;
+  } finally {
+    page.destroy();
+  }
+}
+
+/** Drops the open document (its bytes and caches, in both engines) once a conversion is done with it. */
+function close(msg: Request<'close'>): null {
+  if (current && current.key === msg.key) {
+    current.doc.destroy();
+    current = null;
+  }
+  if (held.key === msg.key) {
+    if (native) native.close();
+    held = { key: null, bytes: null };
+  }
+  return null;
+}
+
+/** A page laid out here, on this thread, rather than on the main thread (page-layout.ts). */
+const laidOut = (raw: RawPage): ExtractedPage => ({ ...layoutPage(raw), imageRatio: raw.imageRatio });
+
+type Op = () => PdfOpResults[PdfOpName];
+
+/** The WASM engine's operation for a message (null for an unknown op). */
+function wasmOp(msg: PdfRequest): Op | null {
+  switch (msg.op) {
+    case 'info':
+      return () => info(msg);
+    case 'extract':
+      return () => extract(msg).map(laidOut);
+    case 'render':
+      return () => render(msg);
+    case 'orientation':
+      return () => orientation(msg);
+    case 'close':
+      return () => close(msg);
+    default:
+      return null;
+  }
+}
+
+/** The native engine serves `info` and `extract` of PDFs; images, renders and orientation use WASM. */
+function nativeOp(msg: PdfRequest): Op | null {
+  const engine = native;
+  if (!engine || (msg.mime ?? 'application/pdf') !== 'application/pdf') return null;
+  if (msg.op === 'info') return () => engine.info(msg, hold(msg));
+  if (msg.op === 'extract') return () => engine.extract(msg, hold(msg)).map(laidOut);
+  return null;
+}
+
+/** Runs a message's operation: natively when the native engine serves it, else (or when it fails) in WASM. */
+async function run(msg: PdfRequest): Promise<PdfOpResults[PdfOpName]> {
+  const op = nativeOp(msg);
+  if (op) {
+    try {
+      return op();
+    } catch (e) {
+      // mupdf 1.21 failed where the newer WASM build may not (a feature or a repair it lacks): try that.
+      // An abort is final; a really broken file fails again below with the WASM build's message.
+      if ((e as { code?: unknown } | null | undefined)?.code === 'ABORTED') throw e;
+    }
+  }
+  const fallback = wasmOp(msg);
+  if (!fallback) throw new Error(`unknown op ${(msg as { op: string }).op}`);
+  if (msg.op !== 'close') await loadWasm();
+  return fallback();
+}
+
+async function handle(msg: PdfRequest): Promise<void> {
+  logs = [];
+  try {
+    const result = await run(msg);
+    const transfer = result && 'image' in result ? [result.image.buffer] : [];
+    const reply: PdfReply = { id: msg.id, ok: true, result };
+    port.postMessage(reply, transfer);
+  } catch (e) {
+    const detail = logs.length ? ` (${logs.slice(0, 3).join('; ')})` : '';
+    const reply: PdfReply = { id: msg.id, ok: false, error: errorText(e) + detail };
+    port.postMessage(reply);
+    // a trapped or aborted WASM instance is not safe to reuse: end this thread, the pool starts a fresh one
+    if (e instanceof WebAssembly.RuntimeError) setImmediate(() => process.exit(1));
+  }
+}
+
+// one message at a time, in order (loading the WASM module is asynchronous)
+let queue = Promise.resolve();
+port.on('message', (msg: PdfRequest) => {
+  queue = queue.then(() => handle(msg));
+});
+
+// the pool waits for this before using the worker; a forced native engine that cannot load fails here
+let start: PdfStartMessage;
+if (requested === 'native' && !native) {
+  start = { id: 0, ready: false, error: `native PDF engine requested but unavailable: ${nativeReason}` };
+} else {
+  if (!native) await loadWasm();
+  start = { id: 0, ready: true, engine: native ? 'native' : 'wasm', version: native ? native.version : null, reason: nativeReason };
+}
+port.postMessage(start);

@@ -1,0 +1,28 @@
+import { Worker, type WorkerOptions } from 'node:worker_threads';
+
+/**
+ * The few-line JavaScript entry that starts a TypeScript worker module through tsx (on Node 20 a Worker's
+ * `execArgv: ['--import', 'tsx']` is not applied before its entry module). It imports `workerData.__entry`.
+ */
+export const TS_WORKER_BOOTSTRAP: URL = new URL('./ts-worker-bootstrap.mjs', import.meta.url);
+
+/** Where the bootstrap finds the module to run; the worker module itself may ignore the key. */
+export const TS_WORKER_ENTRY_KEY = '__entry';
+
+export interface TsWorkerOptions extends Omit<WorkerOptions, 'workerData' | 'eval'> {
+  /** Passed to the worker as `workerData` (with the entry's URL added under `__entry` for a `.ts` module). */
+  workerData?: object;
+}
+
+/**
+ * Starts a worker thread running `file`: a TypeScript module (`.ts`, as the repository runs from source)
+ * through the tsx bootstrap, anything else (compiled `.js`) directly. The worker reads its `workerData` as
+ * usual; options (resource limits, transfer list...) are the Worker's.
+ */
+export function tsWorker(file: URL, options: TsWorkerOptions = {}): Worker {
+  if (!file.pathname.endsWith('.ts')) return new Worker(file, options);
+  return new Worker(TS_WORKER_BOOTSTRAP, {
+    ...options,
+    workerData: { ...options.workerData, [TS_WORKER_ENTRY_KEY]: file.href },
+  });
+}
