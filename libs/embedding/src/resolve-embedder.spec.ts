@@ -180,7 +180,7 @@ describe("resolveEmbedder 'auto' order: all-MiniLM-L6-v2, then potion-base-2M, t
     const cacheDir = join(root, 'cache-other');
     const real = sharedModelDir('potion-base-2M');
     const bytes = await readFile(join(real, 'model.safetensors'));
-    bytes[bytes.length - 1] ^= 1; // one bit of one weight
+    bytes[bytes.length - 1] = (bytes[bytes.length - 1] as number) ^ 1; // one bit of one weight
     await potionCopy(join(cacheDir, 'potion-base-2M'), bytes);
     const { lines, log } = recorder();
     const e = await resolveEmbedder({ model: 'auto', cacheDir, log });

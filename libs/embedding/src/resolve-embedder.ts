@@ -9,7 +9,7 @@ import { createEmbedder, type Embedder, type EmbeddingLogger } from './embedder.
 import { assertSameModel, modelUnavailableError } from './errors.js';
 import { findWeightsFile, locateStaticEmbeddings, locateWeights, missingFiles, revisionOf, sha256File, unpinnedFiles } from './model-files.js';
 import { BUNDLED_MODEL_ID, MINILM_MODEL_ID, MODEL_REGISTRY, POTION_MODEL_ID, findModel, pullCommand, type KnownModel } from './model-registry.js';
-import { loadModel2VecTokenizer, model2vecBackend, model2vecTokenizeOnly, readModel2VecConfig, staticEmbeddingsFrom } from './model2vec/model2vec.backend.js';
+import { loadModel2VecTokenizer, model2vecBackend, readModel2VecConfig, staticEmbeddingsFrom } from './model2vec/model2vec.backend.js';
 import { modelFileError } from './model2vec/safetensors.js';
 import { onnxTokenizeOnly, startOnnxBackend } from './onnx/minilm.backend.js';
 import { loadWordPieceTokenizer } from './onnx/wordpiece-tokenizer.js';
