@@ -5,7 +5,8 @@
  * Long abstracts are never silently cut by the model's token limit: each document is chunked to the limit and
  * scores as its best chunk (also shown: the truncated "first 128 tokens only" baseline).
  *
- *   npx tsx bench/embedding/scifact.bench.ts [--model universal-sentence-encoder-lite] [--depth 100]
+ *   npx tsx bench/embedding/scifact.bench.ts [--model universal-sentence-encoder-lite] [--depth 100] [--model-dir DIR]
+ *   npx tsx bench/embedding/scifact.bench.ts --model potion-base-2M --model-dir ../shared/models/potion-base-2M
  *
  * Chunk vectors are cached in tmp/bench-cache/ (keyed by the model fingerprint), so reruns only redo the scoring.
  */
@@ -22,6 +23,7 @@ const args = process.argv.slice(2);
 const opt = (name: string, fallback: string) => (args.includes(name) ? (args[args.indexOf(name) + 1] as string) : fallback);
 const MODEL = opt('--model', 'universal-sentence-encoder-lite');
 const DEPTH = Number(opt('--depth', '100'));
+const MODEL_DIR = args.includes('--model-dir') ? opt('--model-dir', '') : undefined;
 
 interface ChunkIndex {
   docOf: number[];
@@ -98,7 +100,7 @@ const main = async () => {
   };
   const ids = docs.map((d) => d.id);
   const bm25 = new Bm25(ids, docs.map((d) => `${d.title} ${d.text}`));
-  const embedder = await resolveEmbedder({ model: MODEL, cacheDir: join(repoRoot(), 'data', 'models'), log: console as never });
+  const embedder = await resolveEmbedder({ model: MODEL, modelDir: MODEL_DIR, cacheDir: join(repoRoot(), 'data', 'models'), log: console as never });
   const index = await chunkVectors(embedder, docs);
   const qIds = [...train.keys()];
   const qVectors = await embedder.embedBatch(qIds.map((q) => queries.get(q) as string));

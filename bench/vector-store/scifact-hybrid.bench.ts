@@ -6,7 +6,10 @@
  * judgments (the only ones in ../shared), plus nDCG@10 on the "check" half the fusion was NOT tuned on
  * (the same split as bench/embedding/scifact.bench.ts).
  *
- *   npx tsx bench/vector-store/scifact-hybrid.bench.ts [--depth 100,300] [--model auto]
+ *   npx tsx bench/vector-store/scifact-hybrid.bench.ts [--depth 100,300] [--model auto] [--model-dir DIR] [--tune]
+ *
+ * `--tune`: also a grid over the store's fusion (z-score convex weights, RRF k and weights, candidates per side),
+ * each setting scored on the tune half only; the best of each family is then reported on the check half.
  *
  * Chunk vectors come from bench/embedding's cache (tmp/bench-cache/scifact-<model>-<revision>-<maxTokens>.f32),
  * computed once by `npx tsx bench/embedding/scifact.bench.ts` (~25 min on 2 cores) or here if missing; the chunk
@@ -23,7 +26,14 @@ import { EmbeddedVectorStore, FUSION_DEFAULTS, type Hit, type HybridOptions } fr
 import { chunkByTokens, loadCorpus, loadQrels, loadQueries, shuffled, type Doc } from '../embedding/corpus.js';
 import { ndcgAt, recallAt } from '../embedding/fusion.js';
 
-const { values } = parseArgs({ options: { depth: { type: 'string', default: '100,300' }, model: { type: 'string', default: 'auto' } } });
+const { values } = parseArgs({
+  options: {
+    depth: { type: 'string', default: '100,300' },
+    model: { type: 'string', default: 'auto' },
+    'model-dir': { type: 'string' },
+    tune: { type: 'boolean', default: false },
+  },
+});
 const depths = values.depth.split(',').map(Number);
 const cacheDir = join(repoRoot(), 'tmp', 'bench-cache');
 const log = (msg: string): void => console.error(`[${new Date().toISOString().slice(11, 19)}] ${msg}`);
@@ -75,6 +85,60 @@ const chunkIndex = async (embedder: Embedder, docs: Doc[]): Promise<Chunks> => {
   return { texts, docOf, vectors: flat };
 };
 
+interface TuneInput {
+  runs: { name: string; search: (qv: Float32Array, text: string, limit: number) => Promise<Hit[]> }[];
+  hybrid: (o: Partial<HybridOptions>) => (qv: Float32Array, text: string, limit: number) => Promise<Hit[]>;
+  qIds: string[];
+  qVectors: Float32Array[];
+  queries: Map<string, string>;
+  train: Map<string, Set<string>>;
+  tune: Set<string>;
+}
+
+/** Grid over the store's fusion settings, chosen on the tune half, reported on the check half (limit 10). */
+const tuneFusion = async (t: TuneInput): Promise<void> => {
+  const mean = async (search: TuneInput['runs'][number]['search'], half: 'tune' | 'check'): Promise<number> => {
+    let sum = 0;
+    let n = 0;
+    for (const [i, q] of t.qIds.entries()) {
+      if (t.tune.has(q) !== (half === 'tune')) continue;
+      const ranked = docsOf(await search(t.qVectors[i] as Float32Array, t.queries.get(q) as string, 10));
+      sum += ndcgAt(ranked, t.train.get(q) as Set<string>, 10);
+      n++;
+    }
+    return sum / n;
+  };
+  type Setting = { family: string; name: string; o: Partial<HybridOptions> };
+  const grid: Setting[] = [];
+  for (const candidates of [50, 100, 300]) {
+    for (const w of [0.1, 0.2, 0.3, 0.4, 0.5, 0.6]) {
+      grid.push({ family: 'z-score', name: `z-score, ${(1 - w).toFixed(1)} BM25 + ${w.toFixed(1)} dense, ${candidates}/side`, o: { fusion: 'zscore', keywordWeight: 1 - w, denseWeight: w, candidates } });
+    }
+    for (const k of [1, 10, 60]) {
+      for (const w of [0.3, 0.5, 1]) {
+        grid.push({ family: 'rrf', name: `rrf k=${k}, 1 BM25 + ${w} dense, ${candidates}/side`, o: { fusion: 'rrf', rrfK: k, keywordWeight: 1, denseWeight: w, candidates } });
+      }
+    }
+  }
+  log(`tuning: ${grid.length} fusion settings on the tune half`);
+  const scored: { s: Setting; tune: number }[] = [];
+  for (const s of grid) scored.push({ s, tune: await mean(t.hybrid(s.o), 'tune') });
+  const f = (x: number) => x.toFixed(3);
+  console.log('');
+  console.log('Fusion grid through searchHybrid (limit 10), chosen on the tune half, reported on the check half:');
+  console.log('');
+  console.log('| run | tune nDCG@10 | check nDCG@10 |');
+  console.log('|---|---|---|');
+  const inputs = [t.runs[0], t.runs[1], t.runs[2]].filter((r) => r !== undefined);
+  for (const r of inputs) console.log(`| ${r.name} | ${f(await mean(r.search, 'tune'))} | ${f(await mean(r.search, 'check'))} |`);
+  for (const family of ['z-score', 'rrf']) {
+    const best = scored.filter((x) => x.s.family === family).sort((a, b) => b.tune - a.tune)[0];
+    if (best) console.log(`| best ${family} on tune: ${best.s.name} | ${f(best.tune)} | **${f(await mean(t.hybrid(best.s.o), 'check'))}** |`);
+  }
+  console.log('');
+  console.log(`All settings (tune nDCG@10): ${scored.map((x) => `${x.s.name} ${f(x.tune)}`).join('; ')}`);
+};
+
 /** Chunk hits -> documents, each at its best chunk's position. */
 const docsOf = (hits: Hit[]): string[] => [...new Set(hits.map((h) => h.payload['document_id'] as string))];
 
@@ -84,7 +148,7 @@ const main = async (): Promise<void> => {
   const train = loadQrels('train');
   const order = shuffled([...train.keys()], 7);
   const tune = new Set(order.slice(0, Math.floor(order.length / 2)));
-  const embedder = await resolveEmbedder({ model: values.model, cacheDir: join(repoRoot(), 'data', 'models') });
+  const embedder = await resolveEmbedder({ model: values.model, modelDir: values['model-dir'], cacheDir: join(repoRoot(), 'data', 'models') });
   const fingerprint = embedder.fingerprint;
   const chunks = await chunkIndex(embedder, docs);
   const qIds = [...train.keys()];
@@ -159,6 +223,7 @@ const main = async (): Promise<void> => {
         console.log(`| ${run.name} | **${f(acc.n / N)}** | ${f(acc.r / N)} | ${f(acc.cn / C)} | ${f(acc.cr / C)} | ${(acc.docs / N).toFixed(1)} | ${(acc.ms / N).toFixed(1)} |`);
       }
     }
+    if (values.tune) await tuneFusion({ runs, hybrid, qIds, qVectors, queries, train, tune });
   } finally {
     await store.close();
     rmSync(dataDir, { recursive: true, force: true });

@@ -5,9 +5,9 @@ import { z } from 'zod';
 export const CliEnvSchema = z.object({
   DATA_DIR: commonEnvShape.DATA_DIR,
   LOG_LEVEL: commonEnvShape.LOG_LEVEL,
-  /** A model id or `auto` (MiniLM when its verified files are present, else the bundled model). */
+  /** A model id or `auto` (MiniLM when its verified files are present, else potion-base-2M when present, else the bundled model). */
   EMBEDDING_MODEL: z.preprocess((v) => (v === '' ? undefined : v), z.string().default('auto')),
-  /** Directory holding the all-MiniLM-L6-v2 files (default: `DATA_DIR/models/<model>`). */
+  /** Directory holding a model's files, looked in before `DATA_DIR/models/<model>`. */
   EMBEDDING_MODEL_DIR: envString(),
   EMBEDDING_QUANTIZED: envBool(false),
   /** ONNX intra-op threads; 0 = the machine's cores. */

@@ -17,7 +17,7 @@ export const sha256File = (file: string): Promise<string> =>
 export const revisionOf = (sha256: string): string => `sha256:${sha256.slice(0, 16)}`;
 
 export interface LocatedWeights {
-  /** Absolute path of the ONNX file. */
+  /** Absolute path of the weights file. */
   file: string;
   sha256: string;
   /** True when the sha256 is one of the published values pinned in the registry. */
@@ -40,5 +40,28 @@ export const locateWeights = async (model: KnownModel, dir: string, quantized: b
   return { file, sha256, verified: pinned.some((f) => f.sha256 === sha256) };
 };
 
-/** Tokenizer/config files missing from `dir`. */
-export const missingFiles = (model: KnownModel, dir: string): ModelFile[] => model.files.filter((f) => !existsSync(join(dir, f.path)));
+/** Tokenizer/config files (and, for Model2Vec, the matrix and config.json) missing from `dir`. */
+export const missingFiles = (model: KnownModel, dir: string): string[] => {
+  const statics = model.staticEmbeddings;
+  const paths = [...model.files.map((f) => f.path), ...(statics ? [statics.config, (statics.accepted[0] as ModelFile).path] : [])];
+  return paths.filter((p) => !existsSync(join(dir, p)));
+};
+
+/** Pinned files in `dir` whose sha256 differs from the registry's value (absent files are not listed). */
+export const unpinnedFiles = async (model: KnownModel, dir: string): Promise<string[]> => {
+  const differing: string[] = [];
+  for (const f of model.files) {
+    const file = join(dir, f.path);
+    if (existsSync(file) && (await sha256File(file)) !== f.sha256) differing.push(f.path);
+  }
+  return differing;
+};
+
+/** The Model2Vec matrix file in `dir`, hashed; `verified` when its sha256 is one of the accepted values. */
+export const locateStaticEmbeddings = async (model: KnownModel, dir: string): Promise<LocatedWeights | undefined> => {
+  const accepted = model.staticEmbeddings?.accepted ?? [];
+  const file = [...new Set(accepted.map((a) => join(dir, a.path)))].find((p) => existsSync(p));
+  if (!file) return undefined;
+  const sha256 = await sha256File(file);
+  return { file, sha256, verified: accepted.some((a) => a.sha256 === sha256) };
+};

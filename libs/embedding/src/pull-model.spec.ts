@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { sharedModelDir } from '@lectern/testing';
 import { sha256File } from './model-files.js';
 import { pullModel } from './pull-model.js';
+import { modelAvailable, resolveEmbedder } from './resolve-embedder.js';
 
 /** A loopback file server in the hub's layout; can cut a file short once, and records Range headers. */
 const startFileServer = async (files: Record<string, Buffer>, cutOnce: { path: string; after: number } | undefined) => {
@@ -101,5 +102,67 @@ describe('pullModel (lectern models pull)', () => {
   it('has nothing to download for the bundled model', async () => {
     const result = await pullModel({ model: 'universal-sentence-encoder-lite', cacheDir });
     expect(result.files).toEqual([]);
+  });
+});
+
+describe('pullModel --from (import a local copy)', () => {
+  const potion = sharedModelDir('potion-base-2M');
+  let root: string;
+
+  beforeEach(async () => {
+    root = await mkdtemp(join(tmpdir(), 'lectern-import-'));
+  });
+  afterEach(async () => {
+    await rm(root, { recursive: true, force: true });
+  });
+
+  it('imports potion-base-2M with the same verification, reports progress, and auto then serves it', async () => {
+    const cacheDir = join(root, 'models');
+    const seen = new Set<string>();
+    const result = await pullModel({ model: 'potion-base-2M', cacheDir, from: potion, onProgress: (p) => seen.add(p.file) });
+    expect(result.files.map((f) => [f.path, f.cached])).toEqual([
+      ['tokenizer.json', false],
+      ['config.json', false],
+      ['model.safetensors', false],
+    ]);
+    expect(result.files[2]?.sha256).toBe('35520560833b76c844e2ab462628b5bf05caa2e797fd3c5347d8abcebbacb5ed');
+    expect([...seen]).toEqual(['tokenizer.json', 'config.json', 'model.safetensors']);
+    expect(await modelAvailable('potion-base-2M', { cacheDir })).toBe(true);
+    const again = await pullModel({ model: 'potion-base-2M', cacheDir, from: potion });
+    expect(again.files.every((f) => f.cached)).toBe(true);
+    const e = await resolveEmbedder({ model: 'auto', cacheDir });
+    await e.close();
+    expect(e.modelId).toBe('potion-base-2M');
+  });
+
+  it('refuses weights that are not an accepted file and keeps nothing of them', async () => {
+    const from = join(root, 'copy');
+    await mkdir(from);
+    for (const f of ['tokenizer.json', 'config.json']) await copyFile(join(potion, f), join(from, f));
+    const bytes = await readFile(join(potion, 'model.safetensors'));
+    await writeFile(join(from, 'model.safetensors'), bytes.subarray(0, bytes.length - 4096)); // truncated copy
+    const cacheDir = join(root, 'models');
+    await expect(pullModel({ model: 'potion-base-2M', cacheDir, from })).rejects.toMatchObject({
+      code: 'checksum_mismatch',
+      message: expect.stringMatching(/model\.safetensors has sha256 [0-9a-f]{64}, expected 35520560.*; the file was discarded/),
+    });
+    expect(existsSync(join(cacheDir, 'potion-base-2M', 'model.safetensors'))).toBe(false);
+    expect(existsSync(join(cacheDir, 'potion-base-2M', 'model.safetensors.part'))).toBe(false);
+    expect(await modelAvailable('potion-base-2M', { cacheDir })).toBe(false);
+  });
+
+  it('refuses a config.json that is not a model2vec config, and a directory without the files', async () => {
+    const from = join(root, 'bad-config');
+    await mkdir(from);
+    for (const f of ['tokenizer.json', 'model.safetensors']) await copyFile(join(potion, f), join(from, f));
+    await writeFile(join(from, 'config.json'), JSON.stringify({ model_type: 'bert', normalize: true }));
+    await expect(pullModel({ model: 'potion-base-2M', cacheDir: join(root, 'm1'), from })).rejects.toMatchObject({
+      code: 'model_file_invalid',
+      message: expect.stringContaining('model_type is "bert", expected "model2vec"'),
+    });
+    await expect(pullModel({ model: 'potion-base-2M', cacheDir: join(root, 'm2'), from: join(root, 'nowhere') })).rejects.toMatchObject({
+      code: 'invalid_input',
+      message: expect.stringContaining("--from needs a directory holding the model's files"),
+    });
   });
 });

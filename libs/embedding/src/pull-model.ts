@@ -1,5 +1,5 @@
-import { createWriteStream, existsSync } from 'node:fs';
-import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { createReadStream, createWriteStream, existsSync } from 'node:fs';
+import { mkdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -7,7 +7,8 @@ import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { AppError } from '@lectern/contracts';
 import type { EmbeddingLogger } from './embedder.js';
 import { sha256File } from './model-files.js';
-import { findModel, type KnownModel, type ModelFile } from './model-registry.js';
+import { findModel, type KnownModel } from './model-registry.js';
+import { readModel2VecConfig, staticEmbeddingsFrom } from './model2vec/model2vec.backend.js';
 
 export interface PullProgress {
   file: string;
@@ -22,6 +23,8 @@ export interface PullModelOptions {
   quantized?: boolean | undefined;
   /** Where files are fetched from (default: the Hugging Face hub, `https://huggingface.co/<repo>/resolve/main`). */
   baseUrl?: string | undefined;
+  /** Import from this local directory (hub layout, or the files side by side) instead of downloading. */
+  from?: string | undefined;
   fetch?: typeof fetch;
   onProgress?: (p: PullProgress) => void;
   log?: EmbeddingLogger | undefined;
@@ -43,13 +46,61 @@ export interface PullResult {
   files: PulledFile[];
 }
 
-const filesToPull = (model: KnownModel, quantized: boolean): ModelFile[] => {
+/** One file to fetch: kept when its sha256 is one of `accepted`, and (when given) `check` passes on it. */
+interface PullItem {
+  path: string;
+  bytes: number | undefined;
+  /** Accepted sha256 values; empty: not pinned (model2vec's config.json), `check` decides. */
+  accepted: string[];
+  /** Structural check of the fetched file; throws MODEL_FILE_INVALID naming `label`. */
+  check?: (file: string, label: string) => Promise<void>;
+}
+
+const itemsToPull = (model: KnownModel, quantized: boolean): PullItem[] => {
+  const items: PullItem[] = model.files.map((f) => ({ path: f.path, bytes: f.bytes, accepted: [f.sha256] }));
   const weights = quantized ? model.weights?.int8 : model.weights?.fp32;
-  return [...model.files, ...(weights?.[0] ? [weights[0]] : [])];
+  const first = weights?.[0];
+  if (first) items.push({ path: first.path, bytes: first.bytes, accepted: (weights ?? []).filter((w) => w.path === first.path).map((w) => w.sha256) });
+  const statics = model.staticEmbeddings;
+  const matrix = statics?.accepted[0];
+  if (statics && matrix) {
+    items.push({
+      path: statics.config,
+      bytes: undefined,
+      accepted: [],
+      check: async (file, label) => void (await readModel2VecConfig(file, label)),
+    });
+    items.push({
+      path: matrix.path,
+      bytes: matrix.bytes,
+      accepted: statics.accepted.filter((a) => a.path === matrix.path).map((a) => a.sha256),
+      check: async (file, label) => void staticEmbeddingsFrom(await readFile(file), label, { ...statics, dimension: model.dimension }),
+    });
+  }
+  return items;
+};
+
+/** Copies `source` into `part` with progress (a local import: `--from DIR`). */
+const copyLocal = async (source: string, part: string, file: PullItem, o: PullModelOptions): Promise<void> => {
+  const total = (await stat(source)).size;
+  let received = 0;
+  const input = createReadStream(source);
+  input.on('data', (chunk) => {
+    received += chunk.length;
+    o.onProgress?.({ file: file.path, received, total });
+  });
+  await pipeline(input, createWriteStream(part));
+};
+
+/** Where `path` lies in a local model directory: the hub layout (`onnx/model.onnx`), or flat (`model.onnx`). */
+const localSource = (from: string, path: string): string => {
+  const source = [join(from, path), join(from, path.replace(/^.*\//, ''))].find((p) => existsSync(p));
+  if (!source) throw new AppError('invalid_input', `${join(from, path)} does not exist; --from needs a directory holding the model's files`);
+  return source;
 };
 
 /** Downloads `url` into `part`, continuing from the bytes already there (HTTP Range). */
-const download = async (url: string, part: string, file: ModelFile, o: PullModelOptions): Promise<void> => {
+const download = async (url: string, part: string, file: PullItem, o: PullModelOptions): Promise<void> => {
   const have = existsSync(part) ? (await stat(part)).size : 0;
   const doFetch = o.fetch ?? fetch;
   let res: Response;
@@ -81,34 +132,47 @@ const download = async (url: string, part: string, file: ModelFile, o: PullModel
   }
 };
 
+const verified = async (file: string, item: PullItem, label: string): Promise<string> => {
+  const sha256 = await sha256File(file);
+  if (item.accepted.length > 0 && !item.accepted.includes(sha256)) {
+    throw new AppError('checksum_mismatch', `${label} has sha256 ${sha256}, expected ${item.accepted.join(' or ')}; the file was discarded`, {
+      httpStatus: 502,
+    });
+  }
+  await item.check?.(file, label);
+  return sha256;
+};
+
 /**
- * `lectern models pull`: downloads a model's files, resumably (`<file>.part` + HTTP Range), and keeps a file only
- * when its sha256 equals the value pinned in the registry. Files already present and verified are not fetched.
+ * `lectern models pull`: downloads a model's files, resumably (`<file>.part` + HTTP Range), or imports them from a
+ * local directory (`from`), and keeps a file only when its sha256 is one of the values pinned in the registry (and,
+ * for Model2Vec, its tensor has the expected name, dtype and shape). Files already present and verified are kept.
  */
 export const pullModel = async (o: PullModelOptions): Promise<PullResult> => {
   const model = findModel(o.model, o.registry);
   if (!model) throw new AppError('invalid_input', `unknown model "${o.model}"`);
   const dir = join(o.cacheDir, model.id);
   if (model.source === 'bundled') return { model: model.id, dir, files: [] };
-  const base = (o.baseUrl ?? `https://huggingface.co/${model.hubRepo}/resolve/main`).replace(/\/+$/, '');
+  const base = o.from ?? (o.baseUrl ?? `https://huggingface.co/${model.hubRepo}/resolve/main`).replace(/\/+$/, '');
   const result: PulledFile[] = [];
-  for (const file of filesToPull(model, o.quantized ?? false)) {
+  for (const file of itemsToPull(model, o.quantized ?? false)) {
     const target = join(dir, file.path);
     await mkdir(dirname(target), { recursive: true });
-    if (existsSync(target) && (await sha256File(target)) === file.sha256) {
-      result.push({ path: file.path, sha256: file.sha256, bytes: (await stat(target)).size, cached: true });
+    const present = existsSync(target) ? await verified(target, file, target).catch(() => undefined) : undefined;
+    if (present) {
+      result.push({ path: file.path, sha256: present, bytes: (await stat(target)).size, cached: true });
       continue;
     }
     const part = `${target}.part`;
-    await download(`${base}/${file.path}`, part, file, o);
-    const sha256 = await sha256File(part);
-    if (sha256 !== file.sha256) {
+    const source = o.from ? localSource(o.from, file.path) : `${base}/${file.path}`;
+    if (o.from) await copyLocal(source, part, file, o);
+    else await download(source, part, file, o);
+    let sha256: string;
+    try {
+      sha256 = await verified(part, file, o.from ? source : `${file.path} from ${base}`);
+    } catch (err) {
       await rm(part, { force: true });
-      throw new AppError(
-        'checksum_mismatch',
-        `${file.path} from ${base} has sha256 ${sha256}, expected ${file.sha256}; the file was discarded`,
-        { httpStatus: 502 },
-      );
+      throw err;
     }
     await rename(part, target);
     result.push({ path: file.path, sha256, bytes: (await stat(target)).size, cached: false });

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sharedModelDir } from '@lectern/testing';
@@ -38,6 +38,7 @@ describe('resolveEmbedder', () => {
     await e.close();
     expect(e.modelId).toBe('universal-sentence-encoder-lite');
     expect(lines).toHaveLength(1);
+    expect(lines[0]?.msg).toContain('lectern models pull potion-base-2M');
     expect(lines[0]?.msg).toContain('lectern models pull all-MiniLM-L6-v2');
   });
 
@@ -119,5 +120,89 @@ describe('resolveEmbedder', () => {
     } finally {
       await e.close();
     }
+  });
+});
+
+/** A copy of the shared potion-base-2M files in `dir` (optionally with other weights). */
+const potionCopy = async (dir: string, weights?: Buffer): Promise<string> => {
+  const source = sharedModelDir('potion-base-2M');
+  await mkdir(dir, { recursive: true });
+  for (const f of ['tokenizer.json', 'config.json', 'model.safetensors']) await copyFile(join(source, f), join(dir, f));
+  if (weights) await writeFile(join(dir, 'model.safetensors'), weights);
+  return dir;
+};
+
+describe("resolveEmbedder 'auto' order: all-MiniLM-L6-v2, then potion-base-2M, then USE-lite", () => {
+  let fixture: MiniLmFixture;
+  let root: string;
+
+  beforeAll(async () => {
+    fixture = await makeMiniLmFixture(sharedModelDir());
+    root = await mkdtemp(join(tmpdir(), 'lectern-auto-'));
+  });
+  afterAll(async () => {
+    await rm(fixture.dir, { recursive: true, force: true });
+    await rm(root, { recursive: true, force: true });
+  });
+
+  it('picks potion-base-2M from DATA_DIR/models when MiniLM is absent, and says how to get MiniLM', async () => {
+    const cacheDir = join(root, 'cache-potion');
+    await potionCopy(join(cacheDir, 'potion-base-2M'));
+    const { lines, log } = recorder();
+    const e = await resolveEmbedder({ model: 'auto', cacheDir, log });
+    await e.close();
+    expect(e.modelId).toBe('potion-base-2M');
+    expect(e.dimension).toBe(64);
+    expect(lines).toEqual([
+      { level: 'info', msg: expect.stringMatching(/^embedding model: potion-base-2M \(64-d, sha256:[0-9a-f]{16}\); .*lectern models pull all-MiniLM-L6-v2/) },
+    ]);
+  });
+
+  it('picks potion-base-2M from EMBEDDING_MODEL_DIR', async () => {
+    const e = await resolveEmbedder({ model: 'auto', modelDir: sharedModelDir('potion-base-2M'), cacheDir: join(root, 'none') });
+    await e.close();
+    expect(e.modelId).toBe('potion-base-2M');
+  });
+
+  it('prefers verified MiniLM files over potion-base-2M', async () => {
+    const cacheDir = join(root, 'cache-both');
+    await potionCopy(join(cacheDir, 'potion-base-2M'));
+    const e = await resolveEmbedder({ model: 'auto', modelDir: fixture.dir, cacheDir, registry: fixture.trustingRegistry });
+    await e.close();
+    expect(e.modelId).toBe('all-MiniLM-L6-v2');
+    // Without the trusting registry the fixture's weights are unverified, so potion serves.
+    const next = await resolveEmbedder({ model: 'auto', modelDir: fixture.dir, cacheDir });
+    await next.close();
+    expect(next.modelId).toBe('potion-base-2M');
+  });
+
+  it('skips a potion copy whose weights are not an accepted file (warns), and an explicit request still loads it', async () => {
+    const cacheDir = join(root, 'cache-other');
+    const real = sharedModelDir('potion-base-2M');
+    const bytes = await readFile(join(real, 'model.safetensors'));
+    bytes[bytes.length - 1] = (bytes[bytes.length - 1] as number) ^ 1; // one bit of one weight
+    await potionCopy(join(cacheDir, 'potion-base-2M'), bytes);
+    const { lines, log } = recorder();
+    const e = await resolveEmbedder({ model: 'auto', cacheDir, log });
+    await e.close();
+    expect(e.modelId).toBe('universal-sentence-encoder-lite');
+    expect(lines.map((l) => l.level)).toEqual(['warn', 'info']);
+    expect(lines[0]?.msg).toMatch(/holds potion-base-2M files that are not the published files/);
+
+    const explicit = recorder();
+    const p = await resolveEmbedder({ model: 'potion-base-2M', cacheDir, log: explicit.log });
+    await p.close();
+    expect(p.modelId).toBe('potion-base-2M');
+    expect(explicit.lines[0]).toMatchObject({ level: 'warn', msg: expect.stringContaining('its vectors get their own fingerprint revision') });
+    const verified = await resolveEmbedder({ model: 'potion-base-2M', modelDir: real, cacheDir });
+    await verified.close();
+    expect(p.fingerprint.revision).not.toBe(verified.fingerprint.revision);
+  });
+
+  it('an explicit potion-base-2M request without its files fails with model_unavailable and the pull command', async () => {
+    await expect(resolveEmbedder({ model: 'potion-base-2M', cacheDir: join(root, 'empty') })).rejects.toMatchObject({
+      code: 'model_unavailable',
+      message: expect.stringMatching(/missing in .*: tokenizer\.json, config\.json, model\.safetensors; run `lectern models pull potion-base-2M`/),
+    });
   });
 });

@@ -7,17 +7,22 @@ import { dirname, join } from 'node:path';
 import { AppError, type EmbeddingFingerprint } from '@lectern/contracts';
 import { createEmbedder, type Embedder, type EmbeddingLogger } from './embedder.js';
 import { assertSameModel, modelUnavailableError } from './errors.js';
-import { findWeightsFile, locateWeights, missingFiles, revisionOf, sha256File } from './model-files.js';
-import { BUNDLED_MODEL_ID, MINILM_MODEL_ID, findModel, pullCommand, type KnownModel } from './model-registry.js';
+import { findWeightsFile, locateStaticEmbeddings, locateWeights, missingFiles, revisionOf, sha256File, unpinnedFiles } from './model-files.js';
+import { BUNDLED_MODEL_ID, MINILM_MODEL_ID, MODEL_REGISTRY, POTION_MODEL_ID, findModel, pullCommand, type KnownModel } from './model-registry.js';
+import { loadModel2VecTokenizer, model2vecBackend, readModel2VecConfig, staticEmbeddingsFrom } from './model2vec/model2vec.backend.js';
+import { modelFileError } from './model2vec/safetensors.js';
 import { onnxTokenizeOnly, startOnnxBackend } from './onnx/minilm.backend.js';
 import { loadWordPieceTokenizer } from './onnx/wordpiece-tokenizer.js';
 import { startUseLiteBackend, useTokenizeOnly } from './use-lite/use-lite.backend.js';
 import { UseTokenizer, type Vocabulary } from './use-lite/use-tokenizer.js';
 
 export interface ResolveEmbedderOptions {
-  /** A model id from the registry, or 'auto' (MiniLM when its verified files are present, else the bundled model). */
+  /**
+   * A model id from the registry, or 'auto': all-MiniLM-L6-v2 when its verified files are present, else
+   * potion-base-2M when its verified files are present, else the bundled USE-lite.
+   */
   model: 'auto' | string;
-  /** EMBEDDING_MODEL_DIR: a directory holding the MiniLM files (takes precedence over the cache). */
+  /** EMBEDDING_MODEL_DIR: a directory holding a model's files (looked in before the cache). */
   modelDir?: string | undefined;
   /** Model cache, `<DATA_DIR>/models`; `lectern models pull` downloads into `<cacheDir>/<model id>`. */
   cacheDir: string;
@@ -38,14 +43,25 @@ export interface ResolveEmbedderOptions {
   registry?: readonly KnownModel[] | undefined;
 }
 
-/** The directory MiniLM-style files are read from: EMBEDDING_MODEL_DIR, else the cache. */
-export const modelDirectory = (modelId: string, o: Pick<ResolveEmbedderOptions, 'modelDir' | 'cacheDir'>): string =>
-  o.modelDir ?? join(o.cacheDir, modelId);
+type DirOptions = Pick<ResolveEmbedderOptions, 'modelDir' | 'cacheDir' | 'quantized'>;
+
+/**
+ * The directory a model's files are read from: EMBEDDING_MODEL_DIR when it holds that model's files, else
+ * `<cacheDir>/<model id>` when that does; when neither does, EMBEDDING_MODEL_DIR (or the cache) for the error.
+ */
+export const modelDirectory = (model: KnownModel | string, o: DirOptions): string => {
+  const id = typeof model === 'string' ? model : model.id;
+  const candidates = [...(o.modelDir ? [o.modelDir] : []), join(o.cacheDir, id)];
+  const known = typeof model === 'string' ? findModel(model) : model;
+  const complete = (dir: string): boolean =>
+    !!known && missingFiles(known, dir).length === 0 && (known.runtime !== 'onnx' || !!findWeightsFile(known, dir, o.quantized ?? false));
+  return candidates.find(complete) ?? (candidates[0] as string);
+};
 
 const onnxEmbedder = async (model: KnownModel, o: ResolveEmbedderOptions): Promise<Embedder> => {
-  const dir = modelDirectory(model.id, o);
+  const dir = modelDirectory(model, o);
   const quantized = o.quantized ?? false;
-  const missing = missingFiles(model, dir).map((f) => f.path);
+  const missing = missingFiles(model, dir);
   const weights = await locateWeights(model, dir, quantized);
   if (missing.length > 0 || !weights) {
     const absent = [...missing, ...(weights ? [] : [`${quantized ? 'int8' : 'fp32'} ONNX weights`])];
@@ -99,18 +115,91 @@ const bundledEmbedder = async (model: KnownModel, o: ResolveEmbedderOptions): Pr
   });
 };
 
-const build = (model: KnownModel, o: ResolveEmbedderOptions): Promise<Embedder> =>
-  model.source === 'bundled' ? bundledEmbedder(model, o) : onnxEmbedder(model, o);
+/**
+ * Model2Vec static embeddings, computed on the caller's thread (see model2vecBackend). The matrix (7.5 MB for
+ * potion-base-2M) is read and checked here, so a truncated or wrong-shaped file fails at start-up.
+ */
+const model2vecEmbedder = async (model: KnownModel, o: ResolveEmbedderOptions): Promise<Embedder> => {
+  const spec = model.staticEmbeddings;
+  if (!spec) throw new AppError('model_unavailable', `${model.id} has no static embeddings in the registry`);
+  const dir = modelDirectory(model, o);
+  const missing = missingFiles(model, dir);
+  if (missing.length > 0) throw modelUnavailableError(model.id, `missing in ${dir}: ${missing.join(', ')}`);
+  const weightsFile = join(dir, (spec.accepted[0] as { path: string }).path);
+  const bytes = await readFile(weightsFile);
+  const sha256 = createHash('sha256').update(bytes).digest('hex');
+  const differing = await unpinnedFiles(model, dir);
+  if (!spec.accepted.some((a) => a.sha256 === sha256)) differing.push(`${weightsFile} (sha256 ${sha256})`);
+  if (differing.length > 0) {
+    o.log?.warn({ model: model.id, files: differing }, `${differing.join(', ')}: not the accepted ${model.id} files (sha256 differs); its vectors get their own fingerprint revision`);
+  }
+  const config = await readModel2VecConfig(join(dir, spec.config));
+  if (config.hidden_dim !== undefined && config.hidden_dim !== model.dimension) {
+    throw modelFileError(join(dir, spec.config), `hidden_dim is ${config.hidden_dim}, expected ${model.dimension}`);
+  }
+  const matrix = staticEmbeddingsFrom(bytes, weightsFile, { ...spec, dimension: model.dimension });
+  const tokenizer = await loadModel2VecTokenizer(dir);
+  if (tokenizer.maxId >= spec.rows) {
+    throw modelFileError(join(dir, 'tokenizer.json'), `has token ids up to ${tokenizer.maxId}, but the matrix has ${spec.rows} rows`);
+  }
+  // The revision pins matrix, vocabulary and normalisation together.
+  const tokenizerSha = await sha256File(join(dir, 'tokenizer.json'));
+  const revision = revisionOf(createHash('sha256').update(`weights:${sha256}\ntokenizer:${tokenizerSha}\nnormalize:${config.normalize}\n`).digest('hex'));
+  const backend = model2vecBackend({ tokenizer, matrix, dimension: model.dimension, normalize: config.normalize });
+  return createEmbedder({
+    modelId: model.id,
+    fingerprint: { model_id: model.id, revision, dimension: model.dimension, normalized: config.normalize },
+    tokenizeOnly: backend,
+    start: () => Promise.resolve(backend),
+    log: o.log,
+  });
+};
+
+const build = (model: KnownModel, o: ResolveEmbedderOptions): Promise<Embedder> => {
+  if (model.runtime === 'use-lite') return bundledEmbedder(model, o);
+  if (model.runtime === 'model2vec') return model2vecEmbedder(model, o);
+  return onnxEmbedder(model, o);
+};
+
+/**
+ * True when a model can serve here with its published files: bundled models always; MiniLM when its tokenizer
+ * files and sha256-verified weights are present; Model2Vec when its files are present, the tokenizer matches its
+ * pinned sha256 and the matrix one of the accepted values.
+ */
+export const modelAvailable = async (id: string, o: DirOptions & Pick<ResolveEmbedderOptions, 'registry'>): Promise<boolean> => {
+  const model = findModel(id, o.registry);
+  if (!model) return false;
+  if (model.source === 'bundled') return true;
+  const dir = modelDirectory(model, o);
+  if (missingFiles(model, dir).length > 0) return false;
+  if (model.runtime === 'onnx') return (await locateWeights(model, dir, o.quantized ?? false))?.verified ?? false;
+  if ((await unpinnedFiles(model, dir)).length > 0) return false;
+  return (await locateStaticEmbeddings(model, dir))?.verified ?? false;
+};
 
 /** True when MiniLM's tokenizer files and published (sha256-verified) weights are in its directory. */
-export const miniLmAvailable = async (
-  o: Pick<ResolveEmbedderOptions, 'modelDir' | 'cacheDir' | 'quantized' | 'registry'>,
-): Promise<boolean> => {
-  const model = findModel(MINILM_MODEL_ID, o.registry);
-  if (!model) return false;
-  const dir = modelDirectory(MINILM_MODEL_ID, o);
-  if (missingFiles(model, dir).length > 0) return false;
-  return (await locateWeights(model, dir, o.quantized ?? false))?.verified ?? false;
+export const miniLmAvailable = (o: DirOptions & Pick<ResolveEmbedderOptions, 'registry'>): Promise<boolean> => modelAvailable(MINILM_MODEL_ID, o);
+
+/** Which model 'auto' serves: MiniLM, else potion-base-2M, else the bundled model; warns about unverified copies. */
+const pickAuto = async (o: ResolveEmbedderOptions): Promise<string> => {
+  for (const id of [MINILM_MODEL_ID, POTION_MODEL_ID]) {
+    if (await modelAvailable(id, o)) return id;
+    const model = findModel(id, o.registry);
+    const dir = model && modelDirectory(model, o);
+    const present = model?.runtime === 'onnx' ? !!findWeightsFile(model, dir as string, o.quantized ?? false) : !!model && missingFiles(model, dir as string).length === 0;
+    if (present) {
+      o.log?.warn({ dir }, `${dir} holds ${id} files that are not the published files (sha256 differs, or tokenizer files missing): not used by 'auto'`);
+    }
+  }
+  return BUNDLED_MODEL_ID;
+};
+
+/** What the start-up log suggests after naming the model that serves. */
+const betterModelHint = (modelId: string, quantized: boolean | undefined): string => {
+  const minilm = `for ${MINILM_MODEL_ID} (the specs' model) run \`${pullCommand(MINILM_MODEL_ID, quantized)}\` or set EMBEDDING_MODEL_DIR`;
+  if (modelId === MINILM_MODEL_ID) return '';
+  if (modelId === POTION_MODEL_ID) return `; ${minilm}`;
+  return `; for better retrieval run \`${pullCommand(POTION_MODEL_ID)}\` (7.5 MB; \`--from DIR\` imports a local copy), or ${minilm}`;
 };
 
 /**
@@ -118,24 +207,13 @@ export const miniLmAvailable = async (
  * and, when it is not MiniLM, the command that enables MiniLM.
  */
 export const resolveEmbedder = async (o: ResolveEmbedderOptions): Promise<Embedder> => {
-  let id = o.model;
-  if (id === 'auto') {
-    id = (await miniLmAvailable(o)) ? MINILM_MODEL_ID : BUNDLED_MODEL_ID;
-    const minilm = findModel(MINILM_MODEL_ID, o.registry);
-    const dir = modelDirectory(MINILM_MODEL_ID, o);
-    if (id === BUNDLED_MODEL_ID && minilm && findWeightsFile(minilm, dir, o.quantized ?? false)) {
-      o.log?.warn({ dir }, `${dir} holds ${MINILM_MODEL_ID} weights that are not the published files (sha256 differs, or tokenizer files missing): not used by 'auto'`);
-    }
-  }
+  const id = o.model === 'auto' ? await pickAuto(o) : o.model;
   const model = findModel(id, o.registry);
   if (!model) {
-    throw new AppError('model_unavailable', `unknown embedding model "${o.model}"; known: auto, ${[MINILM_MODEL_ID, BUNDLED_MODEL_ID].join(', ')}`);
+    throw new AppError('model_unavailable', `unknown embedding model "${o.model}"; known: auto, ${(o.registry ?? MODEL_REGISTRY).map((m) => m.id).join(', ')}`);
   }
   const embedder = await build(model, o);
-  const hint =
-    embedder.modelId === MINILM_MODEL_ID
-      ? ''
-      : `; for ${MINILM_MODEL_ID} (the specs' model) run \`${pullCommand(MINILM_MODEL_ID, o.quantized)}\` or set EMBEDDING_MODEL_DIR`;
+  const hint = betterModelHint(embedder.modelId, o.quantized);
   o.log?.info(
     { model: embedder.modelId, fingerprint: embedder.fingerprint, requested: o.model },
     `embedding model: ${embedder.modelId} (${embedder.dimension}-d, ${embedder.fingerprint.revision})${hint}`,

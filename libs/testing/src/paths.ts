@@ -26,5 +26,5 @@ export const corpusFile = (...parts: string[]): string => {
   return file;
 };
 
-/** The MiniLM tokenizer/config directory shipped in ../shared/models. */
+/** A model directory in ../shared/models (default: the MiniLM tokenizer/config; also `potion-base-2M`, a real pretrained model). */
 export const sharedModelDir = (name = 'all-MiniLM-L6-v2'): string => join(sharedDir(), 'models', name);

@@ -1,4 +1,4 @@
-import { MODEL_REGISTRY, miniLmAvailable, pullModel, type PullProgress } from '@lectern/embedding';
+import { MODEL_REGISTRY, modelAvailable, pullModel, type PullProgress } from '@lectern/embedding';
 import { SingleBar } from 'cli-progress';
 import type { Command } from 'commander';
 import type { CliContext } from '../cli.js';
@@ -32,15 +32,12 @@ export const registerModelsCommand = (program: Command, context: () => CliContex
     .option('--json', 'print JSON')
     .action(async (opts: { json?: boolean }) => {
       const { config, io, modelCacheDir } = context();
-      const minilm = await miniLmAvailable({ modelDir: config.EMBEDDING_MODEL_DIR, cacheDir: modelCacheDir, quantized: config.EMBEDDING_QUANTIZED });
-      const rows = MODEL_REGISTRY.map((m) => ({
-        id: m.id,
-        dimension: m.dimension,
-        max_tokens: m.maxTokens,
-        source: m.source,
-        available: m.source === 'bundled' || minilm,
-        description: m.description,
-      }));
+      const dirs = { modelDir: config.EMBEDDING_MODEL_DIR, cacheDir: modelCacheDir, quantized: config.EMBEDDING_QUANTIZED };
+      const rows = [];
+      for (const m of MODEL_REGISTRY) {
+        const available = await modelAvailable(m.id, dirs);
+        rows.push({ id: m.id, dimension: m.dimension, max_tokens: m.maxTokens, source: m.source, available, description: m.description });
+      }
       if (opts.json) io.stdout(`${JSON.stringify(rows)}\n`);
       else for (const r of rows) io.stdout(`${r.id}\t${r.dimension}-d\t${r.available ? 'available' : 'not downloaded'}\t${r.description}\n`);
     });
@@ -48,10 +45,11 @@ export const registerModelsCommand = (program: Command, context: () => CliContex
   models
     .command('pull')
     .description('download a model into DATA_DIR/models, verifying the pinned sha256 values (resumable)')
-    .argument('<model>', 'model id, e.g. all-MiniLM-L6-v2')
+    .argument('<model>', 'model id, e.g. potion-base-2M or all-MiniLM-L6-v2')
     .option('--quantized', 'the int8 ONNX weights instead of fp32 (default: EMBEDDING_QUANTIZED)')
     .option('--base-url <url>', 'download from this URL instead of the Hugging Face hub (default: MODEL_DOWNLOAD_URL)')
-    .action(async (model: string, opts: { quantized?: boolean; baseUrl?: string }) => {
+    .option('--from <dir>', 'import the files from a local directory instead of downloading (same verification)')
+    .action(async (model: string, opts: { quantized?: boolean; baseUrl?: string; from?: string }) => {
       const ctx = context();
       const progress = progressReporter(ctx);
       try {
@@ -60,6 +58,7 @@ export const registerModelsCommand = (program: Command, context: () => CliContex
           cacheDir: ctx.modelCacheDir,
           quantized: opts.quantized ?? ctx.config.EMBEDDING_QUANTIZED,
           baseUrl: opts.baseUrl ?? ctx.config.MODEL_DOWNLOAD_URL,
+          from: opts.from,
           onProgress: progress.update,
           log: ctx.log,
         });

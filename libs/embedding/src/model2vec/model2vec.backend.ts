@@ -1,0 +1,138 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Tokenizer } from '@huggingface/tokenizers';
+import { z } from 'zod';
+import type { EncoderBackend } from '../embedder.js';
+import { writeNormalized } from '../vector-math.js';
+import { modelFileError, parseSafetensors, tensorToFloat32, type SafetensorsDtype } from './safetensors.js';
+
+/** model2vec's own cap: at most this many tokens of a text are averaged. */
+export const MODEL2VEC_MAX_TOKENS = 512;
+
+/** model2vec's config.json (the fields that change the vectors; the rest is kept but unused). */
+export const Model2VecConfigSchema = z
+  .object({
+    model_type: z.string().optional(),
+    hidden_dim: z.number().int().positive().optional(),
+    /** L2-normalise the mean (model2vec's default when absent: no). */
+    normalize: z.boolean().default(false),
+  })
+  .passthrough();
+export type Model2VecConfig = z.infer<typeof Model2VecConfigSchema>;
+
+/** Reads and checks config.json; errors name `label` (default: the file). */
+export const readModel2VecConfig = async (path: string, label = path): Promise<Model2VecConfig> => {
+  const file = label;
+  let raw: unknown;
+  try {
+    raw = JSON.parse(await readFile(path, 'utf8'));
+  } catch (cause) {
+    throw modelFileError(file, 'is not readable JSON', cause);
+  }
+  const parsed = Model2VecConfigSchema.safeParse(raw);
+  if (!parsed.success) throw modelFileError(file, `is not a model2vec config (${parsed.error.issues[0]?.message ?? 'invalid'})`);
+  if (parsed.data.model_type !== undefined && parsed.data.model_type !== 'model2vec') {
+    throw modelFileError(file, `model_type is "${parsed.data.model_type}", expected "model2vec"`);
+  }
+  return parsed.data;
+};
+
+/** model2vec's tokenisation: the model's tokenizer without special tokens, `[UNK]` ids dropped (not truncated). */
+export interface Model2VecTokenizer {
+  encode(text: string): number[];
+  /** Largest token id the tokenizer can produce (must be a row of the matrix). */
+  readonly maxId: number;
+}
+
+export const loadModel2VecTokenizer = async (dir: string): Promise<Model2VecTokenizer> => {
+  const file = join(dir, 'tokenizer.json');
+  let json: { model?: { unk_token?: string; vocab?: Record<string, number> }; added_tokens?: { id: number }[] };
+  try {
+    json = JSON.parse(await readFile(file, 'utf8')) as typeof json;
+  } catch (cause) {
+    throw modelFileError(file, 'is not readable JSON', cause);
+  }
+  const tokenizer = new Tokenizer(json, {});
+  const unk = json.model?.unk_token === undefined ? undefined : tokenizer.token_to_id(json.model.unk_token);
+  const ids = [...Object.values(json.model?.vocab ?? {}), ...(json.added_tokens ?? []).map((t) => t.id)];
+  const maxId = ids.reduce((m, i) => Math.max(m, i), -1);
+  return {
+    maxId,
+    encode: (text) => {
+      const out: number[] = tokenizer.encode(text, { add_special_tokens: false }).ids;
+      return unk === undefined ? out : out.filter((id: number) => id !== unk);
+    },
+  };
+};
+
+export interface StaticEmbeddingsSpec {
+  tensor: string;
+  rows: number;
+  dimension: number;
+  dtypes: readonly SafetensorsDtype[];
+}
+
+/** Tensors of model2vec's vocabulary-quantised format, whose rows are not one per token: not supported here. */
+const UNSUPPORTED_TENSORS = ['mapping', 'weights'];
+
+/**
+ * The embedding matrix from safetensors bytes, as float32 rows, after checking the tensor's name, dtype and shape
+ * (MODEL_FILE_INVALID names the file and the mismatch).
+ */
+export const staticEmbeddingsFrom = (bytes: Buffer, file: string, spec: StaticEmbeddingsSpec): Float32Array => {
+  const st = parseSafetensors(bytes, file);
+  const extra = UNSUPPORTED_TENSORS.filter((t) => st.tensors.has(t));
+  if (extra.length > 0) throw modelFileError(file, `has ${extra.join(' and ')} tensors (vocabulary-quantised model2vec): not supported`);
+  const info = st.tensors.get(spec.tensor);
+  if (!info) throw modelFileError(file, `has no tensor "${spec.tensor}" (tensors: ${[...st.tensors.keys()].join(', ') || 'none'})`);
+  if (!(spec.dtypes as readonly string[]).includes(info.dtype)) {
+    throw modelFileError(file, `tensor "${spec.tensor}" is ${info.dtype}; expected one of ${spec.dtypes.join(', ')}`);
+  }
+  const [rows, cols] = info.shape;
+  if (info.shape.length !== 2 || rows !== spec.rows || cols !== spec.dimension) {
+    throw modelFileError(file, `tensor "${spec.tensor}" has shape [${info.shape.join(', ')}], expected [${spec.rows}, ${spec.dimension}]`);
+  }
+  return tensorToFloat32(st, spec.tensor);
+};
+
+/**
+ * Mean of each row's token vectors, L2-normalised when `normalize`; a row with no tokens left (all `[UNK]`)
+ * is the zero vector, as in model2vec. Sums in float64 in token order: a row's result depends only on its ids.
+ */
+export const poolStaticEmbeddings = (matrix: Float32Array, rows: number[][], dim: number, normalize: boolean): Float32Array => {
+  const out = new Float32Array(rows.length * dim);
+  const acc = new Float64Array(dim);
+  for (const [r, ids] of rows.entries()) {
+    acc.fill(0);
+    for (const id of ids) {
+      const base = id * dim;
+      for (let d = 0; d < dim; d++) acc[d] = (acc[d] as number) + (matrix[base + d] as number);
+    }
+    if (ids.length === 0) continue;
+    for (let d = 0; d < dim; d++) acc[d] = (acc[d] as number) / ids.length;
+    if (normalize) writeNormalized(acc, out, r * dim);
+    else out.set(acc, r * dim);
+  }
+  return out;
+};
+
+/** Tokenisation half, usable before the model is loaded (countTokens, truncation). */
+export const model2vecTokenizeOnly = (tokenizer: Model2VecTokenizer, dimension: number) => ({
+  dimension,
+  maxTokens: MODEL2VEC_MAX_TOKENS,
+  tokenize: (text: string) => tokenizer.encode(text),
+  truncate: (ids: number[]) => ids.slice(0, MODEL2VEC_MAX_TOKENS),
+});
+
+/**
+ * The backend runs on the caller's thread: a call is a few table look-ups and additions per token (32 texts of
+ * 200 tokens: ~0.4 M additions, well under a millisecond), and createEmbedder yields to the event loop between
+ * calls. A worker would only add a copy of every batch each way (measured in bench/embedding/throughput.bench.ts).
+ */
+export const model2vecBackend = (o: { tokenizer: Model2VecTokenizer; matrix: Float32Array; dimension: number; normalize: boolean }): EncoderBackend => ({
+  ...model2vecTokenizeOnly(o.tokenizer, o.dimension),
+  // No padding, and no row's result depends on another: every row shares one bucket of `batchSize` rows.
+  padLength: () => MODEL2VEC_MAX_TOKENS,
+  run: (rows) => Promise.resolve(poolStaticEmbeddings(o.matrix, rows, o.dimension, o.normalize)),
+  close: () => Promise.resolve(),
+});
