@@ -5,4 +5,5 @@ import { fileURLToPath } from 'node:url';
 import { register } from 'tsx/esm/api';
 
 register({ tsconfig: fileURLToPath(new URL('../../../tsconfig.json', import.meta.url)) });
-await import('../src/main.ts');
+// A URL string, so the type-checker (checkJs) does not resolve a `.ts` import it cannot take.
+await import(new URL('../src/main.ts', import.meta.url).href);

@@ -1,4 +1,5 @@
-import { Worker } from 'node:worker_threads';
+import { tsWorker } from '@lectern/runtime';
+import type { Worker } from 'node:worker_threads';
 
 interface Pending {
   resolve: (value: unknown) => void;
@@ -7,8 +8,8 @@ interface Pending {
 
 /**
  * A worker thread hosting one inference engine, so a large batch never stalls the caller's event loop.
- * Requests are answered in order; many callers may call concurrently. TypeScript worker files (tests, `tsx`
- * runs) start through worker-bootstrap.mjs; compiled `.js` workers start plainly.
+ * Requests are answered in order; many callers may call concurrently. TypeScript worker files start through
+ * the shared tsx bootstrap (`tsWorker` of `@lectern/runtime`); compiled `.js` workers start plainly.
  */
 export class WorkerClient {
   private readonly worker: Worker;
@@ -17,9 +18,7 @@ export class WorkerClient {
   private failure: Error | undefined;
 
   constructor(file: URL, workerData: unknown) {
-    this.worker = file.pathname.endsWith('.ts')
-      ? new Worker(new URL('./worker-bootstrap.mjs', import.meta.url), { workerData: { ...(workerData as object), __entry: file.href } })
-      : new Worker(file, { workerData });
+    this.worker = tsWorker(file, { workerData: workerData as object });
     this.worker.on('message', (msg: { id: number; ok: boolean; value?: unknown; error?: string; code?: string }) => {
       const p = this.pending.get(msg.id);
       if (!p) return;

@@ -4,15 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sha256File } from '../model-files.js';
 import { MINILM_MODEL_ID, MODEL_REGISTRY, type KnownModel } from '../model-registry.js';
-import { Worker } from 'node:worker_threads';
+import { tsWorker } from '@lectern/runtime';
 
 /** Writes the random-weights model from a worker thread (see minilm-onnx.worker.ts). */
 export const buildModelFile = (file: string, seed: number, quantize: boolean): Promise<void> =>
   new Promise((resolve, reject) => {
     const entry = new URL(`./minilm-onnx.worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
-    const worker = new Worker(new URL('../worker-bootstrap.mjs', import.meta.url), {
-      workerData: { __entry: entry.href, file, seed, quantize },
-    });
+    const worker = tsWorker(entry, { workerData: { file, seed, quantize } });
     worker.once('message', (m: { ok: boolean; error?: string }) => {
       void worker.terminate();
       if (m.ok) resolve();
