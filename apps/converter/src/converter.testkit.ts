@@ -14,6 +14,8 @@ export interface TestConverter {
   app: FastifyInstance;
   services: ConverterServices;
   dataDir: string;
+  /** The BullMQ key prefix (with REDIS_URL). */
+  redisPrefix: string | undefined;
   /** Conversions actually run (the real engine, counted). */
   conversions: () => number;
   close(): Promise<void>;
@@ -44,6 +46,7 @@ export const startConverter = async (
     app,
     services,
     dataDir,
+    redisPrefix: options.redisPrefix,
     conversions: () => count,
     close: async () => {
       // Test teardown: every request is answered by now. Some keep-alive sockets left by fetch (after
