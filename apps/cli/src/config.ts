@@ -1,4 +1,5 @@
 import { commonEnvShape, envBool, envInt, envString, envUrl, parseEnv } from '@lectern/runtime';
+import { ProjectIdSchema } from '@lectern/contracts';
 import { z } from 'zod';
 
 /** Environment of the `lectern` command line (the same embedding variables as the servers). */
@@ -15,7 +16,7 @@ export const CliEnvSchema = z.object({
   /** Where `lectern models pull` downloads from (default: the Hugging Face hub). */
   MODEL_DOWNLOAD_URL: envString(),
   /** The document store the `docstore` commands work on (the same variables as document-store-mcp). */
-  DOCUMENT_STORE_PROJECT: z.preprocess((v) => (v === '' ? undefined : v), z.string().min(1).default('application_docs')),
+  DOCUMENT_STORE_PROJECT: z.preprocess((v) => (v === '' ? undefined : v), ProjectIdSchema.default('application_docs')),
   CHROMA_PERSIST_DIR: envString(),
   QDRANT_URL: envUrl(),
   QDRANT_API_KEY: envString(),

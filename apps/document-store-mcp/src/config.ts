@@ -1,4 +1,5 @@
 import { commonEnvShape, envBool, envEnum, envInt, envList, envNumber, envPort, envString, envUrl, parseEnv } from '@lectern/runtime';
+import { ProjectIdSchema } from '@lectern/contracts';
 import { z } from 'zod';
 
 /** Environment of document-store-mcp (spec 000's names and defaults, plus the platform's). */
@@ -6,7 +7,7 @@ export const DocumentStoreEnvSchema = z.object({
   ...commonEnvShape,
   DOCUMENT_STORE_PORT: envPort(3002),
   MCP_HTTP_SESSIONS: envEnum(['stateless', 'stateful'] as const, 'stateless'),
-  DOCUMENT_STORE_PROJECT: z.preprocess((v) => (v === '' ? undefined : v), z.string().min(1).default('application_docs')),
+  DOCUMENT_STORE_PROJECT: z.preprocess((v) => (v === '' ? undefined : v), ProjectIdSchema.default('application_docs')),
   /** Allowed roots for client-supplied file paths; default: the data directory. */
   DOCUMENT_ROOTS: envList([]),
   ENABLE_OCR: envBool(true),

@@ -1,4 +1,5 @@
 import { commonEnvShape, envBool, envEnum, envInt, envList, envPort, envString, envUrl, parseEnv } from '@lectern/runtime';
+import { ProjectIdSchema } from '@lectern/contracts';
 import { z } from 'zod';
 
 /** Environment of policy-kb-mcp (spec 001's names and defaults, plus the platform's). */
@@ -6,7 +7,7 @@ export const PolicyKbEnvSchema = z.object({
   ...commonEnvShape,
   POLICY_KB_PORT: envPort(3003),
   MCP_HTTP_SESSIONS: envEnum(['stateless', 'stateful'] as const, 'stateless'),
-  POLICY_KB_PROJECT: z.preprocess((v) => (v === '' ? undefined : v), z.string().min(1).default('policy_docs')),
+  POLICY_KB_PROJECT: z.preprocess((v) => (v === '' ? undefined : v), ProjectIdSchema.default('policy_docs')),
   DOCUMENT_ROOTS: envList([]),
   ENABLE_OCR: envBool(true),
   INGEST_TIMEOUT_S: envInt(1800, 1, 86_400),

@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import {
   AppError,
+  PROJECT_ID_MAX_LENGTH,
+  ProjectIdSchema,
   StoreChunkSchema,
   type RetrieveDocumentChunksInput,
   type RetrieveDocumentChunksOutput,
@@ -17,7 +19,6 @@ import { isRegistryCollection } from './registry.js';
  * on first store, as that spec expects); registry collections are internal and never listed.
  */
 
-const COLLECTION_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,49}$/;
 
 export const listCollectionNames = async (deps: Pick<StoreDeps, 'store'>): Promise<string[]> =>
   (await deps.store.listCollections())
@@ -55,8 +56,8 @@ export const storeDocumentChunks = async (
   input: { chunks: Record<string, unknown>[]; collection: string },
 ): Promise<z.infer<typeof StoreDocumentChunksOutput>> => {
   const fail = (message: string) => ({ success: false, chunks_stored: 0, collection: input.collection, message });
-  if (!COLLECTION_NAME.test(input.collection) || isRegistryCollection(input.collection)) {
-    return fail(`Validation error: invalid collection name '${input.collection}' (letters, digits, '_' and '-', at most 50)`);
+  if (!ProjectIdSchema.safeParse(input.collection).success || isRegistryCollection(input.collection)) {
+    return fail(`Validation error: invalid collection name '${input.collection}' (letters, digits, '_' and '-', at most ${PROJECT_ID_MAX_LENGTH})`);
   }
   const chunks = validateChunks(input.chunks);
   if (typeof chunks === 'string') return fail(chunks);

@@ -1,10 +1,14 @@
-import { AppError } from '@lectern/contracts';
+import { AppError, type DeleteDocumentInput, type DeleteDocumentOutput } from '@lectern/contracts';
+import type { z } from 'zod';
 import type { StoreDeps } from './deps.js';
 import type { KeyedMutex } from './keyed-mutex.js';
 import { VectorStoreDocumentRegistry } from './registry.js';
 
 /** Remove a document's chunks, then its registry entry; unknown ids are `document_not_found`. */
-export const deleteDocument = async (deps: StoreDeps & { locks: KeyedMutex }, input: { document_id: string; project?: string | undefined }) => {
+export const deleteDocument = async (
+  deps: StoreDeps & { locks: KeyedMutex },
+  input: z.input<typeof DeleteDocumentInput>,
+): Promise<z.infer<typeof DeleteDocumentOutput>> => {
   const project = input.project ?? deps.defaultProject;
   const registry = new VectorStoreDocumentRegistry(deps.store, project);
   return deps.locks.run(`${project}:${input.document_id}`, async () => {

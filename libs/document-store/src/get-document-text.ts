@@ -1,11 +1,15 @@
-import { AppError } from '@lectern/contracts';
+import { AppError, type GetDocumentTextInput, type GetDocumentTextOutput } from '@lectern/contracts';
+import type { z } from 'zod';
 import { reassembleChunks } from '@lectern/chunking';
 import type { StoreDeps } from './deps.js';
 import { VectorStoreDocumentRegistry } from './registry.js';
 import { readDocumentChunks } from './read-chunks.js';
 
 /** Spec 000 FR-003: the registry entry, then every chunk in `chunk_index` order, overlaps removed. */
-export const getDocumentText = async (deps: StoreDeps, input: { document_id: string; project?: string | undefined }) => {
+export const getDocumentText = async (
+  deps: StoreDeps,
+  input: z.input<typeof GetDocumentTextInput>,
+): Promise<z.infer<typeof GetDocumentTextOutput>> => {
   const project = input.project ?? deps.defaultProject;
   const entry = await new VectorStoreDocumentRegistry(deps.store, project).get(input.document_id);
   if (!entry) throw new AppError('document_not_found', `Document not found: ${input.document_id}`, { httpStatus: 404 });

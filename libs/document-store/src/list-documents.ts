@@ -1,11 +1,13 @@
+import type { ListIngestedDocumentsInput, ListIngestedDocumentsOutput } from '@lectern/contracts';
+import type { z } from 'zod';
 import type { StoreDeps } from './deps.js';
 import { VectorStoreDocumentRegistry } from './registry.js';
 
 /** Spec 000 FR-004: the registry entries of one application (empty list when there are none). */
 export const listIngestedDocuments = async (
   deps: StoreDeps,
-  input: { application_ref: string; project?: string | undefined },
-) => {
+  input: z.input<typeof ListIngestedDocumentsInput>,
+): Promise<z.infer<typeof ListIngestedDocumentsOutput>> => {
   const project = input.project ?? deps.defaultProject;
   const entries = await new VectorStoreDocumentRegistry(deps.store, project).listByApplication(input.application_ref);
   return {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ProjectIdSchema } from '../project-id.schema.js';
 import { defineTool } from '../tool-definition.js';
 
 export const ExtractionMethodSchema = z.enum(['text_layer', 'ocr', 'mixed']);
@@ -22,13 +23,9 @@ export const DocumentTypeSchema = z.enum([
 export type DocumentType = z.infer<typeof DocumentTypeSchema>;
 
 /** Optional project selector shared by spec 000's tools (default: `DOCUMENT_STORE_PROJECT`). */
-export const OptionalProjectField = z
-  .string()
-  .min(1)
-  .max(64)
-  .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/, 'project ids use letters, digits, "_", "-" and "."')
-  .optional()
-  .describe('Project to work in (default: the server\'s DOCUMENT_STORE_PROJECT, "application_docs").');
+export const OptionalProjectField = ProjectIdSchema.optional().describe(
+  'Project to work in (default: the server\'s DOCUMENT_STORE_PROJECT, "application_docs").',
+);
 
 export const IngestDocumentInput = z.object({
   file_path: z.string().min(1).describe('Absolute path to the document file on disk (inside an allowed root).'),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ProjectIdSchema } from '../project-id.schema.js';
 
 /** Spec 004 error codes (FR-012), returned as `error_type`. */
 export const ProjectErrorCodes = [
@@ -9,12 +10,7 @@ export const ProjectErrorCodes = [
   'TIMEOUT',
 ] as const;
 
-export const ProjectIdField = z
-  .string()
-  .min(1)
-  .max(64)
-  .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/, 'project ids use letters, digits, "_", "-" and "."')
-  .describe('Project identifier (one isolated collection per project).');
+export const ProjectIdField = ProjectIdSchema.describe('Project identifier (one isolated collection per project).');
 
 /** Spec 004 CitationMeta. */
 export const CitationMetaSchema = z.object({
