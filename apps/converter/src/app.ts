@@ -21,11 +21,11 @@ export interface ConverterDeps {
 export const buildApp = (deps: ConverterDeps): FastifyInstance => {
   const { config } = deps;
   const app = createHttpApp({ service: 'converter', logger: deps.logger, apiKey: restApiKey(config) });
-  const limits = { dataDir: config.DATA_DIR, maxBytes: config.MAX_DOCUMENT_BYTES };
+  const limits = { dataDir: config.DATA_DIR, maxBytes: config.MAX_DOCUMENT_BYTES, defaults: conversionDefaults(config) };
   // Our own byte counter answers `too_large` first; busboy's limit is the backstop one byte later.
   app.register(multipart, { limits: { fileSize: config.MAX_DOCUMENT_BYTES + 1, files: 1, fields: 4, fieldSize: 64 * 1024 } });
   app.register(async (scope) => {
-    registerConvertRoute(scope, { ...limits, defaults: conversionDefaults(config), convert: deps.convert });
+    registerConvertRoute(scope, { ...limits, convert: deps.convert });
     registerTaskRoutes(scope, { ...limits, queue: deps.queue });
   });
   return app;

@@ -18,6 +18,8 @@ export { connectRedis, closeRedis } from './redis-connection.js';
 export type { RedisConnection } from './redis-connection.js';
 export { isPermanentError, markPermanent, toJobError } from './job-error.js';
 export { createConversionProcessor } from './conversion/conversion.processor.js';
+export { applyJobOptions, conversionLimitViolations } from './conversion/conversion-limits.js';
+export type { ConversionLimits } from './conversion/conversion-limits.js';
 export type { ConversionProcessorDeps, ConversionProgressReport, ConvertDocumentFn } from './conversion/conversion.processor.js';
 export {
   DEFAULT_INLINE_RESULT_BYTES,

@@ -1,5 +1,5 @@
 import type { ConversionResult } from '@lectern/contracts';
-import type { ConvertDocumentFn } from '@lectern/queue';
+import { applyJobOptions, type ConvertDocumentFn } from '@lectern/queue';
 import type { FastifyInstance } from 'fastify';
 import { receiveDocument, wantsMarkdown } from './upload.js';
 
@@ -19,7 +19,7 @@ export const registerConvertRoute = (app: FastifyInstance, deps: ConvertRouteDep
     reply.raw.once('close', () => {
       if (!reply.raw.writableFinished) abort.abort(new Error('client closed the connection'));
     });
-    const result: ConversionResult = await deps.convert({ path: staged.absolutePath }, { ...deps.defaults, ...options, signal: abort.signal });
+    const result: ConversionResult = await deps.convert({ path: staged.absolutePath }, { ...applyJobOptions(deps.defaults, options), signal: abort.signal });
     request.log.info({ fingerprint: result.fingerprint, pages: result.page_count, method: result.method, ms: result.duration_ms }, 'converted');
     if (wantsMarkdown(request)) return reply.type('text/markdown; charset=utf-8').send(result.markdown);
     return result;

@@ -7,13 +7,15 @@ import {
   type ConversionTaskFailed,
   type ConversionTaskStatus,
 } from '@lectern/contracts';
-import { loadConversionResult, type JobQueue, type JobSnapshot } from '@lectern/queue';
+import { loadConversionResult, type ConversionLimits, type JobQueue, type JobSnapshot } from '@lectern/queue';
 import type { FastifyInstance } from 'fastify';
 import { receiveDocument, wantsMarkdown } from './upload.js';
 
 export interface TasksRouteDeps {
   dataDir: string;
   maxBytes: number;
+  /** The operator's limits: a task's options may lower them, never raise them. */
+  defaults: Partial<ConversionLimits>;
   queue: JobQueue<ConversionJobPayload, ConversionJobResult>;
 }
 

@@ -7,6 +7,7 @@ import {
   type ConversionResult,
 } from '@lectern/contracts';
 import { markPermanent } from '../job-error.js';
+import { applyJobOptions } from './conversion-limits.js';
 import type { JobHandler } from '../job-queue.port.js';
 import { resolveConversionFile, storeConversionResult } from './conversion-files.js';
 
@@ -26,7 +27,7 @@ export interface ConversionProcessorDeps {
   /** The shared data directory (uploads and large results). */
   dataDir: string;
   convert: ConvertDocumentFn;
-  /** The worker's own settings (from its env): payload options override them, except `maxBytes`. */
+  /** The worker's own settings (from its env): payload options override them, but lower its limits only. */
   defaults?: Partial<ConversionOptions>;
   /** Results above this many bytes of JSON are written to the data directory (default 512 KiB). */
   inlineMaxBytes?: number;
@@ -50,8 +51,7 @@ export const createConversionProcessor =
       .convert(
         { path },
         {
-          ...deps.defaults,
-          ...payload.options,
+          ...applyJobOptions(deps.defaults ?? {}, payload.options),
           signal: context.signal,
           onProgress: (p) => {
             percent = percentOf(p) ?? percent;
