@@ -2,9 +2,9 @@ import multipart from '@fastify/multipart';
 import type { ConversionJobPayload, ConversionJobResult } from '@lectern/contracts';
 import type { ConvertDocumentFn, JobQueue } from '@lectern/queue';
 import type { Logger } from '@lectern/runtime';
-import { createHttpApp } from '@lectern/transport';
+import { createAdmission, createHttpApp } from '@lectern/transport';
 import type { FastifyInstance } from 'fastify';
-import { conversionDefaults, restApiKey, type ConverterConfig } from './config.js';
+import { conversionDefaults, convertAdmission, restApiKey, type ConverterConfig } from './config.js';
 import { registerConvertRoute } from './routes/convert.route.js';
 import { registerTaskRoutes } from './routes/tasks.route.js';
 
@@ -25,7 +25,7 @@ export const buildApp = (deps: ConverterDeps): FastifyInstance => {
   // Our own byte counter answers `too_large` first; busboy's limit is the backstop one byte later.
   app.register(multipart, { limits: { fileSize: config.MAX_DOCUMENT_BYTES + 1, files: 1, fields: 4, fieldSize: 64 * 1024 } });
   app.register(async (scope) => {
-    registerConvertRoute(scope, { ...limits, convert: deps.convert });
+    registerConvertRoute(scope, { ...limits, convert: deps.convert, admission: createAdmission(convertAdmission(config)) });
     registerTaskRoutes(scope, { ...limits, queue: deps.queue });
   });
   return app;

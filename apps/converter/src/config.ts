@@ -16,6 +16,8 @@ export const ConverterEnvSchema = z.object({
   CONVERSION_TIMEOUT_MS: envInt(10 * 60 * 1000, 1000, MAX_TIMER_MS),
   /** Conversion jobs this process runs at once; 0 = no worker here (API-only replica, needs REDIS_URL). */
   CONVERTER_CONCURRENCY: envInt(1, 0, 64),
+  /** `POST /convert` requests that may wait for one of the CONVERTER_CONCURRENCY slots; more answer 503. */
+  CONVERT_MAX_WAITING: envInt(4, 0, 1000),
   /** Results with more JSON than this go to DATA_DIR/conversions/ instead of Redis. */
   INLINE_RESULT_MAX_BYTES: envInt(512 * 1024, 0),
   REDIS_URL: envUrl(),
@@ -29,6 +31,13 @@ export type ConverterConfig = z.infer<typeof ConverterEnvSchema>;
 export const loadConfig = (env: Record<string, string | undefined>): ConverterConfig => parseEnv(ConverterEnvSchema, env);
 
 export const restApiKey = (config: ConverterConfig): string | undefined => config.CONVERTER_API_KEY ?? config.MCP_API_KEY;
+
+/** `POST /convert` admission: CONVERTER_CONCURRENCY conversions at once (at least one), a few waiting. */
+export const convertAdmission = (config: ConverterConfig) => ({
+  concurrency: Math.max(1, config.CONVERTER_CONCURRENCY),
+  maxWaiting: config.CONVERT_MAX_WAITING,
+  retryAfterSeconds: 5,
+});
 
 /** The worker's conversion settings: its limits, which a job's options may lower but never raise. */
 export const conversionDefaults = (config: ConverterConfig) => ({

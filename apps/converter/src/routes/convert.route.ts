@@ -1,5 +1,6 @@
 import type { ConversionResult } from '@lectern/contracts';
 import { applyJobOptions, type ConvertDocumentFn } from '@lectern/queue';
+import type { Admission } from '@lectern/transport';
 import type { FastifyInstance } from 'fastify';
 import { receiveDocument, wantsMarkdown } from './upload.js';
 
@@ -8,11 +9,13 @@ export interface ConvertRouteDeps {
   maxBytes: number;
   defaults: Parameters<ConvertDocumentFn>[1];
   convert: ConvertDocumentFn;
+  /** Bounds the conversions run at once and the requests waiting for one (503 + Retry-After beyond). */
+  admission: Admission;
 }
 
 /** `POST /convert`: multipart `file` -> ConversionResult JSON (or Markdown with `Accept: text/markdown`). */
 export const registerConvertRoute = (app: FastifyInstance, deps: ConvertRouteDeps): void => {
-  app.post('/convert', async (request, reply) => {
+  app.post('/convert', { onRequest: deps.admission.onRequest }, async (request, reply) => {
     const { staged, options } = await receiveDocument(request, deps);
     // A client that hangs up stops its conversion (the pools are shared with the queue's jobs).
     const abort = new AbortController();
