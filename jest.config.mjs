@@ -33,8 +33,18 @@ const projects = ['apps', 'libs'].flatMap((group) =>
     : [],
 );
 
+// The launcher and other repo tools (tools/*.mjs) have their specs beside them; they import no @lectern lib.
+const toolsProject = {
+  displayName: 'tools',
+  rootDir: join(process.cwd(), 'tools'),
+  testEnvironment: 'node',
+  testMatch: ['<rootDir>/**/*.spec.ts'],
+  extensionsToTreatAsEsm: ['.ts'],
+  transform: { '^.+\\.ts$': swc },
+};
+
 export default {
-  projects,
+  projects: [...projects, toolsProject],
   testTimeout: 60_000,
   // No forceExit: every suite closes what it opens (servers, Redis connections, worker pools), and a suite
   // that leaks a handle shows up as a hanging run instead of being hidden.

@@ -1,9 +1,9 @@
 import multipart from '@fastify/multipart';
 import type { ConversionService } from '@lectern/platform';
 import type { Logger } from '@lectern/runtime';
-import { createHttpApp } from '@lectern/transport';
+import { createAdmission, createHttpApp } from '@lectern/transport';
 import type { FastifyInstance } from 'fastify';
-import { restApiKey, type ConverterConfig } from './config.js';
+import { conversionDefaults, convertAdmission, restApiKey, type ConverterConfig } from './config.js';
 import { registerConvertRoute } from './routes/convert.route.js';
 import { registerTaskRoutes } from './routes/tasks.route.js';
 
@@ -18,11 +18,11 @@ export interface ConverterDeps {
 export const buildApp = (deps: ConverterDeps): FastifyInstance => {
   const { config } = deps;
   const app = createHttpApp({ service: 'converter', logger: deps.logger, apiKey: restApiKey(config) });
-  const limits = { dataDir: config.DATA_DIR, maxBytes: config.MAX_DOCUMENT_BYTES };
+  const limits = { dataDir: config.DATA_DIR, maxBytes: config.MAX_DOCUMENT_BYTES, defaults: conversionDefaults(config) };
   // Our own byte counter answers `too_large` first; busboy's limit is the backstop one byte later.
   app.register(multipart, { limits: { fileSize: config.MAX_DOCUMENT_BYTES + 1, files: 1, fields: 4, fieldSize: 64 * 1024 } });
   app.register(async (scope) => {
-    registerConvertRoute(scope, { ...limits, engine: deps.conversion.engine });
+    registerConvertRoute(scope, { ...limits, engine: deps.conversion.engine, admission: createAdmission(convertAdmission(config)) });
     registerTaskRoutes(scope, { ...limits, submitter: deps.conversion.submitter });
   });
   return app;

@@ -1,4 +1,5 @@
 import { commonEnvShape, envBool, envInt, envNumber, envPort, envString, envUrl, parseEnv } from '@lectern/runtime';
+import { MAX_TIMER_MS } from '@lectern/contracts';
 import { z } from 'zod';
 
 /** Environment of the converter service (spec 003's conversion service on :8002). */
@@ -10,11 +11,13 @@ export const ConverterEnvSchema = z.object({
   ENABLE_OCR: envBool(true),
   IMAGE_RATIO_THRESHOLD: envNumber(0.7, 0, 1),
   MAX_DOCUMENT_BYTES: envInt(200 * 1024 * 1024, 1),
-  MAX_PAGES: envInt(2000, 1),
+  MAX_PAGES: envInt(2000, 1, 1_000_000),
   /** Per-document conversion timeout. */
-  CONVERSION_TIMEOUT_MS: envInt(10 * 60 * 1000, 1000),
+  CONVERSION_TIMEOUT_MS: envInt(10 * 60 * 1000, 1000, MAX_TIMER_MS),
   /** Conversion jobs this process runs at once; 0 = no worker here (API-only replica, needs REDIS_URL). */
   CONVERTER_CONCURRENCY: envInt(1, 0, 64),
+  /** `POST /convert` requests that may wait for one of the CONVERTER_CONCURRENCY slots; more answer 503. */
+  CONVERT_MAX_WAITING: envInt(4, 0, 1000),
   /** Results with more JSON than this go to DATA_DIR/conversions/ instead of Redis. */
   INLINE_RESULT_MAX_BYTES: envInt(512 * 1024, 0),
   REDIS_URL: envUrl(),
@@ -29,7 +32,14 @@ export const loadConfig = (env: Record<string, string | undefined>): ConverterCo
 
 export const restApiKey = (config: ConverterConfig): string | undefined => config.CONVERTER_API_KEY ?? config.MCP_API_KEY;
 
-/** The worker's conversion settings (jobs may override some of them, never the size limit). */
+/** `POST /convert` admission: CONVERTER_CONCURRENCY conversions at once (at least one), a few waiting. */
+export const convertAdmission = (config: ConverterConfig) => ({
+  concurrency: Math.max(1, config.CONVERTER_CONCURRENCY),
+  maxWaiting: config.CONVERT_MAX_WAITING,
+  retryAfterSeconds: 5,
+});
+
+/** The worker's conversion settings: its limits, which a job's options may lower but never raise. */
 export const conversionDefaults = (config: ConverterConfig) => ({
   enableOcr: config.ENABLE_OCR,
   imageRatioThreshold: config.IMAGE_RATIO_THRESHOLD,

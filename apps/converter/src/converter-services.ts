@@ -27,7 +27,7 @@ export const createConverterServices = (config: ConverterConfig, logger: Logger,
   const conversion = platform.conversion({
     pdfEngine: config.PDF_ENGINE,
     defaults: { enableOcr, imageRatioThreshold },
-    limits: { maxBytes, maxPages, timeoutMs },
+    limits: { maxBytes, maxPages, timeoutMs, ocr: enableOcr },
     workers: { embedded: config.CONVERTER_CONCURRENCY, distributed: config.CONVERTER_CONCURRENCY },
     inlineMaxBytes: config.INLINE_RESULT_MAX_BYTES,
     ...(options.instrument ? { instrument: options.instrument } : {}),

@@ -82,6 +82,9 @@ export const ConversionResultSchema = z.object({
 });
 export type ConversionResult = z.infer<typeof ConversionResultSchema>;
 
+/** The longest delay a Node.js timer honours (2^31-1 ms, about 24.8 days); a longer one fires at once. */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
 export const ConversionOptionsSchema = z.object({
   enableOcr: z.boolean().default(true),
   imageRatioThreshold: z.number().min(0).max(1).default(0.7),
@@ -90,11 +93,12 @@ export const ConversionOptionsSchema = z.object({
     .int()
     .positive()
     .default(200 * 1024 * 1024),
-  maxPages: z.number().int().positive().default(2000),
+  maxPages: z.number().int().positive().max(1_000_000).default(2000),
   timeoutMs: z
     .number()
     .int()
     .positive()
+    .max(MAX_TIMER_MS)
     .default(10 * 60 * 1000),
   skipOcrForRenderings: z.boolean().default(true),
   ocrImageBased: z

@@ -13,3 +13,5 @@ export {
 } from './conversion-files.js';
 export type { StagedFile } from './conversion-files.js';
 export { resolveDataPath, safeFilename } from './data-dir.js';
+export { conversionLimitViolations } from './conversion-limits.js';
+export type { JobOptionLimits } from './conversion-limits.js';

@@ -11,6 +11,8 @@ export interface ConversionLimits {
   maxBytes?: number;
   maxPages?: number;
   timeoutMs?: number;
+  /** false: OCR is off here (ENABLE_OCR=false), whatever a call asks. */
+  ocr?: boolean;
 }
 
 export interface ConversionEngineOptions {
@@ -43,6 +45,29 @@ export interface ConversionEngine {
 const lower = (asked: number | undefined, ceiling: number | undefined): number | undefined =>
   asked === undefined ? ceiling : ceiling === undefined ? asked : Math.min(asked, ceiling);
 
+/**
+ * The options a conversion runs with: the engine's defaults, overridden by the call's options, with the limits
+ * the smaller of the call's and the operator's (a client can lower a limit, never raise it) and OCR off when
+ * the operator turned it off.
+ */
+export const effectiveOptions = (
+  defaults: ConversionEngineOptions['defaults'],
+  limits: ConversionLimits,
+  call: ConvertDocumentOptions,
+): ConvertDocumentOptions => {
+  const merged: ConvertDocumentOptions = { ...defaults, ...call };
+  const maxBytes = lower(call.maxBytes, limits.maxBytes);
+  const maxPages = lower(call.maxPages, limits.maxPages);
+  const timeoutMs = lower(call.timeoutMs, limits.timeoutMs);
+  return {
+    ...merged,
+    ...(maxBytes !== undefined ? { maxBytes } : {}),
+    ...(maxPages !== undefined ? { maxPages } : {}),
+    ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+    ...(limits.ocr === false ? { enableOcr: false } : {}),
+  };
+};
+
 export function createConversionEngine(options: ConversionEngineOptions = {}): ConversionEngine {
   let pools: ConversionPools | null = null;
   let closed = false;
@@ -56,19 +81,8 @@ export function createConversionEngine(options: ConversionEngineOptions = {}): C
   };
   const limits = options.limits ?? {};
   return {
-    convert: (input, callOptions = {}) => {
-      const merged: ConvertDocumentOptions = { ...options.defaults, log: options.log, ...callOptions };
-      // Limits: the smaller of the call's and the operator's (a client can lower a limit, never raise it).
-      const maxBytes = lower(merged.maxBytes, limits.maxBytes);
-      const maxPages = lower(merged.maxPages, limits.maxPages);
-      const timeoutMs = lower(merged.timeoutMs, limits.timeoutMs);
-      return runConversion(getPools, input, {
-        ...merged,
-        ...(maxBytes !== undefined ? { maxBytes } : {}),
-        ...(maxPages !== undefined ? { maxPages } : {}),
-        ...(timeoutMs !== undefined ? { timeoutMs } : {}),
-      });
-    },
+    convert: (input, callOptions = {}) =>
+      runConversion(getPools, input, effectiveOptions(options.defaults, limits, { log: options.log, ...callOptions })),
     pdfEngineInUse: () => getPools().pdf.engineInUse(),
     warm: async (o = {}) => {
       const p = getPools();

@@ -1,4 +1,4 @@
-export { createConversionEngine } from './conversion-engine.js';
+export { createConversionEngine, effectiveOptions } from './conversion-engine.js';
 export type { ConversionEngine, ConversionEngineOptions, ConversionLimits } from './conversion-engine.js';
 export type { ConversionInput, ConvertDocumentOptions } from './convert-document.js';
 export type { ConversionProgress } from './types.js';

@@ -22,7 +22,10 @@ export interface Embedder {
   readonly fingerprint: EmbeddingFingerprint;
   embed(text: string): Promise<Float32Array>;
   embedBatch(texts: string[], options?: EmbedBatchOptions): Promise<Float32Array[]>;
-  /** Tokens the model sees for `text` before truncation (special tokens included). */
+  /**
+   * Tokens the model sees for `text` before truncation (special tokens included), counted on a bounded prefix
+   * (`maxTokens` x 32 characters): a longer text counts as its prefix does, which is more than the model uses.
+   */
   countTokens(text: string): number;
   close(): Promise<void>;
 }
@@ -55,6 +58,21 @@ export interface EncoderBackend {
 
 export const DEFAULT_BATCH_SIZE = 32;
 
+/**
+ * Characters per model token kept before tokenising. Text averages 3-6 characters per token, so a prefix of
+ * `maxTokens` x 32 characters holds everything the model can use, and a 5 MB string is never tokenised whole
+ * (that took about 1 GB of memory per MB of text and aborted the process).
+ */
+export const MAX_CHARS_PER_TOKEN = 32;
+
+/** The bounded prefix of `text` that is tokenised (whole code points: a surrogate pair is never split). */
+export const tokenisablePrefix = (text: string, maxTokens: number): string => {
+  const limit = maxTokens * MAX_CHARS_PER_TOKEN;
+  if (text.length <= limit) return text;
+  const cut = /[\uD800-\uDBFF]/.test(text.charAt(limit - 1)) ? limit - 1 : limit;
+  return text.slice(0, cut);
+};
+
 const assertText = (text: unknown, where: string): string => {
   if (typeof text !== 'string' || text.trim() === '') {
     throw new AppError('invalid_input', `${where}: text to embed must be a non-empty, non-whitespace string`);
@@ -83,7 +101,7 @@ export const createEmbedder = (meta: {
   };
 
   const prepare = (text: string, index: number): number[] => {
-    const ids = tok.tokenize(text);
+    const ids = tok.tokenize(tokenisablePrefix(text, tok.maxTokens));
     if (ids.length <= tok.maxTokens) return ids;
     meta.log?.warn(
       { model: meta.modelId, tokens: ids.length, max_tokens: tok.maxTokens, index },
@@ -166,7 +184,7 @@ export const createEmbedder = (meta: {
     fingerprint: meta.fingerprint,
     embed: async (text: string) => (await embedBatch([assertText(text, 'embed')]))[0] as Float32Array,
     embedBatch,
-    countTokens: (text: string) => tok.tokenize(text).length,
+    countTokens: (text: string) => tok.tokenize(tokenisablePrefix(text, tok.maxTokens)).length,
     close: async () => {
       closed = true;
       const b = backend;

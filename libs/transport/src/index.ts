@@ -12,3 +12,5 @@ export type { ShutdownStep, ShutdownOptions } from './shutdown.js';
 export type { McpSessionMode } from './streamable-http.route.js';
 export { hijackWithHeaders } from './raw-reply.js';
 export { closeHttp, httpShutdownStep } from './close-http.js';
+export { createAdmission } from './admission.js';
+export type { Admission, AdmissionOptions } from './admission.js';

@@ -2,6 +2,7 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import type { FastifyInstance } from 'fastify';
 import { hijackWithHeaders } from './raw-reply.js';
+import { connectGuarded } from './request-guard.js';
 
 /**
  * The legacy HTTP+SSE transport (MCP 2024-11-05): `GET /sse` opens the event stream and announces
@@ -23,7 +24,7 @@ export const registerLegacySse = (app: FastifyInstance, makeServer: () => Server
     };
     reply.raw.on('close', () => void transport.close());
     request.log.debug({ session_id: transport.sessionId }, 'sse session opened');
-    await server.connect(transport);
+    await connectGuarded(server, transport);
   });
 
   app.post('/messages/', async (request, reply) => {

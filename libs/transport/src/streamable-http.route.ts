@@ -1,17 +1,23 @@
 import { randomUUID } from 'node:crypto';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hijackWithHeaders } from './raw-reply.js';
+import { connectGuarded } from './request-guard.js';
 
 export type McpSessionMode = 'stateless' | 'stateful';
 
-const jsonRpcError = (reply: FastifyReply, status: number, message: string, extraHeaders: Record<string, string> = {}) =>
+const jsonRpcError = (reply: FastifyReply, status: number, message: string, extraHeaders: Record<string, string> = {}, code = -32000) =>
   reply
     .code(status)
     .headers(extraHeaders)
-    .send({ jsonrpc: '2.0', error: { code: -32000, message }, id: null });
+    .send({ jsonrpc: '2.0', error: { code, message }, id: null });
+
+/** JSON-RPC 2.0: an empty batch is an invalid request (the SDK would accept it and answer 202). */
+const isEmptyBatch = (request: FastifyRequest): boolean =>
+  request.method === 'POST' && Array.isArray(request.body) && request.body.length === 0;
+const refuseEmptyBatch = (reply: FastifyReply) => jsonRpcError(reply, 400, 'Invalid Request: empty batch', {}, ErrorCode.InvalidRequest);
 
 /**
  * Streamable HTTP at `/mcp`.
@@ -33,18 +39,20 @@ export const registerStreamableHttp = (
     if (request.method !== 'POST') {
       return jsonRpcError(reply, 405, 'Method not allowed: this server is stateless; use POST.', { allow: 'POST' });
     }
+    if (isEmptyBatch(request)) return refuseEmptyBatch(reply);
     const server = makeServer();
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
     reply.raw.on('close', () => {
       void transport.close();
       void server.close();
     });
-    await server.connect(transport);
+    await connectGuarded(server, transport);
     hijackWithHeaders(reply);
     await transport.handleRequest(request.raw, reply.raw, request.body);
   };
 
   const stateful = async (request: FastifyRequest, reply: FastifyReply) => {
+    if (isEmptyBatch(request)) return refuseEmptyBatch(reply);
     const header = request.headers['mcp-session-id'];
     const sessionId = Array.isArray(header) ? header[0] : header;
     let transport = sessionId ? sessions.get(sessionId) : undefined;
@@ -63,7 +71,7 @@ export const registerStreamableHttp = (
       created.onclose = () => {
         if (created.sessionId) sessions.delete(created.sessionId);
       };
-      await server.connect(created);
+      await connectGuarded(server, created);
       transport = created;
     }
     hijackWithHeaders(reply);

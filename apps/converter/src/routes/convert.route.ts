@@ -1,18 +1,24 @@
 import type { ConversionResult } from '@lectern/contracts';
 import type { ConversionEngine } from '@lectern/conversion';
+import type { JobOptionLimits } from '@lectern/conversion-job';
+import type { Admission } from '@lectern/transport';
 import type { FastifyInstance } from 'fastify';
 import { receiveDocument, wantsMarkdown } from './upload.js';
 
 export interface ConvertRouteDeps {
   dataDir: string;
   maxBytes: number;
+  /** The operator's limits: options asking for more are refused (the engine clamps them too). */
+  defaults: Partial<JobOptionLimits>;
   /** Converts with the service's settings and limits (client options may lower the limits only). */
   engine: Pick<ConversionEngine, 'convert'>;
+  /** Bounds the conversions run at once and the requests waiting for one (503 + Retry-After beyond). */
+  admission: Admission;
 }
 
 /** `POST /convert`: multipart `file` -> ConversionResult JSON (or Markdown with `Accept: text/markdown`). */
 export const registerConvertRoute = (app: FastifyInstance, deps: ConvertRouteDeps): void => {
-  app.post('/convert', async (request, reply) => {
+  app.post('/convert', { onRequest: deps.admission.onRequest }, async (request, reply) => {
     const { staged, options } = await receiveDocument(request, deps);
     // A client that hangs up stops its conversion (the pools are shared with the queue's jobs).
     const abort = new AbortController();

@@ -1,11 +1,13 @@
 import { AppError, type ConversionTaskCreated, type ConversionTaskFailed, type ConversionTaskStatus } from '@lectern/contracts';
-import type { ConversionSnapshot, ConversionSubmitter } from '@lectern/conversion-job';
+import type { JobOptionLimits, ConversionSnapshot, ConversionSubmitter } from '@lectern/conversion-job';
 import type { FastifyInstance } from 'fastify';
 import { receiveDocument, wantsMarkdown } from './upload.js';
 
 export interface TasksRouteDeps {
   dataDir: string;
   maxBytes: number;
+  /** The operator's limits: a task's options may lower them, never raise them. */
+  defaults: Partial<JobOptionLimits>;
   submitter: ConversionSubmitter;
 }
 

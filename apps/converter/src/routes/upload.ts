@@ -1,6 +1,6 @@
 import { AppError, CommonErrorCodes, ConversionErrorCode, ConversionJobOptionsSchema, type ConversionJobOptions } from '@lectern/contracts';
 import { SUPPORTED_EXTENSIONS } from '@lectern/conversion';
-import { stageConversionFile, type StagedFile } from '@lectern/conversion-job';
+import { conversionLimitViolations, stageConversionFile, type JobOptionLimits, type StagedFile } from '@lectern/conversion-job';
 import type { FastifyRequest } from 'fastify';
 import { extname } from 'node:path';
 import { z } from 'zod';
@@ -12,7 +12,7 @@ export interface ReceivedDocument {
 
 const invalid = (message: string, httpStatus = 400) => new AppError(CommonErrorCodes.invalidArguments, message, { httpStatus });
 
-const parseOptions = (raw: string): ConversionJobOptions => {
+const parseOptions = (raw: string, limits: Partial<JobOptionLimits>): ConversionJobOptions => {
   let json: unknown;
   try {
     json = JSON.parse(raw);
@@ -21,17 +21,21 @@ const parseOptions = (raw: string): ConversionJobOptions => {
   }
   const parsed = ConversionJobOptionsSchema.strict().safeParse(json);
   if (!parsed.success) throw invalid(`Invalid "options": ${z.prettifyError(parsed.error)}`);
+  // Options may only lower the operator's limits: asking for more is refused, naming the limit.
+  const above = conversionLimitViolations(parsed.data, limits);
+  if (above.length > 0) throw invalid(`Invalid "options": ${above.join('; ')}; options may only lower this server's limits.`);
   return parsed.data;
 };
 
 /**
  * Read a multipart request: the document in field `file` (streamed into DATA_DIR/uploads, hashed on the
- * way, at most `maxBytes`), optional `options` (JSON overrides). An unsupported extension is refused
- * before anything is stored; the content itself is checked by the conversion.
+ * way, at most `maxBytes`), optional `options` (JSON overrides, which may lower the operator's limits in
+ * `defaults` but not raise them). An unsupported extension is refused before anything is stored; the content
+ * itself is checked by the conversion.
  */
 export const receiveDocument = async (
   request: FastifyRequest,
-  limits: { dataDir: string; maxBytes: number },
+  limits: { dataDir: string; maxBytes: number; defaults: Partial<JobOptionLimits> },
 ): Promise<ReceivedDocument> => {
   if (!request.isMultipart()) throw invalid('Send multipart/form-data with the document in a "file" field.', 415);
   let staged: StagedFile | undefined;
@@ -39,7 +43,7 @@ export const receiveDocument = async (
   try {
     for await (const part of request.parts()) {
       if (part.type === 'field') {
-        if (part.fieldname === 'options') options = parseOptions(String(part.value));
+        if (part.fieldname === 'options') options = parseOptions(String(part.value), limits.defaults);
         continue;
       }
       if (part.fieldname !== 'file' || staged) {
@@ -57,6 +61,7 @@ export const receiveDocument = async (
       staged = await stageConversionFile(limits.dataDir, part.file, part.filename, limits);
     }
   } catch (error) {
+    discardRestOfBody(request);
     if (error instanceof AppError) throw error;
     const code = (error as { code?: string }).code;
     if (code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError(ConversionErrorCode.too_large, `The document is larger than ${limits.maxBytes} bytes.`, { httpStatus: 413 });
@@ -65,6 +70,16 @@ export const receiveDocument = async (
   }
   if (!staged) throw invalid('The multipart field "file" with the document is missing.');
   return { staged, options };
+};
+
+/**
+ * A refused upload (bad options, wrong extension, too large) leaves the rest of its body unread, stuck behind
+ * the multipart parser: the client would wait forever to finish sending before it reads the answer. Let the
+ * rest flow past, unread, so the answer arrives.
+ */
+const discardRestOfBody = (request: FastifyRequest): void => {
+  request.raw.unpipe();
+  request.raw.resume();
 };
 
 /** `Accept: text/markdown` asks for the Markdown rendering instead of the JSON result. */

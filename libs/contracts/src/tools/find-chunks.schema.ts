@@ -1,10 +1,11 @@
 import { z } from 'zod';
+import { QueryField } from './input-bounds.schema.js';
 import { defineTool } from '../tool-definition.js';
 import { ProjectErrorCodes, ProjectIdField, RetrievalFiltersSchema, RetrievalResultSchema } from './project-chunks.schema.js';
 
 export const FindChunksInput = z.object({
   project: ProjectIdField,
-  query: z.string().min(1).describe('Natural language query.'),
+  query: QueryField.describe('Natural language query.'),
   top_k: z.number().int().min(1).max(50).default(6).describe('Maximum results (default 6).'),
   filters: RetrievalFiltersSchema.optional(),
   max_chars: z.number().int().min(50).max(20_000).optional().describe('Trim each chunk to this many characters.'),

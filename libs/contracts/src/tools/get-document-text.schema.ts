@@ -1,9 +1,10 @@
 import { z } from 'zod';
+import { IdField } from './input-bounds.schema.js';
 import { defineTool } from '../tool-definition.js';
 import { OptionalProjectField } from './ingest-document.schema.js';
 
 export const GetDocumentTextInput = z.object({
-  document_id: z.string().min(1).describe('Document ID (e.g. "25_01178_REM_a1b2c3").'),
+  document_id: IdField.describe('Document ID (e.g. "25_01178_REM_a1b2c3").'),
   project: OptionalProjectField,
 });
 

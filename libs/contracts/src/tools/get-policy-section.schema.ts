@@ -1,10 +1,11 @@
 import { z } from 'zod';
+import { IdField } from './input-bounds.schema.js';
 import { defineTool } from '../tool-definition.js';
 import { RevisionIdSchema, SourceSlugSchema } from './policy-common.schema.js';
 
 export const GetPolicySectionInput = z.object({
   source: SourceSlugSchema,
-  section_ref: z.string().min(1).describe('Section reference, e.g. "Chapter 5", "Table 5-2", "Para 116".'),
+  section_ref: IdField.describe('Section reference, e.g. "Chapter 5", "Table 5-2", "Para 116".'),
   revision_id: RevisionIdSchema.nullable().optional().describe('Specific revision; default: the latest effective one.'),
 });
 

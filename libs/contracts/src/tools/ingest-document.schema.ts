@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ProjectIdSchema } from '../project-id.schema.js';
+import { IdField, PathField } from './input-bounds.schema.js';
 import { defineTool } from '../tool-definition.js';
 
 export const ExtractionMethodSchema = z.enum(['text_layer', 'ocr', 'mixed']);
@@ -28,11 +29,9 @@ export const OptionalProjectField = ProjectIdSchema.optional().describe(
 );
 
 export const IngestDocumentInput = z.object({
-  file_path: z.string().min(1).describe('Absolute path to the document file on disk (inside an allowed root).'),
-  application_ref: z.string().min(1).describe('Planning application reference (e.g. "25/01178/REM").'),
-  document_type: z
-    .string()
-    .min(1)
+  file_path: PathField.describe('Absolute path to the document file on disk (inside an allowed root).'),
+  application_ref: IdField.describe('Planning application reference (e.g. "25/01178/REM").'),
+  document_type: IdField
     .optional()
     .describe('Document type override (e.g. "transport_assessment"). Auto-classified from filename/content if omitted.'),
   project: OptionalProjectField,

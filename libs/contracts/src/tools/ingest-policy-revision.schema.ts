@@ -1,11 +1,12 @@
 import { z } from 'zod';
+import { PathField } from './input-bounds.schema.js';
 import { defineTool } from '../tool-definition.js';
 import { RevisionIdSchema, SourceSlugSchema } from './policy-common.schema.js';
 
 export const IngestPolicyRevisionInput = z.object({
   source: SourceSlugSchema,
   revision_id: RevisionIdSchema,
-  file_path: z.string().min(1).describe('Path to the revision PDF (inside an allowed root).'),
+  file_path: PathField.describe('Path to the revision PDF (inside an allowed root).'),
   reindex: z.boolean().default(false).describe('Delete the revision\'s existing chunks first.'),
 });
 

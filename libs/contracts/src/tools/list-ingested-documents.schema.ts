@@ -1,9 +1,10 @@
 import { z } from 'zod';
+import { IdField } from './input-bounds.schema.js';
 import { defineTool } from '../tool-definition.js';
 import { ExtractionMethodSchema, OptionalProjectField } from './ingest-document.schema.js';
 
 export const ListIngestedDocumentsInput = z.object({
-  application_ref: z.string().min(1).describe('Application reference to list documents for (e.g. "25/01178/REM").'),
+  application_ref: IdField.describe('Application reference to list documents for (e.g. "25/01178/REM").'),
   project: OptionalProjectField,
 });
 

@@ -1,8 +1,10 @@
 import { z } from 'zod';
+import { InputBounds } from './input-bounds.schema.js';
 
 /** Source slug pattern of spec 001: UPPER_SNAKE_CASE. */
 export const SourceSlugSchema = z
   .string()
+  .max(InputBounds.idChars)
   .regex(/^[A-Z][A-Z0-9]*(_[A-Z0-9]+)*$/, 'source slugs are UPPER_SNAKE_CASE, e.g. "NPPF" or "LTN_1_20"')
   .describe('Policy source slug (UPPER_SNAKE_CASE, e.g. "LTN_1_20").');
 
@@ -19,4 +21,4 @@ export const PolicyCategorySchema = z.enum([
 export const RevisionStatusSchema = z.enum(['processing', 'active', 'superseded', 'failed']);
 
 /** `YYYY-MM-DD`, checked as a real calendar date by the handler (error `invalid_date`). */
-export const IsoDateString = z.string().describe('ISO date, YYYY-MM-DD.');
+export const IsoDateString = z.string().max(64).describe('ISO date, YYYY-MM-DD.');

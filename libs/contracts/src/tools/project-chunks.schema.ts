@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ProjectIdSchema } from '../project-id.schema.js';
+import { IdField, InputBounds, boundedString } from './input-bounds.schema.js';
 
 /** Spec 004 error codes (FR-012), returned as `error_type`. */
 export const ProjectErrorCodes = [
@@ -12,29 +13,42 @@ export const ProjectErrorCodes = [
 
 export const ProjectIdField = ProjectIdSchema.describe('Project identifier (one isolated collection per project).');
 
-/** Spec 004 CitationMeta. */
-export const CitationMetaSchema = z.object({
-  citekey: z.string().optional(),
-  title: z.string().optional(),
-  authors: z.array(z.string()).optional(),
-  year: z.number().int().optional(),
-  doi: z.string().optional(),
-  url: z.string().optional(),
-  tags: z.array(z.string()).optional(),
-  collections: z.array(z.string()).optional(),
-});
+const citation = (text: (max: number) => z.ZodString, list: <T extends z.ZodType>(item: T) => z.ZodArray<T>) =>
+  z.object({
+    citekey: text(InputBounds.idChars).optional(),
+    title: text(InputBounds.textChars).optional(),
+    authors: list(text(InputBounds.idChars)).optional(),
+    year: z.number().int().optional(),
+    doi: text(InputBounds.idChars).optional(),
+    url: text(InputBounds.pathChars).optional(),
+    tags: list(text(InputBounds.idChars)).optional(),
+    collections: list(text(InputBounds.idChars)).optional(),
+  });
+
+/** Spec 004 CitationMeta, as stored and returned. */
+export const CitationMetaSchema = citation(
+  () => z.string(),
+  (item) => z.array(item),
+);
+/** Spec 004 CitationMeta as a client sends it: every string and list bounded. */
+export const CitationMetaInputSchema = citation(
+  (max) => z.string().max(max),
+  (item) => z.array(item).max(InputBounds.listItems),
+);
+
+const idList = z.array(z.string().max(InputBounds.idChars)).max(InputBounds.listItems);
 
 /** Spec 004 Chunk as a client supplies it to store_chunks. */
 export const ProjectChunkInputSchema = z.object({
-  doc_id: z.string().min(1),
-  text: z.string().min(1),
+  doc_id: IdField,
+  text: boundedString(InputBounds.chunkTextChars),
   chunk_index: z.number().int().nonnegative(),
   page_start: z.number().int().positive().optional(),
   page_end: z.number().int().positive().optional(),
-  section_heading: z.string().optional(),
-  section_path: z.array(z.string()).optional(),
-  tags: z.array(z.string()).optional(),
-  citation: CitationMetaSchema.optional(),
+  section_heading: z.string().max(InputBounds.textChars).optional(),
+  section_path: z.array(z.string().max(InputBounds.textChars)).max(InputBounds.listItems).optional(),
+  tags: idList.optional(),
+  citation: CitationMetaInputSchema.optional(),
 });
 
 /** Spec 004 RetrievalResult. */
@@ -54,6 +68,6 @@ export const RetrievalResultSchema = z.object({
 });
 
 export const RetrievalFiltersSchema = z.object({
-  tags: z.array(z.string()).optional(),
-  doc_ids: z.array(z.string()).optional(),
+  tags: idList.optional(),
+  doc_ids: idList.optional(),
 });

@@ -1,11 +1,12 @@
 import { z } from 'zod';
+import { QueryField } from './input-bounds.schema.js';
 import { defineTool } from '../tool-definition.js';
 import { FindChunksOutput } from './find-chunks.schema.js';
 import { ProjectErrorCodes, ProjectIdField, RetrievalFiltersSchema } from './project-chunks.schema.js';
 
 export const QueryHybridInput = z.object({
   project: ProjectIdField,
-  query: z.string().min(1),
+  query: QueryField,
   top_k: z.number().int().min(1).max(50).default(6),
   filters: RetrievalFiltersSchema.optional(),
   max_chars: z.number().int().min(50).max(20_000).optional(),

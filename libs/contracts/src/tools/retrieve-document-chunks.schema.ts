@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { IdField, QueryField } from './input-bounds.schema.js';
 import { defineTool } from '../tool-definition.js';
 
 /** Spec 002: per-chunk document metadata (all optional; extra keys are kept). */
@@ -15,11 +16,9 @@ export const CollectionChunkMetadataSchema = z
   .passthrough();
 
 export const RetrieveDocumentChunksInput = z.object({
-  query: z.string().min(1).describe('The search query text.'),
+  query: QueryField.describe('The search query text.'),
   top_k: z.number().int().min(1).max(100).default(5).describe('Number of top results to return (default 5).'),
-  collection: z
-    .string()
-    .min(1)
+  collection: IdField
     .nullable()
     .default(null)
     .describe('Collection name to search. null searches all collections.'),

@@ -1,13 +1,14 @@
 import { z } from 'zod';
+import { IdField, InputBounds, QueryField } from './input-bounds.schema.js';
 import { defineTool } from '../tool-definition.js';
 import { ExtractionMethodSchema, OptionalProjectField } from './ingest-document.schema.js';
 
 export const SearchModeSchema = z.enum(['hybrid', 'semantic', 'keyword']);
 
 export const SearchApplicationDocsInput = z.object({
-  query: z.string().min(1).describe('Natural language search query.'),
-  application_ref: z.string().min(1).optional().describe('Filter results to a specific application.'),
-  document_types: z.array(z.string().min(1)).min(1).optional().describe('Filter by document types (any of).'),
+  query: QueryField.describe('Natural language search query.'),
+  application_ref: IdField.optional().describe('Filter results to a specific application.'),
+  document_types: z.array(IdField).min(1).max(InputBounds.listItems).optional().describe('Filter by document types (any of).'),
   max_results: z.number().int().min(1).max(100).default(10).describe('Maximum number of results (1-100, default 10).'),
   search_mode: SearchModeSchema.optional().describe('hybrid (default: BM25 + dense, fused), semantic, or keyword.'),
   project: OptionalProjectField,

@@ -1,10 +1,11 @@
 import { z } from 'zod';
+import { InputBounds, QueryField } from './input-bounds.schema.js';
 import { defineTool } from '../tool-definition.js';
 import { IsoDateString, SourceSlugSchema } from './policy-common.schema.js';
 
 export const SearchPolicyInput = z.object({
-  query: z.string().min(1).describe('Natural language search query.'),
-  sources: z.array(SourceSlugSchema).min(1).nullable().optional().describe('Only these policy sources.'),
+  query: QueryField.describe('Natural language search query.'),
+  sources: z.array(SourceSlugSchema).min(1).max(InputBounds.listItems).nullable().optional().describe('Only these policy sources.'),
   effective_date: IsoDateString.nullable()
     .optional()
     .describe('Only chunks of revisions in force on this date (YYYY-MM-DD, both bounds inclusive).'),

@@ -1,10 +1,11 @@
 import { z } from 'zod';
+import { InputBounds } from './input-bounds.schema.js';
 import { defineTool } from '../tool-definition.js';
 import { ProjectChunkInputSchema, ProjectErrorCodes, ProjectIdField } from './project-chunks.schema.js';
 
 export const StoreChunksInput = z.object({
   project: ProjectIdField,
-  chunks: z.array(ProjectChunkInputSchema).min(1).max(10_000),
+  chunks: z.array(ProjectChunkInputSchema).min(1).max(InputBounds.chunksPerCall),
   migrate: z.boolean().default(false).describe('Allow a change of embedding model (rebuilds the collection).'),
 });
 

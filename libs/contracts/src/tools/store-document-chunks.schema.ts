@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { InputBounds } from './input-bounds.schema.js';
 import { defineTool } from '../tool-definition.js';
 
 /**
@@ -8,18 +9,22 @@ import { defineTool } from '../tool-definition.js';
  * by the handler.
  */
 export const StoreChunkSchema = z.object({
-  text: z.string(),
-  source_filename: z.string(),
+  text: z.string().max(InputBounds.chunkTextChars),
+  source_filename: z.string().max(InputBounds.pathChars),
   chunk_index: z.number().int().nonnegative(),
-  metadata: z.record(z.string(), z.unknown()).optional(),
+  metadata: z
+    .record(z.string().max(InputBounds.idChars), z.unknown())
+    .refine((m) => JSON.stringify(m).length <= InputBounds.chunkTextChars, `metadata is over ${InputBounds.chunkTextChars} characters of JSON`)
+    .optional(),
 });
 export type StoreChunk = z.infer<typeof StoreChunkSchema>;
 
 export const StoreDocumentChunksInput = z.object({
   chunks: z
-    .array(z.record(z.string(), z.unknown()))
+    .array(z.record(z.string().max(InputBounds.idChars), z.unknown()))
+    .max(InputBounds.chunksPerCall)
     .describe('Chunks: {text (required), source_filename (required), chunk_index (required, integer), metadata (optional)}.'),
-  collection: z.string().default('DocumentChunks').describe('Collection to store the chunks in (default "DocumentChunks").'),
+  collection: z.string().max(InputBounds.idChars).default('DocumentChunks').describe('Collection to store the chunks in (default "DocumentChunks").'),
 });
 
 export const StoreDocumentChunksOutput = z.object({
