@@ -1,18 +1,12 @@
 import { ConversionTaskCreatedSchema, conversionJobId } from '@lectern/contracts';
 import { ingestDocument, type DocumentStoreDeps } from '@lectern/document-store';
 import { createPlatform, documentStoreDeps, type Platform } from '@lectern/platform';
-import { corporaDir, corpusFile, silentLogger, startRedis, type TestRedis } from '@lectern/testing';
+import { corporaDir, silentLogger, smallReportPdf, startRedis, type TestRedis } from '@lectern/testing';
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { pollTask, postFile, startConverter, type TestConverter } from './converter.testkit.js';
 
-const REPORT = corpusFile(
-  'uk-planning-policy',
-  'dataset',
-  'Coventry',
-  '4. Adopted City Centre Area Action Plan (2011 to 2031)',
-  'SASEA_Adoption_Statement_Dec_2017.pdf',
-);
+const REPORT = smallReportPdf();
 
 /** The document store's use-case deps with its default settings, on the given platform. */
 const documentStore = (platform: Platform): DocumentStoreDeps =>

@@ -2,20 +2,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { VectorStore } from '@lectern/vector-store';
-import { connectMcp, corporaDir, corpusFile, listenOnFreePort, silentLogger, toolText } from '@lectern/testing';
+import { connectMcp, corporaDir, listenOnFreePort, silentLogger, smallReportPdf, toolText } from '@lectern/testing';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import { composeDocumentStore, type ComposedDocumentStore } from './compose.js';
 import { loadConfig } from './config.js';
 
-const REPORT = corpusFile(
-  'uk-planning-policy',
-  'dataset',
-  'Coventry',
-  '4. Adopted City Centre Area Action Plan (2011 to 2031)',
-  'SASEA_Adoption_Statement_Dec_2017.pdf',
-);
+const REPORT = smallReportPdf();
 
 /** The real store behind a wrapper that records every port call by name. */
 const counting = (store: VectorStore, calls: string[]): VectorStore =>

@@ -1,4 +1,4 @@
-export { corporaDir, corpusFile, repoRoot, sharedDir, sharedModelDir } from './paths.js';
+export { corporaDir, corpusFile, repoRoot, sharedDir, sharedModelDir, smallReportPdf } from './paths.js';
 export { startRedis } from './redis-server.js';
 export type { TestRedis } from './redis-server.js';
 export { connectMcp, toolText, MCP_TRANSPORTS } from './mcp-client.js';

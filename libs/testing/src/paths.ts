@@ -28,3 +28,7 @@ export const corpusFile = (...parts: string[]): string => {
 
 /** A model directory in ../shared/models (default: the MiniLM tokenizer/config; also `potion-base-2M`, a real pretrained model). */
 export const sharedModelDir = (name = 'all-MiniLM-L6-v2'): string => join(sharedDir(), 'models', name);
+
+/** A short born-digital PDF report from the planning corpus (4 pages of text layer): the specs' usual small document. */
+export const smallReportPdf = (): string =>
+  corpusFile('uk-planning-policy', 'dataset', 'Coventry', '4. Adopted City Centre Area Action Plan (2011 to 2031)', 'SASEA_Adoption_Statement_Dec_2017.pdf');
