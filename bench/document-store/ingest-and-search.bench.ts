@@ -3,6 +3,7 @@
  * and the gnuplot manual (311 p); search latency through MCP (Streamable HTTP, real SDK clients) with 1, 10
  * and 50 concurrent clients; peak RSS (VmHWM) of this process, which hosts the whole service.
  *
+ *   [EMBEDDING_MODEL=potion-base-2M EMBEDDING_MODEL_DIR=../shared/models/potion-base-2M] \
  *   npx tsx bench/document-store/ingest-and-search.bench.ts [--queries 200]
  *
  * Writes the Markdown table to stdout; docs/benchmarks/document-store.md records a run.
@@ -30,7 +31,14 @@ const pct = (xs: number[], p: number) => {
 };
 
 const dataDir = mkdtempSync(join(tmpdir(), 'lectern-bench-docstore-'));
-const config = loadConfig({ DATA_DIR: dataDir, DOCUMENT_ROOTS: dataDir });
+// The model as a user picks it: EMBEDDING_MODEL / EMBEDDING_MODEL_DIR from this process's environment
+// (e.g. EMBEDDING_MODEL=potion-base-2M EMBEDDING_MODEL_DIR=../shared/models/potion-base-2M), else auto.
+const config = loadConfig({
+  DATA_DIR: dataDir,
+  DOCUMENT_ROOTS: dataDir,
+  EMBEDDING_MODEL: process.env['EMBEDDING_MODEL'],
+  EMBEDDING_MODEL_DIR: process.env['EMBEDDING_MODEL_DIR'],
+});
 const log = silentLogger();
 const { deps, platform } = composeDocumentStore(config, log);
 const docs = [

@@ -1,7 +1,7 @@
 import { copyFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { checkConsistency } from '@lectern/document-store';
-import { corpusFile } from '@lectern/testing';
+import { corpusFile, sharedModelDir } from '@lectern/testing';
 import { ProgressNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { startDocumentStore, type RunningDocumentStore } from './document-store.testkit.js';
 
@@ -19,7 +19,9 @@ describe('document-store-mcp tools (spec 000) through a real MCP client', () => 
   let nppfId: string;
 
   beforeAll(async () => {
-    ds = await startDocumentStore();
+    // A real pretrained model (potion-base-2M from ../shared/models), as a user who imported it gets: search
+    // quality is asserted below, so the model must mean something.
+    ds = await startDocumentStore({ EMBEDDING_MODEL: 'potion-base-2M', EMBEDDING_MODEL_DIR: sharedModelDir('potion-base-2M') });
   });
   afterAll(async () => {
     await ds.stop();
@@ -113,6 +115,21 @@ describe('document-store-mcp tools (spec 000) through a real MCP client', () => 
       expect(typedResults.every((r) => r.metadata['document_type'] === 'planning_statement')).toBe(true);
       const none = await ds.call('search_application_docs', { query: 'housing', application_ref: 'ENERGY/SPD', document_types: ['planning_statement'] });
       expect((none.body as Json)['results_count']).toBe(0);
+    });
+
+    it('semantic search (dense only) ranks the historic-environment policy first for a heritage question, by cosine', async () => {
+      const { body } = await ds.call('search_application_docs', {
+        query: 'heritage assets conservation of historic buildings',
+        application_ref: '24/00001/NPPF',
+        search_mode: 'semantic',
+        max_results: 5,
+      });
+      const results = (body as Json)['results'] as Array<{ text: string; relevance_score: number }>;
+      expect(results[0]?.text).toMatch(/heritage asset/i);
+      expect(results.filter((r) => /heritage|historic/i.test(r.text)).length).toBeGreaterThanOrEqual(3);
+      // Dense ranking: relevance_score (the cosine) never increases down the list.
+      const scores = results.map((r) => r.relevance_score);
+      expect([...scores].sort((a, b) => b - a)).toEqual(scores);
     });
 
     it.each(['semantic', 'keyword'])('supports search_mode %s', async (mode) => {
