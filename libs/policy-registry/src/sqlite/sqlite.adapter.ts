@@ -206,11 +206,12 @@ export class SqlitePolicyRegistry implements PolicyRegistry {
 
   /** Rule errors pass through; a database that cannot be used (closed, locked past the busy timeout, I/O) is unavailable. */
   private run<T>(fn: () => T): T {
+    if (!this.db.open) throw registryUnavailable('SQLite', new Error('the registry is closed'));
     try {
       return fn();
     } catch (e) {
       if (e instanceof AppError) throw e;
-      if (e instanceof Error && (e.name === 'SqliteError' || e instanceof TypeError)) throw registryUnavailable('SQLite', e);
+      if (e instanceof Error && e.name === 'SqliteError') throw registryUnavailable('SQLite', e);
       throw e;
     }
   }
