@@ -23,5 +23,6 @@ export * from './tools/list-policy-documents.schema.js';
 export * from './tools/list-policy-revisions.schema.js';
 export * from './tools/ingest-policy-revision.schema.js';
 export * from './tools/remove-policy-revision.schema.js';
+export * from './policy-registry.schema.js';
 export * from './conversion.schema.js';
 export * from './queues/index.js';

@@ -5,6 +5,7 @@ export type {
   EmbedderOptions,
   Platform,
   PlatformOptions,
+  PolicyRegistryOptions,
   ShutdownStep,
   VectorStoreOptions,
 } from './platform.js';

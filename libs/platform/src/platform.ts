@@ -5,6 +5,7 @@ import { createConversionEngine, type ConversionEngine, type ConversionEngineOpt
 import { createConversionProcessor, createConversionSubmitter, HandedOverFiles, type ConversionSubmitter } from '@lectern/conversion-job';
 import { EmbedderPool } from '@lectern/embedding';
 import { closeRedis, connectRedis, createBullmqQueue, createInProcessQueue, type JobQueue, type JobWorker, type RedisConnection } from '@lectern/queue';
+import { createRedisPolicyRegistry, createSqlitePolicyRegistry, type PolicyRegistry } from '@lectern/policy-registry';
 import type { Logger } from '@lectern/runtime';
 import { createVectorStore, type FusionDefaults, type VectorStore } from '@lectern/vector-store';
 
@@ -34,6 +35,13 @@ export interface EmbedderOptions {
   modelDir?: string | undefined;
   quantized?: boolean | undefined;
   threads?: number | undefined;
+}
+
+export interface PolicyRegistryOptions {
+  /** The embedded registry's SQLite file (default `<dataDir>/policy-registry.sqlite`); unused with Redis. */
+  sqlitePath?: string | undefined;
+  /** Prepended to the registry's Redis keys (default none: spec 001's keys exactly; tests give each run its own). */
+  redisKeyPrefix?: string | undefined;
 }
 
 export interface ConversionServiceOptions extends Pick<ConversionEngineOptions, 'pdfEngine' | 'defaults' | 'limits'> {
@@ -74,7 +82,12 @@ export interface Platform {
   vectorStore(options?: VectorStoreOptions): VectorStore;
   embedders(options: EmbedderOptions): EmbedderPool;
   conversion(options: ConversionServiceOptions): ConversionService;
-  /** What to close after HTTP, in order: workers, queues, Redis, conversion pools, embedders, stores (of what was built so far). */
+  /**
+   * The policy registry (spec 001 FR-008): on the platform's Redis when it has one (its own bounded connections,
+   * so a Redis outage answers `registry_unavailable` instead of waiting), else a SQLite file under the data dir.
+   */
+  policyRegistry(options?: PolicyRegistryOptions): PolicyRegistry;
+  /** What to close after HTTP, in order: workers, queues, Redis, conversion pools, embedders, stores and registries (of what was built so far). */
   shutdownSteps(): ShutdownStep[];
   close(): Promise<void>;
 }
@@ -169,6 +182,15 @@ export const createPlatform = (options: PlatformOptions): Platform => {
           worker,
           engine,
         };
+      }),
+    policyRegistry: (o = {}) =>
+      once('policy-registry', () => {
+        const registry = options.redisUrl
+          ? createRedisPolicyRegistry({ url: options.redisUrl, keyPrefix: o.redisKeyPrefix, log })
+          : createSqlitePolicyRegistry({ path: o.sqlitePath ? resolve(o.sqlitePath) : resolve(dataDir, 'policy-registry.sqlite') });
+        // A store: closed after the workers and queues that may still update revisions.
+        steps.push({ stage: 'store', name: 'policy registry', close: () => registry.close() });
+        return registry;
       }),
     shutdownSteps: () =>
       ORDER.flatMap((stage) => steps.filter((s) => s.stage === stage)).map(({ name, close }) => ({ name, close })),

@@ -24,11 +24,12 @@ const freePort = (): Promise<number> =>
 /**
  * Start a real `redis-server` (Debian package; `.ci/run` installs it) on a free loopback port with no
  * persistence, in its own temporary directory. Each test file gets its own server: no shared state.
+ * `port` starts it on a given port: a test that stopped its server starts it again where clients reconnect.
  */
-export const startRedis = async (): Promise<TestRedis> => {
+export const startRedis = async (options: { port?: number } = {}): Promise<TestRedis> => {
   const which = spawnSync('sh', ['-c', 'command -v redis-server']);
   if (which.status !== 0) throw new Error('redis-server not found: install it (apt-get install -y redis-server; .ci/run does)');
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const dir = mkdtempSync(join(tmpdir(), 'lectern-redis-'));
   const child: ChildProcess = spawn(
     'redis-server',

@@ -1,0 +1,9 @@
+export type { CreatedRevision, DeleteRevisionOptions, PolicyRegistry } from './policy-registry.port.js';
+export { RedisPolicyRegistry, createRedisPolicyRegistry } from './redis/redis.adapter.js';
+export type { RedisPolicyRegistryOptions } from './redis/redis.adapter.js';
+export { SqlitePolicyRegistry, createSqlitePolicyRegistry } from './sqlite/sqlite.adapter.js';
+export type { SqlitePolicyRegistryOptions } from './sqlite/sqlite.adapter.js';
+export { EffectiveDateResolver } from './effective-date-resolver.js';
+export type { EffectivePolicyResult, EffectiveSnapshotResult, NoRevisionReason } from './effective-date-resolver.js';
+export { addDays, dateInt, dayFromNumber, dayNumber, parseDay } from './dates.js';
+export { COUNTING_STATUSES } from './revision-rules.js';
