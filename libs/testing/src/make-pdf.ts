@@ -1,0 +1,67 @@
+/**
+ * Small, valid text-layer PDFs for plain-tier tests that need "some PDF" (a real one, with a text layer the
+ * converter reads), written by hand so the helper needs no PDF library. Each page is a list of lines; a line
+ * starting with `# ` is set large and bold (a heading to the converter), the rest in 11-point Helvetica.
+ */
+export interface TextPdfOptions {
+  /** Document title (the Info dictionary). */
+  title?: string;
+}
+
+const escapePdfText = (text: string): string => text.replace(/[\\()]/g, (c) => `\\${c}`).replace(/[^\x20-\x7e]/g, '?');
+
+const pageContent = (lines: readonly string[]): string => {
+  const ops: string[] = ['BT', '72 740 Td'];
+  for (const line of lines) {
+    const heading = line.startsWith('# ');
+    const size = heading ? 20 : 11;
+    ops.push(`/${heading ? 'F2' : 'F1'} ${size} Tf`, `(${escapePdfText(heading ? line.slice(2) : line)}) Tj`, `0 -${size + 8} Td`);
+  }
+  ops.push('ET');
+  return ops.join('\n');
+};
+
+/** A PDF whose page i shows `pages[i]` (one string per line). */
+export const makeTextPdf = (pages: readonly (readonly string[])[], options: TextPdfOptions = {}): Buffer => {
+  if (pages.length === 0) throw new Error('makeTextPdf: at least one page');
+  const objects: string[] = [];
+  const add = (body: string): number => objects.push(body);
+  const catalog = add('');
+  const pagesObj = add('');
+  const f1 = add('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>');
+  const f2 = add('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica-Bold /Encoding /WinAnsiEncoding >>');
+  const kids: number[] = [];
+  for (const lines of pages) {
+    const content = pageContent(lines);
+    const stream = add(`<< /Length ${Buffer.byteLength(content, 'latin1')} >>\nstream\n${content}\nendstream`);
+    kids.push(
+      add(
+        `<< /Type /Page /Parent ${pagesObj} 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 ${f1} 0 R /F2 ${f2} 0 R >> >> /Contents ${stream} 0 R >>`,
+      ),
+    );
+  }
+  objects[catalog - 1] = `<< /Type /Catalog /Pages ${pagesObj} 0 R >>`;
+  objects[pagesObj - 1] = `<< /Type /Pages /Kids [${kids.map((k) => `${k} 0 R`).join(' ')}] /Count ${kids.length} >>`;
+  const info = add(`<< /Title (${escapePdfText(options.title ?? 'Test document')}) /Producer (lectern tests) >>`);
+
+  let out = '%PDF-1.4\n';
+  const offsets: number[] = [];
+  objects.forEach((body, i) => {
+    offsets.push(Buffer.byteLength(out, 'latin1'));
+    out += `${i + 1} 0 obj\n${body}\nendobj\n`;
+  });
+  const xref = Buffer.byteLength(out, 'latin1');
+  out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
+  for (const offset of offsets) out += `${String(offset).padStart(10, '0')} 00000 n \n`;
+  out += `trailer\n<< /Size ${objects.length + 1} /Root ${catalog} 0 R /Info ${info} 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return Buffer.from(out, 'latin1');
+};
+
+/** `count` pages of numbered, distinct sentences (page n mentions "page n"), each page opening with a heading. */
+export const makeNumberedPdf = (count: number, linesPerPage = 12): Buffer =>
+  makeTextPdf(
+    Array.from({ length: count }, (_, p) => [
+      `# Section ${p + 1}`,
+      ...Array.from({ length: linesPerPage }, (_, l) => `Page ${p + 1} line ${l + 1}: the quick brown fox jumps over the lazy dog number ${p * linesPerPage + l}.`),
+    ]),
+  );
