@@ -3,6 +3,8 @@
  * converter reads), written by hand so the helper needs no PDF library. Each page is a list of lines; a line
  * starting with `# ` is set large and bold (a heading to the converter), the rest in 11-point Helvetica.
  */
+import { deflateSync } from 'node:zlib';
+
 export interface TextPdfOptions {
   /** Document title (the Info dictionary). */
   title?: string;
@@ -32,8 +34,9 @@ export const makeTextPdf = (pages: readonly (readonly string[])[], options: Text
   const f2 = add('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica-Bold /Encoding /WinAnsiEncoding >>');
   const kids: number[] = [];
   for (const lines of pages) {
-    const content = pageContent(lines);
-    const stream = add(`<< /Length ${Buffer.byteLength(content, 'latin1')} >>\nstream\n${content}\nendstream`);
+    // Deflated, as real PDFs' content streams are (so the file is binary, not text, to a type sniffer).
+    const content = deflateSync(Buffer.from(pageContent(lines), 'latin1')).toString('latin1');
+    const stream = add(`<< /Length ${content.length} /Filter /FlateDecode >>\nstream\n${content}\nendstream`);
     kids.push(
       add(
         `<< /Type /Page /Parent ${pagesObj} 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 ${f1} 0 R /F2 ${f2} 0 R >> >> /Contents ${stream} 0 R >>`,
@@ -44,7 +47,8 @@ export const makeTextPdf = (pages: readonly (readonly string[])[], options: Text
   objects[pagesObj - 1] = `<< /Type /Pages /Kids [${kids.map((k) => `${k} 0 R`).join(' ')}] /Count ${kids.length} >>`;
   const info = add(`<< /Title (${escapePdfText(options.title ?? 'Test document')}) /Producer (lectern tests) >>`);
 
-  let out = '%PDF-1.4\n';
+  // The binary comment line after the header marks the file as binary (as PDF writers do).
+  let out = '%PDF-1.4\n%\xe2\xe3\xcf\xd3\n';
   const offsets: number[] = [];
   objects.forEach((body, i) => {
     offsets.push(Buffer.byteLength(out, 'latin1'));
