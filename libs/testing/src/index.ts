@@ -7,5 +7,5 @@ export { expectAuthMatrix, runRestAuthMatrix, mcpAuthProbes, runAuthMatrix, unau
 export type { AuthProbe, AuthProbeResult } from './auth-matrix.js';
 export { silentLogger, listenOnFreePort } from './app-harness.js';
 export { wordRecall, words } from './word-recall.js';
-export { makeNumberedPdf, makeTextPdf } from './make-pdf.js';
+export { fixtureFile, makeNumberedPdf, makeTextPdf, numberedPdfFile } from './make-pdf.js';
 export type { TextPdfOptions } from './make-pdf.js';

@@ -3,6 +3,10 @@
  * converter reads), written by hand so the helper needs no PDF library. Each page is a list of lines; a line
  * starting with `# ` is set large and bold (a heading to the converter), the rest in 11-point Helvetica.
  */
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { deflateSync } from 'node:zlib';
 
 export interface TextPdfOptions {
@@ -13,7 +17,8 @@ export interface TextPdfOptions {
 const escapePdfText = (text: string): string => text.replace(/[\\()]/g, (c) => `\\${c}`).replace(/[^\x20-\x7e]/g, '?');
 
 const pageContent = (lines: readonly string[]): string => {
-  const ops: string[] = ['BT', '72 740 Td'];
+  // Start below the top 10% of the page (where the converter drops repeated running headers).
+  const ops: string[] = ['BT', '72 690 Td'];
   for (const line of lines) {
     const heading = line.startsWith('# ');
     const size = heading ? 20 : 11;
@@ -69,3 +74,22 @@ export const makeNumberedPdf = (count: number, linesPerPage = 12): Buffer =>
       ...Array.from({ length: linesPerPage }, (_, l) => `Page ${p + 1} line ${l + 1}: the quick brown fox jumps over the lazy dog number ${p * linesPerPage + l}.`),
     ]),
   );
+
+/**
+ * `bytes` written to a content-addressed file under the system temp directory (`lectern-fixtures/<sha256>/<name>`),
+ * synchronously so a spec can name it at module level like a corpus file; the same bytes reuse the same file.
+ */
+export const fixtureFile = (name: string, bytes: Uint8Array): string => {
+  const dir = join(tmpdir(), 'lectern-fixtures', createHash('sha256').update(bytes).digest('hex'));
+  const file = join(dir, name);
+  if (!existsSync(file)) {
+    mkdirSync(dir, { recursive: true });
+    const temp = `${file}.${process.pid}.tmp`;
+    writeFileSync(temp, bytes);
+    renameSync(temp, file);
+  }
+  return file;
+};
+
+/** A generated stand-in for "an 82-page text-layer PDF" (what many suites used the NPPF for), on disk. */
+export const numberedPdfFile = (pages = 82, name = `generated-${pages}-pages.pdf`): string => fixtureFile(name, makeNumberedPdf(pages));
