@@ -75,12 +75,19 @@ export const makeNumberedPdf = (count: number, linesPerPage = 12): Buffer =>
     ]),
   );
 
+/** Where `fixtureFile` writes (created on first use): a directory tests can add to DOCUMENT_ROOTS. */
+export const fixturesDir = (): string => {
+  const dir = join(tmpdir(), 'lectern-fixtures');
+  mkdirSync(dir, { recursive: true });
+  return dir;
+};
+
 /**
  * `bytes` written to a content-addressed file under the system temp directory (`lectern-fixtures/<sha256>/<name>`),
  * synchronously so a spec can name it at module level like a corpus file; the same bytes reuse the same file.
  */
 export const fixtureFile = (name: string, bytes: Uint8Array): string => {
-  const dir = join(tmpdir(), 'lectern-fixtures', createHash('sha256').update(bytes).digest('hex'));
+  const dir = join(fixturesDir(), createHash('sha256').update(bytes).digest('hex'));
   const file = join(dir, name);
   if (!existsSync(file)) {
     mkdirSync(dir, { recursive: true });

@@ -23,6 +23,9 @@ const refuseInPlainTier = (what: string): void => {
     throw new Error(`${what} read from a plain-tier test: name the spec *.corpus.spec.ts (npm run test:corpus) or generate the data it needs`);
 };
 
+/** True in the corpus tier (and outside jest): ../shared may be read. */
+export const corpusTier = (): boolean => process.env['LECTERN_TEST_TIER'] !== 'plain';
+
 /** `../shared` beside the repository (override: LECTERN_SHARED_DIR; SHARED_DIR is the older name). */
 export const sharedDir = (): string => {
   refuseInPlainTier('../shared');
