@@ -60,8 +60,19 @@ export const jestConfig = (tier) => {
     transform: { '^.+\\.ts$': swc },
   };
 
+  // The benchmarks' shared code (bench/plot) has its specs beside it; bench files run with tsx, not jest.
+  const benchProject = {
+    displayName: 'bench',
+    rootDir: join(process.cwd(), 'bench'),
+    testEnvironment: 'node',
+    ...match,
+    extensionsToTreatAsEsm: ['.ts'],
+    transform: { '^.+\\.ts$': swc },
+    moduleNameMapper,
+  };
+
   return {
-    projects: [...projects, toolsProject],
+    projects: [...projects, toolsProject, benchProject],
     testTimeout: 60_000,
     // No forceExit: every suite closes what it opens (servers, Redis connections, worker pools), and a suite
     // that leaks a handle shows up as a hanging run instead of being hidden.
