@@ -6,6 +6,7 @@ import { join, resolve } from 'node:path';
 export default async function corpusTierSetup() {
   const root = resolve(import.meta.dirname, '..', '..');
   const shared = resolve(process.env.LECTERN_SHARED_DIR ?? process.env.SHARED_DIR ?? join(root, '..', 'shared'));
+  /** @type {Array<[string, string]>} */
   const needed = [
     ['corpora', resolve(process.env.CORPORA_DIR ?? join(shared, 'corpora'))],
     ['models', join(shared, 'models')],
