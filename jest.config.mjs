@@ -1,5 +1,10 @@
 // One jest project per Nx project (apps/* and libs/*), discovered from the directory layout.
 // Tests are TypeScript ESM, transformed by swc, run with --experimental-vm-modules (see package.json).
+//
+// Two tiers. The plain tier (`npm run jest`, this file) runs on any clone: `*.spec.ts` except
+// `*.corpus.spec.ts`, and libs/testing refuses to read ../shared from it. The corpus tier (`npm run test:corpus`,
+// jest.corpus.config.mjs) runs only `*.corpus.spec.ts`: the tests that read ../shared/corpora or ../shared/models;
+// its global setup fails the run, naming the directory, when that data is missing.
 import { readdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -17,36 +22,63 @@ const moduleNameMapper = {
   '^(\\.{1,2}/.*)\\.js$': '$1',
 };
 
-const projects = ['apps', 'libs'].flatMap((group) =>
-  existsSync(group)
-    ? readdirSync(group, { withFileTypes: true })
-        .filter((d) => d.isDirectory() && existsSync(join(group, d.name, 'project.json')))
-        .map((d) => ({
-          displayName: `${group}/${d.name}`,
-          rootDir: join(process.cwd(), group, d.name),
-          testEnvironment: 'node',
-          testMatch: ['<rootDir>/**/*.spec.ts'],
-          extensionsToTreatAsEsm: ['.ts'],
-          transform: { '^.+\\.ts$': swc },
-          moduleNameMapper,
-        }))
-    : [],
-);
-
-// The launcher and other repo tools (tools/*.mjs) have their specs beside them; they import no @lectern lib.
-const toolsProject = {
-  displayName: 'tools',
-  rootDir: join(process.cwd(), 'tools'),
-  testEnvironment: 'node',
-  testMatch: ['<rootDir>/**/*.spec.ts'],
-  extensionsToTreatAsEsm: ['.ts'],
-  transform: { '^.+\\.ts$': swc },
+const TIERS = {
+  plain: {
+    testMatch: ['<rootDir>/**/*.spec.ts'],
+    testPathIgnorePatterns: ['/node_modules/', '\\.corpus\\.spec\\.ts$'],
+    setupFiles: [join(process.cwd(), 'tools', 'jest', 'plain-tier.setup.mjs')],
+  },
+  corpus: { testMatch: ['<rootDir>/**/*.corpus.spec.ts'] },
 };
 
-export default {
-  projects: [...projects, toolsProject],
-  testTimeout: 60_000,
-  // No forceExit: every suite closes what it opens (servers, Redis connections, worker pools), and a suite
-  // that leaks a handle shows up as a hanging run instead of being hidden.
-  forceExit: false,
+/** The jest configuration of one tier ('plain' or 'corpus'). */
+export const jestConfig = (tier) => {
+  const match = TIERS[tier];
+  const projects = ['apps', 'libs'].flatMap((group) =>
+    existsSync(group)
+      ? readdirSync(group, { withFileTypes: true })
+          .filter((d) => d.isDirectory() && existsSync(join(group, d.name, 'project.json')))
+          .map((d) => ({
+            displayName: `${group}/${d.name}`,
+            rootDir: join(process.cwd(), group, d.name),
+            testEnvironment: 'node',
+            ...match,
+            extensionsToTreatAsEsm: ['.ts'],
+            transform: { '^.+\\.ts$': swc },
+            moduleNameMapper,
+          }))
+      : [],
+  );
+
+  // The launcher and other repo tools (tools/*.mjs) have their specs beside them; they import no @lectern lib.
+  const toolsProject = {
+    displayName: 'tools',
+    rootDir: join(process.cwd(), 'tools'),
+    testEnvironment: 'node',
+    ...match,
+    extensionsToTreatAsEsm: ['.ts'],
+    transform: { '^.+\\.ts$': swc },
+  };
+
+  // The benchmarks' shared code (bench/plot) has its specs beside it; bench files run with tsx, not jest.
+  const benchProject = {
+    displayName: 'bench',
+    rootDir: join(process.cwd(), 'bench'),
+    testEnvironment: 'node',
+    ...match,
+    extensionsToTreatAsEsm: ['.ts'],
+    transform: { '^.+\\.ts$': swc },
+    moduleNameMapper,
+  };
+
+  return {
+    projects: [...projects, toolsProject, benchProject],
+    testTimeout: 60_000,
+    // No forceExit: every suite closes what it opens (servers, Redis connections, worker pools), and a suite
+    // that leaks a handle shows up as a hanging run instead of being hidden.
+    forceExit: false,
+    ...(tier === 'corpus' ? { globalSetup: join(process.cwd(), 'tools', 'jest', 'corpus-tier.global-setup.mjs') } : {}),
+  };
 };
+
+export default jestConfig('plain');

@@ -6,6 +6,7 @@
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { linePlot } from '../plot/svg-plot.js';
 
 interface Stat { p50: number; p99: number; mean: number; qps: number }
 interface Result {
@@ -29,43 +30,26 @@ const modes = [
 ] as const;
 const hybridLabel = (r: Result): string => (r.hybridFusion ? `hybrid (${r.hybridFusion})` : 'hybrid (RRF, 50 candidates per side; older run)');
 
-// Plot: log10(size) on x, log10(ms) on y; p50 solid, p99 dashed.
-const W = 720, H = 440, L = 70, R = 190, T = 30, B = 60;
-const xs = results.map((r) => Math.log10(r.size));
-const xMin = Math.min(...xs) - 0.15, xMax = Math.max(...xs) + 0.15;
-const yMin = -1, yMax = 3; // 0.1 ms .. 1000 ms
-const px = (v: number): number => L + ((v - xMin) / (xMax - xMin)) * (W - L - R);
-const py = (ms: number): number => T + (1 - (Math.log10(Math.max(ms, 0.1)) - yMin) / (yMax - yMin)) * (H - T - B);
-const parts: string[] = [
-  `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" font-family="sans-serif" font-size="12">`,
-  `<rect width="${W}" height="${H}" fill="white"/>`,
-  `<text x="${L}" y="18" font-size="14">Embedded vector store: query latency vs collection size (384-d, top 10, 2 cores)</text>`,
-];
-for (let e = yMin; e <= yMax; e++) {
-  const y = py(10 ** e);
-  parts.push(`<line x1="${L}" x2="${W - R}" y1="${y}" y2="${y}" stroke="#ddd"/>`, `<text x="${L - 8}" y="${y + 4}" text-anchor="end">${10 ** e} ms</text>`);
-}
-for (const r of results) {
-  const x = px(Math.log10(r.size));
-  parts.push(`<line x1="${x}" x2="${x}" y1="${T}" y2="${H - B}" stroke="#eee"/>`, `<text x="${x}" y="${H - B + 18}" text-anchor="middle">${r.size.toLocaleString('en')}</text>`);
-}
-parts.push(`<text x="${(L + W - R) / 2}" y="${H - 15}" text-anchor="middle">points in the collection (log scale)</text>`);
-for (const [ms, label] of [[20, 'dense target @100k'], [50, 'hybrid target @100k']] as const) {
-  parts.push(`<line x1="${L}" x2="${W - R}" y1="${py(ms)}" y2="${py(ms)}" stroke="#999" stroke-dasharray="2,4"/>`, `<text x="${L + 4}" y="${py(ms) - 4}" fill="#777" font-size="10">${label} (${ms} ms)</text>`);
-}
-modes.forEach(([key, label, color], i) => {
-  for (const [p, dash] of [['p50', ''], ['p99', '6,4']] as const) {
-    const withMode = results.filter((r) => r[key] !== undefined);
-    const pts = withMode.map((r) => `${px(Math.log10(r.size))},${py((r[key] as Stat)[p])}`).join(' ');
-    parts.push(`<polyline points="${pts}" fill="none" stroke="${color}" stroke-width="2" ${dash ? `stroke-dasharray="${dash}"` : ''}/>`);
-    for (const r of withMode) parts.push(`<circle cx="${px(Math.log10(r.size))}" cy="${py((r[key] as Stat)[p])}" r="3" fill="${color}"/>`);
-  }
-  const ly = T + 20 + i * 22;
-  parts.push(`<line x1="${W - R + 15}" x2="${W - R + 40}" y1="${ly}" y2="${ly}" stroke="${color}" stroke-width="2"/>`, `<text x="${W - R + 46}" y="${ly + 4}">${label}</text>`);
+// Plot: size on x, latency on y, both logarithmic; p50 solid, p99 dashed.
+const svg = linePlot({
+  title: 'Embedded vector store: query latency vs collection size (384-d, top 10, 2 cores)',
+  x: { label: 'points in the collection (log scale)', log: true, ticks: results.map((r) => r.size), format: (v) => v.toLocaleString('en') },
+  y: { label: 'query latency', log: true, min: 0.1, max: 1000, ticks: [0.1, 1, 10, 100, 1000], format: (v) => `${v} ms` },
+  references: [
+    { y: 20, label: 'dense target @100k (20 ms)' },
+    { y: 50, label: 'hybrid target @100k (50 ms)' },
+  ],
+  series: modes.flatMap(([key, label, color]) =>
+    (['p50', 'p99'] as const).map((p) => ({
+      label,
+      color,
+      dashed: p === 'p99',
+      points: results.filter((r) => r[key] !== undefined).map((r): [number, number] => [r.size, Math.max((r[key] as Stat)[p], 0.1)]),
+    })),
+  ),
+  note: 'solid p50, dashed p99',
 });
-const ly = T + 20 + modes.length * 22;
-parts.push(`<text x="${W - R + 15}" y="${ly + 4}" fill="#555">solid p50, dashed p99</text>`, '</svg>');
-writeFileSync(join(dir, 'latency.svg'), parts.join('\n') + '\n');
+writeFileSync(join(dir, 'latency.svg'), svg);
 
 const f = (n: number): string => (n >= 100 ? n.toFixed(0) : n >= 10 ? n.toFixed(1) : n.toFixed(2));
 const rows = [

@@ -3,6 +3,7 @@ import { isAppError } from '@lectern/contracts';
 import { ConfigError, LECTERN_VERSION } from '@lectern/runtime';
 import type { EmbeddingLogger } from '@lectern/embedding';
 import { Command, CommanderError } from 'commander';
+import { registerConvertCommand } from './commands/convert.command.js';
 import { registerDocstoreCommand } from './commands/docstore.command.js';
 import { registerEmbedCommand } from './commands/embed.command.js';
 import { registerModelsCommand } from './commands/models.command.js';
@@ -49,6 +50,7 @@ export const buildCli = (io: CliIo): Command => {
   registerEmbedCommand(program, context);
   registerModelsCommand(program, context);
   registerDocstoreCommand(program, context);
+  registerConvertCommand(program, context);
   return program;
 };
 

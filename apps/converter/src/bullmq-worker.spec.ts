@@ -1,6 +1,6 @@
 import { ConversionResultSchema, ConversionTaskCreatedSchema, ConversionTaskStatusSchema, RestErrorSchema } from '@lectern/contracts';
 import { closeRedis, connectRedis, type RedisConnection } from '@lectern/queue';
-import { corpusFile, silentLogger, startRedis, type TestRedis } from '@lectern/testing';
+import { numberedPdfFile, silentLogger, startRedis, type TestRedis } from '@lectern/testing';
 import { installShutdown } from '@lectern/transport';
 import { createHash } from 'node:crypto';
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pollTask, postFile, startConverter, type TestConverter } from './converter.testkit.js';
 
-const NPPF = corpusFile('uk-planning-policy', 'nppf-2024', 'NPPF_December_2024.pdf');
+/** A generated 82-page text-layer PDF (this suite runs without ../shared). */
+const NPPF = numberedPdfFile(82, 'NPPF_December_2024.pdf');
 const corrupt = { bytes: new TextEncoder().encode('%PDF-1.7\n1 0 obj\n<< /Type /Catalog garbage'), filename: 'broken.pdf' };
 
 let redis: TestRedis;

@@ -1,8 +1,9 @@
 import { RestErrorSchema } from '@lectern/contracts';
-import { corpusFile } from '@lectern/testing';
+import { numberedPdfFile } from '@lectern/testing';
 import { postFile, startConverter, type TestConverter } from './converter.testkit.js';
 
-const NPPF = corpusFile('uk-planning-policy', 'nppf-2024', 'NPPF_December_2024.pdf'); // 82 pages
+/** A generated 82-page text-layer PDF (this suite runs without ../shared). */
+const NPPF = numberedPdfFile(82, 'NPPF_December_2024.pdf');
 const small = { bytes: new TextEncoder().encode('# Options\n\nA small document.\n'), filename: 'options.md' };
 
 const refusal = async (response: Response) => {

@@ -2,13 +2,14 @@ import { conversionJobId, conversionQueue, type ConversionJobPayload, type Conve
 import { createConversionEngine } from '@lectern/conversion';
 import { createConversionProcessor, loadConversionResult, stageConversionFile } from '@lectern/conversion-job';
 import { closeRedis, connectRedis, createBullmqQueue, createInProcessQueue, type JobQueue, type RedisConnection } from '@lectern/queue';
-import { corpusFile, startRedis, type TestRedis } from '@lectern/testing';
+import { numberedPdfFile, startRedis, type TestRedis } from '@lectern/testing';
 import { createReadStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-const NPPF = corpusFile('uk-planning-policy', 'nppf-2024', 'NPPF_December_2024.pdf');
+/** A generated 82-page text-layer PDF (this suite runs without ../shared). */
+const NPPF = numberedPdfFile(82, 'NPPF_December_2024.pdf');
 type ConversionQueue = JobQueue<ConversionJobPayload, ConversionJobResult>;
 
 let redis: TestRedis;

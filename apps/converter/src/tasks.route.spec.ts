@@ -1,10 +1,11 @@
 import { ConversionResultSchema, ConversionTaskCreatedSchema, ConversionTaskStatusSchema, RestErrorSchema } from '@lectern/contracts';
-import { corpusFile } from '@lectern/testing';
+import { numberedPdfFile } from '@lectern/testing';
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { pollTask, postFile, startConverter, type TestConverter } from './converter.testkit.js';
 
-const NPPF = corpusFile('uk-planning-policy', 'nppf-2024', 'NPPF_December_2024.pdf');
+/** A generated 82-page text-layer PDF (this suite runs without ../shared). */
+const NPPF = numberedPdfFile(82, 'NPPF_December_2024.pdf');
 const corrupt = { bytes: new TextEncoder().encode('%PDF-1.7\n1 0 obj\n<< /Type /Catalog garbage'), filename: 'broken.pdf' };
 
 describe('POST /tasks (in-process queue)', () => {
@@ -83,7 +84,7 @@ describe('POST /tasks (in-process queue)', () => {
 
 describe('POST /tasks with a size limit', () => {
   it('answers an upload over MAX_DOCUMENT_BYTES with 413 too_large and creates no task', async () => {
-    const converter = await startConverter({ MAX_DOCUMENT_BYTES: '100000' });
+    const converter = await startConverter({ MAX_DOCUMENT_BYTES: '20000' });
     try {
       const response = await postFile(converter.baseUrl, '/tasks', { path: NPPF });
       expect(response.status).toBe(413);

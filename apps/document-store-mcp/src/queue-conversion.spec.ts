@@ -1,10 +1,11 @@
 import { conversionJobId } from '@lectern/contracts';
 import { createPlatform, type ConversionService, type Platform } from '@lectern/platform';
-import { silentLogger, smallReportPdf, startRedis, type TestRedis } from '@lectern/testing';
+import { numberedPdfFile, silentLogger, startRedis, type TestRedis } from '@lectern/testing';
 import { sha256File } from '@lectern/documents';
 import { startDocumentStore, type RunningDocumentStore } from './document-store.testkit.js';
 
-const REPORT = smallReportPdf();
+/** A generated 3-page text-layer PDF (this suite runs without ../shared). */
+const REPORT = numberedPdfFile(3, 'SASEA_Adoption_Statement_Dec_2017.pdf');
 
 /**
  * Distributed mode: with REDIS_URL set, document-store-mcp does not convert in-process; it stages the file

@@ -1,15 +1,27 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { VectorStore } from '@lectern/vector-store';
-import { connectMcp, corporaDir, listenOnFreePort, silentLogger, smallReportPdf, toolText } from '@lectern/testing';
+import { connectMcp, fixtureFile, makeTextPdf, listenOnFreePort, silentLogger, toolText } from '@lectern/testing';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import { composeDocumentStore, type ComposedDocumentStore } from './compose.js';
 import { loadConfig } from './config.js';
 
-const REPORT = smallReportPdf();
+const TOPICS = ['Flood risk', 'Air quality', 'Heritage assets', 'Transport', 'Biodiversity', 'Housing need', 'Open space', 'Employment land'];
+/** A generated 8-page adoption statement (this suite runs without ../shared): one topic per page, shared terms throughout. */
+const REPORT = fixtureFile(
+  'SASEA_Adoption_Statement_Dec_2017.pdf',
+  makeTextPdf(
+    TOPICS.map((topic, i) => [
+      `# ${topic}`,
+      ...Array.from({ length: 10 }, (_, l) =>
+        `${topic} (paragraph ${i + 1}.${l + 1}): the Sustainability Appraisal and Strategic Environmental Assessment of the plan found its effects acceptable.`,
+      ),
+    ]),
+  ),
+);
 
 /** The real store behind a wrapper that records every port call by name. */
 const counting = (store: VectorStore, calls: string[]): VectorStore =>
@@ -33,7 +45,7 @@ describe('search tools: store calls per query (real embedded store behind a coun
 
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'lectern-store-calls-'));
-    const config = loadConfig({ DATA_DIR: dataDir, DOCUMENT_ROOTS: corporaDir() });
+    const config = loadConfig({ DATA_DIR: dataDir, DOCUMENT_ROOTS: dirname(REPORT) });
     composed = composeDocumentStore(config, silentLogger());
     const deps = { ...composed.deps, store: counting(composed.deps.store, calls) };
     app = buildApp({ config, logger: silentLogger(), documentStore: deps });

@@ -6,6 +6,7 @@ export * from './tools/ingest-document.schema.js';
 export * from './tools/search-application-docs.schema.js';
 export * from './tools/get-document-text.schema.js';
 export * from './tools/list-ingested-documents.schema.js';
+export * from './tools/paging.schema.js';
 export * from './tools/delete-document.schema.js';
 export * from './tools/retrieve-document-chunks.schema.js';
 export * from './tools/store-document-chunks.schema.js';

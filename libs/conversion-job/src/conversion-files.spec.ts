@@ -1,5 +1,5 @@
 import { ConversionResultSchema, type ConversionResult } from '@lectern/contracts';
-import { corpusFile } from '@lectern/testing';
+import { makeNumberedPdf } from '@lectern/testing';
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
@@ -9,7 +9,15 @@ import { Readable } from 'node:stream';
 import { loadConversionResult, stageConversionFile, storeConversionResult } from './conversion-files.js';
 import { resolveDataPath, safeFilename } from './data-dir.js';
 
-const NPPF = corpusFile('uk-planning-policy', 'nppf-2024', 'NPPF_December_2024.pdf');
+/** A generated 82-page PDF on disk (this suite runs without ../shared). */
+let NPPF: string;
+let fixtures: string;
+beforeAll(async () => {
+  fixtures = await mkdtemp(join(tmpdir(), 'lectern-fixtures-'));
+  NPPF = join(fixtures, 'NPPF_December_2024.pdf');
+  await writeFile(NPPF, makeNumberedPdf(82));
+});
+afterAll(() => rm(fixtures, { recursive: true, force: true }));
 
 const sampleResult = (markdown: string): ConversionResult =>
   ConversionResultSchema.parse({

@@ -1,11 +1,10 @@
-import { readFileSync } from 'node:fs';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { crc32, deflateRawSync } from 'node:zlib';
 import * as mupdf from 'mupdf';
 import { isAppError } from '@lectern/contracts';
-import { corpusFile } from '@lectern/testing';
+import { makeNumberedPdf } from '@lectern/testing';
 import {
   createConversionEngine,
   type ConversionInput,
@@ -16,9 +15,18 @@ import {
 const engine = createConversionEngine();
 afterAll(() => engine.close());
 
-const NPPF = corpusFile('uk-planning-policy', 'nppf-2024', 'NPPF_December_2024.pdf');
-const LINN = corpusFile('scanned-ocr', 'ocrmypdf-resources', 'linn.pdf');
-const nppf = readFileSync(NPPF);
+/** An 82-page text-layer PDF (generated: this suite runs without ../shared) and the same bytes on disk. */
+const nppf = makeNumberedPdf(82);
+let NPPF: string;
+/** A PNG (a page of it rendered), for "an image named .pdf". */
+const png = (): Uint8Array => {
+  const page = mupdf.Document.openDocument(nppf, 'application/pdf').loadPage(0);
+  return page.toPixmap(mupdf.Matrix.scale(0.5, 0.5), mupdf.ColorSpace.DeviceRGB, false).asPNG();
+};
+beforeAll(async () => {
+  NPPF = join(await mkdtemp(join(tmpdir(), 'conv-errors-')), 'generated-82-pages.pdf');
+  await writeFile(NPPF, nppf);
+});
 
 /** The AppError code the conversion rejects with (fails the test if it resolves or throws something else). */
 async function errorCode(input: ConversionInput, options?: ConvertDocumentOptions): Promise<string> {
@@ -77,7 +85,7 @@ describe('convertDocument: bad input ends in a typed error', () => {
     expect(await errorCode({ bytes: new Uint8Array(0), filename: 'empty.pdf' })).toBe('no_content');
     expect(await errorCode({ bytes: nppf, filename: 'policy.exe' })).toBe('unsupported_file_type');
     expect(await errorCode({ bytes: nppf, filename: 'noextension' })).toBe('unsupported_file_type');
-    expect(await errorCode({ bytes: readFileSync(corpusFile('scanned-ocr', 'ocrmypdf-resources', 'linn.png')), filename: 'scan.pdf' })).toBe(
+    expect(await errorCode({ bytes: png(), filename: 'scan.pdf' })).toBe(
       'unsupported_file_type',
     );
     expect(await errorCode({ bytes: nppf, filename: 'policy.docx' })).toBe('unsupported_file_type');
@@ -87,11 +95,11 @@ describe('convertDocument: bad input ends in a typed error', () => {
   });
 
   it('rejects truncated and corrupt PDFs as extraction_failed', async () => {
-    expect(await errorCode({ bytes: nppf.subarray(0, 100_000), filename: 'truncated.pdf' })).toBe('extraction_failed');
+    expect(await errorCode({ bytes: nppf.subarray(0, 9), filename: 'truncated.pdf' })).toBe('extraction_failed');
     const garbage = Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(5000, 7)]);
     expect(await errorCode({ bytes: garbage, filename: 'corrupt.pdf' })).toBe('extraction_failed');
     // a file that only lost its trailer is repaired and read, with a warning
-    const repaired = await engine.convert({ bytes: nppf.subarray(0, nppf.length - 1000), filename: 'cut.pdf' });
+    const repaired = await engine.convert({ bytes: nppf.subarray(0, nppf.lastIndexOf('xref')), filename: 'cut.pdf' });
     expect(repaired.page_count).toBe(82);
     expect(repaired.warnings.join(' ')).toMatch(/repaired/);
   });
@@ -104,10 +112,11 @@ describe('convertDocument: bad input ends in a typed error', () => {
   });
 
   it('enforces the size, page and time limits', async () => {
-    expect(await errorCode({ bytes: nppf, filename: 'nppf.pdf' }, { maxBytes: 100_000 })).toBe('too_large');
-    expect(await errorCode({ path: NPPF }, { maxBytes: 100_000 })).toBe('too_large');
+    expect(await errorCode({ bytes: nppf, filename: 'nppf.pdf' }, { maxBytes: nppf.length - 1 })).toBe('too_large');
+    expect(await errorCode({ path: NPPF }, { maxBytes: nppf.length - 1 })).toBe('too_large');
     expect(await errorCode({ path: NPPF }, { maxPages: 50 })).toBe('too_large');
-    expect(await errorCode({ path: LINN }, { timeoutMs: 200 })).toBe('timeout');
+    // 3000 pages take seconds to read, far over a 200 ms budget
+    expect(await errorCode({ bytes: makeNumberedPdf(3000, 40), filename: 'long.pdf' }, { timeoutMs: 200, maxPages: 5000, maxBytes: 1e9 })).toBe('timeout');
   });
 
   it('rejects DOCX decompression bombs and corrupt DOCX files', async () => {

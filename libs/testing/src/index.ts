@@ -1,4 +1,4 @@
-export { corporaDir, corpusFile, repoRoot, sharedDir, sharedModelDir, smallReportPdf } from './paths.js';
+export { corporaDir, corpusFile, corpusTier, repoRoot, sharedDir, sharedModelDir, smallReportPdf } from './paths.js';
 export { startRedis } from './redis-server.js';
 export type { TestRedis } from './redis-server.js';
 export { connectMcp, toolText, MCP_TRANSPORTS } from './mcp-client.js';
@@ -7,3 +7,5 @@ export { expectAuthMatrix, runRestAuthMatrix, mcpAuthProbes, runAuthMatrix, unau
 export type { AuthProbe, AuthProbeResult } from './auth-matrix.js';
 export { silentLogger, listenOnFreePort } from './app-harness.js';
 export { wordRecall, words } from './word-recall.js';
+export { fixtureFile, fixturesDir, makeNumberedPdf, makeTextPdf, numberedPdfFile } from './make-pdf.js';
+export type { TextPdfOptions } from './make-pdf.js';

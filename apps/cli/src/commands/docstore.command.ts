@@ -1,4 +1,4 @@
-import { AppError } from '@lectern/contracts';
+import { AppError, isAppError } from '@lectern/contracts';
 import { checkConsistency } from '@lectern/document-store';
 import { createPlatform, documentStoreReader } from '@lectern/platform';
 import { pino } from 'pino';
@@ -30,20 +30,24 @@ export const registerDocstoreCommand = (program: Command, context: () => CliCont
         defaultProject: config.DOCUMENT_STORE_PROJECT,
       });
       try {
-        const report = await checkConsistency(deps, { project: opts.project, repair: Boolean(opts.repair) });
-        const clean = report.orphan_chunks === 0 && report.count_mismatches.length === 0;
-        if (opts.json) io.stdout(`${JSON.stringify({ ...report, consistent: clean })}\n`);
+        const report = await checkConsistency(deps, { project: opts.project, repair: Boolean(opts.repair) }).catch((err: unknown) => {
+          // Name the spec's error type: scripts test for it (`INVALID_PROJECT: Project "x" does not exist`).
+          throw isAppError(err) && err.code === 'INVALID_PROJECT' ? new AppError(err.code, `${err.code}: ${err.message}`) : err;
+        });
+        if (opts.json) io.stdout(`${JSON.stringify(report)}\n`);
         else {
+          const what = report.kind === 'collection' ? `collection ${report.project} (store_document_chunks, no registry)` : `project ${report.project}`;
           io.stdout(
-            `project ${report.project}: ${report.documents} documents, ${report.chunks} chunks, ` +
+            `${what}: ${report.documents} documents, ${report.chunks} chunks, ` +
               `${report.orphan_chunks} orphan chunks, ${report.count_mismatches.length} count mismatches` +
-              `${report.repaired ? ' (orphans deleted)' : ''}\n`,
+              `${report.repaired ? ` (${report.removed_chunks} orphan chunks deleted)` : ''}\n`,
           );
           for (const id of report.orphan_document_ids) io.stdout(`  orphan: ${id}\n`);
           for (const m of report.count_mismatches) io.stdout(`  mismatch: ${m.document_id} registered ${m.registered}, stored ${m.stored}\n`);
         }
-        if (!clean && !report.repaired) {
-          throw new AppError('inconsistent', `project ${report.project} is inconsistent (run with --repair to delete orphan chunks)`);
+        if (!report.consistent) {
+          const hint = report.orphan_chunks > 0 && !opts.repair ? ' (run with --repair to delete orphan chunks)' : ' (count mismatches: re-ingest those documents)';
+          throw new AppError('inconsistent', `project ${report.project} is inconsistent${hint}`);
         }
       } finally {
         await platform.close();

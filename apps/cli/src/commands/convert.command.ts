@@ -1,0 +1,63 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { basename, join, resolve } from 'node:path';
+import type { ConversionProgress } from '@lectern/conversion';
+import { createPlatform } from '@lectern/platform';
+import { SingleBar } from 'cli-progress';
+import { pino } from 'pino';
+import type { Command } from 'commander';
+import type { CliContext } from '../cli.js';
+
+/** A page progress bar on an interactive stderr (drawn through `io.stderr`); nothing otherwise. */
+const pageProgress = (ctx: CliContext, label: string) => {
+  if (!ctx.io.stderrIsTTY) return { update: () => undefined, stop: () => undefined };
+  const stream = { isTTY: true, columns: 100, write: (s: string) => (ctx.io.stderr(s), true) } as unknown as NodeJS.WritableStream;
+  let bar: SingleBar | undefined;
+  return {
+    update: (p: ConversionProgress) => {
+      if (!p.pages || p.pages < 2) return; // a one-page or non-paged document needs no bar
+      if (!bar) {
+        bar = new SingleBar({ format: `${label} [{bar}] {value}/{total} pages`, hideCursor: true, stream, fps: 10 });
+        bar.start(p.pages, 0);
+      }
+      bar.update(p.page ?? 0);
+    },
+    stop: () => bar?.stop(),
+  };
+};
+
+/**
+ * `lectern convert <file> [-o out.md] [--json]`: any supported document to Markdown (or the whole
+ * ConversionResult as JSON) with the same engine the converter service runs, composed through the platform.
+ * Bad input exits 1 with the typed error's message.
+ */
+export const registerConvertCommand = (program: Command, context: () => CliContext): void => {
+  program
+    .command('convert')
+    .description('convert a document (PDF, DOCX, HTML, images, text) to Markdown')
+    .argument('<file>', 'the document to convert')
+    .option('-o, --output <file>', 'write to this file instead of stdout')
+    .option('--json', 'the whole ConversionResult (pages, headings, page map, tables) as JSON')
+    .option('--no-ocr', 'do not OCR pages without a text layer')
+    .action(async (file: string, opts: { output?: string; json?: boolean; ocr: boolean }) => {
+      const ctx = context();
+      // The engine needs no state; the platform's data directory is a scratch one, removed afterwards.
+      const scratch = await mkdtemp(join(tmpdir(), 'lectern-convert-'));
+      const platform = createPlatform({ dataDir: scratch, log: pino({ level: 'silent' }) });
+      const progress = pageProgress(ctx, basename(file));
+      try {
+        const { engine } = platform.conversion({ workers: { embedded: 1, distributed: 0 } });
+        const result = await engine.convert({ path: resolve(file) }, { enableOcr: opts.ocr, onProgress: (p) => progress.update(p) });
+        progress.stop();
+        const text = opts.json ? `${JSON.stringify(result, null, 2)}\n` : result.markdown.endsWith('\n') ? result.markdown : `${result.markdown}\n`;
+        if (opts.output) {
+          await writeFile(opts.output, text);
+          ctx.io.stderr(`${file}: ${result.page_count} pages (${result.method}) -> ${opts.output}\n`);
+        } else ctx.io.stdout(text);
+      } finally {
+        progress.stop();
+        await platform.close();
+        await rm(scratch, { recursive: true, force: true });
+      }
+    });
+};

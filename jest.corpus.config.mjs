@@ -1,0 +1,4 @@
+// The corpus tier (`npm run test:corpus`): only `*.corpus.spec.ts`, the tests that read ../shared (see jest.config.mjs).
+import { jestConfig } from './jest.config.mjs';
+
+export default jestConfig('corpus');

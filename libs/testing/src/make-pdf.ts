@@ -1,0 +1,102 @@
+/**
+ * Small, valid text-layer PDFs for plain-tier tests that need "some PDF" (a real one, with a text layer the
+ * converter reads), written by hand so the helper needs no PDF library. Each page is a list of lines; a line
+ * starting with `# ` is set large and bold (a heading to the converter), the rest in 11-point Helvetica.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { deflateSync } from 'node:zlib';
+
+export interface TextPdfOptions {
+  /** Document title (the Info dictionary). */
+  title?: string;
+}
+
+const escapePdfText = (text: string): string => text.replace(/[\\()]/g, (c) => `\\${c}`).replace(/[^\x20-\x7e]/g, '?');
+
+const pageContent = (lines: readonly string[]): string => {
+  // Start below the top 10% of the page (where the converter drops repeated running headers).
+  const ops: string[] = ['BT', '72 690 Td'];
+  for (const line of lines) {
+    const heading = line.startsWith('# ');
+    const size = heading ? 20 : 11;
+    ops.push(`/${heading ? 'F2' : 'F1'} ${size} Tf`, `(${escapePdfText(heading ? line.slice(2) : line)}) Tj`, `0 -${size + 8} Td`);
+  }
+  ops.push('ET');
+  return ops.join('\n');
+};
+
+/** A PDF whose page i shows `pages[i]` (one string per line). */
+export const makeTextPdf = (pages: readonly (readonly string[])[], options: TextPdfOptions = {}): Buffer => {
+  if (pages.length === 0) throw new Error('makeTextPdf: at least one page');
+  const objects: string[] = [];
+  const add = (body: string): number => objects.push(body);
+  const catalog = add('');
+  const pagesObj = add('');
+  const f1 = add('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>');
+  const f2 = add('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica-Bold /Encoding /WinAnsiEncoding >>');
+  const kids: number[] = [];
+  for (const lines of pages) {
+    // Deflated, as real PDFs' content streams are (so the file is binary, not text, to a type sniffer).
+    const content = deflateSync(Buffer.from(pageContent(lines), 'latin1')).toString('latin1');
+    const stream = add(`<< /Length ${content.length} /Filter /FlateDecode >>\nstream\n${content}\nendstream`);
+    kids.push(
+      add(
+        `<< /Type /Page /Parent ${pagesObj} 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 ${f1} 0 R /F2 ${f2} 0 R >> >> /Contents ${stream} 0 R >>`,
+      ),
+    );
+  }
+  objects[catalog - 1] = `<< /Type /Catalog /Pages ${pagesObj} 0 R >>`;
+  objects[pagesObj - 1] = `<< /Type /Pages /Kids [${kids.map((k) => `${k} 0 R`).join(' ')}] /Count ${kids.length} >>`;
+  const info = add(`<< /Title (${escapePdfText(options.title ?? 'Test document')}) /Producer (lectern tests) >>`);
+
+  // The binary comment line after the header marks the file as binary (as PDF writers do).
+  let out = '%PDF-1.4\n%\xe2\xe3\xcf\xd3\n';
+  const offsets: number[] = [];
+  objects.forEach((body, i) => {
+    offsets.push(Buffer.byteLength(out, 'latin1'));
+    out += `${i + 1} 0 obj\n${body}\nendobj\n`;
+  });
+  const xref = Buffer.byteLength(out, 'latin1');
+  out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
+  for (const offset of offsets) out += `${String(offset).padStart(10, '0')} 00000 n \n`;
+  out += `trailer\n<< /Size ${objects.length + 1} /Root ${catalog} 0 R /Info ${info} 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return Buffer.from(out, 'latin1');
+};
+
+/** `count` pages of numbered, distinct sentences (page n mentions "page n"), each page opening with a heading. */
+export const makeNumberedPdf = (count: number, linesPerPage = 12): Buffer =>
+  makeTextPdf(
+    Array.from({ length: count }, (_, p) => [
+      `# Section ${p + 1}`,
+      ...Array.from({ length: linesPerPage }, (_, l) => `Page ${p + 1} line ${l + 1}: the quick brown fox jumps over the lazy dog number ${p * linesPerPage + l}.`),
+    ]),
+  );
+
+/** Where `fixtureFile` writes (created on first use): a directory tests can add to DOCUMENT_ROOTS. */
+export const fixturesDir = (): string => {
+  const dir = join(tmpdir(), 'lectern-fixtures');
+  mkdirSync(dir, { recursive: true });
+  return dir;
+};
+
+/**
+ * `bytes` written to a content-addressed file under the system temp directory (`lectern-fixtures/<sha256>/<name>`),
+ * synchronously so a spec can name it at module level like a corpus file; the same bytes reuse the same file.
+ */
+export const fixtureFile = (name: string, bytes: Uint8Array): string => {
+  const dir = join(fixturesDir(), createHash('sha256').update(bytes).digest('hex'));
+  const file = join(dir, name);
+  if (!existsSync(file)) {
+    mkdirSync(dir, { recursive: true });
+    const temp = `${file}.${process.pid}.tmp`;
+    writeFileSync(temp, bytes);
+    renameSync(temp, file);
+  }
+  return file;
+};
+
+/** A generated stand-in for "an 82-page text-layer PDF" (what many suites used the NPPF for), on disk. */
+export const numberedPdfFile = (pages = 82, name = `generated-${pages}-pages.pdf`): string => fixtureFile(name, makeNumberedPdf(pages));
