@@ -7,3 +7,5 @@ export { expectAuthMatrix, runRestAuthMatrix, mcpAuthProbes, runAuthMatrix, unau
 export type { AuthProbe, AuthProbeResult } from './auth-matrix.js';
 export { silentLogger, listenOnFreePort } from './app-harness.js';
 export { wordRecall, words } from './word-recall.js';
+export { deepHtml, handmadePdf, honestZipBomb, hostileCorpus, hugeJpegHeader, hugePng, lyingDocx, zipArchive } from './hostile-files.js';
+export type { HostileCase } from './hostile-files.js';
