@@ -20,6 +20,10 @@ export const ConverterEnvSchema = z.object({
   CONVERT_MAX_WAITING: envInt(4, 0, 1000),
   /** Results with more JSON than this go to DATA_DIR/conversions/ instead of Redis. */
   INLINE_RESULT_MAX_BYTES: envInt(512 * 1024, 0),
+  /** Distributed mode: a running job's lock; a worker silent this long (killed, blocked) has stalled. */
+  CONVERSION_LOCK_MS: envInt(60_000, 500, MAX_TIMER_MS),
+  /** Stalls a conversion job survives (re-queued) before it fails as `conversion_failed`. */
+  CONVERSION_STALL_LIMIT: envInt(1, 0, 100),
   REDIS_URL: envUrl(),
 }).refine((env) => env.CONVERTER_CONCURRENCY > 0 || env.REDIS_URL !== undefined, {
   path: ['CONVERTER_CONCURRENCY'],

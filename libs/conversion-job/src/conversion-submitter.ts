@@ -1,4 +1,6 @@
 import {
+  AppError,
+  CommonErrorCodes,
   ConversionOptionsSchema,
   conversionJobId,
   type ConversionJobOptions,
@@ -6,7 +8,7 @@ import {
   type ConversionJobResult,
   type ConversionResult,
 } from '@lectern/contracts';
-import type { JobHandle, JobQueue, JobSnapshot } from '@lectern/queue';
+import { JOB_STALLED, type JobHandle, type JobQueue, type JobSnapshot } from '@lectern/queue';
 import { raceAbort } from '@lectern/runtime';
 import { loadConversionResult, stageConversionBytes, type StagedFile } from './conversion-files.js';
 import type { ConversionProgressReport } from './conversion.processor.js';
@@ -46,6 +48,16 @@ export interface ConversionSubmitterDeps {
 }
 
 const defaults = ConversionOptionsSchema.parse({});
+
+/**
+ * A job that failed for a reason other than its document (its worker crashed or stalled too often, an internal
+ * error) reaches the caller as `conversion_failed` with the reason; typed conversion errors (`encrypted`,
+ * `extraction_failed`, `too_large`, ...) pass unchanged.
+ */
+export const asConversionFailure = (error: unknown, filename: string): unknown =>
+  error instanceof AppError && (error.code === CommonErrorCodes.internal || error.code === JOB_STALLED)
+    ? new AppError('conversion_failed', `Conversion of ${filename} failed: ${error.message}`, { httpStatus: 502, cause: error })
+    : error;
 
 /**
  * A producer's settings as job options: only those that differ from the contract's defaults, so that
@@ -117,7 +129,9 @@ export const createConversionSubmitter = (deps: ConversionSubmitterDeps): Conver
       try {
         // The caller may stop waiting (its own timeout); the job itself runs on for other waiters.
         const settled = handle.result();
-        const result = call.signal ? await raceAbort(settled, call.signal) : await settled;
+        const result = await (call.signal ? raceAbort(settled, call.signal) : settled).catch((error: unknown) => {
+          throw asConversionFailure(error, file.kind === 'staged' ? file.staged.filename : file.filename);
+        });
         return await loadConversionResult(dataDir, result);
       } finally {
         stop();

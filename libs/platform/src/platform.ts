@@ -44,6 +44,11 @@ export interface ConversionServiceOptions extends Pick<ConversionEngineOptions, 
   workers: { embedded: number; distributed: number };
   /** Results with more JSON than this go to `<dataDir>/conversions/` (default 512 KiB). */
   inlineMaxBytes?: number | undefined;
+  /**
+   * Distributed mode: how long a worker's lock on a running job lasts before the job counts as stalled (its
+   * worker lost), and how many stalls a job survives before it fails (BullMQ defaults: 60 s, 1).
+   */
+  stalls?: { lockMs?: number | undefined; limit?: number | undefined } | undefined;
   /** Wraps the engine once it is created (metrics, or a test counting conversions). */
   instrument?: (engine: ConversionEngine) => ConversionEngine;
 }
@@ -141,7 +146,14 @@ export const createPlatform = (options: PlatformOptions): Platform => {
         const engine = o.instrument ? o.instrument(created) : created;
         steps.push({ stage: 'engine', name: 'conversion pools', close: () => created.close() });
         const queue: JobQueue<ConversionJobPayload, ConversionJobResult> = options.redisUrl
-          ? createBullmqQueue({ definition: conversionQueue, connection: redisConnection(), logger: log, prefix: options.redisPrefix })
+          ? createBullmqQueue({
+              definition: conversionQueue,
+              connection: redisConnection(),
+              logger: log,
+              prefix: options.redisPrefix,
+              ...(o.stalls?.lockMs !== undefined ? { lockDurationMs: o.stalls.lockMs } : {}),
+              ...(o.stalls?.limit !== undefined ? { maxStalledCount: o.stalls.limit } : {}),
+            })
           : // Finished jobs (results up to inlineMaxBytes) stay in memory for dedupe: bounded.
             createInProcessQueue({ definition: conversionQueue, logger: log, keepFinished: 200 });
         steps.push({ stage: 'queue', name: 'conversion queue', close: () => queue.close() });
