@@ -31,6 +31,7 @@ export const createConverterServices = (config: ConverterConfig, logger: Logger,
     workers: { embedded: config.CONVERTER_CONCURRENCY, distributed: config.CONVERTER_CONCURRENCY },
     inlineMaxBytes: config.INLINE_RESULT_MAX_BYTES,
     stalls: { lockMs: config.CONVERSION_LOCK_MS, limit: config.CONVERSION_STALL_LIMIT },
+    filesTtlMs: config.CONVERSION_FILES_TTL_S * 1000,
     ...(options.instrument ? { instrument: options.instrument } : {}),
   });
   return {

@@ -10,7 +10,7 @@ import {
 } from '@lectern/contracts';
 import { JOB_STALLED, type JobHandle, type JobQueue, type JobSnapshot } from '@lectern/queue';
 import { raceAbort } from '@lectern/runtime';
-import { loadConversionResult, stageConversionBytes, type StagedFile } from './conversion-files.js';
+import { loadConversionResult, removeStagedUpload, stageConversionBytes, type StagedFile } from './conversion-files.js';
 import type { ConversionProgressReport } from './conversion.processor.js';
 import type { HandedOverFiles } from './handed-over-files.js';
 
@@ -79,6 +79,18 @@ export const createConversionSubmitter = (deps: ConversionSubmitterDeps): Conver
     handle.result().then(release, release);
   };
 
+  /**
+   * The job already existed, so this producer's staged upload is not what it reads unless the paths are the same:
+   * delete ours when the job is finished (it needs no file) or reads another (same bytes, another name).
+   */
+  const dropUnneededUpload = async (jobId: string, ours: Extract<ConversionJobPayload['file'], { kind: 'data_dir' }>): Promise<void> => {
+    const job = await queue.getJob(jobId);
+    if (!job) return;
+    const theirs = job.payload.file;
+    if (job.status === 'succeeded' || theirs.kind !== 'data_dir' || theirs.path !== ours.path)
+      await removeStagedUpload(dataDir, ours).catch(() => undefined);
+  };
+
   const enqueue = async (file: SubmittedFile, options: ConversionJobOptions) => {
     const sha256 = file.kind === 'staged' ? file.staged.sha256 : file.sha256;
     const jobId = conversionJobId(sha256, options);
@@ -101,6 +113,7 @@ export const createConversionSubmitter = (deps: ConversionSubmitterDeps): Conver
     const payload: ConversionJobPayload = { version: 1, file: fileRef, filename, sha256, byte_size: byteSize, options };
     try {
       const handle = await queue.add(payload, { jobId });
+      if (handle.deduplicated && fileRef.kind === 'data_dir') await dropUnneededUpload(jobId, fileRef);
       return { handle, held };
     } catch (error) {
       if (held) handedOver?.release(jobId);

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { conversionQueue, type ConversionJobPayload, type ConversionJobResult } from '@lectern/contracts';
 import { createConversionEngine, type ConversionEngine, type ConversionEngineOptions } from '@lectern/conversion';
-import { createConversionProcessor, createConversionSubmitter, HandedOverFiles, type ConversionSubmitter } from '@lectern/conversion-job';
+import { createConversionProcessor, createConversionSubmitter, HandedOverFiles, startStorageJanitor, type ConversionSubmitter } from '@lectern/conversion-job';
 import { EmbedderPool } from '@lectern/embedding';
 import { closeRedis, connectRedis, createBullmqQueue, createInProcessQueue, type JobQueue, type JobWorker, type RedisConnection } from '@lectern/queue';
 import type { Logger } from '@lectern/runtime';
@@ -49,6 +49,11 @@ export interface ConversionServiceOptions extends Pick<ConversionEngineOptions, 
    * worker lost), and how many stalls a job survives before it fails (BullMQ defaults: 60 s, 1).
    */
   stalls?: { lockMs?: number | undefined; limit?: number | undefined } | undefined;
+  /**
+   * Set: uploads and results in `<dataDir>/uploads` and `<dataDir>/conversions` older than this are deleted
+   * (swept every quarter of it, at most every 10 minutes). Unset: kept (a converter sets it; producers need not).
+   */
+  filesTtlMs?: number | undefined;
   /** Wraps the engine once it is created (metrics, or a test counting conversions). */
   instrument?: (engine: ConversionEngine) => ConversionEngine;
 }
@@ -175,6 +180,17 @@ export const createPlatform = (options: PlatformOptions): Platform => {
             : undefined;
         if (worker) steps.push({ stage: 'worker', name: 'conversion worker', close: () => worker.close() });
         const submitter = createConversionSubmitter({ queue, dataDir, ...(handedOver ? { handedOver } : {}) });
+        if (o.filesTtlMs !== undefined) {
+          const ttlMs = o.filesTtlMs;
+          const janitor = startStorageJanitor({
+            dataDir,
+            ttlMs,
+            intervalMs: Math.max(1000, Math.min(ttlMs / 4, 10 * 60_000)),
+            onSwept: (removed) => log.info({ removed, ttl_ms: ttlMs }, 'expired conversion files deleted'),
+            onError: (err) => log.warn({ err }, 'conversion files sweep failed'),
+          });
+          steps.push({ stage: 'worker', name: 'conversion files janitor', close: () => janitor.stop() });
+        }
         return {
           submitter,
           queue,

@@ -88,6 +88,8 @@ class BullmqJobQueue<P, R> implements JobQueue<P, R> {
     const existing = await this.queue.getJob(jobId);
     if (existing) {
       if ((await existing.getState()) !== 'failed') return this.handle(jobId, true);
+      // run again with this producer's payload: the failed run's file may be gone (uploads are deleted when a job ends)
+      await existing.updateData(parsed.data);
       await existing.retry('failed', { resetAttemptsMade: true, resetAttemptsStarted: true });
       return this.handle(jobId, false);
     }
