@@ -9,3 +9,5 @@ export { silentLogger, listenOnFreePort } from './app-harness.js';
 export { wordRecall, words } from './word-recall.js';
 export { deepHtml, handmadePdf, honestZipBomb, hostileCorpus, hugeJpegHeader, hugePng, lyingDocx, zipArchive } from './hostile-files.js';
 export type { HostileCase } from './hostile-files.js';
+export { spawnService } from './spawn-service.js';
+export type { SpawnedService } from './spawn-service.js';

@@ -28,7 +28,6 @@ import type {
   RenderedPage,
 } from './pdf-page.protocol.js';
 import { textOrientation, textSkew } from './text-orientation.js';
-import { MAX_IMAGE_PIXELS } from '../formats/image-size.js';
 
 /** The WebAssembly global (not in the ES library this repository compiles against): only its trap error is used. */
 declare const WebAssembly: { RuntimeError: abstract new () => Error };
@@ -144,14 +143,18 @@ function extract(msg: Request<'extract'>): RawPage[] {
 }
 
 /**
- * The scale of a render at `dpi`, lowered so the page has at most MAX_IMAGE_PIXELS pixels: a page declaring
- * huge dimensions (a PDF's MediaBox can be 200 inches square) is rendered smaller instead of taking gigabytes.
+ * Most pixels a page is rendered with (for OCR): an A3 page at 300 DPI is 17 MP. OCR costs about 10 bytes a
+ * pixel in tesseract, and mupdf's WASM memory never shrinks, so a page declaring huge dimensions (a PDF's
+ * MediaBox can be 200 inches square; an image up to MAX_IMAGE_PIXELS) is rendered at a lower resolution instead.
  */
+const MAX_RENDER_PIXELS = 16_000_000;
+
+/** The scale of a render at `dpi`, lowered so the page has at most MAX_RENDER_PIXELS pixels. */
 function boundedScale(page: Mupdf.Page, dpi: number): number {
   const [x0, y0, x1, y1] = page.getBounds();
   const area = Math.max(1, Math.abs((x1 - x0) * (y1 - y0)));
   const scale = dpi / 72;
-  return area * scale * scale > MAX_IMAGE_PIXELS ? Math.sqrt(MAX_IMAGE_PIXELS / area) : scale;
+  return area * scale * scale > MAX_RENDER_PIXELS ? Math.sqrt(MAX_RENDER_PIXELS / area) : scale;
 }
 
 function render(msg: Request<'render'>): RenderedPage {
