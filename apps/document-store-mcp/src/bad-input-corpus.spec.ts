@@ -51,7 +51,7 @@ describe('ingest_document: the bad-input corpus', () => {
 
   const snapshot = async (): Promise<string> => {
     const listed = await call({}, 'list_ingested_documents');
-    const found = await call({ query: 'drainage statement', n_results: 5 }, 'search_application_docs');
+    const found = await call({ query: 'drainage statement', max_results: 5 }, 'search_application_docs');
     return JSON.stringify([listed.body, found.body.results]);
   };
 

@@ -84,7 +84,7 @@ describe('ingest_document racing a path swapper', () => {
       expect((body as { text: string }).text).toContain('drainage statement');
       expect(JSON.stringify(body)).not.toContain(SECRET);
     }
-    const { body: hits } = await ds.call('search_application_docs', { query: SECRET, n_results: 20 });
+    const { body: hits } = await ds.call('search_application_docs', { query: SECRET, max_results: 20 });
     const found = (hits as { results: Array<{ text: string }> }).results.map((r) => r.text).join('\n');
     expect(found).not.toContain(SECRET);
   }, 180_000);
