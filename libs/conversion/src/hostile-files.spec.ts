@@ -40,7 +40,7 @@ describe('convertDocument: hostile files', () => {
     expect((await refusal({ bytes: hugeJpegHeader(30_000, 20_000), filename: 'huge.jpg' })).code).toBe('too_large');
   });
 
-  it('still converts an image of ordinary size', async () => {
+  it('still decodes and OCRs an image of ordinary size (a blank one: no_content, not too_large)', async () => {
     const small = await hugePng(400, 300);
     // white page: nothing to read, but decoded and OCR'd without complaint
     expect((await refusal({ bytes: small, filename: 'blank.png' })).code).toBe('no_content');
