@@ -18,7 +18,12 @@ export interface ConverterDeps {
 export const buildApp = (deps: ConverterDeps): FastifyInstance => {
   const { config } = deps;
   const app = createHttpApp({ service: 'converter', logger: deps.logger, apiKey: restApiKey(config) });
-  const limits = { dataDir: config.DATA_DIR, maxBytes: config.MAX_DOCUMENT_BYTES, defaults: conversionDefaults(config) };
+  const limits = {
+    dataDir: config.DATA_DIR,
+    maxBytes: config.MAX_DOCUMENT_BYTES,
+    defaults: conversionDefaults(config),
+    ...(config.CONVERSION_STORAGE_QUOTA_BYTES > 0 ? { quotaBytes: config.CONVERSION_STORAGE_QUOTA_BYTES } : {}),
+  };
   // Our own byte counter answers `too_large` first; busboy's limit is the backstop one byte later.
   app.register(multipart, { limits: { fileSize: config.MAX_DOCUMENT_BYTES + 1, files: 1, fields: 4, fieldSize: 64 * 1024 } });
   app.register(async (scope) => {

@@ -127,7 +127,7 @@ describe('converter with REDIS_URL (BullMQ worker on the "conversion" queue)', (
     });
     await shutdown('test');
     expect(exits).toEqual([0]);
-    expect(done).toEqual(['conversion worker', 'conversion queue', 'redis', 'conversion pools']);
+    expect(done).toEqual(['conversion worker', 'conversion files janitor', 'conversion queue', 'redis', 'conversion pools']);
     const job = await inspect.hgetall(`${prefix}:conversion:${task_id}`);
     expect(job['finishedOn']).toBeDefined();
     expect(JSON.parse(job['returnvalue'] ?? 'null')).toMatchObject({ kind: 'inline' });

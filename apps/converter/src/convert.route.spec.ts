@@ -78,7 +78,7 @@ describe('POST /convert on an 82-page PDF', () => {
     await converter.close();
   });
 
-  it('returns the ConversionResult JSON: fingerprint, pages, headings, page map; the upload is kept under DATA_DIR', async () => {
+  it('returns the ConversionResult JSON: fingerprint, pages, headings, page map; the upload is not kept (issue 12 #6)', async () => {
     const response = await postFile(converter.baseUrl, '/convert', { path: NPPF });
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/application\/json/);
@@ -88,7 +88,8 @@ describe('POST /convert on an 82-page PDF', () => {
     expect(result.pages).toHaveLength(82);
     expect(result.headings.length).toBe(82);
     expect(result.page_map.at(-1)?.page).toBe(82);
-    await expect(readFile(`${converter.dataDir}/uploads/${sha}/NPPF_December_2024.pdf`)).resolves.toHaveLength(result.byte_size);
+    expect(result.byte_size).toBe((await readFile(NPPF)).length);
+    await expect(readFile(`${converter.dataDir}/uploads/${sha}/NPPF_December_2024.pdf`)).rejects.toThrow(/ENOENT/);
   });
 
   it('returns the Markdown with Accept: text/markdown', async () => {

@@ -30,6 +30,8 @@ export const createConverterServices = (config: ConverterConfig, logger: Logger,
     limits: { maxBytes, maxPages, timeoutMs, ocr: enableOcr },
     workers: { embedded: config.CONVERTER_CONCURRENCY, distributed: config.CONVERTER_CONCURRENCY },
     inlineMaxBytes: config.INLINE_RESULT_MAX_BYTES,
+    stalls: { lockMs: config.CONVERSION_LOCK_MS, limit: config.CONVERSION_STALL_LIMIT },
+    filesTtlMs: config.CONVERSION_FILES_TTL_S * 1000,
     ...(options.instrument ? { instrument: options.instrument } : {}),
   });
   return {

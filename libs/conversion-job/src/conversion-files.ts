@@ -8,7 +8,7 @@ import {
 } from '@lectern/contracts';
 import { createHash, randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { access, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { access, mkdir, readFile, rename, rm, rmdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -26,6 +26,71 @@ export interface StagedFile {
 const tooLarge = (filename: string, maxBytes: number): AppError =>
   new AppError(ConversionErrorCode.too_large, `${filename} is larger than the limit of ${maxBytes} bytes.`, { httpStatus: 413 });
 
+/** A document received into `uploads/.incoming/<uuid>/`: private to its request until promoted or discarded. */
+export interface ReceivedFile {
+  absolutePath: string;
+  filename: string;
+  sha256: string;
+  byteSize: number;
+}
+
+export interface ReceiveLimits {
+  maxBytes: number;
+  /** Bytes the whole upload may add before the disk quota is reached (`insufficient_storage`). */
+  roomBytes?: number;
+}
+
+export const insufficientStorage = (): AppError =>
+  new AppError('insufficient_storage', 'The server is out of room for uploads; try again later.', { httpStatus: 507 });
+
+/**
+ * Stream a document into a private directory under `uploads/.incoming/`, hashing it on the way (one pass,
+ * bounded memory). More than `maxBytes` aborts with `too_large`, more than `roomBytes` with
+ * `insufficient_storage`; either leaves nothing behind.
+ */
+export const receiveConversionFile = async (
+  dataDir: string,
+  source: Readable | AsyncIterable<Uint8Array>,
+  filename: string,
+  limits: ReceiveLimits,
+): Promise<ReceivedFile> => {
+  const name = safeFilename(filename);
+  const dir = join(dataDir, 'uploads', '.incoming', randomUUID());
+  await mkdir(dir, { recursive: true });
+  const absolutePath = join(dir, name);
+  const hash = createHash('sha256');
+  let byteSize = 0;
+  const meter = new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      byteSize += chunk.length;
+      if (byteSize > limits.maxBytes) return callback(tooLarge(name, limits.maxBytes));
+      if (limits.roomBytes !== undefined && byteSize > limits.roomBytes) return callback(insufficientStorage());
+      hash.update(chunk);
+      callback(null, chunk);
+    },
+  });
+  try {
+    await pipeline(source, meter, createWriteStream(absolutePath, { flags: 'wx' }));
+  } catch (error) {
+    await rm(dir, { recursive: true, force: true });
+    throw error;
+  }
+  return { absolutePath, filename: name, sha256: hash.digest('hex'), byteSize };
+};
+
+/** Move a received file to its content-addressed place, `uploads/<sha256>/<safe filename>`, for a job. */
+export const promoteReceivedFile = async (dataDir: string, received: ReceivedFile): Promise<StagedFile> => {
+  const relPath = `uploads/${received.sha256}/${received.filename}`;
+  const absolutePath = await resolveDataPath(dataDir, relPath);
+  await mkdir(dirname(absolutePath), { recursive: true });
+  await rename(received.absolutePath, absolutePath); // same bytes under the same name: replacing is harmless
+  await rm(dirname(received.absolutePath), { recursive: true, force: true });
+  return { file: { kind: 'data_dir', path: relPath }, absolutePath, filename: received.filename, sha256: received.sha256, byteSize: received.byteSize };
+};
+
+/** Delete a received file that no job will read (its request was refused, or it was converted at once). */
+export const discardReceivedFile = (received: ReceivedFile): Promise<void> => rm(dirname(received.absolutePath), { recursive: true, force: true });
+
 /**
  * Stream a document into the shared data directory, hashing it on the way (one pass, bounded memory):
  * `uploads/<sha256>/<safe filename>`. Content-addressed, so the same bytes are stored once and every
@@ -35,34 +100,18 @@ export const stageConversionFile = async (
   dataDir: string,
   source: Readable | AsyncIterable<Uint8Array>,
   filename: string,
-  options: { maxBytes: number },
-): Promise<StagedFile> => {
-  const name = safeFilename(filename);
-  const incoming = join(dataDir, 'uploads', '.incoming');
-  await mkdir(incoming, { recursive: true });
-  const tmp = join(incoming, randomUUID());
-  const hash = createHash('sha256');
-  let byteSize = 0;
-  const meter = new Transform({
-    transform(chunk: Buffer, _encoding, callback) {
-      byteSize += chunk.length;
-      if (byteSize > options.maxBytes) return callback(tooLarge(name, options.maxBytes));
-      hash.update(chunk);
-      callback(null, chunk);
-    },
-  });
-  try {
-    await pipeline(source, meter, createWriteStream(tmp, { flags: 'wx' }));
-  } catch (error) {
-    await rm(tmp, { force: true });
-    throw error;
-  }
-  const sha256 = hash.digest('hex');
-  const relPath = `uploads/${sha256}/${name}`;
-  const absolutePath = await resolveDataPath(dataDir, relPath);
-  await mkdir(dirname(absolutePath), { recursive: true });
-  await rename(tmp, absolutePath); // same bytes under the same name: replacing is harmless
-  return { file: { kind: 'data_dir', path: relPath }, absolutePath, filename: name, sha256, byteSize };
+  limits: ReceiveLimits,
+): Promise<StagedFile> => promoteReceivedFile(dataDir, await receiveConversionFile(dataDir, source, filename, limits));
+
+/**
+ * Delete an upload a job no longer needs (`uploads/<sha256>/<name>`, and its directory when empty). Other
+ * payload files (a producer's own local path) are never touched.
+ */
+export const removeStagedUpload = async (dataDir: string, file: ConversionFileRef): Promise<void> => {
+  if (file.kind !== 'data_dir' || !file.path.startsWith('uploads/')) return;
+  const path = await resolveDataPath(dataDir, file.path);
+  await rm(path, { force: true });
+  await rmdir(dirname(path)).catch(() => undefined); // another name for the same bytes may still be there
 };
 
 /**

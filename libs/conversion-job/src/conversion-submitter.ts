@@ -1,4 +1,6 @@
 import {
+  AppError,
+  CommonErrorCodes,
   ConversionOptionsSchema,
   conversionJobId,
   type ConversionJobOptions,
@@ -6,9 +8,9 @@ import {
   type ConversionJobResult,
   type ConversionResult,
 } from '@lectern/contracts';
-import type { JobHandle, JobQueue, JobSnapshot } from '@lectern/queue';
+import { JOB_STALLED, type JobHandle, type JobQueue, type JobSnapshot } from '@lectern/queue';
 import { raceAbort } from '@lectern/runtime';
-import { loadConversionResult, stageConversionBytes, type StagedFile } from './conversion-files.js';
+import { loadConversionResult, removeStagedUpload, stageConversionBytes, type StagedFile } from './conversion-files.js';
 import type { ConversionProgressReport } from './conversion.processor.js';
 import type { HandedOverFiles } from './handed-over-files.js';
 
@@ -48,6 +50,16 @@ export interface ConversionSubmitterDeps {
 const defaults = ConversionOptionsSchema.parse({});
 
 /**
+ * A job that failed for a reason other than its document (its worker crashed or stalled too often, an internal
+ * error) reaches the caller as `conversion_failed` with the reason; typed conversion errors (`encrypted`,
+ * `extraction_failed`, `too_large`, ...) pass unchanged.
+ */
+export const asConversionFailure = (error: unknown, filename: string): unknown =>
+  error instanceof AppError && (error.code === CommonErrorCodes.internal || error.code === JOB_STALLED)
+    ? new AppError('conversion_failed', `Conversion of ${filename} failed: ${error.message}`, { httpStatus: 502, cause: error })
+    : error;
+
+/**
  * A producer's settings as job options: only those that differ from the contract's defaults, so that
  * producers with default settings (a converter `POST /tasks` without options, a document store with
  * ENABLE_OCR and IMAGE_RATIO_THRESHOLD unset) meet on the same job id and the same file converts once.
@@ -65,6 +77,18 @@ export const createConversionSubmitter = (deps: ConversionSubmitterDeps): Conver
   const releaseWhenSettled = (handle: JobHandle<ConversionJobResult>): void => {
     const release = () => handedOver?.release(handle.id);
     handle.result().then(release, release);
+  };
+
+  /**
+   * The job already existed, so this producer's staged upload is not what it reads unless the paths are the same:
+   * delete ours when the job is finished (it needs no file) or reads another (same bytes, another name).
+   */
+  const dropUnneededUpload = async (jobId: string, ours: Extract<ConversionJobPayload['file'], { kind: 'data_dir' }>): Promise<void> => {
+    const job = await queue.getJob(jobId);
+    if (!job) return;
+    const theirs = job.payload.file;
+    if (job.status === 'succeeded' || theirs.kind !== 'data_dir' || theirs.path !== ours.path)
+      await removeStagedUpload(dataDir, ours).catch(() => undefined);
   };
 
   const enqueue = async (file: SubmittedFile, options: ConversionJobOptions) => {
@@ -89,6 +113,7 @@ export const createConversionSubmitter = (deps: ConversionSubmitterDeps): Conver
     const payload: ConversionJobPayload = { version: 1, file: fileRef, filename, sha256, byte_size: byteSize, options };
     try {
       const handle = await queue.add(payload, { jobId });
+      if (handle.deduplicated && fileRef.kind === 'data_dir') await dropUnneededUpload(jobId, fileRef);
       return { handle, held };
     } catch (error) {
       if (held) handedOver?.release(jobId);
@@ -117,7 +142,9 @@ export const createConversionSubmitter = (deps: ConversionSubmitterDeps): Conver
       try {
         // The caller may stop waiting (its own timeout); the job itself runs on for other waiters.
         const settled = handle.result();
-        const result = call.signal ? await raceAbort(settled, call.signal) : await settled;
+        const result = await (call.signal ? raceAbort(settled, call.signal) : settled).catch((error: unknown) => {
+          throw asConversionFailure(error, file.kind === 'staged' ? file.staged.filename : file.filename);
+        });
         return await loadConversionResult(dataDir, result);
       } finally {
         stop();

@@ -1,7 +1,7 @@
 import { AppError, ConversionErrorCode, type ConversionJobPayload, type ConversionJobResult } from '@lectern/contracts';
 import type { ConversionEngine } from '@lectern/conversion';
-import { markPermanent, type JobHandler } from '@lectern/queue';
-import { resolveConversionFile, storeConversionResult } from './conversion-files.js';
+import { isPermanentError, markPermanent, type JobContext, type JobHandler } from '@lectern/queue';
+import { removeStagedUpload, resolveConversionFile, storeConversionResult } from './conversion-files.js';
 import type { HandedOverFiles } from './handed-over-files.js';
 
 export interface ConversionProgressReport {
@@ -29,35 +29,53 @@ const percentOf = (p: ConversionProgressReport): number | undefined =>
  * The `conversion` queue's job handler, the same in both modes (BullMQ worker or in-process): find the
  * file (or take the bytes the producer in this process handed over), convert it with progress, check the
  * fingerprint, store the result (inline or in the data dir). Conversion errors are AppErrors (4xx:
- * permanent, no retry); a timeout is not retried either.
+ * permanent, no retry); a timeout is not retried either. The upload (`DATA_DIR/uploads/...`) is deleted when
+ * the job ends: converted, or refused for good; a failure that will be retried keeps it for the next attempt
+ * (and the storage janitor removes what a lost job leaves behind).
  */
 export const createConversionProcessor =
   (deps: ConversionProcessorDeps): JobHandler<ConversionJobPayload, ConversionJobResult> =>
   async (payload, context) => {
-    const inMemory = deps.handedOver?.get(context.jobId);
-    const input = inMemory
-      ? { bytes: inMemory.bytes, filename: payload.filename, fingerprint: inMemory.sha256 }
-      : { path: await resolveConversionFile(deps.dataDir, payload.file) };
-    let percent = 0;
-    const result = await deps.engine
-      .convert(input, {
-        ...payload.options,
-        signal: context.signal,
-        onProgress: (p) => {
-          percent = percentOf(p) ?? percent;
-          const detail = { stage: p.stage, ...(p.page !== undefined ? { page: p.page } : {}), ...(p.pages !== undefined ? { pages: p.pages } : {}) };
-          context.progress(percent, detail).catch(() => {});
-        },
-      })
-      .catch((error: unknown) => {
-        throw error instanceof AppError && error.code === ConversionErrorCode.timeout ? markPermanent(error) : error;
-      });
-    if (result.fingerprint !== payload.sha256) {
-      throw new AppError('fingerprint_mismatch', `${payload.filename} changed after it was submitted; submit it again.`, {
-        httpStatus: 409,
-      });
+    const ended = (): Promise<void> => removeStagedUpload(deps.dataDir, payload.file).catch(() => undefined);
+    try {
+      const stored = await convertAndStore(deps, payload, context);
+      await ended();
+      return stored;
+    } catch (error) {
+      if (isPermanentError(error)) await ended();
+      throw error;
     }
-    const stored = await storeConversionResult(deps.dataDir, context.jobId, result, { inlineMaxBytes: deps.inlineMaxBytes });
-    context.log(`converted ${result.page_count} page(s), method ${result.method}, stored ${stored.kind}`);
-    return stored;
   };
+
+const convertAndStore = async (
+  deps: ConversionProcessorDeps,
+  payload: ConversionJobPayload,
+  context: JobContext,
+): Promise<ConversionJobResult> => {
+  const inMemory = deps.handedOver?.get(context.jobId);
+  const input = inMemory
+    ? { bytes: inMemory.bytes, filename: payload.filename, fingerprint: inMemory.sha256 }
+    : { path: await resolveConversionFile(deps.dataDir, payload.file) };
+  let percent = 0;
+  const result = await deps.engine
+    .convert(input, {
+      ...payload.options,
+      signal: context.signal,
+      onProgress: (p) => {
+        percent = percentOf(p) ?? percent;
+        const detail = { stage: p.stage, ...(p.page !== undefined ? { page: p.page } : {}), ...(p.pages !== undefined ? { pages: p.pages } : {}) };
+        context.progress(percent, detail).catch(() => {});
+      },
+    })
+    .catch((error: unknown) => {
+      throw error instanceof AppError && error.code === ConversionErrorCode.timeout ? markPermanent(error) : error;
+    });
+  if (result.fingerprint !== payload.sha256) {
+    throw new AppError('fingerprint_mismatch', `${payload.filename} changed after it was submitted; submit it again.`, {
+      httpStatus: 409,
+    });
+  }
+  const stored = await storeConversionResult(deps.dataDir, context.jobId, result, { inlineMaxBytes: deps.inlineMaxBytes });
+  context.log(`converted ${result.page_count} page(s), method ${result.method}, stored ${stored.kind}`);
+  return stored;
+};

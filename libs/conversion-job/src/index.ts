@@ -5,13 +5,20 @@ export type { ConversionSnapshot, ConversionSubmitter, ConversionSubmitterDeps, 
 export { HandedOverFiles } from './handed-over-files.js';
 export {
   DEFAULT_INLINE_RESULT_BYTES,
+  discardReceivedFile,
+  insufficientStorage,
   loadConversionResult,
+  promoteReceivedFile,
+  receiveConversionFile,
+  removeStagedUpload,
   resolveConversionFile,
   stageConversionBytes,
   stageConversionFile,
   storeConversionResult,
 } from './conversion-files.js';
-export type { StagedFile } from './conversion-files.js';
+export type { ReceivedFile, ReceiveLimits, StagedFile } from './conversion-files.js';
 export { resolveDataPath, safeFilename } from './data-dir.js';
 export { conversionLimitViolations } from './conversion-limits.js';
 export type { JobOptionLimits } from './conversion-limits.js';
+export { conversionStorageBytes, startStorageJanitor, sweepConversionStorage } from './data-dir-storage.js';
+export type { StorageJanitor } from './data-dir-storage.js';

@@ -1,4 +1,5 @@
-import { readFile, stat } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { setMaxListeners } from 'node:events';
 import { basename } from 'node:path';
 import {
@@ -51,17 +52,25 @@ async function loadInput(input: ConversionInput, maxBytes: number): Promise<{ by
     return { bytes: input.bytes, filename: input.filename, ...(input.fingerprint ? { fingerprint: input.fingerprint } : {}) };
   }
   const filename = basename(input.path);
-  let size: number;
-  try {
-    const s = await stat(input.path);
-    if (!s.isFile()) throw new AppError('file_not_found', `${filename} is not a file`, { httpStatus: 404 });
-    size = s.size;
-  } catch (e) {
-    if (isAppError(e)) throw e;
+  // One descriptor, checked then read: a file swapped for a device or a bigger file after the check is never read.
+  const handle = await open(input.path, constants.O_RDONLY | constants.O_NONBLOCK).catch((e: unknown) => {
     throw new AppError('file_not_found', `file not found: ${filename}`, { httpStatus: 404, cause: e });
+  });
+  try {
+    const info = await handle.stat();
+    if (!info.isFile()) throw new AppError('file_not_found', `${filename} is not a file`, { httpStatus: 404 });
+    if (info.size > maxBytes) throw conversionError('too_large', `${filename} is ${info.size} bytes (limit ${maxBytes})`);
+    const bytes = new Uint8Array(info.size);
+    let filled = 0;
+    while (filled < bytes.length) {
+      const { bytesRead } = await handle.read(bytes, filled, bytes.length - filled, filled);
+      if (bytesRead === 0) break;
+      filled += bytesRead;
+    }
+    return { bytes: filled === bytes.length ? bytes : bytes.subarray(0, filled), filename };
+  } finally {
+    await handle.close();
   }
-  if (size > maxBytes) throw conversionError('too_large', `${filename} is ${size} bytes (limit ${maxBytes})`);
-  return { bytes: new Uint8Array(await readFile(input.path)), filename };
 }
 
 /**

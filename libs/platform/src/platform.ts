@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { conversionQueue, type ConversionJobPayload, type ConversionJobResult } from '@lectern/contracts';
 import { createConversionEngine, type ConversionEngine, type ConversionEngineOptions } from '@lectern/conversion';
-import { createConversionProcessor, createConversionSubmitter, HandedOverFiles, type ConversionSubmitter } from '@lectern/conversion-job';
+import { createConversionProcessor, createConversionSubmitter, HandedOverFiles, startStorageJanitor, type ConversionSubmitter } from '@lectern/conversion-job';
 import { EmbedderPool } from '@lectern/embedding';
 import { closeRedis, connectRedis, createBullmqQueue, createInProcessQueue, type JobQueue, type JobWorker, type RedisConnection } from '@lectern/queue';
 import { createRedisPolicyRegistry, createSqlitePolicyRegistry, type PolicyRegistry } from '@lectern/policy-registry';
@@ -52,6 +52,16 @@ export interface ConversionServiceOptions extends Pick<ConversionEngineOptions, 
   workers: { embedded: number; distributed: number };
   /** Results with more JSON than this go to `<dataDir>/conversions/` (default 512 KiB). */
   inlineMaxBytes?: number | undefined;
+  /**
+   * Distributed mode: how long a worker's lock on a running job lasts before the job counts as stalled (its
+   * worker lost), and how many stalls a job survives before it fails (BullMQ defaults: 60 s, 1).
+   */
+  stalls?: { lockMs?: number | undefined; limit?: number | undefined } | undefined;
+  /**
+   * Set: uploads and results in `<dataDir>/uploads` and `<dataDir>/conversions` older than this are deleted
+   * (swept every quarter of it, at most every 10 minutes). Unset: kept (a converter sets it; producers need not).
+   */
+  filesTtlMs?: number | undefined;
   /** Wraps the engine once it is created (metrics, or a test counting conversions). */
   instrument?: (engine: ConversionEngine) => ConversionEngine;
 }
@@ -154,7 +164,14 @@ export const createPlatform = (options: PlatformOptions): Platform => {
         const engine = o.instrument ? o.instrument(created) : created;
         steps.push({ stage: 'engine', name: 'conversion pools', close: () => created.close() });
         const queue: JobQueue<ConversionJobPayload, ConversionJobResult> = options.redisUrl
-          ? createBullmqQueue({ definition: conversionQueue, connection: redisConnection(), logger: log, prefix: options.redisPrefix })
+          ? createBullmqQueue({
+              definition: conversionQueue,
+              connection: redisConnection(),
+              logger: log,
+              prefix: options.redisPrefix,
+              ...(o.stalls?.lockMs !== undefined ? { lockDurationMs: o.stalls.lockMs } : {}),
+              ...(o.stalls?.limit !== undefined ? { maxStalledCount: o.stalls.limit } : {}),
+            })
           : // Finished jobs (results up to inlineMaxBytes) stay in memory for dedupe: bounded.
             createInProcessQueue({ definition: conversionQueue, logger: log, keepFinished: 200 });
         steps.push({ stage: 'queue', name: 'conversion queue', close: () => queue.close() });
@@ -176,6 +193,17 @@ export const createPlatform = (options: PlatformOptions): Platform => {
             : undefined;
         if (worker) steps.push({ stage: 'worker', name: 'conversion worker', close: () => worker.close() });
         const submitter = createConversionSubmitter({ queue, dataDir, ...(handedOver ? { handedOver } : {}) });
+        if (o.filesTtlMs !== undefined) {
+          const ttlMs = o.filesTtlMs;
+          const janitor = startStorageJanitor({
+            dataDir,
+            ttlMs,
+            intervalMs: Math.max(1000, Math.min(ttlMs / 4, 10 * 60_000)),
+            onSwept: (removed) => log.info({ removed, ttl_ms: ttlMs }, 'expired conversion files deleted'),
+            onError: (err) => log.warn({ err }, 'conversion files sweep failed'),
+          });
+          steps.push({ stage: 'worker', name: 'conversion files janitor', close: () => janitor.stop() });
+        }
         return {
           submitter,
           queue,

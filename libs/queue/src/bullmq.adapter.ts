@@ -26,8 +26,10 @@ export interface BullmqQueueOptions<P extends z.ZodType, R extends z.ZodType> ex
   logger?: QueueLogger;
   /** Succeeded jobs are kept this long (dedupe window; default 7 days) and at most this many (10 000). */
   keepCompleted?: { ageSeconds?: number; count?: number };
-  /** Lock a worker holds on a running job before it counts as stalled (default 60 s). */
+  /** Lock a worker holds on a running job before it counts as stalled (default 60 s); stalls are looked for as often. */
   lockDurationMs?: number;
+  /** Stalls (its worker lost: killed, or its event loop blocked past the lock) a job survives before it fails (default 1). */
+  maxStalledCount?: number;
 }
 
 const STATUS: Partial<Record<JobState | 'unknown', JobStatus>> = {
@@ -86,6 +88,8 @@ class BullmqJobQueue<P, R> implements JobQueue<P, R> {
     const existing = await this.queue.getJob(jobId);
     if (existing) {
       if ((await existing.getState()) !== 'failed') return this.handle(jobId, true);
+      // run again with this producer's payload: the failed run's file may be gone (uploads are deleted when a job ends)
+      await existing.updateData(parsed.data);
       await existing.retry('failed', { resetAttemptsMade: true, resetAttemptsStarted: true });
       return this.handle(jobId, false);
     }
@@ -102,6 +106,8 @@ class BullmqJobQueue<P, R> implements JobQueue<P, R> {
       prefix: this.options.prefix ?? 'lectern',
       concurrency: Math.max(1, options.concurrency ?? 1),
       lockDuration: this.options.lockDurationMs ?? 60_000,
+      stalledInterval: Math.min(30_000, this.options.lockDurationMs ?? 60_000),
+      maxStalledCount: this.options.maxStalledCount ?? 1,
     });
     worker.on('error', (err) => this.logger.error({ err, queue: this.name }, 'worker error'));
     worker.on('failed', (job, err) =>

@@ -16,4 +16,4 @@ export { createBullmqQueue } from './bullmq.adapter.js';
 export type { BullmqQueueOptions } from './bullmq.adapter.js';
 export { connectRedis, closeRedis } from './redis-connection.js';
 export type { RedisConnection } from './redis-connection.js';
-export { isPermanentError, markPermanent, toJobError } from './job-error.js';
+export { isPermanentError, JOB_STALLED, markPermanent, toJobError } from './job-error.js';

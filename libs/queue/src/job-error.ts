@@ -3,6 +3,10 @@ import { z } from 'zod';
 
 const GENERIC_MESSAGE = 'The job failed with an internal error. The worker log has the details.';
 
+/** The code of a job that failed because its workers kept disappearing under it (BullMQ's stall limit). */
+export const JOB_STALLED = 'stalled';
+const STALLED_MESSAGE = 'The job stalled more often than allowed: the worker running it stopped (killed, or blocked past its lock).';
+
 const PERMANENT = Symbol.for('lectern.queue.permanent');
 
 /** Mark an error as not worth retrying although its status is not 4xx (e.g. a conversion timeout). */
@@ -31,8 +35,10 @@ export const decodeJobError = (reason: string | undefined): JobError => {
       const parsed = JobErrorSchema.safeParse(JSON.parse(reason));
       if (parsed.success) return parsed.data;
     } catch {
-      // not ours (e.g. BullMQ's own "job stalled more than allowable limit"): fall through
+      // not ours: BullMQ's own reasons
     }
+    // "job stalled more than allowable limit": its workers were lost (killed, or blocked past the lock) too often
+    if (/stalled/i.test(reason)) return { code: JOB_STALLED, message: STALLED_MESSAGE, http_status: 500 };
   }
   return toJobError(new Error(reason));
 };

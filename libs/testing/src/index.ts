@@ -9,3 +9,7 @@ export { silentLogger, listenOnFreePort } from './app-harness.js';
 export { wordRecall, words } from './word-recall.js';
 export { fixtureFile, fixturesDir, makeNumberedPdf, makeTextPdf, numberedPdfFile } from './make-pdf.js';
 export type { TextPdfOptions } from './make-pdf.js';
+export { deepHtml, handmadePdf, honestZipBomb, hostileCorpus, hugeJpegHeader, hugePng, lyingDocx, zipArchive } from './hostile-files.js';
+export type { HostileCase } from './hostile-files.js';
+export { spawnService } from './spawn-service.js';
+export type { SpawnedService } from './spawn-service.js';

@@ -1,15 +1,12 @@
 import type { ConversionResult } from '@lectern/contracts';
 import type { ConversionEngine } from '@lectern/conversion';
-import type { JobOptionLimits } from '@lectern/conversion-job';
+import { discardReceivedFile } from '@lectern/conversion-job';
 import type { Admission } from '@lectern/transport';
 import type { FastifyInstance } from 'fastify';
-import { receiveDocument, wantsMarkdown } from './upload.js';
+import { receiveDocument, wantsMarkdown, type UploadLimits } from './upload.js';
 
-export interface ConvertRouteDeps {
-  dataDir: string;
-  maxBytes: number;
-  /** The operator's limits: options asking for more are refused (the engine clamps them too). */
-  defaults: Partial<JobOptionLimits>;
+/** `defaults`: the operator's limits; options asking for more are refused (the engine clamps them too). */
+export interface ConvertRouteDeps extends UploadLimits {
   /** Converts with the service's settings and limits (client options may lower the limits only). */
   engine: Pick<ConversionEngine, 'convert'>;
   /** Bounds the conversions run at once and the requests waiting for one (503 + Retry-After beyond). */
@@ -19,13 +16,16 @@ export interface ConvertRouteDeps {
 /** `POST /convert`: multipart `file` -> ConversionResult JSON (or Markdown with `Accept: text/markdown`). */
 export const registerConvertRoute = (app: FastifyInstance, deps: ConvertRouteDeps): void => {
   app.post('/convert', { onRequest: deps.admission.onRequest }, async (request, reply) => {
-    const { staged, options } = await receiveDocument(request, deps);
+    const { received, options } = await receiveDocument(request, deps);
     // A client that hangs up stops its conversion (the pools are shared with the queue's jobs).
     const abort = new AbortController();
     reply.raw.once('close', () => {
       if (!reply.raw.writableFinished) abort.abort(new Error('client closed the connection'));
     });
-    const result: ConversionResult = await deps.engine.convert({ path: staged.absolutePath }, { ...options, signal: abort.signal });
+    // converted from the request's private copy, deleted however the conversion ends
+    const result: ConversionResult = await deps.engine
+      .convert({ path: received.absolutePath }, { ...options, signal: abort.signal })
+      .finally(() => discardReceivedFile(received));
     request.log.info({ fingerprint: result.fingerprint, pages: result.page_count, method: result.method, ms: result.duration_ms }, 'converted');
     if (wantsMarkdown(request)) return reply.type('text/markdown; charset=utf-8').send(result.markdown);
     return result;

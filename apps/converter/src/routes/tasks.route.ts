@@ -1,13 +1,10 @@
 import { AppError, type ConversionTaskCreated, type ConversionTaskFailed, type ConversionTaskStatus } from '@lectern/contracts';
-import type { JobOptionLimits, ConversionSnapshot, ConversionSubmitter } from '@lectern/conversion-job';
+import { promoteReceivedFile, type ConversionSnapshot, type ConversionSubmitter } from '@lectern/conversion-job';
 import type { FastifyInstance } from 'fastify';
-import { receiveDocument, wantsMarkdown } from './upload.js';
+import { receiveDocument, wantsMarkdown, type UploadLimits } from './upload.js';
 
-export interface TasksRouteDeps {
-  dataDir: string;
-  maxBytes: number;
-  /** The operator's limits: a task's options may lower them, never raise them. */
-  defaults: Partial<JobOptionLimits>;
+/** `defaults`: the operator's limits; a task's options may lower them, never raise them. */
+export interface TasksRouteDeps extends UploadLimits {
   submitter: ConversionSubmitter;
 }
 
@@ -46,7 +43,9 @@ export const registerTaskRoutes = (app: FastifyInstance, deps: TasksRouteDeps): 
   };
 
   app.post('/tasks', async (request, reply) => {
-    const { staged, options } = await receiveDocument(request, deps);
+    const { received, options } = await receiveDocument(request, deps);
+    // the job's processor deletes the upload when the job ends
+    const staged = await promoteReceivedFile(deps.dataDir, received);
     const handle = await deps.submitter.submit({ kind: 'staged', staged }, options);
     const job = await find(handle.id);
     const body: ConversionTaskCreated = { task_id: handle.id, status: job.status, deduplicated: handle.deduplicated };

@@ -1,13 +1,30 @@
 import { AppError, CommonErrorCodes, ConversionErrorCode, ConversionJobOptionsSchema, type ConversionJobOptions } from '@lectern/contracts';
 import { SUPPORTED_EXTENSIONS } from '@lectern/conversion';
-import { conversionLimitViolations, stageConversionFile, type JobOptionLimits, type StagedFile } from '@lectern/conversion-job';
+import {
+  conversionLimitViolations,
+  conversionStorageBytes,
+  discardReceivedFile,
+  insufficientStorage,
+  receiveConversionFile,
+  type JobOptionLimits,
+  type ReceivedFile,
+} from '@lectern/conversion-job';
 import type { FastifyRequest } from 'fastify';
 import { extname } from 'node:path';
 import { z } from 'zod';
 
 export interface ReceivedDocument {
-  staged: StagedFile;
+  /** Private to this request: the route promotes it for a job, or converts and discards it. */
+  received: ReceivedFile;
   options: ConversionJobOptions;
+}
+
+export interface UploadLimits {
+  dataDir: string;
+  maxBytes: number;
+  defaults: Partial<JobOptionLimits>;
+  /** Disk quota of DATA_DIR/uploads + DATA_DIR/conversions: an upload that does not fit is `insufficient_storage` (507). */
+  quotaBytes?: number;
 }
 
 const invalid = (message: string, httpStatus = 400) => new AppError(CommonErrorCodes.invalidArguments, message, { httpStatus });
@@ -28,17 +45,14 @@ const parseOptions = (raw: string, limits: Partial<JobOptionLimits>): Conversion
 };
 
 /**
- * Read a multipart request: the document in field `file` (streamed into DATA_DIR/uploads, hashed on the
- * way, at most `maxBytes`), optional `options` (JSON overrides, which may lower the operator's limits in
- * `defaults` but not raise them). An unsupported extension is refused before anything is stored; the content
- * itself is checked by the conversion.
+ * Read a multipart request: the document in field `file` (streamed into DATA_DIR/uploads/.incoming, hashed on
+ * the way, at most `maxBytes` and within the disk quota), optional `options` (JSON overrides, which may lower
+ * the operator's limits in `defaults` but not raise them). An unsupported extension is refused before anything
+ * is stored; a refused request leaves nothing behind; the content itself is checked by the conversion.
  */
-export const receiveDocument = async (
-  request: FastifyRequest,
-  limits: { dataDir: string; maxBytes: number; defaults: Partial<JobOptionLimits> },
-): Promise<ReceivedDocument> => {
+export const receiveDocument = async (request: FastifyRequest, limits: UploadLimits): Promise<ReceivedDocument> => {
   if (!request.isMultipart()) throw invalid('Send multipart/form-data with the document in a "file" field.', 415);
-  let staged: StagedFile | undefined;
+  let staged: ReceivedFile | undefined;
   let options: ConversionJobOptions = {};
   try {
     for await (const part of request.parts()) {
@@ -58,9 +72,12 @@ export const receiveDocument = async (
           { httpStatus: 415 },
         );
       }
-      staged = await stageConversionFile(limits.dataDir, part.file, part.filename, limits);
+      const roomBytes = limits.quotaBytes === undefined ? undefined : limits.quotaBytes - (await conversionStorageBytes(limits.dataDir));
+      if (roomBytes !== undefined && roomBytes <= 0) throw insufficientStorage();
+      staged = await receiveConversionFile(limits.dataDir, part.file, part.filename, { maxBytes: limits.maxBytes, ...(roomBytes !== undefined ? { roomBytes } : {}) });
     }
   } catch (error) {
+    if (staged) await discardReceivedFile(staged);
     discardRestOfBody(request);
     if (error instanceof AppError) throw error;
     const code = (error as { code?: string }).code;
@@ -69,7 +86,7 @@ export const receiveDocument = async (
     throw error;
   }
   if (!staged) throw invalid('The multipart field "file" with the document is missing.');
-  return { staged, options };
+  return { received: staged, options };
 };
 
 /**

@@ -65,6 +65,7 @@ export const ingestDocumentTool = defineTool({
     'file_not_found',
     'unsupported_file_type',
     'extraction_failed',
+    'conversion_failed',
     'no_content',
     'no_chunks',
     'forbidden_path',

@@ -3,9 +3,9 @@ import { runMarkupWorker } from './run-markup.js';
 import { singlePage } from './single-page.js';
 import { checkZip } from './zip-guard.js';
 
-/** DOCX: bomb check, then mammoth (Word styles -> HTML headings/tables) and turndown with GFM tables. */
+/** DOCX: bomb check (inflated bytes counted), then mammoth (Word styles -> HTML headings/tables) and turndown with GFM tables. */
 export async function convertDocx(ctx: FormatContext): Promise<FormatOutput> {
-  checkZip(ctx.bytes, ctx.filename);
+  await checkZip(ctx.bytes, ctx.filename, ctx.signal);
   ctx.progress({ stage: 'convert', page: 0, pages: 1 });
   const out = await runMarkupWorker('docx', ctx.bytes, ctx.signal);
   return singlePage(out.markdown, out.title, out.warnings);

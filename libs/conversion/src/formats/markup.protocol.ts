@@ -17,4 +17,5 @@ export interface MarkupOutput {
 }
 
 /** The worker's one message. */
-export type MarkupReply = { ok: true; result: MarkupOutput } | { ok: false; error: string };
+/** `code`: a typed refusal (the document is over a limit), passed on as that conversion error. */
+export type MarkupReply = { ok: true; result: MarkupOutput } | { ok: false; error: string; code?: 'too_large' };

@@ -8,7 +8,11 @@ import { parentPort, workerData } from 'node:worker_threads';
 import mammoth from 'mammoth';
 import TurndownService from 'turndown';
 import { gfm } from 'turndown-plugin-gfm';
+import { MAX_NESTING_DEPTH, nestsDeeperThan } from './markup-depth.js';
 import type { MarkupOutput, MarkupReply, MarkupWorkerData } from './markup.protocol.js';
+
+/** A document over a limit: answered as a typed `too_large`, not a crash. */
+class OverLimit extends Error {}
 
 /** What the rules read of a node of turndown's parsed document (its types name browser DOM classes). */
 interface MarkupNode {
@@ -91,6 +95,8 @@ function titleOf(html: string): string | null {
 }
 
 function htmlToMarkdown(html: string): string {
+  // before any parsing: the DOM parser and turndown's recursive walk cost minutes on pathological nesting
+  if (nestsDeeperThan(html)) throw new OverLimit(`the document nests elements more than ${MAX_NESTING_DEPTH} deep`);
   // the <head> (title, meta, styles) is not body text; the parser would otherwise keep the title's text
   const body = html.replace(/<head\b[\s\S]*?<\/head>/i, '').replace(/<title\b[\s\S]*?<\/title>/gi, '');
   const md = turndown().turndown(promoteHeaderRows(body));
@@ -124,5 +130,10 @@ const reply = (message: MarkupReply): void => {
 
 run(workerData as MarkupWorkerData).then(
   (result) => reply({ ok: true, result }),
-  (e: unknown) => reply({ ok: false, error: String((e as { message?: unknown } | null | undefined)?.message || e) }),
+  (e: unknown) =>
+    reply({
+      ok: false,
+      error: String((e as { message?: unknown } | null | undefined)?.message || e),
+      ...(e instanceof OverLimit ? { code: 'too_large' as const } : {}),
+    }),
 );

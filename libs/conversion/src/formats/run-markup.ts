@@ -1,10 +1,15 @@
 import { tsWorker } from '@lectern/runtime';
+import { conversionError } from '../errors.js';
 import type { MarkupOp, MarkupOutput, MarkupReply, MarkupWorkerData } from './markup.protocol.js';
 
 export type { MarkupOutput } from './markup.protocol.js';
 
-/** Heap cap of the markup worker: far above any real document, far below the host's memory. */
-const MAX_HEAP_MB = 1024;
+/**
+ * Heap cap of the markup worker: far above any real document, far below the host's memory. A worker is started
+ * per document, so whatever it grew to is returned when it ends (or is terminated by the timeout).
+ */
+const MAX_HEAP_MB = 512;
+const MAX_YOUNG_MB = 32;
 
 /** Runs `markup.worker.ts` on one document; the abort signal (timeout) terminates the thread. */
 export function runMarkupWorker(op: MarkupOp, bytes: Uint8Array, signal: AbortSignal): Promise<MarkupOutput> {
@@ -13,7 +18,7 @@ export function runMarkupWorker(op: MarkupOp, bytes: Uint8Array, signal: AbortSi
     const workerData: MarkupWorkerData = { op, bytes };
     const worker = tsWorker(new URL('./markup.worker.ts', import.meta.url), {
       workerData,
-      resourceLimits: { maxOldGenerationSizeMb: MAX_HEAP_MB },
+      resourceLimits: { maxOldGenerationSizeMb: MAX_HEAP_MB, maxYoungGenerationSizeMb: MAX_YOUNG_MB },
     });
     let settled = false;
     const finish = (fn: () => void): void => {
@@ -26,7 +31,7 @@ export function runMarkupWorker(op: MarkupOp, bytes: Uint8Array, signal: AbortSi
     const onAbort = (): void => finish(() => reject(signal.reason));
     signal.addEventListener('abort', onAbort, { once: true });
     worker.on('message', (m: MarkupReply) =>
-      finish(() => (m.ok ? resolve(m.result) : reject(new Error(m.error)))),
+      finish(() => (m.ok ? resolve(m.result) : reject(m.code ? conversionError(m.code, m.error) : new Error(m.error)))),
     );
     worker.on('error', (e) => finish(() => reject(e)));
     worker.on('exit', (code) => finish(() => reject(new Error(`markup worker exited (${code})`))));

@@ -6,6 +6,7 @@ import type { PageLayout } from './layout.js';
 import { buildMarkdown, type BuildPage } from './pdf-markdown.js';
 import type { DocRef, ExtractedPage } from './pdf-worker-pool.js';
 import { ocrPage } from '../ocr/ocr-page.js';
+import { declaredImageSizes, MAX_IMAGE_PIXELS } from '../formats/image-size.js';
 
 const MIN_TEXT_CHARS = 10;
 const OCR_DPI = 300;
@@ -24,6 +25,7 @@ function pageText(layout: PageLayout): string {
  * mupdf opens PNG/JPEG/TIFF/BMP as documents, multi-page TIFFs included).
  */
 export async function convertPaged(ctx: FormatContext, kind: 'pdf' | 'image'): Promise<FormatOutput> {
+  if (kind === 'image') refuseHugeImage(ctx);
   const doc: DocRef = { key: ctx.fingerprint, mime: ctx.mime, bytes: ctx.bytes };
   try {
     return await convert(ctx, kind, doc);
@@ -142,6 +144,17 @@ async function convert(ctx: FormatContext, kind: 'pdf' | 'image', doc: DocRef): 
   });
   const title = info.metadata['title']?.trim() || null;
   return { pages: records, markdown, pageMap, title, metadata: info.metadata, warnings, ocrSkipped: needOcr.length > 0 && !ocrAllowed };
+}
+
+/** An image declaring more than MAX_IMAGE_PIXELS is refused from its header, before mupdf decodes it. */
+function refuseHugeImage(ctx: FormatContext): void {
+  const sizes = declaredImageSizes(ctx.bytes, ctx.mime);
+  const huge = sizes?.find((s) => s.width * s.height > MAX_IMAGE_PIXELS);
+  if (huge)
+    throw conversionError(
+      'too_large',
+      `${ctx.filename} is ${huge.width}x${huge.height} pixels (limit ${MAX_IMAGE_PIXELS / 1_000_000} megapixels)`,
+    );
 }
 
 /** Images render at their native resolution, small ones upscaled (tesseract wants ~300-DPI-sized glyphs). */

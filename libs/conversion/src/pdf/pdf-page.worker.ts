@@ -142,12 +142,27 @@ function extract(msg: Request<'extract'>): RawPage[] {
   return msg.pages.map((p) => extractPage(doc, p - 1));
 }
 
+/**
+ * Most pixels a page is rendered with (for OCR): an A3 page at 300 DPI is 17 MP. OCR costs about 10 bytes a
+ * pixel in tesseract, and mupdf's WASM memory never shrinks, so a page declaring huge dimensions (a PDF's
+ * MediaBox can be 200 inches square; an image up to MAX_IMAGE_PIXELS) is rendered at a lower resolution instead.
+ */
+const MAX_RENDER_PIXELS = 16_000_000;
+
+/** The scale of a render at `dpi`, lowered so the page has at most MAX_RENDER_PIXELS pixels. */
+function boundedScale(page: Mupdf.Page, dpi: number): number {
+  const [x0, y0, x1, y1] = page.getBounds();
+  const area = Math.max(1, Math.abs((x1 - x0) * (y1 - y0)));
+  const scale = dpi / 72;
+  return area * scale * scale > MAX_RENDER_PIXELS ? Math.sqrt(MAX_RENDER_PIXELS / area) : scale;
+}
+
 function render(msg: Request<'render'>): RenderedPage {
   const m = wasm();
   const doc = openDoc(msg);
   const page = doc.loadPage(msg.page - 1);
   try {
-    const scale = msg.dpi / 72;
+    const scale = boundedScale(page, msg.dpi);
     const matrix = m.Matrix.concat(m.Matrix.scale(scale, scale), m.Matrix.rotate(msg.rotate ?? 0));
     const pix = page.toPixmap(matrix, m.ColorSpace.DeviceGray, false, true);
     try {
@@ -172,7 +187,7 @@ function orientation(msg: Request<'orientation'>): PageOrientation {
   const doc = openDoc(msg);
   const page = doc.loadPage(msg.page - 1);
   const grey = <T>(rotate: number, fn: (px: Uint8ClampedArray, w: number, h: number, stride: number) => T): T => {
-    const scale = 100 / 72;
+    const scale = boundedScale(page, 100);
     const matrix = m.Matrix.concat(m.Matrix.scale(scale, scale), m.Matrix.rotate(rotate));
     const pix = page.toPixmap(matrix, m.ColorSpace.DeviceGray, false, true);
     try {

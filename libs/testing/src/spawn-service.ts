@@ -1,0 +1,56 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { repoRoot } from './paths.js';
+
+export interface SpawnedService {
+  child: ChildProcess;
+  baseUrl: string;
+  /** The process's peak resident memory so far (VmHWM), in bytes. */
+  peakRssBytes(): number;
+  /** SIGTERM, then wait for the exit. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Start an app's `main.ts` as its own process (node + tsx, as `npm start` runs it) on a free loopback port, and
+ * resolve once it logs fastify's "Server listening at". `portVariable` names the app's port setting.
+ */
+export const spawnService = (entry: string, portVariable: string, env: Record<string, string>): Promise<SpawnedService> =>
+  new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+      cwd: repoRoot(),
+      env: { ...process.env, ...env, [portVariable]: '0', HOST: '127.0.0.1', LOG_LEVEL: env['LOG_LEVEL'] ?? 'info' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    child.stderr!.on('data', (d: Buffer) => {
+      err = (err + d.toString()).slice(-2000);
+    });
+    const onExit = (code: number | null): void => reject(new Error(`${entry} exited early (${code}): ${err}`));
+    child.once('exit', onExit);
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
+      if (!m?.[1]) return;
+      child.off('exit', onExit);
+      out = '';
+      child.stdout!.removeAllListeners('data');
+      child.stdout!.resume();
+      const pid = child.pid as number;
+      resolve({
+        child,
+        baseUrl: m[1],
+        peakRssBytes: () => {
+          const hwm = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+          return hwm ? Number(hwm[1]) * 1024 : 0;
+        },
+        stop: async () => {
+          if (child.exitCode !== null) return;
+          const exited = new Promise((r) => child.once('exit', r));
+          child.kill('SIGTERM');
+          await exited;
+        },
+      });
+    });
+  });
