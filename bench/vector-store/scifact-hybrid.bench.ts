@@ -183,7 +183,7 @@ const main = async (): Promise<void> => {
       { name: 'dense (searchDense)', search: (qv, _t, limit) => store.searchDense('scifact', qv, { fingerprint, limit }) },
       { name: 'BM25 (searchKeyword, FTS5)', search: (_qv, text, limit) => store.searchKeyword('scifact', text, { limit }) },
       { name: `hybrid default: z-score, ${FUSION_DEFAULTS.keywordWeight} BM25 + ${FUSION_DEFAULTS.denseWeight} dense`, search: hybrid({}) },
-      { name: 'hybrid fusion: rrf, k=60, default weights (0.7 / 0.3)', search: hybrid({ fusion: 'rrf' }) },
+      { name: `hybrid fusion: rrf, k=60, default weights (${FUSION_DEFAULTS.keywordWeight} / ${FUSION_DEFAULTS.denseWeight})`, search: hybrid({ fusion: 'rrf' }) },
       { name: 'hybrid fusion: rrf, k=60, equal weights (naive)', search: hybrid({ fusion: 'rrf', denseWeight: 1, keywordWeight: 1 }) },
     ];
 

@@ -4,15 +4,15 @@ const list = (...entries: [string, number][]): Scored[] => entries.map(([id, sco
 const ids = (l: { id: string }[]): string[] => l.map((x) => x.id);
 
 describe('resolveFusion', () => {
-  it('defaults to z-score fusion, 0.7 keyword / 0.3 dense over 100 candidates per side', () => {
-    expect(FUSION_DEFAULTS).toEqual({ method: 'zscore', keywordWeight: 0.7, denseWeight: 0.3, candidates: 100, rrfK: 60 });
-    expect(resolveFusion(10, {})).toEqual({ method: 'zscore', rrfK: 60, denseWeight: 0.3, keywordWeight: 0.7, candidates: 100 });
+  it('defaults to z-score fusion, 0.8 keyword / 0.2 dense over 100 candidates per side', () => {
+    expect(FUSION_DEFAULTS).toEqual({ method: 'zscore', keywordWeight: 0.8, denseWeight: 0.2, candidates: 100, rrfK: 60 });
+    expect(resolveFusion(10, {})).toEqual({ method: 'zscore', rrfK: 60, denseWeight: 0.2, keywordWeight: 0.8, candidates: 100 });
     expect(resolveFusion(250, {}).candidates).toBe(250);
   });
 
   it('takes per-call options over store defaults over FUSION_DEFAULTS', () => {
     expect(resolveFusion(20, {}, { method: 'rrf', rrfK: 10, keywordWeight: 2 })).toEqual({
-      method: 'rrf', rrfK: 10, denseWeight: 0.3, keywordWeight: 2, candidates: 100,
+      method: 'rrf', rrfK: 10, denseWeight: 0.2, keywordWeight: 2, candidates: 100,
     });
     expect(resolveFusion(20, { fusion: 'zscore', rrfK: 5, candidates: 7 }, { method: 'rrf', rrfK: 10 })).toMatchObject({
       method: 'zscore', rrfK: 5, candidates: 7,

@@ -5,11 +5,13 @@ export const FUSION_METHODS = ['zscore', 'rrf'] as const;
 export type FusionMethod = (typeof FUSION_METHODS)[number];
 
 /**
- * Fusion defaults: the ONE place to change them. Chosen by measurement on BEIR SciFact (train judgments,
- * `docs/benchmarks/embedding.md`, re-measured through this store in `docs/benchmarks/vector-store.md`):
- * with the bundled dense model (USE-lite, dense-only nDCG@10 0.272) and BM25 (0.669), naive RRF(k=60) of the two
- * scores 0.510 — worse than BM25 alone — while 0.7·z(BM25) + 0.3·z(dense) over the top 100 of each list scores
- * 0.678, the only setting tuned on half the queries that also beat BM25 on the other half. RRF stays selectable.
+ * Fusion defaults: the ONE place to change them. Chosen by measurement on BEIR SciFact through this store
+ * (`bench/vector-store/scifact-hybrid.bench.ts --tune`, train judgments; settings chosen on a random half of the
+ * queries, "tune", reported on the other, "check"; docs/benchmarks/embedding.md). With both offline models
+ * (USE-lite, dense-only 0.27; potion-base-2M, 0.41) the store's BM25 (0.70) dominates, and the former default
+ * 0.7·z(BM25) + 0.3·z(dense) fell below BM25 on potion's tune half (0.674 < 0.681). 0.8 / 0.2 over 100 candidates
+ * per side is above BM25 on the tune half with both models (potion 0.684 vs 0.681, USE-lite 0.632 vs 0.628) and
+ * the best such setting on both together. Naive RRF(k=60) is far below BM25 with either; RRF stays selectable.
  * The weights apply to both methods (RRF only depends on their ratio); `rrfK` only to RRF.
  */
 export const FUSION_DEFAULTS: {
@@ -21,8 +23,8 @@ export const FUSION_DEFAULTS: {
   readonly rrfK: number;
 } = {
   method: 'zscore',
-  denseWeight: 0.3,
-  keywordWeight: 0.7,
+  denseWeight: 0.2,
+  keywordWeight: 0.8,
   candidates: 100,
   rrfK: 60,
 };
