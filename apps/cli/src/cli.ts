@@ -5,6 +5,7 @@ import type { EmbeddingLogger } from '@lectern/embedding';
 import { Command, CommanderError } from 'commander';
 import { registerDocstoreCommand } from './commands/docstore.command.js';
 import { registerEmbedCommand } from './commands/embed.command.js';
+import { registerMcpCommand } from './commands/mcp.command.js';
 import { registerModelsCommand } from './commands/models.command.js';
 import { loadConfig, type CliConfig } from './config.js';
 
@@ -49,6 +50,7 @@ export const buildCli = (io: CliIo): Command => {
   registerEmbedCommand(program, context);
   registerModelsCommand(program, context);
   registerDocstoreCommand(program, context);
+  registerMcpCommand(program, context);
   return program;
 };
 

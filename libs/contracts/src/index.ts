@@ -25,3 +25,4 @@ export * from './tools/ingest-policy-revision.schema.js';
 export * from './tools/remove-policy-revision.schema.js';
 export * from './conversion.schema.js';
 export * from './queues/index.js';
+export * from './rest/ingest-upload.schema.js';

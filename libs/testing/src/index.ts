@@ -8,3 +8,4 @@ export type { AuthProbe, AuthProbeResult } from './auth-matrix.js';
 export { silentLogger, listenOnFreePort } from './app-harness.js';
 export { wordRecall, words } from './word-recall.js';
 export { openApiErrors } from './openapi.js';
+export { textPdf } from './text-pdf.js';

@@ -3,6 +3,7 @@ import type { ConversionEngine } from '@lectern/conversion';
 import type { JobOptionLimits } from '@lectern/conversion-job';
 import type { Admission } from '@lectern/transport';
 import type { FastifyInstance } from 'fastify';
+import { convertSchema } from './openapi.schemas.js';
 import { receiveDocument, wantsMarkdown } from './upload.js';
 
 export interface ConvertRouteDeps {
@@ -18,7 +19,7 @@ export interface ConvertRouteDeps {
 
 /** `POST /convert`: multipart `file` -> ConversionResult JSON (or Markdown with `Accept: text/markdown`). */
 export const registerConvertRoute = (app: FastifyInstance, deps: ConvertRouteDeps): void => {
-  app.post('/convert', { onRequest: deps.admission.onRequest }, async (request, reply) => {
+  app.post('/convert', { onRequest: deps.admission.onRequest, schema: convertSchema }, async (request, reply) => {
     const { staged, options } = await receiveDocument(request, deps);
     // A client that hangs up stops its conversion (the pools are shared with the queue's jobs).
     const abort = new AbortController();
