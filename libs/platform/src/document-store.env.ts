@@ -30,7 +30,7 @@ export const documentStoreEnvShape = {
   REDIS_URL: envUrl(),
 };
 
-const DocumentStoreEnvSchema = z.object({ ...documentStoreEnvShape, PDF_ENGINE: commonEnvShape.PDF_ENGINE });
+export const DocumentStoreEnvSchema = z.object({ ...documentStoreEnvShape, PDF_ENGINE: commonEnvShape.PDF_ENGINE });
 export type DocumentStoreEnv = z.infer<typeof DocumentStoreEnvSchema>;
 
 /** The platform's document-store settings from those variables. */
