@@ -5,10 +5,10 @@ import { z } from 'zod';
 /** Environment of document-store-mcp: the document store's variables (shared with `lectern mcp documents`) and HTTP's. */
 export const DocumentStoreEnvSchema = z.object({
   ...commonEnvShape,
-  ...mcpOriginEnvShape,
-  ...documentStoreEnvShape,
   DOCUMENT_STORE_PORT: envPort(3002),
   MCP_HTTP_SESSIONS: envEnum(['stateless', 'stateful'] as const, 'stateless'),
+  ...mcpOriginEnvShape,
+  ...documentStoreEnvShape,
 });
 
 export type DocumentStoreConfig = z.infer<typeof DocumentStoreEnvSchema>;

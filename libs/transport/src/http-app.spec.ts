@@ -1,6 +1,7 @@
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { listenOnFreePort, openApiErrors } from '@lectern/testing';
+import { closeHttp } from './close-http.js';
 import { createHttpApp } from './http-app.js';
 import { announceReady } from './ready.js';
 
@@ -26,12 +27,12 @@ describe('createHttpApp: the console', () => {
     expect(lines.filter((l) => l['msg'] === 'incoming request' || l['msg'] === 'request completed')).toEqual([]);
     await fetch(`${base}/work`);
     await new Promise((r) => setTimeout(r, 50));
+    await closeHttp(app, 100);
     const logged = lines.filter((l) => l['msg'] === 'incoming request' || l['msg'] === 'request completed');
     expect(logged.map((l) => [l['level'], l['msg']])).toEqual([
       [30, 'incoming request'],
       [30, 'request completed'],
     ]);
-    await app.close();
   });
 
   it('prints one ready line, and warns when open to the network without a token', async () => {
@@ -66,8 +67,12 @@ describe('GET /openapi.json and /docs', () => {
     expect(html).toContain('swagger-ui');
     // The page's assets come from this server (the npm package), nothing from elsewhere.
     expect(html).not.toMatch(/src="https?:/);
-    expect((await fetch(`${base}/docs/static/swagger-ui-bundle.js`)).status).toBe(200);
-    expect((await fetch(`${base}/metrics`)).status).toBe(401);
-    await app.close();
+    const bundle = await fetch(`${base}/docs/static/swagger-ui-bundle.js`);
+    expect(bundle.status).toBe(200);
+    await bundle.arrayBuffer();
+    const refused = await fetch(`${base}/metrics`);
+    expect(refused.status).toBe(401);
+    await refused.arrayBuffer();
+    await closeHttp(app, 100);
   });
 });
