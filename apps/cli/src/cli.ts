@@ -6,6 +6,7 @@ import { Command, CommanderError } from 'commander';
 import { registerConvertCommand } from './commands/convert.command.js';
 import { registerDocstoreCommand } from './commands/docstore.command.js';
 import { registerEmbedCommand } from './commands/embed.command.js';
+import { registerMcpCommand } from './commands/mcp.command.js';
 import { registerModelsCommand } from './commands/models.command.js';
 import { loadConfig, type CliConfig } from './config.js';
 
@@ -51,6 +52,7 @@ export const buildCli = (io: CliIo): Command => {
   registerModelsCommand(program, context);
   registerDocstoreCommand(program, context);
   registerConvertCommand(program, context);
+  registerMcpCommand(program, context);
   return program;
 };
 

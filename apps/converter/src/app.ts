@@ -1,6 +1,6 @@
 import multipart from '@fastify/multipart';
 import type { ConversionService } from '@lectern/platform';
-import type { Logger } from '@lectern/runtime';
+import { LECTERN_VERSION, type Logger } from '@lectern/runtime';
 import { createAdmission, createHttpApp } from '@lectern/transport';
 import type { FastifyInstance } from 'fastify';
 import { conversionDefaults, convertAdmission, restApiKey, type ConverterConfig } from './config.js';
@@ -17,7 +17,12 @@ export interface ConverterDeps {
 /** Compose the converter's HTTP API without listening (tests use `inject` or listen on port 0). */
 export const buildApp = (deps: ConverterDeps): FastifyInstance => {
   const { config } = deps;
-  const app = createHttpApp({ service: 'converter', logger: deps.logger, apiKey: restApiKey(config) });
+  const app = createHttpApp({
+    service: 'converter',
+    logger: deps.logger,
+    apiKey: restApiKey(config),
+    openapi: { version: LECTERN_VERSION, description: 'Any document to Markdown, a page map and a heading tree (spec 003 conversion service).' },
+  });
   const limits = {
     dataDir: config.DATA_DIR,
     maxBytes: config.MAX_DOCUMENT_BYTES,

@@ -1,7 +1,7 @@
 import { createLogger, ConfigError } from '@lectern/runtime';
-import { httpShutdownStep, installShutdown } from '@lectern/transport';
+import { announceReady, httpShutdownStep, installShutdown } from '@lectern/transport';
 import { buildApp } from './app.js';
-import { loadConfig } from './config.js';
+import { loadConfig, restApiKey } from './config.js';
 import { createConverterServices } from './converter-services.js';
 
 const start = async () => {
@@ -12,7 +12,13 @@ const start = async () => {
   // Ordered: stop taking requests, then the worker (finishes its job), the queue, Redis, the engine.
   installShutdown({ log: logger, steps: [httpShutdownStep(app), ...services.platform.shutdownSteps()] });
   await app.listen({ port: config.CONVERTER_PORT, host: config.HOST });
-  logger.info({ queue: config.REDIS_URL ? 'bullmq' : 'in-process', port: config.CONVERTER_PORT }, 'converter ready');
+  announceReady(app, logger, {
+    service: 'converter',
+    host: config.HOST,
+    auth: Boolean(restApiKey(config)),
+    transports: 'REST POST /convert, POST /tasks, OpenAPI /docs',
+    details: { queue: config.REDIS_URL ? 'bullmq (redis)' : 'in-process', workers: String(config.CONVERTER_CONCURRENCY) },
+  });
 };
 
 start().catch((error: unknown) => {

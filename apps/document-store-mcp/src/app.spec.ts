@@ -88,7 +88,9 @@ describe('document-store-mcp config', () => {
   it('uses the spec defaults', () => {
     const config = loadConfig({});
     expect(config.DOCUMENT_STORE_PORT).toBe(3002);
-    expect(config.HOST).toBe('0.0.0.0');
+    expect(config.HOST).toBe('127.0.0.1');
+    expect(config.MCP_ALLOWED_HOSTS).toEqual([]);
+    expect(config.MCP_ALLOWED_ORIGINS).toEqual([]);
     expect(config.IMAGE_RATIO_THRESHOLD).toBe(0.7);
     expect(config.ENABLE_OCR).toBe(true);
     expect(config.DOCUMENT_STORE_PROJECT).toBe('application_docs');

@@ -1,9 +1,11 @@
-import { createHttpApp, mountMcp, type ToolRegistration } from '@lectern/transport';
-import { LECTERN_VERSION, type Logger } from '@lectern/runtime';
-import type { FastifyInstance } from 'fastify';
+import multipart from '@fastify/multipart';
 import type { DocumentStoreDeps as UseCaseDeps } from '@lectern/document-store';
+import { documentStoreMcpService } from '@lectern/platform';
+import type { Logger } from '@lectern/runtime';
+import { createHttpApp, mountMcp, type ToolRegistration } from '@lectern/transport';
+import type { FastifyInstance } from 'fastify';
 import type { DocumentStoreConfig } from './config.js';
-import { documentStoreToolRegistrations } from './tools.js';
+import { registerUploadDocumentRoute } from './routes/upload-document.route.js';
 
 export interface DocumentStoreDeps {
   config: DocumentStoreConfig;
@@ -15,15 +17,20 @@ export interface DocumentStoreDeps {
 
 /** Compose document-store-mcp without listening (tests use `inject()` or listen on port 0). */
 export const buildApp = (deps: DocumentStoreDeps): FastifyInstance => {
-  const app = createHttpApp({ service: 'document-store-mcp', logger: deps.logger, apiKey: deps.config.MCP_API_KEY });
+  const { config } = deps;
+  const service = documentStoreMcpService(deps.documentStore);
+  const app = createHttpApp({ service: service.name, logger: deps.logger, apiKey: config.MCP_API_KEY, openapi: { version: service.version } });
   mountMcp(app, {
-    name: 'document-store-mcp',
-    version: LECTERN_VERSION,
-    instructions:
-      'Lectern document store: ingest planning documents (PDF, images), search them with citations ' +
-      '(page numbers), read them, and store/query citable chunks in per-project collections.',
-    tools: deps.tools ?? documentStoreToolRegistrations(deps.documentStore),
-    sessionMode: deps.config.MCP_HTTP_SESSIONS,
+    ...service,
+    tools: deps.tools ?? service.tools,
+    sessionMode: config.MCP_HTTP_SESSIONS,
+    originPolicy: { allowedHosts: config.MCP_ALLOWED_HOSTS, allowedOrigins: config.MCP_ALLOWED_ORIGINS },
   });
+  const store = deps.documentStore;
+  if (store) {
+    // busboy's limit is the backstop one byte after our own counter (which answers 413 first).
+    app.register(multipart, { limits: { fileSize: config.MAX_DOCUMENT_BYTES + 1, files: 1, fields: 8, fieldSize: 64 * 1024 } });
+    app.register(async (scope) => registerUploadDocumentRoute(scope, { ...store, dataDir: config.DATA_DIR }));
+  }
   return app;
 };

@@ -1,5 +1,5 @@
 import type { DocumentStoreDeps, RetrieveMode } from '@lectern/document-store';
-import { createPlatform, documentStoreDeps, type Platform } from '@lectern/platform';
+import { createPlatform, documentStoreDeps, documentStoreSettings, type Platform } from '@lectern/platform';
 import type { Logger } from '@lectern/runtime';
 import type { DocumentStoreConfig } from './config.js';
 
@@ -16,26 +16,5 @@ export interface ComposedDocumentStore {
  */
 export const composeDocumentStore = (config: DocumentStoreConfig, log: Logger, platform?: Platform): ComposedDocumentStore => {
   const p = platform ?? createPlatform({ dataDir: config.DATA_DIR, log, redisUrl: config.REDIS_URL });
-  return {
-    platform: p,
-    deps: documentStoreDeps(p, {
-      vectorDir: config.CHROMA_PERSIST_DIR,
-      qdrantUrl: config.QDRANT_URL,
-      qdrantApiKey: config.QDRANT_API_KEY,
-      embedding: {
-        model: config.EMBEDDING_MODEL,
-        modelDir: config.EMBEDDING_MODEL_DIR,
-        quantized: config.EMBEDDING_QUANTIZED,
-        threads: config.EMBEDDING_THREADS || undefined,
-      },
-      defaultProject: config.DOCUMENT_STORE_PROJECT,
-      roots: config.DOCUMENT_ROOTS,
-      pdfEngine: config.PDF_ENGINE,
-      enableOcr: config.ENABLE_OCR,
-      imageRatioThreshold: config.IMAGE_RATIO_THRESHOLD,
-      maxDocumentBytes: config.MAX_DOCUMENT_BYTES,
-      ingestTimeoutMs: config.INGEST_TIMEOUT_S * 1000,
-      retrieveMode: config.RETRIEVE_SEARCH_MODE,
-    }),
-  };
+  return { platform: p, deps: documentStoreDeps(p, documentStoreSettings(config)) };
 };

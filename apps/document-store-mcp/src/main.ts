@@ -1,5 +1,6 @@
 import { createLogger, ConfigError } from '@lectern/runtime';
-import { httpShutdownStep, installShutdown } from '@lectern/transport';
+import { describeDocumentStore } from '@lectern/platform';
+import { announceReady, httpShutdownStep, installShutdown } from '@lectern/transport';
 import { buildApp } from './app.js';
 import { composeDocumentStore } from './compose.js';
 import { loadConfig } from './config.js';
@@ -12,6 +13,13 @@ const start = async () => {
   // Order: HTTP and its open streams first, then the platform's workers, queues, Redis, engine, embedders, store.
   installShutdown({ log: logger, steps: [httpShutdownStep(app), ...platform.shutdownSteps()] });
   await app.listen({ port: config.DOCUMENT_STORE_PORT, host: config.HOST });
+  announceReady(app, logger, {
+    service: 'document-store-mcp',
+    host: config.HOST,
+    auth: Boolean(config.MCP_API_KEY),
+    transports: `MCP /mcp (${config.MCP_HTTP_SESSIONS}) + /sse, REST POST /api/documents, OpenAPI /docs`,
+    details: describeDocumentStore(config),
+  });
 };
 
 start().catch((error: unknown) => {

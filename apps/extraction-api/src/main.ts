@@ -1,8 +1,8 @@
 import { createPlatform } from '@lectern/platform';
 import { createLogger, ConfigError } from '@lectern/runtime';
-import { httpShutdownStep, installShutdown } from '@lectern/transport';
+import { announceReady, httpShutdownStep, installShutdown } from '@lectern/transport';
 import { buildApp } from './app.js';
-import { loadConfig } from './config.js';
+import { loadConfig, restApiKey } from './config.js';
 
 const start = async () => {
   const config = loadConfig(process.env);
@@ -12,6 +12,7 @@ const start = async () => {
   const app = buildApp({ config, logger });
   installShutdown({ log: logger, steps: [httpShutdownStep(app), ...platform.shutdownSteps()] });
   await app.listen({ port: config.EXTRACTION_API_PORT, host: config.HOST });
+  announceReady(app, logger, { service: 'extraction-api', host: config.HOST, auth: Boolean(restApiKey(config)), transports: 'REST (POST /tasks arrives with its issue), OpenAPI /docs' });
 };
 
 start().catch((error: unknown) => {

@@ -1,8 +1,8 @@
+import { policyKbMcpService } from '@lectern/platform';
 import { createHttpApp, mountMcp, type ToolRegistration } from '@lectern/transport';
-import { LECTERN_VERSION, type Logger } from '@lectern/runtime';
+import type { Logger } from '@lectern/runtime';
 import type { FastifyInstance } from 'fastify';
 import type { PolicyKbConfig } from './config.js';
-import { policyKbToolRegistrations } from './tools.js';
 
 export interface PolicyKbDeps {
   config: PolicyKbConfig;
@@ -10,17 +10,16 @@ export interface PolicyKbDeps {
   tools?: ToolRegistration[];
 }
 
-/** Compose policy-kb-mcp without listening. */
+/** Compose policy-kb-mcp without listening (the same server `lectern mcp policies` serves over stdio). */
 export const buildApp = (deps: PolicyKbDeps): FastifyInstance => {
-  const app = createHttpApp({ service: 'policy-kb-mcp', logger: deps.logger, apiKey: deps.config.MCP_API_KEY });
+  const { config } = deps;
+  const service = policyKbMcpService();
+  const app = createHttpApp({ service: service.name, logger: deps.logger, apiKey: config.MCP_API_KEY, openapi: { version: service.version } });
   mountMcp(app, {
-    name: 'policy-kb-mcp',
-    version: LECTERN_VERSION,
-    instructions:
-      'Lectern policy knowledge base: search versioned policy documents "as in force on" a date, read sections, ' +
-      'list policies and revisions, ingest and remove revisions.',
-    tools: deps.tools ?? policyKbToolRegistrations(),
-    sessionMode: deps.config.MCP_HTTP_SESSIONS,
+    ...service,
+    tools: deps.tools ?? service.tools,
+    sessionMode: config.MCP_HTTP_SESSIONS,
+    originPolicy: { allowedHosts: config.MCP_ALLOWED_HOSTS, allowedOrigins: config.MCP_ALLOWED_ORIGINS },
   });
   return app;
 };

@@ -1,10 +1,11 @@
-import { commonEnvShape, envBool, envEnum, envInt, envList, envPort, envString, envUrl, parseEnv } from '@lectern/runtime';
+import { commonEnvShape, envBool, envEnum, envInt, envList, envPort, envString, envUrl, mcpOriginEnvShape, parseEnv } from '@lectern/runtime';
 import { ProjectIdSchema } from '@lectern/contracts';
 import { z } from 'zod';
 
 /** Environment of policy-kb-mcp (spec 001's names and defaults, plus the platform's). */
 export const PolicyKbEnvSchema = z.object({
   ...commonEnvShape,
+  ...mcpOriginEnvShape,
   POLICY_KB_PORT: envPort(3003),
   MCP_HTTP_SESSIONS: envEnum(['stateless', 'stateful'] as const, 'stateless'),
   POLICY_KB_PROJECT: z.preprocess((v) => (v === '' ? undefined : v), ProjectIdSchema.default('policy_docs')),

@@ -1,6 +1,6 @@
 import { createPlatform } from '@lectern/platform';
 import { createLogger, ConfigError } from '@lectern/runtime';
-import { httpShutdownStep, installShutdown } from '@lectern/transport';
+import { announceReady, httpShutdownStep, installShutdown } from '@lectern/transport';
 import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
 
@@ -12,6 +12,13 @@ const start = async () => {
   const app = buildApp({ config, logger });
   installShutdown({ log: logger, steps: [httpShutdownStep(app), ...platform.shutdownSteps()] });
   await app.listen({ port: config.POLICY_KB_PORT, host: config.HOST });
+  announceReady(app, logger, {
+    service: 'policy-kb-mcp',
+    host: config.HOST,
+    auth: Boolean(config.MCP_API_KEY),
+    transports: `MCP /mcp (${config.MCP_HTTP_SESSIONS}) + /sse`,
+    details: { registry: config.REDIS_URL ? 'redis' : 'sqlite', project: config.POLICY_KB_PROJECT },
+  });
 };
 
 start().catch((error: unknown) => {

@@ -6,6 +6,11 @@ export interface BearerAuthOptions {
   apiKey: string | undefined;
   /** Paths (without query string) open without a token. Default: `/health`. */
   exemptPaths?: readonly string[];
+  /**
+   * Route patterns open without a token when they start with one of these (e.g. `/docs/` for the OpenAPI page's
+   * assets). Matched on the route fastify selected, never on the raw URL, so `/docs/../mcp` cannot slip through.
+   */
+  exemptRoutePrefixes?: readonly string[];
 }
 
 /**
@@ -16,12 +21,15 @@ export interface BearerAuthOptions {
  */
 export const installBearerAuth = (app: FastifyInstance, options: BearerAuthOptions): void => {
   const exempt = new Set(options.exemptPaths ?? ['/health']);
+  const prefixes = options.exemptRoutePrefixes ?? [];
   const apiKey = options.apiKey;
   if (!apiKey) return;
 
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     const path = request.url.split('?')[0] ?? request.url;
     if (exempt.has(path)) return;
+    const route = request.routeOptions.url;
+    if (route !== undefined && prefixes.some((p) => route.startsWith(p))) return;
     const decision = checkAuthorization(request.headers.authorization, apiKey);
     if (decision.ok) return;
     request.log.warn(

@@ -27,3 +27,4 @@ export * from './tools/remove-policy-revision.schema.js';
 export * from './policy-registry.schema.js';
 export * from './conversion.schema.js';
 export * from './queues/index.js';
+export * from './rest/ingest-upload.schema.js';

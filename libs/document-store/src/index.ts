@@ -13,3 +13,6 @@ export { checkConsistency } from './check-consistency.js';
 export type { ConsistencyReport } from './check-consistency.js';
 export { listCollectionNames, retrieveDocumentChunks, storeDocumentChunks } from './collection-tools.js';
 export type { RetrieveMode } from './collection-tools.js';
+export { documentStoreToolRegistrations } from './tools/tool-registrations.js';
+export { documentTools } from './tools/document-tools.js';
+export { collectionTools } from './tools/collection-tools.js';

@@ -60,8 +60,17 @@ export const parseEnv = <S extends z.ZodObject>(schema: S, env: Record<string, s
 export const commonEnvShape = {
   DATA_DIR: z.preprocess(blankToUndefined, z.string().default('./data')),
   LOG_LEVEL: envEnum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const, 'info'),
-  HOST: z.preprocess(blankToUndefined, z.string().default('0.0.0.0')),
+  /** Listen address: loopback by default; containers set 0.0.0.0 (and should set MCP_API_KEY). */
+  HOST: z.preprocess(blankToUndefined, z.string().default('127.0.0.1')),
   MCP_API_KEY: envString(),
   /** Which mupdf reads PDFs: the native addon over Debian's libmupdf when built (`auto`), or the WASM build. */
   PDF_ENGINE: envEnum(['auto', 'native', 'wasm'] as const, 'auto'),
+};
+
+/** DNS-rebinding protection of the MCP endpoints (empty: loopback names on the listen port; no Origin always passes). */
+export const mcpOriginEnvShape = {
+  /** Host header values the MCP endpoints accept: `name` (any port) or `name:port`; `*` accepts any. */
+  MCP_ALLOWED_HOSTS: envList([]),
+  /** Origin header values the MCP endpoints accept (`scheme://name[:port]`); `*` accepts any. */
+  MCP_ALLOWED_ORIGINS: envList([]),
 };

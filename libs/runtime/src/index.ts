@@ -9,6 +9,7 @@ export {
   envPort,
   envString,
   envUrl,
+  mcpOriginEnvShape,
   parseEnv,
 } from './env.js';
 export { createLogger } from './logger.js';

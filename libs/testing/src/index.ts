@@ -13,3 +13,5 @@ export { deepHtml, handmadePdf, honestZipBomb, hostileCorpus, hugeJpegHeader, hu
 export type { HostileCase } from './hostile-files.js';
 export { spawnService } from './spawn-service.js';
 export type { SpawnedService } from './spawn-service.js';
+export { openApiErrors } from './openapi.js';
+export { textPdf } from './text-pdf.js';

@@ -3,6 +3,10 @@ import { installBearerAuth } from '@lectern/auth';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { ServiceMetrics } from './metrics.js';
+import { OPENAPI_PATHS, registerOpenApi } from './openapi.js';
+
+/** Probes: their request lines are logged at `debug`, so a console at `info` is not a wall of health checks. */
+const QUIET_ROUTES = new Set(['/health', '/metrics']);
 
 export interface HttpAppOptions {
   service: string;
@@ -11,28 +15,39 @@ export interface HttpAppOptions {
   apiKey: string | undefined;
   metrics?: ServiceMetrics;
   bodyLimitBytes?: number;
+  /** Title, version and description of the service's OpenAPI document (default: the service name). */
+  openapi?: { title?: string; version?: string; description?: string };
 }
 
 /**
- * The fastify base every Lectern service shares: bearer auth on everything but `/health`,
- * `GET /health` → `{"status":"ok"}`, `GET /metrics` (Prometheus text), request metrics per route,
- * and one REST error shape (`{"error":{"code","message"}}`) with no internals leaked.
+ * The fastify base every Lectern service shares: bearer auth on everything but `/health` and the OpenAPI
+ * document and page, `GET /health` → `{"status":"ok"}`, `GET /metrics` (Prometheus text), request metrics
+ * per route, request lines at `info` (probes at `debug`), `GET /openapi.json` + `/docs` for the routes
+ * registered after this, and one REST error shape (`{"error":{"code","message"}}`) with no internals leaked.
  */
 export const createHttpApp = (options: HttpAppOptions): FastifyInstance => {
   const metrics = options.metrics ?? new ServiceMetrics(options.service);
   const app = Fastify({
     loggerInstance: options.logger as FastifyBaseLogger,
     bodyLimit: options.bodyLimitBytes ?? 32 * 1024 * 1024,
-    disableRequestLogging: false,
+    // Logged below instead, so that probes can log at debug.
+    disableRequestLogging: true,
     // SSE streams never become idle; `preClose` hooks end them, then the server closes.
     forceCloseConnections: 'idle',
   });
   app.decorate('metrics', metrics);
+  // Route schemas document the API (OpenAPI); the zod contracts parse requests and results, so fastify's own
+  // validation and serialisation stay out of the way (a response schema would otherwise drop unknown fields).
+  app.setValidatorCompiler(() => (data) => ({ value: data }));
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
 
   // Measured on the raw response so hijacked replies (MCP transports) are counted too.
   app.addHook('onRequest', async (request, reply) => {
     const started = process.hrtime.bigint();
+    const level = QUIET_ROUTES.has(request.routeOptions.url ?? '') ? 'debug' : 'info';
+    request.log[level]({ req: request }, 'incoming request');
     reply.raw.once('finish', () => {
+      request.log[level]({ res: reply, responseTime: Number(process.hrtime.bigint() - started) / 1e6 }, 'request completed');
       const labels = {
         method: request.method,
         route: request.routeOptions.url ?? 'unmatched',
@@ -43,12 +58,24 @@ export const createHttpApp = (options: HttpAppOptions): FastifyInstance => {
     });
   });
 
-  installBearerAuth(app, { apiKey: options.apiKey, exemptPaths: ['/health'] });
+  installBearerAuth(app, {
+    apiKey: options.apiKey,
+    exemptPaths: ['/health', OPENAPI_PATHS.json, OPENAPI_PATHS.page],
+    exemptRoutePrefixes: [`${OPENAPI_PATHS.page}/`],
+  });
 
-  app.get('/health', async () => ({ status: 'ok' }));
-  app.get('/metrics', async (_request, reply) => {
-    reply.header('content-type', metrics.registry.contentType);
-    return metrics.registry.metrics();
+  registerOpenApi(app, {
+    title: options.openapi?.title ?? options.service,
+    version: options.openapi?.version ?? '0.0.0',
+    ...(options.openapi?.description ? { description: options.openapi.description } : {}),
+  });
+  // In a plugin registered after the OpenAPI one, so that the document lists them.
+  app.register(async (scope) => {
+    scope.get('/health', { schema: { summary: 'Liveness probe (no token needed)', security: [] } }, async () => ({ status: 'ok' }));
+    scope.get('/metrics', { schema: { summary: 'Prometheus metrics (text exposition format)' } }, async (_request, reply) => {
+      reply.header('content-type', metrics.registry.contentType);
+      return metrics.registry.metrics();
+    });
   });
 
   app.setNotFoundHandler(async (request, reply) =>

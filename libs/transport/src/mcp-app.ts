@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { createMcpServerFactory } from './mcp-server-factory.js';
 import { registerLegacySse } from './legacy-sse.route.js';
+import { createOriginGuard, type OriginPolicy } from './origin-guard.js';
 import { registerStreamableHttp, type McpSessionMode } from './streamable-http.route.js';
 import type { ToolRegistration } from './tool-registration.js';
 
@@ -11,11 +12,17 @@ export interface MountMcpOptions {
   instructions?: string;
   tools: readonly ToolRegistration[];
   sessionMode?: McpSessionMode;
+  /** Host/Origin checks of the MCP endpoints (default: loopback names on the listen port; no Origin passes). */
+  originPolicy?: OriginPolicy;
 }
+
+/** The MCP endpoints: what the Host/Origin guard covers. */
+export const MCP_PATHS: readonly string[] = ['/mcp', '/sse', '/messages/'];
 
 /**
  * Mount one MCP server on both transports of specs 000/001 FR-009: Streamable HTTP at `/mcp`
- * and the legacy SSE transport at `GET /sse` + `POST /messages/`. Open streams are closed in
+ * and the legacy SSE transport at `GET /sse` + `POST /messages/`, each behind the Host/Origin guard
+ * (origin-guard.ts). Open streams are closed in
  * `preClose`, before the HTTP server stops, so shutdown never waits on a client.
  */
 export const mountMcp = (app: FastifyInstance, options: MountMcpOptions): void => {
@@ -26,6 +33,10 @@ export const mountMcp = (app: FastifyInstance, options: MountMcpOptions): void =
     tools: options.tools,
     log: app.log as unknown as Logger,
     metrics: app.metrics,
+  });
+  const guard = createOriginGuard(options.originPolicy);
+  app.addHook('onRequest', async function (request, reply) {
+    if (MCP_PATHS.includes(request.routeOptions.url ?? '')) return guard.call(this, request, reply);
   });
   const streamable = registerStreamableHttp(app, makeServer, options.sessionMode ?? 'stateless');
   const sse = registerLegacySse(app, makeServer);

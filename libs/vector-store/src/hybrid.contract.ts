@@ -1,3 +1,4 @@
+import { FUSION_DEFAULTS } from './fusion.js';
 import type { EmbeddingFingerprint, Hit, HybridOptions, Point, VectorStore } from './vector-store.port.js';
 
 /** What the hybrid part of the contract needs from `runVectorStoreContract`. */
@@ -58,10 +59,12 @@ export const runHybridContract = (t: HybridContractContext): void => {
     return new Map([...all].map((id) => [id, wd * (zd.get(id) ?? minD) + wk * (zk.get(id) ?? minK)]));
   };
 
-  it('fuses by default with z-scores, 0.3 dense + 0.7 keyword; a point missing from one list gets its minimum z', async () => {
+  it('fuses by default with z-scores at FUSION_DEFAULTS (0.2 dense + 0.8 keyword); a point missing from one list gets its minimum z', async () => {
     const { name, q } = await disagreement();
     const hits = await t.store().searchHybrid(name, q, { fingerprint: MODEL, limit: 10 });
-    const expected = await expectedZ(name, q, 0.3, 0.7);
+    const { denseWeight: dw, keywordWeight: kw } = FUSION_DEFAULTS;
+    expect([dw, kw]).toEqual([0.2, 0.8]);
+    const expected = await expectedZ(name, q, dw, kw);
     expect(hits).toHaveLength(8);
     for (const h of hits) expect(h.score).toBeCloseTo(expected.get(h.id) ?? NaN, 5);
     expect(hits.map((h) => h.score)).toEqual([...hits.map((h) => h.score)].sort((a, b) => b - a));
@@ -71,7 +74,7 @@ export const runHybridContract = (t: HybridContractContext): void => {
     expect(hits[1]?.keywordRank).toBeUndefined();
     // y is absent from the keyword list: it scores with that list's minimum z (-1 for a two-entry list).
     const y = hits[1] as Hit;
-    expect(y.score).toBeCloseTo(0.3 * ((await expectedZ(name, q, 1, 0)).get('y') ?? NaN) + 0.7 * -1, 5);
+    expect(y.score).toBeCloseTo(dw * ((await expectedZ(name, q, 1, 0)).get('y') ?? NaN) + kw * -1, 5);
     // The explicit method name gives the same result.
     expect(await t.store().searchHybrid(name, q, { fingerprint: MODEL, limit: 10, fusion: 'zscore' })).toEqual(hits);
   });

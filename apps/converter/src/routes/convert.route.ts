@@ -3,6 +3,7 @@ import type { ConversionEngine } from '@lectern/conversion';
 import { discardReceivedFile } from '@lectern/conversion-job';
 import type { Admission } from '@lectern/transport';
 import type { FastifyInstance } from 'fastify';
+import { convertSchema } from './openapi.schemas.js';
 import { receiveDocument, wantsMarkdown, type UploadLimits } from './upload.js';
 
 /** `defaults`: the operator's limits; options asking for more are refused (the engine clamps them too). */
@@ -15,7 +16,7 @@ export interface ConvertRouteDeps extends UploadLimits {
 
 /** `POST /convert`: multipart `file` -> ConversionResult JSON (or Markdown with `Accept: text/markdown`). */
 export const registerConvertRoute = (app: FastifyInstance, deps: ConvertRouteDeps): void => {
-  app.post('/convert', { onRequest: deps.admission.onRequest }, async (request, reply) => {
+  app.post('/convert', { onRequest: deps.admission.onRequest, schema: convertSchema }, async (request, reply) => {
     const { received, options } = await receiveDocument(request, deps);
     // A client that hangs up stops its conversion (the pools are shared with the queue's jobs).
     const abort = new AbortController();

@@ -1,6 +1,7 @@
 import { AppError, type ConversionTaskCreated, type ConversionTaskFailed, type ConversionTaskStatus } from '@lectern/contracts';
 import { promoteReceivedFile, type ConversionSnapshot, type ConversionSubmitter } from '@lectern/conversion-job';
 import type { FastifyInstance } from 'fastify';
+import { taskSchemas } from './openapi.schemas.js';
 import { receiveDocument, wantsMarkdown, type UploadLimits } from './upload.js';
 
 /** `defaults`: the operator's limits; a task's options may lower them, never raise them. */
@@ -42,19 +43,19 @@ export const registerTaskRoutes = (app: FastifyInstance, deps: TasksRouteDeps): 
     return job;
   };
 
-  app.post('/tasks', async (request, reply) => {
+  app.post('/tasks', { schema: taskSchemas.create }, async (request, reply) => {
     const { received, options } = await receiveDocument(request, deps);
     // the job's processor deletes the upload when the job ends
     const staged = await promoteReceivedFile(deps.dataDir, received);
     const handle = await deps.submitter.submit({ kind: 'staged', staged }, options);
     const job = await find(handle.id);
     const body: ConversionTaskCreated = { task_id: handle.id, status: job.status, deduplicated: handle.deduplicated };
-    return reply.code(202).send(body);
+    return reply.code(202).header('location', `/tasks/${handle.id}`).send(body);
   });
 
-  app.get<{ Params: { id: string } }>('/tasks/:id', async (request) => toStatus(await find(request.params.id)));
+  app.get<{ Params: { id: string } }>('/tasks/:id', { schema: taskSchemas.status }, async (request) => toStatus(await find(request.params.id)));
 
-  app.get<{ Params: { id: string } }>('/tasks/:id/result', async (request, reply) => {
+  app.get<{ Params: { id: string } }>('/tasks/:id/result', { schema: taskSchemas.result }, async (request, reply) => {
     const job = await find(request.params.id);
     if (job.status === 'failed' && job.error) {
       const body: ConversionTaskFailed = { task_id: job.id, status: 'failed', error: { code: job.error.code, message: job.error.message } };

@@ -1,10 +1,6 @@
 import { listCollectionsTool, retrieveDocumentChunksTool, storeDocumentChunksTool } from '@lectern/contracts';
-import {
-  listCollectionNames,
-  retrieveDocumentChunks,
-  storeDocumentChunks,
-  type DocumentStoreDeps,
-} from '@lectern/document-store';
+import { listCollectionNames, retrieveDocumentChunks, storeDocumentChunks } from '../collection-tools.js';
+import type { DocumentStoreDeps } from '../deps.js';
 import { bindTool, type ToolRegistration } from '@lectern/transport';
 
 /** Spec 002's tools; a collection is a project collection of the vector store. */

@@ -5,14 +5,12 @@ import {
   listIngestedDocumentsTool,
   searchApplicationDocsTool,
 } from '@lectern/contracts';
-import {
-  deleteDocument,
-  getDocumentText,
-  ingestDocument,
-  listIngestedDocuments,
-  searchDocuments,
-  type DocumentStoreDeps,
-} from '@lectern/document-store';
+import { deleteDocument } from '../delete-document.js';
+import type { DocumentStoreDeps } from '../deps.js';
+import { getDocumentText } from '../get-document-text.js';
+import { ingestDocument } from '../ingest-document.js';
+import { listIngestedDocuments } from '../list-documents.js';
+import { searchDocuments } from '../search-documents.js';
 import { bindTool, type ToolRegistration } from '@lectern/transport';
 
 /** Spec 000's four tools and delete_document: parse (done by the transport), call the use case, return. */

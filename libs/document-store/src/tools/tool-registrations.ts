@@ -1,8 +1,8 @@
 import { documentStoreTools } from '@lectern/contracts';
-import type { DocumentStoreDeps } from '@lectern/document-store';
+import type { DocumentStoreDeps } from '../deps.js';
 import { notImplemented, type ToolRegistration } from '@lectern/transport';
-import { collectionTools } from './tools/collection-tools.js';
-import { documentTools } from './tools/document-tools.js';
+import { collectionTools } from './collection-tools.js';
+import { documentTools } from './document-tools.js';
 
 /**
  * Every tool of specs 000 (+ delete_document), 002 and 004 with its full contract. Spec 004's project

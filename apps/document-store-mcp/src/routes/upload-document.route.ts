@@ -1,0 +1,47 @@
+import { resolve } from 'node:path';
+import { AppError, CommonErrorCodes, IngestUploadFieldsSchema, IngestUploadResultSchema, type IngestUploadResult } from '@lectern/contracts';
+import { ingestDocument, type DocumentStoreDeps } from '@lectern/document-store';
+import { describeZodError, errorResponse, jsonSchemaOf, multipartBody } from '@lectern/transport';
+import type { FastifyInstance } from 'fastify';
+import { receiveUpload } from './receive-upload.js';
+
+/** Where uploads wait for their ingest (deleted after it): inside DATA_DIR, never a client-chosen path. */
+export const uploadsDir = (dataDir: string): string => resolve(dataDir, 'uploads', 'api');
+
+const fieldsSchema = jsonSchemaOf(IngestUploadFieldsSchema, 'input') as { properties: Record<string, Record<string, unknown>>; required?: string[] };
+
+/**
+ * `POST /api/documents`: ingest by upload, for clients that cannot put a file on the server's disk. The same use
+ * case and result as the `ingest_document` tool, with the upload's directory added to the allowed roots for this
+ * call only; the upload is deleted afterwards, whatever the outcome.
+ */
+export const registerUploadDocumentRoute = (app: FastifyInstance, deps: DocumentStoreDeps & { dataDir: string }): void => {
+  const dir = uploadsDir(deps.dataDir);
+  app.post(
+    '/api/documents',
+    {
+      schema: {
+        summary: 'Ingest a document by upload (the ingest_document tool, for a file the client sends)',
+        consumes: ['multipart/form-data'],
+        body: multipartBody(fieldsSchema.properties, ['file', ...(fieldsSchema.required ?? [])]),
+        response: {
+          200: { description: 'The ingest_document result', ...jsonSchemaOf(IngestUploadResultSchema) },
+          400: errorResponse('Invalid fields, or the document could not be ingested (the error code says why)'),
+          413: errorResponse('The document is larger than MAX_DOCUMENT_BYTES; nothing was stored'),
+          415: errorResponse('Not multipart/form-data, or an unsupported file type'),
+        },
+      },
+    },
+    async (request): Promise<IngestUploadResult> => {
+      const upload = await receiveUpload(request, dir, deps.maxDocumentBytes);
+      try {
+        const fields = IngestUploadFieldsSchema.safeParse(upload.fields);
+        if (!fields.success) throw new AppError(CommonErrorCodes.invalidArguments, `Invalid fields: ${describeZodError(fields.error)}`);
+        const result = await ingestDocument({ ...deps, roots: [...deps.roots, dir] }, { ...fields.data, file_path: upload.path });
+        return IngestUploadResultSchema.parse(result);
+      } finally {
+        await upload.discard();
+      }
+    },
+  );
+};
