@@ -1,6 +1,9 @@
 import { ConversionTaskCreatedSchema } from '@lectern/contracts';
-import { openApiErrors, textPdf } from '@lectern/testing';
+import { openApiErrors, makeTextPdf } from '@lectern/testing';
 import { postFile, startConverter, type TestConverter } from './converter.testkit.js';
+
+/** A one-page generated PDF holding these lines (no ../shared needed). */
+const onePagePdf = (lines: readonly string[]): Uint8Array => makeTextPdf([lines]);
 
 describe('converter OpenAPI (GET /openapi.json, /docs)', () => {
   let converter: TestConverter;
@@ -28,7 +31,7 @@ describe('POST /tasks: Location', () => {
 
   it('the 202 answer names the task in Location, and that URL answers its status', async () => {
     converter = await startConverter();
-    const res = await postFile(converter.baseUrl, '/tasks', { bytes: textPdf(['A task with a location.']), filename: 'loc.pdf' });
+    const res = await postFile(converter.baseUrl, '/tasks', { bytes: onePagePdf(['A task with a location.']), filename: 'loc.pdf' });
     expect(res.status).toBe(202);
     const { task_id } = ConversionTaskCreatedSchema.parse(await res.json());
     expect(res.headers.get('location')).toBe(`/tasks/${task_id}`);

@@ -1,10 +1,9 @@
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { crc32, deflateRawSync } from 'node:zlib';
 import * as mupdf from 'mupdf';
 import { isAppError } from '@lectern/contracts';
-import { makeNumberedPdf } from '@lectern/testing';
+import { makeNumberedPdf, zipArchive } from '@lectern/testing';
 import {
   createConversionEngine,
   type ConversionInput,
@@ -39,45 +38,6 @@ async function errorCode(input: ConversionInput, options?: ConvertDocumentOption
   throw new Error('conversion succeeded');
 }
 
-/** A minimal ZIP (deflated entries) written by hand: the test needs control over the declared sizes. */
-function zip(entries: { name: string; data: Buffer }[]): Buffer {
-  const locals: Buffer[] = [];
-  const central: Buffer[] = [];
-  let offset = 0;
-  for (const { name, data } of entries) {
-    const packed = deflateRawSync(data, { level: 9 });
-    const nameBuf = Buffer.from(name);
-    const head = Buffer.alloc(30);
-    head.writeUInt32LE(0x04034b50, 0);
-    head.writeUInt16LE(20, 4);
-    head.writeUInt16LE(8, 8);
-    head.writeUInt32LE(crc32(data), 14);
-    head.writeUInt32LE(packed.length, 18);
-    head.writeUInt32LE(data.length, 22);
-    head.writeUInt16LE(nameBuf.length, 26);
-    const dir = Buffer.alloc(46);
-    dir.writeUInt32LE(0x02014b50, 0);
-    dir.writeUInt16LE(20, 4);
-    dir.writeUInt16LE(20, 6);
-    dir.writeUInt16LE(8, 10);
-    dir.writeUInt32LE(crc32(data), 16);
-    dir.writeUInt32LE(packed.length, 20);
-    dir.writeUInt32LE(data.length, 24);
-    dir.writeUInt16LE(nameBuf.length, 28);
-    dir.writeUInt32LE(offset, 42);
-    locals.push(head, nameBuf, packed);
-    central.push(dir, nameBuf);
-    offset += head.length + nameBuf.length + packed.length;
-  }
-  const cd = Buffer.concat(central);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(entries.length, 8);
-  end.writeUInt16LE(entries.length, 10);
-  end.writeUInt32LE(cd.length, 12);
-  end.writeUInt32LE(offset, 16);
-  return Buffer.concat([...locals, cd, end]);
-}
 
 describe('convertDocument: bad input ends in a typed error', () => {
 
@@ -120,7 +80,7 @@ describe('convertDocument: bad input ends in a typed error', () => {
   });
 
   it('rejects DOCX decompression bombs and corrupt DOCX files', async () => {
-    const bomb = zip([
+    const bomb = zipArchive([
       { name: '[Content_Types].xml', data: Buffer.from('<Types/>') },
       { name: 'word/document.xml', data: Buffer.alloc(64 * 1024 * 1024, 0x20) },
     ]);
@@ -128,7 +88,7 @@ describe('convertDocument: bad input ends in a typed error', () => {
     expect(await errorCode({ bytes: bomb, filename: 'bomb.docx' })).toBe('too_large');
     const broken = Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.alloc(2000, 1)]);
     expect(await errorCode({ bytes: broken, filename: 'broken.docx' })).toBe('extraction_failed');
-    const notWord = zip([{ name: 'hello.txt', data: Buffer.from('hello') }]);
+    const notWord = zipArchive([{ name: 'hello.txt', data: Buffer.from('hello') }]);
     expect(await errorCode({ bytes: notWord, filename: 'not-word.docx' })).toBe('extraction_failed');
   });
 

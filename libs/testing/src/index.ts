@@ -14,4 +14,3 @@ export type { HostileCase } from './hostile-files.js';
 export { spawnService } from './spawn-service.js';
 export type { SpawnedService } from './spawn-service.js';
 export { openApiErrors } from './openapi.js';
-export { textPdf } from './text-pdf.js';
