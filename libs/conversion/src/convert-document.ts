@@ -22,7 +22,7 @@ import { convertPaged } from './pdf/convert-paged.js';
 import { isRenderingFilename } from './rendering.js';
 import { sha256Bytes } from './sha256.js';
 import type { ConversionPools, ConversionProgress, FormatContext, FormatOutput } from './types.js';
-import { raceAbort } from '@lectern/runtime';
+import { raceAbort, readFileHandle } from '@lectern/runtime';
 
 /**
  * A file by path, or bytes already read. With bytes, `fingerprint` is their SHA-256 when the caller has
@@ -60,14 +60,7 @@ async function loadInput(input: ConversionInput, maxBytes: number): Promise<{ by
     const info = await handle.stat();
     if (!info.isFile()) throw new AppError('file_not_found', `${filename} is not a file`, { httpStatus: 404 });
     if (info.size > maxBytes) throw conversionError('too_large', `${filename} is ${info.size} bytes (limit ${maxBytes})`);
-    const bytes = new Uint8Array(info.size);
-    let filled = 0;
-    while (filled < bytes.length) {
-      const { bytesRead } = await handle.read(bytes, filled, bytes.length - filled, filled);
-      if (bytesRead === 0) break;
-      filled += bytesRead;
-    }
-    return { bytes: filled === bytes.length ? bytes : bytes.subarray(0, filled), filename };
+    return { bytes: await readFileHandle(handle, info.size), filename };
   } finally {
     await handle.close();
   }

@@ -3,6 +3,7 @@ import { constants } from 'node:fs';
 import { open, realpath } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { AppError } from '@lectern/contracts';
+import { readFileHandle } from '@lectern/runtime';
 import { isInside } from './resolve-inside-roots.js';
 
 export interface DocumentFile {
@@ -37,14 +38,7 @@ export async function readDocumentFile(path: string, roots: readonly string[], m
         throw new AppError('forbidden_path', 'Path is not allowed: outside the allowed document roots', { httpStatus: 403 });
       }
     }
-    const bytes = new Uint8Array(info.size);
-    let filled = 0;
-    while (filled < bytes.length) {
-      const { bytesRead } = await handle.read(bytes, filled, bytes.length - filled, filled);
-      if (bytesRead === 0) break;
-      filled += bytesRead;
-    }
-    const content = filled === bytes.length ? bytes : bytes.subarray(0, filled);
+    const content = await readFileHandle(handle, info.size);
     const hash = createHash('sha256');
     for (let i = 0; i < content.length; i += 8192) hash.update(content.subarray(i, i + 8192));
     return { bytes: content, sha256: hash.digest('hex') };
