@@ -12,7 +12,7 @@ import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { barChart } from './svg-plot.js';
 
-export const HEADLINE_AREAS = ['conversion', 'document-store', 'embedding'] as const;
+export const HEADLINE_AREAS = ['conversion', 'document-store', 'embedding', 'load'] as const;
 
 const PALETTE = ['#1f77b4', '#d62728', '#2ca02c', '#ff7f0e', '#9467bd', '#8c564b'];
 
