@@ -1,4 +1,6 @@
+import { pathToFileURL, fileURLToPath } from 'node:url';
 import { Worker, type WorkerOptions } from 'node:worker_threads';
+import { workerBundle } from './worker-bundle.js';
 
 /**
  * The few-line JavaScript entry that starts a TypeScript worker module through tsx (on Node 20 a Worker's
@@ -15,12 +17,16 @@ export interface TsWorkerOptions extends Omit<WorkerOptions, 'workerData' | 'eva
 }
 
 /**
- * Starts a worker thread running `file`: a TypeScript module (`.ts`, as the repository runs from source)
- * through the tsx bootstrap, anything else (compiled `.js`) directly. The worker reads its `workerData` as
+ * Starts a worker thread running `file`: a TypeScript module (`.ts`, as the repository runs from source) from
+ * its compiled bundle (`workerBundle`), or through the tsx bootstrap when no bundle can be had; anything else
+ * (compiled `.js`) directly. The worker reads its `workerData` as
  * usual; options (resource limits, transfer list...) are the Worker's.
  */
 export function tsWorker(file: URL, options: TsWorkerOptions = {}): Worker {
   if (!file.pathname.endsWith('.ts')) return new Worker(file, options);
+  const bundle = workerBundle(fileURLToPath(file));
+  const workerData = { ...options.workerData, [TS_WORKER_ENTRY_KEY]: file.href };
+  if (bundle) return new Worker(pathToFileURL(bundle), { ...options, workerData });
   return new Worker(TS_WORKER_BOOTSTRAP, {
     ...options,
     workerData: { ...options.workerData, [TS_WORKER_ENTRY_KEY]: file.href },
