@@ -80,18 +80,17 @@ export type CreateRevisionInput = z.input<typeof CreateRevisionInputSchema>;
  * What an update may change: lifecycle and ingest metadata. The effective dates are not here: they are set
  * by creation (and auto-supersession); a revision with other dates is deleted and created again.
  */
-export const RevisionPatchSchema = z
-  .object({
-    version_label: z.string().max(InputBounds.textChars),
-    status: RevisionStatusSchema,
-    file_path: z.string().max(InputBounds.pathChars).nullable(),
-    file_size_bytes: Count.nullable(),
-    page_count: Count.nullable(),
-    chunk_count: Count,
-    notes: z.string().max(InputBounds.textChars).nullable(),
-    ingested_at: z.string().nullable(),
-    error: z.string().max(InputBounds.textChars).nullable(),
-  })
+export const RevisionPatchSchema = PolicyRevisionSchema.pick({
+  version_label: true,
+  status: true,
+  file_path: true,
+  file_size_bytes: true,
+  page_count: true,
+  chunk_count: true,
+  notes: true,
+  ingested_at: true,
+  error: true,
+})
   .partial()
   .strict();
 export type RevisionPatch = z.input<typeof RevisionPatchSchema>;

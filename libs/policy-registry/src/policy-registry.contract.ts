@@ -1,4 +1,5 @@
-import { AppError } from '@lectern/contracts';
+import { appErrorCode } from '@lectern/testing';
+import type { AppError } from '@lectern/contracts';
 import type { CreateRevisionInput, PolicyRegistry } from './policy-registry.port.js';
 import { runResolverContract } from './resolver.contract.js';
 
@@ -8,15 +9,6 @@ export interface RegistryFixture {
   cleanup(): Promise<void>;
 }
 
-export const errorCode = async (p: Promise<unknown>): Promise<string> => {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof AppError) return e.code;
-    throw e;
-  }
-  throw new Error('expected an AppError');
-};
 
 /**
  * The behaviour every PolicyRegistry adapter must show (spec 001 FR-007/FR-008). `makeFixture` gives each test
@@ -68,17 +60,17 @@ export const runPolicyRegistryContract = (makeFixture: () => Promise<RegistryFix
 
     it('refuses a duplicate source and keeps the first', async () => {
       await registry.createPolicy({ source: 'NPPF', title: 'First', category: 'national_policy' });
-      expect(await errorCode(registry.createPolicy({ source: 'NPPF', title: 'Second', category: 'local_plan' }))).toBe('policy_already_exists');
+      expect(await appErrorCode(registry.createPolicy({ source: 'NPPF', title: 'Second', category: 'local_plan' }))).toBe('policy_already_exists');
       expect((await registry.getPolicy('NPPF'))?.title).toBe('First');
       expect(await registry.listPolicies()).toHaveLength(1);
     });
 
     it('checks the slug pattern and the category enum', async () => {
       for (const source of ['nppf', 'NPPF-2', '_NPPF', 'NPPF__X', 'A:B', '']) {
-        expect(await errorCode(registry.createPolicy({ source, title: 't', category: 'local_plan' }))).toBe('invalid_arguments');
+        expect(await appErrorCode(registry.createPolicy({ source, title: 't', category: 'local_plan' }))).toBe('invalid_arguments');
       }
       const bad = { source: 'OK', title: 't', category: 'planet_policy' } as unknown as Parameters<PolicyRegistry['createPolicy']>[0];
-      expect(await errorCode(registry.createPolicy(bad))).toBe('invalid_arguments');
+      expect(await appErrorCode(registry.createPolicy(bad))).toBe('invalid_arguments');
       expect(await registry.listPolicies()).toEqual([]);
     });
 
@@ -171,7 +163,7 @@ export const runPolicyRegistryContract = (makeFixture: () => Promise<RegistryFix
         rev('NPPF', 'x6', '2019-12-31'), // starts on a bounded revision's last day
       ];
       for (const input of overlapping) {
-        expect([input.revision_id, await errorCode(registry.createRevision(input))]).toEqual([input.revision_id, 'revision_overlap']);
+        expect([input.revision_id, await appErrorCode(registry.createRevision(input))]).toEqual([input.revision_id, 'revision_overlap']);
       }
       expect(await ranges('NPPF')).toEqual(before);
       // The gap itself is free.
@@ -180,15 +172,15 @@ export const runPolicyRegistryContract = (makeFixture: () => Promise<RegistryFix
     });
 
     it('answers the typed errors: unknown policy, duplicate id, bad dates, bad status', async () => {
-      expect(await errorCode(registry.createRevision(rev('NOPE', 'r', '2020-01-01')))).toBe('policy_not_found');
-      expect(await errorCode(registry.listRevisions('NOPE'))).toBe('policy_not_found');
+      expect(await appErrorCode(registry.createRevision(rev('NOPE', 'r', '2020-01-01')))).toBe('policy_not_found');
+      expect(await appErrorCode(registry.listRevisions('NOPE'))).toBe('policy_not_found');
       await registry.createRevision(rev('NPPF', 'r1', '2020-01-01'));
-      expect(await errorCode(registry.createRevision(rev('NPPF', 'r1', '2025-01-01')))).toBe('revision_already_exists');
+      expect(await appErrorCode(registry.createRevision(rev('NPPF', 'r1', '2025-01-01')))).toBe('revision_already_exists');
       for (const effective_from of ['2023-02-29', '2023-13-01', '23-01-01', 'yesterday', '']) {
-        expect(await errorCode(registry.createRevision(rev('NPPF', 'r2', effective_from)))).toBe('invalid_date');
+        expect(await appErrorCode(registry.createRevision(rev('NPPF', 'r2', effective_from)))).toBe('invalid_date');
       }
-      expect(await errorCode(registry.createRevision(rev('NPPF', 'r2', '2024-01-10', { effective_to: '2024-01-09' })))).toBe('invalid_date');
-      expect(await errorCode(registry.createRevision(rev('NPPF', 'r2', '2024-01-10', { status: 'done' as never })))).toBe('invalid_arguments');
+      expect(await appErrorCode(registry.createRevision(rev('NPPF', 'r2', '2024-01-10', { effective_to: '2024-01-09' })))).toBe('invalid_date');
+      expect(await appErrorCode(registry.createRevision(rev('NPPF', 'r2', '2024-01-10', { status: 'done' as never })))).toBe('invalid_arguments');
       expect(await registry.listRevisions('NPPF')).toHaveLength(1);
     });
 
@@ -205,23 +197,23 @@ export const runPolicyRegistryContract = (makeFixture: () => Promise<RegistryFix
       });
       expect(done).toMatchObject({ status: 'active', error: null, chunk_count: 73, page_count: 76, ingested_at: '2025-01-02T03:04:05.000Z', version_label: 'r1' });
       expect(await registry.getRevision('NPPF', 'r1')).toEqual(done);
-      expect(await errorCode(registry.updateRevision('NPPF', 'missing', { status: 'active' }))).toBe('revision_not_found');
-      expect(await errorCode(registry.updateRevision('NPPF', 'r1', { effective_from: '2021-01-01' } as never))).toBe('invalid_arguments');
-      expect(await errorCode(registry.updateRevision('NPPF', 'r1', { chunk_count: -1 }))).toBe('invalid_arguments');
+      expect(await appErrorCode(registry.updateRevision('NPPF', 'missing', { status: 'active' }))).toBe('revision_not_found');
+      expect(await appErrorCode(registry.updateRevision('NPPF', 'r1', { effective_from: '2021-01-01' } as never))).toBe('invalid_arguments');
+      expect(await appErrorCode(registry.updateRevision('NPPF', 'r1', { chunk_count: -1 }))).toBe('invalid_arguments');
       expect(await registry.getRevision('NPPF', 'r1')).toEqual(done);
     });
 
     it('deletes the sole active revision only with force', async () => {
       await registry.createRevision(rev('NPPF', 'r2023', '2023-09-05', { status: 'active' }));
       await registry.createRevision(rev('NPPF', 'r2024', '2024-12-12', { status: 'active' }));
-      expect(await errorCode(registry.deleteRevision('NPPF', 'r2024'))).toBe('cannot_delete_sole_revision');
+      expect(await appErrorCode(registry.deleteRevision('NPPF', 'r2024'))).toBe('cannot_delete_sole_revision');
       expect(await registry.listRevisions('NPPF')).toHaveLength(2);
       const gone = await registry.deleteRevision('NPPF', 'r2023');
       expect(gone.revision_id).toBe('r2023');
       expect(await registry.getRevision('NPPF', 'r2023')).toBeNull();
       expect((await registry.deleteRevision('NPPF', 'r2024', { force: true })).status).toBe('active');
       expect(await registry.listRevisions('NPPF')).toEqual([]);
-      expect(await errorCode(registry.deleteRevision('NPPF', 'r2024', { force: true }))).toBe('revision_not_found');
+      expect(await appErrorCode(registry.deleteRevision('NPPF', 'r2024', { force: true }))).toBe('revision_not_found');
       // With the entries gone, their dates are free again.
       await registry.createRevision(rev('NPPF', 'r2023', '2023-09-05'));
     });
@@ -241,7 +233,7 @@ export const runPolicyRegistryContract = (makeFixture: () => Promise<RegistryFix
       expect(await at('2030-01-01')).toBeNull();
       await registry.updateRevision('NPPF', 'r2026', { status: 'active' });
       expect(await at('2030-01-01')).toBe('r2026');
-      expect(await errorCode(registry.getEffectiveRevision('NPPF', '2024-02-30'))).toBe('invalid_date');
+      expect(await appErrorCode(registry.getEffectiveRevision('NPPF', '2024-02-30'))).toBe('invalid_date');
     });
 
     it('keeps the timeline consistent under concurrent creations from two registries', async () => {

@@ -1,17 +1,9 @@
+import { appErrorCode } from '@lectern/testing';
 import { AppError, type PolicyRevision } from '@lectern/contracts';
 import { dayFromNumber, dayNumber } from './dates.js';
 import { EffectiveDateResolver, type NoRevisionReason } from './effective-date-resolver.js';
 import type { PolicyRegistry } from './policy-registry.port.js';
 
-const code = async (p: Promise<unknown>): Promise<string> => {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof AppError) return e.code;
-    throw e;
-  }
-  throw new Error('expected an AppError');
-};
 
 /** A small seeded PRNG (mulberry32): the same seed, the same cases. */
 const prng = (seed: number): ((n: number) => number) => {
@@ -146,9 +138,9 @@ export const runResolverContract = (getRegistry: () => PolicyRegistry): void => 
 
     it('answers invalid_date for a date that is not a calendar day', async () => {
       for (const date of ['2024-02-30', '2024-13-01', '15/03/2024', '2024-3-5', '', 'today']) {
-        expect(await code(resolver.resolveForPolicy('NPPF', date))).toBe('invalid_date');
-        expect(await code(resolver.resolveSnapshot(date))).toBe('invalid_date');
-        expect(await code(resolver.getRevisionIdsForDate(date, ['NPPF']))).toBe('invalid_date');
+        expect(await appErrorCode(resolver.resolveForPolicy('NPPF', date))).toBe('invalid_date');
+        expect(await appErrorCode(resolver.resolveSnapshot(date))).toBe('invalid_date');
+        expect(await appErrorCode(resolver.getRevisionIdsForDate(date, ['NPPF']))).toBe('invalid_date');
       }
     });
 

@@ -14,3 +14,4 @@ export type { HostileCase } from './hostile-files.js';
 export { spawnService } from './spawn-service.js';
 export type { SpawnedService } from './spawn-service.js';
 export { openApiErrors } from './openapi.js';
+export { appErrorCode } from './app-error-code.js';

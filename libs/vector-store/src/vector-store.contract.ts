@@ -1,4 +1,4 @@
-import { AppError } from '@lectern/contracts';
+import { appErrorCode } from '@lectern/testing';
 import { runHybridContract } from './hybrid.contract.js';
 import type { EmbeddingFingerprint, Hit, Point, VectorStore } from './vector-store.port.js';
 
@@ -30,15 +30,6 @@ export const runVectorStoreContract = (makeStore: () => Promise<VectorStore> | V
     { id: 'f', vector: unit(-1, 0, 0, 0), text: 'Nothing relevant appears in this sentence.', payload: { document_id: 'd3', document_type: 'decision', chunk_index: 5 } },
   ];
   const ids = (hits: Hit[]): string[] => hits.map((h) => h.id);
-  const code = async (p: Promise<unknown>): Promise<string> => {
-    try {
-      await p;
-    } catch (e) {
-      if (e instanceof AppError) return e.code;
-      throw e;
-    }
-    throw new Error('expected an AppError');
-  };
   const seeded = async (label: string, hybrid = true): Promise<string> => {
     const name = fresh(label);
     await store.ensureCollection(name, { fingerprint: MODEL, hybrid });
@@ -72,16 +63,16 @@ export const runVectorStoreContract = (makeStore: () => Promise<VectorStore> | V
 
     it('refuses another embedding model unless migration is asked for, which empties the collection', async () => {
       const name = await seeded('migrate');
-      expect(await code(store.ensureCollection(name, { fingerprint: OTHER, hybrid: true }))).toBe('EMBEDDING_MISMATCH');
+      expect(await appErrorCode(store.ensureCollection(name, { fingerprint: OTHER, hybrid: true }))).toBe('EMBEDDING_MISMATCH');
       expect(await store.count(name)).toBe(docs.length);
       const migrated = await store.ensureCollection(name, { fingerprint: OTHER, hybrid: true, migrate: true });
       expect(migrated).toMatchObject({ fingerprint: OTHER, pointsCount: 0 });
-      expect(await code(store.upsert(name, docs, { fingerprint: MODEL }))).toBe('EMBEDDING_MISMATCH');
+      expect(await appErrorCode(store.upsert(name, docs, { fingerprint: MODEL }))).toBe('EMBEDDING_MISMATCH');
     });
 
     it('turns the full-text index on for an existing collection and keyword search finds old points', async () => {
       const name = await seeded('late-hybrid', false);
-      expect(await code(store.searchKeyword(name, 'cat', { limit: 5 }))).toBe('HYBRID_NOT_SUPPORTED');
+      expect(await appErrorCode(store.searchKeyword(name, 'cat', { limit: 5 }))).toBe('HYBRID_NOT_SUPPORTED');
       expect((await store.ensureCollection(name, { fingerprint: MODEL, hybrid: true })).hybrid).toBe(true);
       expect(ids(await store.searchKeyword(name, 'quarks', { limit: 5 }))).toEqual(['c']);
     });
@@ -100,19 +91,19 @@ export const runVectorStoreContract = (makeStore: () => Promise<VectorStore> | V
         store.searchHybrid(name, { vector: v, text: 'cat' }, { fingerprint: MODEL, limit: 3 }),
         store.inspect(name),
       ];
-      for (const call of calls) expect(await code(call)).toBe('INVALID_PROJECT');
+      for (const call of calls) expect(await appErrorCode(call)).toBe('INVALID_PROJECT');
     });
 
     it('rejects bad names, filters, limits, dimensions and reserved payload keys as invalid_arguments', async () => {
       const name = await seeded('bad-input');
-      expect(await code(store.getCollection('../etc'))).toBe('invalid_arguments');
-      expect(await code(store.count(name, { 'a.b': 1 } as never))).toBe('invalid_arguments');
-      expect(await code(store.count(name, { n: { $gte: 'x' } } as never))).toBe('invalid_arguments');
-      expect(await code(store.searchDense(name, [1, 0, 0], { fingerprint: MODEL, limit: 3 }))).toBe('invalid_arguments');
-      expect(await code(store.searchDense(name, unit(1, 0, 0, 0), { fingerprint: MODEL, limit: 0 }))).toBe('invalid_arguments');
+      expect(await appErrorCode(store.getCollection('../etc'))).toBe('invalid_arguments');
+      expect(await appErrorCode(store.count(name, { 'a.b': 1 } as never))).toBe('invalid_arguments');
+      expect(await appErrorCode(store.count(name, { n: { $gte: 'x' } } as never))).toBe('invalid_arguments');
+      expect(await appErrorCode(store.searchDense(name, [1, 0, 0], { fingerprint: MODEL, limit: 3 }))).toBe('invalid_arguments');
+      expect(await appErrorCode(store.searchDense(name, unit(1, 0, 0, 0), { fingerprint: MODEL, limit: 0 }))).toBe('invalid_arguments');
       const bad = { ...docs[0], id: 'z', payload: { __id: 'x' } };
-      expect(await code(store.upsert(name, [bad], { fingerprint: MODEL }))).toBe('invalid_arguments');
-      expect(await code(store.upsert(name, [{ ...docs[0], id: 'z', vector: [1, 0] }], { fingerprint: MODEL }))).toBe('invalid_arguments');
+      expect(await appErrorCode(store.upsert(name, [bad], { fingerprint: MODEL }))).toBe('invalid_arguments');
+      expect(await appErrorCode(store.upsert(name, [{ ...docs[0], id: 'z', vector: [1, 0] }], { fingerprint: MODEL }))).toBe('invalid_arguments');
       expect(await store.count(name)).toBe(docs.length);
     });
   });
@@ -133,8 +124,8 @@ export const runVectorStoreContract = (makeStore: () => Promise<VectorStore> | V
     it('refuses a write with another embedding model and writes nothing', async () => {
       const name = await seeded('mismatch-write');
       const p = { ...docs[0], id: 'new' };
-      expect(await code(store.upsert(name, [p], { fingerprint: OTHER }))).toBe('EMBEDDING_MISMATCH');
-      expect(await code(store.upsert(name, [p], { fingerprint: { ...MODEL, revision: 'r2' } }))).toBe('EMBEDDING_MISMATCH');
+      expect(await appErrorCode(store.upsert(name, [p], { fingerprint: OTHER }))).toBe('EMBEDDING_MISMATCH');
+      expect(await appErrorCode(store.upsert(name, [p], { fingerprint: { ...MODEL, revision: 'r2' } }))).toBe('EMBEDDING_MISMATCH');
       expect(await store.count(name)).toBe(docs.length);
     });
 
@@ -146,8 +137,8 @@ export const runVectorStoreContract = (makeStore: () => Promise<VectorStore> | V
       expect(await store.deleteByFilter(name, { document_id: 'd2' })).toBe(0);
       expect(await store.deleteByFilter(name, { $and: [{ document_type: 'decision' }, { chunk_index: { $gte: 5 } }] })).toBe(1);
       expect(await store.count(name)).toBe(2);
-      expect(await code(store.deleteByFilter(name, {}))).toBe('invalid_arguments');
-      expect(await code(store.deleteByFilter(name, { $and: [] }))).toBe('invalid_arguments');
+      expect(await appErrorCode(store.deleteByFilter(name, {}))).toBe('invalid_arguments');
+      expect(await appErrorCode(store.deleteByFilter(name, { $and: [] }))).toBe('invalid_arguments');
       expect(await store.count(name)).toBe(2);
       expect(ids(await store.searchDense(name, unit(1, 0, 0, 0), { fingerprint: MODEL, limit: 10 })).sort()).toEqual(['b', 'e']);
       expect(ids(await store.searchKeyword(name, 'cat quarks', { limit: 10 }))).toEqual([]);
@@ -206,8 +197,8 @@ export const runVectorStoreContract = (makeStore: () => Promise<VectorStore> | V
       expect(p2.points[0]?.vector).toBeUndefined();
       const filtered = await store.scroll(name, { orderBy: 'chunk_index', filter: { document_id: 'd2' } });
       expect(filtered.points.map((p) => p.id)).toEqual(['c', 'd']);
-      expect(await code(store.scroll(name, { orderBy: 'document_id' }))).toBe('invalid_arguments');
-      expect(await code(store.scroll(name, { orderBy: 'chunk_index', cursor: p1.next?.slice(2) ?? 'x' }))).toBe('invalid_arguments');
+      expect(await appErrorCode(store.scroll(name, { orderBy: 'document_id' }))).toBe('invalid_arguments');
+      expect(await appErrorCode(store.scroll(name, { orderBy: 'chunk_index', cursor: p1.next?.slice(2) ?? 'x' }))).toBe('invalid_arguments');
     });
   });
 
@@ -228,8 +219,8 @@ export const runVectorStoreContract = (makeStore: () => Promise<VectorStore> | V
     it('dense and hybrid refuse a query embedded by another model', async () => {
       const name = await seeded('mismatch-query');
       const v = unit(1, 0, 0, 0);
-      expect(await code(store.searchDense(name, v, { fingerprint: OTHER, limit: 3 }))).toBe('EMBEDDING_MISMATCH');
-      expect(await code(store.searchHybrid(name, { vector: v, text: 'cat' }, { fingerprint: OTHER, limit: 3 }))).toBe('EMBEDDING_MISMATCH');
+      expect(await appErrorCode(store.searchDense(name, v, { fingerprint: OTHER, limit: 3 }))).toBe('EMBEDDING_MISMATCH');
+      expect(await appErrorCode(store.searchHybrid(name, { vector: v, text: 'cat' }, { fingerprint: OTHER, limit: 3 }))).toBe('EMBEDDING_MISMATCH');
     });
 
     it('keyword: ranks matching points, skips the rest, honours filters, stems words', async () => {
@@ -249,7 +240,7 @@ export const runVectorStoreContract = (makeStore: () => Promise<VectorStore> | V
   });
 
   describe('hybrid', () => {
-    runHybridContract({ store: () => store, model: MODEL, seeded, fresh, unit, code });
+    runHybridContract({ store: () => store, model: MODEL, seeded, fresh, unit, code: appErrorCode });
   });
 
   describe('isolation and inspection', () => {

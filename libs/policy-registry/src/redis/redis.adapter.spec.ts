@@ -1,7 +1,8 @@
 import { AppError } from '@lectern/contracts';
 import { startRedis, type TestRedis } from '@lectern/testing';
 import { Redis } from 'ioredis';
-import { errorCode, runPolicyRegistryContract } from '../policy-registry.contract.js';
+import { appErrorCode } from '@lectern/testing';
+import { runPolicyRegistryContract } from '../policy-registry.contract.js';
 import { RedisPolicyRegistry } from './redis.adapter.js';
 
 let redis: TestRedis;
@@ -65,8 +66,8 @@ describe('PolicyRegistry (Redis adapter) when Redis is unreachable', () => {
     await dead.stop();
     const registry = new RedisPolicyRegistry({ url, keyPrefix: freshPrefix(), timeoutMs: 300 });
     try {
-      expect(await errorCode(registry.listPolicies())).toBe('registry_unavailable');
-      expect(await errorCode(registry.createPolicy({ source: 'NPPF', title: 'NPPF', category: 'national_policy' }))).toBe('registry_unavailable');
+      expect(await appErrorCode(registry.listPolicies())).toBe('registry_unavailable');
+      expect(await appErrorCode(registry.createPolicy({ source: 'NPPF', title: 'NPPF', category: 'national_policy' }))).toBe('registry_unavailable');
     } finally {
       await registry.close();
     }
