@@ -1,6 +1,6 @@
 import { appErrorCode } from '@lectern/testing';
 import { runHybridContract } from './hybrid.contract.js';
-import type { EmbeddingFingerprint, Hit, Point, VectorStore } from './vector-store.port.js';
+import type { EmbeddingFingerprint, Filter, Hit, Point, VectorStore } from './vector-store.port.js';
 
 /**
  * The one behaviour every VectorStore adapter must show. Each adapter's spec calls it with a factory;
@@ -142,6 +142,37 @@ export const runVectorStoreContract = (makeStore: () => Promise<VectorStore> | V
       expect(await store.count(name)).toBe(2);
       expect(ids(await store.searchDense(name, unit(1, 0, 0, 0), { fingerprint: MODEL, limit: 10 })).sort()).toEqual(['b', 'e']);
       expect(ids(await store.searchKeyword(name, 'cat quarks', { limit: 10 }))).toEqual([]);
+    });
+  });
+
+  describe('payload updates', () => {
+    it('setPayload merges a patch into the matching points only, returns the count, and filters see it', async () => {
+      const name = await seeded('set-payload');
+      const during: Filter = { $and: [{ effective_from: { $lte: 20230601 } }, { effective_to: { $gte: 20230601 } }] };
+      expect(await store.count(name, during)).toBe(1);
+      expect(await store.setPayload(name, { document_id: 'd1' }, { effective_to: 20230531, status: 'superseded' })).toBe(2);
+      expect(await store.count(name, during)).toBe(0);
+      const d1 = (await store.scroll(name, { filter: { document_id: 'd1' } })).points;
+      expect(d1.map((p) => [p.id, p.payload['effective_to'], p.payload['status'], p.payload['tags']])).toEqual([
+        ['a', 20230531, 'superseded', ['pets', 'home']],
+        ['b', 20230531, 'superseded', ['pets']],
+      ]);
+      expect(d1[0]?.text).toBe(docs[0].text);
+      expect(await store.count(name, { status: 'superseded' })).toBe(2);
+      expect(ids(await store.searchDense(name, unit(1, 0, 0, 0), { fingerprint: MODEL, filter: { effective_to: 20230531 }, limit: 10 }))).toEqual(['a', 'b']);
+      expect(ids(await store.searchKeyword(name, 'cat', { filter: { status: 'superseded' }, limit: 10 }))).toEqual(['a']);
+      expect((await store.scroll(name, { filter: { document_id: 'd2' } })).points.map((p) => p.payload)).toEqual([docs[2].payload, docs[3].payload]);
+      expect(await store.setPayload(name, { document_id: 'nope' }, { status: 'x' })).toBe(0);
+    });
+
+    it('setPayload refuses an empty filter, an empty patch, null values and reserved keys, changing nothing', async () => {
+      const name = await seeded('set-payload-bad');
+      expect(await appErrorCode(store.setPayload(name, {}, { status: 'x' }))).toBe('invalid_arguments');
+      expect(await appErrorCode(store.setPayload(name, { document_id: 'd1' }, {}))).toBe('invalid_arguments');
+      expect(await appErrorCode(store.setPayload(name, { document_id: 'd1' }, { status: null }))).toBe('invalid_arguments');
+      expect(await appErrorCode(store.setPayload(name, { document_id: 'd1' }, { __id: 'x' }))).toBe('invalid_arguments');
+      expect(await appErrorCode(store.setPayload(fresh('ghost-set'), { document_id: 'd1' }, { status: 'x' }))).toBe('INVALID_PROJECT');
+      expect(await store.count(name, { status: 'x' })).toBe(0);
     });
   });
 

@@ -128,6 +128,12 @@ export interface VectorStore {
   upsert(name: string, points: Point[], opts: { fingerprint: EmbeddingFingerprint }): Promise<void>;
   deleteByIds(name: string, ids: string[]): Promise<number>;
   deleteByFilter(name: string, filter: Filter): Promise<number>;
+  /**
+   * Merges `patch` into the payload of every point matching `filter` (keys in `patch` are set, others kept);
+   * returns how many points matched. The filter needs a condition, as for `deleteByFilter`; patch values are
+   * JSON values other than null, and reserved (`__`) keys are refused.
+   */
+  setPayload(name: string, filter: Filter, patch: Record<string, unknown>): Promise<number>;
   scroll(name: string, opts?: ScrollOptions): Promise<{ points: StoredPoint[]; next: string | null }>;
   count(name: string, filter?: Filter): Promise<number>;
   searchDense(

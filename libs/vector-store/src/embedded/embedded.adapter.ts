@@ -7,6 +7,7 @@ import {
   assertFingerprint,
   checkOrderBy,
   checkDeleteFilter,
+  checkPatch,
   checkFilter,
   checkFingerprint,
   checkLimit,
@@ -235,6 +236,19 @@ export class EmbeddedVectorStore implements VectorStore {
   async deleteByFilter(name: string, filter: Filter): Promise<number> {
     const f = compileFilter(checkDeleteFilter(filter));
     return this.deleteWhere(name, f.sql, f.params);
+  }
+
+  async setPayload(name: string, filter: Filter, patch: Record<string, unknown>): Promise<number> {
+    const f = compileFilter(checkDeleteFilter(filter));
+    const json = JSON.stringify(checkPatch(patch));
+    // json_patch is RFC 7396 (merge patch): the patch holds no nulls, so it only sets keys. Vectors are
+    // untouched, so the collection version (which the dense cache follows) stays.
+    const run = this.db.transaction(() => {
+      const c = this.require(name);
+      return this.stmt(`UPDATE ${pointsTable(c.cid)} AS p SET payload = jsonb_patch(p.payload, ?) WHERE ${f.sql} RETURNING rid`).all(json, ...f.params)
+        .length;
+    });
+    return run.immediate();
   }
 
   async count(name: string, filter?: Filter): Promise<number> {

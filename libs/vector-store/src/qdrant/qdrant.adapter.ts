@@ -5,7 +5,7 @@ import { decodeCursor, encodeCursor } from '../cursor.js';
 import { resolveFusion, type FusionDefaults } from '../fusion.js';
 import { INTEGER_FIELDS, KEYWORD_FIELDS } from '../payload-indexes.js';
 import {
-  assertFingerprint, checkDeleteFilter, checkFilter, checkOrderBy, checkFingerprint, checkLimit, checkName, checkPoints, checkVector,
+  assertFingerprint, checkDeleteFilter, checkFilter, checkPatch, checkOrderBy, checkFingerprint, checkLimit, checkName, checkPoints, checkVector,
   collectionNotFound, hybridNotSupported, sameFingerprint,
 } from '../validation.js';
 import type {
@@ -227,6 +227,16 @@ export class QdrantVectorStore implements VectorStore {
     const c = await this.require(name);
     const n = await this.countIn(c.physical, qf);
     if (n > 0) await this.call('delete', (cl) => cl.delete(c.physical, { wait: true, filter: qf }));
+    return n;
+  }
+
+  async setPayload(name: string, filter: Filter, patch: Record<string, unknown>): Promise<number> {
+    const qf = toQdrantFilter(checkDeleteFilter(filter)) ?? {};
+    const payload = checkPatch(patch);
+    const c = await this.require(name);
+    // Qdrant does not report how many points a payload update touched: count the same selection first.
+    const n = await this.countIn(c.physical, qf);
+    if (n > 0) await this.call('set payload', (cl) => cl.setPayload(c.physical, { wait: true, payload, filter: qf }));
     return n;
   }
 
