@@ -12,18 +12,18 @@ import {
 import type { CollectionInfo, Hit } from '@lectern/vector-store';
 import type { z } from 'zod';
 import type { SearchDeps, StoreDeps } from './deps.js';
-import { isRegistryCollection } from './registry.js';
+import { isInternalCollection } from '@lectern/documents';
 
 /**
  * Spec 002's generic collection tools. A "collection" is a project collection of the vector store (created
- * on first store, as that spec expects); registry collections are internal and never listed.
+ * on first store, as that spec expects); registry and policy-KB collections are internal and never listed.
  */
 
 
 export const listCollectionNames = async (deps: Pick<StoreDeps, 'store'>): Promise<string[]> =>
   (await deps.store.listCollections())
     .map((c) => c.name)
-    .filter((n) => !isRegistryCollection(n))
+    .filter((n) => !isInternalCollection(n))
     .sort();
 
 /** Spec 002's exact validation messages ("Chunk 3 missing required field 'text'"). */
@@ -56,7 +56,7 @@ export const storeDocumentChunks = async (
   input: { chunks: Record<string, unknown>[]; collection: string },
 ): Promise<z.infer<typeof StoreDocumentChunksOutput>> => {
   const fail = (message: string) => ({ success: false, chunks_stored: 0, collection: input.collection, message });
-  if (!ProjectIdSchema.safeParse(input.collection).success || isRegistryCollection(input.collection)) {
+  if (!ProjectIdSchema.safeParse(input.collection).success || isInternalCollection(input.collection)) {
     return fail(`Validation error: invalid collection name '${input.collection}' (letters, digits, '_' and '-', at most ${PROJECT_ID_MAX_LENGTH})`);
   }
   const chunks = validateChunks(input.chunks);
@@ -126,12 +126,12 @@ export const retrieveDocumentChunks = async (
   let targets: CollectionInfo[];
   if (name !== null) {
     const info = await deps.store.getCollection(name);
-    if (!info || isRegistryCollection(name)) {
+    if (!info || isInternalCollection(name)) {
       throw new AppError('collection_not_found', `Collection not found: ${name}`, { httpStatus: 404 });
     }
     targets = [info];
   } else {
-    targets = (await deps.store.listCollections()).filter((c) => !isRegistryCollection(c.name));
+    targets = (await deps.store.listCollections()).filter((c) => !isInternalCollection(c.name));
   }
   const ranked: Array<{ rank: number; hit: Hit }> = [];
   for (const target of targets) {

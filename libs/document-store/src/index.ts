@@ -3,6 +3,7 @@ export { KeyedMutex } from './keyed-mutex.js';
 export { RegistryEntrySchema, VectorStoreDocumentRegistry, isRegistryCollection, registryCollection } from './registry.js';
 export type { RegistryEntry } from './registry.js';
 export { ingestDocument } from './ingest-document.js';
+export { ensureProjectCollection } from './project-collection.js';
 export type { IngestDocumentInput, IngestDocumentResult } from './ingest-document.js';
 export { searchDocuments, searchFilter } from './search-documents.js';
 export type { SearchDocumentsInput, SearchDocumentsResult, SearchMode, SearchResultItem } from './search-documents.js';

@@ -1,5 +1,6 @@
 import { policyKbTools } from '@lectern/contracts';
 import { documentStoreToolRegistrations, type DocumentStoreDeps } from '@lectern/document-store';
+import { policyKbToolRegistrations as boundPolicyKbTools, type PolicyKbDeps } from '@lectern/policy-kb';
 import { LECTERN_VERSION } from '@lectern/runtime';
 import { notImplemented, type ToolRegistration } from '@lectern/transport';
 
@@ -21,16 +22,16 @@ export const documentStoreMcpService = (deps?: DocumentStoreDeps): McpService =>
   tools: documentStoreToolRegistrations(deps),
 });
 
-/** The six tools of spec 001 with their full contracts; handlers arrive with the policy KB issue. */
-export const policyKbToolRegistrations = (): ToolRegistration[] =>
-  policyKbTools.map((definition) => ({ definition, handler: notImplemented(definition.name) }));
+/** The six tools of spec 001 with their full contracts (without deps every tool answers `not_implemented`). */
+export const policyKbToolRegistrations = (deps?: PolicyKbDeps): ToolRegistration[] =>
+  deps ? boundPolicyKbTools(deps) : policyKbTools.map((definition) => ({ definition, handler: notImplemented(definition.name) }));
 
-/** policy-kb-mcp's server. */
-export const policyKbMcpService = (): McpService => ({
+/** policy-kb-mcp's server: spec 001's tools. */
+export const policyKbMcpService = (deps?: PolicyKbDeps): McpService => ({
   name: 'policy-kb-mcp',
   version: LECTERN_VERSION,
   instructions:
     'Lectern policy knowledge base: search versioned policy documents "as in force on" a date, read sections, ' +
     'list policies and revisions, ingest and remove revisions.',
-  tools: policyKbToolRegistrations(),
+  tools: policyKbToolRegistrations(deps),
 });

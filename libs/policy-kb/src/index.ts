@@ -1,0 +1,17 @@
+export type { PolicyKbDeps, PolicySearchDeps, PolicyStoreDeps, ProgressFn } from './deps.js';
+export { extractSections, normaliseSectionRef, sanitizeSectionRef, PREAMBLE } from './sections.js';
+export type { PolicySection } from './sections.js';
+export { chunkPolicy, policyChunkId } from './policy-chunks.js';
+export type { PolicyChunk } from './policy-chunks.js';
+export { searchPolicy } from './search-policy.js';
+export type { SearchPolicyResult } from './search-policy.js';
+export { getPolicySection } from './get-policy-section.js';
+export type { GetPolicySectionResult } from './get-policy-section.js';
+export { listPolicyDocuments, listPolicyRevisions } from './list-policies.js';
+export { ingestPolicyRevision } from './ingest-policy-revision.js';
+export type { IngestPolicyRevisionResult } from './ingest-policy-revision.js';
+export { createPolicyRevision, deletePolicyRevision, removePolicyRevision } from './manage-revisions.js';
+export { checkPolicyConsistency } from './check-policy-consistency.js';
+export type { PolicyConsistencyReport } from './check-policy-consistency.js';
+export { countRevisionChunks, revisionFilter, syncRevisionDates } from './revision-chunks.js';
+export { policyKbToolRegistrations } from './tools/policy-tools.js';
