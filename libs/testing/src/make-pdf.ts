@@ -75,6 +75,28 @@ export const makeNumberedPdf = (count: number, linesPerPage = 12): Buffer =>
     ]),
   );
 
+const CHAPTER_TITLES = ['Introduction', 'Housing supply', 'Sustainable transport', 'Design quality', 'Climate change'];
+
+/**
+ * A policy document in the NPPF's layout: numbered chapter titles (`2. Housing supply`), numbered paragraphs
+ * running on across chapters (`4. Paragraph 4 of the <theme> policy: ...`) and, in chapter 2, `Table 2-1`; one
+ * page per chapter. Every paragraph names `theme`, so two revisions with different themes are told apart.
+ */
+export const makePolicyPdf = (theme: string, chapters = 3, parasPerChapter = 3): Buffer => {
+  let para = 0;
+  return makeTextPdf(
+    Array.from({ length: chapters }, (_, c) => [
+      `${c + 1}. ${CHAPTER_TITLES[c % CHAPTER_TITLES.length]}`,
+      ...Array.from({ length: parasPerChapter }, () => {
+        para += 1;
+        return `${para}. Paragraph ${para} of the ${theme} policy: ${theme} proposals meet standard ${para}.`;
+      }),
+      ...(c === 1 ? [`Table 2-1 ${theme} parking standards`, `Each dwelling has ${c + 2} secure ${theme} cycle spaces.`] : []),
+    ]),
+    { title: `${theme} policy` },
+  );
+};
+
 /** Where `fixtureFile` writes (created on first use): a directory tests can add to DOCUMENT_ROOTS. */
 export const fixturesDir = (): string => {
   const dir = join(tmpdir(), 'lectern-fixtures');
