@@ -22,3 +22,5 @@ export type { ServeStdioOptions } from './stdio.js';
 export { announceReady, isLoopbackHost } from './ready.js';
 export type { ReadyFacts } from './ready.js';
 export { errorResponse, jsonSchemaOf, multipartBody, OPENAPI_PATHS } from './openapi.js';
+export { readMultipartUpload, receiveUpload } from './multipart-upload.js';
+export type { MultipartUploadHandlers, ReceivedUpload } from './multipart-upload.js';

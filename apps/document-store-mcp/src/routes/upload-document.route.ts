@@ -1,9 +1,9 @@
 import { resolve } from 'node:path';
 import { AppError, CommonErrorCodes, IngestUploadFieldsSchema, IngestUploadResultSchema, type IngestUploadResult } from '@lectern/contracts';
 import { ingestDocument, type DocumentStoreDeps } from '@lectern/document-store';
-import { describeZodError, errorResponse, jsonSchemaOf, multipartBody } from '@lectern/transport';
+import { safeFilename } from '@lectern/conversion-job';
+import { describeZodError, errorResponse, jsonSchemaOf, multipartBody, receiveUpload } from '@lectern/transport';
 import type { FastifyInstance } from 'fastify';
-import { receiveUpload } from './receive-upload.js';
 
 /** Where uploads wait for their ingest (deleted after it): inside DATA_DIR, never a client-chosen path. */
 export const uploadsDir = (dataDir: string): string => resolve(dataDir, 'uploads', 'api');
@@ -33,7 +33,7 @@ export const registerUploadDocumentRoute = (app: FastifyInstance, deps: Document
       },
     },
     async (request): Promise<IngestUploadResult> => {
-      const upload = await receiveUpload(request, dir, deps.maxDocumentBytes);
+      const upload = await receiveUpload(request, { uploadsDir: dir, maxBytes: deps.maxDocumentBytes, safeName: safeFilename });
       try {
         const fields = IngestUploadFieldsSchema.safeParse(upload.fields);
         if (!fields.success) throw new AppError(CommonErrorCodes.invalidArguments, `Invalid fields: ${describeZodError(fields.error)}`);
