@@ -3,6 +3,7 @@ import type { EmbedderProvider } from '@lectern/embedding';
 import type { Logger } from '@lectern/runtime';
 import type { VectorStore } from '@lectern/vector-store';
 import type { KeyedMutex } from './keyed-mutex.js';
+import type { ProjectCache } from './projects.js';
 
 /** Conversion as the use cases see it: the `conversion` job (in-process or on converter workers). */
 export type ConversionPort = Pick<ConversionSubmitter, 'convert'>;
@@ -12,6 +13,8 @@ export interface StoreDeps {
   store: VectorStore;
   /** Project of spec 000's tools when the call names none (`DOCUMENT_STORE_PROJECT`). */
   defaultProject: string;
+  /** Project records reused by reading calls (see `resolveProject`); without it every call reads the record. */
+  projectCache?: ProjectCache;
 }
 
 /** What searching use cases need: the store and the embedders. */

@@ -1,5 +1,20 @@
 export type { ConversionPort, DocumentStoreDeps, ProgressFn, SearchDeps, StoreDeps } from './deps.js';
 export { KeyedMutex } from './keyed-mutex.js';
+export {
+  CLIENT_CHUNKING,
+  PROJECTS_COLLECTION,
+  ProjectCache,
+  SPEC000_CHUNKING,
+  assertSameModel,
+  embeddingMismatch,
+  ensureProject,
+  listProjectRecords,
+  readProjectRecord,
+  requireProject,
+  resolveProject,
+  writeProjectRecord,
+} from './projects.js';
+export type { EnsureProjectOptions, ResolvedProject } from './projects.js';
 export { RegistryEntrySchema, VectorStoreDocumentRegistry, isRegistryCollection, registryCollection } from './registry.js';
 export type { RegistryEntry } from './registry.js';
 export { ingestDocument } from './ingest-document.js';

@@ -131,7 +131,7 @@ export const ingestDocument = async (
       );
       await progress(chunks.length, chunks.length, 'storing chunks');
       await deps.store.upsert(
-        project,
+        collection.name,
         records.map((r, i) => ({
           id: r.id,
           vector: vectors[i] as Float32Array,

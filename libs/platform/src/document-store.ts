@@ -1,4 +1,4 @@
-import { KeyedMutex, type DocumentStoreDeps, type RetrieveMode, type StoreDeps } from '@lectern/document-store';
+import { KeyedMutex, ProjectCache, type DocumentStoreDeps, type RetrieveMode, type StoreDeps } from '@lectern/document-store';
 import type { PdfEngine } from '@lectern/conversion';
 import type { EmbedderOptions, Platform, VectorStoreOptions } from './platform.js';
 
@@ -19,6 +19,7 @@ export interface DocumentStoreSettings extends VectorStoreOptions {
 export const documentStoreReader = (platform: Platform, s: VectorStoreOptions & { defaultProject: string }): StoreDeps => ({
   store: platform.vectorStore(s),
   defaultProject: s.defaultProject,
+  projectCache: new ProjectCache(),
 });
 
 /**
