@@ -249,3 +249,52 @@ export const projectChunkId = (p: ChunkIdParts): string =>
     .update([p.docId, String(p.pageStart), String(p.pageEnd), p.sectionPath.join('\u001f'), `${p.modelId}@${p.modelRevision}`, String(p.chunkIndex)].join('\u0000'))
     .digest('hex')
     .slice(0, 32);
+
+/**
+ * A converter's Markdown cut back into pages along its page map, HTML comments (page markers) blanked with spaces
+ * of the same length, so spec 000's page chunker (`chunkPages`) can split the Markdown — the text the converter
+ * cleaned and structured — instead of the raw page text. `toMarkdownOffset` maps an offset of
+ * `joinPages(pages, separator)` back to the Markdown (to find the section a chunk starts in).
+ */
+export function markdownPages(
+  doc: Pick<MarkdownDocument, 'markdown' | 'page_map'>,
+  separator = '\n\n',
+): { pages: Array<{ page_number: number; text: string }>; toMarkdownOffset: (joined: number) => number } {
+  const md = doc.markdown.replace(COMMENT, (m) => m.replace(/[^\n]/g, ' '));
+  const entries = doc.page_map.length > 0 ? [...doc.page_map].sort((a, b) => a.offset - b.offset) : [{ offset: 0, page: 1 }];
+  const pages: Array<{ page_number: number; text: string }> = [];
+  const starts: Array<{ joined: number; md: number }> = [];
+  let joined = 0;
+  entries.forEach((e, i) => {
+    const start = i === 0 ? 0 : e.offset;
+    const end = entries[i + 1]?.offset ?? md.length;
+    const text = md.slice(start, end);
+    const last = pages[pages.length - 1];
+    if (last && last.page_number === e.page) {
+      last.text += text;
+      return;
+    }
+    if (pages.length > 0) joined += separator.length;
+    starts.push({ joined, md: start });
+    pages.push({ page_number: e.page, text });
+    joined += text.length;
+  });
+  // Joined offsets of a later page continue after the separator; map through the page's own start.
+  const toMarkdownOffset = (o: number): number => {
+    let s = starts[0] ?? { joined: 0, md: 0 };
+    for (const x of starts) if (x.joined <= o) s = x;
+    return s.md + (o - s.joined);
+  };
+  return { pages, toMarkdownOffset };
+}
+
+/** The section a Markdown offset lies in: the last heading at or before it, with its breadcrumb. */
+export function sectionAt(
+  headings: readonly ConversionHeading[],
+  paths: readonly string[][],
+  offset: number,
+): { section_heading: string; section_path: string[] } {
+  let found = -1;
+  for (let i = 0; i < headings.length; i++) if ((headings[i]?.offset ?? Infinity) <= offset) found = i;
+  return found < 0 ? { section_heading: '', section_path: [] } : { section_heading: headings[found]?.title ?? '', section_path: paths[found] ?? [] };
+}

@@ -35,6 +35,10 @@ export interface DocumentStoreDeps extends SearchDeps {
   maxDocumentBytes: number;
   locks: KeyedMutex;
   log: Logger;
+  /** Spec 004 FR-011: the deadline of each spec 004 tool call (clamped to 8-15 s; TOOL_TIMEOUT_S). */
+  toolDeadlineMs?: number;
+  /** Spec 004 FR-010: the most characters a retrieved chunk's text keeps (RETRIEVAL_MAX_CHARS). */
+  retrieval?: { maxResultChars: number };
 }
 
 /** Progress reporting of long use cases (mapped onto MCP progress notifications by the tool layer). */

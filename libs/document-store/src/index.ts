@@ -6,6 +6,7 @@ export {
   ProjectCache,
   SPEC000_CHUNKING,
   assertSameModel,
+  createProject,
   embeddingMismatch,
   ensureProject,
   listProjectRecords,
@@ -14,7 +15,7 @@ export {
   resolveProject,
   writeProjectRecord,
 } from './projects.js';
-export type { EnsureProjectOptions, ResolvedProject } from './projects.js';
+export type { CreateProjectOptions, EnsureProjectOptions, ResolvedProject } from './projects.js';
 export { RegistryEntrySchema, VectorStoreDocumentRegistry, isRegistryCollection, registryCollection } from './registry.js';
 export type { RegistryEntry } from './registry.js';
 export { ingestDocument } from './ingest-document.js';
@@ -31,3 +32,19 @@ export type { RetrieveMode } from './collection-tools.js';
 export { documentStoreToolRegistrations } from './tools/tool-registrations.js';
 export { documentTools } from './tools/document-tools.js';
 export { collectionTools } from './tools/collection-tools.js';
+export { projectTools } from './tools/project-tools.js';
+export {
+  DEFAULT_MAX_RESULT_CHARS,
+  citationText,
+  findChunks,
+  inspectProject,
+  listProjects,
+  migrateProject,
+  queryHybrid,
+  redactPayload,
+  retrievalFilter,
+  storeChunks,
+  toRetrievalResult,
+  trimAtWord,
+} from './project-chunks.js';
+export type { ProjectChunkDeps, RetrievalPolicy } from './project-chunks.js';

@@ -216,3 +216,26 @@ export const ensureProject = async (deps: SearchDeps, project: string, options: 
 /** Chunking policies of the spec 000 and spec 002 writes (recorded when they create a project). */
 export const SPEC000_CHUNKING: ChunkingPolicy = { kind: 'spec000' };
 export const CLIENT_CHUNKING: ChunkingPolicy = { kind: 'client' };
+
+export interface CreateProjectOptions {
+  project: string;
+  /** The model the project is built with (default: the configured one). */
+  fingerprint?: EmbeddingFingerprint;
+  hybrid?: boolean;
+  chunking: ChunkingPolicy;
+  referencesPath?: string | null;
+}
+
+/** `lectern project create`: a new project with its collection and record; `project_exists` when it is there already. */
+export const createProject = async (deps: SearchDeps, options: CreateProjectOptions): Promise<ResolvedProject> => {
+  if (await resolveProject({ store: deps.store, defaultProject: deps.defaultProject }, options.project)) {
+    throw new AppError('project_exists', `Project "${options.project}" already exists (\`lectern project show ${options.project}\`).`, { httpStatus: 409 });
+  }
+  return ensureProject(deps, options.project, {
+    chunking: options.chunking,
+    ...(options.fingerprint ? { fingerprint: options.fingerprint } : {}),
+    hybrid: options.hybrid ?? true,
+    referencesPath: options.referencesPath ?? null,
+    origin: 'explicit',
+  });
+};

@@ -13,6 +13,10 @@ export interface DocumentStoreSettings extends VectorStoreOptions {
   maxDocumentBytes: number;
   ingestTimeoutMs: number;
   retrieveMode?: RetrieveMode | undefined;
+  /** Spec 004 tool deadline (8-15 s). */
+  toolDeadlineMs?: number | undefined;
+  /** Spec 004 retrieval policy: most characters of a result's text. */
+  retrievalMaxChars?: number | undefined;
 }
 
 /** What the read-only document-store use cases need (the CLI's `docstore check`): the store alone. */
@@ -44,6 +48,8 @@ export const documentStoreDeps = (platform: Platform, s: DocumentStoreSettings):
     maxDocumentBytes: s.maxDocumentBytes,
     retrieveMode: s.retrieveMode ?? 'hybrid',
     locks: new KeyedMutex(),
+    ...(s.toolDeadlineMs ? { toolDeadlineMs: s.toolDeadlineMs } : {}),
+    ...(s.retrievalMaxChars ? { retrieval: { maxResultChars: s.retrievalMaxChars } } : {}),
     log: platform.log,
   };
 };
