@@ -48,7 +48,8 @@ const scan = async (deps: StoreDeps, project: string, collection: string | null)
       for (const p of page.points) {
         chunks += 1;
         const documentId = p.payload['document_id'];
-        if (typeof documentId !== 'string' || documentId === '') {
+        // Chunks of spec 004 writes (`origin`: project_ingest, store_chunks) have no registry entry by design.
+        if (typeof documentId !== 'string' || documentId === '' || typeof p.payload['origin'] === 'string') {
           unmanaged += 1;
           continue;
         }

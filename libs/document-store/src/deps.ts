@@ -3,6 +3,7 @@ import type { EmbedderProvider } from '@lectern/embedding';
 import type { Logger } from '@lectern/runtime';
 import type { VectorStore } from '@lectern/vector-store';
 import type { KeyedMutex } from './keyed-mutex.js';
+import type { AuditLog } from './audit.js';
 import type { ProjectCache } from './projects.js';
 
 /** Conversion as the use cases see it: the `conversion` job (in-process or on converter workers). */
@@ -15,6 +16,8 @@ export interface StoreDeps {
   defaultProject: string;
   /** Project records reused by reading calls (see `resolveProject`); without it every call reads the record. */
   projectCache?: ProjectCache;
+  /** Spec 004 FR-013's audit records (retrievals are queued and written in batches). */
+  audit?: AuditLog;
 }
 
 /** What searching use cases need: the store and the embedders. */

@@ -126,7 +126,26 @@ const nonEmpty = (query: string): void => {
 };
 
 /** Spec 004 find_chunks: semantic search in one project (two store calls: the collection, one search). */
+/** FR-013: one record per retrieval (query, project, returned chunk ids, time), queued so the search pays no round trip. */
+const auditRetrieval = (deps: ProjectChunkDeps, tool: string, started: number, input: { project: string; query: string } & Record<string, unknown>, collection: string, model: string, out: FindOutput): FindOutput => {
+  const { project, query, ...parameters } = input;
+  deps.audit?.queue({
+    kind: 'retrieval',
+    project,
+    at: new Date(started).toISOString(),
+    duration_ms: Date.now() - started,
+    tool,
+    query,
+    parameters,
+    collection,
+    model,
+    returned_chunk_ids: out.results.map((r) => r.chunk_id),
+  });
+  return out;
+};
+
 export const findChunks = async (deps: ProjectChunkDeps, input: z.input<typeof FindChunksInput>): Promise<FindOutput> => {
+  const started = Date.now();
   nonEmpty(input.query);
   const { info } = await requireProject(deps, input.project);
   const embedder = await deps.embedders.for(info.fingerprint);
@@ -134,7 +153,8 @@ export const findChunks = async (deps: ProjectChunkDeps, input: z.input<typeof F
   const filter = retrievalFilter(input.filters);
   const hits = await deps.store.searchDense(info.name, vector, { fingerprint: info.fingerprint, limit: input.top_k ?? 6, ...(filter ? { filter } : {}) });
   const max = maxCharsFor(deps, input.max_chars);
-  return answer(input.project, input.query, hits.map((h) => toRetrievalResult(h, max, h.score)));
+  const out = answer(input.project, input.query, hits.map((h) => toRetrievalResult(h, max, h.score)));
+  return auditRetrieval(deps, 'find_chunks', started, input, info.name, `${info.fingerprint.model_id}@${info.fingerprint.revision}`, out);
 };
 
 /**
@@ -143,6 +163,7 @@ export const findChunks = async (deps: ProjectChunkDeps, input: z.input<typeof F
  * without a full-text index.
  */
 export const queryHybrid = async (deps: ProjectChunkDeps, input: z.input<typeof QueryHybridInput>): Promise<FindOutput> => {
+  const started = Date.now();
   nonEmpty(input.query);
   const { info } = await requireProject(deps, input.project);
   if (!info.hybrid) {
@@ -163,7 +184,8 @@ export const queryHybrid = async (deps: ProjectChunkDeps, input: z.input<typeof 
     },
   );
   const max = maxCharsFor(deps, input.max_chars);
-  return answer(input.project, input.query, hits.map((h) => toRetrievalResult(h, max, h.score)));
+  const out = answer(input.project, input.query, hits.map((h) => toRetrievalResult(h, max, h.score)));
+  return auditRetrieval(deps, 'query_hybrid', started, input, info.name, `${info.fingerprint.model_id}@${info.fingerprint.revision}`, out);
 };
 
 const sameModel = (a: ProjectRecord['fingerprint'], b: ProjectRecord['fingerprint']): boolean =>
@@ -236,6 +258,7 @@ export const storeChunks = async (deps: ProjectChunkDeps & Pick<DocumentStoreDep
         section_heading: c.section_heading ?? path[path.length - 1] ?? '',
         section_path: path,
         tags: c.tags ?? c.citation?.tags ?? [],
+        origin: 'store_chunks',
         ...(c.citation ? { citation: c.citation } : {}),
       },
     };

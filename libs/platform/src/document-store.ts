@@ -1,4 +1,4 @@
-import { KeyedMutex, ProjectCache, type DocumentStoreDeps, type RetrieveMode, type StoreDeps } from '@lectern/document-store';
+import { AuditLog, KeyedMutex, ProjectCache, type DocumentStoreDeps, type RetrieveMode, type StoreDeps } from '@lectern/document-store';
 import type { PdfEngine } from '@lectern/conversion';
 import type { EmbedderOptions, Platform, VectorStoreOptions } from './platform.js';
 
@@ -20,11 +20,13 @@ export interface DocumentStoreSettings extends VectorStoreOptions {
 }
 
 /** What the read-only document-store use cases need (the CLI's `docstore check`): the store alone. */
-export const documentStoreReader = (platform: Platform, s: VectorStoreOptions & { defaultProject: string }): StoreDeps => ({
-  store: platform.vectorStore(s),
-  defaultProject: s.defaultProject,
-  projectCache: new ProjectCache(),
-});
+export const documentStoreReader = (platform: Platform, s: VectorStoreOptions & { defaultProject: string }): StoreDeps => {
+  const store = platform.vectorStore(s);
+  const audit = new AuditLog(store, platform.log);
+  // Queued retrieval audit records are written before the store closes.
+  platform.addShutdownStep('audit', 'audit log', () => audit.close());
+  return { store, defaultProject: s.defaultProject, projectCache: new ProjectCache(), audit };
+};
 
 /**
  * Every document-store use case's deps: the store, the embedders, and the conversion job — converted in
