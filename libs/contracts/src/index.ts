@@ -2,6 +2,7 @@ export * from './errors.js';
 export * from './tool-definition.js';
 export * from './catalog.js';
 export * from './project-id.schema.js';
+export * from './project-record.schema.js';
 export * from './tools/ingest-document.schema.js';
 export * from './tools/search-application-docs.schema.js';
 export * from './tools/get-document-text.schema.js';

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import {
   AppError,
   PROJECT_ID_MAX_LENGTH,
+  isInternalCollectionName,
   ProjectIdSchema,
   StoreChunkSchema,
   type RetrieveDocumentChunksInput,
@@ -12,19 +13,20 @@ import {
 import type { CollectionInfo, Hit } from '@lectern/vector-store';
 import type { z } from 'zod';
 import type { SearchDeps, StoreDeps } from './deps.js';
-import { isInternalCollection } from '@lectern/documents';
+import { CLIENT_CHUNKING, ensureProject, listProjectRecords, resolveProject } from './projects.js';
 
 /**
  * Spec 002's generic collection tools. A "collection" is a project collection of the vector store (created
- * on first store, as that spec expects); registry and policy-KB collections are internal and never listed.
+ * on first store, as that spec expects); registry collections are internal and never listed.
  */
 
 
-export const listCollectionNames = async (deps: Pick<StoreDeps, 'store'>): Promise<string[]> =>
-  (await deps.store.listCollections())
-    .map((c) => c.name)
-    .filter((n) => !isInternalCollection(n))
-    .sort();
+/** Every project: those with a record, and collections from before records (named after their project). */
+export const listCollectionNames = async (deps: Pick<StoreDeps, 'store'>): Promise<string[]> => {
+  const [records, physical] = await Promise.all([listProjectRecords(deps.store), deps.store.listCollections()]);
+  const names = new Set([...records.map((r) => r.project), ...physical.map((c) => c.name).filter((n) => !isInternalCollectionName(n))]);
+  return [...names].sort();
+};
 
 /** Spec 002's exact validation messages ("Chunk 3 missing required field 'text'"). */
 const validateChunks = (chunks: Record<string, unknown>[]): StoreChunk[] | string => {
@@ -56,21 +58,17 @@ export const storeDocumentChunks = async (
   input: { chunks: Record<string, unknown>[]; collection: string },
 ): Promise<z.infer<typeof StoreDocumentChunksOutput>> => {
   const fail = (message: string) => ({ success: false, chunks_stored: 0, collection: input.collection, message });
-  if (!ProjectIdSchema.safeParse(input.collection).success || isInternalCollection(input.collection)) {
+  if (!ProjectIdSchema.safeParse(input.collection).success) {
     return fail(`Validation error: invalid collection name '${input.collection}' (letters, digits, '_' and '-', at most ${PROJECT_ID_MAX_LENGTH})`);
   }
   const chunks = validateChunks(input.chunks);
   if (typeof chunks === 'string') return fail(chunks);
-  let info = await deps.store.getCollection(input.collection);
-  if (!info) {
-    const embedder = await deps.embedders.configured();
-    info = await deps.store.ensureCollection(input.collection, { fingerprint: embedder.fingerprint, hybrid: true });
-  }
+  const { info } = await ensureProject(deps, input.collection, { chunking: CLIENT_CHUNKING });
   const embedder = await deps.embedders.for(info.fingerprint);
   const vectors = await embedder.embedBatch(chunks.map((c) => c.text));
   const ingestionDate = (deps.now?.() ?? new Date()).getTime() / 1000;
   await deps.store.upsert(
-    input.collection,
+    info.name,
     chunks.map((c, i) => ({
       id: collectionChunkId(input.collection, c),
       vector: vectors[i] as Float32Array,
@@ -125,13 +123,14 @@ export const retrieveDocumentChunks = async (
   const name = input.collection ?? null;
   let targets: CollectionInfo[];
   if (name !== null) {
-    const info = await deps.store.getCollection(name);
-    if (!info || isInternalCollection(name)) {
+    const info = ProjectIdSchema.safeParse(name).success ? (await resolveProject(deps, name))?.info : undefined;
+    if (!info) {
       throw new AppError('collection_not_found', `Collection not found: ${name}`, { httpStatus: 404 });
     }
     targets = [info];
   } else {
-    targets = (await deps.store.listCollections()).filter((c) => !isInternalCollection(c.name));
+    const all = await Promise.all((await listCollectionNames(deps)).map((project) => resolveProject(deps, project)));
+    targets = all.flatMap((r) => (r ? [r.info] : []));
   }
   const ranked: Array<{ rank: number; hit: Hit }> = [];
   for (const target of targets) {

@@ -14,7 +14,6 @@ export const REGISTRY_SUFFIX = REGISTRY_COLLECTION_SUFFIX;
 const REGISTRY_FINGERPRINT = { model_id: 'lectern-registry', revision: 'v1', dimension: 1, normalized: true };
 
 export const registryCollection = (project: string): string => `${project}${REGISTRY_SUFFIX}`;
-export const isRegistryCollection = (name: string): boolean => name.endsWith(REGISTRY_SUFFIX);
 
 /**
  * The document registry of a project (spec 000 FR-008's `document_registry`), kept where the chunks are:

@@ -100,13 +100,15 @@ export interface Platform {
    * so a Redis outage answers `registry_unavailable` instead of waiting), else a SQLite file under the data dir.
    */
   policyRegistry(options?: PolicyRegistryOptions): PolicyRegistry;
+  /** Register a shutdown step of something an app built on the platform's services (closed at its stage). */
+  addShutdownStep(stage: Stage, name: string, close: () => Promise<void>): void;
   /** What to close after HTTP, in order: workers, queues, Redis, conversion pools, embedders, stores and registries (of what was built so far). */
   shutdownSteps(): ShutdownStep[];
   close(): Promise<void>;
 }
 
-const ORDER = ['worker', 'queue', 'redis', 'engine', 'embedders', 'store'] as const;
-type Stage = (typeof ORDER)[number];
+const ORDER = ['worker', 'queue', 'redis', 'engine', 'embedders', 'audit', 'store'] as const;
+export type Stage = (typeof ORDER)[number];
 
 export const createPlatform = (options: PlatformOptions): Platform => {
   const dataDir = resolve(options.dataDir);
@@ -223,6 +225,9 @@ export const createPlatform = (options: PlatformOptions): Platform => {
         steps.push({ stage: 'store', name: 'policy registry', close: () => registry.close() });
         return registry;
       }),
+    addShutdownStep: (stage, name, close) => {
+      steps.push({ stage, name, close });
+    },
     shutdownSteps: () =>
       ORDER.flatMap((stage) => steps.filter((s) => s.stage === stage)).map(({ name, close }) => ({ name, close })),
     close: async () => {

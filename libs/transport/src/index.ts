@@ -6,6 +6,7 @@ export { createMcpServerFactory, describeTools } from './mcp-server-factory.js';
 export { ServiceMetrics } from './metrics.js';
 export { runTool, notImplemented, errorResult, describeZodError } from './run-tool.js';
 export { bindTool } from './tool-registration.js';
+export { TOOL_DEADLINE_MAX_MS, TOOL_DEADLINE_MIN_MS, withDeadline, withDeadlines } from './tool-deadline.js';
 export type { ToolContext, ToolHandler, ToolRegistration } from './tool-registration.js';
 export { installShutdown } from './shutdown.js';
 export type { ShutdownStep, ShutdownOptions } from './shutdown.js';
