@@ -1,7 +1,6 @@
 import { basename } from 'node:path';
 import { AppError, type IngestPolicyRevisionInput, type IngestPolicyRevisionOutput, type PolicyRevision } from '@lectern/contracts';
 import { jobOptions } from '@lectern/conversion-job';
-import { ensureProjectCollection } from '@lectern/document-store';
 import { readDocumentFile, resolveInsideRoots } from '@lectern/documents';
 import { COUNTING_STATUSES, dateInt } from '@lectern/policy-registry';
 import type { z } from 'zod';
@@ -56,7 +55,10 @@ export const ingestPolicyRevision = async (
         throw new AppError('no_content', `No text could be extracted from ${basename(file.path)}`);
       }
       const chunks = chunkPolicy(source, revisionId, pages);
-      const collection = await ensureProjectCollection({ ...deps, defaultProject: deps.collection }, deps.collection);
+      // The policy collection is internal (no project record): created on first ingest with the configured model.
+      const collection =
+        (await deps.store.getCollection(deps.collection)) ??
+        (await deps.store.ensureCollection(deps.collection, { fingerprint: (await deps.embedders.configured()).fingerprint, hybrid: true }));
       const embedder = await deps.embedders.for(collection.fingerprint);
       const vectors = await embedder.embedBatch(
         chunks.map((c) => c.text),
