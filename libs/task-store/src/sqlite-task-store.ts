@@ -250,3 +250,6 @@ export class SqliteTaskStore {
     return task;
   }
 }
+
+/** The task store as its users see it (the SQLite adapter is the one implementation). */
+export type TaskStore = Pick<SqliteTaskStore, 'create' | 'get' | 'list' | 'queuedIds' | 'claim' | 'setProgress' | 'succeed' | 'fail' | 'requeue' | 'delete' | 'recoverInterrupted' | 'close'>;
