@@ -7,12 +7,11 @@ import { loadConfig, restApiKey } from './config.js';
 const start = async () => {
   const config = loadConfig(process.env);
   const logger = createLogger('extraction-api', config.LOG_LEVEL);
-  // Services come from the platform as the tools that need them land (store, embedders, conversion, queues).
   const platform = createPlatform({ dataDir: config.DATA_DIR, log: logger });
-  const app = buildApp({ config, logger });
+  const app = buildApp({ config, logger, store: platform.taskStore({ path: config.DB_PATH }) });
   installShutdown({ log: logger, steps: [httpShutdownStep(app), ...platform.shutdownSteps()] });
   await app.listen({ port: config.EXTRACTION_API_PORT, host: config.HOST });
-  announceReady(app, logger, { service: 'extraction-api', host: config.HOST, auth: Boolean(restApiKey(config)), transports: 'REST (POST /tasks arrives with its issue), OpenAPI /docs' });
+  announceReady(app, logger, { service: 'extraction-api', host: config.HOST, auth: Boolean(restApiKey(config)), transports: 'REST /tasks, OpenAPI /docs' });
 };
 
 start().catch((error: unknown) => {

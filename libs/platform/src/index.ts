@@ -7,6 +7,7 @@ export type {
   PlatformOptions,
   PolicyRegistryOptions,
   ShutdownStep,
+  TaskStoreOptions,
   VectorStoreOptions,
 } from './platform.js';
 export { documentStoreDeps, documentStoreReader } from './document-store.js';

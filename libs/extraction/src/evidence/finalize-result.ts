@@ -1,8 +1,8 @@
 import type { ExtractionTiming, ExtractorKind } from '@lectern/contracts';
-import { docRead, docValidate } from '../doc-tool-calls.js';
+import { chunkReader, docValidate } from '../doc-tool-calls.js';
 import type { DocToolsClient } from '../doc-tools-client.js';
 import { getAt, setAt, schemaFields } from '../schema-fields.js';
-import { verifyEvidence, type ChunkReader } from './verify-evidence.js';
+import { verifyEvidence } from './verify-evidence.js';
 
 export interface ExtractionOutcome {
   data: Record<string, unknown>;
@@ -28,26 +28,6 @@ export interface FinalizeInput {
   /** Warnings the extractor itself raised. */
   warnings?: string[];
 }
-
-/** doc_read's largest page: evidence is looked for in the whole chunk (tables are never split). */
-const READ_MAX_CHARS = 100_000;
-
-/** A cached chunk reader over `doc_read` (an unknown locator reads as undefined). */
-export const chunkReader = (tools: DocToolsClient, indexId: string, signal?: AbortSignal): ChunkReader => {
-  const cache = new Map<string, Promise<string | undefined>>();
-  return (locator) => {
-    if (!cache.has(locator)) {
-      cache.set(
-        locator,
-        docRead(tools, { index_id: indexId, locator, max_chars: READ_MAX_CHARS }, signal).then(
-          (chunk) => chunk.content,
-          () => undefined,
-        ),
-      );
-    }
-    return cache.get(locator)!;
-  };
-};
 
 /**
  * Section 12's guarantees for every result, whichever extractor ran: the data normalised by

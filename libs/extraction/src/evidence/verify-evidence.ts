@@ -1,9 +1,8 @@
 import type { EvidenceLeaf } from '@lectern/contracts';
+import type { ChunkReader } from '../doc-tool-calls.js';
 import { fieldName, getAt, isEmptyValue, isObject, setAt, type SchemaField } from '../schema-fields.js';
 import { locateSnippet, valueOccurs } from './text-match.js';
 
-/** Reads the chunk at a locator (through `doc_read`); undefined when there is none. */
-export type ChunkReader = (locator: string) => Promise<string | undefined>;
 
 export const NOT_FOUND_WARNING = 'Not found in document';
 
@@ -15,8 +14,8 @@ export interface VerifiedEvidence {
   counts: { values: number; grounded: number };
 }
 
-/** A locator as the chunker writes them (`h3`, `h3-c2`, `h3-t1`, or its name for text before the first heading). */
-const LOCATOR = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
+/** A locator as the chunker writes them (h3, h3-c2, h3-t1; h0 before the first heading). */
+const LOCATOR = /^h\d{1,6}(-[ct]\d{1,6})?$/;
 
 const isLeaf = (v: unknown): v is { locator?: unknown; snippet?: unknown } => isObject(v) && ('locator' in v || 'snippet' in v);
 

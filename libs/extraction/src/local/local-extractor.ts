@@ -1,4 +1,4 @@
-import { docRead, docSearch } from '../doc-tool-calls.js';
+import { chunkReader, docSearch } from '../doc-tool-calls.js';
 import type { DocToolsClient } from '../doc-tools-client.js';
 import { tokens } from '../evidence/text-match.js';
 import { fieldName, getAt, setAt, type SchemaField } from '../schema-fields.js';
@@ -194,11 +194,7 @@ export const extractLocally = async (input: LocalExtractInput): Promise<LocalExt
   const evidence: Record<string, unknown> = {};
   const warnings: string[] = [];
   const target = targetModelOf(input.fields);
-  const chunks = new Map<string, Promise<string | undefined>>();
-  const read = (locator: string) => {
-    if (!chunks.has(locator)) chunks.set(locator, docRead(input.tools, { index_id: input.indexId, locator, max_chars: 100_000 }, input.signal).then((c) => c.content, () => undefined));
-    return chunks.get(locator)!;
-  };
+  const read = chunkReader(input.tools, input.indexId, input.signal);
   let done = 0;
   for (const field of input.fields) {
     const groups = wordGroups(field);
