@@ -19,7 +19,7 @@ export const DocSearchInput = z.object({
 export const DocSearchHitSchema = z.object({
   locator: LocatorSchema,
   kind: ChunkKindSchema,
-  snippet: z.string().describe(`The first ${DOC_SNIPPET_CHARS} characters of the chunk.`),
+  snippet: z.string().describe(`${DOC_SNIPPET_CHARS} characters of the chunk, from shortly before the first query term it contains (else its start).`),
   score: z.number(),
   heading_path: z.string(),
 });
