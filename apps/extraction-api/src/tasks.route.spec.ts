@@ -20,9 +20,9 @@ describe('extraction-api task API: admission, status, list, delete', () => {
     if (schema !== undefined) form.append('schema', schema);
     return fetch(`${baseUrl}/tasks`, { method: 'POST', body: form });
   };
-  const waitFor = async (id: string, statuses: string[]) => {
+  const waitFor = async (id: string, statuses: string[]): Promise<{ status: string; error?: unknown }> => {
     for (;;) {
-      const task = (await (await fetch(`${baseUrl}/tasks/${id}`)).json()) as { status: string };
+      const task = (await (await fetch(`${baseUrl}/tasks/${id}`)).json()) as { status: string; error?: unknown };
       if (statuses.includes(task.status)) return task;
       await new Promise((r) => setTimeout(r, 20));
     }

@@ -1,6 +1,6 @@
-import { appErrorCode } from '@lectern/testing';
+
 import { createAnthropicProvider } from './anthropic.provider.js';
-import { anthropicText, anthropicToolUse, openAiToolCalls, startFakeLlm, type FakeLlmServer } from './fake-llm.testkit.js';
+import { anthropicText, anthropicToolUse, appErrorCode, openAiToolCalls, startFakeLlm, type FakeLlmServer } from '@lectern/testing';
 import { anthropicModel, resolveExtractor, type LlmSettings } from './llm-settings.js';
 import type { LlmRequest } from './llm.port.js';
 import { createOpenAiProvider } from './openai.provider.js';
