@@ -1,4 +1,5 @@
-import { createPlatform } from '@lectern/platform';
+import { createDocTools } from '@lectern/doc-tools';
+import { createPlatform, docToolsDeps, docToolsSettings } from '@lectern/platform';
 import { createLogger, ConfigError } from '@lectern/runtime';
 import { announceReady, httpShutdownStep, installShutdown } from '@lectern/transport';
 import { buildApp } from './app.js';
@@ -8,11 +9,13 @@ const start = async () => {
   const config = loadConfig(process.env);
   const logger = createLogger('extraction-api', config.LOG_LEVEL);
   // Services come from the platform as the tools that need them land (store, embedders, conversion, queues).
-  const platform = createPlatform({ dataDir: config.DATA_DIR, log: logger });
-  const app = buildApp({ config, logger });
+  const platform = createPlatform({ dataDir: config.DATA_DIR, log: logger, redisUrl: config.REDIS_URL });
+  const docTools = createDocTools(docToolsDeps(platform, docToolsSettings(config)));
+  const app = buildApp({ config, logger, docTools });
   installShutdown({ log: logger, steps: [httpShutdownStep(app), ...platform.shutdownSteps()] });
   await app.listen({ port: config.EXTRACTION_API_PORT, host: config.HOST });
-  announceReady(app, logger, { service: 'extraction-api', host: config.HOST, auth: Boolean(restApiKey(config)), transports: 'REST (POST /tasks arrives with its issue), OpenAPI /docs' });
+  announceReady(app, logger, { service: 'extraction-api', host: config.HOST, auth: Boolean(restApiKey(config)), transports: `MCP /mcp (${config.MCP_HTTP_SESSIONS}) + /sse (doc tools), REST (POST /tasks arrives with its issue)`,
+    details: { markdown: config.MARKITDOWN_URL ?? (config.REDIS_URL ? 'conversion queue (redis)' : 'conversion queue (in-process)'), search: config.DOC_SEARCH_MODE } });
 };
 
 start().catch((error: unknown) => {
