@@ -1,17 +1,22 @@
 import multipart from '@fastify/multipart';
 import { EXTRACTION_SCHEMA_LIMITS } from '@lectern/contracts';
+import type { DocTools } from '@lectern/doc-tools';
 import { connectDocTools, createLlmProvider, ExtractionRunner, resolveExtractor } from '@lectern/extraction';
 import { LECTERN_VERSION, type Logger } from '@lectern/runtime';
 import type { TaskStore } from '@lectern/task-store';
 import { createHttpApp } from '@lectern/transport';
 import type { FastifyInstance } from 'fastify';
 import type { AddressInfo } from 'node:net';
+import { resolve } from 'node:path';
 import { llmSettings, restApiKey, type ExtractionConfig } from './config.js';
+import { mountDocTools } from './mcp.js';
 import { registerTaskRoutes } from './tasks.route.js';
 
 export interface ExtractionDeps {
   config: ExtractionConfig;
   logger: Logger;
+  /** The document tools served at `/mcp` (unset: they answer `not_implemented`). */
+  docTools?: DocTools | undefined;
   /** The task store (from the platform); without one the app serves only `/health`, `/metrics` and `/docs`. */
   store?: TaskStore;
 }
@@ -36,6 +41,7 @@ export const buildApp = (deps: ExtractionDeps): FastifyInstance => {
     apiKey: restApiKey(config),
     openapi: { version: LECTERN_VERSION, description: 'Schema-driven extraction with verified evidence (spec 003): tasks, and the doc tools at /mcp.' },
   });
+  mountDocTools(app, config, deps.docTools);
   if (!deps.store) return app;
   const store = deps.store;
   const settings = llmSettings(config);
@@ -55,6 +61,6 @@ export const buildApp = (deps: ExtractionDeps): FastifyInstance => {
   app.addHook('preClose', async () => runner.close());
   // Our own byte counter answers `too_large` first; busboy's limit is the backstop one byte later.
   app.register(multipart, { limits: { fileSize: config.MAX_UPLOAD_BYTES + 1, files: 1, fields: 4, fieldSize: EXTRACTION_SCHEMA_LIMITS.maxBytes + 1 } });
-  app.register(async (scope) => registerTaskRoutes(scope, { store, runner, dataDir: config.DATA_DIR, maxUploadBytes: config.MAX_UPLOAD_BYTES }));
+  app.register(async (scope) => registerTaskRoutes(scope, { store, runner, dataDir: resolve(config.DATA_DIR), maxUploadBytes: config.MAX_UPLOAD_BYTES }));
   return app;
 };

@@ -1,10 +1,14 @@
-import { commonEnvShape, envEnum, envInt, envPort, envString, envUrl, parseEnv } from '@lectern/runtime';
 import type { LlmSettings } from '@lectern/extraction';
+import { docToolsEnvShape } from '@lectern/platform';
+import { commonEnvShape, envEnum, envInt, envPort, envString, envUrl, mcpOriginEnvShape, parseEnv } from '@lectern/runtime';
 import { z } from 'zod';
 
 /** Environment of extraction-api (spec 003's service on :8000; section 14's variables). */
 export const ExtractionEnvSchema = z.object({
   ...commonEnvShape,
+  ...mcpOriginEnvShape,
+  ...docToolsEnvShape,
+  MCP_HTTP_SESSIONS: envEnum(['stateless', 'stateful'] as const, 'stateless'),
   EXTRACTION_API_PORT: envPort(8000),
   /** Bearer token of this REST API; default: MCP_API_KEY. Unset/empty → no auth. */
   EXTRACTION_API_KEY: envString(),
