@@ -107,10 +107,11 @@ describe.each([
     const result = (await (await fetch(`${service.baseUrl}/tasks/${task_id}/result`)).json()) as Result;
 
     expect(result.extractor).toBe(kind);
-    expect(result.data).toEqual({ original_file: 'omron-g-series-servo-motors.pdf', product_name: null, rated_torque: '0.64 N·m', peak_current: INVENTED, ip_rating: 'IP65', thd: null });
+    // normalised by json_validate_and_normalize: "0.64 N·m" → "0.64N·m" (spec 003: "1000V", not "1000 V")
+    expect(result.data).toEqual({ original_file: 'omron-g-series-servo-motors.pdf', product_name: null, rated_torque: '0.64N·m', peak_current: '77.7A', ip_rating: 'IP65', thd: null });
     expect(result.evidence['rated_torque']).toMatchObject({ grounded: true, match: 'exact', locator: expect.stringMatching(/^h\d+-t\d+$/), snippet: expect.stringMatching(/^\| Rated torque \| N·m \|/) });
     expect(result.evidence['ip_rating']).toMatchObject({ grounded: true });
-    expect(result.evidence['peak_current']).toMatchObject({ grounded: false, warning: expect.stringMatching(/77\.7 A" does not occur/) });
+    expect(result.evidence['peak_current']).toMatchObject({ grounded: false, warning: expect.stringMatching(/the value 77\.7A does not occur in chunk h\d+-t\d+/) });
     expect(result.evidence['thd']).toEqual({ locator: null, snippet: null, warning: 'Not found in document' });
     expect(result.warnings).toEqual(
       expect.arrayContaining([
