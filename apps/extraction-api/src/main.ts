@@ -1,19 +1,12 @@
-import { createDocTools } from '@lectern/doc-tools';
-import { createPlatform, docToolsDeps, docToolsSettings } from '@lectern/platform';
 import { createLogger, ConfigError } from '@lectern/runtime';
 import { announceReady, httpShutdownStep, installShutdown } from '@lectern/transport';
-import { join, resolve } from 'node:path';
-import { buildApp } from './app.js';
+import { composeExtraction } from './compose.js';
 import { loadConfig, restApiKey } from './config.js';
 
 const start = async () => {
   const config = loadConfig(process.env);
   const logger = createLogger('extraction-api', config.LOG_LEVEL);
-  const platform = createPlatform({ dataDir: config.DATA_DIR, log: logger, redisUrl: config.REDIS_URL });
-  const settings = docToolsSettings(config);
-  // The doc tools index the task uploads (DATA_DIR/uploads/<task_id>/) besides the configured document roots.
-  const docTools = createDocTools(docToolsDeps(platform, { ...settings, roots: [...settings.roots, join(resolve(config.DATA_DIR), 'uploads')] }));
-  const app = buildApp({ config, logger, docTools, store: platform.taskStore({ path: config.DB_PATH }) });
+  const { app, platform } = composeExtraction(config, logger);
   installShutdown({ log: logger, steps: [httpShutdownStep(app), ...platform.shutdownSteps()] });
   await app.listen({ port: config.EXTRACTION_API_PORT, host: config.HOST });
   announceReady(app, logger, { service: 'extraction-api', host: config.HOST, auth: Boolean(restApiKey(config)), transports: `REST /tasks, MCP /mcp (${config.MCP_HTTP_SESSIONS}) + /sse (doc tools), OpenAPI /docs`,

@@ -123,6 +123,14 @@ const targetIndex = (models: string[], target: string | undefined): number | und
   return index >= 0 ? index : undefined;
 };
 
+/** A measured value or code written in prose ("IP65 for the housing", "0 to 40 °C in operation") keeps its leading value only. */
+const leadingValue = (text: string): string => {
+  const value = text.trim();
+  if (!/^(?:[-+±]?\d|[A-Z]{1,4}\d)/.test(value)) return value;
+  const cut = /,|;|\s\(|\s(?:for|in|at|when|with|under)\s/.exec(value);
+  return (cut ? value.slice(0, cut.index) : value).replace(/\.$/, '').trim();
+};
+
 const withUnit = (value: string, unit: string | undefined) => (unit && !value.includes(unit) ? `${value} ${unit}` : value);
 
 /** Candidates of one chunk: table rows whose label matches, and `Label: value` lines. */
@@ -165,7 +173,7 @@ const candidatesIn = (field: SchemaField, groups: string[][], locator: string, c
     const kv = /^\s*(?:[-*]\s*)?([^:|]{2,80}?)\s*[:：]\s*(.{1,200})$/.exec(line);
     if (kv) {
       const score = labelScore(groups, kv[1]!);
-      if (score >= 0.5 && kv[2]!.trim()) found.push({ value: kv[2]!.trim(), snippet: line.trim(), locator, score: score * rankWeight * 0.95 });
+      if (score >= 0.5 && kv[2]!.trim()) found.push({ value: leadingValue(kv[2]!), snippet: line.trim(), locator, score: score * rankWeight * 0.95 });
     }
   });
   // An IP code anywhere in the chunk answers an IP rating field.
