@@ -6,6 +6,7 @@ import { Command, CommanderError } from 'commander';
 import { registerConvertCommand } from './commands/convert.command.js';
 import { registerDocstoreCommand } from './commands/docstore.command.js';
 import { registerEmbedCommand } from './commands/embed.command.js';
+import { registerExtractCommand } from './commands/extract.command.js';
 import { registerMcpCommand } from './commands/mcp.command.js';
 import { registerModelsCommand } from './commands/models.command.js';
 import { registerProjectCommands } from './commands/project.command.js';
@@ -55,6 +56,7 @@ export const buildCli = (io: CliIo): Command => {
   registerConvertCommand(program, context);
   registerMcpCommand(program, context);
   registerProjectCommands(program, context);
+  registerExtractCommand(program, context);
   return program;
 };
 

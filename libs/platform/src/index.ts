@@ -7,6 +7,7 @@ export type {
   PlatformOptions,
   PolicyRegistryOptions,
   ShutdownStep,
+  TaskStoreOptions,
   VectorStoreOptions,
 } from './platform.js';
 export { documentStoreDeps, documentStoreReader } from './document-store.js';
@@ -17,5 +18,9 @@ export { policyKbDeps, policyKbReader } from './policy-kb.js';
 export { policyKbEnvShape, policyKbSettings } from './policy-kb.env.js';
 export type { PolicyKbEnv } from './policy-kb.env.js';
 export type { PolicyKbSettings } from './policy-kb.js';
-export { documentStoreMcpService, policyKbMcpService, policyKbToolRegistrations } from './mcp-services.js';
+export { documentStoreMcpService, extractionMcpService, policyKbMcpService, policyKbToolRegistrations } from './mcp-services.js';
+export { docToolsDeps } from './doc-tools.js';
+export type { DocToolsSettings } from './doc-tools.js';
+export { DocToolsEnvSchema, docToolsEnvShape, docToolsSettings } from './doc-tools.env.js';
+export type { DocToolsEnv } from './doc-tools.env.js';
 export type { McpService } from './mcp-services.js';

@@ -7,6 +7,7 @@ import { EmbedderPool } from '@lectern/embedding';
 import { closeRedis, connectRedis, createBullmqQueue, createInProcessQueue, type JobQueue, type JobWorker, type RedisConnection } from '@lectern/queue';
 import { createRedisPolicyRegistry, createSqlitePolicyRegistry, type PolicyRegistry } from '@lectern/policy-registry';
 import type { Logger } from '@lectern/runtime';
+import { SqliteTaskStore, type TaskStore } from '@lectern/task-store';
 import { createVectorStore, type FusionDefaults, type VectorStore } from '@lectern/vector-store';
 
 export interface PlatformOptions {
@@ -42,6 +43,11 @@ export interface PolicyRegistryOptions {
   sqlitePath?: string | undefined;
   /** Prepended to the registry's Redis keys (default none: spec 001's keys exactly; tests give each run its own). */
   redisKeyPrefix?: string | undefined;
+}
+
+export interface TaskStoreOptions {
+  /** The SQLite file (default `<dataDir>/tasks.db`). */
+  path?: string | undefined;
 }
 
 export interface ConversionServiceOptions extends Pick<ConversionEngineOptions, 'pdfEngine' | 'defaults' | 'limits'> {
@@ -102,6 +108,8 @@ export interface Platform {
   policyRegistry(options?: PolicyRegistryOptions): PolicyRegistry;
   /** Register a shutdown step of something an app built on the platform's services (closed at its stage). */
   addShutdownStep(stage: Stage, name: string, close: () => Promise<void>): void;
+  /** extraction-api's task store (spec 003): a SQLite file, `<dataDir>/tasks.db` unless `path` (`DB_PATH`) says otherwise. */
+  taskStore(options?: TaskStoreOptions): TaskStore;
   /** What to close after HTTP, in order: workers, queues, Redis, conversion pools, embedders, stores and registries (of what was built so far). */
   shutdownSteps(): ShutdownStep[];
   close(): Promise<void>;
@@ -228,6 +236,12 @@ export const createPlatform = (options: PlatformOptions): Platform => {
     addShutdownStep: (stage, name, close) => {
       steps.push({ stage, name, close });
     },
+    taskStore: (o = {}) =>
+      once('task-store', () => {
+        const store = new SqliteTaskStore({ path: o.path ? resolve(o.path) : resolve(dataDir, 'tasks.db') });
+        steps.push({ stage: 'store', name: 'task store', close: () => store.close() });
+        return store;
+      }),
     shutdownSteps: () =>
       ORDER.flatMap((stage) => steps.filter((s) => s.stage === stage)).map(({ name, close }) => ({ name, close })),
     close: async () => {

@@ -16,3 +16,4 @@ export { spawnService } from './spawn-service.js';
 export type { SpawnedService } from './spawn-service.js';
 export { openApiErrors } from './openapi.js';
 export { appErrorCode } from './app-error-code.js';
+export * from './fake-llm.js';
