@@ -1,16 +1,14 @@
-import { createDocTools } from '@lectern/doc-tools';
-import { createPlatform, docToolsDeps, docToolsSettings } from '@lectern/platform';
 import { createLogger, ConfigError } from '@lectern/runtime';
 import { announceReady, httpShutdownStep, installShutdown } from '@lectern/transport';
 import { buildApp } from './app.js';
+import { composeDocTools } from './compose-doc-tools.js';
 import { loadConfig, restApiKey } from './config.js';
 
 const start = async () => {
   const config = loadConfig(process.env);
   const logger = createLogger('extraction-api', config.LOG_LEVEL);
   // Services come from the platform as the tools that need them land (store, embedders, conversion, queues).
-  const platform = createPlatform({ dataDir: config.DATA_DIR, log: logger, redisUrl: config.REDIS_URL });
-  const docTools = createDocTools(docToolsDeps(platform, docToolsSettings(config)));
+  const { platform, docTools } = composeDocTools(config, logger);
   const app = buildApp({ config, logger, docTools });
   installShutdown({ log: logger, steps: [httpShutdownStep(app), ...platform.shutdownSteps()] });
   await app.listen({ port: config.EXTRACTION_API_PORT, host: config.HOST });
