@@ -196,10 +196,38 @@ function splitParagraphs(lines: Line[]): Line[][] {
 }
 
 /**
+ * The page without lines drawn again over themselves: the same text within a tenth of its size of an earlier
+ * line ("fake bold" by printing a whole string twice, slightly offset). Both engines already keep one copy of a
+ * glyph overprinted glyph by glyph (mupdf 1.28's rule, reproduced in the native engine); a string drawn again
+ * after it arrives as a second line, which a reader never sees as two.
+ */
+export function dropOverprintedLines(page: RawPage): RawPage {
+  const seen = new Map<string, RawLine[]>();
+  let dropped = 0;
+  const blocks = page.blocks.map((b) => {
+    const lines = b.lines.filter((l) => {
+      const key = l.text.trim();
+      const same = seen.get(key);
+      const near = (o: RawLine): boolean => Math.abs(o.x0 - l.x0) <= 0.1 * l.size + 1 && Math.abs(o.y0 - l.y0) <= 0.1 * l.size + 1;
+      if (same?.some(near)) {
+        dropped += 1;
+        return false;
+      }
+      if (same) same.push(l);
+      else seen.set(key, [l]);
+      return true;
+    });
+    return lines.length === b.lines.length ? b : { ...b, lines };
+  });
+  return dropped ? { ...page, blocks: blocks.filter((b) => b.lines.length > 0) } : page;
+}
+
+/**
  * One page's blocks: column gutter first (so tables never pair lines across columns), then tables (they take
  * their lines), the rest merged into text blocks, all in reading order.
  */
-export function layoutPage(page: RawPage): PageLayout {
+export function layoutPage(raw: RawPage): PageLayout {
+  const page = dropOverprintedLines(raw);
   const gutter = findGutter(page.blocks, page.width, page.height);
   const lines = page.blocks.flatMap((b) => b.lines);
   const regions =
