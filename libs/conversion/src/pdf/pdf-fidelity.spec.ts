@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import type { ConversionResult } from '@lectern/contracts';
 import { makePdf, pdfString, type PdfPageSpec } from '@lectern/testing';
 import { createConversionEngine, type ConversionEngine, type PdfEngine } from '../index.js';
-import { dropOverprintedLines } from './page-layout.js';
+import { dropLineNumbers, dropOverprintedLines } from './page-layout.js';
 import { block, line, page } from './page-fixtures.testkit.js';
 
 // What a reader sees is what both PDF engines extract: glyphs outside the page's crop box or clip are not
@@ -105,5 +105,30 @@ describe('dropOverprintedLines', () => {
     expect(out.blocks.map((b) => b.lines.map((l) => `${l.text}@${l.y0}`))).toEqual([['Contents@100'], ['Contents@300', 'Other text@320']]);
     const plain = page([block([line('One', 72, 100), line('Two', 72, 120)])]);
     expect(dropOverprintedLines(plain)).toBe(plain);
+  });
+});
+
+describe('margin line numbers', () => {
+  const PROSE = Array.from({ length: 20 }, (_, i) => `Line ${i + 1} of a story about free culture and how ideas move freely.`);
+
+  it.each([
+    ['every line, in the left margin', (i: number) => show(40, 740 - i * 14, String(i + 1))],
+    ['every fifth line, in the left margin', (i: number) => (i % 5 === 4 ? show(40, 740 - i * 14, String(i + 1)) : '')],
+    ['every line, in the right margin', (i: number) => show(540, 740 - i * 14, String(i + 1))],
+  ])('numbered %s: one paragraph of prose, no numbers, no table', async (_name, number) => {
+    const content = PROSE.map((l, i) => `${show(72, 740 - i * 14, l)}\n${number(i)}`).join('\n');
+    for (const r of await convertAll([{ content }])) {
+      expect(r.tables).toEqual([]);
+      expect(r.markdown.trim()).toBe(PROSE.join(' '));
+    }
+  });
+
+  it("keeps a table's numbered rows (short cells, rows further apart than the text's leading)", () => {
+    const rows = Array.from({ length: 6 }, (_, i) => [line(String(i + 1), 60, 100 + i * 22, { size: 10 }), line('+', 500, 100 + i * 22, { size: 10 })]);
+    const p = page([block(rows.flat())]);
+    expect(dropLineNumbers(p)).toBe(p);
+    // the same strip at the leading of prose lines beside it does go
+    const prose = page([block(Array.from({ length: 6 }, (_, i) => [line(String(i + 1), 40, 100 + i * 14), line(PROSE[i] as string, 72, 100 + i * 14)]).flat())]);
+    expect(dropLineNumbers(prose).blocks.flatMap((b) => b.lines.map((l) => l.text))).toEqual(PROSE.slice(0, 6));
   });
 });
