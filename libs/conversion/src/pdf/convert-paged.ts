@@ -2,7 +2,7 @@ import type { ConversionPage } from '@lectern/contracts';
 import { conversionError } from '../errors.js';
 import type { FormatContext, FormatOutput } from '../types.js';
 import { mapLimit } from '../util/map-limit.js';
-import type { PageLayout } from './layout.js';
+import type { PageLayout, TextBlock } from './layout.js';
 import { buildMarkdown, type BuildPage } from './pdf-markdown.js';
 import type { DocRef, ExtractedPage, PageDrawings } from './pdf-worker-pool.js';
 import { ocrPage } from '../ocr/ocr-page.js';
@@ -13,8 +13,10 @@ const OCR_DPI = 300;
 
 const visibleChars = (s: string): number => s.replace(/\s+/g, '').length;
 
-function pageText(layout: PageLayout): string {
+/** A page's plain text: its tables' rows tab-separated, its text blocks but `leaveOut` (running headers and footers). */
+function pageText(layout: PageLayout, leaveOut?: Set<TextBlock>): string {
   return layout.blocks
+    .filter((b) => b.kind === 'table' || !leaveOut?.has(b))
     .map((b) => (b.kind === 'table' ? b.rows.map((r) => r.join('\t')).join('\n') : b.text))
     .filter(Boolean)
     .join('\n');
@@ -77,7 +79,7 @@ async function convert(ctx: FormatContext, kind: 'pdf' | 'image', doc: DocRef): 
       }
       done += b.length;
       ctx.progress({ stage: 'extract', page: done, pages });
-      return { layouts: r, texts: r.map(pageText) };
+      return { layouts: r, texts: r.map((l) => pageText(l)) };
     });
     layouts = parts.flatMap((p) => p.layouts);
     texts = parts.flatMap((p) => p.texts);
@@ -138,10 +140,11 @@ async function convert(ctx: FormatContext, kind: 'pdf' | 'image', doc: DocRef): 
     const o = ocr.get(l.pageNumber);
     return o ? { pageNumber: l.pageNumber, ocrText: o.text } : { pageNumber: l.pageNumber, layout: l };
   });
-  const { markdown, pageMap } = buildMarkdown(build);
-  const records: ConversionPage[] = layouts.map((l, i) => {
+  const { markdown, pageMap, furniture } = buildMarkdown(build, { pageMarkers: options.pageMarkers });
+  // the page texts as the Markdown has them: broken words rejoined, running headers and footers left out
+  const records: ConversionPage[] = layouts.map((l) => {
     const o = ocr.get(l.pageNumber);
-    const text = o ? o.text.trim() : (texts[i] ?? '');
+    const text = o ? o.text.trim() : pageText(l, furniture);
     return {
       page_number: l.pageNumber,
       text,

@@ -78,14 +78,20 @@ export function mergeLines(lines: RawLine[]): Line[] {
   });
 }
 
-/** The block's text: its lines joined, words hyphenated across lines rejoined ("plan-" + "making"). */
+/**
+ * The block's text: its lines joined. A word hyphenated at a line end ("hyphen-" + "ated") is joined with a
+ * soft hyphen (U+00AD) where the hyphen was: the Markdown builder, which sees the whole document, decides
+ * whether it was a break or a compound's own hyphen (pdf-markdown.ts, rejoinBrokenWords). A hyphen before a
+ * capital or a digit stays, without a space ("Anglo-" + "Saxon", "COVID-" + "19").
+ */
 export function joinLines(lines: Line[]): string {
   let out = '';
   for (const l of lines) {
     const t = l.text.trim();
     if (!t) continue;
     if (!out) out = t;
-    else if (/[A-Za-z]-$/.test(out) && /^[a-z]/.test(t)) out += t;
+    else if (/\p{L}-$/u.test(out) && /^\p{Ll}/u.test(t)) out = `${out.slice(0, -1)}\u00AD${t}`;
+    else if (/\p{L}-$/u.test(out) && /^[\p{Lu}\p{N}]/u.test(t)) out += t;
     else out += ` ${t}`;
   }
   return out;
