@@ -122,13 +122,28 @@ function paragraph(b: TextBlock): string {
   return escapeStart(t);
 }
 
-/** Builds the document's Markdown page by page, recording where each page starts. */
-export function buildMarkdown(pages: BuildPage[]): { markdown: string; pageMap: PageMapEntry[] } {
+/** The comment that starts page `n` in the Markdown when page markers are asked for. */
+export const pageMarker = (n: number): string => `<!-- page ${n} -->`;
+
+/** What buildMarkdown returns: the Markdown, where each page starts, and the running headers and footers it left out. */
+export interface BuiltMarkdown {
+  markdown: string;
+  pageMap: PageMapEntry[];
+  furniture: Set<TextBlock>;
+}
+
+/**
+ * Builds the document's Markdown page by page, recording where each page starts (at its marker, with
+ * `pageMarkers`). Words broken at a line end (page-layout.ts marks the break) are rejoined first.
+ */
+export function buildMarkdown(pages: BuildPage[], options: { pageMarkers?: boolean } = {}): BuiltMarkdown {
   const layouts = pages.flatMap((p) => ('layout' in p ? [p.layout] : []));
+  rejoinBrokenWords(layouts);
   const skip = findRepeatedFurniture(layouts);
   const rules = headingRules(layouts, skip);
   let markdown = '';
   const pageMap: PageMapEntry[] = [];
+  const bodies: { page: number; body: string }[] = [];
   for (const p of pages) {
     const parts: string[] = [];
     if ('layout' in p) {
@@ -148,10 +163,44 @@ export function buildMarkdown(pages: BuildPage[]): { markdown: string; pageMap: 
         if (t) parts.push(escapeStart(t));
       }
     }
-    const body = parts.filter((x) => x.length > 0).join('\n\n');
-    if (markdown.length > 0) markdown += '\n\n';
-    pageMap.push({ offset: markdown.length, page: p.pageNumber });
-    markdown += body;
+    bodies.push({ page: p.pageNumber, body: parts.filter((x) => x.length > 0).join('\n\n') });
   }
-  return { markdown, pageMap };
+  // markers only in a document with some text (one without stays empty: no_content)
+  const markers = options.pageMarkers === true && bodies.some((b) => b.body.length > 0);
+  for (const { page, body } of bodies) {
+    if (markdown.length > 0) markdown += '\n\n';
+    pageMap.push({ offset: markdown.length, page });
+    markdown += markers ? (body ? `${pageMarker(page)}\n\n${body}` : pageMarker(page)) : body;
+  }
+  return { markdown, pageMap, furniture: skip };
+}
+
+/** A word broken at a line end, as page-layout.ts joins it: the two parts around a soft hyphen. */
+const BROKEN = /(\p{L}+)\u00AD(\p{L}+)/gu;
+
+/**
+ * Words hyphenated across a line end, rejoined: "hyphen-" + "ated" is "hyphenated", unless the document
+ * writes the word with its hyphen inside a line ("plan-making" elsewhere keeps "plan-" + "making" as
+ * "plan-making"), or never writes it unbroken while it writes both parts as words of their own (a compound).
+ */
+export function rejoinBrokenWords(layouts: PageLayout[]): void {
+  const blocks = layouts.flatMap((p) => p.blocks.filter((b): b is TextBlock => b.kind === 'text' && b.text.includes('\u00AD')));
+  if (blocks.length === 0) return;
+  const words = new Set<string>();
+  for (const p of layouts)
+    for (const b of p.blocks) {
+      // the broken words themselves left out: their parts are not evidence of anything
+      const text = b.kind === 'text' ? b.text.replace(BROKEN, ' ') : b.rows.flat().join(' ');
+      for (const w of text.toLowerCase().match(/[\p{L}\p{N}]+(?:-[\p{L}\p{N}]+)*/gu) ?? []) {
+        words.add(w);
+        if (w.includes('-')) for (const part of w.split('-')) words.add(part);
+      }
+    }
+  for (const b of blocks)
+    b.text = b.text.replace(BROKEN, (_m, a: string, z: string) => {
+      const [la, lz] = [a.toLowerCase(), z.toLowerCase()];
+      if (words.has(`${la}-${lz}`)) return `${a}-${z}`;
+      if (words.has(la + lz)) return a + z;
+      return words.has(la) && words.has(lz) && la.length > 2 && lz.length > 2 ? `${a}-${z}` : a + z;
+    });
 }

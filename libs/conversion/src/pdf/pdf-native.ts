@@ -4,7 +4,7 @@
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import type { DocInfo, RawLine, RawPage } from './pdf-page.protocol.js';
+import type { DocInfo, PageDrawings, RawLine, RawPage } from './pdf-page.protocol.js';
 
 const ADDON = fileURLToPath(new URL('../../native/build/Release/lectern_mupdf.node', import.meta.url));
 
@@ -24,6 +24,7 @@ interface MupdfAddon {
   open(engine: EngineHandle, bytes: Uint8Array, mime: string): void;
   info(engine: EngineHandle): DocInfo;
   extract(engine: EngineHandle, pages: number[]): PackedPages;
+  drawings(engine: EngineHandle, page: number): PageDrawings;
   close(engine: EngineHandle): void;
   memory(engine: EngineHandle): { allocated: number; peak: number };
 }
@@ -38,6 +39,8 @@ export interface NativeEngine {
   version: string;
   info(msg: NativeDocRequest, bytes: Uint8Array | null): DocInfo;
   extract(msg: NativeDocRequest & { pages: number[] }, bytes: Uint8Array | null): RawPage[];
+  /** Vector drawing counts of pages (native/src/drawings.c). */
+  drawings(msg: NativeDocRequest & { pages: number[] }, bytes: Uint8Array | null): PageDrawings[];
   /** Closes the open document (only `key`'s, when given). */
   close(key?: string): void;
   /** Bytes mupdf holds in this engine (fonts, caches, open document). */
@@ -120,6 +123,10 @@ export function loadNativeEngine(abort?: Int32Array): NativeEngine {
     extract(msg, bytes) {
       open(msg, bytes);
       return unpack(addon.extract(engine, msg.pages));
+    },
+    drawings(msg, bytes) {
+      open(msg, bytes);
+      return msg.pages.map((p) => addon.drawings(engine, p));
     },
     close(key) {
       if (key !== undefined && key !== openKey) return;
