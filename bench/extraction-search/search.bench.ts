@@ -109,7 +109,7 @@ try {
       if (!index.chunks.some((c) => isRight(c.content, query))) throw new Error(`${doc.name}: no chunk is right for "${query.q}"`);
     }
     for (const v of VARIANTS) {
-      const state = { vectors: new WeakMap() };
+      const state = { vectors: new WeakMap(), bm25: new WeakMap() };
       let hit1 = 0;
       let hit3 = 0;
       let mrr = 0;

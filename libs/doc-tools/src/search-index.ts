@@ -61,13 +61,15 @@ const chunkVectors = async (index: LoadedIndex, embedder: Embedder, vectorsByInd
 
 export interface SearchState {
   cache: IndexCache;
+  /** Per loaded index: its chunk vectors (per model) and its BM25 statistics, computed once. */
   vectors: WeakMap<LoadedIndex, { key: string; vectors: number[][] }>;
+  bm25: WeakMap<LoadedIndex, ReturnType<typeof bm25Scorer>>;
 }
 
 /** Every chunk of `candidates` (indexes into the index's chunks) scored by `mode`, best first; keyword modes drop score 0. */
 export const rankChunks = async (
   deps: Pick<DocToolsDeps, 'embedders'>,
-  state: Pick<SearchState, 'vectors'>,
+  state: Pick<SearchState, 'vectors' | 'bm25'>,
   index: LoadedIndex,
   candidates: number[],
   query: string,
@@ -77,7 +79,11 @@ export const rankChunks = async (
   const terms = tokenize(query);
   const byScore = (list: Scored[]) => list.filter((s) => s.score > 0).sort((a, b) => b.score - a.score || Number(a.id) - Number(b.id));
   if (mode === 'tfidf') return byScore(candidates.map((i) => ({ id: String(i), score: tfidfScore(terms, index.stats[i] as never, index.idf) })));
-  const bm25 = bm25Scorer(index.stats);
+  let bm25 = state.bm25.get(index);
+  if (!bm25) {
+    bm25 = bm25Scorer(index.stats);
+    state.bm25.set(index, bm25);
+  }
   const keyword = byScore(candidates.map((i) => ({ id: String(i), score: bm25(terms, index.stats[i] as never) })));
   if (mode === 'bm25') return keyword;
   if (!deps.embedders) throw new AppError('invalid_arguments', 'Hybrid search needs an embedding model; this server has none configured.');
