@@ -28,3 +28,4 @@ export * from './policy-registry.schema.js';
 export * from './conversion.schema.js';
 export * from './queues/index.js';
 export * from './rest/ingest-upload.schema.js';
+export * from './rest/policy-admin.schema.js';

@@ -15,3 +15,4 @@ export { checkPolicyConsistency } from './check-policy-consistency.js';
 export type { PolicyConsistencyReport } from './check-policy-consistency.js';
 export { countRevisionChunks, revisionFilter, syncRevisionDates } from './revision-chunks.js';
 export { policyKbToolRegistrations } from './tools/policy-tools.js';
+export { createPolicyIngestProcessor, policyUploadsDir } from './policy-ingest.processor.js';
