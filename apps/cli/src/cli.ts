@@ -10,6 +10,7 @@ import { registerExtractCommand } from './commands/extract.command.js';
 import { registerMcpCommand } from './commands/mcp.command.js';
 import { registerModelsCommand } from './commands/models.command.js';
 import { registerProjectCommands } from './commands/project.command.js';
+import { registerPolicyCommand } from './commands/policy.command.js';
 import { loadConfig, type CliConfig } from './config.js';
 
 export interface CliIo {
@@ -57,6 +58,7 @@ export const buildCli = (io: CliIo): Command => {
   registerMcpCommand(program, context);
   registerProjectCommands(program, context);
   registerExtractCommand(program, context);
+  registerPolicyCommand(program, context);
   return program;
 };
 

@@ -1,4 +1,4 @@
-import { createPlatform, policyKbDeps, policyKbSettings } from '@lectern/platform';
+import { createPlatform, policyIngestService, policyKbDeps, policyKbSettings } from '@lectern/platform';
 import { createLogger, ConfigError } from '@lectern/runtime';
 import { announceReady, httpShutdownStep, installShutdown } from '@lectern/transport';
 import { buildApp } from './app.js';
@@ -9,7 +9,8 @@ const start = async () => {
   const logger = createLogger('policy-kb-mcp', config.LOG_LEVEL);
   const platform = createPlatform({ dataDir: config.DATA_DIR, log: logger, redisUrl: config.REDIS_URL });
   const policyKb = policyKbDeps(platform, policyKbSettings(config));
-  const app = buildApp({ config, logger, policyKb });
+  const { queue: ingestQueue } = policyIngestService(platform, policyKb);
+  const app = buildApp({ config, logger, policyKb, ingestQueue });
   // Order: HTTP and its open streams first, then the platform's workers, queues, Redis, engine, embedders, stores.
   installShutdown({ log: logger, steps: [httpShutdownStep(app), ...platform.shutdownSteps()] });
   await app.listen({ port: config.POLICY_KB_PORT, host: config.HOST });
@@ -17,9 +18,10 @@ const start = async () => {
     service: 'policy-kb-mcp',
     host: config.HOST,
     auth: Boolean(config.MCP_API_KEY),
-    transports: `MCP /mcp (${config.MCP_HTTP_SESSIONS}) + /sse`,
+    transports: `MCP /mcp (${config.MCP_HTTP_SESSIONS}) + /sse, admin REST /api, OpenAPI /api/docs`,
     details: {
       registry: config.REDIS_URL ? 'redis' : 'sqlite',
+      queue: config.REDIS_URL ? 'bullmq (redis)' : 'in-process',
       store: config.QDRANT_URL ? `qdrant ${config.QDRANT_URL}` : 'sqlite',
       collection: policyKb.collection,
       embedding: config.EMBEDDING_MODEL,

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { PolicyKbDeps } from '@lectern/policy-kb';
-import { createPlatform, policyKbDeps, policyKbSettings, type Platform } from '@lectern/platform';
+import { createPlatform, policyIngestService, policyKbDeps, policyKbSettings, type Platform } from '@lectern/platform';
 import { connectMcp, corporaDir, corpusTier, fixturesDir, listenOnFreePort, silentLogger, toolText, type McpTransportKind } from '@lectern/testing';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { FastifyInstance } from 'fastify';
@@ -26,14 +26,17 @@ export interface RunningPolicyKb {
 export const startPolicyKb = async (
   env: Record<string, string> = {},
   transport: McpTransportKind = 'streamable-http',
-  options: { redisPrefix?: string; redisKeyPrefix?: string } = {},
+  options: { redisPrefix?: string; redisKeyPrefix?: string; convertHere?: boolean } = {},
 ): Promise<RunningPolicyKb> => {
   const dataDir = mkdtempSync(join(tmpdir(), 'lectern-policy-kb-'));
   const config = loadConfig({ DATA_DIR: dataDir, DOCUMENT_ROOTS: [dataDir, fixturesDir(), ...(corpusTier() ? [corporaDir()] : [])].join(','), ...env });
   const log = silentLogger();
   const platform = createPlatform({ dataDir, log, redisUrl: config.REDIS_URL, redisPrefix: options.redisPrefix });
+  // Distributed mode converts on converter workers; a test without one converts in this process.
+  if (options.convertHere) platform.conversion({ workers: { embedded: 2, distributed: 1 } });
   const deps = policyKbDeps(platform, { ...policyKbSettings(config), registry: { redisKeyPrefix: options.redisKeyPrefix } });
-  const app = buildApp({ config, logger: log, policyKb: deps });
+  const { queue: ingestQueue } = policyIngestService(platform, deps);
+  const app = buildApp({ config, logger: log, policyKb: deps, ingestQueue });
   const baseUrl = await listenOnFreePort(app);
   const client = await connectMcp(baseUrl, transport, config.MCP_API_KEY ? { token: config.MCP_API_KEY } : {});
   return {

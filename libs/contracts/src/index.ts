@@ -35,3 +35,4 @@ export * from './conversion.schema.js';
 export * from './queues/index.js';
 export * from './rest/ingest-upload.schema.js';
 export * from './rest/extraction-task.schema.js';
+export * from './rest/policy-admin.schema.js';

@@ -5,6 +5,8 @@ export type {
   EmbedderOptions,
   Platform,
   PlatformOptions,
+  PolicyIngestOptions,
+  PolicyIngestService,
   PolicyRegistryOptions,
   ShutdownStep,
   TaskStoreOptions,
@@ -14,7 +16,7 @@ export { documentStoreDeps, documentStoreReader } from './document-store.js';
 export type { DocumentStoreSettings } from './document-store.js';
 export { describeDocumentStore, documentStoreEnvShape, documentStoreSettings } from './document-store.env.js';
 export type { DocumentStoreEnv } from './document-store.env.js';
-export { policyKbDeps, policyKbReader } from './policy-kb.js';
+export { policyIngestService, policyKbDeps, policyKbReader } from './policy-kb.js';
 export { policyKbEnvShape, policyKbSettings } from './policy-kb.env.js';
 export type { PolicyKbEnv } from './policy-kb.env.js';
 export type { PolicyKbSettings } from './policy-kb.js';

@@ -1,10 +1,26 @@
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { conversionQueue, type ConversionJobPayload, type ConversionJobResult } from '@lectern/contracts';
+import {
+  conversionQueue,
+  policyIngestQueue,
+  type ConversionJobPayload,
+  type ConversionJobResult,
+  type PolicyIngestJobPayload,
+  type PolicyIngestJobResult,
+} from '@lectern/contracts';
 import { createConversionEngine, type ConversionEngine, type ConversionEngineOptions } from '@lectern/conversion';
 import { createConversionProcessor, createConversionSubmitter, HandedOverFiles, startStorageJanitor, type ConversionSubmitter } from '@lectern/conversion-job';
 import { EmbedderPool } from '@lectern/embedding';
-import { closeRedis, connectRedis, createBullmqQueue, createInProcessQueue, type JobQueue, type JobWorker, type RedisConnection } from '@lectern/queue';
+import {
+  closeRedis,
+  connectRedis,
+  createBullmqQueue,
+  createInProcessQueue,
+  type JobHandler,
+  type JobQueue,
+  type JobWorker,
+  type RedisConnection,
+} from '@lectern/queue';
 import { createRedisPolicyRegistry, createSqlitePolicyRegistry, type PolicyRegistry } from '@lectern/policy-registry';
 import type { Logger } from '@lectern/runtime';
 import { SqliteTaskStore, type TaskStore } from '@lectern/task-store';
@@ -81,6 +97,19 @@ export interface ConversionService {
   worker: JobWorker | undefined;
 }
 
+/** The `policy-ingest` queue (admin API uploads -> the policy KB's ingest) and this process's worker on it. */
+export interface PolicyIngestService {
+  queue: JobQueue<PolicyIngestJobPayload, PolicyIngestJobResult>;
+  worker: JobWorker | undefined;
+}
+
+export interface PolicyIngestOptions {
+  /** The job handler (`createPolicyIngestProcessor` of libs/policy-kb); unset: this process only enqueues. */
+  processor?: JobHandler<PolicyIngestJobPayload, PolicyIngestJobResult> | undefined;
+  /** Jobs run at once by this process (default 1: an ingest embeds a whole document). */
+  concurrency?: number | undefined;
+}
+
 export interface ShutdownStep {
   name: string;
   close(): Promise<void> | void;
@@ -110,6 +139,8 @@ export interface Platform {
   addShutdownStep(stage: Stage, name: string, close: () => Promise<void>): void;
   /** extraction-api's task store (spec 003): a SQLite file, `<dataDir>/tasks.db` unless `path` (`DB_PATH`) says otherwise. */
   taskStore(options?: TaskStoreOptions): TaskStore;
+  /** The `policy-ingest` queue: BullMQ on the platform's Redis, else in-process (then a processor is required). */
+  policyIngest(options: PolicyIngestOptions): PolicyIngestService;
   /** What to close after HTTP, in order: workers, queues, Redis, conversion pools, embedders, stores and registries (of what was built so far). */
   shutdownSteps(): ShutdownStep[];
   close(): Promise<void>;
@@ -241,6 +272,17 @@ export const createPlatform = (options: PlatformOptions): Platform => {
         const store = new SqliteTaskStore({ path: o.path ? resolve(o.path) : resolve(dataDir, 'tasks.db') });
         steps.push({ stage: 'store', name: 'task store', close: () => store.close() });
         return store;
+      }),
+    policyIngest: (o) =>
+      once('policy-ingest', () => {
+        const queue: JobQueue<PolicyIngestJobPayload, PolicyIngestJobResult> = options.redisUrl
+          ? createBullmqQueue({ definition: policyIngestQueue, connection: redisConnection(), logger: log, prefix: options.redisPrefix })
+          : createInProcessQueue({ definition: policyIngestQueue, logger: log, keepFinished: 200 });
+        steps.push({ stage: 'queue', name: 'policy-ingest queue', close: () => queue.close() });
+        if (!options.redisUrl && !o.processor) throw new Error('embedded mode needs the policy-ingest processor in this process');
+        const worker = o.processor ? queue.process(o.processor, { concurrency: o.concurrency ?? 1 }) : undefined;
+        if (worker) steps.push({ stage: 'worker', name: 'policy-ingest worker', close: () => worker.close() });
+        return { queue, worker };
       }),
     shutdownSteps: () =>
       ORDER.flatMap((stage) => steps.filter((s) => s.stage === stage)).map(({ name, close }) => ({ name, close })),

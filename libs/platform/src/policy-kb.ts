@@ -1,8 +1,8 @@
 import { KeyedMutex } from '@lectern/document-store';
 import { policyCollection } from '@lectern/documents';
 import type { PdfEngine } from '@lectern/conversion';
-import type { PolicyKbDeps, PolicyStoreDeps } from '@lectern/policy-kb';
-import type { EmbedderOptions, Platform, PolicyRegistryOptions, VectorStoreOptions } from './platform.js';
+import { createPolicyIngestProcessor, type PolicyKbDeps, type PolicyStoreDeps } from '@lectern/policy-kb';
+import type { EmbedderOptions, Platform, PolicyIngestService, PolicyRegistryOptions, VectorStoreOptions } from './platform.js';
 
 export interface PolicyKbSettings extends VectorStoreOptions {
   /** `POLICY_KB_PROJECT` (spec 001's `policy_docs`): the chunks live in `policyCollection(project)`. */
@@ -50,3 +50,10 @@ export const policyKbDeps = (platform: Platform, s: PolicyKbSettings): PolicyKbD
     log: platform.log,
   };
 };
+
+/**
+ * The `policy-ingest` queue with this process's worker on it (the policy KB's use case): admin API uploads are
+ * ingested here, embedded or distributed (BullMQ lets another policy-kb-mcp replica take the job).
+ */
+export const policyIngestService = (platform: Platform, deps: PolicyKbDeps): PolicyIngestService =>
+  platform.policyIngest({ processor: createPolicyIngestProcessor(deps, platform.dataDir) });
