@@ -1,18 +1,9 @@
-import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { makeTextPdf, repoRoot } from '@lectern/testing';
+import { makeTextPdf } from '@lectern/testing';
+import { lectern } from './lectern-binary.testkit.js';
 
-const lectern = (args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> =>
-  new Promise((done) => {
-    execFile(
-      process.execPath,
-      [join(repoRoot(), 'apps', 'cli', 'bin', 'lectern.mjs'), ...args],
-      { env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', ...env }, maxBuffer: 32 * 1024 * 1024, timeout: 300_000 },
-      (error, stdout, stderr) => done({ code: error ? (typeof error.code === 'number' ? error.code : 99) : 0, stdout, stderr }),
-    );
-  });
 
 /** FR-022: simultaneous ingests of one project (separate processes on one store) and a query during them. */
 describe('concurrent ingests and queries into one project (separate lectern processes)', () => {

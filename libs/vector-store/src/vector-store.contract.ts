@@ -37,6 +37,14 @@ export const runVectorStoreContract = (makeStore: () => Promise<VectorStore> | V
     return name;
   };
 
+  /** A second collection holding one point with the same id as `docs[0]` ('a'), text 'zebra stripes'. */
+  const zebra = async (label: string, spec: { fingerprint: EmbeddingFingerprint; hybrid: boolean }, vector: number[], documentId: string): Promise<string> => {
+    const name = fresh(label);
+    await store.ensureCollection(name, spec);
+    await store.upsert(name, [{ id: 'a', vector, text: 'zebra stripes', payload: { document_id: documentId } }], { fingerprint: spec.fingerprint });
+    return name;
+  };
+
   beforeEach(async () => {
     store = await makeStore();
     used = [];
@@ -246,9 +254,7 @@ export const runVectorStoreContract = (makeStore: () => Promise<VectorStore> | V
   describe('searchMany (several collections, one call)', () => {
     it('searches each collection with its own model and vector, merges by score and names the collection', async () => {
       const a = await seeded('many-a');
-      const b = fresh('many-b');
-      await store.ensureCollection(b, { fingerprint: OTHER, hybrid: false });
-      await store.upsert(b, [{ id: 'a', vector: unit(0.95, 0.05, 0, 0), text: 'zebra stripes', payload: { document_id: 'z' } }], { fingerprint: OTHER });
+      const b = await zebra('many-b', { fingerprint: OTHER, hybrid: false }, unit(0.95, 0.05, 0, 0), 'z');
       const hits = await store.searchMany(
         [
           { name: a, vector: unit(1, 0, 0, 0), fingerprint: MODEL },
@@ -279,9 +285,7 @@ export const runVectorStoreContract = (makeStore: () => Promise<VectorStore> | V
   describe('isolation and inspection', () => {
     it('never returns points of one collection from another, even with the same ids', async () => {
       const a = await seeded('iso-a');
-      const b = fresh('iso-b');
-      await store.ensureCollection(b, { fingerprint: MODEL, hybrid: true });
-      await store.upsert(b, [{ id: 'a', vector: unit(1, 0, 0, 0), text: 'zebra stripes', payload: { document_id: 'other' } }], { fingerprint: MODEL });
+      const b = await zebra('iso-b', { fingerprint: MODEL, hybrid: true }, unit(1, 0, 0, 0), 'other');
       expect(await store.count(b)).toBe(1);
       expect(ids(await store.searchDense(b, unit(1, 0, 0, 0), { fingerprint: MODEL, limit: 10 }))).toEqual(['a']);
       expect((await store.searchDense(b, unit(1, 0, 0, 0), { fingerprint: MODEL, limit: 10 }))[0]?.payload).toEqual({ document_id: 'other' });
