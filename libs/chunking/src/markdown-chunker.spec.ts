@@ -135,6 +135,23 @@ describe('chunkMarkdown', () => {
     }
   });
 
+  it('drops running headers and footers (short blocks opening or closing three or more pages, digits aside)', () => {
+    const pages = Array.from({ length: 5 }, (_, i) => [`Chapter 2: Vectors ${i + 11}`, '', i === 0 ? '# Vectors' : '', '', sentence(`body${i}`, 12), '', `Page ${i + 1} of 5`]);
+    const out = chunkMarkdown(build(pages), { countTokens, maxTokens: 30 });
+    const text = out.map((c) => c.text).join('\n');
+    expect(text).not.toMatch(/Chapter 2: Vectors/);
+    expect(text).not.toMatch(/Page \d of 5/);
+    for (let i = 0; i < 5; i++) expect(text).toContain(`body${i}w0`);
+    // A chunk's page span is where its content is (the last page's header does not stretch it).
+    for (const c of out) {
+      const pagesOfBody = [...c.text.matchAll(/body(\d)w0/g)].map((m) => Number(m[1]) + 1);
+      expect([c.page_start, c.page_end]).toEqual([Math.min(...pagesOfBody), Math.max(...pagesOfBody)]);
+    }
+    // Twice is not a pattern: a short closing line on two pages stays.
+    const twice = chunkMarkdown(build([[sentence('a', 5), '', 'Signed 1'], [sentence('b', 5), '', 'Signed 2']]), { countTokens, maxTokens: 200 });
+    expect(twice.map((c) => c.text).join(' ')).toMatch(/Signed 1.*Signed 2/s);
+  });
+
   it('yields no chunk for an empty document', () => {
     expect(chunkMarkdown({ markdown: '\n\n<!-- page 1 -->\n', headings: [], page_map: [{ offset: 0, page: 1 }], tables: [] }, { countTokens, maxTokens: 64 })).toEqual([]);
   });

@@ -47,6 +47,8 @@ interface Block {
   /** Index of the top-level section the block is in; chunks never cross one. */
   top: number;
   table: boolean;
+  /** Position in the document's block list before page furniture is dropped. */
+  seq: number;
 }
 
 const COMMENT = /<!--[\s\S]*?-->/g;
@@ -127,15 +129,17 @@ export function chunkMarkdown(doc: MarkdownDocument, options: MarkdownChunkOptio
     for (const p of paragraphs(md, start, end, tables)) {
       const tokens = tokensOf(md.slice(p.start, p.end));
       if (tokens + special <= maxTokens) {
-        blocks.push({ ...p, tokens, section: s, top, table: p.table });
+        blocks.push({ ...p, tokens, section: s, top, table: p.table, seq: blocks.length });
         continue;
       }
       // Too long for one chunk: split by characters, then tighten until every piece fits in tokens.
       for (const piece of splitToFit(md, p.start, p.end, maxTokens - special, tokensOf)) {
-        blocks.push({ ...piece, section: s, top, table: p.table });
+        blocks.push({ ...piece, section: s, top, table: p.table, seq: blocks.length });
       }
     }
   }
+
+  dropPageFurniture(md, blocks, doc.page_map);
 
   // Pack blocks into chunks.
   const chunks: MarkdownChunk[] = [];
@@ -144,14 +148,22 @@ export function chunkMarkdown(doc: MarkdownDocument, options: MarkdownChunkOptio
     if (current.length === 0) return;
     const first = current[0] as Block;
     const last = current[current.length - 1] as Block;
-    const text = stripComments(md.slice(first.start, last.end));
+    // The blocks' own text: what lies between two kept neighbours stays as it was, a dropped block (page
+    // furniture) between them leaves a paragraph break.
+    let raw = md.slice(first.start, first.end);
+    for (let i = 1; i < current.length; i++) {
+      const prevBlock = current[i - 1] as Block;
+      const b = current[i] as Block;
+      raw += b.seq === prevBlock.seq + 1 ? md.slice(prevBlock.end, b.end) : `\n\n${md.slice(b.start, b.end)}`;
+    }
+    const text = stripComments(raw);
     // A chunk that starts with bare heading lines (a part title over a chapter title) belongs to the section of its first content.
     const section = (current.find((b) => !isHeadingBlock(md, b, headings)) ?? first).section;
     chunks.push({
       chunk_index: chunks.length,
       text,
-      page_start: pageAt(doc.page_map, firstContent(md, first.start, last.end)),
-      page_end: pageAt(doc.page_map, lastContent(md, first.start, last.end)),
+      page_start: pageAt(doc.page_map, firstContent(md, first.start, first.end)),
+      page_end: pageAt(doc.page_map, lastContent(md, last.start, last.end)),
       section_heading: section >= 0 ? (headings[section]?.title ?? '') : '',
       section_path: section >= 0 ? (paths[section] ?? []) : [],
       start_offset: first.start,
@@ -176,6 +188,38 @@ export function chunkMarkdown(doc: MarkdownDocument, options: MarkdownChunkOptio
   flush();
   return chunks;
 }
+
+/**
+ * Running headers and footers a converter left in (e.g. "Chapter 5: Arrays and matrices 25", whose page number
+ * changes on every page): a short block that is the first or last block of its page and whose text, digits aside,
+ * opens or closes at least three pages is page furniture, not content — removed so it never lands in a chunk (nor
+ * stretches a chunk's page span onto a page it has no content of).
+ */
+const dropPageFurniture = (md: string, blocks: Block[], pageMap: readonly PageMapEntry[]): void => {
+  const key = (b: Block) => stripComments(md.slice(b.start, b.end)).toLowerCase().replace(/\d+/g, '#').replace(/\s+/g, ' ');
+  const edges = new Map<number, { first: Block; last: Block }>();
+  for (const b of blocks) {
+    const page = pageAt(pageMap, b.start);
+    const e = edges.get(page);
+    if (!e) edges.set(page, { first: b, last: b });
+    else e.last = b;
+  }
+  const pagesOf = new Map<string, Set<number>>();
+  const candidates = new Set<Block>();
+  for (const [page, e] of edges) {
+    for (const b of new Set([e.first, e.last])) {
+      if (b.table || b.tokens > 20 || md.slice(b.start, b.end).trimStart().startsWith('#')) continue;
+      const k = key(b);
+      pagesOf.set(k, (pagesOf.get(k) ?? new Set()).add(page));
+      candidates.add(b);
+    }
+  }
+  const furniture = new Set([...candidates].filter((b) => (pagesOf.get(key(b))?.size ?? 0) >= 3));
+  if (furniture.size === 0) return;
+  const kept = blocks.filter((b) => !furniture.has(b));
+  blocks.length = 0;
+  blocks.push(...kept);
+};
 
 const isHeadingBlock = (md: string, b: Block, headings: readonly ConversionHeading[]): boolean =>
   headings.some((h) => h.offset === b.start) && !md.slice(b.start, b.end).trim().includes('\n');
