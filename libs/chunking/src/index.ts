@@ -12,5 +12,5 @@ export { reassembleChunks } from './reassemble.js';
 export type { ReassembleOptions, StoredChunk } from './reassemble.js';
 export { codePointLength, countWords, isPythonSpace, pythonStrip } from './python-text.js';
 export { pageAt } from './page-map.js';
-export { chunkMarkdown, markdownPages, projectChunkId, sectionAt, sectionPaths, stripComments } from './markdown-chunker.js';
+export { chunkMarkdown, markdownPages, pageFurniture, projectChunkId, sectionAt, sectionPaths, stripComments } from './markdown-chunker.js';
 export type { ChunkIdParts, MarkdownChunk, MarkdownChunkOptions, MarkdownDocument } from './markdown-chunker.js';

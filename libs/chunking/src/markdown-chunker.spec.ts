@@ -1,5 +1,5 @@
 import type { PageMapEntry } from '@lectern/contracts';
-import { chunkMarkdown, projectChunkId, sectionPaths, stripComments } from './markdown-chunker.js';
+import { chunkMarkdown, markdownPages, projectChunkId, sectionPaths, stripComments } from './markdown-chunker.js';
 import { pageAt } from './page-map.js';
 
 /** A word tokenizer with two special tokens ([CLS] text [SEP]), as BERT-style embedders count them. */
@@ -150,6 +150,19 @@ describe('chunkMarkdown', () => {
     // Twice is not a pattern: a short closing line on two pages stays.
     const twice = chunkMarkdown(build([[sentence('a', 5), '', 'Signed 1'], [sentence('b', 5), '', 'Signed 2']]), { countTokens, maxTokens: 200 });
     expect(twice.map((c) => c.text).join(' ')).toMatch(/Signed 1.*Signed 2/s);
+  });
+
+  it('markdownPages gives spec 000 the Markdown per page, page markers and running headers blanked, offsets kept', () => {
+    // Body words differ page to page by letters (digits aside, equal short lines would be furniture too).
+    const pages = ['alpha', 'beta', 'gamma', 'delta'].map((tag, i) => [`Annual report ${2020 + i}`, '', sentence(tag, 8)]);
+    const doc = build(pages, { markers: true });
+    const { pages: out, toMarkdownOffset } = markdownPages(doc);
+    expect(out.map((p) => p.page_number)).toEqual([1, 2, 3, 4]);
+    const joined = out.map((p) => p.text).join('\n\n');
+    expect(joined).not.toMatch(/Annual report|<!--/);
+    expect(joined).toContain('gammaw0');
+    const at = joined.indexOf('deltaw0');
+    expect(doc.markdown.slice(toMarkdownOffset(at), toMarkdownOffset(at) + 7)).toBe('deltaw0');
   });
 
   it('yields no chunk for an empty document', () => {

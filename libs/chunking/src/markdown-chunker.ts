@@ -139,7 +139,7 @@ export function chunkMarkdown(doc: MarkdownDocument, options: MarkdownChunkOptio
     }
   }
 
-  dropPageFurniture(md, blocks, doc.page_map);
+  dropPageFurniture(md, blocks, doc);
 
   // Pack blocks into chunks.
   const chunks: MarkdownChunk[] = [];
@@ -191,32 +191,40 @@ export function chunkMarkdown(doc: MarkdownDocument, options: MarkdownChunkOptio
 
 /**
  * Running headers and footers a converter left in (e.g. "Chapter 5: Arrays and matrices 25", whose page number
- * changes on every page): a short block that is the first or last block of its page and whose text, digits aside,
- * opens or closes at least three pages is page furniture, not content — removed so it never lands in a chunk (nor
- * stretches a chunk's page span onto a page it has no content of).
+ * changes on every page): a short paragraph (at most 20 words, not a heading or table) that is the first or last
+ * paragraph of its page and whose text, digits aside, opens or closes at least three pages is page furniture, not
+ * content. Returns their [start, end) ranges in the Markdown.
  */
-const dropPageFurniture = (md: string, blocks: Block[], pageMap: readonly PageMapEntry[]): void => {
-  const key = (b: Block) => stripComments(md.slice(b.start, b.end)).toLowerCase().replace(/\d+/g, '#').replace(/\s+/g, ' ');
-  const edges = new Map<number, { first: Block; last: Block }>();
-  for (const b of blocks) {
+export const pageFurniture = (md: string, pageMap: readonly PageMapEntry[], tables: readonly TableSpan[] = []): Array<{ start: number; end: number }> => {
+  const key = (b: { start: number; end: number }) => stripComments(md.slice(b.start, b.end)).toLowerCase().replace(/\d+/g, '#').replace(/\s+/g, ' ');
+  const edges = new Map<number, Array<{ start: number; end: number; table: boolean }>>();
+  for (const b of paragraphs(md, 0, md.length, tables)) {
     const page = pageAt(pageMap, b.start);
-    const e = edges.get(page);
-    if (!e) edges.set(page, { first: b, last: b });
-    else e.last = b;
+    const list = edges.get(page) ?? [];
+    list.push(b);
+    edges.set(page, list);
   }
   const pagesOf = new Map<string, Set<number>>();
-  const candidates = new Set<Block>();
-  for (const [page, e] of edges) {
-    for (const b of new Set([e.first, e.last])) {
-      if (b.table || b.tokens > 20 || md.slice(b.start, b.end).trimStart().startsWith('#')) continue;
+  const candidates: Array<{ start: number; end: number; key: string }> = [];
+  for (const [page, list] of edges) {
+    for (const b of new Set([list[0], list[list.length - 1]])) {
+      if (!b || b.table) continue;
+      const text = stripComments(md.slice(b.start, b.end));
+      if (text.startsWith('#') || text.split(/\s+/).length > 20) continue;
       const k = key(b);
       pagesOf.set(k, (pagesOf.get(k) ?? new Set()).add(page));
-      candidates.add(b);
+      candidates.push({ start: b.start, end: b.end, key: k });
     }
   }
-  const furniture = new Set([...candidates].filter((b) => (pagesOf.get(key(b))?.size ?? 0) >= 3));
-  if (furniture.size === 0) return;
-  const kept = blocks.filter((b) => !furniture.has(b));
+  return candidates.filter((c) => (pagesOf.get(c.key)?.size ?? 0) >= 3).map(({ start, end }) => ({ start, end }));
+};
+
+/** Blocks without page furniture (see `pageFurniture`). */
+const dropPageFurniture = (md: string, blocks: Block[], doc: MarkdownDocument): void => {
+  const furniture = pageFurniture(md, doc.page_map, doc.tables);
+  if (furniture.length === 0) return;
+  const inside = (b: Block) => furniture.some((f) => b.start >= f.start && b.end <= f.end);
+  const kept = blocks.filter((b) => !inside(b));
   blocks.length = 0;
   blocks.push(...kept);
 };
@@ -304,7 +312,9 @@ export function markdownPages(
   doc: Pick<MarkdownDocument, 'markdown' | 'page_map'>,
   separator = '\n\n',
 ): { pages: Array<{ page_number: number; text: string }>; toMarkdownOffset: (joined: number) => number } {
-  const md = doc.markdown.replace(COMMENT, (m) => m.replace(/[^\n]/g, ' '));
+  // HTML comments and page furniture (running headers/footers) blanked, offsets kept.
+  let md = doc.markdown.replace(COMMENT, (m) => m.replace(/[^\n]/g, ' '));
+  for (const f of pageFurniture(doc.markdown, doc.page_map)) md = md.slice(0, f.start) + md.slice(f.start, f.end).replace(/[^\n]/g, ' ') + md.slice(f.end);
   const entries = doc.page_map.length > 0 ? [...doc.page_map].sort((a, b) => a.offset - b.offset) : [{ offset: 0, page: 1 }];
   const pages: Array<{ page_number: number; text: string }> = [];
   const starts: Array<{ joined: number; md: number }> = [];
