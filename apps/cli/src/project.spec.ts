@@ -1,21 +1,10 @@
-import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createProject, CLIENT_CHUNKING } from '@lectern/document-store';
 import { createPlatform, documentStoreDeps } from '@lectern/platform';
-import { makeTextPdf, repoRoot, silentLogger } from '@lectern/testing';
-
-/** The real `lectern` binary (a child process), as a user or a script runs it. */
-const lectern = (args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> =>
-  new Promise((resolveRun) => {
-    execFile(
-      process.execPath,
-      [join(repoRoot(), 'apps', 'cli', 'bin', 'lectern.mjs'), ...args],
-      { env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', ...env }, maxBuffer: 32 * 1024 * 1024, timeout: 300_000 },
-      (error, stdout, stderr) => resolveRun({ code: error ? (typeof error.code === 'number' ? error.code : 99) : 0, stdout, stderr }),
-    );
-  });
+import { makeTextPdf, silentLogger } from '@lectern/testing';
+import { lectern } from './lectern-binary.testkit.js';
 
 const json = <T>(s: string): T => JSON.parse(s) as T;
 

@@ -220,3 +220,24 @@ describe('spec 004 project tools through a real MCP client', () => {
     expect(body).toMatchObject({ error_type: 'invalid_arguments' });
   });
 });
+
+describe('spec 004 tools with the vector database unreachable', () => {
+  let ds: RunningDocumentStore;
+  beforeAll(async () => {
+    // Qdrant configured on a loopback port nothing listens on: every store call fails to connect.
+    ds = await startDocumentStore({ QDRANT_URL: 'http://127.0.0.1:9' });
+  });
+  afterAll(async () => {
+    await ds.stop();
+  });
+
+  it.each([
+    ['list_projects', {}],
+    ['find_chunks', { project: 'papers', query: 'pepsin' }],
+    ['inspect_collection', { project: 'papers' }],
+  ])('%s answers INDEX_UNAVAILABLE', async (tool, args) => {
+    const { isError, body } = await ds.call(tool, args);
+    expect(isError).toBe(true);
+    expect(body).toMatchObject({ status: 'error', error_type: 'INDEX_UNAVAILABLE' });
+  }, 60_000);
+});

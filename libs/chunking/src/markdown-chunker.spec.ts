@@ -1,5 +1,5 @@
 import type { PageMapEntry } from '@lectern/contracts';
-import { chunkMarkdown, projectChunkId, sectionPaths, stripComments } from './markdown-chunker.js';
+import { chunkMarkdown, markdownPages, projectChunkId, sectionPaths, stripComments } from './markdown-chunker.js';
 import { pageAt } from './page-map.js';
 
 /** A word tokenizer with two special tokens ([CLS] text [SEP]), as BERT-style embedders count them. */
@@ -133,6 +133,36 @@ describe('chunkMarkdown', () => {
     for (const change of [{ docId: 'd2' }, { pageStart: 2 }, { pageEnd: 3 }, { sectionPath: ['A'] }, { modelId: 'n' }, { modelRevision: 's' }, { chunkIndex: 1 }]) {
       expect(projectChunkId({ ...parts, ...change })).not.toBe(id);
     }
+  });
+
+  it('drops running headers and footers (short blocks opening or closing three or more pages, digits aside)', () => {
+    const pages = Array.from({ length: 5 }, (_, i) => [`Chapter 2: Vectors ${i + 11}`, '', i === 0 ? '# Vectors' : '', '', sentence(`body${i}`, 12), '', `Page ${i + 1} of 5`]);
+    const out = chunkMarkdown(build(pages), { countTokens, maxTokens: 30 });
+    const text = out.map((c) => c.text).join('\n');
+    expect(text).not.toMatch(/Chapter 2: Vectors/);
+    expect(text).not.toMatch(/Page \d of 5/);
+    for (let i = 0; i < 5; i++) expect(text).toContain(`body${i}w0`);
+    // A chunk's page span is where its content is (the last page's header does not stretch it).
+    for (const c of out) {
+      const pagesOfBody = [...c.text.matchAll(/body(\d)w0/g)].map((m) => Number(m[1]) + 1);
+      expect([c.page_start, c.page_end]).toEqual([Math.min(...pagesOfBody), Math.max(...pagesOfBody)]);
+    }
+    // Twice is not a pattern: a short closing line on two pages stays.
+    const twice = chunkMarkdown(build([[sentence('a', 5), '', 'Signed 1'], [sentence('b', 5), '', 'Signed 2']]), { countTokens, maxTokens: 200 });
+    expect(twice.map((c) => c.text).join(' ')).toMatch(/Signed 1.*Signed 2/s);
+  });
+
+  it('markdownPages gives spec 000 the Markdown per page, page markers and running headers blanked, offsets kept', () => {
+    // Body words differ page to page by letters (digits aside, equal short lines would be furniture too).
+    const pages = ['alpha', 'beta', 'gamma', 'delta'].map((tag, i) => [`Annual report ${2020 + i}`, '', sentence(tag, 8)]);
+    const doc = build(pages, { markers: true });
+    const { pages: out, toMarkdownOffset } = markdownPages(doc);
+    expect(out.map((p) => p.page_number)).toEqual([1, 2, 3, 4]);
+    const joined = out.map((p) => p.text).join('\n\n');
+    expect(joined).not.toMatch(/Annual report|<!--/);
+    expect(joined).toContain('gammaw0');
+    const at = joined.indexOf('deltaw0');
+    expect(doc.markdown.slice(toMarkdownOffset(at), toMarkdownOffset(at) + 7)).toBe('deltaw0');
   });
 
   it('yields no chunk for an empty document', () => {

@@ -47,6 +47,8 @@ interface Block {
   /** Index of the top-level section the block is in; chunks never cross one. */
   top: number;
   table: boolean;
+  /** Position in the document's block list before page furniture is dropped. */
+  seq: number;
 }
 
 const COMMENT = /<!--[\s\S]*?-->/g;
@@ -127,15 +129,17 @@ export function chunkMarkdown(doc: MarkdownDocument, options: MarkdownChunkOptio
     for (const p of paragraphs(md, start, end, tables)) {
       const tokens = tokensOf(md.slice(p.start, p.end));
       if (tokens + special <= maxTokens) {
-        blocks.push({ ...p, tokens, section: s, top, table: p.table });
+        blocks.push({ ...p, tokens, section: s, top, table: p.table, seq: blocks.length });
         continue;
       }
       // Too long for one chunk: split by characters, then tighten until every piece fits in tokens.
       for (const piece of splitToFit(md, p.start, p.end, maxTokens - special, tokensOf)) {
-        blocks.push({ ...piece, section: s, top, table: p.table });
+        blocks.push({ ...piece, section: s, top, table: p.table, seq: blocks.length });
       }
     }
   }
+
+  dropPageFurniture(md, blocks, doc);
 
   // Pack blocks into chunks.
   const chunks: MarkdownChunk[] = [];
@@ -144,14 +148,22 @@ export function chunkMarkdown(doc: MarkdownDocument, options: MarkdownChunkOptio
     if (current.length === 0) return;
     const first = current[0] as Block;
     const last = current[current.length - 1] as Block;
-    const text = stripComments(md.slice(first.start, last.end));
+    // The blocks' own text: what lies between two kept neighbours stays as it was, a dropped block (page
+    // furniture) between them leaves a paragraph break.
+    let raw = md.slice(first.start, first.end);
+    for (let i = 1; i < current.length; i++) {
+      const prevBlock = current[i - 1] as Block;
+      const b = current[i] as Block;
+      raw += b.seq === prevBlock.seq + 1 ? md.slice(prevBlock.end, b.end) : `\n\n${md.slice(b.start, b.end)}`;
+    }
+    const text = stripComments(raw);
     // A chunk that starts with bare heading lines (a part title over a chapter title) belongs to the section of its first content.
     const section = (current.find((b) => !isHeadingBlock(md, b, headings)) ?? first).section;
     chunks.push({
       chunk_index: chunks.length,
       text,
-      page_start: pageAt(doc.page_map, firstContent(md, first.start, last.end)),
-      page_end: pageAt(doc.page_map, lastContent(md, first.start, last.end)),
+      page_start: pageAt(doc.page_map, firstContent(md, first.start, first.end)),
+      page_end: pageAt(doc.page_map, lastContent(md, last.start, last.end)),
       section_heading: section >= 0 ? (headings[section]?.title ?? '') : '',
       section_path: section >= 0 ? (paths[section] ?? []) : [],
       start_offset: first.start,
@@ -176,6 +188,46 @@ export function chunkMarkdown(doc: MarkdownDocument, options: MarkdownChunkOptio
   flush();
   return chunks;
 }
+
+/**
+ * Running headers and footers a converter left in (e.g. "Chapter 5: Arrays and matrices 25", whose page number
+ * changes on every page): a short paragraph (at most 20 words, not a heading or table) that is the first or last
+ * paragraph of its page and whose text, digits aside, opens or closes at least three pages is page furniture, not
+ * content. Returns their [start, end) ranges in the Markdown.
+ */
+export const pageFurniture = (md: string, pageMap: readonly PageMapEntry[], tables: readonly TableSpan[] = []): Array<{ start: number; end: number }> => {
+  const key = (b: { start: number; end: number }) => stripComments(md.slice(b.start, b.end)).toLowerCase().replace(/\d+/g, '#').replace(/\s+/g, ' ');
+  const edges = new Map<number, Array<{ start: number; end: number; table: boolean }>>();
+  for (const b of paragraphs(md, 0, md.length, tables)) {
+    const page = pageAt(pageMap, b.start);
+    const list = edges.get(page) ?? [];
+    list.push(b);
+    edges.set(page, list);
+  }
+  const pagesOf = new Map<string, Set<number>>();
+  const candidates: Array<{ start: number; end: number; key: string }> = [];
+  for (const [page, list] of edges) {
+    for (const b of new Set([list[0], list[list.length - 1]])) {
+      if (!b || b.table) continue;
+      const text = stripComments(md.slice(b.start, b.end));
+      if (text.startsWith('#') || text.split(/\s+/).length > 20) continue;
+      const k = key(b);
+      pagesOf.set(k, (pagesOf.get(k) ?? new Set()).add(page));
+      candidates.push({ start: b.start, end: b.end, key: k });
+    }
+  }
+  return candidates.filter((c) => (pagesOf.get(c.key)?.size ?? 0) >= 3).map(({ start, end }) => ({ start, end }));
+};
+
+/** Blocks without page furniture (see `pageFurniture`). */
+const dropPageFurniture = (md: string, blocks: Block[], doc: MarkdownDocument): void => {
+  const furniture = pageFurniture(md, doc.page_map, doc.tables);
+  if (furniture.length === 0) return;
+  const inside = (b: Block) => furniture.some((f) => b.start >= f.start && b.end <= f.end);
+  const kept = blocks.filter((b) => !inside(b));
+  blocks.length = 0;
+  blocks.push(...kept);
+};
 
 const isHeadingBlock = (md: string, b: Block, headings: readonly ConversionHeading[]): boolean =>
   headings.some((h) => h.offset === b.start) && !md.slice(b.start, b.end).trim().includes('\n');
@@ -260,7 +312,9 @@ export function markdownPages(
   doc: Pick<MarkdownDocument, 'markdown' | 'page_map'>,
   separator = '\n\n',
 ): { pages: Array<{ page_number: number; text: string }>; toMarkdownOffset: (joined: number) => number } {
-  const md = doc.markdown.replace(COMMENT, (m) => m.replace(/[^\n]/g, ' '));
+  // HTML comments and page furniture (running headers/footers) blanked, offsets kept.
+  let md = doc.markdown.replace(COMMENT, (m) => m.replace(/[^\n]/g, ' '));
+  for (const f of pageFurniture(doc.markdown, doc.page_map)) md = md.slice(0, f.start) + md.slice(f.start, f.end).replace(/[^\n]/g, ' ') + md.slice(f.end);
   const entries = doc.page_map.length > 0 ? [...doc.page_map].sort((a, b) => a.offset - b.offset) : [{ offset: 0, page: 1 }];
   const pages: Array<{ page_number: number; text: string }> = [];
   const starts: Array<{ joined: number; md: number }> = [];

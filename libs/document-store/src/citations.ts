@@ -175,7 +175,9 @@ export const matchCitation = (items: readonly CslItem[], doc: MatchEvidence, thr
       const norm = normaliseTitle(title);
       let best = { score: 0, candidate: '' };
       for (const c of candidates) {
-        const s = titleSimilarity(title, c);
+        let s = titleSimilarity(title, c);
+        // A candidate holding the whole entry title (at least three words) plus a subtitle or series label.
+        if (s < 0.95 && norm.split(' ').length >= 3 && ` ${normaliseTitle(c)} `.includes(` ${norm} `)) s = 0.95;
         if (s > best.score) best = { score: s, candidate: c };
       }
       // The full entry title printed on the first pages (at least four words, so short titles cannot match by accident).

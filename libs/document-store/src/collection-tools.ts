@@ -121,29 +121,45 @@ export const retrieveDocumentChunks = async (
   if (input.query.trim() === '') throw new AppError('invalid_arguments', 'query must not be empty or whitespace');
   const topK = input.top_k ?? 5;
   const name = input.collection ?? null;
-  let targets: CollectionInfo[];
-  if (name !== null) {
-    const info = ProjectIdSchema.safeParse(name).success ? (await resolveProject(deps, name))?.info : undefined;
-    if (!info) {
-      throw new AppError('collection_not_found', `Collection not found: ${name}`, { httpStatus: 404 });
-    }
-    targets = [info];
-  } else {
-    const all = await Promise.all((await listCollectionNames(deps)).map((project) => resolveProject(deps, project)));
-    targets = all.flatMap((r) => (r ? [r.info] : []));
-  }
+  const hybrid = deps.retrieveMode !== 'dense';
   const ranked: Array<{ rank: number; hit: Hit }> = [];
-  for (const target of targets) {
-    const embedder = await deps.embedders.for(target.fingerprint);
-    const vector = await embedder.embed(input.query);
+  // Hybrid hits are ranked by the fused score; spec 002's `score` stays the chunk's cosine.
+  const asCosine = (hit: Hit, fused: boolean) => ({ rank: hit.score, hit: fused ? { ...hit, score: hit.denseScore ?? 0 } : hit });
+  if (name !== null) {
+    // One collection: two store calls (the collection, one search).
+    const target = ProjectIdSchema.safeParse(name).success ? (await resolveProject(deps, name))?.info : undefined;
+    if (!target) throw new AppError('collection_not_found', `Collection not found: ${name}`, { httpStatus: 404 });
+    const vector = await (await deps.embedders.for(target.fingerprint)).embed(input.query);
     const opts = { fingerprint: target.fingerprint, limit: topK };
-    if (target.hybrid && deps.retrieveMode !== 'dense') {
-      const found = await deps.store.searchHybrid(target.name, { vector, text: input.query }, opts);
-      ranked.push(...found.map((hit) => ({ rank: hit.score, hit: { ...hit, score: hit.denseScore ?? 0 } })));
-    } else {
-      const found = await deps.store.searchDense(target.name, vector, opts);
-      ranked.push(...found.map((hit) => ({ rank: hit.score, hit })));
+    const fused = hybrid && target.hybrid;
+    const found = fused ? await deps.store.searchHybrid(target.name, { vector, text: input.query }, opts) : await deps.store.searchDense(target.name, vector, opts);
+    ranked.push(...found.map((hit) => asCosine(hit, fused)));
+  } else {
+    // Every project's current collection — from the records (a rebuilt project's collection is not its name) and
+    // collections from before records — then one multi-collection search: three store calls, however many projects.
+    const [records, physical] = await Promise.all([listProjectRecords(deps.store), deps.store.listCollections()]);
+    const byName = new Map(physical.map((c) => [c.name, c]));
+    const recorded = new Set(records.map((r) => r.project));
+    const targets: CollectionInfo[] = [
+      ...records.flatMap((r) => byName.get(r.collection) ?? []),
+      ...physical.filter((c) => !isInternalCollectionName(c.name) && !recorded.has(c.name)),
+    ];
+    const vectors = new Map<string, Float32Array>(); // one query embedding per model
+    for (const t of targets) {
+      const key = `${t.fingerprint.model_id}@${t.fingerprint.revision}`;
+      if (!vectors.has(key)) vectors.set(key, await (await deps.embedders.for(t.fingerprint)).embed(input.query));
     }
+    const found = await deps.store.searchMany(
+      targets.map((t) => ({
+        name: t.name,
+        fingerprint: t.fingerprint,
+        vector: vectors.get(`${t.fingerprint.model_id}@${t.fingerprint.revision}`) ?? [],
+        ...(hybrid && t.hybrid ? { text: input.query } : {}),
+      })),
+      { limit: topK },
+    );
+    const fusedNames = new Set(targets.filter((t) => hybrid && t.hybrid).map((t) => t.name));
+    ranked.push(...found.map((hit) => asCosine(hit, fusedNames.has(hit.collection))));
   }
   ranked.sort((a, b) => b.rank - a.rank);
   return { result: ranked.slice(0, topK).map((r) => toRetrieved(r.hit)) };

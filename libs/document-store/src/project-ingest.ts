@@ -100,7 +100,9 @@ export const ingestProjectFile = async (
     await progress(0, undefined, `converting ${rel}`);
     const converted: ConversionResult = await deps.conversion.convert(
       { kind: 'read', path: file.path, filename: basename(file.path), bytes, sha256 },
-      jobOptions({ enableOcr: deps.enableOcr, imageRatioThreshold: deps.imageRatioThreshold }),
+      // Spec 004 ingests sources to cite (papers, books, manuals): an image-based one is a scan to read, never a
+      // drawing to skip, so its text-less pages are OCR'd too (spec 000's drawing rule does not apply here).
+      jobOptions({ enableOcr: deps.enableOcr, imageRatioThreshold: deps.imageRatioThreshold, ocrImageBased: deps.enableOcr }),
       { onProgress: (p) => void progress(p.page ?? 0, p.pages, `${rel}: ${p.stage} page ${p.page ?? '?'} of ${p.pages ?? '?'}`) },
     );
     const maxTokens = Math.min(record.chunking.max_tokens ?? ctx.embedder.maxTokens, ctx.embedder.maxTokens);

@@ -37,6 +37,14 @@ export const runVectorStoreContract = (makeStore: () => Promise<VectorStore> | V
     return name;
   };
 
+  /** A second collection holding one point with the same id as `docs[0]` ('a'), text 'zebra stripes'. */
+  const zebra = async (label: string, spec: { fingerprint: EmbeddingFingerprint; hybrid: boolean }, vector: number[], documentId: string): Promise<string> => {
+    const name = fresh(label);
+    await store.ensureCollection(name, spec);
+    await store.upsert(name, [{ id: 'a', vector, text: 'zebra stripes', payload: { document_id: documentId } }], { fingerprint: spec.fingerprint });
+    return name;
+  };
+
   beforeEach(async () => {
     store = await makeStore();
     used = [];
@@ -274,12 +282,41 @@ export const runVectorStoreContract = (makeStore: () => Promise<VectorStore> | V
     runHybridContract({ store: () => store, model: MODEL, seeded, fresh, unit, code: appErrorCode });
   });
 
+  describe('searchMany (several collections, one call)', () => {
+    it('searches each collection with its own model and vector, merges by score and names the collection', async () => {
+      const a = await seeded('many-a');
+      const b = await zebra('many-b', { fingerprint: OTHER, hybrid: false }, unit(0.95, 0.05, 0, 0), 'z');
+      const hits = await store.searchMany(
+        [
+          { name: a, vector: unit(1, 0, 0, 0), fingerprint: MODEL },
+          { name: b, vector: unit(1, 0, 0, 0), fingerprint: OTHER },
+        ],
+        { limit: 3 },
+      );
+      expect(hits.map((h) => [h.collection, h.id])).toEqual([
+        [a, 'a'],
+        [b, 'a'],
+        [a, 'b'],
+      ]);
+      expect(hits[1]?.payload).toEqual({ document_id: 'z' });
+      for (let i = 1; i < hits.length; i++) expect(hits[i - 1]?.score ?? 0).toBeGreaterThanOrEqual(hits[i]?.score ?? 0);
+    });
+
+    it('runs a hybrid search of a target given its text, honours filters, and refuses a wrong model', async () => {
+      const a = await seeded('many-h');
+      const hits = await store.searchMany([{ name: a, vector: unit(0, 0, 1, 0), fingerprint: MODEL, text: 'cat kennel' }], { limit: 2, filter: { document_type: 'report' } });
+      expect(hits[0]).toMatchObject({ collection: a, id: 'd' });
+      expect(hits[0]?.denseScore).toBeGreaterThan(0.99);
+      expect(hits.every((h) => h.payload['document_type'] === 'report')).toBe(true);
+      expect(await appErrorCode(store.searchMany([{ name: a, vector: unit(1, 0, 0, 0), fingerprint: OTHER }], { limit: 1 }))).toBe('EMBEDDING_MISMATCH');
+      expect(await store.searchMany([], { limit: 5 })).toEqual([]);
+    });
+  });
+
   describe('isolation and inspection', () => {
     it('never returns points of one collection from another, even with the same ids', async () => {
       const a = await seeded('iso-a');
-      const b = fresh('iso-b');
-      await store.ensureCollection(b, { fingerprint: MODEL, hybrid: true });
-      await store.upsert(b, [{ id: 'a', vector: unit(1, 0, 0, 0), text: 'zebra stripes', payload: { document_id: 'other' } }], { fingerprint: MODEL });
+      const b = await zebra('iso-b', { fingerprint: MODEL, hybrid: true }, unit(1, 0, 0, 0), 'other');
       expect(await store.count(b)).toBe(1);
       expect(ids(await store.searchDense(b, unit(1, 0, 0, 0), { fingerprint: MODEL, limit: 10 }))).toEqual(['a']);
       expect((await store.searchDense(b, unit(1, 0, 0, 0), { fingerprint: MODEL, limit: 10 }))[0]?.payload).toEqual({ document_id: 'other' });

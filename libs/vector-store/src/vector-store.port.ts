@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { EmbeddingFingerprintSchema, type EmbeddingFingerprint } from '@lectern/contracts';
 import type { Logger } from '@lectern/runtime';
 import type { FusionDefaults, FusionOptions } from './fusion.js';
+import type { CollectionHit, SearchManyOptions, SearchTarget } from './multi-search.js';
 
 export { EmbeddingFingerprintSchema, type EmbeddingFingerprint };
 
@@ -143,6 +144,11 @@ export interface VectorStore {
   ): Promise<Hit[]>;
   searchKeyword(name: string, query: string, opts: { filter?: Filter; limit: number }): Promise<Hit[]>;
   searchHybrid(name: string, q: { vector: Float32Array | number[]; text: string }, opts: HybridOptions): Promise<Hit[]>;
+  /**
+   * Several collections in one call, each with its own query vector (and text, for a hybrid search of it); one
+   * list merged by ranking score, each hit naming its collection (`searchAcross`).
+   */
+  searchMany(targets: readonly SearchTarget[], opts: SearchManyOptions): Promise<CollectionHit[]>;
   inspect(name: string, sampleSize?: number): Promise<Inspection>;
   listCollections(): Promise<CollectionInfo[]>;
   dropCollection(name: string): Promise<boolean>;

@@ -19,6 +19,7 @@ import {
   sameFingerprint,
 } from '../validation.js';
 import { decodeCursor, encodeCursor } from '../cursor.js';
+import { searchAcross, type CollectionHit, type SearchManyOptions, type SearchTarget } from '../multi-search.js';
 import type {
   CollectionInfo,
   EmbeddingFingerprint,
@@ -331,6 +332,10 @@ export class EmbeddedVectorStore implements VectorStore {
       if (!c.hybrid) throw hybridNotSupported(name);
       return hits(this.stmt, c, keywordCandidates(this.stmt, c, query, filter, limit));
     });
+  }
+
+  searchMany(targets: readonly SearchTarget[], opts: SearchManyOptions): Promise<CollectionHit[]> {
+    return searchAcross(this, targets, opts);
   }
 
   async searchHybrid(name: string, q: { vector: Float32Array | number[]; text: string }, opts: HybridOptions): Promise<Hit[]> {

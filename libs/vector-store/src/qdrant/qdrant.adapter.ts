@@ -2,6 +2,7 @@ import { QdrantClient, type Schemas } from '@qdrant/js-client-rest';
 import { AppError } from '@lectern/contracts';
 import type { Logger } from '@lectern/runtime';
 import { decodeCursor, encodeCursor } from '../cursor.js';
+import { searchAcross, type CollectionHit, type SearchManyOptions, type SearchTarget } from '../multi-search.js';
 import { resolveFusion, type FusionDefaults } from '../fusion.js';
 import { INTEGER_FIELDS, KEYWORD_FIELDS } from '../payload-indexes.js';
 import {
@@ -338,6 +339,10 @@ export class QdrantVectorStore implements VectorStore {
     if (!kq) return [];
     const r = await this.call('query', (cl) => cl.query(c.physical, kq));
     return r.points.filter((p) => p.score > 0).map((p) => this.hit(p, p.score));
+  }
+
+  searchMany(targets: readonly SearchTarget[], opts: SearchManyOptions): Promise<CollectionHit[]> {
+    return searchAcross(this, targets, opts);
   }
 
   async searchHybrid(name: string, q: { vector: Float32Array | number[]; text: string }, opts: HybridOptions): Promise<Hit[]> {
