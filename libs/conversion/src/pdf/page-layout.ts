@@ -26,6 +26,25 @@ const composeAccents = (s: string): string =>
       )
     : s;
 
+/**
+ * A word whose every letter is doubled ("CCoonntteennttss", or after a single capital, "Coonntteennttss"): a
+ * shadow or fake-bold effect drawn as a second copy offset by more than the engines' overprint rule collapses
+ * (mupdf keeps a repeated glyph a tenth of its size or more away). Three pairs at least; no English word is
+ * spelled so.
+ */
+const undouble = (word: string): string => {
+  const lead = word.length % 2 === 1 ? (word[0] as string) : '';
+  const body = word.slice(lead.length);
+  if (body.length < 6 || (lead && lead.toLowerCase() === body[0]?.toLowerCase() && lead !== body[0])) return word;
+  let half = '';
+  for (let i = 0; i < body.length; i += 2) {
+    if (body[i] !== body[i + 1]) return word;
+    half += body[i];
+  }
+  return lead + half;
+};
+const undoubleWords = (s: string): string => (/(\p{L})\1/u.test(s) ? s.replace(/\p{L}{7,}/gu, undouble) : s);
+
 /** Groups fragments of one raw block into visual lines (mupdf splits a line at large gaps, e.g. "11." + text). */
 export function mergeLines(lines: RawLine[]): Line[] {
   const sorted = [...lines].sort((a, b) => a.y0 + a.y1 - (b.y0 + b.y1) || a.x0 - b.x0);
@@ -46,7 +65,7 @@ export function mergeLines(lines: RawLine[]): Line[] {
       text += glue + l.text;
       prevX1 = l.x1;
     }
-    text = composeAccents(text.replace(/\s+/g, ' ').trim());
+    text = undoubleWords(composeAccents(text.replace(/\s+/g, ' ').trim()));
     let total = 0;
     let boldChars = 0;
     let main = g[0];
