@@ -13,11 +13,11 @@ const OCR_DPI = 300;
 
 const visibleChars = (s: string): number => s.replace(/\s+/g, '').length;
 
-/** A page's plain text: its tables' rows tab-separated, its text blocks but `leaveOut` (running headers and footers). */
+/** A page's plain text: its tables' rows tab-separated, listings line by line, its text blocks but `leaveOut` (running headers and footers). */
 function pageText(layout: PageLayout, leaveOut?: Set<TextBlock>): string {
   return layout.blocks
-    .filter((b) => b.kind === 'table' || !leaveOut?.has(b))
-    .map((b) => (b.kind === 'table' ? b.rows.map((r) => r.join('\t')).join('\n') : b.text))
+    .filter((b) => b.kind !== 'text' || !leaveOut?.has(b))
+    .map((b) => (b.kind === 'table' ? b.rows.map((r) => r.join('\t')).join('\n') : b.kind === 'code' ? b.lines.join('\n') : b.text))
     .filter(Boolean)
     .join('\n');
 }

@@ -70,3 +70,28 @@ describe('words hyphenated at a line end', () => {
     expect(r.pages[0]?.text).toContain('a document that');
   });
 });
+
+describe('code and monospaced listings', () => {
+  const LISTING = ['x <- c(10.4, 5.6, 3.1)', 'for (i in 1:3) {', '    y[i] <- x[i] * 2', '}', 'name     value   unit', 'alpha    10      m', 'beta     200     kg', 'gamma    3       s'];
+  const courier = (lines: string[], x = 90, y = 600): string => lines.map((l, i) => `BT /F3 10 Tf ${x} ${y - i * 12} Td (${pdfString(l)}) Tj ET`).join('\n');
+
+  it('a listing in a monospaced font is fenced with its indentation, not made a table', async () => {
+    const r = await convert([[body(['The following commands create a vector and print a small table of values:']), courier(LISTING), body(['The loop above doubles every value.'], 480)].join('\n')]);
+    expect(r.tables).toEqual([]);
+    expect(r.markdown).toContain('```\nx <- c(10.4, 5.6, 3.1)\nfor (i in 1:3) {\n    y[i] <- x[i] * 2\n}\n');
+    expect(r.markdown).toMatch(/The loop above doubles every value\.$/);
+    expect(r.pages[0]?.text).toContain('for (i in 1:3) {\n');
+  });
+
+  it('a letter typed in a monospaced face is prose, not code', async () => {
+    const letter = [
+      'Dear Sir, with reference to your application of the fourth of May,',
+      'the council has considered the plans you submitted and has decided',
+      'to grant permission subject to the conditions set out below. Yours',
+      'faithfully, the Chief Planning Officer of the City of Coventry.',
+    ];
+    const r = await convert([courier(letter, 72, 700)]);
+    expect(r.markdown).not.toContain('```');
+    expect(r.markdown).toContain('Dear Sir, with reference to your application');
+  });
+});

@@ -120,7 +120,7 @@ const corpusPdfs = (): string[] =>
  */
 const GROUPING_DIFFERENCES = new Map<string, number>([
   ['Contactors.pdf', 7],
-  ['R-intro.pdf', 33],
+  ['R-intro.pdf', 37],
   ['gnuplot.pdf', 71],
   ['tracemonkey.pdf', 18],
   ['appendix_2___Consultation_Statement___Air_Quality.pdf', 3],

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import type { ConversionResult } from '@lectern/contracts';
 import { makePdf, pdfString, type PdfPageSpec } from '@lectern/testing';
 import { createConversionEngine, type ConversionEngine, type PdfEngine } from '../index.js';
-import { dropLineNumbers, dropOverprintedLines } from './page-layout.js';
+import { dropLineNumbers, dropOverprintedLines, layoutPage } from './page-layout.js';
 import { block, line, page } from './page-fixtures.testkit.js';
 
 // What a reader sees is what both PDF engines extract: glyphs outside the page's crop box or clip are not
@@ -130,5 +130,19 @@ describe('margin line numbers', () => {
     // the same strip at the leading of prose lines beside it does go
     const prose = page([block(Array.from({ length: 6 }, (_, i) => [line(String(i + 1), 40, 100 + i * 14), line(PROSE[i] as string, 72, 100 + i * 14)]).flat())]);
     expect(dropLineNumbers(prose).blocks.flatMap((b) => b.lines.map((l) => l.text))).toEqual(PROSE.slice(0, 6));
+  });
+});
+
+describe('a shadow drawn as a second copy further away than the overprint rule', () => {
+  it('reads once: a word whose every letter is doubled is halved, with either engine', async () => {
+    // "Contents" with each glyph drawn twice 2 pt apart (more than a tenth of 14 pt): mupdf keeps both copies
+    const results = await convertAll([{ content: `${overprinted(72, 700, 'Contents', 14, [0, 2])}\n${body(670)}` }]);
+    for (const r of results) expect(r.headings.map((h) => h.title)).toEqual(['Contents']);
+    expect(new Set(results.map((r) => r.markdown)).size).toBe(1);
+  });
+
+  it('leaves words with some double letters alone', () => {
+    const p = page([block([line('bookkeeper committee Mississippi aabbccdd', 72, 100)])]);
+    expect(layoutPage(p).blocks.map((b) => (b.kind === 'text' ? b.text : ''))).toEqual(['bookkeeper committee Mississippi abcd']);
   });
 });

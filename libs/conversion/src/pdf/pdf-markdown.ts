@@ -113,6 +113,13 @@ export function headingRules(layouts: PageLayout[], skip: Set<TextBlock>): Headi
   };
 }
 
+/** A fenced code block, its fence longer than any run of backticks inside. */
+export function fenced(lines: string[]): string {
+  const longest = Math.max(0, ...lines.map((l) => Math.max(0, ...(l.match(/`+/g) ?? []).map((m) => m.length))));
+  const fence = '`'.repeat(Math.max(3, longest + 1));
+  return [fence, ...lines, fence].join('\n');
+}
+
 const escapeStart = (s: string): string => s.replace(/^(#|\||>|```)/, '\\$1');
 
 function paragraph(b: TextBlock): string {
@@ -150,6 +157,10 @@ export function buildMarkdown(pages: BuildPage[], options: { pageMarkers?: boole
       for (const b of p.layout.blocks) {
         if (b.kind === 'table') {
           parts.push(tableToMarkdown(b.rows));
+          continue;
+        }
+        if (b.kind === 'code') {
+          parts.push(fenced(b.lines));
           continue;
         }
         if (skip.has(b)) continue;
@@ -190,7 +201,7 @@ export function rejoinBrokenWords(layouts: PageLayout[]): void {
   for (const p of layouts)
     for (const b of p.blocks) {
       // the broken words themselves left out: their parts are not evidence of anything
-      const text = b.kind === 'text' ? b.text.replace(BROKEN, ' ') : b.rows.flat().join(' ');
+      const text = b.kind === 'text' ? b.text.replace(BROKEN, ' ') : b.kind === 'table' ? b.rows.flat().join(' ') : b.lines.join(' ');
       for (const w of text.toLowerCase().match(/[\p{L}\p{N}]+(?:-[\p{L}\p{N}]+)*/gu) ?? []) {
         words.add(w);
         if (w.includes('-')) for (const part of w.split('-')) words.add(part);

@@ -73,6 +73,7 @@ export function unpack({ nums, text }: PackedPages): RawPage[] {
       i += 5;
       for (let l = 0; l < lines.length; l++) {
         const end = t + n(i + 7);
+        const style = n(i + 6);
         lines[l] = {
           text: text.slice(t, end),
           x0: n(i),
@@ -81,7 +82,8 @@ export function unpack({ nums, text }: PackedPages): RawPage[] {
           y1: n(i + 3),
           size: n(i + 4),
           leadSize: n(i + 5),
-          bold: n(i + 6) === 1,
+          bold: (style & 1) === 1,
+          mono: (style & 2) === 2,
         };
         t = end;
         i += 8;

@@ -38,6 +38,8 @@ export interface RawLine {
   /** Size of the line's first character (a superscript footnote number is smaller than the text). */
   leadSize?: number;
   bold: boolean;
+  /** At least 95% of its characters in a monospaced font (a code listing, a typewriter face). */
+  mono?: boolean;
 }
 
 export interface RawBlock {
