@@ -8,6 +8,7 @@ import { registerDocstoreCommand } from './commands/docstore.command.js';
 import { registerEmbedCommand } from './commands/embed.command.js';
 import { registerMcpCommand } from './commands/mcp.command.js';
 import { registerModelsCommand } from './commands/models.command.js';
+import { registerQueueCommand } from './commands/queue.command.js';
 import { loadConfig, type CliConfig } from './config.js';
 
 export interface CliIo {
@@ -53,6 +54,7 @@ export const buildCli = (io: CliIo): Command => {
   registerDocstoreCommand(program, context);
   registerConvertCommand(program, context);
   registerMcpCommand(program, context);
+  registerQueueCommand(program, context);
   return program;
 };
 

@@ -1,3 +1,4 @@
 export * from './job.schema.js';
 export * from './conversion.queue.js';
 export * from './conversion-task.schema.js';
+export * from './catalog.js';
