@@ -11,6 +11,7 @@ import { registerMcpCommand } from './commands/mcp.command.js';
 import { registerModelsCommand } from './commands/models.command.js';
 import { registerProjectCommands } from './commands/project.command.js';
 import { registerPolicyCommand } from './commands/policy.command.js';
+import { registerQueueCommand } from './commands/queue.command.js';
 import { loadConfig, type CliConfig } from './config.js';
 
 export interface CliIo {
@@ -59,6 +60,7 @@ export const buildCli = (io: CliIo): Command => {
   registerProjectCommands(program, context);
   registerExtractCommand(program, context);
   registerPolicyCommand(program, context);
+  registerQueueCommand(program, context);
   return program;
 };
 

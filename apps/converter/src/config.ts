@@ -1,4 +1,4 @@
-import { commonEnvShape, envBool, envInt, envNumber, envPort, envString, envUrl, parseEnv } from '@lectern/runtime';
+import { commonEnvShape, queueEnvShape, envBool, envInt, envNumber, envPort, envString, envUrl, parseEnv } from '@lectern/runtime';
 import { MAX_TIMER_MS } from '@lectern/contracts';
 import { z } from 'zod';
 
@@ -20,10 +20,8 @@ export const ConverterEnvSchema = z.object({
   CONVERT_MAX_WAITING: envInt(4, 0, 1000),
   /** Results with more JSON than this go to DATA_DIR/conversions/ instead of Redis. */
   INLINE_RESULT_MAX_BYTES: envInt(512 * 1024, 0),
-  /** Distributed mode: a running job's lock; a worker silent this long (killed, blocked) has stalled. */
-  CONVERSION_LOCK_MS: envInt(60_000, 500, MAX_TIMER_MS),
-  /** Stalls a conversion job survives (re-queued) before it fails as `conversion_failed`. */
-  CONVERSION_STALL_LIMIT: envInt(1, 0, 100),
+  /** Distributed mode: QUEUE_LOCK_MS, QUEUE_STALL_LIMIT, QUEUE_SHUTDOWN_GRACE_MS (how the worker holds its jobs). */
+  ...queueEnvShape,
   /** Conversion results (DATA_DIR/conversions) and left-over uploads are deleted after this many seconds. */
   CONVERSION_FILES_TTL_S: envInt(24 * 3600, 60, 365 * 24 * 3600),
   /** Disk quota of DATA_DIR/uploads + DATA_DIR/conversions; uploads beyond it answer 507. 0 = no quota. */

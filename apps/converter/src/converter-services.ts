@@ -1,5 +1,5 @@
 import { createPlatform, type ConversionService, type Platform, type ShutdownStep } from '@lectern/platform';
-import type { Logger } from '@lectern/runtime';
+import { queueWorkerSettings, type Logger } from '@lectern/runtime';
 import { conversionDefaults, type ConverterConfig } from './config.js';
 
 export interface ConverterServices {
@@ -22,7 +22,9 @@ export interface ConverterServiceOptions {
  * workers scale out across replicas; else in-process), its one processor, and the engine `POST /convert` uses.
  */
 export const createConverterServices = (config: ConverterConfig, logger: Logger, options: ConverterServiceOptions = {}): ConverterServices => {
-  const platform = createPlatform({ dataDir: config.DATA_DIR, log: logger, redisUrl: config.REDIS_URL, redisPrefix: options.redisPrefix });
+  const platform = createPlatform({ dataDir: config.DATA_DIR, log: logger, redisUrl: config.REDIS_URL, redisPrefix: options.redisPrefix,
+    queue: queueWorkerSettings(config),
+  });
   const { enableOcr, imageRatioThreshold, maxBytes, maxPages, timeoutMs } = conversionDefaults(config);
   const conversion = platform.conversion({
     pdfEngine: config.PDF_ENGINE,
@@ -30,7 +32,6 @@ export const createConverterServices = (config: ConverterConfig, logger: Logger,
     limits: { maxBytes, maxPages, timeoutMs, ocr: enableOcr },
     workers: { embedded: config.CONVERTER_CONCURRENCY, distributed: config.CONVERTER_CONCURRENCY },
     inlineMaxBytes: config.INLINE_RESULT_MAX_BYTES,
-    stalls: { lockMs: config.CONVERSION_LOCK_MS, limit: config.CONVERSION_STALL_LIMIT },
     filesTtlMs: config.CONVERSION_FILES_TTL_S * 1000,
     ...(options.instrument ? { instrument: options.instrument } : {}),
   });

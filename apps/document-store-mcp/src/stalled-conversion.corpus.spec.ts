@@ -26,7 +26,7 @@ const startConverter = (env: Record<string, string>): Promise<ChildProcess> =>
 
 /**
  * Distributed mode, issue 12 #9: the converter running a job is SIGKILLed, the job is re-queued (one stall
- * allowed, CONVERSION_STALL_LIMIT=1), the next converter picking it up is killed too; the third converter's
+ * allowed, QUEUE_STALL_LIMIT=1), the next converter picking it up is killed too; the third converter's
  * stall check fails the job, and the document store's ingest answers a typed `conversion_failed` with the
  * reason, not a generic internal_error.
  */
@@ -52,7 +52,7 @@ describe('ingest_document when the conversion job stalls twice', () => {
   });
 
   it('ends in conversion_failed with the reason', async () => {
-    const env = { REDIS_URL: redis.url, DATA_DIR: ds.dataDir, CONVERSION_LOCK_MS: '1000', CONVERSION_STALL_LIMIT: '1', ENABLE_OCR: 'true' };
+    const env = { REDIS_URL: redis.url, DATA_DIR: ds.dataDir, QUEUE_LOCK_MS: '1000', QUEUE_STALL_LIMIT: '1', ENABLE_OCR: 'true' };
     const jobId = conversionJobId(await sha256File(SCAN));
     const runningAttempt = async (attempt: number): Promise<void> => {
       for (;;) {

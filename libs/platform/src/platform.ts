@@ -7,6 +7,9 @@ import {
   type ConversionJobResult,
   type PolicyIngestJobPayload,
   type PolicyIngestJobResult,
+  QUEUE_WORKER_DEFAULTS,
+  type QueueDefinition,
+  type QueueWorkerSettings,
 } from '@lectern/contracts';
 import { createConversionEngine, type ConversionEngine, type ConversionEngineOptions } from '@lectern/conversion';
 import { createConversionProcessor, createConversionSubmitter, HandedOverFiles, startStorageJanitor, type ConversionSubmitter } from '@lectern/conversion-job';
@@ -24,6 +27,7 @@ import {
 import { createRedisPolicyRegistry, createSqlitePolicyRegistry, type PolicyRegistry } from '@lectern/policy-registry';
 import type { Logger } from '@lectern/runtime';
 import { SqliteTaskStore, type TaskStore } from '@lectern/task-store';
+import type { z } from 'zod';
 import { createVectorStore, type FusionDefaults, type VectorStore } from '@lectern/vector-store';
 
 export interface PlatformOptions {
@@ -34,6 +38,8 @@ export interface PlatformOptions {
   redisUrl?: string | undefined;
   /** BullMQ key prefix (default `lectern`; tests give each run its own). */
   redisPrefix?: string | undefined;
+  /** How this process's queue workers hold jobs (lock, stall limit, shutdown grace): `queueWorkerSettings(config)`. */
+  queue?: Partial<QueueWorkerSettings> | undefined;
 }
 
 export interface VectorStoreOptions {
@@ -74,11 +80,6 @@ export interface ConversionServiceOptions extends Pick<ConversionEngineOptions, 
   workers: { embedded: number; distributed: number };
   /** Results with more JSON than this go to `<dataDir>/conversions/` (default 512 KiB). */
   inlineMaxBytes?: number | undefined;
-  /**
-   * Distributed mode: how long a worker's lock on a running job lasts before the job counts as stalled (its
-   * worker lost), and how many stalls a job survives before it fails (BullMQ defaults: 60 s, 1).
-   */
-  stalls?: { lockMs?: number | undefined; limit?: number | undefined } | undefined;
   /**
    * Set: uploads and results in `<dataDir>/uploads` and `<dataDir>/conversions` older than this are deleted
    * (swept every quarter of it, at most every 10 minutes). Unset: kept (a converter sets it; producers need not).
@@ -129,6 +130,15 @@ export interface Platform {
   readonly mode: 'embedded' | 'distributed';
   vectorStore(options?: VectorStoreOptions): VectorStore;
   embedders(options: EmbedderOptions): EmbedderPool;
+  /**
+   * The queue `definition` names (BullMQ on the platform's Redis, else in-process), built once per name with the
+   * definition's retry policy and the platform's worker settings; closed at the `queue` stage. `keepFinished`:
+   * finished jobs an in-process queue remembers (default 1000).
+   */
+  queue<P extends z.ZodType, R extends z.ZodType>(
+    definition: QueueDefinition<P, R>,
+    options?: { keepFinished?: number },
+  ): JobQueue<z.output<P>, z.output<R>>;
   conversion(options: ConversionServiceOptions): ConversionService;
   /**
    * The policy registry (spec 001 FR-008): on the platform's Redis when it has one (its own bounded connections,
@@ -200,6 +210,23 @@ export const createPlatform = (options: PlatformOptions): Platform => {
         steps.push({ stage: 'embedders', name: 'embedders', close: () => pool.close() });
         return pool;
       }),
+    queue: <P extends z.ZodType, R extends z.ZodType>(definition: QueueDefinition<P, R>, o: { keepFinished?: number } = {}) =>
+      once(`queue:${definition.name}`, () => {
+        const worker = { ...QUEUE_WORKER_DEFAULTS, ...options.queue };
+        const queue = options.redisUrl
+          ? createBullmqQueue({
+              definition,
+              connection: redisConnection(),
+              logger: log,
+              prefix: options.redisPrefix,
+              lockDurationMs: worker.lockMs,
+              maxStalledCount: worker.stallLimit,
+              shutdownGraceMs: worker.shutdownGraceMs,
+            })
+          : createInProcessQueue({ definition, logger: log, shutdownGraceMs: worker.shutdownGraceMs, ...(o.keepFinished ? { keepFinished: o.keepFinished } : {}) });
+        steps.push({ stage: 'queue', name: `${definition.name} queue`, close: () => queue.close() });
+        return queue;
+      }),
     conversion: (o) =>
       once('conversion', () => {
         // Cheap to create (its worker threads start on first use), so created now: its close step is then
@@ -207,18 +234,8 @@ export const createPlatform = (options: PlatformOptions): Platform => {
         const created = createConversionEngine({ pdfEngine: o.pdfEngine, defaults: o.defaults, limits: o.limits, log });
         const engine = o.instrument ? o.instrument(created) : created;
         steps.push({ stage: 'engine', name: 'conversion pools', close: () => created.close() });
-        const queue: JobQueue<ConversionJobPayload, ConversionJobResult> = options.redisUrl
-          ? createBullmqQueue({
-              definition: conversionQueue,
-              connection: redisConnection(),
-              logger: log,
-              prefix: options.redisPrefix,
-              ...(o.stalls?.lockMs !== undefined ? { lockDurationMs: o.stalls.lockMs } : {}),
-              ...(o.stalls?.limit !== undefined ? { maxStalledCount: o.stalls.limit } : {}),
-            })
-          : // Finished jobs (results up to inlineMaxBytes) stay in memory for dedupe: bounded.
-            createInProcessQueue({ definition: conversionQueue, logger: log, keepFinished: 200 });
-        steps.push({ stage: 'queue', name: 'conversion queue', close: () => queue.close() });
+        // Finished jobs (results up to inlineMaxBytes) stay in memory for dedupe when in-process: bounded.
+        const queue: JobQueue<ConversionJobPayload, ConversionJobResult> = platform.queue(conversionQueue, { keepFinished: 200 });
         // In-process, the worker is in this process: the bytes a caller read are handed over, not staged.
         const handedOver = options.redisUrl ? undefined : new HandedOverFiles();
         const concurrency = options.redisUrl ? o.workers.distributed : o.workers.embedded;
@@ -275,10 +292,7 @@ export const createPlatform = (options: PlatformOptions): Platform => {
       }),
     policyIngest: (o) =>
       once('policy-ingest', () => {
-        const queue: JobQueue<PolicyIngestJobPayload, PolicyIngestJobResult> = options.redisUrl
-          ? createBullmqQueue({ definition: policyIngestQueue, connection: redisConnection(), logger: log, prefix: options.redisPrefix })
-          : createInProcessQueue({ definition: policyIngestQueue, logger: log, keepFinished: 200 });
-        steps.push({ stage: 'queue', name: 'policy-ingest queue', close: () => queue.close() });
+        const queue: JobQueue<PolicyIngestJobPayload, PolicyIngestJobResult> = platform.queue(policyIngestQueue, { keepFinished: 200 });
         if (!options.redisUrl && !o.processor) throw new Error('embedded mode needs the policy-ingest processor in this process');
         const worker = o.processor ? queue.process(o.processor, { concurrency: o.concurrency ?? 1 }) : undefined;
         if (worker) steps.push({ stage: 'worker', name: 'policy-ingest worker', close: () => worker.close() });

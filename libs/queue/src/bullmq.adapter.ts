@@ -11,11 +11,13 @@ import type {
   JobQueue,
   JobSnapshot,
   JobWorker,
+  FailedJobsPage,
+  ListFailedOptions,
   ProcessOptions,
   QueueLogger,
   RetryOptions,
 } from './job-queue.port.js';
-import { closedError, noopLogger, readProgress, snapshotProgress, validateJobId } from './queue-common.js';
+import { closedError, listFailedBounds, noopLogger, readProgress, resolveRetry, snapshotProgress, validateJobId } from './queue-common.js';
 
 export interface BullmqQueueOptions<P extends z.ZodType, R extends z.ZodType> extends RetryOptions {
   definition: QueueDefinition<P, R>;
@@ -54,6 +56,7 @@ class BullmqJobQueue<P, R> implements JobQueue<P, R> {
   private readonly queue: Queue;
   private events: QueueEvents | undefined;
   private worker: Worker<P, R, string> | undefined;
+  private readonly policy: Required<RetryOptions>;
   private closed = false;
   private readonly closing: Promise<never>;
   private rejectClosing: (e: unknown) => void = () => {};
@@ -62,12 +65,13 @@ class BullmqJobQueue<P, R> implements JobQueue<P, R> {
   constructor(private readonly options: BullmqQueueOptions<z.ZodType<P>, z.ZodType<R>>) {
     this.name = options.definition.name;
     this.logger = options.logger ?? noopLogger;
+    this.policy = resolveRetry(options.definition, options);
     this.queue = new Queue(this.name, {
       connection: options.connection,
       prefix: options.prefix ?? 'lectern',
       defaultJobOptions: {
-        attempts: options.attempts ?? 3,
-        backoff: { type: 'exponential', delay: options.backoffMs ?? 1000 },
+        attempts: this.policy.attempts,
+        backoff: { type: 'exponential', delay: this.policy.backoffMs },
         removeOnComplete: { age: options.keepCompleted?.ageSeconds ?? 7 * 24 * 3600, count: options.keepCompleted?.count ?? 10_000 },
         removeOnFail: false,
       },
@@ -101,7 +105,7 @@ class BullmqJobQueue<P, R> implements JobQueue<P, R> {
   process(handler: JobHandler<P, R>, options: ProcessOptions = {}): JobWorker {
     if (this.worker) throw new Error(`queue "${this.name}" already has a handler`);
     if (this.closed) throw closedError(this.name);
-    const worker = new Worker<P, R, string>(this.name, (job, _token, signal) => this.runJob(handler, job, signal), {
+    const worker = new Worker<P, R, string>(this.name, (job, token, signal) => this.runJob(handler, job, token, signal), {
       connection: this.options.connection,
       prefix: this.options.prefix ?? 'lectern',
       concurrency: Math.max(1, options.concurrency ?? 1),
@@ -114,7 +118,64 @@ class BullmqJobQueue<P, R> implements JobQueue<P, R> {
       this.logger.warn({ queue: this.name, jobId: job?.id, attempt: job?.attemptsMade, reason: err.message }, 'job attempt failed'),
     );
     this.worker = worker;
-    return { close: () => worker.close() };
+    let closing: Promise<void> | undefined;
+    const close = (): Promise<void> => {
+      closing ??= this.closeWorker(worker).finally(() => {
+        if (this.worker === worker) this.worker = undefined;
+      });
+      return closing;
+    };
+    this.workerClose = close;
+    return { close };
+  }
+
+  /** Jobs this process's worker is running: the lock token to hand them back with, and their abort switch. */
+  private readonly active = new Map<string, { job: Job<P, R, string>; token: string | undefined; abort: AbortController; done: Promise<unknown> }>();
+
+  /**
+   * Graceful: stop fetching, let running jobs finish within the grace; past it, hand each back to the queue
+   * (`moveToWait` with its lock token: another worker starts it now, no stall counted), close without waiting
+   * (BullMQ then records nothing for them: its connection is closing), and abort their handlers.
+   * (BullMQ's own `close()` cannot do this: it waits for the jobs, and a WaitingError re-fetches while closing.)
+   */
+  private async closeWorker(worker: Worker<P, R, string>): Promise<void> {
+    await worker.pause(true);
+    let timer: NodeJS.Timeout | undefined;
+    const graceOver = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, this.policy.shutdownGraceMs);
+    });
+    await Promise.race([Promise.allSettled([...this.active.values()].map((a) => a.done)), graceOver]);
+    clearTimeout(timer);
+    if (this.active.size === 0) {
+      await worker.close();
+      return;
+    }
+    const running = [...this.active.values()];
+    this.logger.warn({ queue: this.name, jobs: running.length, grace_ms: this.policy.shutdownGraceMs }, 'running jobs outlived the shutdown grace; re-queueing them');
+    for (const { job, token } of running) {
+      await job.moveToWait(token).catch((err: unknown) => this.logger.warn({ err, jobId: job.id }, 're-queue at shutdown failed (the job will stall)'));
+    }
+    await worker.close(true);
+    for (const { abort } of running) abort.abort(closedError(this.name));
+    await Promise.allSettled(running.map((a) => a.done));
+  }
+
+  private workerClose: (() => Promise<void>) | undefined;
+
+  async listFailed(options?: ListFailedOptions): Promise<FailedJobsPage<P, R>> {
+    const { offset, limit } = listFailedBounds(options);
+    const [total, jobs] = await Promise.all([this.queue.getFailedCount(), this.queue.getFailed(offset, offset + limit - 1)]);
+    const snapshots = await Promise.all(jobs.filter((job) => job?.id).map((job) => this.getJob(job.id as string)));
+    return { total, jobs: snapshots.filter((s): s is JobSnapshot<P, R> => s?.status === 'failed') };
+  }
+
+  async retry(jobId: string): Promise<boolean> {
+    if (this.closed) throw closedError(this.name);
+    validateJobId(jobId);
+    const job = await this.queue.getJob(jobId);
+    if (!job || (await job.getState()) !== 'failed') return false;
+    await job.retry('failed', { resetAttemptsMade: true, resetAttemptsStarted: true });
+    return true;
   }
 
   async getJob(jobId: string): Promise<JobSnapshot<P, R> | undefined> {
@@ -142,7 +203,7 @@ class BullmqJobQueue<P, R> implements JobQueue<P, R> {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    await this.worker?.close();
+    await this.workerClose?.();
     this.rejectClosing(closedError(this.name));
     await this.events?.close();
     await this.queue.close();
@@ -183,26 +244,32 @@ class BullmqJobQueue<P, R> implements JobQueue<P, R> {
     };
   }
 
-  private async runJob(handler: JobHandler<P, R>, job: Job<P, R, string>, signal: AbortSignal | undefined): Promise<R> {
+  private async runJob(handler: JobHandler<P, R>, job: Job<P, R, string>, token: string | undefined, signal: AbortSignal | undefined): Promise<R> {
     const jobId = job.id as string;
     const parsed = this.options.definition.payload.safeParse(job.data);
     if (!parsed.success) throw new UnrecoverableError(encodeJobError(toJobError(invalidPayload(this.name, parsed.error))));
+    const abort = new AbortController();
+    signal?.addEventListener('abort', () => abort.abort(signal.reason), { once: true });
     const context: JobContext = {
       jobId,
       attempt: job.attemptsStarted,
-      signal: signal ?? new AbortController().signal,
+      signal: abort.signal,
       progress: (percent, detail) => job.updateProgress({ percent, ...(detail ? { detail } : {}) }),
       log: (message) => {
         this.logger.info({ queue: this.name, jobId, attempt: job.attemptsStarted }, message);
         job.log(message).catch((err: unknown) => this.logger.warn({ err, jobId }, 'job log write failed'));
       },
     };
+    const done = Promise.resolve().then(() => handler(parsed.data, context));
+    this.active.set(jobId, { job, token, abort, done });
     try {
-      return this.options.definition.result.parse(await handler(parsed.data, context));
+      return this.options.definition.result.parse(await done);
     } catch (error) {
-      if (!(error instanceof AppError)) this.logger.error({ err: error, queue: this.name, jobId }, 'job handler failed');
+      if (!(error instanceof AppError) && !abort.signal.aborted) this.logger.error({ err: error, queue: this.name, jobId }, 'job handler failed');
       const reason = encodeJobError(toJobError(error));
       throw isPermanentError(error) ? new UnrecoverableError(reason) : new Error(reason);
+    } finally {
+      this.active.delete(jobId);
     }
   }
 }

@@ -9,11 +9,13 @@ import type {
   JobQueue,
   JobSnapshot,
   JobWorker,
+  FailedJobsPage,
+  ListFailedOptions,
   ProcessOptions,
   QueueLogger,
   RetryOptions,
 } from './job-queue.port.js';
-import { closedError, noopLogger, snapshotProgress, validateJobId } from './queue-common.js';
+import { closedError, closeWithGrace, listFailedBounds, noopLogger, resolveRetry, snapshotProgress, validateJobId } from './queue-common.js';
 
 export interface InProcessQueueOptions<P extends z.ZodType, R extends z.ZodType> extends RetryOptions {
   definition: QueueDefinition<P, R>;
@@ -24,6 +26,8 @@ export interface InProcessQueueOptions<P extends z.ZodType, R extends z.ZodType>
 
 /** A job as this process keeps it: its public snapshot plus who is waiting on it. */
 interface Entry<P, R> extends JobSnapshot<P, R> {
+  /** Order of the last finish (failed jobs are listed newest first; timestamps can tie). */
+  finishedSeq?: number;
   waiters: Array<{ resolve: (r: R) => void; reject: (e: unknown) => void }>;
   listeners: Set<(p: JobProgress) => void>;
 }
@@ -39,6 +43,10 @@ class InProcessJobQueue<P, R> implements JobQueue<P, R> {
   private readonly jobs = new Map<string, Entry<P, R>>();
   private readonly pending: string[] = [];
   private readonly running = new Map<string, Promise<void>>();
+  private readonly controllers = new Map<string, AbortController>();
+  private finishedSeq = 0;
+  /** Set when the shutdown grace is over: aborted jobs go back to the queue instead of failing. */
+  private requeueAborted = false;
   private readonly retryTimers = new Map<string, NodeJS.Timeout>();
   private handler: JobHandler<P, R> | undefined;
   private concurrency = 1;
@@ -46,13 +54,13 @@ class InProcessJobQueue<P, R> implements JobQueue<P, R> {
   private closed = false;
   private readonly attempts: number;
   private readonly backoffMs: number;
+  private readonly shutdownGraceMs: number;
   private readonly keepFinished: number;
   private readonly logger: QueueLogger;
 
   constructor(private readonly options: InProcessQueueOptions<z.ZodType<P>, z.ZodType<R>>) {
     this.name = options.definition.name;
-    this.attempts = options.attempts ?? 3;
-    this.backoffMs = options.backoffMs ?? 1000;
+    ({ attempts: this.attempts, backoffMs: this.backoffMs, shutdownGraceMs: this.shutdownGraceMs } = resolveRetry(options.definition, options));
     this.keepFinished = options.keepFinished ?? 1000;
     this.logger = options.logger ?? noopLogger;
   }
@@ -85,9 +93,11 @@ class InProcessJobQueue<P, R> implements JobQueue<P, R> {
   }
 
   process(handler: JobHandler<P, R>, options: ProcessOptions = {}): JobWorker {
-    if (this.handler) throw new Error(`queue "${this.name}" already has a handler`);
+    if (this.handler && !this.workerClosed) throw new Error(`queue "${this.name}" already has a handler`);
     if (this.closed) throw closedError(this.name);
     this.handler = handler;
+    this.workerClosed = false;
+    this.requeueAborted = false;
     this.concurrency = Math.max(1, options.concurrency ?? 1);
     this.pump();
     return { close: () => this.closeWorker() };
@@ -109,6 +119,30 @@ class InProcessJobQueue<P, R> implements JobQueue<P, R> {
     };
   }
 
+  async listFailed(options?: ListFailedOptions): Promise<FailedJobsPage<P, R>> {
+    const { offset, limit } = listFailedBounds(options);
+    const failed = [...this.jobs.values()]
+      .filter((e) => e.status === 'failed')
+      .sort((a, b) => (b.finishedSeq ?? 0) - (a.finishedSeq ?? 0));
+    const page = await Promise.all(failed.slice(offset, offset + limit).map((e) => this.getJob(e.id)));
+    return { total: failed.length, jobs: page.filter((s): s is JobSnapshot<P, R> => s !== undefined) };
+  }
+
+  async retry(jobId: string): Promise<boolean> {
+    if (this.closed) throw closedError(this.name);
+    validateJobId(jobId);
+    const entry = this.jobs.get(jobId);
+    if (!entry || entry.status !== 'failed') return false;
+    entry.status = 'queued';
+    entry.attempts = 0;
+    entry.progress = { percent: 0 };
+    delete entry.error;
+    entry.updatedAt = new Date();
+    this.pending.push(jobId);
+    this.pump();
+    return true;
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
@@ -121,9 +155,16 @@ class InProcessJobQueue<P, R> implements JobQueue<P, R> {
 
   private async closeWorker(): Promise<void> {
     this.workerClosed = true;
-    for (const timer of this.retryTimers.values()) clearTimeout(timer);
+    for (const [id, timer] of this.retryTimers) {
+      clearTimeout(timer);
+      this.pending.push(id); // waiting for its retry: stays queued for the next worker
+    }
     this.retryTimers.clear();
-    await Promise.allSettled([...this.running.values()]);
+    await closeWithGrace(Promise.allSettled([...this.running.values()]), this.shutdownGraceMs, () => {
+      this.logger.warn({ queue: this.name, grace_ms: this.shutdownGraceMs }, 'running jobs outlived the shutdown grace; re-queueing them');
+      this.requeueAborted = true;
+      for (const controller of this.controllers.values()) controller.abort(closedError(this.name));
+    });
   }
 
   private handle(entry: Entry<P, R>, deduplicated: boolean): JobHandle<R> {
@@ -154,6 +195,7 @@ class InProcessJobQueue<P, R> implements JobQueue<P, R> {
         .then(() => this.run(entry))
         .finally(() => {
           this.running.delete(id);
+          this.controllers.delete(id);
           this.pump();
         });
       this.running.set(id, run);
@@ -165,6 +207,7 @@ class InProcessJobQueue<P, R> implements JobQueue<P, R> {
     entry.attempts += 1;
     entry.updatedAt = new Date();
     const controller = new AbortController();
+    this.controllers.set(entry.id, controller);
     const context: JobContext = {
       jobId: entry.id,
       attempt: entry.attempts,
@@ -180,10 +223,23 @@ class InProcessJobQueue<P, R> implements JobQueue<P, R> {
       const result = this.options.definition.result.parse(await handler(entry.payload, context));
       this.finish(entry, 'succeeded', { result });
     } catch (error) {
+      if (controller.signal.aborted && this.requeueAborted) {
+        entry.status = 'queued';
+        entry.updatedAt = new Date();
+        this.pending.unshift(entry.id);
+        return;
+      }
       const jobError = toJobError(error);
       if (!(error instanceof AppError)) this.logger.error({ err: error, queue: this.name, jobId: entry.id }, 'job handler failed');
-      if (isPermanentError(error) || entry.attempts >= this.attempts || this.workerClosed) {
+      if (isPermanentError(error) || entry.attempts >= this.attempts) {
         this.finish(entry, 'failed', { error: jobError });
+        return;
+      }
+      if (this.workerClosed) {
+        // no retry timer after the worker closed: queued for the next worker (or failed by close() with the queue)
+        entry.status = 'queued';
+        entry.updatedAt = new Date();
+        this.pending.push(entry.id);
         return;
       }
       entry.status = 'queued';
@@ -204,6 +260,8 @@ class InProcessJobQueue<P, R> implements JobQueue<P, R> {
   private finish(entry: Entry<P, R>, status: 'succeeded' | 'failed', outcome: { result?: R; error?: JobError }): void {
     entry.status = status;
     entry.updatedAt = new Date();
+    this.finishedSeq += 1;
+    entry.finishedSeq = this.finishedSeq;
     if (outcome.result !== undefined) entry.result = outcome.result;
     if (outcome.error) entry.error = outcome.error;
     for (const w of entry.waiters.splice(0)) {

@@ -9,18 +9,39 @@ import type { JobError, JobProgress, JobStatus } from '@lectern/contracts';
  *   (an `AppError` with a 4xx status, i.e. input that can never succeed), which fail at once.
  * - a failed job keeps its error (`code`, client-safe `message`, `http_status`); anything that is not an
  *   AppError becomes `internal_error` with a generic message (the stack goes to the log only).
- * - `close()` stops taking jobs and waits for running handlers to finish.
+ * - failed jobs are kept (BullMQ: in Redis, until retried; in-process: among the last `keepFinished`), listed
+ *   newest first by `listFailed`, and run again from the start by `retry` (or by adding the same id again).
+ * - `close()` stops taking jobs and waits for running handlers to finish, at most the worker's shutdown grace;
+ *   then their signals are aborted and the jobs put back in the queue (BullMQ: another worker takes them).
  */
 export interface JobQueue<P, R> {
   readonly name: string;
   /** Enqueue (or find) the job `jobId`. Rejects with AppError `invalid_arguments` for a bad payload. */
   add(payload: P, options: AddJobOptions): Promise<JobHandle<R>>;
-  /** Register the handler and start working. One handler per queue instance. */
+  /** Register the handler and start working. One handler at a time per queue instance (again once its worker closed). */
   process(handler: JobHandler<P, R>, options?: ProcessOptions): JobWorker;
   /** Snapshot of a job; undefined when the id is unknown (or the job has been removed). */
   getJob(jobId: string): Promise<JobSnapshot<P, R> | undefined>;
+  /** The failed jobs, the most recent failure first, `limit` (default 50, at most 1000) from `offset`. */
+  listFailed(options?: ListFailedOptions): Promise<FailedJobsPage<P, R>>;
+  /**
+   * Run a failed job again from its first attempt (same payload). False when the id is unknown or the job has not
+   * failed (a queued, running or succeeded job is left alone).
+   */
+  retry(jobId: string): Promise<boolean>;
   /** Close the worker (waiting for running handlers), then the queue. Idempotent. */
   close(): Promise<void>;
+}
+
+export interface ListFailedOptions {
+  offset?: number;
+  limit?: number;
+}
+
+export interface FailedJobsPage<P, R> {
+  /** Failed jobs in the queue (all pages). */
+  total: number;
+  jobs: Array<JobSnapshot<P, R>>;
 }
 
 export interface AddJobOptions {
@@ -75,12 +96,14 @@ export interface JobSnapshot<P, R> {
   payload: P;
 }
 
-/** Retry policy shared by both adapters. */
+/** Overrides of the queue definition's retry policy (tests); both adapters read the same. */
 export interface RetryOptions {
-  /** Total runs including the first (default 3). */
+  /** Total runs including the first (default: the definition's, else 3). */
   attempts?: number;
-  /** First retry delay; doubles each time (default 1000 ms). */
+  /** First retry delay; doubles each time (default: the definition's, else 1000 ms). */
   backoffMs?: number;
+  /** Running jobs' time to finish when the worker closes before they are aborted and re-queued (default 10 s). */
+  shutdownGraceMs?: number;
 }
 
 /** Minimal structured logger (pino's shape), so libs take a logger without depending on one. */

@@ -175,6 +175,75 @@ export const runQueueContract = (adapter: string, makeQueue: MakeQueue): void =>
       expect(await queue.getJob('again')).toMatchObject({ status: 'succeeded', attempts: 1 });
     });
 
+    it('keeps failed jobs: listFailed pages them newest first with their errors, retry runs one again from attempt 1', async () => {
+      const queue = await make({ attempts: 2, backoffMs: 10 });
+      let healthy = false;
+      queue.process(async (p) => {
+        if (!healthy) throw new AppError('conversion_failed', `job ${p.n} failed`, { httpStatus: 422 });
+        return double(p);
+      });
+      for (const id of ['f-1', 'f-2', 'f-3', 'ok']) {
+        const n = id === 'ok' ? 9 : Number(id.slice(2));
+        await expect((await queue.add(payload(n), { jobId: id })).result()).rejects.toMatchObject({ code: 'conversion_failed' });
+        await new Promise((r) => setTimeout(r, 5)); // distinct failure times (BullMQ orders failures by their millisecond)
+      }
+      const all = await queue.listFailed();
+      expect(all.total).toBe(4);
+      expect(all.jobs.map((j) => j.id)).toEqual(['ok', 'f-3', 'f-2', 'f-1']);
+      expect(all.jobs[1]).toMatchObject({ status: 'failed', attempts: 1, payload: payload(3), error: { code: 'conversion_failed', message: 'job 3 failed', http_status: 422 } });
+      const page = await queue.listFailed({ offset: 1, limit: 2 });
+      expect(page).toMatchObject({ total: 4 });
+      expect(page.jobs.map((j) => j.id)).toEqual(['f-3', 'f-2']);
+
+      healthy = true;
+      expect(await queue.retry('f-2')).toBe(true);
+      await waitFor(async () => (await queue.getJob('f-2'))?.status === 'succeeded', 'the retried job to succeed');
+      expect(await queue.getJob('f-2')).toMatchObject({ status: 'succeeded', attempts: 1, result: { doubled: 4 } });
+      expect(await queue.retry('f-2')).toBe(false); // succeeded: left alone
+      expect(await queue.retry('never-added')).toBe(false);
+      expect((await queue.listFailed()).jobs.map((j) => j.id)).toEqual(['ok', 'f-3', 'f-1']);
+    });
+
+    it('takes the retry policy from the queue definition', async () => {
+      counter += 1;
+      const definition = defineQueue({
+        name: `contract-${counter}`,
+        jobName: 'double',
+        payload: TestPayload,
+        result: TestResult,
+        retry: { attempts: 2, backoffMs: 10 },
+      });
+      const queue = await makeQueue(definition, {});
+      open.push(queue);
+      let calls = 0;
+      queue.process(async () => {
+        calls += 1;
+        throw new Error('always');
+      });
+      await expect((await queue.add(payload(1), { jobId: 'policy' })).result()).rejects.toMatchObject({ code: 'internal_error' });
+      expect(calls).toBe(2);
+    });
+
+    it('closing a worker re-queues a job that outlives the shutdown grace; the next worker runs it', async () => {
+      const queue = await make({ attempts: 3, backoffMs: 10, shutdownGraceMs: 50 });
+      const started = deferred();
+      let abortedBy: unknown;
+      const stubborn = queue.process(async (_p, ctx) => {
+        started.resolve();
+        await new Promise((resolve) => ctx.signal.addEventListener('abort', resolve, { once: true }));
+        abortedBy = ctx.signal.reason;
+        throw new Error('aborted');
+      });
+      const handle = await queue.add(payload(8), { jobId: 'shutdown' });
+      await started.promise;
+      await stubborn.close();
+      expect(abortedBy).toBeDefined();
+      expect(await queue.getJob('shutdown')).toMatchObject({ status: 'queued' });
+      queue.process(double);
+      await expect(handle.result()).resolves.toEqual({ doubled: 16 });
+      expect((await queue.listFailed()).total).toBe(0);
+    });
+
     it('runs up to `concurrency` jobs at the same time', async () => {
       const queue = await make();
       const release = deferred();

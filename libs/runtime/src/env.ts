@@ -1,3 +1,4 @@
+import { MAX_TIMER_MS, QUEUE_WORKER_DEFAULTS, type QueueWorkerSettings } from '@lectern/contracts';
 import { z } from 'zod';
 
 /** Start-up configuration error: names every bad variable; printed without a stack trace. */
@@ -66,6 +67,30 @@ export const commonEnvShape = {
   /** Which mupdf reads PDFs: the native addon over Debian's libmupdf when built (`auto`), or the WASM build. */
   PDF_ENGINE: envEnum(['auto', 'native', 'wasm'] as const, 'auto'),
 };
+
+/**
+ * How a process's queue workers hold their jobs (distributed mode; every queue, every app that works jobs): read
+ * once here, handed to the platform (`createPlatform({ queue: queueWorkerSettings(config) })`). Meanings and
+ * defaults: `QueueWorkerSettings` in libs/contracts/src/queues/job.schema.ts.
+ */
+export const queueEnvShape = {
+  /** A running job's lock; a worker silent this long (killed, blocked) has stalled and its job is re-queued. */
+  QUEUE_LOCK_MS: envInt(QUEUE_WORKER_DEFAULTS.lockMs, 500, MAX_TIMER_MS),
+  /** Stalls a job survives before it fails with the code `stalled`. */
+  QUEUE_STALL_LIMIT: envInt(QUEUE_WORKER_DEFAULTS.stallLimit, 0, 100),
+  /** On shutdown, how long running jobs may take before they are aborted and put back in the queue. */
+  QUEUE_SHUTDOWN_GRACE_MS: envInt(QUEUE_WORKER_DEFAULTS.shutdownGraceMs, 0, MAX_TIMER_MS),
+};
+
+export const queueWorkerSettings = (config: {
+  QUEUE_LOCK_MS: number;
+  QUEUE_STALL_LIMIT: number;
+  QUEUE_SHUTDOWN_GRACE_MS: number;
+}): QueueWorkerSettings => ({
+  lockMs: config.QUEUE_LOCK_MS,
+  stallLimit: config.QUEUE_STALL_LIMIT,
+  shutdownGraceMs: config.QUEUE_SHUTDOWN_GRACE_MS,
+});
 
 /** DNS-rebinding protection of the MCP endpoints (empty: loopback names on the listen port; no Origin always passes). */
 export const mcpOriginEnvShape = {

@@ -11,6 +11,8 @@ export {
   envUrl,
   mcpOriginEnvShape,
   parseEnv,
+  queueEnvShape,
+  queueWorkerSettings,
 } from './env.js';
 export { createLogger } from './logger.js';
 export type { Logger } from 'pino';

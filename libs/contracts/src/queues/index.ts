@@ -2,3 +2,4 @@ export * from './job.schema.js';
 export * from './conversion.queue.js';
 export * from './conversion-task.schema.js';
 export * from './policy-ingest.queue.js';
+export * from './catalog.js';

@@ -34,7 +34,50 @@ export interface QueueDefinition<P extends z.ZodType = z.ZodType, R extends z.Zo
   readonly jobName: string;
   readonly payload: P;
   readonly result: R;
+  /** How often a failing job runs and how long it waits between runs (default `QUEUE_RETRY_DEFAULTS`). */
+  readonly retry?: QueueRetryPolicy;
 }
+
+/**
+ * A queue's retry policy, set once in its definition (producers enqueue with it, so every producer of a queue
+ * agrees): `attempts` runs in all, the n-th retry `backoffMs * 2^(n-1)` after the failure. Permanent errors
+ * (4xx) never retry.
+ */
+export interface QueueRetryPolicy {
+  readonly attempts: number;
+  readonly backoffMs: number;
+}
+
+export const QUEUE_RETRY_DEFAULTS: QueueRetryPolicy = { attempts: 3, backoffMs: 1000 };
+
+/**
+ * How a worker process holds its jobs (distributed mode), the same for every queue of the process and read from
+ * the environment once (`QUEUE_LOCK_MS`, `QUEUE_STALL_LIMIT`, `QUEUE_SHUTDOWN_GRACE_MS`; see `queueEnvShape` in
+ * libs/runtime):
+ * - `lockMs`: the lock a worker renews on a running job; a worker silent this long (killed, event loop blocked)
+ *   has stalled, and the job is re-queued for another worker (looked for every `min(lockMs, 30 s)`).
+ * - `stallLimit`: stalls a job survives; one more and it fails with the code `stalled`.
+ * - `shutdownGraceMs`: on shutdown, how long running jobs may take to finish; then they are aborted and put back
+ *   in the queue at once (not after a lock expiry), so another worker starts them.
+ */
+export interface QueueWorkerSettings {
+  readonly lockMs: number;
+  readonly stallLimit: number;
+  readonly shutdownGraceMs: number;
+}
+
+export const QUEUE_WORKER_DEFAULTS: QueueWorkerSettings = { lockMs: 60_000, stallLimit: 1, shutdownGraceMs: 10_000 };
+
+/** A page of a queue's failed jobs as `lectern queue failed --json` prints it (newest failure first). */
+export const FailedJobSchema = z.object({
+  queue: z.string(),
+  id: z.string(),
+  attempts: z.number().int().nonnegative(),
+  created_at: z.iso.datetime(),
+  failed_at: z.iso.datetime(),
+  error: JobErrorSchema,
+});
+export type FailedJob = z.infer<typeof FailedJobSchema>;
 
 export const defineQueue = <P extends z.ZodType, R extends z.ZodType>(definition: QueueDefinition<P, R>): QueueDefinition<P, R> =>
   definition;
