@@ -191,9 +191,12 @@ export function chunkMarkdown(doc: MarkdownDocument, options: MarkdownChunkOptio
 
 /**
  * Running headers and footers a converter left in (e.g. "Chapter 5: Arrays and matrices 25", whose page number
- * changes on every page): a short paragraph (at most 20 words, not a heading or table) that is the first or last
+ * changes on every page): a short paragraph (at most 12 words, not a heading or table) that is the first or last
  * paragraph of its page and whose text, digits aside, opens or closes at least three pages is page furniture, not
- * content. Returns their [start, end) ranges in the Markdown.
+ * content. Returns their [start, end) ranges in the Markdown. The PDF conversion already leaves out the furniture
+ * it can place by position (libs/conversion's `findRepeatedFurniture`); this catches what it cannot see (OCR'd
+ * pages, other converters). Twelve words holds real running heads and footers ("Chapter 5: Arrays and matrices
+ * 25", "Page 3 of 54", a copyright line) while a numbered body line that repeats digits aside stays content.
  */
 export const pageFurniture = (md: string, pageMap: readonly PageMapEntry[], tables: readonly TableSpan[] = []): Array<{ start: number; end: number }> => {
   const key = (b: { start: number; end: number }) => stripComments(md.slice(b.start, b.end)).toLowerCase().replace(/\d+/g, '#').replace(/\s+/g, ' ');
@@ -210,7 +213,7 @@ export const pageFurniture = (md: string, pageMap: readonly PageMapEntry[], tabl
     for (const b of new Set([list[0], list[list.length - 1]])) {
       if (!b || b.table) continue;
       const text = stripComments(md.slice(b.start, b.end));
-      if (text.startsWith('#') || text.split(/\s+/).length > 20) continue;
+      if (text.startsWith('#') || text.split(/\s+/).length > 12) continue;
       const k = key(b);
       pagesOf.set(k, (pagesOf.get(k) ?? new Set()).add(page));
       candidates.push({ start: b.start, end: b.end, key: k });
