@@ -5,8 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { policyCollection } from '@lectern/documents';
 import { ingestDocument } from '@lectern/document-store';
-import { createPlatform, documentStoreDeps } from '@lectern/platform';
-import { fixturesDir, makePolicyPdf, numberedPdfFile, repoRoot, silentLogger } from '@lectern/testing';
+import { createPlatform } from '@lectern/platform';
+import { makePolicyPdf, numberedPdfFile, repoRoot, silentLogger } from '@lectern/testing';
+import { openDocumentStore } from './cli.testkit.js';
 
 /*
  * `lectern policy seed|check` and `lectern docstore check --repair` through the real binary
@@ -106,16 +107,7 @@ describe('lectern docstore check --repair (real binary)', () => {
   it('removes planted orphan chunks for real: the re-check is clean and only the orphans are gone', async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'lectern-cli-docstore-bin-'));
     const env = { DATA_DIR: dataDir, LOG_LEVEL: 'silent' };
-    const platform = createPlatform({ dataDir, log: silentLogger() });
-    const deps = documentStoreDeps(platform, {
-      embedding: { model: 'auto' },
-      roots: [fixturesDir()],
-      defaultProject: 'application_docs',
-      enableOcr: false,
-      imageRatioThreshold: 0.7,
-      ingestTimeoutMs: 120_000,
-      maxDocumentBytes: 1e9,
-    });
+    const { platform, deps } = openDocumentStore(dataDir);
     expect((await ingestDocument(deps, { file_path: numberedPdfFile(3, 'bin-check.pdf'), application_ref: 'BIN/1' })).status).toBe('success');
     const info = await deps.store.getCollection('application_docs');
     const [point] = (await deps.store.scroll('application_docs', { limit: 1, withVector: true })).points;

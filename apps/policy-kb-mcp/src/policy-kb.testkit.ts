@@ -26,7 +26,7 @@ export interface RunningPolicyKb {
 export const startPolicyKb = async (
   env: Record<string, string> = {},
   transport: McpTransportKind = 'streamable-http',
-  options: { redisPrefix?: string; redisKeyPrefix?: string; convertHere?: boolean } = {},
+  options: { redisPrefix?: string; redisKeyPrefix?: string; convertHere?: boolean; enqueueOnly?: boolean } = {},
 ): Promise<RunningPolicyKb> => {
   const dataDir = mkdtempSync(join(tmpdir(), 'lectern-policy-kb-'));
   const config = loadConfig({ DATA_DIR: dataDir, DOCUMENT_ROOTS: [dataDir, fixturesDir(), ...(corpusTier() ? [corporaDir()] : [])].join(','), ...env });
@@ -35,7 +35,8 @@ export const startPolicyKb = async (
   // Distributed mode converts on converter workers; a test without one converts in this process.
   if (options.convertHere) platform.conversion({ workers: { embedded: 2, distributed: 1 } });
   const deps = policyKbDeps(platform, { ...policyKbSettings(config), registry: { redisKeyPrefix: options.redisKeyPrefix } });
-  const { queue: ingestQueue } = policyIngestService(platform, deps);
+  // enqueueOnly (distributed mode): this process runs no policy-ingest worker, another replica would.
+  const { queue: ingestQueue } = options.enqueueOnly ? platform.policyIngest({}) : policyIngestService(platform, deps);
   const app = buildApp({ config, logger: log, policyKb: deps, ingestQueue });
   const baseUrl = await listenOnFreePort(app);
   const client = await connectMcp(baseUrl, transport, config.MCP_API_KEY ? { token: config.MCP_API_KEY } : {});

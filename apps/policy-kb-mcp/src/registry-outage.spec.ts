@@ -11,12 +11,17 @@ let kb: RunningPolicyKb;
 
 beforeAll(async () => {
   redis = await startRedis();
-  kb = await startPolicyKb({ REDIS_URL: redis.url }, 'sse', { redisPrefix: `outage-${process.pid}`, redisKeyPrefix: `outage-${process.pid}:` });
+  kb = await startPolicyKb({ REDIS_URL: redis.url }, 'sse', {
+    redisPrefix: `outage-${process.pid}`,
+    redisKeyPrefix: `outage-${process.pid}:`,
+    // The outage is the registry's: no BullMQ worker blocking on the Redis that is stopped and restarted here.
+    enqueueOnly: true,
+  });
 }, 60_000);
 afterAll(async () => {
   await kb?.stop();
   await redis?.stop();
-});
+}, 120_000);
 
 it('answers registry_unavailable while Redis is down, then recovers', async () => {
   await kb.deps.registry.createPolicy({ source: 'NPPF', title: 'National Planning Policy Framework', category: 'national_policy' });
@@ -44,4 +49,15 @@ it('answers registry_unavailable while Redis is down, then recovers', async () =
   expect(listed).toEqual({ status: 'success', policy_count: 0, policies: [] });
   await kb.deps.registry.createPolicy({ source: 'NPPF', title: 'National Planning Policy Framework', category: 'national_policy' });
   expect((await kb.call('list_policy_revisions', { source: 'NPPF' })).body).toEqual({ status: 'success', source: 'NPPF', revision_count: 0, revisions: [] });
+  // The BullMQ queues on the same Redis are back too (and so close promptly afterwards).
+  const { queue } = kb.platform.policyIngest({});
+  let answered = false;
+  for (let attempt = 0; attempt < 100 && !answered; attempt++) {
+    answered = await queue.getJob('policy-ingest-none').then(
+      (job) => job === undefined,
+      () => false,
+    );
+    if (!answered) await new Promise((r) => setTimeout(r, 200));
+  }
+  expect(answered).toBe(true);
 }, 120_000);

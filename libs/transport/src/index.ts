@@ -22,6 +22,6 @@ export { serveStdio } from './stdio.js';
 export type { ServeStdioOptions } from './stdio.js';
 export { announceReady, isLoopbackHost } from './ready.js';
 export type { ReadyFacts } from './ready.js';
-export { errorResponse, jsonSchemaOf, multipartBody, OPENAPI_PATHS } from './openapi.js';
+export { errorResponse, jsonSchemaOf, multipartBody, multipartBodyOf, OPENAPI_PATHS } from './openapi.js';
 export { readMultipartUpload, receiveUpload } from './multipart-upload.js';
 export type { MultipartUploadHandlers, ReceivedUpload } from './multipart-upload.js';

@@ -19,6 +19,12 @@ export const multipartBody = (fields: Record<string, Record<string, unknown>>, r
   required: [...required],
 });
 
+/** A multipart body whose text fields are a zod object's (as the client sends them), plus the required `file`. */
+export const multipartBodyOf = (fields: z.ZodObject) => {
+  const json = jsonSchemaOf(fields, 'input') as { properties: Record<string, Record<string, unknown>>; required?: string[] };
+  return multipartBody(json.properties, ['file', ...(json.required ?? [])]);
+};
+
 /** The REST error shape, for the error responses of a route's OpenAPI description. */
 export const errorResponse = (description: string) => ({
   description,

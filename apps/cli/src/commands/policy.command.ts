@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { AppError } from '@lectern/contracts';
 import { checkPolicyConsistency, seedPolicies } from '@lectern/policy-kb';
-import { createPlatform, policyKbDeps, policyKbEnvShape, policyKbReader, policyKbSettings } from '@lectern/platform';
+import { createPlatform, policyKbDeps, policyKbEnvShape, policyKbReader, policyKbSettings, type Platform } from '@lectern/platform';
 import { commonEnvShape, envString, parseEnv } from '@lectern/runtime';
 import type { Command } from 'commander';
 import { pino } from 'pino';
@@ -23,21 +23,27 @@ const PolicyEnvSchema = z.object({
  */
 export const registerPolicyCommand = (program: Command, context: () => CliContext): void => {
   const policy = program.command('policy').description('maintain the policy knowledge base (policy-kb-mcp)');
-  const open = () => {
-    const env = parseEnv(PolicyEnvSchema, context().io.env);
-    const platform = createPlatform({ dataDir: env.DATA_DIR, log: pino({ level: 'silent' }), redisUrl: env.REDIS_URL });
-    return { env, platform };
-  };
+  /** Runs `work` on a platform built from the policy KB's variables, closed afterwards whatever happens. */
+  const withPlatform =
+    <O>(work: (opts: O, env: z.infer<typeof PolicyEnvSchema>, platform: Platform, io: CliContext['io']) => Promise<void>) =>
+    async (opts: O): Promise<void> => {
+      const { io } = context();
+      const env = parseEnv(PolicyEnvSchema, io.env);
+      const platform = createPlatform({ dataDir: env.DATA_DIR, log: pino({ level: 'silent' }), redisUrl: env.REDIS_URL });
+      try {
+        await work(opts, env, platform, io);
+      } finally {
+        await platform.close();
+      }
+    };
 
   policy
     .command('seed')
     .description("register spec 001's six seed policies and ingest whichever of their PDFs are present")
     .option('-d, --dir <dir>', 'directory searched (4 levels deep) for the seed PDFs (default: POLICY_SEED_DIR or DATA_DIR/policies)')
     .option('--json', 'print one JSON object')
-    .action(async (opts: { dir?: string; json?: boolean }) => {
-      const { io } = context();
-      const { env, platform } = open();
-      try {
+    .action(
+      withPlatform(async (opts: { dir?: string; json?: boolean }, env, platform, io) => {
         const dir = resolve(opts.dir ?? env.POLICY_SEED_DIR ?? resolve(env.DATA_DIR, 'policies'));
         const deps = policyKbDeps(platform, policyKbSettings(env));
         const report = await seedPolicies(deps, { dir, onProgress: (line) => io.stderr(`lectern: ${line}\n`) });
@@ -51,20 +57,16 @@ export const registerPolicyCommand = (program: Command, context: () => CliContex
         }
         const failed = report.revisions.filter((r) => r.outcome === 'failed');
         if (failed.length > 0) throw new AppError('seed_failed', `${failed.length} seed revisions failed to ingest`);
-      } finally {
-        await platform.close();
-      }
-    });
+      }),
+    );
 
   policy
     .command('check')
     .description('report revisions whose chunk_count differs from the store, and orphan chunks')
     .option('--repair', 'delete orphan chunks and set chunk_count to the chunks stored, then check again')
     .option('--json', 'print one JSON object')
-    .action(async (opts: { repair?: boolean; json?: boolean }) => {
-      const { io } = context();
-      const { env, platform } = open();
-      try {
+    .action(
+      withPlatform(async (opts: { repair?: boolean; json?: boolean }, env, platform, io) => {
         const deps = policyKbReader(platform, policyKbSettings(env));
         const report = await checkPolicyConsistency(deps, { repair: Boolean(opts.repair) });
         if (opts.json) io.stdout(`${JSON.stringify(report)}\n`);
@@ -80,8 +82,6 @@ export const registerPolicyCommand = (program: Command, context: () => CliContex
         if (!report.consistent) {
           throw new AppError('inconsistent', `the policy KB is inconsistent${opts.repair ? ' after repair' : ' (run with --repair)'}`);
         }
-      } finally {
-        await platform.close();
-      }
-    });
+      }),
+    );
 };

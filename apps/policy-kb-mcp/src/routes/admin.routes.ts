@@ -23,7 +23,7 @@ import { isInside } from '@lectern/documents';
 import { createPolicyRevision, deletePolicyRevision, policyUploadsDir, type PolicyKbDeps } from '@lectern/policy-kb';
 import { parseDay } from '@lectern/policy-registry';
 import type { JobQueue } from '@lectern/queue';
-import { describeZodError, errorResponse, jsonSchemaOf, multipartBody, receiveUpload } from '@lectern/transport';
+import { describeZodError, errorResponse, jsonSchemaOf, multipartBodyOf, receiveUpload } from '@lectern/transport';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 
@@ -45,8 +45,16 @@ const parse = <S extends z.ZodType>(schema: S, value: unknown, what: string): z.
 const SourceParams = z.object({ source: SourceSlugSchema });
 const RevisionParams = SourceParams.extend({ revision_id: z.string().min(1).max(200) });
 const params = (schema: z.ZodObject) => jsonSchemaOf(schema, 'input');
-const uploadFields = jsonSchemaOf(PolicyRevisionUploadFieldsSchema, 'input') as { properties: Record<string, Record<string, unknown>>; required?: string[] };
 const common = { 400: errorResponse('Invalid input (invalid_arguments, invalid_date)'), 503: errorResponse('The registry is unavailable') };
+/** The OpenAPI description of a read route: its path parameters, its 200 body, its 404 when it has one. */
+const readRoute = (summary: string, path: z.ZodObject | null, ok: z.ZodType, notFound?: string) => ({
+  schema: {
+    tags: TAGS,
+    summary,
+    ...(path ? { params: params(path) } : {}),
+    response: { 200: jsonSchemaOf(ok), ...(notFound ? { 404: errorResponse(notFound) } : {}), ...common },
+  },
+});
 
 /**
  * The admin REST API under `/api` (same port and bearer token as MCP; OpenAPI at `/api/docs`): register policies,
@@ -78,22 +86,12 @@ export const registerAdminRoutes = (app: FastifyInstance, deps: AdminApiDeps): v
     },
   );
 
-  app.get(
-    '/api/policies',
-    { schema: { tags: TAGS, summary: 'List the registered policies', response: { 200: jsonSchemaOf(PolicyListResponseSchema), ...common } } },
-    async () => PolicyListResponseSchema.parse({ policies: await registry.listPolicies() }),
+  app.get('/api/policies', readRoute('List the registered policies', null, PolicyListResponseSchema), async () => PolicyListResponseSchema.parse({ policies: await registry.listPolicies() }),
   );
 
   app.get(
     '/api/policies/:source',
-    {
-      schema: {
-        tags: TAGS,
-        summary: 'A policy with its revisions (newest effective_from first)',
-        params: params(SourceParams),
-        response: { 200: jsonSchemaOf(PolicyDetailResponseSchema), 404: errorResponse('policy_not_found'), ...common },
-      },
-    },
+    readRoute('A policy with its revisions (newest effective_from first)', SourceParams, PolicyDetailResponseSchema, 'policy_not_found'),
     async (request) => {
       const { source } = parse(SourceParams, request.params, 'path');
       const policy = await requirePolicy(source);
@@ -109,7 +107,7 @@ export const registerAdminRoutes = (app: FastifyInstance, deps: AdminApiDeps): v
         summary: 'Upload a revision: registered as processing, then ingested by a policy-ingest job',
         consumes: ['multipart/form-data'],
         params: params(SourceParams),
-        body: multipartBody(uploadFields.properties, ['file', ...(uploadFields.required ?? [])]),
+        body: multipartBodyOf(PolicyRevisionUploadFieldsSchema),
         response: {
           202: { description: 'The revision (processing) and its ingest job', ...jsonSchemaOf(RevisionAcceptedResponseSchema) },
           404: errorResponse('policy_not_found'),
@@ -162,14 +160,7 @@ export const registerAdminRoutes = (app: FastifyInstance, deps: AdminApiDeps): v
 
   app.get(
     '/api/policies/:source/revisions',
-    {
-      schema: {
-        tags: TAGS,
-        summary: "A policy's revisions, newest effective_from first",
-        params: params(SourceParams),
-        response: { 200: jsonSchemaOf(RevisionListResponseSchema), 404: errorResponse('policy_not_found'), ...common },
-      },
-    },
+    readRoute("A policy's revisions, newest effective_from first", SourceParams, RevisionListResponseSchema, 'policy_not_found'),
     async (request) => {
       const { source } = parse(SourceParams, request.params, 'path');
       return RevisionListResponseSchema.parse({ source, revisions: await registry.listRevisions(source) });
@@ -178,14 +169,7 @@ export const registerAdminRoutes = (app: FastifyInstance, deps: AdminApiDeps): v
 
   app.get(
     '/api/policies/:source/revisions/:revision_id',
-    {
-      schema: {
-        tags: TAGS,
-        summary: 'One revision (its status follows its ingest job)',
-        params: params(RevisionParams),
-        response: { 200: jsonSchemaOf(PolicyRevisionSchema), 404: errorResponse('policy_not_found, revision_not_found'), ...common },
-      },
-    },
+    readRoute('One revision (its status follows its ingest job)', RevisionParams, PolicyRevisionSchema, 'policy_not_found, revision_not_found'),
     async (request) => {
       const { source, revision_id } = parse(RevisionParams, request.params, 'path');
       await requirePolicy(source);

@@ -25,9 +25,5 @@ export type PolicyIngestJobPayload = z.infer<typeof PolicyIngestJobPayloadSchema
 export const PolicyIngestJobResultSchema = z.object({ version: z.literal(1), result: IngestPolicyRevisionOutput });
 export type PolicyIngestJobResult = z.infer<typeof PolicyIngestJobResultSchema>;
 
-export const policyIngestQueue = defineQueue({
-  name: POLICY_INGEST_QUEUE_NAME,
-  jobName: 'ingest',
-  payload: PolicyIngestJobPayloadSchema,
-  result: PolicyIngestJobResultSchema,
-});
+const definition = { name: POLICY_INGEST_QUEUE_NAME, jobName: 'ingest', payload: PolicyIngestJobPayloadSchema, result: PolicyIngestJobResultSchema };
+export const policyIngestQueue = defineQueue(definition);
