@@ -61,7 +61,7 @@ describe('extraction-api end to end (plain tier)', () => {
   });
 
   it('an LLM agent (fake Anthropic server) reaches the doc tools over MCP; partial answers still carry every schema key', async () => {
-    const script = wellBehavedScript([
+    const script = () => wellBehavedScript([
       { key: 'rated_current', query: 'rated current', line: /^\| Rated current \| A \| ([\d.]+) \|/ },
       { key: 'protection_class', query: 'protection class', line: /Protection class: (IP\d\d)/ },
     ]);

@@ -29,6 +29,9 @@ export interface ExtractionRunnerOptions {
   log: Logger;
 }
 
+/** How long `close()` waits for aborted tasks to wind down. */
+const CLOSE_WAIT_MS = 5000;
+
 export const ExtractionErrorCodes = { unsupported: 'unsupported_format', timeout: 'agent_timeout', internal: 'internal_error' } as const;
 
 /** Formats the converter reads, as spec 003's error details name them ("Only PDF, DOCX, TXT, MD, HTML are supported"). */
@@ -90,7 +93,11 @@ export class ExtractionRunner {
     this.pending.length = 0;
     const running = [...this.running.values()];
     for (const r of running) r.controller.abort(new AppError('shutting_down', 'The service is shutting down.'));
-    await Promise.allSettled(running.map((r) => r.done));
+    // Aborted work ends quickly; a step that ignores the signal (a conversion in a worker) is not waited for
+    // longer than this: its task stays `running` and is recovered at the next start.
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([Promise.allSettled(running.map((r) => r.done)), new Promise((r) => (timer = setTimeout(r, CLOSE_WAIT_MS)))]);
+    clearTimeout(timer);
   }
 
   private pump(): void {
