@@ -32,8 +32,8 @@ describe('lectern extract', () => {
     expect(code).toBe(0);
     expect(stderr).toMatch(/^lectern: task [0-9A-Z]{26}$/m);
     expect(stderr).toMatch(/^lectern: succeeded$/m);
-    expect(stdout).toMatch(/^rated_flow = "40 l\/min"  \[h\d+-t1\]$/m);
-    expect(stdout).toMatch(/^rated_pressure = "6 bar"  \[h\d+-t1\]$/m);
+    expect(stdout).toMatch(/^rated_flow = "40 l\/min" {2}\[h\d+-t1\]$/m);
+    expect(stdout).toMatch(/^rated_pressure = "6 bar" {2}\[h\d+-t1\]$/m);
     expect(stdout).toMatch(/^noise_level = null$/m);
     expect(stdout).toContain("Field 'noise_level' not found in document");
     expect(stdout).toMatch(/^extractor: local; /m);
