@@ -110,8 +110,23 @@ export const writeIndex = async (cacheDir: string, meta: IndexMeta, chunks: Inde
     await writeFile(join(temp, 'idf.json'), JSON.stringify(idf));
     await writeFile(join(temp, 'index.json'), JSON.stringify(meta, null, 2));
     const target = indexDir(cacheDir, meta.index_id);
-    await rm(target, { recursive: true, force: true });
-    await rename(temp, target);
+    // rename() onto a non-empty directory fails: the first complete index wins (another build of the same
+    // document, e.g. by another replica on this DATA_DIR); an older or damaged one is moved aside, then replaced.
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await rename(temp, target);
+        return;
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        if ((code !== 'ENOTEMPTY' && code !== 'EEXIST') || attempt >= 3) throw error;
+      }
+      if (await readIndexMeta(cacheDir, meta.index_id)) return;
+      const aside = join(cacheDir, `.replaced-${meta.index_id}-${randomBytes(4).toString('hex')}`);
+      await rename(target, aside).catch((e: NodeJS.ErrnoException) => {
+        if (e.code !== 'ENOENT') throw e;
+      });
+      await rm(aside, { recursive: true, force: true });
+    }
   } finally {
     await rm(temp, { recursive: true, force: true });
   }

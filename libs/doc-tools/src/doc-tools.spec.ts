@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DocReadInput, DocSearchInput, JsonValidateAndNormalizeInput } from '@lectern/contracts';
@@ -122,6 +122,20 @@ describe('doc tools (spec 003 section 11 unit tests)', () => {
     expect(await appErrorCode(tools.read(DocReadInput.parse({ index_id: 'f'.repeat(64), locator: 'h1' })))).toBe('index_not_found');
     expect(await appErrorCode(read('h2-c9'))).toBe('locator_not_found');
     expect(await appErrorCode(read('h99'))).toBe('locator_not_found');
+  });
+
+  it('replaces an index of an older version, and survives two builds of one index at once', async () => {
+    const cache = join(dir, 'cache');
+    const id = 'c'.repeat(64);
+    const facts = { indexId: id, fingerprint: id, docType: 'md' as const, pageCount: null, notes: [], filename: 'x.md', cacheKey: null };
+    await indexMarkdown(cache, '# Old\n\nold text that is long enough to be a chunk of its own here.', facts);
+    const file = join(cache, id, 'index.json');
+    const meta = JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>;
+    await writeFile(file, JSON.stringify({ ...meta, version: 0 }));
+    await Promise.all([indexMarkdown(cache, DATASHEET, facts), indexMarkdown(cache, DATASHEET, facts)]);
+    const read = await tools.read(DocReadInput.parse({ index_id: id, locator: 'h2-t1' }));
+    expect(read.content).toContain('| MOD 8KTL3-X2(Pro) | 12000W | 1100V |');
+    expect((await readdir(cache)).filter((n) => n.startsWith('.building-'))).toEqual([]);
   });
 
   it('answers hybrid search without an embedder with a clear error', async () => {

@@ -26,7 +26,7 @@ export interface DocTools {
 
 export const createDocTools = (deps: DocToolsDeps): DocTools => {
   const cache = new IndexCache(deps.cacheDir);
-  const state: SearchState = { cache, vectors: new WeakMap() };
+  const state: SearchState = { cache, vectors: new WeakMap(), bm25: new WeakMap() };
   return {
     indexBuild: (input, progress, signal) => buildIndex(deps, cache, input, progress, signal),
     search: (input) => searchIndex(deps, state, input),

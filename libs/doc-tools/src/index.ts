@@ -10,4 +10,4 @@ export { loadIndex, searchableText, INDEX_VERSION } from './doc-index.js';
 export type { IndexedChunk, LoadedIndex } from './doc-index.js';
 export { rankChunks, snippetOf } from './search-index.js';
 export { normalizeString, validateAndNormalize } from './validate-normalize.js';
-export { bm25Scorer, tfidfScore, tokenize, termStats, BM25_DEFAULTS } from './terms.js';
+export { bm25Scorer, inverseDocumentFrequencies, tfidfScore, tokenize, termStats, BM25_DEFAULTS } from './terms.js';

@@ -4,7 +4,9 @@ import {
   ConversionResultSchema,
   ConversionTaskCreatedSchema,
   ConversionTaskFailedSchema,
+  ConversionErrorCodeSchema,
   ConversionTaskStatusSchema,
+  RestErrorSchema,
   type ConversionResult,
 } from '@lectern/contracts';
 import type { ConversionProgressReport, ConversionSubmitter } from '@lectern/conversion-job';
@@ -94,8 +96,11 @@ export const httpMarkdownSource = (options: HttpMarkdownSourceOptions): Markdown
     const failed = ConversionTaskFailedSchema.safeParse(json);
     if (failed.success) throw new AppError(failed.data.error.code, failed.data.error.message, { httpStatus: response.status });
     if (!response.ok) {
-      const message = (json as { error?: { message?: unknown } } | undefined)?.error?.message;
-      throw unavailable(`answered ${response.status}${typeof message === 'string' ? `: ${message}` : ''}`);
+      // The converter's refusals of the document itself (unsupported type, too large, ...) pass through typed.
+      const refused = RestErrorSchema.safeParse(json);
+      const code = refused.success ? ConversionErrorCodeSchema.safeParse(refused.data.error.code) : undefined;
+      if (refused.success && code?.success) throw new AppError(code.data, refused.data.error.message, { httpStatus: response.status });
+      throw unavailable(`answered ${response.status}${refused.success ? `: ${refused.data.error.message}` : ''}`);
     }
     const parsed = schema.safeParse(json);
     if (!parsed.success) throw unavailable(`answered ${path} with an unexpected body`);

@@ -61,15 +61,29 @@ const chunkVectors = async (index: LoadedIndex, embedder: Embedder, vectorsByInd
 
 export interface SearchState {
   cache: IndexCache;
+  /** Per loaded index: its chunk vectors (per model) and its BM25 statistics, computed once. */
   vectors: WeakMap<LoadedIndex, { key: string; vectors: number[][] }>;
+  bm25: WeakMap<LoadedIndex, ReturnType<typeof bm25Scorer>>;
 }
 
 /** Every chunk of `candidates` (indexes into the index's chunks) scored by `mode`, best first; keyword modes drop score 0. */
-export const rankChunks = async (deps: Pick<DocToolsDeps, 'embedders'>, state: Pick<SearchState, 'vectors'>, index: LoadedIndex, candidates: number[], query: string, mode: DocSearchMode): Promise<Scored[]> => {
+export const rankChunks = async (
+  deps: Pick<DocToolsDeps, 'embedders'>,
+  state: Pick<SearchState, 'vectors' | 'bm25'>,
+  index: LoadedIndex,
+  candidates: number[],
+  query: string,
+  mode: DocSearchMode,
+  fusion: { denseWeight: number; keywordWeight: number } = FUSION_DEFAULTS,
+): Promise<Scored[]> => {
   const terms = tokenize(query);
   const byScore = (list: Scored[]) => list.filter((s) => s.score > 0).sort((a, b) => b.score - a.score || Number(a.id) - Number(b.id));
   if (mode === 'tfidf') return byScore(candidates.map((i) => ({ id: String(i), score: tfidfScore(terms, index.stats[i] as never, index.idf) })));
-  const bm25 = bm25Scorer(index.stats);
+  let bm25 = state.bm25.get(index);
+  if (!bm25) {
+    bm25 = bm25Scorer(index.stats);
+    state.bm25.set(index, bm25);
+  }
   const keyword = byScore(candidates.map((i) => ({ id: String(i), score: bm25(terms, index.stats[i] as never) })));
   if (mode === 'bm25') return keyword;
   if (!deps.embedders) throw new AppError('invalid_arguments', 'Hybrid search needs an embedding model; this server has none configured.');
@@ -77,7 +91,7 @@ export const rankChunks = async (deps: Pick<DocToolsDeps, 'embedders'>, state: P
   const vectors = await chunkVectors(index, embedder, state.vectors);
   const q = await embedder.embed(query);
   const dense = candidates.map((i) => ({ id: String(i), score: cosine(q, vectors[i] as number[]) })).sort((a, b) => b.score - a.score || Number(a.id) - Number(b.id));
-  return zscoreFuse(dense, keyword, FUSION_DEFAULTS, candidates.length).map(({ id, score }) => ({ id, score }));
+  return zscoreFuse(dense, keyword, fusion, candidates.length).map(({ id, score }) => ({ id, score }));
 };
 
 /** Spec 003 tool B: score the index's chunks in scope (TF-IDF, BM25 or hybrid), return the top_k with snippets. */
