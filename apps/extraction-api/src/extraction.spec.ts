@@ -1,5 +1,5 @@
 import { startFakeLlm, type FakeLlmServer } from '@lectern/testing';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { anthropicScript, wellBehavedScript } from './agent-script.testkit.js';
@@ -34,7 +34,9 @@ describe('extraction-api end to end (plain tier)', () => {
   });
 
   it('the offline extractor: 202 + status + a result with every schema key, verified evidence, warnings and timing', async () => {
-    service = await startExtraction({ DATA_DIR: dataDir, EXTRACTOR: 'auto' });
+    // DOCUMENT_ROOTS set elsewhere: the task uploads stay indexable
+    mkdirSync(join(dataDir, 'documents'));
+    service = await startExtraction({ DATA_DIR: dataDir, EXTRACTOR: 'auto', DOCUMENT_ROOTS: join(dataDir, 'documents') });
     const id = await submitTask(service.baseUrl, 'widget.md', WIDGET_MD, WIDGET_SCHEMA);
     const status = (await (await fetch(`${service.baseUrl}/tasks/${id}`)).json()) as Record<string, unknown>;
     expect(status).toMatchObject({ task_id: id, status: expect.stringMatching(/^(queued|running|succeeded)$/), extractor: 'local', error: null });
