@@ -96,4 +96,31 @@ describe('extraction-api end to end (plain tier)', () => {
     expect(failed.status).toBe(422);
     expect(await failed.json()).toEqual({ task_id: id, status: 'failed', error: task.error });
   });
+
+  it.each([
+    [
+      'AGENT_TIMEOUT bounds an attempt',
+      { AGENT_TIMEOUT: '1', API_TIMEOUT_MS: '60000' },
+      () => () => ({ delayMs: 20_000, json: {} }),
+      { code: 'agent_timeout', message: 'The extraction did not finish within 1 s (AGENT_TIMEOUT).' },
+    ],
+    [
+      'AGENT_MAX_TURNS caps the conversation',
+      { AGENT_MAX_TURNS: '3' },
+      () => anthropicScript(() => (_results, turn) => ({ tools: [{ name: turn === 1 ? 'doc_index_build' : 'doc_read', input: { file_path: 'x', index_id: 'x', locator: 'h1' } }] })),
+      { code: 'agent_turn_limit', message: 'The agent did not finish within 3 turns.' },
+    ],
+    [
+      'a final answer still malformed after the corrective turn fails the task',
+      {},
+      () => anthropicScript(() => () => ({ text: 'I found: {"data": {"rated_current": "1.6"' })),
+      { code: 'agent_bad_answer', message: expect.stringMatching(/could not be read after a corrective turn: an object opened at character \d+ is never closed/) },
+    ],
+  ])('%s', async (_name, env, makeReplies, error) => {
+    const replies = makeReplies();
+    llm = await startFakeLlm((body) => replies(body));
+    service = await startExtraction({ DATA_DIR: dataDir, ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: llm.url, LLM_MAX_RETRIES: '0', AGENT_MAX_RETRIES: '0', ...env });
+    const id = await submitTask(service.baseUrl, 'widget.md', WIDGET_MD, WIDGET_SCHEMA);
+    expect(await waitForTask(service.baseUrl, id)).toMatchObject({ status: 'failed', attempts: 1, error: { ...error, details: [] } });
+  });
 });
