@@ -62,6 +62,18 @@ describe('extraction-api end to end (plain tier)', () => {
     expect(r.timing.total_seconds).toBeGreaterThanOrEqual(r.timing.index_seconds);
   });
 
+  it('the offline extractor turns per-model columns into a dict, and a model named in the schema picks its column', async () => {
+    service = await startExtraction({ DATA_DIR: dataDir, EXTRACTOR: 'local' });
+    const doc = '# Widget family\n\n## Ratings\n\n| Model | W-100 | W-200 |\n| --- | --- | --- |\n| Rated power | 200 W | 400 W |\n| Rated current | 1.6 A | 3.1 A |\n';
+    const id = await submitTask(service.baseUrl, 'family.md', doc, { part_number: 'W-200', rated_power_per_model: {}, rated_current: '' });
+    expect(await waitForTask(service.baseUrl, id)).toMatchObject({ status: 'succeeded' });
+    const r = (await (await fetch(`${service.baseUrl}/tasks/${id}/result`)).json()) as { data: Record<string, unknown>; evidence: Record<string, unknown> };
+    expect(r.data['rated_power_per_model']).toEqual({ 'W-100': '200W', 'W-200': '400W' });
+    expect(r.data['rated_current']).toBe('3.1A');
+    expect(r.evidence['rated_current']).toMatchObject({ grounded: true, snippet: '| Rated current | 1.6 A | 3.1 A |' });
+    expect(r.evidence['rated_power_per_model']).toMatchObject({ grounded: true });
+  });
+
   it('an LLM agent (fake Anthropic server) reaches the doc tools over MCP; partial answers still carry every schema key', async () => {
     const script = () => wellBehavedScript([
       { key: 'rated_current', query: 'rated current', line: /^\| Rated current \| A \| ([\d.]+) \|/ },

@@ -2,6 +2,7 @@ import { AppError, type ExtractionResult, type ExtractionTaskError, type Extract
 import { SUPPORTED_EXTENSIONS } from '@lectern/conversion';
 import type { Logger } from '@lectern/runtime';
 import type { TaskRecord, TaskStore } from '@lectern/task-store';
+import { setMaxListeners } from 'node:events';
 import { extname } from 'node:path';
 import { runAgent } from './agent/agent-loop.js';
 import { docIndexBuild } from './doc-tool-calls.js';
@@ -104,6 +105,8 @@ export class ExtractionRunner {
     while (!this.closed && this.running.size < this.options.maxConcurrent && this.pending.length > 0) {
       const id = this.pending.shift()!;
       const controller = new AbortController();
+      // every MCP request and LLM call of the task listens on this one signal (hundreds for a large schema)
+      setMaxListeners(0, controller.signal);
       const done = this.runTask(id, controller).finally(() => {
         this.running.delete(id);
         this.pump();
