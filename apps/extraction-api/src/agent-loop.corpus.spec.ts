@@ -76,7 +76,7 @@ describe.each([
 
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), `extraction-agent-${kind}-`));
-    const script = kind === 'anthropic' ? anthropicScript(omronScript()) : openAiScript(omronScript());
+    const script = kind === 'anthropic' ? anthropicScript(omronScript) : openAiScript(omronScript);
     // the provider's first answer is a 429, its second a 500: both retried
     llm = await startFakeLlm((body, index) => (index === 0 ? { status: 429, headers: { 'retry-after': '0' }, json: {} } : index === 1 ? { status: 500, json: {} } : script(body)));
     const provider: Record<string, string> =

@@ -3,7 +3,7 @@ import { anthropicText, anthropicToolUse, openAiText, openAiToolCalls, type Fake
 /**
  * A scripted extraction conversation for the fake LLM servers: each step looks at the tool results the agent
  * loop sent back (real answers of the real doc tools over MCP) and decides the next tool calls or the final
- * text. The script is the same for both wire formats; `anthropicScript` / `openAiScript` speak them.
+ * text. A script is made per conversation (`() => ScriptStep`). The script is the same for both wire formats; `anthropicScript` / `openAiScript` speak them.
  */
 export type ScriptAction = { tools: Array<{ name: string; input: Record<string, unknown> }> } | { text: string };
 
@@ -20,10 +20,16 @@ let counter = 0;
 const callId = () => `call_${(counter += 1)}`;
 
 /** The Anthropic Messages wire format: tool results are `tool_result` blocks of the last user message. */
-export const anthropicScript = (step: ScriptStep, names = new Map<string, string>()) => {
+export const anthropicScript = (script: () => ScriptStep, names = new Map<string, string>()) => {
   let turn = 0;
+  let step = script();
   return (body: Record<string, unknown>): FakeReply => {
     const messages = body['messages'] as Array<{ role: string; content: Array<Record<string, unknown>> }>;
+    if (messages.length === 1) {
+      // a new conversation (another task, or a retry): the script starts over
+      step = script();
+      turn = 0;
+    }
     const last = messages[messages.length - 1]!;
     const results = last.content
       .filter((b) => b['type'] === 'tool_result')
@@ -37,10 +43,16 @@ export const anthropicScript = (step: ScriptStep, names = new Map<string, string
 };
 
 /** OpenAI chat completions: tool results are the trailing `role: tool` messages. */
-export const openAiScript = (step: ScriptStep, names = new Map<string, string>()) => {
+export const openAiScript = (script: () => ScriptStep, names = new Map<string, string>()) => {
   let turn = 0;
+  let step = script();
   return (body: Record<string, unknown>): FakeReply => {
     const messages = body['messages'] as Array<Record<string, unknown>>;
+    if (messages.length === 2) {
+      // system + the task prompt: a new conversation (another task, or a retry): the script starts over
+      step = script();
+      turn = 0;
+    }
     const trailing: ToolResultSeen[] = [];
     for (let i = messages.length - 1; i >= 0 && messages[i]!['role'] === 'tool'; i -= 1) {
       const m = messages[i]!;

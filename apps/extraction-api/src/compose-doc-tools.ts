@@ -13,13 +13,7 @@ export interface ComposedDocTools {
  * The document tools from this service's configuration, through `@lectern/platform`: Markdown from the converter
  * at MARKITDOWN_URL when set, else the conversion job (on converter workers when REDIS_URL is set, else here).
  */
-export const composeDocTools = (
-  config: ExtractionConfig,
-  log: Logger,
-  platform?: Platform,
-  extraRoots: readonly string[] = [],
-): ComposedDocTools => {
+export const composeDocTools = (config: ExtractionConfig, log: Logger, platform?: Platform): ComposedDocTools => {
   const p = platform ?? createPlatform({ dataDir: config.DATA_DIR, log, redisUrl: config.REDIS_URL });
-  const settings = docToolsSettings(config);
-  return { platform: p, docTools: createDocTools(docToolsDeps(p, { ...settings, roots: [...settings.roots, ...extraRoots] })) };
+  return { platform: p, docTools: createDocTools(docToolsDeps(p, docToolsSettings(config))) };
 };

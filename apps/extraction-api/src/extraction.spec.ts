@@ -1,5 +1,5 @@
 import { startFakeLlm, type FakeLlmServer } from '@lectern/testing';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { anthropicScript, wellBehavedScript } from './agent-script.testkit.js';
@@ -34,7 +34,9 @@ describe('extraction-api end to end (plain tier)', () => {
   });
 
   it('the offline extractor: 202 + status + a result with every schema key, verified evidence, warnings and timing', async () => {
-    service = await startExtraction({ DATA_DIR: dataDir, EXTRACTOR: 'auto' });
+    // DOCUMENT_ROOTS set elsewhere: the task uploads stay indexable
+    mkdirSync(join(dataDir, 'documents'));
+    service = await startExtraction({ DATA_DIR: dataDir, EXTRACTOR: 'auto', DOCUMENT_ROOTS: join(dataDir, 'documents') });
     const id = await submitTask(service.baseUrl, 'widget.md', WIDGET_MD, WIDGET_SCHEMA);
     const status = (await (await fetch(`${service.baseUrl}/tasks/${id}`)).json()) as Record<string, unknown>;
     expect(status).toMatchObject({ task_id: id, status: expect.stringMatching(/^(queued|running|succeeded)$/), extractor: 'local', error: null });
@@ -60,8 +62,20 @@ describe('extraction-api end to end (plain tier)', () => {
     expect(r.timing.total_seconds).toBeGreaterThanOrEqual(r.timing.index_seconds);
   });
 
+  it('the offline extractor turns per-model columns into a dict, and a model named in the schema picks its column', async () => {
+    service = await startExtraction({ DATA_DIR: dataDir, EXTRACTOR: 'local' });
+    const doc = '# Widget family\n\n## Ratings\n\n| Model | W-100 | W-200 |\n| --- | --- | --- |\n| Rated power | 200 W | 400 W |\n| Rated current | 1.6 A | 3.1 A |\n';
+    const id = await submitTask(service.baseUrl, 'family.md', doc, { part_number: 'W-200', rated_power_per_model: {}, rated_current: '' });
+    expect(await waitForTask(service.baseUrl, id)).toMatchObject({ status: 'succeeded' });
+    const r = (await (await fetch(`${service.baseUrl}/tasks/${id}/result`)).json()) as { data: Record<string, unknown>; evidence: Record<string, unknown> };
+    expect(r.data['rated_power_per_model']).toEqual({ 'W-100': '200W', 'W-200': '400W' });
+    expect(r.data['rated_current']).toBe('3.1A');
+    expect(r.evidence['rated_current']).toMatchObject({ grounded: true, snippet: '| Rated current | 1.6 A | 3.1 A |' });
+    expect(r.evidence['rated_power_per_model']).toMatchObject({ grounded: true });
+  });
+
   it('an LLM agent (fake Anthropic server) reaches the doc tools over MCP; partial answers still carry every schema key', async () => {
-    const script = wellBehavedScript([
+    const script = () => wellBehavedScript([
       { key: 'rated_current', query: 'rated current', line: /^\| Rated current \| A \| ([\d.]+) \|/ },
       { key: 'protection_class', query: 'protection class', line: /Protection class: (IP\d\d)/ },
     ]);
@@ -93,5 +107,32 @@ describe('extraction-api end to end (plain tier)', () => {
     const failed = await fetch(`${service.baseUrl}/tasks/${id}/result`);
     expect(failed.status).toBe(422);
     expect(await failed.json()).toEqual({ task_id: id, status: 'failed', error: task.error });
+  });
+
+  it.each([
+    [
+      'AGENT_TIMEOUT bounds an attempt',
+      { AGENT_TIMEOUT: '1', API_TIMEOUT_MS: '60000' },
+      () => () => ({ delayMs: 20_000, json: {} }),
+      { code: 'agent_timeout', message: 'The extraction did not finish within 1 s (AGENT_TIMEOUT).' },
+    ],
+    [
+      'AGENT_MAX_TURNS caps the conversation',
+      { AGENT_MAX_TURNS: '3' },
+      () => anthropicScript(() => (_results, turn) => ({ tools: [{ name: turn === 1 ? 'doc_index_build' : 'doc_read', input: { file_path: 'x', index_id: 'x', locator: 'h1' } }] })),
+      { code: 'agent_turn_limit', message: 'The agent did not finish within 3 turns.' },
+    ],
+    [
+      'a final answer still malformed after the corrective turn fails the task',
+      {},
+      () => anthropicScript(() => () => ({ text: 'I found: {"data": {"rated_current": "1.6"' })),
+      { code: 'agent_bad_answer', message: expect.stringMatching(/could not be read after a corrective turn: an object opened at character \d+ is never closed/) },
+    ],
+  ])('%s', async (_name, env, makeReplies, error) => {
+    const replies = makeReplies();
+    llm = await startFakeLlm((body) => replies(body));
+    service = await startExtraction({ DATA_DIR: dataDir, ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: llm.url, LLM_MAX_RETRIES: '0', AGENT_MAX_RETRIES: '0', ...env });
+    const id = await submitTask(service.baseUrl, 'widget.md', WIDGET_MD, WIDGET_SCHEMA);
+    expect(await waitForTask(service.baseUrl, id)).toMatchObject({ status: 'failed', attempts: 1, error: { ...error, details: [] } });
   });
 });

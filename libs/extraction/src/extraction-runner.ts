@@ -2,6 +2,7 @@ import { AppError, type ExtractionResult, type ExtractionTaskError, type Extract
 import { SUPPORTED_EXTENSIONS } from '@lectern/conversion';
 import type { Logger } from '@lectern/runtime';
 import type { TaskRecord, TaskStore } from '@lectern/task-store';
+import { setMaxListeners } from 'node:events';
 import { extname } from 'node:path';
 import { runAgent } from './agent/agent-loop.js';
 import { docIndexBuild } from './doc-tool-calls.js';
@@ -28,6 +29,9 @@ export interface ExtractionRunnerOptions {
   maxTurns: number;
   log: Logger;
 }
+
+/** How long `close()` waits for aborted tasks to wind down. */
+const CLOSE_WAIT_MS = 5000;
 
 export const ExtractionErrorCodes = { unsupported: 'unsupported_format', timeout: 'agent_timeout', internal: 'internal_error' } as const;
 
@@ -90,13 +94,19 @@ export class ExtractionRunner {
     this.pending.length = 0;
     const running = [...this.running.values()];
     for (const r of running) r.controller.abort(new AppError('shutting_down', 'The service is shutting down.'));
-    await Promise.allSettled(running.map((r) => r.done));
+    // Aborted work ends quickly; a step that ignores the signal (a conversion in a worker) is not waited for
+    // longer than this: its task stays `running` and is recovered at the next start.
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([Promise.allSettled(running.map((r) => r.done)), new Promise((r) => (timer = setTimeout(r, CLOSE_WAIT_MS)))]);
+    clearTimeout(timer);
   }
 
   private pump(): void {
     while (!this.closed && this.running.size < this.options.maxConcurrent && this.pending.length > 0) {
       const id = this.pending.shift()!;
       const controller = new AbortController();
+      // every MCP request and LLM call of the task listens on this one signal (hundreds for a large schema)
+      setMaxListeners(0, controller.signal);
       const done = this.runTask(id, controller).finally(() => {
         this.running.delete(id);
         this.pump();

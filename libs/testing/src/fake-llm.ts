@@ -19,6 +19,8 @@ export interface RecordedRequest {
 export interface FakeLlmServer {
   url: string;
   requests: RecordedRequest[];
+  /** Errors thrown by the script (each answered with a 400). */
+  errors: string[];
   close(): Promise<void>;
 }
 
@@ -29,6 +31,7 @@ export interface FakeLlmServer {
  */
 export const startFakeLlm = async (reply: (body: Record<string, unknown>, index: number) => FakeReply): Promise<FakeLlmServer> => {
   const requests: RecordedRequest[] = [];
+  const errors: string[] = [];
   const timers = new Set<NodeJS.Timeout>();
   const server: Server = createServer((req, res) => {
     const parts: Buffer[] = [];
@@ -37,7 +40,14 @@ export const startFakeLlm = async (reply: (body: Record<string, unknown>, index:
       const body = JSON.parse(Buffer.concat(parts).toString('utf8') || '{}') as Record<string, unknown>;
       const index = requests.length;
       requests.push({ path: req.url ?? '', headers: req.headers, body });
-      const answer = reply(body, index);
+      let answer: FakeReply;
+      try {
+        answer = reply(body, index);
+      } catch (error) {
+        // a script that breaks answers a refusal (not retried), so the test fails fast with its message
+        errors.push((error as Error).message);
+        answer = { status: 400, json: { type: 'error', error: { message: (error as Error).message } } };
+      }
       const send = () => {
         if (res.destroyed) return;
         res.writeHead(answer.status ?? 200, { 'content-type': 'application/json', ...answer.headers });
@@ -57,6 +67,7 @@ export const startFakeLlm = async (reply: (body: Record<string, unknown>, index:
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
+    errors,
     close: () =>
       new Promise<void>((resolve) => {
         timers.forEach(clearTimeout);

@@ -41,7 +41,10 @@ const summary = (result: ExtractionResult): string => {
   const walk = (data: unknown, evidence: unknown, path: string) => {
     const ev = evidence as { locator?: string | null; grounded?: boolean } | undefined;
     if (data && typeof data === 'object' && !Array.isArray(data) && !(ev && 'locator' in ev)) {
-      for (const [key, value] of Object.entries(data)) walk(value, (evidence as Record<string, unknown> | undefined)?.[key], path ? `${path}.${key}` : key);
+      for (const [key, value] of Object.entries(data)) {
+        if (!path && key === 'original_file') continue; // the file's name, not a field
+        walk(value, (evidence as Record<string, unknown> | undefined)?.[key], path ? `${path}.${key}` : key);
+      }
       return;
     }
     const mark = data === null ? '' : ev?.grounded ? `  [${ev.locator}]` : '  [not grounded]';

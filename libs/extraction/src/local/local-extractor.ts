@@ -9,7 +9,7 @@ export interface LocalExtractInput {
   fields: SchemaField[];
   signal?: AbortSignal | undefined;
   onField?: (done: number) => void;
-  /** Hits read per query (default 3). */
+  /** Hits read per query (default 5). */
   readsPerQuery?: number;
 }
 
@@ -73,13 +73,20 @@ const queriesFor = (field: SchemaField): string[] => {
   return [...new Set([name, withParent, synonyms, hint].filter((q): q is string => Boolean(q && q.trim())))];
 };
 
-/** Share of the field's word groups present in a label. */
+/** Share of the field's word groups present in a label, less for a label with many other words ("rated power rate"). */
 const labelScore = (groups: string[][], label: string): number => {
   if (groups.length === 0) return 0;
-  const have = new Set(tokens(label));
+  const labelWords = tokens(label).filter((t) => /\p{L}/u.test(t));
+  const have = new Set(labelWords);
   const hits = groups.filter((g) => g.some((w) => have.has(w))).length;
-  return hits / groups.length;
+  // every word of a short name must be there ("voltage constant" is not "applied voltage")
+  if (hits < Math.min(groups.length, 3)) return 0;
+  return (hits / groups.length) * (0.7 + 0.3 * Math.min(1, groups.length / Math.max(1, labelWords.length)));
 };
+
+/** A value cell: starts with a number (a unit cell such as "min-1" or "kg·m2x10-4" does not). */
+const VALUE_CELL = /^[-+±~]?\d/;
+const IP_CODE = /\bIP\s?(\d{2})\b/;
 
 interface Candidate {
   value: unknown;
@@ -103,6 +110,11 @@ const hasNumber = (s: string) => /\d/.test(s);
 const UNIT = /^(?:[A-Za-zµΩ°%·/().\-\d²³ ]{1,20})$/;
 /** A model-like token: letters and digits mixed (R88M-G20030, G20030@, MOD 10KTL3-X2). */
 const MODEL = /^(?=.*[A-Za-z])(?=.*\d)[A-Za-z0-9][A-Za-z0-9\-./()@]{3,}$/;
+
+const tableRowsOf = (content: string): string[][] => content.split('\n').flatMap((line) => {
+  const cells = splitRow(line);
+  return cells && !isSeparator(cells) ? [cells] : [];
+});
 
 /** The model names a table's header rows list, in order (cells, or several in one merged cell). */
 const headerModels = (rows: string[][]): string[] => {
@@ -134,17 +146,17 @@ const leadingValue = (text: string): string => {
 const withUnit = (value: string, unit: string | undefined) => (unit && !value.includes(unit) ? `${value} ${unit}` : value);
 
 /** Candidates of one chunk: table rows whose label matches, and `Label: value` lines. */
-const candidatesIn = (field: SchemaField, groups: string[][], locator: string, content: string, rank: number, target: string | undefined): Candidate[] => {
+const candidatesIn = (field: SchemaField, groups: string[][], locator: string, content: string, rank: number, target: string | undefined, models: string[]): Candidate[] => {
   const found: Candidate[] = [];
   const lines = content.split('\n');
   const rows = lines.map(splitRow);
-  const tableRows = rows.filter((r): r is string[] => Boolean(r && !isSeparator(r)));
-  const models = headerModels(tableRows);
+  const isIp = groups.some((g) => g[0] === 'ip');
   lines.forEach((line, i) => {
     const cells = rows[i];
     const rankWeight = 1 - rank * 0.05;
     if (cells && !isSeparator(cells)) {
-      const labelEnd = cells.findIndex((c, k) => k > 0 && hasNumber(c));
+      const startsNumeric = cells.findIndex((c, k) => k > 0 && VALUE_CELL.test(c));
+      const labelEnd = startsNumeric > 0 ? startsNumeric : cells.findIndex((c, k) => k > 0 && hasNumber(c));
       if (labelEnd <= 0) return;
       const labelCells = cells.slice(0, labelEnd);
       const label = labelCells.join(' ');
@@ -165,7 +177,12 @@ const candidatesIn = (field: SchemaField, groups: string[][], locator: string, c
         value = values;
       } else {
         const k = targetIndex(models, target);
-        value = withUnit(values[k !== undefined && k < values.length ? k : 0]!, unitCell);
+        const cell = values[k !== undefined && k < values.length ? k : 0]!;
+        // a cell of many words is a merged block of several rows, not a value
+        if (cell.split(/\s+/).length > 6 && !isIp) return;
+        value = withUnit(cell, unitCell);
+        // a table naming the target model is where its values are
+        if (target && k === undefined) return found.push({ value, snippet: line.trim().slice(0, 400), locator, score: score * rankWeight * 0.6 });
       }
       found.push({ value, snippet: line.trim().slice(0, 400), locator, score: score * rankWeight });
       return;
@@ -176,10 +193,15 @@ const candidatesIn = (field: SchemaField, groups: string[][], locator: string, c
       if (score >= 0.5 && kv[2]!.trim()) found.push({ value: leadingValue(kv[2]!), snippet: line.trim(), locator, score: score * rankWeight * 0.95 });
     }
   });
-  // An IP code anywhere in the chunk answers an IP rating field.
-  if (groups.some((g) => g[0] === 'ip')) {
-    const ip = /\bIP\s?(\d{2})\b/.exec(content);
-    if (ip) found.push({ value: `IP${ip[1]}`, snippet: ip[0], locator, score: 0.9 - rank * 0.05 });
+  // An IP rating is an IP code: from a matching row or line when it has one, else anywhere in the chunk.
+  if (isIp) {
+    const codes = found.flatMap((c) => {
+      const ip = IP_CODE.exec(String(c.value));
+      return ip ? [{ ...c, value: `IP${ip[1]}` }] : [];
+    });
+    const ip = IP_CODE.exec(content);
+    if (ip) codes.push({ value: `IP${ip[1]}`, snippet: ip[0], locator, score: 0.5 - rank * 0.05 });
+    return codes;
   }
   return found;
 };
@@ -203,6 +225,21 @@ export const extractLocally = async (input: LocalExtractInput): Promise<LocalExt
   const warnings: string[] = [];
   const target = targetModelOf(input.fields);
   const read = chunkReader(input.tools, input.indexId, input.signal);
+  /**
+   * The models a table's columns are: its header's, else (a table the converter cut in parts) those of the
+   * nearest earlier table under the same heading that names them.
+   */
+  const tableModels = async (locator: string, content: string): Promise<string[]> => {
+    const own = headerModels(tableRowsOf(content));
+    const part = /^(h\d+)-t(\d+)$/.exec(locator);
+    if (own.length > 0 || !part) return own;
+    for (let m = Number(part[2]) - 1; m >= 1; m -= 1) {
+      const earlier = await read(`${part[1]}-t${m}`);
+      const models = earlier === undefined ? [] : headerModels(tableRowsOf(earlier));
+      if (models.length > 0) return models;
+    }
+    return [];
+  };
   let done = 0;
   for (const field of input.fields) {
     const groups = wordGroups(field);
@@ -210,11 +247,12 @@ export const extractLocally = async (input: LocalExtractInput): Promise<LocalExt
     if (groups.length > 0) {
       for (const query of queriesFor(field)) {
         const hits = await docSearch(input.tools, { index_id: input.indexId, query, top_k: 5, scope: 'all' }, input.signal);
-        const reads = hits.slice(0, input.readsPerQuery ?? 3);
+        const reads = hits.slice(0, input.readsPerQuery ?? 5);
         for (const [rank, hit] of reads.entries()) {
           const content = await read(hit.locator);
           if (content === undefined) continue;
-          for (const candidate of candidatesIn(field, groups, hit.locator, content, rank, target)) {
+          const models = await tableModels(hit.locator, content);
+          for (const candidate of candidatesIn(field, groups, hit.locator, content, rank, target, models)) {
             if (!best || candidate.score > best.score) best = candidate;
           }
         }
