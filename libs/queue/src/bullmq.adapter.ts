@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import { AppError, type JobStatus, type QueueDefinition } from '@lectern/contracts';
 import { Job, Queue, QueueEvents, UnrecoverableError, Worker, type JobState } from 'bullmq';
 import type { Redis } from 'ioredis';
@@ -108,6 +109,8 @@ class BullmqJobQueue<P, R> implements JobQueue<P, R> {
     const worker = new Worker<P, R, string>(this.name, (job, token, signal) => this.runJob(handler, job, token, signal), {
       connection: this.options.connection,
       prefix: this.options.prefix ?? 'lectern',
+      // who runs a job (the snapshot's `worker`): an operator, or a test, can tell the replicas apart
+      name: `${hostname()}:${process.pid}`,
       concurrency: Math.max(1, options.concurrency ?? 1),
       lockDuration: this.options.lockDurationMs ?? 60_000,
       stalledInterval: Math.min(30_000, this.options.lockDurationMs ?? 60_000),
@@ -195,6 +198,7 @@ class BullmqJobQueue<P, R> implements JobQueue<P, R> {
       createdAt: new Date(job.timestamp),
       updatedAt: new Date(Math.max(...stamps)),
       payload: (payload.success ? payload.data : job.data) as P,
+      ...(job.processedBy ? { worker: job.processedBy } : {}),
       ...(status === 'succeeded' ? { result: this.options.definition.result.parse(job.returnvalue) } : {}),
       ...(status === 'failed' ? { error: decodeJobError(job.failedReason) } : {}),
     };

@@ -94,6 +94,8 @@ export interface JobSnapshot<P, R> {
   error?: JobError;
   /** The payload as enqueued (parsed). */
   payload: P;
+  /** The worker that runs (or last ran) it, `host:pid` (BullMQ; the in-process adapter leaves it unset). */
+  worker?: string;
 }
 
 /** Overrides of the queue definition's retry policy (tests); both adapters read the same. */

@@ -24,16 +24,19 @@ const freePort = (): Promise<number> =>
 /**
  * Start a real `redis-server` (Debian package; `.ci/run` installs it) on a free loopback port with no
  * persistence, in its own temporary directory. Each test file gets its own server: no shared state.
- * `port` starts it on a given port: a test that stopped its server starts it again where clients reconnect.
+ * `port` starts it on a given port: a test that stopped its server starts it again where clients reconnect;
+ * `persistDir` turns persistence on (AOF, fsync always) in that directory, which outlives `stop()`.
  */
-export const startRedis = async (options: { port?: number } = {}): Promise<TestRedis> => {
+export const startRedis = async (options: { port?: number; persistDir?: string } = {}): Promise<TestRedis> => {
   const which = spawnSync('sh', ['-c', 'command -v redis-server']);
   if (which.status !== 0) throw new Error('redis-server not found: install it (apt-get install -y redis-server; .ci/run does)');
   const port = options.port ?? (await freePort());
-  const dir = mkdtempSync(join(tmpdir(), 'lectern-redis-'));
+  const dir = options.persistDir ?? mkdtempSync(join(tmpdir(), 'lectern-redis-'));
+  // persistDir: an append-only file fsynced on every write, kept on stop (start again with the same port and dir)
+  const persistence = options.persistDir ? ['--appendonly', 'yes', '--appendfsync', 'always'] : ['--appendonly', 'no'];
   const child: ChildProcess = spawn(
     'redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir],
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', ...persistence, '--dir', dir],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   await new Promise<void>((resolveReady, reject) => {
@@ -60,7 +63,7 @@ export const startRedis = async (options: { port?: number } = {}): Promise<TestR
         child.kill('SIGTERM');
         await exited;
       }
-      rmSync(dir, { recursive: true, force: true });
+      if (!options.persistDir) rmSync(dir, { recursive: true, force: true });
     },
   };
 };

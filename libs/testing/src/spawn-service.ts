@@ -46,7 +46,7 @@ export const spawnService = (entry: string, portVariable: string, env: Record<st
           return hwm ? Number(hwm[1]) * 1024 : 0;
         },
         stop: async () => {
-          if (child.exitCode !== null) return;
+          if (child.exitCode !== null || child.signalCode !== null) return; // exited, or killed by a signal
           const exited = new Promise((r) => child.once('exit', r));
           child.kill('SIGTERM');
           await exited;
