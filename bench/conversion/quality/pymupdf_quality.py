@@ -2,11 +2,12 @@
 
 usage: pymupdf_quality.py FILE.pdf
 Prints one JSON line: the pages' get_text() (PyMuPDF's default flags: characters outside the page's crop box
-are not extracted), the PDF's outline (get_toc: level, title, page), and timings: this process's wall and CPU
+are not extracted), the same without the running headers and footers the conversion removes (body_texts), the PDF's outline (get_toc: level, title, page), and timings: this process's wall and CPU
 seconds from interpreter start (a fresh process), and the median of three get_text() passes over the open
 document after a first one (a warm process), each with its CPU time.
 """
 import json
+import re
 import sys
 import time
 
@@ -23,6 +24,38 @@ def extract(doc):
 
 doc = fitz.open(path)
 texts = extract(doc)
+
+
+def furniture(doc):
+    """Per page, the text lines the conversion documents removing: in the top or bottom tenth of the page,
+    repeating (digits ignored) on at least 40% of the pages (3 or more), or a bare page number there."""
+    if doc.page_count < 2:
+        return [set() for _ in doc]
+    key = lambda t: re.sub(r"\s+", " ", re.sub(r"\d+", "#", t.lower())).strip()
+    bands = []
+    for page in doc:
+        h = page.rect.height
+        w = page.mediabox.width  # a turned page's lines run down it: their band is across the unturned width
+        band = []
+        for block in page.get_text("dict")["blocks"]:
+            for line in block.get("lines", []):
+                text = "".join(span["text"] for span in line["spans"]).strip()
+                x0, y0, x1, y1 = line["bbox"]
+                across = abs(line["dir"][1]) > abs(line["dir"][0])
+                if text and ((x1 <= 0.1 * w or x0 >= 0.9 * w) if across else (y1 <= 0.1 * h or y0 >= 0.9 * h)):
+                    band.append(text)
+        bands.append(band)
+    pages_with = {}
+    for band in bands:
+        for k in {key(t) for t in band}:
+            pages_with[k] = pages_with.get(k, 0) + 1
+    least = max(3, -(-4 * doc.page_count // 10))
+    return [{t for t in band if PAGE_NUMBER.match(t) or pages_with.get(key(t), 0) >= least} for band in bands]
+
+
+PAGE_NUMBER = re.compile(r"^(page\s*)?[-\u2013(]?\s*[\divxlc]{1,6}\s*[-\u2013)]?(\s*(of|/)\s*\d+)?$", re.I)
+removed = furniture(doc)
+body_texts = ["\n".join(l for l in t.split("\n") if l.strip() not in r) for t, r in zip(texts, removed)]
 # characters drawn outside the page box (PyMuPDF's default drops them): what an extractor must not return
 outside = []
 for page in doc:
@@ -44,6 +77,7 @@ warm.sort()
 print(json.dumps({
     "pages": doc.page_count,
     "texts": texts,
+    "body_texts": body_texts,
     "toc": [[lvl, title, page] for lvl, title, page in doc.get_toc(simple=True)],
     "outside": " ".join(t for t in outside if t.strip()),
     "fresh_seconds": fresh_wall,

@@ -2,8 +2,8 @@
 // (text layer only; the engine chosen by --engine, default auto = native when built) and compared with PyMuPDF
 // 1.21 (Debian python3-fitz, `pymupdf_quality.py`):
 //   - word F1 of our Markdown against PyMuPDF's get_text() (lower-case alphanumeric words of the NFKC-normalised
-//     texts as multisets) after the documented removals on PyMuPDF's side (referenceText: running headers and
-//     footers, page numbers; words broken at a line end joined);
+//     texts as multisets) after the documented removals on PyMuPDF's side (running headers and footers found by
+//     the conversion's rule, pymupdf_quality.py; words broken at a line end joined);
 //   - headings against the PDF's own outline (bookmarks), where it has one: recall (outline entries found as a
 //     heading, titles compared case- and punctuation-blind) and precision (our headings that are outline entries);
 //   - tables found; doubled-glyph runs (three or more doubled letters in a row: "CCoonntt") beyond PyMuPDF's;
@@ -34,6 +34,7 @@ const svgDir = flag('--svg') ?? join(here, '..', 'results');
 interface Reference {
   pages: number;
   texts: string[];
+  body_texts: string[];
   toc: [number, string, number][];
   outside: string;
   warm_seconds: number;
@@ -78,26 +79,10 @@ const norm = (s: string): string =>
 /** Words for F1, with compatibility characters decomposed (PyMuPDF returns the "ﬁ" ligature, our Markdown "fi"). */
 const tokens = (s: string): string[] => words(s.normalize('NFKC'));
 
-const PAGE_NUMBER = /^(page\s*)?[-–(]?\s*[\divxlc]{1,6}\s*[-–)]?(\s*(of|\/)\s*\d+)?$/i;
-/**
- * PyMuPDF's pages without what the conversion documents removing: lines repeating (digits ignored) on at least
- * 40% of the pages (3 or more: running headers and footers), bare page numbers, and words broken at a line end
- * (joined, as our Markdown joins them).
- */
-function referenceText(texts: string[]): string {
-  const key = (l: string): string => l.toLowerCase().replace(/\d+/g, '#').replace(/\s+/g, ' ').trim();
-  const pagesWith = new Map<string, number>();
-  for (const t of texts) for (const k of new Set(t.split('\n').map(key))) pagesWith.set(k, (pagesWith.get(k) ?? 0) + 1);
-  const min = Math.max(3, Math.ceil(0.4 * texts.length));
-  const kept = texts.map((t) =>
-    t
-      .split('\n')
-      .filter((l) => !(texts.length >= 2 && l.trim() && ((pagesWith.get(key(l)) ?? 0) >= min || PAGE_NUMBER.test(l.trim()))))
-      .join('\n'),
-  );
-  return kept.join('\n').replace(/(\p{L})-\n(\p{Ll})/gu, '$1$2');
-}
 const DOUBLED = /(?:(\p{L})\1){3,}/gu;
+
+/** PyMuPDF's text after the documented removals: running headers and footers (pymupdf_quality.py), words broken at a line end joined. */
+const referenceText = (ref: Reference): string => ref.body_texts.join('\n').replace(/(\p{L})-\n(\p{Ll})/gu, '$1$2');
 
 const pdfs = (readdirSync(corporaDir(), { recursive: true, encoding: 'utf8' }) as string[]).filter((f) => f.toLowerCase().endsWith('.pdf')).sort();
 const engine = createConversionEngine({ pdfEngine: engineName });
@@ -124,7 +109,7 @@ for (const rel of pdfs) {
   const refFresh = timedProcess('/usr/bin/python3', [join(here, '..', 'pdf_text_reference.py'), 'pymupdf', path]);
 
   const ourWords = tokens(first.markdown);
-  const refWords = tokens(referenceText(ref.texts));
+  const refWords = tokens(referenceText(ref));
   const inPage = counts(refWords);
   const ours = counts(ourWords);
   let offPage = 0;

@@ -51,6 +51,19 @@ describe('running headers and footers', () => {
   });
 });
 
+describe('a running header carrying the chapter name', () => {
+  it('is left out however the chapter name changes', async () => {
+    const chapters = ['Housing', 'Housing', 'Employment', 'Retail', 'Retail'];
+    const r = await convert(
+      chapters.map((c, i) =>
+        [show(72, 770, `Coventry City Council 2017/18 Annual Monitoring Report ${c}`, 'F1', 8), show(72, 700, `Part ${i + 1}`, 'F2', 18), body(['The council monitors the delivery of new homes and jobs against the plan every year.'])].join('\n'),
+      ),
+    );
+    expect(r.markdown).not.toMatch(/Annual Monitoring Report/);
+    expect(r.pages.map((p) => p.text.includes('Monitoring Report'))).toEqual([false, false, false, false, false]);
+  });
+});
+
 describe('words hyphenated at a line end', () => {
   it('are rejoined; a compound (written with its hyphen elsewhere, or both parts words of the text) keeps it; so does a hyphen before a capital', async () => {
     const r = await convert([

@@ -24,16 +24,30 @@ export function findRepeatedFurniture(layouts: PageLayout[]): Set<TextBlock> {
   );
   const pagesWith = new Map<string, number>();
   for (const band of bands) {
-    for (const k of new Set(band.map((b) => normKey(blockText(b))))) pagesWith.set(k, (pagesWith.get(k) ?? 0) + 1);
+    for (const k of new Set(band.flatMap((b) => bandKeys(blockText(b))))) pagesWith.set(k, (pagesWith.get(k) ?? 0) + 1);
   }
   const min = Math.max(3, Math.ceil(0.4 * layouts.length));
   for (const band of bands) {
     for (const b of band) {
       const text = blockText(b);
-      if (PAGE_NUMBER.test(text.trim()) || (pagesWith.get(normKey(text)) ?? 0) >= min) drop.add(b);
+      if (PAGE_NUMBER.test(text.trim()) || bandKeys(text).some((k) => (pagesWith.get(k) ?? 0) >= min)) drop.add(b);
     }
   }
   return drop;
+}
+
+/**
+ * What a header or footer block may repeat: its whole text, or, for a text of four words or more, the text
+ * without one to three words at its end or start (a running header carrying the chapter's name:
+ * "Coventry City Council 2017/18 Annual Monitoring Report Housing"), each of three words at least.
+ */
+function bandKeys(text: string): string[] {
+  const key = normKey(text);
+  const words = key.split(' ');
+  const keys = [key];
+  if (words.length >= 4)
+    for (let k = 1; k <= 3 && words.length - k >= 3; k++) keys.push(words.slice(0, -k).join(' '), words.slice(k).join(' '));
+  return keys;
 }
 
 /** A block's text (joined in the worker: page-layout.ts). */
