@@ -37,8 +37,10 @@ export const documentStoreEnvShape = {
 export const DocumentStoreEnvSchema = z.object({ ...documentStoreEnvShape, PDF_ENGINE: commonEnvShape.PDF_ENGINE });
 export type DocumentStoreEnv = z.infer<typeof DocumentStoreEnvSchema>;
 
-/** The platform's document-store settings from those variables. */
-export const documentStoreSettings = (env: DocumentStoreEnv): DocumentStoreSettings => ({
+type StoreEnvKeys = 'CHROMA_PERSIST_DIR' | 'QDRANT_URL' | 'QDRANT_API_KEY' | 'EMBEDDING_MODEL' | 'EMBEDDING_MODEL_DIR' | 'EMBEDDING_QUANTIZED' | 'EMBEDDING_THREADS';
+
+/** The vector store and embedding settings every service reading the store takes from the same variables. */
+export const storeAndEmbeddingSettings = (env: Pick<DocumentStoreEnv, StoreEnvKeys>): Pick<DocumentStoreSettings, 'vectorDir' | 'qdrantUrl' | 'qdrantApiKey' | 'embedding'> => ({
   vectorDir: env.CHROMA_PERSIST_DIR,
   qdrantUrl: env.QDRANT_URL,
   qdrantApiKey: env.QDRANT_API_KEY,
@@ -48,6 +50,11 @@ export const documentStoreSettings = (env: DocumentStoreEnv): DocumentStoreSetti
     quantized: env.EMBEDDING_QUANTIZED,
     threads: env.EMBEDDING_THREADS || undefined,
   },
+});
+
+/** The platform's document-store settings from those variables. */
+export const documentStoreSettings = (env: DocumentStoreEnv): DocumentStoreSettings => ({
+  ...storeAndEmbeddingSettings(env),
   defaultProject: env.DOCUMENT_STORE_PROJECT,
   roots: env.DOCUMENT_ROOTS,
   pdfEngine: env.PDF_ENGINE,

@@ -1,7 +1,7 @@
 import { ProjectIdSchema } from '@lectern/contracts';
 import { commonEnvShape, envBool, envInt, envList } from '@lectern/runtime';
 import { z } from 'zod';
-import { documentStoreEnvShape } from './document-store.env.js';
+import { documentStoreEnvShape, storeAndEmbeddingSettings } from './document-store.env.js';
 import type { PolicyKbSettings } from './policy-kb.js';
 
 /**
@@ -32,15 +32,7 @@ export type PolicyKbEnv = z.infer<typeof PolicyKbEnvSchema>;
 
 /** The platform's policy KB settings from those variables. */
 export const policyKbSettings = (env: PolicyKbEnv): PolicyKbSettings => ({
-  vectorDir: env.CHROMA_PERSIST_DIR,
-  qdrantUrl: env.QDRANT_URL,
-  qdrantApiKey: env.QDRANT_API_KEY,
-  embedding: {
-    model: env.EMBEDDING_MODEL,
-    modelDir: env.EMBEDDING_MODEL_DIR,
-    quantized: env.EMBEDDING_QUANTIZED,
-    threads: env.EMBEDDING_THREADS || undefined,
-  },
+  ...storeAndEmbeddingSettings(env),
   project: env.POLICY_KB_PROJECT,
   roots: env.DOCUMENT_ROOTS,
   pdfEngine: env.PDF_ENGINE,
