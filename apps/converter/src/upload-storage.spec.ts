@@ -68,6 +68,20 @@ describe('converter uploads and results on disk', () => {
     await expect(stat(leftover)).rejects.toThrow();
     expect((await stat(fresh)).isFile()).toBe(true);
   });
+
+  it("never touches other services' uploads in the shared DATA_DIR/uploads (extraction tasks, policy revisions)", async () => {
+    const task = join(converter.dataDir, 'uploads', '01JD5Z8Q4G7T2W9X3Y6B1C0V8N', 'original.pdf');
+    const policy = join(converter.dataDir, 'uploads', 'policies', 'NPPF', 'nppf.pdf');
+    const mine = join(converter.dataDir, 'uploads', '.incoming', 'b'.repeat(8), 'half.pdf');
+    for (const f of [task, policy, mine]) await mkdir(join(f, '..'), { recursive: true });
+    await Promise.all([task, policy, mine].map((f) => writeFile(f, '%PDF')));
+    const weekAgo = new Date(Date.now() - 7 * 24 * 3600 * 1000);
+    await Promise.all([task, policy, mine].map((f) => utimes(f, weekAgo, weekAgo)));
+    expect(await sweepConversionStorage(converter.dataDir, 24 * 3600 * 1000)).toBe(1);
+    await expect(stat(mine)).rejects.toThrow();
+    expect((await stat(task)).isFile()).toBe(true);
+    expect((await stat(policy)).isFile()).toBe(true);
+  });
 });
 
 describe('converter disk quota (CONVERSION_STORAGE_QUOTA_BYTES)', () => {
