@@ -1,19 +1,24 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { conversionJobId, conversionQueue } from '@lectern/contracts';
+import { conversionJobId, conversionQueue, policyIngestQueue } from '@lectern/contracts';
 import { sha256File } from '@lectern/documents';
 import { createPlatform, type Platform } from '@lectern/platform';
 import {
+  anthropicScript,
   connectMcp,
   fixtureFile,
   fixturesDir,
+  makePolicyPdf,
   makeTextPdf,
   numberedPdfFile,
   silentLogger,
   spawnService,
+  startFakeLlm,
   startRedis,
   toolText,
+  wellBehavedScript,
+  type FakeLlmServer,
   type SpawnedService,
   type TestRedis,
 } from '@lectern/testing';
@@ -24,12 +29,11 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
  * (`node --import tsx apps/<app>/src/main.ts`, as compose and Kubernetes run them) with two converter workers, real
  * (generated) PDFs ingested through document-store-mcp's MCP endpoint by a real MCP SDK client; then the converter
  * running a job is SIGKILLed and the other converter completes it; then Redis is restarted and nothing queued is
- * lost. One test per stage, in order (each stage starts from the state the previous one left).
- *
- * Stages to add as their features land (same file, same processes): a policy revision uploaded through
- * policy-kb-mcp's admin API (`POST /api/policies/{source}/revisions` → the `policy-ingest` queue, worked by a
- * converter-side worker) and an extraction task (`POST /tasks` on extraction-api with ANTHROPIC_BASE_URL pointed at a
- * loopback fake LLM) — see `services` below for where their processes already run.
+ * lost. Between them, a policy revision uploaded through policy-kb-mcp's admin API goes through the `policy-ingest`
+ * queue in Redis (its PDF converted by the converter workers) and is searchable by date, and an extraction task on
+ * extraction-api (a loopback fake LLM speaking the Anthropic Messages API; the document converted by the converter
+ * workers) answers verified values. One test per stage, in order (each stage starts from the state the previous one
+ * left).
  */
 describe('distributed mode: every app its own process on one Redis', () => {
   const token = 'distributed-e2e-key';
@@ -40,6 +44,7 @@ describe('distributed mode: every app its own process on one Redis', () => {
   const services: Record<string, SpawnedService> = {};
   let converters: SpawnedService[] = [];
   let client: Client;
+  let llm: FakeLlmServer;
   /** Reads job states the way an operator's `lectern queue` does (no worker here). */
   let observer: Platform;
 
@@ -52,11 +57,34 @@ describe('distributed mode: every app its own process on one Redis', () => {
   const startConverter = () => spawnService('apps/converter/src/main.ts', 'CONVERTER_PORT', { ...env, CONVERTER_CONCURRENCY: '1', MAX_PAGES: '5000' });
   // the services run with default conversion settings, so a file's job id is `convert-<sha256>` (no option suffix)
   const jobOf = async (file: string) => observer.queue(conversionQueue).getJob(conversionJobId(await sha256File(file)));
+  const authed = (init: RequestInit = {}): RequestInit => ({ ...init, headers: { authorization: `Bearer ${token}`, ...(init.headers ?? {}) } });
+  const form = (fields: Record<string, string>, file: string, name: string): FormData => {
+    const body = new FormData();
+    for (const [k, v] of Object.entries(fields)) body.append(k, v);
+    body.append('file', new Blob([readFileSync(file)]), name);
+    return body;
+  };
+  const poll = async <T>(read: () => Promise<T>, done: (value: T) => boolean, what: string): Promise<T> => {
+    for (let i = 0; i < 1200; i += 1) {
+      const value = await read();
+      if (done(value)) return value;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error(`${what} never settled`);
+  };
 
   beforeAll(async () => {
     redisDir = mkdtempSync(join(tmpdir(), 'lectern-e2e-redis-'));
     dataDir = mkdtempSync(join(tmpdir(), 'lectern-e2e-data-'));
     redis = await startRedis({ persistDir: redisDir });
+    // the extraction stage's "model": index, one search per field, read the best hit, answer with the line it read
+    const replies = anthropicScript(() =>
+      wellBehavedScript([
+        { key: 'rated_current', query: 'rated current', line: /Rated current: ([\d.]+ A)/ },
+        { key: 'protection_class', query: 'protection class', line: /Protection class: (IP\d\d)/ },
+      ]),
+    );
+    llm = await startFakeLlm((body) => replies(body));
     env = {
       REDIS_URL: redis.url,
       DATA_DIR: dataDir,
@@ -71,7 +99,13 @@ describe('distributed mode: every app its own process on one Redis', () => {
       startConverter(),
       spawnService('apps/document-store-mcp/src/main.ts', 'DOCUMENT_STORE_PORT', { ...env, INGEST_TIMEOUT_S: '300' }),
       spawnService('apps/policy-kb-mcp/src/main.ts', 'POLICY_KB_PORT', env),
-      spawnService('apps/extraction-api/src/main.ts', 'EXTRACTION_API_PORT', env),
+      spawnService('apps/extraction-api/src/main.ts', 'EXTRACTION_API_PORT', {
+        ...env,
+        ANTHROPIC_API_KEY: 'fake-key',
+        ANTHROPIC_BASE_URL: llm.url,
+        EXTRACTOR: 'anthropic',
+        LLM_MAX_RETRIES: '0',
+      }),
     ]);
     const [c1, c2, documentStore, policyKb, extraction] = started as [SpawnedService, SpawnedService, SpawnedService, SpawnedService, SpawnedService];
     converters = [c1, c2];
@@ -83,6 +117,7 @@ describe('distributed mode: every app its own process on one Redis', () => {
   afterAll(async () => {
     await client?.close();
     await observer?.close();
+    await llm?.close();
     await Promise.all([...converters, ...Object.values(services)].map((s) => s.stop()));
     await redis?.stop();
     rmSync(redisDir, { recursive: true, force: true });
@@ -109,6 +144,70 @@ describe('distributed mode: every app its own process on one Redis', () => {
     }
     const search = await client.callTool({ name: 'search_application_docs', arguments: { query: 'Page 6 line 3 quick brown fox', application_ref: 'E2E/3' } });
     expect((toolText(search) as { results: unknown[] }).results.length).toBeGreaterThan(0);
+  }, 300_000);
+
+  it('takes a policy revision uploaded through the admin API to active through the policy-ingest queue, searchable by date', async () => {
+    const kb = services['policy-kb-mcp']!.baseUrl;
+    const created = await fetch(`${kb}/api/policies`, authed({
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ source: 'E2E_PLAN', title: 'E2E local plan', description: 'distributed end to end', category: 'local_plan' }),
+    }));
+    expect(created.status).toBe(201);
+    const pdf = fixtureFile('e2e-policy.pdf', makePolicyPdf('cycle parking'));
+    const fields = { version_label: 'E2E 2024', effective_from: '2024-01-01' };
+    const uploaded = await fetch(`${kb}/api/policies/E2E_PLAN/revisions`, authed({ method: 'POST', body: form(fields, pdf, 'plan.pdf') }));
+    expect(uploaded.status).toBe(202);
+    const { revision, job_id: jobId } = (await uploaded.json()) as { revision: { revision_id: string }; job_id: string };
+    const settled = await poll(
+      async () => (await (await fetch(`${kb}/api/policies/E2E_PLAN/revisions/${revision.revision_id}`, authed())).json()) as Record<string, unknown>,
+      (r) => r['status'] !== 'processing',
+      'the policy revision',
+    );
+    expect(settled).toMatchObject({ status: 'active', page_count: 3 });
+    expect(settled['chunk_count']).toBeGreaterThan(0);
+    // the job went through Redis, and its PDF through the converter workers
+    expect(await observer.queue(policyIngestQueue).getJob(jobId)).toMatchObject({ status: 'succeeded' });
+    expect(await jobOf(pdf)).toMatchObject({ status: 'succeeded' });
+    const policies = await connectMcp(kb, 'streamable-http', { token });
+    try {
+      const found = toolText(
+        await policies.callTool({ name: 'search_policy', arguments: { query: 'cycle parking policy', effective_date: '2024-06-01', sources: ['E2E_PLAN'] } }),
+      ) as { results: Array<{ revision_id: string }> };
+      expect(found.results.length).toBeGreaterThan(0);
+      for (const hit of found.results) expect(hit.revision_id).toBe(revision.revision_id);
+      const before = toolText(await policies.callTool({ name: 'search_policy', arguments: { query: 'cycle parking', effective_date: '2023-06-01', sources: ['E2E_PLAN'] } })) as {
+        results: unknown[];
+      };
+      expect(before.results).toEqual([]);
+    } finally {
+      await policies.close();
+    }
+  }, 300_000);
+
+  it('runs an extraction task against a fake LLM: the document converted by the workers, the values verified', async () => {
+    const api = services['extraction-api']!.baseUrl;
+    const pdf = fixtureFile('e2e-widget.pdf', makeTextPdf([['Widget W-100 datasheet', 'Rated current: 1.6 A at 230 V', 'Protection class: IP65 housing']]));
+    const submitted = await fetch(`${api}/tasks`, authed({ method: 'POST', body: form({ schema: JSON.stringify({ rated_current: '', protection_class: '' }) }, pdf, 'widget.pdf') }));
+    expect(submitted.status).toBe(202);
+    const { task_id: id } = (await submitted.json()) as { task_id: string };
+    const task = await poll(
+      async () => (await (await fetch(`${api}/tasks/${id}`, authed())).json()) as { status: string; error: unknown },
+      (t) => t.status === 'succeeded' || t.status === 'failed',
+      'the extraction task',
+    );
+    expect(task).toMatchObject({ status: 'succeeded', error: null });
+    const result = (await (await fetch(`${api}/tasks/${id}/result`, authed())).json()) as {
+      extractor: string;
+      data: Record<string, unknown>;
+      evidence: Record<string, { grounded?: boolean }>;
+    };
+    expect(result.extractor).toBe('anthropic');
+    expect(result.data).toMatchObject({ original_file: 'widget.pdf', rated_current: '1.6A', protection_class: 'IP65' });
+    expect(result.evidence['rated_current']).toMatchObject({ grounded: true });
+    expect(result.evidence['protection_class']).toMatchObject({ grounded: true });
+    expect(await jobOf(pdf)).toMatchObject({ status: 'succeeded' });
+    expect(llm.requests.length).toBeGreaterThanOrEqual(4);
   }, 300_000);
 
   it('completes a job on the other converter when the one running it is killed mid-job', async () => {

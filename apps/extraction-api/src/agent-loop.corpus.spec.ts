@@ -1,8 +1,7 @@
-import { corporaDir, spawnService, startFakeLlm, type FakeLlmServer, type SpawnedService } from '@lectern/testing';
+import { anthropicScript, openAiScript, type ScriptStep, corporaDir, spawnService, startFakeLlm, type FakeLlmServer, type SpawnedService } from '@lectern/testing';
 import { readFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { anthropicScript, openAiScript, type ScriptStep } from './agent-script.testkit.js';
 
 const OMRON = () => join(corporaDir(), 'datasheets', 'datasheetminer-benchmark', 'datasheets', 'omron-g-series-servo-motors.pdf');
 const SCHEMA = { product_name: '', rated_torque: '', peak_current: '', ip_rating: '', thd: '' };

@@ -1,8 +1,7 @@
-import { startFakeLlm, type FakeLlmServer } from '@lectern/testing';
+import { anthropicScript, wellBehavedScript, startFakeLlm, type FakeLlmServer } from '@lectern/testing';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { anthropicScript, wellBehavedScript } from './agent-script.testkit.js';
 import { startExtraction, submitTask, waitForTask, WIDGET_MD, WIDGET_SCHEMA, type RunningExtraction } from './extraction.testkit.js';
 
 interface Result {

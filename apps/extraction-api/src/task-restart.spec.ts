@@ -1,8 +1,7 @@
-import { spawnService, startFakeLlm, type FakeLlmServer, type SpawnedService } from '@lectern/testing';
+import { anthropicScript, wellBehavedScript, spawnService, startFakeLlm, type FakeLlmServer, type SpawnedService } from '@lectern/testing';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { anthropicScript, wellBehavedScript } from './agent-script.testkit.js';
 import { submitTask, waitForTask, WIDGET_MD, WIDGET_SCHEMA } from './extraction.testkit.js';
 
 const ENTRY = 'apps/extraction-api/src/main.ts';

@@ -150,6 +150,9 @@ describe('chunkMarkdown', () => {
     // Twice is not a pattern: a short closing line on two pages stays.
     const twice = chunkMarkdown(build([[sentence('a', 5), '', 'Signed 1'], [sentence('b', 5), '', 'Signed 2']]), { countTokens, maxTokens: 200 });
     expect(twice.map((c) => c.text).join(' ')).toMatch(/Signed 1.*Signed 2/s);
+    // Furniture runs beside content: pages of one paragraph each keep it, however often it repeats.
+    const register = chunkMarkdown(build(Array.from({ length: 4 }, (_, i) => [`Register sheet number ${i + 1}`])), { countTokens, maxTokens: 200 });
+    expect(register.map((c) => c.text).join(' ')).toMatch(/number 1.*number 2.*number 3.*number 4/s);
   });
 
   it('markdownPages gives spec 000 the Markdown per page, page markers and running headers blanked, offsets kept', () => {

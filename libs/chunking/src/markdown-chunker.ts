@@ -210,6 +210,8 @@ export const pageFurniture = (md: string, pageMap: readonly PageMapEntry[], tabl
   const pagesOf = new Map<string, Set<number>>();
   const candidates: Array<{ start: number; end: number; key: string }> = [];
   for (const [page, list] of edges) {
+    // furniture runs beside content: a page of one paragraph has nothing to tell them apart by
+    if (list.length < 2) continue;
     for (const b of new Set([list[0], list[list.length - 1]])) {
       if (!b || b.table) continue;
       const text = stripComments(md.slice(b.start, b.end));

@@ -17,3 +17,4 @@ export type { SpawnedService } from './spawn-service.js';
 export { openApiErrors } from './openapi.js';
 export { appErrorCode } from './app-error-code.js';
 export * from './fake-llm.js';
+export * from './agent-script.js';

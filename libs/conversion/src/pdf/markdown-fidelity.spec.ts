@@ -49,6 +49,12 @@ describe('running headers and footers', () => {
       expect(p.char_count).toBe(p.text.length);
     }
   });
+
+  it('are never all of a page: a page whose only text repeats at its top keeps it (a register of one-line sheets)', async () => {
+    const r = await convert([1, 2, 3, 4].map((n) => show(72, 770, `Register sheet number ${n}`, 'F1', 11)));
+    for (const p of r.pages) expect(p.text).toBe(`Register sheet number ${p.page_number}`);
+    expect(r.markdown).toContain('Register sheet number 4');
+  });
 });
 
 describe('a running header carrying the chapter name', () => {

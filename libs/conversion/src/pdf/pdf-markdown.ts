@@ -33,6 +33,12 @@ export function findRepeatedFurniture(layouts: PageLayout[]): Set<TextBlock> {
       if (PAGE_NUMBER.test(text.trim()) || bandKeys(text).some((k) => (pagesWith.get(k) ?? 0) >= min)) drop.add(b);
     }
   }
+  // Furniture runs beside a page's content: a page whose every text block would go (a register of one-line
+  // sheets, a slide deck's titles) keeps them, since there is nothing else to tell content from furniture by.
+  for (const p of layouts) {
+    const text = p.blocks.filter((b): b is TextBlock => b.kind === 'text');
+    if (text.length > 0 && text.every((b) => drop.has(b))) for (const b of text) drop.delete(b);
+  }
   return drop;
 }
 

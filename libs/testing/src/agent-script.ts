@@ -1,4 +1,4 @@
-import { anthropicText, anthropicToolUse, openAiText, openAiToolCalls, type FakeReply } from '@lectern/testing';
+import { anthropicText, anthropicToolUse, openAiText, openAiToolCalls, type FakeReply } from './fake-llm.js';
 
 /**
  * A scripted extraction conversation for the fake LLM servers: each step looks at the tool results the agent
