@@ -191,7 +191,7 @@ export function chunkMarkdown(doc: MarkdownDocument, options: MarkdownChunkOptio
 
 /**
  * Running headers and footers a converter left in (e.g. "Chapter 5: Arrays and matrices 25", whose page number
- * changes on every page): a short paragraph (at most 20 words, not a heading or table) that is the first or last
+ * changes on every page): a short paragraph (at most 10 words, not a heading or table) that is the first or last
  * paragraph of its page and whose text, digits aside, opens or closes at least three pages is page furniture, not
  * content. Returns their [start, end) ranges in the Markdown.
  */
@@ -210,7 +210,7 @@ export const pageFurniture = (md: string, pageMap: readonly PageMapEntry[], tabl
     for (const b of new Set([list[0], list[list.length - 1]])) {
       if (!b || b.table) continue;
       const text = stripComments(md.slice(b.start, b.end));
-      if (text.startsWith('#') || text.split(/\s+/).length > 20) continue;
+      if (text.startsWith('#') || text.split(/\s+/).length > 10) continue;
       const k = key(b);
       pagesOf.set(k, (pagesOf.get(k) ?? new Set()).add(page));
       candidates.push({ start: b.start, end: b.end, key: k });
