@@ -191,11 +191,11 @@ export function chunkMarkdown(doc: MarkdownDocument, options: MarkdownChunkOptio
 
 /**
  * Running headers and footers a converter left in (e.g. "Chapter 5: Arrays and matrices 25", whose page number
- * changes on every page): a short paragraph (at most 12 words, not a heading or table) that is the first or last
+ * changes on every page): a short paragraph (at most 10 words, not a heading or table) that is the first or last
  * paragraph of its page and whose text, digits aside, opens or closes at least three pages is page furniture, not
  * content. Returns their [start, end) ranges in the Markdown. The PDF conversion already leaves out the furniture
  * it can place by position (libs/conversion's `findRepeatedFurniture`); this catches what it cannot see (OCR'd
- * pages, other converters). Twelve words holds real running heads and footers ("Chapter 5: Arrays and matrices
+ * pages, other converters). Ten words hold real running heads and footers ("Chapter 5: Arrays and matrices
  * 25", "Page 3 of 54", a copyright line) while a numbered body line that repeats digits aside stays content.
  */
 export const pageFurniture = (md: string, pageMap: readonly PageMapEntry[], tables: readonly TableSpan[] = []): Array<{ start: number; end: number }> => {
@@ -215,7 +215,7 @@ export const pageFurniture = (md: string, pageMap: readonly PageMapEntry[], tabl
     for (const b of new Set([list[0], list[list.length - 1]])) {
       if (!b || b.table) continue;
       const text = stripComments(md.slice(b.start, b.end));
-      if (text.startsWith('#') || text.split(/\s+/).length > 12) continue;
+      if (text.startsWith('#') || text.split(/\s+/).length > 10) continue;
       const k = key(b);
       pagesOf.set(k, (pagesOf.get(k) ?? new Set()).add(page));
       candidates.push({ start: b.start, end: b.end, key: k });

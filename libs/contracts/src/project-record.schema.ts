@@ -14,8 +14,6 @@ export const ChunkingPolicySchema = z.object({
   max_tokens: z.number().int().positive().max(8192).optional(),
   /** Tokens repeated from the end of a chunk at the start of the next one inside the same section. */
   overlap_tokens: z.number().int().nonnegative().max(4096).optional(),
-  /** Prefix each chunk's text with its section path (helps the embedding; the stored text stays the chunk's). */
-  heading_context: z.boolean().optional(),
 });
 export type ChunkingPolicy = z.infer<typeof ChunkingPolicySchema>;
 

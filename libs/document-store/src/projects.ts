@@ -50,7 +50,7 @@ export class ProjectCache {
   }
 }
 
-const nowIso = (deps: object): string => ((deps as { now?: () => Date }).now?.() ?? new Date()).toISOString();
+const nowIso = (deps: StoreDeps | SearchDeps): string => ('now' in deps && deps.now ? deps.now() : new Date()).toISOString();
 
 /** Scroll that treats a missing collection as empty (INVALID_PROJECT from the store). */
 const scrollAll = async (store: VectorStore, name: string, filter?: Record<string, string>): Promise<StoredPoint[]> => {
