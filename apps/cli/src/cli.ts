@@ -6,8 +6,11 @@ import { Command, CommanderError } from 'commander';
 import { registerConvertCommand } from './commands/convert.command.js';
 import { registerDocstoreCommand } from './commands/docstore.command.js';
 import { registerEmbedCommand } from './commands/embed.command.js';
+import { registerExtractCommand } from './commands/extract.command.js';
 import { registerMcpCommand } from './commands/mcp.command.js';
 import { registerModelsCommand } from './commands/models.command.js';
+import { registerProjectCommands } from './commands/project.command.js';
+import { registerPolicyCommand } from './commands/policy.command.js';
 import { registerQueueCommand } from './commands/queue.command.js';
 import { loadConfig, type CliConfig } from './config.js';
 
@@ -54,6 +57,9 @@ export const buildCli = (io: CliIo): Command => {
   registerDocstoreCommand(program, context);
   registerConvertCommand(program, context);
   registerMcpCommand(program, context);
+  registerProjectCommands(program, context);
+  registerExtractCommand(program, context);
+  registerPolicyCommand(program, context);
   registerQueueCommand(program, context);
   return program;
 };

@@ -20,6 +20,10 @@ export const CliEnvSchema = z.object({
   CHROMA_PERSIST_DIR: envString(),
   QDRANT_URL: envUrl(),
   QDRANT_API_KEY: envString(),
+  /** extraction-api, for `lectern extract` (`--url` wins). */
+  EXTRACTION_API_URL: z.preprocess((v) => (v === '' ? undefined : v), z.url().default('http://localhost:8000')),
+  EXTRACTION_API_KEY: envString(),
+  MCP_API_KEY: envString(),
 });
 export type CliConfig = z.infer<typeof CliEnvSchema>;
 

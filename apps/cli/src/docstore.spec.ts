@@ -2,8 +2,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ingestDocument, storeDocumentChunks } from '@lectern/document-store';
-import { createPlatform, documentStoreDeps } from '@lectern/platform';
-import { fixturesDir, numberedPdfFile, silentLogger } from '@lectern/testing';
+import { numberedPdfFile } from '@lectern/testing';
+import { openDocumentStore } from './cli.testkit.js';
 import { runCli } from './cli.js';
 
 const run = async (argv: string[], env: Record<string, string>) => {
@@ -16,19 +16,7 @@ const run = async (argv: string[], env: Record<string, string>) => {
 /** A generated 4-page text-layer PDF (this suite runs without ../shared). */
 const STATEMENT = numberedPdfFile(4, 'Energy_SPD_Adoption_Statement.pdf');
 
-const openDeps = (dataDir: string) => {
-  const platform = createPlatform({ dataDir, log: silentLogger() });
-  const deps = documentStoreDeps(platform, {
-    embedding: { model: 'auto' },
-    roots: [fixturesDir()],
-    defaultProject: 'application_docs',
-    enableOcr: false,
-    imageRatioThreshold: 0.7,
-    ingestTimeoutMs: 120_000,
-    maxDocumentBytes: 1e9,
-  });
-  return { platform, deps };
-};
+const openDeps = openDocumentStore;
 
 describe('lectern docstore check', () => {
   let dataDir: string;

@@ -100,4 +100,13 @@ describe('POST /convert on an 82-page PDF', () => {
     expect(markdown).toMatch(/^#{1,3} Section 41$/m);
     expect(markdown).toContain('Page 82 line 12');
   });
+
+  it('marks where each page starts unless the request turns page markers off', async () => {
+    const marked = ConversionResultSchema.parse(await (await postFile(converter.baseUrl, '/convert', { path: NPPF })).json());
+    expect(marked.markdown.match(/^<!-- page \d+ -->$/gm)).toHaveLength(82);
+    expect(marked.page_map.every((e) => marked.markdown.startsWith(`<!-- page ${e.page} -->\n`, e.offset))).toBe(true);
+    const plain = await postFile(converter.baseUrl, '/convert', { path: NPPF }, { fields: { options: '{"pageMarkers":false}' } });
+    expect(plain.status).toBe(200);
+    expect(ConversionResultSchema.parse(await plain.json()).markdown).not.toContain('<!--');
+  });
 });

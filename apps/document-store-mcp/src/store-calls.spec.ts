@@ -108,4 +108,13 @@ describe('search tools: store calls per query (real embedded store behind a coun
     expect(list[0]?.text).toMatch(/Flood risk/);
     for (const r of list) expect(r.score).toBeGreaterThan(0);
   });
+
+  it('retrieve_document_chunks across every collection: three store calls however many collections (one multi-collection search)', async () => {
+    const { result, calls: made } = await callCounted('retrieve_document_chunks', { query: 'flood risk river', top_k: 3 });
+    const list = toolText(result) as Array<{ text: string; score: number }>;
+    expect([...made].sort()).toEqual(['listCollections', 'scroll', 'searchMany']);
+    expect(list.length).toBeGreaterThan(0);
+    expect(list.some((r) => /Flood risk/.test(r.text))).toBe(true);
+    for (const r of list) expect(r.score).toBeGreaterThan(0);
+  });
 });

@@ -1,18 +1,16 @@
-import { createPlatform } from '@lectern/platform';
 import { createLogger, ConfigError } from '@lectern/runtime';
 import { announceReady, httpShutdownStep, installShutdown } from '@lectern/transport';
-import { buildApp } from './app.js';
+import { composeExtraction } from './compose.js';
 import { loadConfig, restApiKey } from './config.js';
 
 const start = async () => {
   const config = loadConfig(process.env);
   const logger = createLogger('extraction-api', config.LOG_LEVEL);
-  // Services come from the platform as the tools that need them land (store, embedders, conversion, queues).
-  const platform = createPlatform({ dataDir: config.DATA_DIR, log: logger });
-  const app = buildApp({ config, logger });
+  const { app, platform } = composeExtraction(config, logger);
   installShutdown({ log: logger, steps: [httpShutdownStep(app), ...platform.shutdownSteps()] });
   await app.listen({ port: config.EXTRACTION_API_PORT, host: config.HOST });
-  announceReady(app, logger, { service: 'extraction-api', host: config.HOST, auth: Boolean(restApiKey(config)), transports: 'REST (POST /tasks arrives with its issue), OpenAPI /docs' });
+  announceReady(app, logger, { service: 'extraction-api', host: config.HOST, auth: Boolean(restApiKey(config)), transports: `REST /tasks, MCP /mcp (${config.MCP_HTTP_SESSIONS}) + /sse (doc tools), OpenAPI /docs`,
+    details: { markdown: config.MARKITDOWN_URL ?? (config.REDIS_URL ? 'conversion queue (redis)' : 'conversion queue (in-process)'), search: config.DOC_SEARCH_MODE } });
 };
 
 start().catch((error: unknown) => {

@@ -1,4 +1,4 @@
-import { createPlatform } from '@lectern/platform';
+import { createPlatform, policyIngestService, policyKbDeps, policyKbSettings } from '@lectern/platform';
 import { createLogger, ConfigError } from '@lectern/runtime';
 import { announceReady, httpShutdownStep, installShutdown } from '@lectern/transport';
 import { buildApp } from './app.js';
@@ -7,17 +7,25 @@ import { loadConfig } from './config.js';
 const start = async () => {
   const config = loadConfig(process.env);
   const logger = createLogger('policy-kb-mcp', config.LOG_LEVEL);
-  // Services come from the platform as the tools that need them land (store, embedders, conversion, queues).
-  const platform = createPlatform({ dataDir: config.DATA_DIR, log: logger });
-  const app = buildApp({ config, logger });
+  const platform = createPlatform({ dataDir: config.DATA_DIR, log: logger, redisUrl: config.REDIS_URL });
+  const policyKb = policyKbDeps(platform, policyKbSettings(config));
+  const { queue: ingestQueue } = policyIngestService(platform, policyKb);
+  const app = buildApp({ config, logger, policyKb, ingestQueue });
+  // Order: HTTP and its open streams first, then the platform's workers, queues, Redis, engine, embedders, stores.
   installShutdown({ log: logger, steps: [httpShutdownStep(app), ...platform.shutdownSteps()] });
   await app.listen({ port: config.POLICY_KB_PORT, host: config.HOST });
   announceReady(app, logger, {
     service: 'policy-kb-mcp',
     host: config.HOST,
     auth: Boolean(config.MCP_API_KEY),
-    transports: `MCP /mcp (${config.MCP_HTTP_SESSIONS}) + /sse`,
-    details: { registry: config.REDIS_URL ? 'redis' : 'sqlite', project: config.POLICY_KB_PROJECT },
+    transports: `MCP /mcp (${config.MCP_HTTP_SESSIONS}) + /sse, admin REST /api, OpenAPI /api/docs`,
+    details: {
+      registry: config.REDIS_URL ? 'redis' : 'sqlite',
+      queue: config.REDIS_URL ? 'bullmq (redis)' : 'in-process',
+      store: config.QDRANT_URL ? `qdrant ${config.QDRANT_URL}` : 'sqlite',
+      collection: policyKb.collection,
+      embedding: config.EMBEDDING_MODEL,
+    },
   });
 };
 

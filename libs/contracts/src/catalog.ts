@@ -1,4 +1,8 @@
 import type { AnyToolDefinition } from './tool-definition.js';
+import { docIndexBuildTool } from './tools/doc-index-build.schema.js';
+import { docReadTool } from './tools/doc-read.schema.js';
+import { docSearchTool } from './tools/doc-search.schema.js';
+import { jsonValidateAndNormalizeTool } from './tools/json-validate-and-normalize.schema.js';
 import { deleteDocumentTool } from './tools/delete-document.schema.js';
 import { findChunksTool } from './tools/find-chunks.schema.js';
 import { getDocumentTextTool } from './tools/get-document-text.schema.js';
@@ -44,4 +48,12 @@ export const policyKbTools: readonly AnyToolDefinition[] = [
   listPolicyRevisionsTool,
   ingestPolicyRevisionTool,
   removePolicyRevisionTool,
+];
+
+/** Spec 003: the four document tools extraction-api serves at `/mcp` (its agent reaches them over MCP). */
+export const extractionDocTools: readonly AnyToolDefinition[] = [
+  docIndexBuildTool,
+  docSearchTool,
+  docReadTool,
+  jsonValidateAndNormalizeTool,
 ];

@@ -114,5 +114,13 @@ export const ConversionOptionsSchema = z.object({
     .enum(['eng'])
     .default('eng')
     .describe('OCR language: only English data ships offline (@tesseract.js-data/eng).'),
+  pageMarkers: z
+    .boolean()
+    .default(false)
+    .describe(
+      'Start each page of a paged document (PDF, image) in the Markdown with an HTML comment `<!-- page N -->` ' +
+        '(N: the page number; the page map points at it). Off by default (text for chunking); the converter\'s ' +
+        'REST endpoints turn it on unless the request sets it.',
+    ),
 });
 export type ConversionOptions = z.infer<typeof ConversionOptionsSchema>;

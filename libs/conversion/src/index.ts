@@ -7,3 +7,4 @@ export { sha256File, sha256Bytes } from './sha256.js';
 export { isRenderingFilename } from './rendering.js';
 export { pageAt } from './markdown-index.js';
 export { SUPPORTED_EXTENSIONS } from './detect-type.js';
+export { repeatPdfPages } from './testing/repeat-pages.js';

@@ -1,5 +1,5 @@
 import type { StoreDeps } from './deps.js';
-import { invalidProject } from './project-collection.js';
+import { invalidProject, requireProjectCollection } from './project-collection.js';
 import { registryCollection, VectorStoreDocumentRegistry } from './registry.js';
 
 export interface ConsistencyReport {
@@ -34,21 +34,22 @@ interface Scan {
   mismatches: ConsistencyReport['count_mismatches'];
 }
 
-const scan = async (deps: StoreDeps, project: string): Promise<Scan> => {
+const scan = async (deps: StoreDeps, project: string, collection: string | null): Promise<Scan> => {
   const entries = await new VectorStoreDocumentRegistry(deps.store, project).listAll();
   const registered = new Set(entries.map((e) => e.document_id));
   const stored = new Map<string, number>();
   const orphans = new Map<string, string[]>();
   let chunks = 0;
   let unmanaged = 0;
-  if (await deps.store.getCollection(project)) {
+  if (collection) {
     let cursor: string | null = null;
     do {
-      const page = await deps.store.scroll(project, { limit: 1000, cursor });
+      const page = await deps.store.scroll(collection, { limit: 1000, cursor });
       for (const p of page.points) {
         chunks += 1;
         const documentId = p.payload['document_id'];
-        if (typeof documentId !== 'string' || documentId === '') {
+        // Chunks of spec 004 writes (`origin`: project_ingest, store_chunks) have no registry entry by design.
+        if (typeof documentId !== 'string' || documentId === '' || typeof p.payload['origin'] === 'string') {
           unmanaged += 1;
           continue;
         }
@@ -77,16 +78,17 @@ export const checkConsistency = async (
 ): Promise<ConsistencyReport> => {
   const project = input.project ?? deps.defaultProject;
   const [chunksCollection, registry] = await Promise.all([
-    deps.store.getCollection(project),
+    requireProjectCollection(deps, project),
     deps.store.getCollection(registryCollection(project)),
   ]);
   if (!chunksCollection && !registry) throw invalidProject(project);
-  const found = await scan(deps, project);
+  const name = chunksCollection?.name ?? null;
+  const found = await scan(deps, project, name);
   let removed = 0;
   let after = found;
-  if (input.repair && found.orphans.size > 0) {
-    for (const ids of found.orphans.values()) removed += await deps.store.deleteByIds(project, ids);
-    after = await scan(deps, project);
+  if (input.repair && name && found.orphans.size > 0) {
+    for (const ids of found.orphans.values()) removed += await deps.store.deleteByIds(name, ids);
+    after = await scan(deps, project, name);
   }
   const orphanIds = [...found.orphans.keys()].sort();
   return {

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import {
   AppError,
   PROJECT_ID_MAX_LENGTH,
+  isInternalCollectionName,
   ProjectIdSchema,
   StoreChunkSchema,
   type RetrieveDocumentChunksInput,
@@ -12,7 +13,7 @@ import {
 import type { CollectionInfo, Hit } from '@lectern/vector-store';
 import type { z } from 'zod';
 import type { SearchDeps, StoreDeps } from './deps.js';
-import { isRegistryCollection } from './registry.js';
+import { CLIENT_CHUNKING, ensureProject, listProjectRecords, resolveProject } from './projects.js';
 
 /**
  * Spec 002's generic collection tools. A "collection" is a project collection of the vector store (created
@@ -20,11 +21,12 @@ import { isRegistryCollection } from './registry.js';
  */
 
 
-export const listCollectionNames = async (deps: Pick<StoreDeps, 'store'>): Promise<string[]> =>
-  (await deps.store.listCollections())
-    .map((c) => c.name)
-    .filter((n) => !isRegistryCollection(n))
-    .sort();
+/** Every project: those with a record, and collections from before records (named after their project). */
+export const listCollectionNames = async (deps: Pick<StoreDeps, 'store'>): Promise<string[]> => {
+  const [records, physical] = await Promise.all([listProjectRecords(deps.store), deps.store.listCollections()]);
+  const names = new Set([...records.map((r) => r.project), ...physical.map((c) => c.name).filter((n) => !isInternalCollectionName(n))]);
+  return [...names].sort();
+};
 
 /** Spec 002's exact validation messages ("Chunk 3 missing required field 'text'"). */
 const validateChunks = (chunks: Record<string, unknown>[]): StoreChunk[] | string => {
@@ -56,21 +58,17 @@ export const storeDocumentChunks = async (
   input: { chunks: Record<string, unknown>[]; collection: string },
 ): Promise<z.infer<typeof StoreDocumentChunksOutput>> => {
   const fail = (message: string) => ({ success: false, chunks_stored: 0, collection: input.collection, message });
-  if (!ProjectIdSchema.safeParse(input.collection).success || isRegistryCollection(input.collection)) {
+  if (!ProjectIdSchema.safeParse(input.collection).success) {
     return fail(`Validation error: invalid collection name '${input.collection}' (letters, digits, '_' and '-', at most ${PROJECT_ID_MAX_LENGTH})`);
   }
   const chunks = validateChunks(input.chunks);
   if (typeof chunks === 'string') return fail(chunks);
-  let info = await deps.store.getCollection(input.collection);
-  if (!info) {
-    const embedder = await deps.embedders.configured();
-    info = await deps.store.ensureCollection(input.collection, { fingerprint: embedder.fingerprint, hybrid: true });
-  }
+  const { info } = await ensureProject(deps, input.collection, { chunking: CLIENT_CHUNKING });
   const embedder = await deps.embedders.for(info.fingerprint);
   const vectors = await embedder.embedBatch(chunks.map((c) => c.text));
   const ingestionDate = (deps.now?.() ?? new Date()).getTime() / 1000;
   await deps.store.upsert(
-    input.collection,
+    info.name,
     chunks.map((c, i) => ({
       id: collectionChunkId(input.collection, c),
       vector: vectors[i] as Float32Array,
@@ -123,28 +121,45 @@ export const retrieveDocumentChunks = async (
   if (input.query.trim() === '') throw new AppError('invalid_arguments', 'query must not be empty or whitespace');
   const topK = input.top_k ?? 5;
   const name = input.collection ?? null;
-  let targets: CollectionInfo[];
-  if (name !== null) {
-    const info = await deps.store.getCollection(name);
-    if (!info || isRegistryCollection(name)) {
-      throw new AppError('collection_not_found', `Collection not found: ${name}`, { httpStatus: 404 });
-    }
-    targets = [info];
-  } else {
-    targets = (await deps.store.listCollections()).filter((c) => !isRegistryCollection(c.name));
-  }
+  const hybrid = deps.retrieveMode !== 'dense';
   const ranked: Array<{ rank: number; hit: Hit }> = [];
-  for (const target of targets) {
-    const embedder = await deps.embedders.for(target.fingerprint);
-    const vector = await embedder.embed(input.query);
+  // Hybrid hits are ranked by the fused score; spec 002's `score` stays the chunk's cosine.
+  const asCosine = (hit: Hit, fused: boolean) => ({ rank: hit.score, hit: fused ? { ...hit, score: hit.denseScore ?? 0 } : hit });
+  if (name !== null) {
+    // One collection: two store calls (the collection, one search).
+    const target = ProjectIdSchema.safeParse(name).success ? (await resolveProject(deps, name))?.info : undefined;
+    if (!target) throw new AppError('collection_not_found', `Collection not found: ${name}`, { httpStatus: 404 });
+    const vector = await (await deps.embedders.for(target.fingerprint)).embed(input.query);
     const opts = { fingerprint: target.fingerprint, limit: topK };
-    if (target.hybrid && deps.retrieveMode !== 'dense') {
-      const found = await deps.store.searchHybrid(target.name, { vector, text: input.query }, opts);
-      ranked.push(...found.map((hit) => ({ rank: hit.score, hit: { ...hit, score: hit.denseScore ?? 0 } })));
-    } else {
-      const found = await deps.store.searchDense(target.name, vector, opts);
-      ranked.push(...found.map((hit) => ({ rank: hit.score, hit })));
+    const fused = hybrid && target.hybrid;
+    const found = fused ? await deps.store.searchHybrid(target.name, { vector, text: input.query }, opts) : await deps.store.searchDense(target.name, vector, opts);
+    ranked.push(...found.map((hit) => asCosine(hit, fused)));
+  } else {
+    // Every project's current collection — from the records (a rebuilt project's collection is not its name) and
+    // collections from before records — then one multi-collection search: three store calls, however many projects.
+    const [records, physical] = await Promise.all([listProjectRecords(deps.store), deps.store.listCollections()]);
+    const byName = new Map(physical.map((c) => [c.name, c]));
+    const recorded = new Set(records.map((r) => r.project));
+    const targets: CollectionInfo[] = [
+      ...records.flatMap((r) => byName.get(r.collection) ?? []),
+      ...physical.filter((c) => !isInternalCollectionName(c.name) && !recorded.has(c.name)),
+    ];
+    const vectors = new Map<string, Float32Array>(); // one query embedding per model
+    for (const t of targets) {
+      const key = `${t.fingerprint.model_id}@${t.fingerprint.revision}`;
+      if (!vectors.has(key)) vectors.set(key, await (await deps.embedders.for(t.fingerprint)).embed(input.query));
     }
+    const found = await deps.store.searchMany(
+      targets.map((t) => ({
+        name: t.name,
+        fingerprint: t.fingerprint,
+        vector: vectors.get(`${t.fingerprint.model_id}@${t.fingerprint.revision}`) ?? [],
+        ...(hybrid && t.hybrid ? { text: input.query } : {}),
+      })),
+      { limit: topK },
+    );
+    const fusedNames = new Set(targets.filter((t) => hybrid && t.hybrid).map((t) => t.name));
+    ranked.push(...found.map((hit) => asCosine(hit, fusedNames.has(hit.collection))));
   }
   ranked.sort((a, b) => b.rank - a.rank);
   return { result: ranked.slice(0, topK).map((r) => toRetrieved(r.hit)) };

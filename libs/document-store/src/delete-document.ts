@@ -2,6 +2,7 @@ import { AppError, type DeleteDocumentInput, type DeleteDocumentOutput } from '@
 import type { z } from 'zod';
 import type { StoreDeps } from './deps.js';
 import type { KeyedMutex } from './keyed-mutex.js';
+import { requireProjectCollection } from './project-collection.js';
 import { VectorStoreDocumentRegistry } from './registry.js';
 
 /** Remove a document's chunks, then its registry entry; unknown ids are `document_not_found`. */
@@ -13,9 +14,8 @@ export const deleteDocument = async (
   const registry = new VectorStoreDocumentRegistry(deps.store, project);
   return deps.locks.run(`${project}:${input.document_id}`, async () => {
     const entry = await registry.get(input.document_id);
-    const chunks = (await deps.store.getCollection(project))
-      ? await deps.store.deleteByFilter(project, { document_id: input.document_id })
-      : 0;
+    const collection = await requireProjectCollection(deps, project);
+    const chunks = collection ? await deps.store.deleteByFilter(collection.name, { document_id: input.document_id }) : 0;
     if (!entry && chunks === 0) {
       throw new AppError('document_not_found', `Document not found: ${input.document_id}`, { httpStatus: 404 });
     }

@@ -3,6 +3,8 @@ import type { EmbedderProvider } from '@lectern/embedding';
 import type { Logger } from '@lectern/runtime';
 import type { VectorStore } from '@lectern/vector-store';
 import type { KeyedMutex } from './keyed-mutex.js';
+import type { AuditLog } from './audit.js';
+import type { ProjectCache } from './projects.js';
 
 /** Conversion as the use cases see it: the `conversion` job (in-process or on converter workers). */
 export type ConversionPort = Pick<ConversionSubmitter, 'convert'>;
@@ -12,6 +14,10 @@ export interface StoreDeps {
   store: VectorStore;
   /** Project of spec 000's tools when the call names none (`DOCUMENT_STORE_PROJECT`). */
   defaultProject: string;
+  /** Project records reused by reading calls (see `resolveProject`); without it every call reads the record. */
+  projectCache?: ProjectCache;
+  /** Spec 004 FR-013's audit records (retrievals are queued and written in batches). */
+  audit?: AuditLog;
 }
 
 /** What searching use cases need: the store and the embedders. */
@@ -32,6 +38,10 @@ export interface DocumentStoreDeps extends SearchDeps {
   maxDocumentBytes: number;
   locks: KeyedMutex;
   log: Logger;
+  /** Spec 004 FR-011: the deadline of each spec 004 tool call (clamped to 8-15 s; TOOL_TIMEOUT_S). */
+  toolDeadlineMs?: number;
+  /** Spec 004 FR-010: the most characters a retrieved chunk's text keeps (RETRIEVAL_MAX_CHARS). */
+  retrieval?: { maxResultChars: number };
 }
 
 /** Progress reporting of long use cases (mapped onto MCP progress notifications by the tool layer). */

@@ -1,8 +1,33 @@
 export type { ConversionPort, DocumentStoreDeps, ProgressFn, SearchDeps, StoreDeps } from './deps.js';
 export { KeyedMutex } from './keyed-mutex.js';
-export { RegistryEntrySchema, VectorStoreDocumentRegistry, isRegistryCollection, registryCollection } from './registry.js';
+export { AUDIT_COLLECTION, AuditLog, AuditRecordSchema } from './audit.js';
+export type { AuditRecord, NewAuditRecord } from './audit.js';
+export { CslItemSchema, citationMeta, doisIn, matchCitation, normaliseDoi, normaliseTitle, readCslJson, titleSimilarity } from './citations.js';
+export type { CitationMatch, CslItem, MatchEvidence } from './citations.js';
+export { PROJECT_INGEST_ORIGIN, ingestProjectFile, projectDocumentId } from './project-ingest.js';
+export type { DocumentOutcome, ProjectIngestContext } from './project-ingest.js';
+export { listDocumentFiles, planReindex, rebuildProject, resumeStatePath, runProjectIngest, saveReindexState, validateProject } from './project-runs.js';
+export type { ProjectRunOptions, ProjectRunSummary, RebuildOptions, RebuildSummary, ResumeState, ValidationCheck } from './project-runs.js';
+export {
+  CLIENT_CHUNKING,
+  PROJECTS_COLLECTION,
+  ProjectCache,
+  SPEC000_CHUNKING,
+  assertSameModel,
+  createProject,
+  embeddingMismatch,
+  ensureProject,
+  listProjectRecords,
+  readProjectRecord,
+  requireProject,
+  resolveProject,
+  writeProjectRecord,
+} from './projects.js';
+export type { CreateProjectOptions, EnsureProjectOptions, ResolvedProject } from './projects.js';
+export { RegistryEntrySchema, VectorStoreDocumentRegistry, registryCollection } from './registry.js';
 export type { RegistryEntry } from './registry.js';
 export { ingestDocument } from './ingest-document.js';
+export { ensureProjectCollection } from './project-collection.js';
 export type { IngestDocumentInput, IngestDocumentResult } from './ingest-document.js';
 export { searchDocuments, searchFilter } from './search-documents.js';
 export type { SearchDocumentsInput, SearchDocumentsResult, SearchMode, SearchResultItem } from './search-documents.js';
@@ -16,3 +41,19 @@ export type { RetrieveMode } from './collection-tools.js';
 export { documentStoreToolRegistrations } from './tools/tool-registrations.js';
 export { documentTools } from './tools/document-tools.js';
 export { collectionTools } from './tools/collection-tools.js';
+export { projectTools } from './tools/project-tools.js';
+export {
+  DEFAULT_MAX_RESULT_CHARS,
+  citationText,
+  findChunks,
+  inspectProject,
+  listProjects,
+  migrateProject,
+  queryHybrid,
+  redactPayload,
+  retrievalFilter,
+  storeChunks,
+  toRetrievalResult,
+  trimAtWord,
+} from './project-chunks.js';
+export type { ProjectChunkDeps, RetrievalPolicy } from './project-chunks.js';

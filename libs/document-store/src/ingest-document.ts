@@ -1,6 +1,6 @@
 import { basename, resolve } from 'node:path';
 import { AppError, type ConversionResult, type IngestDocumentInput as IngestDocumentInputSchema, type IngestDocumentOutput } from '@lectern/contracts';
-import { chunkPages, countWords } from '@lectern/chunking';
+import { chunkPages, countWords, markdownPages, sectionAt, sectionPaths } from '@lectern/chunking';
 import {
   assertSupportedFile,
   buildChunkRecords,
@@ -106,7 +106,12 @@ export const ingestDocument = async (
       const totalChars = converted.pages.reduce((n, p) => n + p.text.trim().length, 0);
       if (totalChars === 0) throw new AppError('no_content', `No text could be extracted from ${basename(file.path)}`);
 
-      const chunks = chunkPages(converted.pages.map((p) => ({ page_number: p.page_number, text: p.text })));
+      // Spec 000's 800/200 splitter over the converter's Markdown (cut back into pages along its page map): the
+      // text the converter structured and cleaned, whose heading offsets give each chunk its section.
+      const fromMarkdown = converted.markdown.trim() !== '';
+      const { pages: mdPages, toMarkdownOffset } = markdownPages(converted);
+      const chunks = chunkPages(fromMarkdown ? mdPages : converted.pages.map((p) => ({ page_number: p.page_number, text: p.text })));
+      const paths = sectionPaths(converted.headings);
       if (chunks.length === 0) throw new AppError('no_chunks', `Chunking produced no chunks for ${basename(file.path)}`);
 
       const sample = converted.pages.map((p) => p.text).join('\n').slice(0, 5000);
@@ -131,13 +136,21 @@ export const ingestDocument = async (
       );
       await progress(chunks.length, chunks.length, 'storing chunks');
       await deps.store.upsert(
-        project,
+        collection.name,
         records.map((r, i) => ({
           id: r.id,
           vector: vectors[i] as Float32Array,
           text: r.text,
           // Offsets make get_document_text's overlap removal exact; search output drops them.
-          payload: { ...r.metadata, start_offset: r.start_offset, end_offset: r.end_offset },
+          payload: {
+            ...r.metadata,
+            start_offset: r.start_offset,
+            end_offset: r.end_offset,
+            // Spec 004's fields, so find_chunks/query_hybrid cite these chunks too.
+            page_start: chunks[i]?.pages[0] ?? chunks[i]?.first_page,
+            page_end: chunks[i]?.pages[chunks[i].pages.length - 1] ?? chunks[i]?.first_page,
+            ...(fromMarkdown ? sectionAt(converted.headings, paths, toMarkdownOffset(r.start_offset)) : { section_heading: '', section_path: [] }),
+          },
         })),
         { fingerprint: collection.fingerprint },
       );

@@ -1,4 +1,5 @@
 import type { StoreDeps } from './deps.js';
+import { requireProjectCollection } from './project-collection.js';
 
 export interface ChunkRecord {
   id: string;
@@ -11,11 +12,12 @@ export interface ChunkRecord {
 
 /** Every stored chunk of a document, ordered by chunk_index. */
 export const readDocumentChunks = async (deps: StoreDeps, project: string, documentId: string): Promise<ChunkRecord[]> => {
-  if (!(await deps.store.getCollection(project))) return [];
+  const collection = await requireProjectCollection(deps, project);
+  if (!collection) return [];
   const out: ChunkRecord[] = [];
   let cursor: string | null = null;
   do {
-    const page = await deps.store.scroll(project, { filter: { document_id: documentId }, orderBy: 'chunk_index', limit: 1000, cursor });
+    const page = await deps.store.scroll(collection.name, { filter: { document_id: documentId }, orderBy: 'chunk_index', limit: 1000, cursor });
     for (const p of page.points) {
       const start = p.payload['start_offset'];
       const end = p.payload['end_offset'];

@@ -1,4 +1,4 @@
-import { RegistryEntrySchema as BaseEntrySchema, type DocumentRegistry } from '@lectern/documents';
+import { REGISTRY_COLLECTION_SUFFIX, RegistryEntrySchema as BaseEntrySchema, type DocumentRegistry } from '@lectern/documents';
 import type { StoredPoint, VectorStore } from '@lectern/vector-store';
 import { z } from 'zod';
 
@@ -10,11 +10,10 @@ export const RegistryEntrySchema = BaseEntrySchema.extend({
 });
 export type RegistryEntry = z.infer<typeof RegistryEntrySchema>;
 
-export const REGISTRY_SUFFIX = '__registry';
+export const REGISTRY_SUFFIX = REGISTRY_COLLECTION_SUFFIX;
 const REGISTRY_FINGERPRINT = { model_id: 'lectern-registry', revision: 'v1', dimension: 1, normalized: true };
 
 export const registryCollection = (project: string): string => `${project}${REGISTRY_SUFFIX}`;
-export const isRegistryCollection = (name: string): boolean => name.endsWith(REGISTRY_SUFFIX);
 
 /**
  * The document registry of a project (spec 000 FR-008's `document_registry`), kept where the chunks are:

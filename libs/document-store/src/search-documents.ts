@@ -2,6 +2,7 @@ import { AppError, ChunkMetadataSchema, type SearchApplicationDocsInput, type Se
 import type { Filter, Hit } from '@lectern/vector-store';
 import type { z } from 'zod';
 import type { SearchDeps } from './deps.js';
+import { requireProjectCollection } from './project-collection.js';
 
 export type SearchDocumentsInput = z.input<typeof SearchApplicationDocsInput>;
 export type SearchDocumentsResult = z.infer<typeof SearchApplicationDocsOutput>;
@@ -31,7 +32,7 @@ export const searchDocuments = async (deps: SearchDeps, input: SearchDocumentsIn
   if (input.query.trim() === '') throw new AppError('invalid_arguments', 'query must not be empty or whitespace');
   const project = input.project ?? deps.defaultProject;
   const mode = input.search_mode ?? 'hybrid';
-  const collection = await deps.store.getCollection(project);
+  const collection = await requireProjectCollection(deps, project);
   if (!collection) return { status: 'success', query: input.query, results_count: 0, results: [] };
   const filter = searchFilter(input);
   const limit = input.max_results ?? 10;
@@ -39,7 +40,7 @@ export const searchDocuments = async (deps: SearchDeps, input: SearchDocumentsIn
   let hits: Hit[];
   let score: (h: Hit) => number;
   if (mode === 'keyword') {
-    hits = await deps.store.searchKeyword(project, input.query, { limit, ...(filter ? { filter } : {}) });
+    hits = await deps.store.searchKeyword(collection.name, input.query, { limit, ...(filter ? { filter } : {}) });
     const best = hits[0]?.score ?? 1;
     score = (h) => (best > 0 ? h.score / best : 0);
   } else {
@@ -47,10 +48,10 @@ export const searchDocuments = async (deps: SearchDeps, input: SearchDocumentsIn
     const vector = await embedder.embed(input.query);
     const opts = { fingerprint: collection.fingerprint, limit, ...(filter ? { filter } : {}) };
     if (mode === 'semantic' || !collection.hybrid) {
-      hits = await deps.store.searchDense(project, vector, opts);
+      hits = await deps.store.searchDense(collection.name, vector, opts);
       score = (h) => h.score;
     } else {
-      hits = await deps.store.searchHybrid(project, { vector, text: input.query }, opts);
+      hits = await deps.store.searchHybrid(collection.name, { vector, text: input.query }, opts);
       score = (h) => h.denseScore ?? 0;
     }
   }

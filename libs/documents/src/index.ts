@@ -20,3 +20,4 @@ export { RegistryEntrySchema, formatIngestedAt } from './registry.schema.js';
 export type { RegistryEntry, DocumentRegistry } from './registry.schema.js';
 /** Word count as chunk metadata computes it (Python's `len(text.split())`). */
 export { countWords } from '@lectern/chunking';
+export { POLICY_COLLECTION_SUFFIX, REGISTRY_COLLECTION_SUFFIX, policyCollection } from './internal-collections.js';

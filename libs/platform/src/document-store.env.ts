@@ -25,6 +25,10 @@ export const documentStoreEnvShape = {
   MAX_DOCUMENT_BYTES: envInt(200 * 1024 * 1024, 1),
   /** Ranking of spec 002's retrieve_document_chunks: hybrid (BM25 + dense, fused) or dense only. */
   RETRIEVE_SEARCH_MODE: envEnum(['hybrid', 'dense'] as const, 'hybrid'),
+  /** Spec 004 FR-011: deadline of each spec 004 tool call, 8-15 s. */
+  TOOL_TIMEOUT_S: envInt(15, 8, 15),
+  /** Spec 004 FR-010: the most characters a find_chunks/query_hybrid result's text keeps (clients may lower it). */
+  RETRIEVAL_MAX_CHARS: envInt(1500, 50, 20_000),
   QDRANT_URL: envUrl(),
   QDRANT_API_KEY: envString(),
   REDIS_URL: envUrl(),
@@ -33,8 +37,10 @@ export const documentStoreEnvShape = {
 export const DocumentStoreEnvSchema = z.object({ ...documentStoreEnvShape, PDF_ENGINE: commonEnvShape.PDF_ENGINE });
 export type DocumentStoreEnv = z.infer<typeof DocumentStoreEnvSchema>;
 
-/** The platform's document-store settings from those variables. */
-export const documentStoreSettings = (env: DocumentStoreEnv): DocumentStoreSettings => ({
+type StoreEnvKeys = 'CHROMA_PERSIST_DIR' | 'QDRANT_URL' | 'QDRANT_API_KEY' | 'EMBEDDING_MODEL' | 'EMBEDDING_MODEL_DIR' | 'EMBEDDING_QUANTIZED' | 'EMBEDDING_THREADS';
+
+/** The vector store and embedding settings every service reading the store takes from the same variables. */
+export const storeAndEmbeddingSettings = (env: Pick<DocumentStoreEnv, StoreEnvKeys>): Pick<DocumentStoreSettings, 'vectorDir' | 'qdrantUrl' | 'qdrantApiKey' | 'embedding'> => ({
   vectorDir: env.CHROMA_PERSIST_DIR,
   qdrantUrl: env.QDRANT_URL,
   qdrantApiKey: env.QDRANT_API_KEY,
@@ -44,6 +50,11 @@ export const documentStoreSettings = (env: DocumentStoreEnv): DocumentStoreSetti
     quantized: env.EMBEDDING_QUANTIZED,
     threads: env.EMBEDDING_THREADS || undefined,
   },
+});
+
+/** The platform's document-store settings from those variables. */
+export const documentStoreSettings = (env: DocumentStoreEnv): DocumentStoreSettings => ({
+  ...storeAndEmbeddingSettings(env),
   defaultProject: env.DOCUMENT_STORE_PROJECT,
   roots: env.DOCUMENT_ROOTS,
   pdfEngine: env.PDF_ENGINE,
@@ -52,6 +63,8 @@ export const documentStoreSettings = (env: DocumentStoreEnv): DocumentStoreSetti
   maxDocumentBytes: env.MAX_DOCUMENT_BYTES,
   ingestTimeoutMs: env.INGEST_TIMEOUT_S * 1000,
   retrieveMode: env.RETRIEVE_SEARCH_MODE,
+  toolDeadlineMs: env.TOOL_TIMEOUT_S * 1000,
+  retrievalMaxChars: env.RETRIEVAL_MAX_CHARS,
 });
 
 /** How the ready line describes the store: `sqlite <dir>` or `qdrant <url>`, and the queue mode. */

@@ -1,4 +1,4 @@
-import { KeyedMutex, type DocumentStoreDeps, type RetrieveMode, type StoreDeps } from '@lectern/document-store';
+import { AuditLog, KeyedMutex, ProjectCache, type DocumentStoreDeps, type RetrieveMode, type StoreDeps } from '@lectern/document-store';
 import type { PdfEngine } from '@lectern/conversion';
 import type { EmbedderOptions, Platform, VectorStoreOptions } from './platform.js';
 
@@ -13,13 +13,20 @@ export interface DocumentStoreSettings extends VectorStoreOptions {
   maxDocumentBytes: number;
   ingestTimeoutMs: number;
   retrieveMode?: RetrieveMode | undefined;
+  /** Spec 004 tool deadline (8-15 s). */
+  toolDeadlineMs?: number | undefined;
+  /** Spec 004 retrieval policy: most characters of a result's text. */
+  retrievalMaxChars?: number | undefined;
 }
 
 /** What the read-only document-store use cases need (the CLI's `docstore check`): the store alone. */
-export const documentStoreReader = (platform: Platform, s: VectorStoreOptions & { defaultProject: string }): StoreDeps => ({
-  store: platform.vectorStore(s),
-  defaultProject: s.defaultProject,
-});
+export const documentStoreReader = (platform: Platform, s: VectorStoreOptions & { defaultProject: string }): StoreDeps => {
+  const store = platform.vectorStore(s);
+  const audit = new AuditLog(store, platform.log);
+  // Queued retrieval audit records are written before the store closes.
+  platform.addShutdownStep('audit', 'audit log', () => audit.close());
+  return { store, defaultProject: s.defaultProject, projectCache: new ProjectCache(), audit };
+};
 
 /**
  * Every document-store use case's deps: the store, the embedders, and the conversion job — converted in
@@ -43,6 +50,8 @@ export const documentStoreDeps = (platform: Platform, s: DocumentStoreSettings):
     maxDocumentBytes: s.maxDocumentBytes,
     retrieveMode: s.retrieveMode ?? 'hybrid',
     locks: new KeyedMutex(),
+    ...(s.toolDeadlineMs ? { toolDeadlineMs: s.toolDeadlineMs } : {}),
+    ...(s.retrievalMaxChars ? { retrieval: { maxResultChars: s.retrievalMaxChars } } : {}),
     log: platform.log,
   };
 };

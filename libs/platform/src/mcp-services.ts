@@ -1,5 +1,7 @@
-import { policyKbTools } from '@lectern/contracts';
+import { extractionDocTools, policyKbTools } from '@lectern/contracts';
+import { docToolRegistrations, type DocTools } from '@lectern/doc-tools';
 import { documentStoreToolRegistrations, type DocumentStoreDeps } from '@lectern/document-store';
+import { policyKbToolRegistrations as boundPolicyKbTools, type PolicyKbDeps } from '@lectern/policy-kb';
 import { LECTERN_VERSION } from '@lectern/runtime';
 import { notImplemented, type ToolRegistration } from '@lectern/transport';
 
@@ -21,16 +23,29 @@ export const documentStoreMcpService = (deps?: DocumentStoreDeps): McpService =>
   tools: documentStoreToolRegistrations(deps),
 });
 
-/** The six tools of spec 001 with their full contracts; handlers arrive with the policy KB issue. */
-export const policyKbToolRegistrations = (): ToolRegistration[] =>
-  policyKbTools.map((definition) => ({ definition, handler: notImplemented(definition.name) }));
+/** The six tools of spec 001 with their full contracts (without deps every tool answers `not_implemented`). */
+export const policyKbToolRegistrations = (deps?: PolicyKbDeps): ToolRegistration[] =>
+  deps ? boundPolicyKbTools(deps) : policyKbTools.map((definition) => ({ definition, handler: notImplemented(definition.name) }));
 
-/** policy-kb-mcp's server. */
-export const policyKbMcpService = (): McpService => ({
+/** policy-kb-mcp's server: spec 001's tools. */
+export const policyKbMcpService = (deps?: PolicyKbDeps): McpService => ({
   name: 'policy-kb-mcp',
   version: LECTERN_VERSION,
   instructions:
     'Lectern policy knowledge base: search versioned policy documents "as in force on" a date, read sections, ' +
     'list policies and revisions, ingest and remove revisions.',
-  tools: policyKbToolRegistrations(),
+  tools: policyKbToolRegistrations(deps),
+});
+
+/**
+ * extraction-api's MCP server (spec 003's `mcp-tools` role at `/mcp`): the four document tools its agent uses,
+ * open to outside agents too (without tools every tool answers `not_implemented`).
+ */
+export const extractionMcpService = (tools?: DocTools): McpService => ({
+  name: 'extraction-api',
+  version: LECTERN_VERSION,
+  instructions:
+    'Lectern document tools (spec 003): doc_index_build a document, then per field doc_search and doc_read the ' +
+    'chunks it finds (locators h{n}-c{m} / h{n}-t{m}), and json_validate_and_normalize the result against its schema.',
+  tools: tools ? docToolRegistrations(tools) : extractionDocTools.map((definition) => ({ definition, handler: notImplemented(definition.name) })),
 });

@@ -2,18 +2,31 @@ import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import {
   conversionQueue,
-  QUEUE_WORKER_DEFAULTS,
+  policyIngestQueue,
   type ConversionJobPayload,
   type ConversionJobResult,
+  type PolicyIngestJobPayload,
+  type PolicyIngestJobResult,
+  QUEUE_WORKER_DEFAULTS,
   type QueueDefinition,
   type QueueWorkerSettings,
 } from '@lectern/contracts';
 import { createConversionEngine, type ConversionEngine, type ConversionEngineOptions } from '@lectern/conversion';
 import { createConversionProcessor, createConversionSubmitter, HandedOverFiles, startStorageJanitor, type ConversionSubmitter } from '@lectern/conversion-job';
 import { EmbedderPool } from '@lectern/embedding';
-import { closeRedis, connectRedis, createBullmqQueue, createInProcessQueue, type JobQueue, type JobWorker, type RedisConnection } from '@lectern/queue';
+import {
+  closeRedis,
+  connectRedis,
+  createBullmqQueue,
+  createInProcessQueue,
+  type JobHandler,
+  type JobQueue,
+  type JobWorker,
+  type RedisConnection,
+} from '@lectern/queue';
 import { createRedisPolicyRegistry, createSqlitePolicyRegistry, type PolicyRegistry } from '@lectern/policy-registry';
 import type { Logger } from '@lectern/runtime';
+import { SqliteTaskStore, type TaskStore } from '@lectern/task-store';
 import type { z } from 'zod';
 import { createVectorStore, type FusionDefaults, type VectorStore } from '@lectern/vector-store';
 
@@ -54,6 +67,11 @@ export interface PolicyRegistryOptions {
   redisKeyPrefix?: string | undefined;
 }
 
+export interface TaskStoreOptions {
+  /** The SQLite file (default `<dataDir>/tasks.db`). */
+  path?: string | undefined;
+}
+
 export interface ConversionServiceOptions extends Pick<ConversionEngineOptions, 'pdfEngine' | 'defaults' | 'limits'> {
   /**
    * Conversion jobs this process runs at once, per mode. An MCP server converts in-process when embedded and
@@ -78,6 +96,19 @@ export interface ConversionService {
   /** The engine of this process (its workers start on first use; `POST /convert` and the local worker use it). */
   engine: ConversionEngine;
   worker: JobWorker | undefined;
+}
+
+/** The `policy-ingest` queue (admin API uploads -> the policy KB's ingest) and this process's worker on it. */
+export interface PolicyIngestService {
+  queue: JobQueue<PolicyIngestJobPayload, PolicyIngestJobResult>;
+  worker: JobWorker | undefined;
+}
+
+export interface PolicyIngestOptions {
+  /** The job handler (`createPolicyIngestProcessor` of libs/policy-kb); unset: this process only enqueues. */
+  processor?: JobHandler<PolicyIngestJobPayload, PolicyIngestJobResult> | undefined;
+  /** Jobs run at once by this process (default 1: an ingest embeds a whole document). */
+  concurrency?: number | undefined;
 }
 
 export interface ShutdownStep {
@@ -114,13 +145,19 @@ export interface Platform {
    * so a Redis outage answers `registry_unavailable` instead of waiting), else a SQLite file under the data dir.
    */
   policyRegistry(options?: PolicyRegistryOptions): PolicyRegistry;
+  /** Register a shutdown step of something an app built on the platform's services (closed at its stage). */
+  addShutdownStep(stage: Stage, name: string, close: () => Promise<void>): void;
+  /** extraction-api's task store (spec 003): a SQLite file, `<dataDir>/tasks.db` unless `path` (`DB_PATH`) says otherwise. */
+  taskStore(options?: TaskStoreOptions): TaskStore;
+  /** The `policy-ingest` queue: BullMQ on the platform's Redis, else in-process (then a processor is required). */
+  policyIngest(options: PolicyIngestOptions): PolicyIngestService;
   /** What to close after HTTP, in order: workers, queues, Redis, conversion pools, embedders, stores and registries (of what was built so far). */
   shutdownSteps(): ShutdownStep[];
   close(): Promise<void>;
 }
 
-const ORDER = ['worker', 'queue', 'redis', 'engine', 'embedders', 'store'] as const;
-type Stage = (typeof ORDER)[number];
+const ORDER = ['worker', 'queue', 'redis', 'engine', 'embedders', 'audit', 'store'] as const;
+export type Stage = (typeof ORDER)[number];
 
 export const createPlatform = (options: PlatformOptions): Platform => {
   const dataDir = resolve(options.dataDir);
@@ -243,6 +280,23 @@ export const createPlatform = (options: PlatformOptions): Platform => {
         // A store: closed after the workers and queues that may still update revisions.
         steps.push({ stage: 'store', name: 'policy registry', close: () => registry.close() });
         return registry;
+      }),
+    addShutdownStep: (stage, name, close) => {
+      steps.push({ stage, name, close });
+    },
+    taskStore: (o = {}) =>
+      once('task-store', () => {
+        const store = new SqliteTaskStore({ path: o.path ? resolve(o.path) : resolve(dataDir, 'tasks.db') });
+        steps.push({ stage: 'store', name: 'task store', close: () => store.close() });
+        return store;
+      }),
+    policyIngest: (o) =>
+      once('policy-ingest', () => {
+        const queue: JobQueue<PolicyIngestJobPayload, PolicyIngestJobResult> = platform.queue(policyIngestQueue, { keepFinished: 200 });
+        if (!options.redisUrl && !o.processor) throw new Error('embedded mode needs the policy-ingest processor in this process');
+        const worker = o.processor ? queue.process(o.processor, { concurrency: o.concurrency ?? 1 }) : undefined;
+        if (worker) steps.push({ stage: 'worker', name: 'policy-ingest worker', close: () => worker.close() });
+        return { queue, worker };
       }),
     shutdownSteps: () =>
       ORDER.flatMap((stage) => steps.filter((s) => s.stage === stage)).map(({ name, close }) => ({ name, close })),

@@ -1,21 +1,11 @@
-import { appErrorCode } from '@lectern/testing';
+import { appErrorCode, seededRandom } from '@lectern/testing';
 import { AppError, type PolicyRevision } from '@lectern/contracts';
 import { dayFromNumber, dayNumber } from './dates.js';
 import { EffectiveDateResolver, type NoRevisionReason } from './effective-date-resolver.js';
 import type { PolicyRegistry } from './policy-registry.port.js';
 
 
-/** A small seeded PRNG (mulberry32): the same seed, the same cases. */
-const prng = (seed: number): ((n: number) => number) => {
-  let a = seed >>> 0;
-  return (n) => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return Math.floor((((t ^ (t >>> 14)) >>> 0) / 4294967296) * n);
-  };
-};
+const prng = seededRandom;
 
 type Status = PolicyRevision['status'];
 interface ModelRevision {

@@ -28,23 +28,55 @@ const pageContent = (lines: readonly string[]): string => {
   return ops.join('\n');
 };
 
-/** A PDF whose page i shows `pages[i]` (one string per line). */
-export const makeTextPdf = (pages: readonly (readonly string[])[], options: TextPdfOptions = {}): Buffer => {
-  if (pages.length === 0) throw new Error('makeTextPdf: at least one page');
+/** A grey image drawn on a page (an XObject named /Im1 in its resources): `gray` holds width x height bytes. */
+export interface PdfImage {
+  width: number;
+  height: number;
+  gray: Uint8Array;
+}
+
+/**
+ * One page of `makePdf`: its content stream as written (PDF operators), with the fonts /F1 Helvetica, /F2
+ * Helvetica-Bold, /F3 Courier and, when `image` is given, the image /Im1 available to it.
+ */
+export interface PdfPageSpec {
+  content: string;
+  /** [x0 y0 x1 y1] in points; default US Letter [0 0 612 792]. */
+  mediaBox?: readonly [number, number, number, number];
+  /** The visible part of the page (a printer's proof has marks outside it). */
+  cropBox?: readonly [number, number, number, number];
+  image?: PdfImage;
+}
+
+/** A PDF from hand-written page content streams (for tests that need a particular drawing on a page). */
+export const makePdf = (pages: readonly PdfPageSpec[], options: TextPdfOptions = {}): Buffer => {
+  if (pages.length === 0) throw new Error('makePdf: at least one page');
   const objects: string[] = [];
   const add = (body: string): number => objects.push(body);
   const catalog = add('');
   const pagesObj = add('');
   const f1 = add('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>');
   const f2 = add('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica-Bold /Encoding /WinAnsiEncoding >>');
+  const f3 = add('<< /Type /Font /Subtype /Type1 /BaseFont /Courier /Encoding /WinAnsiEncoding >>');
+  const box = (b: readonly number[]): string => `[${b.join(' ')}]`;
   const kids: number[] = [];
-  for (const lines of pages) {
+  for (const page of pages) {
     // Deflated, as real PDFs' content streams are (so the file is binary, not text, to a type sniffer).
-    const content = deflateSync(Buffer.from(pageContent(lines), 'latin1')).toString('latin1');
+    const content = deflateSync(Buffer.from(page.content, 'latin1')).toString('latin1');
     const stream = add(`<< /Length ${content.length} /Filter /FlateDecode >>\nstream\n${content}\nendstream`);
+    let xobjects = '';
+    if (page.image) {
+      const { width, height, gray } = page.image;
+      const data = deflateSync(gray).toString('latin1');
+      const im = add(
+        `<< /Type /XObject /Subtype /Image /Width ${width} /Height ${height} /ColorSpace /DeviceGray /BitsPerComponent 8 /Length ${data.length} /Filter /FlateDecode >>\nstream\n${data}\nendstream`,
+      );
+      xobjects = ` /XObject << /Im1 ${im} 0 R >>`;
+    }
+    const crop = page.cropBox ? ` /CropBox ${box(page.cropBox)}` : '';
     kids.push(
       add(
-        `<< /Type /Page /Parent ${pagesObj} 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 ${f1} 0 R /F2 ${f2} 0 R >> >> /Contents ${stream} 0 R >>`,
+        `<< /Type /Page /Parent ${pagesObj} 0 R /MediaBox ${box(page.mediaBox ?? [0, 0, 612, 792])}${crop} /Resources << /Font << /F1 ${f1} 0 R /F2 ${f2} 0 R /F3 ${f3} 0 R >>${xobjects} >> /Contents ${stream} 0 R >>`,
       ),
     );
   }
@@ -66,6 +98,16 @@ export const makeTextPdf = (pages: readonly (readonly string[])[], options: Text
   return Buffer.from(out, 'latin1');
 };
 
+/** `text` as a PDF string literal's contents (non-Latin-1 characters become '?'). */
+export const pdfString = escapePdfText;
+
+/** A PDF whose page i shows `pages[i]` (one string per line). */
+export const makeTextPdf = (pages: readonly (readonly string[])[], options: TextPdfOptions = {}): Buffer =>
+  makePdf(
+    pages.map((lines) => ({ content: pageContent(lines) })),
+    options,
+  );
+
 /** `count` pages of numbered, distinct sentences (page n mentions "page n"), each page opening with a heading. */
 export const makeNumberedPdf = (count: number, linesPerPage = 12): Buffer =>
   makeTextPdf(
@@ -74,6 +116,28 @@ export const makeNumberedPdf = (count: number, linesPerPage = 12): Buffer =>
       ...Array.from({ length: linesPerPage }, (_, l) => `Page ${p + 1} line ${l + 1}: the quick brown fox jumps over the lazy dog number ${p * linesPerPage + l}.`),
     ]),
   );
+
+const CHAPTER_TITLES = ['Introduction', 'Housing supply', 'Sustainable transport', 'Design quality', 'Climate change'];
+
+/**
+ * A policy document in the NPPF's layout: numbered chapter titles (`2. Housing supply`), numbered paragraphs
+ * running on across chapters (`4. Paragraph 4 of the <theme> policy: ...`) and, in chapter 2, `Table 2-1`; one
+ * page per chapter. Every paragraph names `theme`, so two revisions with different themes are told apart.
+ */
+export const makePolicyPdf = (theme: string, chapters = 3, parasPerChapter = 3): Buffer => {
+  let para = 0;
+  return makeTextPdf(
+    Array.from({ length: chapters }, (_, c) => [
+      `${c + 1}. ${CHAPTER_TITLES[c % CHAPTER_TITLES.length]}`,
+      ...Array.from({ length: parasPerChapter }, () => {
+        para += 1;
+        return `${para}. Paragraph ${para} of the ${theme} policy: ${theme} proposals meet standard ${para}.`;
+      }),
+      ...(c === 1 ? [`Table 2-1 ${theme} parking standards`, `Each dwelling has ${c + 2} secure ${theme} cycle spaces.`] : []),
+    ]),
+    { title: `${theme} policy` },
+  );
+};
 
 /** Where `fixtureFile` writes (created on first use): a directory tests can add to DOCUMENT_ROOTS. */
 export const fixturesDir = (): string => {

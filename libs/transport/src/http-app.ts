@@ -16,7 +16,7 @@ export interface HttpAppOptions {
   metrics?: ServiceMetrics;
   bodyLimitBytes?: number;
   /** Title, version and description of the service's OpenAPI document (default: the service name). */
-  openapi?: { title?: string; version?: string; description?: string };
+  openapi?: { title?: string; version?: string; description?: string; paths?: { json: string; page: string } };
 }
 
 /**
@@ -58,16 +58,19 @@ export const createHttpApp = (options: HttpAppOptions): FastifyInstance => {
     });
   });
 
+  // Where the OpenAPI document and page are served (default `/openapi.json` and `/docs`; policy-kb-mcp: under `/api`).
+  const docs = options.openapi?.paths ?? OPENAPI_PATHS;
   installBearerAuth(app, {
     apiKey: options.apiKey,
-    exemptPaths: ['/health', OPENAPI_PATHS.json, OPENAPI_PATHS.page],
-    exemptRoutePrefixes: [`${OPENAPI_PATHS.page}/`],
+    exemptPaths: ['/health', docs.json, docs.page],
+    exemptRoutePrefixes: [`${docs.page}/`],
   });
 
   registerOpenApi(app, {
     title: options.openapi?.title ?? options.service,
     version: options.openapi?.version ?? '0.0.0',
     ...(options.openapi?.description ? { description: options.openapi.description } : {}),
+    paths: docs,
   });
   // In a plugin registered after the OpenAPI one, so that the document lists them.
   app.register(async (scope) => {

@@ -19,6 +19,12 @@ export const multipartBody = (fields: Record<string, Record<string, unknown>>, r
   required: [...required],
 });
 
+/** A multipart body whose text fields are a zod object's (as the client sends them), plus the required `file`. */
+export const multipartBodyOf = (fields: z.ZodObject) => {
+  const json = jsonSchemaOf(fields, 'input') as { properties: Record<string, Record<string, unknown>>; required?: string[] };
+  return multipartBody(json.properties, ['file', ...(json.required ?? [])]);
+};
+
 /** The REST error shape, for the error responses of a route's OpenAPI description. */
 export const errorResponse = (description: string) => ({
   description,
@@ -39,7 +45,11 @@ export const errorResponse = (description: string) => ({
  * whose assets come from the npm package (nothing loaded from elsewhere). Route schemas here are documentation:
  * fastify neither validates nor serialises with them (the zod contracts do the parsing), see createHttpApp.
  */
-export const registerOpenApi = (app: FastifyInstance, info: { title: string; version: string; description?: string }): void => {
+export const registerOpenApi = (
+  app: FastifyInstance,
+  info: { title: string; version: string; description?: string; paths?: { json: string; page: string } },
+): void => {
+  const paths = info.paths ?? OPENAPI_PATHS;
   app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -48,9 +58,9 @@ export const registerOpenApi = (app: FastifyInstance, info: { title: string; ver
       security: [{ bearer: [] }],
     },
   });
-  app.register(swaggerUi, { routePrefix: OPENAPI_PATHS.page, uiConfig: { docExpansion: 'list' } });
+  app.register(swaggerUi, { routePrefix: paths.page, uiConfig: { docExpansion: 'list' } });
   app.register(async (scope) => {
-    scope.get(OPENAPI_PATHS.json, { schema: { hide: true } as FastifySchema }, async () => app.swagger());
+    scope.get(paths.json, { schema: { hide: true } as FastifySchema }, async () => app.swagger());
   });
 };
 

@@ -32,3 +32,5 @@ export type {
   VectorStore,
   VectorStoreOptions,
 } from './vector-store.port.js';
+export { MAX_SEARCH_TARGETS, searchAcross } from './multi-search.js';
+export type { CollectionHit, SearchManyOptions, SearchTarget } from './multi-search.js';

@@ -11,7 +11,7 @@ describe('ProjectIdSchema (tools) against the store collection names', () => {
     expect(CollectionNameSchema.safeParse(`${id}__registry`).success).toBe(true);
   });
 
-  it.each(['', 'a.b', '_x', '-x', 'a b', 'ünï', `${longest}q`])('%j is refused by the tools before it reaches the store', (id) => {
+  it.each(['', 'a.b', '_x', '-x', 'a b', 'ünï', 'a__registry', 'x__v2', `${longest}q`])('%j is refused by the tools before it reaches the store', (id) => {
     expect(ProjectIdSchema.safeParse(id).success).toBe(false);
     const projectIssue = (r: { error?: { issues: Array<{ path: PropertyKey[] }> } }) => r.error?.issues.some((i) => i.path[0] === 'project');
     expect(projectIssue(ingestDocumentTool.input.safeParse({ file_path: '/x.pdf', application_ref: 'A', project: id }))).toBe(true);

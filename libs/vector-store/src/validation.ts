@@ -47,6 +47,20 @@ export const checkDeleteFilter = (filter: Filter): Filter => {
   return filter;
 };
 
+/** A payload patch: a non-empty object of non-null values, no reserved keys. */
+export const checkPatch = (patch: Record<string, unknown>): Record<string, unknown> => {
+  if (patch === null || typeof patch !== 'object' || Array.isArray(patch)) throw invalid('A payload patch must be an object.');
+  const keys = Object.keys(patch);
+  if (keys.length === 0) throw invalid('A payload patch needs at least one field.');
+  for (const k of keys) {
+    checkField(k);
+    if (k.startsWith(RESERVED_PREFIX)) throw invalid(`Payload key "${k}" is reserved (keys starting with "__").`);
+    const v = patch[k];
+    if (v === null || v === undefined) throw invalid(`Payload patch field "${k}" has no value (null cannot be set).`);
+  }
+  return patch;
+};
+
 export const checkFingerprint = (fp: EmbeddingFingerprint): EmbeddingFingerprint => {
   const r = EmbeddingFingerprintSchema.safeParse(fp);
   if (!r.success) throw invalid('Invalid embedding fingerprint.');

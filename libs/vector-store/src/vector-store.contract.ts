@@ -1,6 +1,6 @@
 import { appErrorCode } from '@lectern/testing';
 import { runHybridContract } from './hybrid.contract.js';
-import type { EmbeddingFingerprint, Hit, Point, VectorStore } from './vector-store.port.js';
+import type { EmbeddingFingerprint, Filter, Hit, Point, VectorStore } from './vector-store.port.js';
 
 /**
  * The one behaviour every VectorStore adapter must show. Each adapter's spec calls it with a factory;
@@ -34,6 +34,14 @@ export const runVectorStoreContract = (makeStore: () => Promise<VectorStore> | V
     const name = fresh(label);
     await store.ensureCollection(name, { fingerprint: MODEL, hybrid });
     await store.upsert(name, docs, { fingerprint: MODEL });
+    return name;
+  };
+
+  /** A second collection holding one point with the same id as `docs[0]` ('a'), text 'zebra stripes'. */
+  const zebra = async (label: string, spec: { fingerprint: EmbeddingFingerprint; hybrid: boolean }, vector: number[], documentId: string): Promise<string> => {
+    const name = fresh(label);
+    await store.ensureCollection(name, spec);
+    await store.upsert(name, [{ id: 'a', vector, text: 'zebra stripes', payload: { document_id: documentId } }], { fingerprint: spec.fingerprint });
     return name;
   };
 
@@ -145,6 +153,37 @@ export const runVectorStoreContract = (makeStore: () => Promise<VectorStore> | V
     });
   });
 
+  describe('payload updates', () => {
+    it('setPayload merges a patch into the matching points only, returns the count, and filters see it', async () => {
+      const name = await seeded('set-payload');
+      const during: Filter = { $and: [{ effective_from: { $lte: 20230601 } }, { effective_to: { $gte: 20230601 } }] };
+      expect(await store.count(name, during)).toBe(1);
+      expect(await store.setPayload(name, { document_id: 'd1' }, { effective_to: 20230531, status: 'superseded' })).toBe(2);
+      expect(await store.count(name, during)).toBe(0);
+      const d1 = (await store.scroll(name, { filter: { document_id: 'd1' } })).points;
+      expect(d1.map((p) => [p.id, p.payload['effective_to'], p.payload['status'], p.payload['tags']])).toEqual([
+        ['a', 20230531, 'superseded', ['pets', 'home']],
+        ['b', 20230531, 'superseded', ['pets']],
+      ]);
+      expect(d1[0]?.text).toBe(docs[0].text);
+      expect(await store.count(name, { status: 'superseded' })).toBe(2);
+      expect(ids(await store.searchDense(name, unit(1, 0, 0, 0), { fingerprint: MODEL, filter: { effective_to: 20230531 }, limit: 10 }))).toEqual(['a', 'b']);
+      expect(ids(await store.searchKeyword(name, 'cat', { filter: { status: 'superseded' }, limit: 10 }))).toEqual(['a']);
+      expect((await store.scroll(name, { filter: { document_id: 'd2' } })).points.map((p) => p.payload)).toEqual([docs[2].payload, docs[3].payload]);
+      expect(await store.setPayload(name, { document_id: 'nope' }, { status: 'x' })).toBe(0);
+    });
+
+    it('setPayload refuses an empty filter, an empty patch, null values and reserved keys, changing nothing', async () => {
+      const name = await seeded('set-payload-bad');
+      expect(await appErrorCode(store.setPayload(name, {}, { status: 'x' }))).toBe('invalid_arguments');
+      expect(await appErrorCode(store.setPayload(name, { document_id: 'd1' }, {}))).toBe('invalid_arguments');
+      expect(await appErrorCode(store.setPayload(name, { document_id: 'd1' }, { status: null }))).toBe('invalid_arguments');
+      expect(await appErrorCode(store.setPayload(name, { document_id: 'd1' }, { __id: 'x' }))).toBe('invalid_arguments');
+      expect(await appErrorCode(store.setPayload(fresh('ghost-set'), { document_id: 'd1' }, { status: 'x' }))).toBe('INVALID_PROJECT');
+      expect(await store.count(name, { status: 'x' })).toBe(0);
+    });
+  });
+
   describe('filters', () => {
     const cases: [string, Parameters<VectorStore['count']>[1], string[]][] = [
       ['equality', { document_id: 'd1' }, ['a', 'b']],
@@ -243,12 +282,41 @@ export const runVectorStoreContract = (makeStore: () => Promise<VectorStore> | V
     runHybridContract({ store: () => store, model: MODEL, seeded, fresh, unit, code: appErrorCode });
   });
 
+  describe('searchMany (several collections, one call)', () => {
+    it('searches each collection with its own model and vector, merges by score and names the collection', async () => {
+      const a = await seeded('many-a');
+      const b = await zebra('many-b', { fingerprint: OTHER, hybrid: false }, unit(0.95, 0.05, 0, 0), 'z');
+      const hits = await store.searchMany(
+        [
+          { name: a, vector: unit(1, 0, 0, 0), fingerprint: MODEL },
+          { name: b, vector: unit(1, 0, 0, 0), fingerprint: OTHER },
+        ],
+        { limit: 3 },
+      );
+      expect(hits.map((h) => [h.collection, h.id])).toEqual([
+        [a, 'a'],
+        [b, 'a'],
+        [a, 'b'],
+      ]);
+      expect(hits[1]?.payload).toEqual({ document_id: 'z' });
+      for (let i = 1; i < hits.length; i++) expect(hits[i - 1]?.score ?? 0).toBeGreaterThanOrEqual(hits[i]?.score ?? 0);
+    });
+
+    it('runs a hybrid search of a target given its text, honours filters, and refuses a wrong model', async () => {
+      const a = await seeded('many-h');
+      const hits = await store.searchMany([{ name: a, vector: unit(0, 0, 1, 0), fingerprint: MODEL, text: 'cat kennel' }], { limit: 2, filter: { document_type: 'report' } });
+      expect(hits[0]).toMatchObject({ collection: a, id: 'd' });
+      expect(hits[0]?.denseScore).toBeGreaterThan(0.99);
+      expect(hits.every((h) => h.payload['document_type'] === 'report')).toBe(true);
+      expect(await appErrorCode(store.searchMany([{ name: a, vector: unit(1, 0, 0, 0), fingerprint: OTHER }], { limit: 1 }))).toBe('EMBEDDING_MISMATCH');
+      expect(await store.searchMany([], { limit: 5 })).toEqual([]);
+    });
+  });
+
   describe('isolation and inspection', () => {
     it('never returns points of one collection from another, even with the same ids', async () => {
       const a = await seeded('iso-a');
-      const b = fresh('iso-b');
-      await store.ensureCollection(b, { fingerprint: MODEL, hybrid: true });
-      await store.upsert(b, [{ id: 'a', vector: unit(1, 0, 0, 0), text: 'zebra stripes', payload: { document_id: 'other' } }], { fingerprint: MODEL });
+      const b = await zebra('iso-b', { fingerprint: MODEL, hybrid: true }, unit(1, 0, 0, 0), 'other');
       expect(await store.count(b)).toBe(1);
       expect(ids(await store.searchDense(b, unit(1, 0, 0, 0), { fingerprint: MODEL, limit: 10 }))).toEqual(['a']);
       expect((await store.searchDense(b, unit(1, 0, 0, 0), { fingerprint: MODEL, limit: 10 }))[0]?.payload).toEqual({ document_id: 'other' });

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { EmbeddingFingerprintSchema, type EmbeddingFingerprint } from '@lectern/contracts';
 import type { Logger } from '@lectern/runtime';
 import type { FusionDefaults, FusionOptions } from './fusion.js';
+import type { CollectionHit, SearchManyOptions, SearchTarget } from './multi-search.js';
 
 export { EmbeddingFingerprintSchema, type EmbeddingFingerprint };
 
@@ -128,6 +129,12 @@ export interface VectorStore {
   upsert(name: string, points: Point[], opts: { fingerprint: EmbeddingFingerprint }): Promise<void>;
   deleteByIds(name: string, ids: string[]): Promise<number>;
   deleteByFilter(name: string, filter: Filter): Promise<number>;
+  /**
+   * Merges `patch` into the payload of every point matching `filter` (keys in `patch` are set, others kept);
+   * returns how many points matched. The filter needs a condition, as for `deleteByFilter`; patch values are
+   * JSON values other than null, and reserved (`__`) keys are refused.
+   */
+  setPayload(name: string, filter: Filter, patch: Record<string, unknown>): Promise<number>;
   scroll(name: string, opts?: ScrollOptions): Promise<{ points: StoredPoint[]; next: string | null }>;
   count(name: string, filter?: Filter): Promise<number>;
   searchDense(
@@ -137,6 +144,11 @@ export interface VectorStore {
   ): Promise<Hit[]>;
   searchKeyword(name: string, query: string, opts: { filter?: Filter; limit: number }): Promise<Hit[]>;
   searchHybrid(name: string, q: { vector: Float32Array | number[]; text: string }, opts: HybridOptions): Promise<Hit[]>;
+  /**
+   * Several collections in one call, each with its own query vector (and text, for a hybrid search of it); one
+   * list merged by ranking score, each hit naming its collection (`searchAcross`).
+   */
+  searchMany(targets: readonly SearchTarget[], opts: SearchManyOptions): Promise<CollectionHit[]>;
   inspect(name: string, sampleSize?: number): Promise<Inspection>;
   listCollections(): Promise<CollectionInfo[]>;
   dropCollection(name: string): Promise<boolean>;

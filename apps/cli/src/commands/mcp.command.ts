@@ -1,4 +1,14 @@
-import { createPlatform, documentStoreDeps, documentStoreEnvShape, documentStoreMcpService, documentStoreSettings, policyKbMcpService } from '@lectern/platform';
+import {
+  createPlatform,
+  documentStoreDeps,
+  documentStoreEnvShape,
+  documentStoreMcpService,
+  documentStoreSettings,
+  policyKbDeps,
+  policyKbEnvShape,
+  policyKbMcpService,
+  policyKbSettings,
+} from '@lectern/platform';
 import { commonEnvShape, createLogger, parseEnv } from '@lectern/runtime';
 import { serveStdio } from '@lectern/transport';
 import type { Command } from 'commander';
@@ -8,7 +18,7 @@ import type { CliContext } from '../cli.js';
 
 /** `lectern mcp documents`: the document store's variables, the same names and defaults as document-store-mcp. */
 const DocumentsEnvSchema = z.object({ ...commonEnvShape, ...documentStoreEnvShape });
-const PoliciesEnvSchema = z.object({ DATA_DIR: commonEnvShape.DATA_DIR, LOG_LEVEL: commonEnvShape.LOG_LEVEL });
+const PoliciesEnvSchema = z.object({ ...commonEnvShape, ...policyKbEnvShape });
 
 /** Logs go to stderr: stdout is the protocol. */
 const stderrLogger = (service: string, level: string) => createLogger(service, level, destination({ fd: 2, sync: true }));
@@ -38,9 +48,9 @@ export const registerMcpCommand = (program: Command, context: () => CliContext):
     .action(async () => {
       const env = parseEnv(PoliciesEnvSchema, context().io.env);
       const log = stderrLogger('policy-kb-mcp', env.LOG_LEVEL);
-      const platform = createPlatform({ dataDir: env.DATA_DIR, log });
+      const platform = createPlatform({ dataDir: env.DATA_DIR, log, redisUrl: env.REDIS_URL });
       try {
-        await serveStdio({ ...policyKbMcpService(), log });
+        await serveStdio({ ...policyKbMcpService(policyKbDeps(platform, policyKbSettings(env))), log });
       } finally {
         await platform.close();
       }

@@ -9,6 +9,7 @@ import {
   type JobOptionLimits,
   type ReceivedFile,
 } from '@lectern/conversion-job';
+import { readMultipartUpload } from '@lectern/transport';
 import type { FastifyRequest } from 'fastify';
 import { extname } from 'node:path';
 import { z } from 'zod';
@@ -45,25 +46,18 @@ const parseOptions = (raw: string, limits: Partial<JobOptionLimits>): Conversion
 };
 
 /**
- * Read a multipart request: the document in field `file` (streamed into DATA_DIR/uploads/.incoming, hashed on
+ * Read a multipart request (`readMultipartUpload` of libs/transport): the document in field `file` (streamed into DATA_DIR/uploads/.incoming, hashed on
  * the way, at most `maxBytes` and within the disk quota), optional `options` (JSON overrides, which may lower
  * the operator's limits in `defaults` but not raise them). An unsupported extension is refused before anything
  * is stored; a refused request leaves nothing behind; the content itself is checked by the conversion.
  */
 export const receiveDocument = async (request: FastifyRequest, limits: UploadLimits): Promise<ReceivedDocument> => {
-  if (!request.isMultipart()) throw invalid('Send multipart/form-data with the document in a "file" field.', 415);
-  let staged: ReceivedFile | undefined;
   let options: ConversionJobOptions = {};
-  try {
-    for await (const part of request.parts()) {
-      if (part.type === 'field') {
-        if (part.fieldname === 'options') options = parseOptions(String(part.value), limits.defaults);
-        continue;
-      }
-      if (part.fieldname !== 'file' || staged) {
-        part.file.resume();
-        continue;
-      }
+  const { file } = await readMultipartUpload(request, {
+    field: (name, value) => {
+      if (name === 'options') options = parseOptions(value, limits.defaults);
+    },
+    file: async (part) => {
       const extension = extname(part.filename).toLowerCase();
       if (!SUPPORTED_EXTENSIONS.includes(extension)) {
         throw new AppError(
@@ -74,29 +68,12 @@ export const receiveDocument = async (request: FastifyRequest, limits: UploadLim
       }
       const roomBytes = limits.quotaBytes === undefined ? undefined : limits.quotaBytes - (await conversionStorageBytes(limits.dataDir));
       if (roomBytes !== undefined && roomBytes <= 0) throw insufficientStorage();
-      staged = await receiveConversionFile(limits.dataDir, part.file, part.filename, { maxBytes: limits.maxBytes, ...(roomBytes !== undefined ? { roomBytes } : {}) });
-    }
-  } catch (error) {
-    if (staged) await discardReceivedFile(staged);
-    discardRestOfBody(request);
-    if (error instanceof AppError) throw error;
-    const code = (error as { code?: string }).code;
-    if (code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError(ConversionErrorCode.too_large, `The document is larger than ${limits.maxBytes} bytes.`, { httpStatus: 413 });
-    if (code?.startsWith('FST_')) throw invalid(`Malformed multipart request: ${(error as Error).message}`);
-    throw error;
-  }
-  if (!staged) throw invalid('The multipart field "file" with the document is missing.');
-  return { received: staged, options };
-};
-
-/**
- * A refused upload (bad options, wrong extension, too large) leaves the rest of its body unread, stuck behind
- * the multipart parser: the client would wait forever to finish sending before it reads the answer. Let the
- * rest flow past, unread, so the answer arrives.
- */
-const discardRestOfBody = (request: FastifyRequest): void => {
-  request.raw.unpipe();
-  request.raw.resume();
+      return receiveConversionFile(limits.dataDir, part.file, part.filename, { maxBytes: limits.maxBytes, ...(roomBytes !== undefined ? { roomBytes } : {}) });
+    },
+    discard: discardReceivedFile,
+    tooLarge: () => new AppError(ConversionErrorCode.too_large, `The document is larger than ${limits.maxBytes} bytes.`, { httpStatus: 413 }),
+  });
+  return { received: file, options };
 };
 
 /** `Accept: text/markdown` asks for the Markdown rendering instead of the JSON result. */

@@ -1,14 +1,13 @@
 import { resolve } from 'node:path';
 import { AppError, CommonErrorCodes, IngestUploadFieldsSchema, IngestUploadResultSchema, type IngestUploadResult } from '@lectern/contracts';
 import { ingestDocument, type DocumentStoreDeps } from '@lectern/document-store';
-import { describeZodError, errorResponse, jsonSchemaOf, multipartBody } from '@lectern/transport';
+import { safeFilename } from '@lectern/conversion-job';
+import { describeZodError, errorResponse, jsonSchemaOf, multipartBodyOf, receiveUpload } from '@lectern/transport';
 import type { FastifyInstance } from 'fastify';
-import { receiveUpload } from './receive-upload.js';
 
 /** Where uploads wait for their ingest (deleted after it): inside DATA_DIR, never a client-chosen path. */
 export const uploadsDir = (dataDir: string): string => resolve(dataDir, 'uploads', 'api');
 
-const fieldsSchema = jsonSchemaOf(IngestUploadFieldsSchema, 'input') as { properties: Record<string, Record<string, unknown>>; required?: string[] };
 
 /**
  * `POST /api/documents`: ingest by upload, for clients that cannot put a file on the server's disk. The same use
@@ -23,7 +22,7 @@ export const registerUploadDocumentRoute = (app: FastifyInstance, deps: Document
       schema: {
         summary: 'Ingest a document by upload (the ingest_document tool, for a file the client sends)',
         consumes: ['multipart/form-data'],
-        body: multipartBody(fieldsSchema.properties, ['file', ...(fieldsSchema.required ?? [])]),
+        body: multipartBodyOf(IngestUploadFieldsSchema),
         response: {
           200: { description: 'The ingest_document result', ...jsonSchemaOf(IngestUploadResultSchema) },
           400: errorResponse('Invalid fields, or the document could not be ingested (the error code says why)'),
@@ -33,7 +32,7 @@ export const registerUploadDocumentRoute = (app: FastifyInstance, deps: Document
       },
     },
     async (request): Promise<IngestUploadResult> => {
-      const upload = await receiveUpload(request, dir, deps.maxDocumentBytes);
+      const upload = await receiveUpload(request, { uploadsDir: dir, maxBytes: deps.maxDocumentBytes, safeName: safeFilename });
       try {
         const fields = IngestUploadFieldsSchema.safeParse(upload.fields);
         if (!fields.success) throw new AppError(CommonErrorCodes.invalidArguments, `Invalid fields: ${describeZodError(fields.error)}`);

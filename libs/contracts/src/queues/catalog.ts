@@ -1,10 +1,11 @@
 import { conversionQueue } from './conversion.queue.js';
+import { policyIngestQueue } from './policy-ingest.queue.js';
 import type { QueueDefinition } from './job.schema.js';
 
 /**
  * Every queue Lectern runs, by name: what `lectern queue failed|retry` looks through. A new queue is listed here
  * beside its definition file.
  */
-export const QUEUE_CATALOG: readonly QueueDefinition[] = [conversionQueue];
+export const QUEUE_CATALOG: readonly QueueDefinition[] = [conversionQueue, policyIngestQueue];
 
 export const queueNames = (): string[] => QUEUE_CATALOG.map((q) => q.name);

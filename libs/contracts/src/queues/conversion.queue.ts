@@ -40,6 +40,7 @@ export const ConversionJobOptionsSchema = z.object({
   ocrImageBased: o.ocrImageBased.unwrap().optional(),
   ocrMinConfidence: o.ocrMinConfidence.unwrap().optional(),
   ocrLanguage: o.ocrLanguage.unwrap().optional(),
+  pageMarkers: o.pageMarkers.unwrap().optional(),
 });
 export type ConversionJobOptions = z.infer<typeof ConversionJobOptionsSchema>;
 

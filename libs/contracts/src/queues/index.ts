@@ -1,4 +1,5 @@
 export * from './job.schema.js';
 export * from './conversion.queue.js';
 export * from './conversion-task.schema.js';
+export * from './policy-ingest.queue.js';
 export * from './catalog.js';

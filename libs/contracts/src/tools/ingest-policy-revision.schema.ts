@@ -28,5 +28,5 @@ export const ingestPolicyRevisionTool = defineTool({
   input: IngestPolicyRevisionInput,
   output: IngestPolicyRevisionOutput,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  errorCodes: ['file_not_found', 'revision_not_found', 'no_content', 'extraction_failed', 'conversion_failed', 'forbidden_path', 'timeout', 'invalid_arguments'],
+  errorCodes: ['file_not_found', 'revision_not_found', 'no_content', 'extraction_failed', 'conversion_failed', 'forbidden_path', 'too_large', 'timeout', 'invalid_arguments', 'registry_unavailable'],
 });

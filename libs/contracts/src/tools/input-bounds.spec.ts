@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { documentStoreTools, policyKbTools } from '../catalog.js';
+import { documentStoreTools, extractionDocTools, policyKbTools } from '../catalog.js';
 import { StoreChunkSchema } from './store-document-chunks.schema.js';
 import { InputBounds } from './input-bounds.schema.js';
 
@@ -27,7 +27,7 @@ const unbounded = (schema: unknown, path: string): string[] => {
 };
 
 describe('tool input contracts: every string and array argument is bounded', () => {
-  const tools = [...documentStoreTools, ...policyKbTools];
+  const tools = [...documentStoreTools, ...policyKbTools, ...extractionDocTools];
 
   it.each(tools.map((t) => [t.name, t] as const))('%s', (name, tool) => {
     const json = z.toJSONSchema(tool.input, { io: 'input', unrepresentable: 'any' });

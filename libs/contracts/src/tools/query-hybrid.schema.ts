@@ -20,8 +20,10 @@ export const queryHybridTool = defineTool({
   name: 'query_hybrid',
   title: 'Hybrid query',
   description:
-    'Hybrid search within one project: BM25 keyword ranking and dense ranking fused with Reciprocal Rank Fusion. ' +
-    'Each result carries the fused score and both component ranks. HYBRID_NOT_SUPPORTED when the project has no full-text index.',
+    'Hybrid search within one project: BM25 keyword scores and dense (cosine) scores fused at query time by the ' +
+    "store's measured default (a weighted sum of z-scores, with the store's measured weights unless dense_weight/keyword_weight " +
+    'say otherwise). Results are ordered by the fused score, which is `score`; each carries both component ranks. ' +
+    'HYBRID_NOT_SUPPORTED when the project has no full-text index.',
   input: QueryHybridInput,
   output: QueryHybridOutput,
   annotations: { readOnlyHint: true, openWorldHint: false },

@@ -20,5 +20,5 @@ export const removePolicyRevisionTool = defineTool({
   input: RemovePolicyRevisionInput,
   output: RemovePolicyRevisionOutput,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-  errorCodes: ['invalid_arguments'],
+  errorCodes: ['invalid_arguments', 'registry_unavailable'],
 });

@@ -10,6 +10,12 @@ export const SearchPolicyInput = z.object({
     .optional()
     .describe('Only chunks of revisions in force on this date (YYYY-MM-DD, both bounds inclusive).'),
   n_results: z.number().int().min(1).max(100).default(10).describe('Maximum number of results (default 10).'),
+  queries: z
+    .array(QueryField)
+    .min(1)
+    .max(20)
+    .optional()
+    .describe('Batch search: more queries answered in the same call, with the same filters (results per query in `batch`).'),
 });
 
 export const PolicySearchResultSchema = z.object({
@@ -29,6 +35,10 @@ export const SearchPolicyOutput = z.object({
   effective_date: z.string().nullable(),
   results_count: z.number().int().nonnegative(),
   results: z.array(PolicySearchResultSchema),
+  /** Present when `queries` was given: one answer per query, in order. */
+  batch: z
+    .array(z.object({ query: z.string(), results_count: z.number().int().nonnegative(), results: z.array(PolicySearchResultSchema) }))
+    .optional(),
 });
 
 export const searchPolicyTool = defineTool({

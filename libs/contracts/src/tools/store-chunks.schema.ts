@@ -6,7 +6,13 @@ import { ProjectChunkInputSchema, ProjectErrorCodes, ProjectIdField } from './pr
 export const StoreChunksInput = z.object({
   project: ProjectIdField,
   chunks: z.array(ProjectChunkInputSchema).min(1).max(InputBounds.chunksPerCall),
-  migrate: z.boolean().default(false).describe('Allow a change of embedding model (rebuilds the collection).'),
+  migrate: z
+    .boolean()
+    .default(false)
+    .describe(
+      "Allow a change of embedding model: the chunks go into a new collection built with this server's model and the " +
+        'project switches to it; the old collection is kept, never emptied (re-ingest or `lectern rebuild` brings the rest over).',
+    ),
 });
 
 export const StoreChunksOutput = z.object({

@@ -6,45 +6,128 @@
 //   over it).
 // - Images (and image masks) drawn at less than 50% opacity are watermarks or effects: skipped, as newer
 //   mupdf does.
-// Text goes through untouched. Callbacks call the target's functions directly: the clip stack is kept on this
-// device (fz_device_current_scissor), and the target never sees clips it would have to pop.
+// - Text: glyphs drawn where nothing of them can be seen, their ink box outside the page (the crop box: printer's
+//   marks, slug lines and line numbers of a proof) or outside the current clip, are dropped; and a glyph drawn
+//   again over the glyph just drawn, the same character less than a tenth of its size away ("fake bold" by
+//   overprinting), is kept once. Both as mupdf 1.28's structured-text device (the WASM build) does, measured on
+//   generated PDFs (see pdf-engines.spec.ts): a tenth of the size, the distance between origins; the ink box
+//   (fz_bound_glyph) against the scissor, an empty overlap drops the glyph.
+// Callbacks call the target's functions directly: the clip stack is kept on this device
+// (fz_device_current_scissor), and the target never sees clips it would have to pop.
 #include "page_device.h"
+#include <math.h>
 
 typedef struct {
   fz_device super;
   fz_device *target;
   fz_rect mediabox;
   fz_image *dot; // 1x1 image standing for a shading's area
+  // the last glyph passed on (device space), for the overprint check
+  int last_ucs;
+  float last_x, last_y;
 } page_device_t;
 
 #define TARGET(dev) (((page_device_t *)(dev))->target)
 
+/** Whether a glyph is drawn on top of the glyph passed on just before it (see above); remembers it otherwise. */
+static int overprinted(page_device_t *p, int ucs, fz_matrix trm) {
+  float size = fz_matrix_expansion(trm);
+  if (ucs == p->last_ucs && ucs > 0 && hypotf(trm.e - p->last_x, trm.f - p->last_y) < size * 0.1f) return 1;
+  p->last_ucs = ucs, p->last_x = trm.e, p->last_y = trm.f;
+  return 0;
+}
+
+/**
+ * `text` without the glyphs nobody sees and the overprinted duplicates: the same object when nothing is
+ * dropped, a new one (the caller drops it) otherwise, NULL when nothing is left. Items continuing a glyph
+ * (a ligature's further characters, gid -1; or further glyphs of one character, ucs -1) go with it.
+ */
+static fz_text *visible_text(fz_context *ctx, fz_device *dev, const fz_text *text, fz_matrix ctm) {
+  page_device_t *p = (page_device_t *)dev;
+  fz_rect view = fz_intersect_rect(fz_device_current_scissor(ctx, dev), p->mediabox);
+  int total = 0, kept = 0;
+  for (fz_text_span *s = text->head; s; s = s->next) total += s->len;
+  unsigned char *keep = fz_malloc(ctx, total > 0 ? (size_t)total : 1);
+  int k = 0, keep_current = 1;
+  for (fz_text_span *s = text->head; s; s = s->next) {
+    for (int i = 0; i < s->len; i++, k++) {
+      fz_text_item *it = &s->items[i];
+      if (it->gid >= 0 && (i == 0 || it->ucs >= 0 || s->items[i - 1].gid < 0)) {
+        fz_matrix trm = s->trm;
+        trm.e = it->x, trm.f = it->y;
+        trm = fz_concat(trm, ctm);
+        fz_rect ink = fz_bound_glyph(ctx, s->font, it->gid, trm);
+        // a space has no ink: its origin stands for it
+        if (fz_is_empty_rect(ink)) ink = fz_make_rect(trm.e, trm.f, trm.e + 1e-3f, trm.f + 1e-3f);
+        keep_current = !fz_is_empty_rect(fz_intersect_rect(ink, view)) && !overprinted(p, it->ucs, trm);
+      }
+      keep[k] = (unsigned char)keep_current;
+      kept += keep_current;
+    }
+  }
+  if (kept == total) {
+    fz_free(ctx, keep);
+    return (fz_text *)text;
+  }
+  fz_text *out = NULL;
+  fz_var(out);
+  fz_try(ctx) {
+    if (kept > 0) {
+      out = fz_new_text(ctx);
+      k = 0;
+      for (fz_text_span *s = text->head; s; s = s->next)
+        for (int i = 0; i < s->len; i++, k++) {
+          if (!keep[k]) continue;
+          fz_matrix trm = s->trm;
+          trm.e = s->items[i].x, trm.f = s->items[i].y;
+          fz_show_glyph(ctx, out, s->font, trm, s->items[i].gid, s->items[i].ucs, s->wmode, s->bidi_level, s->markup_dir, s->language);
+        }
+    }
+  }
+  fz_always(ctx) fz_free(ctx, keep);
+  fz_catch(ctx) {
+    fz_drop_text(ctx, out);
+    fz_rethrow(ctx);
+  }
+  return out;
+}
+
+/** Runs `call` with the visible part of `text` (see visible_text), when any. */
+#define WITH_VISIBLE_TEXT(call)                                                                              \
+  do {                                                                                                       \
+    fz_text *shown = visible_text(ctx, dev, text, ctm);                                                      \
+    if (!shown) break;                                                                                       \
+    fz_try(ctx) call;                                                                                        \
+    fz_always(ctx) if (shown != text) fz_drop_text(ctx, shown);                                              \
+    fz_catch(ctx) fz_rethrow(ctx);                                                                           \
+  } while (0)
+
 static void fill_text(fz_context *ctx, fz_device *dev, const fz_text *text, fz_matrix ctm, fz_colorspace *cs,
   const float *color, float alpha, fz_color_params params) {
   fz_device *t = TARGET(dev);
-  if (t->fill_text) t->fill_text(ctx, t, text, ctm, cs, color, alpha, params);
+  if (t->fill_text) WITH_VISIBLE_TEXT(t->fill_text(ctx, t, shown, ctm, cs, color, alpha, params));
 }
 
 static void stroke_text(fz_context *ctx, fz_device *dev, const fz_text *text, const fz_stroke_state *stroke,
   fz_matrix ctm, fz_colorspace *cs, const float *color, float alpha, fz_color_params params) {
   fz_device *t = TARGET(dev);
-  if (t->stroke_text) t->stroke_text(ctx, t, text, stroke, ctm, cs, color, alpha, params);
+  if (t->stroke_text) WITH_VISIBLE_TEXT(t->stroke_text(ctx, t, shown, stroke, ctm, cs, color, alpha, params));
 }
 
 static void clip_text(fz_context *ctx, fz_device *dev, const fz_text *text, fz_matrix ctm, fz_rect scissor) {
   fz_device *t = TARGET(dev);
-  if (t->clip_text) t->clip_text(ctx, t, text, ctm, scissor);
+  if (t->clip_text) WITH_VISIBLE_TEXT(t->clip_text(ctx, t, shown, ctm, scissor));
 }
 
 static void clip_stroke_text(fz_context *ctx, fz_device *dev, const fz_text *text, const fz_stroke_state *stroke,
   fz_matrix ctm, fz_rect scissor) {
   fz_device *t = TARGET(dev);
-  if (t->clip_stroke_text) t->clip_stroke_text(ctx, t, text, stroke, ctm, scissor);
+  if (t->clip_stroke_text) WITH_VISIBLE_TEXT(t->clip_stroke_text(ctx, t, shown, stroke, ctm, scissor));
 }
 
 static void ignore_text(fz_context *ctx, fz_device *dev, const fz_text *text, fz_matrix ctm) {
   fz_device *t = TARGET(dev);
-  if (t->ignore_text) t->ignore_text(ctx, t, text, ctm);
+  if (t->ignore_text) WITH_VISIBLE_TEXT(t->ignore_text(ctx, t, shown, ctm));
 }
 
 static void fill_image(fz_context *ctx, fz_device *dev, fz_image *img, fz_matrix ctm, float alpha, fz_color_params params) {
@@ -87,6 +170,7 @@ fz_device *new_page_device(fz_context *ctx, fz_device *target, fz_rect mediabox)
   page_device_t *p = fz_new_derived_device(ctx, page_device_t);
   p->target = target;
   p->mediabox = mediabox;
+  p->last_ucs = -1;
   p->super.fill_text = fill_text;
   p->super.stroke_text = stroke_text;
   p->super.clip_text = clip_text;

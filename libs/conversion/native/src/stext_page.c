@@ -3,14 +3,15 @@
 // Numbers follow what the WASM path reads from mupdf's own renderings, so both engines feed the layout the
 // same kind of values: boxes and the lead font size truncated to integers as mupdf's JSON prints them
 // (x, y, w, h), per-line font size rounded to 0.1 pt as its HTML prints it. Style per line: the size carrying
-// most non-space characters, bold when at least 95% of them are in a bold font. Character boxes use the
+// most non-space characters, bold (monospaced) when at least 95% of them are in a bold (monospaced) font. Character boxes use the
 // fonts' descriptor metrics as newer mupdf does (font_metrics.c).
 //
 // Output: the pages of one `extract` call packed into numbers (a Float64Array) and one UTF-16 string of all
 // line texts, which pdf-native.ts turns into RawPage objects: JavaScript object literals cost a fraction of
 // building the same objects through N-API property calls. Layout of the numbers, per page:
 //   pageNumber, width, height, imageRatio, blockCount, then per block:
-//     x0, y0, x1, y1, lineCount, then per line: x0, y0, x1, y1, size, leadSize, bold (0/1), textLength
+//     x0, y0, x1, y1, lineCount, then per line: x0, y0, x1, y1, size, leadSize, style, textLength
+// (style: 1 = bold, 2 = monospaced, each when at least 95% of the line's non-space characters are)
 #include "engine.h"
 #include "font_metrics.h"
 #include "page_device.h"
@@ -105,9 +106,9 @@ static int put_line(fz_context *ctx, packed_t *p, fz_stext_line *line, fz_rect b
   *added = 0;
   if (line->wmode != 0 || !line->first_char) return 1;
   double sizes[MAX_SIZES];
-  int counts[MAX_SIZES], nsizes = 0, total = 0, bold = 0, blank = 1;
+  int counts[MAX_SIZES], nsizes = 0, total = 0, bold = 0, mono = 0, blank = 1;
   fz_font *font = NULL;
-  int font_bold = 0;
+  int font_bold = 0, font_mono = 0;
   float last_size = -1;
   int last_slot = -1;
   size_t text_start = p->tn;
@@ -120,8 +121,10 @@ static int put_line(fz_context *ctx, packed_t *p, fz_stext_line *line, fz_rect b
     if (ch->font != font) {
       font = ch->font;
       font_bold = fz_font_is_bold(ctx, font);
+      font_mono = fz_font_is_monospaced(ctx, font);
     }
     bold += font_bold;
+    mono += font_mono;
     if (ch->size != last_size) {
       double s = nearbyint((double)ch->size * 10) / 10; // "%.1f", read back by Number()
       last_size = ch->size;
@@ -150,7 +153,8 @@ static int put_line(fz_context *ctx, packed_t *p, fz_stext_line *line, fz_rect b
     }
   *added = 1;
   return put_box(p, json_box(box)) && put(p, size > 0 ? size : lead) && put(p, lead) &&
-    put(p, total > 0 && (double)bold / total >= 0.95) && put(p, (double)(p->tn - text_start));
+    put(p, (total > 0 && (double)bold / total >= 0.95) | (total > 0 && (double)mono / total >= 0.95) << 1) &&
+    put(p, (double)(p->tn - text_start));
 }
 
 static int is_bullet(int c) {

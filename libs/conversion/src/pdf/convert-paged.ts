@@ -2,9 +2,9 @@ import type { ConversionPage } from '@lectern/contracts';
 import { conversionError } from '../errors.js';
 import type { FormatContext, FormatOutput } from '../types.js';
 import { mapLimit } from '../util/map-limit.js';
-import type { PageLayout } from './layout.js';
+import type { PageLayout, TextBlock } from './layout.js';
 import { buildMarkdown, type BuildPage } from './pdf-markdown.js';
-import type { DocRef, ExtractedPage } from './pdf-worker-pool.js';
+import type { DocRef, ExtractedPage, PageDrawings } from './pdf-worker-pool.js';
 import { ocrPage } from '../ocr/ocr-page.js';
 import { declaredImageSizes, MAX_IMAGE_PIXELS } from '../formats/image-size.js';
 
@@ -13,15 +13,18 @@ const OCR_DPI = 300;
 
 const visibleChars = (s: string): number => s.replace(/\s+/g, '').length;
 
-function pageText(layout: PageLayout): string {
+/** A page's plain text: its tables' rows tab-separated, listings line by line, its text blocks but `leaveOut` (running headers and footers). */
+function pageText(layout: PageLayout, leaveOut?: Set<TextBlock>): string {
   return layout.blocks
-    .map((b) => (b.kind === 'table' ? b.rows.map((r) => r.join('\t')).join('\n') : b.text))
+    .filter((b) => b.kind !== 'text' || !leaveOut?.has(b))
+    .map((b) => (b.kind === 'table' ? b.rows.map((r) => r.join('\t')).join('\n') : b.kind === 'code' ? b.lines.join('\n') : b.text))
     .filter(Boolean)
     .join('\n');
 }
 
 /**
- * PDFs (text layer per page, OCR for pages with fewer than 10 characters) and images (every page OCR'd;
+ * PDFs (text layer per page, OCR for pages with fewer than 10 characters that carry an image or lettering
+ * drawn as paths) and images (every page OCR'd;
  * mupdf opens PNG/JPEG/TIFF/BMP as documents, multi-page TIFFs included).
  */
 export async function convertPaged(ctx: FormatContext, kind: 'pdf' | 'image'): Promise<FormatOutput> {
@@ -76,7 +79,7 @@ async function convert(ctx: FormatContext, kind: 'pdf' | 'image', doc: DocRef): 
       }
       done += b.length;
       ctx.progress({ stage: 'extract', page: done, pages });
-      return { layouts: r, texts: r.map(pageText) };
+      return { layouts: r, texts: r.map((l) => pageText(l)) };
     });
     layouts = parts.flatMap((p) => p.layouts);
     texts = parts.flatMap((p) => p.texts);
@@ -86,7 +89,7 @@ async function convert(ctx: FormatContext, kind: 'pdf' | 'image', doc: DocRef): 
   }
 
   // 2. OCR where the text layer is (nearly) empty
-  const needOcr = layouts.filter((_, i) => visibleChars(texts[i] ?? '') < MIN_TEXT_CHARS).map((l) => l.pageNumber);
+  let needOcr = layouts.filter((_, i) => visibleChars(texts[i] ?? '') < MIN_TEXT_CHARS).map((l) => l.pageNumber);
   let ocrAllowed = options.enableOcr;
   if (needOcr.length && !options.enableOcr) warnings.push(`OCR disabled: ${needOcr.length} page(s) without a text layer left empty`);
   if (needOcr.length && options.enableOcr && ctx.isRendering && options.skipOcrForRenderings) {
@@ -102,6 +105,15 @@ async function convert(ctx: FormatContext, kind: 'pdf' | 'image', doc: DocRef): 
       `image-based document (average image ratio ${averageImageRatio.toFixed(3)} above ${options.imageRatioThreshold}): ` +
         `OCR skipped on ${needOcr.length} page(s) without text`,
     );
+  }
+  // OCR only where it can find something: a page without text that carries no image and no drawing dense
+  // like lettering (a blank page, a part title of a few characters, a page of rules) is left as it is
+  if (ocrAllowed && needOcr.length && kind === 'pdf') {
+    const nothing = await pagesWithNothingToRead(ctx, doc, layouts, needOcr);
+    if (nothing.size) {
+      needOcr = needOcr.filter((n) => !nothing.has(n));
+      warnings.push(`${nothing.size} page(s) without text, images or lettering drawn as paths: not OCR'd`);
+    }
   }
   const ocr = new Map<number, { text: string; confidence: number; rotation: number }>();
   if (ocrAllowed && needOcr.length) {
@@ -128,10 +140,11 @@ async function convert(ctx: FormatContext, kind: 'pdf' | 'image', doc: DocRef): 
     const o = ocr.get(l.pageNumber);
     return o ? { pageNumber: l.pageNumber, ocrText: o.text } : { pageNumber: l.pageNumber, layout: l };
   });
-  const { markdown, pageMap } = buildMarkdown(build);
-  const records: ConversionPage[] = layouts.map((l, i) => {
+  const { markdown, pageMap, furniture } = buildMarkdown(build, { pageMarkers: options.pageMarkers });
+  // the page texts as the Markdown has them: broken words rejoined, running headers and footers left out
+  const records: ConversionPage[] = layouts.map((l) => {
     const o = ocr.get(l.pageNumber);
-    const text = o ? o.text.trim() : (texts[i] ?? '');
+    const text = o ? o.text.trim() : pageText(l, furniture);
     return {
       page_number: l.pageNumber,
       text,
@@ -144,6 +157,33 @@ async function convert(ctx: FormatContext, kind: 'pdf' | 'image', doc: DocRef): 
   });
   const title = info.metadata['title']?.trim() || null;
   return { pages: records, markdown, pageMap, title, metadata: info.metadata, warnings, ocrSkipped: needOcr.length > 0 && !ocrAllowed };
+}
+
+/**
+ * Whether a page's vector drawing could be lettering (text drawn as outlines, a scanned-and-vectorised page):
+ * at least MIN_LETTER_FILLS filled paths of, on average, several segments each (a glyph is a few curves and
+ * lines; rules and table borders are strokes, cell shading four-sided rectangles).
+ */
+export const MIN_LETTER_FILLS = 10;
+export const looksLikeLettering = (d: PageDrawings): boolean => d.fills >= MIN_LETTER_FILLS && d.segments >= 6 * d.fills;
+
+/** The pages of `candidates` (no text layer) with neither an image nor a drawing that `looksLikeLettering`. */
+async function pagesWithNothingToRead(ctx: FormatContext, doc: DocRef, layouts: ExtractedPage[], candidates: number[]): Promise<Set<number>> {
+  const ratio = new Map(layouts.map((l) => [l.pageNumber, l.imageRatio]));
+  const imageless = candidates.filter((n) => (ratio.get(n) ?? 0) === 0);
+  if (imageless.length === 0) return new Set();
+  let drawn: PageDrawings[];
+  try {
+    drawn = await ctx.pools.pdf.drawings(doc, imageless, ctx.signal);
+  } catch (e) {
+    ctx.signal.throwIfAborted();
+    ctx.log?.warn({ file: ctx.filename, err: (e as Error).message }, 'vector drawing check failed: pages go to OCR');
+    return new Set();
+  }
+  return new Set(imageless.filter((_, i) => {
+    const d = drawn[i];
+    return d !== undefined && !looksLikeLettering(d);
+  }));
 }
 
 /** An image declaring more than MAX_IMAGE_PIXELS is refused from its header, before mupdf decodes it. */

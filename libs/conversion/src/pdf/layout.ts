@@ -32,7 +32,17 @@ export interface TextBlock {
   chars: number;
 }
 
-export type PageBlock = TextBlock | TableBlock;
+/** A code or monospaced listing: its lines as set, indentation kept (fenced in the Markdown). */
+export interface CodeBlock {
+  kind: 'code';
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+  lines: string[];
+}
+
+export type PageBlock = TextBlock | TableBlock | CodeBlock;
 
 export interface PageLayout {
   pageNumber: number;

@@ -127,8 +127,8 @@ describe('mergeLines and joinLines (page-layout.ts)', () => {
     expect(mergeLines([line('Br¨oker and Andr´e', 72, 100)])[0]?.text).toBe('Bröker and André');
   });
 
-  it('rejoins a word hyphenated across lines, not a capitalised one', () => {
+  it('marks a word hyphenated across lines for the Markdown builder; keeps the hyphen before a capital', () => {
     const lines = mergeLines(stack(['the plan-', 'making process and the Lan-', 'Guages'], 72, 100));
-    expect(joinLines(lines)).toBe('the plan-making process and the Lan- Guages');
+    expect(joinLines(lines)).toBe('the plan\u00ADmaking process and the Lan-Guages');
   });
 });

@@ -2,9 +2,9 @@
 // Runs in the mupdf worker threads (pdf-page.worker.ts), next to the extraction, so that a document's pages
 // are laid out on both cores while the main thread only assembles the Markdown. The shapes it returns are
 // typed in layout.ts (PageLayout, TextBlock, TableBlock), the input in pdf-page.protocol.ts (RawPage).
-import type { Line, PageBlock, PageLayout, TextBlock } from './layout.js';
+import type { CodeBlock, Line, PageBlock, PageLayout, TextBlock } from './layout.js';
 import { detectTables } from './page-tables.js';
-import type { RawLine, RawPage } from './pdf-page.protocol.js';
+import type { RawBlock, RawLine, RawPage } from './pdf-page.protocol.js';
 import type { TableBlock } from './tables.js';
 
 /** A box on the page, in points from its top-left corner. */
@@ -26,6 +26,25 @@ const composeAccents = (s: string): string =>
       )
     : s;
 
+/**
+ * A word whose every letter is doubled ("CCoonntteennttss", or after a single capital, "Coonntteennttss"): a
+ * shadow or fake-bold effect drawn as a second copy offset by more than the engines' overprint rule collapses
+ * (mupdf keeps a repeated glyph a tenth of its size or more away). Three pairs at least; no English word is
+ * spelled so.
+ */
+const undouble = (word: string): string => {
+  const lead = word.length % 2 === 1 ? (word[0] as string) : '';
+  const body = word.slice(lead.length);
+  if (body.length < 6 || (lead && lead.toLowerCase() === body[0]?.toLowerCase() && lead !== body[0])) return word;
+  let half = '';
+  for (let i = 0; i < body.length; i += 2) {
+    if (body[i] !== body[i + 1]) return word;
+    half += body[i];
+  }
+  return lead + half;
+};
+const undoubleWords = (s: string): string => (/(\p{L})\1/u.test(s) ? s.replace(/\p{L}{7,}/gu, undouble) : s);
+
 /** Groups fragments of one raw block into visual lines (mupdf splits a line at large gaps, e.g. "11." + text). */
 export function mergeLines(lines: RawLine[]): Line[] {
   const sorted = [...lines].sort((a, b) => a.y0 + a.y1 - (b.y0 + b.y1) || a.x0 - b.x0);
@@ -46,7 +65,7 @@ export function mergeLines(lines: RawLine[]): Line[] {
       text += glue + l.text;
       prevX1 = l.x1;
     }
-    text = composeAccents(text.replace(/\s+/g, ' ').trim());
+    text = undoubleWords(composeAccents(text.replace(/\s+/g, ' ').trim()));
     let total = 0;
     let boldChars = 0;
     let main = g[0];
@@ -78,14 +97,20 @@ export function mergeLines(lines: RawLine[]): Line[] {
   });
 }
 
-/** The block's text: its lines joined, words hyphenated across lines rejoined ("plan-" + "making"). */
+/**
+ * The block's text: its lines joined. A word hyphenated at a line end ("hyphen-" + "ated") is joined with a
+ * soft hyphen (U+00AD) where the hyphen was: the Markdown builder, which sees the whole document, decides
+ * whether it was a break or a compound's own hyphen (pdf-markdown.ts, rejoinBrokenWords). A hyphen before a
+ * capital or a digit stays, without a space ("Anglo-" + "Saxon", "COVID-" + "19").
+ */
 export function joinLines(lines: Line[]): string {
   let out = '';
   for (const l of lines) {
     const t = l.text.trim();
     if (!t) continue;
     if (!out) out = t;
-    else if (/[A-Za-z]-$/.test(out) && /^[a-z]/.test(t)) out += t;
+    else if (/\p{L}-$/u.test(out) && /^\p{Ll}/u.test(t)) out = `${out.slice(0, -1)}\u00AD${t}`;
+    else if (/\p{L}-$/u.test(out) && /^[\p{Lu}\p{N}]/u.test(t)) out += t;
     else out += ` ${t}`;
   }
   return out;
@@ -196,11 +221,191 @@ function splitParagraphs(lines: Line[]): Line[][] {
 }
 
 /**
+ * The page without lines drawn again over themselves: the same text within a tenth of its size of an earlier
+ * line ("fake bold" by printing a whole string twice, slightly offset). Both engines already keep one copy of a
+ * glyph overprinted glyph by glyph (mupdf 1.28's rule, reproduced in the native engine); a string drawn again
+ * after it arrives as a second line, which a reader never sees as two.
+ */
+export function dropOverprintedLines(page: RawPage): RawPage {
+  const seen = new Map<string, RawLine[]>();
+  let dropped = 0;
+  const blocks = page.blocks.map((b) => {
+    const lines = b.lines.filter((l) => {
+      const key = l.text.trim();
+      const same = seen.get(key);
+      const near = (o: RawLine): boolean => Math.abs(o.x0 - l.x0) <= 0.1 * l.size + 1 && Math.abs(o.y0 - l.y0) <= 0.1 * l.size + 1;
+      if (same?.some(near)) {
+        dropped += 1;
+        return false;
+      }
+      if (same) same.push(l);
+      else seen.set(key, [l]);
+      return true;
+    });
+    return lines.length === b.lines.length ? b : { ...b, lines };
+  });
+  return dropped ? { ...page, blocks: blocks.filter((b) => b.lines.length > 0) } : page;
+}
+
+const LINE_NUMBER = /^\d{1,4}$/;
+
+/**
+ * The page without its margin line numbers (a proof's, a legal text's, a listing's): a strip of bare numbers
+ * in one vertical strip that no other line crosses, at least three, increasing down the page at a steady rate, one step per
+ * line of text at most (every line, or every fifth), beside lines of prose: a table's numbered rows stand
+ * further apart, or hold short cells. They are not text, and beside the lines they number they made
+ * two-column "tables" of numbers and prose.
+ */
+export function dropLineNumbers(page: RawPage): RawPage {
+  const lines = page.blocks.flatMap((b) => b.lines);
+  const numbers = lines.filter((l) => LINE_NUMBER.test(l.text.trim()));
+  if (numbers.length < 3) return page;
+  // strips of numbers whose boxes overlap across (left- or right-aligned, "9" above "10")
+  const strips: RawLine[][] = [];
+  let stripX1 = -Infinity;
+  for (const n of [...numbers].sort((a, b) => a.x0 - b.x0)) {
+    const s = strips[strips.length - 1];
+    if (s && n.x0 < stripX1) s.push(n);
+    else strips.push([n]);
+    stripX1 = Math.max(s && n.x0 < stripX1 ? stripX1 : -Infinity, n.x1);
+  }
+  const drop = new Set<RawLine>();
+  for (const strip of strips) {
+    if (strip.length < 3) continue;
+    strip.sort((a, b) => a.y0 - b.y0);
+    const x0 = Math.min(...strip.map((l) => l.x0));
+    const x1 = Math.max(...strip.map((l) => l.x1));
+    const inStrip = new Set(strip);
+    if (lines.some((l) => !inStrip.has(l) && l.x0 < x1 && l.x1 > x0)) continue;
+    let steady = true;
+    let rate: number | null = null;
+    for (let k = 1; k < strip.length && steady; k++) {
+      const a = strip[k - 1] as RawLine;
+      const b = strip[k] as RawLine;
+      const dv = Number(b.text) - Number(a.text);
+      const dy = b.y0 - a.y0;
+      // numbered lines follow the text's leading (a table's numbered rows stand further apart)
+      if (dv <= 0 || dy <= 0 || dy / dv > 1.8 * a.size) steady = false;
+      else if (rate === null) rate = dv / dy;
+      else if (Math.abs(dv / dy - rate) > 0.2 * rate) steady = false;
+    }
+    // ...beside lines of text: most numbered rows hold a line of prose (a table's numbered rows hold cells)
+    const rowsWithProse = strip.filter((n) => lines.some((l) => !inStrip.has(l) && vOverlap(l, n) > 0 && l.text.trim().length >= 15)).length;
+    if (steady && rowsWithProse >= 0.6 * strip.length) for (const l of strip) drop.add(l);
+  }
+  if (drop.size === 0) return page;
+  // the numbers split the text into one block per line: lines following each other at the text's leading,
+  // at the same indent and size, are one block again
+  const blocks: RawBlock[] = [];
+  for (const b of page.blocks) {
+    const kept = b.lines.filter((l) => !drop.has(l));
+    if (kept.length === 0) continue;
+    const prev = blocks[blocks.length - 1];
+    const last = prev?.lines[prev.lines.length - 1];
+    const first = kept[0] as RawLine;
+    if (prev && last && Math.abs(first.x0 - last.x0) < 2 && first.size === last.size && first.y0 >= last.y0 && first.y0 - last.y1 < 0.6 * first.size) {
+      prev.lines.push(...kept);
+      prev.x1 = Math.max(prev.x1, ...kept.map((l) => l.x1));
+      prev.y1 = Math.max(prev.y1, ...kept.map((l) => l.y1));
+    } else blocks.push({ x0: Math.min(...kept.map((l) => l.x0)), y0: Math.min(...kept.map((l) => l.y0)), x1: Math.max(...kept.map((l) => l.x1)), y1: Math.max(...kept.map((l) => l.y1)), lines: kept });
+  }
+  return { ...page, blocks };
+}
+
+/** Characters that mark program text (not prose punctuation). */
+const CODE_SYMBOLS = /[{}[\]()<>=;#$\\/|_*+~^&%@]/g;
+
+/**
+ * Code and monospaced listings: runs of raw blocks set entirely in a monospaced font, one block of lines as
+ * set (indentation from their x offsets). On a page mostly in a monospaced face (a typewritten letter) only runs
+ * dense in program symbols count; a single line needs one. Returns the listings and the raw blocks they took.
+ */
+export function findCode(page: RawPage): { code: CodeBlock[]; used: Set<RawBlock> } {
+  const used = new Set<RawBlock>();
+  const code: CodeBlock[] = [];
+  let monoChars = 0;
+  let chars = 0;
+  for (const b of page.blocks)
+    for (const l of b.lines) {
+      const n = l.text.trim().length;
+      chars += n;
+      if (l.mono) monoChars += n;
+    }
+  if (monoChars === 0) return { code, used };
+  const typewritten = monoChars > 0.6 * chars;
+  const runs: RawBlock[][] = [];
+  let run: RawBlock[] = [];
+  for (const b of page.blocks) {
+    const allMono = b.lines.length > 0 && b.lines.every((l) => l.mono);
+    const last = run[run.length - 1];
+    const size = b.lines[0]?.size ?? 10;
+    if (allMono && last && b.y0 - last.y1 <= 1.5 * size && b.y0 >= last.y0) run.push(b);
+    else {
+      if (run.length) runs.push(run);
+      run = allMono ? [b] : [];
+    }
+  }
+  if (run.length) runs.push(run);
+  for (const r of runs) {
+    const raw = r.flatMap((b) => b.lines);
+    const text = raw.map((l) => l.text).join('');
+    const symbols = text.match(CODE_SYMBOLS)?.length ?? 0;
+    // one line without a program symbol is a word set in a monospaced face (a title, a name), not a listing
+    if (text.replace(/\s/g, '').length < 2 || (typewritten && symbols < 0.02 * text.length) || (raw.length === 1 && symbols === 0)) continue;
+    code.push(listing(raw));
+    for (const b of r) used.add(b);
+  }
+  return { code, used };
+}
+
+/**
+ * A listing's lines as set: fragments on one baseline joined with as many spaces as their gap holds
+ * characters, each line indented by its offset from the leftmost line (in character widths), the spaces
+ * inside the text kept (mupdf preserves them).
+ */
+function listing(raw: RawLine[]): CodeBlock {
+  const sizes = raw.map((l) => l.size).sort((a, b) => a - b);
+  const em = 0.6 * (sizes[sizes.length >> 1] ?? 10);
+  const x0 = Math.min(...raw.map((l) => l.x0));
+  const rows: RawLine[][] = [];
+  for (const l of [...raw].sort((a, b) => a.y0 + a.y1 - (b.y0 + b.y1) || a.x0 - b.x0)) {
+    const row = rows[rows.length - 1];
+    const last = row?.[row.length - 1];
+    if (row && last && vOverlap(l, last) > 0.5 * Math.min(l.y1 - l.y0, last.y1 - last.y0)) row.push(l);
+    else rows.push([l]);
+  }
+  const spaces = (width: number): string => ' '.repeat(Math.max(0, Math.round(width / em)));
+  const lines = rows.map((row) => {
+    row.sort((a, b) => a.x0 - b.x0);
+    let text = spaces((row[0] as RawLine).x0 - x0);
+    let prevX1: number | null = null;
+    for (const l of row) {
+      if (prevX1 !== null) text += spaces(l.x0 - prevX1) || ' ';
+      text += l.text.trimEnd();
+      prevX1 = l.x1;
+    }
+    return text;
+  });
+  return {
+    kind: 'code',
+    x0,
+    y0: Math.min(...raw.map((l) => l.y0)),
+    x1: Math.max(...raw.map((l) => l.x1)),
+    y1: Math.max(...raw.map((l) => l.y1)),
+    lines,
+  };
+}
+
+/**
  * One page's blocks: column gutter first (so tables never pair lines across columns), then tables (they take
  * their lines), the rest merged into text blocks, all in reading order.
  */
-export function layoutPage(page: RawPage): PageLayout {
-  const gutter = findGutter(page.blocks, page.width, page.height);
+export function layoutPage(raw: RawPage): PageLayout {
+  const cleaned = dropLineNumbers(dropOverprintedLines(raw));
+  // listings first: their aligned columns of code are not tables
+  const listings = findCode(cleaned);
+  const page = listings.used.size ? { ...cleaned, blocks: cleaned.blocks.filter((b) => !listings.used.has(b)) } : cleaned;
+  const gutter = findGutter(cleaned.blocks, page.width, page.height);
   const lines = page.blocks.flatMap((b) => b.lines);
   const regions =
     gutter === null
@@ -220,7 +425,7 @@ export function layoutPage(page: RawPage): PageLayout {
     const merged = mergeLines(rest);
     for (const group of splitParagraphs(merged)) text.push(toTextBlock(group));
   }
-  const blocks = orderBlocks<PageBlock>([...text, ...tables], gutter);
+  const blocks = orderBlocks<PageBlock>([...text, ...tables, ...listings.code], gutter);
   return { pageNumber: page.pageNumber, width: page.width, height: page.height, blocks };
 }
 

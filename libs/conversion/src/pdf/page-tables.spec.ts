@@ -109,3 +109,31 @@ describe('detectTables (page-tables.ts)', () => {
     expect(detectTables(lines).tables).toEqual([]);
   });
 });
+
+describe('detectTables: no tables where there are none', () => {
+  const PROSE = [
+    'It is a story about the law and the culture it shapes, told through the people it touches.',
+    'Every chapter follows one of them, from the inventors of the camera to the makers of films.',
+    'Their work was built on the work of others, and the law once let it be so for a good reason.',
+  ];
+
+  it('a band of rules set in type over two columns, under a running header, makes no table', () => {
+    const lines = [
+      line('FREE CULTURE', 72, 30),
+      line('12', 520, 30),
+      // a band of rules over two columns, set in type (underscores, dashes, dots)
+      ...row(['____________________________', '______________'], [72, 400], 50),
+      ...row(['----------------------------', '--------------'], [72, 400], 58),
+      ...row(['. . . . . . . . . . . . . . .', '. . . . . . .'], [72, 400], 66),
+      ...stack(PROSE, 72, 80),
+    ];
+    const { tables, used } = detectTables(lines);
+    expect(tables).toEqual([]);
+    expect(used.size).toBe(0);
+  });
+
+  it('a running header and folio above the text make no table', () => {
+    const lines = [line('INTRODUCTION', 72, 40), line('xiv', 500, 40), ...stack(PROSE, 72, 58)];
+    expect(detectTables(lines).tables).toEqual([]);
+  });
+});

@@ -30,9 +30,12 @@ type XRange = { x0: number; x1: number };
 
 const MARKER = /^(\(?\d{1,3}[.)]?|\(?[a-z][.)]|\(?[ivxl]{1,5}[.)]|[•●▪■◦‣·\-–*])$/i;
 
+/** A rule set in type (a row of underscores, dashes or dots): a separator, not a cell. */
+const RULE = /^[\s_\-–—=.·…]{3,}$/;
+
 /** The tables among a region's lines, and the lines they took (the rest is text). */
 export function detectTables(all: RawLine[]): { tables: TableBlock[]; used: Set<RawLine> } {
-  const lines = all.filter((l) => l.text.trim().length > 0);
+  const lines = all.filter((l) => l.text.trim().length > 0 && !RULE.test(l.text));
   const rows = groupRows(lines);
   const tables: TableBlock[] = [];
   const used = new Set<RawLine>();

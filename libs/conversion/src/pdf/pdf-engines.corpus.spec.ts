@@ -1,10 +1,11 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as mupdf from 'mupdf';
 import type { ConversionResult } from '@lectern/contracts';
 import { isAppError } from '@lectern/contracts';
 import type { Logger } from '@lectern/runtime';
-import { corpusFile, wordRecall } from '@lectern/testing';
+import { corporaDir, corpusFile, wordRecall } from '@lectern/testing';
 import { createConversionEngine, type ConversionEngine } from '../index.js';
 import { PdfWorkerPool, type DocRef, type PdfEngine } from './pdf-worker-pool.js';
 
@@ -100,6 +101,73 @@ describe('PDF engines: native and WASM convert alike', () => {
     expect(wordRecall(wasm.markdown, other.markdown)).toBeGreaterThanOrEqual(0.99);
     expect(other.pages.map((p) => p.image_ratio)).toEqual(wasm.pages.map((p) => p.image_ratio));
     expect(other.title).toBe(wasm.title);
+  });
+});
+
+/** Every PDF under the corpora directory, relative paths, sorted. */
+const corpusPdfs = (): string[] =>
+  readdirSync(corporaDir(), { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.toLowerCase().endsWith('.pdf'))
+    .sort();
+
+/**
+ * The corpus PDFs whose Markdown still differs between the engines, and why. All of them: mupdf 1.21 (native)
+ * and 1.28 (WASM) group characters into lines and blocks differently (where a space goes between a symbol and
+ * the next word, "c⃝ 1990" / "c⃝1990", "∈ (-1:1)" / "∈(-1:1)"; where a block ends around a superscript or a
+ * short last line, which the layout turns into a paragraph break or a heading/table boundary). The glyphs
+ * are the same (word recall 1.0 both ways, checked below); what the native engine does not rebuild the newer
+ * way is that grouping. Keyed by file name; the count is the Markdown lines present in one output only.
+ */
+const GROUPING_DIFFERENCES = new Map<string, number>([
+  ['Contactors.pdf', 7],
+  ['R-intro.pdf', 37],
+  ['gnuplot.pdf', 71],
+  ['tracemonkey.pdf', 18],
+  ['appendix_2___Consultation_Statement___Air_Quality.pdf', 3],
+  ['Householder_Design_Guide_SPD_Report___Cabinet_11th_April_2023.pdf', 9],
+  ['Stoke_Green_control_plan.pdf', 6],
+  ['AAP5_SASEA_Final_Report_CCAAP_2016.pdf', 47],
+  ['Coventry_City_Council_AAP_Adoption_Statement.pdf', 3],
+  ['Coventry_City_Council_Local_Plan_Adoption_Statement.pdf', 3],
+  ['Coventry_Local_Plan_Final_Report_2017.pdf', 36],
+  ['MOD13_SASEA___CCAAP_Proposed_Modifications_2017.pdf', 8],
+  ['MOD14_SASEA_Final_Report___Local_Plan_Proposed_Modfications_2017.pdf', 36],
+  ['Willenhall_Neighbourhood_Plan_Decision_Statement.pdf', 9],
+  ['Authority_Monitoring_Report_2017_18_PUBLISHED.pdf', 19],
+  ['NPPF_December_2024.pdf', 120],
+]);
+
+describe('PDF engines: the same Markdown on every corpus PDF', () => {
+  // text layer only (OCR renders with the WASM build in both cases): ~10 s for the 53 PDFs with both engines
+  const files = corpusPdfs();
+  it('finds the corpus PDFs', () => {
+    expect(files.length).toBeGreaterThanOrEqual(50);
+  });
+  it.each(files)('%s', async (file) => {
+    const path = join(corporaDir(), file);
+    if (!nativeBuilt) {
+      // nothing to compare: the WASM engine alone converts it
+      expect((await engineFor('wasm').convert({ path }, { enableOcr: false })).page_count).toBeGreaterThan(0);
+      return;
+    }
+    const [wasm, native] = await Promise.all([
+      engineFor('wasm').convert({ path }, { enableOcr: false }),
+      engineFor('native').convert({ path }, { enableOcr: false }),
+    ]);
+    const name = relative(join(path, '..'), path);
+    const allowed = GROUPING_DIFFERENCES.get(name);
+    if (allowed === undefined) {
+      expect(native.markdown).toBe(wasm.markdown);
+      return;
+    }
+    // the same words (the grouping differs, see above), and no more differing lines than recorded
+    expect(wordRecall(native.markdown, wasm.markdown)).toBeGreaterThanOrEqual(0.999);
+    expect(wordRecall(wasm.markdown, native.markdown)).toBeGreaterThanOrEqual(0.999);
+    const a = new Set(wasm.markdown.split('\n'));
+    const b = new Set(native.markdown.split('\n'));
+    const differing = [...a].filter((l) => !b.has(l)).length + [...b].filter((l) => !a.has(l)).length;
+    expect(differing).toBeGreaterThan(0);
+    expect(differing).toBeLessThanOrEqual(allowed);
   });
 });
 

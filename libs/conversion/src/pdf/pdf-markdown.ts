@@ -24,16 +24,30 @@ export function findRepeatedFurniture(layouts: PageLayout[]): Set<TextBlock> {
   );
   const pagesWith = new Map<string, number>();
   for (const band of bands) {
-    for (const k of new Set(band.map((b) => normKey(blockText(b))))) pagesWith.set(k, (pagesWith.get(k) ?? 0) + 1);
+    for (const k of new Set(band.flatMap((b) => bandKeys(blockText(b))))) pagesWith.set(k, (pagesWith.get(k) ?? 0) + 1);
   }
   const min = Math.max(3, Math.ceil(0.4 * layouts.length));
   for (const band of bands) {
     for (const b of band) {
       const text = blockText(b);
-      if (PAGE_NUMBER.test(text.trim()) || (pagesWith.get(normKey(text)) ?? 0) >= min) drop.add(b);
+      if (PAGE_NUMBER.test(text.trim()) || bandKeys(text).some((k) => (pagesWith.get(k) ?? 0) >= min)) drop.add(b);
     }
   }
   return drop;
+}
+
+/**
+ * What a header or footer block may repeat: its whole text, or, for a text of four words or more, the text
+ * without one to three words at its end or start (a running header carrying the chapter's name:
+ * "Coventry City Council 2017/18 Annual Monitoring Report Housing"), each of three words at least.
+ */
+function bandKeys(text: string): string[] {
+  const key = normKey(text);
+  const words = key.split(' ');
+  const keys = [key];
+  if (words.length >= 4)
+    for (let k = 1; k <= 3 && words.length - k >= 3; k++) keys.push(words.slice(0, -k).join(' '), words.slice(k).join(' '));
+  return keys;
 }
 
 /** A block's text (joined in the worker: page-layout.ts). */
@@ -113,6 +127,13 @@ export function headingRules(layouts: PageLayout[], skip: Set<TextBlock>): Headi
   };
 }
 
+/** A fenced code block, its fence longer than any run of backticks inside. */
+export function fenced(lines: string[]): string {
+  const longest = Math.max(0, ...lines.map((l) => Math.max(0, ...(l.match(/`+/g) ?? []).map((m) => m.length))));
+  const fence = '`'.repeat(Math.max(3, longest + 1));
+  return [fence, ...lines, fence].join('\n');
+}
+
 const escapeStart = (s: string): string => s.replace(/^(#|\||>|```)/, '\\$1');
 
 function paragraph(b: TextBlock): string {
@@ -122,19 +143,38 @@ function paragraph(b: TextBlock): string {
   return escapeStart(t);
 }
 
-/** Builds the document's Markdown page by page, recording where each page starts. */
-export function buildMarkdown(pages: BuildPage[]): { markdown: string; pageMap: PageMapEntry[] } {
+/** The comment that starts page `n` in the Markdown when page markers are asked for. */
+export const pageMarker = (n: number): string => `<!-- page ${n} -->`;
+
+/** What buildMarkdown returns: the Markdown, where each page starts, and the running headers and footers it left out. */
+export interface BuiltMarkdown {
+  markdown: string;
+  pageMap: PageMapEntry[];
+  furniture: Set<TextBlock>;
+}
+
+/**
+ * Builds the document's Markdown page by page, recording where each page starts (at its marker, with
+ * `pageMarkers`). Words broken at a line end (page-layout.ts marks the break) are rejoined first.
+ */
+export function buildMarkdown(pages: BuildPage[], options: { pageMarkers?: boolean } = {}): BuiltMarkdown {
   const layouts = pages.flatMap((p) => ('layout' in p ? [p.layout] : []));
+  rejoinBrokenWords(layouts);
   const skip = findRepeatedFurniture(layouts);
   const rules = headingRules(layouts, skip);
   let markdown = '';
   const pageMap: PageMapEntry[] = [];
+  const bodies: { page: number; body: string }[] = [];
   for (const p of pages) {
     const parts: string[] = [];
     if ('layout' in p) {
       for (const b of p.layout.blocks) {
         if (b.kind === 'table') {
           parts.push(tableToMarkdown(b.rows));
+          continue;
+        }
+        if (b.kind === 'code') {
+          parts.push(fenced(b.lines));
           continue;
         }
         if (skip.has(b)) continue;
@@ -148,10 +188,44 @@ export function buildMarkdown(pages: BuildPage[]): { markdown: string; pageMap: 
         if (t) parts.push(escapeStart(t));
       }
     }
-    const body = parts.filter((x) => x.length > 0).join('\n\n');
-    if (markdown.length > 0) markdown += '\n\n';
-    pageMap.push({ offset: markdown.length, page: p.pageNumber });
-    markdown += body;
+    bodies.push({ page: p.pageNumber, body: parts.filter((x) => x.length > 0).join('\n\n') });
   }
-  return { markdown, pageMap };
+  // markers only in a document with some text (one without stays empty: no_content)
+  const markers = options.pageMarkers === true && bodies.some((b) => b.body.length > 0);
+  for (const { page, body } of bodies) {
+    if (markdown.length > 0) markdown += '\n\n';
+    pageMap.push({ offset: markdown.length, page });
+    markdown += markers ? (body ? `${pageMarker(page)}\n\n${body}` : pageMarker(page)) : body;
+  }
+  return { markdown, pageMap, furniture: skip };
+}
+
+/** A word broken at a line end, as page-layout.ts joins it: the two parts around a soft hyphen. */
+const BROKEN = /(\p{L}+)\u00AD(\p{L}+)/gu;
+
+/**
+ * Words hyphenated across a line end, rejoined: "hyphen-" + "ated" is "hyphenated", unless the document
+ * writes the word with its hyphen inside a line ("plan-making" elsewhere keeps "plan-" + "making" as
+ * "plan-making"), or never writes it unbroken while it writes both parts as words of their own (a compound).
+ */
+export function rejoinBrokenWords(layouts: PageLayout[]): void {
+  const blocks = layouts.flatMap((p) => p.blocks.filter((b): b is TextBlock => b.kind === 'text' && b.text.includes('\u00AD')));
+  if (blocks.length === 0) return;
+  const words = new Set<string>();
+  for (const p of layouts)
+    for (const b of p.blocks) {
+      // the broken words themselves left out: their parts are not evidence of anything
+      const text = b.kind === 'text' ? b.text.replace(BROKEN, ' ') : b.kind === 'table' ? b.rows.flat().join(' ') : b.lines.join(' ');
+      for (const w of text.toLowerCase().match(/[\p{L}\p{N}]+(?:-[\p{L}\p{N}]+)*/gu) ?? []) {
+        words.add(w);
+        if (w.includes('-')) for (const part of w.split('-')) words.add(part);
+      }
+    }
+  for (const b of blocks)
+    b.text = b.text.replace(BROKEN, (_m, a: string, z: string) => {
+      const [la, lz] = [a.toLowerCase(), z.toLowerCase()];
+      if (words.has(`${la}-${lz}`)) return `${a}-${z}`;
+      if (words.has(la + lz)) return a + z;
+      return words.has(la) && words.has(lz) && la.length > 2 && lz.length > 2 ? `${a}-${z}` : a + z;
+    });
 }

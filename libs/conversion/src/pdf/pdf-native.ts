@@ -4,7 +4,7 @@
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import type { DocInfo, RawLine, RawPage } from './pdf-page.protocol.js';
+import type { DocInfo, PageDrawings, RawLine, RawPage } from './pdf-page.protocol.js';
 
 const ADDON = fileURLToPath(new URL('../../native/build/Release/lectern_mupdf.node', import.meta.url));
 
@@ -24,6 +24,7 @@ interface MupdfAddon {
   open(engine: EngineHandle, bytes: Uint8Array, mime: string): void;
   info(engine: EngineHandle): DocInfo;
   extract(engine: EngineHandle, pages: number[]): PackedPages;
+  drawings(engine: EngineHandle, page: number): PageDrawings;
   close(engine: EngineHandle): void;
   memory(engine: EngineHandle): { allocated: number; peak: number };
 }
@@ -38,6 +39,8 @@ export interface NativeEngine {
   version: string;
   info(msg: NativeDocRequest, bytes: Uint8Array | null): DocInfo;
   extract(msg: NativeDocRequest & { pages: number[] }, bytes: Uint8Array | null): RawPage[];
+  /** Vector drawing counts of pages (native/src/drawings.c). */
+  drawings(msg: NativeDocRequest & { pages: number[] }, bytes: Uint8Array | null): PageDrawings[];
   /** Closes the open document (only `key`'s, when given). */
   close(key?: string): void;
   /** Bytes mupdf holds in this engine (fonts, caches, open document). */
@@ -70,6 +73,7 @@ export function unpack({ nums, text }: PackedPages): RawPage[] {
       i += 5;
       for (let l = 0; l < lines.length; l++) {
         const end = t + n(i + 7);
+        const style = n(i + 6);
         lines[l] = {
           text: text.slice(t, end),
           x0: n(i),
@@ -78,7 +82,8 @@ export function unpack({ nums, text }: PackedPages): RawPage[] {
           y1: n(i + 3),
           size: n(i + 4),
           leadSize: n(i + 5),
-          bold: n(i + 6) === 1,
+          bold: (style & 1) === 1,
+          mono: (style & 2) === 2,
         };
         t = end;
         i += 8;
@@ -120,6 +125,10 @@ export function loadNativeEngine(abort?: Int32Array): NativeEngine {
     extract(msg, bytes) {
       open(msg, bytes);
       return unpack(addon.extract(engine, msg.pages));
+    },
+    drawings(msg, bytes) {
+      open(msg, bytes);
+      return msg.pages.map((p) => addon.drawings(engine, p));
     },
     close(key) {
       if (key !== undefined && key !== openKey) return;

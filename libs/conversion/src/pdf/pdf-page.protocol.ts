@@ -38,6 +38,8 @@ export interface RawLine {
   /** Size of the line's first character (a superscript footnote number is smaller than the text). */
   leadSize?: number;
   bold: boolean;
+  /** At least 95% of its characters in a monospaced font (a code listing, a typewriter face). */
+  mono?: boolean;
 }
 
 export interface RawBlock {
@@ -96,12 +98,24 @@ export interface PageOrientation {
   skew: number;
 }
 
+/**
+ * A page's vector drawing (what `drawings` counts): filled and stroked paths, their segments, and the share
+ * of the page their boxes cover. Glyphs drawn as outlines are many small filled paths of several curves each.
+ */
+export interface PageDrawings {
+  fills: number;
+  strokes: number;
+  segments: number;
+  areaRatio: number;
+}
+
 /** The operations a worker performs, each with its own fields. */
 export type PdfOp =
   | { op: 'info' }
   | { op: 'extract'; pages: number[] }
   | { op: 'render'; page: number; dpi: number; rotate?: number }
   | { op: 'orientation'; page: number }
+  | { op: 'drawings'; pages: number[] }
   | { op: 'close' };
 
 /** What each operation answers. */
@@ -110,6 +124,7 @@ export interface PdfOpResults {
   extract: ExtractedPage[];
   render: RenderedPage;
   orientation: PageOrientation;
+  drawings: PageDrawings[];
   close: null;
 }
 

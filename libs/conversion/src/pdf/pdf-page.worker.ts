@@ -17,6 +17,7 @@ import type {
   DocInfo,
   ExtractedPage,
   PageOrientation,
+  PageDrawings,
   PdfOp,
   PdfOpName,
   PdfOpResults,
@@ -209,6 +210,73 @@ function orientation(msg: Request<'orientation'>): PageOrientation {
   }
 }
 
+/**
+ * Vector drawing counts of pages with the WASM build, as native/src/drawings.c counts them: filled and
+ * stroked paths, their line and curve segments, and the page share their boxes cover (stroke width left out).
+ */
+function drawings(msg: Request<'drawings'>): PageDrawings[] {
+  const m = wasm();
+  const doc = openDoc(msg);
+  return msg.pages.map((n) => {
+    const page = doc.loadPage(n - 1);
+    try {
+      const [px0, py0, px1, py1] = page.getBounds();
+      const counts = { fills: 0, strokes: 0, segments: 0, area: 0 };
+      const add = (path: Mupdf.Path, ctm: Mupdf.Matrix): void => {
+        let x0 = Infinity;
+        let y0 = Infinity;
+        let x1 = -Infinity;
+        let y1 = -Infinity;
+        const point = (x: number, y: number): void => {
+          const [a, b, c, d, e, f] = ctm;
+          const tx = a * x + c * y + e;
+          const ty = b * x + d * y + f;
+          x0 = Math.min(x0, tx);
+          y0 = Math.min(y0, ty);
+          x1 = Math.max(x1, tx);
+          y1 = Math.max(y1, ty);
+        };
+        path.walk({
+          moveTo: point,
+          lineTo: (x, y) => {
+            counts.segments += 1;
+            point(x, y);
+          },
+          curveTo: (ax, ay, bx, by, x, y) => {
+            counts.segments += 1;
+            point(ax, ay);
+            point(bx, by);
+            point(x, y);
+          },
+        });
+        const w = Math.min(x1, px1) - Math.max(x0, px0);
+        const h = Math.min(y1, py1) - Math.max(y0, py0);
+        if (w > 0 && h > 0) counts.area += w * h;
+      };
+      const device = new m.Device({
+        fillPath: (path, _evenOdd, ctm) => {
+          counts.fills += 1;
+          add(path, ctm);
+        },
+        strokePath: (path, _stroke, ctm) => {
+          counts.strokes += 1;
+          add(path, ctm);
+        },
+      });
+      try {
+        page.run(device, m.Matrix.identity);
+        device.close();
+      } finally {
+        device.destroy();
+      }
+      const pageArea = Math.max(0, px1 - px0) * Math.max(0, py1 - py0);
+      return { fills: counts.fills, strokes: counts.strokes, segments: counts.segments, areaRatio: pageArea > 0 ? counts.area / pageArea : 0 };
+    } finally {
+      page.destroy();
+    }
+  });
+}
+
 /** Drops the open document (its bytes and caches, in both engines) once a conversion is done with it. */
 function close(msg: Request<'close'>): null {
   if (current && current.key === msg.key) {
@@ -238,6 +306,8 @@ function wasmOp(msg: PdfRequest): Op | null {
       return () => render(msg);
     case 'orientation':
       return () => orientation(msg);
+    case 'drawings':
+      return () => drawings(msg);
     case 'close':
       return () => close(msg);
     default:
@@ -245,12 +315,13 @@ function wasmOp(msg: PdfRequest): Op | null {
   }
 }
 
-/** The native engine serves `info` and `extract` of PDFs; images, renders and orientation use WASM. */
+/** The native engine serves `info`, `extract` and `drawings` of PDFs; images, renders and orientation use WASM. */
 function nativeOp(msg: PdfRequest): Op | null {
   const engine = native;
   if (!engine || (msg.mime ?? 'application/pdf') !== 'application/pdf') return null;
   if (msg.op === 'info') return () => engine.info(msg, hold(msg));
   if (msg.op === 'extract') return () => engine.extract(msg, hold(msg)).map(laidOut);
+  if (msg.op === 'drawings') return () => engine.drawings(msg, hold(msg));
   return null;
 }
 

@@ -43,22 +43,26 @@ const ENTITY = /&(#x[0-9a-f]+|#\d+|[a-z]+);/gi;
  * carrying most characters. Much cheaper than asking for one JSON span per style run (preserve-spans), which
  * multiplies the JSON size on word-processor PDFs.
  */
-function lineStyles(html: string): { bold: number; size: number }[] {
+function lineStyles(html: string): { bold: number; mono: number; size: number }[] {
   const out = [];
   for (const p of html.matchAll(/<p style="[^"]*">([\s\S]*?)<\/p>/g)) {
     let bold = 0;
     let boldChars = 0;
+    let mono = 0;
+    let monoChars = 0;
     let total = 0;
     let size = 0;
     const bySize = new Map<number, number>();
-    for (const t of (p[1] as string).matchAll(/<(\/?)(b|span)\b([^>]*)>|([^<]+)/g)) {
+    for (const t of (p[1] as string).matchAll(/<(\/?)(b|tt|span)\b([^>]*)>|([^<]+)/g)) {
       if (t[4] !== undefined) {
         const n = t[4].replace(ENTITY, 'x').replace(/\s+/g, '').length;
         if (n === 0) continue;
         total += n;
         if (bold > 0) boldChars += n;
+        if (mono > 0) monoChars += n;
         bySize.set(size, (bySize.get(size) || 0) + n);
       } else if (t[2] === 'b') bold += t[1] ? -1 : 1;
+      else if (t[2] === 'tt') mono += t[1] ? -1 : 1;
       else if (!t[1]) {
         const m = /font-size:([\d.]+)pt/.exec(t[3] as string);
         if (m) size = Number(m[1]);
@@ -67,7 +71,7 @@ function lineStyles(html: string): { bold: number; size: number }[] {
     let best = 0;
     let bestN = -1;
     for (const [s, n] of bySize) if (n > bestN) [best, bestN] = [s, n];
-    out.push({ bold: total ? boldChars / total : 0, size: best });
+    out.push({ bold: total ? boldChars / total : 0, mono: total ? monoChars / total : 0, size: best });
   }
   return out;
 }
@@ -81,7 +85,7 @@ export function extractPage(doc: Mupdf.Document, index: number): RawPage {
     const height = y1 - y0;
     const stext = page.toStructuredText('preserve-whitespace,preserve-images');
     let json: StextJson;
-    let styles: { bold: number; size: number }[] | null;
+    let styles: { bold: number; mono: number; size: number }[] | null;
     try {
       json = JSON.parse(stext.asJSON()) as StextJson;
       styles = lineStyles(stext.asHTML(0));
@@ -115,6 +119,7 @@ export function extractPage(doc: Mupdf.Document, index: number): RawPage {
           size: style && style.size > 0 ? style.size : l.font.size,
           leadSize: l.font.size,
           bold: style ? style.bold >= 0.95 : l.font.weight === 'bold' || /bold|black|heavy|semibold/i.test(l.font.name),
+          mono: style ? style.mono >= 0.95 : false,
         });
       }
       if (lines.length) blocks.push({ x0: b.bbox.x, y0: b.bbox.y, x1: b.bbox.x + b.bbox.w, y1: b.bbox.y + b.bbox.h, lines });

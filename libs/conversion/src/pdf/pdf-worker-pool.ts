@@ -5,6 +5,7 @@ import { ResourcePool } from '../util/resource-pool.js';
 import type {
   DocInfo,
   ExtractedPage,
+  PageDrawings,
   PageOrientation,
   PdfEngine,
   PdfEngineInfo,
@@ -16,7 +17,7 @@ import type {
   RenderedPage,
 } from './pdf-page.protocol.js';
 
-export type { DocInfo, ExtractedPage, PageOrientation, PdfEngine, PdfEngineInfo, RenderedPage } from './pdf-page.protocol.js';
+export type { DocInfo, ExtractedPage, PageDrawings, PageOrientation, PdfEngine, PdfEngineInfo, RenderedPage } from './pdf-page.protocol.js';
 
 export interface PdfWorkerPoolOptions {
   engine?: PdfEngine;
@@ -180,6 +181,11 @@ export class PdfWorkerPool {
 
   render(doc: DocRef, page: number, dpi: number, rotate: number, signal?: AbortSignal): Promise<RenderedPage> {
     return this.pool.use((w) => w.call(doc, { op: 'render', page, dpi, rotate }), signal);
+  }
+
+  /** Vector drawing counts of pages (for the OCR decision on pages without text). */
+  drawings(doc: DocRef, pages: number[], signal?: AbortSignal): Promise<PageDrawings[]> {
+    return this.pool.use((w) => w.call(doc, { op: 'drawings', pages }), signal);
   }
 
   /** Which way up a scanned page is, without OCR (`text-orientation.ts`). */

@@ -7,6 +7,7 @@ import {
   assertFingerprint,
   checkOrderBy,
   checkDeleteFilter,
+  checkPatch,
   checkFilter,
   checkFingerprint,
   checkLimit,
@@ -18,6 +19,7 @@ import {
   sameFingerprint,
 } from '../validation.js';
 import { decodeCursor, encodeCursor } from '../cursor.js';
+import { searchAcross, type CollectionHit, type SearchManyOptions, type SearchTarget } from '../multi-search.js';
 import type {
   CollectionInfo,
   EmbeddingFingerprint,
@@ -237,6 +239,19 @@ export class EmbeddedVectorStore implements VectorStore {
     return this.deleteWhere(name, f.sql, f.params);
   }
 
+  async setPayload(name: string, filter: Filter, patch: Record<string, unknown>): Promise<number> {
+    const f = compileFilter(checkDeleteFilter(filter));
+    const json = JSON.stringify(checkPatch(patch));
+    // json_patch is RFC 7396 (merge patch): the patch holds no nulls, so it only sets keys. Vectors are
+    // untouched, so the collection version (which the dense cache follows) stays.
+    const run = this.db.transaction(() => {
+      const c = this.require(name);
+      return this.stmt(`UPDATE ${pointsTable(c.cid)} AS p SET payload = jsonb_patch(p.payload, ?) WHERE ${f.sql} RETURNING rid`).all(json, ...f.params)
+        .length;
+    });
+    return run.immediate();
+  }
+
   async count(name: string, filter?: Filter): Promise<number> {
     const c = this.require(name);
     const f = compileFilter(checkFilter(filter));
@@ -317,6 +332,10 @@ export class EmbeddedVectorStore implements VectorStore {
       if (!c.hybrid) throw hybridNotSupported(name);
       return hits(this.stmt, c, keywordCandidates(this.stmt, c, query, filter, limit));
     });
+  }
+
+  searchMany(targets: readonly SearchTarget[], opts: SearchManyOptions): Promise<CollectionHit[]> {
+    return searchAcross(this, targets, opts);
   }
 
   async searchHybrid(name: string, q: { vector: Float32Array | number[]; text: string }, opts: HybridOptions): Promise<Hit[]> {

@@ -2,10 +2,11 @@ import { QdrantClient, type Schemas } from '@qdrant/js-client-rest';
 import { AppError } from '@lectern/contracts';
 import type { Logger } from '@lectern/runtime';
 import { decodeCursor, encodeCursor } from '../cursor.js';
+import { searchAcross, type CollectionHit, type SearchManyOptions, type SearchTarget } from '../multi-search.js';
 import { resolveFusion, type FusionDefaults } from '../fusion.js';
 import { INTEGER_FIELDS, KEYWORD_FIELDS } from '../payload-indexes.js';
 import {
-  assertFingerprint, checkDeleteFilter, checkFilter, checkOrderBy, checkFingerprint, checkLimit, checkName, checkPoints, checkVector,
+  assertFingerprint, checkDeleteFilter, checkFilter, checkPatch, checkOrderBy, checkFingerprint, checkLimit, checkName, checkPoints, checkVector,
   collectionNotFound, hybridNotSupported, sameFingerprint,
 } from '../validation.js';
 import type {
@@ -230,6 +231,16 @@ export class QdrantVectorStore implements VectorStore {
     return n;
   }
 
+  async setPayload(name: string, filter: Filter, patch: Record<string, unknown>): Promise<number> {
+    const qf = toQdrantFilter(checkDeleteFilter(filter)) ?? {};
+    const payload = checkPatch(patch);
+    const c = await this.require(name);
+    // Qdrant does not report how many points a payload update touched: count the same selection first.
+    const n = await this.countIn(c.physical, qf);
+    if (n > 0) await this.call('set payload', (cl) => cl.setPayload(c.physical, { wait: true, payload, filter: qf }));
+    return n;
+  }
+
   async count(name: string, filter?: Filter): Promise<number> {
     const qf = toQdrantFilter(checkFilter(filter));
     const c = await this.require(name);
@@ -328,6 +339,10 @@ export class QdrantVectorStore implements VectorStore {
     if (!kq) return [];
     const r = await this.call('query', (cl) => cl.query(c.physical, kq));
     return r.points.filter((p) => p.score > 0).map((p) => this.hit(p, p.score));
+  }
+
+  searchMany(targets: readonly SearchTarget[], opts: SearchManyOptions): Promise<CollectionHit[]> {
+    return searchAcross(this, targets, opts);
   }
 
   async searchHybrid(name: string, q: { vector: Float32Array | number[]; text: string }, opts: HybridOptions): Promise<Hit[]> {

@@ -163,6 +163,14 @@ export class QdrantSimulator {
         }
         return { operation_id: 3, status: 'completed' };
       }
+      case 'POST /collections/{collection_name}/points/payload': {
+        const [, c] = this.coll(url);
+        const ids = b['points'] as string[] | undefined;
+        for (const p of c.points.values()) {
+          if (ids ? ids.includes(p.id) : filterHolds(p, b['filter'] as Json)) p.payload = { ...p.payload, ...(b['payload'] as Payload) };
+        }
+        return { operation_id: 4, status: 'completed' };
+      }
       case 'POST /collections/{collection_name}/points/count': {
         const [, c] = this.coll(url);
         return { count: [...c.points.values()].filter((p) => filterHolds(p, b['filter'] as Json)).length };

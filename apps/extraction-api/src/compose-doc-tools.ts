@@ -1,0 +1,19 @@
+import { createDocTools, type DocTools } from '@lectern/doc-tools';
+import { createPlatform, docToolsDeps, docToolsSettings, type Platform } from '@lectern/platform';
+import type { Logger } from '@lectern/runtime';
+import type { ExtractionConfig } from './config.js';
+
+export interface ComposedDocTools {
+  docTools: DocTools;
+  /** Owns the conversion path and embedders; `platform.shutdownSteps()` closes them in order. */
+  platform: Platform;
+}
+
+/**
+ * The document tools from this service's configuration, through `@lectern/platform`: Markdown from the converter
+ * at MARKITDOWN_URL when set, else the conversion job (on converter workers when REDIS_URL is set, else here).
+ */
+export const composeDocTools = (config: ExtractionConfig, log: Logger, platform?: Platform): ComposedDocTools => {
+  const p = platform ?? createPlatform({ dataDir: config.DATA_DIR, log, redisUrl: config.REDIS_URL });
+  return { platform: p, docTools: createDocTools(docToolsDeps(p, docToolsSettings(config))) };
+};

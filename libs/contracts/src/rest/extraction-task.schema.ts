@@ -1,0 +1,132 @@
+import { z } from 'zod';
+
+/**
+ * extraction-api's task API (spec 003 section 4): `POST /tasks` (multipart `file` + `schema`), `GET /tasks/{id}`,
+ * `GET /tasks/{id}/result`, `GET /tasks` and `DELETE /tasks/{id}`.
+ */
+
+/** Bounds of a target schema skeleton: a client can send a smaller one, never a larger one. */
+export const EXTRACTION_SCHEMA_LIMITS = { maxBytes: 64 * 1024, maxDepth: 8, maxLeaves: 500, maxKeyChars: 200 } as const;
+
+export const ExtractionTaskStatusValues = ['queued', 'running', 'succeeded', 'failed'] as const;
+export const ExtractionTaskStatusEnum = z.enum(ExtractionTaskStatusValues);
+export type ExtractionTaskState = z.infer<typeof ExtractionTaskStatusEnum>;
+
+/** Which extractor produced (or is producing) a task's result. */
+export const ExtractorKindValues = ['anthropic', 'openai', 'local'] as const;
+export const ExtractorKindSchema = z.enum(ExtractorKindValues);
+export type ExtractorKind = z.infer<typeof ExtractorKindSchema>;
+
+/** Spec 003's failed-task error (`message` + `details`), with the machine-readable `code` every Lectern error has. */
+export const ExtractionTaskErrorSchema = z.object({
+  code: z.string(),
+  message: z.string(),
+  details: z.array(z.string()),
+});
+export type ExtractionTaskError = z.infer<typeof ExtractionTaskErrorSchema>;
+
+export const ExtractionTaskProgressSchema = z.object({
+  stage: z.enum(['queued', 'indexing', 'extracting', 'verifying', 'done']),
+  /** Fields (leaves of the schema) handled so far, of `fields_total`. */
+  fields_done: z.number().int().nonnegative().optional(),
+  fields_total: z.number().int().nonnegative().optional(),
+  message: z.string().optional(),
+});
+export type ExtractionTaskProgress = z.infer<typeof ExtractionTaskProgressSchema>;
+
+export const ExtractionTaskCreatedSchema = z.object({ task_id: z.string() });
+export type ExtractionTaskCreated = z.infer<typeof ExtractionTaskCreatedSchema>;
+
+/** `GET /tasks/{id}`: the spec's fields plus the file, the attempt count, the extractor and the progress. */
+export const ExtractionTaskStatusSchema = z.object({
+  task_id: z.string(),
+  status: ExtractionTaskStatusEnum,
+  created_at: z.iso.datetime(),
+  updated_at: z.iso.datetime(),
+  started_at: z.iso.datetime().nullable(),
+  finished_at: z.iso.datetime().nullable(),
+  original_filename: z.string(),
+  extractor: ExtractorKindSchema,
+  attempts: z.number().int().nonnegative(),
+  progress: ExtractionTaskProgressSchema,
+  error: ExtractionTaskErrorSchema.nullable(),
+});
+export type ExtractionTaskStatus = z.infer<typeof ExtractionTaskStatusSchema>;
+
+/** One evidence leaf: where the value was read. `grounded` says whether Lectern found the snippet there itself. */
+export const EvidenceLeafSchema = z.object({
+  locator: z.string().nullable(),
+  snippet: z.string().nullable(),
+  warning: z.string().optional(),
+  grounded: z.boolean().optional(),
+  /** How the snippet was located in the chunk: exact, normalised (whitespace/case) or fuzzy. */
+  match: z.enum(['exact', 'normalized', 'fuzzy']).optional(),
+});
+export type EvidenceLeaf = z.infer<typeof EvidenceLeafSchema>;
+
+export const ExtractionTimingSchema = z.object({
+  total_seconds: z.number().nonnegative(),
+  index_seconds: z.number().nonnegative(),
+  extraction_seconds: z.number().nonnegative(),
+});
+export type ExtractionTiming = z.infer<typeof ExtractionTimingSchema>;
+
+/** `GET /tasks/{id}/result` of a succeeded task (spec 003 section 12). */
+export const ExtractionResultSchema = z.object({
+  task_id: z.string(),
+  data: z.record(z.string(), z.unknown()),
+  evidence: z.record(z.string(), z.unknown()),
+  warnings: z.array(z.string()),
+  timing: ExtractionTimingSchema,
+  extractor: ExtractorKindSchema,
+});
+export type ExtractionResult = z.infer<typeof ExtractionResultSchema>;
+
+export const ExtractionTaskFailedSchema = z.object({
+  task_id: z.string(),
+  status: z.literal('failed'),
+  error: ExtractionTaskErrorSchema,
+});
+export type ExtractionTaskFailed = z.infer<typeof ExtractionTaskFailedSchema>;
+
+/** `GET /tasks?limit=&cursor=`: newest first. */
+export const ExtractionTaskListQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+  cursor: z.string().min(1).max(64).optional(),
+  status: ExtractionTaskStatusEnum.optional(),
+});
+export type ExtractionTaskListQuery = z.infer<typeof ExtractionTaskListQuerySchema>;
+
+export const ExtractionTaskListSchema = z.object({
+  tasks: z.array(ExtractionTaskStatusSchema),
+  next_cursor: z.string().optional(),
+});
+export type ExtractionTaskList = z.infer<typeof ExtractionTaskListSchema>;
+
+/** A JSON value of a target schema skeleton (objects nest groups; arrays, `{}` and scalars are leaves). */
+type SkeletonValue = null | boolean | number | string | SkeletonValue[] | { [key: string]: SkeletonValue };
+
+const describeBounds = `at most ${EXTRACTION_SCHEMA_LIMITS.maxDepth} levels, ${EXTRACTION_SCHEMA_LIMITS.maxLeaves} fields, keys of ${EXTRACTION_SCHEMA_LIMITS.maxKeyChars} characters`;
+
+/**
+ * The target schema skeleton: a non-empty JSON object whose keys are the fields to extract. A non-empty object
+ * value is a group of fields; an array is a list field; `{}` (or a key ending in `_per_model`) is a per-model
+ * dict field; any other value (a description, an example, null) is a scalar field.
+ */
+export const ExtractionSchemaSkeleton = z
+  .record(z.string(), z.json())
+  .refine((value) => !Array.isArray(value) && Object.keys(value).length > 0, 'the schema must be a non-empty JSON object')
+  .superRefine((value, ctx) => {
+    let leaves = 0;
+    const walk = (node: Record<string, SkeletonValue>, depth: number, path: string): void => {
+      if (depth > EXTRACTION_SCHEMA_LIMITS.maxDepth) ctx.addIssue({ code: 'custom', message: `${path}: nested deeper than ${describeBounds}` });
+      for (const [key, child] of Object.entries(node)) {
+        if (key.length === 0 || key.length > EXTRACTION_SCHEMA_LIMITS.maxKeyChars) ctx.addIssue({ code: 'custom', message: `${path}: key "${key.slice(0, 40)}" is empty or too long` });
+        if (child && typeof child === 'object' && !Array.isArray(child) && Object.keys(child).length > 0) walk(child, depth + 1, path ? `${path}.${key}` : key);
+        else leaves += 1;
+      }
+    };
+    walk(value as Record<string, SkeletonValue>, 1, '');
+    if (leaves > EXTRACTION_SCHEMA_LIMITS.maxLeaves) ctx.addIssue({ code: 'custom', message: `the schema has ${leaves} fields; ${describeBounds}` });
+  });
+export type ExtractionSchema = z.infer<typeof ExtractionSchemaSkeleton>;

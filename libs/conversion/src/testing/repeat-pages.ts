@@ -1,0 +1,16 @@
+import * as mupdf from 'mupdf';
+
+/**
+ * Test support: a PDF of `pages` pages made by repeating the pages of `source` in order (grafted, so an
+ * image-only scan stays an image-only scan). Lets a corpus test build a long scanned document (spec 004
+ * SC-001 wants >= 50 pages) from the short real scans in ../shared/corpora/scanned-ocr.
+ */
+export const repeatPdfPages = (source: Uint8Array, pages: number): Buffer => {
+  const src = mupdf.Document.openDocument(source, 'application/pdf').asPDF();
+  if (!src) throw new Error('not a PDF');
+  const count = src.countPages();
+  const out = new mupdf.PDFDocument();
+  for (let i = 0; i < pages; i++) out.graftPage(-1, src, i % count);
+  const buffer = out.saveToBuffer('compress');
+  return Buffer.from(buffer.asUint8Array());
+};

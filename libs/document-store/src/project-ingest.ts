@@ -1,0 +1,182 @@
+import { createHash } from 'node:crypto';
+import { basename, relative } from 'node:path';
+import { AppError, type CitationMetaSchema, type ConversionResult } from '@lectern/contracts';
+import type { z } from 'zod';
+import { chunkMarkdown, projectChunkId, type MarkdownChunk } from '@lectern/chunking';
+import { readDocumentFile, resolveInsideRoots } from '@lectern/documents';
+import type { Embedder } from '@lectern/embedding';
+import type { StoredPoint } from '@lectern/vector-store';
+import { jobOptions } from '@lectern/conversion-job';
+import type { DocumentStoreDeps, ProgressFn } from './deps.js';
+import { matchCitation, type CslItem } from './citations.js';
+import { assertSameModel, type ResolvedProject } from './projects.js';
+
+type CitationMeta = z.infer<typeof CitationMetaSchema>;
+
+/** Payload mark of chunks written by spec 004's ingest (no spec 000 registry entry manages them). */
+export const PROJECT_INGEST_ORIGIN = 'project_ingest';
+
+/** The stable document id of spec 004 (FR-003's doc id): the file's content, so a renamed file is the same document. */
+export const projectDocumentId = (sha256: string): string => `doc_${sha256.slice(0, 24)}`;
+
+export interface ProjectIngestContext {
+  resolved: ResolvedProject;
+  /** The embedder this run writes with; compared with the project's model before anything is embedded (FR-005). */
+  embedder: Embedder;
+  /** The directory given to the command: files must be inside it; paths are recorded relative to it. */
+  root: string;
+  references: readonly CslItem[] | null;
+  titleThreshold: number;
+}
+
+export interface DocumentOutcome {
+  doc_id: string;
+  /** The file, relative to the ingest root. */
+  file: string;
+  chunks: number;
+  /** Chunks embedded and written (new or changed). */
+  written: number;
+  /** Stale chunks of this document removed (its earlier chunking no longer produces them). */
+  removed: number;
+  page_count: number;
+  citekey: string | null;
+  /** How the citation was matched, or the hint when it was not (references given). */
+  citation: { by: 'doi' | 'title'; score: number } | { unmatched: string } | null;
+  duration_ms: number;
+}
+
+const payloadFor = (project: string, docId: string, file: string, c: MarkdownChunk, citation: CitationMeta | null) => ({
+  document_id: docId,
+  project,
+  source_file: basename(file),
+  chunk_index: c.chunk_index,
+  page_start: c.page_start,
+  page_end: c.page_end,
+  section_heading: c.section_heading,
+  section_path: c.section_path,
+  tags: citation?.tags ?? [],
+  token_count: c.token_count,
+  origin: PROJECT_INGEST_ORIGIN,
+  ...(citation ? { citation } : {}),
+});
+
+const fingerprintOf = (payload: Record<string, unknown>, text: string): string =>
+  createHash('sha256').update(JSON.stringify({ ...payload, text })).digest('hex');
+
+/** Every stored chunk id of a document with a hash of its text and payload. */
+const storedChunks = async (deps: DocumentStoreDeps, collection: string, docId: string): Promise<Map<string, string>> => {
+  const out = new Map<string, string>();
+  let cursor: string | null = null;
+  do {
+    const page: { points: StoredPoint[]; next: string | null } = await deps.store.scroll(collection, { filter: { document_id: docId }, limit: 1000, cursor });
+    for (const p of page.points) out.set(p.id, fingerprintOf(p.payload, p.text));
+    cursor = page.next;
+  } while (cursor);
+  return out;
+};
+
+/**
+ * Spec 004 ingest of one file into a project (FR-001-FR-007, FR-014, FR-019): converted once, chunked by
+ * heading over the converter's Markdown within the model's token limit (its own tokenizer), enriched with the
+ * matching CSL-JSON entry, and written idempotently: deterministic chunk ids; only new or changed chunks are
+ * embedded and written, and chunks of an earlier chunking of this document that no longer exist are removed.
+ * A document yielding no chunk is processed with 0 chunks.
+ */
+export const ingestProjectFile = async (
+  deps: DocumentStoreDeps,
+  ctx: ProjectIngestContext,
+  path: string,
+  progress: ProgressFn = () => undefined,
+): Promise<DocumentOutcome> => {
+  const started = Date.now();
+  const { record, info } = ctx.resolved;
+  assertSameModel(record, ctx.embedder.fingerprint);
+  const file = await resolveInsideRoots(path, [ctx.root]);
+  if (file.kind !== 'file') throw new AppError('file_not_found', `Not a file: ${path}`);
+  const { bytes, sha256 } = await readDocumentFile(file.path, [ctx.root], deps.maxDocumentBytes);
+  const docId = projectDocumentId(sha256);
+  const rel = relative(ctx.root, file.path) || basename(file.path);
+  return deps.locks.run(`${record.project}:${docId}`, async () => {
+    await progress(0, undefined, `converting ${rel}`);
+    const converted: ConversionResult = await deps.conversion.convert(
+      { kind: 'read', path: file.path, filename: basename(file.path), bytes, sha256 },
+      // Spec 004 ingests sources to cite (papers, books, manuals): an image-based one is a scan to read, never a
+      // drawing to skip, so its text-less pages are OCR'd too (spec 000's drawing rule does not apply here).
+      jobOptions({ enableOcr: deps.enableOcr, imageRatioThreshold: deps.imageRatioThreshold, ocrImageBased: deps.enableOcr }),
+      { onProgress: (p) => void progress(p.page ?? 0, p.pages, `${rel}: ${p.stage} page ${p.page ?? '?'} of ${p.pages ?? '?'}`) },
+    );
+    const maxTokens = Math.min(record.chunking.max_tokens ?? ctx.embedder.maxTokens, ctx.embedder.maxTokens);
+    const chunks = chunkMarkdown(converted, {
+      countTokens: (t) => ctx.embedder.countTokens(t),
+      maxTokens,
+      overlapTokens: record.chunking.overlap_tokens ?? 0,
+    });
+    let citation: CitationMeta | null = null;
+    let how: DocumentOutcome['citation'] = null;
+    if (ctx.references) {
+      const firstPageLimit = converted.page_map.find((e) => e.page > 2)?.offset ?? converted.markdown.length;
+      const match = matchCitation(
+        ctx.references,
+        {
+          metadata: converted.metadata,
+          title: converted.title,
+          firstPages: converted.markdown.slice(0, Math.min(firstPageLimit, 20_000)),
+          headings: converted.headings.map((h) => h.title),
+          filename: basename(file.path),
+        },
+        ctx.titleThreshold,
+      );
+      if (match.matched) {
+        citation = match.citation;
+        how = { by: match.by, score: Math.round(match.score * 100) / 100 };
+        deps.log.info({ project: record.project, file: rel, citekey: citation.citekey, by: match.by, score: how.score }, 'citation matched');
+      } else {
+        how = { unmatched: match.hint };
+        deps.log.warn({ project: record.project, file: rel, closest: match.closest }, `no citation metadata for ${rel}: ${match.hint}`);
+      }
+    }
+    const fp = info.fingerprint;
+    const points = chunks.map((c) => {
+      const payload = payloadFor(record.project, docId, rel, c, citation);
+      const id = projectChunkId({
+        docId,
+        pageStart: c.page_start,
+        pageEnd: c.page_end,
+        sectionPath: c.section_path,
+        modelId: fp.model_id,
+        modelRevision: fp.revision,
+        chunkIndex: c.chunk_index,
+      });
+      return { id, text: c.text, payload, hash: fingerprintOf(payload, c.text) };
+    });
+    const existing = await storedChunks(deps, info.name, docId);
+    const changed = points.filter((p) => existing.get(p.id) !== p.hash);
+    const keep = new Set(points.map((p) => p.id));
+    const stale = [...existing.keys()].filter((id) => !keep.has(id));
+    if (changed.length > 0) {
+      const vectors = await ctx.embedder.embedBatch(
+        changed.map((p) => p.text),
+        { onProgress: (done, total) => void progress(done, total, `${rel}: embedded ${done} of ${total} chunks`) },
+      );
+      await deps.store.upsert(
+        info.name,
+        changed.map((p, i) => ({ id: p.id, vector: vectors[i] as Float32Array, text: p.text, payload: p.payload })),
+        { fingerprint: fp },
+      );
+    }
+    // Stale chunks go last: a crash before this leaves extra chunks (removed by the next run), never missing ones.
+    const removed = stale.length > 0 ? await deps.store.deleteByIds(info.name, stale) : 0;
+    if (chunks.length === 0) deps.log.warn({ project: record.project, file: rel }, `${rel} produced no chunk (processed with 0 chunks)`);
+    return {
+      doc_id: docId,
+      file: rel,
+      chunks: chunks.length,
+      written: changed.length,
+      removed,
+      page_count: converted.page_count,
+      citekey: citation?.citekey ?? null,
+      citation: how,
+      duration_ms: Date.now() - started,
+    };
+  });
+};

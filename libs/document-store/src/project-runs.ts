@@ -1,0 +1,367 @@
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, readdir, rename, writeFile } from 'node:fs/promises';
+import { extname, join, relative, resolve } from 'node:path';
+import { AppError, isAppError, type ProjectRecord } from '@lectern/contracts';
+import { projectChunkId } from '@lectern/chunking';
+import type { Embedder } from '@lectern/embedding';
+import type { StoredPoint } from '@lectern/vector-store';
+import { z } from 'zod';
+import type { AuditRecord } from './audit.js';
+import { readCslJson, type CslItem } from './citations.js';
+import type { DocumentStoreDeps, ProgressFn } from './deps.js';
+import { ingestProjectFile, type DocumentOutcome } from './project-ingest.js';
+import { assertSameModel, listProjectRecords, readProjectRecord, requireProject, writeProjectRecord } from './projects.js';
+
+/** Every file under `root` (recursively, sorted, hidden entries and symlinks skipped) with one of `extensions`. */
+export const listDocumentFiles = async (root: string, extensions: readonly string[]): Promise<string[]> => {
+  const wanted = new Set(extensions.map((e) => e.toLowerCase()));
+  const out: string[] = [];
+  const walk = async (dir: string): Promise<void> => {
+    const entries = await readdir(dir, { withFileTypes: true });
+    for (const e of entries.sort((a, b) => a.name.localeCompare(b.name))) {
+      if (e.name.startsWith('.')) continue;
+      const path = join(dir, e.name);
+      if (e.isDirectory()) await walk(path);
+      else if (e.isFile() && wanted.has(extname(e.name).toLowerCase())) out.push(path);
+    }
+  };
+  await walk(root);
+  return out;
+};
+
+export interface ProjectRunOptions {
+  project: string;
+  /** The directory given (or a single file's directory): the root client paths must stay in. */
+  root: string;
+  files: readonly string[];
+  kind: 'ingest' | 'reindex';
+  /** The model this run writes with (compared with the project's before anything is embedded). */
+  embedder: Embedder;
+  /** CSL-JSON file (default: the project's references file). */
+  referencesPath?: string | undefined;
+  titleThreshold?: number | undefined;
+  /** Called after each file (for a progress bar). */
+  onFile?: (done: number, total: number, outcome: DocumentOutcome | { file: string; error: string }) => void;
+  progress?: ProgressFn;
+}
+
+export interface ProjectRunSummary {
+  project: string;
+  kind: 'ingest' | 'reindex';
+  documents: DocumentOutcome[];
+  errors: Array<{ file: string; error: string }>;
+  totals: { documents: number; chunks: number; written: number; removed: number; errors: number };
+  citations: { matched: number; unmatched: number; references: string | null; warning?: string };
+  model: string;
+  duration_ms: number;
+  audit_id: string | null;
+}
+
+/** A per-file error as a user reads it: a typed error's message; anything else named but not dumped. */
+const describe = (error: unknown): string => (isAppError(error) ? `${error.code}: ${error.message}` : error instanceof Error ? error.message : String(error));
+
+/**
+ * One ingest or reindex run over files of a project (FR-013/FR-014/FR-019): each file converted, chunked,
+ * enriched and written idempotently; a file that fails is reported and skipped; a missing or unreadable
+ * references file is a warning (the ingest goes on without citations). One audit record for the run.
+ */
+export const runProjectIngest = async (deps: DocumentStoreDeps, o: ProjectRunOptions): Promise<ProjectRunSummary> => {
+  const started = Date.now();
+  const resolved = await requireProject(deps, o.project);
+  const { record } = resolved;
+  // FR-005 before any conversion or embedding: every run with another model is refused.
+  assertSameModel(record, o.embedder.fingerprint);
+  const referencesPath = o.referencesPath ?? record.references_path;
+  let references: CslItem[] | null = null;
+  let warning: string | undefined;
+  if (referencesPath) {
+    try {
+      const read = await readCslJson(referencesPath);
+      references = read.items;
+      if (read.skipped > 0) warning = `${read.skipped} entries of ${referencesPath} are not CSL-JSON items and were skipped`;
+    } catch (error) {
+      warning = `${describe(error)} Citation enrichment may be incomplete.`;
+      deps.log.warn({ project: o.project, references: referencesPath }, warning);
+    }
+  }
+  const documents: DocumentOutcome[] = [];
+  const errors: Array<{ file: string; error: string }> = [];
+  for (const [i, file] of o.files.entries()) {
+    try {
+      const outcome = await ingestProjectFile(
+        deps,
+        { resolved, embedder: o.embedder, root: o.root, references, titleThreshold: o.titleThreshold ?? 0.85 },
+        file,
+        o.progress,
+      );
+      documents.push(outcome);
+      o.onFile?.(i + 1, o.files.length, outcome);
+    } catch (error) {
+      if (isAppError(error) && error.code === 'EMBEDDING_MISMATCH') throw error;
+      const failed = { file: relative(o.root, resolve(file)) || file, error: describe(error) };
+      deps.log.warn({ project: o.project, file: failed.file, error: failed.error }, `skipped ${failed.file}`);
+      errors.push(failed);
+      o.onFile?.(i + 1, o.files.length, failed);
+    }
+  }
+  const totals = {
+    documents: documents.length,
+    chunks: documents.reduce((n, d) => n + d.chunks, 0),
+    written: documents.reduce((n, d) => n + d.written, 0),
+    removed: documents.reduce((n, d) => n + d.removed, 0),
+    errors: errors.length,
+  };
+  const model = `${record.fingerprint.model_id}@${record.fingerprint.revision}`;
+  const duration = Date.now() - started;
+  let auditId: string | null = null;
+  if (deps.audit) {
+    const written: AuditRecord = await deps.audit.write({
+      kind: o.kind,
+      project: o.project,
+      at: new Date(started).toISOString(),
+      duration_ms: duration,
+      model,
+      documents: [
+        ...documents.map((d) => ({ doc_id: d.doc_id, file: d.file, chunks: d.chunks, written: d.written, removed: d.removed, citekey: d.citekey, duration_ms: d.duration_ms })),
+        ...errors.map((e) => ({ doc_id: null, file: e.file, chunks: 0, written: 0, removed: 0, duration_ms: 0, error: e.error })),
+      ],
+      totals,
+      collection: resolved.info.name,
+    });
+    auditId = written.id;
+  }
+  const matched = documents.filter((d) => d.citekey !== null).length;
+  return {
+    project: o.project,
+    kind: o.kind,
+    documents,
+    errors,
+    totals,
+    citations: { matched, unmatched: references ? documents.length - matched : 0, references: referencesPath ? 'given' : null, ...(warning ? { warning } : {}) },
+    model,
+    duration_ms: duration,
+    audit_id: auditId,
+  };
+};
+
+/** What `--limit`/`--resume` remember between runs (a file under the data directory, per project and root). */
+const ResumeStateSchema = z.object({ project: z.string(), root: z.string(), files: z.array(z.string()), done: z.array(z.string()) });
+export type ResumeState = z.infer<typeof ResumeStateSchema>;
+
+export const resumeStatePath = (dataDir: string, project: string, root: string): string =>
+  join(dataDir, 'reindex-state', `${project}-${createHash('sha256').update(resolve(root)).digest('hex').slice(0, 16)}.json`);
+
+/**
+ * FR-019's partial processing: `--limit N` takes the first N files not done yet (a fresh run forgets an earlier
+ * one), `--resume` the rest of the saved run (or N of them). Processing everything once over any sequence of
+ * `--limit` then `--resume` calls.
+ */
+export const planReindex = async (
+  statePath: string,
+  o: { project: string; root: string; files: readonly string[]; limit?: number | undefined; resume: boolean },
+): Promise<{ todo: string[]; state: ResumeState }> => {
+  let state: ResumeState = { project: o.project, root: resolve(o.root), files: [...o.files], done: [] };
+  if (o.resume) {
+    if (!existsSync(statePath)) throw new AppError('nothing_to_resume', `No interrupted reindex of project ${o.project} under ${o.root} to resume.`);
+    state = ResumeStateSchema.parse(JSON.parse(await readFile(statePath, 'utf8')));
+    // Files added since keep their place at the end.
+    for (const f of o.files) if (!state.files.includes(f)) state.files.push(f);
+  }
+  const done = new Set(state.done);
+  const pending = state.files.filter((f) => !done.has(f));
+  return { todo: o.limit !== undefined ? pending.slice(0, o.limit) : pending, state };
+};
+
+export const saveReindexState = async (statePath: string, state: ResumeState): Promise<void> => {
+  await mkdir(join(statePath, '..'), { recursive: true });
+  await writeFile(`${statePath}.tmp`, JSON.stringify(state));
+  await rename(`${statePath}.tmp`, statePath);
+};
+
+export interface RebuildOptions {
+  project: string;
+  /** The model of the new collection (default: the project's). */
+  embedder: Embedder;
+  /** Drop the project's previous collections (after a verified switch). */
+  dropOld?: boolean;
+  /** Only drop previous collections, build nothing. */
+  dropOnly?: boolean;
+  onProgress?: (done: number, total: number) => void;
+}
+
+export interface RebuildSummary {
+  project: string;
+  from: { collection: string; model: string; points: number };
+  to: { collection: string; model: string; points: number } | null;
+  dropped: string[];
+  kept: string[];
+  steps: string[];
+  duration_ms: number;
+}
+
+const modelName = (f: ProjectRecord['fingerprint']): string => `${f.model_id}@${f.revision}`;
+
+/**
+ * FR-020's rebuild: the project's chunks (their stored text and payload) re-embedded into a new collection
+ * `<project>__v<N>` with the given model (ids recomputed with that model), the counts verified, the record
+ * switched, the old collection kept until `--drop-old`. Every step is logged and audited.
+ */
+export const rebuildProject = async (deps: DocumentStoreDeps, o: RebuildOptions): Promise<RebuildSummary> => {
+  const started = Date.now();
+  const steps: string[] = [];
+  const step = (s: string) => {
+    steps.push(s);
+    deps.log.info({ project: o.project }, `rebuild: ${s}`);
+  };
+  const { record, info } = await requireProject(deps, o.project);
+  const from = { collection: info.name, model: modelName(info.fingerprint), points: info.pointsCount };
+  let current = record;
+  let to: RebuildSummary['to'] = null;
+  if (!o.dropOnly) {
+    const fp = o.embedder.fingerprint;
+    const used = new Set([record.collection, ...record.previous_collections, ...(await deps.store.listCollections()).map((c) => c.name)]);
+    let n = 2;
+    while (used.has(`${o.project}__v${n}`)) n++;
+    const target = `${o.project}__v${n}`;
+    step(`create ${target} with ${modelName(fp)} (hybrid ${record.hybrid})`);
+    await deps.store.ensureCollection(target, { fingerprint: fp, hybrid: record.hybrid });
+    let cursor: string | null = null;
+    let copied = 0;
+    const ids = new Set<string>();
+    do {
+      const page: { points: StoredPoint[]; next: string | null } = await deps.store.scroll(info.name, { limit: 256, cursor });
+      const vectors = await o.embedder.embedBatch(page.points.map((p) => p.text));
+      const points = page.points.map((p, i) => {
+        const pl = p.payload;
+        const docId = typeof pl['document_id'] === 'string' ? pl['document_id'] : null;
+        // Spec 004 chunks get their FR-003 id with the new model; others (spec 000/002 ids) keep theirs.
+        const id =
+          docId && typeof pl['origin'] === 'string'
+            ? projectChunkId({
+                docId,
+                pageStart: typeof pl['page_start'] === 'number' ? pl['page_start'] : 0,
+                pageEnd: typeof pl['page_end'] === 'number' ? pl['page_end'] : 0,
+                sectionPath: Array.isArray(pl['section_path']) ? pl['section_path'].map(String) : [],
+                modelId: fp.model_id,
+                modelRevision: fp.revision,
+                chunkIndex: typeof pl['chunk_index'] === 'number' ? pl['chunk_index'] : 0,
+              })
+            : p.id;
+        ids.add(id);
+        return { id, vector: vectors[i] as Float32Array, text: p.text, payload: pl };
+      });
+      if (points.length > 0) await deps.store.upsert(target, points, { fingerprint: fp });
+      copied += points.length;
+      o.onProgress?.(copied, info.pointsCount);
+      cursor = page.next;
+    } while (cursor);
+    step(`re-embedded ${copied} chunks from ${info.name}`);
+    const count = await deps.store.count(target);
+    if (count !== info.pointsCount || count !== ids.size) {
+      step(`verification failed: ${count} points in ${target}, ${info.pointsCount} in ${info.name}; project not switched`);
+      throw new AppError('rebuild_failed', `Rebuild of ${o.project} verified ${count} points in ${target} against ${info.pointsCount} in ${info.name}: not switched (the project still uses ${info.name}).`);
+    }
+    step(`verified ${count} points`);
+    current = {
+      ...record,
+      collection: target,
+      fingerprint: fp,
+      previous_collections: [...record.previous_collections, record.collection],
+      updated_at: new Date().toISOString(),
+    };
+    await writeProjectRecord(deps, current);
+    step(`switched project ${o.project} to ${target}; kept ${record.collection}`);
+    to = { collection: target, model: modelName(fp), points: count };
+  }
+  const dropped: string[] = [];
+  if (o.dropOld || o.dropOnly) {
+    for (const old of current.previous_collections) {
+      if (old === current.collection) continue;
+      await deps.store.dropCollection(old);
+      dropped.push(old);
+      step(`dropped ${old}`);
+    }
+    current = { ...current, previous_collections: [], updated_at: new Date().toISOString() };
+    await writeProjectRecord(deps, current);
+  }
+  const summary: RebuildSummary = { project: o.project, from, to, dropped, kept: current.previous_collections, steps, duration_ms: Date.now() - started };
+  await deps.audit?.write({ kind: 'rebuild', project: o.project, at: new Date(started).toISOString(), duration_ms: summary.duration_ms, model: to?.model ?? from.model, steps, collection: current.collection });
+  return summary;
+};
+
+export interface ValidationCheck {
+  check: 'tokenizer' | 'vector_store' | 'collection' | 'model' | 'indexes' | 'references';
+  ok: boolean;
+  message: string;
+}
+
+/**
+ * FR-018's checks, each with pass/fail and what to do: the tokenizer of the model that writes is the project
+ * model's own (same model family and revision), the store answers, the project's collection exists, its model
+ * is the record's, its indexes are there (full text for a hybrid project), and the references file is present.
+ */
+export const validateProject = async (deps: DocumentStoreDeps, project: string, embedder: Embedder): Promise<{ project: string; ok: boolean; checks: ValidationCheck[] }> => {
+  const checks: ValidationCheck[] = [];
+  let record: ProjectRecord | null = null;
+  try {
+    await deps.store.listCollections();
+    record = await readProjectRecord(deps.store, project);
+    checks.push({ check: 'vector_store', ok: true, message: `the ${deps.store.engine} store answers` });
+  } catch (error) {
+    checks.push({ check: 'vector_store', ok: false, message: `the vector store does not answer (${describe(error)}): start it or check QDRANT_URL / DATA_DIR` });
+    return { project, ok: false, checks };
+  }
+  const resolved = record ? null : await requireProject(deps, project).catch(() => null);
+  record ??= resolved?.record ?? null;
+  if (!record) {
+    const known = (await listProjectRecords(deps.store)).map((r) => r.project);
+    checks.push({ check: 'collection', ok: false, message: `project ${project} does not exist${known.length ? ` (projects: ${known.join(', ')})` : ''}: \`lectern project create ${project}\`` });
+    return { project, ok: false, checks };
+  }
+  const fp = record.fingerprint;
+  const w = embedder.fingerprint;
+  const tokenizerOk = w.model_id === fp.model_id && w.revision === fp.revision;
+  checks.push({
+    check: 'tokenizer',
+    ok: tokenizerOk,
+    message: tokenizerOk
+      ? `chunks are counted with ${w.model_id}'s own tokenizer (max ${embedder.maxTokens} tokens)`
+      : `the configured model ${modelName(w)} (its tokenizer) is not the project's ${modelName(fp)}: set EMBEDDING_MODEL=${fp.model_id} (or --model), or migrate with \`lectern rebuild --project ${project} --migrate-to ${w.model_id}\``,
+  });
+  const info = await deps.store.getCollection(record.collection);
+  checks.push({
+    check: 'collection',
+    ok: info !== null,
+    message: info ? `collection ${record.collection} exists (${info.pointsCount} chunks)` : `collection ${record.collection} is missing: \`lectern rebuild --project ${project}\` from a kept collection, or re-ingest`,
+  });
+  if (info) {
+    const same = info.fingerprint.model_id === fp.model_id && info.fingerprint.revision === fp.revision && info.fingerprint.dimension === fp.dimension;
+    checks.push({
+      check: 'model',
+      ok: same,
+      message: same ? `collection built with ${modelName(fp)}, as recorded` : `collection built with ${modelName(info.fingerprint)} but the project records ${modelName(fp)}: run \`lectern rebuild --project ${project}\``,
+    });
+    const inspection = await deps.store.inspect(info.name, 0);
+    const hasText = inspection.indexes.some((i) => /full-text|text/i.test(i.type) || i.field === '__text' || i.field === 'text');
+    const indexesOk = inspection.indexes.length > 0 && (!record.hybrid || hasText);
+    checks.push({
+      check: 'indexes',
+      ok: indexesOk,
+      message: indexesOk
+        ? `indexes: ${inspection.indexes.map((i) => i.field).join(', ')}`
+        : `the full-text index of a hybrid project is missing: run \`lectern rebuild --project ${project}\``,
+    });
+  }
+  if (record.references_path) {
+    const present = existsSync(record.references_path);
+    checks.push({
+      check: 'references',
+      ok: present,
+      message: present ? 'references file present' : `references file ${record.references_path} is missing: export CSL JSON there, or \`lectern project create\` with --references`,
+    });
+  } else {
+    checks.push({ check: 'references', ok: true, message: 'no references file configured (citations come only from stored chunks)' });
+  }
+  return { project, ok: checks.every((c) => c.ok), checks };
+};

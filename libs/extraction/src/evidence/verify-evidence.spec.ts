@@ -1,0 +1,110 @@
+import { chunkByLocator } from '@lectern/chunking';
+import { schemaFields } from '../schema-fields.js';
+import { locateSnippet, valueOccurs } from './text-match.js';
+import { verifyEvidence } from './verify-evidence.js';
+
+const MARKDOWN = `# MOD 8~15KTL3-X2(Pro) Three-Phase Hybrid Solar Inverter
+
+The MOD series is a three-phase hybrid inverter for homes and small businesses with batteries.
+
+## PV DC Input
+
+| Model | MOD 8KTL3-X2(Pro) | MOD 10KTL3-X2(Pro) |
+| --- | --- | --- |
+| Max. DC Voltage | 1100V | 1100V |
+| No. of MPP Trackers | 2 | 2 |
+| Max. recommended PV power | 12000W | 15000W |
+| MPPT voltage range | 140~1000V | 140~1000V |
+
+## Protection
+
+Protection class: IP66. Surge protection on the DC and AC sides is built in as standard equipment.
+`;
+
+describe('text matching', () => {
+  it('locates a snippet exactly, then normalised, then fuzzily, and refuses a foreign one', () => {
+    const chunk = '| Max. DC Voltage | 1100V | 1100V |';
+    expect(locateSnippet('Max. DC Voltage | 1100V', chunk)).toBe('exact');
+    expect(locateSnippet('max. dc   voltage  1100v', chunk)).toBe('normalized');
+    expect(locateSnippet('Max DC Voltage: 1100V', chunk)).toBe('fuzzy');
+    expect(locateSnippet('Max. AC output power 8000W', chunk)).toBeUndefined();
+    expect(locateSnippet('', chunk)).toBeUndefined();
+  });
+
+  it('finds a value in the text literally or by its numbers, never an invented one', () => {
+    expect(valueOccurs('1100V', '| Max. DC Voltage | 1,100 V |')).toBe(true);
+    expect(valueOccurs('140-1000V', 'MPPT voltage range 140~1000V')).toBe(true);
+    expect(valueOccurs(2, 'No. of MPP Trackers | 2')).toBe(true);
+    expect(valueOccurs('1500V', '| Max. DC Voltage | 1100V |')).toBe(false);
+    expect(valueOccurs(3, 'No. of MPP Trackers | 2')).toBe(false);
+    expect(valueOccurs('three-phase hybrid', 'A Three-Phase Hybrid Solar Inverter')).toBe(true);
+    expect(valueOccurs('single-phase', 'A Three-Phase Hybrid Solar Inverter')).toBe(false);
+  });
+});
+
+describe('verifyEvidence', () => {
+  const { chunks } = chunkByLocator(MARKDOWN);
+  const read = async (locator: string) => chunks.find((c) => c.locator === locator)?.content;
+  const table = chunks.find((c) => c.kind === 'table')!;
+  const intro = chunks.find((c) => c.content.includes('hybrid inverter for homes'))!;
+  const protection = chunks.find((c) => c.content.includes('IP66'))!;
+  const schema = { product: { product_type: '', series_name: '' }, pv: { max_dc_voltage: '', number_of_mppts: 0, max_pv_power_per_model: {} }, ip: '', thd: '' };
+
+  it('grounds true values, flags an invented value, a wrong locator and missing evidence, and gives nulls the null evidence', async () => {
+    const data = {
+      product: { product_type: 'three-phase hybrid inverter', series_name: 'MOD 9KTL3' },
+      pv: { max_dc_voltage: '1100V', number_of_mppts: 2, max_pv_power_per_model: { 'MOD 8KTL3-X2(Pro)': '12000W', 'MOD 10KTL3-X2(Pro)': '15000W' } },
+      ip: 'IP66',
+      thd: null,
+    };
+    const evidence = {
+      product: {
+        product_type: { locator: intro.locator, snippet: 'three-phase hybrid inverter for homes' },
+        series_name: { locator: intro.locator, snippet: 'The MOD series' },
+      },
+      pv: {
+        max_dc_voltage: { locator: table.locator, snippet: 'Max. DC Voltage | 1100V' },
+        number_of_mppts: { locator: 'h1-c1', snippet: 'No. of MPP Trackers | 2' },
+        max_pv_power_per_model: {
+          'MOD 8KTL3-X2(Pro)': { locator: table.locator, snippet: 'Max. recommended PV power | 12000W' },
+          'MOD 10KTL3-X2(Pro)': { locator: table.locator, snippet: 'Max. recommended PV power | 12000W | 15000W' },
+        },
+      },
+    };
+    const result = await verifyEvidence(schemaFields(schema), data, evidence, read);
+    expect(result.evidence).toEqual({
+      product: {
+        product_type: { locator: intro.locator, snippet: 'three-phase hybrid inverter for homes', grounded: true, match: 'exact' },
+        series_name: expect.objectContaining({ grounded: false, warning: expect.stringMatching(/MOD 9KTL3.*does not occur/) }),
+      },
+      pv: {
+        max_dc_voltage: { locator: table.locator, snippet: 'Max. DC Voltage | 1100V', grounded: true, match: 'exact' },
+        number_of_mppts: expect.objectContaining({ grounded: false, warning: expect.stringMatching(/snippet was not found in chunk h1-c1/) }),
+        max_pv_power_per_model: {
+          'MOD 8KTL3-X2(Pro)': expect.objectContaining({ grounded: true }),
+          'MOD 10KTL3-X2(Pro)': expect.objectContaining({ grounded: true }),
+        },
+      },
+      ip: { locator: null, snippet: null, grounded: false, warning: 'no evidence was given for this value' },
+      thd: { locator: null, snippet: null, warning: 'Not found in document' },
+    });
+    expect(result.warnings).toEqual([
+      expect.stringMatching(/^Field 'product.series_name' is not grounded/),
+      expect.stringMatching(/^Field 'pv.number_of_mppts' is not grounded/),
+      expect.stringMatching(/^Field 'ip' is not grounded/),
+      "Field 'thd' not found in document",
+    ]);
+    expect(result.counts).toEqual({ values: 7, grounded: 4 });
+    expect(protection.locator).toMatch(/^h\d+-c\d+$/);
+  });
+
+  it('refuses a locator that is not one, or one the document lacks', async () => {
+    const fields = schemaFields({ a: '' });
+    const bad = await verifyEvidence(fields, { a: 'IP66' }, { a: { locator: '../../etc', snippet: 'IP66' } }, read);
+    expect(bad.evidence).toEqual({ a: expect.objectContaining({ grounded: false, warning: expect.stringMatching(/is not a locator/) }) });
+    const missing = await verifyEvidence(fields, { a: 'IP66' }, { a: { locator: 'h99-c1', snippet: 'IP66' } }, read);
+    expect(missing.evidence).toEqual({ a: expect.objectContaining({ grounded: false, warning: 'there is no chunk h99-c1 in the document' }) });
+    const ok = await verifyEvidence(fields, { a: 'IP66' }, { a: { locator: protection.locator, snippet: 'Protection class: IP66' } }, read);
+    expect(ok.evidence).toEqual({ a: { locator: protection.locator, snippet: 'Protection class: IP66', grounded: true, match: 'exact' } });
+  });
+});

@@ -1,0 +1,207 @@
+import { AppError, type ExtractionResult, type ExtractionTaskError, type ExtractorKind } from '@lectern/contracts';
+import { SUPPORTED_EXTENSIONS } from '@lectern/conversion';
+import type { Logger } from '@lectern/runtime';
+import type { TaskRecord, TaskStore } from '@lectern/task-store';
+import { setMaxListeners } from 'node:events';
+import { extname } from 'node:path';
+import { runAgent } from './agent/agent-loop.js';
+import { docIndexBuild } from './doc-tool-calls.js';
+import type { DocToolsClient } from './doc-tools-client.js';
+import { finalizeResult } from './evidence/finalize-result.js';
+import type { LlmProvider } from './llm/llm.port.js';
+import { extractLocally } from './local/local-extractor.js';
+import { schemaFields } from './schema-fields.js';
+
+export interface ExtractionRunnerOptions {
+  store: TaskStore;
+  /** One MCP session to the doc tools per task. */
+  connectTools: () => Promise<DocToolsClient>;
+  extractor: ExtractorKind;
+  /** Required for the LLM extractors. */
+  provider?: LlmProvider | undefined;
+  /** `MAX_CONCURRENT_TASKS` (spec 003: 1). */
+  maxConcurrent: number;
+  /** `AGENT_TIMEOUT` in ms (spec 003: 300 s) for one attempt. */
+  timeoutMs: number;
+  /** `AGENT_MAX_RETRIES` (spec 003: 1): attempts after the first, on failure or after a restart. */
+  maxRetries: number;
+  /** LLM turns per attempt (spec 003: 50). */
+  maxTurns: number;
+  log: Logger;
+}
+
+/** How long `close()` waits for aborted tasks to wind down. */
+const CLOSE_WAIT_MS = 5000;
+
+export const ExtractionErrorCodes = { unsupported: 'unsupported_format', timeout: 'agent_timeout', internal: 'internal_error' } as const;
+
+/** Formats the converter reads, as spec 003's error details name them ("Only PDF, DOCX, TXT, MD, HTML are supported"). */
+const supportedList = (): string => {
+  const names = [...new Set(SUPPORTED_EXTENSIONS.map((e) => e.slice(1).toUpperCase()))];
+  return `Only ${names.slice(0, -1).join(', ')} and ${names.at(-1)} are supported`;
+};
+
+const toTaskError = (error: unknown): ExtractionTaskError =>
+  error instanceof AppError
+    ? { code: error.code, message: error.message, details: error.details ?? [] }
+    : { code: ExtractionErrorCodes.internal, message: 'An internal error occurred. The server log has the details.', details: [] };
+
+/** Errors a retry cannot fix. */
+const isFinal = (error: unknown) => error instanceof AppError && [ExtractionErrorCodes.unsupported, 'doc_tool_error', 'invalid_arguments'].includes(error.code);
+
+/**
+ * The execution model of spec 003 section 8: queued tasks run on `maxConcurrent` workers in submission order;
+ * each attempt is bounded by `timeoutMs`; a failed attempt is retried while `attempts <= maxRetries`, then the
+ * task fails with its error. Every transition is written to the task store before it is acted on; tasks a dead
+ * process left running are re-queued (or failed) by `start()`.
+ */
+export class ExtractionRunner {
+  private readonly pending: string[] = [];
+  private readonly running = new Map<string, { controller: AbortController; done: Promise<void> }>();
+  private closed = false;
+
+  constructor(private readonly options: ExtractionRunnerOptions) {
+    if (options.extractor !== 'local' && !options.provider) throw new Error(`extractor ${options.extractor} needs an LLM provider`);
+  }
+
+  get extractor(): ExtractorKind {
+    return this.options.extractor;
+  }
+
+  /** Recover interrupted tasks, then queue every queued task. */
+  start(): void {
+    const recovered = this.options.store.recoverInterrupted(this.options.maxRetries);
+    if (recovered.requeued.length || recovered.failed.length) this.options.log.warn(recovered, 'tasks interrupted by a restart: re-queued or failed');
+    for (const id of this.options.store.queuedIds()) this.enqueue(id);
+  }
+
+  enqueue(taskId: string): void {
+    if (this.closed || this.pending.includes(taskId) || this.running.has(taskId)) return;
+    this.pending.push(taskId);
+    this.pump();
+  }
+
+  /** Stop a task's work (it was deleted). */
+  cancel(taskId: string): void {
+    const index = this.pending.indexOf(taskId);
+    if (index >= 0) this.pending.splice(index, 1);
+    this.running.get(taskId)?.controller.abort(new AppError('task_deleted', 'The task was deleted.'));
+  }
+
+  /** Stop taking tasks and abort the running ones; they stay `running` in the store and are recovered at the next start. */
+  async close(): Promise<void> {
+    this.closed = true;
+    this.pending.length = 0;
+    const running = [...this.running.values()];
+    for (const r of running) r.controller.abort(new AppError('shutting_down', 'The service is shutting down.'));
+    // Aborted work ends quickly; a step that ignores the signal (a conversion in a worker) is not waited for
+    // longer than this: its task stays `running` and is recovered at the next start.
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([Promise.allSettled(running.map((r) => r.done)), new Promise((r) => (timer = setTimeout(r, CLOSE_WAIT_MS)))]);
+    clearTimeout(timer);
+  }
+
+  private pump(): void {
+    while (!this.closed && this.running.size < this.options.maxConcurrent && this.pending.length > 0) {
+      const id = this.pending.shift()!;
+      const controller = new AbortController();
+      // every MCP request and LLM call of the task listens on this one signal (hundreds for a large schema)
+      setMaxListeners(0, controller.signal);
+      const done = this.runTask(id, controller).finally(() => {
+        this.running.delete(id);
+        this.pump();
+      });
+      this.running.set(id, { controller, done });
+    }
+  }
+
+  private async runTask(taskId: string, controller: AbortController): Promise<void> {
+    const { store, log } = this.options;
+    const task = store.claim(taskId, { stage: 'indexing' });
+    if (!task) return; // deleted or already taken
+    const ext = extname(task.original_filename).toLowerCase();
+    if (!SUPPORTED_EXTENSIONS.includes(ext)) {
+      store.fail(taskId, { code: ExtractionErrorCodes.unsupported, message: `Unsupported file format: ${ext || '(no extension)'}`, details: [supportedList()] });
+      return;
+    }
+    const timer = setTimeout(
+      () => controller.abort(new AppError(ExtractionErrorCodes.timeout, `The extraction did not finish within ${this.options.timeoutMs / 1000} s (AGENT_TIMEOUT).`, { httpStatus: 504 })),
+      this.options.timeoutMs,
+    );
+    try {
+      const result = await this.extract(task, controller.signal);
+      if (controller.signal.aborted) throw controller.signal.reason;
+      store.succeed(taskId, result);
+      log.info({ task_id: taskId, extractor: result.extractor, timing: result.timing, warnings: result.warnings.length }, 'extraction task succeeded');
+    } catch (thrown) {
+      const error = controller.signal.aborted ? controller.signal.reason : thrown;
+      if (this.closed) return; // left running: recovered at the next start
+      if (error instanceof AppError && error.code === 'task_deleted') return;
+      if (!(error instanceof AppError)) log.error({ err: error, task_id: taskId }, 'extraction task failed unexpectedly');
+      if (!isFinal(error) && task.attempts <= this.options.maxRetries) {
+        log.warn({ task_id: taskId, attempt: task.attempts, err: error }, 'extraction attempt failed; retrying');
+        if (store.requeue(taskId, `Attempt ${task.attempts} failed: ${toTaskError(error).message}`)) this.pending.unshift(taskId);
+        return;
+      }
+      store.fail(taskId, toTaskError(error));
+      log.warn({ task_id: taskId, error: toTaskError(error) }, 'extraction task failed');
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private async extract(task: TaskRecord, signal: AbortSignal): Promise<ExtractionResult> {
+    const { store } = this.options;
+    const startedAt = process.hrtime.bigint();
+    const fields = schemaFields(task.schema);
+    const total = fields.length;
+    const tools = await this.options.connectTools();
+    try {
+      let indexId: string;
+      let indexSeconds: number;
+      let data: Record<string, unknown>;
+      let evidence: Record<string, unknown>;
+      let warnings: string[] = [];
+      if (this.options.extractor === 'local') {
+        const indexStarted = process.hrtime.bigint();
+        indexId = (await docIndexBuild(tools, task.upload_path, signal)).index_id;
+        indexSeconds = Number(process.hrtime.bigint() - indexStarted) / 1e9;
+        store.setProgress(task.task_id, { stage: 'extracting', fields_done: 0, fields_total: total });
+        const local = await extractLocally({ tools, indexId, fields, signal, onField: (done) => store.setProgress(task.task_id, { stage: 'extracting', fields_done: done, fields_total: total }) });
+        ({ data, evidence, warnings } = local);
+      } else {
+        const agent = await runAgent({
+          provider: this.options.provider!,
+          tools,
+          filePath: task.upload_path,
+          schema: task.schema,
+          signal,
+          maxTurns: this.options.maxTurns,
+          log: this.options.log.child({ task_id: task.task_id }),
+          onSearch: (searches) => store.setProgress(task.task_id, { stage: 'extracting', fields_done: Math.min(searches, total), fields_total: total }),
+        });
+        indexSeconds = agent.indexSeconds;
+        indexId = agent.indexId ?? (await docIndexBuild(tools, task.upload_path, signal)).index_id;
+        ({ data, evidence } = agent);
+        if (agent.refusals.length) warnings = [`The agent broke the search-then-read protocol ${agent.refusals.length} time(s); those calls were refused.`];
+      }
+      store.setProgress(task.task_id, { stage: 'verifying', fields_done: total, fields_total: total });
+      const outcome = await finalizeResult({
+        tools,
+        indexId,
+        schema: task.schema,
+        data,
+        claimedEvidence: evidence,
+        originalFile: task.original_filename,
+        extractor: this.options.extractor,
+        indexSeconds,
+        startedAt,
+        signal,
+        warnings,
+      });
+      return { task_id: task.task_id, data: outcome.data, evidence: outcome.evidence, warnings: outcome.warnings, timing: outcome.timing, extractor: outcome.extractor };
+    } finally {
+      await tools.close().catch(() => undefined);
+    }
+  }
+}

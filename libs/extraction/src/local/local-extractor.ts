@@ -1,0 +1,272 @@
+import { chunkReader, docSearch } from '../doc-tool-calls.js';
+import type { DocToolsClient } from '../doc-tools-client.js';
+import { tokens } from '../evidence/text-match.js';
+import { fieldName, getAt, setAt, type SchemaField } from '../schema-fields.js';
+
+export interface LocalExtractInput {
+  tools: DocToolsClient;
+  indexId: string;
+  fields: SchemaField[];
+  signal?: AbortSignal | undefined;
+  onField?: (done: number) => void;
+  /** Hits read per query (default 5). */
+  readsPerQuery?: number;
+}
+
+export interface LocalExtractOutput {
+  data: Record<string, unknown>;
+  evidence: Record<string, unknown>;
+  warnings: string[];
+}
+
+/**
+ * Words a datasheet uses for a field name's words. Small and domain-general on purpose (electrical and
+ * mechanical specs); the field's own words always count.
+ */
+const SYNONYMS: Record<string, string[]> = {
+  max: ['maximum', 'max.', 'max'],
+  maximum: ['max', 'max.'],
+  peak: ['instantaneous', 'momentary', 'peak', 'max'],
+  weight: ['mass', 'weight'],
+  mass: ['weight'],
+  power: ['output', 'power'],
+  speed: ['speed', 'r/min', 'rpm', 'rotation'],
+  inertia: ['inertia', 'moment'],
+  axial: ['thrust', 'axial'],
+  radial: ['radial'],
+  load: ['load'],
+  force: ['load', 'force'],
+  rating: [],
+  ip: ['enclosure', 'ip', 'protection'],
+  voltage: ['voltage', 'v'],
+  current: ['current', 'a'],
+  constant: ['constant'],
+  encoder: ['encoder'],
+  mppts: ['mpp', 'mppt', 'trackers'],
+  number: ['no.', 'number'],
+  efficiency: ['efficiency'],
+};
+
+const STOP = new Set(['of', 'the', 'a', 'an', 'and', 'per', 'model', 'support', 'rating', 'value', 'type']);
+
+const words = (name: string): string[] =>
+  name
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((w) => w.length > 0);
+
+/** A field's words and their synonyms, as groups: a label matches a group when it has any word of it. */
+const wordGroups = (field: SchemaField): string[][] =>
+  words(field.path[field.path.length - 1]!)
+    .filter((w) => !STOP.has(w))
+    .map((w) => [w, ...(SYNONYMS[w] ?? [])]);
+
+/** Search queries: the field's name, its path, and its synonyms. */
+const queriesFor = (field: SchemaField): string[] => {
+  const name = words(field.path[field.path.length - 1]!).join(' ');
+  const withParent = field.path.length > 1 ? `${words(field.path[field.path.length - 2]!).join(' ')} ${name}` : undefined;
+  const synonyms = wordGroups(field)
+    .map((g) => g.find((w) => w !== g[0] && w.length > 2) ?? g[0])
+    .join(' ');
+  const hint = typeof field.hint === 'string' && field.hint.length > 0 && field.hint.length < 60 ? `${name} ${field.hint}` : undefined;
+  return [...new Set([name, withParent, synonyms, hint].filter((q): q is string => Boolean(q && q.trim())))];
+};
+
+/** Share of the field's word groups present in a label, less for a label with many other words ("rated power rate"). */
+const labelScore = (groups: string[][], label: string): number => {
+  if (groups.length === 0) return 0;
+  const labelWords = tokens(label).filter((t) => /\p{L}/u.test(t));
+  const have = new Set(labelWords);
+  const hits = groups.filter((g) => g.some((w) => have.has(w))).length;
+  // every word of a short name must be there ("voltage constant" is not "applied voltage")
+  if (hits < Math.min(groups.length, 3)) return 0;
+  return (hits / groups.length) * (0.7 + 0.3 * Math.min(1, groups.length / Math.max(1, labelWords.length)));
+};
+
+/** A value cell: starts with a number (a unit cell such as "min-1" or "kg·m2x10-4" does not). */
+const VALUE_CELL = /^[-+±~]?\d/;
+const IP_CODE = /\bIP\s?(\d{2})\b/;
+
+interface Candidate {
+  value: unknown;
+  snippet: string;
+  locator: string;
+  score: number;
+}
+
+const splitRow = (line: string): string[] | undefined => {
+  const t = line.trim();
+  if (!t.startsWith('|')) return undefined;
+  return t
+    .replace(/^\|/, '')
+    .replace(/\|$/, '')
+    .split('|')
+    .map((c) => c.trim());
+};
+
+const isSeparator = (cells: string[]) => cells.every((c) => /^:?-{2,}:?$/.test(c) || c === '');
+const hasNumber = (s: string) => /\d/.test(s);
+const UNIT = /^(?:[A-Za-zµΩ°%·/().\-\d²³ ]{1,20})$/;
+/** A model-like token: letters and digits mixed (R88M-G20030, G20030@, MOD 10KTL3-X2). */
+const MODEL = /^(?=.*[A-Za-z])(?=.*\d)[A-Za-z0-9][A-Za-z0-9\-./()@]{3,}$/;
+
+const tableRowsOf = (content: string): string[][] => content.split('\n').flatMap((line) => {
+  const cells = splitRow(line);
+  return cells && !isSeparator(cells) ? [cells] : [];
+});
+
+/** The model names a table's header rows list, in order (cells, or several in one merged cell). */
+const headerModels = (rows: string[][]): string[] => {
+  for (const row of rows.slice(0, 3)) {
+    const models = row.slice(1).flatMap((c) => c.split(/\s+/)).filter((t) => MODEL.test(t));
+    if (models.length >= 2) return models;
+  }
+  return [];
+};
+
+const targetIndex = (models: string[], target: string | undefined): number | undefined => {
+  if (!target) return undefined;
+  const wanted = target.toLowerCase().replace(/[^a-z0-9]/g, '');
+  const index = models.findIndex((m) => {
+    const model = m.toLowerCase().replace(/[^a-z0-9]/g, '');
+    return model.length >= 4 && (wanted.includes(model) || model.includes(wanted));
+  });
+  return index >= 0 ? index : undefined;
+};
+
+/** A measured value or code written in prose ("IP65 for the housing", "0 to 40 °C in operation") keeps its leading value only. */
+const leadingValue = (text: string): string => {
+  const value = text.trim();
+  if (!/^(?:[-+±]?\d|[A-Z]{1,4}\d)/.test(value)) return value;
+  const cut = /,|;|\s\(|\s(?:for|in|at|when|with|under)\s/.exec(value);
+  return (cut ? value.slice(0, cut.index) : value).replace(/\.$/, '').trim();
+};
+
+const withUnit = (value: string, unit: string | undefined) => (unit && !value.includes(unit) ? `${value} ${unit}` : value);
+
+/** Candidates of one chunk: table rows whose label matches, and `Label: value` lines. */
+const candidatesIn = (field: SchemaField, groups: string[][], locator: string, content: string, rank: number, target: string | undefined, models: string[]): Candidate[] => {
+  const found: Candidate[] = [];
+  const lines = content.split('\n');
+  const rows = lines.map(splitRow);
+  const isIp = groups.some((g) => g[0] === 'ip');
+  lines.forEach((line, i) => {
+    const cells = rows[i];
+    const rankWeight = 1 - rank * 0.05;
+    if (cells && !isSeparator(cells)) {
+      const startsNumeric = cells.findIndex((c, k) => k > 0 && VALUE_CELL.test(c));
+      const labelEnd = startsNumeric > 0 ? startsNumeric : cells.findIndex((c, k) => k > 0 && hasNumber(c));
+      if (labelEnd <= 0) return;
+      const labelCells = cells.slice(0, labelEnd);
+      const label = labelCells.join(' ');
+      const score = labelScore(groups, label);
+      if (score < 0.5) return;
+      const unitCell = labelCells.length > 1 && UNIT.test(labelCells[labelCells.length - 1]!) ? labelCells[labelCells.length - 1] : undefined;
+      const values = cells.slice(labelEnd).filter((c) => c.length > 0);
+      if (values.length === 0) return;
+      let value: unknown;
+      if (field.kind === 'dict' && models.length >= 2) {
+        const dict: Record<string, string> = {};
+        models.forEach((m, k) => {
+          const v = values[Math.min(k, values.length - 1)];
+          if (v) dict[m] = withUnit(v, unitCell);
+        });
+        value = dict;
+      } else if (field.kind === 'list') {
+        value = values;
+      } else {
+        const k = targetIndex(models, target);
+        const cell = values[k !== undefined && k < values.length ? k : 0]!;
+        // a cell of many words is a merged block of several rows, not a value
+        if (cell.split(/\s+/).length > 6 && !isIp) return;
+        value = withUnit(cell, unitCell);
+        // a table naming the target model is where its values are
+        if (target && k === undefined) return found.push({ value, snippet: line.trim().slice(0, 400), locator, score: score * rankWeight * 0.6 });
+      }
+      found.push({ value, snippet: line.trim().slice(0, 400), locator, score: score * rankWeight });
+      return;
+    }
+    const kv = /^\s*(?:[-*]\s*)?([^:|]{2,80}?)\s*[:：]\s*(.{1,200})$/.exec(line);
+    if (kv) {
+      const score = labelScore(groups, kv[1]!);
+      if (score >= 0.5 && kv[2]!.trim()) found.push({ value: leadingValue(kv[2]!), snippet: line.trim(), locator, score: score * rankWeight * 0.95 });
+    }
+  });
+  // An IP rating is an IP code: from a matching row or line when it has one, else anywhere in the chunk.
+  if (isIp) {
+    const codes = found.flatMap((c) => {
+      const ip = IP_CODE.exec(String(c.value));
+      return ip ? [{ ...c, value: `IP${ip[1]}` }] : [];
+    });
+    const ip = IP_CODE.exec(content);
+    if (ip) codes.push({ value: `IP${ip[1]}`, snippet: ip[0], locator, score: 0.5 - rank * 0.05 });
+    return codes;
+  }
+  return found;
+};
+
+/** A target model named by the schema (a `part_number`/`model` field's hint), to pick its column in per-model tables. */
+const targetModelOf = (fields: SchemaField[]): string | undefined => {
+  const field = fields.find((f) => /(^|_)(part_number|model|model_number)$/.test(f.path[f.path.length - 1]!) && typeof f.hint === 'string' && f.hint.trim());
+  return field ? String(field.hint).trim() : undefined;
+};
+
+/**
+ * The offline extractor (`EXTRACTOR=local`): no LLM. For each field it searches the index with the field's name,
+ * path and synonyms (`doc_search`), reads the best hits (`doc_read`), and takes the value from a table row or a
+ * `Label: value` line whose label matches the field's words; per-model table columns become a dict for a
+ * per-model field, and a target model named by the schema picks its column for a scalar one. The evidence is the
+ * row or line it read, and it is verified like an LLM's.
+ */
+export const extractLocally = async (input: LocalExtractInput): Promise<LocalExtractOutput> => {
+  const data: Record<string, unknown> = {};
+  const evidence: Record<string, unknown> = {};
+  const warnings: string[] = [];
+  const target = targetModelOf(input.fields);
+  const read = chunkReader(input.tools, input.indexId, input.signal);
+  /**
+   * The models a table's columns are: its header's, else (a table the converter cut in parts) those of the
+   * nearest earlier table under the same heading that names them.
+   */
+  const tableModels = async (locator: string, content: string): Promise<string[]> => {
+    const own = headerModels(tableRowsOf(content));
+    const part = /^(h\d+)-t(\d+)$/.exec(locator);
+    if (own.length > 0 || !part) return own;
+    for (let m = Number(part[2]) - 1; m >= 1; m -= 1) {
+      const earlier = await read(`${part[1]}-t${m}`);
+      const models = earlier === undefined ? [] : headerModels(tableRowsOf(earlier));
+      if (models.length > 0) return models;
+    }
+    return [];
+  };
+  let done = 0;
+  for (const field of input.fields) {
+    const groups = wordGroups(field);
+    let best: Candidate | undefined;
+    if (groups.length > 0) {
+      for (const query of queriesFor(field)) {
+        const hits = await docSearch(input.tools, { index_id: input.indexId, query, top_k: 5, scope: 'all' }, input.signal);
+        const reads = hits.slice(0, input.readsPerQuery ?? 5);
+        for (const [rank, hit] of reads.entries()) {
+          const content = await read(hit.locator);
+          if (content === undefined) continue;
+          const models = await tableModels(hit.locator, content);
+          for (const candidate of candidatesIn(field, groups, hit.locator, content, rank, target, models)) {
+            if (!best || candidate.score > best.score) best = candidate;
+          }
+        }
+      }
+    }
+    if (best && getAt(data, field.path) === undefined) {
+      setAt(data, field.path, best.value);
+      setAt(evidence, field.path, { locator: best.locator, snippet: best.snippet });
+    } else {
+      setAt(data, field.path, null);
+    }
+    if (!best && groups.length === 0) warnings.push(`Field '${fieldName(field.path)}' has no searchable words in its name`);
+    done += 1;
+    input.onField?.(done);
+  }
+  return { data, evidence, warnings };
+};

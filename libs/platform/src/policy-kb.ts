@@ -1,0 +1,59 @@
+import { KeyedMutex } from '@lectern/document-store';
+import { policyCollection } from '@lectern/documents';
+import type { PdfEngine } from '@lectern/conversion';
+import { createPolicyIngestProcessor, type PolicyKbDeps, type PolicyStoreDeps } from '@lectern/policy-kb';
+import type { EmbedderOptions, Platform, PolicyIngestService, PolicyRegistryOptions, VectorStoreOptions } from './platform.js';
+
+export interface PolicyKbSettings extends VectorStoreOptions {
+  /** `POLICY_KB_PROJECT` (spec 001's `policy_docs`): the chunks live in `policyCollection(project)`. */
+  project: string;
+  embedding: EmbedderOptions;
+  /** Allowed roots of `ingest_policy_revision`'s paths (default: the data directory). */
+  roots: readonly string[];
+  pdfEngine?: PdfEngine | undefined;
+  enableOcr: boolean;
+  ingestTimeoutMs: number;
+  maxDocumentBytes: number;
+  registry?: PolicyRegistryOptions | undefined;
+}
+
+/** What reading and maintaining the policy KB needs (the CLI's `policy check`): the registry and the store. */
+export const policyKbReader = (
+  platform: Platform,
+  s: VectorStoreOptions & { project: string; registry?: PolicyRegistryOptions | undefined },
+): PolicyStoreDeps => ({
+  registry: platform.policyRegistry(s.registry),
+  store: platform.vectorStore(s),
+  collection: policyCollection(s.project),
+});
+
+/**
+ * Every policy KB use case's deps: the registry, the store, the embedders and the conversion job (converted
+ * here when embedded, by converter workers when distributed) — the same composition as the document store's.
+ */
+export const policyKbDeps = (platform: Platform, s: PolicyKbSettings): PolicyKbDeps => {
+  const conversion = platform.conversion({
+    pdfEngine: s.pdfEngine,
+    defaults: { enableOcr: s.enableOcr },
+    limits: { maxBytes: s.maxDocumentBytes },
+    workers: { embedded: 2, distributed: 0 },
+  });
+  return {
+    ...policyKbReader(platform, s),
+    embedders: platform.embedders(s.embedding),
+    conversion: conversion.submitter,
+    roots: s.roots.length > 0 ? s.roots : [platform.dataDir],
+    enableOcr: s.enableOcr,
+    ingestTimeoutMs: s.ingestTimeoutMs,
+    maxDocumentBytes: s.maxDocumentBytes,
+    locks: new KeyedMutex(),
+    log: platform.log,
+  };
+};
+
+/**
+ * The `policy-ingest` queue with this process's worker on it (the policy KB's use case): admin API uploads are
+ * ingested here, embedded or distributed (BullMQ lets another policy-kb-mcp replica take the job).
+ */
+export const policyIngestService = (platform: Platform, deps: PolicyKbDeps): PolicyIngestService =>
+  platform.policyIngest({ processor: createPolicyIngestProcessor(deps, platform.dataDir) });

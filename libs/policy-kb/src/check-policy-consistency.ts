@@ -1,0 +1,96 @@
+import type { PolicyStoreDeps } from './deps.js';
+import { revisionFilter } from './revision-chunks.js';
+
+export interface PolicyConsistencyReport {
+  collection: string;
+  policies: number;
+  revisions: number;
+  chunks: number;
+  /** Chunks whose (source, revision) has no registry entry. */
+  orphan_chunks: number;
+  orphan_revisions: Array<{ source: string; revision_id: string; chunks: number }>;
+  /** Revisions whose `chunk_count` differs from the chunks stored. */
+  count_mismatches: Array<{ source: string; revision_id: string; registered: number; stored: number }>;
+  /** With `repair`: orphan chunks deleted, and `chunk_count`s set to what is stored. */
+  removed_chunks: number;
+  fixed_counts: number;
+  repaired: boolean;
+  /** The state after this call (after a repair, checked again from the registry and the store). */
+  consistent: boolean;
+}
+
+interface Scan {
+  policies: number;
+  revisions: number;
+  chunks: number;
+  orphans: PolicyConsistencyReport['orphan_revisions'];
+  mismatches: PolicyConsistencyReport['count_mismatches'];
+}
+
+const key = (source: string, revisionId: string): string => `${source}\u0000${revisionId}`;
+
+const scan = async (deps: PolicyStoreDeps): Promise<Scan> => {
+  const policies = await deps.registry.listPolicies();
+  const registered = new Map<string, { source: string; revision_id: string; chunk_count: number }>();
+  for (const p of policies) for (const r of await deps.registry.listRevisions(p.source)) registered.set(key(r.source, r.revision_id), r);
+  const stored = new Map<string, { source: string; revision_id: string; chunks: number }>();
+  let chunks = 0;
+  if (await deps.store.getCollection(deps.collection)) {
+    let cursor: string | null = null;
+    do {
+      const page = await deps.store.scroll(deps.collection, { limit: 1000, cursor });
+      for (const p of page.points) {
+        chunks += 1;
+        const source = String(p.payload['source'] ?? '');
+        const revisionId = String(p.payload['revision_id'] ?? '');
+        const k = key(source, revisionId);
+        const s = stored.get(k) ?? { source, revision_id: revisionId, chunks: 0 };
+        s.chunks += 1;
+        stored.set(k, s);
+      }
+      cursor = page.next;
+    } while (cursor);
+  }
+  return {
+    policies: policies.length,
+    revisions: registered.size,
+    chunks,
+    orphans: [...stored.entries()].filter(([k]) => !registered.has(k)).map(([, s]) => s),
+    mismatches: [...registered.entries()]
+      .map(([k, r]) => ({ source: r.source, revision_id: r.revision_id, registered: r.chunk_count, stored: stored.get(k)?.chunks ?? 0 }))
+      .filter((m) => m.registered !== m.stored),
+  };
+};
+
+/**
+ * Spec 001 NFR-003: no chunk without a registry entry, and every revision's `chunk_count` equal to its chunks in
+ * the store. `repair` deletes orphan chunks and sets each mismatched `chunk_count` to the chunks actually stored
+ * (the registry then claims nothing that is not there), then checks again: `consistent` is the state after it.
+ */
+export const checkPolicyConsistency = async (deps: PolicyStoreDeps, input: { repair?: boolean } = {}): Promise<PolicyConsistencyReport> => {
+  const first = await scan(deps);
+  let removed = 0;
+  let fixed = 0;
+  let final = first;
+  if (input.repair && (first.orphans.length > 0 || first.mismatches.length > 0)) {
+    for (const o of first.orphans) removed += await deps.store.deleteByFilter(deps.collection, revisionFilter(o.source, o.revision_id));
+    for (const m of first.mismatches) {
+      await deps.registry.updateRevision(m.source, m.revision_id, { chunk_count: m.stored });
+      fixed += 1;
+    }
+    final = await scan(deps);
+  }
+  return {
+    collection: deps.collection,
+    policies: first.policies,
+    revisions: first.revisions,
+    chunks: first.chunks,
+    orphan_chunks: first.orphans.reduce((n, o) => n + o.chunks, 0),
+    orphan_revisions: first.orphans,
+    count_mismatches: first.mismatches,
+    removed_chunks: removed,
+    fixed_counts: fixed,
+    repaired: Boolean(input.repair),
+    consistent: final.orphans.length === 0 && final.mismatches.length === 0,
+  };
+};

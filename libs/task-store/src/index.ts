@@ -1,0 +1,2 @@
+export * from './sqlite-task-store.js';
+export * from './task-uploads.js';
