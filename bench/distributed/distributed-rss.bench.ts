@@ -22,16 +22,20 @@ const arg = (name: string, fallback: number): number => {
   return i >= 0 ? Number(process.argv[i + 1]) : fallback;
 };
 const DOCUMENTS = arg('documents', 20);
+const mb = (bytes: number): string => `${Math.round(bytes / 1024 / 1024)} MB`;
 const CONCURRENCY = 4;
 
-/** The first N PDFs (by path) of the planning corpus under 15 MB: real, mixed documents. */
+/** PDFs of the planning corpus under 15 MB (real, mixed documents), N of them spread evenly over their sizes. */
 const pdfs = (dir: string): string[] =>
   readdirSync(dir, { withFileTypes: true })
     .sort((a, b) => a.name.localeCompare(b.name))
     .flatMap((d) => (d.isDirectory() ? pdfs(join(dir, d.name)) : d.name.toLowerCase().endsWith('.pdf') ? [join(dir, d.name)] : []));
-const files = pdfs(join(corporaDir(), 'uk-planning-policy'))
+const candidates = pdfs(join(corporaDir(), 'uk-planning-policy'))
   .filter((f) => statSync(f).size < 15 * 1024 * 1024)
-  .slice(0, DOCUMENTS);
+  .sort((a, b) => statSync(a).size - statSync(b).size);
+const files = Array.from({ length: Math.min(DOCUMENTS, candidates.length) }, (_, i) =>
+  candidates[Math.floor((i * (candidates.length - 1)) / Math.max(1, DOCUMENTS - 1))]!,
+);
 if (files.length < DOCUMENTS) throw new Error(`only ${files.length} PDFs found under ${corporaDir()}/uk-planning-policy`);
 
 const redis = await startRedis();
@@ -52,14 +56,12 @@ const client = await connectMcp(services[2]![1].baseUrl, 'streamable-http', { to
 const started = performance.now();
 const outcomes: string[] = [];
 let next = 0;
-let pages = 0;
 await Promise.all(
   Array.from({ length: CONCURRENCY }, async () => {
     while (next < files.length) {
       const file = files[next++]!;
       const result = await client.callTool({ name: 'ingest_document', arguments: { file_path: file, application_ref: `BENCH/${next}` } }, undefined, { timeout: 1_800_000 });
-      const body = toolText(result) as { status: string; total_pages?: number; error_type?: string };
-      pages += body.total_pages ?? 0;
+      const body = toolText(result) as { status: string; error_type?: string };
       outcomes.push(body.status === 'error' ? `error:${body.error_type}` : body.status);
     }
   }),
@@ -70,13 +72,12 @@ const redisPid = execSync(`pgrep -f "redis-server 127.0.0.1:${redis.port}"`).toS
 const redisHwm = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${redisPid}/status`, 'utf8'));
 await client.close();
 
-const mb = (bytes: number): string => `${Math.round(bytes / 1024 / 1024)} MB`;
 const counts = outcomes.reduce<Record<string, number>>((acc, o) => ({ ...acc, [o]: (acc[o] ?? 0) + 1 }), {});
 const lines = [
   `Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}; EMBEDDING_MODEL=${env['EMBEDDING_MODEL'] ?? 'auto'}. ` +
     `Load average before ${before.map((l) => l.toFixed(2)).join('/')}, after ${loadavg().map((l) => l.toFixed(2)).join('/')}.`,
   '',
-  `${files.length} PDFs (${pages} pages) ingested through MCP, ${CONCURRENCY} at a time, in ${seconds.toFixed(1)} s: ${JSON.stringify(counts)}.`,
+  `${files.length} PDFs (${mb(files.reduce((n, f) => n + statSync(f).size, 0))}) ingested through MCP, ${CONCURRENCY} at a time, in ${seconds.toFixed(1)} s: ${JSON.stringify(counts)}.`,
   '',
   '| process | peak RSS (VmHWM) |',
   '|---|---:|',

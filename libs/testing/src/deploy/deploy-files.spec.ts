@@ -34,7 +34,8 @@ const ComposeService = z.strictObject({
   restart: z.enum(['no', 'always', 'on-failure', 'unless-stopped']),
   volumes: z.array(z.string().regex(/^[a-z-]+:\/[\w/]*$/)).optional(),
   mem_limit: z.literal('2g'),
-  environment: z.record(z.string(), z.string()).optional(),
+  // a key without a value passes the variable through only when it is set (Compose's list_or_dict allows null)
+  environment: z.record(z.string(), z.string().nullable()).optional(),
   ports: z.array(z.string()).optional(),
   depends_on: z.record(z.string(), z.strictObject({ condition: z.literal('service_healthy') })).optional(),
   healthcheck: Healthcheck,
