@@ -12,10 +12,9 @@ import {
 } from '@lectern/contracts';
 import { discardReceivedFile, receiveConversionFile, type ReceivedFile } from '@lectern/conversion-job';
 import type { ExtractionRunner } from '@lectern/extraction';
-import { keepTaskUpload, removeTaskUpload, type TaskRecord, type TaskStore } from '@lectern/task-store';
+import { keepTaskUpload, newTaskId, removeTaskUpload, type TaskRecord, type TaskStore } from '@lectern/task-store';
 import { describeZodError } from '@lectern/transport';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { ulid } from 'ulid';
 import { extractionTaskSchemas } from './tasks.openapi.js';
 
 export interface TaskRoutesDeps {
@@ -102,7 +101,7 @@ export const registerTaskRoutes = (app: FastifyInstance, deps: TaskRoutesDeps): 
 
   app.post('/tasks', { schema: extractionTaskSchemas.create }, async (request, reply) => {
     const { received, schema } = await receiveTask(request, deps);
-    const taskId = ulid();
+    const taskId = newTaskId();
     let uploadPath: string;
     try {
       uploadPath = await keepTaskUpload(deps.dataDir, taskId, received.absolutePath, received.filename);

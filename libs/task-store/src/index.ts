@@ -1,2 +1,3 @@
 export * from './sqlite-task-store.js';
 export * from './task-uploads.js';
+export { newTaskId } from './task-id.js';

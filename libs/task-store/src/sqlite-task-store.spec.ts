@@ -1,15 +1,15 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ulid } from 'ulid';
 import { SqliteTaskStore, type NewTask } from './sqlite-task-store.js';
+import { newTaskId } from './task-id.js';
 import { taskUploadDir, uploadExtension } from './task-uploads.js';
 
 describe('SqliteTaskStore', () => {
   let dir: string;
   let store: SqliteTaskStore;
   const newTask = (over: Partial<NewTask> = {}): NewTask => ({
-    task_id: ulid(),
+    task_id: newTaskId(),
     original_filename: 'sheet.pdf',
     upload_path: '/data/uploads/x/original.pdf',
     schema: { a: '', b: { c: '' } },
@@ -87,7 +87,7 @@ describe('SqliteTaskStore', () => {
   });
 
   it('keeps uploads under uploads/<task_id>/ with a sanitised extension', () => {
-    const id = ulid();
+    const id = newTaskId();
     expect(taskUploadDir('/data', id)).toBe(`/data/uploads/${id}`);
     expect(() => taskUploadDir('/data', '../etc')).toThrow(/not a task id/);
     expect(uploadExtension('Sheet.PDF')).toBe('.pdf');
