@@ -229,6 +229,25 @@ describe('lectern project commands (spec 004) through the real binary', () => {
     expect(shown).toMatchObject({ collection: 'legacy', previous_collections: [], points_count: 1, chunking: { kind: 'client' } });
   }, 120_000);
 
+  it('rebuild --policy of a document changed since ingest fails, drops its new collection, keeps the project as it was, audited', async () => {
+    const before = json<ProjectShown>((await lectern(['project', 'show', 'papers', '--json'], env)).stdout);
+    writeFileSync(join(docs, 'notes.md'), '# Field notes\n\nThe heron left the pond in April.\n');
+    const r = await lectern(['rebuild', '-p', 'papers', '--overlap', '4'], env);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/rebuild_failed: .*notes\.md changed since it was ingested.*reindex the project first/);
+    const after = json<ProjectShown>((await lectern(['project', 'show', 'papers', '--json'], env)).stdout);
+    expect(after).toEqual(before);
+    const platform = createPlatform({ dataDir, log: silentLogger() });
+    try {
+      const names = (await platform.vectorStore().listCollections()).map((c) => c.name).filter((n) => n.startsWith('papers'));
+      expect(names.sort()).toEqual([...before.previous_collections, before.collection].sort());
+    } finally {
+      await platform.close();
+    }
+    const audit = json<Array<{ steps?: string[] }>>((await lectern(['audit', '-p', 'papers', '--kind', 'rebuild', '--limit', '1', '--json'], env)).stdout);
+    expect(audit[0]?.steps?.join('\n')).toMatch(/re-chunking failed .*project not switched/);
+  }, 300_000);
+
   it('audit lists the runs and the retrievals (replayable: query and returned chunk ids)', async () => {
     const { code, stdout } = await lectern(['audit', '-p', 'papers', '--limit', '100', '--json'], env);
     expect(code).toBe(0);

@@ -212,6 +212,11 @@ export const describeChunking = (c: ChunkingPolicy): string =>
   `${c.kind}${c.max_tokens ? `, max ${c.max_tokens} tokens` : ''}${c.overlap_tokens ? `, overlap ${c.overlap_tokens}` : ''}` +
   (c.kind === 'heading' ? `, heading context ${c.heading_context ? 'on' : 'off'}` : '');
 
+/** The audit record of a rebuild run (FR-013), a failed one too: its steps say how far it got. */
+const auditRebuild = async (deps: DocumentStoreDeps, project: string, started: number, model: string, steps: string[], collection: string): Promise<void> => {
+  await deps.audit?.write({ kind: 'rebuild', project, at: new Date(started).toISOString(), duration_ms: Date.now() - started, model, steps, collection });
+};
+
 interface SourceDocument {
   docId: string;
   sourcePath: string;
@@ -309,6 +314,7 @@ export const rebuildProject = async (deps: DocumentStoreDeps, o: RebuildOptions)
       } catch (error) {
         await deps.store.dropCollection(target);
         step(`re-chunking failed (${describe(error)}); dropped ${target}, project not switched`);
+        await auditRebuild(deps, o.project, started, from.model, steps, info.name);
         throw error;
       }
       step(`re-chunked ${sources.length} documents (${info.pointsCount} chunks before, ${expected} now)`);
@@ -348,6 +354,7 @@ export const rebuildProject = async (deps: DocumentStoreDeps, o: RebuildOptions)
     const count = await deps.store.count(target);
     if (count !== expected || (!policy && count !== ids.size)) {
       step(`verification failed: ${count} points in ${target}, ${expected} expected; project not switched`);
+      await auditRebuild(deps, o.project, started, from.model, steps, info.name);
       throw new AppError('rebuild_failed', `Rebuild of ${o.project} verified ${count} points in ${target} against ${expected} expected: not switched (the project still uses ${info.name}).`);
     }
     step(`verified ${count} points`);
@@ -372,7 +379,7 @@ export const rebuildProject = async (deps: DocumentStoreDeps, o: RebuildOptions)
     await writeProjectRecord(deps, current);
   }
   const summary: RebuildSummary = { project: o.project, from, to, dropped, kept: current.previous_collections, steps, duration_ms: Date.now() - started };
-  await deps.audit?.write({ kind: 'rebuild', project: o.project, at: new Date(started).toISOString(), duration_ms: summary.duration_ms, model: to?.model ?? from.model, steps, collection: current.collection });
+  await auditRebuild(deps, o.project, started, to?.model ?? from.model, steps, current.collection);
   return summary;
 };
 
