@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createProject, CLIENT_CHUNKING } from '@lectern/document-store';
-import { createPlatform, documentStoreDeps } from '@lectern/platform';
+import { createPlatform, documentStoreDeps, type Platform } from '@lectern/platform';
 import { makeTextPdf, silentLogger } from '@lectern/testing';
 import { lectern } from './lectern-binary.testkit.js';
 
@@ -16,6 +16,17 @@ interface Summary {
 }
 interface Found {
   results: Array<{ doc_id: string; text: string; citation_text: string; section_heading: string | null; section_path: string[]; page_start: number; page_end: number; citation: { citekey?: string } | null }>;
+}
+
+/** The document store's services over a test's data directory (for setting up what the binary then reads). */
+const storeDeps = (platform: Platform, dataDir: string) =>
+  documentStoreDeps(platform, { embedding: { model: 'auto' }, roots: [dataDir], defaultProject: 'application_docs', enableOcr: false, imageRatioThreshold: 0.7, ingestTimeoutMs: 60_000, maxDocumentBytes: 1e8 });
+
+interface ProjectShown {
+  collection: string;
+  points_count: number;
+  previous_collections: string[];
+  chunking: Record<string, unknown>;
 }
 
 const filler = (topic: string, n: number) => Array.from({ length: n }, (_, i) => `${topic} observation ${i + 1} is recorded in the laboratory notebook with its conditions.`);
@@ -64,7 +75,9 @@ describe('lectern project commands (spec 004) through the real binary', () => {
   it('project create makes a project; creating it again exits 1', async () => {
     const created = await lectern(['project', 'create', 'papers', '--references', refs, '--json'], env);
     expect(created.code).toBe(0);
-    expect(json(created.stdout)).toMatchObject({ project: 'papers', collection: 'papers', hybrid: true, origin: 'explicit', chunking: { kind: 'heading' } });
+    expect(json(created.stdout)).toMatchObject({ project: 'papers', collection: 'papers', hybrid: true, origin: 'explicit', chunking: { kind: 'heading', heading_context: true } });
+    const shown = await lectern(['project', 'show', 'papers'], env);
+    expect(shown.stdout).toMatch(/chunking: heading, max \d+ tokens, heading context on/);
     const again = await lectern(['project', 'create', 'papers'], env);
     expect(again.code).toBe(1);
     expect(again.stderr).toMatch(/project_exists/);
@@ -110,6 +123,9 @@ describe('lectern project commands (spec 004) through the real binary', () => {
     );
     expect(inspected.documents_count).toBe(4);
     expect(JSON.stringify(inspected.sample_payloads)).not.toContain(dataDir);
+    // Chunks of a heading-context project were embedded with their section path; their source file is recorded (redacted here).
+    expect(inspected.sample_payloads.every((p) => p['source_path'] === '[redacted]')).toBe(true);
+    expect(inspected.sample_payloads.some((p) => p['heading_context'] === true)).toBe(true);
     const valid = await lectern(['validate', '-p', 'papers', '--json'], env);
     expect(valid.code).toBe(0);
     const report = json<{ ok: boolean; checks: Array<{ check: string; ok: boolean }> }>(valid.stdout);
@@ -134,7 +150,7 @@ describe('lectern project commands (spec 004) through the real binary', () => {
 
   it('a write with another model is EMBEDDING_MISMATCH every time (exit 1), nothing written', async () => {
     const platform = createPlatform({ dataDir, log: silentLogger() });
-    const deps = documentStoreDeps(platform, { embedding: { model: 'auto' }, roots: [dataDir], defaultProject: 'application_docs', enableOcr: false, imageRatioThreshold: 0.7, ingestTimeoutMs: 60_000, maxDocumentBytes: 1e8 });
+    const deps = storeDeps(platform, dataDir);
     await createProject(deps, { project: 'minilm', chunking: CLIENT_CHUNKING, fingerprint: { model_id: 'all-MiniLM-L6-v2', revision: 'declared', dimension: 384, normalized: true } });
     await platform.close();
     for (const cmd of [['ingest', docs], ['reindex', docs]]) {
@@ -160,6 +176,76 @@ describe('lectern project commands (spec 004) through the real binary', () => {
     const dropped = json<{ dropped: string[]; kept: string[] }>((await lectern(['rebuild', '-p', 'papers', '--drop-old', '--json'], env)).stdout);
     expect(dropped.dropped).toEqual(['papers']);
     expect(dropped.kept).toEqual([]);
+  }, 300_000);
+
+  it('rebuild --max-tokens re-chunks every document from its source file into a new collection, keeping the old one', async () => {
+    const before = json<ProjectShown>((await lectern(['project', 'show', 'papers', '--json'], env)).stdout);
+    expect(before.chunking).toMatchObject({ kind: 'heading', heading_context: true });
+    const r = await lectern(['rebuild', '-p', 'papers', '--max-tokens', '24', '--no-heading-context', '--json'], env);
+    expect(r.code).toBe(0);
+    const s = json<{ from: { collection: string; points: number }; to: { collection: string; points: number }; kept: string[]; steps: string[] }>(r.stdout);
+    expect(s.from).toMatchObject({ collection: before.collection, points: before.points_count });
+    expect(s.to.points).toBeGreaterThan(before.points_count);
+    expect(s.to.collection).not.toBe(before.collection);
+    expect(s.kept).toEqual([before.collection]);
+    expect(s.steps.join('\n')).toMatch(/re-chunked 4 documents/);
+    const after = json<ProjectShown>((await lectern(['project', 'show', 'papers', '--json'], env)).stdout);
+    expect(after).toMatchObject({ collection: s.to.collection, points_count: s.to.points, previous_collections: [before.collection] });
+    expect(after.chunking).toEqual({ kind: 'heading', max_tokens: 24, overlap_tokens: 0, heading_context: false });
+    // The old collection is still there, whole, until --drop-old.
+    const platform = createPlatform({ dataDir, log: silentLogger() });
+    try {
+      expect((await platform.vectorStore().getCollection(before.collection))?.pointsCount).toBe(before.points_count);
+    } finally {
+      await platform.close();
+    }
+    // Search reads the new collection: smaller chunks, still cited, with their sections.
+    const found = json<Found>((await lectern(['search', 'how acidic is the optimum of pepsin', '-p', 'papers', '--json'], env)).stdout);
+    const pepsin = found.results.find((x) => x.text.includes('Pepsin works best'));
+    expect(pepsin).toMatchObject({ citation_text: '(enzymes2020, p. 1)', section_heading: 'Digestive enzymes at low pH' });
+    const audit = json<Array<{ kind: string; steps?: string[] }>>((await lectern(['audit', '-p', 'papers', '--kind', 'rebuild', '--limit', '1', '--json'], env)).stdout);
+    expect(audit[0]?.steps?.join('\n')).toMatch(/chunking heading, max 24 tokens, heading context off/);
+  }, 300_000);
+
+  it('rebuild --policy refuses a project whose chunks have no recorded source file, changing nothing', async () => {
+    const platform = createPlatform({ dataDir, log: silentLogger() });
+    try {
+      const deps = storeDeps(platform, dataDir);
+      const fingerprint = (await deps.embedders.configured()).fingerprint;
+      await createProject(deps, { project: 'legacy', chunking: CLIENT_CHUNKING, fingerprint });
+      // A chunk as an ingest from before source files were recorded wrote it: no source_path.
+      await platform.vectorStore().upsert(
+        'legacy',
+        [{ id: 'c1', vector: new Float32Array(fingerprint.dimension).fill(0.1), text: 'An old chunk.', payload: { document_id: 'doc_old', source_file: 'old.pdf', origin: 'project_ingest' } }],
+        { fingerprint },
+      );
+    } finally {
+      await platform.close();
+    }
+    const r = await lectern(['rebuild', '-p', 'legacy', '--max-tokens', '32'], env);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/rebuild_needs_sources: .*1 document\(s\) of legacy have none recorded \(old\.pdf\).*lectern reindex/);
+    const shown = json<ProjectShown>((await lectern(['project', 'show', 'legacy', '--json'], env)).stdout);
+    expect(shown).toMatchObject({ collection: 'legacy', previous_collections: [], points_count: 1, chunking: { kind: 'client' } });
+  }, 120_000);
+
+  it('rebuild --policy of a document changed since ingest fails, drops its new collection, keeps the project as it was, audited', async () => {
+    const before = json<ProjectShown>((await lectern(['project', 'show', 'papers', '--json'], env)).stdout);
+    writeFileSync(join(docs, 'notes.md'), '# Field notes\n\nThe heron left the pond in April.\n');
+    const r = await lectern(['rebuild', '-p', 'papers', '--overlap', '4'], env);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/rebuild_failed: .*notes\.md changed since it was ingested.*reindex the project first/);
+    const after = json<ProjectShown>((await lectern(['project', 'show', 'papers', '--json'], env)).stdout);
+    expect(after).toEqual(before);
+    const platform = createPlatform({ dataDir, log: silentLogger() });
+    try {
+      const names = (await platform.vectorStore().listCollections()).map((c) => c.name).filter((n) => n.startsWith('papers'));
+      expect(names.sort()).toEqual([...before.previous_collections, before.collection].sort());
+    } finally {
+      await platform.close();
+    }
+    const audit = json<Array<{ steps?: string[] }>>((await lectern(['audit', '-p', 'papers', '--kind', 'rebuild', '--limit', '1', '--json'], env)).stdout);
+    expect(audit[0]?.steps?.join('\n')).toMatch(/re-chunking failed .*project not switched/);
   }, 300_000);
 
   it('audit lists the runs and the retrievals (replayable: query and returned chunk ids)', async () => {

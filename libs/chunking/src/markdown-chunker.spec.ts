@@ -1,5 +1,5 @@
 import type { PageMapEntry } from '@lectern/contracts';
-import { chunkMarkdown, markdownPages, projectChunkId, sectionPaths, stripComments } from './markdown-chunker.js';
+import { chunkMarkdown, embeddingText, markdownPages, projectChunkId, sectionPaths, stripComments } from './markdown-chunker.js';
 import { pageAt } from './page-map.js';
 
 /** A word tokenizer with two special tokens ([CLS] text [SEP]), as BERT-style embedders count them. */
@@ -70,6 +70,24 @@ describe('chunkMarkdown', () => {
     expect(chunks.length).toBeGreaterThan(4);
     for (const c of chunks) expect(countTokens(c.text)).toBeLessThanOrEqual(64);
     for (const c of chunks) expect(c.token_count).toBe(countTokens(c.text));
+  });
+
+  it('with heading context, embeds the section path before the text (within the limit); the stored text is unchanged', () => {
+    const withContext = chunkMarkdown(doc, { countTokens, maxTokens: 64, headingContext: true });
+    for (const c of chunks) expect(c.embed_text).toBe(c.text);
+    const bg = withContext.find((c) => c.text.includes('bgAw0'));
+    expect(bg?.embed_text).toBe(`Introduction > Background\n\n${bg?.text ?? ''}`);
+    expect(bg?.text).toBe(chunks.find((c) => c.text.includes('bgAw0'))?.text);
+    expect(bg?.text).not.toContain('Introduction > Background');
+    for (const c of withContext) {
+      expect(c.embed_text).toBe(c.section_path.length > 0 ? embeddingText(c.text, c.section_path, true) : c.text);
+      expect(c.token_count).toBe(countTokens(c.embed_text));
+      expect(c.token_count).toBeLessThanOrEqual(64);
+    }
+    // The path's tokens come out of the chunk's budget: more, smaller chunks for the same document.
+    expect(withContext.length).toBeGreaterThanOrEqual(chunks.length);
+    expect(embeddingText('body', ['A', 'B'], false)).toBe('body');
+    expect(embeddingText('body', [], true)).toBe('body');
   });
 
   it('gives each chunk the section it starts in, with its breadcrumb', () => {

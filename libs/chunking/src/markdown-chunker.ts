@@ -18,6 +18,11 @@ export interface MarkdownChunkOptions {
   maxTokens: number;
   /** Trailing blocks of a chunk (up to this many tokens) repeated at the start of the next one in the same section. Default 0. */
   overlapTokens?: number;
+  /**
+   * Prepend each chunk's section path (`Chapter 5 > Arrays`) to the text that is embedded (`embed_text`), counted
+   * within `maxTokens`; `text` (stored, returned) never carries it. Default false.
+   */
+  headingContext?: boolean;
 }
 
 /** Spec 004's Chunk, before ids (which need the model). */
@@ -34,9 +39,22 @@ export interface MarkdownChunk {
   /** [start, end) of the chunk in the Markdown. */
   start_offset: number;
   end_offset: number;
-  /** Tokens of `text` counted by the embedder's tokenizer. */
+  /** Tokens of `embed_text` counted by the embedder's tokenizer (within `maxTokens`). */
   token_count: number;
+  /** What is embedded: `text`, or with heading context its section path line first (see `embeddingText`). */
+  embed_text: string;
 }
+
+/** Separator of a section path in the heading context line. */
+export const SECTION_PATH_SEPARATOR = ' > ';
+
+/**
+ * The text an embedder sees for a chunk: with heading context on and a section path, the path on its own line
+ * (`Chapter 5 > Arrays`) then the chunk's text; otherwise the text itself. Used by ingest (through `embed_text`)
+ * and by a rebuild that re-embeds stored chunks, so both embed the same string.
+ */
+export const embeddingText = (text: string, sectionPath: readonly string[], headingContext: boolean | undefined): string =>
+  headingContext && sectionPath.length > 0 ? `${sectionPath.join(SECTION_PATH_SEPARATOR)}\n\n${text}` : text;
 
 interface Block {
   start: number;
@@ -117,6 +135,20 @@ export function chunkMarkdown(doc: MarkdownDocument, options: MarkdownChunkOptio
   const paths = sectionPaths(headings);
   const topLevel = Math.min(...headings.map((h) => h.level));
   const tables = [...doc.tables].sort((a, b) => a.start - b.start);
+  // Heading context: tokens a section's path line takes of every chunk in it (one token of slack, since tokens of a
+  // concatenation are not exactly the sum). A path taking more than half the limit is left out for that section.
+  const contextTokens = new Map<number, number>();
+  const contextOf = (section: number): number => {
+    if (!options.headingContext || section < 0) return 0;
+    let t = contextTokens.get(section);
+    if (t === undefined) {
+      const path = paths[section] ?? [];
+      t = path.length === 0 ? 0 : options.countTokens(embeddingText('', path, true)) - special + 1;
+      if (t > maxTokens / 2) t = 0;
+      contextTokens.set(section, t);
+    }
+    return t;
+  };
 
   // Blocks, section by section (text before the first heading is section -1).
   const blocks: Block[] = [];
@@ -128,12 +160,12 @@ export function chunkMarkdown(doc: MarkdownDocument, options: MarkdownChunkOptio
     if (s >= 0 && (headings[s]?.level ?? 0) <= topLevel) top = s;
     for (const p of paragraphs(md, start, end, tables)) {
       const tokens = tokensOf(md.slice(p.start, p.end));
-      if (tokens + special <= maxTokens) {
+      if (tokens + special + contextOf(s) <= maxTokens) {
         blocks.push({ ...p, tokens, section: s, top, table: p.table, seq: blocks.length });
         continue;
       }
       // Too long for one chunk: split by characters, then tighten until every piece fits in tokens.
-      for (const piece of splitToFit(md, p.start, p.end, maxTokens - special, tokensOf)) {
+      for (const piece of splitToFit(md, p.start, p.end, maxTokens - special - contextOf(s), tokensOf)) {
         blocks.push({ ...piece, section: s, top, table: p.table, seq: blocks.length });
       }
     }
@@ -159,19 +191,23 @@ export function chunkMarkdown(doc: MarkdownDocument, options: MarkdownChunkOptio
     const text = stripComments(raw);
     // A chunk that starts with bare heading lines (a part title over a chapter title) belongs to the section of its first content.
     const section = (current.find((b) => !isHeadingBlock(md, b, headings)) ?? first).section;
+    const path = section >= 0 ? (paths[section] ?? []) : [];
+    const embedText = contextOf(section) > 0 ? embeddingText(text, path, true) : text;
     chunks.push({
       chunk_index: chunks.length,
       text,
       page_start: pageAt(doc.page_map, firstContent(md, first.start, first.end)),
       page_end: pageAt(doc.page_map, lastContent(md, last.start, last.end)),
       section_heading: section >= 0 ? (headings[section]?.title ?? '') : '',
-      section_path: section >= 0 ? (paths[section] ?? []) : [],
+      section_path: path,
       start_offset: first.start,
       end_offset: last.end,
-      token_count: options.countTokens(text),
+      token_count: options.countTokens(embedText),
+      embed_text: embedText,
     });
   };
-  const sum = (bs: Block[]) => bs.reduce((n, b) => n + b.tokens, special);
+  // A chunk's budget leaves room for the longest heading context among its blocks' sections.
+  const sum = (bs: Block[]) => bs.reduce((n, b) => Math.max(n, contextOf(b.section)), 0) + bs.reduce((n, b) => n + b.tokens, special);
   for (const block of blocks) {
     const prev = current[current.length - 1];
     const newSection = prev !== undefined && block.section !== prev.section;

@@ -14,6 +14,12 @@ export const ChunkingPolicySchema = z.object({
   max_tokens: z.number().int().positive().max(8192).optional(),
   /** Tokens repeated from the end of a chunk at the start of the next one inside the same section. */
   overlap_tokens: z.number().int().nonnegative().max(4096).optional(),
+  /**
+   * Heading context (heading policy): the chunk's section path (`Chapter 5 > Arrays`) is prepended to the text that
+   * is embedded — never to the stored or returned text — and counted within `max_tokens`. Absent: off (records and
+   * chunks from before this option were embedded without it).
+   */
+  heading_context: z.boolean().optional(),
 });
 export type ChunkingPolicy = z.infer<typeof ChunkingPolicySchema>;
 

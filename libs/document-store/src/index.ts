@@ -6,7 +6,7 @@ export { CslItemSchema, citationMeta, doisIn, matchCitation, normaliseDoi, norma
 export type { CitationMatch, CslItem, MatchEvidence } from './citations.js';
 export { PROJECT_INGEST_ORIGIN, ingestProjectFile, projectDocumentId } from './project-ingest.js';
 export type { DocumentOutcome, ProjectIngestContext } from './project-ingest.js';
-export { listDocumentFiles, planReindex, rebuildProject, resumeStatePath, runProjectIngest, saveReindexState, validateProject } from './project-runs.js';
+export { describeChunking, listDocumentFiles, planReindex, rebuildProject, resumeStatePath, runProjectIngest, saveReindexState, validateProject } from './project-runs.js';
 export type { ProjectRunOptions, ProjectRunSummary, RebuildOptions, RebuildSummary, ResumeState, ValidationCheck } from './project-runs.js';
 export {
   CLIENT_CHUNKING,

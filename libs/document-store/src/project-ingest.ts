@@ -27,6 +27,11 @@ export interface ProjectIngestContext {
   root: string;
   references: readonly CslItem[] | null;
   titleThreshold: number;
+  /**
+   * The citation of this document, already known (a `rebuild --policy` re-chunking a stored document keeps the one
+   * it was ingested with): no matching against `references`.
+   */
+  citation?: CitationMeta | null;
 }
 
 export interface DocumentOutcome {
@@ -45,10 +50,12 @@ export interface DocumentOutcome {
   duration_ms: number;
 }
 
-const payloadFor = (project: string, docId: string, file: string, c: MarkdownChunk, citation: CitationMeta | null) => ({
+const payloadFor = (project: string, docId: string, file: string, sourcePath: string, c: MarkdownChunk, citation: CitationMeta | null) => ({
   document_id: docId,
   project,
   source_file: basename(file),
+  // Where the document came from (absolute; `rebuild --policy` re-chunks from it). Redacted by inspect, never returned by search.
+  source_path: sourcePath,
   chunk_index: c.chunk_index,
   page_start: c.page_start,
   page_end: c.page_end,
@@ -56,6 +63,8 @@ const payloadFor = (project: string, docId: string, file: string, c: MarkdownChu
   section_path: c.section_path,
   tags: citation?.tags ?? [],
   token_count: c.token_count,
+  // Whether the embedded text had the section path first (heading context), so a re-embedding does the same.
+  heading_context: c.embed_text !== c.text,
   origin: PROJECT_INGEST_ORIGIN,
   ...(citation ? { citation } : {}),
 });
@@ -110,10 +119,13 @@ export const ingestProjectFile = async (
       countTokens: (t) => ctx.embedder.countTokens(t),
       maxTokens,
       overlapTokens: record.chunking.overlap_tokens ?? 0,
+      headingContext: record.chunking.heading_context ?? false,
     });
     let citation: CitationMeta | null = null;
     let how: DocumentOutcome['citation'] = null;
-    if (ctx.references) {
+    if (ctx.citation !== undefined) {
+      citation = ctx.citation;
+    } else if (ctx.references) {
       const firstPageLimit = converted.page_map.find((e) => e.page > 2)?.offset ?? converted.markdown.length;
       const match = matchCitation(
         ctx.references,
@@ -137,7 +149,7 @@ export const ingestProjectFile = async (
     }
     const fp = info.fingerprint;
     const points = chunks.map((c) => {
-      const payload = payloadFor(record.project, docId, rel, c, citation);
+      const payload = payloadFor(record.project, docId, rel, file.path, c, citation);
       const id = projectChunkId({
         docId,
         pageStart: c.page_start,
@@ -147,7 +159,7 @@ export const ingestProjectFile = async (
         modelRevision: fp.revision,
         chunkIndex: c.chunk_index,
       });
-      return { id, text: c.text, payload, hash: fingerprintOf(payload, c.text) };
+      return { id, text: c.text, embedText: c.embed_text, payload, hash: fingerprintOf(payload, c.text) };
     });
     const existing = await storedChunks(deps, info.name, docId);
     const changed = points.filter((p) => existing.get(p.id) !== p.hash);
@@ -155,7 +167,7 @@ export const ingestProjectFile = async (
     const stale = [...existing.keys()].filter((id) => !keep.has(id));
     if (changed.length > 0) {
       const vectors = await ctx.embedder.embedBatch(
-        changed.map((p) => p.text),
+        changed.map((p) => p.embedText),
         { onProgress: (done, total) => void progress(done, total, `${rel}: embedded ${done} of ${total} chunks`) },
       );
       await deps.store.upsert(

@@ -1,16 +1,16 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, readdir, rename, writeFile } from 'node:fs/promises';
-import { extname, join, relative, resolve } from 'node:path';
-import { AppError, isAppError, type ProjectRecord } from '@lectern/contracts';
-import { projectChunkId } from '@lectern/chunking';
+import { dirname, extname, join, relative, resolve } from 'node:path';
+import { AppError, CitationMetaSchema, isAppError, type ChunkingPolicy, type ProjectRecord } from '@lectern/contracts';
+import { embeddingText, projectChunkId } from '@lectern/chunking';
 import type { Embedder } from '@lectern/embedding';
 import type { StoredPoint } from '@lectern/vector-store';
 import { z } from 'zod';
 import type { AuditRecord } from './audit.js';
 import { readCslJson, type CslItem } from './citations.js';
 import type { DocumentStoreDeps, ProgressFn } from './deps.js';
-import { ingestProjectFile, type DocumentOutcome } from './project-ingest.js';
+import { ingestProjectFile, PROJECT_INGEST_ORIGIN, type DocumentOutcome } from './project-ingest.js';
 import { assertSameModel, listProjectRecords, readProjectRecord, requireProject, writeProjectRecord } from './projects.js';
 
 /** Every file under `root` (recursively, sorted, hidden entries and symlinks skipped) with one of `extensions`. */
@@ -187,6 +187,11 @@ export interface RebuildOptions {
   dropOld?: boolean;
   /** Only drop previous collections, build nothing. */
   dropOnly?: boolean;
+  /**
+   * A new chunking policy (FR-020): every document is re-chunked from its source file (recorded at ingest) into the
+   * new collection, instead of its stored chunks being re-embedded.
+   */
+  policy?: ChunkingPolicy;
   onProgress?: (done: number, total: number) => void;
 }
 
@@ -201,6 +206,63 @@ export interface RebuildSummary {
 }
 
 const modelName = (f: ProjectRecord['fingerprint']): string => `${f.model_id}@${f.revision}`;
+
+/** A chunking policy in one line (logs, audit, `project show`). */
+export const describeChunking = (c: ChunkingPolicy): string =>
+  `${c.kind}${c.max_tokens ? `, max ${c.max_tokens} tokens` : ''}${c.overlap_tokens ? `, overlap ${c.overlap_tokens}` : ''}` +
+  (c.kind === 'heading' ? `, heading context ${c.heading_context ? 'on' : 'off'}` : '');
+
+/** The audit record of a rebuild run (FR-013), a failed one too: its steps say how far it got. */
+const auditRebuild = async (deps: DocumentStoreDeps, project: string, started: number, model: string, steps: string[], collection: string): Promise<void> => {
+  await deps.audit?.write({ kind: 'rebuild', project, at: new Date(started).toISOString(), duration_ms: Date.now() - started, model, steps, collection });
+};
+
+interface SourceDocument {
+  docId: string;
+  sourcePath: string;
+  citation: z.infer<typeof CitationMetaSchema> | null;
+  chunks: number;
+}
+
+/**
+ * The documents of a collection with the source file each was ingested from, for `rebuild --policy`. Refused
+ * (nothing created) when a chunk has no recorded source: chunks of spec 000/002 writes and of spec 004 ingests
+ * from before sources were recorded cannot be re-chunked.
+ */
+const sourceDocuments = async (deps: DocumentStoreDeps, project: string, collection: string): Promise<SourceDocument[]> => {
+  const docs = new Map<string, SourceDocument>();
+  const lacking = new Set<string>();
+  let cursor: string | null = null;
+  do {
+    const page: { points: StoredPoint[]; next: string | null } = await deps.store.scroll(collection, { limit: 500, cursor });
+    for (const { payload: pl, id } of page.points) {
+      const docId = typeof pl['document_id'] === 'string' ? pl['document_id'] : null;
+      const source = typeof pl['source_path'] === 'string' ? pl['source_path'] : null;
+      if (!docId || !source || pl['origin'] !== PROJECT_INGEST_ORIGIN) {
+        lacking.add(String(pl['source_file'] ?? pl['source_filename'] ?? docId ?? id));
+        continue;
+      }
+      const known = docs.get(docId);
+      if (known) known.chunks++;
+      else {
+        const citation = CitationMetaSchema.safeParse(pl['citation']);
+        docs.set(docId, { docId, sourcePath: source, citation: citation.success ? citation.data : null, chunks: 1 });
+      }
+    }
+    cursor = page.next;
+  } while (cursor);
+  if (lacking.size > 0) {
+    const names = [...lacking].sort();
+    throw new AppError(
+      'rebuild_needs_sources',
+      `rebuild --policy re-chunks documents from their source files, and ${names.length} document(s) of ${project} have none recorded ` +
+        `(${names.slice(0, 10).join(', ')}${names.length > 10 ? ', ...' : ''}): they were written by ingest_document/store_chunks, or ingested ` +
+        `before source files were recorded. Re-ingest them with \`lectern reindex <dir> --project ${project}\`, then rebuild --policy; ` +
+        `or rebuild without --policy (re-embeds the stored chunks). Nothing was changed.`,
+    );
+  }
+  return [...docs.values()];
+};
 
 /**
  * FR-020's rebuild: the project's chunks (their stored text and payload) re-embedded into a new collection
@@ -224,14 +286,45 @@ export const rebuildProject = async (deps: DocumentStoreDeps, o: RebuildOptions)
     let n = 2;
     while (used.has(`${o.project}__v${n}`)) n++;
     const target = `${o.project}__v${n}`;
-    step(`create ${target} with ${modelName(fp)} (hybrid ${record.hybrid})`);
-    await deps.store.ensureCollection(target, { fingerprint: fp, hybrid: record.hybrid });
+    const policy = o.policy;
+    const sources = policy ? await sourceDocuments(deps, o.project, info.name) : [];
+    step(`create ${target} with ${modelName(fp)} (hybrid ${record.hybrid})${policy ? `, chunking ${describeChunking(policy)}` : ''}`);
+    const targetInfo = await deps.store.ensureCollection(target, { fingerprint: fp, hybrid: record.hybrid });
+    const next: ProjectRecord = { ...record, collection: target, fingerprint: fp, ...(policy ? { chunking: policy } : {}) };
     let cursor: string | null = null;
     let copied = 0;
     const ids = new Set<string>();
-    do {
+    let expected = info.pointsCount;
+    if (policy) {
+      // Re-chunk each document from its source file into the new collection, with the citation it had.
+      expected = 0;
+      try {
+        for (const [i, d] of sources.entries()) {
+          const outcome = await ingestProjectFile(
+            deps,
+            { resolved: { record: next, info: targetInfo }, embedder: o.embedder, root: dirname(d.sourcePath), references: null, titleThreshold: 0.85, citation: d.citation },
+            d.sourcePath,
+          );
+          if (outcome.doc_id !== d.docId) {
+            throw new AppError('rebuild_failed', `${outcome.file} changed since it was ingested (now ${outcome.doc_id}, was ${d.docId}): reindex the project first.`);
+          }
+          expected += outcome.chunks;
+          o.onProgress?.(i + 1, sources.length);
+        }
+      } catch (error) {
+        await deps.store.dropCollection(target);
+        step(`re-chunking failed (${describe(error)}); dropped ${target}, project not switched`);
+        await auditRebuild(deps, o.project, started, from.model, steps, info.name);
+        throw error;
+      }
+      step(`re-chunked ${sources.length} documents (${info.pointsCount} chunks before, ${expected} now)`);
+    }
+    while (!policy) {
       const page: { points: StoredPoint[]; next: string | null } = await deps.store.scroll(info.name, { limit: 256, cursor });
-      const vectors = await o.embedder.embedBatch(page.points.map((p) => p.text));
+      // Embedded as at ingest: with the section path first when the chunk was (its `heading_context` mark).
+      const vectors = await o.embedder.embedBatch(
+        page.points.map((p) => embeddingText(p.text, Array.isArray(p.payload['section_path']) ? p.payload['section_path'].map(String) : [], p.payload['heading_context'] === true)),
+      );
       const points = page.points.map((p, i) => {
         const pl = p.payload;
         const docId = typeof pl['document_id'] === 'string' ? pl['document_id'] : null;
@@ -255,18 +348,18 @@ export const rebuildProject = async (deps: DocumentStoreDeps, o: RebuildOptions)
       copied += points.length;
       o.onProgress?.(copied, info.pointsCount);
       cursor = page.next;
-    } while (cursor);
-    step(`re-embedded ${copied} chunks from ${info.name}`);
+      if (!cursor) break;
+    }
+    if (!policy) step(`re-embedded ${copied} chunks from ${info.name}`);
     const count = await deps.store.count(target);
-    if (count !== info.pointsCount || count !== ids.size) {
-      step(`verification failed: ${count} points in ${target}, ${info.pointsCount} in ${info.name}; project not switched`);
-      throw new AppError('rebuild_failed', `Rebuild of ${o.project} verified ${count} points in ${target} against ${info.pointsCount} in ${info.name}: not switched (the project still uses ${info.name}).`);
+    if (count !== expected || (!policy && count !== ids.size)) {
+      step(`verification failed: ${count} points in ${target}, ${expected} expected; project not switched`);
+      await auditRebuild(deps, o.project, started, from.model, steps, info.name);
+      throw new AppError('rebuild_failed', `Rebuild of ${o.project} verified ${count} points in ${target} against ${expected} expected: not switched (the project still uses ${info.name}).`);
     }
     step(`verified ${count} points`);
     current = {
-      ...record,
-      collection: target,
-      fingerprint: fp,
+      ...next,
       previous_collections: [...record.previous_collections, record.collection],
       updated_at: new Date().toISOString(),
     };
@@ -286,7 +379,7 @@ export const rebuildProject = async (deps: DocumentStoreDeps, o: RebuildOptions)
     await writeProjectRecord(deps, current);
   }
   const summary: RebuildSummary = { project: o.project, from, to, dropped, kept: current.previous_collections, steps, duration_ms: Date.now() - started };
-  await deps.audit?.write({ kind: 'rebuild', project: o.project, at: new Date(started).toISOString(), duration_ms: summary.duration_ms, model: to?.model ?? from.model, steps, collection: current.collection });
+  await auditRebuild(deps, o.project, started, to?.model ?? from.model, steps, current.collection);
   return summary;
 };
 

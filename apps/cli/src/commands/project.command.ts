@@ -1,9 +1,10 @@
 import { statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { AppError, isAppError, ProjectIdSchema, type ProjectRecord } from '@lectern/contracts';
+import { AppError, isAppError, ProjectIdSchema, type ChunkingPolicy, type ProjectRecord } from '@lectern/contracts';
 import { SUPPORTED_EXTENSIONS } from '@lectern/conversion';
 import {
   createProject,
+  describeChunking,
   findChunks,
   inspectProject,
   listDocumentFiles,
@@ -80,6 +81,20 @@ const positiveInt = (name: string) => (value: string): number => {
   return n;
 };
 
+const nonNegativeInt = (name: string) => (value: string): number => {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new AppError('invalid_arguments', `${name} must be a non-negative integer, got "${value}"`);
+  return n;
+};
+
+/** A heading policy from the options given over a base (the project's, or the defaults), max tokens capped at the model's limit. */
+const headingPolicy = (base: ChunkingPolicy, modelMax: number, o: { maxTokens?: number; overlap?: number; headingContext?: boolean }): ChunkingPolicy => ({
+  kind: 'heading',
+  max_tokens: Math.min(o.maxTokens ?? (base.kind === 'heading' ? base.max_tokens : undefined) ?? modelMax, modelMax),
+  overlap_tokens: o.overlap ?? (base.kind === 'heading' ? base.overlap_tokens : undefined) ?? 0,
+  heading_context: o.headingContext ?? (base.kind === 'heading' ? base.heading_context : undefined) ?? true,
+});
+
 const print = (ctx: CliContext, json: boolean | undefined, value: unknown, human: () => string): void => {
   ctx.io.stdout(json ? `${JSON.stringify(value, null, 2)}\n` : human());
 };
@@ -87,7 +102,7 @@ const print = (ctx: CliContext, json: boolean | undefined, value: unknown, human
 const describeRecord = (r: ProjectRecord, points?: number): string =>
   `${r.project}\n  collection: ${r.collection}${points !== undefined ? ` (${points} chunks)` : ''}\n` +
   `  model: ${r.fingerprint.model_id}@${r.fingerprint.revision} (${r.fingerprint.dimension}-d)\n  hybrid: ${r.hybrid}\n` +
-  `  chunking: ${r.chunking.kind}${r.chunking.max_tokens ? `, max ${r.chunking.max_tokens} tokens` : ''}${r.chunking.overlap_tokens ? `, overlap ${r.chunking.overlap_tokens}` : ''}\n` +
+  `  chunking: ${describeChunking(r.chunking)}\n` +
   `  references: ${r.references_path ?? '(none)'}\n` +
   (r.previous_collections.length ? `  kept collections: ${r.previous_collections.join(', ')}\n` : '') +
   `  created: ${r.created_at} (${r.origin}), updated: ${r.updated_at}\n`;
@@ -198,9 +213,10 @@ export const registerProjectCommands = (program: Command, context: () => CliCont
     .option('--references <file>', 'CSL-JSON export of the project\'s references')
     .option('--no-hybrid', 'no full-text index (semantic search only)')
     .option('--max-tokens <n>', 'most tokens per chunk (default: the model\'s limit)', positiveInt('--max-tokens'))
-    .option('--overlap <n>', 'overlap tokens between chunks of a section (default 0)', (v) => Number(v))
+    .option('--overlap <n>', 'overlap tokens between chunks of a section (default 0)', nonNegativeInt('--overlap'))
+    .option('--no-heading-context', 'embed chunks without their section path first (default: with it)')
     .option('--json', 'print the record as JSON')
-    .action(async (id: string, o: { model?: string; references?: string; hybrid: boolean; maxTokens?: number; overlap?: number; json?: boolean }) => {
+    .action(async (id: string, o: { model?: string; references?: string; hybrid: boolean; maxTokens?: number; overlap?: number; headingContext: boolean; json?: boolean }) => {
       const ctx = context();
       await withDeps(ctx, o.model, async ({ deps }) => {
         const embedder = await deps.embedders.configured();
@@ -209,11 +225,7 @@ export const registerProjectCommands = (program: Command, context: () => CliCont
           hybrid: o.hybrid,
           fingerprint: embedder.fingerprint,
           referencesPath: o.references ? resolve(o.references) : null,
-          chunking: {
-            kind: 'heading',
-            max_tokens: Math.min(o.maxTokens ?? embedder.maxTokens, embedder.maxTokens),
-            overlap_tokens: Number.isInteger(o.overlap) && (o.overlap ?? 0) >= 0 ? o.overlap : 0,
-          },
+          chunking: headingPolicy({ kind: 'heading' }, embedder.maxTokens, o),
         });
         print(ctx, o.json, record, () => `created ${describeRecord(record)}`);
       });
@@ -339,12 +351,16 @@ export const registerProjectCommands = (program: Command, context: () => CliCont
 
   program
     .command('rebuild')
-    .description('re-embed a project into a new collection and switch to it (the old one is kept until --drop-old)')
+    .description('re-embed a project (or, with --max-tokens/--overlap/--[no-]heading-context, re-chunk it from its source files) into a new collection and switch to it (the old one is kept until --drop-old)')
     .requiredOption('-p, --project <id>', 'project')
     .option('--migrate-to <model>', 'the new embedding model (default: the project\'s)')
     .option('--drop-old', 'drop the collections kept by earlier rebuilds (after this one is verified)')
+    .option('--max-tokens <n>', 'new policy: most tokens per chunk (re-chunks every document from its source file)', positiveInt('--max-tokens'))
+    .option('--overlap <n>', 'new policy: overlap tokens between chunks of a section', nonNegativeInt('--overlap'))
+    .option('--heading-context', 'new policy: embed each chunk with its section path first')
+    .option('--no-heading-context', 'new policy: embed chunks without their section path')
     .option('--json', 'print JSON')
-    .action(async (o: { project: string; migrateTo?: string; dropOld?: boolean; json?: boolean }) => {
+    .action(async (o: { project: string; migrateTo?: string; dropOld?: boolean; maxTokens?: number; overlap?: number; headingContext?: boolean; json?: boolean }) => {
       const ctx = context();
       const id = projectId(o.project);
       // Without --migrate-to the project's own model is used: find it before composing the embedders.
@@ -353,9 +369,12 @@ export const registerProjectCommands = (program: Command, context: () => CliCont
         (await withDeps(ctx, undefined, async ({ deps }) => (await requireProject(deps, id)).record.fingerprint.model_id));
       await withDeps(ctx, model, async ({ deps }) => {
         const embedder = await deps.embedders.configured();
-        const dropOnly = Boolean(o.dropOld) && !o.migrateTo && ((await readProjectRecord(deps.store, id))?.previous_collections.length ?? 0) > 0;
+        // --max-tokens, --overlap or --[no-]heading-context: a new chunking policy over the project's current one.
+        const policyGiven = o.maxTokens !== undefined || o.overlap !== undefined || o.headingContext !== undefined;
+        const policy = policyGiven ? headingPolicy((await requireProject(deps, id)).record.chunking, embedder.maxTokens, o) : undefined;
+        const dropOnly = Boolean(o.dropOld) && !o.migrateTo && !policy && ((await readProjectRecord(deps.store, id))?.previous_collections.length ?? 0) > 0;
         const bar = fileProgress(ctx, `rebuild ${id}`);
-        const summary = await rebuildProject(deps, { project: id, embedder, dropOld: Boolean(o.dropOld), dropOnly, onProgress: (d, t) => bar.update(d, t) }).finally(() =>
+        const summary = await rebuildProject(deps, { project: id, embedder, dropOld: Boolean(o.dropOld), dropOnly, ...(policy ? { policy } : {}), onProgress: (d, t) => bar.update(d, t) }).finally(() =>
           bar.stop(),
         );
         print(ctx, o.json, summary, () => `${summary.steps.map((s) => `${id}: ${s}`).join('\n')}\n`);
