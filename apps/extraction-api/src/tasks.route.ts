@@ -13,7 +13,7 @@ import {
 import { discardReceivedFile, receiveConversionFile, type ReceivedFile } from '@lectern/conversion-job';
 import type { ExtractionRunner } from '@lectern/extraction';
 import { keepTaskUpload, newTaskId, removeTaskUpload, type TaskRecord, type TaskStore } from '@lectern/task-store';
-import { describeZodError } from '@lectern/transport';
+import { describeZodError, readMultipartUpload } from '@lectern/transport';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { extractionTaskSchemas } from './tasks.openapi.js';
 
@@ -58,35 +58,19 @@ const parseSchema = (raw: string | undefined): Record<string, unknown> => {
 
 /** Read `file` (streamed to DATA_DIR/uploads, at most `maxBytes`) and `schema`; a refused request leaves nothing behind. */
 const receiveTask = async (request: FastifyRequest, deps: TaskRoutesDeps): Promise<{ received: ReceivedFile; schema: Record<string, unknown> }> => {
-  if (!request.isMultipart()) throw invalid('Send multipart/form-data with the document in "file" and the schema in "schema".', 415);
-  let received: ReceivedFile | undefined;
-  let rawSchema: string | undefined;
+  const { file: received, fields } = await readMultipartUpload(request, {
+    expected: 'the document in "file" and the schema in "schema"',
+    field: (name, _value, truncated) => {
+      if (name === 'schema' && truncated) throw invalid(`The schema is larger than ${EXTRACTION_SCHEMA_LIMITS.maxBytes} bytes.`, 413);
+    },
+    file: (part) => receiveConversionFile(deps.dataDir, part.file, part.filename || 'document', { maxBytes: deps.maxUploadBytes }),
+    discard: discardReceivedFile,
+    tooLarge: () => new AppError('too_large', `The document is larger than ${deps.maxUploadBytes} bytes.`, { httpStatus: 413 }),
+  });
   try {
-    for await (const part of request.parts()) {
-      if (part.type === 'field') {
-        if (part.fieldname === 'schema') {
-          if (part.valueTruncated) throw invalid(`The schema is larger than ${EXTRACTION_SCHEMA_LIMITS.maxBytes} bytes.`, 413);
-          rawSchema = String(part.value);
-        }
-        continue;
-      }
-      if (part.fieldname !== 'file' || received) {
-        part.file.resume();
-        continue;
-      }
-      received = await receiveConversionFile(deps.dataDir, part.file, part.filename || 'document', { maxBytes: deps.maxUploadBytes });
-    }
-    if (!received) throw invalid('The multipart field "file" with the document is missing.');
-    return { received, schema: parseSchema(rawSchema) };
+    return { received, schema: parseSchema(fields['schema']) };
   } catch (error) {
-    if (received) await discardReceivedFile(received);
-    // Let the unread rest of a refused body flow past, so that the client reads the answer.
-    request.raw.unpipe();
-    request.raw.resume();
-    if (error instanceof AppError) throw error;
-    const code = (error as { code?: string }).code;
-    if (code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError('too_large', `The document is larger than ${deps.maxUploadBytes} bytes.`, { httpStatus: 413 });
-    if (code?.startsWith('FST_')) throw invalid(`Malformed multipart request: ${(error as Error).message}`);
+    await discardReceivedFile(received);
     throw error;
   }
 };

@@ -13,12 +13,14 @@ const invalid = (message: string, httpStatus = 400): AppError => new AppError(Co
 export interface MultipartUploadHandlers<T> {
   /** Store the `file` part (bounded by the handler); other file parts are skipped unread. */
   file(part: MultipartFile): Promise<T>;
-  /** Each text field as it arrives (throw an AppError to refuse the request). */
-  field?(name: string, value: string): void;
+  /** Each text field as it arrives, `truncated` when it exceeded the parser's field size (throw an AppError to refuse the request). */
+  field?(name: string, value: string, truncated: boolean): void;
   /** Undo a stored file when a later part is refused. */
   discard(stored: T): Promise<void>;
   /** The answer when the file exceeds the multipart parser's own limit (the backstop of the handler's). */
   tooLarge(): AppError;
+  /** What a request that is not multipart is told to send (default: the document in a "file" field). */
+  expected?: string;
 }
 
 /**
@@ -31,14 +33,14 @@ export const readMultipartUpload = async <T>(
   request: FastifyRequest,
   handlers: MultipartUploadHandlers<T>,
 ): Promise<{ file: T; fields: Record<string, string> }> => {
-  if (!request.isMultipart()) throw invalid('Send multipart/form-data with the document in a "file" field.', 415);
+  if (!request.isMultipart()) throw invalid(`Send multipart/form-data with ${handlers.expected ?? 'the document in a "file" field'}.`, 415);
   const fields: Record<string, string> = {};
   let stored: { value: T } | undefined;
   try {
     for await (const part of request.parts()) {
       if (part.type === 'field') {
         fields[part.fieldname] = String(part.value);
-        handlers.field?.(part.fieldname, String(part.value));
+        handlers.field?.(part.fieldname, String(part.value), part.valueTruncated);
         continue;
       }
       if (part.fieldname !== 'file' || stored) {
