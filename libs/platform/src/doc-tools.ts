@@ -3,6 +3,7 @@ import type { DocSearchMode } from '@lectern/contracts';
 import type { PdfEngine } from '@lectern/conversion';
 import { conversionMarkdownSource, httpMarkdownSource, type DocToolsDeps } from '@lectern/doc-tools';
 import type { EmbedderOptions, Platform } from './platform.js';
+import { serviceConversion } from './service-conversion.js';
 
 export interface DocToolsSettings {
   /** Allowed roots of `doc_index_build`'s file paths (default: the data directory, where uploads are). */
@@ -32,14 +33,7 @@ export const docToolsDeps = (platform: Platform, s: DocToolsSettings): DocToolsD
   defaultMode: s.defaultMode,
   markdown: s.markitdownUrl
     ? httpMarkdownSource({ baseUrl: s.markitdownUrl, apiKey: s.markitdownApiKey })
-    : conversionMarkdownSource(
-        platform.conversion({
-          pdfEngine: s.pdfEngine,
-          defaults: { enableOcr: s.enableOcr },
-          limits: { maxBytes: s.maxDocumentBytes },
-          workers: { embedded: 2, distributed: 0 },
-        }).submitter,
-      ),
+    : conversionMarkdownSource(serviceConversion(platform, s)),
   embedders: platform.embedders(s.embedding),
   log: platform.log,
 });

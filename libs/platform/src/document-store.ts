@@ -1,5 +1,6 @@
 import { AuditLog, KeyedMutex, ProjectCache, type DocumentStoreDeps, type RetrieveMode, type StoreDeps } from '@lectern/document-store';
 import type { PdfEngine } from '@lectern/conversion';
+import { serviceConversion } from './service-conversion.js';
 import type { EmbedderOptions, Platform, VectorStoreOptions } from './platform.js';
 
 export interface DocumentStoreSettings extends VectorStoreOptions {
@@ -32,26 +33,18 @@ export const documentStoreReader = (platform: Platform, s: VectorStoreOptions & 
  * Every document-store use case's deps: the store, the embedders, and the conversion job — converted in
  * this process when embedded (the same job and processor), by converter workers when distributed.
  */
-export const documentStoreDeps = (platform: Platform, s: DocumentStoreSettings): DocumentStoreDeps & { retrieveMode: RetrieveMode } => {
-  const conversion = platform.conversion({
-    pdfEngine: s.pdfEngine,
-    defaults: { enableOcr: s.enableOcr, imageRatioThreshold: s.imageRatioThreshold },
-    limits: { maxBytes: s.maxDocumentBytes },
-    workers: { embedded: 2, distributed: 0 },
-  });
-  return {
-    ...documentStoreReader(platform, s),
-    embedders: platform.embedders(s.embedding),
-    conversion: conversion.submitter,
-    roots: s.roots.length > 0 ? s.roots : [platform.dataDir],
-    enableOcr: s.enableOcr,
-    imageRatioThreshold: s.imageRatioThreshold,
-    ingestTimeoutMs: s.ingestTimeoutMs,
-    maxDocumentBytes: s.maxDocumentBytes,
-    retrieveMode: s.retrieveMode ?? 'hybrid',
-    locks: new KeyedMutex(),
-    ...(s.toolDeadlineMs ? { toolDeadlineMs: s.toolDeadlineMs } : {}),
-    ...(s.retrievalMaxChars ? { retrieval: { maxResultChars: s.retrievalMaxChars } } : {}),
-    log: platform.log,
-  };
-};
+export const documentStoreDeps = (platform: Platform, s: DocumentStoreSettings): DocumentStoreDeps & { retrieveMode: RetrieveMode } => ({
+  ...documentStoreReader(platform, s),
+  embedders: platform.embedders(s.embedding),
+  conversion: serviceConversion(platform, s),
+  roots: s.roots.length > 0 ? s.roots : [platform.dataDir],
+  enableOcr: s.enableOcr,
+  imageRatioThreshold: s.imageRatioThreshold,
+  ingestTimeoutMs: s.ingestTimeoutMs,
+  maxDocumentBytes: s.maxDocumentBytes,
+  retrieveMode: s.retrieveMode ?? 'hybrid',
+  locks: new KeyedMutex(),
+  ...(s.toolDeadlineMs ? { toolDeadlineMs: s.toolDeadlineMs } : {}),
+  ...(s.retrievalMaxChars ? { retrieval: { maxResultChars: s.retrievalMaxChars } } : {}),
+  log: platform.log,
+});

@@ -2,6 +2,7 @@ import { KeyedMutex } from '@lectern/document-store';
 import { policyCollection } from '@lectern/documents';
 import type { PdfEngine } from '@lectern/conversion';
 import { createPolicyIngestProcessor, type PolicyKbDeps, type PolicyStoreDeps } from '@lectern/policy-kb';
+import { serviceConversion } from './service-conversion.js';
 import type { EmbedderOptions, Platform, PolicyIngestService, PolicyRegistryOptions, VectorStoreOptions } from './platform.js';
 
 export interface PolicyKbSettings extends VectorStoreOptions {
@@ -31,25 +32,17 @@ export const policyKbReader = (
  * Every policy KB use case's deps: the registry, the store, the embedders and the conversion job (converted
  * here when embedded, by converter workers when distributed) — the same composition as the document store's.
  */
-export const policyKbDeps = (platform: Platform, s: PolicyKbSettings): PolicyKbDeps => {
-  const conversion = platform.conversion({
-    pdfEngine: s.pdfEngine,
-    defaults: { enableOcr: s.enableOcr },
-    limits: { maxBytes: s.maxDocumentBytes },
-    workers: { embedded: 2, distributed: 0 },
-  });
-  return {
-    ...policyKbReader(platform, s),
-    embedders: platform.embedders(s.embedding),
-    conversion: conversion.submitter,
-    roots: s.roots.length > 0 ? s.roots : [platform.dataDir],
-    enableOcr: s.enableOcr,
-    ingestTimeoutMs: s.ingestTimeoutMs,
-    maxDocumentBytes: s.maxDocumentBytes,
-    locks: new KeyedMutex(),
-    log: platform.log,
-  };
-};
+export const policyKbDeps = (platform: Platform, s: PolicyKbSettings): PolicyKbDeps => ({
+  ...policyKbReader(platform, s),
+  embedders: platform.embedders(s.embedding),
+  conversion: serviceConversion(platform, s),
+  roots: s.roots.length > 0 ? s.roots : [platform.dataDir],
+  enableOcr: s.enableOcr,
+  ingestTimeoutMs: s.ingestTimeoutMs,
+  maxDocumentBytes: s.maxDocumentBytes,
+  locks: new KeyedMutex(),
+  log: platform.log,
+});
 
 /**
  * The `policy-ingest` queue with this process's worker on it (the policy KB's use case): admin API uploads are

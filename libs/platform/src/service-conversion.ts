@@ -1,0 +1,23 @@
+import type { ConversionSubmitter } from '@lectern/conversion-job';
+import type { PdfEngine } from '@lectern/conversion';
+import type { Platform } from './platform.js';
+
+/** The conversion settings a service that ingests documents reads from its variables. */
+export interface ServiceConversionSettings {
+  pdfEngine?: PdfEngine | undefined;
+  enableOcr: boolean;
+  maxDocumentBytes: number;
+  imageRatioThreshold?: number;
+}
+
+/**
+ * The conversion job's submitter for a service that ingests documents (document store, policy KB, doc tools):
+ * converted in this process by two workers when embedded, by the converter workers when distributed.
+ */
+export const serviceConversion = (platform: Platform, s: ServiceConversionSettings): ConversionSubmitter =>
+  platform.conversion({
+    pdfEngine: s.pdfEngine,
+    defaults: { enableOcr: s.enableOcr, ...(s.imageRatioThreshold !== undefined ? { imageRatioThreshold: s.imageRatioThreshold } : {}) },
+    limits: { maxBytes: s.maxDocumentBytes },
+    workers: { embedded: 2, distributed: 0 },
+  }).submitter;
