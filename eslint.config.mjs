@@ -57,7 +57,7 @@ const boundaries = (forTests) => {
 };
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/**', '**/dist/**', 'data/**', 'coverage/**', '.nx/**', 'tmp/**', '**/.*.bundle.mjs'] },
+  { ignores: ['**/node_modules/**', '**/dist/**', 'data/**', 'coverage/**', '.nx/**', 'tmp/**', '**/.*.bundle.mjs', 'apps/cli/.bundle/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   { plugins: { '@nx': nx } },

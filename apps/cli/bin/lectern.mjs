@@ -1,9 +1,103 @@
 #!/usr/bin/env node
-// The `lectern` bin: runs the TypeScript sources through tsx (the repository runs from source), with the
+// The `lectern` bin. Runs the command line compiled (cli-build.mjs: one program per top-level command, built on
+// first use and whenever a source changed) with V8's code cache; where no compiled program can be had (a
+// read-only checkout, esbuild missing, `LECTERN_CLI_BUNDLE=0`), the TypeScript sources through tsx, with the
 // repository's tsconfig so `@lectern/*` paths resolve from any working directory.
+// The path to a compiled program imports nothing but Node's own modules and the command table: a one-shot `lectern convert` of a short
+// PDF is measured against PyMuPDF's whole process (issue 18; docs/benchmarks/conversion.md, "Start-up").
+import { existsSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { register } from 'tsx/esm/api';
+import vm from 'node:vm';
+import { modulesFor } from '../src/command-modules.mjs';
 
-register({ tsconfig: fileURLToPath(new URL('../../../tsconfig.json', import.meta.url)) });
-// A URL string, so the type-checker (checkJs) does not resolve a `.ts` import it cannot take.
-await import(new URL('../src/main.ts', import.meta.url).href);
+const cliDir = fileURLToPath(new URL('..', import.meta.url));
+const bundleDir = join(cliDir, '.bundle');
+
+/**
+ * Which program a command line runs: that of the one command module it needs, `base` for none (`--version`), else
+ * `all` (help, an unknown command): the modules cli.ts registers for the same arguments.
+ * @param {string[]} argv
+ */
+function programFor(argv) {
+  const modules = modulesFor(argv);
+  return modules.length === 1 ? /** @type {string} */ (modules[0]) : modules.length === 0 ? 'base' : 'all';
+}
+
+/**
+ * The program's current build when it is newer than every file it was built from (cli-build.mjs writes the
+ * pointer `<program>.json`); null otherwise.
+ * @param {string} program
+ */
+function currentProgram(program) {
+  try {
+    /** @type {{ dir: string; builtMs: number; inputs: string[] }} */
+    const current = JSON.parse(readFileSync(join(bundleDir, `${program}.json`), 'utf8'));
+    const main = join(bundleDir, current.dir, 'main.cjs');
+    const fresh = existsSync(main) && current.inputs.every((f) => existsSync(f) && statSync(f).mtimeMs <= current.builtMs);
+    return fresh ? main : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Runs a compiled program as a CommonJS module with V8's code cache kept beside it (`main.cjs.v8cache`, written
+ * at exit by the first run of a build, or when V8 rejects it: another Node version or V8 flags), so later runs
+ * neither parse nor compile what the first one ran. Its dynamic `import()`s load through Node's ES module loader.
+ * @param {string} file
+ */
+function runCompiled(file) {
+  const cacheFile = `${file}.v8cache`;
+  /** @type {Buffer | undefined} */
+  let cachedData;
+  try {
+    cachedData = readFileSync(cacheFile);
+  } catch {
+    cachedData = undefined;
+  }
+  const wrapped = `(function (exports, require, module, __filename, __dirname) {${readFileSync(file, 'utf8')}\n})`;
+  const script = new vm.Script(wrapped, {
+    filename: file,
+    ...(cachedData ? { cachedData } : {}),
+    importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+  });
+  if (!cachedData || script.cachedDataRejected) {
+    process.once('exit', () => {
+      try {
+        // written aside and renamed: a process starting at the same moment reads no half-written cache
+        const tmp = `${cacheFile}.${process.pid}.tmp`;
+        writeFileSync(tmp, script.createCachedData());
+        renameSync(tmp, cacheFile);
+      } catch {
+        // a read-only build directory: the next run compiles again
+      }
+    });
+  }
+  const module = { exports: {} };
+  /** @type {(exports: object, require: NodeJS.Require, module: object, filename: string, dirname: string) => void} */
+  const run = script.runInThisContext();
+  run(module.exports, createRequire(file), module, file, dirname(file));
+}
+
+/** The compiled program, built when missing or stale; null when it cannot be built. */
+async function compiledProgram() {
+  if (process.env['LECTERN_CLI_BUNDLE'] === '0') return null;
+  try {
+    const program = programFor(process.argv.slice(2));
+    return currentProgram(program) ?? (await (await import('./cli-build.mjs')).buildProgram(program));
+  } catch {
+    return null;
+  }
+}
+
+const compiled = await compiledProgram();
+if (compiled) {
+  runCompiled(compiled);
+} else {
+  const { register } = await import('tsx/esm/api');
+  register({ tsconfig: fileURLToPath(new URL('../../../tsconfig.json', import.meta.url)) });
+  // A URL string, so the type-checker (checkJs) does not resolve a `.ts` import it cannot take.
+  await import(new URL('../src/main.ts', import.meta.url).href);
+}

@@ -3,15 +3,7 @@ import { isAppError } from '@lectern/contracts';
 import { ConfigError, LECTERN_VERSION } from '@lectern/runtime';
 import type { EmbeddingLogger } from '@lectern/embedding';
 import { Command, CommanderError } from 'commander';
-import { registerConvertCommand } from './commands/convert.command.js';
-import { registerDocstoreCommand } from './commands/docstore.command.js';
-import { registerEmbedCommand } from './commands/embed.command.js';
-import { registerExtractCommand } from './commands/extract.command.js';
-import { registerMcpCommand } from './commands/mcp.command.js';
-import { registerModelsCommand } from './commands/models.command.js';
-import { registerProjectCommands } from './commands/project.command.js';
-import { registerPolicyCommand } from './commands/policy.command.js';
-import { registerQueueCommand } from './commands/queue.command.js';
+import { modulesFor } from './command-modules.mjs';
 import { loadConfig, type CliConfig } from './config.js';
 
 export interface CliIo {
@@ -44,7 +36,27 @@ const contextFor = (io: CliIo): CliContext => {
   };
 };
 
-export const buildCli = (io: CliIo): Command => {
+type Register = (program: Command, context: () => CliContext) => void;
+
+/**
+ * Each command module, loaded only when a command line needs it (`modulesFor`): a module brings its libraries (the
+ * platform, the stores' adapters, the embedders), so `lectern convert` loads the conversion engine alone (issue
+ * 18's one-shot start-up). The bin runs the program compiled for the same modules (apps/cli/bin/cli-build.mjs).
+ */
+const MODULES: Record<string, () => Promise<Register>> = {
+  embed: async () => (await import('./commands/embed.command.js')).registerEmbedCommand,
+  models: async () => (await import('./commands/models.command.js')).registerModelsCommand,
+  docstore: async () => (await import('./commands/docstore.command.js')).registerDocstoreCommand,
+  convert: async () => (await import('./commands/convert.command.js')).registerConvertCommand,
+  mcp: async () => (await import('./commands/mcp.command.js')).registerMcpCommand,
+  project: async () => (await import('./commands/project.command.js')).registerProjectCommands,
+  extract: async () => (await import('./commands/extract.command.js')).registerExtractCommand,
+  policy: async () => (await import('./commands/policy.command.js')).registerPolicyCommand,
+  queue: async () => (await import('./commands/queue.command.js')).registerQueueCommand,
+};
+
+/** The command line's program with the command modules `argv` needs (`modulesFor`). */
+export const buildCli = async (io: CliIo, argv: string[] = []): Promise<Command> => {
   const program = new Command('lectern')
     .description('Lectern: document intelligence for AI agents (command line)')
     .version(LECTERN_VERSION)
@@ -52,22 +64,21 @@ export const buildCli = (io: CliIo): Command => {
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr });
   let ctx: CliContext | undefined;
   const context = (): CliContext => (ctx ??= contextFor(io));
-  registerEmbedCommand(program, context);
-  registerModelsCommand(program, context);
-  registerDocstoreCommand(program, context);
-  registerConvertCommand(program, context);
-  registerMcpCommand(program, context);
-  registerProjectCommands(program, context);
-  registerExtractCommand(program, context);
-  registerPolicyCommand(program, context);
-  registerQueueCommand(program, context);
+  const registers = await Promise.all(
+    modulesFor(argv).map((name) => {
+      const load = MODULES[name];
+      if (!load) throw new Error(`no command module ${name}`);
+      return load();
+    }),
+  );
+  for (const register of registers) register(program, context);
   return program;
 };
 
 /** Runs one command line; returns the exit code. Errors go to stderr as one message, never a stack trace. */
 export const runCli = async (argv: string[], io: CliIo): Promise<number> => {
   try {
-    await buildCli(io).parseAsync(argv, { from: 'user' });
+    await (await buildCli(io, argv)).parseAsync(argv, { from: 'user' });
     return 0;
   } catch (err) {
     if (err instanceof CommanderError) return err.exitCode;

@@ -6,6 +6,8 @@ import { z } from 'zod';
 export const CliEnvSchema = z.object({
   DATA_DIR: commonEnvShape.DATA_DIR,
   LOG_LEVEL: commonEnvShape.LOG_LEVEL,
+  /** The PDF engine of `lectern convert` (as the converter's): native when built, else mupdf's WASM build. */
+  PDF_ENGINE: commonEnvShape.PDF_ENGINE,
   /** A model id or `auto` (MiniLM when its verified files are present, else potion-base-2M when present, else the bundled model). */
   EMBEDDING_MODEL: z.preprocess((v) => (v === '' ? undefined : v), z.string().default('auto')),
   /** Directory holding a model's files, looked in before `DATA_DIR/models/<model>`. */

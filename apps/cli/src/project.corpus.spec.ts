@@ -40,7 +40,7 @@ describe('spec 004 ingest of two long real PDFs (corpus)', () => {
     docs = join(dataDir, 'docs');
     mkdirSync(docs);
     copyFileSync(corpusFile('long-manuals', 'R-intro.pdf'), join(docs, 'R-intro.pdf'));
-    writeFileSync(join(docs, 'scanned-54.pdf'), repeatPdfPages(readFileSync(corpusFile('scanned-ocr', 'ocrmypdf-resources', 'multipage.pdf')), 54));
+    writeFileSync(join(docs, 'scanned-54.pdf'), await repeatPdfPages(readFileSync(corpusFile('scanned-ocr', 'ocrmypdf-resources', 'multipage.pdf')), 54));
     platform = createPlatform({ dataDir, log: silentLogger() });
     deps = documentStoreDeps(platform, {
       embedding: { model: 'potion-base-2M', modelDir: sharedModelDir('potion-base-2M') },

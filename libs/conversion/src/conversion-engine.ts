@@ -25,6 +25,11 @@ export interface ConversionEngineOptions {
   log?: Logger;
   /** Worker counts (default: the machine's cores). */
   pdfWorkers?: number;
+  /**
+   * One PDF engine on the calling thread, worker threads only for documents over INLINE_MAX_PAGES pages (see
+   * PdfWorkerPoolOptions.inline): for one-shot processes; a service keeps every engine in a worker thread.
+   */
+  inlinePdf?: boolean;
   ocrWorkers?: number;
 }
 
@@ -74,7 +79,7 @@ export function createConversionEngine(options: ConversionEngineOptions = {}): C
   const getPools = (): ConversionPools => {
     if (closed) throw conversionError('extraction_failed', 'the conversion engine has been closed');
     pools ??= {
-      pdf: new PdfWorkerPool(options.pdfWorkers, { engine: options.pdfEngine, log: options.log }),
+      pdf: new PdfWorkerPool(options.pdfWorkers, { engine: options.pdfEngine, log: options.log, inline: options.inlinePdf }),
       ocr: new OcrPool(options.ocrWorkers),
     };
     return pools;

@@ -1,5 +1,7 @@
 import { pathToFileURL, fileURLToPath } from 'node:url';
-import { Worker, type WorkerOptions } from 'node:worker_threads';
+import { createRequire } from 'node:module';
+import type * as WorkerThreads from 'node:worker_threads';
+import type { Worker, WorkerOptions } from 'node:worker_threads';
 import { workerBundle } from './worker-bundle.js';
 
 /**
@@ -23,11 +25,13 @@ export interface TsWorkerOptions extends Omit<WorkerOptions, 'workerData' | 'eva
  * usual; options (resource limits, transfer list...) are the Worker's.
  */
 export function tsWorker(file: URL, options: TsWorkerOptions = {}): Worker {
-  if (!file.pathname.endsWith('.ts')) return new Worker(file, options);
+  // node:worker_threads when a worker starts (~1 ms a one-shot process that runs none need not spend)
+  const threads = createRequire(import.meta.url)('node:worker_threads') as typeof WorkerThreads;
+  if (!file.pathname.endsWith('.ts')) return new threads.Worker(file, options);
   const bundle = workerBundle(fileURLToPath(file));
   const workerData = { ...options.workerData, [TS_WORKER_ENTRY_KEY]: file.href };
-  if (bundle) return new Worker(pathToFileURL(bundle), { ...options, workerData });
-  return new Worker(TS_WORKER_BOOTSTRAP, {
+  if (bundle) return new threads.Worker(pathToFileURL(bundle), { ...options, workerData });
+  return new threads.Worker(TS_WORKER_BOOTSTRAP, {
     ...options,
     workerData: { ...options.workerData, [TS_WORKER_ENTRY_KEY]: file.href },
   });

@@ -1,24 +1,15 @@
 import { existsSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { basename, dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { basename, dirname, join } from 'node:path';
 import type * as Esbuild from 'esbuild';
+import { dependencyExternals, inputsUnchanged, metafileInputs, repoRoot } from './esm-bundle.mjs';
 
-const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const bundles = new Map<string, string | null>();
-
-/** Every package the repository depends on stays an import of the bundle (resolved from node_modules as usual). */
-const externals = (): string[] => {
-  const pkg = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as Record<string, Record<string, string> | undefined>;
-  return Object.keys({ ...pkg['dependencies'], ...pkg['devDependencies'] }).flatMap((name) => [name, `${name}/*`]);
-};
 
 /** The bundle is newer than every file it was built from (recorded beside it). */
 const fresh = (out: string, inputsFile: string): boolean => {
   if (!existsSync(out) || !existsSync(inputsFile)) return false;
-  const built = statSync(out).mtimeMs;
-  const inputs = JSON.parse(readFileSync(inputsFile, 'utf8')) as string[];
-  return inputs.every((f) => existsSync(f) && statSync(f).mtimeMs <= built);
+  return inputsUnchanged(statSync(out).mtimeMs, JSON.parse(readFileSync(inputsFile, 'utf8')) as string[]);
 };
 
 /**
@@ -47,13 +38,14 @@ export function workerBundle(entry: string): string | null {
         target: 'node20',
         write: false,
         metafile: true,
-        external: externals(),
+        external: dependencyExternals(),
         tsconfig: join(repoRoot, 'tsconfig.json'),
+        absWorkingDir: repoRoot,
         logLevel: 'silent',
       });
       const code = built.outputFiles[0]?.contents;
       if (!code) throw new Error('esbuild produced no output');
-      const inputs = Object.keys(built.metafile.inputs).map((f) => resolve(repoRoot, f));
+      const inputs = metafileInputs(built.metafile, repoRoot);
       // Written aside and renamed: processes starting the same worker at once never read half a file.
       const tmp = `${out}.${process.pid}.tmp`;
       writeFileSync(tmp, code);

@@ -1,23 +1,24 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { basename, join, resolve } from 'node:path';
-import type { ConversionProgress } from '@lectern/conversion';
-import { createPlatform } from '@lectern/platform';
-import { SingleBar } from 'cli-progress';
-import { pino } from 'pino';
+import { writeFile } from 'node:fs/promises';
+import { basename, resolve } from 'node:path';
+import { createConversionEngine, type ConversionProgress } from '@lectern/conversion';
+import type { SingleBar } from 'cli-progress';
 import type { Command } from 'commander';
 import type { CliContext } from '../cli.js';
 
-/** A page progress bar on an interactive stderr (drawn through `io.stderr`); nothing otherwise. */
-const pageProgress = (ctx: CliContext, label: string) => {
+/**
+ * A page progress bar on an interactive stderr (drawn through `io.stderr`); nothing otherwise. cli-progress is
+ * loaded only for a terminal (~11 ms of a one-shot conversion's start-up otherwise).
+ */
+const pageProgress = async (ctx: CliContext, label: string) => {
   if (!ctx.io.stderrIsTTY) return { update: () => undefined, stop: () => undefined };
+  const { SingleBar: Bar } = await import('cli-progress');
   const stream = { isTTY: true, columns: 100, write: (s: string) => (ctx.io.stderr(s), true) } as unknown as NodeJS.WritableStream;
   let bar: SingleBar | undefined;
   return {
     update: (p: ConversionProgress) => {
       if (!p.pages || p.pages < 2) return; // a one-page or non-paged document needs no bar
       if (!bar) {
-        bar = new SingleBar({ format: `${label} [{bar}] {value}/{total} pages`, hideCursor: true, stream, fps: 10 });
+        bar = new Bar({ format: `${label} [{bar}] {value}/{total} pages`, hideCursor: true, stream, fps: 10 });
         bar.start(p.pages, 0);
       }
       bar.update(p.page ?? 0);
@@ -28,8 +29,11 @@ const pageProgress = (ctx: CliContext, label: string) => {
 
 /**
  * `lectern convert <file> [-o out.md] [--json]`: any supported document to Markdown (or the whole
- * ConversionResult as JSON) with the same engine the converter service runs, composed through the platform.
- * Bad input exits 1 with the typed error's message.
+ * ConversionResult as JSON) with the same engine the converter service runs. A one-shot conversion has no
+ * queue, state or data directory, so it takes the engine alone rather than the platform's conversion service
+ * (which brings the queue, its worker and the stores' adapters with it), and the engine's inline PDF engine: a
+ * short PDF is converted on this thread, a long one with worker threads too (issue 18's start-up target:
+ * `docs/benchmarks/conversion.md`, "Start-up"). Bad input exits 1 with the typed error's message.
  */
 export const registerConvertCommand = (program: Command, context: () => CliContext): void => {
   program
@@ -41,12 +45,9 @@ export const registerConvertCommand = (program: Command, context: () => CliConte
     .option('--no-ocr', 'do not OCR pages without a text layer')
     .action(async (file: string, opts: { output?: string; json?: boolean; ocr: boolean }) => {
       const ctx = context();
-      // The engine needs no state; the platform's data directory is a scratch one, removed afterwards.
-      const scratch = await mkdtemp(join(tmpdir(), 'lectern-convert-'));
-      const platform = createPlatform({ dataDir: scratch, log: pino({ level: 'silent' }) });
-      const progress = pageProgress(ctx, basename(file));
+      const engine = createConversionEngine({ inlinePdf: true, pdfEngine: ctx.config.PDF_ENGINE });
+      const progress = await pageProgress(ctx, basename(file));
       try {
-        const { engine } = platform.conversion({ workers: { embedded: 1, distributed: 0 } });
         const result = await engine.convert({ path: resolve(file) }, { enableOcr: opts.ocr, onProgress: (p) => progress.update(p) });
         progress.stop();
         const text = opts.json ? `${JSON.stringify(result, null, 2)}\n` : result.markdown.endsWith('\n') ? result.markdown : `${result.markdown}\n`;
@@ -56,8 +57,7 @@ export const registerConvertCommand = (program: Command, context: () => CliConte
         } else ctx.io.stdout(text);
       } finally {
         progress.stop();
-        await platform.close();
-        await rm(scratch, { recursive: true, force: true });
+        await engine.close();
       }
     });
 };

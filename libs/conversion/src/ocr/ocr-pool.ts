@@ -1,8 +1,11 @@
 import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
-import Tesseract from 'tesseract.js';
+import type Tesseract from 'tesseract.js';
 import { ResourcePool } from '../util/resource-pool.js';
+
+/** Tesseract.PSM.AUTO (a type-only import above: the enum's value is written here). */
+const PSM_AUTO = '3' as Tesseract.PSM;
 
 export interface OcrText {
   text: string;
@@ -30,12 +33,11 @@ export class OcrPool {
   constructor(size = Math.max(1, availableParallelism()), lang = 'eng') {
     this.pool = new ResourcePool<Tesseract.Worker>({
       size,
-      create: () =>
-        Tesseract.createWorker(lang, Tesseract.OEM.LSTM_ONLY, {
-          langPath: langPath(),
-          gzip: true,
-          cacheMethod: 'none',
-        }),
+      // tesseract.js is loaded with the first OCR page: a conversion without one never loads it
+      create: async () => {
+        const { createWorker, OEM } = (await import('tesseract.js')).default;
+        return createWorker(lang, OEM.LSTM_ONLY, { langPath: langPath(), gzip: true, cacheMethod: 'none' });
+      },
       destroy: async (w) => {
         await w.terminate();
       },
@@ -52,7 +54,7 @@ export class OcrPool {
       // The image carries no resolution: tell tesseract instead of letting it guess. Page segmentation
       // AUTO (the tesseract CLI's default) finds columns and blocks; the library's default, SINGLE_BLOCK,
       // reads a two-column page straight across both columns (linn.pdf: ~8% slower, recall 96.1% -> 96.7%).
-      await w.setParameters({ user_defined_dpi: String(Math.round(dpi)), tessedit_pageseg_mode: Tesseract.PSM.AUTO });
+      await w.setParameters({ user_defined_dpi: String(Math.round(dpi)), tessedit_pageseg_mode: PSM_AUTO });
       const opts: Partial<Tesseract.RecognizeOptions> = rectangle ? { rectangle } : {};
       const { data } = await w.recognize(Buffer.from(image), opts, { text: true });
       return { text: data.text, confidence: data.confidence };

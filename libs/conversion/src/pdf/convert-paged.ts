@@ -64,12 +64,13 @@ async function convert(ctx: FormatContext, kind: 'pdf' | 'image', doc: DocRef): 
   let layouts: ExtractedPage[];
   let texts: string[];
   if (kind === 'pdf') {
-    const batch = Math.min(16, Math.max(1, Math.ceil(pages / (pools.pdf.size * 4))));
+    const lanes = pools.pdf.lanes(pages);
+    const batch = Math.min(16, Math.max(1, Math.ceil(pages / (lanes * 4))));
     const batches: number[][] = [];
     for (let i = 0; i < pages; i += batch) batches.push(numbers.slice(i, i + batch));
     let done = 0;
     // each batch's page texts are joined on arrival, while the workers extract the next ones
-    const parts = await mapLimit(batches, pools.pdf.size, async (b) => {
+    const parts = await mapLimit(batches, lanes, async (b) => {
       let r: ExtractedPage[];
       try {
         r = await pools.pdf.extract(doc, b, signal);

@@ -2,6 +2,7 @@ import type { Worker } from 'node:worker_threads';
 import { availableParallelism } from 'node:os';
 import { tsWorker, type Logger } from '@lectern/runtime';
 import { ResourcePool } from '../util/resource-pool.js';
+import type { PdfPageEngine } from './pdf-page.engine.js';
 import type {
   DocInfo,
   ExtractedPage,
@@ -23,7 +24,17 @@ export interface PdfWorkerPoolOptions {
   engine?: PdfEngine;
   /** Told once which engine the workers use. */
   log?: Logger;
+  /**
+   * One of the pool's engines runs on the calling thread (`InlinePdfWorker`), the others in worker threads
+   * started only when a document needs more than one lane (`lanes`). For one-shot processes (`lectern
+   * convert`): a short PDF is converted without the ~30 ms and ~60 MB a worker thread costs to start. Its
+   * limits: a timeout is seen between batches of pages, not inside one (at most 16 pages run at once).
+   */
+  inline?: boolean;
 }
+
+/** Pages a document may have for the inline engine alone to extract it (more: worker threads join in). */
+export const INLINE_MAX_PAGES = 32;
 
 /** The document a call works on; bytes are sent to a worker only when it does not hold that document. */
 export interface DocRef {
@@ -32,8 +43,20 @@ export interface DocRef {
   bytes: Uint8Array;
 }
 
+/** What the pool holds: an engine in a worker thread, or the inline one. */
+interface PdfLane {
+  docKey: string | null;
+  broken: boolean;
+  readonly inline: boolean;
+  readonly ready: Promise<PdfEngineInfo>;
+  call<O extends PdfOp>(doc: DocRef, req: O): Promise<PdfOpResults[O['op']]>;
+  forget(key: string): void;
+  terminate(): Promise<void>;
+}
+
 /** A worker thread running `pdf-page.worker.ts` (one mupdf instance, one open document at a time). */
-class PdfWorker {
+class PdfWorker implements PdfLane {
+  readonly inline = false;
   private readonly worker: Worker;
   private readonly pending = new Map<number, { resolve: (v: PdfOpResults[PdfOp['op']]) => void; reject: (e: Error) => void }>();
   private nextId = 1;
@@ -119,10 +142,79 @@ class PdfWorker {
   }
 }
 
+/**
+ * The engine of `pdf-page.engine.ts` on the calling thread: same requests and answers as a worker thread,
+ * without the message passing (the document's bytes are not copied either). A trapped WASM instance cannot be
+ * replaced on this thread (the module is loaded once per thread), so after one the pool uses worker threads only.
+ */
+class InlinePdfWorker implements PdfLane {
+  readonly inline = true;
+  docKey: string | null = null;
+  broken = false;
+  readonly ready: Promise<PdfEngineInfo>;
+  private readonly engine: Promise<PdfPageEngine>;
+  private readonly abort = new Int32Array(new SharedArrayBuffer(32));
+  private queue: Promise<unknown> = Promise.resolve();
+  private nextId = 1;
+  static poisoned = false;
+
+  constructor(engine: PdfEngine) {
+    this.engine = import('./pdf-page.engine.js').then((m) => m.createPdfPageEngine(engine, this.abort));
+    this.ready = this.engine.then(({ start }) => {
+      if (!start.ready) throw new Error(start.error);
+      return { engine: start.engine, version: start.version, reason: start.reason };
+    });
+    this.ready.catch(() => undefined); // observed by the pool
+  }
+
+  call<O extends PdfOp>(doc: DocRef, req: O): Promise<PdfOpResults[O['op']]> {
+    if (this.broken) return Promise.reject(new Error('pdf engine is gone'));
+    const send = this.docKey !== doc.key;
+    this.docKey = null;
+    const msg: PdfRequest<O> = { ...req, id: this.nextId++, key: doc.key, mime: doc.mime, bytes: send ? doc.bytes : undefined };
+    const done = this.queue.then(async () => {
+      // back to the event loop before each request: a deadline (a timer) is seen between batches, not only at the end
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      if (this.broken) throw new Error('pdf engine is gone');
+      const { reply, fatal } = await (await this.engine).handle(msg);
+      if (fatal) {
+        this.broken = true;
+        InlinePdfWorker.poisoned = true;
+      }
+      if (!reply.ok) throw new Error(reply.error);
+      this.docKey = doc.key;
+      // the engine answers each operation with its own result type (pdf-page.engine.ts)
+      return reply.result as PdfOpResults[O['op']];
+    });
+    this.queue = done.catch(() => undefined);
+    return done;
+  }
+
+  forget(key: string): void {
+    if (this.docKey !== key || this.broken) return;
+    this.docKey = null;
+    const msg: PdfRequest<{ op: 'close' }> = { op: 'close', id: 0, key };
+    this.queue = this.queue.then(async () => (await this.engine).handle(msg)).catch(() => undefined);
+  }
+
+  async terminate(): Promise<void> {
+    this.broken = true;
+    Atomics.store(this.abort, 0, 1);
+    // the open document is dropped when no request of it is left
+    if (this.docKey) {
+      const key = this.docKey;
+      this.docKey = null;
+      const msg: PdfRequest<{ op: 'close' }> = { op: 'close', id: 0, key };
+      await this.queue.then(async () => (await this.engine).handle(msg)).catch(() => undefined);
+    }
+  }
+}
+
 /** The mupdf worker pool, sized to the machine's cores, created lazily and reused across documents. */
 export class PdfWorkerPool {
-  private readonly pool: ResourcePool<PdfWorker>;
-  private readonly workers = new Set<PdfWorker>();
+  private readonly pool: ResourcePool<PdfLane>;
+  private readonly workers = new Set<PdfLane>();
+  private readonly inline: boolean;
 
   private readonly engine: PdfEngine;
   private readonly log: Logger | undefined;
@@ -131,10 +223,12 @@ export class PdfWorkerPool {
   constructor(size = Math.max(1, availableParallelism()), options: PdfWorkerPoolOptions = {}) {
     this.engine = options.engine ?? 'auto';
     this.log = options.log;
-    this.pool = new ResourcePool<PdfWorker>({
+    this.inline = options.inline === true;
+    this.pool = new ResourcePool<PdfLane>({
       size,
       create: async () => {
-        const w = new PdfWorker(this.engine);
+        const inlineFree = this.inline && !InlinePdfWorker.poisoned && ![...this.workers].some((w) => w.inline);
+        const w: PdfLane = inlineFree ? new InlinePdfWorker(this.engine) : new PdfWorker(this.engine);
         this.workers.add(w);
         try {
           this.noteEngine(await w.ready);
@@ -155,6 +249,16 @@ export class PdfWorkerPool {
 
   get size(): number {
     return this.pool.size;
+  }
+
+  /** Worker threads running now (the inline engine is not one). */
+  get threads(): number {
+    return [...this.workers].filter((w) => !w.inline).length;
+  }
+
+  /** How many engines a document of `pages` pages is spread over: 1 when the inline engine alone serves it. */
+  lanes(pages: number): number {
+    return this.inline && pages <= INLINE_MAX_PAGES ? 1 : this.pool.size;
   }
 
   /** The engine the workers use (starts one worker if none has started yet). */

@@ -1,11 +1,11 @@
-import * as mupdf from 'mupdf';
-
 /**
  * Test support: a PDF of `pages` pages made by repeating the pages of `source` in order (grafted, so an
  * image-only scan stays an image-only scan). Lets a corpus test build a long scanned document (spec 004
- * SC-001 wants >= 50 pages) from the short real scans in ../shared/corpora/scanned-ocr.
+ * SC-001 wants >= 50 pages) from the short real scans in ../shared/corpora/scanned-ocr. mupdf's WASM build is
+ * loaded by the call, not by importing @lectern/conversion (every service and the CLI import it).
  */
-export const repeatPdfPages = (source: Uint8Array, pages: number): Buffer => {
+export const repeatPdfPages = async (source: Uint8Array, pages: number): Promise<Buffer> => {
+  const mupdf = await import('mupdf');
   const src = mupdf.Document.openDocument(source, 'application/pdf').asPDF();
   if (!src) throw new Error('not a PDF');
   const count = src.countPages();

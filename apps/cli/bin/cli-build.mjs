@@ -1,0 +1,114 @@
+// Compiles the `lectern` command line (apps/cli/.bundle/, git-ignored; lectern.mjs runs it), so that a command
+// starts without tsx compiling hundreds of TypeScript modules (~1 s) and loads only what it uses. One program per
+// command module (`convert`, `project`, ...: the program with that module's commands alone, with only the repository
+// code it uses, zod and commander compiled in), `all` (every command: help, unknown commands) and `base` (none:
+// `--version`); each built the first time it is needed and again whenever one of its sources changed. One program
+// per command rather than esbuild's code splitting: its shared chunks gather code by file, so the conversion
+// command loaded every command's contracts, the logger and a second copy of the schemas. A program is a CommonJS
+// script, so that lectern.mjs can run it with V8's code cache (Node 20's ES module loader keeps none).
+// Plain JavaScript: it runs before anything can compile TypeScript.
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { dependencyExternals, metafileInputs, repoRoot, repositorySourcesPlugin } from '../../../libs/runtime/src/esm-bundle.mjs';
+import { COMMAND_MODULES } from '../src/command-modules.mjs';
+
+const cliDir = join(repoRoot, 'apps', 'cli');
+const commandsDir = join(cliDir, 'src', 'commands');
+const bundleDir = join(cliDir, '.bundle');
+/** Builds older than this (other than the current ones) are deleted: a long-running `lectern mcp` may still load modules of its own build. */
+const KEEP_OLD_BUILDS_MS = 24 * 60 * 60 * 1000;
+
+/** @typedef {{ dir: string; builtMs: number; inputs: string[] }} ProgramBuild the pointer file `<program>.json` */
+
+/**
+ * Compiles `src/main.ts` with the commands of `program` (lectern.mjs's `programFor`) into a new build directory,
+ * makes it the current one and answers its `main.cjs`.
+ * @param {string} program
+ * @returns {Promise<string>}
+ */
+export async function buildProgram(program) {
+  const { build: esbuild } = await import('esbuild');
+  mkdirSync(bundleDir, { recursive: true });
+  const builtMs = Date.now();
+  const dir = `${program}-${builtMs}-${process.pid}`;
+  /** @type {import('esbuild').Plugin} */
+  const onlyItsCommands = {
+    name: 'lectern-program-commands',
+    setup(b) {
+      // cli.ts's `await import('./commands/<name>.command.js')` of this program's command becomes a static import:
+      // esbuild keeps whole every module a dynamic import reaches, unused schemas and all, but leaves out what a
+      // static import does not use
+      if (program !== 'all' && program !== 'base') {
+        const cli = join(cliDir, 'src', 'cli.ts');
+        b.onLoad({ filter: /[/\\]cli\.ts$/ }, (args) => {
+          if (args.path !== cli) return undefined;
+          const dynamic = `await import('./commands/${program}.command.js')`;
+          const source = readFileSync(cli, 'utf8');
+          if (!source.includes(dynamic)) throw new Error(`cli.ts does not load ${program} as \`${dynamic}\``);
+          const code = `import * as __lectern_command from './commands/${program}.command.js';\n${source.replace(dynamic, '__lectern_command')}`;
+          return { contents: code, loader: 'ts' };
+        });
+      }
+      // a command this program never loads (commandsFor)
+      b.onResolve({ filter: /^\.\/commands\/[a-z-]+\.command\.js$/ }, (args) => {
+        const name = basename(args.path, '.command.js');
+        return program === 'all' || program === name ? undefined : { path: `./not-in-this-program/${name}.mjs`, external: true };
+      });
+    },
+  };
+  const result = await esbuild({
+    entryPoints: { main: join(cliDir, 'src', 'main.ts') },
+    outdir: join(bundleDir, dir),
+    outExtension: { '.js': '.cjs' },
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    metafile: true,
+    // smaller to read and to check against its code cache; names kept for stack traces
+    minifyWhitespace: true,
+    minifySyntax: true,
+    // zod and commander compiled in: the program loads them whatever the command (zod as a package: ~60
+    // modules, ~27 ms; commander ~15 ms). zod keeps its registry of schema metadata on globalThis, so the MCP
+    // SDK's own copy still reads our schemas' descriptions. Every other package is `require`d (all are
+    // CommonJS or dual) or, mupdf (an ES module only), imported dynamically as the sources do.
+    external: dependencyExternals(['zod', 'commander']),
+    tsconfig: join(repoRoot, 'tsconfig.json'),
+    absWorkingDir: repoRoot,
+    plugins: [onlyItsCommands, repositorySourcesPlugin()],
+    logLevel: 'silent',
+  });
+  const configs = ['package.json', 'tsconfig.json', 'tsconfig.base.json'].map((f) => join(repoRoot, f));
+  /** @type {ProgramBuild} */
+  const current = { dir, builtMs, inputs: [...metafileInputs(result.metafile, repoRoot), ...configs, commandsDir] };
+  // written aside and renamed: a process starting at the same moment reads the old pointer or the new one
+  const pointer = join(bundleDir, `${program}.json`);
+  writeFileSync(`${pointer}.${process.pid}.tmp`, JSON.stringify(current));
+  renameSync(`${pointer}.${process.pid}.tmp`, pointer);
+  for (const old of readdirSync(bundleDir)) {
+    const path = join(bundleDir, old);
+    if (old.startsWith(`${program}-`) && old !== dir && statSync(path).mtimeMs < builtMs - KEEP_OLD_BUILDS_MS) rmSync(path, { recursive: true, force: true });
+  }
+  return join(bundleDir, dir, 'main.cjs');
+}
+
+
+/**
+ * Run as a script (`node apps/cli/bin/cli-build.mjs`): builds every program now and runs each once (`--help`) so
+ * that its code cache is written too. The image does this at build time: at run time its source tree is
+ * read-only to the non-root user, so nothing could be built or cached there.
+ */
+async function buildAll() {
+  const { execFileSync } = await import('node:child_process');
+  const commands = [...new Set(Object.values(COMMAND_MODULES))];
+  const bin = join(cliDir, 'bin', 'lectern.mjs');
+  for (const program of [...commands, 'all', 'base']) {
+    const main = await buildProgram(program);
+    // the program's first run writes its code cache (lectern.mjs)
+    execFileSync(process.execPath, [bin, ...(program === 'all' ? ['--help'] : program === 'base' ? ['--version'] : [program, '--help'])], { stdio: 'ignore' });
+    process.stdout.write(`built ${join('apps', 'cli', '.bundle', basename(join(main, '..')), 'main.cjs')}${existsSync(`${main}.v8cache`) ? ' (code cache written)' : ''}\n`);
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await buildAll();

@@ -1,0 +1,102 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { makeNumberedPdf, repoRoot } from '@lectern/testing';
+import { runCli } from './cli.js';
+import { COMMAND_MODULES, modulesFor } from './command-modules.mjs';
+import { lectern } from './lectern-binary.testkit.js';
+
+// The compiled command line (apps/cli/bin/cli-build.mjs, run by lectern.mjs): one program per command, rebuilt
+// when a source changes, run with V8's code cache; the TypeScript sources through tsx when it cannot be had.
+const bundleDir = join(repoRoot(), 'apps', 'cli', '.bundle');
+type Pointer = { dir: string; builtMs: number; inputs: string[] };
+const pointer = (program: string): Pointer => JSON.parse(readFileSync(join(bundleDir, `${program}.json`), 'utf8')) as Pointer;
+const programFile = (program: string): string => join(bundleDir, pointer(program).dir, 'main.cjs');
+const env = { LOG_LEVEL: 'silent' };
+
+describe('the compiled lectern command line', () => {
+  let dir: string;
+  let pdf: string;
+  let inProcess: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'lectern-cli-build-'));
+    pdf = join(dir, 'minutes.pdf');
+    await writeFile(pdf, makeNumberedPdf(3));
+    let out = '';
+    expect(await runCli(['convert', pdf], { env, stdout: (s) => (out += s), stderr: () => undefined })).toBe(0);
+    inProcess = out;
+  });
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('converts through the convert program, which holds none of the other commands\' packages', async () => {
+    const run = await lectern(['convert', pdf], env);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe(inProcess);
+    const program = readFileSync(programFile('convert'), 'utf8');
+    expect(program).toContain('convert a document (PDF, DOCX, HTML, images, text) to Markdown');
+    // other commands' descriptions, and packages only they use
+    const others = ['spec 004 projects: one collection', 'serve an MCP server over stdio', 'embedding models: list, download'];
+    for (const other of [...others, '"pino"', '"better-sqlite3"', '"bullmq"', '"onnxruntime-node"', '"fastify"', '"@modelcontextprotocol/sdk']) {
+      expect(program).not.toContain(other);
+    }
+    // the run wrote the code cache the next runs start from
+    expect(existsSync(`${programFile('convert')}.v8cache`)).toBe(true);
+  });
+
+  it('rebuilds a program older than one of its sources', async () => {
+    await lectern(['convert', pdf], env);
+    const before = pointer('convert');
+    expect(before.inputs).toContain(join(repoRoot(), 'libs', 'conversion', 'src', 'pdf', 'page-layout.ts'));
+    // as if page-layout.ts had been saved after the build
+    writeFileSync(join(bundleDir, 'convert.json'), JSON.stringify({ ...before, builtMs: 0 }));
+    const run = await lectern(['convert', pdf], env);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe(inProcess);
+    const after = pointer('convert');
+    expect(after.dir).not.toBe(before.dir);
+    expect(after.builtMs).toBeGreaterThan(before.builtMs);
+  });
+
+  it('runs on when its code cache is damaged, and writes it again', async () => {
+    await lectern(['convert', pdf], env);
+    const cache = `${programFile('convert')}.v8cache`;
+    writeFileSync(cache, 'not a code cache');
+    const run = await lectern(['convert', pdf], env);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe(inProcess);
+    expect(readFileSync(cache).length).toBeGreaterThan(1000);
+  });
+
+  it('answers --version from the program without commands, and help lists every command', async () => {
+    const version = await lectern(['--version'], env);
+    expect(version.code).toBe(0);
+    expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+    expect(readFileSync(programFile('base'), 'utf8')).not.toContain('convert a document (PDF');
+    const help = await lectern(['--help'], env);
+    expect(help.code).toBe(0);
+    for (const command of Object.keys(COMMAND_MODULES)) expect(help.stdout).toMatch(new RegExp(`^  ${command}\\b`, 'm'));
+  });
+
+  it('loads the module of the command a command line names, none for --version, every one otherwise', async () => {
+    expect(modulesFor(['convert', 'x.pdf', '--json'])).toEqual(['convert']);
+    expect(modulesFor(['search', 'flood risk', '--project', 'p'])).toEqual(['project']);
+    expect(modulesFor(['--version'])).toEqual([]);
+    expect(modulesFor(['help'])).toEqual(modulesFor([]));
+    expect(modulesFor(['nonsense'])).toHaveLength(new Set(Object.values(COMMAND_MODULES)).size);
+    // a project-module command runs the project program
+    const search = await lectern(['search', '--help'], env);
+    expect(search.code).toBe(0);
+    expect(search.stdout).toContain('Usage: lectern search');
+    expect(existsSync(programFile('project'))).toBe(true);
+  });
+
+  it('runs the sources through tsx with LECTERN_CLI_BUNDLE=0', async () => {
+    const run = await lectern(['convert', pdf], { ...env, LECTERN_CLI_BUNDLE: '0' });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe(inProcess);
+  });
+});
