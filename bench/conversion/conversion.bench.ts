@@ -9,6 +9,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { corpusFile, wordRecall } from '@lectern/testing';
+import { LINN_FILES, LINN_PAGES, linnReference, scan, type OcrRun } from './ocr-pages.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const PY = '/usr/bin/python3';
@@ -22,9 +23,7 @@ const TEXT_PDFS = [
   ['R-intro', corpusFile('long-manuals', 'R-intro.pdf')],
   ['gnuplot', corpusFile('long-manuals', 'gnuplot.pdf')],
 ] as const;
-const scan = (n: string): string => corpusFile('scanned-ocr', 'ocrmypdf-resources', n);
-const OCR_PDFS = ['linn.pdf', 'skew.pdf', 'rotated_skew.pdf', 'ccitt.pdf', 'cardinal.pdf', 'c02-22.pdf'].map(scan);
-const LINN_PAGES = new Set(['linn.pdf', 'skew.pdf', 'rotated_skew.pdf', 'ccitt.pdf', 'cardinal.pdf']);
+const OCR_PDFS = [...LINN_FILES, 'c02-22.pdf'].map(scan);
 
 const flag = (name: string): string | undefined => {
   const i = process.argv.indexOf(name);
@@ -34,7 +33,7 @@ const textOnly = process.argv.includes('--text-only');
 const engine = flag('--engine') ?? 'auto';
 const childEnv = { ...process.env, LECTERN_PDF_ENGINE: engine };
 
-const reference = readFileSync(scan('linn.txt'), 'utf8');
+const reference = linnReference();
 const recall = (text: string): number => wordRecall(text, reference);
 
 const report: Record<string, unknown> = {
@@ -90,7 +89,7 @@ if (textOnly) {
 }
 
 // ---- OCR
-const ours = json<{ seconds: number; peak_rss_mb: number; per_file: { file: string; pages: number; seconds: number }[]; pages: { file: string; page: number; text: string; rotation: number; confidence: number | null }[] }>(
+const ours = json<Omit<OcrRun, 'cpu_seconds'> & { peak_rss_mb: number }>(
   run(process.execPath, ['--import', 'tsx', join(here, 'convert-one.ts'), 'ocr', scan('linn.png'), ...OCR_PDFS]),
 );
 const tmp = join(mkdtempSync(join(tmpdir(), 'conv-bench-')), 'tesseract.json');

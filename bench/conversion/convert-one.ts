@@ -4,6 +4,7 @@
 //   ocr mode:  convert-one.ts ocr WARMUP FILE... -> warm-up on WARMUP (not timed), then the files, per-page text
 // LECTERN_PDF_ENGINE=native|wasm|auto (default auto) chooses the mupdf engine of the PDF workers.
 import { createConversionEngine, type PdfEngine } from '@lectern/conversion';
+import { convertTwoAtATime } from './ocr-pages.js';
 
 const [mode, ...files] = process.argv.slice(2);
 const engine = (process.env['LECTERN_PDF_ENGINE'] ?? 'auto') as PdfEngine;
@@ -42,22 +43,8 @@ if (mode === 'text') {
 } else if (mode === 'ocr') {
   const warmup = files[0] ?? '';
   await conversion.convert({ path: warmup }); // tesseract workers start and load eng data here, not in the timing
-  const pages: { file: string; page: number; text: string; rotation: number; confidence: number | null }[] = [];
-  // two documents at a time, as the converter service runs them and as the native side runs two tesseracts
-  const queue = files.slice(1);
-  const perFile: { file: string; pages: number; seconds: number }[] = [];
-  const t = performance.now();
-  const lane = async (): Promise<void> => {
-    for (let file = queue.shift(); file !== undefined; file = queue.shift()) {
-      const started = performance.now();
-      const r = await conversion.convert({ path: file });
-      perFile.push({ file: file.split('/').pop() ?? file, pages: r.page_count, seconds: seconds(started) });
-      for (const p of r.pages)
-        pages.push({ file: file.split('/').pop() ?? file, page: p.page_number, text: p.text, rotation: p.rotation ?? 0, confidence: p.ocr_confidence });
-    }
-  };
-  await Promise.all([lane(), lane()]);
-  process.stdout.write(`${JSON.stringify({ seconds: seconds(t), peak_rss_mb: process.resourceUsage().maxRSS / 1024, per_file: perFile, pages })}\n`);
+  const run = await convertTwoAtATime(conversion, files.slice(1));
+  process.stdout.write(`${JSON.stringify({ seconds: run.seconds, peak_rss_mb: process.resourceUsage().maxRSS / 1024, per_file: run.per_file, pages: run.pages })}\n`);
 } else {
   throw new Error(`unknown mode ${mode}`);
 }

@@ -2,7 +2,7 @@ import type { ConversionOptions, ConversionResult } from '@lectern/contracts';
 import type { Logger } from '@lectern/runtime';
 import { runConversion, type ConversionInput, type ConvertDocumentOptions } from './convert-document.js';
 import { conversionError } from './errors.js';
-import { OcrPool } from './ocr/ocr-pool.js';
+import { OcrPool, type OcrSettings } from './ocr/ocr-pool.js';
 import { PdfWorkerPool, type PdfEngine, type PdfEngineInfo } from './pdf/pdf-worker-pool.js';
 import type { ConversionPools } from './types.js';
 
@@ -31,6 +31,8 @@ export interface ConversionEngineOptions {
    */
   inlinePdf?: boolean;
   ocrWorkers?: number;
+  /** Internal: OCR model data, page segmentation, resolution, binarisation (default DEFAULT_OCR_SETTINGS); for the OCR trials bench. */
+  ocrSettings?: Partial<OcrSettings>;
 }
 
 /**
@@ -80,7 +82,7 @@ export function createConversionEngine(options: ConversionEngineOptions = {}): C
     if (closed) throw conversionError('extraction_failed', 'the conversion engine has been closed');
     pools ??= {
       pdf: new PdfWorkerPool(options.pdfWorkers, { engine: options.pdfEngine, log: options.log, inline: options.inlinePdf }),
-      ocr: new OcrPool(options.ocrWorkers),
+      ocr: new OcrPool(options.ocrWorkers, options.ocrSettings),
     };
     return pools;
   };

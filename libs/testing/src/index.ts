@@ -6,7 +6,7 @@ export type { McpTransportKind } from './mcp-client.js';
 export { expectAuthMatrix, runRestAuthMatrix, mcpAuthProbes, runAuthMatrix, unauthorizedBody } from './auth-matrix.js';
 export type { AuthProbe, AuthProbeResult } from './auth-matrix.js';
 export { silentLogger, listenOnFreePort } from './app-harness.js';
-export { wordRecall, words } from './word-recall.js';
+export { wordPairRecall, wordRecall, words } from './word-recall.js';
 export { fixtureFile, fixturesDir, makeNumberedPdf, makePdf, makePolicyPdf, makeTextPdf, numberedPdfFile, pdfString } from './make-pdf.js';
 export { seededRandom } from './seeded-random.js';
 export type { PdfImage, PdfPageSpec, TextPdfOptions } from './make-pdf.js';

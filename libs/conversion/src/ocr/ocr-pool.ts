@@ -4,8 +4,37 @@ import { dirname, join } from 'node:path';
 import type Tesseract from 'tesseract.js';
 import { ResourcePool } from '../util/resource-pool.js';
 
-/** Tesseract.PSM.AUTO (a type-only import above: the enum's value is written here). */
-const PSM_AUTO = '3' as Tesseract.PSM;
+/** Language data directories of `@tesseract.js-data/eng` available offline (no float "best" model is installed). */
+export const OCR_LANG_DATA = ['4.0.0_best_int', '4.0.0'] as const;
+
+/**
+ * How pages are OCR'd. Internal tuning knobs (bench/conversion/ocr-trials.bench.ts measures them), not a public
+ * contract: the service and the command line always run with DEFAULT_OCR_SETTINGS.
+ */
+export interface OcrSettings {
+  /** `4.0.0_best_int`: tessdata_best's LSTM, integerised; `4.0.0`: tessdata's (legacy + integer LSTM; only the LSTM is used). */
+  langData: (typeof OCR_LANG_DATA)[number];
+  /** tesseract's page segmentation mode: 3 AUTO, 4 single column, 6 single block, 11 sparse text, 12 sparse text + OSD. */
+  psm: 3 | 4 | 6 | 11 | 12;
+  /** Resolution a PDF page is rendered at for OCR (an image file is read at its own). */
+  dpi: number;
+  /** tesseract's `thresholding_method`: 0 Otsu, 1 LeptonicaOtsu, 2 Sauvola. */
+  thresholding: 0 | 1 | 2;
+}
+
+/** Measured in bench/conversion/ocr-trials.bench.ts (docs/benchmarks/conversion.md, "OCR quality"). */
+export const DEFAULT_OCR_SETTINGS: Readonly<OcrSettings> = { langData: '4.0.0_best_int', psm: 3, dpi: 300, thresholding: 0 };
+
+const MIN_OCR_DPI = 100;
+const MAX_OCR_DPI = 600;
+
+/** The defaults with `overrides` applied; a resolution outside 100-600 DPI is refused (a render's size grows with its square). */
+export function ocrSettings(overrides: Partial<OcrSettings> = {}): OcrSettings {
+  const s = { ...DEFAULT_OCR_SETTINGS, ...overrides };
+  if (!Number.isFinite(s.dpi) || s.dpi < MIN_OCR_DPI || s.dpi > MAX_OCR_DPI)
+    throw new RangeError(`OCR resolution ${s.dpi} DPI outside ${MIN_OCR_DPI}-${MAX_OCR_DPI}`);
+  return s;
+}
 
 export interface OcrText {
   text: string;
@@ -17,9 +46,9 @@ export interface OcrText {
  * Offline language data: the `@tesseract.js-data/eng` package (LSTM "best_int" model), never a CDN
  * (tesseract.js's default download crashes an offline process).
  */
-function langPath(): string {
+function langPath(data: OcrSettings['langData']): string {
   const require = createRequire(import.meta.url);
-  return join(dirname(require.resolve('@tesseract.js-data/eng/package.json')), '4.0.0_best_int');
+  return join(dirname(require.resolve('@tesseract.js-data/eng/package.json')), data);
 }
 
 /**
@@ -29,14 +58,17 @@ function langPath(): string {
  */
 export class OcrPool {
   private readonly pool: ResourcePool<Tesseract.Worker>;
+  readonly settings: Readonly<OcrSettings>;
 
-  constructor(size = Math.max(1, availableParallelism()), lang = 'eng') {
+  constructor(size = Math.max(1, availableParallelism()), settings: Partial<OcrSettings> = {}, lang = 'eng') {
+    const s = ocrSettings(settings);
+    this.settings = s;
     this.pool = new ResourcePool<Tesseract.Worker>({
       size,
       // tesseract.js is loaded with the first OCR page: a conversion without one never loads it
       create: async () => {
         const { createWorker, OEM } = (await import('tesseract.js')).default;
-        return createWorker(lang, OEM.LSTM_ONLY, { langPath: langPath(), gzip: true, cacheMethod: 'none' });
+        return createWorker(lang, OEM.LSTM_ONLY, { langPath: langPath(s.langData), gzip: true, cacheMethod: 'none' });
       },
       destroy: async (w) => {
         await w.terminate();
@@ -49,12 +81,17 @@ export class OcrPool {
   }
 
   /** Recognises an image (PAM/PNG/...); `rectangle` limits recognition to a region (cheap orientation trials). */
-  recognize(image: Uint8Array, signal?: AbortSignal, rectangle?: Tesseract.Rectangle, dpi = 300): Promise<OcrText> {
+  recognize(image: Uint8Array, signal?: AbortSignal, rectangle?: Tesseract.Rectangle, dpi = this.settings.dpi): Promise<OcrText> {
+    const { psm, thresholding } = this.settings;
     return this.pool.use(async (w) => {
       // The image carries no resolution: tell tesseract instead of letting it guess. Page segmentation
       // AUTO (the tesseract CLI's default) finds columns and blocks; the library's default, SINGLE_BLOCK,
       // reads a two-column page straight across both columns (linn.pdf: ~8% slower, recall 96.1% -> 96.7%).
-      await w.setParameters({ user_defined_dpi: String(Math.round(dpi)), tessedit_pageseg_mode: PSM_AUTO });
+      await w.setParameters({
+        user_defined_dpi: String(Math.round(dpi)),
+        tessedit_pageseg_mode: String(psm) as Tesseract.PSM,
+        thresholding_method: String(thresholding),
+      });
       const opts: Partial<Tesseract.RecognizeOptions> = rectangle ? { rectangle } : {};
       const { data } = await w.recognize(Buffer.from(image), opts, { text: true });
       return { text: data.text, confidence: data.confidence };

@@ -9,7 +9,6 @@ import { ocrPage } from '../ocr/ocr-page.js';
 import { declaredImageSizes, MAX_IMAGE_PIXELS } from '../formats/image-size.js';
 
 const MIN_TEXT_CHARS = 10;
-const OCR_DPI = 300;
 
 const visibleChars = (s: string): number => s.replace(/\s+/g, '').length;
 
@@ -121,7 +120,7 @@ async function convert(ctx: FormatContext, kind: 'pdf' | 'image', doc: DocRef): 
     const dpi =
       kind === 'image' && info.pixelWidth && info.firstPageWidth
         ? imageDpi(info.pixelWidth, info.firstPageWidth)
-        : OCR_DPI;
+        : pools.ocr.settings.dpi;
     let done = 0;
     await mapLimit(needOcr, pools.ocr.size + 1, async (n) => {
       const r = await ocrPage(ctx, doc, n, dpi);
