@@ -4,7 +4,9 @@
 //   nice -n 10 npx tsx bench/conversion/ocr-trials.bench.ts [--out FILE.json] [--repeats N] [--only NAME,...]
 // Stage 1 varies one setting at a time from today's default; stage 2 combines the settings that beat the default
 // on the tune set (each at its best value there). Every stage runs its configurations in `--repeats` interleaved
-// rounds (default 2) with the default among them, so a slower or busier stretch of the shared machine hits all.
+// rounds (default 3, every other one backwards) with the default among them, so a slower or busier stretch of
+// the shared machine hits all. "Slower" is judged on CPU seconds per page (all threads): wall time on this
+// shared machine follows the other engineers' load more than the configuration (both are reported).
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
@@ -20,7 +22,7 @@ const flag = (name: string): string | undefined => {
   return i > 0 ? process.argv[i + 1] : undefined;
 };
 const out = flag('--out') ?? join(here, 'results', 'ocr-trials.json');
-const repeats = Math.max(1, Math.min(5, Number(flag('--repeats') ?? 2)));
+const repeats = Math.max(1, Math.min(5, Number(flag('--repeats') ?? 3)));
 const only = flag('--only')?.split(',');
 
 const TUNE_FILES: ReadonlySet<string> = new Set(['linn.pdf', 'skew.pdf']);
@@ -99,7 +101,8 @@ async function runOnce(t: Trial, stage: number, round: number): Promise<void> {
 
 async function stage(n: number, trials: Trial[]): Promise<void> {
   log(`stage ${n}: ${trials.map((t) => t.name).join(', ')}; ${uptime()}`);
-  for (let round = 1; round <= repeats; round++) for (const t of trials) await runOnce(t, n, round);
+  // every other round runs backwards: a load that rises or falls through a stage weighs on every configuration alike
+  for (let round = 1; round <= repeats; round++) for (const t of round % 2 ? trials : [...trials].reverse()) await runOnce(t, n, round);
 }
 
 const summary = (m: Measured) => {
@@ -161,14 +164,14 @@ for (let mask = 1; mask < 1 << winners.length; mask++) {
 if (combos.length) await stage(2, [baseline, ...combos]);
 
 // the decision rule of the brief: beat the default on the tune set, and on the report set keep at least its
-// recall (mean and worst page) at no more than 1.3x its time per page
+// recall (mean and worst page) at no more than 1.3x its CPU time per page
 const summaries: Summary[] = [...measured.values()].map(summary);
 const judged = summaries.map((s) => {
   const now = summaries.find((d) => d.name === 'default' && d.stage === s.stage) as Summary;
-  const slower = s.s_per_page / now.s_per_page;
+  const slower = s.cpu_s_per_page / now.cpu_s_per_page;
   const eligible =
     s.name !== 'default' && s.tune_recall > now.tune_recall && s.report_recall >= now.report_recall && s.report_min_recall >= now.report_min_recall && slower <= 1.3;
-  return { ...s, time_vs_default: slower, cpu_vs_default: s.cpu_s_per_page / now.cpu_s_per_page, eligible };
+  return { ...s, wall_vs_default: s.s_per_page / now.s_per_page, cpu_vs_default: slower, eligible };
 });
 const chosen = judged.filter((s) => s.eligible).sort((a, b) => b.report_recall - a.report_recall || b.tune_recall - a.tune_recall || a.s_per_page - b.s_per_page)[0];
 report['trials'] = judged;
@@ -180,9 +183,9 @@ report['uptime_end'] = uptime();
 writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
 
 const pct = (x: number): string => `${(100 * x).toFixed(1)}%`;
-process.stdout.write('| configuration | tune recall (linn, skew) | report recall (6 pages; worst) | pair recall tune / report | s/page wall | CPU s/page | time vs default |\n|---|---|---|---|---|---|---|\n');
+process.stdout.write('| configuration | tune recall (linn, skew) | report recall (6 pages; worst) | pair recall tune / report | s/page wall | CPU s/page | wall / CPU vs default |\n|---|---|---|---|---|---|---|\n');
 for (const s of judged)
   process.stdout.write(
-    `| ${s.stage === 2 ? "2: " : ""}${s.name}${s.eligible ? ' ✓' : ''} | ${pct(s.tune_recall)} | ${pct(s.report_recall)} (${pct(s.report_min_recall)}) | ${pct(s.tune_pair_recall)} / ${pct(s.report_pair_recall)} | ${s.s_per_page.toFixed(2)} | ${s.cpu_s_per_page.toFixed(2)} | ${s.time_vs_default.toFixed(2)}× |\n`,
+    `| ${s.stage === 2 ? "2: " : ""}${s.name}${s.eligible ? ' ✓' : ''} | ${pct(s.tune_recall)} | ${pct(s.report_recall)} (${pct(s.report_min_recall)}) | ${pct(s.tune_pair_recall)} / ${pct(s.report_pair_recall)} | ${s.s_per_page.toFixed(2)} | ${s.cpu_s_per_page.toFixed(2)} | ${s.wall_vs_default.toFixed(2)}× / ${s.cpu_vs_default.toFixed(2)}× |\n`,
   );
 process.stdout.write(`\ndecision: ${JSON.stringify(report['decision'])}\n`);

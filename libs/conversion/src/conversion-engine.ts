@@ -2,7 +2,7 @@ import type { ConversionOptions, ConversionResult } from '@lectern/contracts';
 import type { Logger } from '@lectern/runtime';
 import { runConversion, type ConversionInput, type ConvertDocumentOptions } from './convert-document.js';
 import { conversionError } from './errors.js';
-import { OcrPool, type OcrSettings } from './ocr/ocr-pool.js';
+import { OcrPool, ocrSettings, type OcrSettings } from './ocr/ocr-pool.js';
 import { PdfWorkerPool, type PdfEngine, type PdfEngineInfo } from './pdf/pdf-worker-pool.js';
 import type { ConversionPools } from './types.js';
 
@@ -76,13 +76,14 @@ export const effectiveOptions = (
 };
 
 export function createConversionEngine(options: ConversionEngineOptions = {}): ConversionEngine {
+  const ocr = ocrSettings(options.ocrSettings); // a bad setting fails here, not on the first scanned page
   let pools: ConversionPools | null = null;
   let closed = false;
   const getPools = (): ConversionPools => {
     if (closed) throw conversionError('extraction_failed', 'the conversion engine has been closed');
     pools ??= {
       pdf: new PdfWorkerPool(options.pdfWorkers, { engine: options.pdfEngine, log: options.log, inline: options.inlinePdf }),
-      ocr: new OcrPool(options.ocrWorkers, options.ocrSettings),
+      ocr: new OcrPool(options.ocrWorkers, ocr),
     };
     return pools;
   };
