@@ -9,8 +9,8 @@
 //   - tables found; doubled-glyph runs (three or more doubled letters in a row: "CCoonntt") beyond PyMuPDF's;
 //   - off-page characters: characters of the words PyMuPDF finds only outside the page box that our output has
 //     more of than PyMuPDF's in-page text;
-//   - speed per page: ours warm (median of 3 conversions after one, in this process) and fresh (a new process:
-//     `convert-once.ts`), PyMuPDF warm (in its process, after one pass) and fresh (a new python process), each with
+//   - speed per page: ours warm (median of 3 conversions after one, in this process) and fresh (a new process: the
+//     compiled command line, `lectern convert --no-ocr`, with PDF_ENGINE set), PyMuPDF warm (in its process, after one pass) and fresh (a new python process), each with
 //     CPU time (user+system) beside wall time.
 //   npx tsx bench/conversion/quality/quality.bench.ts [--engine native|wasm|auto] [--out results.json] [--svg DIR]
 import { execFileSync } from 'node:child_process';
@@ -19,7 +19,7 @@ import { loadavg } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createConversionEngine, type PdfEngine } from '@lectern/conversion';
-import { corporaDir, words } from '@lectern/testing';
+import { corporaDir, repoRoot, words } from '@lectern/testing';
 import { barChart } from '../../plot/svg-plot.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -42,10 +42,10 @@ interface Reference {
 }
 
 /** Wall and CPU (user+system) seconds of a whole child process, from GNU time (its output discarded). */
-function timedProcess(cmd: string, args: string[]): { wall: number; cpu: number } {
+function timedProcess(cmd: string, args: string[], env: Record<string, string> = {}): { wall: number; cpu: number } {
   // GNU time writes to stderr: run through a shell that keeps both
   const script = `/usr/bin/time -f '@@time %e %U %S' "$@" 2>&1 >/dev/null | grep '^@@time' ; true`;
-  const t = execFileSync('/bin/sh', ['-c', script, 'sh', cmd, ...args], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const t = execFileSync('/bin/sh', ['-c', script, 'sh', cmd, ...args], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, env: { ...process.env, ...env } });
   const m = /@@time ([\d.]+) ([\d.]+) ([\d.]+)/.exec(t);
   return { wall: m ? Number(m[1]) : NaN, cpu: m ? Number(m[2]) + Number(m[3]) : NaN };
 }
@@ -105,7 +105,7 @@ for (const rel of pdfs) {
     warm.push({ wall: (performance.now() - t) / 1000, cpu: (u.user + u.system) / 1e6 });
   }
   warm.sort((a, b) => a.wall - b.wall);
-  const oursFresh = timedProcess(process.execPath, ['--import', 'tsx', join(here, 'convert-once.ts'), path, engineName]);
+  const oursFresh = timedProcess(process.execPath, [join(repoRoot(), 'apps', 'cli', 'bin', 'lectern.mjs'), 'convert', '--no-ocr', path], { PDF_ENGINE: engineName });
   const refFresh = timedProcess('/usr/bin/python3', [join(here, '..', 'pdf_text_reference.py'), 'pymupdf', path]);
 
   const ourWords = tokens(first.markdown);
