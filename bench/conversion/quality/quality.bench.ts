@@ -7,8 +7,10 @@
 //   - headings against the PDF's own outline (bookmarks), where it has one: recall (outline entries found as a
 //     heading, titles compared case- and punctuation-blind) and precision (our headings that are outline entries);
 //   - tables found; doubled-glyph runs (three or more doubled letters in a row: "CCoonntt") beyond PyMuPDF's;
-//   - off-page characters: characters of the words PyMuPDF finds only outside the page box that our output has
-//     more of than PyMuPDF's in-page text;
+//   - off-page characters, two ways: `off_page_chars` (leaks): characters of our words that PyMuPDF finds outside
+//     the page box and nowhere inside it (a word only a mark, a slug or a line number past the trim can give);
+//     `off_page_chars_upper` (an upper bound): of every word PyMuPDF finds outside the page box, what our output
+//     has more of than PyMuPDF's in-page text (a word also set inside the page, extracted differently, counts);
 //   - speed per page: ours warm (median of 3 conversions after one, in this process) and fresh (a new process: the
 //     compiled command line, `lectern convert --no-ocr`, with PDF_ENGINE set), PyMuPDF warm (in its process, after one pass) and fresh (a new python process), each with
 //     CPU time (user+system) beside wall time.
@@ -89,7 +91,9 @@ const engine = createConversionEngine({ pdfEngine: engineName });
 const rows = [];
 const started = new Date().toISOString();
 const load = loadavg()[0];
-for (const rel of pdfs) {
+// --only TEXT: the PDFs whose path contains TEXT (a quick look at a few files)
+const only = flag('--only');
+for (const rel of pdfs.filter((f) => !only || f.includes(only))) {
   const path = join(corporaDir(), rel);
   const ref = JSON.parse(execFileSync('/usr/bin/python3', [join(here, 'pymupdf_quality.py'), path], { encoding: 'utf8', maxBuffer: 512 * 1024 * 1024 })) as Reference;
   const refText = ref.texts.join('\n');
@@ -113,9 +117,11 @@ for (const rel of pdfs) {
   const inPage = counts(refWords);
   const ours = counts(ourWords);
   let offPage = 0;
+  let offPageUpper = 0;
   for (const [w] of counts(tokens(ref.outside))) {
     const extra = (ours.get(w) ?? 0) - (inPage.get(w) ?? 0);
-    if (extra > 0) offPage += extra * w.length;
+    if (extra > 0) offPageUpper += extra * w.length;
+    if (!inPage.has(w)) offPage += (ours.get(w) ?? 0) * w.length;
   }
   const outline = ref.toc.map(([, title]) => norm(title)).filter(Boolean);
   const heads = first.headings.map((h) => norm(h.title)).filter(Boolean);
@@ -137,6 +143,7 @@ for (const rel of pdfs) {
     doubled_glyph_runs: Math.max(0, (first.markdown.match(DOUBLED)?.length ?? 0) - (refText.match(DOUBLED)?.length ?? 0)),
     doubled_glyph_runs_pymupdf: refText.match(DOUBLED)?.length ?? 0,
     off_page_chars: offPage,
+    off_page_chars_upper: offPageUpper,
     ours_warm_ms_per_page: (1000 * (warm[1]?.wall ?? NaN)) / first.page_count,
     ours_warm_cpu_ms_per_page: (1000 * (warm[1]?.cpu ?? NaN)) / first.page_count,
     ours_fresh_s: oursFresh.wall,
