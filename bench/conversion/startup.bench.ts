@@ -44,6 +44,8 @@ const FILES: { path: string; tuned: boolean }[] = [
   { path: corpusFile('datasheets', 'datasheetminer-benchmark', 'datasheets', 'omron-g-series-servo-motors.pdf'), tuned: false },
   { path: corpusFile('multicolumn-papers', 'tracemonkey.pdf'), tuned: false },
   { path: corpusFile('uk-planning-policy', 'nppf-2024', 'NPPF_December_2024.pdf'), tuned: false },
+  // not short: past INLINE_MAX_PAGES, where worker threads join the inline engine
+  { path: corpusFile('long-manuals', 'R-intro.pdf'), tuned: false },
 ];
 
 const bin = join(repoRoot(), 'apps', 'cli', 'bin', 'lectern.mjs');
