@@ -69,9 +69,6 @@ export async function buildProgram(program) {
     // smaller to read and to check against its code cache; names kept for stack traces
     minifyWhitespace: true,
     minifySyntax: true,
-    // every import() a require(): a script run from a code cache has no dynamic import in Node 20 (ES-module-only
-    // packages go through importEsm, libs/runtime, which uses the bin's)
-    supported: { 'dynamic-import': false },
     // zod and commander compiled in: the program loads them whatever the command (zod as a package: ~60
     // modules, ~27 ms; commander ~15 ms). zod keeps its registry of schema metadata on globalThis, so the MCP
     // SDK's own copy still reads our schemas' descriptions. Every other package is `require`d (all are

@@ -47,7 +47,7 @@ function currentProgram(program) {
  * at exit by the first run of a build, or when V8 rejects it: another Node version or V8 flags), so later runs
  * neither parse nor compile what the first one ran. Node 20 gives such a script no dynamic `import()` (the program's
  * are `require`s, cli-build.mjs); an ES-module-only package (mupdf) is imported through this module's `import()`,
- * lent to the program (`importEsm`, libs/runtime/src/import-esm.ts).
+ * lent to the program (`importEsm`, libs/conversion/src/util/import-esm.ts).
  * @param {string} file
  */
 function runCompiled(file) {

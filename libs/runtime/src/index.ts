@@ -18,7 +18,6 @@ export { createLogger } from './logger.js';
 export type { Logger } from 'pino';
 export { LECTERN_VERSION } from './version.js';
 export { raceAbort } from './race-abort.js';
-export { importEsm } from './import-esm.js';
 export { TS_WORKER_BOOTSTRAP, TS_WORKER_ENTRY_KEY, tsWorker } from './ts-worker.js';
 export type { TsWorkerOptions } from './ts-worker.js';
 export { readFileHandle } from './read-file-handle.js';

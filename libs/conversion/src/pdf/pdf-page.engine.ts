@@ -8,7 +8,7 @@
 // `engine` ('auto' | 'native' | 'wasm') chooses; the WASM module is loaded only when an operation needs it.
 // The messages are typed in `pdf-page.protocol.ts`.
 import type * as Mupdf from 'mupdf';
-import { importEsm } from '@lectern/runtime';
+import { importEsm } from '../util/import-esm.js';
 import { layoutPage } from './page-layout.js';
 import { loadNativeEngine, type NativeEngine } from './pdf-native.js';
 import { extractPage } from './pdf-wasm-text.js';

@@ -1,5 +1,5 @@
 import type * as Mupdf from 'mupdf';
-import { importEsm } from '@lectern/runtime';
+import { importEsm } from '../util/import-esm.js';
 
 /**
  * Test support: a PDF of `pages` pages made by repeating the pages of `source` in order (grafted, so an
