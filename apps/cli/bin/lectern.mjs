@@ -45,10 +45,13 @@ function currentProgram(program) {
 /**
  * Runs a compiled program as a CommonJS module with V8's code cache kept beside it (`main.cjs.v8cache`, written
  * at exit by the first run of a build, or when V8 rejects it: another Node version or V8 flags), so later runs
- * neither parse nor compile what the first one ran. Its dynamic `import()`s load through Node's ES module loader.
+ * neither parse nor compile what the first one ran. Node 20 gives such a script no dynamic `import()` (the program's
+ * are `require`s, cli-build.mjs); an ES-module-only package (mupdf) is imported through this module's `import()`,
+ * lent to the program (`importEsm`, libs/conversion/src/util/import-esm.ts).
  * @param {string} file
  */
 function runCompiled(file) {
+  /** @type {Record<symbol, unknown>} */ (globalThis)[Symbol.for('lectern.import')] = (/** @type {string} */ specifier) => import(specifier);
   const cacheFile = `${file}.v8cache`;
   /** @type {Buffer | undefined} */
   let cachedData;
@@ -58,11 +61,7 @@ function runCompiled(file) {
     cachedData = undefined;
   }
   const wrapped = `(function (exports, require, module, __filename, __dirname) {${readFileSync(file, 'utf8')}\n})`;
-  const script = new vm.Script(wrapped, {
-    filename: file,
-    ...(cachedData ? { cachedData } : {}),
-    importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
-  });
+  const script = new vm.Script(wrapped, { filename: file, ...(cachedData ? { cachedData } : {}) });
   if (!cachedData || script.cachedDataRejected) {
     process.once('exit', () => {
       try {

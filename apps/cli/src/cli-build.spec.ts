@@ -2,7 +2,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { makeNumberedPdf, repoRoot } from '@lectern/testing';
+import { barsImage, makeNumberedPdf, makePdf, repoRoot } from '@lectern/testing';
 import { runCli } from './cli.js';
 import { COMMAND_MODULES, modulesFor } from './command-modules.mjs';
 import { lectern } from './lectern-binary.testkit.js';
@@ -38,8 +38,9 @@ describe('the compiled lectern command line', () => {
     expect(run.stdout).toBe(inProcess);
     const program = readFileSync(programFile('convert'), 'utf8');
     expect(program).toContain('convert a document (PDF, DOCX, HTML, images, text) to Markdown');
-    // other commands' descriptions, and packages only they use
-    const others = ['spec 004 projects: one collection', 'serve an MCP server over stdio', 'embedding models: list, download'];
+    // other commands' descriptions, other services' schemas (a barrel imported past a dynamic import brought every
+    // contract in once), and packages only other commands use
+    const others = ['spec 004 projects: one collection', 'serve an MCP server over stdio', 'embedding models: list, download', 'Only these policy sources.'];
     for (const other of [...others, '"pino"', '"better-sqlite3"', '"bullmq"', '"onnxruntime-node"', '"fastify"', '"@modelcontextprotocol/sdk']) {
       expect(program).not.toContain(other);
     }
@@ -92,6 +93,25 @@ describe('the compiled lectern command line', () => {
     expect(search.code).toBe(0);
     expect(search.stdout).toContain('Usage: lectern search');
     expect(existsSync(programFile('project'))).toBe(true);
+  });
+
+  it('loads mupdf\'s WASM build and tesseract.js when a conversion needs them, from the code cache too', async () => {
+    // twice: the second run starts from the code cache, where Node 20 has no dynamic import (importEsm)
+    for (let i = 0; i < 2; i++) {
+      const wasm = await lectern(['convert', pdf], { ...env, PDF_ENGINE: 'wasm' });
+      expect(wasm.stderr).toBe('');
+      expect(wasm.stdout).toBe(inProcess);
+    }
+    const scan = join(dir, 'scan.pdf');
+    const text = 'BT /F1 11 Tf 72 700 Td (The committee met on Tuesday to consider the new library building.) Tj ET';
+    await writeFile(scan, makePdf([{ content: text }, { content: 'q 400 0 0 120 100 500 cm /Im1 Do Q', image: barsImage() }]));
+    for (let i = 0; i < 2; i++) {
+      const run = await lectern(['convert', '--json', scan], env);
+      expect(run.stderr).toBe('');
+      expect(run.code).toBe(0);
+      const result = JSON.parse(run.stdout) as { pages: { method: string }[] };
+      expect(result.pages.map((p) => p.method)).toEqual(['text_layer', 'ocr']);
+    }
   });
 
   it('runs the sources through tsx with LECTERN_CLI_BUNDLE=0', async () => {

@@ -7,10 +7,12 @@
 //   - headings against the PDF's own outline (bookmarks), where it has one: recall (outline entries found as a
 //     heading, titles compared case- and punctuation-blind) and precision (our headings that are outline entries);
 //   - tables found; doubled-glyph runs (three or more doubled letters in a row: "CCoonntt") beyond PyMuPDF's;
-//   - off-page characters: characters of the words PyMuPDF finds only outside the page box that our output has
-//     more of than PyMuPDF's in-page text;
-//   - speed per page: ours warm (median of 3 conversions after one, in this process) and fresh (a new process:
-//     `convert-once.ts`), PyMuPDF warm (in its process, after one pass) and fresh (a new python process), each with
+//   - off-page characters, two ways: `off_page_chars` (leaks): characters of our words that PyMuPDF finds outside
+//     the page box and nowhere inside it (a word only a mark, a slug or a line number past the trim can give);
+//     `off_page_chars_upper` (an upper bound): of every word PyMuPDF finds outside the page box, what our output
+//     has more of than PyMuPDF's in-page text (a word also set inside the page, extracted differently, counts);
+//   - speed per page: ours warm (median of 3 conversions after one, in this process) and fresh (a new process: the
+//     compiled command line, `lectern convert --no-ocr`, with PDF_ENGINE set), PyMuPDF warm (in its process, after one pass) and fresh (a new python process), each with
 //     CPU time (user+system) beside wall time.
 //   npx tsx bench/conversion/quality/quality.bench.ts [--engine native|wasm|auto] [--out results.json] [--svg DIR]
 import { execFileSync } from 'node:child_process';
@@ -19,7 +21,7 @@ import { loadavg } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createConversionEngine, type PdfEngine } from '@lectern/conversion';
-import { corporaDir, words } from '@lectern/testing';
+import { corporaDir, repoRoot, words } from '@lectern/testing';
 import { barChart } from '../../plot/svg-plot.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -42,10 +44,10 @@ interface Reference {
 }
 
 /** Wall and CPU (user+system) seconds of a whole child process, from GNU time (its output discarded). */
-function timedProcess(cmd: string, args: string[]): { wall: number; cpu: number } {
+function timedProcess(cmd: string, args: string[], env: Record<string, string> = {}): { wall: number; cpu: number } {
   // GNU time writes to stderr: run through a shell that keeps both
   const script = `/usr/bin/time -f '@@time %e %U %S' "$@" 2>&1 >/dev/null | grep '^@@time' ; true`;
-  const t = execFileSync('/bin/sh', ['-c', script, 'sh', cmd, ...args], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const t = execFileSync('/bin/sh', ['-c', script, 'sh', cmd, ...args], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, env: { ...process.env, ...env } });
   const m = /@@time ([\d.]+) ([\d.]+) ([\d.]+)/.exec(t);
   return { wall: m ? Number(m[1]) : NaN, cpu: m ? Number(m[2]) + Number(m[3]) : NaN };
 }
@@ -89,7 +91,9 @@ const engine = createConversionEngine({ pdfEngine: engineName });
 const rows = [];
 const started = new Date().toISOString();
 const load = loadavg()[0];
-for (const rel of pdfs) {
+// --only TEXT: the PDFs whose path contains TEXT (a quick look at a few files)
+const only = flag('--only');
+for (const rel of pdfs.filter((f) => !only || f.includes(only))) {
   const path = join(corporaDir(), rel);
   const ref = JSON.parse(execFileSync('/usr/bin/python3', [join(here, 'pymupdf_quality.py'), path], { encoding: 'utf8', maxBuffer: 512 * 1024 * 1024 })) as Reference;
   const refText = ref.texts.join('\n');
@@ -105,7 +109,7 @@ for (const rel of pdfs) {
     warm.push({ wall: (performance.now() - t) / 1000, cpu: (u.user + u.system) / 1e6 });
   }
   warm.sort((a, b) => a.wall - b.wall);
-  const oursFresh = timedProcess(process.execPath, ['--import', 'tsx', join(here, 'convert-once.ts'), path, engineName]);
+  const oursFresh = timedProcess(process.execPath, [join(repoRoot(), 'apps', 'cli', 'bin', 'lectern.mjs'), 'convert', '--no-ocr', path], { PDF_ENGINE: engineName });
   const refFresh = timedProcess('/usr/bin/python3', [join(here, '..', 'pdf_text_reference.py'), 'pymupdf', path]);
 
   const ourWords = tokens(first.markdown);
@@ -113,9 +117,11 @@ for (const rel of pdfs) {
   const inPage = counts(refWords);
   const ours = counts(ourWords);
   let offPage = 0;
+  let offPageUpper = 0;
   for (const [w] of counts(tokens(ref.outside))) {
     const extra = (ours.get(w) ?? 0) - (inPage.get(w) ?? 0);
-    if (extra > 0) offPage += extra * w.length;
+    if (extra > 0) offPageUpper += extra * w.length;
+    if (!inPage.has(w)) offPage += (ours.get(w) ?? 0) * w.length;
   }
   const outline = ref.toc.map(([, title]) => norm(title)).filter(Boolean);
   const heads = first.headings.map((h) => norm(h.title)).filter(Boolean);
@@ -137,6 +143,7 @@ for (const rel of pdfs) {
     doubled_glyph_runs: Math.max(0, (first.markdown.match(DOUBLED)?.length ?? 0) - (refText.match(DOUBLED)?.length ?? 0)),
     doubled_glyph_runs_pymupdf: refText.match(DOUBLED)?.length ?? 0,
     off_page_chars: offPage,
+    off_page_chars_upper: offPageUpper,
     ours_warm_ms_per_page: (1000 * (warm[1]?.wall ?? NaN)) / first.page_count,
     ours_warm_cpu_ms_per_page: (1000 * (warm[1]?.cpu ?? NaN)) / first.page_count,
     ours_fresh_s: oursFresh.wall,

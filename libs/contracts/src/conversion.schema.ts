@@ -1,5 +1,8 @@
 import { z } from 'zod';
-import { ExtractionMethodSchema } from './tools/ingest-document.schema.js';
+
+/** How a document's text was obtained (a conversion's `method`; the document store records it per document). */
+export const ExtractionMethodSchema = z.enum(['text_layer', 'ocr', 'mixed']);
+export type ExtractionMethod = z.infer<typeof ExtractionMethodSchema>;
 
 /**
  * The output of `libs/conversion` (and of the converter service): any supported document turned into

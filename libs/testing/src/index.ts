@@ -7,7 +7,7 @@ export { expectAuthMatrix, runRestAuthMatrix, mcpAuthProbes, runAuthMatrix, unau
 export type { AuthProbe, AuthProbeResult } from './auth-matrix.js';
 export { silentLogger, listenOnFreePort } from './app-harness.js';
 export { wordPairRecall, wordRecall, words } from './word-recall.js';
-export { fixtureFile, fixturesDir, makeNumberedPdf, makePdf, makePolicyPdf, makeTextPdf, numberedPdfFile, pdfString } from './make-pdf.js';
+export { barsImage, fixtureFile, fixturesDir, makeNumberedPdf, makePdf, makePolicyPdf, makeTextPdf, numberedPdfFile, pdfString } from './make-pdf.js';
 export { seededRandom } from './seeded-random.js';
 export type { PdfImage, PdfPageSpec, TextPdfOptions } from './make-pdf.js';
 export { deepHtml, handmadePdf, honestZipBomb, hostileCorpus, hugeJpegHeader, hugePng, lyingDocx, zipArchive } from './hostile-files.js';

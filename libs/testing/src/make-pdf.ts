@@ -35,6 +35,15 @@ export interface PdfImage {
   gray: Uint8Array;
 }
 
+/** A grey image of dark bars on white: something for tesseract to look at on a page without text (`makePdf`'s `image`). */
+export const barsImage = (): PdfImage => {
+  const width = 200;
+  const height = 60;
+  const gray = new Uint8Array(width * height).fill(255);
+  for (let y = 20; y < 40; y++) for (let x = 10; x < 190; x++) if (x % 12 < 6) gray[y * width + x] = 0;
+  return { width, height, gray };
+};
+
 /**
  * One page of `makePdf`: its content stream as written (PDF operators), with the fonts /F1 Helvetica, /F2
  * Helvetica-Bold, /F3 Courier and, when `image` is given, the image /Im1 available to it.

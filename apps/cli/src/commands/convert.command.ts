@@ -1,17 +1,20 @@
 import { writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { basename, resolve } from 'node:path';
 import { createConversionEngine, type ConversionProgress } from '@lectern/conversion';
+import type * as CliProgress from 'cli-progress';
 import type { SingleBar } from 'cli-progress';
 import type { Command } from 'commander';
 import type { CliContext } from '../cli.js';
 
 /**
  * A page progress bar on an interactive stderr (drawn through `io.stderr`); nothing otherwise. cli-progress is
- * loaded only for a terminal (~11 ms of a one-shot conversion's start-up otherwise).
+ * loaded only for a terminal (~11 ms of a one-shot conversion's start-up otherwise), by a require: the compiled
+ * command line runs where Node 20 has no dynamic import (apps/cli/bin/lectern.mjs).
  */
-const pageProgress = async (ctx: CliContext, label: string) => {
+const pageProgress = (ctx: CliContext, label: string) => {
   if (!ctx.io.stderrIsTTY) return { update: () => undefined, stop: () => undefined };
-  const { SingleBar: Bar } = await import('cli-progress');
+  const { SingleBar: Bar } = createRequire(import.meta.url)('cli-progress') as typeof CliProgress;
   const stream = { isTTY: true, columns: 100, write: (s: string) => (ctx.io.stderr(s), true) } as unknown as NodeJS.WritableStream;
   let bar: SingleBar | undefined;
   return {
@@ -46,7 +49,7 @@ export const registerConvertCommand = (program: Command, context: () => CliConte
     .action(async (file: string, opts: { output?: string; json?: boolean; ocr: boolean }) => {
       const ctx = context();
       const engine = createConversionEngine({ inlinePdf: true, pdfEngine: ctx.config.PDF_ENGINE });
-      const progress = await pageProgress(ctx, basename(file));
+      const progress = pageProgress(ctx, basename(file));
       try {
         const result = await engine.convert({ path: resolve(file) }, { enableOcr: opts.ocr, onProgress: (p) => progress.update(p) });
         progress.stop();

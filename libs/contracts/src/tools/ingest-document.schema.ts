@@ -2,9 +2,7 @@ import { z } from 'zod';
 import { ProjectIdSchema } from '../project-id.schema.js';
 import { IdField, PathField } from './input-bounds.schema.js';
 import { defineTool } from '../tool-definition.js';
-
-export const ExtractionMethodSchema = z.enum(['text_layer', 'ocr', 'mixed']);
-export type ExtractionMethod = z.infer<typeof ExtractionMethodSchema>;
+import { ExtractionMethodSchema } from '../conversion.schema.js';
 
 export const DocumentTypeSchema = z.enum([
   'transport_assessment',

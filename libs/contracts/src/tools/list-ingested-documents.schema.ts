@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { IdField } from './input-bounds.schema.js';
 import { defineTool } from '../tool-definition.js';
-import { ExtractionMethodSchema, OptionalProjectField } from './ingest-document.schema.js';
+import { ExtractionMethodSchema } from '../conversion.schema.js';
+import { OptionalProjectField } from './ingest-document.schema.js';
 import { CursorField, NextCursorField, pageLimitField } from './paging.schema.js';
 
 export const LIST_DOCUMENTS_PAGE = { default: 200, max: 1000 } as const;

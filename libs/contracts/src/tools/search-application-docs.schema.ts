@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { IdField, InputBounds, QueryField } from './input-bounds.schema.js';
 import { defineTool } from '../tool-definition.js';
-import { ExtractionMethodSchema, OptionalProjectField } from './ingest-document.schema.js';
+import { ExtractionMethodSchema } from '../conversion.schema.js';
+import { OptionalProjectField } from './ingest-document.schema.js';
 
 export const SearchModeSchema = z.enum(['hybrid', 'semantic', 'keyword']);
 

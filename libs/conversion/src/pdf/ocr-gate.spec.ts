@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { makePdf, pdfString } from '@lectern/testing';
+import { barsImage, makePdf, pdfString } from '@lectern/testing';
 import { createConversionEngine, type ConversionEngine, type PdfEngine } from '../index.js';
 import { looksLikeLettering } from './convert-paged.js';
 
@@ -26,15 +26,6 @@ const ring = (cx: number, cy: number, r: number): string => {
   return `${circle(r, k)} ${circle(r * 0.6, k * 0.6)} f*`;
 };
 
-/** A grey image of dark bars on white (something for tesseract to look at). */
-const bars = (): { width: number; height: number; gray: Uint8Array } => {
-  const width = 200;
-  const height = 60;
-  const gray = new Uint8Array(width * height).fill(255);
-  for (let y = 20; y < 40; y++) for (let x = 10; x < 190; x++) if (x % 12 < 6) gray[y * width + x] = 0;
-  return { width, height, gray };
-};
-
 describe.each(ENGINES)('OCR gate (%s engine)', (pdfEngine) => {
   const engine = (): ConversionEngine => engines.get(pdfEngine) as ConversionEngine;
 
@@ -57,7 +48,7 @@ describe.each(ENGINES)('OCR gate (%s engine)', (pdfEngine) => {
     const lettering = Array.from({ length: 24 }, (_, i) => ring(80 + (i % 12) * 36, 600 - Math.floor(i / 12) * 40, 12)).join('\n');
     const bytes = makePdf([
       { content: TEXT },
-      { content: 'q 400 0 0 120 100 500 cm /Im1 Do Q', image: bars() },
+      { content: 'q 400 0 0 120 100 500 cm /Im1 Do Q', image: barsImage() },
       { content: `0 g ${lettering}` },
     ]);
     const r = await engine().convert({ bytes, filename: 'scan.pdf' });

@@ -8,6 +8,7 @@
 // `engine` ('auto' | 'native' | 'wasm') chooses; the WASM module is loaded only when an operation needs it.
 // The messages are typed in `pdf-page.protocol.ts`.
 import type * as Mupdf from 'mupdf';
+import { importEsm } from '../util/import-esm.js';
 import { layoutPage } from './page-layout.js';
 import { loadNativeEngine, type NativeEngine } from './pdf-native.js';
 import { extractPage } from './pdf-wasm-text.js';
@@ -40,7 +41,7 @@ let logSink: string[] = [];
 
 let wasmLoading: Promise<void> | null = null;
 function loadWasm(): Promise<void> {
-  wasmLoading ??= import('mupdf').then((m) => {
+  wasmLoading ??= importEsm<typeof Mupdf>('mupdf').then((m) => {
     m.setLog((message) => {
       if (logSink.length < 20 && !logSink.includes(message)) logSink.push(message);
     });

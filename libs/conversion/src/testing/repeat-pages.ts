@@ -1,3 +1,6 @@
+import type * as Mupdf from 'mupdf';
+import { importEsm } from '../util/import-esm.js';
+
 /**
  * Test support: a PDF of `pages` pages made by repeating the pages of `source` in order (grafted, so an
  * image-only scan stays an image-only scan). Lets a corpus test build a long scanned document (spec 004
@@ -5,7 +8,7 @@
  * loaded by the call, not by importing @lectern/conversion (every service and the CLI import it).
  */
 export const repeatPdfPages = async (source: Uint8Array, pages: number): Promise<Buffer> => {
-  const mupdf = await import('mupdf');
+  const mupdf = await importEsm<typeof Mupdf>('mupdf');
   const src = mupdf.Document.openDocument(source, 'application/pdf').asPDF();
   if (!src) throw new Error('not a PDF');
   const count = src.countPages();
