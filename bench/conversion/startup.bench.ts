@@ -16,13 +16,15 @@
 // Tuned on `Willenhall_Constitution.pdf` (3 pages) and a generated 3-page PDF; the other files are reported, not
 // tuned on.
 //   apt-get install -y hyperfine python3-fitz
-//   npx tsx bench/conversion/startup.bench.ts [--runs 20] [--out FILE.json]
+//   npx tsx bench/conversion/startup.bench.ts [--runs 20] [--out FILE.json] [--svg DIR]
+//   npx tsx bench/conversion/startup.bench.ts --plot FILE.json   (the figure again, from results already measured)
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { corpusFile, makeNumberedPdf, repoRoot } from '@lectern/testing';
+import { barChart } from '../plot/svg-plot.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const flag = (name: string): string | undefined => {
@@ -31,6 +33,46 @@ const flag = (name: string): string | undefined => {
 };
 const runs = Number(flag('--runs') ?? 20);
 const out = flag('--out') ?? join(here, 'results', 'startup.json');
+const svgDir = flag('--svg') ?? join(here, 'results');
+
+interface Timing {
+  wall_ms: number;
+  wall_sd_ms: number;
+  cpu_ms: number;
+}
+interface Row {
+  file: string;
+  pages: number;
+  ours_warm: Timing;
+  ours_outside_conversion_ms: number;
+  pymupdf_warm: Timing;
+}
+
+/** Whole-process wall time per document, ours (and its part outside the conversion) against PyMuPDF's. */
+function plot(rows: Row[]): void {
+  const name = (r: Row): string => `${r.file.length > 28 ? `${r.file.slice(0, 25)}...` : r.file} (${r.pages} p.)`;
+  writeFileSync(
+    join(svgDir, 'startup.svg'),
+    barChart({
+      title: 'One-shot conversion, a whole process: lectern convert against PyMuPDF (ms, warm)',
+      categories: rows.map(name),
+      series: [
+        { label: 'lectern convert (wall)', color: '#3366cc', values: rows.map((r) => r.ours_warm.wall_ms) },
+        { label: '... of it outside the conversion', color: '#99b3e6', values: rows.map((r) => r.ours_outside_conversion_ms) },
+        { label: 'PyMuPDF get_text() process (wall)', color: '#dc3912', values: rows.map((r) => r.pymupdf_warm.wall_ms) },
+        { label: '2x PyMuPDF', color: '#f0a080', values: rows.map((r) => 2 * r.pymupdf_warm.wall_ms) },
+      ],
+      value: { label: 'ms' },
+      unit: ' ms',
+    }),
+  );
+}
+
+const replot = flag('--plot');
+if (replot) {
+  plot((JSON.parse(readFileSync(replot, 'utf8')) as { rows: Row[] }).rows);
+  process.exit(0);
+}
 
 const scratch = mkdtempSync(join(tmpdir(), 'lectern-startup-'));
 const generated = join(scratch, 'generated-3.pdf');
@@ -52,12 +94,6 @@ const bin = join(repoRoot(), 'apps', 'cli', 'bin', 'lectern.mjs');
 const bundleDir = join(repoRoot(), 'apps', 'cli', '.bundle');
 const reference = join(here, 'pdf_text_reference.py');
 const sh = (s: string): string => `'${s.replaceAll("'", "'\\''")}'`;
-
-interface Timing {
-  wall_ms: number;
-  wall_sd_ms: number;
-  cpu_ms: number;
-}
 
 /** hyperfine's mean wall time, its standard deviation and mean user + system time of `command` (a shell line). */
 function hyperfine(command: string, options: { prepare?: string; runs?: number } = {}): Timing {
@@ -122,5 +158,6 @@ const rows = FILES.map(({ path, tuned }) => {
   return { ...row, ours_outside_conversion_ms: outside };
 });
 writeFileSync(out, `${JSON.stringify({ started, load_average_at_start: load, runs, baseline, rows }, null, 2)}\n`);
+plot(rows);
 rmSync(scratch, { recursive: true, force: true });
 process.stderr.write(`wrote ${out}\n`);
