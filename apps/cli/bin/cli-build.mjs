@@ -50,7 +50,7 @@ export async function buildProgram(program) {
           return { contents: code, loader: 'ts' };
         });
       }
-      // a command this program never loads (commandsFor)
+      // a command this program never loads (modulesFor, src/command-modules.mjs)
       b.onResolve({ filter: /^\.\/commands\/[a-z-]+\.command\.js$/ }, (args) => {
         const name = basename(args.path, '.command.js');
         return program === 'all' || program === name ? undefined : { path: `./not-in-this-program/${name}.mjs`, external: true };
@@ -72,7 +72,7 @@ export async function buildProgram(program) {
     // zod and commander compiled in: the program loads them whatever the command (zod as a package: ~60
     // modules, ~27 ms; commander ~15 ms). zod keeps its registry of schema metadata on globalThis, so the MCP
     // SDK's own copy still reads our schemas' descriptions. Every other package is `require`d (all are
-    // CommonJS or dual) or, mupdf (an ES module only), imported dynamically as the sources do.
+    // CommonJS or dual) but mupdf, an ES module only, which the program imports through the bin (`importEsm`).
     external: dependencyExternals(['zod', 'commander']),
     tsconfig: join(repoRoot, 'tsconfig.json'),
     absWorkingDir: repoRoot,
@@ -92,7 +92,6 @@ export async function buildProgram(program) {
   }
   return join(bundleDir, dir, 'main.cjs');
 }
-
 
 /**
  * Run as a script (`node apps/cli/bin/cli-build.mjs`): builds every program now and runs each once (`--help`) so

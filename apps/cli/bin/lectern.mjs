@@ -1,10 +1,10 @@
 #!/usr/bin/env node
-// The `lectern` bin. Runs the command line compiled (cli-build.mjs: one program per top-level command, built on
-// first use and whenever a source changed) with V8's code cache; where no compiled program can be had (a
-// read-only checkout, esbuild missing, `LECTERN_CLI_BUNDLE=0`), the TypeScript sources through tsx, with the
-// repository's tsconfig so `@lectern/*` paths resolve from any working directory.
-// The path to a compiled program imports nothing but Node's own modules and the command table: a one-shot `lectern convert` of a short
-// PDF is measured against PyMuPDF's whole process (issue 18; docs/benchmarks/conversion.md, "Start-up").
+// The `lectern` bin. Runs the command line compiled (cli-build.mjs: one program per command module, built on first
+// use and whenever a source changed) with V8's code cache; where no compiled program can be had (a read-only
+// checkout, esbuild missing, `LECTERN_CLI_BUNDLE=0`), the TypeScript sources through tsx, with the repository's
+// tsconfig so `@lectern/*` paths resolve from any working directory. The path to a compiled program imports
+// nothing but Node's own modules and the command table: a one-shot `lectern convert` of a short PDF is measured
+// against PyMuPDF's whole process (issue 18; docs/benchmarks/conversion.md, "Start-up").
 import { existsSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -35,6 +35,7 @@ function currentProgram(program) {
     /** @type {{ dir: string; builtMs: number; inputs: string[] }} */
     const current = JSON.parse(readFileSync(join(bundleDir, `${program}.json`), 'utf8'));
     const main = join(bundleDir, current.dir, 'main.cjs');
+    // esm-bundle.mjs's inputsUnchanged, written out: one module fewer to load on every run
     const fresh = existsSync(main) && current.inputs.every((f) => existsSync(f) && statSync(f).mtimeMs <= current.builtMs);
     return fresh ? main : null;
   } catch {
