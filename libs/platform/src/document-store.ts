@@ -1,18 +1,10 @@
-import { AuditLog, KeyedMutex, ProjectCache, type DocumentStoreDeps, type RetrieveMode, type StoreDeps } from '@lectern/document-store';
-import type { PdfEngine } from '@lectern/conversion';
-import { serviceConversion } from './service-conversion.js';
-import type { EmbedderOptions, Platform, VectorStoreOptions } from './platform.js';
+import { AuditLog, ProjectCache, type DocumentStoreDeps, type RetrieveMode, type StoreDeps } from '@lectern/document-store';
+import { serviceIngestDeps, type ServiceIngestSettings } from './service-conversion.js';
+import type { Platform, VectorStoreOptions } from './platform.js';
 
-export interface DocumentStoreSettings extends VectorStoreOptions {
+export interface DocumentStoreSettings extends VectorStoreOptions, ServiceIngestSettings {
   defaultProject: string;
-  embedding: EmbedderOptions;
-  /** Allowed roots of client paths (default: the data directory). */
-  roots: readonly string[];
-  pdfEngine?: PdfEngine | undefined;
-  enableOcr: boolean;
   imageRatioThreshold: number;
-  maxDocumentBytes: number;
-  ingestTimeoutMs: number;
   retrieveMode?: RetrieveMode | undefined;
   /** Spec 004 tool deadline (8-15 s). */
   toolDeadlineMs?: number | undefined;
@@ -35,16 +27,9 @@ export const documentStoreReader = (platform: Platform, s: VectorStoreOptions & 
  */
 export const documentStoreDeps = (platform: Platform, s: DocumentStoreSettings): DocumentStoreDeps & { retrieveMode: RetrieveMode } => ({
   ...documentStoreReader(platform, s),
-  embedders: platform.embedders(s.embedding),
-  conversion: serviceConversion(platform, s),
-  roots: s.roots.length > 0 ? s.roots : [platform.dataDir],
-  enableOcr: s.enableOcr,
+  ...serviceIngestDeps(platform, s),
   imageRatioThreshold: s.imageRatioThreshold,
-  ingestTimeoutMs: s.ingestTimeoutMs,
-  maxDocumentBytes: s.maxDocumentBytes,
   retrieveMode: s.retrieveMode ?? 'hybrid',
-  locks: new KeyedMutex(),
   ...(s.toolDeadlineMs ? { toolDeadlineMs: s.toolDeadlineMs } : {}),
   ...(s.retrievalMaxChars ? { retrieval: { maxResultChars: s.retrievalMaxChars } } : {}),
-  log: platform.log,
 });

@@ -1,20 +1,12 @@
-import { KeyedMutex } from '@lectern/document-store';
 import { policyCollection } from '@lectern/documents';
-import type { PdfEngine } from '@lectern/conversion';
 import { createPolicyIngestProcessor, type PolicyKbDeps, type PolicyStoreDeps } from '@lectern/policy-kb';
-import { serviceConversion } from './service-conversion.js';
-import type { EmbedderOptions, Platform, PolicyIngestService, PolicyRegistryOptions, VectorStoreOptions } from './platform.js';
+import { serviceIngestDeps, type ServiceIngestSettings } from './service-conversion.js';
+import type { Platform, PolicyIngestService, PolicyRegistryOptions, VectorStoreOptions } from './platform.js';
 
-export interface PolicyKbSettings extends VectorStoreOptions {
+/** `roots`: the allowed roots of `ingest_policy_revision`'s paths. */
+export interface PolicyKbSettings extends VectorStoreOptions, ServiceIngestSettings {
   /** `POLICY_KB_PROJECT` (spec 001's `policy_docs`): the chunks live in `policyCollection(project)`. */
   project: string;
-  embedding: EmbedderOptions;
-  /** Allowed roots of `ingest_policy_revision`'s paths (default: the data directory). */
-  roots: readonly string[];
-  pdfEngine?: PdfEngine | undefined;
-  enableOcr: boolean;
-  ingestTimeoutMs: number;
-  maxDocumentBytes: number;
   registry?: PolicyRegistryOptions | undefined;
 }
 
@@ -34,14 +26,7 @@ export const policyKbReader = (
  */
 export const policyKbDeps = (platform: Platform, s: PolicyKbSettings): PolicyKbDeps => ({
   ...policyKbReader(platform, s),
-  embedders: platform.embedders(s.embedding),
-  conversion: serviceConversion(platform, s),
-  roots: s.roots.length > 0 ? s.roots : [platform.dataDir],
-  enableOcr: s.enableOcr,
-  ingestTimeoutMs: s.ingestTimeoutMs,
-  maxDocumentBytes: s.maxDocumentBytes,
-  locks: new KeyedMutex(),
-  log: platform.log,
+  ...serviceIngestDeps(platform, s),
 });
 
 /**
