@@ -7,10 +7,10 @@
 // command loaded every command's contracts, the logger and a second copy of the schemas. A program is a CommonJS
 // script, so that lectern.mjs can run it with V8's code cache (Node 20's ES module loader keeps none).
 // Plain JavaScript: it runs before anything can compile TypeScript.
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { dependencyExternals, metafileInputs, repoRoot, repositorySourcesPlugin } from '../../../libs/runtime/src/esm-bundle.mjs';
+import { dependencyExternals, metafileInputs, repoRoot, repositorySourcesPlugin, writeFileAside } from '../../../libs/runtime/src/esm-bundle.mjs';
 import { COMMAND_MODULES } from '../src/command-modules.mjs';
 
 const cliDir = join(repoRoot, 'apps', 'cli');
@@ -82,10 +82,8 @@ export async function buildProgram(program) {
   const configs = ['package.json', 'tsconfig.json', 'tsconfig.base.json'].map((f) => join(repoRoot, f));
   /** @type {ProgramBuild} */
   const current = { dir, builtMs, inputs: [...metafileInputs(result.metafile, repoRoot), ...configs, commandsDir] };
-  // written aside and renamed: a process starting at the same moment reads the old pointer or the new one
-  const pointer = join(bundleDir, `${program}.json`);
-  writeFileSync(`${pointer}.${process.pid}.tmp`, JSON.stringify(current));
-  renameSync(`${pointer}.${process.pid}.tmp`, pointer);
+  // a process starting at the same moment reads the old pointer or the new one
+  writeFileAside(join(bundleDir, `${program}.json`), JSON.stringify(current));
   for (const old of readdirSync(bundleDir)) {
     const path = join(bundleDir, old);
     if (old.startsWith(`${program}-`) && old !== dir && statSync(path).mtimeMs < builtMs - KEEP_OLD_BUILDS_MS) rmSync(path, { recursive: true, force: true });

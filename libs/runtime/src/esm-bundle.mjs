@@ -1,7 +1,7 @@
 // Compiling the repository's TypeScript into ES modules with esbuild (what tsx itself compiles with), shared by
 // the worker-thread bundles (worker-bundle.ts) and the `lectern` command line's bundle (apps/cli/bin). Plain
 // JavaScript: the command line's bin loads it before anything can compile TypeScript.
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -30,6 +30,18 @@ export function dependencyExternals(inline = []) {
  */
 export function inputsUnchanged(builtMs, inputs) {
   return inputs.every((f) => existsSync(f) && statSync(f).mtimeMs <= builtMs);
+}
+
+/**
+ * Writes `data` beside `file` and renames it into place: a process starting at the same moment reads the old file
+ * or the new one, never half of one.
+ * @param {string} file
+ * @param {string | Uint8Array} data
+ */
+export function writeFileAside(file, data) {
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeFileSync(tmp, data);
+  renameSync(tmp, file);
 }
 
 /**

@@ -1,8 +1,8 @@
-import { existsSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import type * as Esbuild from 'esbuild';
-import { dependencyExternals, inputsUnchanged, metafileInputs, repoRoot } from './esm-bundle.mjs';
+import { dependencyExternals, inputsUnchanged, metafileInputs, repoRoot, writeFileAside } from './esm-bundle.mjs';
 
 const bundles = new Map<string, string | null>();
 
@@ -46,12 +46,9 @@ export function workerBundle(entry: string): string | null {
       const code = built.outputFiles[0]?.contents;
       if (!code) throw new Error('esbuild produced no output');
       const inputs = metafileInputs(built.metafile, repoRoot);
-      // Written aside and renamed: processes starting the same worker at once never read half a file.
-      const tmp = `${out}.${process.pid}.tmp`;
-      writeFileSync(tmp, code);
-      renameSync(tmp, out);
-      writeFileSync(`${inputsFile}.${process.pid}.tmp`, JSON.stringify(inputs));
-      renameSync(`${inputsFile}.${process.pid}.tmp`, inputsFile);
+      // processes starting the same worker at once never read half a file
+      writeFileAside(out, code);
+      writeFileAside(inputsFile, JSON.stringify(inputs));
     }
   } catch {
     result = null;
