@@ -1,5 +1,5 @@
 // One-shot start-up benchmark (issue 18): a whole `lectern convert --no-ocr FILE` process (the compiled command line,
-// apps/cli/bin/lectern.mjs) against a whole PyMuPDF process (`pdf_text_reference.py pymupdf FILE`: python3, import
+// apps/cli/bin/lectern.cjs) against a whole PyMuPDF process (`pdf_text_reference.py pymupdf FILE`: python3, import
 // fitz, get_text() of every page), on short corpus PDFs, each command run many times by hyperfine (mean wall time
 // and the mean user + system CPU time of the process tree), in four states:
 //   - ours warm:      program compiled and its V8 code cache written (every run after the first);
@@ -90,7 +90,7 @@ const FILES: { path: string; tuned: boolean }[] = [
   { path: corpusFile('long-manuals', 'R-intro.pdf'), tuned: false },
 ];
 
-const bin = join(repoRoot(), 'apps', 'cli', 'bin', 'lectern.mjs');
+const bin = join(repoRoot(), 'apps', 'cli', 'bin', 'lectern.cjs');
 const bundleDir = join(repoRoot(), 'apps', 'cli', '.bundle');
 const reference = join(here, 'pdf_text_reference.py');
 const sh = (s: string): string => `'${s.replaceAll("'", "'\\''")}'`;

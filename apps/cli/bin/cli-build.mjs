@@ -1,17 +1,17 @@
-// Compiles the `lectern` command line (apps/cli/.bundle/, git-ignored; lectern.mjs runs it), so that a command
+// Compiles the `lectern` command line (apps/cli/.bundle/, git-ignored; lectern.cjs runs it), so that a command
 // starts without tsx compiling hundreds of TypeScript modules (~1 s) and loads only what it uses. One program per
 // command module (`convert`, `project`, ...: the program with that module's commands alone, with only the repository
 // code it uses, zod and commander compiled in), `all` (every command: help, unknown commands) and `base` (none:
 // `--version`); each built the first time it is needed and again whenever one of its sources changed. One program
 // per command rather than esbuild's code splitting: its shared chunks gather code by file, so the conversion
 // command loaded every command's contracts, the logger and a second copy of the schemas. A program is a CommonJS
-// script, so that lectern.mjs can run it with V8's code cache (Node 20's ES module loader keeps none).
+// script, so that lectern.cjs can run it with V8's code cache (Node 20's ES module loader keeps none).
 // Plain JavaScript: it runs before anything can compile TypeScript.
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { dependencyExternals, metafileInputs, repoRoot, repositorySourcesPlugin, writeFileAside } from '../../../libs/runtime/src/esm-bundle.mjs';
-import { COMMAND_MODULES } from '../src/command-modules.mjs';
+import { COMMAND_MODULES } from '../src/command-modules.cjs';
 
 const cliDir = join(repoRoot, 'apps', 'cli');
 const commandsDir = join(cliDir, 'src', 'commands');
@@ -22,7 +22,27 @@ const KEEP_OLD_BUILDS_MS = 24 * 60 * 60 * 1000;
 /** @typedef {{ dir: string; builtMs: number; inputs: string[] }} ProgramBuild the pointer file `<program>.json` */
 
 /**
- * Compiles `src/main.ts` with the commands of `program` (lectern.mjs's `programFor`) into a new build directory,
+ * commander requires `node:child_process` when it loads (~1.7 ms of every command's start-up: Node's net, stream and
+ * dgram modules come with it) for one use, spawning executable subcommands, which `lectern` has none of: the
+ * compiled program requires it when commander would spawn. Hand-written because no option of commander or esbuild
+ * defers one `require`; where commander's source no longer has that line, it is compiled as it is.
+ * @type {import('esbuild').Plugin}
+ */
+const lazyCommanderSpawn = {
+  name: 'lectern-lazy-commander-spawn',
+  setup(b) {
+    b.onLoad({ filter: /[/\\]commander[/\\]lib[/\\]command\.js$/ }, (args) => ({
+      contents: readFileSync(args.path, 'utf8').replace(
+        "const childProcess = require('node:child_process');",
+        "const childProcess = { spawn: (...a) => require('node:child_process').spawn(...a) };",
+      ),
+      loader: 'js',
+    }));
+  },
+};
+
+/**
+ * Compiles `src/main.ts` with the commands of `program` (lectern.cjs's `programFor`) into a new build directory,
  * makes it the current one and answers its `main.cjs`.
  * @param {string} program
  * @returns {Promise<string>}
@@ -50,7 +70,7 @@ export async function buildProgram(program) {
           return { contents: code, loader: 'ts' };
         });
       }
-      // a command this program never loads (modulesFor, src/command-modules.mjs)
+      // a command this program never loads (modulesFor, src/command-modules.cjs)
       b.onResolve({ filter: /^\.\/commands\/[a-z-]+\.command\.js$/ }, (args) => {
         const name = basename(args.path, '.command.js');
         return program === 'all' || program === name ? undefined : { path: `./not-in-this-program/${name}.mjs`, external: true };
@@ -76,7 +96,7 @@ export async function buildProgram(program) {
     external: dependencyExternals(['zod', 'commander']),
     tsconfig: join(repoRoot, 'tsconfig.json'),
     absWorkingDir: repoRoot,
-    plugins: [onlyItsCommands, repositorySourcesPlugin()],
+    plugins: [onlyItsCommands, lazyCommanderSpawn, repositorySourcesPlugin()],
     logLevel: 'silent',
   });
   const configs = ['package.json', 'tsconfig.json', 'tsconfig.base.json'].map((f) => join(repoRoot, f));
@@ -99,10 +119,10 @@ export async function buildProgram(program) {
 async function buildAll() {
   const { execFileSync } = await import('node:child_process');
   const commands = [...new Set(Object.values(COMMAND_MODULES))];
-  const bin = join(cliDir, 'bin', 'lectern.mjs');
+  const bin = join(cliDir, 'bin', 'lectern.cjs');
   for (const program of [...commands, 'all', 'base']) {
     const main = await buildProgram(program);
-    // the program's first run writes its code cache (lectern.mjs)
+    // the program's first run writes its code cache (lectern.cjs)
     execFileSync(process.execPath, [bin, ...(program === 'all' ? ['--help'] : program === 'base' ? ['--version'] : [program, '--help'])], { stdio: 'ignore' });
     process.stdout.write(`built ${join('apps', 'cli', '.bundle', basename(join(main, '..')), 'main.cjs')}${existsSync(`${main}.v8cache`) ? ' (code cache written)' : ''}\n`);
   }

@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { barsImage, makeNumberedPdf, makePdf, repoRoot } from '@lectern/testing';
 import { runCli } from './cli.js';
-import { COMMAND_MODULES, modulesFor } from './command-modules.mjs';
+import { COMMAND_MODULES, modulesFor } from './command-modules.cjs';
 import { lectern } from './lectern-binary.testkit.js';
 
-// The compiled command line (apps/cli/bin/cli-build.mjs, run by lectern.mjs): one program per command, rebuilt
+// The compiled command line (apps/cli/bin/cli-build.mjs, run by lectern.cjs): one program per command, rebuilt
 // when a source changes, run with V8's code cache; the TypeScript sources through tsx when it cannot be had.
 const bundleDir = join(repoRoot(), 'apps', 'cli', '.bundle');
 type Pointer = { dir: string; builtMs: number; inputs: string[] };
@@ -46,6 +46,23 @@ describe('the compiled lectern command line', () => {
     }
     // the run wrote the code cache the next runs start from
     expect(existsSync(`${programFile('convert')}.v8cache`)).toBe(true);
+  });
+
+  it('starts a one-shot conversion without the ES module loader, child processes or worker threads', async () => {
+    // Node's own record of the modules it loaded, written at exit by a module required before the bin
+    const record = join(dir, 'loaded.txt');
+    const preload = join(dir, 'record-modules.cjs');
+    await writeFile(preload, `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(record)}, process.moduleLoadList.join('\\n')));`);
+    for (let i = 0; i < 2; i++) {
+      const run = await lectern(['convert', pdf], { ...env, NODE_OPTIONS: `--require ${preload}` });
+      expect(run.code).toBe(0);
+      expect(run.stdout).toBe(inProcess);
+    }
+    const loaded = readFileSync(record, 'utf8').split('\n');
+    expect(loaded).toContain('NativeModule vm'); // the record is Node's list
+    for (const absent of ['internal/modules/esm/module_job', 'internal/modules/esm/translators', 'child_process', 'worker_threads', 'zlib']) {
+      expect(loaded).not.toContain(`NativeModule ${absent}`);
+    }
   });
 
   it('rebuilds a program older than one of its sources', async () => {

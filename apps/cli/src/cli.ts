@@ -3,7 +3,7 @@ import { isAppError } from '@lectern/contracts';
 import { ConfigError, LECTERN_VERSION } from '@lectern/runtime';
 import type { EmbeddingLogger } from '@lectern/embedding';
 import { Command, CommanderError } from 'commander';
-import { modulesFor } from './command-modules.mjs';
+import { modulesFor } from './command-modules.cjs';
 import { loadConfig, type CliConfig } from './config.js';
 
 export interface CliIo {

@@ -7,7 +7,7 @@ export const lectern = (args: string[], env: Record<string, string>): Promise<{ 
   new Promise((done) => {
     execFile(
       process.execPath,
-      [join(repoRoot(), 'apps', 'cli', 'bin', 'lectern.mjs'), ...args],
+      [join(repoRoot(), 'apps', 'cli', 'bin', 'lectern.cjs'), ...args],
       { env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', ...env }, maxBuffer: 32 * 1024 * 1024, timeout: 300_000 },
       (error, stdout, stderr) => done({ code: error ? (typeof error.code === 'number' ? error.code : 99) : 0, stdout, stderr }),
     );

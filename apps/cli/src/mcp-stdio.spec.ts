@@ -5,7 +5,7 @@ import { repoRoot, toolText } from '@lectern/testing';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 
-const bin = () => join(repoRoot(), 'apps', 'cli', 'bin', 'lectern.mjs');
+const bin = () => join(repoRoot(), 'apps', 'cli', 'bin', 'lectern.cjs');
 
 /** Spawn `lectern mcp <server>` as a desktop client does, over its stdin/stdout. */
 const connect = async (server: 'documents' | 'policies', dataDir: string) => {

@@ -11,9 +11,9 @@ import { openDocumentStore } from './cli.testkit.js';
 
 /*
  * `lectern policy seed|check` and `lectern docstore check --repair` through the real binary
- * (apps/cli/bin/lectern.mjs, a child process), on a temporary DATA_DIR with generated PDFs.
+ * (apps/cli/bin/lectern.cjs, a child process), on a temporary DATA_DIR with generated PDFs.
  */
-const bin = join(repoRoot(), 'apps', 'cli', 'bin', 'lectern.mjs');
+const bin = join(repoRoot(), 'apps', 'cli', 'bin', 'lectern.cjs');
 const run = (argv: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> =>
   new Promise((done) => {
     execFile(process.execPath, [bin, ...argv], { env: { ...process.env, ...env }, timeout: 300_000 }, (error, stdout, stderr) =>

@@ -12,7 +12,7 @@ const lectern = (args: string[], env: Record<string, string>): Promise<{ code: n
   new Promise((resolve) => {
     execFile(
       process.execPath,
-      [join(repoRoot(), 'apps', 'cli', 'bin', 'lectern.mjs'), ...args],
+      [join(repoRoot(), 'apps', 'cli', 'bin', 'lectern.cjs'), ...args],
       { cwd: repoRoot(), env: { PATH: process.env['PATH'] ?? '', ...env }, timeout: 60_000 },
       (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
     );

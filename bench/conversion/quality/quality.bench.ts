@@ -109,7 +109,7 @@ for (const rel of pdfs.filter((f) => !only || f.includes(only))) {
     warm.push({ wall: (performance.now() - t) / 1000, cpu: (u.user + u.system) / 1e6 });
   }
   warm.sort((a, b) => a.wall - b.wall);
-  const oursFresh = timedProcess(process.execPath, [join(repoRoot(), 'apps', 'cli', 'bin', 'lectern.mjs'), 'convert', '--no-ocr', path], { PDF_ENGINE: engineName });
+  const oursFresh = timedProcess(process.execPath, [join(repoRoot(), 'apps', 'cli', 'bin', 'lectern.cjs'), 'convert', '--no-ocr', path], { PDF_ENGINE: engineName });
   const refFresh = timedProcess('/usr/bin/python3', [join(here, '..', 'pdf_text_reference.py'), 'pymupdf', path]);
 
   const ourWords = tokens(first.markdown);

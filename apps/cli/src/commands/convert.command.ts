@@ -10,7 +10,7 @@ import type { CliContext } from '../cli.js';
 /**
  * A page progress bar on an interactive stderr (drawn through `io.stderr`); nothing otherwise. cli-progress is
  * loaded only for a terminal (~11 ms of a one-shot conversion's start-up otherwise), by a require: the compiled
- * command line runs where Node 20 has no dynamic import (apps/cli/bin/lectern.mjs).
+ * command line runs where Node 20 has no dynamic import (apps/cli/bin/lectern.cjs).
  */
 const pageProgress = (ctx: CliContext, label: string) => {
   if (!ctx.io.stderrIsTTY) return { update: () => undefined, stop: () => undefined };

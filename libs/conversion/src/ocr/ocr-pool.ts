@@ -66,7 +66,7 @@ export class OcrPool {
     this.pool = new ResourcePool<Tesseract.Worker>({
       size,
       // tesseract.js is loaded with the first OCR page: a conversion without one never loads it. A require, not an
-      // import(): the compiled command line runs where Node 20 has no dynamic import (apps/cli/bin/lectern.mjs)
+      // import(): the compiled command line runs where Node 20 has no dynamic import (apps/cli/bin/lectern.cjs)
       create: async () => {
         const { createWorker, OEM } = createRequire(import.meta.url)('tesseract.js') as typeof Tesseract;
         return createWorker(lang, OEM.LSTM_ONLY, { langPath: langPath(s.langData), gzip: true, cacheMethod: 'none' });

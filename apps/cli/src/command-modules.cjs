@@ -1,9 +1,11 @@
 // Which module under `commands/` registers each top-level command of `lectern`. Read by cli.ts (which loads only
-// the module a command line needs) and by the bin (apps/cli/bin/lectern.mjs, which runs the program compiled for
-// that module): plain JavaScript so that the bin reads it before anything can compile TypeScript.
+// the module a command line needs) and by the bin (apps/cli/bin/lectern.cjs, which runs the program compiled for
+// that module): plain CommonJS, so that the bin reads it before anything can compile TypeScript and without
+// starting Node's ES module loader.
+'use strict';
 
 /** Top-level command -> its module, `commands/<module>.command.ts`; help lists them in this order. */
-export const COMMAND_MODULES = Object.freeze({
+const COMMAND_MODULES = Object.freeze({
   embed: 'embed',
   models: 'models',
   docstore: 'docstore',
@@ -28,10 +30,12 @@ export const COMMAND_MODULES = Object.freeze({
  * @param {readonly string[]} argv the arguments after the program name
  * @returns {string[]}
  */
-export function modulesFor(argv) {
+function modulesFor(argv) {
   const named = argv.find((a) => !a.startsWith('-'));
   const all = [...new Set(Object.values(COMMAND_MODULES))];
   if (named !== undefined && Object.hasOwn(COMMAND_MODULES, named)) return [COMMAND_MODULES[/** @type {keyof typeof COMMAND_MODULES} */ (named)]];
   if (named === undefined && argv.some((a) => a === '-V' || a === '--version')) return [];
   return all;
 }
+
+module.exports = { COMMAND_MODULES, modulesFor };
