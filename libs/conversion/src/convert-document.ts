@@ -25,6 +25,13 @@ import type { ConversionPools, ConversionProgress, FormatContext, FormatOutput }
 import { raceAbort, readFileHandle } from '@lectern/runtime';
 
 /**
+ * Each schema here is parsed once per conversion: zod's fast path (code it compiles with `new Function` on a schema's
+ * first parse) costs a one-shot conversion more than it saves (~1 ms each; issue 18's start-up). A new object each
+ * time: zod writes into the context it is given.
+ */
+const once = (): { jitless: true } => ({ jitless: true });
+
+/**
  * A file by path, or bytes already read. With bytes, `fingerprint` is their SHA-256 when the caller has
  * already hashed exactly these bytes (the conversion then does not hash them again).
  */
@@ -80,7 +87,7 @@ export async function runConversion(
 ): Promise<ConversionResult> {
   const started = performance.now();
   const { onProgress, signal: outer, log, ...rest } = options;
-  const opts = ConversionOptionsSchema.parse(rest);
+  const opts = ConversionOptionsSchema.parse(rest, once());
   const { bytes, filename, fingerprint: known } = await loadInput(input, opts.maxBytes);
   if (bytes.length === 0) throw conversionError('no_content', `${filename} is empty (0 bytes)`);
   const detected = detectType(filename, bytes);
@@ -153,6 +160,6 @@ export async function runConversion(
     duration_ms: Math.round(performance.now() - started),
   };
   ctx.progress({ stage: 'done', page: result.page_count, pages: result.page_count });
-  return ConversionResultSchema.parse(result);
+  return ConversionResultSchema.parse(result, once());
 }
 
