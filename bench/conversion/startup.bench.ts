@@ -13,6 +13,10 @@
 // PyMuPDF's start-up (`python3 -c 'import fitz'`), the time before it can open a document.
 // Both sides read files the OS has cached. Bare `node -e 0` and `python3 -c pass` are measured too: what the
 // two interpreters cost before any code of either side runs.
+// Two environments: as this machine sets it up and Node's default. Node 20 reads and parses every certificate in
+// NODE_EXTRA_CA_CERTS before it runs any script (this machine points it at the system's whole CA bundle: ~31 ms of
+// every Node process); the warm runs and the bare interpreters are measured again with the variable unset (hyperfine
+// started without it, so neither side pays an extra `env` process). Python does not read it.
 // Tuned on `Willenhall_Constitution.pdf` (3 pages) and a generated 3-page PDF; the other files are reported, not
 // tuned on.
 //   apt-get install -y hyperfine python3-fitz
@@ -46,6 +50,7 @@ interface Row {
   ours_warm: Timing;
   ours_outside_conversion_ms: number;
   pymupdf_warm: Timing;
+  default_env?: { ours_warm: Timing; pymupdf_warm: Timing };
 }
 
 /** Whole-process wall time per document, ours (and its part outside the conversion) against PyMuPDF's. */
@@ -59,6 +64,9 @@ function plot(rows: Row[]): void {
       series: [
         { label: 'lectern convert (wall)', color: '#3366cc', values: rows.map((r) => r.ours_warm.wall_ms) },
         { label: '... of it outside the conversion', color: '#99b3e6', values: rows.map((r) => r.ours_outside_conversion_ms) },
+        ...(rows.every((r) => r.default_env)
+          ? [{ label: 'lectern convert, NODE_EXTRA_CA_CERTS unset (wall)', color: '#109618', values: rows.map((r) => r.default_env?.ours_warm.wall_ms ?? NaN) }]
+          : []),
         { label: 'PyMuPDF get_text() process (wall)', color: '#dc3912', values: rows.map((r) => r.pymupdf_warm.wall_ms) },
         { label: '2x PyMuPDF', color: '#f0a080', values: rows.map((r) => 2 * r.pymupdf_warm.wall_ms) },
       ],
@@ -95,13 +103,27 @@ const bundleDir = join(repoRoot(), 'apps', 'cli', '.bundle');
 const reference = join(here, 'pdf_text_reference.py');
 const sh = (s: string): string => `'${s.replaceAll("'", "'\\''")}'`;
 
-/** hyperfine's mean wall time, its standard deviation and mean user + system time of `command` (a shell line). */
-function hyperfine(command: string, options: { prepare?: string; runs?: number } = {}): Timing {
+/** The environment with NODE_EXTRA_CA_CERTS unset: Node's default. */
+const defaultEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== 'NODE_EXTRA_CA_CERTS'));
+const extraCerts = process.env['NODE_EXTRA_CA_CERTS'];
+const extraCertCount = ((): number | null => {
+  try {
+    return extraCerts ? (readFileSync(extraCerts, 'utf8').match(/-----BEGIN CERTIFICATE-----/g) ?? []).length : null;
+  } catch {
+    return null;
+  }
+})();
+
+/**
+ * hyperfine's mean wall time, its standard deviation and mean user + system time of `command` (a shell line);
+ * `defaultEnvironment`: with NODE_EXTRA_CA_CERTS unset.
+ */
+function hyperfine(command: string, options: { prepare?: string; runs?: number; defaultEnvironment?: boolean } = {}): Timing {
   const json = join(scratch, 'hyperfine.json');
   execFileSync(
     'hyperfine',
     ['--style', 'none', '--warmup', options.prepare ? '0' : '3', '--runs', String(options.runs ?? runs), '--export-json', json, ...(options.prepare ? ['--prepare', options.prepare] : []), command],
-    { stdio: ['ignore', 'ignore', 'inherit'] },
+    { stdio: ['ignore', 'ignore', 'inherit'], env: options.defaultEnvironment ? defaultEnv : process.env },
   );
   const r = (JSON.parse(readFileSync(json, 'utf8')) as { results: { mean: number; stddev: number; user: number; system: number }[] }).results[0];
   if (!r) throw new Error(`hyperfine gave no result for ${command}`);
@@ -131,6 +153,7 @@ const baseline = {
   node_bare: hyperfine('node -e 0'),
   python_bare: hyperfine('/usr/bin/python3 -c pass'),
   python_import_fitz: hyperfine("/usr/bin/python3 -c 'import fitz'"),
+  ...(extraCerts ? { node_bare_default_env: hyperfine('node -e 0', { defaultEnvironment: true }) } : {}),
 };
 const rows = FILES.map(({ path, tuned }) => {
   const cacheFiles = `${sh(bundleDir)}/convert-*/main.cjs.v8cache`;
@@ -145,6 +168,9 @@ const rows = FILES.map(({ path, tuned }) => {
     ours_rebuilt: hyperfine(ours(path), { prepare: `rm -rf ${sh(bundleDir)}`, runs: Math.max(3, Math.round(runs / 4)) }),
     pymupdf_warm: hyperfine(pymupdf(path)),
     pymupdf_cold: hyperfine(`PYTHONPYCACHEPREFIX=${sh(pycache)} ${pymupdf(path)}`, { prepare: `rm -rf ${sh(pycache)}` }),
+    ...(extraCerts
+      ? { default_env: { ours_warm: hyperfine(ours(path), { defaultEnvironment: true }), pymupdf_warm: hyperfine(pymupdf(path), { defaultEnvironment: true }) } }
+      : {}),
   };
   // leave the program built and cached for the next file's warm runs
   execFileSync(process.execPath, [bin, 'convert', '--no-ocr', generated], { stdio: 'ignore' });
@@ -153,11 +179,16 @@ const rows = FILES.map(({ path, tuned }) => {
   process.stderr.write(
     `${row.file} (${row.pages} p.): ours ${row.ours_warm.wall_ms.toFixed(1)} ms (CPU ${row.ours_warm.cpu_ms.toFixed(1)}), ` +
       `outside the conversion ${outside.toFixed(1)}, no cache ${row.ours_no_code_cache.wall_ms.toFixed(1)}, rebuilt ${row.ours_rebuilt.wall_ms.toFixed(0)}; ` +
-      `PyMuPDF ${row.pymupdf_warm.wall_ms.toFixed(1)} ms (CPU ${row.pymupdf_warm.cpu_ms.toFixed(1)}), cold ${row.pymupdf_cold.wall_ms.toFixed(1)}; ratio ${ratio.toFixed(2)}\n`,
+      `PyMuPDF ${row.pymupdf_warm.wall_ms.toFixed(1)} ms (CPU ${row.pymupdf_warm.cpu_ms.toFixed(1)}), cold ${row.pymupdf_cold.wall_ms.toFixed(1)}; ratio ${ratio.toFixed(2)}` +
+      (row.default_env
+        ? `; NODE_EXTRA_CA_CERTS unset: ours ${row.default_env.ours_warm.wall_ms.toFixed(1)} ms, PyMuPDF ${row.default_env.pymupdf_warm.wall_ms.toFixed(1)} ms, ratio ${(row.default_env.ours_warm.wall_ms / row.default_env.pymupdf_warm.wall_ms).toFixed(2)}`
+        : '') +
+      '\n',
   );
   return { ...row, ours_outside_conversion_ms: outside };
 });
-writeFileSync(out, `${JSON.stringify({ started, load_average_at_start: load, runs, baseline, rows }, null, 2)}\n`);
+const environment = { NODE_EXTRA_CA_CERTS: extraCerts ?? null, extra_certificates: extraCertCount, node: process.version };
+writeFileSync(out, `${JSON.stringify({ started, load_average_at_start: load, runs, environment, baseline, rows }, null, 2)}\n`);
 plot(rows);
 rmSync(scratch, { recursive: true, force: true });
 process.stderr.write(`wrote ${out}\n`);

@@ -9,7 +9,7 @@
 // Plain JavaScript: it runs before anything can compile TypeScript.
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { dependencyExternals, metafileInputs, repoRoot, repositorySourcesPlugin, writeFileAside } from '../../../libs/runtime/src/esm-bundle.mjs';
 import { COMMAND_MODULES } from '../src/command-modules.cjs';
 
@@ -38,6 +38,24 @@ const lazyCommanderSpawn = {
       ),
       loader: 'js',
     }));
+  },
+};
+
+/**
+ * zod compiled in brings every one of its ~50 locales (`z.locales`: 200 KB, 40% of the convert program, read and
+ * checked against its code cache on every run); the command line speaks English only (zod sets `en` itself, from
+ * `locales/en.js`), so its locale table holds `en` alone. Hand-written because zod has no build without its
+ * locales; where zod's locale table is not where it was, it is compiled as it is.
+ * @type {import('esbuild').Plugin}
+ */
+const englishOnlyZod = {
+  name: 'lectern-english-only-zod',
+  setup(b) {
+    b.onLoad({ filter: /[/\\]zod[/\\]v4[/\\]locales[/\\]index\.js$/ }, (args) => {
+      const source = readFileSync(args.path, 'utf8');
+      const en = 'export { default as en } from "./en.js";';
+      return { contents: source.includes(en) ? en : source, loader: 'js' };
+    });
   },
 };
 
@@ -96,10 +114,11 @@ export async function buildProgram(program) {
     external: dependencyExternals(['zod', 'commander']),
     tsconfig: join(repoRoot, 'tsconfig.json'),
     absWorkingDir: repoRoot,
-    plugins: [onlyItsCommands, lazyCommanderSpawn, repositorySourcesPlugin()],
+    plugins: [onlyItsCommands, lazyCommanderSpawn, englishOnlyZod, repositorySourcesPlugin()],
     logLevel: 'silent',
   });
-  const configs = ['package.json', 'tsconfig.json', 'tsconfig.base.json'].map((f) => join(repoRoot, f));
+  // the configuration and this build script: a program built otherwise is built again
+  const configs = [...['package.json', 'tsconfig.json', 'tsconfig.base.json'].map((f) => join(repoRoot, f)), fileURLToPath(import.meta.url)];
   /** @type {ProgramBuild} */
   const current = { dir, builtMs, inputs: [...metafileInputs(result.metafile, repoRoot), ...configs, commandsDir] };
   // a process starting at the same moment reads the old pointer or the new one

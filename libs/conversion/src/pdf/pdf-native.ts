@@ -27,6 +27,7 @@ interface MupdfAddon {
   drawings(engine: EngineHandle, page: number): PageDrawings;
   close(engine: EngineHandle): void;
   memory(engine: EngineHandle): { allocated: number; peak: number };
+  sha256(bytes: Uint8Array): string;
 }
 
 /** What a native call needs to know of the request: the document's key and type, and the pages to extract. */
@@ -95,6 +96,27 @@ export function unpack({ nums, text }: PackedPages): RawPage[] {
   return pages;
 }
 
+/** The addon; throws with the reason when it is not built (no libmupdf-dev when `npm ci` ran) or does not load. */
+function requireAddon(): MupdfAddon {
+  if (!existsSync(ADDON)) throw new Error(`native mupdf addon not built (${ADDON}; see libs/conversion/native/README.md)`);
+  return createRequire(import.meta.url)(ADDON) as MupdfAddon;
+}
+
+let addonSha256: ((bytes: Uint8Array) => string) | null | undefined;
+
+/** mupdf's SHA-256 (hex) through the addon; null when the addon is not built or does not load. */
+export function nativeSha256(): ((bytes: Uint8Array) => string) | null {
+  if (addonSha256 === undefined) {
+    try {
+      const addon = requireAddon();
+      addonSha256 = (bytes) => addon.sha256(bytes);
+    } catch {
+      addonSha256 = null;
+    }
+  }
+  return addonSha256;
+}
+
 /**
  * Loads the addon and creates this thread's engine (one fz_context, never shared between threads).
  * `abort` (an Int32Array over a SharedArrayBuffer of 8+ elements): another thread stores 1 at index 0 to stop
@@ -102,8 +124,7 @@ export function unpack({ nums, text }: PackedPages): RawPage[] {
  * libmupdf-dev when `npm ci` ran) or does not load.
  */
 export function loadNativeEngine(abort?: Int32Array): NativeEngine {
-  if (!existsSync(ADDON)) throw new Error(`native mupdf addon not built (${ADDON}; see libs/conversion/native/README.md)`);
-  const addon = createRequire(import.meta.url)(ADDON) as MupdfAddon;
+  const addon = requireAddon();
   const engine = abort ? addon.createEngine(abort) : addon.createEngine();
   let openKey: string | null = null;
 
