@@ -12,6 +12,11 @@
 //   overprinting), is kept once. Both as mupdf 1.28's structured-text device (the WASM build) does, measured on
 //   generated PDFs (see pdf-engines.spec.ts): a tenth of the size, the distance between origins; the ink box
 //   (fz_bound_glyph) against the scissor, an empty overlap drops the glyph.
+// - Images reach the text device as a 1x1 stand-in over the same area: only their boxes are read. JPEG 2000
+//   images are worse: mupdf 1.21 decodes them when the interpreter loads them (pdf_load_jpx), before any device
+//   sees them, which made a CAD plan's text 30-70x slower than its text alone. `put_jpx_stand_ins` puts a stand-in
+//   in mupdf's resource store under each such image's object for the run (pdf_load_image returns what the store
+//   holds), and `remove_jpx_stand_ins` takes them out again, so that rendering (OCR) decodes the real image.
 // Callbacks call the target's functions directly: the clip stack is kept on this device
 // (fz_device_current_scissor), and the target never sees clips it would have to pop.
 #include "page_device.h"
@@ -130,21 +135,8 @@ static void ignore_text(fz_context *ctx, fz_device *dev, const fz_text *text, fz
   if (t->ignore_text) WITH_VISIBLE_TEXT(t->ignore_text(ctx, t, shown, ctm));
 }
 
-static void fill_image(fz_context *ctx, fz_device *dev, fz_image *img, fz_matrix ctm, float alpha, fz_color_params params) {
-  fz_device *t = TARGET(dev);
-  if (alpha >= 0.5f && t->fill_image) t->fill_image(ctx, t, img, ctm, alpha, params);
-}
-
-static void fill_image_mask(fz_context *ctx, fz_device *dev, fz_image *img, fz_matrix ctm, fz_colorspace *cs,
-  const float *color, float alpha, fz_color_params params) {
-  fill_image(ctx, dev, img, ctm, alpha, params);
-}
-
-static void fill_shade(fz_context *ctx, fz_device *dev, fz_shade *shade, fz_matrix ctm, float alpha, fz_color_params params) {
-  page_device_t *p = (page_device_t *)dev;
-  fz_rect r = fz_intersect_rect(fz_bound_shade(ctx, shade, ctm), fz_device_current_scissor(ctx, dev));
-  r = fz_intersect_rect(r, p->mediabox);
-  if (fz_is_empty_rect(r)) return;
+/** The 1x1 image that stands for an image's or a shading's area (made once per page). */
+static fz_image *stand_in(fz_context *ctx, page_device_t *p) {
   if (!p->dot) {
     fz_pixmap *pix = fz_new_pixmap(ctx, fz_device_gray(ctx), 1, 1, NULL, 0);
     fz_clear_pixmap(ctx, pix);
@@ -152,8 +144,97 @@ static void fill_shade(fz_context *ctx, fz_device *dev, fz_shade *shade, fz_matr
     fz_always(ctx) fz_drop_pixmap(ctx, pix);
     fz_catch(ctx) fz_rethrow(ctx);
   }
+  return p->dot;
+}
+
+static void fill_image(fz_context *ctx, fz_device *dev, fz_image *img, fz_matrix ctm, float alpha, fz_color_params params) {
+  fz_device *t = TARGET(dev);
+  if (alpha >= 0.5f && t->fill_image) t->fill_image(ctx, t, stand_in(ctx, (page_device_t *)dev), ctm, alpha, params);
+}
+
+static void fill_image_mask(fz_context *ctx, fz_device *dev, fz_image *img, fz_matrix ctm, fz_colorspace *cs,
+  const float *color, float alpha, fz_color_params params) {
+  fill_image(ctx, dev, img, ctm, alpha, params);
+}
+
+/** Whether `filter` (a name or an array of names) decodes JPEG 2000. */
+static int is_jpx_filter(fz_context *ctx, pdf_obj *filter) {
+  if (pdf_name_eq(ctx, filter, PDF_NAME(JPXDecode))) return 1;
+  int n = pdf_is_array(ctx, filter) ? pdf_array_len(ctx, filter) : 0;
+  for (int i = 0; i < n; i++)
+    if (pdf_name_eq(ctx, pdf_array_get(ctx, filter, i), PDF_NAME(JPXDecode))) return 1;
+  return 0;
+}
+
+#define MAX_STAND_INS 512
+#define MAX_FORM_DEPTH 8
+
+static void collect_jpx(fz_context *ctx, pdf_obj *resources, fz_image *stand_in, jpx_stand_ins_t *out, int depth) {
+  pdf_obj *xobjects = pdf_dict_get(ctx, resources, PDF_NAME(XObject));
+  int n = pdf_dict_len(ctx, xobjects);
+  for (int i = 0; i < n && out->n < MAX_STAND_INS; i++) {
+    pdf_obj *x = pdf_dict_get_val(ctx, xobjects, i);
+    if (!pdf_is_indirect(ctx, x) || pdf_obj_marked(ctx, x)) continue; // the store keys indirect objects only
+    pdf_obj *subtype = pdf_dict_get(ctx, x, PDF_NAME(Subtype));
+    if (pdf_name_eq(ctx, subtype, PDF_NAME(Form))) {
+      if (depth >= MAX_FORM_DEPTH) continue;
+      pdf_mark_obj(ctx, x);
+      fz_try(ctx) collect_jpx(ctx, pdf_dict_get(ctx, x, PDF_NAME(Resources)), stand_in, out, depth + 1);
+      fz_always(ctx) pdf_unmark_obj(ctx, x);
+      fz_catch(ctx) fz_rethrow(ctx);
+      continue;
+    }
+    if (!pdf_name_eq(ctx, subtype, PDF_NAME(Image)) || !is_jpx_filter(ctx, pdf_dict_get(ctx, x, PDF_NAME(Filter)))) continue;
+    fz_image *cached = pdf_find_item(ctx, fz_drop_image_imp, x);
+    if (cached) {
+      fz_drop_image(ctx, cached); // decoded already: nothing to save
+      continue;
+    }
+    if (out->n == out->cap) {
+      int cap = out->cap ? out->cap * 2 : 8;
+      out->keys = fz_realloc_array(ctx, out->keys, cap, pdf_obj *);
+      out->cap = cap;
+    }
+    pdf_store_item(ctx, x, stand_in, fz_image_size(ctx, stand_in));
+    out->keys[out->n++] = pdf_keep_obj(ctx, x);
+  }
+}
+
+void put_jpx_stand_ins(fz_context *ctx, fz_page *page, jpx_stand_ins_t *out) {
+  pdf_page *pdf = pdf_page_from_fz_page(ctx, page);
+  if (!pdf) return;
+  fz_pixmap *pix = fz_new_pixmap(ctx, fz_device_gray(ctx), 1, 1, NULL, 0);
+  fz_image *stand_in = NULL;
+  fz_var(stand_in);
+  fz_try(ctx) {
+    fz_clear_pixmap(ctx, pix);
+    stand_in = fz_new_image_from_pixmap(ctx, pix, NULL);
+    collect_jpx(ctx, pdf_page_resources(ctx, pdf), stand_in, out, 0);
+  }
+  fz_always(ctx) {
+    fz_drop_pixmap(ctx, pix);
+    fz_drop_image(ctx, stand_in); // the store holds its own references
+  }
+  fz_catch(ctx) fz_rethrow(ctx);
+}
+
+void remove_jpx_stand_ins(fz_context *ctx, jpx_stand_ins_t *ins) {
+  for (int i = 0; i < ins->n; i++) {
+    pdf_remove_item(ctx, fz_drop_image_imp, ins->keys[i]);
+    pdf_drop_obj(ctx, ins->keys[i]);
+  }
+  fz_free(ctx, ins->keys);
+  ins->keys = NULL;
+  ins->n = ins->cap = 0;
+}
+
+static void fill_shade(fz_context *ctx, fz_device *dev, fz_shade *shade, fz_matrix ctm, float alpha, fz_color_params params) {
+  page_device_t *p = (page_device_t *)dev;
+  fz_rect r = fz_intersect_rect(fz_bound_shade(ctx, shade, ctm), fz_device_current_scissor(ctx, dev));
+  r = fz_intersect_rect(r, p->mediabox);
+  if (fz_is_empty_rect(r)) return;
   fz_matrix to_rect = { r.x1 - r.x0, 0, 0, r.y1 - r.y0, r.x0, r.y0 };
-  fill_image(ctx, dev, p->dot, to_rect, alpha, params);
+  fill_image(ctx, dev, NULL, to_rect, alpha, params);
 }
 
 static void close_device(fz_context *ctx, fz_device *dev) {

@@ -268,6 +268,7 @@ int extract_page(napi_env env, engine_t *e, packed_t *out, int number) {
   fz_stext_page *st = NULL;
   fz_device *stext = NULL, *dev = NULL;
   fz_rect bounds = fz_empty_rect;
+  jpx_stand_ins_t stand_ins = { 0 };
   // the options of the WASM path's toStructuredText('preserve-whitespace,preserve-images')
   fz_stext_options opts = { FZ_STEXT_PRESERVE_WHITESPACE | FZ_STEXT_PRESERVE_IMAGES, 1 };
   fz_var(page);
@@ -283,11 +284,13 @@ int extract_page(napi_env env, engine_t *e, packed_t *out, int number) {
     stext = fz_new_stext_device(ctx, st, &opts);
     dev = new_page_device(ctx, stext, bounds);
     stext = NULL; // owned by dev now
+    put_jpx_stand_ins(ctx, page, &stand_ins);
     fz_run_page(ctx, page, dev, fz_identity, e->cookie);
     if (engine_aborted(e)) fz_throw(ctx, FZ_ERROR_GENERIC, "aborted");
     fz_close_device(ctx, dev);
   }
   fz_always(ctx) {
+    remove_jpx_stand_ins(ctx, &stand_ins);
     fz_drop_device(ctx, dev);
     fz_drop_device(ctx, stext);
   }
