@@ -96,6 +96,10 @@ describe('the compiled lectern command line', () => {
     expect(version.code).toBe(0);
     expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
     expect(readFileSync(programFile('base'), 'utf8')).not.toContain('convert a document (PDF');
+    // the bin's former path (MCP client configurations name it) runs the same command line
+    const shim = await lectern(['--version'], env, 'lectern.mjs');
+    expect(shim.code).toBe(0);
+    expect(shim.stdout).toBe(version.stdout);
     const help = await lectern(['--help'], env);
     expect(help.code).toBe(0);
     for (const command of Object.keys(COMMAND_MODULES)) expect(help.stdout).toMatch(new RegExp(`^  ${command}\\b`, 'm'));
