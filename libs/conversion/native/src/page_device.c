@@ -16,7 +16,8 @@
 //   images are worse: mupdf 1.21 decodes them when the interpreter loads them (pdf_load_jpx), before any device
 //   sees them, which made a CAD plan's text 30-70x slower than its text alone. `put_jpx_stand_ins` puts a stand-in
 //   in mupdf's resource store under each such image's object for the run (pdf_load_image returns what the store
-//   holds), and `remove_jpx_stand_ins` takes them out again, so that rendering (OCR) decodes the real image.
+//   holds), and `remove_jpx_stand_ins` takes them out again, so that any later use of the document in this engine
+//   sees the real image (renders for OCR use the WASM build).
 // Callbacks call the target's functions directly: the clip stack is kept on this device
 // (fz_device_current_scissor), and the target never sees clips it would have to pop.
 #include "page_device.h"
@@ -135,15 +136,22 @@ static void ignore_text(fz_context *ctx, fz_device *dev, const fz_text *text, fz
   if (t->ignore_text) WITH_VISIBLE_TEXT(t->ignore_text(ctx, t, shown, ctm));
 }
 
-/** The 1x1 image that stands for an image's or a shading's area (made once per page). */
-static fz_image *stand_in(fz_context *ctx, page_device_t *p) {
-  if (!p->dot) {
-    fz_pixmap *pix = fz_new_pixmap(ctx, fz_device_gray(ctx), 1, 1, NULL, 0);
+/** A new 1x1 grey image: what stands for an image's or a shading's area (only its box is ever read). */
+static fz_image *new_dot_image(fz_context *ctx) {
+  fz_pixmap *pix = fz_new_pixmap(ctx, fz_device_gray(ctx), 1, 1, NULL, 0);
+  fz_image *dot = NULL;
+  fz_try(ctx) {
     fz_clear_pixmap(ctx, pix);
-    fz_try(ctx) p->dot = fz_new_image_from_pixmap(ctx, pix, NULL);
-    fz_always(ctx) fz_drop_pixmap(ctx, pix);
-    fz_catch(ctx) fz_rethrow(ctx);
+    dot = fz_new_image_from_pixmap(ctx, pix, NULL);
   }
+  fz_always(ctx) fz_drop_pixmap(ctx, pix);
+  fz_catch(ctx) fz_rethrow(ctx);
+  return dot;
+}
+
+/** This device's stand-in image (made once per page). */
+static fz_image *stand_in(fz_context *ctx, page_device_t *p) {
+  if (!p->dot) p->dot = new_dot_image(ctx);
   return p->dot;
 }
 
@@ -203,18 +211,9 @@ static void collect_jpx(fz_context *ctx, pdf_obj *resources, fz_image *stand_in,
 void put_jpx_stand_ins(fz_context *ctx, fz_page *page, jpx_stand_ins_t *out) {
   pdf_page *pdf = pdf_page_from_fz_page(ctx, page);
   if (!pdf) return;
-  fz_pixmap *pix = fz_new_pixmap(ctx, fz_device_gray(ctx), 1, 1, NULL, 0);
-  fz_image *stand_in = NULL;
-  fz_var(stand_in);
-  fz_try(ctx) {
-    fz_clear_pixmap(ctx, pix);
-    stand_in = fz_new_image_from_pixmap(ctx, pix, NULL);
-    collect_jpx(ctx, pdf_page_resources(ctx, pdf), stand_in, out, 0);
-  }
-  fz_always(ctx) {
-    fz_drop_pixmap(ctx, pix);
-    fz_drop_image(ctx, stand_in); // the store holds its own references
-  }
+  fz_image *dot = new_dot_image(ctx);
+  fz_try(ctx) collect_jpx(ctx, pdf_page_resources(ctx, pdf), dot, out, 0);
+  fz_always(ctx) fz_drop_image(ctx, dot); // the store holds its own references
   fz_catch(ctx) fz_rethrow(ctx);
 }
 
