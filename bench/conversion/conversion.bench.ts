@@ -10,6 +10,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { corpusFile, wordRecall } from '@lectern/testing';
 import { LINN_FILES, LINN_PAGES, linnReference, scan, type OcrRun } from './ocr-pages.js';
+import { flag } from './bench-args.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const PY = '/usr/bin/python3';
@@ -25,10 +26,6 @@ const TEXT_PDFS = [
 ] as const;
 const OCR_PDFS = [...LINN_FILES, 'c02-22.pdf'].map(scan);
 
-const flag = (name: string): string | undefined => {
-  const i = process.argv.indexOf(name);
-  return i > 0 ? process.argv[i + 1] : undefined;
-};
 const textOnly = process.argv.includes('--text-only');
 const engine = flag('--engine') ?? 'auto';
 const childEnv = { ...process.env, LECTERN_PDF_ENGINE: engine };

@@ -16,12 +16,9 @@ import { fileURLToPath } from 'node:url';
 import { createConversionEngine, DEFAULT_OCR_SETTINGS, type OcrSettings } from '@lectern/conversion';
 import { wordPairRecall, wordRecall } from '@lectern/testing';
 import { convertTwoAtATime, LINN_FILES, linnReference, scan, type OcrRun } from './ocr-pages.js';
+import { flag } from './bench-args.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const flag = (name: string): string | undefined => {
-  const i = process.argv.indexOf(name);
-  return i > 0 ? process.argv[i + 1] : undefined;
-};
 const out = flag('--out') ?? join(here, 'results', 'ocr-trials.json');
 const repeats = Math.max(1, Math.min(5, Number(flag('--repeats') ?? 3)));
 const only = flag('--only')?.split(',');

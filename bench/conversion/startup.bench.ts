@@ -29,12 +29,9 @@ import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { corpusFile, makeNumberedPdf, repoRoot } from '@lectern/testing';
 import { barChart } from '../plot/svg-plot.js';
+import { flag } from './bench-args.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const flag = (name: string): string | undefined => {
-  const i = process.argv.indexOf(name);
-  return i >= 0 ? process.argv[i + 1] : undefined;
-};
 const runs = Number(flag('--runs') ?? 20);
 const out = flag('--out') ?? join(here, 'results', 'startup.json');
 const svgDir = flag('--svg') ?? join(here, 'results');

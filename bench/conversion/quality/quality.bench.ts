@@ -23,12 +23,9 @@ import { fileURLToPath } from 'node:url';
 import { createConversionEngine, type PdfEngine } from '@lectern/conversion';
 import { corporaDir, repoRoot, words } from '@lectern/testing';
 import { barChart } from '../../plot/svg-plot.js';
+import { flag } from '../bench-args.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const flag = (name: string): string | undefined => {
-  const i = process.argv.indexOf(name);
-  return i >= 0 ? process.argv[i + 1] : undefined;
-};
 const engineName = (flag('--engine') ?? 'auto') as PdfEngine;
 const out = flag('--out') ?? join(here, '..', 'results', 'quality.json');
 const svgDir = flag('--svg') ?? join(here, '..', 'results');
