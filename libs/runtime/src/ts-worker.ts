@@ -31,8 +31,5 @@ export function tsWorker(file: URL, options: TsWorkerOptions = {}): Worker {
   const bundle = workerBundle(fileURLToPath(file));
   const workerData = { ...options.workerData, [TS_WORKER_ENTRY_KEY]: file.href };
   if (bundle) return new threads.Worker(pathToFileURL(bundle), { ...options, workerData });
-  return new threads.Worker(TS_WORKER_BOOTSTRAP, {
-    ...options,
-    workerData: { ...options.workerData, [TS_WORKER_ENTRY_KEY]: file.href },
-  });
+  return new threads.Worker(TS_WORKER_BOOTSTRAP, { ...options, workerData });
 }
