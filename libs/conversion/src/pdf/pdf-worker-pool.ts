@@ -192,21 +192,21 @@ class InlinePdfWorker implements PdfLane {
 
   forget(key: string): void {
     if (this.docKey !== key || this.broken) return;
-    this.docKey = null;
-    const msg: PdfRequest<{ op: 'close' }> = { op: 'close', id: 0, key };
-    this.queue = this.queue.then(async () => (await this.engine).handle(msg)).catch(() => undefined);
+    void this.closeDocument(key);
   }
 
   async terminate(): Promise<void> {
     this.broken = true;
     Atomics.store(this.abort, 0, 1);
-    // the open document is dropped when no request of it is left
-    if (this.docKey) {
-      const key = this.docKey;
-      this.docKey = null;
-      const msg: PdfRequest<{ op: 'close' }> = { op: 'close', id: 0, key };
-      await this.queue.then(async () => (await this.engine).handle(msg)).catch(() => undefined);
-    }
+    if (this.docKey) await this.closeDocument(this.docKey);
+  }
+
+  /** Closes the open document `key` once no request before it is left (queued like one). */
+  private closeDocument(key: string): Promise<unknown> {
+    const msg: PdfRequest<{ op: 'close' }> = { op: 'close', id: 0, key };
+    this.docKey = null;
+    this.queue = this.queue.then(async () => (await this.engine).handle(msg)).catch(() => undefined);
+    return this.queue;
   }
 }
 
