@@ -10,7 +10,11 @@ const rawClients = [
   { name: 'bullmq', allowedIn: ['libs/queue'], use: '@lectern/queue' },
   { name: 'ioredis', allowedIn: ['libs/queue', 'libs/policy-registry'], use: '@lectern/queue' },
   { name: '@qdrant/js-client-rest', allowedIn: ['libs/vector-store'], use: '@lectern/vector-store' },
-  { name: 'better-sqlite3', allowedIn: ['libs/vector-store', 'libs/sqlite', 'libs/policy-registry', 'libs/task-store'], use: '@lectern/vector-store' },
+  {
+    name: 'better-sqlite3',
+    allowedIn: ['libs/vector-store', 'libs/sqlite', 'libs/policy-registry', 'libs/task-store'],
+    use: '@lectern/vector-store',
+  },
   { name: 'sqlite-vec', allowedIn: ['libs/vector-store'], use: '@lectern/vector-store' },
   { name: 'onnxruntime-node', allowedIn: ['libs/embedding'], use: '@lectern/embedding' },
   { name: 'mupdf', allowedIn: ['libs/conversion'], use: '@lectern/conversion' },
@@ -26,7 +30,10 @@ const banFor = (clients) =>
   }));
 const adapterRoots = [...new Set(rawClients.flatMap((c) => c.allowedIn))];
 const rawClientBans = [
-  { files: ['apps/**/*.ts', 'libs/**/*.ts'], rules: { 'no-restricted-imports': ['error', { paths: banFor(rawClients) }] } },
+  {
+    files: ['apps/**/*.ts', 'libs/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { paths: banFor(rawClients) }] },
+  },
   ...adapterRoots.map((root) => ({
     files: [`${root}/**/*.ts`],
     rules: {
@@ -46,18 +53,51 @@ const boundaries = (forTests) => {
       { sourceTag: 'type:lib', onlyDependOnLibsWithTags: ['type:lib'] },
       { sourceTag: 'layer:contracts', onlyDependOnLibsWithTags: ['layer:contracts', ...t] },
       { sourceTag: 'layer:core', onlyDependOnLibsWithTags: ['layer:contracts', 'layer:core', ...t] },
-      { sourceTag: 'layer:adapter', onlyDependOnLibsWithTags: ['layer:contracts', 'layer:core', 'layer:adapter', ...t] },
-      { sourceTag: 'layer:testing', onlyDependOnLibsWithTags: ['layer:contracts', 'layer:core', 'layer:adapter', 'layer:testing'] },
-      { sourceTag: 'layer:feature', onlyDependOnLibsWithTags: ['layer:contracts', 'layer:core', 'layer:adapter', 'layer:feature', ...t] },
+      {
+        sourceTag: 'layer:adapter',
+        onlyDependOnLibsWithTags: ['layer:contracts', 'layer:core', 'layer:adapter', ...t],
+      },
+      {
+        sourceTag: 'layer:testing',
+        onlyDependOnLibsWithTags: ['layer:contracts', 'layer:core', 'layer:adapter', 'layer:testing'],
+      },
+      {
+        sourceTag: 'layer:feature',
+        onlyDependOnLibsWithTags: ['layer:contracts', 'layer:core', 'layer:adapter', 'layer:feature', ...t],
+      },
       // libs/platform composes adapters and feature libs for the apps (the composition root they share).
-      { sourceTag: 'layer:platform', onlyDependOnLibsWithTags: ['layer:contracts', 'layer:core', 'layer:adapter', 'layer:feature', ...t] },
-      { sourceTag: 'layer:app', onlyDependOnLibsWithTags: ['layer:contracts', 'layer:core', 'layer:adapter', 'layer:feature', 'layer:platform', ...t] },
+      {
+        sourceTag: 'layer:platform',
+        onlyDependOnLibsWithTags: ['layer:contracts', 'layer:core', 'layer:adapter', 'layer:feature', ...t],
+      },
+      {
+        sourceTag: 'layer:app',
+        onlyDependOnLibsWithTags: [
+          'layer:contracts',
+          'layer:core',
+          'layer:adapter',
+          'layer:feature',
+          'layer:platform',
+          ...t,
+        ],
+      },
     ],
   };
 };
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/**', '**/dist/**', 'data/**', 'coverage/**', '.nx/**', 'tmp/**', '**/.*.bundle.mjs', 'apps/cli/.bundle/**'] },
+  {
+    ignores: [
+      '**/node_modules/**',
+      '**/dist/**',
+      'data/**',
+      'coverage/**',
+      '.nx/**',
+      'tmp/**',
+      '**/.*.bundle.mjs',
+      'apps/cli/.bundle/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   { plugins: { '@nx': nx } },
@@ -83,7 +123,10 @@ export default tseslint.config(
   {
     // CommonJS scripts (the `lectern` bin and its command table: no ES module loader at start-up)
     files: ['**/*.cjs'],
-    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', module: 'writable', __dirname: 'readonly', __filename: 'readonly' } },
+    languageOptions: {
+      sourceType: 'commonjs',
+      globals: { require: 'readonly', module: 'writable', __dirname: 'readonly', __filename: 'readonly' },
+    },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
 );

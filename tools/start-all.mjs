@@ -76,7 +76,9 @@ const start = (service) => {
     if (Date.now() - service.startedAt >= STABLE_MS) service.failures = 0;
     const delay = Math.min(maxDelayMs, firstDelayMs * 2 ** service.failures);
     service.failures += 1;
-    say(`${service.name} exited (${signal ?? `code ${code}`}); restarting in ${delay} ms (restart ${service.failures}); the others keep running`);
+    say(
+      `${service.name} exited (${signal ?? `code ${code}`}); restarting in ${delay} ms (restart ${service.failures}); the others keep running`,
+    );
     service.timer = setTimeout(() => start(service), delay);
   });
 };
@@ -84,7 +86,13 @@ const start = (service) => {
 const stop = (signal) => {
   if (stopping) return;
   stopping = true;
-  say(`${signal}: stopping ${running().map((s) => s.name).join(', ') || 'nothing'}`);
+  say(
+    `${signal}: stopping ${
+      running()
+        .map((s) => s.name)
+        .join(', ') || 'nothing'
+    }`,
+  );
   for (const service of services) {
     if (service.timer) clearTimeout(service.timer);
     service.timer = undefined;

@@ -85,7 +85,10 @@ describe('tools/start-all.mjs (npm start)', () => {
   });
 
   it('restarts a service killed with SIGKILL while the others stay up, then stops everything on SIGTERM', async () => {
-    await until('both services healthy', async () => (await healthy(ports.converter)) && (await healthy(ports.extraction)));
+    await until(
+      'both services healthy',
+      async () => (await healthy(ports.converter)) && (await healthy(ports.extraction)),
+    );
     const [converterPid] = pids('converter');
     const [extractionPid] = pids('extraction-api');
     expect(converterPid).toBeDefined();

@@ -26,7 +26,12 @@ for (let r = 0; r < rounds; r++) {
   const order: Array<'base' | 'head'> = r % 2 === 0 ? ['base', 'head'] : ['head', 'base'];
   for (const tree of order) {
     const load = loadavg()[0];
-    const out = execFileSync(cmd, cmdArgs, { cwd: trees[tree], encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, stdio: ['ignore', 'pipe', 'ignore'] });
+    const out = execFileSync(cmd, cmdArgs, {
+      cwd: trees[tree],
+      encoding: 'utf8',
+      maxBuffer: 256 * 1024 * 1024,
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
     const line = JSON.parse(out.trim().split('\n').pop() ?? '{}') as Record<string, unknown>;
     results[tree].push(line);
     process.stdout.write(`${JSON.stringify({ round: r + 1, tree, load_before: load, ...line })}\n`);

@@ -44,12 +44,25 @@ const report: Record<string, unknown> = {
 const textRows: Record<string, unknown>[] = [];
 for (const [name, file] of TEXT_PDFS) {
   const ours = [0, 1].map(() =>
-    json<{ pages: number; engine: string; warm_seconds: number; warm_cpu_seconds: number; cold_seconds: number; peak_rss_mb: number; headings: number; tables: number }>(
-      run(process.execPath, ['--import', 'tsx', join(here, 'convert-one.ts'), 'text', file], childEnv),
+    json<{
+      pages: number;
+      engine: string;
+      warm_seconds: number;
+      warm_cpu_seconds: number;
+      cold_seconds: number;
+      peak_rss_mb: number;
+      headings: number;
+      tables: number;
+    }>(run(process.execPath, ['--import', 'tsx', join(here, 'convert-one.ts'), 'text', file], childEnv)),
+  );
+  const fitz = [0, 1, 2].map(() =>
+    json<{ pages: number; seconds: number; cpu_seconds: number; peak_rss_mb: number }>(
+      run(PY, [join(here, 'pdf_text_reference.py'), 'pymupdf', file]),
     ),
   );
-  const fitz = [0, 1, 2].map(() => json<{ pages: number; seconds: number; cpu_seconds: number; peak_rss_mb: number }>(run(PY, [join(here, 'pdf_text_reference.py'), 'pymupdf', file])));
-  const miner = json<{ pages: number; seconds: number; cpu_seconds: number; peak_rss_mb: number }>(run(PY, [join(here, 'pdf_text_reference.py'), 'pdfminer', file]));
+  const miner = json<{ pages: number; seconds: number; cpu_seconds: number; peak_rss_mb: number }>(
+    run(PY, [join(here, 'pdf_text_reference.py'), 'pdfminer', file]),
+  );
   const pages = ours[0]?.pages ?? 0;
   const row = {
     document: name,
@@ -108,13 +121,24 @@ report['ocr'] = {
   lectern_s_per_page: ours.seconds / ours.pages.length,
   lectern_peak_rss_mb: ours.peak_rss_mb,
   lectern_mean_recall: linnRecall(ours.pages),
-  lectern_per_page: ours.pages.map((p) => ({ file: p.file, page: p.page, rotation: p.rotation, confidence: p.confidence, recall: LINN_PAGES.has(p.file) ? recall(p.text) : null })),
+  lectern_per_page: ours.pages.map((p) => ({
+    file: p.file,
+    page: p.page,
+    rotation: p.rotation,
+    confidence: p.confidence,
+    recall: LINN_PAGES.has(p.file) ? recall(p.text) : null,
+  })),
   lectern_per_file: ours.per_file,
   native_render_seconds: native.render_seconds,
   native_ocr_seconds: native.ocr_seconds,
   native_s_per_page: (native.render_seconds + native.ocr_seconds) / native.pages.length,
   native_peak_tesseract_rss_mb: native.peak_tesseract_rss_mb,
   native_mean_recall: linnRecall(native.pages),
-  native_per_page: native.pages.map((p) => ({ file: p.file, page: p.page, seconds: p.seconds, recall: LINN_PAGES.has(p.file) ? recall(p.text) : null })),
+  native_per_page: native.pages.map((p) => ({
+    file: p.file,
+    page: p.page,
+    seconds: p.seconds,
+    recall: LINN_PAGES.has(p.file) ? recall(p.text) : null,
+  })),
 };
 finish();

@@ -44,7 +44,9 @@ if (mode === 'text') {
   const warmup = files[0] ?? '';
   await conversion.convert({ path: warmup }); // tesseract workers start and load eng data here, not in the timing
   const run = await convertTwoAtATime(conversion, files.slice(1));
-  process.stdout.write(`${JSON.stringify({ seconds: run.seconds, peak_rss_mb: process.resourceUsage().maxRSS / 1024, per_file: run.per_file, pages: run.pages })}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ seconds: run.seconds, peak_rss_mb: process.resourceUsage().maxRSS / 1024, per_file: run.per_file, pages: run.pages })}\n`,
+  );
 } else {
   throw new Error(`unknown mode ${mode}`);
 }

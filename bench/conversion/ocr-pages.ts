@@ -39,7 +39,14 @@ export async function convertTwoAtATime(conversion: ConversionEngine, files: rea
       const r = await conversion.convert({ path: file });
       const name = file.split('/').pop() ?? file;
       perFile.push({ file: name, pages: r.page_count, seconds: since(started) });
-      for (const p of r.pages) pages.push({ file: name, page: p.page_number, text: p.text, rotation: p.rotation ?? 0, confidence: p.ocr_confidence });
+      for (const p of r.pages)
+        pages.push({
+          file: name,
+          page: p.page_number,
+          text: p.text,
+          rotation: p.rotation ?? 0,
+          confidence: p.ocr_confidence,
+        });
     }
   };
   const t = performance.now();

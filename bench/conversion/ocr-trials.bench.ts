@@ -37,7 +37,9 @@ interface Trial {
 }
 const trial = (overrides: Partial<Settings>): Trial => {
   const settings = { ...DEFAULT_OCR_SETTINGS, ...overrides };
-  const changed = (Object.keys(overrides) as (keyof Settings)[]).filter((k) => overrides[k] !== DEFAULT_OCR_SETTINGS[k]);
+  const changed = (Object.keys(overrides) as (keyof Settings)[]).filter(
+    (k) => overrides[k] !== DEFAULT_OCR_SETTINGS[k],
+  );
   return { name: changed.length ? changed.map((k) => `${k}=${settings[k]}`).join(' ') : 'default', settings };
 };
 
@@ -78,7 +80,14 @@ async function runOnce(t: Trial, stage: number, round: number): Promise<void> {
     const load = loadavg()[0] ?? NaN;
     r = await convertTwoAtATime(engine, LINN_FILES.map(scan));
     const key = `${stage}:${t.name}`;
-    const m = measured.get(key) ?? { name: t.name, settings: t.settings, stage, runs: [], pages: [], same_text_every_run: true };
+    const m = measured.get(key) ?? {
+      name: t.name,
+      settings: t.settings,
+      stage,
+      runs: [],
+      pages: [],
+      same_text_every_run: true,
+    };
     m.runs.push({ round, loadavg_1m: load, seconds: r.seconds, cpu_seconds: r.cpu_seconds });
     const pages = r.pages.map((p) => ({
       file: p.file,
@@ -89,10 +98,16 @@ async function runOnce(t: Trial, stage: number, round: number): Promise<void> {
       pair_recall: wordPairRecall(p.text, reference),
     }));
     if (pages.length !== PAGES) throw new Error(`${t.name}: ${pages.length} pages, expected ${PAGES}`);
-    if (m.pages.length && pages.some((p, i) => p.recall !== m.pages[i]?.recall || p.pair_recall !== m.pages[i]?.pair_recall)) m.same_text_every_run = false;
+    if (
+      m.pages.length &&
+      pages.some((p, i) => p.recall !== m.pages[i]?.recall || p.pair_recall !== m.pages[i]?.pair_recall)
+    )
+      m.same_text_every_run = false;
     if (!m.pages.length) m.pages = pages;
     measured.set(key, m);
-    log(`${t.name} (round ${round}): ${(r.seconds / PAGES).toFixed(2)} s/page wall, ${(r.cpu_seconds / PAGES).toFixed(2)} CPU, load ${load.toFixed(2)}, recall ${pages.map((p) => (100 * p.recall).toFixed(1)).join(' ')}`);
+    log(
+      `${t.name} (round ${round}): ${(r.seconds / PAGES).toFixed(2)} s/page wall, ${(r.cpu_seconds / PAGES).toFixed(2)} CPU, load ${load.toFixed(2)}, recall ${pages.map((p) => (100 * p.recall).toFixed(1)).join(' ')}`,
+    );
   } finally {
     await engine.close();
   }
@@ -101,7 +116,8 @@ async function runOnce(t: Trial, stage: number, round: number): Promise<void> {
 async function stage(n: number, trials: Trial[]): Promise<void> {
   log(`stage ${n}: ${trials.map((t) => t.name).join(', ')}; ${uptime()}`);
   // every other round runs backwards: a load that rises or falls through a stage weighs on every configuration alike
-  for (let round = 1; round <= repeats; round++) for (const t of round % 2 ? trials : [...trials].reverse()) await runOnce(t, n, round);
+  for (let round = 1; round <= repeats; round++)
+    for (const t of round % 2 ? trials : [...trials].reverse()) await runOnce(t, n, round);
 }
 
 const summary = (m: Measured) => {
@@ -131,7 +147,7 @@ const report: Record<string, unknown> = {
   cpus: cpus().length,
   cpu: cpus()[0]?.model,
   uptime_start: uptime(),
-  note: 'other engineers work shared these 2 cores throughout (see each run\'s 1-minute load average)',
+  note: "other engineers work shared these 2 cores throughout (see each run's 1-minute load average)",
   repeats,
   tune_set: [...TUNE_FILES],
   reference: 'linn.txt',
@@ -144,9 +160,10 @@ const report: Record<string, unknown> = {
 }
 
 const baseline = trial({});
-const stage1 = [baseline, ...(Object.keys(VARIANTS) as (keyof Settings)[]).flatMap((k) => VARIANTS[k].map((v) => trial({ [k]: v })))].filter(
-  (t) => !only || t.name === 'default' || only.includes(t.name),
-);
+const stage1 = [
+  baseline,
+  ...(Object.keys(VARIANTS) as (keyof Settings)[]).flatMap((k) => VARIANTS[k].map((v) => trial({ [k]: v }))),
+].filter((t) => !only || t.name === 'default' || only.includes(t.name));
 await stage(1, stage1);
 
 // stage 2: every combination of two or more settings that beat the default on the tune set, each at its best value
@@ -175,10 +192,16 @@ const judged = summaries.map((s) => {
   const now = summaries.find((d) => d.name === 'default' && d.stage === s.stage) as Summary;
   const slower = s.cpu_s_per_page / now.cpu_s_per_page;
   const eligible =
-    s.name !== 'default' && s.tune_recall > now.tune_recall && s.report_recall >= now.report_recall && s.report_min_recall >= now.report_min_recall && slower <= 1.3;
+    s.name !== 'default' &&
+    s.tune_recall > now.tune_recall &&
+    s.report_recall >= now.report_recall &&
+    s.report_min_recall >= now.report_min_recall &&
+    slower <= 1.3;
   return { ...s, wall_vs_default: s.s_per_page / now.s_per_page, cpu_vs_default: slower, eligible };
 });
-const chosen = judged.filter((s) => s.eligible).sort((a, b) => b.report_recall - a.report_recall || b.tune_recall - a.tune_recall || a.s_per_page - b.s_per_page)[0];
+const chosen = judged
+  .filter((s) => s.eligible)
+  .sort((a, b) => b.report_recall - a.report_recall || b.tune_recall - a.tune_recall || a.s_per_page - b.s_per_page)[0];
 report['trials'] = judged;
 report['winners_stage1'] = winners;
 report['decision'] = chosen
@@ -188,9 +211,11 @@ report['uptime_end'] = uptime();
 writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
 
 const pct = (x: number): string => `${(100 * x).toFixed(1)}%`;
-process.stdout.write('| configuration | tune recall (linn, skew) | report recall (6 pages; worst) | pair recall tune / report | s/page wall | CPU s/page | wall / CPU vs default |\n|---|---|---|---|---|---|---|\n');
+process.stdout.write(
+  '| configuration | tune recall (linn, skew) | report recall (6 pages; worst) | pair recall tune / report | s/page wall | CPU s/page | wall / CPU vs default |\n|---|---|---|---|---|---|---|\n',
+);
 for (const s of judged)
   process.stdout.write(
-    `| ${s.stage === 2 ? "2: " : ""}${s.name}${s.eligible ? ' ✓' : ''} | ${pct(s.tune_recall)} | ${pct(s.report_recall)} (${pct(s.report_min_recall)}) | ${pct(s.tune_pair_recall)} / ${pct(s.report_pair_recall)} | ${s.s_per_page.toFixed(2)} | ${s.cpu_s_per_page.toFixed(2)} | ${s.wall_vs_default.toFixed(2)}× / ${s.cpu_vs_default.toFixed(2)}× |\n`,
+    `| ${s.stage === 2 ? '2: ' : ''}${s.name}${s.eligible ? ' ✓' : ''} | ${pct(s.tune_recall)} | ${pct(s.report_recall)} (${pct(s.report_min_recall)}) | ${pct(s.tune_pair_recall)} / ${pct(s.report_pair_recall)} | ${s.s_per_page.toFixed(2)} | ${s.cpu_s_per_page.toFixed(2)} | ${s.wall_vs_default.toFixed(2)}× / ${s.cpu_vs_default.toFixed(2)}× |\n`,
   );
 process.stdout.write(`\ndecision: ${JSON.stringify(report['decision'])}\n`);

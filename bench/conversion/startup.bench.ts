@@ -60,11 +60,25 @@ function plot(rows: Row[]): void {
       categories: rows.map(name),
       series: [
         { label: 'lectern convert (wall)', color: '#3366cc', values: rows.map((r) => r.ours_warm.wall_ms) },
-        { label: '... of it outside the conversion', color: '#99b3e6', values: rows.map((r) => r.ours_outside_conversion_ms) },
+        {
+          label: '... of it outside the conversion',
+          color: '#99b3e6',
+          values: rows.map((r) => r.ours_outside_conversion_ms),
+        },
         ...(rows.every((r) => r.default_env)
-          ? [{ label: 'lectern convert, NODE_EXTRA_CA_CERTS unset (wall)', color: '#109618', values: rows.map((r) => r.default_env?.ours_warm.wall_ms ?? NaN) }]
+          ? [
+              {
+                label: 'lectern convert, NODE_EXTRA_CA_CERTS unset (wall)',
+                color: '#109618',
+                values: rows.map((r) => r.default_env?.ours_warm.wall_ms ?? NaN),
+              },
+            ]
           : []),
-        { label: 'PyMuPDF get_text() process (wall)', color: '#dc3912', values: rows.map((r) => r.pymupdf_warm.wall_ms) },
+        {
+          label: 'PyMuPDF get_text() process (wall)',
+          color: '#dc3912',
+          values: rows.map((r) => r.pymupdf_warm.wall_ms),
+        },
         { label: '2x PyMuPDF', color: '#f0a080', values: rows.map((r) => 2 * r.pymupdf_warm.wall_ms) },
       ],
       value: { label: 'ms' },
@@ -85,10 +99,29 @@ writeFileSync(generated, makeNumberedPdf(3));
 const coventry = (...p: string[]): string => corpusFile('uk-planning-policy', 'dataset', 'Coventry', ...p);
 const FILES: { path: string; tuned: boolean }[] = [
   { path: generated, tuned: true },
-  { path: coventry('5. Neighbourhood Plans', 'Approved Neighbourhood Areas', 'Willenhall Neighbourhood Area', 'Willenhall_Constitution.pdf'), tuned: true },
-  { path: coventry('5. Neighbourhood Plans', 'Approved Neighbourhood Areas', 'Willenhall Neighbourhood Area', 'Willenhall_Neighbourhood_Area_Application.pdf'), tuned: false },
+  {
+    path: coventry(
+      '5. Neighbourhood Plans',
+      'Approved Neighbourhood Areas',
+      'Willenhall Neighbourhood Area',
+      'Willenhall_Constitution.pdf',
+    ),
+    tuned: true,
+  },
+  {
+    path: coventry(
+      '5. Neighbourhood Plans',
+      'Approved Neighbourhood Areas',
+      'Willenhall Neighbourhood Area',
+      'Willenhall_Neighbourhood_Area_Application.pdf',
+    ),
+    tuned: false,
+  },
   { path: corpusFile('datasheets', 'datasheetminer-benchmark', 'datasheets', 'Contactors.pdf'), tuned: false },
-  { path: corpusFile('datasheets', 'datasheetminer-benchmark', 'datasheets', 'omron-g-series-servo-motors.pdf'), tuned: false },
+  {
+    path: corpusFile('datasheets', 'datasheetminer-benchmark', 'datasheets', 'omron-g-series-servo-motors.pdf'),
+    tuned: false,
+  },
   { path: corpusFile('multicolumn-papers', 'tracemonkey.pdf'), tuned: false },
   { path: corpusFile('uk-planning-policy', 'nppf-2024', 'NPPF_December_2024.pdf'), tuned: false },
   // not short: past INLINE_MAX_PAGES, where worker threads join the inline engine
@@ -115,14 +148,32 @@ const extraCertCount = ((): number | null => {
  * hyperfine's mean wall time, its standard deviation and mean user + system time of `command` (a shell line);
  * `defaultEnvironment`: with NODE_EXTRA_CA_CERTS unset.
  */
-function hyperfine(command: string, options: { prepare?: string; runs?: number; defaultEnvironment?: boolean } = {}): Timing {
+function hyperfine(
+  command: string,
+  options: { prepare?: string; runs?: number; defaultEnvironment?: boolean } = {},
+): Timing {
   const json = join(scratch, 'hyperfine.json');
   execFileSync(
     'hyperfine',
-    ['--style', 'none', '--warmup', options.prepare ? '0' : '3', '--runs', String(options.runs ?? runs), '--export-json', json, ...(options.prepare ? ['--prepare', options.prepare] : []), command],
+    [
+      '--style',
+      'none',
+      '--warmup',
+      options.prepare ? '0' : '3',
+      '--runs',
+      String(options.runs ?? runs),
+      '--export-json',
+      json,
+      ...(options.prepare ? ['--prepare', options.prepare] : []),
+      command,
+    ],
     { stdio: ['ignore', 'ignore', 'inherit'], env: options.defaultEnvironment ? defaultEnv : process.env },
   );
-  const r = (JSON.parse(readFileSync(json, 'utf8')) as { results: { mean: number; stddev: number; user: number; system: number }[] }).results[0];
+  const r = (
+    JSON.parse(readFileSync(json, 'utf8')) as {
+      results: { mean: number; stddev: number; user: number; system: number }[];
+    }
+  ).results[0];
   if (!r) throw new Error(`hyperfine gave no result for ${command}`);
   return { wall_ms: r.mean * 1000, wall_sd_ms: r.stddev * 1000, cpu_ms: (r.user + r.system) * 1000 };
 }
@@ -133,13 +184,21 @@ const pymupdf = (file: string): string => `/usr/bin/python3 ${sh(reference)} pym
 function conversionMs(file: string): number {
   const spans: number[] = [];
   for (let i = 0; i < runs; i++) {
-    const json = execFileSync(process.execPath, [bin, 'convert', '--no-ocr', '--json', file], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+    const json = execFileSync(process.execPath, [bin, 'convert', '--no-ocr', '--json', file], {
+      encoding: 'utf8',
+      maxBuffer: 256 * 1024 * 1024,
+    });
     spans.push((JSON.parse(json) as { duration_ms: number }).duration_ms);
   }
   spans.sort((a, b) => a - b);
   return spans[Math.floor(spans.length / 2)] ?? NaN;
 }
-const pages = (file: string): number => (JSON.parse(execFileSync('/usr/bin/python3', [reference, 'pymupdf', file], { encoding: 'utf8' })) as { pages: number }).pages;
+const pages = (file: string): number =>
+  (
+    JSON.parse(execFileSync('/usr/bin/python3', [reference, 'pymupdf', file], { encoding: 'utf8' })) as {
+      pages: number;
+    }
+  ).pages;
 
 const started = new Date().toISOString();
 const load = loadavg()[0];
@@ -162,11 +221,21 @@ const rows = FILES.map(({ path, tuned }) => {
     ours_warm: hyperfine(ours(path)),
     ours_conversion_ms: conversionMs(path),
     ours_no_code_cache: hyperfine(ours(path), { prepare: `rm -f ${cacheFiles}` }),
-    ours_rebuilt: hyperfine(ours(path), { prepare: `rm -rf ${sh(bundleDir)}`, runs: Math.max(3, Math.round(runs / 4)) }),
+    ours_rebuilt: hyperfine(ours(path), {
+      prepare: `rm -rf ${sh(bundleDir)}`,
+      runs: Math.max(3, Math.round(runs / 4)),
+    }),
     pymupdf_warm: hyperfine(pymupdf(path)),
-    pymupdf_cold: hyperfine(`PYTHONPYCACHEPREFIX=${sh(pycache)} ${pymupdf(path)}`, { prepare: `rm -rf ${sh(pycache)}` }),
+    pymupdf_cold: hyperfine(`PYTHONPYCACHEPREFIX=${sh(pycache)} ${pymupdf(path)}`, {
+      prepare: `rm -rf ${sh(pycache)}`,
+    }),
     ...(extraCerts
-      ? { default_env: { ours_warm: hyperfine(ours(path), { defaultEnvironment: true }), pymupdf_warm: hyperfine(pymupdf(path), { defaultEnvironment: true }) } }
+      ? {
+          default_env: {
+            ours_warm: hyperfine(ours(path), { defaultEnvironment: true }),
+            pymupdf_warm: hyperfine(pymupdf(path), { defaultEnvironment: true }),
+          },
+        }
       : {}),
   };
   // leave the program built and cached for the next file's warm runs
@@ -184,8 +253,15 @@ const rows = FILES.map(({ path, tuned }) => {
   );
   return { ...row, ours_outside_conversion_ms: outside };
 });
-const environment = { NODE_EXTRA_CA_CERTS: extraCerts ?? null, extra_certificates: extraCertCount, node: process.version };
-writeFileSync(out, `${JSON.stringify({ started, load_average_at_start: load, runs, environment, baseline, rows }, null, 2)}\n`);
+const environment = {
+  NODE_EXTRA_CA_CERTS: extraCerts ?? null,
+  extra_certificates: extraCertCount,
+  node: process.version,
+};
+writeFileSync(
+  out,
+  `${JSON.stringify({ started, load_average_at_start: load, runs, environment, baseline, rows }, null, 2)}\n`,
+);
 plot(rows);
 rmSync(scratch, { recursive: true, force: true });
 process.stderr.write(`wrote ${out}\n`);

@@ -29,26 +29,42 @@ const CONCURRENCY = 4;
 const pdfs = (dir: string): string[] =>
   readdirSync(dir, { withFileTypes: true })
     .sort((a, b) => a.name.localeCompare(b.name))
-    .flatMap((d) => (d.isDirectory() ? pdfs(join(dir, d.name)) : d.name.toLowerCase().endsWith('.pdf') ? [join(dir, d.name)] : []));
+    .flatMap((d) =>
+      d.isDirectory() ? pdfs(join(dir, d.name)) : d.name.toLowerCase().endsWith('.pdf') ? [join(dir, d.name)] : [],
+    );
 const candidates = pdfs(join(corporaDir(), 'uk-planning-policy'))
   .filter((f) => statSync(f).size < 15 * 1024 * 1024)
   .sort((a, b) => statSync(a).size - statSync(b).size);
-const files = Array.from({ length: Math.min(DOCUMENTS, candidates.length) }, (_, i) =>
-  candidates[Math.floor((i * (candidates.length - 1)) / Math.max(1, DOCUMENTS - 1))]!,
+const files = Array.from(
+  { length: Math.min(DOCUMENTS, candidates.length) },
+  (_, i) => candidates[Math.floor((i * (candidates.length - 1)) / Math.max(1, DOCUMENTS - 1))]!,
 );
-if (files.length < DOCUMENTS) throw new Error(`only ${files.length} PDFs found under ${corporaDir()}/uk-planning-policy`);
+if (files.length < DOCUMENTS)
+  throw new Error(`only ${files.length} PDFs found under ${corporaDir()}/uk-planning-policy`);
 
 const redis = await startRedis();
 const dataDir = mkdtempSync(join(tmpdir(), 'lectern-bench-distributed-'));
 const token = 'bench-key';
-const env: Record<string, string> = { REDIS_URL: redis.url, DATA_DIR: dataDir, DOCUMENT_ROOTS: corporaDir(), MCP_API_KEY: token };
-for (const name of ['EMBEDDING_MODEL', 'EMBEDDING_MODEL_DIR', 'EMBEDDING_THREADS']) if (process.env[name]) env[name] = process.env[name]!;
+const env: Record<string, string> = {
+  REDIS_URL: redis.url,
+  DATA_DIR: dataDir,
+  DOCUMENT_ROOTS: corporaDir(),
+  MCP_API_KEY: token,
+};
+for (const name of ['EMBEDDING_MODEL', 'EMBEDDING_MODEL_DIR', 'EMBEDDING_THREADS'])
+  if (process.env[name]) env[name] = process.env[name]!;
 
 const before = loadavg();
 const services: Array<[string, SpawnedService]> = [
   ['converter #1', await spawnService('apps/converter/src/main.ts', 'CONVERTER_PORT', env)],
   ['converter #2', await spawnService('apps/converter/src/main.ts', 'CONVERTER_PORT', env)],
-  ['document-store-mcp', await spawnService('apps/document-store-mcp/src/main.ts', 'DOCUMENT_STORE_PORT', { ...env, INGEST_TIMEOUT_S: '1800' })],
+  [
+    'document-store-mcp',
+    await spawnService('apps/document-store-mcp/src/main.ts', 'DOCUMENT_STORE_PORT', {
+      ...env,
+      INGEST_TIMEOUT_S: '1800',
+    }),
+  ],
   ['policy-kb-mcp', await spawnService('apps/policy-kb-mcp/src/main.ts', 'POLICY_KB_PORT', env)],
   ['extraction-api', await spawnService('apps/extraction-api/src/main.ts', 'EXTRACTION_API_PORT', env)],
 ];
@@ -60,7 +76,11 @@ await Promise.all(
   Array.from({ length: CONCURRENCY }, async () => {
     while (next < files.length) {
       const file = files[next++]!;
-      const result = await client.callTool({ name: 'ingest_document', arguments: { file_path: file, application_ref: `BENCH/${next}` } }, undefined, { timeout: 1_800_000 });
+      const result = await client.callTool(
+        { name: 'ingest_document', arguments: { file_path: file, application_ref: `BENCH/${next}` } },
+        undefined,
+        { timeout: 1_800_000 },
+      );
       const body = toolText(result) as { status: string; error_type?: string };
       outcomes.push(body.status === 'error' ? `error:${body.error_type}` : body.status);
     }
@@ -75,7 +95,9 @@ await client.close();
 const counts = outcomes.reduce<Record<string, number>>((acc, o) => ({ ...acc, [o]: (acc[o] ?? 0) + 1 }), {});
 const lines = [
   `Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}; EMBEDDING_MODEL=${env['EMBEDDING_MODEL'] ?? 'auto'}. ` +
-    `Load average before ${before.map((l) => l.toFixed(2)).join('/')}, after ${loadavg().map((l) => l.toFixed(2)).join('/')}.`,
+    `Load average before ${before.map((l) => l.toFixed(2)).join('/')}, after ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join('/')}.`,
   '',
   `${files.length} PDFs (${mb(files.reduce((n, f) => n + statSync(f).size, 0))}) ingested through MCP, ${CONCURRENCY} at a time, in ${seconds.toFixed(1)} s: ${JSON.stringify(counts)}.`,
   '',

@@ -49,12 +49,21 @@ const docs = [
 const rows: string[] = [];
 const embedder = await deps.embedders.configured();
 await embedder.embed('warm up'); // model load is not an ingestion cost
-const collection = await deps.store.ensureCollection('application_docs', { fingerprint: embedder.fingerprint, hybrid: true });
+const collection = await deps.store.ensureCollection('application_docs', {
+  fingerprint: embedder.fingerprint,
+  hybrid: true,
+});
 for (const doc of docs) {
   const t0 = performance.now();
   // The ingest's conversion stage: read and hash once, then the conversion job (in-process here).
   const { bytes, sha256 } = await readDocumentFile(doc.file, [dirname(doc.file)], 1e9);
-  const converted = await deps.conversion.convert({ kind: 'read', path: doc.file, filename: basename(doc.file), bytes, sha256 });
+  const converted = await deps.conversion.convert({
+    kind: 'read',
+    path: doc.file,
+    filename: basename(doc.file),
+    bytes,
+    sha256,
+  });
   const t1 = performance.now();
   const chunks = chunkPages(converted.pages.map((p) => ({ page_number: p.page_number, text: p.text })));
   const t2 = performance.now();
@@ -62,27 +71,49 @@ for (const doc of docs) {
   const t3 = performance.now();
   const docId = documentId('BENCH/1', converted.fingerprint);
   const records = buildChunkRecords(
-    { document_id: docId, application_ref: 'BENCH/1', source_file: basename(doc.file), document_type: 'other', extraction_method: converted.method },
+    {
+      document_id: docId,
+      application_ref: 'BENCH/1',
+      source_file: basename(doc.file),
+      document_type: 'other',
+      extraction_method: converted.method,
+    },
     chunks,
   );
   await deps.store.upsert(
     'application_docs',
-    records.map((r, i) => ({ id: r.id, vector: vectors[i]!, text: r.text, payload: { ...r.metadata, start_offset: r.start_offset, end_offset: r.end_offset } })),
+    records.map((r, i) => ({
+      id: r.id,
+      vector: vectors[i]!,
+      text: r.text,
+      payload: { ...r.metadata, start_offset: r.start_offset, end_offset: r.end_offset },
+    })),
     { fingerprint: collection.fingerprint },
   );
   const t4 = performance.now();
   const s = (ms: number) => (ms / 1000).toFixed(2);
-  rows.push(`| ${doc.name} | ${converted.page_count} | ${chunks.length} | ${s(t1 - t0)} | ${s(t2 - t1)} | ${s(t3 - t2)} | ${s(t4 - t3)} | ${s(t4 - t0)} | ${peakRssMb().toFixed(0)} |`);
+  rows.push(
+    `| ${doc.name} | ${converted.page_count} | ${chunks.length} | ${s(t1 - t0)} | ${s(t2 - t1)} | ${s(t3 - t2)} | ${s(t4 - t3)} | ${s(t4 - t0)} | ${peakRssMb().toFixed(0)} |`,
+  );
 }
 
-console.log(`Machine: ${cpus().length} cores, Node ${process.version}; embedding model ${embedder.modelId} (${embedder.dimension}-d)\n`);
+console.log(
+  `Machine: ${cpus().length} cores, Node ${process.version}; embedding model ${embedder.modelId} (${embedder.dimension}-d)\n`,
+);
 console.log('| document | pages | chunks | convert s | chunk s | embed s | store s | total s | peak RSS MB |');
 console.log('|---|---|---|---|---|---|---|---|---|');
 for (const r of rows) console.log(r);
 
 const app = buildApp({ config, logger: log, documentStore: deps });
 const baseUrl = await listenOnFreePort(app);
-const queries = ['Green Belt boundaries', 'plot style linespoints', 'affordable housing on major sites', 'set logscale', 'sustainable transport', 'presumption in favour of sustainable development'];
+const queries = [
+  'Green Belt boundaries',
+  'plot style linespoints',
+  'affordable housing on major sites',
+  'set logscale',
+  'sustainable transport',
+  'presumption in favour of sustainable development',
+];
 console.log('\n| concurrent clients | queries | p50 ms | p99 ms | queries/s |');
 console.log('|---|---|---|---|---|');
 for (const concurrency of [1, 10, 50]) {
@@ -101,7 +132,9 @@ for (const concurrency of [1, 10, 50]) {
     }),
   );
   const seconds = (performance.now() - started) / 1000;
-  console.log(`| ${concurrency} | ${latencies.length} | ${pct(latencies, 50).toFixed(1)} | ${pct(latencies, 99).toFixed(1)} | ${(latencies.length / seconds).toFixed(1)} |`);
+  console.log(
+    `| ${concurrency} | ${latencies.length} | ${pct(latencies, 50).toFixed(1)} | ${pct(latencies, 99).toFixed(1)} | ${(latencies.length / seconds).toFixed(1)} |`,
+  );
   await Promise.all(clients.map((c) => c.close()));
 }
 console.log(`\nPeak RSS of the whole service process: ${peakRssMb().toFixed(0)} MB`);

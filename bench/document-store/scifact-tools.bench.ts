@@ -18,11 +18,19 @@ import { loadCorpus, loadQrels, loadQueries, shuffled } from '../embedding/corpu
 import { ndcgAt } from '../embedding/fusion.js';
 
 const { values } = parseArgs({
-  options: { model: { type: 'string', default: 'potion-base-2M' }, 'model-dir': { type: 'string', default: '../shared/models/potion-base-2M' } },
+  options: {
+    model: { type: 'string', default: 'potion-base-2M' },
+    'model-dir': { type: 'string', default: '../shared/models/potion-base-2M' },
+  },
 });
 const log = (m: string) => process.stderr.write(`[${new Date().toISOString().slice(11, 19)}] ${m}\n`);
 const dataDir = mkdtempSync(join(tmpdir(), 'lectern-scifact-tools-'));
-const env = { DATA_DIR: dataDir, EMBEDDING_MODEL: values.model, EMBEDDING_MODEL_DIR: values['model-dir'], LOG_LEVEL: 'silent' };
+const env = {
+  DATA_DIR: dataDir,
+  EMBEDDING_MODEL: values.model,
+  EMBEDDING_MODEL_DIR: values['model-dir'],
+  LOG_LEVEL: 'silent',
+};
 
 const serve = async (mode: 'hybrid' | 'dense') => {
   const config = loadConfig({ ...env, RETRIEVE_SEARCH_MODE: mode });
@@ -30,7 +38,8 @@ const serve = async (mode: 'hybrid' | 'dense') => {
   const app = buildApp({ config, logger: silentLogger(), documentStore: deps });
   const client = await connectMcp(await listenOnFreePort(app), 'streamable-http');
   return {
-    call: async (name: string, args: Record<string, unknown>) => toolText(await client.callTool({ name, arguments: args }, undefined, { timeout: 600_000 })),
+    call: async (name: string, args: Record<string, unknown>) =>
+      toolText(await client.callTool({ name, arguments: args }, undefined, { timeout: 600_000 })),
     close: async () => {
       await client.close();
       await app.close();
@@ -50,8 +59,13 @@ try {
   const writer = await serve('hybrid');
   const t0 = performance.now();
   for (let i = 0; i < docs.length; i += 500) {
-    const batch = docs.slice(i, i + 500).map((d) => ({ text: `${d.title}. ${d.text}`, source_filename: d.id, chunk_index: 0 }));
-    const stored = (await writer.call('store_document_chunks', { collection: 'scifact', chunks: batch })) as { success: boolean; message: string };
+    const batch = docs
+      .slice(i, i + 500)
+      .map((d) => ({ text: `${d.title}. ${d.text}`, source_filename: d.id, chunk_index: 0 }));
+    const stored = (await writer.call('store_document_chunks', { collection: 'scifact', chunks: batch })) as {
+      success: boolean;
+      message: string;
+    };
     if (!stored.success) throw new Error(stored.message);
   }
   log(`stored ${docs.length} abstracts in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
@@ -61,13 +75,26 @@ try {
     const scores = { all: [] as number[], tune: [] as number[], check: [] as number[] };
     const t = performance.now();
     for (const [qid, relevant] of train) {
-      const list = (await server.call('retrieve_document_chunks', { query: queries.get(qid), collection: 'scifact', top_k: 10 })) as Array<{ source_filename: string }>;
-      const n = ndcgAt(list.map((r) => r.source_filename), relevant, 10);
+      const list = (await server.call('retrieve_document_chunks', {
+        query: queries.get(qid),
+        collection: 'scifact',
+        top_k: 10,
+      })) as Array<{ source_filename: string }>;
+      const n = ndcgAt(
+        list.map((r) => r.source_filename),
+        relevant,
+        10,
+      );
       scores.all.push(n);
       scores[tune.has(qid) ? 'tune' : 'check'].push(n);
     }
     const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
-    results[mode] = { all: mean(scores.all), tune: mean(scores.tune), check: mean(scores.check), seconds: (performance.now() - t) / 1000 };
+    results[mode] = {
+      all: mean(scores.all),
+      tune: mean(scores.tune),
+      check: mean(scores.check),
+      seconds: (performance.now() - t) / 1000,
+    };
     log(`${mode}: nDCG@10 ${results[mode]?.all.toFixed(3)} over ${scores.all.length} queries`);
     await server.close();
   }

@@ -21,11 +21,20 @@ import { loadCorpus, loadQrels, loadQueries } from '../embedding/corpus.js';
 import { ndcgAt } from '../embedding/fusion.js';
 
 const { values } = parseArgs({
-  options: { model: { type: 'string', default: 'potion-base-2M' }, 'model-dir': { type: 'string', default: '../shared/models/potion-base-2M' } },
+  options: {
+    model: { type: 'string', default: 'potion-base-2M' },
+    'model-dir': { type: 'string', default: '../shared/models/potion-base-2M' },
+  },
 });
 const log = (m: string) => process.stderr.write(`[${new Date().toISOString().slice(11, 19)}] ${m}\n`);
 const dataDir = mkdtempSync(join(tmpdir(), 'lectern-spec004-bench-'));
-const config = loadConfig({ DATA_DIR: dataDir, EMBEDDING_MODEL: values.model, EMBEDDING_MODEL_DIR: values['model-dir'], LOG_LEVEL: 'silent', DOCUMENT_ROOTS: dataDir });
+const config = loadConfig({
+  DATA_DIR: dataDir,
+  EMBEDDING_MODEL: values.model,
+  EMBEDDING_MODEL_DIR: values['model-dir'],
+  LOG_LEVEL: 'silent',
+  DOCUMENT_ROOTS: dataDir,
+});
 const { deps, platform } = composeDocumentStore(config, silentLogger());
 const app = buildApp({ config, logger: silentLogger(), documentStore: deps });
 const client = await connectMcp(await listenOnFreePort(app), 'streamable-http');
@@ -35,7 +44,8 @@ const call = async (name: string, args: Record<string, unknown>) => {
   if (result.isError) throw new Error(JSON.stringify(toolText(result)));
   return { body: toolText(result) as Record<string, unknown>, ms: performance.now() - t };
 };
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))] ?? NaN;
+const pct = (xs: number[], p: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))] ?? NaN;
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
 type Results = Array<{ doc_id: string; section_path: string[] }>;
 
@@ -50,8 +60,16 @@ try {
     const chunks = docs.slice(i, i + 250).flatMap((d) => {
       const sentences = d.text.split(/(?<=\.)\s+/);
       const half = Math.max(1, Math.ceil(sentences.length / 2));
-      const parts = [sentences.slice(0, half).join(' '), sentences.slice(half).join(' ')].filter((p) => p.trim() !== '');
-      return parts.map((text, k) => ({ doc_id: d.id, chunk_index: k, text: `${d.title}. ${text}`.slice(0, 20_000), section_heading: d.title, tags: ['scifact'] }));
+      const parts = [sentences.slice(0, half).join(' '), sentences.slice(half).join(' ')].filter(
+        (p) => p.trim() !== '',
+      );
+      return parts.map((text, k) => ({
+        doc_id: d.id,
+        chunk_index: k,
+        text: `${d.title}. ${text}`.slice(0, 20_000),
+        section_heading: d.title,
+        tags: ['scifact'],
+      }));
     });
     stored += ((await call('store_chunks', { project: 'scifact', chunks })).body['chunks_stored'] as number) ?? 0;
   }
@@ -68,7 +86,12 @@ try {
       const ranked = [...new Set((body['results'] as Results).map((r) => r.doc_id))];
       ndcg.push(ndcgAt(ranked, relevant, 10));
     }
-    scifact[tool] = { ndcg10: Number(mean(ndcg).toFixed(4)), p50_ms: Number(pct(ms, 50).toFixed(1)), p95_ms: Number(pct(ms, 95).toFixed(1)), max_ms: Number(Math.max(...ms).toFixed(1)) };
+    scifact[tool] = {
+      ndcg10: Number(mean(ndcg).toFixed(4)),
+      p50_ms: Number(pct(ms, 50).toFixed(1)),
+      p95_ms: Number(pct(ms, 95).toFixed(1)),
+      max_ms: Number(Math.max(...ms).toFixed(1)),
+    };
     log(`scifact ${tool}: ${JSON.stringify(scifact[tool])}`);
   }
   out['scifact'] = scifact;
@@ -79,12 +102,24 @@ try {
   const nppf = corpusFile('uk-planning-policy', 'nppf-2024', 'NPPF_December_2024.pdf');
   const { dirname } = await import('node:path');
   const t1 = performance.now();
-  const run = await runProjectIngest({ ...deps, roots: [dirname(nppf)] }, { project: 'nppf', root: dirname(nppf), files: [nppf], kind: 'ingest', embedder });
-  const ingestS = (performance.now() - t1) / 1000;
-  const titles = [...new Set((await deps.store.scroll('nppf', { limit: 1000 })).points.flatMap((p) => (p.payload['section_path'] as string[]).slice(-1)))].filter(
-    (t) => t.split(' ').length >= 2 && !/^\d+$/.test(t),
+  const run = await runProjectIngest(
+    { ...deps, roots: [dirname(nppf)] },
+    { project: 'nppf', root: dirname(nppf), files: [nppf], kind: 'ingest', embedder },
   );
-  const planning: Record<string, unknown> = { pages: run.documents[0]?.page_count, chunks: run.totals.chunks, ingest_s: Number(ingestS.toFixed(1)), queries: titles.length };
+  const ingestS = (performance.now() - t1) / 1000;
+  const titles = [
+    ...new Set(
+      (await deps.store.scroll('nppf', { limit: 1000 })).points.flatMap((p) =>
+        (p.payload['section_path'] as string[]).slice(-1),
+      ),
+    ),
+  ].filter((t) => t.split(' ').length >= 2 && !/^\d+$/.test(t));
+  const planning: Record<string, unknown> = {
+    pages: run.documents[0]?.page_count,
+    chunks: run.totals.chunks,
+    ingest_s: Number(ingestS.toFixed(1)),
+    queries: titles.length,
+  };
   for (const tool of ['find_chunks', 'query_hybrid'] as const) {
     let hits = 0;
     const rr: number[] = [];
@@ -96,7 +131,12 @@ try {
       if (rank >= 0) hits++;
       rr.push(rank >= 0 ? 1 / (rank + 1) : 0);
     }
-    planning[tool] = { success_at_6: Number((hits / titles.length).toFixed(3)), mrr: Number(mean(rr).toFixed(3)), p50_ms: Number(pct(ms, 50).toFixed(1)), p95_ms: Number(pct(ms, 95).toFixed(1)) };
+    planning[tool] = {
+      success_at_6: Number((hits / titles.length).toFixed(3)),
+      mrr: Number(mean(rr).toFixed(3)),
+      p50_ms: Number(pct(ms, 50).toFixed(1)),
+      p95_ms: Number(pct(ms, 95).toFixed(1)),
+    };
     log(`nppf ${tool}: ${JSON.stringify(planning[tool])}`);
   }
   out['planning'] = planning;

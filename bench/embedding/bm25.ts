@@ -1,9 +1,12 @@
 // A minimal in-memory Okapi BM25, for the fusion measurement only (the product's BM25 is SQLite FTS5 in
 // libs/vector-store). Lowercase alphanumeric tokens, a tiny stoplist, title + text, like the reference run
 // described in ../shared/corpora/beir-scifact/SOURCE.md.
-const STOP = new Set('a an and are as at be by for from has have in is it its of on or that the to was were which with'.split(' '));
+const STOP = new Set(
+  'a an and are as at be by for from has have in is it its of on or that the to was were which with'.split(' '),
+);
 
-export const tokenize = (text: string): string[] => (text.toLowerCase().match(/[a-z0-9]+/g) ?? []).filter((t) => !STOP.has(t));
+export const tokenize = (text: string): string[] =>
+  (text.toLowerCase().match(/[a-z0-9]+/g) ?? []).filter((t) => !STOP.has(t));
 
 export class Bm25 {
   private readonly postings = new Map<string, { doc: number; tf: number }[]>();

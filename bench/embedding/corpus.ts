@@ -26,12 +26,17 @@ export const loadCorpus = (): Doc[] =>
   }));
 
 export const loadQueries = (): Query[] =>
-  jsonl<{ _id: string; text: string }>(corpusFile('beir-scifact', 'queries.jsonl')).map((q) => ({ id: q._id, text: q.text }));
+  jsonl<{ _id: string; text: string }>(corpusFile('beir-scifact', 'queries.jsonl')).map((q) => ({
+    id: q._id,
+    text: q.text,
+  }));
 
 /** query id -> relevant doc ids (train judgments). */
 export const loadQrels = (split: 'train' | 'test' = 'train'): Map<string, Set<string>> => {
   const rel = new Map<string, Set<string>>();
-  for (const line of readFileSync(corpusFile('beir-scifact', 'qrels', `${split}.tsv`), 'utf8').split('\n').slice(1)) {
+  for (const line of readFileSync(corpusFile('beir-scifact', 'qrels', `${split}.tsv`), 'utf8')
+    .split('\n')
+    .slice(1)) {
     const [q, d, s] = line.split('\t');
     if (!q || !d || Number(s) <= 0) continue;
     rel.set(q, (rel.get(q) ?? new Set()).add(d));
@@ -44,7 +49,12 @@ export const loadQrels = (split: 'train' | 'test' = 'train'): Map<string, Set<st
  * with `overlapWords` words repeated between neighbours. Used to keep long abstracts from being silently cut by a
  * model's limit (each piece is embedded whole; a document scores as its best piece).
  */
-export const chunkByTokens = (text: string, maxTokens: number, countTokens: (t: string) => number, overlapWords = 0): string[] => {
+export const chunkByTokens = (
+  text: string,
+  maxTokens: number,
+  countTokens: (t: string) => number,
+  overlapWords = 0,
+): string[] => {
   const words = text.split(/\s+/).filter(Boolean);
   const pieces: string[] = [];
   let start = 0;

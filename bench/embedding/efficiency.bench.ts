@@ -17,7 +17,8 @@ import { measureGemmConcurrent, measureGemmPeak } from './gemm-peak.js';
 import { DEFAULT_ONNX_BATCH_TOKENS } from '../../libs/embedding/src/onnx/minilm.backend.js';
 
 const args = process.argv.slice(2);
-const opt = (name: string, fallback: number): number => (args.includes(name) ? Number(args[args.indexOf(name) + 1]) : fallback);
+const opt = (name: string, fallback: number): number =>
+  args.includes(name) ? Number(args[args.indexOf(name) + 1]) : fallback;
 const rounds = opt('--rounds', 5);
 const batchSize = opt('--batch', 32);
 const THREADS = availableParallelism();
@@ -31,14 +32,34 @@ const log = { info: () => undefined, warn: () => undefined };
 // the two sessions competing for caches and memory.
 const configs: { name: string; onnxWorkers: number; onnxBatchTokens?: number; threads?: number }[] = [
   { name: `${THREADS} sessions x 1 thread, ${DEFAULT_ONNX_BATCH_TOKENS} tokens/call (default)`, onnxWorkers: THREADS },
-  ...[512, 1024].map((t) => ({ name: `${THREADS} sessions x 1 thread, ${t} tokens/call`, onnxWorkers: THREADS, onnxBatchTokens: t })),
-  { name: `${THREADS} sessions x 1 thread, ${batchSize} rows/call (no token budget)`, onnxWorkers: THREADS, onnxBatchTokens: Infinity },
+  ...[512, 1024].map((t) => ({
+    name: `${THREADS} sessions x 1 thread, ${t} tokens/call`,
+    onnxWorkers: THREADS,
+    onnxBatchTokens: t,
+  })),
+  {
+    name: `${THREADS} sessions x 1 thread, ${batchSize} rows/call (no token budget)`,
+    onnxWorkers: THREADS,
+    onnxBatchTokens: Infinity,
+  },
   { name: `1 session x ${THREADS} threads, ${DEFAULT_ONNX_BATCH_TOKENS} tokens/call`, onnxWorkers: 1 },
-  { name: `1 session x 1 thread (one core, vs the 1-thread peak), ${DEFAULT_ONNX_BATCH_TOKENS} tokens/call`, onnxWorkers: 1, threads: 1 },
+  {
+    name: `1 session x 1 thread (one core, vs the 1-thread peak), ${DEFAULT_ONNX_BATCH_TOKENS} tokens/call`,
+    onnxWorkers: 1,
+    threads: 1,
+  },
 ];
 const embedders = await Promise.all(
   configs.map((c) =>
-    resolveEmbedder({ model: 'all-MiniLM-L6-v2', modelDir, cacheDir: root, log, threads: c.threads ?? THREADS, onnxWorkers: c.onnxWorkers, onnxBatchTokens: c.onnxBatchTokens }),
+    resolveEmbedder({
+      model: 'all-MiniLM-L6-v2',
+      modelDir,
+      cacheDir: root,
+      log,
+      threads: c.threads ?? THREADS,
+      onnxWorkers: c.onnxWorkers,
+      onnxBatchTokens: c.onnxBatchTokens,
+    }),
   ),
 );
 const count = (t: string) => (embedders[0] as (typeof embedders)[0]).countTokens(t);
@@ -62,7 +83,11 @@ for (let r = 0; r < rounds; r++) {
   best.gemm = Math.max(best.gemm, ...g.map((x) => x.gflops));
   best.gemm1 = Math.max(best.gemm1, ...g1.map((x) => x.gflops));
   best.concurrent = Math.max(best.concurrent, ...gc.map((x) => x.gflops));
-  for (const x of [...g.map((y) => ({ ...y, t: THREADS })), ...g1.map((y) => ({ ...y, t: 1 })), ...gc.map((y) => ({ ...y, t: 1 }))]) {
+  for (const x of [
+    ...g.map((y) => ({ ...y, t: THREADS })),
+    ...g1.map((y) => ({ ...y, t: 1 })),
+    ...gc.map((y) => ({ ...y, t: 1 })),
+  ]) {
     const key = `${x.shape} ${x.t} thread${x.t > 1 ? 's' : ''}`;
     byShape.set(key, Math.max(byShape.get(key) ?? 0, x.gflops));
   }
@@ -77,7 +102,11 @@ for (let r = 0; r < rounds; r++) {
   }
 }
 // Every configuration must give the very same vectors (calls of any size compute each row the same way).
-const identical = outputs.map((o) => o.every((v, t) => Buffer.compare(Buffer.from(v.buffer), Buffer.from((outputs[0] as Float32Array[])[t]!.buffer)) === 0));
+const identical = outputs.map((o) =>
+  o.every(
+    (v, t) => Buffer.compare(Buffer.from(v.buffer), Buffer.from((outputs[0] as Float32Array[])[t]!.buffer)) === 0,
+  ),
+);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
 // The machine's peak is measured with every core busy, the way the model runs: the better of one
 // all-core GEMM and one one-thread GEMM session per core running at the same time. Cores x the one-core
@@ -85,15 +114,23 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 // that product is an extrapolation the machine does not reach, and the stricter reference.
 const machinePeak = Math.max(best.gemm, best.concurrent);
 const extrapolated = best.gemm1 * THREADS;
-console.log(`${texts.length} texts of exactly ${S} tokens, ${(flopsPerText / 1e9).toFixed(2)} GFLOP each; best of ${rounds} alternating rounds.`);
+console.log(
+  `${texts.length} texts of exactly ${S} tokens, ${(flopsPerText / 1e9).toFixed(2)} GFLOP each; best of ${rounds} alternating rounds.`,
+);
 console.log(
   `GEMM peak: ${THREADS} threads ${best.gemm.toFixed(1)} GFLOP/s, ${THREADS} one-thread sessions at once ${best.concurrent.toFixed(1)} GFLOP/s ` +
     `-> machine peak ${machinePeak.toFixed(1)} GFLOP/s; 1 thread alone ${best.gemm1.toFixed(1)} GFLOP/s (x ${THREADS} = ${extrapolated.toFixed(1)})`,
 );
 console.log(`GEMM by shape (GFLOP/s): ${[...byShape].map(([k, v]) => `${k} ${v.toFixed(1)}`).join('; ')}`);
-console.log(`load average at the end: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+console.log(
+  `load average at the end: ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}`,
+);
 console.log('');
-console.log(`| configuration | texts/s | GFLOP/s | % of measured peak | median round | % of ${THREADS} x one-core peak | vectors |`);
+console.log(
+  `| configuration | texts/s | GFLOP/s | % of measured peak | median round | % of ${THREADS} x one-core peak | vectors |`,
+);
 console.log('|---|---|---|---|---|---|---|');
 configs.forEach((c, i) => {
   const gf = best.model[i] as number;

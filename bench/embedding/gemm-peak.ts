@@ -48,7 +48,10 @@ export const measureGemmPeak = async (dir: string, threads: number, repeats = 20
     [384, 1536],
     [1536, 384],
   ];
-  const shapes: [number, number, number][] = [...[256, 2048].flatMap((m) => kn.map(([k, n]) => [m, k, n] as [number, number, number])), [8192, 384, 1536]];
+  const shapes: [number, number, number][] = [
+    ...[256, 2048].flatMap((m) => kn.map(([k, n]) => [m, k, n] as [number, number, number])),
+    [8192, 384, 1536],
+  ];
   const results: GemmResult[] = [];
   for (const [m, k, n] of shapes) {
     const file = join(dir, `gemm-${k}x${n}.onnx`);
@@ -92,7 +95,12 @@ const ort = require(workerData.ort);
  * run `runsPerWindow` back-to-back MatMuls: the machine's matrix-multiply peak with every core busy.
  * Best of `repeats` windows per shape.
  */
-export const measureGemmConcurrent = async (dir: string, sessions: number, repeats = 5, runsPerWindow = 8): Promise<GemmResult[]> => {
+export const measureGemmConcurrent = async (
+  dir: string,
+  sessions: number,
+  repeats = 5,
+  runsPerWindow = 8,
+): Promise<GemmResult[]> => {
   const kn: [number, number][] = [
     [384, 384],
     [384, 1152],
@@ -105,8 +113,15 @@ export const measureGemmConcurrent = async (dir: string, sessions: number, repea
     for (const [k, n] of kn) {
       const file = join(dir, `gemm-${k}x${n}.onnx`);
       writeFileSync(file, matmulModel(k, n));
-      const workers = Array.from({ length: sessions }, () => new Worker(WORKER, { eval: true, workerData: { ort: ortPath, file, m, k, runs: runsPerWindow } }));
-      const next = (w: Worker): Promise<unknown> => new Promise((resolve, reject) => { w.once('message', resolve); w.once('error', reject); });
+      const workers = Array.from(
+        { length: sessions },
+        () => new Worker(WORKER, { eval: true, workerData: { ort: ortPath, file, m, k, runs: runsPerWindow } }),
+      );
+      const next = (w: Worker): Promise<unknown> =>
+        new Promise((resolve, reject) => {
+          w.once('message', resolve);
+          w.once('error', reject);
+        });
       await Promise.all(workers.map(next));
       let best = Infinity;
       for (let r = 0; r < repeats; r++) {
@@ -116,8 +131,19 @@ export const measureGemmConcurrent = async (dir: string, sessions: number, repea
         await Promise.all(done);
         best = Math.min(best, performance.now() - t0);
       }
-      await Promise.all(workers.map((w) => new Promise((resolve) => { w.once('exit', resolve); w.postMessage('stop'); })));
-      results.push({ shape: `[${m}x${k}]·[${k}x${n}] x${sessions}`, gflops: (sessions * runsPerWindow * 2 * m * k * n) / (best / 1000) / 1e9 });
+      await Promise.all(
+        workers.map(
+          (w) =>
+            new Promise((resolve) => {
+              w.once('exit', resolve);
+              w.postMessage('stop');
+            }),
+        ),
+      );
+      results.push({
+        shape: `[${m}x${k}]·[${k}x${n}] x${sessions}`,
+        gflops: (sessions * runsPerWindow * 2 * m * k * n) / (best / 1000) / 1e9,
+      });
     }
   }
   return results;

@@ -18,7 +18,9 @@ import { sharedModelDir } from '@lectern/testing';
 import { makeMiniLmFixture } from '../../libs/embedding/src/test-model/minilm-fixture.js';
 import { chunkByTokens, loadCorpus, loadQueries, shuffled } from './corpus.js';
 
-const { values } = parseArgs({ options: { rounds: { type: 'string', default: '3' }, 'model-dir': { type: 'string' } } });
+const { values } = parseArgs({
+  options: { rounds: { type: 'string', default: '3' }, 'model-dir': { type: 'string' } },
+});
 const rounds = Number(values.rounds);
 const potionDir = values['model-dir'] ?? sharedModelDir('potion-base-2M');
 const fmt = (x: number, d = 0) => (Number.isFinite(x) ? x.toFixed(d) : '–');
@@ -47,20 +49,40 @@ const main = async (): Promise<void> => {
   const log = { info: () => undefined, warn: () => undefined };
   const threads = availableParallelism();
   const engines: [string, Embedder][] = [
-    ['potion-base-2M (caller thread)', await resolveEmbedder({ model: 'potion-base-2M', modelDir: potionDir, cacheDir: root, log })],
-    ['USE-lite (bundled, 2 workers)', await resolveEmbedder({ model: 'universal-sentence-encoder-lite', cacheDir: root, threads, log })],
-    ['MiniLM-shaped fp32 (2 workers)', await resolveEmbedder({ model: 'all-MiniLM-L6-v2', modelDir: minilmDir, cacheDir: root, threads, log })],
+    [
+      'potion-base-2M (caller thread)',
+      await resolveEmbedder({ model: 'potion-base-2M', modelDir: potionDir, cacheDir: root, log }),
+    ],
+    [
+      'USE-lite (bundled, 2 workers)',
+      await resolveEmbedder({ model: 'universal-sentence-encoder-lite', cacheDir: root, threads, log }),
+    ],
+    [
+      'MiniLM-shaped fp32 (2 workers)',
+      await resolveEmbedder({ model: 'all-MiniLM-L6-v2', modelDir: minilmDir, cacheDir: root, threads, log }),
+    ],
   ];
   const potion = engines[0]?.[1] as Embedder;
   const corpus = shuffled(loadCorpus());
   const count = (t: string) => potion.countTokens(t);
-  const queries = shuffled(loadQueries()).map((q) => q.text).slice(0, 256);
-  const chunks = corpus.map((d) => chunkByTokens(d.text, 200, count)[0] as string).filter((t) => count(t) >= 150).slice(0, 128);
+  const queries = shuffled(loadQueries())
+    .map((q) => q.text)
+    .slice(0, 256);
+  const chunks = corpus
+    .map((d) => chunkByTokens(d.text, 200, count)[0] as string)
+    .filter((t) => count(t) >= 150)
+    .slice(0, 128);
   const abstracts = corpus.map((d) => `${d.title}. ${d.text}`);
   for (const [, e] of engines) await e.embedBatch(queries.slice(0, 16)); // warm-up: load models, JIT
 
-  console.log(`Machine: ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}), Node ${process.version}; load average at start ${loadavg().map((x) => x.toFixed(1)).join(' / ')}; best of ${rounds} alternating rounds.`);
-  console.log(`Texts: ${queries.length} SciFact claims, ${chunks.length} abstract pieces of 150-200 potion tokens; batch 32.`);
+  console.log(
+    `Machine: ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}), Node ${process.version}; load average at start ${loadavg()
+      .map((x) => x.toFixed(1))
+      .join(' / ')}; best of ${rounds} alternating rounds.`,
+  );
+  console.log(
+    `Texts: ${queries.length} SciFact claims, ${chunks.length} abstract pieces of 150-200 potion tokens; batch 32.`,
+  );
   console.log('');
   console.log('| texts | engine | texts/s (wall) | texts/s per CPU-second | CPU/wall | load avg (1 min) |');
   console.log('|---|---|---|---|---|---|');
@@ -77,7 +99,9 @@ const main = async (): Promise<void> => {
     }
     for (const [i, [name]] of engines.entries()) {
       const m = best[i] as Measure;
-      console.log(`| ${label} | ${name} | ${fmt(texts.length / (m.wall / 1000))} | ${fmt(texts.length / (m.cpu / 1000))} | ${fmt(m.cpu / m.wall, 2)} | ${fmt(m.load, 1)} |`);
+      console.log(
+        `| ${label} | ${name} | ${fmt(texts.length / (m.wall / 1000))} | ${fmt(texts.length / (m.cpu / 1000))} | ${fmt(m.cpu / m.wall, 2)} | ${fmt(m.load, 1)} |`,
+      );
     }
   }
 
@@ -99,7 +123,9 @@ const main = async (): Promise<void> => {
   const tokenizeOnly = await measure(async () => {
     for (const t of pieces) potion.countTokens(t);
   });
-  console.log(`Of which tokenisation (@huggingface/tokenizers): ${fmt((tokenizeOnly.wall / (performance.now() - m0 - tokenizeOnly.wall)) * 100)}% of the embedding time for 2000 abstracts.`);
+  console.log(
+    `Of which tokenisation (@huggingface/tokenizers): ${fmt((tokenizeOnly.wall / (performance.now() - m0 - tokenizeOnly.wall)) * 100)}% of the embedding time for 2000 abstracts.`,
+  );
   for (const [, e] of engines) await e.close();
   await rm(root, { recursive: true, force: true });
 };

@@ -20,7 +20,8 @@ import { chunkByTokens, loadCorpus, loadQrels, loadQueries, shuffled, type Doc }
 import { convex, minMax, ndcgAt, recallAt, rrf, zScore, type Scored } from './fusion.js';
 
 const args = process.argv.slice(2);
-const opt = (name: string, fallback: string) => (args.includes(name) ? (args[args.indexOf(name) + 1] as string) : fallback);
+const opt = (name: string, fallback: string) =>
+  args.includes(name) ? (args[args.indexOf(name) + 1] as string) : fallback;
 const MODEL = opt('--model', 'universal-sentence-encoder-lite');
 const DEPTH = Number(opt('--depth', '100'));
 const MODEL_DIR = args.includes('--model-dir') ? opt('--model-dir', '') : undefined;
@@ -41,7 +42,11 @@ const chunkVectors = async (embedder: Embedder, docs: Doc[]): Promise<ChunkIndex
   if (existsSync(meta) && existsSync(bin)) {
     const docOf = JSON.parse(readFileSync(meta, 'utf8')) as number[];
     const buf = readFileSync(bin);
-    return { docOf, vectors: new Float32Array(buf.buffer, buf.byteOffset, buf.byteLength / 4), dim: embedder.dimension };
+    return {
+      docOf,
+      vectors: new Float32Array(buf.buffer, buf.byteOffset, buf.byteLength / 4),
+      dim: embedder.dimension,
+    };
   }
   const t0 = performance.now();
   const texts: string[] = [];
@@ -52,7 +57,9 @@ const chunkVectors = async (embedder: Embedder, docs: Doc[]): Promise<ChunkIndex
       docOf.push(i);
     }
   });
-  console.error(`chunked ${docs.length} docs into ${texts.length} chunks in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+  console.error(
+    `chunked ${docs.length} docs into ${texts.length} chunks in ${((performance.now() - t0) / 1000).toFixed(0)} s`,
+  );
   const t1 = performance.now();
   let last = 0;
   const vectors = await embedder.embedBatch(texts, {
@@ -99,8 +106,16 @@ const main = async () => {
     check: new Map([...train].filter(([q]) => !half.has(q))),
   };
   const ids = docs.map((d) => d.id);
-  const bm25 = new Bm25(ids, docs.map((d) => `${d.title} ${d.text}`));
-  const embedder = await resolveEmbedder({ model: MODEL, modelDir: MODEL_DIR, cacheDir: join(repoRoot(), 'data', 'models'), log: console as never });
+  const bm25 = new Bm25(
+    ids,
+    docs.map((d) => `${d.title} ${d.text}`),
+  );
+  const embedder = await resolveEmbedder({
+    model: MODEL,
+    modelDir: MODEL_DIR,
+    cacheDir: join(repoRoot(), 'data', 'models'),
+    log: console as never,
+  });
   const index = await chunkVectors(embedder, docs);
   const qIds = [...train.keys()];
   const qVectors = await embedder.embedBatch(qIds.map((q) => queries.get(q) as string));
@@ -143,7 +158,11 @@ const main = async () => {
   const methods: Method[] = [];
   for (const k of [1, 2, 5, 10, 20, 60, 100]) {
     for (let w = 0.1; w <= 1.001; w += 0.1) {
-      methods.push({ family: 'RRF', params: `k=${k}, w_bm25=1, w_dense=${w.toFixed(1)}`, rank: (r) => rrf([r.bm25, r.dense], [1, w], k) });
+      methods.push({
+        family: 'RRF',
+        params: `k=${k}, w_bm25=1, w_dense=${w.toFixed(1)}`,
+        rank: (r) => rrf([r.bm25, r.dense], [1, w], k),
+      });
     }
   }
   for (const [name, norm] of [
@@ -151,7 +170,11 @@ const main = async () => {
     ['z-score', zScore],
   ] as const) {
     for (let a = 0.05; a <= 0.951; a += 0.05) {
-      methods.push({ family: `convex ${name}`, params: `w_dense=${a.toFixed(2)}, w_bm25=${(1 - a).toFixed(2)}`, rank: (r) => convex([r.bm25, r.dense], [1 - a, a], norm) });
+      methods.push({
+        family: `convex ${name}`,
+        params: `w_dense=${a.toFixed(2)}, w_bm25=${(1 - a).toFixed(2)}`,
+        rank: (r) => convex([r.bm25, r.dense], [1 - a, a], norm),
+      });
     }
   }
 
@@ -161,37 +184,57 @@ const main = async () => {
     const tr = evaluate('train', rank);
     const tu = evaluate('tune', rank);
     const ch = evaluate('check', rank);
-    rows.push(`| ${name} | **${fmt(tr.ndcg)}** | ${fmt(tr.recall)} | ${fmt(tu.ndcg)} | ${fmt(ch.ndcg)} | ${fmt(ch.recall)} |`);
+    rows.push(
+      `| ${name} | **${fmt(tr.ndcg)}** | ${fmt(tr.recall)} | ${fmt(tu.ndcg)} | ${fmt(ch.ndcg)} | ${fmt(ch.recall)} |`,
+    );
     return tr;
   };
   const bm = row('BM25 (k1=1.2, b=0.75)', (r) => r.bm25);
-  const de = row(`dense ${embedder.modelId}, chunked to ${embedder.maxTokens} tokens, doc = best chunk`, (r) => r.dense);
-  row(`dense ${embedder.modelId}, first ${embedder.maxTokens} tokens only (truncated)`, (r) => (r as unknown as { truncated: Scored[] }).truncated);
+  const de = row(
+    `dense ${embedder.modelId}, chunked to ${embedder.maxTokens} tokens, doc = best chunk`,
+    (r) => r.dense,
+  );
+  row(
+    `dense ${embedder.modelId}, first ${embedder.maxTokens} tokens only (truncated)`,
+    (r) => (r as unknown as { truncated: Scored[] }).truncated,
+  );
   row('hybrid RRF k=60, equal weights (naive)', (r) => rrf([r.bm25, r.dense], [1, 1], 60));
 
   // Choose on the tune half (nDCG@10): the best of each family, and the overall default.
   const scored = methods.map((m) => ({ m, train: evaluate('tune', m.rank) }));
-  const bestOf = (family: string) => scored.filter((s) => s.m.family === family).sort((a, b) => b.train.ndcg - a.train.ndcg)[0];
+  const bestOf = (family: string) =>
+    scored.filter((s) => s.m.family === family).sort((a, b) => b.train.ndcg - a.train.ndcg)[0];
   const families = ['RRF', 'convex min-max', 'convex z-score'].map((f) => bestOf(f)).filter((x) => x !== undefined);
   for (const f of families) row(`hybrid ${f.m.family} (${f.m.params}), best on tune`, f.m.rank);
   const chosen = [...families].sort((a, b) => b.train.ndcg - a.train.ndcg)[0];
 
-  console.log(`Model ${embedder.modelId} (${embedder.fingerprint.revision}), ${docs.length} docs, ${index.docOf.length} chunks, depth ${DEPTH} per list.`);
+  console.log(
+    `Model ${embedder.modelId} (${embedder.fingerprint.revision}), ${docs.length} docs, ${index.docOf.length} chunks, depth ${DEPTH} per list.`,
+  );
   console.log('');
-  console.log(`Train judgments: ${train.size} queries; tune half ${splits.tune.size}, check half ${splits.check.size}.`);
+  console.log(
+    `Train judgments: ${train.size} queries; tune half ${splits.tune.size}, check half ${splits.check.size}.`,
+  );
   console.log('');
   console.log('| run | train nDCG@10 | train R@100 | tune nDCG@10 | check nDCG@10 | check R@100 |');
   console.log('|---|---|---|---|---|---|');
   rows.forEach((r) => console.log(r));
   console.log('');
   console.log(`Better input on train: ${bm.ndcg >= de.ndcg ? 'BM25' : 'dense'} ${fmt(Math.max(bm.ndcg, de.ndcg))}.`);
-  if (chosen) console.log(`Chosen default: ${chosen.m.family} (${chosen.m.params}), tune nDCG@10 ${fmt(chosen.train.ndcg)}.`);
+  if (chosen)
+    console.log(`Chosen default: ${chosen.m.family} (${chosen.m.params}), tune nDCG@10 ${fmt(chosen.train.ndcg)}.`);
   // The sensitivity of the chosen family, for the record.
   console.log('');
   console.log('Sensitivity (tune nDCG@10) of each family to its weight:');
   for (const f of ['RRF', 'convex min-max', 'convex z-score']) {
-    const list = scored.filter((s) => s.m.family === f && (f !== 'RRF' || s.m.params.startsWith(`k=${bestOf('RRF')?.m.params.split(',')[0]?.slice(2)},`)));
-    console.log(`- ${f}: ${list.map((s) => `${s.m.params.replace(/, w_bm25=1(\.00)?/, '').replace(/w_bm25=[0-9.]+,?\s?/, '')} → ${fmt(s.train.ndcg)}`).join('; ')}`);
+    const list = scored.filter(
+      (s) =>
+        s.m.family === f &&
+        (f !== 'RRF' || s.m.params.startsWith(`k=${bestOf('RRF')?.m.params.split(',')[0]?.slice(2)},`)),
+    );
+    console.log(
+      `- ${f}: ${list.map((s) => `${s.m.params.replace(/, w_bm25=1(\.00)?/, '').replace(/w_bm25=[0-9.]+,?\s?/, '')} → ${fmt(s.train.ndcg)}`).join('; ')}`,
+    );
   }
 };
 

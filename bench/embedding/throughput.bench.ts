@@ -47,9 +47,13 @@ const time = async (fn: () => Promise<unknown>): Promise<number> => {
   await fn();
   return performance.now() - t0;
 };
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))] ?? NaN;
+const pct = (xs: number[], p: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))] ?? NaN;
 const maxAbsDiff = (a: Float32Array[], b: Float32Array[]) =>
-  a.reduce((m, v, i) => v.reduce((mm, x, j) => Math.max(mm, Math.abs(x - ((b[i] as Float32Array)[j] as number))), m), 0);
+  a.reduce(
+    (m, v, i) => v.reduce((mm, x, j) => Math.max(mm, Math.abs(x - ((b[i] as Float32Array)[j] as number))), m),
+    0,
+  );
 const fmt = (x: number, d = 1) => (Number.isFinite(x) ? x.toFixed(d) : '–');
 
 /** Best texts/s of each engine over `rounds` alternating runs. */
@@ -73,7 +77,14 @@ const main = async () => {
   await copyFile(join(modelDir, 'onnx', 'model_quint8_avx2.onnx'), join(modelDir, 'onnx', 'model_quantized.onnx'));
   const log = { info: () => undefined, warn: () => undefined };
   const fp32 = await resolveEmbedder({ model: 'all-MiniLM-L6-v2', modelDir, cacheDir: root, threads: THREADS, log });
-  const int8 = await resolveEmbedder({ model: 'all-MiniLM-L6-v2', modelDir, cacheDir: root, threads: THREADS, quantized: true, log });
+  const int8 = await resolveEmbedder({
+    model: 'all-MiniLM-L6-v2',
+    modelDir,
+    cacheDir: root,
+    threads: THREADS,
+    quantized: true,
+    log,
+  });
   const bundled = await resolveEmbedder({ model: 'universal-sentence-encoder-lite', cacheDir: root, log });
   env.allowRemoteModels = false;
   env.localModelPath = `${root}/`;
@@ -94,7 +105,10 @@ const main = async () => {
     .map((d) => chunkByTokens(d.text, 200, count)[0] as string)
     .filter((t) => count(t) >= 190)
     .slice(0, quick ? 32 : 64);
-  const mix = shuffled(corpus.slice(0, 200).flatMap((d) => chunkByTokens(`${d.title}. ${d.text}`, 256, count))).slice(0, quick ? 64 : 192);
+  const mix = shuffled(corpus.slice(0, 200).flatMap((d) => chunkByTokens(`${d.title}. ${d.text}`, 256, count))).slice(
+    0,
+    quick ? 64 : 192,
+  );
   const avg = (xs: string[]) => xs.reduce((s, t) => s + count(t), 0) / xs.length;
   const engines = [
     ours(fp32, 'lectern fp32'),
@@ -110,8 +124,12 @@ const main = async () => {
     lines.push(s);
     console.log(s);
   };
-  say(`Machine: ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}), Node ${process.version}, ${THREADS} intra-op threads, best of ${rounds} alternating rounds.`);
-  say(`Texts: ${queries.length} SciFact claims (avg ${fmt(avg(queries))} MiniLM tokens); ${chunks200.length} abstract pieces (avg ${fmt(avg(chunks200))} tokens); mix of ${mix.length} chunks (avg ${fmt(avg(mix))}, min ${Math.min(...mix.map(count))}, max ${Math.max(...mix.map(count))} tokens).`);
+  say(
+    `Machine: ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}), Node ${process.version}, ${THREADS} intra-op threads, best of ${rounds} alternating rounds.`,
+  );
+  say(
+    `Texts: ${queries.length} SciFact claims (avg ${fmt(avg(queries))} MiniLM tokens); ${chunks200.length} abstract pieces (avg ${fmt(avg(chunks200))} tokens); mix of ${mix.length} chunks (avg ${fmt(avg(mix))}, min ${Math.min(...mix.map(count))}, max ${Math.max(...mix.map(count))} tokens).`,
+  );
   say();
   say(`| texts | batch | ${engines.map((e) => e.name).join(' | ')} |`);
   say(`|---|---|${engines.map(() => '---').join('|')}|`);
@@ -128,7 +146,9 @@ const main = async () => {
   say(`| **mix** | 32 | ${mixTps.map((x) => `**${fmt(x)}/s**`).join(' | ')} |`);
   say();
   const [oF, tF, oQ, tQ] = mixTps as [number, number, number, number];
-  say(`Mix, batch 32: lectern fp32 / Transformers.js fp32 = **${fmt(oF / tF, 2)}×**; lectern int8 / Transformers.js q8 = **${fmt(oQ / tQ, 2)}×**.`);
+  say(
+    `Mix, batch 32: lectern fp32 / Transformers.js fp32 = **${fmt(oF / tF, 2)}×**; lectern int8 / Transformers.js q8 = **${fmt(oQ / tQ, 2)}×**.`,
+  );
 
   // Latency of single calls (what a search request pays).
   say();
@@ -148,10 +168,15 @@ const main = async () => {
   // Agreement with Transformers.js on the same ONNX file.
   const sample = mix.slice(0, 64);
   const dF = maxAbsDiff(await engines[0]!.embed(sample, 32), await engines[1]!.embed(sample, 32));
-  const dQalone = maxAbsDiff(await engines[2]!.embed(sample.slice(0, 16), 1), await engines[3]!.embed(sample.slice(0, 16), 1));
+  const dQalone = maxAbsDiff(
+    await engines[2]!.embed(sample.slice(0, 16), 1),
+    await engines[3]!.embed(sample.slice(0, 16), 1),
+  );
   const dQbatch = maxAbsDiff(await engines[2]!.embed(sample, 32), await engines[3]!.embed(sample, 32));
   say();
-  say(`Max abs difference vs Transformers.js (same ONNX file, ${sample.length} mixed texts): fp32 ${dF.toExponential(2)}; int8 batch 1 ${dQalone.toExponential(2)}; int8 batch 32 ${dQbatch.toExponential(2)} (dynamic int8 quantises activations per call, so Transformers.js' padded batches change its own output; lectern runs int8 texts alone).`);
+  say(
+    `Max abs difference vs Transformers.js (same ONNX file, ${sample.length} mixed texts): fp32 ${dF.toExponential(2)}; int8 batch 1 ${dQalone.toExponential(2)}; int8 batch 32 ${dQbatch.toExponential(2)} (dynamic int8 quantises activations per call, so Transformers.js' padded batches change its own output; lectern runs int8 texts alone).`,
+  );
 
   await Promise.all([fp32.close(), int8.close(), bundled.close(), tjsFp32.dispose(), tjsQ8.dispose()]);
   await rm(root, { recursive: true, force: true });

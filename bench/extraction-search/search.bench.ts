@@ -16,12 +16,22 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DocIndexBuildInput, type DocSearchMode } from '@lectern/contracts';
-import { createDocTools, inverseDocumentFrequencies, loadIndex, rankChunks, termStats, type LoadedIndex } from '@lectern/doc-tools';
+import {
+  createDocTools,
+  inverseDocumentFrequencies,
+  loadIndex,
+  rankChunks,
+  termStats,
+  type LoadedIndex,
+} from '@lectern/doc-tools';
 import { createPlatform, docToolsDeps } from '@lectern/platform';
 import { corpusFile, silentLogger } from '@lectern/testing';
 
 const { values } = parseArgs({
-  options: { model: { type: 'string', default: 'potion-base-2M' }, 'model-dir': { type: 'string', default: '../shared/models/potion-base-2M' } },
+  options: {
+    model: { type: 'string', default: 'potion-base-2M' },
+    'model-dir': { type: 'string', default: '../shared/models/potion-base-2M' },
+  },
 });
 
 interface Query {
@@ -48,9 +58,21 @@ const DOCS: { name: string; split: 'tune' | 'check'; file: string; queries: Quer
       { q: 'radial load force rating', right: [['radial load', '245']] },
       { q: 'weight', right: [['mass', '0.8']] },
       { q: 'ip rating', right: [['ip65']] },
-      { q: 'encoder feedback support', right: [['encoder', '10,000'], ['encoder', '17 bit']] },
+      {
+        q: 'encoder feedback support',
+        right: [
+          ['encoder', '10,000'],
+          ['encoder', '17 bit'],
+        ],
+      },
       { q: 'rated voltage', right: [['applied voltage', '230'], ['230 vac']] },
-      { q: 'rated power', right: [['rated output', '200'], ['capacity', '200 w']] },
+      {
+        q: 'rated power',
+        right: [
+          ['rated output', '200'],
+          ['capacity', '200 w'],
+        ],
+      },
       { q: 'brake cable', right: [['brake cable']] },
       { q: 'encoder cable length', right: [['encoder cable', '1.5 m']] },
       { q: 'oil seal option', right: [['oil seal']] },
@@ -82,9 +104,15 @@ const DOCS: { name: string; split: 'tune' | 'check'; file: string; queries: Quer
 ];
 
 const flat = (s: string) => s.toLowerCase().replace(/\s+/g, ' ');
-const isRight = (content: string, query: Query) => query.right.some((all) => all.every((s) => flat(content).includes(flat(s))));
+const isRight = (content: string, query: Query) =>
+  query.right.some((all) => all.every((s) => flat(content).includes(flat(s))));
 
-type Variant = { name: string; mode: DocSearchMode; fusion?: { denseWeight: number; keywordWeight: number }; text: 'heading+content' | 'content' };
+type Variant = {
+  name: string;
+  mode: DocSearchMode;
+  fusion?: { denseWeight: number; keywordWeight: number };
+  text: 'heading+content' | 'content';
+};
 const VARIANTS: Variant[] = (['heading+content', 'content'] as const).flatMap((text) => [
   { name: 'tfidf', mode: 'tfidf' as const, text },
   { name: 'bm25', mode: 'bm25' as const, text },
@@ -95,7 +123,14 @@ const VARIANTS: Variant[] = (['heading+content', 'content'] as const).flatMap((t
 const dataDir = mkdtempSync(join(tmpdir(), 'lectern-extraction-search-'));
 const platform = createPlatform({ dataDir, log: silentLogger() });
 const embedding = { model: values.model as string, modelDir: values['model-dir'] };
-const deps = docToolsDeps(platform, { roots: ['/'], maxDocumentBytes: 200e6, indexTimeoutMs: 600_000, defaultMode: 'bm25', embedding, enableOcr: true });
+const deps = docToolsDeps(platform, {
+  roots: ['/'],
+  maxDocumentBytes: 200e6,
+  indexTimeoutMs: 600_000,
+  defaultMode: 'bm25',
+  embedding,
+  enableOcr: true,
+});
 const tools = createDocTools(deps);
 const results: Record<string, unknown>[] = [];
 try {
@@ -106,7 +141,8 @@ try {
     contentOnly.idf = inverseDocumentFrequencies(contentOnly.stats);
     const all = index.chunks.map((_, i) => i);
     for (const query of doc.queries) {
-      if (!index.chunks.some((c) => isRight(c.content, query))) throw new Error(`${doc.name}: no chunk is right for "${query.q}"`);
+      if (!index.chunks.some((c) => isRight(c.content, query)))
+        throw new Error(`${doc.name}: no chunk is right for "${query.q}"`);
     }
     for (const v of VARIANTS) {
       const state = { vectors: new WeakMap(), bm25: new WeakMap() };
@@ -114,14 +150,34 @@ try {
       let hit3 = 0;
       let mrr = 0;
       for (const query of doc.queries) {
-        const ranked = await rankChunks(deps, state, v.text === 'content' ? contentOnly : index, all, query.q, v.mode, v.fusion);
-        const rank = ranked.slice(0, 5).findIndex((s) => isRight((index.chunks[Number(s.id)] as { content: string }).content, query));
+        const ranked = await rankChunks(
+          deps,
+          state,
+          v.text === 'content' ? contentOnly : index,
+          all,
+          query.q,
+          v.mode,
+          v.fusion,
+        );
+        const rank = ranked
+          .slice(0, 5)
+          .findIndex((s) => isRight((index.chunks[Number(s.id)] as { content: string }).content, query));
         if (rank === 0) hit1++;
         if (rank >= 0 && rank < 3) hit3++;
         if (rank >= 0) mrr += 1 / (rank + 1);
       }
       const n = doc.queries.length;
-      results.push({ doc: doc.name, split: doc.split, chunks: index.chunks.length, queries: n, variant: v.name, text: v.text, hit1: hit1 / n, hit3: hit3 / n, mrr5: mrr / n });
+      results.push({
+        doc: doc.name,
+        split: doc.split,
+        chunks: index.chunks.length,
+        queries: n,
+        variant: v.name,
+        text: v.text,
+        hit1: hit1 / n,
+        hit3: hit3 / n,
+        mrr5: mrr / n,
+      });
     }
   }
 } finally {
@@ -131,9 +187,16 @@ try {
 
 const dir = join(import.meta.dirname, 'results');
 mkdirSync(dir, { recursive: true });
-writeFileSync(join(dir, `search-${String(values.model)}.json`), `${JSON.stringify({ model: values.model, results }, null, 2)}\n`);
+writeFileSync(
+  join(dir, `search-${String(values.model)}.json`),
+  `${JSON.stringify({ model: values.model, results }, null, 2)}\n`,
+);
 const pct = (x: unknown) => `${((x as number) * 100).toFixed(0)}%`;
-process.stdout.write(`| split | document | searched text | scoring | hit@1 | hit@3 | MRR@5 |\n|---|---|---|---|---|---|---|\n`);
+process.stdout.write(
+  `| split | document | searched text | scoring | hit@1 | hit@3 | MRR@5 |\n|---|---|---|---|---|---|---|\n`,
+);
 for (const r of results) {
-  process.stdout.write(`| ${String(r['split'])} | ${String(r['doc'])} (${String(r['queries'])} q, ${String(r['chunks'])} chunks) | ${String(r['text'])} | ${String(r['variant'])} | ${pct(r['hit1'])} | ${pct(r['hit3'])} | ${((r['mrr5'] as number)).toFixed(3)} |\n`);
+  process.stdout.write(
+    `| ${String(r['split'])} | ${String(r['doc'])} (${String(r['queries'])} q, ${String(r['chunks'])} chunks) | ${String(r['text'])} | ${String(r['variant'])} | ${pct(r['hit1'])} | ${pct(r['hit3'])} | ${(r['mrr5'] as number).toFixed(3)} |\n`,
+  );
 }

@@ -19,9 +19,27 @@ import { startExtraction, submitTask, waitForTask } from '../../apps/extraction-
 const root = join(corporaDir(), 'datasheets', 'datasheetminer-benchmark');
 /** The fields scored: the expected record's specification fields (ids, URLs, page lists and prices are not in the document). */
 const FIELDS = [
-  'manufacturer', 'series', 'rated_voltage', 'rated_speed', 'max_speed', 'rated_torque', 'peak_torque', 'rated_power',
-  'encoder_feedback_support', 'poles', 'rated_current', 'peak_current', 'voltage_constant', 'torque_constant', 'resistance',
-  'inductance', 'ip_rating', 'rotor_inertia', 'axial_load_force_rating', 'radial_load_force_rating', 'weight',
+  'manufacturer',
+  'series',
+  'rated_voltage',
+  'rated_speed',
+  'max_speed',
+  'rated_torque',
+  'peak_torque',
+  'rated_power',
+  'encoder_feedback_support',
+  'poles',
+  'rated_current',
+  'peak_current',
+  'voltage_constant',
+  'torque_constant',
+  'resistance',
+  'inductance',
+  'ip_rating',
+  'rotor_inertia',
+  'axial_load_force_rating',
+  'radial_load_force_rating',
+  'weight',
 ];
 const DATASHEETS = [{ pdf: 'omron-g-series-servo-motors.pdf', expected: 'omron-g-series-servo-motors.json' }];
 
@@ -29,7 +47,10 @@ const firstNumber = (v: unknown): number | undefined => {
   const m = /-?\d+(?:[.,]\d+)?/.exec(String(v).replace(/(\d),(\d{3})\b/g, '$1$2'));
   return m ? Number(m[0].replace(',', '.')) : undefined;
 };
-const squash = (v: unknown) => String(v).toLowerCase().replace(/[\s\-_]+/g, '');
+const squash = (v: unknown) =>
+  String(v)
+    .toLowerCase()
+    .replace(/[\s\-_]+/g, '');
 
 const correct = (expected: unknown, got: unknown): boolean => {
   if (expected === null || expected === undefined) return got === null;
@@ -50,11 +71,21 @@ const main = async () => {
   let grounded = 0;
   try {
     for (const sheet of DATASHEETS) {
-      const expected = (JSON.parse(readFileSync(join(root, 'expected', sheet.expected), 'utf8')) as Record<string, unknown>[])[0]!;
+      const expected = (
+        JSON.parse(readFileSync(join(root, 'expected', sheet.expected), 'utf8')) as Record<string, unknown>[]
+      )[0]!;
       // The product is named in the schema (the part number's hint): it picks the column of per-model tables.
-      const schema = Object.fromEntries([['part_number', String(expected['part_number'])], ...FIELDS.map((f) => [f, ''])]);
+      const schema = Object.fromEntries([
+        ['part_number', String(expected['part_number'])],
+        ...FIELDS.map((f) => [f, '']),
+      ]);
       const started = performance.now();
-      const id = await submitTask(service.baseUrl, sheet.pdf, readFileSync(join(root, 'datasheets', sheet.pdf)), schema);
+      const id = await submitTask(
+        service.baseUrl,
+        sheet.pdf,
+        readFileSync(join(root, 'datasheets', sheet.pdf)),
+        schema,
+      );
       const task = await waitForTask(service.baseUrl, id);
       if (task.status !== 'succeeded') throw new Error(`${sheet.pdf}: ${JSON.stringify(task.error)}`);
       const result = (await (await fetch(`${service.baseUrl}/tasks/${id}/result`)).json()) as {
@@ -73,9 +104,13 @@ const main = async () => {
           returned += 1;
           grounded += ev?.grounded ? 1 : 0;
         }
-        rows.push(`| ${sheet.pdf} | ${field} | ${JSON.stringify(expected[field] ?? null)} | ${JSON.stringify(got)} | ${ok ? 'yes' : 'no'} | ${got === null ? '' : ev?.grounded ? `yes (${ev.locator})` : 'NO'} |`);
+        rows.push(
+          `| ${sheet.pdf} | ${field} | ${JSON.stringify(expected[field] ?? null)} | ${JSON.stringify(got)} | ${ok ? 'yes' : 'no'} | ${got === null ? '' : ev?.grounded ? `yes (${ev.locator})` : 'NO'} |`,
+        );
       }
-      process.stderr.write(`${sheet.pdf}: ${seconds.toFixed(1)} s (timing.total_seconds ${result.timing.total_seconds})\n`);
+      process.stderr.write(
+        `${sheet.pdf}: ${seconds.toFixed(1)} s (timing.total_seconds ${result.timing.total_seconds})\n`,
+      );
     }
   } finally {
     await service.close();

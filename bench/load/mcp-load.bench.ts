@@ -22,9 +22,15 @@ const arg = (name: string, fallback: number): number => {
 };
 const CLIENTS = arg('clients', 50);
 const SECONDS = arg('seconds', 60);
-const pct = (sorted: number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+const pct = (sorted: number[], p: number): number =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 
-const COVENTRY = ['uk-planning-policy', 'dataset', 'Coventry', '4. Adopted City Centre Area Action Plan (2011 to 2031)'];
+const COVENTRY = [
+  'uk-planning-policy',
+  'dataset',
+  'Coventry',
+  '4. Adopted City Centre Area Action Plan (2011 to 2031)',
+];
 const SEED = [
   corpusFile('uk-planning-policy', 'nppf-2024', 'NPPF_December_2024.pdf'),
   corpusFile(...COVENTRY, 'Coventry_AAP_Final_Report.pdf'),
@@ -67,13 +73,21 @@ try {
   const seeder = await connectMcp(service.baseUrl, 'streamable-http', { name: 'seeder' });
   const seedStart = performance.now();
   for (const [i, file] of SEED.entries()) {
-    const r = await seeder.callTool({ name: 'ingest_document', arguments: { file_path: file, application_ref: `SEED/${i}` } }, undefined, { timeout: 600_000 });
+    const r = await seeder.callTool(
+      { name: 'ingest_document', arguments: { file_path: file, application_ref: `SEED/${i}` } },
+      undefined,
+      { timeout: 600_000 },
+    );
     if (r.isError) throw new Error(`seed ingest failed: ${JSON.stringify(r.content)}`);
   }
   const seedSeconds = (performance.now() - seedStart) / 1000;
   const load0 = loadavg();
 
-  const clients: Client[] = await Promise.all(Array.from({ length: CLIENTS }, (_, i) => connectMcp(service.baseUrl, 'streamable-http', { name: `searcher-${i}` })));
+  const clients: Client[] = await Promise.all(
+    Array.from({ length: CLIENTS }, (_, i) =>
+      connectMcp(service.baseUrl, 'streamable-http', { name: `searcher-${i}` }),
+    ),
+  );
   const latencies: number[] = [];
   const errors: string[] = [];
   const ingests = { done: 0, failed: 0, ms: [] as number[] };
@@ -83,7 +97,11 @@ try {
     for (let n = 0; performance.now() < end; n++) {
       const t0 = performance.now();
       try {
-        const r = await client.callTool({ name: 'search_application_docs', arguments: { query: QUERIES[(i + n) % QUERIES.length], max_results: 10 } }, undefined, { timeout: 30_000 });
+        const r = await client.callTool(
+          { name: 'search_application_docs', arguments: { query: QUERIES[(i + n) % QUERIES.length], max_results: 10 } },
+          undefined,
+          { timeout: 30_000 },
+        );
         if (r.isError) errors.push(JSON.stringify(r.content).slice(0, 200));
       } catch (e) {
         errors.push(String(e).slice(0, 200));
@@ -95,7 +113,14 @@ try {
     for (let n = 0; performance.now() < end; n++) {
       const t0 = performance.now();
       const r = await seeder
-        .callTool({ name: 'ingest_document', arguments: { file_path: DURING[n % DURING.length], application_ref: `LOAD/${n}` } }, undefined, { timeout: 600_000 })
+        .callTool(
+          {
+            name: 'ingest_document',
+            arguments: { file_path: DURING[n % DURING.length], application_ref: `LOAD/${n}` },
+          },
+          undefined,
+          { timeout: 600_000 },
+        )
         .catch((e: unknown) => ({ isError: true, content: String(e) }));
       if (r.isError) ingests.failed += 1;
       else ingests.done += 1;
@@ -123,7 +148,12 @@ try {
       '| searches | errors | throughput | p50 | p95 | p99 | max | ingests during the run | server peak RSS (VmHWM) |',
       '|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
       `| ${sorted.length} | ${errors.length} | ${(sorted.length / elapsed).toFixed(1)} req/s | ${f(pct(sorted, 50))} ms | ${f(pct(sorted, 95))} ms | ` +
-        `${f(pct(sorted, 99))} ms | ${f(sorted.at(-1) ?? NaN)} ms | ${ingests.done} ok, ${ingests.failed} failed (median ${f(pct([...ingests.ms].sort((a, b) => a - b), 50))} ms) | ${peakMb.toFixed(0)} MB |`,
+        `${f(pct(sorted, 99))} ms | ${f(sorted.at(-1) ?? NaN)} ms | ${ingests.done} ok, ${ingests.failed} failed (median ${f(
+          pct(
+            [...ingests.ms].sort((a, b) => a - b),
+            50,
+          ),
+        )} ms) | ${peakMb.toFixed(0)} MB |`,
       '',
       errors.length ? `First errors: ${errors.slice(0, 3).join(' | ')}` : '',
     ].join('\n') + '\n',

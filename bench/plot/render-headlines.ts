@@ -27,20 +27,29 @@ const HeadlineSchema = z.object({
   series: z.array(z.object({ label: z.string(), values: z.array(z.number().positive().nullable()) })).min(1),
 });
 
-export const headlineJson = (area: string): string => join(dirname(import.meta.dirname), area, 'results', 'headline.json');
+export const headlineJson = (area: string): string =>
+  join(dirname(import.meta.dirname), area, 'results', 'headline.json');
 export const headlineSvgPath = (area: string): string => join(dirname(headlineJson(area)), 'headline.svg');
 
 /** The SVG a headline JSON gives. */
 export const renderHeadline = (json: unknown): string => {
   const h = HeadlineSchema.parse(json);
-  for (const s of h.series) if (s.values.length !== h.categories.length) throw new Error(`${h.title}: series "${s.label}" has ${s.values.length} values for ${h.categories.length} categories`);
+  for (const s of h.series)
+    if (s.values.length !== h.categories.length)
+      throw new Error(
+        `${h.title}: series "${s.label}" has ${s.values.length} values for ${h.categories.length} categories`,
+      );
   return barChart({
     title: h.title,
     categories: h.categories,
     value: h.value,
     ...(h.unit ? { unit: h.unit } : {}),
     ...(h.note ? { note: h.note } : {}),
-    series: h.series.map((s, i) => ({ label: s.label, color: PALETTE[i % PALETTE.length] as string, values: s.values.map((v) => v ?? undefined) })),
+    series: h.series.map((s, i) => ({
+      label: s.label,
+      color: PALETTE[i % PALETTE.length] as string,
+      values: s.values.map((v) => v ?? undefined),
+    })),
   });
 };
 

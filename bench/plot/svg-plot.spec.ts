@@ -7,7 +7,7 @@ const docs = join(import.meta.dirname, '..', '..', 'docs', 'benchmarks');
 const attr = (svg: string, element: string, name: string): number[] =>
   [...svg.matchAll(new RegExp(`<${element}[^>]* ${name}="([-\\d.]+)"`, 'g'))].map((m) => Number(m[1]));
 
-describe('bench/plot: the benchmark pages\' figures', () => {
+describe("bench/plot: the benchmark pages' figures", () => {
   it('barChart draws one bar per value, longer for larger values, on a log axis too', () => {
     for (const log of [false, true]) {
       const svg = barChart({
@@ -35,8 +35,23 @@ describe('bench/plot: the benchmark pages\' figures', () => {
       x: { label: 'size', log: true },
       y: { label: 'ms', log: true },
       series: [
-        { label: 'dense', color: '#111', points: [[10, 1], [1000, 100]] },
-        { label: 'dense', color: '#111', dashed: true, points: [[10, 2], [1000, 200]] },
+        {
+          label: 'dense',
+          color: '#111',
+          points: [
+            [10, 1],
+            [1000, 100],
+          ],
+        },
+        {
+          label: 'dense',
+          color: '#111',
+          dashed: true,
+          points: [
+            [10, 2],
+            [1000, 200],
+          ],
+        },
       ],
     });
     const cy = attr(svg, 'circle', 'cy');
@@ -50,12 +65,21 @@ describe('bench/plot: the benchmark pages\' figures', () => {
       expect(committed).toBe(renderHeadline(JSON.parse(readFileSync(headlineJson(area), 'utf8'))));
       expect(readFileSync(join(docs, `${area}.md`), 'utf8')).toContain(`](../../bench/${area}/results/headline.svg)`);
     }
-    expect(readFileSync(join(docs, 'vector-store.md'), 'utf8')).toContain('](../../bench/vector-store/results/latency.svg)');
+    expect(readFileSync(join(docs, 'vector-store.md'), 'utf8')).toContain(
+      '](../../bench/vector-store/results/latency.svg)',
+    );
   });
 
   it('refuses a headline whose series do not match its categories', () => {
     expect(() =>
-      renderHeadline({ kind: 'bar', source: 's', title: 't', categories: ['a', 'b'], value: { label: 'v' }, series: [{ label: 'x', values: [1] }] }),
+      renderHeadline({
+        kind: 'bar',
+        source: 's',
+        title: 't',
+        categories: ['a', 'b'],
+        value: { label: 'v' },
+        series: [{ label: 'x', values: [1] }],
+      }),
     ).toThrow(/1 values for 2 categories/);
   });
 });

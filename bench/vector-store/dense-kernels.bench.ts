@@ -15,7 +15,9 @@ import { parseArgs } from 'node:util';
 import { DenseIndex } from '../../libs/vector-store/src/embedded/dense-index.js';
 import { Corpus, DIM } from './synthetic-corpus.js';
 
-const { values } = parseArgs({ options: { n: { type: 'string', default: '100000' }, queries: { type: 'string', default: '50' } } });
+const { values } = parseArgs({
+  options: { n: { type: 'string', default: '100000' }, queries: { type: 'string', default: '50' } },
+});
 const N = Number(values.n);
 const Q = Number(values.queries);
 const corpus = new Corpus(7);
@@ -24,7 +26,9 @@ const queries = Array.from({ length: Q }, () => corpus.vector());
 
 const db = new Database(':memory:');
 sqliteVec.load(db);
-db.exec(`CREATE TABLE v(rid INTEGER PRIMARY KEY, vector BLOB); CREATE VIRTUAL TABLE knn USING vec0(embedding float[${DIM}] distance_metric=cosine);`);
+db.exec(
+  `CREATE TABLE v(rid INTEGER PRIMARY KEY, vector BLOB); CREATE VIRTUAL TABLE knn USING vec0(embedding float[${DIM}] distance_metric=cosine);`,
+);
 const insV = db.prepare('INSERT INTO v(rid, vector) VALUES (?, ?)');
 const insK = db.prepare('INSERT INTO knn(rowid, embedding) VALUES (?, ?)');
 db.transaction(() =>
@@ -43,7 +47,10 @@ const jsTop10 = (q: Float32Array): number[] => {
   const best: [number, number][] = [];
   for (let r = 0; r < N; r++) {
     const o = r * DIM;
-    let s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+    let s0 = 0,
+      s1 = 0,
+      s2 = 0,
+      s3 = 0;
     for (let j = 0; j < DIM; j += 4) {
       s0 += matrix[o + j]! * q[j]!;
       s1 += matrix[o + j + 1]! * q[j + 1]!;
@@ -93,7 +100,9 @@ for (const q of queries) {
 }
 const recallAt10 = hit / (10 * queries.length);
 console.log(`DenseIndex recall@10 vs exact: ${recallAt10.toFixed(4)}`);
-console.log(`top-10 agreement with the JS loop: ${JSON.stringify(Object.fromEntries(Object.entries(agree).map(([k, v]) => [k, v.join() === expected.join()])))}`);
+console.log(
+  `top-10 agreement with the JS loop: ${JSON.stringify(Object.fromEntries(Object.entries(agree).map(([k, v]) => [k, v.join() === expected.join()])))}`,
+);
 const results = [
   time('sqlite-vec vec0 KNN', (q) => knn.all(blob(q))),
   time('sqlite-vec vec_distance_cosine scan', (q) => scan.all(blob(q))),
@@ -102,4 +111,8 @@ const results = [
 ];
 const out = join(import.meta.dirname, 'results');
 mkdirSync(out, { recursive: true });
-writeFileSync(join(out, `dense-kernels-${N}.json`), JSON.stringify({ n: N, dimension: DIM, queries: Q, loadAvg1m: loadavg()[0], recallAt10, agree, results }, null, 2) + '\n');
+writeFileSync(
+  join(out, `dense-kernels-${N}.json`),
+  JSON.stringify({ n: N, dimension: DIM, queries: Q, loadAvg1m: loadavg()[0], recallAt10, agree, results }, null, 2) +
+    '\n',
+);

@@ -8,12 +8,26 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { linePlot } from '../plot/svg-plot.js';
 
-interface Stat { p50: number; p99: number; mean: number; qps: number }
+interface Stat {
+  p50: number;
+  p99: number;
+  mean: number;
+  qps: number;
+}
 interface Result {
-  size: number; ingestPointsPerSec: number; fileBytes: number; coldFirstQueryMs: number; rssMiB: number; loadAvg1m?: number;
-  dense: Stat; denseFiltered: Stat; keyword: Stat; hybrid: Stat;
+  size: number;
+  ingestPointsPerSec: number;
+  fileBytes: number;
+  coldFirstQueryMs: number;
+  rssMiB: number;
+  loadAvg1m?: number;
+  dense: Stat;
+  denseFiltered: Stat;
+  keyword: Stat;
+  hybrid: Stat;
   /** Absent in results measured before z-score fusion became the default: their `hybrid` is RRF over 50 candidates. */
-  hybridFusion?: string; hybridRrf?: Stat;
+  hybridFusion?: string;
+  hybridRrf?: Stat;
 }
 const dir = join(import.meta.dirname, 'results');
 const results = readdirSync(dir)
@@ -28,13 +42,26 @@ const modes = [
   ['hybrid', 'hybrid (default fusion)', '#d62728'],
   ['hybridRrf', 'hybrid (RRF)', '#ff7f0e'],
 ] as const;
-const hybridLabel = (r: Result): string => (r.hybridFusion ? `hybrid (${r.hybridFusion})` : 'hybrid (RRF, 50 candidates per side; older run)');
+const hybridLabel = (r: Result): string =>
+  r.hybridFusion ? `hybrid (${r.hybridFusion})` : 'hybrid (RRF, 50 candidates per side; older run)';
 
 // Plot: size on x, latency on y, both logarithmic; p50 solid, p99 dashed.
 const svg = linePlot({
   title: 'Embedded vector store: query latency vs collection size (384-d, top 10, 2 cores)',
-  x: { label: 'points in the collection (log scale)', log: true, ticks: results.map((r) => r.size), format: (v) => v.toLocaleString('en') },
-  y: { label: 'query latency', log: true, min: 0.1, max: 1000, ticks: [0.1, 1, 10, 100, 1000], format: (v) => `${v} ms` },
+  x: {
+    label: 'points in the collection (log scale)',
+    log: true,
+    ticks: results.map((r) => r.size),
+    format: (v) => v.toLocaleString('en'),
+  },
+  y: {
+    label: 'query latency',
+    log: true,
+    min: 0.1,
+    max: 1000,
+    ticks: [0.1, 1, 10, 100, 1000],
+    format: (v) => `${v} ms`,
+  },
   references: [
     { y: 20, label: 'dense target @100k (20 ms)' },
     { y: 50, label: 'hybrid target @100k (50 ms)' },
@@ -44,7 +71,9 @@ const svg = linePlot({
       label,
       color,
       dashed: p === 'p99',
-      points: results.filter((r) => r[key] !== undefined).map((r): [number, number] => [r.size, Math.max((r[key] as Stat)[p], 0.1)]),
+      points: results
+        .filter((r) => r[key] !== undefined)
+        .map((r): [number, number] => [r.size, Math.max((r[key] as Stat)[p], 0.1)]),
     })),
   ),
   note: 'solid p50, dashed p99',
@@ -59,7 +88,9 @@ const rows = [
     modes.flatMap(([key, label]) => {
       const st = r[key];
       if (!st) return [];
-      return [`| ${r.size.toLocaleString('en')} | ${key === 'hybrid' ? hybridLabel(r) : label} | ${f(st.p50)} | ${f(st.p99)} | ${f(st.qps)} |`];
+      return [
+        `| ${r.size.toLocaleString('en')} | ${key === 'hybrid' ? hybridLabel(r) : label} | ${f(st.p50)} | ${f(st.p99)} | ${f(st.qps)} |`,
+      ];
     }),
   ),
   '',

@@ -77,7 +77,10 @@ const chunkIndex = async (embedder: Embedder, docs: Doc[]): Promise<Chunks> => {
     return { texts, docOf, vectors: new Float32Array(buf.buffer, buf.byteOffset, buf.byteLength / 4) };
   }
   log(`embedding ${texts.length} chunks (no cache; this takes a while on 2 cores)`);
-  const vs = await embedder.embedBatch(texts, { batchSize: 32, onProgress: (done, total) => done % 2000 < 32 && log(`embedded ${done}/${total}`) });
+  const vs = await embedder.embedBatch(texts, {
+    batchSize: 32,
+    onProgress: (done, total) => done % 2000 < 32 && log(`embedded ${done}/${total}`),
+  });
   const flat = new Float32Array(texts.length * embedder.dimension);
   vs.forEach((v, i) => flat.set(v, i * embedder.dimension));
   writeFileSync(bin, Buffer.from(flat.buffer));
@@ -112,11 +115,19 @@ const tuneFusion = async (t: TuneInput): Promise<void> => {
   const grid: Setting[] = [];
   for (const candidates of [50, 100, 300]) {
     for (const w of [0.1, 0.2, 0.3, 0.4, 0.5, 0.6]) {
-      grid.push({ family: 'z-score', name: `z-score, ${(1 - w).toFixed(1)} BM25 + ${w.toFixed(1)} dense, ${candidates}/side`, o: { fusion: 'zscore', keywordWeight: 1 - w, denseWeight: w, candidates } });
+      grid.push({
+        family: 'z-score',
+        name: `z-score, ${(1 - w).toFixed(1)} BM25 + ${w.toFixed(1)} dense, ${candidates}/side`,
+        o: { fusion: 'zscore', keywordWeight: 1 - w, denseWeight: w, candidates },
+      });
     }
     for (const k of [1, 10, 60]) {
       for (const w of [0.3, 0.5, 1]) {
-        grid.push({ family: 'rrf', name: `rrf k=${k}, 1 BM25 + ${w} dense, ${candidates}/side`, o: { fusion: 'rrf', rrfK: k, keywordWeight: 1, denseWeight: w, candidates } });
+        grid.push({
+          family: 'rrf',
+          name: `rrf k=${k}, 1 BM25 + ${w} dense, ${candidates}/side`,
+          o: { fusion: 'rrf', rrfK: k, keywordWeight: 1, denseWeight: w, candidates },
+        });
       }
     }
   }
@@ -130,10 +141,14 @@ const tuneFusion = async (t: TuneInput): Promise<void> => {
   console.log('| run | tune nDCG@10 | check nDCG@10 |');
   console.log('|---|---|---|');
   const inputs = [t.runs[0], t.runs[1], t.runs[2]].filter((r) => r !== undefined);
-  for (const r of inputs) console.log(`| ${r.name} | ${f(await mean(r.search, 'tune'))} | ${f(await mean(r.search, 'check'))} |`);
+  for (const r of inputs)
+    console.log(`| ${r.name} | ${f(await mean(r.search, 'tune'))} | ${f(await mean(r.search, 'check'))} |`);
   for (const family of ['z-score', 'rrf']) {
     const best = scored.filter((x) => x.s.family === family).sort((a, b) => b.tune - a.tune)[0];
-    if (best) console.log(`| best ${family} on tune: ${best.s.name} | ${f(best.tune)} | **${f(await mean(t.hybrid(best.s.o), 'check'))}** |`);
+    if (best)
+      console.log(
+        `| best ${family} on tune: ${best.s.name} | ${f(best.tune)} | **${f(await mean(t.hybrid(best.s.o), 'check'))}** |`,
+      );
   }
   console.log('');
   console.log(`All settings (tune nDCG@10): ${scored.map((x) => `${x.s.name} ${f(x.tune)}`).join('; ')}`);
@@ -148,7 +163,11 @@ const main = async (): Promise<void> => {
   const train = loadQrels('train');
   const order = shuffled([...train.keys()], 7);
   const tune = new Set(order.slice(0, Math.floor(order.length / 2)));
-  const embedder = await resolveEmbedder({ model: values.model, modelDir: values['model-dir'], cacheDir: join(repoRoot(), 'data', 'models') });
+  const embedder = await resolveEmbedder({
+    model: values.model,
+    modelDir: values['model-dir'],
+    cacheDir: join(repoRoot(), 'data', 'models'),
+  });
   const fingerprint = embedder.fingerprint;
   const chunks = await chunkIndex(embedder, docs);
   const qIds = [...train.keys()];
@@ -170,34 +189,67 @@ const main = async (): Promise<void> => {
         const n = perChunk.get(d) ?? 0;
         perChunk.set(d, n + 1);
         const doc = docs[d] as Doc;
-        return { id: `${doc.id}:${n}`, vector: chunks.vectors.subarray(c * dim, (c + 1) * dim), text, payload: { document_id: doc.id, chunk_index: n } };
+        return {
+          id: `${doc.id}:${n}`,
+          vector: chunks.vectors.subarray(c * dim, (c + 1) * dim),
+          text,
+          payload: { document_id: doc.id, chunk_index: n },
+        };
       });
       await store.upsert('scifact', batch, { fingerprint });
     }
-    log(`indexed ${await store.count('scifact')} chunks of ${docs.length} abstracts in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    log(
+      `indexed ${await store.count('scifact')} chunks of ${docs.length} abstracts in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+    );
 
     type Run = { name: string; search: (qv: Float32Array, text: string, limit: number) => Promise<Hit[]> };
     const hybrid = (o: Partial<HybridOptions>) => (qv: Float32Array, text: string, limit: number) =>
       store.searchHybrid('scifact', { vector: qv, text }, { fingerprint, limit, ...o });
     const runs: Run[] = [
-      { name: 'dense (searchDense)', search: (qv, _t, limit) => store.searchDense('scifact', qv, { fingerprint, limit }) },
-      { name: 'BM25 (searchKeyword, FTS5)', search: (_qv, text, limit) => store.searchKeyword('scifact', text, { limit }) },
-      { name: `hybrid default: z-score, ${FUSION_DEFAULTS.keywordWeight} BM25 + ${FUSION_DEFAULTS.denseWeight} dense`, search: hybrid({}) },
-      { name: `hybrid fusion: rrf, k=60, default weights (${FUSION_DEFAULTS.keywordWeight} / ${FUSION_DEFAULTS.denseWeight})`, search: hybrid({ fusion: 'rrf' }) },
-      { name: 'hybrid fusion: rrf, k=60, equal weights (naive)', search: hybrid({ fusion: 'rrf', denseWeight: 1, keywordWeight: 1 }) },
+      {
+        name: 'dense (searchDense)',
+        search: (qv, _t, limit) => store.searchDense('scifact', qv, { fingerprint, limit }),
+      },
+      {
+        name: 'BM25 (searchKeyword, FTS5)',
+        search: (_qv, text, limit) => store.searchKeyword('scifact', text, { limit }),
+      },
+      {
+        name: `hybrid default: z-score, ${FUSION_DEFAULTS.keywordWeight} BM25 + ${FUSION_DEFAULTS.denseWeight} dense`,
+        search: hybrid({}),
+      },
+      {
+        name: `hybrid fusion: rrf, k=60, default weights (${FUSION_DEFAULTS.keywordWeight} / ${FUSION_DEFAULTS.denseWeight})`,
+        search: hybrid({ fusion: 'rrf' }),
+      },
+      {
+        name: 'hybrid fusion: rrf, k=60, equal weights (naive)',
+        search: hybrid({ fusion: 'rrf', denseWeight: 1, keywordWeight: 1 }),
+      },
     ];
 
-    console.log(`SciFact train: ${train.size} queries (check half: ${train.size - tune.size}), ${docs.length} abstracts, ${chunks.texts.length} chunks, model ${fingerprint.model_id} (${fingerprint.revision}), load ${loadavg()[0]?.toFixed(1)}.`);
+    console.log(
+      `SciFact train: ${train.size} queries (check half: ${train.size - tune.size}), ${docs.length} abstracts, ${chunks.texts.length} chunks, model ${fingerprint.model_id} (${fingerprint.revision}), load ${loadavg()[0]?.toFixed(1)}.`,
+    );
     for (const depth of depths) {
       // Deeper than the default candidates: also the default statistics (100 per side) with a longer result list.
       const pinned: Run[] =
         depth > FUSION_DEFAULTS.candidates
-          ? [{ name: `hybrid default, candidates pinned to ${FUSION_DEFAULTS.candidates} per side`, search: hybrid({ candidates: FUSION_DEFAULTS.candidates }) }]
+          ? [
+              {
+                name: `hybrid default, candidates pinned to ${FUSION_DEFAULTS.candidates} per side`,
+                search: hybrid({ candidates: FUSION_DEFAULTS.candidates }),
+              },
+            ]
           : [];
       console.log('');
-      console.log(`Depth ${depth} chunks per search (limit = ${depth}; hybrid candidates per side = max(limit, ${FUSION_DEFAULTS.candidates}) = ${Math.max(depth, FUSION_DEFAULTS.candidates)}).`);
+      console.log(
+        `Depth ${depth} chunks per search (limit = ${depth}; hybrid candidates per side = max(limit, ${FUSION_DEFAULTS.candidates}) = ${Math.max(depth, FUSION_DEFAULTS.candidates)}).`,
+      );
       console.log('');
-      console.log('| run | train nDCG@10 | train R@100 | check nDCG@10 | check R@100 | docs per query (mean) | ms/query |');
+      console.log(
+        '| run | train nDCG@10 | train R@100 | check nDCG@10 | check R@100 | docs per query (mean) | ms/query |',
+      );
       console.log('|---|---|---|---|---|---|---|');
       for (const run of [...runs, ...pinned]) {
         const acc = { n: 0, r: 0, cn: 0, cr: 0, docs: 0, ms: 0 };
@@ -220,7 +272,9 @@ const main = async (): Promise<void> => {
         const N = qIds.length;
         const C = N - tune.size;
         const f = (x: number) => x.toFixed(3);
-        console.log(`| ${run.name} | **${f(acc.n / N)}** | ${f(acc.r / N)} | ${f(acc.cn / C)} | ${f(acc.cr / C)} | ${(acc.docs / N).toFixed(1)} | ${(acc.ms / N).toFixed(1)} |`);
+        console.log(
+          `| ${run.name} | **${f(acc.n / N)}** | ${f(acc.r / N)} | ${f(acc.cn / C)} | ${f(acc.cr / C)} | ${(acc.docs / N).toFixed(1)} | ${(acc.ms / N).toFixed(1)} |`,
+        );
       }
     }
     if (values.tune) await tuneFusion({ runs, hybrid, qIds, qVectors, queries, train, tune });

@@ -16,7 +16,24 @@ export const rng = (seed: number) => (): number => {
 
 const VOCAB = 50_000;
 const STOP = 200; // the 200 most frequent "words" play stopwords: queries skip them (content words have df < ~5%)
-const syllables = ['ka', 'lo', 'mi', 'ren', 'tus', 'vel', 'dor', 'pha', 'qui', 'zen', 'bor', 'sti', 'gal', 'mun', 'tra', 'xe'];
+const syllables = [
+  'ka',
+  'lo',
+  'mi',
+  'ren',
+  'tus',
+  'vel',
+  'dor',
+  'pha',
+  'qui',
+  'zen',
+  'bor',
+  'sti',
+  'gal',
+  'mun',
+  'tra',
+  'xe',
+];
 
 export class Corpus {
   private readonly next: () => number;

@@ -15,7 +15,11 @@ import { createVectorStore, EMBEDDED_DB_FILE, FUSION_DEFAULTS, type VectorStore 
 import { Corpus, DIM } from './synthetic-corpus.js';
 
 const { values } = parseArgs({
-  options: { sizes: { type: 'string', default: '10000,100000' }, queries: { type: 'string', default: '300' }, keep: { type: 'boolean', default: false } },
+  options: {
+    sizes: { type: 'string', default: '10000,100000' },
+    queries: { type: 'string', default: '300' },
+    keep: { type: 'boolean', default: false },
+  },
 });
 const sizes = values.sizes.split(',').map(Number);
 const Q = Number(values.queries);
@@ -29,7 +33,10 @@ const pct = (xs: number[], p: number): number => {
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
 };
 const fileSize = (dir: string): number =>
-  ['', '-wal', '-shm'].map((s) => join(dir, EMBEDDED_DB_FILE + s)).filter(existsSync).reduce((a, f) => a + statSync(f).size, 0);
+  ['', '-wal', '-shm']
+    .map((s) => join(dir, EMBEDDED_DB_FILE + s))
+    .filter(existsSync)
+    .reduce((a, f) => a + statSync(f).size, 0);
 
 async function measure(label: string, run: (i: number) => Promise<unknown>): Promise<Record<string, number>> {
   for (let i = 0; i < 10; i++) await run(i); // warm-up (statement cache, page cache)
@@ -59,7 +66,8 @@ for (const size of sizes) {
     const t = process.hrtime.bigint();
     await store.upsert('bench', points, { fingerprint });
     ingestMs += ms(t);
-    if ((i / batch) % 100 === 99) console.log(`  ingested ${i + batch} (${(((i + batch) * 1000) / ingestMs).toFixed(0)} points/s)`);
+    if ((i / batch) % 100 === 99)
+      console.log(`  ingested ${i + batch} (${(((i + batch) * 1000) / ingestMs).toFixed(0)} points/s)`);
   }
   await store.close(); // the last connection checkpoints the WAL into the main file
   const bytes = fileSize(dir);
@@ -68,7 +76,9 @@ for (const size of sizes) {
   const t = process.hrtime.bigint();
   await store.searchDense('bench', queries[0]!.vector, { fingerprint, limit: 10 });
   const coldMs = ms(t);
-  console.log(`  ingest ${((size * 1000) / ingestMs).toFixed(0)} points/s, file ${(bytes / 2 ** 20).toFixed(1)} MiB, cold first query ${coldMs.toFixed(0)} ms`);
+  console.log(
+    `  ingest ${((size * 1000) / ingestMs).toFixed(0)} points/s, file ${(bytes / 2 ** 20).toFixed(1)} MiB, cold first query ${coldMs.toFixed(0)} ms`,
+  );
   const q = (i: number) => queries[i % queries.length]!;
   const result = {
     size,
@@ -79,13 +89,19 @@ for (const size of sizes) {
     coldFirstQueryMs: coldMs,
     dense: await measure('dense', (i) => store.searchDense('bench', q(i).vector, { fingerprint, limit: 10 })),
     denseFiltered: await measure('dense+filter', (i) =>
-      store.searchDense('bench', q(i).vector, { fingerprint, limit: 10, filter: { document_type: { $in: ['policy', 'report'] } } }),
+      store.searchDense('bench', q(i).vector, {
+        fingerprint,
+        limit: 10,
+        filter: { document_type: { $in: ['policy', 'report'] } },
+      }),
     ),
     keyword: await measure('bm25', (i) => store.searchKeyword('bench', q(i).text, { limit: 10 })),
     // The default fusion (FUSION_DEFAULTS: z-score, 100 candidates per side), and RRF over the same candidates.
     hybridFusion: `${FUSION_DEFAULTS.method}, ${FUSION_DEFAULTS.candidates} candidates per side`,
     hybrid: await measure('hybrid', (i) => store.searchHybrid('bench', q(i), { fingerprint, limit: 10 })),
-    hybridRrf: await measure('hybrid rrf', (i) => store.searchHybrid('bench', q(i), { fingerprint, limit: 10, fusion: 'rrf' })),
+    hybridRrf: await measure('hybrid rrf', (i) =>
+      store.searchHybrid('bench', q(i), { fingerprint, limit: 10, fusion: 'rrf' }),
+    ),
     rssMiB: process.memoryUsage().rss / 2 ** 20,
     cpus: cpus().length,
     loadAvg1m: loadavg()[0],

@@ -15,7 +15,9 @@ describe('npm run test:corpus: global setup', () => {
   it('fails the run, naming each missing directory, when ../shared is not there', async () => {
     process.env['LECTERN_SHARED_DIR'] = '/nonexistent/shared';
     delete process.env['CORPORA_DIR'];
-    await expect(setup()).rejects.toThrow(/missing: corpora at \/nonexistent\/shared\/corpora, models at \/nonexistent\/shared\/models/);
+    await expect(setup()).rejects.toThrow(
+      /missing: corpora at \/nonexistent\/shared\/corpora, models at \/nonexistent\/shared\/models/,
+    );
   });
 
   it('passes when the corpora and models directories exist (CORPORA_DIR may point elsewhere)', async () => {

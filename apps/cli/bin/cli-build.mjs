@@ -10,7 +10,13 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { dependencyExternals, metafileInputs, repoRoot, repositorySourcesPlugin, writeFileAside } from '../../../libs/runtime/src/esm-bundle.mjs';
+import {
+  dependencyExternals,
+  metafileInputs,
+  repoRoot,
+  repositorySourcesPlugin,
+  writeFileAside,
+} from '../../../libs/runtime/src/esm-bundle.mjs';
 import { COMMAND_MODULES } from '../src/command-modules.cjs';
 
 const cliDir = join(repoRoot, 'apps', 'cli');
@@ -91,7 +97,9 @@ export async function buildProgram(program) {
       // a command this program never loads (modulesFor, src/command-modules.cjs)
       b.onResolve({ filter: /^\.\/commands\/[a-z-]+\.command\.js$/ }, (args) => {
         const name = basename(args.path, '.command.js');
-        return program === 'all' || program === name ? undefined : { path: `./not-in-this-program/${name}.mjs`, external: true };
+        return program === 'all' || program === name
+          ? undefined
+          : { path: `./not-in-this-program/${name}.mjs`, external: true };
       });
     },
   };
@@ -118,14 +126,18 @@ export async function buildProgram(program) {
     logLevel: 'silent',
   });
   // the configuration and this build script: a program built otherwise is built again
-  const configs = [...['package.json', 'tsconfig.json', 'tsconfig.base.json'].map((f) => join(repoRoot, f)), fileURLToPath(import.meta.url)];
+  const configs = [
+    ...['package.json', 'tsconfig.json', 'tsconfig.base.json'].map((f) => join(repoRoot, f)),
+    fileURLToPath(import.meta.url),
+  ];
   /** @type {ProgramBuild} */
   const current = { dir, builtMs, inputs: [...metafileInputs(result.metafile, repoRoot), ...configs, commandsDir] };
   // a process starting at the same moment reads the old pointer or the new one
   writeFileAside(join(bundleDir, `${program}.json`), JSON.stringify(current));
   for (const old of readdirSync(bundleDir)) {
     const path = join(bundleDir, old);
-    if (old.startsWith(`${program}-`) && old !== dir && statSync(path).mtimeMs < builtMs - KEEP_OLD_BUILDS_MS) rmSync(path, { recursive: true, force: true });
+    if (old.startsWith(`${program}-`) && old !== dir && statSync(path).mtimeMs < builtMs - KEEP_OLD_BUILDS_MS)
+      rmSync(path, { recursive: true, force: true });
   }
   return join(bundleDir, dir, 'main.cjs');
 }
@@ -142,8 +154,14 @@ async function buildAll() {
   for (const program of [...commands, 'all', 'base']) {
     const main = await buildProgram(program);
     // the program's first run writes its code cache (lectern.cjs)
-    execFileSync(process.execPath, [bin, ...(program === 'all' ? ['--help'] : program === 'base' ? ['--version'] : [program, '--help'])], { stdio: 'ignore' });
-    process.stdout.write(`built ${join('apps', 'cli', '.bundle', basename(join(main, '..')), 'main.cjs')}${existsSync(`${main}.v8cache`) ? ' (code cache written)' : ''}\n`);
+    execFileSync(
+      process.execPath,
+      [bin, ...(program === 'all' ? ['--help'] : program === 'base' ? ['--version'] : [program, '--help'])],
+      { stdio: 'ignore' },
+    );
+    process.stdout.write(
+      `built ${join('apps', 'cli', '.bundle', basename(join(main, '..')), 'main.cjs')}${existsSync(`${main}.v8cache`) ? ' (code cache written)' : ''}\n`,
+    );
   }
 }
 

@@ -38,7 +38,8 @@ function currentProgram(program) {
     const current = JSON.parse(readFileSync(join(bundleDir, `${program}.json`), 'utf8'));
     const main = join(bundleDir, current.dir, 'main.cjs');
     // esm-bundle.mjs's inputsUnchanged, written out: one module fewer to load on every run
-    const fresh = existsSync(main) && current.inputs.every((f) => existsSync(f) && statSync(f).mtimeMs <= current.builtMs);
+    const fresh =
+      existsSync(main) && current.inputs.every((f) => existsSync(f) && statSync(f).mtimeMs <= current.builtMs);
     return fresh ? main : null;
   } catch {
     return null;
@@ -54,7 +55,9 @@ function currentProgram(program) {
  * @param {string} file
  */
 function runCompiled(file) {
-  /** @type {Record<symbol, unknown>} */ (globalThis)[Symbol.for('lectern.import')] = (/** @type {string} */ specifier) => import(specifier);
+  /** @type {Record<symbol, unknown>} */ (globalThis)[Symbol.for('lectern.import')] = (
+    /** @type {string} */ specifier,
+  ) => import(specifier);
   const cacheFile = `${file}.v8cache`;
   /** @type {Buffer | undefined} */
   let cachedData;
@@ -88,7 +91,10 @@ async function compiledProgram() {
   if (process.env['LECTERN_CLI_BUNDLE'] === '0') return null;
   try {
     const program = programFor(process.argv.slice(2));
-    return currentProgram(program) ?? (await (await import(pathToFileURL(join(__dirname, 'cli-build.mjs')).href)).buildProgram(program));
+    return (
+      currentProgram(program) ??
+      (await (await import(pathToFileURL(join(__dirname, 'cli-build.mjs')).href)).buildProgram(program))
+    );
   } catch {
     return null;
   }

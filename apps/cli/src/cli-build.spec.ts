@@ -11,7 +11,8 @@ import { lectern } from './lectern-binary.testkit.js';
 // when a source changes, run with V8's code cache; the TypeScript sources through tsx when it cannot be had.
 const bundleDir = join(repoRoot(), 'apps', 'cli', '.bundle');
 type Pointer = { dir: string; builtMs: number; inputs: string[] };
-const pointer = (program: string): Pointer => JSON.parse(readFileSync(join(bundleDir, `${program}.json`), 'utf8')) as Pointer;
+const pointer = (program: string): Pointer =>
+  JSON.parse(readFileSync(join(bundleDir, `${program}.json`), 'utf8')) as Pointer;
 const programFile = (program: string): string => join(bundleDir, pointer(program).dir, 'main.cjs');
 const env = { LOG_LEVEL: 'silent' };
 
@@ -31,7 +32,7 @@ describe('the compiled lectern command line', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  it('converts through the convert program, which holds none of the other commands\' packages', async () => {
+  it("converts through the convert program, which holds none of the other commands' packages", async () => {
     const run = await lectern(['convert', pdf], env);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
@@ -40,8 +41,21 @@ describe('the compiled lectern command line', () => {
     expect(program).toContain('convert a document (PDF, DOCX, HTML, images, text) to Markdown');
     // other commands' descriptions, other services' schemas (a barrel imported past a dynamic import brought every
     // contract in once), and packages only other commands use
-    const others = ['spec 004 projects: one collection', 'serve an MCP server over stdio', 'embedding models: list, download', 'Only these policy sources.'];
-    for (const other of [...others, '"pino"', '"better-sqlite3"', '"bullmq"', '"onnxruntime-node"', '"fastify"', '"@modelcontextprotocol/sdk']) {
+    const others = [
+      'spec 004 projects: one collection',
+      'serve an MCP server over stdio',
+      'embedding models: list, download',
+      'Only these policy sources.',
+    ];
+    for (const other of [
+      ...others,
+      '"pino"',
+      '"better-sqlite3"',
+      '"bullmq"',
+      '"onnxruntime-node"',
+      '"fastify"',
+      '"@modelcontextprotocol/sdk',
+    ]) {
       expect(program).not.toContain(other);
     }
     // the run wrote the code cache the next runs start from
@@ -52,7 +66,10 @@ describe('the compiled lectern command line', () => {
     // Node's own record of the modules it loaded, written at exit by a module required before the bin
     const record = join(dir, 'loaded.txt');
     const preload = join(dir, 'record-modules.cjs');
-    await writeFile(preload, `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(record)}, process.moduleLoadList.join('\\n')));`);
+    await writeFile(
+      preload,
+      `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(record)}, process.moduleLoadList.join('\\n')));`,
+    );
     for (let i = 0; i < 2; i++) {
       const run = await lectern(['convert', pdf], { ...env, NODE_OPTIONS: `--require ${preload}` });
       expect(run.code).toBe(0);
@@ -61,8 +78,17 @@ describe('the compiled lectern command line', () => {
     const loaded = readFileSync(record, 'utf8').split('\n');
     expect(loaded).toContain('NativeModule vm'); // the record is Node's list
     // node:crypto neither where the native addon is built: the fingerprint is mupdf's SHA-256
-    const nativeBuilt = existsSync(join(repoRoot(), 'libs', 'conversion', 'native', 'build', 'Release', 'lectern_mupdf.node'));
-    for (const absent of ['internal/modules/esm/module_job', 'internal/modules/esm/translators', 'child_process', 'worker_threads', 'zlib', ...(nativeBuilt ? ['crypto'] : [])]) {
+    const nativeBuilt = existsSync(
+      join(repoRoot(), 'libs', 'conversion', 'native', 'build', 'Release', 'lectern_mupdf.node'),
+    );
+    for (const absent of [
+      'internal/modules/esm/module_job',
+      'internal/modules/esm/translators',
+      'child_process',
+      'worker_threads',
+      'zlib',
+      ...(nativeBuilt ? ['crypto'] : []),
+    ]) {
       expect(loaded).not.toContain(`NativeModule ${absent}`);
     }
   });
@@ -102,7 +128,8 @@ describe('the compiled lectern command line', () => {
     expect(shim.stdout).toBe(version.stdout);
     const help = await lectern(['--help'], env);
     expect(help.code).toBe(0);
-    for (const command of Object.keys(COMMAND_MODULES)) expect(help.stdout).toMatch(new RegExp(`^  ${command}\\b`, 'm'));
+    for (const command of Object.keys(COMMAND_MODULES))
+      expect(help.stdout).toMatch(new RegExp(`^  ${command}\\b`, 'm'));
   });
 
   it('loads the module of the command a command line names, none for --version, every one otherwise', async () => {
@@ -118,7 +145,7 @@ describe('the compiled lectern command line', () => {
     expect(existsSync(programFile('project'))).toBe(true);
   });
 
-  it('loads mupdf\'s WASM build and tesseract.js when a conversion needs them, from the code cache too', async () => {
+  it("loads mupdf's WASM build and tesseract.js when a conversion needs them, from the code cache too", async () => {
     // twice: the second run starts from the code cache, where Node 20 has no dynamic import (importEsm)
     for (let i = 0; i < 2; i++) {
       const wasm = await lectern(['convert', pdf], { ...env, PDF_ENGINE: 'wasm' });
@@ -127,7 +154,10 @@ describe('the compiled lectern command line', () => {
     }
     const scan = join(dir, 'scan.pdf');
     const text = 'BT /F1 11 Tf 72 700 Td (The committee met on Tuesday to consider the new library building.) Tj ET';
-    await writeFile(scan, makePdf([{ content: text }, { content: 'q 400 0 0 120 100 500 cm /Im1 Do Q', image: barsImage() }]));
+    await writeFile(
+      scan,
+      makePdf([{ content: text }, { content: 'q 400 0 0 120 100 500 cm /Im1 Do Q', image: barsImage() }]),
+    );
     for (let i = 0; i < 2; i++) {
       const run = await lectern(['convert', '--json', scan], env);
       expect(run.stderr).toBe('');

@@ -17,11 +17,16 @@ describe('lectern models pull --from (a real model copy)', () => {
   it('`lectern models pull potion-base-2M --from DIR` imports a verified copy that `embed` then uses', async () => {
     const data = await mkdtemp(join(tmpdir(), 'lectern-cli-potion-'));
     try {
-      const pulled = await run(['models', 'pull', 'potion-base-2M', '--from', sharedModelDir('potion-base-2M')], { DATA_DIR: data });
+      const pulled = await run(['models', 'pull', 'potion-base-2M', '--from', sharedModelDir('potion-base-2M')], {
+        DATA_DIR: data,
+      });
       expect(pulled.code).toBe(0);
       expect(pulled.stdout).toMatch(/verified model\.safetensors sha256:35520560833b76c8/);
       expect(pulled.stdout).toContain(`potion-base-2M ready in ${join(data, 'models', 'potion-base-2M')}`);
-      const list = JSON.parse((await run(['models', 'list', '--json'], { DATA_DIR: data })).stdout) as { id: string; available: boolean }[];
+      const list = JSON.parse((await run(['models', 'list', '--json'], { DATA_DIR: data })).stdout) as {
+        id: string;
+        available: boolean;
+      }[];
       expect(list.find((r) => r.id === 'potion-base-2M')?.available).toBe(true);
       const embedded = await run(['embed', 'This is an example sentence', '--json'], { DATA_DIR: data });
       expect(JSON.parse(embedded.stdout)).toMatchObject({ model: 'potion-base-2M', dimension: 64 });
@@ -36,7 +41,8 @@ describe('lectern models pull --from (a real model copy)', () => {
     try {
       const from = join(data, 'copy');
       await mkdir(from);
-      for (const f of ['tokenizer.json', 'config.json']) await copyFile(join(sharedModelDir('potion-base-2M'), f), join(from, f));
+      for (const f of ['tokenizer.json', 'config.json'])
+        await copyFile(join(sharedModelDir('potion-base-2M'), f), join(from, f));
       await writeFile(join(from, 'model.safetensors'), Buffer.alloc(1024));
       const { code, stderr } = await run(['models', 'pull', 'potion-base-2M', '--from', from], { DATA_DIR: data });
       expect(code).toBe(1);
@@ -46,5 +52,4 @@ describe('lectern models pull --from (a real model copy)', () => {
       await rm(data, { recursive: true, force: true });
     }
   });
-
 });

@@ -23,20 +23,33 @@ describe('lectern command line', () => {
   });
 
   it('`npx lectern --help` works from the repository root (workspace bin)', async () => {
-    const { stdout } = await promisify(execFile)(join(repoRoot(), 'node_modules', '.bin', 'lectern'), ['--help'], { cwd: repoRoot() });
+    const { stdout } = await promisify(execFile)(join(repoRoot(), 'node_modules', '.bin', 'lectern'), ['--help'], {
+      cwd: repoRoot(),
+    });
     expect(stdout).toContain('Usage: lectern');
     expect(stdout).toMatch(/embed \[options\] <text>/);
     expect(stdout).toContain('models');
   });
 
   it('`lectern embed --json` prints the vector, its dimension and the fingerprint; says which model once', async () => {
-    const { code, stdout, stderr } = await run(['embed', 'This is an example sentence', '--json'], { DATA_DIR: dataDir });
+    const { code, stdout, stderr } = await run(['embed', 'This is an example sentence', '--json'], {
+      DATA_DIR: dataDir,
+    });
     expect(code).toBe(0);
-    const out = JSON.parse(stdout) as { model: string; dimension: number; vector: number[]; fingerprint: Record<string, unknown> };
+    const out = JSON.parse(stdout) as {
+      model: string;
+      dimension: number;
+      vector: number[];
+      fingerprint: Record<string, unknown>;
+    };
     expect(out.model).toBe('universal-sentence-encoder-lite');
     expect(out.dimension).toBe(512);
     expect(out.vector).toHaveLength(512);
-    expect(out.fingerprint).toMatchObject({ model_id: 'universal-sentence-encoder-lite', dimension: 512, normalized: true });
+    expect(out.fingerprint).toMatchObject({
+      model_id: 'universal-sentence-encoder-lite',
+      dimension: 512,
+      normalized: true,
+    });
     expect(stderr.match(/embedding model:/g)).toHaveLength(1);
     expect(stderr).toContain('lectern models pull all-MiniLM-L6-v2');
   });
@@ -50,7 +63,9 @@ describe('lectern command line', () => {
 
     const missing = await run(['embed', 'hello', '--model', 'all-MiniLM-L6-v2'], { DATA_DIR: dataDir });
     expect(missing.code).toBe(1);
-    expect(missing.stderr).toMatch(/error: embedding model all-MiniLM-L6-v2 is not available: .*lectern models pull all-MiniLM-L6-v2/);
+    expect(missing.stderr).toMatch(
+      /error: embedding model all-MiniLM-L6-v2 is not available: .*lectern models pull all-MiniLM-L6-v2/,
+    );
     expect(missing.stderr).not.toMatch(/\n\s+at /);
 
     const badEnv = await run(['embed', 'hello'], { DATA_DIR: dataDir, EMBEDDING_QUANTIZED: 'perhaps' });
@@ -70,7 +85,10 @@ describe('lectern command line', () => {
   });
 
   it('`lectern models pull` reports an unreachable source as an error, not a crash', async () => {
-    const { code, stderr } = await run(['models', 'pull', 'all-MiniLM-L6-v2', '--base-url', 'http://127.0.0.1:9/none'], { DATA_DIR: dataDir });
+    const { code, stderr } = await run(
+      ['models', 'pull', 'all-MiniLM-L6-v2', '--base-url', 'http://127.0.0.1:9/none'],
+      { DATA_DIR: dataDir },
+    );
     expect(code).toBe(1);
     expect(stderr).toMatch(/error: cannot reach http:\/\/127\.0\.0\.1:9\/none\/config\.json/);
   });

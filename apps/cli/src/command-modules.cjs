@@ -33,7 +33,8 @@ const COMMAND_MODULES = Object.freeze({
 function modulesFor(argv) {
   const named = argv.find((a) => !a.startsWith('-'));
   const all = [...new Set(Object.values(COMMAND_MODULES))];
-  if (named !== undefined && Object.hasOwn(COMMAND_MODULES, named)) return [COMMAND_MODULES[/** @type {keyof typeof COMMAND_MODULES} */ (named)]];
+  if (named !== undefined && Object.hasOwn(COMMAND_MODULES, named))
+    return [COMMAND_MODULES[/** @type {keyof typeof COMMAND_MODULES} */ (named)]];
   if (named === undefined && argv.some((a) => a === '-V' || a === '--version')) return [];
   return all;
 }

@@ -8,7 +8,12 @@ import { runCli, type CliIo } from './cli.js';
 const run = async (argv: string[], io: Partial<CliIo> = {}) => {
   let stdout = '';
   let stderr = '';
-  const code = await runCli(argv, { env: { LOG_LEVEL: 'silent' }, stdout: (s) => (stdout += s), stderr: (s) => (stderr += s), ...io });
+  const code = await runCli(argv, {
+    env: { LOG_LEVEL: 'silent' },
+    stdout: (s) => (stdout += s),
+    stderr: (s) => (stderr += s),
+    ...io,
+  });
   return { code, stdout, stderr };
 };
 
@@ -23,7 +28,13 @@ describe('lectern convert', () => {
 
   it('prints the Markdown of a PDF on stdout', async () => {
     const pdf = join(dir, 'notice.pdf');
-    await writeFile(pdf, makeTextPdf([['# Planning notice', 'The application for 12 Mill Lane was approved on appeal.'], ['# Conditions', 'Work must start within three years.']]));
+    await writeFile(
+      pdf,
+      makeTextPdf([
+        ['# Planning notice', 'The application for 12 Mill Lane was approved on appeal.'],
+        ['# Conditions', 'Work must start within three years.'],
+      ]),
+    );
     const { code, stdout, stderr } = await run(['convert', pdf]);
     expect(stderr).toBe('');
     expect(code).toBe(0);
@@ -49,15 +60,33 @@ describe('lectern convert', () => {
   });
 
   it('draws a page progress bar on an interactive stderr for a long PDF', async () => {
-    const { code, stderr } = await run(['convert', numberedPdfFile(40), '-o', join(dir, 'long.md')], { stderrIsTTY: true });
+    const { code, stderr } = await run(['convert', numberedPdfFile(40), '-o', join(dir, 'long.md')], {
+      stderrIsTTY: true,
+    });
     expect(code).toBe(0);
     expect(stderr).toMatch(/generated-40-pages\.pdf \[=+\] 40\/40 pages/);
   });
 
   it.each([
     ['a missing file', () => join(dir, 'missing.pdf'), /^error: .*(not found|does not exist|no such file)/i],
-    ['a corrupt PDF', async () => { const f = join(dir, 'broken.pdf'); await writeFile(f, '%PDF-1.7\n1 0 obj\n<< /Type /Catalog garbage'); return f; }, /^error: /],
-    ['an unsupported type', async () => { const f = join(dir, 'deck.pptx'); await writeFile(f, 'slides'); return f; }, /^error: .*(unsupported|not supported)/i],
+    [
+      'a corrupt PDF',
+      async () => {
+        const f = join(dir, 'broken.pdf');
+        await writeFile(f, '%PDF-1.7\n1 0 obj\n<< /Type /Catalog garbage');
+        return f;
+      },
+      /^error: /,
+    ],
+    [
+      'an unsupported type',
+      async () => {
+        const f = join(dir, 'deck.pptx');
+        await writeFile(f, 'slides');
+        return f;
+      },
+      /^error: .*(unsupported|not supported)/i,
+    ],
   ])('exits 1 with the typed error for %s, no stack trace', async (_name, make, message) => {
     const { code, stdout, stderr } = await run(['convert', await make()]);
     expect(code).toBe(1);

@@ -45,16 +45,31 @@ describe('lectern docstore check', () => {
   it('reports a consistent store and exits 0', async () => {
     const { code, stdout } = await run(['docstore', 'check', '--json'], env);
     expect(code).toBe(0);
-    expect(JSON.parse(stdout)).toMatchObject({ project: 'application_docs', kind: 'documents', documents: 1, orphan_chunks: 0, consistent: true });
+    expect(JSON.parse(stdout)).toMatchObject({
+      project: 'application_docs',
+      kind: 'documents',
+      documents: 1,
+      orphan_chunks: 0,
+      consistent: true,
+    });
   });
 
   it('does not flag a spec 002 collection (no registry) as broken', async () => {
     const { code, stdout } = await run(['docstore', 'check', '--project', 'papers', '--json'], env);
     expect(code).toBe(0);
-    expect(JSON.parse(stdout)).toMatchObject({ project: 'papers', kind: 'collection', chunks: 2, unmanaged_chunks: 2, orphan_chunks: 0, consistent: true });
+    expect(JSON.parse(stdout)).toMatchObject({
+      project: 'papers',
+      kind: 'collection',
+      chunks: 2,
+      unmanaged_chunks: 2,
+      orphan_chunks: 0,
+      consistent: true,
+    });
     // and --repair leaves its chunks alone
     expect((await run(['docstore', 'check', '--project', 'papers', '--repair', '--json'], env)).code).toBe(0);
-    expect(JSON.parse((await run(['docstore', 'check', '--project', 'papers', '--json'], env)).stdout)).toMatchObject({ chunks: 2 });
+    expect(JSON.parse((await run(['docstore', 'check', '--project', 'papers', '--json'], env)).stdout)).toMatchObject({
+      chunks: 2,
+    });
   });
 
   it('answers an unknown project with a non-zero exit and INVALID_PROJECT', async () => {
@@ -77,9 +92,13 @@ describe('lectern docstore check', () => {
       payload: { document_id: doc, chunk_index: i },
     });
     const planted = [ghost('GHOST_abcdef', 0), ghost('GHOST_abcdef', 1), ghost('PHANTOM_123456', 0)];
-    await store.upsert('application_docs', await Promise.all(planted.map(async (p) => ({ ...p, vector: await p.vector }))), {
-      fingerprint: collection!.fingerprint,
-    });
+    await store.upsert(
+      'application_docs',
+      await Promise.all(planted.map(async (p) => ({ ...p, vector: await p.vector }))),
+      {
+        fingerprint: collection!.fingerprint,
+      },
+    );
     const chunksBefore = await store.count('application_docs');
     await platform.close();
 
@@ -92,11 +111,21 @@ describe('lectern docstore check', () => {
 
     const repaired = await run(['docstore', 'check', '--repair', '--json'], env);
     expect(repaired.code).toBe(0);
-    expect(JSON.parse(repaired.stdout)).toMatchObject({ orphan_chunks: 3, removed_chunks: 3, repaired: true, consistent: true });
+    expect(JSON.parse(repaired.stdout)).toMatchObject({
+      orphan_chunks: 3,
+      removed_chunks: 3,
+      repaired: true,
+      consistent: true,
+    });
 
     const after = await run(['docstore', 'check', '--json'], env);
     expect(after.code).toBe(0);
-    expect(JSON.parse(after.stdout)).toMatchObject({ orphan_chunks: 0, orphan_document_ids: [], documents: 1, consistent: true });
+    expect(JSON.parse(after.stdout)).toMatchObject({
+      orphan_chunks: 0,
+      orphan_document_ids: [],
+      documents: 1,
+      consistent: true,
+    });
     // the registered document's chunks are all still there
     const reopened = openDeps(dataDir).platform;
     expect(await reopened.vectorStore().count('application_docs')).toBe(chunksBefore - 3);

@@ -35,15 +35,27 @@ describe('lectern mcp (stdio transport)', () => {
       expect(client.getServerVersion()?.name).toBe('document-store-mcp');
       const { tools } = await client.listTools();
       expect(tools.map((t) => t.name)).toEqual(
-        expect.arrayContaining(['ingest_document', 'search_application_docs', 'get_document_text', 'list_ingested_documents', 'list_collections']),
+        expect.arrayContaining([
+          'ingest_document',
+          'search_application_docs',
+          'get_document_text',
+          'list_ingested_documents',
+          'list_collections',
+        ]),
       );
       const collections = await client.callTool({ name: 'list_collections', arguments: {} });
       expect(collections.isError).toBeFalsy();
       expect(toolText(collections)).toEqual([]);
-      const listed = await client.callTool({ name: 'list_ingested_documents', arguments: { application_ref: 'NONE/1' } });
+      const listed = await client.callTool({
+        name: 'list_ingested_documents',
+        arguments: { application_ref: 'NONE/1' },
+      });
       expect(listed.isError).toBeFalsy();
       expect(listed.structuredContent).toMatchObject({ status: 'success', document_count: 0, documents: [] });
-      const refused = await client.callTool({ name: 'ingest_document', arguments: { file_path: '/etc/passwd', application_ref: 'X/1' } });
+      const refused = await client.callTool({
+        name: 'ingest_document',
+        arguments: { file_path: '/etc/passwd', application_ref: 'X/1' },
+      });
       expect(refused.isError).toBe(true);
       expect(toolText(refused)).toMatchObject({ status: 'error', error_type: 'forbidden_path' });
     } finally {

@@ -16,8 +16,12 @@ import { openDocumentStore } from './cli.testkit.js';
 const bin = join(repoRoot(), 'apps', 'cli', 'bin', 'lectern.cjs');
 const run = (argv: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> =>
   new Promise((done) => {
-    execFile(process.execPath, [bin, ...argv], { env: { ...process.env, ...env }, timeout: 300_000 }, (error, stdout, stderr) =>
-      done({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    execFile(
+      process.execPath,
+      [bin, ...argv],
+      { env: { ...process.env, ...env }, timeout: 300_000 },
+      (error, stdout, stderr) =>
+        done({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );
   });
 const json = (s: string): Record<string, unknown> => JSON.parse(s) as Record<string, unknown>;
@@ -43,10 +47,17 @@ describe('lectern policy (real binary)', () => {
     const first = await run(['policy', 'seed', '--dir', seedDir, '--json'], env);
     expect(first).toMatchObject({ code: 0 });
     const report = json(first.stdout);
-    expect((report['policies_created'] as string[]).sort()).toEqual(
-      ['BICESTER_LCWIP', 'CHERWELL_LOCAL_PLAN', 'LTN_1_20', 'MANUAL_FOR_STREETS', 'NPPF', 'OCC_LTCP'],
+    expect((report['policies_created'] as string[]).sort()).toEqual([
+      'BICESTER_LCWIP',
+      'CHERWELL_LOCAL_PLAN',
+      'LTN_1_20',
+      'MANUAL_FOR_STREETS',
+      'NPPF',
+      'OCC_LTCP',
+    ]);
+    const outcomes = Object.fromEntries(
+      (report['revisions'] as { revision_id: string; outcome: string }[]).map((r) => [r.revision_id, r.outcome]),
     );
-    const outcomes = Object.fromEntries((report['revisions'] as { revision_id: string; outcome: string }[]).map((r) => [r.revision_id, r.outcome]));
     expect(outcomes).toEqual({
       rev_LTN_1_20_2020_07: 'ingested',
       rev_NPPF_2023_09: 'no_file',
@@ -72,11 +83,22 @@ describe('lectern policy (real binary)', () => {
     const platform = createPlatform({ dataDir, log: silentLogger() });
     const store = platform.vectorStore();
     const collection = policyCollection('policy_docs');
-    const [point] = (await store.scroll(collection, { filter: { revision_id: 'rev_NPPF_2024_12' }, limit: 1, withVector: true })).points;
+    const [point] = (
+      await store.scroll(collection, { filter: { revision_id: 'rev_NPPF_2024_12' }, limit: 1, withVector: true })
+    ).points;
     const info = await store.getCollection(collection);
-    await store.upsert(collection, [0, 1].map((i) => ({ id: `GHOST__rev_gone__Para_1__00${i}`, vector: point!.vector!, text: 'ghost', payload: { ...point!.payload, revision_id: 'rev_gone' } })), {
-      fingerprint: info!.fingerprint,
-    });
+    await store.upsert(
+      collection,
+      [0, 1].map((i) => ({
+        id: `GHOST__rev_gone__Para_1__00${i}`,
+        vector: point!.vector!,
+        text: 'ghost',
+        payload: { ...point!.payload, revision_id: 'rev_gone' },
+      })),
+      {
+        fingerprint: info!.fingerprint,
+      },
+    );
     const registry = platform.policyRegistry();
     const real = (await registry.getRevision('LTN_1_20', 'rev_LTN_1_20_2020_07'))!.chunk_count;
     await registry.updateRevision('LTN_1_20', 'rev_LTN_1_20_2020_07', { chunk_count: real + 5 });
@@ -91,7 +113,13 @@ describe('lectern policy (real binary)', () => {
 
     const repaired = await run(['policy', 'check', '--repair', '--json'], env);
     expect(repaired.code).toBe(0);
-    expect(json(repaired.stdout)).toMatchObject({ orphan_chunks: 2, removed_chunks: 2, fixed_counts: 1, repaired: true, consistent: true });
+    expect(json(repaired.stdout)).toMatchObject({
+      orphan_chunks: 2,
+      removed_chunks: 2,
+      fixed_counts: 1,
+      repaired: true,
+      consistent: true,
+    });
     const after = await run(['policy', 'check', '--json'], env);
     expect(after.code).toBe(0);
     expect(json(after.stdout)).toMatchObject({ orphan_chunks: 0, count_mismatches: [], consistent: true });
@@ -108,12 +136,19 @@ describe('lectern docstore check --repair (real binary)', () => {
     dataDir = await mkdtemp(join(tmpdir(), 'lectern-cli-docstore-bin-'));
     const env = { DATA_DIR: dataDir, LOG_LEVEL: 'silent' };
     const { platform, deps } = openDocumentStore(dataDir);
-    expect((await ingestDocument(deps, { file_path: numberedPdfFile(3, 'bin-check.pdf'), application_ref: 'BIN/1' })).status).toBe('success');
+    expect(
+      (await ingestDocument(deps, { file_path: numberedPdfFile(3, 'bin-check.pdf'), application_ref: 'BIN/1' })).status,
+    ).toBe('success');
     const info = await deps.store.getCollection('application_docs');
     const [point] = (await deps.store.scroll('application_docs', { limit: 1, withVector: true })).points;
     await deps.store.upsert(
       'application_docs',
-      [0, 1, 2].map((i) => ({ id: `GHOST_abcdef_00${i}_000`, vector: point!.vector!, text: `ghost ${i}`, payload: { document_id: 'GHOST_abcdef', chunk_index: i } })),
+      [0, 1, 2].map((i) => ({
+        id: `GHOST_abcdef_00${i}_000`,
+        vector: point!.vector!,
+        text: `ghost ${i}`,
+        payload: { document_id: 'GHOST_abcdef', chunk_index: i },
+      })),
       { fingerprint: info!.fingerprint },
     );
     const before = await deps.store.count('application_docs');

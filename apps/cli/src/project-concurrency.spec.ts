@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import { makeTextPdf } from '@lectern/testing';
 import { lectern } from './lectern-binary.testkit.js';
 
-
 /** FR-022: simultaneous ingests of one project (separate processes on one store) and a query during them. */
 describe('concurrent ingests and queries into one project (separate lectern processes)', () => {
   let dataDir: string;
@@ -19,7 +18,10 @@ describe('concurrent ingests and queries into one project (separate lectern proc
         makeTextPdf(
           Array.from({ length: 3 }, (_, p) => [
             `# Report ${d} part ${p + 1}`,
-            ...Array.from({ length: 12 }, (_, l) => `Report ${d} page ${p + 1} line ${l + 1} discusses drainage, parking and open space provision.`),
+            ...Array.from(
+              { length: 12 },
+              (_, l) => `Report ${d} page ${p + 1} line ${l + 1} discusses drainage, parking and open space provision.`,
+            ),
           ]),
         ),
       );
@@ -44,10 +46,15 @@ describe('concurrent ingests and queries into one project (separate lectern proc
     expect(query.code).toBe(0);
     const chunks = (JSON.parse(a.stdout) as { totals: { chunks: number } }).totals.chunks;
     expect((JSON.parse(b.stdout) as { totals: { chunks: number } }).totals.chunks).toBe(chunks);
-    const inspected = JSON.parse((await lectern(['inspect', '-p', 'shared', '--json'], env)).stdout) as { points_count: number; documents_count: number };
+    const inspected = JSON.parse((await lectern(['inspect', '-p', 'shared', '--json'], env)).stdout) as {
+      points_count: number;
+      documents_count: number;
+    };
     expect(inspected).toMatchObject({ points_count: chunks, documents_count: 4 });
     // A third run finds nothing to write.
-    const again = JSON.parse((await lectern(['reindex', docs, '-p', 'shared', '--json'], env)).stdout) as { totals: { written: number; removed: number } };
+    const again = JSON.parse((await lectern(['reindex', docs, '-p', 'shared', '--json'], env)).stdout) as {
+      totals: { written: number; removed: number };
+    };
     expect(again.totals).toMatchObject({ written: 0, removed: 0 });
   }, 300_000);
 });

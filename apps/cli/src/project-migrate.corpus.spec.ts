@@ -14,8 +14,19 @@ describe('lectern rebuild --migrate-to another real model (corpus)', () => {
     dataDir = mkdtempSync(join(tmpdir(), 'lectern-migrate-'));
     docs = join(dataDir, 'docs');
     mkdirSync(docs);
-    writeFileSync(join(docs, 'drainage.pdf'), makeTextPdf([['# Sustainable drainage', 'Permeable paving and swales slow the run-off from new housing estates.'], ['# Flood risk', 'The sequential test steers development to areas at the lowest risk of flooding.']]));
-    potion = { DATA_DIR: dataDir, LOG_LEVEL: 'warn', EMBEDDING_MODEL: 'potion-base-2M', EMBEDDING_MODEL_DIR: sharedModelDir('potion-base-2M') };
+    writeFileSync(
+      join(docs, 'drainage.pdf'),
+      makeTextPdf([
+        ['# Sustainable drainage', 'Permeable paving and swales slow the run-off from new housing estates.'],
+        ['# Flood risk', 'The sequential test steers development to areas at the lowest risk of flooding.'],
+      ]),
+    );
+    potion = {
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      EMBEDDING_MODEL: 'potion-base-2M',
+      EMBEDDING_MODEL_DIR: sharedModelDir('potion-base-2M'),
+    };
     useLite = { DATA_DIR: dataDir, LOG_LEVEL: 'warn', EMBEDDING_MODEL: 'universal-sentence-encoder-lite' };
   });
   afterAll(() => {
@@ -30,21 +41,39 @@ describe('lectern rebuild --migrate-to another real model (corpus)', () => {
       expect(refused.code).toBe(1);
       expect(refused.stderr).toMatch(/EMBEDDING_MISMATCH: Project "plans" was built with potion-base-2M/);
     }
-    const migrated = await lectern(['rebuild', '-p', 'plans', '--migrate-to', 'universal-sentence-encoder-lite', '--json'], potion);
+    const migrated = await lectern(
+      ['rebuild', '-p', 'plans', '--migrate-to', 'universal-sentence-encoder-lite', '--json'],
+      potion,
+    );
     expect(migrated.code).toBe(0);
-    const s = JSON.parse(migrated.stdout) as { from: { model: string; points: number }; to: { collection: string; model: string; points: number }; kept: string[] };
+    const s = JSON.parse(migrated.stdout) as {
+      from: { model: string; points: number };
+      to: { collection: string; model: string; points: number };
+      kept: string[];
+    };
     expect(s.from.model).toMatch(/^potion-base-2M@/);
     expect(s.to).toMatchObject({ collection: 'plans__v2', points: s.from.points });
     expect(s.to.model).toMatch(/^universal-sentence-encoder-lite@/);
     expect(s.kept).toEqual(['plans']);
-    const inspected = JSON.parse((await lectern(['inspect', '-p', 'plans', '--json'], useLite)).stdout) as { embedding_model: { model_id: string }; collection: string };
-    expect(inspected).toMatchObject({ collection: 'plans__v2', embedding_model: { model_id: 'universal-sentence-encoder-lite' } });
-    const found = JSON.parse((await lectern(['search', 'permeable paving', '-p', 'plans', '--json'], useLite)).stdout) as { results: Array<{ text: string }> };
+    const inspected = JSON.parse((await lectern(['inspect', '-p', 'plans', '--json'], useLite)).stdout) as {
+      embedding_model: { model_id: string };
+      collection: string;
+    };
+    expect(inspected).toMatchObject({
+      collection: 'plans__v2',
+      embedding_model: { model_id: 'universal-sentence-encoder-lite' },
+    });
+    const found = JSON.parse(
+      (await lectern(['search', 'permeable paving', '-p', 'plans', '--json'], useLite)).stdout,
+    ) as { results: Array<{ text: string }> };
     expect(found.results[0]?.text).toMatch(/Permeable paving/);
     const old = await lectern(['ingest', docs, '-p', 'plans'], potion);
     expect(old.code).toBe(1);
     expect(old.stderr).toMatch(/EMBEDDING_MISMATCH/);
-    const validated = JSON.parse((await lectern(['validate', '-p', 'plans', '--json'], potion)).stdout) as { ok: boolean; checks: Array<{ check: string; ok: boolean }> };
+    const validated = JSON.parse((await lectern(['validate', '-p', 'plans', '--json'], potion)).stdout) as {
+      ok: boolean;
+      checks: Array<{ check: string; ok: boolean }>;
+    };
     expect(validated.ok).toBe(false);
     expect(validated.checks.find((c) => c.check === 'tokenizer')?.ok).toBe(false);
   }, 600_000);

@@ -8,14 +8,22 @@ import { createPlatform, documentStoreDeps, type Platform } from '@lectern/platf
 import { corpusFile, sharedModelDir, silentLogger } from '@lectern/testing';
 import type { StoredPoint } from '@lectern/vector-store';
 
-const squash = (s: string): string => s.replace(/[#*_`|>\\-]/g, ' ').replace(/\s+/g, ' ').trim().toLowerCase();
+const squash = (s: string): string =>
+  s
+    .replace(/[#*_`|>\\-]/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .toLowerCase();
 
 /** Every stored chunk of a project's collection. */
 const allChunks = async (deps: DocumentStoreDeps, collection: string): Promise<StoredPoint[]> => {
   const out: StoredPoint[] = [];
   let cursor: string | null = null;
   do {
-    const page: { points: StoredPoint[]; next: string | null } = await deps.store.scroll(collection, { limit: 1000, cursor });
+    const page: { points: StoredPoint[]; next: string | null } = await deps.store.scroll(collection, {
+      limit: 1000,
+      cursor,
+    });
     out.push(...page.points);
     cursor = page.next;
   } while (cursor);
@@ -40,7 +48,10 @@ describe('spec 004 ingest of two long real PDFs (corpus)', () => {
     docs = join(dataDir, 'docs');
     mkdirSync(docs);
     copyFileSync(corpusFile('long-manuals', 'R-intro.pdf'), join(docs, 'R-intro.pdf'));
-    writeFileSync(join(docs, 'scanned-54.pdf'), await repeatPdfPages(readFileSync(corpusFile('scanned-ocr', 'ocrmypdf-resources', 'multipage.pdf')), 54));
+    writeFileSync(
+      join(docs, 'scanned-54.pdf'),
+      await repeatPdfPages(readFileSync(corpusFile('scanned-ocr', 'ocrmypdf-resources', 'multipage.pdf')), 54),
+    );
     platform = createPlatform({ dataDir, log: silentLogger() });
     deps = documentStoreDeps(platform, {
       embedding: { model: 'potion-base-2M', modelDir: sharedModelDir('potion-base-2M') },
@@ -62,7 +73,9 @@ describe('spec 004 ingest of two long real PDFs (corpus)', () => {
     });
     expect(summary.errors).toEqual([]);
     // SC-001 (2 minutes for both) is measured, not asserted: see docs/benchmarks/spec004-retrieval.md.
-    process.stdout.write(`spec 004 ingest of ${summary.documents.map((d) => `${d.file} (${d.page_count} pages, ${d.chunks} chunks)`).join(' and ')}: ${(summary.duration_ms / 1000).toFixed(1)} s\n`);
+    process.stdout.write(
+      `spec 004 ingest of ${summary.documents.map((d) => `${d.file} (${d.page_count} pages, ${d.chunks} chunks)`).join(' and ')}: ${(summary.duration_ms / 1000).toFixed(1)} s\n`,
+    );
     // The converter's own reading of each PDF (the same conversion job: already converted, answered from it).
     for (const name of ['R-intro.pdf', 'scanned-54.pdf']) {
       const path = join(docs, name);
@@ -84,46 +97,66 @@ describe('spec 004 ingest of two long real PDFs (corpus)', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  const ofFile = (name: string) => chunks.filter((c) => c.payload['source_file'] === name).sort((a, b) => Number(a.payload['chunk_index']) - Number(b.payload['chunk_index']));
+  const ofFile = (name: string) =>
+    chunks
+      .filter((c) => c.payload['source_file'] === name)
+      .sort((a, b) => Number(a.payload['chunk_index']) - Number(b.payload['chunk_index']));
 
-  it.each(['R-intro.pdf', 'scanned-54.pdf'])('%s: every sampled chunk\'s text is on the pages its span names', (name) => {
-    const conv = conversions.get(name) as ConversionResult;
-    expect(conv.page_count).toBeGreaterThanOrEqual(50);
-    const mine = ofFile(name);
-    expect(mine.length).toBeGreaterThan(name === 'R-intro.pdf' ? 100 : 20);
-    // Words hyphenated over a line end read joined in the Markdown (the converter mends them): join them here too.
-    const pageText = new Map(conv.pages.map((p) => [p.page_number, squash(p.text.replace(/(\w)-\s*\n\s*(\w)/g, '$1$2'))]));
-    const sample = mine.filter((_, i) => i % (name === 'R-intro.pdf' ? 7 : 3) === 0);
-    let checked = 0;
-    const misplaced: unknown[] = [];
-    for (const c of sample) {
-      const start = c.payload['page_start'] as number;
-      const end = c.payload['page_end'] as number;
-      expect(start).toBeGreaterThanOrEqual(1);
-      expect(end).toBeGreaterThanOrEqual(start);
-      expect(end).toBeLessThanOrEqual(conv.page_count);
-      // The chunk's first three words are printed on its first page, its last three on its last page.
-      const words = squash(c.text).split(' ').filter((w) => /^[a-z]{3,}$/.test(w));
-      if (words.length < 12) continue;
-      const head = words.slice(0, 3);
-      const tail = words.slice(-3);
-      const onPage = (page: number, run: string[]) => run.every((w) => (pageText.get(page) ?? '').includes(w));
-      if (!onPage(start, head) || !onPage(end, tail)) {
-        misplaced.push({ chunk: c.payload['chunk_index'], start, end, head: head.join(' '), tail: tail.join(' '), where: [...pageText].filter(([, t]) => head.every((w) => t.includes(w))).map(([p]) => p).slice(0, 5) });
+  it.each(['R-intro.pdf', 'scanned-54.pdf'])(
+    "%s: every sampled chunk's text is on the pages its span names",
+    (name) => {
+      const conv = conversions.get(name) as ConversionResult;
+      expect(conv.page_count).toBeGreaterThanOrEqual(50);
+      const mine = ofFile(name);
+      expect(mine.length).toBeGreaterThan(name === 'R-intro.pdf' ? 100 : 20);
+      // Words hyphenated over a line end read joined in the Markdown (the converter mends them): join them here too.
+      const pageText = new Map(
+        conv.pages.map((p) => [p.page_number, squash(p.text.replace(/(\w)-\s*\n\s*(\w)/g, '$1$2'))]),
+      );
+      const sample = mine.filter((_, i) => i % (name === 'R-intro.pdf' ? 7 : 3) === 0);
+      let checked = 0;
+      const misplaced: unknown[] = [];
+      for (const c of sample) {
+        const start = c.payload['page_start'] as number;
+        const end = c.payload['page_end'] as number;
+        expect(start).toBeGreaterThanOrEqual(1);
+        expect(end).toBeGreaterThanOrEqual(start);
+        expect(end).toBeLessThanOrEqual(conv.page_count);
+        // The chunk's first three words are printed on its first page, its last three on its last page.
+        const words = squash(c.text)
+          .split(' ')
+          .filter((w) => /^[a-z]{3,}$/.test(w));
+        if (words.length < 12) continue;
+        const head = words.slice(0, 3);
+        const tail = words.slice(-3);
+        const onPage = (page: number, run: string[]) => run.every((w) => (pageText.get(page) ?? '').includes(w));
+        if (!onPage(start, head) || !onPage(end, tail)) {
+          misplaced.push({
+            chunk: c.payload['chunk_index'],
+            start,
+            end,
+            head: head.join(' '),
+            tail: tail.join(' '),
+            where: [...pageText]
+              .filter(([, t]) => head.every((w) => t.includes(w)))
+              .map(([p]) => p)
+              .slice(0, 5),
+          });
+        }
+        checked++;
       }
-      checked++;
-    }
-    if (name === 'R-intro.pdf') expect(misplaced).toEqual([]);
-    else {
-      // The scan's page text comes from OCR: a word read differently by the verification's conversion makes a
-      // run of words found on no page at all (never on a wrong one); at most one sampled chunk in five may miss.
-      for (const m of misplaced as Array<{ where: number[] }>) expect(m.where).toEqual([]);
-      expect(misplaced.length).toBeLessThanOrEqual(checked / 5);
-    }
-    expect(checked).toBeGreaterThan(name === 'R-intro.pdf' ? 15 : 5);
-  });
+      if (name === 'R-intro.pdf') expect(misplaced).toEqual([]);
+      else {
+        // The scan's page text comes from OCR: a word read differently by the verification's conversion makes a
+        // run of words found on no page at all (never on a wrong one); at most one sampled chunk in five may miss.
+        for (const m of misplaced as Array<{ where: number[] }>) expect(m.where).toEqual([]);
+        expect(misplaced.length).toBeLessThanOrEqual(checked / 5);
+      }
+      expect(checked).toBeGreaterThan(name === 'R-intro.pdf' ? 15 : 5);
+    },
+  );
 
-  it('R-intro.pdf: section paths follow the manual\'s own headings', () => {
+  it("R-intro.pdf: section paths follow the manual's own headings", () => {
     const conv = conversions.get('R-intro.pdf') as ConversionResult;
     const titles = new Set(conv.headings.map((h) => h.title));
     for (const c of ofFile('R-intro.pdf')) {
@@ -131,8 +164,13 @@ describe('spec 004 ingest of two long real PDFs (corpus)', () => {
       for (const t of path) expect(titles.has(t)).toBe(true);
       if (path.length > 0) expect(path[path.length - 1]).toBe(c.payload['section_heading']);
     }
-    const vectors = ofFile('R-intro.pdf').find((c) => (c.payload['section_heading'] as string) === '2.1 Vectors and assignment');
-    expect(vectors?.payload['section_path']).toEqual(['2 Simple manipulations; numbers and vectors', '2.1 Vectors and assignment']);
+    const vectors = ofFile('R-intro.pdf').find(
+      (c) => (c.payload['section_heading'] as string) === '2.1 Vectors and assignment',
+    );
+    expect(vectors?.payload['section_path']).toEqual([
+      '2 Simple manipulations; numbers and vectors',
+      '2.1 Vectors and assignment',
+    ]);
     const heading = conv.headings.find((h) => h.title === '2.1 Vectors and assignment');
     expect(vectors?.payload['page_start']).toBe(heading?.page);
   });

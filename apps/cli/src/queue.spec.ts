@@ -8,7 +8,10 @@ import { repoRoot, silentLogger, startRedis, type TestRedis } from '@lectern/tes
 import { z } from 'zod';
 
 /** The real `lectern` binary (node + tsx), as an operator runs it. */
-const lectern = (args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> =>
+const lectern = (
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number; stdout: string; stderr: string }> =>
   new Promise((resolve) => {
     execFile(
       process.execPath,
@@ -27,7 +30,9 @@ const payload = (n: number): ConversionJobPayload => ({
   options: {},
 });
 
-const ListedSchema = z.object({ queues: z.array(z.object({ queue: z.string(), total: z.number(), jobs: z.array(FailedJobSchema) })) });
+const ListedSchema = z.object({
+  queues: z.array(z.object({ queue: z.string(), total: z.number(), jobs: z.array(FailedJobSchema) })),
+});
 
 describe('lectern queue failed|retry (distributed mode, a real redis-server)', () => {
   let redis: TestRedis;
@@ -45,7 +50,13 @@ describe('lectern queue failed|retry (distributed mode, a real redis-server)', (
     const queue = platform.queue(conversionQueue);
     queue.process(async (p) => {
       if (failing) throw new AppError('conversion_failed', `${p.filename} could not be read`, { httpStatus: 422 });
-      return { version: 1, kind: 'data_dir', file: { path: 'conversions/x.json', byte_size: 2, sha256: p.sha256 }, fingerprint: p.sha256, page_count: 1 };
+      return {
+        version: 1,
+        kind: 'data_dir',
+        file: { path: 'conversions/x.json', byte_size: 2, sha256: p.sha256 },
+        fingerprint: p.sha256,
+        page_count: 1,
+      };
     });
     for (const n of [1, 2, 3]) {
       const handle = await queue.add(payload(n), { jobId: `convert-job-${n}` });
@@ -73,7 +84,9 @@ describe('lectern queue failed|retry (distributed mode, a real redis-server)', (
 
     const text = await lectern(['queue', 'failed', '--queue', 'conversion', '--limit', '1'], env);
     expect(text.code).toBe(0);
-    expect(text.stdout).toMatch(/^conversion: 3 failed \(showing 1\)\n {2}convert-job-\d {2}failed .* after 1 attempt\(s\) {2}conversion_failed: doc-\d\.pdf could not be read\n$/);
+    expect(text.stdout).toMatch(
+      /^conversion: 3 failed \(showing 1\)\n {2}convert-job-\d {2}failed .* after 1 attempt\(s\) {2}conversion_failed: doc-\d\.pdf could not be read\n$/,
+    );
   }, 60_000);
 
   it('retries one failed job: it runs again and leaves the failed list', async () => {
@@ -81,10 +94,16 @@ describe('lectern queue failed|retry (distributed mode, a real redis-server)', (
     const retried = await lectern(['queue', 'retry', 'convert-job-2'], env);
     expect(retried).toMatchObject({ code: 0, stdout: 'retried conversion/convert-job-2\n' });
     const queue = platform.queue(conversionQueue);
-    for (let i = 0; i < 500 && (await queue.getJob('convert-job-2'))?.status !== 'succeeded'; i += 1) await new Promise((r) => setTimeout(r, 20));
+    for (let i = 0; i < 500 && (await queue.getJob('convert-job-2'))?.status !== 'succeeded'; i += 1)
+      await new Promise((r) => setTimeout(r, 20));
     expect(await queue.getJob('convert-job-2')).toMatchObject({ status: 'succeeded', attempts: 1 });
     const after = ListedSchema.parse(JSON.parse((await lectern(['queue', 'failed', '--json'], env)).stdout));
-    expect(after.queues.find((q) => q.queue === 'conversion')?.jobs.map((j) => j.id).sort()).toEqual(['convert-job-1', 'convert-job-3']);
+    expect(
+      after.queues
+        .find((q) => q.queue === 'conversion')
+        ?.jobs.map((j) => j.id)
+        .sort(),
+    ).toEqual(['convert-job-1', 'convert-job-3']);
   }, 60_000);
 
   it('exits 1 naming an id that is not a failed job; --all retries the rest', async () => {
@@ -93,7 +112,10 @@ describe('lectern queue failed|retry (distributed mode, a real redis-server)', (
     expect(wrong.stderr).toContain('not a failed job: convert-job-2, no-such-job');
     const all = await lectern(['queue', 'retry', '--all'], env);
     expect(all.code).toBe(0);
-    expect(all.stdout.split('\n').filter(Boolean).sort()).toEqual(['retried conversion/convert-job-1', 'retried conversion/convert-job-3']);
+    expect(all.stdout.split('\n').filter(Boolean).sort()).toEqual([
+      'retried conversion/convert-job-1',
+      'retried conversion/convert-job-3',
+    ]);
   }, 60_000);
 
   it('refuses without REDIS_URL (embedded queues live in the service process), and an unknown queue', async () => {

@@ -32,7 +32,9 @@ describe('converter REST auth', () => {
     converter = await startConverter({ CONVERTER_API_KEY: 'own-token' });
     const doc = { bytes: new TextEncoder().encode('hello'), filename: 'a.txt' };
     expect((await postFile(converter.baseUrl, '/convert', doc)).status).toBe(401);
-    expect((await postFile(converter.baseUrl, '/convert', doc, { headers: { authorization: 'Bearer own-token' } })).status).toBe(200);
+    expect(
+      (await postFile(converter.baseUrl, '/convert', doc, { headers: { authorization: 'Bearer own-token' } })).status,
+    ).toBe(200);
   });
 
   it('is open when no key is configured', async () => {
@@ -51,7 +53,9 @@ describe('converter config', () => {
 
   it('refuses a process without a worker unless Redis carries the jobs elsewhere', () => {
     expect(() => loadConfig({ CONVERTER_CONCURRENCY: '0' })).toThrow(/CONVERTER_CONCURRENCY/);
-    expect(loadConfig({ CONVERTER_CONCURRENCY: '0', REDIS_URL: 'redis://127.0.0.1:6379' }).CONVERTER_CONCURRENCY).toBe(0);
+    expect(loadConfig({ CONVERTER_CONCURRENCY: '0', REDIS_URL: 'redis://127.0.0.1:6379' }).CONVERTER_CONCURRENCY).toBe(
+      0,
+    );
     expect(() => loadConfig({ MAX_DOCUMENT_BYTES: 'lots' })).toThrow(/MAX_DOCUMENT_BYTES/);
   });
 });

@@ -21,7 +21,10 @@ export const buildApp = (deps: ConverterDeps): FastifyInstance => {
     service: 'converter',
     logger: deps.logger,
     apiKey: restApiKey(config),
-    openapi: { version: LECTERN_VERSION, description: 'Any document to Markdown, a page map and a heading tree (spec 003 conversion service).' },
+    openapi: {
+      version: LECTERN_VERSION,
+      description: 'Any document to Markdown, a page map and a heading tree (spec 003 conversion service).',
+    },
   });
   const limits = {
     dataDir: config.DATA_DIR,
@@ -30,9 +33,15 @@ export const buildApp = (deps: ConverterDeps): FastifyInstance => {
     ...(config.CONVERSION_STORAGE_QUOTA_BYTES > 0 ? { quotaBytes: config.CONVERSION_STORAGE_QUOTA_BYTES } : {}),
   };
   // Our own byte counter answers `too_large` first; busboy's limit is the backstop one byte later.
-  app.register(multipart, { limits: { fileSize: config.MAX_DOCUMENT_BYTES + 1, files: 1, fields: 4, fieldSize: 64 * 1024 } });
+  app.register(multipart, {
+    limits: { fileSize: config.MAX_DOCUMENT_BYTES + 1, files: 1, fields: 4, fieldSize: 64 * 1024 },
+  });
   app.register(async (scope) => {
-    registerConvertRoute(scope, { ...limits, engine: deps.conversion.engine, admission: createAdmission(convertAdmission(config)) });
+    registerConvertRoute(scope, {
+      ...limits,
+      engine: deps.conversion.engine,
+      admission: createAdmission(convertAdmission(config)),
+    });
     registerTaskRoutes(scope, { ...limits, submitter: deps.conversion.submitter });
   });
   return app;

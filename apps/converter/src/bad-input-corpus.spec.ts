@@ -20,7 +20,10 @@ describe('POST /convert: the bad-input corpus', () => {
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'lectern-converter-corpus-'));
     corpus = await hostileCorpus();
-    service = await spawnService('apps/converter/src/main.ts', 'CONVERTER_PORT', { DATA_DIR: dataDir, CONVERSION_TIMEOUT_MS: '120000' });
+    service = await spawnService('apps/converter/src/main.ts', 'CONVERTER_PORT', {
+      DATA_DIR: dataDir,
+      CONVERSION_TIMEOUT_MS: '120000',
+    });
   }, 120_000);
   afterAll(async () => {
     await service?.stop();
@@ -34,7 +37,10 @@ describe('POST /convert: the bad-input corpus', () => {
       const response = await postFile(service.baseUrl, '/convert', { bytes: c.bytes, filename: c.filename });
       const body: unknown = await response.json();
       answers[c.name] = response.ok ? 'converted' : RestErrorSchema.parse(body).error.code;
-      expect([c.name, c.expect.includes(answers[c.name] ?? '') ? 'allowed' : answers[c.name]]).toEqual([c.name, 'allowed']);
+      expect([c.name, c.expect.includes(answers[c.name] ?? '') ? 'allowed' : answers[c.name]]).toEqual([
+        c.name,
+        'allowed',
+      ]);
       expect(await health()).toBe(200);
     }
     const form = (parts: Array<[string, string | Blob, string?]>): FormData => {
@@ -47,11 +53,42 @@ describe('POST /convert: the bad-input corpus', () => {
     };
     const doc = new Blob(['# Notes\n\nshort']);
     const malformed: Array<{ name: string; init: RequestInit; code: string }> = [
-      { name: 'not multipart', init: { body: JSON.stringify({ file: 'x' }), headers: { 'content-type': 'application/json' } }, code: 'invalid_arguments' },
+      {
+        name: 'not multipart',
+        init: { body: JSON.stringify({ file: 'x' }), headers: { 'content-type': 'application/json' } },
+        code: 'invalid_arguments',
+      },
       { name: 'no file field', init: { body: form([['options', '{}']]) }, code: 'invalid_arguments' },
-      { name: 'options not JSON', init: { body: form([['options', '{maxPages:'], ['file', doc, 'a.md']]) }, code: 'invalid_arguments' },
-      { name: 'options raising a limit', init: { body: form([['options', '{"maxPages":1000000}'], ['file', doc, 'a.md']]) }, code: 'invalid_arguments' },
-      { name: 'unknown option', init: { body: form([['options', '{"rm":"-rf"}'], ['file', doc, 'a.md']]) }, code: 'invalid_arguments' },
+      {
+        name: 'options not JSON',
+        init: {
+          body: form([
+            ['options', '{maxPages:'],
+            ['file', doc, 'a.md'],
+          ]),
+        },
+        code: 'invalid_arguments',
+      },
+      {
+        name: 'options raising a limit',
+        init: {
+          body: form([
+            ['options', '{"maxPages":1000000}'],
+            ['file', doc, 'a.md'],
+          ]),
+        },
+        code: 'invalid_arguments',
+      },
+      {
+        name: 'unknown option',
+        init: {
+          body: form([
+            ['options', '{"rm":"-rf"}'],
+            ['file', doc, 'a.md'],
+          ]),
+        },
+        code: 'invalid_arguments',
+      },
     ];
     for (const m of malformed) {
       const response = await fetch(new URL('/convert', service.baseUrl), { method: 'POST', ...m.init });
@@ -59,9 +96,13 @@ describe('POST /convert: the bad-input corpus', () => {
       expect([m.name, answers[m.name]]).toEqual([m.name, m.code]);
     }
     const peak = service.peakRssBytes();
-    process.stdout.write(`bad-input corpus, converter: peak RSS ${(peak / 1024 / 1024).toFixed(0)} MB\n${JSON.stringify(answers)}\n`);
+    process.stdout.write(
+      `bad-input corpus, converter: peak RSS ${(peak / 1024 / 1024).toFixed(0)} MB\n${JSON.stringify(answers)}\n`,
+    );
     expect(peak).toBeLessThan(GB);
-    const left = readdirSync(join(dataDir, 'uploads'), { recursive: true, withFileTypes: true }).filter((e) => e.isFile());
+    const left = readdirSync(join(dataDir, 'uploads'), { recursive: true, withFileTypes: true }).filter((e) =>
+      e.isFile(),
+    );
     expect(left.map((e) => e.name)).toEqual([]);
     expect(service.child.exitCode).toBeNull();
   }, 600_000);

@@ -1,4 +1,9 @@
-import { ConversionResultSchema, ConversionTaskCreatedSchema, ConversionTaskStatusSchema, RestErrorSchema } from '@lectern/contracts';
+import {
+  ConversionResultSchema,
+  ConversionTaskCreatedSchema,
+  ConversionTaskStatusSchema,
+  RestErrorSchema,
+} from '@lectern/contracts';
 import { closeRedis, connectRedis, type RedisConnection } from '@lectern/queue';
 import { numberedPdfFile, silentLogger, startRedis, type TestRedis } from '@lectern/testing';
 import { installShutdown } from '@lectern/transport';
@@ -10,7 +15,10 @@ import { pollTask, postFile, startConverter, type TestConverter } from './conver
 
 /** A generated 82-page text-layer PDF (this suite runs without ../shared). */
 const NPPF = numberedPdfFile(82, 'NPPF_December_2024.pdf');
-const corrupt = { bytes: new TextEncoder().encode('%PDF-1.7\n1 0 obj\n<< /Type /Catalog garbage'), filename: 'broken.pdf' };
+const corrupt = {
+  bytes: new TextEncoder().encode('%PDF-1.7\n1 0 obj\n<< /Type /Catalog garbage'),
+  filename: 'broken.pdf',
+};
 
 let redis: TestRedis;
 let inspect: RedisConnection;
@@ -20,7 +28,10 @@ let prefix: string;
 const running: TestConverter[] = [];
 
 const start = async (env: Record<string, string> = {}, dataDir?: string): Promise<TestConverter> => {
-  const converter = await startConverter({ REDIS_URL: redis.url, ...env }, { redisPrefix: prefix, ...(dataDir ? { dataDir } : {}) });
+  const converter = await startConverter(
+    { REDIS_URL: redis.url, ...env },
+    { redisPrefix: prefix, ...(dataDir ? { dataDir } : {}) },
+  );
   running.push(converter);
   return converter;
 };
@@ -34,7 +45,9 @@ const submit = async (converter: TestConverter, file: Parameters<typeof postFile
 beforeAll(async () => {
   redis = await startRedis();
   inspect = connectRedis(redis.url);
-  nppfSha = createHash('sha256').update(await readFile(NPPF)).digest('hex');
+  nppfSha = createHash('sha256')
+    .update(await readFile(NPPF))
+    .digest('hex');
 });
 beforeEach(() => {
   testNo += 1;
@@ -56,13 +69,23 @@ describe('converter with REDIS_URL (BullMQ worker on the "conversion" queue)', (
     const { task_id } = await submit(converter, { path: NPPF });
     expect(task_id).toBe(`convert-${nppfSha}`);
     const last = ConversionTaskStatusSchema.parse((await pollTask(converter.baseUrl, task_id)).at(-1));
-    expect(last).toMatchObject({ status: 'succeeded', attempts: 1, progress: { percent: 100, stage: 'done', page: 82, pages: 82 } });
+    expect(last).toMatchObject({
+      status: 'succeeded',
+      attempts: 1,
+      progress: { percent: 100, stage: 'done', page: 82, pages: 82 },
+    });
 
-    const result = ConversionResultSchema.parse(await (await fetch(`${converter.baseUrl}/tasks/${task_id}/result`)).json());
+    const result = ConversionResultSchema.parse(
+      await (await fetch(`${converter.baseUrl}/tasks/${task_id}/result`)).json(),
+    );
     expect(result).toMatchObject({ fingerprint: nppfSha, page_count: 82 });
     // Redis holds only the reference; the JSON is in the shared data directory.
     const stored = await inspect.hget(`${prefix}:conversion:${task_id}`, 'returnvalue');
-    expect(JSON.parse(stored ?? 'null')).toMatchObject({ version: 1, kind: 'data_dir', file: { path: `conversions/${task_id}.json` } });
+    expect(JSON.parse(stored ?? 'null')).toMatchObject({
+      version: 1,
+      kind: 'data_dir',
+      file: { path: `conversions/${task_id}.json` },
+    });
     expect((stored ?? '').length).toBeLessThan(1000);
     expect((await stat(join(converter.dataDir, 'conversions', `${task_id}.json`))).size).toBeGreaterThan(100_000);
   });
@@ -84,7 +107,11 @@ describe('converter with REDIS_URL (BullMQ worker on the "conversion" queue)', (
       const third = await submit(worker, { path: NPPF });
       expect(third).toMatchObject({ task_id: a.task_id, deduplicated: true });
       expect((await pollTask(api.baseUrl, a.task_id)).at(-1)).toMatchObject({ status: 'succeeded' });
-      expect(await submit(api, { path: NPPF })).toEqual({ task_id: a.task_id, status: 'succeeded', deduplicated: true });
+      expect(await submit(api, { path: NPPF })).toEqual({
+        task_id: a.task_id,
+        status: 'succeeded',
+        deduplicated: true,
+      });
       expect(api.conversions() + worker.conversions()).toBe(1);
       expect(worker.conversions()).toBe(1);
     } finally {
@@ -110,7 +137,9 @@ describe('converter with REDIS_URL (BullMQ worker on the "conversion" queue)', (
     const converter = await startConverter({ REDIS_URL: redis.url }, { redisPrefix: prefix });
     const { task_id } = await submit(converter, { path: NPPF });
     for (let i = 0; i < 500; i += 1) {
-      const status = ConversionTaskStatusSchema.parse(await (await fetch(`${converter.baseUrl}/tasks/${task_id}`)).json());
+      const status = ConversionTaskStatusSchema.parse(
+        await (await fetch(`${converter.baseUrl}/tasks/${task_id}`)).json(),
+      );
       if (status.status === 'running') break;
       await new Promise((r) => setTimeout(r, 10));
     }
@@ -122,12 +151,24 @@ describe('converter with REDIS_URL (BullMQ worker on the "conversion" queue)', (
       exit: (code) => exits.push(code),
       steps: [
         { name: 'http', close: () => converter.app.close() },
-        ...converter.services.closeSteps.map((step) => ({ name: step.name, close: async () => { await step.close(); done.push(step.name); } })),
+        ...converter.services.closeSteps.map((step) => ({
+          name: step.name,
+          close: async () => {
+            await step.close();
+            done.push(step.name);
+          },
+        })),
       ],
     });
     await shutdown('test');
     expect(exits).toEqual([0]);
-    expect(done).toEqual(['conversion worker', 'conversion files janitor', 'conversion queue', 'redis', 'conversion pools']);
+    expect(done).toEqual([
+      'conversion worker',
+      'conversion files janitor',
+      'conversion queue',
+      'redis',
+      'conversion pools',
+    ]);
     const job = await inspect.hgetall(`${prefix}:conversion:${task_id}`);
     expect(job['finishedOn']).toBeDefined();
     expect(JSON.parse(job['returnvalue'] ?? 'null')).toMatchObject({ kind: 'inline' });

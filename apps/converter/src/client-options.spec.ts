@@ -22,15 +22,25 @@ describe('POST /convert and /tasks: client options', () => {
   });
 
   it.each([
-    ['maxPages above MAX_PAGES', { maxPages: 1_000_000 }, /maxPages 1000000 is above this server's limit of 50 pages \(MAX_PAGES\)/],
-    ['timeoutMs above CONVERSION_TIMEOUT_MS', { timeoutMs: 3_600_000 }, /timeoutMs 3600000 is above .* \(CONVERSION_TIMEOUT_MS\)/],
+    [
+      'maxPages above MAX_PAGES',
+      { maxPages: 1_000_000 },
+      /maxPages 1000000 is above this server's limit of 50 pages \(MAX_PAGES\)/,
+    ],
+    [
+      'timeoutMs above CONVERSION_TIMEOUT_MS',
+      { timeoutMs: 3_600_000 },
+      /timeoutMs 3600000 is above .* \(CONVERSION_TIMEOUT_MS\)/,
+    ],
     ['enableOcr when ENABLE_OCR=false', { enableOcr: true }, /OCR is disabled on this server \(ENABLE_OCR=false\)/],
     ['timeoutMs above 2^31-1 (a timer that would fire at once)', { timeoutMs: 2 ** 31 }, /timeoutMs/],
     ['a negative maxPages', { maxPages: -1 }, /maxPages/],
     ['a fractional timeoutMs', { timeoutMs: 1.5 }, /timeoutMs/],
   ])('refuses %s with 400 invalid_arguments naming it', async (_name, options, message) => {
     for (const path of ['/convert', '/tasks']) {
-      const error = await refusal(await postFile(converter.baseUrl, path, small, { fields: { options: JSON.stringify(options) } }));
+      const error = await refusal(
+        await postFile(converter.baseUrl, path, small, { fields: { options: JSON.stringify(options) } }),
+      );
       expect(error.code).toBe('invalid_arguments');
       expect(error.message).toMatch(message);
     }
@@ -38,7 +48,12 @@ describe('POST /convert and /tasks: client options', () => {
   });
 
   it('refuses the 82-page NPPF under MAX_PAGES=50 even when the options ask for 1000000 pages', async () => {
-    const response = await postFile(converter.baseUrl, '/convert', { path: NPPF }, { fields: { options: '{"maxPages":1000000}' } });
+    const response = await postFile(
+      converter.baseUrl,
+      '/convert',
+      { path: NPPF },
+      { fields: { options: '{"maxPages":1000000}' } },
+    );
     expect(response.status).toBe(400);
     const plain = await postFile(converter.baseUrl, '/convert', { path: NPPF });
     expect(plain.status).toBe(413);
@@ -46,7 +61,12 @@ describe('POST /convert and /tasks: client options', () => {
   });
 
   it('accepts options that lower the limits, and applies them', async () => {
-    const lowered = await postFile(converter.baseUrl, '/convert', { path: NPPF }, { fields: { options: '{"maxPages":10,"timeoutMs":30000,"enableOcr":false}' } });
+    const lowered = await postFile(
+      converter.baseUrl,
+      '/convert',
+      { path: NPPF },
+      { fields: { options: '{"maxPages":10,"timeoutMs":30000,"enableOcr":false}' } },
+    );
     expect(lowered.status).toBe(413);
     expect(RestErrorSchema.parse(await lowered.json()).error.message).toMatch(/limit 10/);
     const ok = await postFile(converter.baseUrl, '/convert', small, { fields: { options: '{"maxPages":1}' } });

@@ -1,7 +1,20 @@
-import { conversionJobId, conversionQueue, type ConversionJobPayload, type ConversionJobResult, type JobProgress } from '@lectern/contracts';
+import {
+  conversionJobId,
+  conversionQueue,
+  type ConversionJobPayload,
+  type ConversionJobResult,
+  type JobProgress,
+} from '@lectern/contracts';
 import { createConversionEngine } from '@lectern/conversion';
 import { createConversionProcessor, loadConversionResult, stageConversionFile } from '@lectern/conversion-job';
-import { closeRedis, connectRedis, createBullmqQueue, createInProcessQueue, type JobQueue, type RedisConnection } from '@lectern/queue';
+import {
+  closeRedis,
+  connectRedis,
+  createBullmqQueue,
+  createInProcessQueue,
+  type JobQueue,
+  type RedisConnection,
+} from '@lectern/queue';
 import { numberedPdfFile, startRedis, type TestRedis } from '@lectern/testing';
 import { createReadStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -27,7 +40,11 @@ afterAll(async () => {
 
 describe.each([
   ['in-process', (): ConversionQueue => createInProcessQueue({ definition: conversionQueue })],
-  ['bullmq', (): ConversionQueue => createBullmqQueue({ definition: conversionQueue, connection, prefix: 'conversion-job-spec' })],
+  [
+    'bullmq',
+    (): ConversionQueue =>
+      createBullmqQueue({ definition: conversionQueue, connection, prefix: 'conversion-job-spec' }),
+  ],
 ])('conversion queue job (%s adapter, real conversion)', (_adapter, makeQueue) => {
   let dataDir: string;
   let queue: ConversionQueue;
@@ -43,8 +60,17 @@ describe.each([
   });
 
   it('reports page progress while converting the NPPF and hands back the result', async () => {
-    const staged = await stageConversionFile(dataDir, createReadStream(NPPF), 'NPPF_December_2024.pdf', { maxBytes: 10e6 });
-    const payload: ConversionJobPayload = { version: 1, file: staged.file, filename: staged.filename, sha256: staged.sha256, byte_size: staged.byteSize, options: {} };
+    const staged = await stageConversionFile(dataDir, createReadStream(NPPF), 'NPPF_December_2024.pdf', {
+      maxBytes: 10e6,
+    });
+    const payload: ConversionJobPayload = {
+      version: 1,
+      file: staged.file,
+      filename: staged.filename,
+      sha256: staged.sha256,
+      byte_size: staged.byteSize,
+      options: {},
+    };
     const handle = await queue.add(payload, { jobId: conversionJobId(staged.sha256) });
     const reports: JobProgress[] = [];
     handle.onProgress((p) => reports.push(p));

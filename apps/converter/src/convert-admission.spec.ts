@@ -10,7 +10,10 @@ import { loadConfig } from './config.js';
 import { postFile } from './converter.testkit.js';
 import { createConverterServices, type ConverterServices } from './converter-services.js';
 
-const doc = (n: number) => ({ bytes: new TextEncoder().encode(`# Admission ${n}\n\nDocument ${n}.\n`), filename: `admission-${n}.md` });
+const doc = (n: number) => ({
+  bytes: new TextEncoder().encode(`# Admission ${n}\n\nDocument ${n}.\n`),
+  filename: `admission-${n}.md`,
+});
 
 /** Issue 12, defect 4: `/convert` ran every request's conversion at once, however many arrived. */
 describe('POST /convert admission (CONVERTER_CONCURRENCY=1, CONVERT_MAX_WAITING=1)', () => {
@@ -99,7 +102,9 @@ describe('POST /convert admission (CONVERTER_CONCURRENCY=1, CONVERT_MAX_WAITING=
     const quitter = new AbortController();
     const form = new FormData();
     form.append('file', new Blob([doc(7).bytes]), doc(7).filename);
-    const waiting = fetch(`${baseUrl}/convert`, { method: 'POST', body: form, signal: quitter.signal }).catch((e: unknown) => e);
+    const waiting = fetch(`${baseUrl}/convert`, { method: 'POST', body: form, signal: quitter.signal }).catch(
+      (e: unknown) => e,
+    );
     await new Promise((r) => setTimeout(r, 200));
     quitter.abort();
     await waiting;

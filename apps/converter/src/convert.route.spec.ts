@@ -6,7 +6,10 @@ import { postFile, startConverter, type TestConverter } from './converter.testki
 
 /** A generated 82-page text-layer PDF (~38 kB; this suite runs without ../shared). */
 const NPPF = numberedPdfFile(82, 'NPPF_December_2024.pdf');
-const small = { bytes: new TextEncoder().encode('# Notes\n\nA small document that converts quickly.\n'), filename: 'notes.md' };
+const small = {
+  bytes: new TextEncoder().encode('# Notes\n\nA small document that converts quickly.\n'),
+  filename: 'notes.md',
+};
 
 describe('POST /convert', () => {
   let converter: TestConverter;
@@ -29,9 +32,19 @@ describe('POST /convert', () => {
 
   it.each([
     ['zero bytes', { bytes: new Uint8Array(), filename: 'empty.pdf' }, 422, 'no_content'],
-    ['a wrong extension', { bytes: new TextEncoder().encode('slides'), filename: 'deck.pptx' }, 415, 'unsupported_file_type'],
+    [
+      'a wrong extension',
+      { bytes: new TextEncoder().encode('slides'), filename: 'deck.pptx' },
+      415,
+      'unsupported_file_type',
+    ],
     ['no extension', { bytes: new TextEncoder().encode('text'), filename: 'README' }, 415, 'unsupported_file_type'],
-    ['a corrupt PDF', { bytes: new TextEncoder().encode('%PDF-1.7\n1 0 obj\n<< /Type /Catalog garbage'), filename: 'broken.pdf' }, 422, 'extraction_failed'],
+    [
+      'a corrupt PDF',
+      { bytes: new TextEncoder().encode('%PDF-1.7\n1 0 obj\n<< /Type /Catalog garbage'), filename: 'broken.pdf' },
+      422,
+      'extraction_failed',
+    ],
     ['a file over MAX_DOCUMENT_BYTES', { path: NPPF }, 413, 'too_large'],
   ] as const)('answers %s with its typed error, then serves the next request', async (_name, file, status, code) => {
     const response = await postFile(converter.baseUrl, '/convert', file);
@@ -57,13 +70,19 @@ describe('POST /convert', () => {
     const missing = await fetch(`${converter.baseUrl}/convert`, { method: 'POST', body: noFile });
     expect(missing.status).toBe(400);
     expect(RestErrorSchema.parse(await missing.json()).error.code).toBe('invalid_arguments');
-    const json = await fetch(`${converter.baseUrl}/convert`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } });
+    const json = await fetch(`${converter.baseUrl}/convert`, {
+      method: 'POST',
+      body: '{}',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(json.status).toBe(415);
     expect(RestErrorSchema.parse(await json.json()).error.code).toBe('invalid_arguments');
   });
 
   it('refuses options that are not conversion options', async () => {
-    const response = await postFile(converter.baseUrl, '/convert', small, { fields: { options: '{"maxBytes": 1e12}' } });
+    const response = await postFile(converter.baseUrl, '/convert', small, {
+      fields: { options: '{"maxBytes": 1e12}' },
+    });
     expect(response.status).toBe(400);
     expect(RestErrorSchema.parse(await response.json()).error.code).toBe('invalid_arguments');
   });
@@ -83,7 +102,9 @@ describe('POST /convert on an 82-page PDF', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/application\/json/);
     const result = ConversionResultSchema.parse(await response.json());
-    const sha = createHash('sha256').update(await readFile(NPPF)).digest('hex');
+    const sha = createHash('sha256')
+      .update(await readFile(NPPF))
+      .digest('hex');
     expect(result).toMatchObject({ fingerprint: sha, detected_type: 'pdf', page_count: 82, method: 'text_layer' });
     expect(result.pages).toHaveLength(82);
     expect(result.headings.length).toBe(82);
@@ -93,7 +114,12 @@ describe('POST /convert on an 82-page PDF', () => {
   });
 
   it('returns the Markdown with Accept: text/markdown', async () => {
-    const response = await postFile(converter.baseUrl, '/convert', { path: NPPF }, { headers: { accept: 'text/markdown' } });
+    const response = await postFile(
+      converter.baseUrl,
+      '/convert',
+      { path: NPPF },
+      { headers: { accept: 'text/markdown' } },
+    );
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^text\/markdown/);
     const markdown = await response.text();
@@ -102,10 +128,17 @@ describe('POST /convert on an 82-page PDF', () => {
   });
 
   it('marks where each page starts unless the request turns page markers off', async () => {
-    const marked = ConversionResultSchema.parse(await (await postFile(converter.baseUrl, '/convert', { path: NPPF })).json());
+    const marked = ConversionResultSchema.parse(
+      await (await postFile(converter.baseUrl, '/convert', { path: NPPF })).json(),
+    );
     expect(marked.markdown.match(/^<!-- page \d+ -->$/gm)).toHaveLength(82);
     expect(marked.page_map.every((e) => marked.markdown.startsWith(`<!-- page ${e.page} -->\n`, e.offset))).toBe(true);
-    const plain = await postFile(converter.baseUrl, '/convert', { path: NPPF }, { fields: { options: '{"pageMarkers":false}' } });
+    const plain = await postFile(
+      converter.baseUrl,
+      '/convert',
+      { path: NPPF },
+      { fields: { options: '{"pageMarkers":false}' } },
+    );
     expect(plain.status).toBe(200);
     expect(ConversionResultSchema.parse(await plain.json()).markdown).not.toContain('<!--');
   });

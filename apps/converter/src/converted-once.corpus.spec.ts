@@ -35,7 +35,9 @@ const postTask = async (converter: TestConverter): Promise<string> => {
 describe('the same file through POST /tasks and ingest_document converts once', () => {
   let sha: string;
   beforeAll(async () => {
-    sha = createHash('sha256').update(await readFile(REPORT)).digest('hex');
+    sha = createHash('sha256')
+      .update(await readFile(REPORT))
+      .digest('hex');
   });
 
   describe('embedded mode (one process, in-process queue)', () => {
@@ -50,16 +52,26 @@ describe('the same file through POST /tasks and ingest_document converts once', 
     it('task first, then the ingest reuses its result', async () => {
       const taskId = await postTask(converter);
       expect(taskId).toBe(conversionJobId(sha));
-      const ingested = await ingestDocument(documentStore(converter.services.platform), { file_path: REPORT, application_ref: 'ONCE/1' });
+      const ingested = await ingestDocument(documentStore(converter.services.platform), {
+        file_path: REPORT,
+        application_ref: 'ONCE/1',
+      });
       expect(ingested).toMatchObject({ status: 'success', extraction_method: 'text_layer' });
       expect(converter.conversions()).toBe(1);
     }, 300_000);
 
     it('ingest first (bytes handed over in memory), then the task is the finished job', async () => {
-      const ingested = await ingestDocument(documentStore(converter.services.platform), { file_path: REPORT, application_ref: 'ONCE/2' });
+      const ingested = await ingestDocument(documentStore(converter.services.platform), {
+        file_path: REPORT,
+        application_ref: 'ONCE/2',
+      });
       expect(ingested).toMatchObject({ status: 'success' });
       const response = await postFile(converter.baseUrl, '/tasks', { path: REPORT });
-      expect(ConversionTaskCreatedSchema.parse(await response.json())).toEqual({ task_id: conversionJobId(sha), status: 'succeeded', deduplicated: true });
+      expect(ConversionTaskCreatedSchema.parse(await response.json())).toEqual({
+        task_id: conversionJobId(sha),
+        status: 'succeeded',
+        deduplicated: true,
+      });
       expect(converter.conversions()).toBe(1);
     }, 300_000);
   });
@@ -83,12 +95,23 @@ describe('the same file through POST /tasks and ingest_document converts once', 
     });
 
     it('task first, then an ingest by a document store sharing Redis and DATA_DIR converts nothing', async () => {
-      storePlatform = createPlatform({ dataDir: converter.dataDir, log: silentLogger(), redisUrl: redis.url, redisPrefix: converter.redisPrefix });
+      storePlatform = createPlatform({
+        dataDir: converter.dataDir,
+        log: silentLogger(),
+        redisUrl: redis.url,
+        redisPrefix: converter.redisPrefix,
+      });
       await postTask(converter);
-      const ingested = await ingestDocument(documentStore(storePlatform), { file_path: REPORT, application_ref: 'ONCE/3' });
+      const ingested = await ingestDocument(documentStore(storePlatform), {
+        file_path: REPORT,
+        application_ref: 'ONCE/3',
+      });
       expect(ingested).toMatchObject({ status: 'success', extraction_method: 'text_layer' });
       expect(converter.conversions()).toBe(1);
-      expect(await converter.services.conversion.submitter.getJob(conversionJobId(sha))).toMatchObject({ status: 'succeeded', attempts: 1 });
+      expect(await converter.services.conversion.submitter.getJob(conversionJobId(sha))).toMatchObject({
+        status: 'succeeded',
+        attempts: 1,
+      });
     }, 300_000);
   });
 });

@@ -21,8 +21,16 @@ export interface ConverterServiceOptions {
  * The converter's services through `@lectern/platform`: the `conversion` queue (BullMQ on REDIS_URL, so
  * workers scale out across replicas; else in-process), its one processor, and the engine `POST /convert` uses.
  */
-export const createConverterServices = (config: ConverterConfig, logger: Logger, options: ConverterServiceOptions = {}): ConverterServices => {
-  const platform = createPlatform({ dataDir: config.DATA_DIR, log: logger, redisUrl: config.REDIS_URL, redisPrefix: options.redisPrefix,
+export const createConverterServices = (
+  config: ConverterConfig,
+  logger: Logger,
+  options: ConverterServiceOptions = {},
+): ConverterServices => {
+  const platform = createPlatform({
+    dataDir: config.DATA_DIR,
+    log: logger,
+    redisUrl: config.REDIS_URL,
+    redisPrefix: options.redisPrefix,
     queue: queueWorkerSettings(config),
   });
   const { enableOcr, imageRatioThreshold, maxBytes, maxPages, timeoutMs } = conversionDefaults(config);

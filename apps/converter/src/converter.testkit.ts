@@ -76,7 +76,11 @@ export const postFile = async (
 };
 
 /** Poll `GET /tasks/:id` until the task is finished; returns every status body seen. */
-export const pollTask = async (baseUrl: string, taskId: string, headers: Record<string, string> = {}): Promise<Array<Record<string, unknown>>> => {
+export const pollTask = async (
+  baseUrl: string,
+  taskId: string,
+  headers: Record<string, string> = {},
+): Promise<Array<Record<string, unknown>>> => {
   const seen: Array<Record<string, unknown>> = [];
   for (let i = 0; i < 3000; i += 1) {
     const response = await fetch(new URL(`/tasks/${taskId}`, baseUrl), { headers });

@@ -48,7 +48,9 @@ describe('converter logs at LOG_LEVEL=trace', () => {
     expect(converted.status).toBe(200);
     const queued = await postFile(baseUrl, '/tasks', file, { headers, fields: { options: '{"maxPages": 5}' } });
     expect(queued.status).toBe(202);
-    const refused = await postFile(baseUrl, '/convert', file, { headers: { authorization: 'Bearer wrong-token-0123456789' } });
+    const refused = await postFile(baseUrl, '/convert', file, {
+      headers: { authorization: 'Bearer wrong-token-0123456789' },
+    });
     expect(refused.status).toBe(401);
 
     const out = lines.join('');

@@ -17,7 +17,10 @@ const start = async () => {
     host: config.HOST,
     auth: Boolean(restApiKey(config)),
     transports: 'REST POST /convert, POST /tasks, OpenAPI /docs',
-    details: { queue: config.REDIS_URL ? 'bullmq (redis)' : 'in-process', workers: String(config.CONVERTER_CONCURRENCY) },
+    details: {
+      queue: config.REDIS_URL ? 'bullmq (redis)' : 'in-process',
+      workers: String(config.CONVERTER_CONCURRENCY),
+    },
   });
 };
 

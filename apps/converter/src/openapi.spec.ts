@@ -15,7 +15,9 @@ describe('converter OpenAPI (GET /openapi.json, /docs)', () => {
     expect(res.status).toBe(200);
     const doc = (await res.json()) as { paths: Record<string, Record<string, { responses: Record<string, unknown> }>> };
     expect(await openApiErrors(doc)).toEqual([]);
-    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/convert', '/tasks', '/tasks/{id}', '/tasks/{id}/result', '/health']));
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining(['/convert', '/tasks', '/tasks/{id}', '/tasks/{id}/result', '/health']),
+    );
     const created = doc.paths['/tasks']?.['post']?.responses['202'];
     expect(JSON.stringify(created)).toContain('deduplicated');
     expect(JSON.stringify(created)).toContain('Location');
@@ -31,7 +33,10 @@ describe('POST /tasks: Location', () => {
 
   it('the 202 answer names the task in Location, and that URL answers its status', async () => {
     converter = await startConverter();
-    const res = await postFile(converter.baseUrl, '/tasks', { bytes: onePagePdf(['A task with a location.']), filename: 'loc.pdf' });
+    const res = await postFile(converter.baseUrl, '/tasks', {
+      bytes: onePagePdf(['A task with a location.']),
+      filename: 'loc.pdf',
+    });
     expect(res.status).toBe(202);
     const { task_id } = ConversionTaskCreatedSchema.parse(await res.json());
     expect(res.headers.get('location')).toBe(`/tasks/${task_id}`);

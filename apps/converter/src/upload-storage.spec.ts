@@ -4,8 +4,14 @@ import { mkdir, readdir, stat, utimes, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { pollTask, postFile, startConverter, type TestConverter } from './converter.testkit.js';
 
-const small = { bytes: new TextEncoder().encode('# Notes\n\nA small document that converts quickly.\n'), filename: 'notes.md' };
-const refused = { bytes: new TextEncoder().encode('%PDF-1.7\n1 0 obj\n<< /Type /Catalog garbage'), filename: 'broken.pdf' };
+const small = {
+  bytes: new TextEncoder().encode('# Notes\n\nA small document that converts quickly.\n'),
+  filename: 'notes.md',
+};
+const refused = {
+  bytes: new TextEncoder().encode('%PDF-1.7\n1 0 obj\n<< /Type /Catalog garbage'),
+  filename: 'broken.pdf',
+};
 
 /** Every file under DATA_DIR/uploads (relative paths). */
 const uploads = async (dataDir: string): Promise<string[]> => {

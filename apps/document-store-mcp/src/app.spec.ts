@@ -1,6 +1,4 @@
-import {
-  AuthMessages,
-} from '@lectern/auth';
+import { AuthMessages } from '@lectern/auth';
 import {
   MCP_TRANSPORTS,
   connectMcp,
@@ -54,7 +52,9 @@ describe('document-store-mcp', () => {
       );
       const search = tools.find((t) => t.name === 'search_application_docs');
       expect(search?.inputSchema.required).toEqual(['query']);
-      expect((search?.inputSchema.properties as Record<string, { default?: unknown }>)['max_results']?.default).toBe(10);
+      expect((search?.inputSchema.properties as Record<string, { default?: unknown }>)['max_results']?.default).toBe(
+        10,
+      );
       const retrieve = tools.find((t) => t.name === 'retrieve_document_chunks');
       expect((retrieve?.inputSchema.properties as Record<string, { default?: unknown }>)['top_k']?.default).toBe(5);
     });

@@ -19,7 +19,12 @@ export interface DocumentStoreDeps {
 export const buildApp = (deps: DocumentStoreDeps): FastifyInstance => {
   const { config } = deps;
   const service = documentStoreMcpService(deps.documentStore);
-  const app = createHttpApp({ service: service.name, logger: deps.logger, apiKey: config.MCP_API_KEY, openapi: { version: service.version } });
+  const app = createHttpApp({
+    service: service.name,
+    logger: deps.logger,
+    apiKey: config.MCP_API_KEY,
+    openapi: { version: service.version },
+  });
   mountMcp(app, {
     ...service,
     tools: deps.tools ?? service.tools,
@@ -29,7 +34,9 @@ export const buildApp = (deps: DocumentStoreDeps): FastifyInstance => {
   const store = deps.documentStore;
   if (store) {
     // busboy's limit is the backstop one byte after our own counter (which answers 413 first).
-    app.register(multipart, { limits: { fileSize: config.MAX_DOCUMENT_BYTES + 1, files: 1, fields: 8, fieldSize: 64 * 1024 } });
+    app.register(multipart, {
+      limits: { fileSize: config.MAX_DOCUMENT_BYTES + 1, files: 1, fields: 8, fieldSize: 64 * 1024 },
+    });
     app.register(async (scope) => registerUploadDocumentRoute(scope, { ...store, dataDir: config.DATA_DIR }));
   }
   return app;

@@ -1,7 +1,16 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { extname, join } from 'node:path';
-import { connectMcp, handmadePdf, hostileCorpus, sharedModelDir, spawnService, toolText, type HostileCase, type SpawnedService } from '@lectern/testing';
+import {
+  connectMcp,
+  handmadePdf,
+  hostileCorpus,
+  sharedModelDir,
+  spawnService,
+  toolText,
+  type HostileCase,
+  type SpawnedService,
+} from '@lectern/testing';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 
 const GB = 1024 ** 3;
@@ -23,7 +32,10 @@ describe('ingest_document: the bad-input corpus', () => {
 
   const call = async (args: Record<string, unknown>, name = 'ingest_document') => {
     const result = await client.callTool({ name, arguments: args }, undefined, { timeout: 300_000 });
-    return { isError: Boolean(result.isError), body: toolText(result) as { status: string; error_type?: string; results?: unknown[] } };
+    return {
+      isError: Boolean(result.isError),
+      body: toolText(result) as { status: string; error_type?: string; results?: unknown[] },
+    };
   };
 
   beforeAll(async () => {
@@ -41,7 +53,9 @@ describe('ingest_document: the bad-input corpus', () => {
       EMBEDDING_MODEL_DIR: sharedModelDir('potion-base-2M'),
     });
     client = await connectMcp(service.baseUrl, 'streamable-http');
-    expect((await call({ file_path: join(dir, 'good.pdf'), application_ref: 'GOOD/1' })).body).toMatchObject({ status: 'success' });
+    expect((await call({ file_path: join(dir, 'good.pdf'), application_ref: 'GOOD/1' })).body).toMatchObject({
+      status: 'success',
+    });
   }, 120_000);
   afterAll(async () => {
     await client?.close();
@@ -61,20 +75,47 @@ describe('ingest_document: the bad-input corpus', () => {
     for (const c of corpus) {
       const { isError, body } = await call({ file_path: join(dir, c.filename), application_ref: 'HOSTILE/1' });
       answers[c.name] = isError ? String(body.error_type) : body.status;
-      const allowed = !isError ? ['skipped', 'success'] : INGESTIBLE.has(extname(c.filename)) ? c.expect : ['unsupported_file_type'];
+      const allowed = !isError
+        ? ['skipped', 'success']
+        : INGESTIBLE.has(extname(c.filename))
+          ? c.expect
+          : ['unsupported_file_type'];
       // (the case's name in the comparison says which case failed)
-      expect([c.name, allowed.includes(answers[c.name] ?? '') ? 'allowed' : answers[c.name]]).toEqual([c.name, 'allowed']);
+      expect([c.name, allowed.includes(answers[c.name] ?? '') ? 'allowed' : answers[c.name]]).toEqual([
+        c.name,
+        'allowed',
+      ]);
       // the service still answers between cases
       expect((await call({ application_ref: 'GOOD/1' }, 'list_ingested_documents')).isError).toBe(false);
     }
     const malformed: Array<{ name: string; args: Record<string, unknown>; expect: string[] }> = [
       { name: 'path not a string', args: { file_path: 42, application_ref: 'BAD/1' }, expect: ['invalid_arguments'] },
       { name: 'missing application_ref', args: { file_path: join(dir, 'good.pdf') }, expect: ['invalid_arguments'] },
-      { name: 'path too long', args: { file_path: `/${'a'.repeat(100_000)}.pdf`, application_ref: 'BAD/1' }, expect: ['invalid_arguments'] },
-      { name: 'NUL byte', args: { file_path: `${dir}/good.pdf\u0000.png`, application_ref: 'BAD/1' }, expect: ['invalid_arguments', 'forbidden_path'] },
-      { name: 'traversal', args: { file_path: `${dir}/../../../../etc/passwd`, application_ref: 'BAD/1' }, expect: ['forbidden_path', 'unsupported_file_type'] },
-      { name: 'a directory', args: { file_path: dir, application_ref: 'BAD/1' }, expect: ['file_not_found', 'unsupported_file_type'] },
-      { name: 'missing file', args: { file_path: join(dir, 'missing.pdf'), application_ref: 'BAD/1' }, expect: ['file_not_found'] },
+      {
+        name: 'path too long',
+        args: { file_path: `/${'a'.repeat(100_000)}.pdf`, application_ref: 'BAD/1' },
+        expect: ['invalid_arguments'],
+      },
+      {
+        name: 'NUL byte',
+        args: { file_path: `${dir}/good.pdf\u0000.png`, application_ref: 'BAD/1' },
+        expect: ['invalid_arguments', 'forbidden_path'],
+      },
+      {
+        name: 'traversal',
+        args: { file_path: `${dir}/../../../../etc/passwd`, application_ref: 'BAD/1' },
+        expect: ['forbidden_path', 'unsupported_file_type'],
+      },
+      {
+        name: 'a directory',
+        args: { file_path: dir, application_ref: 'BAD/1' },
+        expect: ['file_not_found', 'unsupported_file_type'],
+      },
+      {
+        name: 'missing file',
+        args: { file_path: join(dir, 'missing.pdf'), application_ref: 'BAD/1' },
+        expect: ['file_not_found'],
+      },
       { name: 'huge query', args: { query: 'q'.repeat(5_000_000) }, expect: ['invalid_arguments'] },
     ];
     for (const m of malformed) {
@@ -86,7 +127,9 @@ describe('ingest_document: the bad-input corpus', () => {
       expect([m.name, typed ? 'typed' : text.slice(0, 300)]).toEqual([m.name, 'typed']);
     }
     const peak = service.peakRssBytes();
-    process.stdout.write(`bad-input corpus, document-store-mcp: peak RSS ${(peak / 1024 / 1024).toFixed(0)} MB\n${JSON.stringify(answers)}\n`);
+    process.stdout.write(
+      `bad-input corpus, document-store-mcp: peak RSS ${(peak / 1024 / 1024).toFixed(0)} MB\n${JSON.stringify(answers)}\n`,
+    );
     expect(peak).toBeLessThan(GB);
     expect(await snapshot()).toBe(before);
     expect(service.child.exitCode).toBeNull();

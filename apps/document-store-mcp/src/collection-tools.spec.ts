@@ -12,15 +12,34 @@ describe('spec 002 collection tools through a real MCP client (legacy SSE, as sp
   });
 
   const chunks = [
-    { text: 'Enzyme activity rises with temperature until the protein denatures.', source_filename: 'enzymes.pdf', chunk_index: 0, metadata: { page_count: 5, author: 'Smith et al.' } },
-    { text: 'The optimum pH of pepsin is about 2, far more acidic than that of trypsin.', source_filename: 'enzymes.pdf', chunk_index: 1, metadata: { page_count: 5, author: 'Smith et al.' } },
-    { text: 'Cycle lanes should be at least 2 metres wide where flows are high.', source_filename: 'cycling.pdf', chunk_index: 0 },
+    {
+      text: 'Enzyme activity rises with temperature until the protein denatures.',
+      source_filename: 'enzymes.pdf',
+      chunk_index: 0,
+      metadata: { page_count: 5, author: 'Smith et al.' },
+    },
+    {
+      text: 'The optimum pH of pepsin is about 2, far more acidic than that of trypsin.',
+      source_filename: 'enzymes.pdf',
+      chunk_index: 1,
+      metadata: { page_count: 5, author: 'Smith et al.' },
+    },
+    {
+      text: 'Cycle lanes should be at least 2 metres wide where flows are high.',
+      source_filename: 'cycling.pdf',
+      chunk_index: 0,
+    },
   ];
 
   describe('tool store_document_chunks', () => {
     it('stores chunks, creating the collection on first use', async () => {
       const { body } = await ds.call('store_document_chunks', { chunks, collection: 'research-papers' });
-      expect(body).toEqual({ success: true, chunks_stored: 3, collection: 'research-papers', message: 'Successfully stored 3 chunks' });
+      expect(body).toEqual({
+        success: true,
+        chunks_stored: 3,
+        collection: 'research-papers',
+        message: 'Successfully stored 3 chunks',
+      });
     });
 
     it('is idempotent by source file and chunk index', async () => {
@@ -34,10 +53,16 @@ describe('spec 002 collection tools through a real MCP client (legacy SSE, as sp
     });
 
     it.each([
-      [[chunks[0], chunks[1], chunks[2], { source_filename: 'x.pdf', chunk_index: 3 }], "Validation error: Chunk 3 missing required field 'text'"],
+      [
+        [chunks[0], chunks[1], chunks[2], { source_filename: 'x.pdf', chunk_index: 3 }],
+        "Validation error: Chunk 3 missing required field 'text'",
+      ],
       [[{ text: 'a', chunk_index: 0 }], "Validation error: Chunk 0 missing required field 'source_filename'"],
       [[{ text: 'a', source_filename: 'a.pdf' }], "Validation error: Chunk 0 missing required field 'chunk_index'"],
-      [[{ text: 'a', source_filename: 'a.pdf', chunk_index: 1.5 }], "Validation error: Chunk 0 field 'chunk_index' must be a non-negative integer"],
+      [
+        [{ text: 'a', source_filename: 'a.pdf', chunk_index: 1.5 }],
+        "Validation error: Chunk 0 field 'chunk_index' must be a non-negative integer",
+      ],
     ])('answers invalid chunks with success:false and stores nothing (%#)', async (bad, message) => {
       const before = (await ds.deps.store.getCollection('research-papers'))?.pointsCount;
       const { body, isError } = await ds.call('store_document_chunks', { chunks: bad, collection: 'research-papers' });
@@ -49,12 +74,20 @@ describe('spec 002 collection tools through a real MCP client (legacy SSE, as sp
 
   describe('tool retrieve_document_chunks', () => {
     it('returns a list of chunks, best first, with the spec fields', async () => {
-      const { body, structured } = await ds.call('retrieve_document_chunks', { query: 'How does enzyme activity change with pH?', top_k: 2, collection: 'research-papers' });
+      const { body, structured } = await ds.call('retrieve_document_chunks', {
+        query: 'How does enzyme activity change with pH?',
+        top_k: 2,
+        collection: 'research-papers',
+      });
       const list = body as Json[];
       expect(Array.isArray(list)).toBe(true);
       expect(structured).toEqual({ result: list });
       expect(list).toHaveLength(2);
-      expect(list[0]).toMatchObject({ source_filename: 'enzymes.pdf', chunk_index: expect.any(Number), score: expect.any(Number) });
+      expect(list[0]).toMatchObject({
+        source_filename: 'enzymes.pdf',
+        chunk_index: expect.any(Number),
+        score: expect.any(Number),
+      });
       expect((list[0]!['metadata'] as Json)['author']).toBe('Smith et al.');
       expect(typeof (list[0]!['metadata'] as Json)['ingestion_date']).toBe('number');
       expect(list[0]!['score'] as number).toBeGreaterThanOrEqual(list[1]!['score'] as number);

@@ -14,7 +14,11 @@ export interface ComposedDocumentStore {
  * when QDRANT_URL is set (else the embedded SQLite store), conversion jobs on converter workers when
  * REDIS_URL is set (else in this process: the same job and processor).
  */
-export const composeDocumentStore = (config: DocumentStoreConfig, log: Logger, platform?: Platform): ComposedDocumentStore => {
+export const composeDocumentStore = (
+  config: DocumentStoreConfig,
+  log: Logger,
+  platform?: Platform,
+): ComposedDocumentStore => {
   const p = platform ?? createPlatform({ dataDir: config.DATA_DIR, log, redisUrl: config.REDIS_URL });
   return { platform: p, deps: documentStoreDeps(p, documentStoreSettings(config)) };
 };

@@ -77,7 +77,9 @@ describe('ingest_document after a process killed mid-ingest', () => {
     const second = await startService(env);
     children.push(second.child);
     const client2 = await connectMcp(second.baseUrl, 'streamable-http');
-    const listed = toolText(await client2.callTool({ name: 'list_ingested_documents', arguments: { application_ref: 'CRASH/1' } }));
+    const listed = toolText(
+      await client2.callTool({ name: 'list_ingested_documents', arguments: { application_ref: 'CRASH/1' } }),
+    );
     expect(listed).toMatchObject({ document_count: 0 });
 
     // The retry ingests cleanly (same deterministic ids overwrite anything the killed run stored).

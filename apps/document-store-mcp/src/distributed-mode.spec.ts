@@ -49,15 +49,27 @@ describe('distributed mode: every app its own process on one Redis', () => {
   let observer: Platform;
 
   const ingest = async (file: string, ref: string) => {
-    const result = await client.callTool({ name: 'ingest_document', arguments: { file_path: file, application_ref: ref } }, undefined, {
-      timeout: 300_000,
-    });
+    const result = await client.callTool(
+      { name: 'ingest_document', arguments: { file_path: file, application_ref: ref } },
+      undefined,
+      {
+        timeout: 300_000,
+      },
+    );
     return { isError: Boolean(result.isError), body: toolText(result) as Record<string, unknown> };
   };
-  const startConverter = () => spawnService('apps/converter/src/main.ts', 'CONVERTER_PORT', { ...env, CONVERTER_CONCURRENCY: '1', MAX_PAGES: '5000' });
+  const startConverter = () =>
+    spawnService('apps/converter/src/main.ts', 'CONVERTER_PORT', {
+      ...env,
+      CONVERTER_CONCURRENCY: '1',
+      MAX_PAGES: '5000',
+    });
   // the services run with default conversion settings, so a file's job id is `convert-<sha256>` (no option suffix)
   const jobOf = async (file: string) => observer.queue(conversionQueue).getJob(conversionJobId(await sha256File(file)));
-  const authed = (init: RequestInit = {}): RequestInit => ({ ...init, headers: { authorization: `Bearer ${token}`, ...(init.headers ?? {}) } });
+  const authed = (init: RequestInit = {}): RequestInit => ({
+    ...init,
+    headers: { authorization: `Bearer ${token}`, ...(init.headers ?? {}) },
+  });
   const form = (fields: Record<string, string>, file: string, name: string): FormData => {
     const body = new FormData();
     for (const [k, v] of Object.entries(fields)) body.append(k, v);
@@ -107,9 +119,19 @@ describe('distributed mode: every app its own process on one Redis', () => {
         LLM_MAX_RETRIES: '0',
       }),
     ]);
-    const [c1, c2, documentStore, policyKb, extraction] = started as [SpawnedService, SpawnedService, SpawnedService, SpawnedService, SpawnedService];
+    const [c1, c2, documentStore, policyKb, extraction] = started as [
+      SpawnedService,
+      SpawnedService,
+      SpawnedService,
+      SpawnedService,
+      SpawnedService,
+    ];
     converters = [c1, c2];
-    Object.assign(services, { 'document-store-mcp': documentStore, 'policy-kb-mcp': policyKb, 'extraction-api': extraction });
+    Object.assign(services, {
+      'document-store-mcp': documentStore,
+      'policy-kb-mcp': policyKb,
+      'extraction-api': extraction,
+    });
     client = await connectMcp(services['document-store-mcp']!.baseUrl, 'streamable-http', { token });
     observer = createPlatform({ dataDir, log: silentLogger(), redisUrl: redis.url });
   }, 120_000);
@@ -135,32 +157,53 @@ describe('distributed mode: every app its own process on one Redis', () => {
   it('ingests PDFs through the MCP endpoint; converter workers convert them, the store answers searches', async () => {
     const files = [3, 5, 7].map((pages) => numberedPdfFile(pages, `e2e-${pages}-pages.pdf`));
     const results = await Promise.all(files.map((file, i) => ingest(file, `E2E/${i + 1}`)));
-    for (const r of results) expect(r).toMatchObject({ isError: false, body: { status: 'success', extraction_method: 'text_layer' } });
+    for (const r of results)
+      expect(r).toMatchObject({ isError: false, body: { status: 'success', extraction_method: 'text_layer' } });
     const pids = new Set(converters.map((c) => String(c.child.pid)));
     for (const file of files) {
       const job = await jobOf(file);
       expect(job).toMatchObject({ status: 'succeeded', attempts: 1 });
       expect(pids.has(job?.worker?.split(':').pop() ?? '')).toBe(true);
     }
-    const search = await client.callTool({ name: 'search_application_docs', arguments: { query: 'Page 6 line 3 quick brown fox', application_ref: 'E2E/3' } });
+    const search = await client.callTool({
+      name: 'search_application_docs',
+      arguments: { query: 'Page 6 line 3 quick brown fox', application_ref: 'E2E/3' },
+    });
     expect((toolText(search) as { results: unknown[] }).results.length).toBeGreaterThan(0);
   }, 300_000);
 
   it('takes a policy revision uploaded through the admin API to active through the policy-ingest queue, searchable by date', async () => {
     const kb = services['policy-kb-mcp']!.baseUrl;
-    const created = await fetch(`${kb}/api/policies`, authed({
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ source: 'E2E_PLAN', title: 'E2E local plan', description: 'distributed end to end', category: 'local_plan' }),
-    }));
+    const created = await fetch(
+      `${kb}/api/policies`,
+      authed({
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          source: 'E2E_PLAN',
+          title: 'E2E local plan',
+          description: 'distributed end to end',
+          category: 'local_plan',
+        }),
+      }),
+    );
     expect(created.status).toBe(201);
     const pdf = fixtureFile('e2e-policy.pdf', makePolicyPdf('cycle parking'));
     const fields = { version_label: 'E2E 2024', effective_from: '2024-01-01' };
-    const uploaded = await fetch(`${kb}/api/policies/E2E_PLAN/revisions`, authed({ method: 'POST', body: form(fields, pdf, 'plan.pdf') }));
+    const uploaded = await fetch(
+      `${kb}/api/policies/E2E_PLAN/revisions`,
+      authed({ method: 'POST', body: form(fields, pdf, 'plan.pdf') }),
+    );
     expect(uploaded.status).toBe(202);
-    const { revision, job_id: jobId } = (await uploaded.json()) as { revision: { revision_id: string }; job_id: string };
+    const { revision, job_id: jobId } = (await uploaded.json()) as {
+      revision: { revision_id: string };
+      job_id: string;
+    };
     const settled = await poll(
-      async () => (await (await fetch(`${kb}/api/policies/E2E_PLAN/revisions/${revision.revision_id}`, authed())).json()) as Record<string, unknown>,
+      async () =>
+        (await (
+          await fetch(`${kb}/api/policies/E2E_PLAN/revisions/${revision.revision_id}`, authed())
+        ).json()) as Record<string, unknown>,
       (r) => r['status'] !== 'processing',
       'the policy revision',
     );
@@ -172,11 +215,19 @@ describe('distributed mode: every app its own process on one Redis', () => {
     const policies = await connectMcp(kb, 'streamable-http', { token });
     try {
       const found = toolText(
-        await policies.callTool({ name: 'search_policy', arguments: { query: 'cycle parking policy', effective_date: '2024-06-01', sources: ['E2E_PLAN'] } }),
+        await policies.callTool({
+          name: 'search_policy',
+          arguments: { query: 'cycle parking policy', effective_date: '2024-06-01', sources: ['E2E_PLAN'] },
+        }),
       ) as { results: Array<{ revision_id: string }> };
       expect(found.results.length).toBeGreaterThan(0);
       for (const hit of found.results) expect(hit.revision_id).toBe(revision.revision_id);
-      const before = toolText(await policies.callTool({ name: 'search_policy', arguments: { query: 'cycle parking', effective_date: '2023-06-01', sources: ['E2E_PLAN'] } })) as {
+      const before = toolText(
+        await policies.callTool({
+          name: 'search_policy',
+          arguments: { query: 'cycle parking', effective_date: '2023-06-01', sources: ['E2E_PLAN'] },
+        }),
+      ) as {
         results: unknown[];
       };
       expect(before.results).toEqual([]);
@@ -187,8 +238,17 @@ describe('distributed mode: every app its own process on one Redis', () => {
 
   it('runs an extraction task against a fake LLM: the document converted by the workers, the values verified', async () => {
     const api = services['extraction-api']!.baseUrl;
-    const pdf = fixtureFile('e2e-widget.pdf', makeTextPdf([['Widget W-100 datasheet', 'Rated current: 1.6 A at 230 V', 'Protection class: IP65 housing']]));
-    const submitted = await fetch(`${api}/tasks`, authed({ method: 'POST', body: form({ schema: JSON.stringify({ rated_current: '', protection_class: '' }) }, pdf, 'widget.pdf') }));
+    const pdf = fixtureFile(
+      'e2e-widget.pdf',
+      makeTextPdf([['Widget W-100 datasheet', 'Rated current: 1.6 A at 230 V', 'Protection class: IP65 housing']]),
+    );
+    const submitted = await fetch(
+      `${api}/tasks`,
+      authed({
+        method: 'POST',
+        body: form({ schema: JSON.stringify({ rated_current: '', protection_class: '' }) }, pdf, 'widget.pdf'),
+      }),
+    );
     expect(submitted.status).toBe(202);
     const { task_id: id } = (await submitted.json()) as { task_id: string };
     const task = await poll(
@@ -213,12 +273,16 @@ describe('distributed mode: every app its own process on one Redis', () => {
   it('completes a job on the other converter when the one running it is killed mid-job', async () => {
     // 3000 short pages (each over the 10 characters below which a page is OCRd): a few seconds of conversion, long
     // enough to kill its worker mid-job, and little text to embed
-    const big = fixtureFile('e2e-3000-pages.pdf', makeTextPdf(Array.from({ length: 3000 }, (_, p) => [`Register sheet number ${p + 1}`])));
+    const big = fixtureFile(
+      'e2e-3000-pages.pdf',
+      makeTextPdf(Array.from({ length: 3000 }, (_, p) => [`Register sheet number ${p + 1}`])),
+    );
     const ingesting = ingest(big, 'E2E/KILL');
     let victim: SpawnedService | undefined;
     for (let i = 0; i < 6000 && !victim; i += 1) {
       const job = await jobOf(big);
-      if (job?.status === 'succeeded') throw new Error('the job finished before a converter could be killed: make the document larger');
+      if (job?.status === 'succeeded')
+        throw new Error('the job finished before a converter could be killed: make the document larger');
       const pid = job?.status === 'running' ? job.worker?.split(':').pop() : undefined;
       victim = converters.find((c) => String(c.child.pid) === pid);
       if (!victim) await new Promise((r) => setTimeout(r, 20));
@@ -244,7 +308,8 @@ describe('distributed mode: every app its own process on one Redis', () => {
     const files = [4, 6].map((pages) => numberedPdfFile(pages, `e2e-restart-${pages}-pages.pdf`));
     const ingesting = files.map((file, i) => ingest(file, `E2E/R${i + 1}`));
     for (const file of files) {
-      for (let i = 0; i < 1000 && (await jobOf(file))?.status !== 'queued'; i += 1) await new Promise((r) => setTimeout(r, 20));
+      for (let i = 0; i < 1000 && (await jobOf(file))?.status !== 'queued'; i += 1)
+        await new Promise((r) => setTimeout(r, 20));
       expect(await jobOf(file)).toMatchObject({ status: 'queued' });
     }
 

@@ -2,7 +2,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DocumentStoreDeps } from '@lectern/document-store';
-import { connectMcp, corporaDir, corpusTier, fixturesDir, listenOnFreePort, silentLogger, toolText, type McpTransportKind } from '@lectern/testing';
+import {
+  connectMcp,
+  corporaDir,
+  corpusTier,
+  fixturesDir,
+  listenOnFreePort,
+  silentLogger,
+  toolText,
+  type McpTransportKind,
+} from '@lectern/testing';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
@@ -25,7 +34,11 @@ export const startDocumentStore = async (
   transport: McpTransportKind = 'streamable-http',
 ): Promise<RunningDocumentStore> => {
   const dataDir = mkdtempSync(join(tmpdir(), 'lectern-docstore-'));
-  const config = loadConfig({ DATA_DIR: dataDir, DOCUMENT_ROOTS: [dataDir, fixturesDir(), ...(corpusTier() ? [corporaDir()] : [])].join(','), ...env });
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    DOCUMENT_ROOTS: [dataDir, fixturesDir(), ...(corpusTier() ? [corporaDir()] : [])].join(','),
+    ...env,
+  });
   const log = silentLogger();
   const { deps, platform } = composeDocumentStore(config, log);
   const app = buildApp({ config, logger: log, documentStore: deps });

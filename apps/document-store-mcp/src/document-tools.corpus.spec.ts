@@ -7,8 +7,20 @@ import { startDocumentStore, type RunningDocumentStore } from './document-store.
 
 const NPPF = corpusFile('uk-planning-policy', 'nppf-2024', 'NPPF_December_2024.pdf');
 const COVENTRY = join(corpusFile('uk-planning-policy', 'dataset', 'Coventry'));
-const ADOPTION = join(COVENTRY, '2. Supplementary Planning Documents (SPD)', 'Adopted SPDs', 'Energy SPD', 'Energy_SPD_Adoption_Statement.pdf');
-const CONTROL_PLAN = join(COVENTRY, '2. Supplementary Planning Documents (SPD)', 'Historic Control Plans', 'Stoke Green control plan', 'Stoke_Green_control_plan.pdf');
+const ADOPTION = join(
+  COVENTRY,
+  '2. Supplementary Planning Documents (SPD)',
+  'Adopted SPDs',
+  'Energy SPD',
+  'Energy_SPD_Adoption_Statement.pdf',
+);
+const CONTROL_PLAN = join(
+  COVENTRY,
+  '2. Supplementary Planning Documents (SPD)',
+  'Historic Control Plans',
+  'Stoke Green control plan',
+  'Stoke_Green_control_plan.pdf',
+);
 const SCANNED = corpusFile('scanned-ocr', 'ocrmypdf-resources', 'skew.pdf');
 const LINN_TXT = corpusFile('scanned-ocr', 'ocrmypdf-resources', 'linn.txt');
 
@@ -21,7 +33,10 @@ describe('document-store-mcp tools (spec 000) through a real MCP client', () => 
   beforeAll(async () => {
     // A real pretrained model (potion-base-2M from ../shared/models), as a user who imported it gets: search
     // quality is asserted below, so the model must mean something.
-    ds = await startDocumentStore({ EMBEDDING_MODEL: 'potion-base-2M', EMBEDDING_MODEL_DIR: sharedModelDir('potion-base-2M') });
+    ds = await startDocumentStore({
+      EMBEDDING_MODEL: 'potion-base-2M',
+      EMBEDDING_MODEL_DIR: sharedModelDir('potion-base-2M'),
+    });
   });
   afterAll(async () => {
     await ds.stop();
@@ -36,12 +51,19 @@ describe('document-store-mcp tools (spec 000) through a real MCP client', () => 
         progress.push(n.params.progress);
       });
       const result = await ds.client.callTool(
-        { name: 'ingest_document', arguments: { file_path: NPPF, application_ref: '24/00001/NPPF', document_type: 'planning_statement' } },
+        {
+          name: 'ingest_document',
+          arguments: { file_path: NPPF, application_ref: '24/00001/NPPF', document_type: 'planning_statement' },
+        },
         undefined,
         { onprogress: () => {}, timeout: 600_000 },
       );
       const body = result.structuredContent as Json;
-      expect(body).toMatchObject({ status: 'success', extraction_method: 'text_layer', contains_drawings: expect.any(Boolean) });
+      expect(body).toMatchObject({
+        status: 'success',
+        extraction_method: 'text_layer',
+        contains_drawings: expect.any(Boolean),
+      });
       expect(body['document_id']).toMatch(/^24_00001_NPPF_[0-9a-f]{6}$/);
       expect(body['chunks_created']).toBeGreaterThan(150);
       expect(body['total_words']).toBeGreaterThan(20_000);
@@ -52,7 +74,11 @@ describe('document-store-mcp tools (spec 000) through a real MCP client', () => 
     it('answers already_ingested for the same file and application, creating nothing', async () => {
       const before = await chunkCount();
       const { body } = await ds.call('ingest_document', { file_path: NPPF, application_ref: '24/00001/NPPF' });
-      expect(body).toEqual({ status: 'already_ingested', document_id: nppfId, message: 'Document has already been ingested with the same content' });
+      expect(body).toEqual({
+        status: 'already_ingested',
+        document_id: nppfId,
+        message: 'Document has already been ingested with the same content',
+      });
       expect(await chunkCount()).toBe(before);
     });
 
@@ -105,15 +131,27 @@ describe('document-store-mcp tools (spec 000) through a real MCP client', () => 
     });
 
     it('applies application_ref and document_types filters exactly', async () => {
-      const other = await ds.call('search_application_docs', { query: 'energy', application_ref: 'ENERGY/SPD', max_results: 20 });
+      const other = await ds.call('search_application_docs', {
+        query: 'energy',
+        application_ref: 'ENERGY/SPD',
+        max_results: 20,
+      });
       const results = (other.body as Json)['results'] as Array<{ metadata: Json }>;
       expect(results.length).toBeGreaterThan(0);
       expect(results.every((r) => r.metadata['application_ref'] === 'ENERGY/SPD')).toBe(true);
-      const typed = await ds.call('search_application_docs', { query: 'housing', document_types: ['planning_statement'], max_results: 20 });
+      const typed = await ds.call('search_application_docs', {
+        query: 'housing',
+        document_types: ['planning_statement'],
+        max_results: 20,
+      });
       const typedResults = (typed.body as Json)['results'] as Array<{ metadata: Json }>;
       expect(typedResults.length).toBeGreaterThan(0);
       expect(typedResults.every((r) => r.metadata['document_type'] === 'planning_statement')).toBe(true);
-      const none = await ds.call('search_application_docs', { query: 'housing', application_ref: 'ENERGY/SPD', document_types: ['planning_statement'] });
+      const none = await ds.call('search_application_docs', {
+        query: 'housing',
+        application_ref: 'ENERGY/SPD',
+        document_types: ['planning_statement'],
+      });
       expect((none.body as Json)['results_count']).toBe(0);
     });
 
@@ -133,7 +171,11 @@ describe('document-store-mcp tools (spec 000) through a real MCP client', () => 
     });
 
     it.each(['semantic', 'keyword'])('supports search_mode %s', async (mode) => {
-      const { body } = await ds.call('search_application_docs', { query: 'Green Belt boundaries', search_mode: mode, max_results: 3 });
+      const { body } = await ds.call('search_application_docs', {
+        query: 'Green Belt boundaries',
+        search_mode: mode,
+        max_results: 3,
+      });
       expect((body as Json)['results_count']).toBe(3);
     });
   });
@@ -142,7 +184,12 @@ describe('document-store-mcp tools (spec 000) through a real MCP client', () => 
     it('reassembles a document once, in order, without the chunk overlaps', async () => {
       const { body } = await ds.call('get_document_text', { document_id: nppfId });
       const doc = body as Json;
-      expect(doc).toMatchObject({ status: 'success', document_id: nppfId, file_path: NPPF, document_type: 'planning_statement' });
+      expect(doc).toMatchObject({
+        status: 'success',
+        document_id: nppfId,
+        file_path: NPPF,
+        document_type: 'planning_statement',
+      });
       const text = String(doc['text']);
       const first = text.indexOf('The presumption in favour of sustainable development');
       expect(first).toBeGreaterThan(0);
@@ -170,13 +217,22 @@ describe('document-store-mcp tools (spec 000) through a real MCP client', () => 
         ],
       });
       const empty = await ds.call('list_ingested_documents', { application_ref: 'NOTHING/HERE' });
-      expect(empty.body).toEqual({ status: 'success', application_ref: 'NOTHING/HERE', document_count: 0, documents: [] });
+      expect(empty.body).toEqual({
+        status: 'success',
+        application_ref: 'NOTHING/HERE',
+        document_count: 0,
+        documents: [],
+      });
     });
 
     it('answers unknown ids with the spec errors', async () => {
       const { body, isError } = await ds.call('get_document_text', { document_id: 'XX_000000' });
       expect(isError).toBe(true);
-      expect(body).toEqual({ status: 'error', error_type: 'document_not_found', message: 'Document not found: XX_000000' });
+      expect(body).toEqual({
+        status: 'error',
+        error_type: 'document_not_found',
+        message: 'Document not found: XX_000000',
+      });
       const del = await ds.call('delete_document', { document_id: 'XX_000000' });
       expect(del.body).toMatchObject({ status: 'error', error_type: 'document_not_found' });
     });
@@ -184,12 +240,24 @@ describe('document-store-mcp tools (spec 000) through a real MCP client', () => 
 
   describe('bad input', () => {
     it.each([
-      ['a missing file', () => ({ file_path: join(ds.dataDir, 'missing.pdf'), application_ref: 'B/1' }), 'file_not_found'],
+      [
+        'a missing file',
+        () => ({ file_path: join(ds.dataDir, 'missing.pdf'), application_ref: 'B/1' }),
+        'file_not_found',
+      ],
       ['a directory', () => ({ file_path: ds.dataDir, application_ref: 'B/1' }), 'file_not_found'],
       ['an unsupported type', () => ({ file_path: LINN_TXT, application_ref: 'B/1' }), 'unsupported_file_type'],
       ['a path outside the roots', () => ({ file_path: '/etc/hostname', application_ref: 'B/1' }), 'forbidden_path'],
-      ['a traversal', () => ({ file_path: `${ds.dataDir}/../../etc/hostname`, application_ref: 'B/1' }), 'forbidden_path'],
-      ['a symlink escape', () => ({ file_path: join(ds.dataDir, 'escape.pdf'), application_ref: 'B/1' }), 'forbidden_path'],
+      [
+        'a traversal',
+        () => ({ file_path: `${ds.dataDir}/../../etc/hostname`, application_ref: 'B/1' }),
+        'forbidden_path',
+      ],
+      [
+        'a symlink escape',
+        () => ({ file_path: join(ds.dataDir, 'escape.pdf'), application_ref: 'B/1' }),
+        'forbidden_path',
+      ],
       ['an empty reference', () => ({ file_path: NPPF, application_ref: '' }), 'invalid_arguments'],
     ])('refuses %s with the spec error and changes nothing', async (_name, args, errorType) => {
       symlinkIfMissing('/etc/hostname', join(ds.dataDir, 'escape.pdf'));
@@ -230,7 +298,12 @@ describe('document-store-mcp tools (spec 000) through a real MCP client', () => 
       const chunks = (ingested.body as Json)['chunks_created'];
       const before = await chunkCount();
       const deleted = await ds.call('delete_document', { document_id: id });
-      expect(deleted.body).toEqual({ status: 'success', document_id: id, chunks_deleted: chunks, registry_entries_deleted: 1 });
+      expect(deleted.body).toEqual({
+        status: 'success',
+        document_id: id,
+        chunks_deleted: chunks,
+        registry_entries_deleted: 1,
+      });
       expect(await chunkCount()).toBe(before - (chunks as number));
       expect(await checkConsistency(ds.deps, {})).toMatchObject({ orphan_chunks: 0, count_mismatches: [] });
       const again = await ds.call('get_document_text', { document_id: id });

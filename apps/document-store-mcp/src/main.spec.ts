@@ -83,7 +83,11 @@ describe.each(['SIGTERM', 'SIGINT'] as const)('document-store-mcp main on %s', (
     expect(lines[lines.length - 1]?.ok).toBe(true);
     // One ready line a person can read: URL, transports, auth, store, queue, embedding model; no open-network warning.
     const ready = lines.filter((l) => (l as { event?: string }).event === 'ready').map((l) => l.msg);
-    expect(ready).toEqual([expect.stringMatching(/^document-store-mcp ready at http:\/\/127\.0\.0\.1:\d+ \| MCP \/mcp .*\| auth off \| store sqlite .*\| queue in-process .*\| embedding auto$/)]);
+    expect(ready).toEqual([
+      expect.stringMatching(
+        /^document-store-mcp ready at http:\/\/127\.0\.0\.1:\d+ \| MCP \/mcp .*\| auth off \| store sqlite .*\| queue in-process .*\| embedding auto$/,
+      ),
+    ]);
     expect(lines.filter((l) => (l as { event?: string }).event === 'open_without_auth')).toEqual([]);
   });
 });

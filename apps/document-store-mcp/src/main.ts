@@ -23,6 +23,8 @@ const start = async () => {
 };
 
 start().catch((error: unknown) => {
-  process.stderr.write(`document-store-mcp failed to start: ${error instanceof ConfigError ? error.message : String(error)}\n`);
+  process.stderr.write(
+    `document-store-mcp failed to start: ${error instanceof ConfigError ? error.message : String(error)}\n`,
+  );
   process.exit(1);
 });

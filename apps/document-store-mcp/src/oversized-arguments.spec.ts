@@ -15,9 +15,15 @@ describe('document-store-mcp: oversized arguments', () => {
 
   it('answers a 5 MB search_application_docs query with invalid_arguments, then serves a normal search', async () => {
     const rssBefore = process.memoryUsage().rss;
-    const huge = await ds.call('search_application_docs', { query: 'planning '.repeat(Math.ceil((5 * 1024 * 1024) / 9)) });
+    const huge = await ds.call('search_application_docs', {
+      query: 'planning '.repeat(Math.ceil((5 * 1024 * 1024) / 9)),
+    });
     expect(huge.isError).toBe(true);
-    expect(huge.body).toEqual({ status: 'error', error_type: 'invalid_arguments', message: expect.stringContaining('query') });
+    expect(huge.body).toEqual({
+      status: 'error',
+      error_type: 'invalid_arguments',
+      message: expect.stringContaining('query'),
+    });
     expect((huge.body as { message: string }).message.length).toBeLessThan(300);
     expect(process.memoryUsage().rss - rssBefore).toBeLessThan(512 * 1024 * 1024);
 
@@ -29,10 +35,22 @@ describe('document-store-mcp: oversized arguments', () => {
   it.each([
     ['ingest_document', { file_path: `/${'a'.repeat(5000)}`, application_ref: 'X/1' }, 'file_path'],
     ['get_document_text', { document_id: 'd'.repeat(10_000) }, 'document_id'],
-    ['search_application_docs', { query: 'q', document_types: Array.from({ length: 1000 }, () => 'other') }, 'document_types'],
+    [
+      'search_application_docs',
+      { query: 'q', document_types: Array.from({ length: 1000 }, () => 'other') },
+      'document_types',
+    ],
     ['retrieve_document_chunks', { query: 'q'.repeat(4097) }, 'query'],
-    ['find_chunks', { project: 'p', query: 'q', filters: { tags: Array.from({ length: 101 }, (_, i) => `t${i}`) } }, 'filters.tags'],
-    ['store_chunks', { project: 'p', chunks: [{ doc_id: 'd', chunk_index: 0, text: 't'.repeat(20_001) }] }, 'chunks.0.text'],
+    [
+      'find_chunks',
+      { project: 'p', query: 'q', filters: { tags: Array.from({ length: 101 }, (_, i) => `t${i}`) } },
+      'filters.tags',
+    ],
+    [
+      'store_chunks',
+      { project: 'p', chunks: [{ doc_id: 'd', chunk_index: 0, text: 't'.repeat(20_001) }] },
+      'chunks.0.text',
+    ],
   ])('refuses an over-long %s argument with invalid_arguments naming it', async (tool, args, field) => {
     const result = await ds.call(tool, args);
     expect(result.body).toMatchObject({ status: 'error', error_type: 'invalid_arguments' });

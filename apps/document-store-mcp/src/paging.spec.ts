@@ -22,12 +22,20 @@ describe('tools get_document_text and list_ingested_documents: paging', () => {
   let longId: string;
   beforeAll(async () => {
     ds = await startDocumentStore();
-    const long = await ds.call('ingest_document', { file_path: fixtureFile('long-report.pdf', makeNumberedPdf(30)), application_ref: 'PAGING/1' });
+    const long = await ds.call('ingest_document', {
+      file_path: fixtureFile('long-report.pdf', makeNumberedPdf(30)),
+      application_ref: 'PAGING/1',
+    });
     expect(long.body).toMatchObject({ status: 'success' });
     longId = (long.body as { document_id: string }).document_id;
     for (let i = 1; i <= 4; i += 1) {
-      const file = fixtureFile(`appendix-${i}.pdf`, makeTextPdf([[`# Appendix ${i}`, `Appendix ${i} lists the consultation responses of round ${i}.`]]));
-      expect((await ds.call('ingest_document', { file_path: file, application_ref: 'PAGING/1' })).body).toMatchObject({ status: 'success' });
+      const file = fixtureFile(
+        `appendix-${i}.pdf`,
+        makeTextPdf([[`# Appendix ${i}`, `Appendix ${i} lists the consultation responses of round ${i}.`]]),
+      );
+      expect((await ds.call('ingest_document', { file_path: file, application_ref: 'PAGING/1' })).body).toMatchObject({
+        status: 'success',
+      });
     }
   }, 180_000);
   afterAll(async () => {
@@ -50,12 +58,20 @@ describe('tools get_document_text and list_ingested_documents: paging', () => {
     let offset: number | undefined = 0;
     let calls = 0;
     while (offset !== undefined) {
-      const { isError, body, structured } = await ds.call('get_document_text', { document_id: longId, offset, max_chars: 5_000 });
+      const { isError, body, structured } = await ds.call('get_document_text', {
+        document_id: longId,
+        offset,
+        max_chars: 5_000,
+      });
       expect(isError).toBe(false);
       expect(body).toEqual(structured); // the text block is the same object
       const part = structured as TextAnswer;
       expect(part.text.length).toBeLessThanOrEqual(5_000);
-      expect(part).toMatchObject({ offset, total_chars: whole.text.length, remaining_chars: whole.text.length - offset - part.text.length });
+      expect(part).toMatchObject({
+        offset,
+        total_chars: whole.text.length,
+        remaining_chars: whole.text.length - offset - part.text.length,
+      });
       parts.push(part.text);
       offset = part.next_offset;
       calls += 1;
@@ -85,7 +101,13 @@ describe('tools get_document_text and list_ingested_documents: paging', () => {
     const sizes: number[] = [];
     let cursor: string | undefined;
     do {
-      const page = (await ds.call('list_ingested_documents', { application_ref: 'PAGING/1', limit: 2, ...(cursor ? { cursor } : {}) })).structured as ListAnswer;
+      const page = (
+        await ds.call('list_ingested_documents', {
+          application_ref: 'PAGING/1',
+          limit: 2,
+          ...(cursor ? { cursor } : {}),
+        })
+      ).structured as ListAnswer;
       expect(page.document_count).toBe(5);
       sizes.push(page.documents.length);
       seen.push(...page.documents.map((d) => d.document_id));
@@ -96,7 +118,8 @@ describe('tools get_document_text and list_ingested_documents: paging', () => {
   });
 
   it('refuses a cursor from another listing or an edited one with invalid_arguments', async () => {
-    const first = (await ds.call('list_ingested_documents', { application_ref: 'PAGING/1', limit: 2 })).structured as ListAnswer;
+    const first = (await ds.call('list_ingested_documents', { application_ref: 'PAGING/1', limit: 2 }))
+      .structured as ListAnswer;
     expect(first.next_cursor).toBeDefined();
     for (const cursor of [first.next_cursor!.slice(0, -3) + 'xyz', 'not-a-cursor']) {
       const bad = await ds.call('list_ingested_documents', { application_ref: 'PAGING/1', cursor });

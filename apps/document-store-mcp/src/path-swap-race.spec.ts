@@ -24,7 +24,8 @@ for (;;) {
   fs.renameSync(tmp, target);
 }`;
 
-const startSwapper = (args: string[]): ChildProcess => spawn(process.execPath, ['-e', SWAPPER, ...args], { stdio: 'ignore' });
+const startSwapper = (args: string[]): ChildProcess =>
+  spawn(process.execPath, ['-e', SWAPPER, ...args], { stdio: 'ignore' });
 
 const INSIDE_TEXT = 'Inside the roots: a drainage statement for the swap race.';
 const SECRET = 'OUTSIDE-SECRET-7f3a';
@@ -61,7 +62,10 @@ describe('ingest_document racing a path swapper', () => {
   const ingestRacing = async (target: string, runs: number, prefix: string) => {
     const outcomes: Array<{ ok: true; id: string } | { ok: false; type: string }> = [];
     for (let i = 0; i < runs; i++) {
-      const { isError, body } = await ds.call('ingest_document', { file_path: target, application_ref: `${prefix}/${i}` });
+      const { isError, body } = await ds.call('ingest_document', {
+        file_path: target,
+        application_ref: `${prefix}/${i}`,
+      });
       const b = body as { document_id?: string; error_type?: string; status: string };
       outcomes.push(isError ? { ok: false, type: String(b.error_type) } : { ok: true, id: String(b.document_id) });
     }
@@ -102,7 +106,8 @@ describe('ingest_document racing a path swapper', () => {
     swapper.kill('SIGKILL');
     // every call ended promptly, in a success or a typed refusal: nothing read the endless device
     expect(Date.now() - started).toBeLessThan(60_000);
-    for (const o of outcomes) if (!o.ok) expect(['forbidden_path', 'unsupported_file_type', 'file_not_found']).toContain(o.type);
+    for (const o of outcomes)
+      if (!o.ok) expect(['forbidden_path', 'unsupported_file_type', 'file_not_found']).toContain(o.type);
     expect(outcomes.some((o) => !o.ok)).toBe(true);
 
     // nothing keeps hashing in the background: an idle second costs little CPU, and the service answers

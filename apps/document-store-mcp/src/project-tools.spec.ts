@@ -35,7 +35,13 @@ const PAPERS = [
     section_heading: 'Optimum pH',
     section_path: ['Results', 'Optimum pH'],
     tags: ['enzymes'],
-    citation: { citekey: 'smith2020', title: 'Digestive enzymes', authors: ['Smith, A.'], year: 2020, doi: '10.1000/xyz123' },
+    citation: {
+      citekey: 'smith2020',
+      title: 'Digestive enzymes',
+      authors: ['Smith, A.'],
+      year: 2020,
+      doi: '10.1000/xyz123',
+    },
   },
   {
     doc_id: 'smith2020',
@@ -64,7 +70,10 @@ const PAPERS = [
 const REPORT = fixtureFile(
   'Heritage_Statement.pdf',
   makeTextPdf([
-    ['# Heritage assets', 'The listed chapel and its churchyard wall are designated heritage assets of high significance.'],
+    [
+      '# Heritage assets',
+      'The listed chapel and its churchyard wall are designated heritage assets of high significance.',
+    ],
     ['# Setting', 'Views of the chapel from the green contribute to its setting and must be preserved.'],
   ]),
 );
@@ -94,10 +103,18 @@ describe('spec 004 project tools through a real MCP client', () => {
     const body = first.body as { chunks_stored: number; chunk_ids: string[]; embedding_model: string };
     expect(body.chunks_stored).toBe(3);
     expect(new Set(body.chunk_ids).size).toBe(3);
-    const again = (await ds.call('store_chunks', { project: 'papers', chunks: PAPERS })).body as { chunk_ids: string[] };
+    const again = (await ds.call('store_chunks', { project: 'papers', chunks: PAPERS })).body as {
+      chunk_ids: string[];
+    };
     expect(again.chunk_ids).toEqual(body.chunk_ids);
-    expect((await ds.call('inspect_collection', { project: 'papers' })).body).toMatchObject({ points_count: 3, documents_count: 2 });
-    await ds.call('store_chunks', { project: 'planning', chunks: [{ ...PAPERS[2], doc_id: 'plan1', tags: ['planning'] }] });
+    expect((await ds.call('inspect_collection', { project: 'papers' })).body).toMatchObject({
+      points_count: 3,
+      documents_count: 2,
+    });
+    await ds.call('store_chunks', {
+      project: 'planning',
+      chunks: [{ ...PAPERS[2], doc_id: 'plan1', tags: ['planning'] }],
+    });
   }, 120_000);
 
   it('find_chunks returns cited, trimmed results from that project only', async () => {
@@ -126,20 +143,31 @@ describe('spec 004 project tools through a real MCP client', () => {
   });
 
   it('a client may lower the trim limit, never raise it', async () => {
-    const lowered = (await ds.call('find_chunks', { project: 'papers', query: 'Michaelis constant', max_chars: 60, top_k: 1 })).body as Found;
+    const lowered = (
+      await ds.call('find_chunks', { project: 'papers', query: 'Michaelis constant', max_chars: 60, top_k: 1 })
+    ).body as Found;
     expect(lowered.results[0]?.text.length).toBeLessThanOrEqual(60);
-    const raised = (await ds.call('find_chunks', { project: 'papers', query: 'Michaelis constant', max_chars: 5000, top_k: 1 })).body as Found;
+    const raised = (
+      await ds.call('find_chunks', { project: 'papers', query: 'Michaelis constant', max_chars: 5000, top_k: 1 })
+    ).body as Found;
     expect(raised.results[0]?.text.length).toBeLessThanOrEqual(400);
   });
 
   it('filters by tags and by document ids, and results never mix projects', async () => {
-    const tagged = (await ds.call('find_chunks', { project: 'papers', query: 'cycle lanes', filters: { tags: ['transport'] } })).body as Found;
+    const tagged = (
+      await ds.call('find_chunks', { project: 'papers', query: 'cycle lanes', filters: { tags: ['transport'] } })
+    ).body as Found;
     expect(tagged.results.map((r) => r.doc_id)).toEqual(['jones2019']);
-    const byDoc = (await ds.call('find_chunks', { project: 'papers', query: 'cycle lanes', filters: { doc_ids: ['smith2020'] } })).body as Found;
+    const byDoc = (
+      await ds.call('find_chunks', { project: 'papers', query: 'cycle lanes', filters: { doc_ids: ['smith2020'] } })
+    ).body as Found;
     expect(byDoc.results.every((r) => r.doc_id === 'smith2020')).toBe(true);
-    const other = (await ds.call('find_chunks', { project: 'planning', query: 'pepsin enzymes cycle lanes' })).body as Found;
+    const other = (await ds.call('find_chunks', { project: 'planning', query: 'pepsin enzymes cycle lanes' }))
+      .body as Found;
     expect(other.results.map((r) => r.doc_id)).toEqual(['plan1']);
-    const none = (await ds.call('find_chunks', { project: 'papers', query: 'anything', filters: { tags: ['no-such-tag'] } })).body as Found;
+    const none = (
+      await ds.call('find_chunks', { project: 'papers', query: 'anything', filters: { tags: ['no-such-tag'] } })
+    ).body as Found;
     expect(none).toMatchObject({ status: 'success', results_count: 0, results: [] });
     expect(none.message).toMatch(/No chunk/);
   });
@@ -150,7 +178,15 @@ describe('spec 004 project tools through a real MCP client', () => {
     expect(found.results[0]?.section_heading).toBe('Kinetics');
     expect(found.results[0]?.keyword_rank).toBe(1);
     expect(found.results[0]?.dense_rank).toEqual(expect.any(Number));
-    const keywordOnly = (await ds.call('query_hybrid', { project: 'papers', query: 'Michaelis constant', top_k: 3, dense_weight: 0, keyword_weight: 1 })).body as Found;
+    const keywordOnly = (
+      await ds.call('query_hybrid', {
+        project: 'papers',
+        query: 'Michaelis constant',
+        top_k: 3,
+        dense_weight: 0,
+        keyword_weight: 1,
+      })
+    ).body as Found;
     expect(keywordOnly.results[0]?.section_heading).toBe('Kinetics');
   });
 
@@ -160,13 +196,16 @@ describe('spec 004 project tools through a real MCP client', () => {
     expect(body).toMatchObject({ status: 'error', error_type: 'HYBRID_NOT_SUPPORTED' });
   });
 
-  it.each(['find_chunks', 'query_hybrid', 'inspect_collection', 'store_chunks'])('%s on an unknown project is INVALID_PROJECT naming the projects there are', async (tool) => {
-    const args: Json = { project: 'nope', query: 'x', chunks: [PAPERS[0]] };
-    const { isError, body } = await ds.call(tool, args);
-    expect(isError).toBe(true);
-    expect(body).toMatchObject({ status: 'error', error_type: 'INVALID_PROJECT' });
-    expect((body as { message: string }).message).toMatch(/papers/);
-  });
+  it.each(['find_chunks', 'query_hybrid', 'inspect_collection', 'store_chunks'])(
+    '%s on an unknown project is INVALID_PROJECT naming the projects there are',
+    async (tool) => {
+      const args: Json = { project: 'nope', query: 'x', chunks: [PAPERS[0]] };
+      const { isError, body } = await ds.call(tool, args);
+      expect(isError).toBe(true);
+      expect(body).toMatchObject({ status: 'error', error_type: 'INVALID_PROJECT' });
+      expect((body as { message: string }).message).toMatch(/papers/);
+    },
+  );
 
   it('store_chunks with another model is EMBEDDING_MISMATCH every time; migrate switches to a new collection and keeps the old', async () => {
     for (let i = 0; i < 2; i++) {
@@ -187,8 +226,18 @@ describe('spec 004 project tools through a real MCP client', () => {
 
   it('inspect_collection reports size, model, indexes and redacted samples', async () => {
     const { body } = await ds.call('inspect_collection', { project: 'papers', sample_size: 3 });
-    expect(body).toMatchObject({ status: 'success', project: 'papers', collection: 'papers', points_count: 3, hybrid_enabled: true });
-    const b = body as { indexes: Array<{ field: string }>; sample_payloads: Json[]; embedding_model: { model_id: string } };
+    expect(body).toMatchObject({
+      status: 'success',
+      project: 'papers',
+      collection: 'papers',
+      points_count: 3,
+      hybrid_enabled: true,
+    });
+    const b = body as {
+      indexes: Array<{ field: string }>;
+      sample_payloads: Json[];
+      embedding_model: { model_id: string };
+    };
     expect(b.indexes.length).toBeGreaterThan(0);
     expect(b.sample_payloads).toHaveLength(3);
     expect(b.sample_payloads[0]).toHaveProperty('section_path');
@@ -199,19 +248,35 @@ describe('spec 004 project tools through a real MCP client', () => {
     const ingest = await ds.call('ingest_document', { file_path: REPORT, application_ref: 'HER/1' });
     expect(ingest.body).toMatchObject({ status: 'success' });
     const { body } = await ds.call('list_projects', {});
-    const listed = body as { project_count: number; projects: Array<{ project: string; collection: string; points_count: number }> };
-    expect(listed.projects.map((p) => p.project)).toEqual(['application_docs', 'dense-only', 'minilm-project', 'papers', 'planning']);
+    const listed = body as {
+      project_count: number;
+      projects: Array<{ project: string; collection: string; points_count: number }>;
+    };
+    expect(listed.projects.map((p) => p.project)).toEqual([
+      'application_docs',
+      'dense-only',
+      'minilm-project',
+      'papers',
+      'planning',
+    ]);
     expect(listed.projects.find((p) => p.project === 'minilm-project')?.collection).toBe('minilm-project__v2');
     expect(listed.projects.every((p) => !p.project.includes('__'))).toBe(true);
   }, 120_000);
 
   it('a spec 000 ingest is searchable through spec 004 with page spans and section paths', async () => {
-    const found = (await ds.call('find_chunks', { project: 'application_docs', query: 'views of the chapel from the green' })).body as Found;
+    const found = (
+      await ds.call('find_chunks', { project: 'application_docs', query: 'views of the chapel from the green' })
+    ).body as Found;
     expect(found.results_count).toBeGreaterThan(0);
     const hit = found.results.find((r) => r.text.includes('Views of the chapel')) as Result;
     expect(hit).toBeDefined();
     // The short report is one spec 000 chunk (800 characters) over both pages, starting under its first heading.
-    expect(hit).toMatchObject({ page_start: 1, page_end: 2, section_heading: 'Heritage assets', section_path: ['Heritage assets'] });
+    expect(hit).toMatchObject({
+      page_start: 1,
+      page_end: 2,
+      section_heading: 'Heritage assets',
+      section_path: ['Heritage assets'],
+    });
     expect(hit.citation_text).toBe('(Heritage_Statement.pdf, pp. 1\u20132)');
   });
 
@@ -235,9 +300,13 @@ describe('spec 004 tools with the vector database unreachable', () => {
     ['list_projects', {}],
     ['find_chunks', { project: 'papers', query: 'pepsin' }],
     ['inspect_collection', { project: 'papers' }],
-  ])('%s answers INDEX_UNAVAILABLE', async (tool, args) => {
-    const { isError, body } = await ds.call(tool, args);
-    expect(isError).toBe(true);
-    expect(body).toMatchObject({ status: 'error', error_type: 'INDEX_UNAVAILABLE' });
-  }, 60_000);
+  ])(
+    '%s answers INDEX_UNAVAILABLE',
+    async (tool, args) => {
+      const { isError, body } = await ds.call(tool, args);
+      expect(isError).toBe(true);
+      expect(body).toMatchObject({ status: 'error', error_type: 'INDEX_UNAVAILABLE' });
+    },
+    60_000,
+  );
 });

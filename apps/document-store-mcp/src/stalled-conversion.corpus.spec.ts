@@ -52,13 +52,20 @@ describe('ingest_document when the conversion job stalls twice', () => {
   });
 
   it('ends in conversion_failed with the reason', async () => {
-    const env = { REDIS_URL: redis.url, DATA_DIR: ds.dataDir, QUEUE_LOCK_MS: '1000', QUEUE_STALL_LIMIT: '1', ENABLE_OCR: 'true' };
+    const env = {
+      REDIS_URL: redis.url,
+      DATA_DIR: ds.dataDir,
+      QUEUE_LOCK_MS: '1000',
+      QUEUE_STALL_LIMIT: '1',
+      ENABLE_OCR: 'true',
+    };
     const jobId = conversionJobId(await sha256File(SCAN));
     const runningAttempt = async (attempt: number): Promise<void> => {
       for (;;) {
         const job = await conversion.submitter.getJob(jobId);
         if (job?.status === 'running' && job.attempts >= attempt) return;
-        if (job?.status === 'succeeded' || job?.status === 'failed') throw new Error(`job ${job.status} before the kill`);
+        if (job?.status === 'succeeded' || job?.status === 'failed')
+          throw new Error(`job ${job.status} before the kill`);
         await new Promise((r) => setTimeout(r, 25));
       }
     };

@@ -25,7 +25,11 @@ const form = (bytes: Uint8Array, filename: string, fields: Record<string, string
 
 /** Files left under DATA_DIR/uploads (directories are not files). */
 const filesUnder = (dir: string): string[] =>
-  existsSync(dir) ? readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => e.name) : [];
+  existsSync(dir)
+    ? readdirSync(dir, { recursive: true, withFileTypes: true })
+        .filter((e) => e.isFile())
+        .map((e) => e.name)
+    : [];
 
 describe('POST /api/documents', () => {
   let ds: RunningDocumentStore;
@@ -34,32 +38,55 @@ describe('POST /api/documents', () => {
   it('ingests an upload like ingest_document; it is then searchable, and the upload is gone', async () => {
     ds = await startDocumentStore({ MCP_API_KEY: TOKEN });
     const fields = { application_ref: 'UP/2025/1', document_type: 'transport_assessment' };
-    const unauthorised = await fetch(`${ds.baseUrl}/api/documents`, { method: 'POST', body: form(onePagePdf(LINES), 'ta.pdf', fields) });
+    const unauthorised = await fetch(`${ds.baseUrl}/api/documents`, {
+      method: 'POST',
+      body: form(onePagePdf(LINES), 'ta.pdf', fields),
+    });
     expect(unauthorised.status).toBe(401);
 
-    const res = await fetch(`${ds.baseUrl}/api/documents`, { method: 'POST', headers: auth, body: form(onePagePdf(LINES), 'ta.pdf', fields) });
+    const res = await fetch(`${ds.baseUrl}/api/documents`, {
+      method: 'POST',
+      headers: auth,
+      body: form(onePagePdf(LINES), 'ta.pdf', fields),
+    });
     expect(res.status).toBe(200);
     const result = IngestUploadResultSchema.parse(await res.json());
     expect(result).toMatchObject({ status: 'success', extraction_method: 'text_layer' });
     expect(result.chunks_created).toBeGreaterThan(0);
     expect(filesUnder(join(ds.dataDir, 'uploads', 'api'))).toEqual([]);
 
-    const search = await ds.call('search_application_docs', { query: 'when does the bus interchange open', application_ref: 'UP/2025/1' });
+    const search = await ds.call('search_application_docs', {
+      query: 'when does the bus interchange open',
+      application_ref: 'UP/2025/1',
+    });
     expect(search.isError).toBe(false);
     const hits = (search.structured as { results: Array<{ text: string; metadata: Record<string, unknown> }> }).results;
     expect(hits[0]?.text).toContain('bus interchange will open in spring 2027');
-    expect(hits[0]?.metadata).toMatchObject({ document_id: result.document_id, source_file: 'ta.pdf', application_ref: 'UP/2025/1' });
+    expect(hits[0]?.metadata).toMatchObject({
+      document_id: result.document_id,
+      source_file: 'ta.pdf',
+      application_ref: 'UP/2025/1',
+    });
 
     // The same bytes again: the tool's idempotency, through the upload.
-    const again = await fetch(`${ds.baseUrl}/api/documents`, { method: 'POST', headers: auth, body: form(onePagePdf(LINES), 'copy.pdf', fields) });
+    const again = await fetch(`${ds.baseUrl}/api/documents`, {
+      method: 'POST',
+      headers: auth,
+      body: form(onePagePdf(LINES), 'copy.pdf', fields),
+    });
     expect(await again.json()).toMatchObject({ status: 'already_ingested', document_id: result.document_id });
   }, 120_000);
 
   it('refuses an upload over MAX_DOCUMENT_BYTES with 413, and stores nothing', async () => {
     ds = await startDocumentStore({ MAX_DOCUMENT_BYTES: '512' });
-    const big = onePagePdf(Array.from({ length: 80 }, (_, i) => `Line ${i} of a document that is too large for this server.`));
+    const big = onePagePdf(
+      Array.from({ length: 80 }, (_, i) => `Line ${i} of a document that is too large for this server.`),
+    );
     expect(big.byteLength).toBeGreaterThan(512);
-    const res = await fetch(`${ds.baseUrl}/api/documents`, { method: 'POST', body: form(big, 'big.pdf', { application_ref: 'BIG/1' }) });
+    const res = await fetch(`${ds.baseUrl}/api/documents`, {
+      method: 'POST',
+      body: form(big, 'big.pdf', { application_ref: 'BIG/1' }),
+    });
     expect(res.status).toBe(413);
     expect(RestErrorSchema.parse(await res.json()).error.code).toBe('too_large');
     expect(filesUnder(join(ds.dataDir, 'uploads'))).toEqual([]);
@@ -70,7 +97,10 @@ describe('POST /api/documents', () => {
 
   it('refuses bad fields (400) and keeps nothing', async () => {
     ds = await startDocumentStore();
-    const res = await fetch(`${ds.baseUrl}/api/documents`, { method: 'POST', body: form(onePagePdf(LINES), 'ta.pdf', { application_ref: 'A/1', surprise: 'x' }) });
+    const res = await fetch(`${ds.baseUrl}/api/documents`, {
+      method: 'POST',
+      body: form(onePagePdf(LINES), 'ta.pdf', { application_ref: 'A/1', surprise: 'x' }),
+    });
     expect(res.status).toBe(400);
     expect(RestErrorSchema.parse(await res.json()).error.code).toBe('invalid_arguments');
     expect(filesUnder(join(ds.dataDir, 'uploads'))).toEqual([]);

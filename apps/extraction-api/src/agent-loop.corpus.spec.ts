@@ -1,9 +1,19 @@
-import { anthropicScript, openAiScript, type ScriptStep, corporaDir, spawnService, startFakeLlm, type FakeLlmServer, type SpawnedService } from '@lectern/testing';
+import {
+  anthropicScript,
+  openAiScript,
+  type ScriptStep,
+  corporaDir,
+  spawnService,
+  startFakeLlm,
+  type FakeLlmServer,
+  type SpawnedService,
+} from '@lectern/testing';
 import { readFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 
-const OMRON = () => join(corporaDir(), 'datasheets', 'datasheetminer-benchmark', 'datasheets', 'omron-g-series-servo-motors.pdf');
+const OMRON = () =>
+  join(corporaDir(), 'datasheets', 'datasheetminer-benchmark', 'datasheets', 'omron-g-series-servo-motors.pdf');
 const SCHEMA = { product_name: '', rated_torque: '', peak_current: '', ip_rating: '', thd: '' };
 const INVENTED = '77.7 A';
 
@@ -33,20 +43,41 @@ const omronScript = (): ScriptStep => {
         return {
           tools: [
             { name: 'doc_read', input: { index_id: indexId, locator: 'h1' } },
-            { name: 'doc_search', input: { index_id: indexId, query: 'rated torque instantaneous max current enclosure', top_k: 5, scope: 'tables' } },
+            {
+              name: 'doc_search',
+              input: {
+                index_id: indexId,
+                query: 'rated torque instantaneous max current enclosure',
+                top_k: 5,
+                scope: 'tables',
+              },
+            },
           ],
         };
       case 3:
-        if (!results[0]!.isError || !/doc_search first/.test(results[0]!.content)) throw new Error(`the unsearched doc_read was not refused: ${results[0]!.content}`);
+        if (!results[0]!.isError || !/doc_search first/.test(results[0]!.content))
+          throw new Error(`the unsearched doc_read was not refused: ${results[0]!.content}`);
         hits = (JSON.parse(results[1]!.content) as Array<{ locator: string }>).map((h) => h.locator);
-        return { tools: hits.map((locator) => ({ name: 'doc_read', input: { index_id: indexId, locator, max_chars: 20000 } })) };
+        return {
+          tools: hits.map((locator) => ({ name: 'doc_read', input: { index_id: indexId, locator, max_chars: 20000 } })),
+        };
       case 4: {
         const i = results.findIndex((r) => /\| Rated torque \|/.test(r.content) && /IP65/.test(r.content));
         if (i < 0) throw new Error('no read chunk holds the ratings table');
         const content = (JSON.parse(results[i]!.content) as { content: string }).content;
-        const row = (label: RegExp) => content.split('\n').find((l) => label.test(l))!.trim();
+        const row = (label: RegExp) =>
+          content
+            .split('\n')
+            .find((l) => label.test(l))!
+            .trim();
         const locator = hits[i]!;
-        const data = { product_name: null, rated_torque: '0.64 N·m', peak_current: INVENTED, ip_rating: 'IP65', thd: null };
+        const data = {
+          product_name: null,
+          rated_torque: '0.64 N·m',
+          peak_current: INVENTED,
+          ip_rating: 'IP65',
+          thd: null,
+        };
         const evidence = {
           product_name: { locator: null, snippet: null, warning: 'Not found in document' },
           rated_torque: { locator, snippet: row(/^\| Rated torque \|/) },
@@ -77,12 +108,23 @@ describe.each([
     dataDir = mkdtempSync(join(tmpdir(), `extraction-agent-${kind}-`));
     const script = kind === 'anthropic' ? anthropicScript(omronScript) : openAiScript(omronScript);
     // the provider's first answer is a 429, its second a 500: both retried
-    llm = await startFakeLlm((body, index) => (index === 0 ? { status: 429, headers: { 'retry-after': '0' }, json: {} } : index === 1 ? { status: 500, json: {} } : script(body)));
+    llm = await startFakeLlm((body, index) =>
+      index === 0
+        ? { status: 429, headers: { 'retry-after': '0' }, json: {} }
+        : index === 1
+          ? { status: 500, json: {} }
+          : script(body),
+    );
     const provider: Record<string, string> =
       kind === 'anthropic'
         ? { ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: llm.url, ANTHROPIC_DEFAULT_SONNET_MODEL: 'fake-sonnet' }
         : { OPENAI_BASE_URL: `${llm.url}/v1`, OPENAI_API_KEY: 'test-key', OPENAI_MODEL: 'fake-model' };
-    service = await spawnService('apps/extraction-api/src/main.ts', 'EXTRACTION_API_PORT', { DATA_DIR: dataDir, LLM_MAX_RETRIES: '3', API_TIMEOUT_MS: '60000', ...provider });
+    service = await spawnService('apps/extraction-api/src/main.ts', 'EXTRACTION_API_PORT', {
+      DATA_DIR: dataDir,
+      LLM_MAX_RETRIES: '3',
+      API_TIMEOUT_MS: '60000',
+      ...provider,
+    });
   }, 120_000);
   afterAll(async () => {
     await service?.stop();
@@ -107,10 +149,25 @@ describe.each([
 
     expect(result.extractor).toBe(kind);
     // normalised by json_validate_and_normalize: "0.64 N·m" → "0.64N·m" (spec 003: "1000V", not "1000 V")
-    expect(result.data).toEqual({ original_file: 'omron-g-series-servo-motors.pdf', product_name: null, rated_torque: '0.64N·m', peak_current: '77.7A', ip_rating: 'IP65', thd: null });
-    expect(result.evidence['rated_torque']).toMatchObject({ grounded: true, match: 'exact', locator: expect.stringMatching(/^h\d+-t\d+$/), snippet: expect.stringMatching(/^\| Rated torque \| N·m \|/) });
+    expect(result.data).toEqual({
+      original_file: 'omron-g-series-servo-motors.pdf',
+      product_name: null,
+      rated_torque: '0.64N·m',
+      peak_current: '77.7A',
+      ip_rating: 'IP65',
+      thd: null,
+    });
+    expect(result.evidence['rated_torque']).toMatchObject({
+      grounded: true,
+      match: 'exact',
+      locator: expect.stringMatching(/^h\d+-t\d+$/),
+      snippet: expect.stringMatching(/^\| Rated torque \| N·m \|/),
+    });
     expect(result.evidence['ip_rating']).toMatchObject({ grounded: true });
-    expect(result.evidence['peak_current']).toMatchObject({ grounded: false, warning: expect.stringMatching(/the value 77\.7A does not occur in chunk h\d+-t\d+/) });
+    expect(result.evidence['peak_current']).toMatchObject({
+      grounded: false,
+      warning: expect.stringMatching(/the value 77\.7A does not occur in chunk h\d+-t\d+/),
+    });
     expect(result.evidence['thd']).toEqual({ locator: null, snippet: null, warning: 'Not found in document' });
     expect(result.warnings).toEqual(
       expect.arrayContaining([

@@ -18,7 +18,9 @@ describe('extraction-api REST auth', () => {
   ])('guards every route but /health with the key from %s', async (_name, env, token) => {
     app = buildApp({ config: loadConfig(env), logger: silentLogger() });
     baseUrl = await listenOnFreePort(app);
-    const results = await runRestAuthMatrix(baseUrl, token, [{ name: 'GET /tasks/x', method: 'GET', path: '/tasks/x' }]);
+    const results = await runRestAuthMatrix(baseUrl, token, [
+      { name: 'GET /tasks/x', method: 'GET', path: '/tasks/x' },
+    ]);
     expectAuthMatrix(results, AuthMessages);
     const health = await fetch(`${baseUrl}/health`);
     expect(await health.json()).toEqual({ status: 'ok' });

@@ -25,7 +25,12 @@ export interface ExtractionDeps {
 const ownMcpUrl = (app: FastifyInstance): string => {
   const address = app.server.address() as AddressInfo | null;
   if (!address) throw new Error('extraction-api is not listening yet');
-  const host = address.address === '0.0.0.0' || address.address === '::' ? '127.0.0.1' : address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const host =
+    address.address === '0.0.0.0' || address.address === '::'
+      ? '127.0.0.1'
+      : address.family === 'IPv6'
+        ? `[${address.address}]`
+        : address.address;
   return `http://${host}:${address.port}/mcp`;
 };
 
@@ -39,7 +44,10 @@ export const buildApp = (deps: ExtractionDeps): FastifyInstance => {
     service: 'extraction-api',
     logger: deps.logger,
     apiKey: restApiKey(config),
-    openapi: { version: LECTERN_VERSION, description: 'Schema-driven extraction with verified evidence (spec 003): tasks, and the doc tools at /mcp.' },
+    openapi: {
+      version: LECTERN_VERSION,
+      description: 'Schema-driven extraction with verified evidence (spec 003): tasks, and the doc tools at /mcp.',
+    },
   });
   mountDocTools(app, config, deps.docTools);
   if (!deps.store) return app;
@@ -60,7 +68,21 @@ export const buildApp = (deps: ExtractionDeps): FastifyInstance => {
   app.addHook('onListen', async () => runner.start());
   app.addHook('preClose', async () => runner.close());
   // Our own byte counter answers `too_large` first; busboy's limit is the backstop one byte later.
-  app.register(multipart, { limits: { fileSize: config.MAX_UPLOAD_BYTES + 1, files: 1, fields: 4, fieldSize: EXTRACTION_SCHEMA_LIMITS.maxBytes + 1 } });
-  app.register(async (scope) => registerTaskRoutes(scope, { store, runner, dataDir: resolve(config.DATA_DIR), maxUploadBytes: config.MAX_UPLOAD_BYTES }));
+  app.register(multipart, {
+    limits: {
+      fileSize: config.MAX_UPLOAD_BYTES + 1,
+      files: 1,
+      fields: 4,
+      fieldSize: EXTRACTION_SCHEMA_LIMITS.maxBytes + 1,
+    },
+  });
+  app.register(async (scope) =>
+    registerTaskRoutes(scope, {
+      store,
+      runner,
+      dataDir: resolve(config.DATA_DIR),
+      maxUploadBytes: config.MAX_UPLOAD_BYTES,
+    }),
+  );
   return app;
 };

@@ -7,10 +7,14 @@ import { composeDocTools } from './compose-doc-tools.js';
 import type { ExtractionConfig } from './config.js';
 
 /** extraction-api composed through the platform (what `main.ts` runs, and the tests start in-process). */
-export const composeExtraction = (config: ExtractionConfig, logger: Logger): { app: FastifyInstance; platform: Platform } => {
+export const composeExtraction = (
+  config: ExtractionConfig,
+  logger: Logger,
+): { app: FastifyInstance; platform: Platform } => {
   // The doc tools index the task uploads (DATA_DIR/uploads/<task_id>/): inside their default root (DATA_DIR), and
   // added to DOCUMENT_ROOTS when those are set.
-  const roots = config.DOCUMENT_ROOTS.length > 0 ? [...config.DOCUMENT_ROOTS, join(resolve(config.DATA_DIR), 'uploads')] : [];
+  const roots =
+    config.DOCUMENT_ROOTS.length > 0 ? [...config.DOCUMENT_ROOTS, join(resolve(config.DATA_DIR), 'uploads')] : [];
   const { platform, docTools } = composeDocTools({ ...config, DOCUMENT_ROOTS: roots }, logger);
   const app = buildApp({ config, logger, docTools, store: platform.taskStore({ path: config.DB_PATH }) });
   return { app, platform };

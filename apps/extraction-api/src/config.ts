@@ -1,6 +1,15 @@
 import type { LlmSettings } from '@lectern/extraction';
 import { docToolsEnvShape } from '@lectern/platform';
-import { commonEnvShape, envEnum, envInt, envPort, envString, envUrl, mcpOriginEnvShape, parseEnv } from '@lectern/runtime';
+import {
+  commonEnvShape,
+  envEnum,
+  envInt,
+  envPort,
+  envString,
+  envUrl,
+  mcpOriginEnvShape,
+  parseEnv,
+} from '@lectern/runtime';
 import { z } from 'zod';
 
 /** Environment of extraction-api (spec 003's service on :8000; section 14's variables). */
@@ -44,9 +53,11 @@ export const ExtractionEnvSchema = z.object({
 
 export type ExtractionConfig = z.infer<typeof ExtractionEnvSchema>;
 
-export const loadConfig = (env: Record<string, string | undefined>): ExtractionConfig => parseEnv(ExtractionEnvSchema, env);
+export const loadConfig = (env: Record<string, string | undefined>): ExtractionConfig =>
+  parseEnv(ExtractionEnvSchema, env);
 
-export const restApiKey = (config: ExtractionConfig): string | undefined => config.EXTRACTION_API_KEY ?? config.MCP_API_KEY;
+export const restApiKey = (config: ExtractionConfig): string | undefined =>
+  config.EXTRACTION_API_KEY ?? config.MCP_API_KEY;
 
 /** The LLM settings the extraction lib reads (a view of the config; `LlmSettings` names each variable). */
 export const llmSettings = (config: ExtractionConfig): LlmSettings => config;

@@ -25,7 +25,10 @@ export interface RunningExtractionApi {
 }
 
 /** A real extraction-api (platform under a temp DATA_DIR, embedded conversion) and a real MCP client on its `/mcp`. */
-export const startExtractionApi = async (env: Record<string, string> = {}, transport: McpTransportKind = 'streamable-http'): Promise<RunningExtractionApi> => {
+export const startExtractionApi = async (
+  env: Record<string, string> = {},
+  transport: McpTransportKind = 'streamable-http',
+): Promise<RunningExtractionApi> => {
   const dataDir = mkdtempSync(join(tmpdir(), 'lectern-extraction-'));
   const config = loadConfig({ DATA_DIR: dataDir, EMBEDDING_MODEL: 'universal-sentence-encoder-lite', ...env });
   const log = silentLogger();
@@ -45,7 +48,12 @@ export const startExtractionApi = async (env: Record<string, string> = {}, trans
         timeout: 600_000,
         onprogress: (p) => progress.push({ progress: p.progress, total: p.total, message: p.message }),
       });
-      return { isError: Boolean(result.isError), body: toolText(result), structured: result.structuredContent, progress };
+      return {
+        isError: Boolean(result.isError),
+        body: toolText(result),
+        structured: result.structuredContent,
+        progress,
+      };
     },
     stop: async () => {
       await client.close();

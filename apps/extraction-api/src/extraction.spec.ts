@@ -2,18 +2,34 @@ import { anthropicScript, wellBehavedScript, startFakeLlm, type FakeLlmServer } 
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startExtraction, submitTask, waitForTask, WIDGET_MD, WIDGET_SCHEMA, type RunningExtraction } from './extraction.testkit.js';
+import {
+  startExtraction,
+  submitTask,
+  waitForTask,
+  WIDGET_MD,
+  WIDGET_SCHEMA,
+  type RunningExtraction,
+} from './extraction.testkit.js';
 
 interface Result {
   task_id: string;
-  data: { original_file: string; electrical: Record<string, unknown>; environment: Record<string, unknown>; thd: unknown };
-  evidence: Record<string, Record<string, { locator: string | null; snippet: string | null; grounded?: boolean; warning?: string }>>;
+  data: {
+    original_file: string;
+    electrical: Record<string, unknown>;
+    environment: Record<string, unknown>;
+    thd: unknown;
+  };
+  evidence: Record<
+    string,
+    Record<string, { locator: string | null; snippet: string | null; grounded?: boolean; warning?: string }>
+  >;
   warnings: string[];
   timing: { total_seconds: number; index_seconds: number; extraction_seconds: number };
   extractor: string;
 }
 
-const result = async (baseUrl: string, id: string): Promise<Result> => (await (await fetch(`${baseUrl}/tasks/${id}/result`)).json()) as Result;
+const result = async (baseUrl: string, id: string): Promise<Result> =>
+  (await (await fetch(`${baseUrl}/tasks/${id}/result`)).json()) as Result;
 
 /** Spec 003 section 11's API smoke tests, on the real doc tools over MCP (the offline extractor, or a fake LLM). */
 describe('extraction-api end to end (plain tier)', () => {
@@ -35,10 +51,19 @@ describe('extraction-api end to end (plain tier)', () => {
   it('the offline extractor: 202 + status + a result with every schema key, verified evidence, warnings and timing', async () => {
     // DOCUMENT_ROOTS set elsewhere: the task uploads stay indexable
     mkdirSync(join(dataDir, 'documents'));
-    service = await startExtraction({ DATA_DIR: dataDir, EXTRACTOR: 'auto', DOCUMENT_ROOTS: join(dataDir, 'documents') });
+    service = await startExtraction({
+      DATA_DIR: dataDir,
+      EXTRACTOR: 'auto',
+      DOCUMENT_ROOTS: join(dataDir, 'documents'),
+    });
     const id = await submitTask(service.baseUrl, 'widget.md', WIDGET_MD, WIDGET_SCHEMA);
     const status = (await (await fetch(`${service.baseUrl}/tasks/${id}`)).json()) as Record<string, unknown>;
-    expect(status).toMatchObject({ task_id: id, status: expect.stringMatching(/^(queued|running|succeeded)$/), extractor: 'local', error: null });
+    expect(status).toMatchObject({
+      task_id: id,
+      status: expect.stringMatching(/^(queued|running|succeeded)$/),
+      extractor: 'local',
+      error: null,
+    });
     expect(Date.parse(String(status['created_at']))).not.toBeNaN();
     const done = await waitForTask(service.baseUrl, id);
     expect(done).toMatchObject({ status: 'succeeded', attempts: 1, progress: { stage: 'done' } });
@@ -52,9 +77,16 @@ describe('extraction-api end to end (plain tier)', () => {
       thd: null,
     });
     for (const key of ['rated_voltage', 'rated_current', 'rated_power']) {
-      expect(r.evidence['electrical']![key]).toMatchObject({ grounded: true, locator: expect.stringMatching(/^h\d+-t1$/), snippet: expect.stringContaining('| Rated') });
+      expect(r.evidence['electrical']![key]).toMatchObject({
+        grounded: true,
+        locator: expect.stringMatching(/^h\d+-t1$/),
+        snippet: expect.stringContaining('| Rated'),
+      });
     }
-    expect(r.evidence['environment']!['protection_class']).toMatchObject({ grounded: true, locator: expect.stringMatching(/^h\d+-c\d+$/) });
+    expect(r.evidence['environment']!['protection_class']).toMatchObject({
+      grounded: true,
+      locator: expect.stringMatching(/^h\d+-c\d+$/),
+    });
     expect(r.evidence['thd']).toEqual({ locator: null, snippet: null, warning: 'Not found in document' });
     expect(r.warnings).toEqual(["Field 'thd' not found in document"]);
     expect(r.timing.total_seconds).toBeGreaterThan(0);
@@ -63,10 +95,18 @@ describe('extraction-api end to end (plain tier)', () => {
 
   it('the offline extractor turns per-model columns into a dict, and a model named in the schema picks its column', async () => {
     service = await startExtraction({ DATA_DIR: dataDir, EXTRACTOR: 'local' });
-    const doc = '# Widget family\n\n## Ratings\n\n| Model | W-100 | W-200 |\n| --- | --- | --- |\n| Rated power | 200 W | 400 W |\n| Rated current | 1.6 A | 3.1 A |\n';
-    const id = await submitTask(service.baseUrl, 'family.md', doc, { part_number: 'W-200', rated_power_per_model: {}, rated_current: '' });
+    const doc =
+      '# Widget family\n\n## Ratings\n\n| Model | W-100 | W-200 |\n| --- | --- | --- |\n| Rated power | 200 W | 400 W |\n| Rated current | 1.6 A | 3.1 A |\n';
+    const id = await submitTask(service.baseUrl, 'family.md', doc, {
+      part_number: 'W-200',
+      rated_power_per_model: {},
+      rated_current: '',
+    });
     expect(await waitForTask(service.baseUrl, id)).toMatchObject({ status: 'succeeded' });
-    const r = (await (await fetch(`${service.baseUrl}/tasks/${id}/result`)).json()) as { data: Record<string, unknown>; evidence: Record<string, unknown> };
+    const r = (await (await fetch(`${service.baseUrl}/tasks/${id}/result`)).json()) as {
+      data: Record<string, unknown>;
+      evidence: Record<string, unknown>;
+    };
     expect(r.data['rated_power_per_model']).toEqual({ 'W-100': '200W', 'W-200': '400W' });
     expect(r.data['rated_current']).toBe('3.1A');
     expect(r.evidence['rated_current']).toMatchObject({ grounded: true, snippet: '| Rated current | 1.6 A | 3.1 A |' });
@@ -74,13 +114,19 @@ describe('extraction-api end to end (plain tier)', () => {
   });
 
   it('an LLM agent (fake Anthropic server) reaches the doc tools over MCP; partial answers still carry every schema key', async () => {
-    const script = () => wellBehavedScript([
-      { key: 'rated_current', query: 'rated current', line: /^\| Rated current \| A \| ([\d.]+) \|/ },
-      { key: 'protection_class', query: 'protection class', line: /Protection class: (IP\d\d)/ },
-    ]);
+    const script = () =>
+      wellBehavedScript([
+        { key: 'rated_current', query: 'rated current', line: /^\| Rated current \| A \| ([\d.]+) \|/ },
+        { key: 'protection_class', query: 'protection class', line: /Protection class: (IP\d\d)/ },
+      ]);
     const replies = anthropicScript(script);
     llm = await startFakeLlm((body) => replies(body));
-    service = await startExtraction({ DATA_DIR: dataDir, ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: llm.url, LLM_MAX_RETRIES: '0' });
+    service = await startExtraction({
+      DATA_DIR: dataDir,
+      ANTHROPIC_API_KEY: 'k',
+      ANTHROPIC_BASE_URL: llm.url,
+      LLM_MAX_RETRIES: '0',
+    });
     const id = await submitTask(service.baseUrl, 'widget.md', WIDGET_MD, WIDGET_SCHEMA);
     expect(await waitForTask(service.baseUrl, id)).toMatchObject({ status: 'succeeded', error: null });
     const r = await result(service.baseUrl, id);
@@ -92,16 +138,36 @@ describe('extraction-api end to end (plain tier)', () => {
       environment: { protection_class: null, operating_temperature: null },
       thd: null,
     });
-    expect(r.warnings).toEqual(expect.arrayContaining(["Field 'electrical.rated_voltage' not found in document", "Field 'thd' not found in document"]));
+    expect(r.warnings).toEqual(
+      expect.arrayContaining([
+        "Field 'electrical.rated_voltage' not found in document",
+        "Field 'thd' not found in document",
+      ]),
+    );
     expect(llm.requests.length).toBe(4);
   });
 
   it('a provider that does not answer within API_TIMEOUT_MS fails the task with a clear error', async () => {
     llm = await startFakeLlm(() => ({ delayMs: 30_000, json: {} }));
-    service = await startExtraction({ DATA_DIR: dataDir, ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: llm.url, API_TIMEOUT_MS: '300', LLM_MAX_RETRIES: '0', AGENT_MAX_RETRIES: '1' });
+    service = await startExtraction({
+      DATA_DIR: dataDir,
+      ANTHROPIC_API_KEY: 'k',
+      ANTHROPIC_BASE_URL: llm.url,
+      API_TIMEOUT_MS: '300',
+      LLM_MAX_RETRIES: '0',
+      AGENT_MAX_RETRIES: '1',
+    });
     const id = await submitTask(service.baseUrl, 'widget.md', WIDGET_MD, WIDGET_SCHEMA);
     const task = await waitForTask(service.baseUrl, id);
-    expect(task).toMatchObject({ status: 'failed', attempts: 2, error: { code: 'llm_timeout', message: 'The Anthropic API did not answer within 300 ms (API_TIMEOUT_MS).', details: [] } });
+    expect(task).toMatchObject({
+      status: 'failed',
+      attempts: 2,
+      error: {
+        code: 'llm_timeout',
+        message: 'The Anthropic API did not answer within 300 ms (API_TIMEOUT_MS).',
+        details: [],
+      },
+    });
     expect(llm.requests).toHaveLength(2); // one per attempt: AGENT_MAX_RETRIES=1
     const failed = await fetch(`${service.baseUrl}/tasks/${id}/result`);
     expect(failed.status).toBe(422);
@@ -118,20 +184,44 @@ describe('extraction-api end to end (plain tier)', () => {
     [
       'AGENT_MAX_TURNS caps the conversation',
       { AGENT_MAX_TURNS: '3' },
-      () => anthropicScript(() => (_results, turn) => ({ tools: [{ name: turn === 1 ? 'doc_index_build' : 'doc_read', input: { file_path: 'x', index_id: 'x', locator: 'h1' } }] })),
+      () =>
+        anthropicScript(() => (_results, turn) => ({
+          tools: [
+            {
+              name: turn === 1 ? 'doc_index_build' : 'doc_read',
+              input: { file_path: 'x', index_id: 'x', locator: 'h1' },
+            },
+          ],
+        })),
       { code: 'agent_turn_limit', message: 'The agent did not finish within 3 turns.' },
     ],
     [
       'a final answer still malformed after the corrective turn fails the task',
       {},
       () => anthropicScript(() => () => ({ text: 'I found: {"data": {"rated_current": "1.6"' })),
-      { code: 'agent_bad_answer', message: expect.stringMatching(/could not be read after a corrective turn: an object opened at character \d+ is never closed/) },
+      {
+        code: 'agent_bad_answer',
+        message: expect.stringMatching(
+          /could not be read after a corrective turn: an object opened at character \d+ is never closed/,
+        ),
+      },
     ],
   ])('%s', async (_name, env, makeReplies, error) => {
     const replies = makeReplies();
     llm = await startFakeLlm((body) => replies(body));
-    service = await startExtraction({ DATA_DIR: dataDir, ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: llm.url, LLM_MAX_RETRIES: '0', AGENT_MAX_RETRIES: '0', ...env });
+    service = await startExtraction({
+      DATA_DIR: dataDir,
+      ANTHROPIC_API_KEY: 'k',
+      ANTHROPIC_BASE_URL: llm.url,
+      LLM_MAX_RETRIES: '0',
+      AGENT_MAX_RETRIES: '0',
+      ...env,
+    });
     const id = await submitTask(service.baseUrl, 'widget.md', WIDGET_MD, WIDGET_SCHEMA);
-    expect(await waitForTask(service.baseUrl, id)).toMatchObject({ status: 'failed', attempts: 1, error: { ...error, details: [] } });
+    expect(await waitForTask(service.baseUrl, id)).toMatchObject({
+      status: 'failed',
+      attempts: 1,
+      error: { ...error, details: [] },
+    });
   });
 });

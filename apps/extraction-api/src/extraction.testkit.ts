@@ -52,7 +52,12 @@ export const startExtraction = async (env: Record<string, string>): Promise<Runn
   };
 };
 
-export const submitTask = async (baseUrl: string, name: string, bytes: Uint8Array | string, schema: unknown): Promise<string> => {
+export const submitTask = async (
+  baseUrl: string,
+  name: string,
+  bytes: Uint8Array | string,
+  schema: unknown,
+): Promise<string> => {
   const form = new FormData();
   form.append('file', new Blob([bytes]), name);
   form.append('schema', JSON.stringify(schema));
@@ -70,7 +75,11 @@ export interface TaskView {
 }
 
 /** Poll `GET /tasks/{id}` until the task is in one of `statuses`. */
-export const waitForTask = async (baseUrl: string, id: string, statuses = ['succeeded', 'failed']): Promise<TaskView> => {
+export const waitForTask = async (
+  baseUrl: string,
+  id: string,
+  statuses = ['succeeded', 'failed'],
+): Promise<TaskView> => {
   for (;;) {
     const task = (await (await fetch(`${baseUrl}/tasks/${id}`)).json()) as TaskView;
     if (statuses.includes(task.status)) return task;

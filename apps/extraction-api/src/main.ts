@@ -9,11 +9,22 @@ const start = async () => {
   const { app, platform } = composeExtraction(config, logger);
   installShutdown({ log: logger, steps: [httpShutdownStep(app), ...platform.shutdownSteps()] });
   await app.listen({ port: config.EXTRACTION_API_PORT, host: config.HOST });
-  announceReady(app, logger, { service: 'extraction-api', host: config.HOST, auth: Boolean(restApiKey(config)), transports: `REST /tasks, MCP /mcp (${config.MCP_HTTP_SESSIONS}) + /sse (doc tools), OpenAPI /docs`,
-    details: { markdown: config.MARKITDOWN_URL ?? (config.REDIS_URL ? 'conversion queue (redis)' : 'conversion queue (in-process)'), search: config.DOC_SEARCH_MODE } });
+  announceReady(app, logger, {
+    service: 'extraction-api',
+    host: config.HOST,
+    auth: Boolean(restApiKey(config)),
+    transports: `REST /tasks, MCP /mcp (${config.MCP_HTTP_SESSIONS}) + /sse (doc tools), OpenAPI /docs`,
+    details: {
+      markdown:
+        config.MARKITDOWN_URL ?? (config.REDIS_URL ? 'conversion queue (redis)' : 'conversion queue (in-process)'),
+      search: config.DOC_SEARCH_MODE,
+    },
+  });
 };
 
 start().catch((error: unknown) => {
-  process.stderr.write(`extraction-api failed to start: ${error instanceof ConfigError ? error.message : String(error)}\n`);
+  process.stderr.write(
+    `extraction-api failed to start: ${error instanceof ConfigError ? error.message : String(error)}\n`,
+  );
   process.exit(1);
 });

@@ -16,7 +16,10 @@ describe('doc_index_build with MARKITDOWN_URL: Markdown from a converter over HT
 
   beforeAll(async () => {
     converterDir = mkdtempSync(join(tmpdir(), 'lectern-converter-'));
-    converter = await spawnService('apps/converter/src/main.ts', 'CONVERTER_PORT', { DATA_DIR: converterDir, MCP_API_KEY: 'converter-token' });
+    converter = await spawnService('apps/converter/src/main.ts', 'CONVERTER_PORT', {
+      DATA_DIR: converterDir,
+      MCP_API_KEY: 'converter-token',
+    });
     api = await startExtractionApi({ MARKITDOWN_URL: converter.baseUrl, MARKITDOWN_API_KEY: 'converter-token' });
     await mkdir(join(api.dataDir, 'uploads'), { recursive: true });
   }, 120_000);
@@ -29,18 +32,32 @@ describe('doc_index_build with MARKITDOWN_URL: Markdown from a converter over HT
 
   it('indexes a PDF converted by the remote converter, and says so in notes', async () => {
     const pdf = join(api.dataDir, 'uploads', 'remote.pdf');
-    await writeFile(pdf, makeTextPdf([['# Input data', 'Max. DC voltage 1100 V with two MPP trackers.'], ['# Output data', 'Rated AC power 10 kW.']]));
+    await writeFile(
+      pdf,
+      makeTextPdf([
+        ['# Input data', 'Max. DC voltage 1100 V with two MPP trackers.'],
+        ['# Output data', 'Rated AC power 10 kW.'],
+      ]),
+    );
     const built = await api.call('doc_index_build', { file_path: pdf });
     expect(built.isError).toBe(false);
-    const index = built.body as { index_id: string; doc_type: string; page_count: number; toc: { title: string }[]; notes: string[] };
+    const index = built.body as {
+      index_id: string;
+      doc_type: string;
+      page_count: number;
+      toc: { title: string }[];
+      notes: string[];
+    };
     expect(index).toMatchObject({ doc_type: 'pdf', page_count: 2 });
     expect(index.toc.map((t) => t.title)).toEqual(['Input data', 'Output data']);
     expect(index.notes[0]).toContain(`Converted via ${converter.baseUrl}`);
-    const hits = (await api.call('doc_search', { index_id: index.index_id, query: 'rated AC power' })).body as { snippet: string }[];
+    const hits = (await api.call('doc_search', { index_id: index.index_id, query: 'rated AC power' })).body as {
+      snippet: string;
+    }[];
     expect(hits[0]?.snippet).toContain('Rated AC power 10 kW');
   });
 
-  it('passes the converter\'s typed refusal through (an unsupported file)', async () => {
+  it("passes the converter's typed refusal through (an unsupported file)", async () => {
     const pptx = join(api.dataDir, 'uploads', 'slides.pptx');
     await writeFile(pptx, 'not really a presentation');
     const result = await api.call('doc_index_build', { file_path: pptx });

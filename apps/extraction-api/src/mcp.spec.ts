@@ -50,7 +50,12 @@ describe('extraction-api /mcp: the doc tools over a real MCP client (Streamable 
 
   it('lists exactly the four spec 003 tools', async () => {
     const { tools } = await api.client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(['doc_index_build', 'doc_search', 'doc_read', 'json_validate_and_normalize']);
+    expect(tools.map((t) => t.name)).toEqual([
+      'doc_index_build',
+      'doc_search',
+      'doc_read',
+      'json_validate_and_normalize',
+    ]);
   });
 
   it('refuses /mcp without the bearer token', async () => {
@@ -77,7 +82,11 @@ describe('extraction-api /mcp: the doc tools over a real MCP client (Streamable 
     expect(index.chunk_count).toBe(4);
     expect(built.progress.length).toBeGreaterThan(0);
     expect(built.progress.at(-1)).toMatchObject({ progress: 100, total: 100 });
-    expect((await readdir(join(api.dataDir, 'cache', index.index_id))).sort()).toEqual(['chunks.json', 'idf.json', 'index.json']);
+    expect((await readdir(join(api.dataDir, 'cache', index.index_id))).sort()).toEqual([
+      'chunks.json',
+      'idf.json',
+      'index.json',
+    ]);
 
     const again = (await api.call('doc_index_build', { file_path: mdPath })).body as IndexBody;
     expect(again.index_id).toBe(index.index_id);
@@ -93,19 +102,35 @@ describe('extraction-api /mcp: the doc tools over a real MCP client (Streamable 
     expect(hits[0]?.snippet).toContain('Max. DC voltage: 1100V');
     expect(search.structured).toEqual({ result: hits });
 
-    const tables = (await api.call('doc_search', { index_id: index.index_id, query: 'recommended PV power', scope: 'tables' })).body as Hits;
+    const tables = (
+      await api.call('doc_search', { index_id: index.index_id, query: 'recommended PV power', scope: 'tables' })
+    ).body as Hits;
     expect(tables.map((h) => h.locator)).toEqual(['h2-t1']);
 
     const read = await api.call('doc_read', { index_id: index.index_id, locator: 'h2-t1' });
-    expect(read.body).toMatchObject({ locator: 'h2-t1', kind: 'table', meta: { heading_path: 'MOD 8~15KTL3-X2(Pro) > PV DC Input', original_heading: 'PV DC Input', chunk_index: 1 } });
+    expect(read.body).toMatchObject({
+      locator: 'h2-t1',
+      kind: 'table',
+      meta: { heading_path: 'MOD 8~15KTL3-X2(Pro) > PV DC Input', original_heading: 'PV DC Input', chunk_index: 1 },
+    });
     expect((read.body as { content: string }).content).toContain('| MOD 10KTL3-X2(Pro) | 15000W |');
-    const short = (await api.call('doc_read', { index_id: index.index_id, locator: 'h3-c1', max_chars: 20 })).body as { content: string; truncated: boolean };
+    const short = (await api.call('doc_read', { index_id: index.index_id, locator: 'h3-c1', max_chars: 20 })).body as {
+      content: string;
+      truncated: boolean;
+    };
     expect(short).toMatchObject({ content: 'Protection degree IP', truncated: true });
   });
 
   it('ranks by hybrid search with the platform embedder', async () => {
     const index = (await api.call('doc_index_build', { file_path: mdPath })).body as IndexBody;
-    const hits = (await api.call('doc_search', { index_id: index.index_id, query: 'ingress protection rating IP66', mode: 'hybrid', top_k: 2 })).body as Hits;
+    const hits = (
+      await api.call('doc_search', {
+        index_id: index.index_id,
+        query: 'ingress protection rating IP66',
+        mode: 'hybrid',
+        top_k: 2,
+      })
+    ).body as Hits;
     expect(hits[0]?.locator).toBe('h3-c1');
     expect(await readdir(join(api.dataDir, 'cache', index.index_id))).toContain('embeddings.json');
   });
@@ -115,7 +140,11 @@ describe('extraction-api /mcp: the doc tools over a real MCP client (Streamable 
     await writeFile(
       pdfPath,
       makeTextPdf([
-        ['# Electrical data', 'Rated torque 0.64 Nm at rated speed 3000 rpm for the 200 W motor.', 'Rated current 1.6 A.'],
+        [
+          '# Electrical data',
+          'Rated torque 0.64 Nm at rated speed 3000 rpm for the 200 W motor.',
+          'Rated current 1.6 A.',
+        ],
         ['# Mechanical data', 'Weight 0.8 kg. Protection class IP65 for the motor body.'],
       ]),
     );
@@ -124,7 +153,8 @@ describe('extraction-api /mcp: the doc tools over a real MCP client (Streamable 
     expect(index.toc.map((t) => t.title)).toEqual(['Electrical data', 'Mechanical data']);
     const hits = (await api.call('doc_search', { index_id: index.index_id, query: 'rated torque' })).body as Hits;
     expect(hits[0]?.snippet).toContain('Rated torque 0.64 Nm');
-    const read = (await api.call('doc_read', { index_id: index.index_id, locator: hits[0]?.locator as string })).body as { meta: { original_heading: string } };
+    const read = (await api.call('doc_read', { index_id: index.index_id, locator: hits[0]?.locator as string }))
+      .body as { meta: { original_heading: string } };
     expect(read.meta.original_heading).toBe('Electrical data');
   });
 

@@ -1,4 +1,11 @@
-import { anthropicScript, wellBehavedScript, spawnService, startFakeLlm, type FakeLlmServer, type SpawnedService } from '@lectern/testing';
+import {
+  anthropicScript,
+  wellBehavedScript,
+  spawnService,
+  startFakeLlm,
+  type FakeLlmServer,
+  type SpawnedService,
+} from '@lectern/testing';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,7 +24,14 @@ describe('extraction tasks across a process restart', () => {
   const services: SpawnedService[] = [];
 
   const start = (llm: FakeLlmServer, extra: Record<string, string> = {}) =>
-    spawnService(ENTRY, 'EXTRACTION_API_PORT', { DATA_DIR: dataDir, ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: llm.url, LLM_MAX_RETRIES: '0', MAX_CONCURRENT_TASKS: '1', ...extra }).then((s) => {
+    spawnService(ENTRY, 'EXTRACTION_API_PORT', {
+      DATA_DIR: dataDir,
+      ANTHROPIC_API_KEY: 'k',
+      ANTHROPIC_BASE_URL: llm.url,
+      LLM_MAX_RETRIES: '0',
+      MAX_CONCURRENT_TASKS: '1',
+      ...extra,
+    }).then((s) => {
       services.push(s);
       return s;
     });
@@ -32,7 +46,11 @@ describe('extraction tasks across a process restart', () => {
     dataDir = mkdtempSync(join(tmpdir(), 'extraction-restart-'));
     // the first process's LLM never answers in time: its task is mid-flight when the process dies
     hanging = await startFakeLlm(() => ({ delayMs: 120_000, json: {} }));
-    const replies = anthropicScript(() => wellBehavedScript([{ key: 'rated_current', query: 'rated current', line: /^\| Rated current \| A \| ([\d.]+) \|/ }]));
+    const replies = anthropicScript(() =>
+      wellBehavedScript([
+        { key: 'rated_current', query: 'rated current', line: /^\| Rated current \| A \| ([\d.]+) \|/ },
+      ]),
+    );
     answering = await startFakeLlm((body) => replies(body));
   });
   afterEach(async () => {
@@ -55,7 +73,10 @@ describe('extraction tasks across a process restart', () => {
     const resumed = await waitForTask(second.baseUrl, running);
     expect(resumed).toMatchObject({ status: 'succeeded', attempts: 2 });
     expect(await waitForTask(second.baseUrl, queued)).toMatchObject({ status: 'succeeded', attempts: 1 });
-    const body = (await (await fetch(`${second.baseUrl}/tasks/${running}/result`)).json()) as { data: Record<string, unknown>; evidence: Record<string, unknown> };
+    const body = (await (await fetch(`${second.baseUrl}/tasks/${running}/result`)).json()) as {
+      data: Record<string, unknown>;
+      evidence: Record<string, unknown>;
+    };
     expect(body.data).toEqual({ original_file: 'widget.md', rated_current: '1.6' });
     expect(body.evidence['rated_current']).toMatchObject({ grounded: true });
     expect(answering.errors).toEqual([]);
@@ -70,7 +91,10 @@ describe('extraction tasks across a process restart', () => {
     expect(await waitForTask(second.baseUrl, id)).toMatchObject({
       status: 'failed',
       attempts: 1,
-      error: { code: 'task_interrupted', message: expect.stringMatching(/interrupted by a restart.*AGENT_MAX_RETRIES=0/) },
+      error: {
+        code: 'task_interrupted',
+        message: expect.stringMatching(/interrupted by a restart.*AGENT_MAX_RETRIES=0/),
+      },
     });
     expect(answering.requests).toHaveLength(0);
   }, 120_000);

@@ -1,8 +1,18 @@
-import { ExtractionResultSchema, ExtractionTaskCreatedSchema, ExtractionTaskFailedSchema, ExtractionTaskListSchema, ExtractionTaskStatusSchema } from '@lectern/contracts';
+import {
+  ExtractionResultSchema,
+  ExtractionTaskCreatedSchema,
+  ExtractionTaskFailedSchema,
+  ExtractionTaskListSchema,
+  ExtractionTaskStatusSchema,
+} from '@lectern/contracts';
 import { errorResponse, jsonSchemaOf, multipartBody } from '@lectern/transport';
 
 /** extraction-api's task routes as the OpenAPI document describes them, generated from the zod contracts. */
-const idParam = { type: 'object', properties: { id: { type: 'string', description: 'The task id (a ULID)' } }, required: ['id'] };
+const idParam = {
+  type: 'object',
+  properties: { id: { type: 'string', description: 'The task id (a ULID)' } },
+  required: ['id'],
+};
 
 export const extractionTaskSchemas = {
   create: {
@@ -20,7 +30,8 @@ export const extractionTaskSchemas = {
     ),
     response: {
       202: {
-        description: 'Accepted; `Location` names the task (`/tasks/<id>`). An unsupported format is accepted and the task fails.',
+        description:
+          'Accepted; `Location` names the task (`/tasks/<id>`). An unsupported format is accepted and the task fails.',
         headers: { Location: { type: 'string', description: 'The task: GET it for status and progress' } },
         ...jsonSchemaOf(ExtractionTaskCreatedSchema),
       },
@@ -39,12 +50,18 @@ export const extractionTaskSchemas = {
         status: { type: 'string', enum: ['queued', 'running', 'succeeded', 'failed'] },
       },
     },
-    response: { 200: { description: 'A page of tasks', ...jsonSchemaOf(ExtractionTaskListSchema) }, 400: errorResponse('Invalid paging') },
+    response: {
+      200: { description: 'A page of tasks', ...jsonSchemaOf(ExtractionTaskListSchema) },
+      400: errorResponse('Invalid paging'),
+    },
   },
   status: {
     summary: 'Status, progress and error of a task',
     params: idParam,
-    response: { 200: { description: 'The task', ...jsonSchemaOf(ExtractionTaskStatusSchema) }, 404: errorResponse('No such task') },
+    response: {
+      200: { description: 'The task', ...jsonSchemaOf(ExtractionTaskStatusSchema) },
+      404: errorResponse('No such task'),
+    },
   },
   result: {
     summary: 'The result of a finished task: data, verified evidence, warnings, timing',

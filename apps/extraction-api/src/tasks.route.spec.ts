@@ -32,7 +32,12 @@ describe('extraction-api task API: admission, status, list, delete', () => {
     dataDir = mkdtempSync(join(tmpdir(), 'extraction-api-'));
     platform = createPlatform({ dataDir, log: silentLogger() });
     // MCP_TOOLS_URL points at a closed port: these tests never reach the doc tools.
-    const config = loadConfig({ DATA_DIR: dataDir, MAX_UPLOAD_BYTES: '1000', MCP_TOOLS_URL: 'http://127.0.0.1:9/mcp', AGENT_MAX_RETRIES: '0' });
+    const config = loadConfig({
+      DATA_DIR: dataDir,
+      MAX_UPLOAD_BYTES: '1000',
+      MCP_TOOLS_URL: 'http://127.0.0.1:9/mcp',
+      AGENT_MAX_RETRIES: '0',
+    });
     app = buildApp({ config, logger: silentLogger(), store: platform.taskStore() });
     baseUrl = await listenOnFreePort(app);
   });
@@ -54,7 +59,11 @@ describe('extraction-api task API: admission, status, list, delete', () => {
       status: 'failed',
       original_filename: 'deck.pptx',
       extractor: 'local',
-      error: { code: 'unsupported_format', message: 'Unsupported file format: .pptx', details: [expect.stringMatching(/^Only PDF, .*DOCX.*HTML.*TXT.*MD.* are supported$/)] },
+      error: {
+        code: 'unsupported_format',
+        message: 'Unsupported file format: .pptx',
+        details: [expect.stringMatching(/^Only PDF, .*DOCX.*HTML.*TXT.*MD.* are supported$/)],
+      },
     });
     const result = await fetch(`${baseUrl}/tasks/${task_id}/result`);
     expect(result.status).toBe(422);
@@ -63,17 +72,29 @@ describe('extraction-api task API: admission, status, list, delete', () => {
   });
 
   it('refuses a schema that is not a JSON object skeleton (400), an oversized file (413), a missing part (400), non-multipart (415), leaving nothing behind', async () => {
-    for (const schema of ['not json', '[1,2]', '"text"', '{}', '{"a": {"b": {"c": {"d": {"e": {"f": {"g": {"h": {"i": 1}}}}}}}}}']) {
+    for (const schema of [
+      'not json',
+      '[1,2]',
+      '"text"',
+      '{}',
+      '{"a": {"b": {"c": {"d": {"e": {"f": {"g": {"h": {"i": 1}}}}}}}}}',
+    ]) {
       const response = await post({ name: 'a.md', bytes: '# A\n\ntext' }, schema);
       expect(response.status).toBe(400);
-      expect(await response.json()).toEqual({ error: { code: 'invalid_arguments', message: expect.stringMatching(/schema/i) } });
+      expect(await response.json()).toEqual({
+        error: { code: 'invalid_arguments', message: expect.stringMatching(/schema/i) },
+      });
     }
     const big = await post({ name: 'a.md', bytes: 'x'.repeat(5000) }, '{"a": ""}');
     expect(big.status).toBe(413);
     expect(((await big.json()) as { error: { code: string } }).error.code).toBe('too_large');
     expect((await post(undefined, '{"a": ""}')).status).toBe(400);
     expect((await post({ name: 'a.md', bytes: 'x' }, undefined)).status).toBe(400);
-    const json = await fetch(`${baseUrl}/tasks`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    const json = await fetch(`${baseUrl}/tasks`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(json.status).toBe(415);
     expect((await (await fetch(`${baseUrl}/tasks`)).json()) as unknown).toEqual({ tasks: [] });
     const uploads = join(dataDir, 'uploads');
@@ -93,11 +114,20 @@ describe('extraction-api task API: admission, status, list, delete', () => {
 
   it('lists tasks newest first in pages, and deletes a task with its upload', async () => {
     const ids: string[] = [];
-    for (let i = 0; i < 3; i += 1) ids.push(((await (await post({ name: `d${i}.pptx`, bytes: 'x' }, '{"a": ""}')).json()) as { task_id: string }).task_id);
+    for (let i = 0; i < 3; i += 1)
+      ids.push(
+        ((await (await post({ name: `d${i}.pptx`, bytes: 'x' }, '{"a": ""}')).json()) as { task_id: string }).task_id,
+      );
     for (const id of ids) await waitFor(id, ['failed']);
-    const first = (await (await fetch(`${baseUrl}/tasks?limit=2`)).json()) as { tasks: { task_id: string }[]; next_cursor?: string };
+    const first = (await (await fetch(`${baseUrl}/tasks?limit=2`)).json()) as {
+      tasks: { task_id: string }[];
+      next_cursor?: string;
+    };
     expect(first.tasks.map((t) => t.task_id)).toEqual([ids[2], ids[1]]);
-    const second = (await (await fetch(`${baseUrl}/tasks?limit=2&cursor=${first.next_cursor}`)).json()) as { tasks: { task_id: string }[]; next_cursor?: string };
+    const second = (await (await fetch(`${baseUrl}/tasks?limit=2&cursor=${first.next_cursor}`)).json()) as {
+      tasks: { task_id: string }[];
+      next_cursor?: string;
+    };
     expect(second).toEqual({ tasks: [expect.objectContaining({ task_id: ids[0] })] });
     expect((await fetch(`${baseUrl}/tasks?limit=0`)).status).toBe(400);
     const deleted = await fetch(`${baseUrl}/tasks/${ids[1]}`, { method: 'DELETE' });
@@ -108,7 +138,9 @@ describe('extraction-api task API: admission, status, list, delete', () => {
   });
 
   it('describes the task routes in its OpenAPI document', async () => {
-    const doc = (await (await fetch(`${baseUrl}/openapi.json`)).json()) as { paths: Record<string, Record<string, unknown>> };
+    const doc = (await (await fetch(`${baseUrl}/openapi.json`)).json()) as {
+      paths: Record<string, Record<string, unknown>>;
+    };
     expect(Object.keys(doc.paths['/tasks'] ?? {}).sort()).toEqual(['get', 'post']);
     expect(Object.keys(doc.paths['/tasks/{id}'] ?? {}).sort()).toEqual(['delete', 'get']);
     expect(doc.paths['/tasks/{id}/result']).toHaveProperty('get');

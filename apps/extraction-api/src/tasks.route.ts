@@ -24,7 +24,8 @@ export interface TaskRoutesDeps {
   maxUploadBytes: number;
 }
 
-const invalid = (message: string, httpStatus = 400) => new AppError(CommonErrorCodes.invalidArguments, message, { httpStatus });
+const invalid = (message: string, httpStatus = 400) =>
+  new AppError(CommonErrorCodes.invalidArguments, message, { httpStatus });
 const TASK_ID = /^[0-9A-HJKMNP-TV-Z]{26}$/;
 
 const toStatus = (task: TaskRecord): ExtractionTaskStatus => ({
@@ -43,29 +44,39 @@ const toStatus = (task: TaskRecord): ExtractionTaskStatus => ({
 
 const parseSchema = (raw: string | undefined): Record<string, unknown> => {
   if (raw === undefined) throw invalid('The multipart field "schema" (a JSON object skeleton) is missing.');
-  if (Buffer.byteLength(raw) > EXTRACTION_SCHEMA_LIMITS.maxBytes) throw invalid(`The schema is larger than ${EXTRACTION_SCHEMA_LIMITS.maxBytes} bytes.`, 413);
+  if (Buffer.byteLength(raw) > EXTRACTION_SCHEMA_LIMITS.maxBytes)
+    throw invalid(`The schema is larger than ${EXTRACTION_SCHEMA_LIMITS.maxBytes} bytes.`, 413);
   let json: unknown;
   try {
     json = JSON.parse(raw);
   } catch {
-    throw invalid('The "schema" field is not valid JSON; send a JSON object skeleton such as {"max_dc_voltage": "", "models": []}.');
+    throw invalid(
+      'The "schema" field is not valid JSON; send a JSON object skeleton such as {"max_dc_voltage": "", "models": []}.',
+    );
   }
-  if (typeof json !== 'object' || json === null || Array.isArray(json)) throw invalid('The "schema" field must be a JSON object skeleton (not an array or a scalar).');
+  if (typeof json !== 'object' || json === null || Array.isArray(json))
+    throw invalid('The "schema" field must be a JSON object skeleton (not an array or a scalar).');
   const parsed = ExtractionSchemaSkeleton.safeParse(json);
   if (!parsed.success) throw invalid(`Invalid "schema": ${describeZodError(parsed.error)}`);
   return parsed.data;
 };
 
 /** Read `file` (streamed to DATA_DIR/uploads, at most `maxBytes`) and `schema`; a refused request leaves nothing behind. */
-const receiveTask = async (request: FastifyRequest, deps: TaskRoutesDeps): Promise<{ received: ReceivedFile; schema: Record<string, unknown> }> => {
+const receiveTask = async (
+  request: FastifyRequest,
+  deps: TaskRoutesDeps,
+): Promise<{ received: ReceivedFile; schema: Record<string, unknown> }> => {
   const { file: received, fields } = await readMultipartUpload(request, {
     expected: 'the document in "file" and the schema in "schema"',
     field: (name, _value, truncated) => {
-      if (name === 'schema' && truncated) throw invalid(`The schema is larger than ${EXTRACTION_SCHEMA_LIMITS.maxBytes} bytes.`, 413);
+      if (name === 'schema' && truncated)
+        throw invalid(`The schema is larger than ${EXTRACTION_SCHEMA_LIMITS.maxBytes} bytes.`, 413);
     },
-    file: (part) => receiveConversionFile(deps.dataDir, part.file, part.filename || 'document', { maxBytes: deps.maxUploadBytes }),
+    file: (part) =>
+      receiveConversionFile(deps.dataDir, part.file, part.filename || 'document', { maxBytes: deps.maxUploadBytes }),
     discard: discardReceivedFile,
-    tooLarge: () => new AppError('too_large', `The document is larger than ${deps.maxUploadBytes} bytes.`, { httpStatus: 413 }),
+    tooLarge: () =>
+      new AppError('too_large', `The document is larger than ${deps.maxUploadBytes} bytes.`, { httpStatus: 413 }),
   });
   try {
     return { received, schema: parseSchema(fields['schema']) };
@@ -93,7 +104,13 @@ export const registerTaskRoutes = (app: FastifyInstance, deps: TaskRoutesDeps): 
       await discardReceivedFile(received);
     }
     // persisted (queued) before it is acknowledged
-    deps.store.create({ task_id: taskId, original_filename: received.filename, upload_path: uploadPath, schema, extractor: deps.runner.extractor });
+    deps.store.create({
+      task_id: taskId,
+      original_filename: received.filename,
+      upload_path: uploadPath,
+      schema,
+      extractor: deps.runner.extractor,
+    });
     deps.runner.enqueue(taskId);
     const body: ExtractionTaskCreated = { task_id: taskId };
     return reply.code(202).header('location', `/tasks/${taskId}`).send(body);
@@ -103,29 +120,46 @@ export const registerTaskRoutes = (app: FastifyInstance, deps: TaskRoutesDeps): 
     const parsed = ExtractionTaskListQuerySchema.safeParse(request.query ?? {});
     if (!parsed.success) throw invalid(`Invalid query: ${describeZodError(parsed.error)}`);
     const page = deps.store.list(parsed.data);
-    const body: ExtractionTaskList = { tasks: page.tasks.map(toStatus), ...(page.next_cursor ? { next_cursor: page.next_cursor } : {}) };
+    const body: ExtractionTaskList = {
+      tasks: page.tasks.map(toStatus),
+      ...(page.next_cursor ? { next_cursor: page.next_cursor } : {}),
+    };
     return body;
   });
 
-  app.get<{ Params: { id: string } }>('/tasks/:id', { schema: extractionTaskSchemas.status }, async (request) => toStatus(find(request.params.id)));
+  app.get<{ Params: { id: string } }>('/tasks/:id', { schema: extractionTaskSchemas.status }, async (request) =>
+    toStatus(find(request.params.id)),
+  );
 
-  app.get<{ Params: { id: string } }>('/tasks/:id/result', { schema: extractionTaskSchemas.result }, async (request, reply) => {
-    const task = find(request.params.id);
-    if (task.status === 'failed' && task.error) {
-      const body: ExtractionTaskFailed = { task_id: task.task_id, status: 'failed', error: task.error };
-      return reply.code(422).send(body);
-    }
-    if (task.status !== 'succeeded' || !task.result) {
-      throw new AppError('task_not_finished', `Task ${task.task_id} is ${task.status}; poll GET /tasks/${task.task_id}.`, { httpStatus: 409 });
-    }
-    return task.result as ExtractionResult;
-  });
+  app.get<{ Params: { id: string } }>(
+    '/tasks/:id/result',
+    { schema: extractionTaskSchemas.result },
+    async (request, reply) => {
+      const task = find(request.params.id);
+      if (task.status === 'failed' && task.error) {
+        const body: ExtractionTaskFailed = { task_id: task.task_id, status: 'failed', error: task.error };
+        return reply.code(422).send(body);
+      }
+      if (task.status !== 'succeeded' || !task.result) {
+        throw new AppError(
+          'task_not_finished',
+          `Task ${task.task_id} is ${task.status}; poll GET /tasks/${task.task_id}.`,
+          { httpStatus: 409 },
+        );
+      }
+      return task.result as ExtractionResult;
+    },
+  );
 
-  app.delete<{ Params: { id: string } }>('/tasks/:id', { schema: extractionTaskSchemas.remove }, async (request, reply) => {
-    const task = find(request.params.id);
-    deps.runner.cancel(task.task_id);
-    deps.store.delete(task.task_id);
-    await removeTaskUpload(deps.dataDir, task.task_id);
-    return reply.code(204).send();
-  });
+  app.delete<{ Params: { id: string } }>(
+    '/tasks/:id',
+    { schema: extractionTaskSchemas.remove },
+    async (request, reply) => {
+      const task = find(request.params.id);
+      deps.runner.cancel(task.task_id);
+      deps.store.delete(task.task_id);
+      await removeTaskUpload(deps.dataDir, task.task_id);
+      return reply.code(204).send();
+    },
+  );
 };

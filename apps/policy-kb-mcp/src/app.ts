@@ -30,7 +30,11 @@ export const buildApp = (deps: PolicyKbDeps): FastifyInstance => {
     service: service.name,
     logger: deps.logger,
     apiKey: config.MCP_API_KEY,
-    openapi: { version: service.version, description: 'Policy knowledge base: MCP tools, and the admin REST API under /api.', paths: ADMIN_DOCS },
+    openapi: {
+      version: service.version,
+      description: 'Policy knowledge base: MCP tools, and the admin REST API under /api.',
+      paths: ADMIN_DOCS,
+    },
   });
   mountMcp(app, {
     ...service,
@@ -41,9 +45,16 @@ export const buildApp = (deps: PolicyKbDeps): FastifyInstance => {
   const { policyKb, ingestQueue } = deps;
   if (policyKb && ingestQueue) {
     // busboy's limit is the backstop one byte after our own counter (which answers 413 first).
-    app.register(multipart, { limits: { fileSize: config.MAX_DOCUMENT_BYTES + 1, files: 1, fields: 8, fieldSize: 64 * 1024 } });
+    app.register(multipart, {
+      limits: { fileSize: config.MAX_DOCUMENT_BYTES + 1, files: 1, fields: 8, fieldSize: 64 * 1024 },
+    });
     app.register(async (scope) =>
-      registerAdminRoutes(scope, { policyKb, ingestQueue, dataDir: config.DATA_DIR, maxDocumentBytes: config.MAX_DOCUMENT_BYTES }),
+      registerAdminRoutes(scope, {
+        policyKb,
+        ingestQueue,
+        dataDir: config.DATA_DIR,
+        maxDocumentBytes: config.MAX_DOCUMENT_BYTES,
+      }),
     );
   }
   return app;

@@ -30,6 +30,8 @@ const start = async () => {
 };
 
 start().catch((error: unknown) => {
-  process.stderr.write(`policy-kb-mcp failed to start: ${error instanceof ConfigError ? error.message : String(error)}\n`);
+  process.stderr.write(
+    `policy-kb-mcp failed to start: ${error instanceof ConfigError ? error.message : String(error)}\n`,
+  );
   process.exit(1);
 });

@@ -3,7 +3,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { PolicyKbDeps } from '@lectern/policy-kb';
 import { createPlatform, policyIngestService, policyKbDeps, policyKbSettings, type Platform } from '@lectern/platform';
-import { connectMcp, corporaDir, corpusTier, fixturesDir, listenOnFreePort, silentLogger, toolText, type McpTransportKind } from '@lectern/testing';
+import {
+  connectMcp,
+  corporaDir,
+  corpusTier,
+  fixturesDir,
+  listenOnFreePort,
+  silentLogger,
+  toolText,
+  type McpTransportKind,
+} from '@lectern/testing';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
@@ -29,12 +38,19 @@ export const startPolicyKb = async (
   options: { redisPrefix?: string; redisKeyPrefix?: string; convertHere?: boolean; enqueueOnly?: boolean } = {},
 ): Promise<RunningPolicyKb> => {
   const dataDir = mkdtempSync(join(tmpdir(), 'lectern-policy-kb-'));
-  const config = loadConfig({ DATA_DIR: dataDir, DOCUMENT_ROOTS: [dataDir, fixturesDir(), ...(corpusTier() ? [corporaDir()] : [])].join(','), ...env });
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    DOCUMENT_ROOTS: [dataDir, fixturesDir(), ...(corpusTier() ? [corporaDir()] : [])].join(','),
+    ...env,
+  });
   const log = silentLogger();
   const platform = createPlatform({ dataDir, log, redisUrl: config.REDIS_URL, redisPrefix: options.redisPrefix });
   // Distributed mode converts on converter workers; a test without one converts in this process.
   if (options.convertHere) platform.conversion({ workers: { embedded: 2, distributed: 1 } });
-  const deps = policyKbDeps(platform, { ...policyKbSettings(config), registry: { redisKeyPrefix: options.redisKeyPrefix } });
+  const deps = policyKbDeps(platform, {
+    ...policyKbSettings(config),
+    registry: { redisKeyPrefix: options.redisKeyPrefix },
+  });
   // enqueueOnly (distributed mode): this process runs no policy-ingest worker, another replica would.
   const { queue: ingestQueue } = options.enqueueOnly ? platform.policyIngest({}) : policyIngestService(platform, deps);
   const app = buildApp({ config, logger: log, policyKb: deps, ingestQueue });

@@ -24,7 +24,11 @@ afterAll(async () => {
 }, 120_000);
 
 it('answers registry_unavailable while Redis is down, then recovers', async () => {
-  await kb.deps.registry.createPolicy({ source: 'NPPF', title: 'National Planning Policy Framework', category: 'national_policy' });
+  await kb.deps.registry.createPolicy({
+    source: 'NPPF',
+    title: 'National Planning Policy Framework',
+    category: 'national_policy',
+  });
   expect((await kb.call('list_policy_documents', {})).body).toMatchObject({ status: 'success', policy_count: 1 });
 
   await redis.stop();
@@ -34,7 +38,11 @@ it('answers registry_unavailable while Redis is down, then recovers', async () =
     ['search_policy', { query: 'green belt', effective_date: '2025-01-01' }],
   ] as const) {
     const r = await kb.call(name, args);
-    expect({ name, isError: r.isError, body: r.body }).toMatchObject({ name, isError: true, body: { status: 'error', error_type: 'registry_unavailable' } });
+    expect({ name, isError: r.isError, body: r.body }).toMatchObject({
+      name,
+      isError: true,
+      body: { status: 'error', error_type: 'registry_unavailable' },
+    });
     expect(String(r.body['message'])).not.toMatch(/ECONNREFUSED|at .*\.ts/);
   }
 
@@ -47,8 +55,17 @@ it('answers registry_unavailable while Redis is down, then recovers', async () =
     await new Promise((r) => setTimeout(r, 200));
   }
   expect(listed).toEqual({ status: 'success', policy_count: 0, policies: [] });
-  await kb.deps.registry.createPolicy({ source: 'NPPF', title: 'National Planning Policy Framework', category: 'national_policy' });
-  expect((await kb.call('list_policy_revisions', { source: 'NPPF' })).body).toEqual({ status: 'success', source: 'NPPF', revision_count: 0, revisions: [] });
+  await kb.deps.registry.createPolicy({
+    source: 'NPPF',
+    title: 'National Planning Policy Framework',
+    category: 'national_policy',
+  });
+  expect((await kb.call('list_policy_revisions', { source: 'NPPF' })).body).toEqual({
+    status: 'success',
+    source: 'NPPF',
+    revision_count: 0,
+    revisions: [],
+  });
   // The BullMQ queues on the same Redis are back too (and so close promptly afterwards).
   const { queue } = kb.platform.policyIngest({});
   let answered = false;

@@ -52,11 +52,20 @@ it(`resolver, search and store agree for ${TRIALS} random revision sets`, async 
       await ingestPolicyRevision(kb.deps, { source, revision_id: input.revision_id, file_path: file });
     }
     const revisions = await kb.deps.registry.listRevisions(source);
-    const boundaries = revisions.flatMap((r) => [r.effective_from, addDays(r.effective_from, -1), ...(r.effective_to ? [r.effective_to, addDays(r.effective_to, 1)] : [])]);
+    const boundaries = revisions.flatMap((r) => [
+      r.effective_from,
+      addDays(r.effective_from, -1),
+      ...(r.effective_to ? [r.effective_to, addDays(r.effective_to, 1)] : []),
+    ]);
     const dates = [...boundaries, ...Array.from({ length: 6 }, () => addDays(BASE, rnd(2600) - 100))];
     for (const date of dates) {
       const expected = (await resolver.resolveForPolicy(source, date))?.effective_revision?.revision_id ?? null;
-      const found = await searchPolicy(kb.deps, { query: 'property proposals', sources: [source], effective_date: date, n_results: 50 });
+      const found = await searchPolicy(kb.deps, {
+        query: 'property proposals',
+        sources: [source],
+        effective_date: date,
+        n_results: 50,
+      });
       const searched = [...new Set(found.results.map((r) => r.revision_id))];
       const d = dateInt(date);
       const page = await kb.deps.store.scroll(kb.deps.collection, {

@@ -44,7 +44,11 @@ interface Reference {
 function timedProcess(cmd: string, args: string[], env: Record<string, string> = {}): { wall: number; cpu: number } {
   // GNU time writes to stderr: run through a shell that keeps both
   const script = `/usr/bin/time -f '@@time %e %U %S' "$@" 2>&1 >/dev/null | grep '^@@time' ; true`;
-  const t = execFileSync('/bin/sh', ['-c', script, 'sh', cmd, ...args], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, env: { ...process.env, ...env } });
+  const t = execFileSync('/bin/sh', ['-c', script, 'sh', cmd, ...args], {
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+    env: { ...process.env, ...env },
+  });
   const m = /@@time ([\d.]+) ([\d.]+) ([\d.]+)/.exec(t);
   return { wall: m ? Number(m[1]) : NaN, cpu: m ? Number(m[2]) + Number(m[3]) : NaN };
 }
@@ -83,7 +87,9 @@ const DOUBLED = /(?:(\p{L})\1){3,}/gu;
 /** PyMuPDF's text after the documented removals: running headers and footers (pymupdf_quality.py), words broken at a line end joined. */
 const referenceText = (ref: Reference): string => ref.body_texts.join('\n').replace(/(\p{L})-\n(\p{Ll})/gu, '$1$2');
 
-const pdfs = (readdirSync(corporaDir(), { recursive: true, encoding: 'utf8' }) as string[]).filter((f) => f.toLowerCase().endsWith('.pdf')).sort();
+const pdfs = (readdirSync(corporaDir(), { recursive: true, encoding: 'utf8' }) as string[])
+  .filter((f) => f.toLowerCase().endsWith('.pdf'))
+  .sort();
 const engine = createConversionEngine({ pdfEngine: engineName });
 const rows = [];
 const started = new Date().toISOString();
@@ -92,7 +98,12 @@ const load = loadavg()[0];
 const only = flag('--only');
 for (const rel of pdfs.filter((f) => !only || f.includes(only))) {
   const path = join(corporaDir(), rel);
-  const ref = JSON.parse(execFileSync('/usr/bin/python3', [join(here, 'pymupdf_quality.py'), path], { encoding: 'utf8', maxBuffer: 512 * 1024 * 1024 })) as Reference;
+  const ref = JSON.parse(
+    execFileSync('/usr/bin/python3', [join(here, 'pymupdf_quality.py'), path], {
+      encoding: 'utf8',
+      maxBuffer: 512 * 1024 * 1024,
+    }),
+  ) as Reference;
   const refText = ref.texts.join('\n');
   // a text layer: on average 100+ characters a page (the scans carry none, or a few stray OCR words)
   if (refText.replace(/\s/g, '').length < 100 * ref.pages) continue;
@@ -106,7 +117,11 @@ for (const rel of pdfs.filter((f) => !only || f.includes(only))) {
     warm.push({ wall: (performance.now() - t) / 1000, cpu: (u.user + u.system) / 1e6 });
   }
   warm.sort((a, b) => a.wall - b.wall);
-  const oursFresh = timedProcess(process.execPath, [join(repoRoot(), 'apps', 'cli', 'bin', 'lectern.cjs'), 'convert', '--no-ocr', path], { PDF_ENGINE: engineName });
+  const oursFresh = timedProcess(
+    process.execPath,
+    [join(repoRoot(), 'apps', 'cli', 'bin', 'lectern.cjs'), 'convert', '--no-ocr', path],
+    { PDF_ENGINE: engineName },
+  );
   const refFresh = timedProcess('/usr/bin/python3', [join(here, '..', 'pdf_text_reference.py'), 'pymupdf', path]);
 
   const ourWords = tokens(first.markdown);
@@ -137,7 +152,10 @@ for (const rel of pdfs.filter((f) => !only || f.includes(only))) {
     headings: first.headings.length,
     tables: first.tables.length,
     // runs in our Markdown beyond those in PyMuPDF's text (real strings such as "aabbcc" are in both)
-    doubled_glyph_runs: Math.max(0, (first.markdown.match(DOUBLED)?.length ?? 0) - (refText.match(DOUBLED)?.length ?? 0)),
+    doubled_glyph_runs: Math.max(
+      0,
+      (first.markdown.match(DOUBLED)?.length ?? 0) - (refText.match(DOUBLED)?.length ?? 0),
+    ),
     doubled_glyph_runs_pymupdf: refText.match(DOUBLED)?.length ?? 0,
     off_page_chars: offPage,
     off_page_chars_upper: offPageUpper,
@@ -151,7 +169,9 @@ for (const rel of pdfs.filter((f) => !only || f.includes(only))) {
     pymupdf_fresh_cpu_s: refFresh.cpu,
   };
   rows.push(row);
-  process.stderr.write(`${row.file}: F1 ${row.word_f1.toFixed(4)} outline ${row.outline_recall?.toFixed(2) ?? '-'} tables ${row.tables} ours ${row.ours_warm_ms_per_page.toFixed(2)} ms/p vs ${row.pymupdf_warm_ms_per_page.toFixed(2)}\n`);
+  process.stderr.write(
+    `${row.file}: F1 ${row.word_f1.toFixed(4)} outline ${row.outline_recall?.toFixed(2) ?? '-'} tables ${row.tables} ours ${row.ours_warm_ms_per_page.toFixed(2)} ms/p vs ${row.pymupdf_warm_ms_per_page.toFixed(2)}\n`,
+  );
 }
 await engine.close();
 const result = { started, load_average_at_start: load, engine: engineName, rows };

@@ -12,7 +12,23 @@ export { reassembleChunks } from './reassemble.js';
 export type { ReassembleOptions, StoredChunk } from './reassemble.js';
 export { codePointLength, countWords, isPythonSpace, pythonStrip } from './python-text.js';
 export { pageAt } from './page-map.js';
-export { chunkMarkdown, embeddingText, markdownPages, pageFurniture, projectChunkId, SECTION_PATH_SEPARATOR, sectionAt, sectionPaths, stripComments } from './markdown-chunker.js';
+export {
+  chunkMarkdown,
+  embeddingText,
+  markdownPages,
+  pageFurniture,
+  projectChunkId,
+  SECTION_PATH_SEPARATOR,
+  sectionAt,
+  sectionPaths,
+  stripComments,
+} from './markdown-chunker.js';
 export type { ChunkIdParts, MarkdownChunk, MarkdownChunkOptions, MarkdownDocument } from './markdown-chunker.js';
 export { chunkByLocator, LOCATOR_MAX_CHARS, LOCATOR_MIN_CHARS } from './locator-chunker.js';
-export type { LocatorChunk, LocatorChunkMeta, LocatorChunking, LocatorChunkOptions, LocatorHeading } from './locator-chunker.js';
+export type {
+  LocatorChunk,
+  LocatorChunkMeta,
+  LocatorChunking,
+  LocatorChunkOptions,
+  LocatorHeading,
+} from './locator-chunker.js';

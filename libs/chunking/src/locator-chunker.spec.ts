@@ -4,7 +4,9 @@ const para = (word: string, n = 12) => `${Array.from({ length: n }, () => word).
 
 describe('chunkByLocator (spec 003 section 6)', () => {
   it('test_chunker_headings: paragraphs under ## headings get h{n}-c{m}', () => {
-    const md = ['## PV DC Input', '', para('alpha'), '', para('beta'), '', '## AC Output', '', para('gamma')].join('\n');
+    const md = ['## PV DC Input', '', para('alpha'), '', para('beta'), '', '## AC Output', '', para('gamma')].join(
+      '\n',
+    );
     const { chunks, headings } = chunkByLocator(md);
     expect(chunks.map((c) => c.locator)).toEqual(['h1-c1', 'h1-c2', 'h2-c1']);
     expect(chunks.map((c) => c.kind)).toEqual(['text', 'text', 'text']);
@@ -39,7 +41,10 @@ describe('chunkByLocator (spec 003 section 6)', () => {
   });
 
   it('test_chunker_max_size: a paragraph over 1500 characters is split at sentence boundaries', () => {
-    const sentences = Array.from({ length: 40 }, (_, i) => `Sentence number ${i} says the rated voltage is ${200 + i} volts here.`);
+    const sentences = Array.from(
+      { length: 40 },
+      (_, i) => `Sentence number ${i} says the rated voltage is ${200 + i} volts here.`,
+    );
     const paragraph = sentences.join(' ');
     expect(paragraph.length).toBeGreaterThan(LOCATOR_MAX_CHARS);
     const { chunks } = chunkByLocator(`## Long\n\n${paragraph}`);
@@ -75,7 +80,21 @@ describe('chunkByLocator (spec 003 section 6)', () => {
   });
 
   it('stores the heading ancestry in meta', () => {
-    const md = ['# Inverter', '', para('a'), '', '## PV DC Input', '', '### Specifications', '', para('b'), '', '## AC', '', para('c')].join('\n');
+    const md = [
+      '# Inverter',
+      '',
+      para('a'),
+      '',
+      '## PV DC Input',
+      '',
+      '### Specifications',
+      '',
+      para('b'),
+      '',
+      '## AC',
+      '',
+      para('c'),
+    ].join('\n');
     const { chunks, headings } = chunkByLocator(md);
     const spec = chunks.find((c) => c.locator === 'h3-c1');
     expect(spec?.meta).toEqual({
@@ -90,7 +109,9 @@ describe('chunkByLocator (spec 003 section 6)', () => {
   });
 
   it('gives text before the first heading the locators h0-c{m} / h0-t{m}', () => {
-    const md = [para('preamble'), '', '| a | b |', '|---|---|', '| 1 | 2 |', '', '# First', '', para('body')].join('\n');
+    const md = [para('preamble'), '', '| a | b |', '|---|---|', '| 1 | 2 |', '', '# First', '', para('body')].join(
+      '\n',
+    );
     const { chunks } = chunkByLocator(md);
     expect(chunks.map((c) => c.locator)).toEqual(['h0-c1', 'h0-t1', 'h1-c1']);
     expect(chunks[0]?.meta).toMatchObject({ heading_path: '', original_heading: null, heading_level: 0 });

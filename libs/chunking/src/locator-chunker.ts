@@ -95,7 +95,10 @@ const sectionsOf = (markdown: string): Section[] => {
       while (stack.length > 0 && (stack[stack.length - 1] as { level: number }).level >= level) stack.pop();
       stack.push({ level, title });
       const number = sections.length;
-      sections.push({ heading: { locator: `h${number}`, number, title, level, headings: stack.map((s) => s.title) }, blocks: [] });
+      sections.push({
+        heading: { locator: `h${number}`, number, title, level, headings: stack.map((s) => s.title) },
+        blocks: [],
+      });
       continue;
     }
     if (line.trim() === '') {
@@ -161,7 +164,8 @@ const mergeTiny = (blocks: Block[], min: number, max: number): Block[] => {
   }
   if (carry !== undefined) {
     const previous = out.filter((b) => b.kind === 'text').pop();
-    if (previous && previous.content.length + 2 + carry.length <= max) previous.content = `${previous.content}\n\n${carry}`;
+    if (previous && previous.content.length + 2 + carry.length <= max)
+      previous.content = `${previous.content}\n\n${carry}`;
     else out.push({ kind: 'text', content: carry });
   }
   return out;
@@ -175,7 +179,9 @@ export function chunkByLocator(markdown: string, options: LocatorChunkOptions = 
   const sections = sectionsOf(markdown);
   const chunks: LocatorChunk[] = [];
   sections.forEach((section, n) => {
-    const split = section.blocks.flatMap((b) => (b.kind === 'table' ? [b] : splitLong(b.content, max).map((content) => ({ kind: 'text' as const, content }))));
+    const split = section.blocks.flatMap((b) =>
+      b.kind === 'table' ? [b] : splitLong(b.content, max).map((content) => ({ kind: 'text' as const, content })),
+    );
     const counts = { text: 0, table: 0 };
     const headings = section.heading?.headings ?? [];
     for (const block of mergeTiny(split, min, max)) {

@@ -1,5 +1,12 @@
 import type { PageMapEntry } from '@lectern/contracts';
-import { chunkMarkdown, embeddingText, markdownPages, projectChunkId, sectionPaths, stripComments } from './markdown-chunker.js';
+import {
+  chunkMarkdown,
+  embeddingText,
+  markdownPages,
+  projectChunkId,
+  sectionPaths,
+  stripComments,
+} from './markdown-chunker.js';
 import { pageAt } from './page-map.js';
 
 /** A word tokenizer with two special tokens ([CLS] text [SEP]), as BERT-style embedders count them. */
@@ -60,7 +67,18 @@ describe('chunkMarkdown', () => {
   const doc = build([
     ['# Introduction', '', sentence('intro', 30)],
     ['## Background', '', sentence('bgA', 45), '', sentence('bgB', 20)],
-    [sentence('bgC', 20), '', '# Methods', '', sentence('meth', 20), '', '| a | b |', '|---|---|', '| 1 | 2 |', '| 3 | 4 |'],
+    [
+      sentence('bgC', 20),
+      '',
+      '# Methods',
+      '',
+      sentence('meth', 20),
+      '',
+      '| a | b |',
+      '|---|---|',
+      '| 1 | 2 |',
+      '| 3 | 4 |',
+    ],
     ['## Results', '', sentence('res', 50)],
   ]);
 
@@ -92,7 +110,12 @@ describe('chunkMarkdown', () => {
 
   it('gives each chunk the section it starts in, with its breadcrumb', () => {
     const intro = chunks.find((c) => c.text.includes('introw0'));
-    expect(intro).toMatchObject({ section_heading: 'Introduction', section_path: ['Introduction'], page_start: 1, page_end: 1 });
+    expect(intro).toMatchObject({
+      section_heading: 'Introduction',
+      section_path: ['Introduction'],
+      page_start: 1,
+      page_end: 1,
+    });
     const bg = chunks.find((c) => c.text.includes('bgAw0'));
     expect(bg).toMatchObject({ section_heading: 'Background', section_path: ['Introduction', 'Background'] });
     const res = chunks.find((c) => c.text.includes('resw0'));
@@ -135,7 +158,9 @@ describe('chunkMarkdown', () => {
   });
 
   it('repeats trailing paragraphs as overlap within a section only', () => {
-    const d = build([['# S', '', sentence('p1', 20), '', sentence('p2', 20), '', sentence('p3', 20), '', sentence('p4', 20)]]);
+    const d = build([
+      ['# S', '', sentence('p1', 20), '', sentence('p2', 20), '', sentence('p3', 20), '', sentence('p4', 20)],
+    ]);
     const out = chunkMarkdown(d, { countTokens, maxTokens: 50, overlapTokens: 25 });
     expect(out.length).toBeGreaterThan(1);
     expect(out[0]?.text).toContain('p2w0');
@@ -144,17 +169,41 @@ describe('chunkMarkdown', () => {
 
   it('is deterministic, and chunk ids depend on every FR-003 part', () => {
     expect(chunkMarkdown(doc, { countTokens, maxTokens: 64 })).toEqual(chunks);
-    const parts = { docId: 'd1', pageStart: 1, pageEnd: 2, sectionPath: ['A', 'B'], modelId: 'm', modelRevision: 'r', chunkIndex: 0 };
+    const parts = {
+      docId: 'd1',
+      pageStart: 1,
+      pageEnd: 2,
+      sectionPath: ['A', 'B'],
+      modelId: 'm',
+      modelRevision: 'r',
+      chunkIndex: 0,
+    };
     const id = projectChunkId(parts);
     expect(id).toMatch(/^[0-9a-f]{32}$/);
     expect(projectChunkId({ ...parts })).toBe(id);
-    for (const change of [{ docId: 'd2' }, { pageStart: 2 }, { pageEnd: 3 }, { sectionPath: ['A'] }, { modelId: 'n' }, { modelRevision: 's' }, { chunkIndex: 1 }]) {
+    for (const change of [
+      { docId: 'd2' },
+      { pageStart: 2 },
+      { pageEnd: 3 },
+      { sectionPath: ['A'] },
+      { modelId: 'n' },
+      { modelRevision: 's' },
+      { chunkIndex: 1 },
+    ]) {
       expect(projectChunkId({ ...parts, ...change })).not.toBe(id);
     }
   });
 
   it('drops running headers and footers (short blocks opening or closing three or more pages, digits aside)', () => {
-    const pages = Array.from({ length: 5 }, (_, i) => [`Chapter 2: Vectors ${i + 11}`, '', i === 0 ? '# Vectors' : '', '', sentence(`body${i}`, 12), '', `Page ${i + 1} of 5`]);
+    const pages = Array.from({ length: 5 }, (_, i) => [
+      `Chapter 2: Vectors ${i + 11}`,
+      '',
+      i === 0 ? '# Vectors' : '',
+      '',
+      sentence(`body${i}`, 12),
+      '',
+      `Page ${i + 1} of 5`,
+    ]);
     const out = chunkMarkdown(build(pages), { countTokens, maxTokens: 30 });
     const text = out.map((c) => c.text).join('\n');
     expect(text).not.toMatch(/Chapter 2: Vectors/);
@@ -166,16 +215,29 @@ describe('chunkMarkdown', () => {
       expect([c.page_start, c.page_end]).toEqual([Math.min(...pagesOfBody), Math.max(...pagesOfBody)]);
     }
     // Twice is not a pattern: a short closing line on two pages stays.
-    const twice = chunkMarkdown(build([[sentence('a', 5), '', 'Signed 1'], [sentence('b', 5), '', 'Signed 2']]), { countTokens, maxTokens: 200 });
+    const twice = chunkMarkdown(
+      build([
+        [sentence('a', 5), '', 'Signed 1'],
+        [sentence('b', 5), '', 'Signed 2'],
+      ]),
+      { countTokens, maxTokens: 200 },
+    );
     expect(twice.map((c) => c.text).join(' ')).toMatch(/Signed 1.*Signed 2/s);
     // Furniture runs beside content: pages of one paragraph each keep it, however often it repeats.
-    const register = chunkMarkdown(build(Array.from({ length: 4 }, (_, i) => [`Register sheet number ${i + 1}`])), { countTokens, maxTokens: 200 });
+    const register = chunkMarkdown(build(Array.from({ length: 4 }, (_, i) => [`Register sheet number ${i + 1}`])), {
+      countTokens,
+      maxTokens: 200,
+    });
     expect(register.map((c) => c.text).join(' ')).toMatch(/number 1.*number 2.*number 3.*number 4/s);
   });
 
   it('markdownPages gives spec 000 the Markdown per page, page markers and running headers blanked, offsets kept', () => {
     // Body words differ page to page by letters (digits aside, equal short lines would be furniture too).
-    const pages = ['alpha', 'beta', 'gamma', 'delta'].map((tag, i) => [`Annual report ${2020 + i}`, '', sentence(tag, 8)]);
+    const pages = ['alpha', 'beta', 'gamma', 'delta'].map((tag, i) => [
+      `Annual report ${2020 + i}`,
+      '',
+      sentence(tag, 8),
+    ]);
     const doc = build(pages, { markers: true });
     const { pages: out, toMarkdownOffset } = markdownPages(doc);
     expect(out.map((p) => p.page_number)).toEqual([1, 2, 3, 4]);
@@ -187,6 +249,11 @@ describe('chunkMarkdown', () => {
   });
 
   it('yields no chunk for an empty document', () => {
-    expect(chunkMarkdown({ markdown: '\n\n<!-- page 1 -->\n', headings: [], page_map: [{ offset: 0, page: 1 }], tables: [] }, { countTokens, maxTokens: 64 })).toEqual([]);
+    expect(
+      chunkMarkdown(
+        { markdown: '\n\n<!-- page 1 -->\n', headings: [], page_map: [{ offset: 0, page: 1 }], tables: [] },
+        { countTokens, maxTokens: 64 },
+      ),
+    ).toEqual([]);
   });
 });

@@ -53,7 +53,11 @@ export const SECTION_PATH_SEPARATOR = ' > ';
  * (`Chapter 5 > Arrays`) then the chunk's text; otherwise the text itself. Used by ingest (through `embed_text`)
  * and by a rebuild that re-embeds stored chunks, so both embed the same string.
  */
-export const embeddingText = (text: string, sectionPath: readonly string[], headingContext: boolean | undefined): string =>
+export const embeddingText = (
+  text: string,
+  sectionPath: readonly string[],
+  headingContext: boolean | undefined,
+): string =>
   headingContext && sectionPath.length > 0 ? `${sectionPath.join(SECTION_PATH_SEPARATOR)}\n\n${text}` : text;
 
 interface Block {
@@ -72,7 +76,11 @@ interface Block {
 const COMMENT = /<!--[\s\S]*?-->/g;
 
 /** Text without HTML comments (e.g. `<!-- page 3 -->` markers a converter may add), trimmed. */
-export const stripComments = (text: string): string => text.replace(COMMENT, '').replace(/\n{3,}/g, '\n\n').trim();
+export const stripComments = (text: string): string =>
+  text
+    .replace(COMMENT, '')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
 
 /**
  * Breadcrumbs of a flat heading list: for each heading, the titles of the open headings above it and its own.
@@ -88,13 +96,19 @@ export const sectionPaths = (headings: readonly Pick<ConversionHeading, 'level' 
 };
 
 /** Paragraph blocks of [start, end): runs of non-blank lines; a table block (starting at a line) is one block. */
-const paragraphs = (md: string, start: number, end: number, tables: readonly TableSpan[]): Array<{ start: number; end: number; table: boolean }> => {
+const paragraphs = (
+  md: string,
+  start: number,
+  end: number,
+  tables: readonly TableSpan[],
+): Array<{ start: number; end: number; table: boolean }> => {
   const out: Array<{ start: number; end: number; table: boolean }> = [];
   const tableAt = new Map(tables.filter((t) => t.start >= start && t.end <= end).map((t) => [t.start, t]));
   let pos = start;
   let blockStart = -1;
   const close = (at: number) => {
-    if (blockStart >= 0 && stripComments(md.slice(blockStart, at)) !== '') out.push({ start: blockStart, end: at, table: false });
+    if (blockStart >= 0 && stripComments(md.slice(blockStart, at)) !== '')
+      out.push({ start: blockStart, end: at, table: false });
     blockStart = -1;
   };
   while (pos < end) {
@@ -207,13 +221,17 @@ export function chunkMarkdown(doc: MarkdownDocument, options: MarkdownChunkOptio
     });
   };
   // A chunk's budget leaves room for the longest heading context among its blocks' sections.
-  const sum = (bs: Block[]) => bs.reduce((n, b) => Math.max(n, contextOf(b.section)), 0) + bs.reduce((n, b) => n + b.tokens, special);
+  const sum = (bs: Block[]) =>
+    bs.reduce((n, b) => Math.max(n, contextOf(b.section)), 0) + bs.reduce((n, b) => n + b.tokens, special);
   for (const block of blocks) {
     const prev = current[current.length - 1];
     const newSection = prev !== undefined && block.section !== prev.section;
     const crossesTop = prev !== undefined && block.top !== prev.top;
     // A heading starts a new chunk when the chunk so far has more than its own heading line.
-    const startsHeading = newSection && headings[block.section]?.offset === block.start && current.some((b) => b.section === prev.section && !isHeadingBlock(md, b, headings));
+    const startsHeading =
+      newSection &&
+      headings[block.section]?.offset === block.start &&
+      current.some((b) => b.section === prev.section && !isHeadingBlock(md, b, headings));
     if (prev && (crossesTop || startsHeading || sum([...current, block]) > maxTokens)) {
       const carried = newSection || crossesTop ? [] : overlapOf(current, overlapTokens);
       flush();
@@ -234,8 +252,13 @@ export function chunkMarkdown(doc: MarkdownDocument, options: MarkdownChunkOptio
  * pages, other converters). Ten words hold real running heads and footers ("Chapter 5: Arrays and matrices
  * 25", "Page 3 of 54", a copyright line) while a numbered body line that repeats digits aside stays content.
  */
-export const pageFurniture = (md: string, pageMap: readonly PageMapEntry[], tables: readonly TableSpan[] = []): Array<{ start: number; end: number }> => {
-  const key = (b: { start: number; end: number }) => stripComments(md.slice(b.start, b.end)).toLowerCase().replace(/\d+/g, '#').replace(/\s+/g, ' ');
+export const pageFurniture = (
+  md: string,
+  pageMap: readonly PageMapEntry[],
+  tables: readonly TableSpan[] = [],
+): Array<{ start: number; end: number }> => {
+  const key = (b: { start: number; end: number }) =>
+    stripComments(md.slice(b.start, b.end)).toLowerCase().replace(/\d+/g, '#').replace(/\s+/g, ' ');
   const edges = new Map<number, Array<{ start: number; end: number; table: boolean }>>();
   for (const b of paragraphs(md, 0, md.length, tables)) {
     const page = pageAt(pageMap, b.start);
@@ -314,8 +337,14 @@ const splitToFit = (
   const perToken = Math.max(1, text.length / Math.max(1, tokens));
   let size = Math.max(16, Math.floor(budget * perToken * 0.95));
   for (let attempt = 0; attempt < 8; attempt++) {
-    const splitter = new RecursiveCharacterTextSplitter({ chunkSize: size, chunkOverlap: 0, separators: ['\n\n', '\n', '. ', '; ', ', ', ' ', ''] });
-    const spans = splitter.splitTextWithOffsets(text).map((s) => ({ start: start + s.start, end: start + s.end, tokens: tokensOf(s.text) }));
+    const splitter = new RecursiveCharacterTextSplitter({
+      chunkSize: size,
+      chunkOverlap: 0,
+      separators: ['\n\n', '\n', '. ', '; ', ', ', ' ', ''],
+    });
+    const spans = splitter
+      .splitTextWithOffsets(text)
+      .map((s) => ({ start: start + s.start, end: start + s.end, tokens: tokensOf(s.text) }));
     if (spans.every((s) => s.tokens <= budget) || size <= 16) {
       out.push(...spans.filter((s) => stripComments(md.slice(s.start, s.end)) !== ''));
       return out;
@@ -339,7 +368,16 @@ export interface ChunkIdParts {
 /** Deterministic chunk id (FR-003): 32 hex characters of SHA-256 over the parts, NUL-separated. */
 export const projectChunkId = (p: ChunkIdParts): string =>
   createHash('sha256')
-    .update([p.docId, String(p.pageStart), String(p.pageEnd), p.sectionPath.join('\u001f'), `${p.modelId}@${p.modelRevision}`, String(p.chunkIndex)].join('\u0000'))
+    .update(
+      [
+        p.docId,
+        String(p.pageStart),
+        String(p.pageEnd),
+        p.sectionPath.join('\u001f'),
+        `${p.modelId}@${p.modelRevision}`,
+        String(p.chunkIndex),
+      ].join('\u0000'),
+    )
     .digest('hex')
     .slice(0, 32);
 
@@ -355,8 +393,10 @@ export function markdownPages(
 ): { pages: Array<{ page_number: number; text: string }>; toMarkdownOffset: (joined: number) => number } {
   // HTML comments and page furniture (running headers/footers) blanked, offsets kept.
   let md = doc.markdown.replace(COMMENT, (m) => m.replace(/[^\n]/g, ' '));
-  for (const f of pageFurniture(doc.markdown, doc.page_map)) md = md.slice(0, f.start) + md.slice(f.start, f.end).replace(/[^\n]/g, ' ') + md.slice(f.end);
-  const entries = doc.page_map.length > 0 ? [...doc.page_map].sort((a, b) => a.offset - b.offset) : [{ offset: 0, page: 1 }];
+  for (const f of pageFurniture(doc.markdown, doc.page_map))
+    md = md.slice(0, f.start) + md.slice(f.start, f.end).replace(/[^\n]/g, ' ') + md.slice(f.end);
+  const entries =
+    doc.page_map.length > 0 ? [...doc.page_map].sort((a, b) => a.offset - b.offset) : [{ offset: 0, page: 1 }];
   const pages: Array<{ page_number: number; text: string }> = [];
   const starts: Array<{ joined: number; md: number }> = [];
   let joined = 0;
@@ -391,5 +431,7 @@ export function sectionAt(
 ): { section_heading: string; section_path: string[] } {
   let found = -1;
   for (let i = 0; i < headings.length; i++) if ((headings[i]?.offset ?? Infinity) <= offset) found = i;
-  return found < 0 ? { section_heading: '', section_path: [] } : { section_heading: headings[found]?.title ?? '', section_path: paths[found] ?? [] };
+  return found < 0
+    ? { section_heading: '', section_path: [] }
+    : { section_heading: headings[found]?.title ?? '', section_path: paths[found] ?? [] };
 }

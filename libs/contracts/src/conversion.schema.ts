@@ -61,7 +61,10 @@ export const TableSpanSchema = z.object({
 export type TableSpan = z.infer<typeof TableSpanSchema>;
 
 export const ConversionResultSchema = z.object({
-  fingerprint: z.string().regex(/^[0-9a-f]{64}$/).describe('SHA-256 (hex) of the file bytes.'),
+  fingerprint: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/)
+    .describe('SHA-256 (hex) of the file bytes.'),
   filename: z.string(),
   detected_type: DetectedFileTypeSchema,
   mime_type: z.string(),
@@ -110,7 +113,7 @@ export const ConversionOptionsSchema = z.object({
     .describe(
       'OCR the text-less pages of an image-based document (average image ratio above imageRatioThreshold) that has ' +
         'a text layer on other pages. Off by default: such documents are drawings and plans (spec 000 skips them), ' +
-        'and OCR of a drawing yields noise. A document with no text layer at all (a scan) is always OCR\'d.',
+        "and OCR of a drawing yields noise. A document with no text layer at all (a scan) is always OCR'd.",
     ),
   ocrMinConfidence: z.number().min(0).max(100).default(70).describe('Below this mean confidence a page is warned.'),
   ocrLanguage: z
@@ -122,7 +125,7 @@ export const ConversionOptionsSchema = z.object({
     .default(false)
     .describe(
       'Start each page of a paged document (PDF, image) in the Markdown with an HTML comment `<!-- page N -->` ' +
-        '(N: the page number; the page map points at it). Off by default (text for chunking); the converter\'s ' +
+        "(N: the page number; the page map points at it). Off by default (text for chunking); the converter's " +
         'REST endpoints turn it on unless the request sets it.',
     ),
 });

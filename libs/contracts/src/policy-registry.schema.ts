@@ -1,6 +1,11 @@
 import { z } from 'zod';
 import { InputBounds } from './tools/input-bounds.schema.js';
-import { PolicyCategorySchema, RevisionIdSchema, RevisionStatusSchema, SourceSlugSchema } from './tools/policy-common.schema.js';
+import {
+  PolicyCategorySchema,
+  RevisionIdSchema,
+  RevisionStatusSchema,
+  SourceSlugSchema,
+} from './tools/policy-common.schema.js';
 
 /**
  * The policy registry of spec 001 (FR-008): policies and their revisions, the source of truth for policy

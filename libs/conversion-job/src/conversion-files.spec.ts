@@ -29,7 +29,16 @@ const sampleResult = (markdown: string): ConversionResult =>
     page_count: 1,
     title: null,
     metadata: {},
-    pages: [{ page_number: 1, text: markdown, method: 'text_layer', ocr_confidence: null, image_ratio: 0, char_count: markdown.length }],
+    pages: [
+      {
+        page_number: 1,
+        text: markdown,
+        method: 'text_layer',
+        ocr_confidence: null,
+        image_ratio: 0,
+        char_count: markdown.length,
+      },
+    ],
     method: 'text_layer',
     image_based: false,
     average_image_ratio: 0,
@@ -53,33 +62,50 @@ afterEach(async () => {
 
 describe('stageConversionFile', () => {
   it('streams a real PDF into uploads/<sha256>/<name>, hashing it on the way; the same bytes land once', async () => {
-    const expected = createHash('sha256').update(await readFile(NPPF)).digest('hex');
-    const first = await stageConversionFile(dataDir, createReadStream(NPPF), 'NPPF_December_2024.pdf', { maxBytes: 50e6 });
-    expect(first).toMatchObject({ sha256: expected, filename: 'NPPF_December_2024.pdf', file: { kind: 'data_dir', path: `uploads/${expected}/NPPF_December_2024.pdf` } });
+    const expected = createHash('sha256')
+      .update(await readFile(NPPF))
+      .digest('hex');
+    const first = await stageConversionFile(dataDir, createReadStream(NPPF), 'NPPF_December_2024.pdf', {
+      maxBytes: 50e6,
+    });
+    expect(first).toMatchObject({
+      sha256: expected,
+      filename: 'NPPF_December_2024.pdf',
+      file: { kind: 'data_dir', path: `uploads/${expected}/NPPF_December_2024.pdf` },
+    });
     expect(first.byteSize).toBe((await readFile(NPPF)).length);
-    const second = await stageConversionFile(dataDir, createReadStream(NPPF), 'NPPF_December_2024.pdf', { maxBytes: 50e6 });
+    const second = await stageConversionFile(dataDir, createReadStream(NPPF), 'NPPF_December_2024.pdf', {
+      maxBytes: 50e6,
+    });
     expect(second.absolutePath).toBe(first.absolutePath);
     expect(await readdir(join(dataDir, 'uploads', expected))).toEqual(['NPPF_December_2024.pdf']);
     expect(await readdir(join(dataDir, 'uploads', '.incoming'))).toEqual([]);
   });
 
   it('refuses more than maxBytes with too_large and leaves no partial file', async () => {
-    const error = await stageConversionFile(dataDir, createReadStream(NPPF), 'big.pdf', { maxBytes: 10_000 }).catch((e: unknown) => e);
+    const error = await stageConversionFile(dataDir, createReadStream(NPPF), 'big.pdf', { maxBytes: 10_000 }).catch(
+      (e: unknown) => e,
+    );
     expect(error).toMatchObject({ code: 'too_large', httpStatus: 413 });
     expect(await readdir(join(dataDir, 'uploads'))).toEqual(['.incoming']);
     expect(await readdir(join(dataDir, 'uploads', '.incoming'))).toEqual([]);
   });
 
   it('keeps a hostile filename inside its directory', async () => {
-    const staged = await stageConversionFile(dataDir, Readable.from([Buffer.from('hello')]), '../../etc/passwd.txt', { maxBytes: 100 });
+    const staged = await stageConversionFile(dataDir, Readable.from([Buffer.from('hello')]), '../../etc/passwd.txt', {
+      maxBytes: 100,
+    });
     expect(staged.file.path).toMatch(/^uploads\/[0-9a-f]{64}\/passwd\.txt$/);
   });
 });
 
 describe('resolveDataPath', () => {
-  it.each([['../outside'], ['/etc/passwd'], ['uploads/../../x'], ['a\0b'], ['../data2/file']])('rejects %j as forbidden_path', async (path) => {
-    await expect(resolveDataPath(join(dataDir, 'data'), path)).rejects.toMatchObject({ code: 'forbidden_path' });
-  });
+  it.each([['../outside'], ['/etc/passwd'], ['uploads/../../x'], ['a\0b'], ['../data2/file']])(
+    'rejects %j as forbidden_path',
+    async (path) => {
+      await expect(resolveDataPath(join(dataDir, 'data'), path)).rejects.toMatchObject({ code: 'forbidden_path' });
+    },
+  );
 
   it('rejects a symlink that leads out of the data directory, accepts ordinary paths', async () => {
     const root = join(dataDir, 'data');
@@ -115,7 +141,13 @@ describe('storeConversionResult / loadConversionResult', () => {
     const stored = await storeConversionResult(dataDir, 'convert-big', result, { inlineMaxBytes: 64 * 1024 });
     expect(stored).toMatchObject({ kind: 'data_dir', file: { path: 'conversions/convert-big.json' }, page_count: 1 });
     await expect(loadConversionResult(dataDir, stored)).resolves.toEqual(result);
-    await writeFile(join(dataDir, 'conversions', 'convert-big.json'), JSON.stringify({ ...result, markdown: 'tampered' }));
-    await expect(loadConversionResult(dataDir, stored)).rejects.toMatchObject({ code: 'result_unavailable', httpStatus: 410 });
+    await writeFile(
+      join(dataDir, 'conversions', 'convert-big.json'),
+      JSON.stringify({ ...result, markdown: 'tampered' }),
+    );
+    await expect(loadConversionResult(dataDir, stored)).rejects.toMatchObject({
+      code: 'result_unavailable',
+      httpStatus: 410,
+    });
   });
 });

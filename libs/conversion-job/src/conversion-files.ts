@@ -24,7 +24,9 @@ export interface StagedFile {
 }
 
 const tooLarge = (filename: string, maxBytes: number): AppError =>
-  new AppError(ConversionErrorCode.too_large, `${filename} is larger than the limit of ${maxBytes} bytes.`, { httpStatus: 413 });
+  new AppError(ConversionErrorCode.too_large, `${filename} is larger than the limit of ${maxBytes} bytes.`, {
+    httpStatus: 413,
+  });
 
 /** A document received into `uploads/.incoming/<uuid>/`: private to its request until promoted or discarded. */
 export interface ReceivedFile {
@@ -85,11 +87,18 @@ export const promoteReceivedFile = async (dataDir: string, received: ReceivedFil
   await mkdir(dirname(absolutePath), { recursive: true });
   await rename(received.absolutePath, absolutePath); // same bytes under the same name: replacing is harmless
   await rm(dirname(received.absolutePath), { recursive: true, force: true });
-  return { file: { kind: 'data_dir', path: relPath }, absolutePath, filename: received.filename, sha256: received.sha256, byteSize: received.byteSize };
+  return {
+    file: { kind: 'data_dir', path: relPath },
+    absolutePath,
+    filename: received.filename,
+    sha256: received.sha256,
+    byteSize: received.byteSize,
+  };
 };
 
 /** Delete a received file that no job will read (its request was refused, or it was converted at once). */
-export const discardReceivedFile = (received: ReceivedFile): Promise<void> => rm(dirname(received.absolutePath), { recursive: true, force: true });
+export const discardReceivedFile = (received: ReceivedFile): Promise<void> =>
+  rm(dirname(received.absolutePath), { recursive: true, force: true });
 
 /**
  * Stream a document into the shared data directory, hashing it on the way (one pass, bounded memory):
@@ -118,7 +127,12 @@ export const removeStagedUpload = async (dataDir: string, file: ConversionFileRe
  * Bytes already read and hashed by the caller, written to the same content-addressed place as
  * `stageConversionFile` (no second hash: `sha256` is the caller's). Atomic: written aside, then renamed.
  */
-export const stageConversionBytes = async (dataDir: string, bytes: Uint8Array, filename: string, sha256: string): Promise<StagedFile> => {
+export const stageConversionBytes = async (
+  dataDir: string,
+  bytes: Uint8Array,
+  filename: string,
+  sha256: string,
+): Promise<StagedFile> => {
   const name = safeFilename(filename);
   const relPath = `uploads/${sha256}/${name}`;
   const absolutePath = await resolveDataPath(dataDir, relPath);
@@ -165,7 +179,10 @@ export const storeConversionResult = async (
 };
 
 /** The ConversionResult of a job result, reading (and verifying) the referenced file when there is one. */
-export const loadConversionResult = async (dataDir: string, jobResult: ConversionJobResult): Promise<ConversionResult> => {
+export const loadConversionResult = async (
+  dataDir: string,
+  jobResult: ConversionJobResult,
+): Promise<ConversionResult> => {
   if (jobResult.kind === 'inline') return jobResult.result;
   const path = await resolveDataPath(dataDir, jobResult.file.path);
   const missing = () =>

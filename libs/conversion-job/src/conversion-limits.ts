@@ -8,14 +8,20 @@ export type JobOptionLimits = Pick<ConversionOptions, 'maxPages' | 'timeoutMs' |
  * variable; empty when the options only lower limits (or leave them alone). The route refuses such options;
  * the engine clamps whatever reaches it anyway (`effectiveOptions` in `@lectern/conversion`).
  */
-export const conversionLimitViolations = (options: ConversionJobOptions, limits: Partial<JobOptionLimits>): string[] => {
+export const conversionLimitViolations = (
+  options: ConversionJobOptions,
+  limits: Partial<JobOptionLimits>,
+): string[] => {
   const found: string[] = [];
   if (options.maxPages !== undefined && limits.maxPages !== undefined && options.maxPages > limits.maxPages) {
     found.push(`maxPages ${options.maxPages} is above this server's limit of ${limits.maxPages} pages (MAX_PAGES)`);
   }
   if (options.timeoutMs !== undefined && limits.timeoutMs !== undefined && options.timeoutMs > limits.timeoutMs) {
-    found.push(`timeoutMs ${options.timeoutMs} is above this server's limit of ${limits.timeoutMs} ms (CONVERSION_TIMEOUT_MS)`);
+    found.push(
+      `timeoutMs ${options.timeoutMs} is above this server's limit of ${limits.timeoutMs} ms (CONVERSION_TIMEOUT_MS)`,
+    );
   }
-  if (options.enableOcr === true && limits.enableOcr === false) found.push('enableOcr: OCR is disabled on this server (ENABLE_OCR=false)');
+  if (options.enableOcr === true && limits.enableOcr === false)
+    found.push('enableOcr: OCR is disabled on this server (ENABLE_OCR=false)');
   return found;
 };

@@ -56,7 +56,10 @@ const defaults = ConversionOptionsSchema.parse({});
  */
 export const asConversionFailure = (error: unknown, filename: string): unknown =>
   error instanceof AppError && (error.code === CommonErrorCodes.internal || error.code === JOB_STALLED)
-    ? new AppError('conversion_failed', `Conversion of ${filename} failed: ${error.message}`, { httpStatus: 502, cause: error })
+    ? new AppError('conversion_failed', `Conversion of ${filename} failed: ${error.message}`, {
+        httpStatus: 502,
+        cause: error,
+      })
     : error;
 
 /**
@@ -83,7 +86,10 @@ export const createConversionSubmitter = (deps: ConversionSubmitterDeps): Conver
    * The job already existed, so this producer's staged upload is not what it reads unless the paths are the same:
    * delete ours when the job is finished (it needs no file) or reads another (same bytes, another name).
    */
-  const dropUnneededUpload = async (jobId: string, ours: Extract<ConversionJobPayload['file'], { kind: 'data_dir' }>): Promise<void> => {
+  const dropUnneededUpload = async (
+    jobId: string,
+    ours: Extract<ConversionJobPayload['file'], { kind: 'data_dir' }>,
+  ): Promise<void> => {
     const job = await queue.getJob(jobId);
     if (!job) return;
     const theirs = job.payload.file;

@@ -23,7 +23,9 @@ export interface ConversionProcessorDeps {
 
 /** Page progress -> percent: pages are the work; the last percent is left for writing the result. */
 const percentOf = (p: ConversionProgressReport): number | undefined =>
-  p.page !== undefined && p.pages !== undefined && p.pages > 0 ? Math.min(99, Math.floor((p.page / p.pages) * 99)) : undefined;
+  p.page !== undefined && p.pages !== undefined && p.pages > 0
+    ? Math.min(99, Math.floor((p.page / p.pages) * 99))
+    : undefined;
 
 /**
  * The `conversion` queue's job handler, the same in both modes (BullMQ worker or in-process): find the
@@ -63,7 +65,11 @@ const convertAndStore = async (
       signal: context.signal,
       onProgress: (p) => {
         percent = percentOf(p) ?? percent;
-        const detail = { stage: p.stage, ...(p.page !== undefined ? { page: p.page } : {}), ...(p.pages !== undefined ? { pages: p.pages } : {}) };
+        const detail = {
+          stage: p.stage,
+          ...(p.page !== undefined ? { page: p.page } : {}),
+          ...(p.pages !== undefined ? { pages: p.pages } : {}),
+        };
         context.progress(percent, detail).catch(() => {});
       },
     })
@@ -75,7 +81,9 @@ const convertAndStore = async (
       httpStatus: 409,
     });
   }
-  const stored = await storeConversionResult(deps.dataDir, context.jobId, result, { inlineMaxBytes: deps.inlineMaxBytes });
+  const stored = await storeConversionResult(deps.dataDir, context.jobId, result, {
+    inlineMaxBytes: deps.inlineMaxBytes,
+  });
   context.log(`converted ${result.page_count} page(s), method ${result.method}, stored ${stored.kind}`);
   return stored;
 };

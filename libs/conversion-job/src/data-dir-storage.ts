@@ -40,7 +40,11 @@ export const conversionStorageBytes = async (dataDir: string): Promise<number> =
 };
 
 /** Empty directories under `dir` (not `dir` itself) unchanged since `before`, deepest first (a new one may be about to fill). */
-const removeEmptyDirs = async (dir: string, before: number, owns: (name: string) => boolean = () => true): Promise<void> => {
+const removeEmptyDirs = async (
+  dir: string,
+  before: number,
+  owns: (name: string) => boolean = () => true,
+): Promise<void> => {
   const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
   for (const entry of entries) {
     if (!entry.isDirectory() || !owns(entry.name)) continue;

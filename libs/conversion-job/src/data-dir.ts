@@ -3,7 +3,9 @@ import { realpath } from 'node:fs/promises';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 
 const forbidden = (path: string): AppError =>
-  new AppError(CommonErrorCodes.forbiddenPath, `Path "${path}" is not inside the shared data directory.`, { httpStatus: 403 });
+  new AppError(CommonErrorCodes.forbiddenPath, `Path "${path}" is not inside the shared data directory.`, {
+    httpStatus: 403,
+  });
 
 const inside = (root: string, target: string): boolean => {
   const rel = relative(root, target);

@@ -1,7 +1,13 @@
 export { createConversionProcessor } from './conversion.processor.js';
 export type { ConversionProcessorDeps, ConversionProgressReport } from './conversion.processor.js';
 export { createConversionSubmitter, jobOptions } from './conversion-submitter.js';
-export type { ConversionSnapshot, ConversionSubmitter, ConversionSubmitterDeps, ConvertCall, SubmittedFile } from './conversion-submitter.js';
+export type {
+  ConversionSnapshot,
+  ConversionSubmitter,
+  ConversionSubmitterDeps,
+  ConvertCall,
+  SubmittedFile,
+} from './conversion-submitter.js';
 export { HandedOverFiles } from './handed-over-files.js';
 export {
   DEFAULT_INLINE_RESULT_BYTES,

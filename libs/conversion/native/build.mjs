@@ -39,7 +39,8 @@ if (!gyp) {
 }
 const args = [gyp, 'rebuild', '--loglevel=warn'];
 // offline: build against the headers installed with node instead of downloading them
-if (!process.env.npm_config_nodedir && existsSync(join(prefix, 'include', 'node', 'node_api.h'))) args.push(`--nodedir=${prefix}`);
+if (!process.env.npm_config_nodedir && existsSync(join(prefix, 'include', 'node', 'node_api.h')))
+  args.push(`--nodedir=${prefix}`);
 
 say('building against libmupdf (Debian libmupdf-dev)...');
 const r = spawnSync(process.execPath, args, { cwd: here, stdio: ['ignore', 'ignore', 'inherit'] });

@@ -19,7 +19,12 @@ export interface ConversionEngineOptions {
   /** mupdf engine of the PDF workers ('auto' by default: native when built, else WASM; see PdfEngine). */
   pdfEngine?: PdfEngine;
   /** OCR settings used when a call does not set them (e.g. from ENABLE_OCR, IMAGE_RATIO_THRESHOLD). */
-  defaults?: Partial<Pick<ConversionOptions, 'enableOcr' | 'imageRatioThreshold' | 'ocrImageBased' | 'skipOcrForRenderings' | 'ocrMinConfidence'>>;
+  defaults?: Partial<
+    Pick<
+      ConversionOptions,
+      'enableOcr' | 'imageRatioThreshold' | 'ocrImageBased' | 'skipOcrForRenderings' | 'ocrMinConfidence'
+    >
+  >;
   limits?: ConversionLimits;
   /** Told once which PDF engine the workers use; also the conversions' logger. */
   log?: Logger;
@@ -82,7 +87,11 @@ export function createConversionEngine(options: ConversionEngineOptions = {}): C
   const getPools = (): ConversionPools => {
     if (closed) throw conversionError('extraction_failed', 'the conversion engine has been closed');
     pools ??= {
-      pdf: new PdfWorkerPool(options.pdfWorkers, { engine: options.pdfEngine, log: options.log, inline: options.inlinePdf }),
+      pdf: new PdfWorkerPool(options.pdfWorkers, {
+        engine: options.pdfEngine,
+        log: options.log,
+        inline: options.inlinePdf,
+      }),
       ocr: new OcrPool(options.ocrWorkers, ocr),
     };
     return pools;

@@ -52,11 +52,18 @@ const CONVERTERS: Record<DetectedFileType, (ctx: FormatContext) => Promise<Forma
   md: convertMarkdown,
 };
 
-async function loadInput(input: ConversionInput, maxBytes: number): Promise<{ bytes: Uint8Array; filename: string; fingerprint?: string }> {
+async function loadInput(
+  input: ConversionInput,
+  maxBytes: number,
+): Promise<{ bytes: Uint8Array; filename: string; fingerprint?: string }> {
   if ('bytes' in input) {
     if (input.bytes.length > maxBytes)
       throw conversionError('too_large', `${input.filename} is ${input.bytes.length} bytes (limit ${maxBytes})`);
-    return { bytes: input.bytes, filename: input.filename, ...(input.fingerprint ? { fingerprint: input.fingerprint } : {}) };
+    return {
+      bytes: input.bytes,
+      filename: input.filename,
+      ...(input.fingerprint ? { fingerprint: input.fingerprint } : {}),
+    };
   }
   const filename = basename(input.path);
   // One descriptor, checked then read: a file swapped for a device or a bigger file after the check is never read.
@@ -66,7 +73,8 @@ async function loadInput(input: ConversionInput, maxBytes: number): Promise<{ by
   try {
     const info = await handle.stat();
     if (!info.isFile()) throw new AppError('file_not_found', `${filename} is not a file`, { httpStatus: 404 });
-    if (info.size > maxBytes) throw conversionError('too_large', `${filename} is ${info.size} bytes (limit ${maxBytes})`);
+    if (info.size > maxBytes)
+      throw conversionError('too_large', `${filename} is ${info.size} bytes (limit ${maxBytes})`);
     return { bytes: await readFileHandle(handle, info.size), filename };
   } finally {
     await handle.close();
@@ -162,4 +170,3 @@ export async function runConversion(
   ctx.progress({ stage: 'done', page: result.page_count, pages: result.page_count });
   return ConversionResultSchema.parse(result, once());
 }
-

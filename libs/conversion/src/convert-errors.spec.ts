@@ -4,11 +4,7 @@ import { join } from 'node:path';
 import * as mupdf from 'mupdf';
 import { isAppError } from '@lectern/contracts';
 import { makeNumberedPdf, zipArchive } from '@lectern/testing';
-import {
-  createConversionEngine,
-  type ConversionInput,
-  type ConvertDocumentOptions,
-} from './index.js';
+import { createConversionEngine, type ConversionInput, type ConvertDocumentOptions } from './index.js';
 
 /** One engine for the whole file (it owns the mupdf and tesseract workers); closed after the last test. */
 const engine = createConversionEngine();
@@ -38,16 +34,12 @@ async function errorCode(input: ConversionInput, options?: ConvertDocumentOption
   throw new Error('conversion succeeded');
 }
 
-
 describe('convertDocument: bad input ends in a typed error', () => {
-
   it('rejects empty, unsupported and mislabelled files', async () => {
     expect(await errorCode({ bytes: new Uint8Array(0), filename: 'empty.pdf' })).toBe('no_content');
     expect(await errorCode({ bytes: nppf, filename: 'policy.exe' })).toBe('unsupported_file_type');
     expect(await errorCode({ bytes: nppf, filename: 'noextension' })).toBe('unsupported_file_type');
-    expect(await errorCode({ bytes: png(), filename: 'scan.pdf' })).toBe(
-      'unsupported_file_type',
-    );
+    expect(await errorCode({ bytes: png(), filename: 'scan.pdf' })).toBe('unsupported_file_type');
     expect(await errorCode({ bytes: nppf, filename: 'policy.docx' })).toBe('unsupported_file_type');
     expect(await errorCode({ bytes: nppf, filename: 'policy.txt' })).toBe('unsupported_file_type');
     expect(await errorCode({ bytes: nppf, filename: 'policy.png' })).toBe('unsupported_file_type');
@@ -68,7 +60,9 @@ describe('convertDocument: bad input ends in a typed error', () => {
     const doc = mupdf.Document.openDocument(nppf, 'application/pdf').asPDF();
     const locked = doc?.saveToBuffer('encrypt=aes-256,user-password=secret,owner-password=owner');
     expect(locked).toBeDefined();
-    expect(await errorCode({ bytes: locked?.asUint8Array() ?? new Uint8Array(), filename: 'locked.pdf' })).toBe('encrypted');
+    expect(await errorCode({ bytes: locked?.asUint8Array() ?? new Uint8Array(), filename: 'locked.pdf' })).toBe(
+      'encrypted',
+    );
   });
 
   it('enforces the size, page and time limits', async () => {
@@ -76,7 +70,12 @@ describe('convertDocument: bad input ends in a typed error', () => {
     expect(await errorCode({ path: NPPF }, { maxBytes: nppf.length - 1 })).toBe('too_large');
     expect(await errorCode({ path: NPPF }, { maxPages: 50 })).toBe('too_large');
     // 3000 pages take seconds to read, far over a 200 ms budget
-    expect(await errorCode({ bytes: makeNumberedPdf(3000, 40), filename: 'long.pdf' }, { timeoutMs: 200, maxPages: 5000, maxBytes: 1e9 })).toBe('timeout');
+    expect(
+      await errorCode(
+        { bytes: makeNumberedPdf(3000, 40), filename: 'long.pdf' },
+        { timeoutMs: 200, maxPages: 5000, maxBytes: 1e9 },
+      ),
+    ).toBe('timeout');
   });
 
   it('rejects DOCX decompression bombs and corrupt DOCX files', async () => {

@@ -43,7 +43,6 @@ const HTML = `<!doctype html><html><head><title>Parking standards</title><style>
 </body></html>`;
 
 describe('convertDocument: DOCX, HTML, TXT and MD', () => {
-
   it('converts a DOCX with its heading hierarchy and table', async () => {
     const r = await engine.convert({ bytes: await makeDocx(), filename: 'allocations.docx' });
     expect(r.detected_type).toBe('docx');
@@ -103,10 +102,16 @@ describe('convertDocument: DOCX, HTML, TXT and MD', () => {
 
   it('reads legacy Windows-1252 text and HTML', async () => {
     // "café £5 – naïve" in Windows-1252
-    const cp1252 = new Uint8Array([0x63, 0x61, 0x66, 0xe9, 0x20, 0xa3, 0x35, 0x20, 0x96, 0x20, 0x6e, 0x61, 0xef, 0x76, 0x65]);
+    const cp1252 = new Uint8Array([
+      0x63, 0x61, 0x66, 0xe9, 0x20, 0xa3, 0x35, 0x20, 0x96, 0x20, 0x6e, 0x61, 0xef, 0x76, 0x65,
+    ]);
     const txt = await engine.convert({ bytes: cp1252, filename: 'legacy.txt' });
     expect(txt.markdown).toBe('café £5 – naïve');
-    const html = new Uint8Array([...new TextEncoder().encode('<html><body><h1>Menu</h1><p>'), ...cp1252, ...new TextEncoder().encode('</p></body></html>')]);
+    const html = new Uint8Array([
+      ...new TextEncoder().encode('<html><body><h1>Menu</h1><p>'),
+      ...cp1252,
+      ...new TextEncoder().encode('</p></body></html>'),
+    ]);
     const page = await engine.convert({ bytes: html, filename: 'legacy.htm' });
     expect(page.markdown).toBe('# Menu\n\ncafé £5 – naïve');
   });

@@ -74,75 +74,94 @@ describe('convertDocument: OCR of image-only documents (ocrmypdf samples)', () =
   afterAll(async () => {
     // The issue asks for the recall to be reported, not only asserted.
     process.stdout.write(`\nOCR word recall vs linn.txt:\n${recalls.join('\n')}\n`);
-    
   });
 
-  it.each(['linn.pdf', 'skew.pdf', 'rotated_skew.pdf'])('OCRs %s with word recall >= 90%%', async (name) => {
-    const stages = new Set<string>();
-    const r = await engine.convert({ path: scan(name) }, { onProgress: (p) => stages.add(p.stage) });
-    expect(r.method).toBe('ocr');
-    expect(r.page_count).toBe(1);
-    const page = r.pages[0];
-    expect(page?.method).toBe('ocr');
-    expect(page?.ocr_confidence).toBeGreaterThan(70);
-    expect(r.image_based).toBe(true); // a full-page scan: callers may choose to skip it
-    expect(stages.has('ocr')).toBe(true);
-    const recall = wordRecall(page?.text ?? '');
-    recalls.push(`  ${name}: ${(recall * 100).toFixed(1)}% (confidence ${page?.ocr_confidence})`);
-    expect(recall).toBeGreaterThanOrEqual(0.9);
-    expect(r.markdown).toContain('LinnSequencer');
-    // reading order: a two-column page is read column by column, not straight across both
-    expect(page?.text.replace(/\s+/g, ' ')).toContain('simply press RECORD and PLAY, then play your MIDI keyboard in time');
-  }, OCR_TIMEOUT);
-
-  it('turns pages scanned at 90/180/270 degrees upright (cardinal.pdf)', async () => {
-    const r = await engine.convert({ path: scan('cardinal.pdf') });
-    expect(r.page_count).toBe(4);
-    expect(r.pages.map((p) => p.rotation ?? 0)).toEqual([0, 270, 180, 90]);
-    for (const p of r.pages) {
-      const recall = wordRecall(p.text);
-      recalls.push(`  cardinal.pdf page ${p.page_number} (turned ${p.rotation ?? 0}°): ${(recall * 100).toFixed(1)}%`);
-      expect(p.method).toBe('ocr');
+  it.each(['linn.pdf', 'skew.pdf', 'rotated_skew.pdf'])(
+    'OCRs %s with word recall >= 90%%',
+    async (name) => {
+      const stages = new Set<string>();
+      const r = await engine.convert({ path: scan(name) }, { onProgress: (p) => stages.add(p.stage) });
+      expect(r.method).toBe('ocr');
+      expect(r.page_count).toBe(1);
+      const page = r.pages[0];
+      expect(page?.method).toBe('ocr');
+      expect(page?.ocr_confidence).toBeGreaterThan(70);
+      expect(r.image_based).toBe(true); // a full-page scan: callers may choose to skip it
+      expect(stages.has('ocr')).toBe(true);
+      const recall = wordRecall(page?.text ?? '');
+      recalls.push(`  ${name}: ${(recall * 100).toFixed(1)}% (confidence ${page?.ocr_confidence})`);
       expect(recall).toBeGreaterThanOrEqual(0.9);
-    }
-    // each page's text lands on its own page in the page map
-    expect(r.page_map.map((e) => e.page)).toEqual([1, 2, 3, 4]);
-  }, OCR_TIMEOUT);
+      expect(r.markdown).toContain('LinnSequencer');
+      // reading order: a two-column page is read column by column, not straight across both
+      expect(page?.text.replace(/\s+/g, ' ')).toContain(
+        'simply press RECORD and PLAY, then play your MIDI keyboard in time',
+      );
+    },
+    OCR_TIMEOUT,
+  );
 
-  it('OCRs an image file as a one-page document', async () => {
-    const r = await engine.convert({ bytes: readFileSync(scan('linn.png')), filename: 'linn.png' });
-    expect(r.detected_type).toBe('image');
-    expect(r.method).toBe('ocr');
-    expect(r.page_count).toBe(1);
-    const recall = wordRecall(r.pages[0]?.text ?? '');
-    recalls.push(`  linn.png: ${(recall * 100).toFixed(1)}%`);
-    expect(recall).toBeGreaterThanOrEqual(0.9);
-  }, OCR_TIMEOUT);
+  it(
+    'turns pages scanned at 90/180/270 degrees upright (cardinal.pdf)',
+    async () => {
+      const r = await engine.convert({ path: scan('cardinal.pdf') });
+      expect(r.page_count).toBe(4);
+      expect(r.pages.map((p) => p.rotation ?? 0)).toEqual([0, 270, 180, 90]);
+      for (const p of r.pages) {
+        const recall = wordRecall(p.text);
+        recalls.push(
+          `  cardinal.pdf page ${p.page_number} (turned ${p.rotation ?? 0}°): ${(recall * 100).toFixed(1)}%`,
+        );
+        expect(p.method).toBe('ocr');
+        expect(recall).toBeGreaterThanOrEqual(0.9);
+      }
+      // each page's text lands on its own page in the page map
+      expect(r.page_map.map((e) => e.page)).toEqual([1, 2, 3, 4]);
+    },
+    OCR_TIMEOUT,
+  );
 
-  it('OCRs JPEG, TIFF and BMP images too', async () => {
-    // the linn scan re-encoded: JPEG by mupdf, uncompressed TIFF and BMP written by hand (no encoder here)
-    const img = new mupdf.Image(readFileSync(scan('linn.png')));
-    const pix = img.toPixmap().convertToColorSpace(mupdf.ColorSpace.DeviceGray, false);
-    const w = pix.getWidth();
-    const h = pix.getHeight();
-    const stride = pix.getStride();
-    const px = pix.getPixels();
-    const grey = Buffer.alloc(w * h);
-    for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) grey[y * w + x] = px[y * stride + x] ?? 255;
-    const files: [string, Uint8Array][] = [
-      ['scan.jpg', pix.asJPEG(90)],
-      ['scan.tif', tiff(grey, w, h)],
-      ['scan.bmp', bmp(grey, w, h)],
-    ];
-    for (const [filename, bytes] of files) {
-      const r = await engine.convert({ bytes, filename });
+  it(
+    'OCRs an image file as a one-page document',
+    async () => {
+      const r = await engine.convert({ bytes: readFileSync(scan('linn.png')), filename: 'linn.png' });
       expect(r.detected_type).toBe('image');
       expect(r.method).toBe('ocr');
+      expect(r.page_count).toBe(1);
       const recall = wordRecall(r.pages[0]?.text ?? '');
-      recalls.push(`  linn as ${filename.split('.')[1]}: ${(recall * 100).toFixed(1)}%`);
+      recalls.push(`  linn.png: ${(recall * 100).toFixed(1)}%`);
       expect(recall).toBeGreaterThanOrEqual(0.9);
-    }
-  }, OCR_TIMEOUT);
+    },
+    OCR_TIMEOUT,
+  );
+
+  it(
+    'OCRs JPEG, TIFF and BMP images too',
+    async () => {
+      // the linn scan re-encoded: JPEG by mupdf, uncompressed TIFF and BMP written by hand (no encoder here)
+      const img = new mupdf.Image(readFileSync(scan('linn.png')));
+      const pix = img.toPixmap().convertToColorSpace(mupdf.ColorSpace.DeviceGray, false);
+      const w = pix.getWidth();
+      const h = pix.getHeight();
+      const stride = pix.getStride();
+      const px = pix.getPixels();
+      const grey = Buffer.alloc(w * h);
+      for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) grey[y * w + x] = px[y * stride + x] ?? 255;
+      const files: [string, Uint8Array][] = [
+        ['scan.jpg', pix.asJPEG(90)],
+        ['scan.tif', tiff(grey, w, h)],
+        ['scan.bmp', bmp(grey, w, h)],
+      ];
+      for (const [filename, bytes] of files) {
+        const r = await engine.convert({ bytes, filename });
+        expect(r.detected_type).toBe('image');
+        expect(r.method).toBe('ocr');
+        const recall = wordRecall(r.pages[0]?.text ?? '');
+        recalls.push(`  linn as ${filename.split('.')[1]}: ${(recall * 100).toFixed(1)}%`);
+        expect(recall).toBeGreaterThanOrEqual(0.9);
+      }
+    },
+    OCR_TIMEOUT,
+  );
 
   it('skips OCR for a rendering (by filename) and when OCR is disabled, saying so', async () => {
     const bytes = readFileSync(scan('linn.pdf'));
@@ -159,28 +178,32 @@ describe('convertDocument: OCR of image-only documents (ocrmypdf samples)', () =
 });
 
 describe('convertDocument: text layer and OCR in one document', () => {
-
-  it('mixes text-layer and OCR pages, each in its place in the Markdown and the page map', async () => {
-    // NPPF page 4 (text layer) followed by the linn scan (image only), assembled with mupdf
-    const out = new mupdf.PDFDocument();
-    const nppf = new mupdf.PDFDocument(readFileSync(corpusFile('uk-planning-policy', 'nppf-2024', 'NPPF_December_2024.pdf')));
-    const linn = new mupdf.PDFDocument(readFileSync(scan('linn.pdf')));
-    out.graftPage(-1, nppf, 3);
-    out.graftPage(-1, linn, 0);
-    const bytes = out.saveToBuffer('').asUint8Array();
-    const r = await engine.convert({ bytes, filename: 'mixed.pdf' });
-    expect(r.method).toBe('mixed');
-    expect(r.pages.map((p) => p.method)).toEqual(['text_layer', 'ocr']);
-    expect(r.headings[0]).toMatchObject({ title: '1. Introduction', page: 1 });
-    const scanStart = r.page_map[1]?.offset ?? -1;
-    expect(r.markdown.indexOf('LinnSequencer')).toBeGreaterThanOrEqual(scanStart);
-    expect(r.markdown.indexOf('The National Planning Policy Framework sets out')).toBeLessThan(scanStart);
-    expect(wordRecall(r.pages[1]?.text ?? '')).toBeGreaterThanOrEqual(0.9);
-  }, OCR_TIMEOUT);
+  it(
+    'mixes text-layer and OCR pages, each in its place in the Markdown and the page map',
+    async () => {
+      // NPPF page 4 (text layer) followed by the linn scan (image only), assembled with mupdf
+      const out = new mupdf.PDFDocument();
+      const nppf = new mupdf.PDFDocument(
+        readFileSync(corpusFile('uk-planning-policy', 'nppf-2024', 'NPPF_December_2024.pdf')),
+      );
+      const linn = new mupdf.PDFDocument(readFileSync(scan('linn.pdf')));
+      out.graftPage(-1, nppf, 3);
+      out.graftPage(-1, linn, 0);
+      const bytes = out.saveToBuffer('').asUint8Array();
+      const r = await engine.convert({ bytes, filename: 'mixed.pdf' });
+      expect(r.method).toBe('mixed');
+      expect(r.pages.map((p) => p.method)).toEqual(['text_layer', 'ocr']);
+      expect(r.headings[0]).toMatchObject({ title: '1. Introduction', page: 1 });
+      const scanStart = r.page_map[1]?.offset ?? -1;
+      expect(r.markdown.indexOf('LinnSequencer')).toBeGreaterThanOrEqual(scanStart);
+      expect(r.markdown.indexOf('The National Planning Policy Framework sets out')).toBeLessThan(scanStart);
+      expect(wordRecall(r.pages[1]?.text ?? '')).toBeGreaterThanOrEqual(0.9);
+    },
+    OCR_TIMEOUT,
+  );
 });
 
 describe('convertDocument: image-based detection', () => {
-
   it('flags a Coventry control plan (scanned map pages) as image-based', async () => {
     const file = corpusFile(
       'uk-planning-policy',

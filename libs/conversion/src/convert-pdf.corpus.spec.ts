@@ -102,7 +102,6 @@ describe('convertDocument: text-layer PDF (NPPF 2024)', () => {
 });
 
 describe('convertDocument: reading order, tables and heading levels in other layouts', () => {
-
   it('reads a two-column paper column by column and renders its results table', async () => {
     const r = await engine.convert({ path: corpusFile('multicolumn-papers', 'tracemonkey.pdf') });
     const md = r.markdown;
@@ -133,7 +132,11 @@ describe('convertDocument: reading order, tables and heading levels in other lay
     const spec = r.tables.find((t) => r.markdown.slice(t.start, t.end).includes('| Rated torque |'));
     expect(spec?.page).toBe(3);
     const rows = r.markdown.slice(spec?.start, spec?.end).split('\n');
-    const torque = rows.find((l) => l.startsWith('| Rated torque |'))?.split('|').map((c) => c.trim()).filter(Boolean);
+    const torque = rows
+      .find((l) => l.startsWith('| Rated torque |'))
+      ?.split('|')
+      .map((c) => c.trim())
+      .filter(Boolean);
     expect(torque?.slice(0, 4)).toEqual(['Rated torque', 'N·m', '0.16', '0.32']);
     expect(torque).toContain('8.62');
   });

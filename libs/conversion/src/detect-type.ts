@@ -13,7 +13,11 @@ const ascii = (s: string): number[] => [...s].map((c) => c.charCodeAt(0));
 /** By extension, checked against the content (magic bytes, or "is text" for the text formats). */
 const FORMATS: Record<string, { type: DetectedFileType; mime: string; check: (b: Uint8Array) => boolean }> = {
   '.pdf': { type: 'pdf', mime: 'application/pdf', check: (b) => indexOf(b.subarray(0, 1024), ascii('%PDF-')) >= 0 },
-  '.png': { type: 'image', mime: 'image/png', check: (b) => startsWith(b, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]) },
+  '.png': {
+    type: 'image',
+    mime: 'image/png',
+    check: (b) => startsWith(b, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+  },
   '.jpg': { type: 'image', mime: 'image/jpeg', check: (b) => startsWith(b, [0xff, 0xd8, 0xff]) },
   '.jpeg': { type: 'image', mime: 'image/jpeg', check: (b) => startsWith(b, [0xff, 0xd8, 0xff]) },
   '.tif': { type: 'image', mime: 'image/tiff', check: isTiff },
@@ -55,7 +59,9 @@ function isText(b: Uint8Array): boolean {
 const CP1252_HIGH = '€\u0081‚ƒ„…†‡ˆ‰Š‹Œ\u008DŽ\u008F\u0090‘’“”•–—˜™š›œ\u009DžŸ';
 
 export function decodeWindows1252(b: Uint8Array): string {
-  return new TextDecoder('latin1').decode(b).replace(/[\u0080-\u009f]/g, (c) => CP1252_HIGH[c.charCodeAt(0) - 0x80] ?? c);
+  return new TextDecoder('latin1')
+    .decode(b)
+    .replace(/[\u0080-\u009f]/g, (c) => CP1252_HIGH[c.charCodeAt(0) - 0x80] ?? c);
 }
 
 /** UTF-8 (BOM dropped) when the bytes are valid UTF-8, else Windows-1252. */
@@ -84,6 +90,9 @@ export function detectType(filename: string, bytes: Uint8Array): DetectedType {
       `unsupported file type "${ext || '(none)'}" (supported: ${SUPPORTED_EXTENSIONS.join(' ')})`,
     );
   if (!f.check(bytes))
-    throw conversionError('unsupported_file_type', `${filename}: content is not ${f.type.toUpperCase()} (wrong extension?)`);
+    throw conversionError(
+      'unsupported_file_type',
+      `${filename}: content is not ${f.type.toUpperCase()} (wrong extension?)`,
+    );
   return { type: f.type, mime: f.mime };
 }

@@ -6,7 +6,10 @@ import { createConversionEngine, type ConversionInput, type ConvertDocumentOptio
 const engine = createConversionEngine({ pdfWorkers: 1, ocrWorkers: 1 });
 afterAll(() => engine.close());
 
-async function refusal(input: ConversionInput, options?: ConvertDocumentOptions): Promise<{ code: string; message: string }> {
+async function refusal(
+  input: ConversionInput,
+  options?: ConvertDocumentOptions,
+): Promise<{ code: string; message: string }> {
   try {
     await engine.convert(input, options);
   } catch (e) {

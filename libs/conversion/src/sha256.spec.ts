@@ -17,7 +17,7 @@ const samples = (): Uint8Array[] => [
 ];
 
 describe('the fingerprint (SHA-256 of a document)', () => {
-  it('is mupdf\'s through the native addon where it is built, node:crypto\'s otherwise, and the same digest', () => {
+  it("is mupdf's through the native addon where it is built, node:crypto's otherwise, and the same digest", () => {
     expect(nativeSha256() !== null).toBe(existsSync(ADDON));
     for (const bytes of samples()) {
       expect(sha256Bytes(bytes)).toBe(expected(bytes));
@@ -25,7 +25,9 @@ describe('the fingerprint (SHA-256 of a document)', () => {
       const native = nativeSha256();
       if (native) expect(native(bytes)).toBe(expected(bytes));
     }
-    expect(sha256Bytes(new TextEncoder().encode('abc'))).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
+    expect(sha256Bytes(new TextEncoder().encode('abc'))).toBe(
+      'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad',
+    );
   });
 
   it('of a file equals that of its bytes', async () => {

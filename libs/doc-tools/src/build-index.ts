@@ -36,7 +36,11 @@ export interface MarkdownIndexFacts {
 }
 
 /** Chunk Markdown by locator (spec 003 section 6), compute IDF, write the index under `cacheDir/{indexId}/`. */
-export const indexMarkdown = async (cacheDir: string, markdown: string, facts: MarkdownIndexFacts): Promise<IndexMeta> => {
+export const indexMarkdown = async (
+  cacheDir: string,
+  markdown: string,
+  facts: MarkdownIndexFacts,
+): Promise<IndexMeta> => {
   const { chunks, headings } = chunkByLocator(markdown);
   const meta: IndexMeta = {
     version: INDEX_VERSION,
@@ -59,9 +63,16 @@ export const indexMarkdown = async (cacheDir: string, markdown: string, facts: M
  * Spec 003 tool A: fingerprint the file, answer from `DATA_DIR/cache/{index_id}/` when it holds this index,
  * else convert to Markdown, chunk by locator, compute IDF and write the index.
  */
-export const buildIndex = async (deps: DocToolsDeps, cache: IndexCache, input: Input, progress: ProgressFn = () => undefined, signal?: AbortSignal): Promise<Output> => {
+export const buildIndex = async (
+  deps: DocToolsDeps,
+  cache: IndexCache,
+  input: Input,
+  progress: ProgressFn = () => undefined,
+  signal?: AbortSignal,
+): Promise<Output> => {
   const file = await resolveInsideRoots(input.file_path, deps.roots);
-  if (file.kind !== 'file') throw new AppError('file_not_found', `Not a file: ${basename(input.file_path)}`, { httpStatus: 404 });
+  if (file.kind !== 'file')
+    throw new AppError('file_not_found', `Not a file: ${basename(input.file_path)}`, { httpStatus: 404 });
   const filename = basename(file.path);
   const { bytes, sha256 } = await readDocumentFile(file.path, deps.roots, deps.maxDocumentBytes);
   const indexId = indexIdOf(sha256, input.cache_key);
@@ -88,13 +99,18 @@ export const buildIndex = async (deps: DocToolsDeps, cache: IndexCache, input: I
         {
           signal: bounded,
           onProgress: (p) => {
-            if (p.page !== undefined && p.pages) void report(Math.round((80 * p.page) / p.pages), `${p.stage}: page ${p.page}/${p.pages}`);
+            if (p.page !== undefined && p.pages)
+              void report(Math.round((80 * p.page) / p.pages), `${p.stage}: page ${p.page}/${p.pages}`);
           },
         },
       );
     } catch (error) {
       if (timeout.aborted && !signal?.aborted) {
-        throw new AppError('timeout', `Indexing ${filename} took longer than ${Math.round(deps.indexTimeoutMs / 1000)} s.`, { httpStatus: 504, cause: error });
+        throw new AppError(
+          'timeout',
+          `Indexing ${filename} took longer than ${Math.round(deps.indexTimeoutMs / 1000)} s.`,
+          { httpStatus: 504, cause: error },
+        );
       }
       throw error;
     }
@@ -110,7 +126,10 @@ export const buildIndex = async (deps: DocToolsDeps, cache: IndexCache, input: I
     });
     cache.drop(indexId);
     await report(100, 'indexed');
-    deps.log.info({ index_id: indexId, chunks: meta.chunk_count, headings: meta.headings.length, doc_type: doc.docType }, 'document indexed');
+    deps.log.info(
+      { index_id: indexId, chunks: meta.chunk_count, headings: meta.headings.length, doc_type: doc.docType },
+      'document indexed',
+    );
     return toOutput(meta);
   });
 };

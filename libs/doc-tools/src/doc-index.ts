@@ -22,7 +22,12 @@ const ChunkFileSchema = z.object({
 });
 export type IndexedChunk = z.infer<typeof ChunkFileSchema>;
 
-const HeadingFileSchema = z.object({ locator: LocatorSchema, title: z.string(), level: z.number().int().min(1).max(6), headings: z.array(z.string()) });
+const HeadingFileSchema = z.object({
+  locator: LocatorSchema,
+  title: z.string(),
+  level: z.number().int().min(1).max(6),
+  headings: z.array(z.string()),
+});
 export type IndexedHeading = z.infer<typeof HeadingFileSchema>;
 
 /** `index.json`: what doc_index_build returns, and how it was built. */
@@ -43,7 +48,11 @@ export type IndexMeta = z.infer<typeof IndexMetaSchema>;
 
 const ChunksFileSchema = z.array(ChunkFileSchema);
 const IdfFileSchema = z.record(z.string(), z.number());
-const EmbeddingsFileSchema = z.object({ model_id: z.string(), revision: z.string(), vectors: z.array(z.array(z.number())) });
+const EmbeddingsFileSchema = z.object({
+  model_id: z.string(),
+  revision: z.string(),
+  vectors: z.array(z.array(z.number())),
+});
 export type EmbeddingsFile = z.infer<typeof EmbeddingsFileSchema>;
 
 /** An index in memory: its files, and each chunk's term statistics over heading path and content. */
@@ -59,7 +68,8 @@ export interface LoadedIndex {
  * What a chunk is searched by: its heading ancestry, then its content. The headings count because a datasheet's
  * tables are often named only by the heading above them ("PV DC Input"); measured in docs/benchmarks/extraction-search.md.
  */
-export const searchableText = (chunk: IndexedChunk): string => (chunk.meta.heading_path ? `${chunk.meta.heading_path}\n${chunk.content}` : chunk.content);
+export const searchableText = (chunk: IndexedChunk): string =>
+  chunk.meta.heading_path ? `${chunk.meta.heading_path}\n${chunk.content}` : chunk.content;
 
 export const indexDir = (cacheDir: string, indexId: string): string => join(cacheDir, indexId);
 
@@ -132,7 +142,8 @@ export const writeIndex = async (cacheDir: string, meta: IndexMeta, chunks: Inde
   }
 };
 
-export const readEmbeddings = (dir: string): Promise<EmbeddingsFile | undefined> => readJson(join(dir, 'embeddings.json'), EmbeddingsFileSchema);
+export const readEmbeddings = (dir: string): Promise<EmbeddingsFile | undefined> =>
+  readJson(join(dir, 'embeddings.json'), EmbeddingsFileSchema);
 
 export const writeEmbeddings = async (dir: string, file: EmbeddingsFile): Promise<void> => {
   const temp = join(dir, `.embeddings-${randomBytes(4).toString('hex')}.json`);

@@ -18,10 +18,16 @@ import { validateAndNormalize } from './validate-normalize.js';
 
 /** Spec 003's four document tools as use cases over one cache directory (typed by their contracts). */
 export interface DocTools {
-  indexBuild(input: z.infer<typeof DocIndexBuildInput>, progress?: ProgressFn, signal?: AbortSignal): Promise<z.input<typeof DocIndexBuildOutput>>;
+  indexBuild(
+    input: z.infer<typeof DocIndexBuildInput>,
+    progress?: ProgressFn,
+    signal?: AbortSignal,
+  ): Promise<z.input<typeof DocIndexBuildOutput>>;
   search(input: z.infer<typeof DocSearchInput>): Promise<z.input<typeof DocSearchOutput>>;
   read(input: z.infer<typeof DocReadInput>): Promise<z.input<typeof DocReadOutput>>;
-  validateAndNormalize(input: z.infer<typeof JsonValidateAndNormalizeInput>): z.infer<typeof JsonValidateAndNormalizeOutput>;
+  validateAndNormalize(
+    input: z.infer<typeof JsonValidateAndNormalizeInput>,
+  ): z.infer<typeof JsonValidateAndNormalizeOutput>;
 }
 
 export const createDocTools = (deps: DocToolsDeps): DocTools => {

@@ -2,7 +2,13 @@ export { createDocTools } from './doc-tools.js';
 export type { DocTools } from './doc-tools.js';
 export type { DocToolsDeps, ProgressFn } from './deps.js';
 export { conversionMarkdownSource, httpMarkdownSource } from './markdown-source.js';
-export type { HttpMarkdownSourceOptions, MarkdownCall, MarkdownDocument, MarkdownSource, SourceFile } from './markdown-source.js';
+export type {
+  HttpMarkdownSourceOptions,
+  MarkdownCall,
+  MarkdownDocument,
+  MarkdownSource,
+  SourceFile,
+} from './markdown-source.js';
 export { docToolRegistrations } from './tools/doc-tool-registrations.js';
 export { indexIdOf, indexMarkdown } from './build-index.js';
 export type { MarkdownIndexFacts } from './build-index.js';

@@ -41,7 +41,10 @@ export interface MarkdownSource {
 
 const PAGED = new Set(['pdf', 'image']);
 
-const fromResult = (result: Pick<ConversionResult, 'markdown' | 'detected_type' | 'page_count' | 'warnings' | 'method'>, via: string): MarkdownDocument => ({
+const fromResult = (
+  result: Pick<ConversionResult, 'markdown' | 'detected_type' | 'page_count' | 'warnings' | 'method'>,
+  via: string,
+): MarkdownDocument => ({
   markdown: result.markdown,
   docType: result.detected_type,
   pageCount: PAGED.has(result.detected_type) ? result.page_count : null,
@@ -52,7 +55,14 @@ const fromResult = (result: Pick<ConversionResult, 'markdown' | 'detected_type' 
 export const conversionMarkdownSource = (conversion: Pick<ConversionSubmitter, 'convert'>): MarkdownSource => ({
   toMarkdown: async (file, call = {}) =>
     fromResult(
-      await conversion.convert({ kind: 'read', ...file }, {}, { ...(call.signal ? { signal: call.signal } : {}), ...(call.onProgress ? { onProgress: call.onProgress } : {}) }),
+      await conversion.convert(
+        { kind: 'read', ...file },
+        {},
+        {
+          ...(call.signal ? { signal: call.signal } : {}),
+          ...(call.onProgress ? { onProgress: call.onProgress } : {}),
+        },
+      ),
       'the conversion queue',
     ),
 });
@@ -68,7 +78,13 @@ export interface HttpMarkdownSourceOptions {
   requestTimeoutMs?: number | undefined;
 }
 
-const ResultFields = ConversionResultSchema.pick({ markdown: true, detected_type: true, page_count: true, warnings: true, method: true });
+const ResultFields = ConversionResultSchema.pick({
+  markdown: true,
+  detected_type: true,
+  page_count: true,
+  warnings: true,
+  method: true,
+});
 
 /**
  * A converter over HTTP (spec 003's split: `MARKITDOWN_URL`): `POST /tasks` with the file, poll `GET /tasks/{id}`
@@ -80,9 +96,17 @@ export const httpMarkdownSource = (options: HttpMarkdownSourceOptions): Markdown
   const requestTimeoutMs = options.requestTimeoutMs ?? 30_000;
   const headers: Record<string, string> = options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {};
   const unavailable = (message: string, cause?: unknown) =>
-    new AppError('conversion_failed', `The converter at ${base} ${message}`, { httpStatus: 502, ...(cause !== undefined ? { cause } : {}) });
+    new AppError('conversion_failed', `The converter at ${base} ${message}`, {
+      httpStatus: 502,
+      ...(cause !== undefined ? { cause } : {}),
+    });
 
-  const request = async <T>(path: string, schema: z.ZodType<T>, signal: AbortSignal | undefined, init: RequestInit = {}): Promise<{ status: number; body: T }> => {
+  const request = async <T>(
+    path: string,
+    schema: z.ZodType<T>,
+    signal: AbortSignal | undefined,
+    init: RequestInit = {},
+  ): Promise<{ status: number; body: T }> => {
     const timeout = AbortSignal.timeout(requestTimeoutMs);
     const response = await fetch(`${base}${path}`, {
       ...init,
@@ -94,12 +118,14 @@ export const httpMarkdownSource = (options: HttpMarkdownSourceOptions): Markdown
     });
     const json: unknown = await response.json().catch(() => undefined);
     const failed = ConversionTaskFailedSchema.safeParse(json);
-    if (failed.success) throw new AppError(failed.data.error.code, failed.data.error.message, { httpStatus: response.status });
+    if (failed.success)
+      throw new AppError(failed.data.error.code, failed.data.error.message, { httpStatus: response.status });
     if (!response.ok) {
       // The converter's refusals of the document itself (unsupported type, too large, ...) pass through typed.
       const refused = RestErrorSchema.safeParse(json);
       const code = refused.success ? ConversionErrorCodeSchema.safeParse(refused.data.error.code) : undefined;
-      if (refused.success && code?.success) throw new AppError(code.data, refused.data.error.message, { httpStatus: response.status });
+      if (refused.success && code?.success)
+        throw new AppError(code.data, refused.data.error.message, { httpStatus: response.status });
       throw unavailable(`answered ${response.status}${refused.success ? `: ${refused.data.error.message}` : ''}`);
     }
     const parsed = schema.safeParse(json);
@@ -116,10 +142,16 @@ export const httpMarkdownSource = (options: HttpMarkdownSourceOptions): Markdown
       for (;;) {
         const { body: status } = await request(`/tasks/${id}`, ConversionTaskStatusSchema, call.signal);
         if (status.status === 'failed') {
-          throw status.error ? new AppError(status.error.code, status.error.message, { httpStatus: 422 }) : unavailable('failed the conversion');
+          throw status.error
+            ? new AppError(status.error.code, status.error.message, { httpStatus: 422 })
+            : unavailable('failed the conversion');
         }
         if (status.status === 'succeeded') break;
-        call.onProgress?.({ stage: status.progress.stage ?? status.status, ...(status.progress.page !== undefined ? { page: status.progress.page } : {}), ...(status.progress.pages !== undefined ? { pages: status.progress.pages } : {}) });
+        call.onProgress?.({
+          stage: status.progress.stage ?? status.status,
+          ...(status.progress.page !== undefined ? { page: status.progress.page } : {}),
+          ...(status.progress.pages !== undefined ? { pages: status.progress.pages } : {}),
+        });
         await sleep(pollMs, undefined, call.signal ? { signal: call.signal } : {});
       }
       const { body } = await request(`/tasks/${id}/result`, ResultFields, call.signal);

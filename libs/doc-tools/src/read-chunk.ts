@@ -18,7 +18,12 @@ const truncate = (text: string, max: number): string => {
  */
 export const readChunk = async (cache: IndexCache, input: Input): Promise<Output> => {
   const index = await cache.get(input.index_id);
-  const notFound = () => new AppError('locator_not_found', `No chunk ${input.locator} in index ${input.index_id}; use a locator from doc_search or the toc.`, { httpStatus: 404 });
+  const notFound = () =>
+    new AppError(
+      'locator_not_found',
+      `No chunk ${input.locator} in index ${input.index_id}; use a locator from doc_search or the toc.`,
+      { httpStatus: 404 },
+    );
   let kind: Output['kind'];
   let content: string;
   let meta: Output['meta'];
@@ -27,7 +32,10 @@ export const readChunk = async (cache: IndexCache, input: Input): Promise<Output
     const chunks = index.chunks.filter((c) => c.locator.startsWith(`${input.locator}-`));
     if (!heading && chunks.length === 0) throw notFound();
     kind = 'section';
-    content = [...(heading ? [`${'#'.repeat(heading.level)} ${heading.title}`] : []), ...chunks.map((c) => c.content)].join('\n\n');
+    content = [
+      ...(heading ? [`${'#'.repeat(heading.level)} ${heading.title}`] : []),
+      ...chunks.map((c) => c.content),
+    ].join('\n\n');
     meta = {
       heading_path: heading ? heading.headings.join(' > ') : '',
       original_heading: heading?.title ?? null,
@@ -40,5 +48,12 @@ export const readChunk = async (cache: IndexCache, input: Input): Promise<Output
     if (!chunk) throw notFound();
     ({ kind, content, meta } = chunk);
   }
-  return { locator: input.locator, kind, content: truncate(content, input.max_chars), truncated: content.length > input.max_chars, total_chars: content.length, meta };
+  return {
+    locator: input.locator,
+    kind,
+    content: truncate(content, input.max_chars),
+    truncated: content.length > input.max_chars,
+    total_chars: content.length,
+    meta,
+  };
 };

@@ -1,4 +1,10 @@
-import { AppError, DOC_SNIPPET_CHARS, type DocSearchInput, type DocSearchMode, type DocSearchOutput } from '@lectern/contracts';
+import {
+  AppError,
+  DOC_SNIPPET_CHARS,
+  type DocSearchInput,
+  type DocSearchMode,
+  type DocSearchOutput,
+} from '@lectern/contracts';
 import type { Embedder } from '@lectern/embedding';
 import { FUSION_DEFAULTS, zscoreFuse, type Scored } from '@lectern/vector-store';
 import type { z } from 'zod';
@@ -18,7 +24,9 @@ export const snippetOf = (content: string, query: readonly string[]): string => 
   const flat = content.replace(/\s+/g, ' ').trim();
   if (flat.length <= DOC_SNIPPET_CHARS) return flat;
   const lower = flat.toLowerCase();
-  const positions = query.map((t) => lower.search(new RegExp(`(?<![\\p{L}\\p{N}])${t}(?![\\p{L}\\p{N}])`, 'u'))).filter((p) => p >= 0);
+  const positions = query
+    .map((t) => lower.search(new RegExp(`(?<![\\p{L}\\p{N}])${t}(?![\\p{L}\\p{N}])`, 'u')))
+    .filter((p) => p >= 0);
   const first = positions.length > 0 ? Math.min(...positions) : 0;
   let start = Math.max(0, Math.min(first - 40, flat.length - DOC_SNIPPET_CHARS));
   if (start > 0) {
@@ -43,17 +51,26 @@ const cosine = (a: ArrayLike<number>, b: ArrayLike<number>): number => {
 };
 
 /** The chunks' vectors with this embedder: from `embeddings.json` when it is this model's, else computed and saved. */
-const chunkVectors = async (index: LoadedIndex, embedder: Embedder, vectorsByIndex: WeakMap<LoadedIndex, { key: string; vectors: number[][] }>): Promise<number[][]> => {
+const chunkVectors = async (
+  index: LoadedIndex,
+  embedder: Embedder,
+  vectorsByIndex: WeakMap<LoadedIndex, { key: string; vectors: number[][] }>,
+): Promise<number[][]> => {
   const key = `${embedder.fingerprint.model_id}@${embedder.fingerprint.revision}`;
   const memo = vectorsByIndex.get(index);
   if (memo?.key === key) return memo.vectors;
   const stored = await readEmbeddings(index.dir);
   let vectors: number[][];
-  if (stored && `${stored.model_id}@${stored.revision}` === key && stored.vectors.length === index.chunks.length) vectors = stored.vectors;
+  if (stored && `${stored.model_id}@${stored.revision}` === key && stored.vectors.length === index.chunks.length)
+    vectors = stored.vectors;
   else {
     const embedded = await embedder.embedBatch(index.chunks.map(searchableText));
     vectors = embedded.map((v) => Array.from(v));
-    await writeEmbeddings(index.dir, { model_id: embedder.fingerprint.model_id, revision: embedder.fingerprint.revision, vectors });
+    await writeEmbeddings(index.dir, {
+      model_id: embedder.fingerprint.model_id,
+      revision: embedder.fingerprint.revision,
+      vectors,
+    });
   }
   vectorsByIndex.set(index, { key, vectors });
   return vectors;
@@ -77,8 +94,12 @@ export const rankChunks = async (
   fusion: { denseWeight: number; keywordWeight: number } = FUSION_DEFAULTS,
 ): Promise<Scored[]> => {
   const terms = tokenize(query);
-  const byScore = (list: Scored[]) => list.filter((s) => s.score > 0).sort((a, b) => b.score - a.score || Number(a.id) - Number(b.id));
-  if (mode === 'tfidf') return byScore(candidates.map((i) => ({ id: String(i), score: tfidfScore(terms, index.stats[i] as never, index.idf) })));
+  const byScore = (list: Scored[]) =>
+    list.filter((s) => s.score > 0).sort((a, b) => b.score - a.score || Number(a.id) - Number(b.id));
+  if (mode === 'tfidf')
+    return byScore(
+      candidates.map((i) => ({ id: String(i), score: tfidfScore(terms, index.stats[i] as never, index.idf) })),
+    );
   let bm25 = state.bm25.get(index);
   if (!bm25) {
     bm25 = bm25Scorer(index.stats);
@@ -86,11 +107,14 @@ export const rankChunks = async (
   }
   const keyword = byScore(candidates.map((i) => ({ id: String(i), score: bm25(terms, index.stats[i] as never) })));
   if (mode === 'bm25') return keyword;
-  if (!deps.embedders) throw new AppError('invalid_arguments', 'Hybrid search needs an embedding model; this server has none configured.');
+  if (!deps.embedders)
+    throw new AppError('invalid_arguments', 'Hybrid search needs an embedding model; this server has none configured.');
   const embedder = await deps.embedders.configured();
   const vectors = await chunkVectors(index, embedder, state.vectors);
   const q = await embedder.embed(query);
-  const dense = candidates.map((i) => ({ id: String(i), score: cosine(q, vectors[i] as number[]) })).sort((a, b) => b.score - a.score || Number(a.id) - Number(b.id));
+  const dense = candidates
+    .map((i) => ({ id: String(i), score: cosine(q, vectors[i] as number[]) }))
+    .sort((a, b) => b.score - a.score || Number(a.id) - Number(b.id));
   return zscoreFuse(dense, keyword, fusion, candidates.length).map(({ id, score }) => ({ id, score }));
 };
 
@@ -104,7 +128,13 @@ export const searchIndex = async (deps: DocToolsDeps, state: SearchState, input:
   return {
     result: ranked.slice(0, input.top_k).map(({ id, score }) => {
       const chunk = index.chunks[Number(id)] as LoadedIndex['chunks'][number];
-      return { locator: chunk.locator, kind: chunk.kind, snippet: snippetOf(chunk.content, terms), score: Math.round(score * 1e6) / 1e6, heading_path: chunk.meta.heading_path };
+      return {
+        locator: chunk.locator,
+        kind: chunk.kind,
+        snippet: snippetOf(chunk.content, terms),
+        score: Math.round(score * 1e6) / 1e6,
+        heading_path: chunk.meta.heading_path,
+      };
     }),
   };
 };

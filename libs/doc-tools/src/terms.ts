@@ -6,7 +6,8 @@ const STOPWORDS = new Set(eng);
  * Spec 003 section 6's tokenizer: lowercase, split on non-alphanumeric (any script's letters and digits),
  * English stopwords removed. Repeats are kept (term frequencies count them).
  */
-export const tokenize = (text: string): string[] => (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((t) => !STOPWORDS.has(t));
+export const tokenize = (text: string): string[] =>
+  (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((t) => !STOPWORDS.has(t));
 
 /** A chunk's term counts and length, as the keyword scorers need them. */
 export interface TermStats {
@@ -36,7 +37,11 @@ export const inverseDocumentFrequencies = (chunks: readonly TermStats[]): Record
 };
 
 /** Spec 003: score = Σ over the query's terms of TF(term, chunk) · IDF(term), TF = count / total_terms. */
-export const tfidfScore = (query: readonly string[], chunk: TermStats, idf: Readonly<Record<string, number>>): number => {
+export const tfidfScore = (
+  query: readonly string[],
+  chunk: TermStats,
+  idf: Readonly<Record<string, number>>,
+): number => {
   if (chunk.length === 0) return 0;
   let score = 0;
   for (const t of new Set(query)) score += ((chunk.counts.get(t) ?? 0) / chunk.length) * (idf[t] ?? 0);
@@ -67,7 +72,8 @@ export const bm25Scorer = (chunks: readonly TermStats[], params: Bm25Params = BM
       if (f === 0) continue;
       const d = df.get(t) ?? 0;
       const idf = Math.log(1 + (n - d + 0.5) / (d + 0.5));
-      score += (idf * f * (params.k1 + 1)) / (f + params.k1 * (1 - params.b + (params.b * chunk.length) / (avgLength || 1)));
+      score +=
+        (idf * f * (params.k1 + 1)) / (f + params.k1 * (1 - params.b + (params.b * chunk.length) / (avgLength || 1)));
     }
     return score;
   };

@@ -5,10 +5,12 @@ type Input = z.infer<typeof JsonValidateAndNormalizeInput>;
 type Output = z.infer<typeof JsonValidateAndNormalizeOutput>;
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const typeName = (v: unknown): string => (v === null ? 'null' : Array.isArray(v) ? 'a list' : isObject(v) ? 'an object' : `a ${typeof v}`);
+const typeName = (v: unknown): string =>
+  v === null ? 'null' : Array.isArray(v) ? 'a list' : isObject(v) ? 'an object' : `a ${typeof v}`;
 
 /** Units written against their number ("1100V", not "1100 V"): SI prefixes on electrical and physical units. */
-const UNIT_AFTER_SPACE = /(\d)\s+((?:[kMGmµu]?(?:V|A|W|Wh|VA|var|Hz|Ω|ohm))|%|°C|°F|mm|cm|kg|Nm|N·m|rpm|min-1|r\/min)(?![\p{L}\p{N}])/gu;
+const UNIT_AFTER_SPACE =
+  /(\d)\s+((?:[kMGmµu]?(?:V|A|W|Wh|VA|var|Hz|Ω|ohm))|%|°C|°F|mm|cm|kg|Nm|N·m|rpm|min-1|r\/min)(?![\p{L}\p{N}])/gu;
 /** Ranges: `~`, `～`, `–`, `—` (and spaces around them or a hyphen) between two numbers become one hyphen. */
 const RANGE = /(\d)\s*(?:~|～|–|—|-)\s*(?=[-+]?\d)/g;
 
@@ -21,7 +23,8 @@ export const normalizeString = (value: string): string =>
     .replace(UNIT_AFTER_SPACE, '$1$2');
 
 /** A key that holds one value per model: named so (`..._per_model`), or an empty object in the skeleton. */
-const isPerModel = (key: string, skeleton: unknown): boolean => /(^|_)per_model(_|$)|(^|_)by_model(_|$)/.test(key) || (isObject(skeleton) && Object.keys(skeleton).length === 0);
+const isPerModel = (key: string, skeleton: unknown): boolean =>
+  /(^|_)per_model(_|$)|(^|_)by_model(_|$)/.test(key) || (isObject(skeleton) && Object.keys(skeleton).length === 0);
 
 interface Report {
   errors: string[];
@@ -52,15 +55,18 @@ const leaf = (skeleton: unknown, value: unknown, path: string, report: Report): 
     }
     return text;
   }
-  if (typeof skeleton === 'number' && typeof value === 'boolean') report.errors.push(`Field '${path}' should be a number, got a boolean`);
-  if (typeof skeleton === 'boolean' && typeof value === 'number') report.errors.push(`Field '${path}' should be true or false, got a number`);
+  if (typeof skeleton === 'number' && typeof value === 'boolean')
+    report.errors.push(`Field '${path}' should be a number, got a boolean`);
+  if (typeof skeleton === 'boolean' && typeof value === 'number')
+    report.errors.push(`Field '${path}' should be true or false, got a number`);
   return value;
 };
 
 /** `value` (undefined: missing) against the skeleton node at `path`. */
 const walk = (key: string, skeleton: unknown, value: unknown, path: string, report: Report): unknown => {
   if (value === undefined || value === null) {
-    if (isObject(skeleton) && !isPerModel(key, skeleton)) return group(skeleton, {}, path, report, value === undefined ? 'missing' : 'null');
+    if (isObject(skeleton) && !isPerModel(key, skeleton))
+      return group(skeleton, {}, path, report, value === undefined ? 'missing' : 'null');
     report.warnings.push(value === undefined ? `Field '${path}' is missing; set to null` : `Field '${path}' is null`);
     return null;
   }
@@ -74,7 +80,12 @@ const walk = (key: string, skeleton: unknown, value: unknown, path: string, repo
       return leaf(undefined, value, path, report);
     }
     const inner = isObject(skeleton) ? Object.values(skeleton)[0] : undefined;
-    return Object.fromEntries(Object.entries(value).map(([model, v]) => [normalizeString(model), v === null ? null : walk('', inner, v, `${path}.${model}`, report)]));
+    return Object.fromEntries(
+      Object.entries(value).map(([model, v]) => [
+        normalizeString(model),
+        v === null ? null : walk('', inner, v, `${path}.${model}`, report),
+      ]),
+    );
   }
   if (isObject(skeleton)) {
     if (!isObject(value)) {
@@ -89,7 +100,13 @@ const walk = (key: string, skeleton: unknown, value: unknown, path: string, repo
       return value;
     }
     const item = skeleton[0];
-    return value.map((v, i) => (isObject(item) ? walk(key, item, v, `${path}[${i}]`, report) : v === null ? null : leaf(item, v, `${path}[${i}]`, report)));
+    return value.map((v, i) =>
+      isObject(item)
+        ? walk(key, item, v, `${path}[${i}]`, report)
+        : v === null
+          ? null
+          : leaf(item, v, `${path}[${i}]`, report),
+    );
   }
   return leaf(skeleton, value, path, report);
 };
@@ -99,11 +116,24 @@ const walk = (key: string, skeleton: unknown, value: unknown, path: string, repo
  * warning). `absent`: the whole group was missing, null or of the wrong type, so its leaves are null (one
  * warning for the group instead of one per leaf).
  */
-const group = (skeleton: Record<string, unknown>, data: Record<string, unknown>, path: string, report: Report, absent?: 'missing' | 'null' | 'replaced'): Record<string, unknown> => {
+const group = (
+  skeleton: Record<string, unknown>,
+  data: Record<string, unknown>,
+  path: string,
+  report: Report,
+  absent?: 'missing' | 'null' | 'replaced',
+): Record<string, unknown> => {
   if (absent) {
-    if (absent !== 'replaced') report.warnings.push(absent === 'missing' ? `Field '${path}' is missing; its fields set to null` : `Field '${path}' is null; its fields set to null`);
+    if (absent !== 'replaced')
+      report.warnings.push(
+        absent === 'missing'
+          ? `Field '${path}' is missing; its fields set to null`
+          : `Field '${path}' is null; its fields set to null`,
+      );
     const quiet: Report = { errors: [], warnings: [] };
-    return Object.fromEntries(Object.entries(skeleton).map(([k, s]) => [k, walk(k, s, undefined, `${path}.${k}`, quiet)]));
+    return Object.fromEntries(
+      Object.entries(skeleton).map(([k, s]) => [k, walk(k, s, undefined, `${path}.${k}`, quiet)]),
+    );
   }
   const out: Record<string, unknown> = {};
   for (const [k, s] of Object.entries(skeleton)) out[k] = walk(k, s, data[k], path ? `${path}.${k}` : k, report);

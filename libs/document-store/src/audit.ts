@@ -31,7 +31,13 @@ export const AuditRecordSchema = z.object({
   /** Ingest/reindex/rebuild: one entry per document processed (a zero-chunk document has chunks 0). */
   documents: z.array(AuditDocumentSchema).optional(),
   totals: z
-    .object({ documents: z.number().int(), chunks: z.number().int(), written: z.number().int(), removed: z.number().int(), errors: z.number().int() })
+    .object({
+      documents: z.number().int(),
+      chunks: z.number().int(),
+      written: z.number().int(),
+      removed: z.number().int(),
+      errors: z.number().int(),
+    })
     .optional(),
   /** Rebuild: the steps taken, in order. */
   steps: z.array(z.string()).optional(),
@@ -100,7 +106,9 @@ export class AuditLog {
   }
 
   /** Records, newest first, optionally of one project and kind. */
-  async list(filter: { project?: string | undefined; kind?: AuditRecord['kind'] | undefined; limit?: number } = {}): Promise<AuditRecord[]> {
+  async list(
+    filter: { project?: string | undefined; kind?: AuditRecord['kind'] | undefined; limit?: number } = {},
+  ): Promise<AuditRecord[]> {
     await this.flush();
     const where: Record<string, string> = {};
     if (filter.project) where['project'] = filter.project;

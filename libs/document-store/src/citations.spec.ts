@@ -2,7 +2,15 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { appErrorCode } from '@lectern/testing';
-import { citationMeta, doisIn, matchCitation, normaliseDoi, readCslJson, titleSimilarity, type CslItem } from './citations.js';
+import {
+  citationMeta,
+  doisIn,
+  matchCitation,
+  normaliseDoi,
+  readCslJson,
+  titleSimilarity,
+  type CslItem,
+} from './citations.js';
 
 const TITLES = [
   'Digestive enzymes at low pH',
@@ -36,20 +44,43 @@ const items: CslItem[] = TITLES.map((title, i) => ({
   ...(i < 10 ? { DOI: `10.5555/test.${i}` } : {}),
 }));
 
-const evidence = (over: Partial<Parameters<typeof matchCitation>[1]>) => ({ metadata: {}, title: null, firstPages: '', headings: [], filename: 'x.pdf', ...over });
+const evidence = (over: Partial<Parameters<typeof matchCitation>[1]>) => ({
+  metadata: {},
+  title: null,
+  firstPages: '',
+  headings: [],
+  filename: 'x.pdf',
+  ...over,
+});
 
 describe('CSL-JSON citation matching (FR-006/FR-007, SC-002)', () => {
   it('matches by DOI first (from metadata or the first pages), even when the title says otherwise', () => {
-    const m = matchCitation(items, evidence({ title: TITLES[5], firstPages: 'Journal of Tests. https://doi.org/10.5555/TEST.3.' }), 0.85);
-    expect(m).toMatchObject({ matched: true, by: 'doi', citation: { citekey: 'ref3', year: 2003, doi: '10.5555/test.3' } });
+    const m = matchCitation(
+      items,
+      evidence({ title: TITLES[5], firstPages: 'Journal of Tests. https://doi.org/10.5555/TEST.3.' }),
+      0.85,
+    );
+    expect(m).toMatchObject({
+      matched: true,
+      by: 'doi',
+      citation: { citekey: 'ref3', year: 2003, doi: '10.5555/test.3' },
+    });
     const meta = matchCitation(items, evidence({ metadata: { doi: 'doi:10.5555/test.4' } }), 0.85);
     expect(meta).toMatchObject({ matched: true, by: 'doi', citation: { citekey: 'key4' } });
   });
 
   it('falls back to the normalised title with the fuzzy threshold', () => {
-    const m = matchCitation(items, evidence({ headings: ['SUSTAINABLE DRAINAGE SYSTEMS - A Design Guide (2nd ed.)'] }), 0.8);
+    const m = matchCitation(
+      items,
+      evidence({ headings: ['SUSTAINABLE DRAINAGE SYSTEMS - A Design Guide (2nd ed.)'] }),
+      0.8,
+    );
     expect(m).toMatchObject({ matched: true, by: 'title', citation: { citekey: 'ref7' } });
-    const strict = matchCitation(items, evidence({ headings: ['SUSTAINABLE DRAINAGE SYSTEMS - A Design Guide (2nd ed.)'] }), 0.99);
+    const strict = matchCitation(
+      items,
+      evidence({ headings: ['SUSTAINABLE DRAINAGE SYSTEMS - A Design Guide (2nd ed.)'] }),
+      0.99,
+    );
     expect(strict.matched).toBe(false);
   });
 
@@ -72,7 +103,11 @@ describe('CSL-JSON citation matching (FR-006/FR-007, SC-002)', () => {
   });
 
   it('leaves an unmatched document unmatched with an actionable hint naming the closest candidates', () => {
-    const m = matchCitation(items, evidence({ title: 'Minutes of the parish meeting', firstPages: 'see 10.9999/none.1' }), 0.85);
+    const m = matchCitation(
+      items,
+      evidence({ title: 'Minutes of the parish meeting', firstPages: 'see 10.9999/none.1' }),
+      0.85,
+    );
     expect(m.matched).toBe(false);
     if (!m.matched) {
       expect(m.hint).toMatch(/DOI 10\.9999\/none\.1 \(no entry has it\)/);
@@ -84,8 +119,27 @@ describe('CSL-JSON citation matching (FR-006/FR-007, SC-002)', () => {
 
   it('stores citekey, title, authors, year, DOI, URL, tags and collections', () => {
     expect(
-      citationMeta({ id: 'x', 'citation-key': 'smith2020', title: 'T', author: [{ family: 'Smith', given: 'Ann' }, { literal: 'WHO' }], issued: { 'date-parts': [['2020', 3]] }, DOI: 'https://doi.org/10.1/ABC', URL: 'https://example.org/t', keyword: 'a, b; a', collections: ['Thesis'] }),
-    ).toEqual({ citekey: 'smith2020', title: 'T', authors: ['Smith, Ann', 'WHO'], year: 2020, doi: '10.1/abc', url: 'https://example.org/t', tags: ['a', 'b'], collections: ['Thesis'] });
+      citationMeta({
+        id: 'x',
+        'citation-key': 'smith2020',
+        title: 'T',
+        author: [{ family: 'Smith', given: 'Ann' }, { literal: 'WHO' }],
+        issued: { 'date-parts': [['2020', 3]] },
+        DOI: 'https://doi.org/10.1/ABC',
+        URL: 'https://example.org/t',
+        keyword: 'a, b; a',
+        collections: ['Thesis'],
+      }),
+    ).toEqual({
+      citekey: 'smith2020',
+      title: 'T',
+      authors: ['Smith, Ann', 'WHO'],
+      year: 2020,
+      doi: '10.1/abc',
+      url: 'https://example.org/t',
+      tags: ['a', 'b'],
+      collections: ['Thesis'],
+    });
     expect(normaliseDoi('doi: 10.1000/XYZ.')).toBe('10.1000/xyz');
     expect(doisIn('x 10.1000/a1 and (10.2000/b2)')).toEqual(['10.1000/a1', '10.2000/b2']);
     expect(titleSimilarity('Flood Risk!', 'flood risk')).toBe(1);

@@ -14,8 +14,12 @@ import { z } from 'zod';
 
 type CitationMeta = z.infer<typeof CitationMetaSchema>;
 
-const NameSchema = z.object({ family: z.string().optional(), given: z.string().optional(), literal: z.string().optional() }).passthrough();
-const DateSchema = z.object({ 'date-parts': z.array(z.array(z.union([z.number(), z.string()]))).optional(), raw: z.string().optional() }).passthrough();
+const NameSchema = z
+  .object({ family: z.string().optional(), given: z.string().optional(), literal: z.string().optional() })
+  .passthrough();
+const DateSchema = z
+  .object({ 'date-parts': z.array(z.array(z.union([z.number(), z.string()]))).optional(), raw: z.string().optional() })
+  .passthrough();
 
 export const CslItemSchema = z
   .object({
@@ -45,17 +49,29 @@ export const readCslJson = async (path: string): Promise<{ items: CslItem[]; ski
   try {
     raw = await readFile(path, 'utf8');
   } catch {
-    throw new AppError('references_unreadable', `The references file ${path} cannot be read; citation enrichment is skipped for this run.`);
+    throw new AppError(
+      'references_unreadable',
+      `The references file ${path} cannot be read; citation enrichment is skipped for this run.`,
+    );
   }
-  if (raw.length > MAX_BYTES) throw new AppError('references_unreadable', `The references file ${path} is larger than 50 MB.`);
+  if (raw.length > MAX_BYTES)
+    throw new AppError('references_unreadable', `The references file ${path} is larger than 50 MB.`);
   let json: unknown;
   try {
     json = JSON.parse(raw);
   } catch {
-    throw new AppError('references_unreadable', `The references file ${path} is not JSON (export CSL JSON from your reference manager).`);
+    throw new AppError(
+      'references_unreadable',
+      `The references file ${path} is not JSON (export CSL JSON from your reference manager).`,
+    );
   }
-  const list = Array.isArray(json) ? json : json && typeof json === 'object' && Array.isArray((json as { items?: unknown }).items) ? (json as { items: unknown[] }).items : null;
-  if (!list) throw new AppError('references_unreadable', `The references file ${path} is not a CSL-JSON list of items.`);
+  const list = Array.isArray(json)
+    ? json
+    : json && typeof json === 'object' && Array.isArray((json as { items?: unknown }).items)
+      ? (json as { items: unknown[] }).items
+      : null;
+  if (!list)
+    throw new AppError('references_unreadable', `The references file ${path} is not a CSL-JSON list of items.`);
   const items: CslItem[] = [];
   let skipped = 0;
   for (const entry of list.slice(0, MAX_ITEMS)) {
@@ -78,7 +94,15 @@ const yearOf = (d: z.infer<typeof DateSchema> | undefined): number | undefined =
 
 /** The CitationMeta stored on every chunk of a matched document. */
 export const citationMeta = (item: CslItem): CitationMeta => {
-  const tags = [...(item.tags ?? []), ...(item.keyword ? item.keyword.split(/[,;]/).map((t) => t.trim()).filter(Boolean) : [])];
+  const tags = [
+    ...(item.tags ?? []),
+    ...(item.keyword
+      ? item.keyword
+          .split(/[,;]/)
+          .map((t) => t.trim())
+          .filter(Boolean)
+      : []),
+  ];
   const year = yearOf(item.issued);
   const authors = (item.author ?? item.editor ?? []).map(nameOf).filter(Boolean);
   return {
@@ -103,7 +127,9 @@ export const normaliseDoi = (doi: string): string =>
     .toLowerCase();
 
 /** DOIs written in a text (the PDF's metadata or its first pages). */
-export const doisIn = (text: string): string[] => [...new Set([...text.matchAll(DOI)].map((m) => normaliseDoi(m[1] ?? '')))];
+export const doisIn = (text: string): string[] => [
+  ...new Set([...text.matchAll(DOI)].map((m) => normaliseDoi(m[1] ?? ''))),
+];
 
 /** Lower case, letters and digits only, single spaces (accents folded). */
 export const normaliseTitle = (title: string): string =>
@@ -166,7 +192,9 @@ export const matchCitation = (items: readonly CslItem[], doc: MatchEvidence, thr
     if (item) return { matched: true, by: 'doi', item, citation: citationMeta(item), score: 1, candidate: doi };
   }
   const stem = doc.filename.replace(/\.[^.]+$/, '').replace(/[_-]+/g, ' ');
-  const candidates = [doc.title ?? '', doc.metadata['title'] ?? '', ...doc.headings.slice(0, 3), stem].filter((c) => normaliseTitle(c).length >= 4);
+  const candidates = [doc.title ?? '', doc.metadata['title'] ?? '', ...doc.headings.slice(0, 3), stem].filter(
+    (c) => normaliseTitle(c).length >= 4,
+  );
   const printed = normaliseTitle(doc.firstPages);
   const scored = items
     .filter((i) => i.title)
@@ -181,22 +209,38 @@ export const matchCitation = (items: readonly CslItem[], doc: MatchEvidence, thr
         if (s > best.score) best = { score: s, candidate: c };
       }
       // The full entry title printed on the first pages (at least four words, so short titles cannot match by accident).
-      if (norm.split(' ').length >= 4 && ` ${printed} `.includes(` ${norm} `) && best.score < 0.99) best = { score: 0.99, candidate: 'first pages' };
+      if (norm.split(' ').length >= 4 && ` ${printed} `.includes(` ${norm} `) && best.score < 0.99)
+        best = { score: 0.99, candidate: 'first pages' };
       return { item, ...best };
     })
     .sort((a, b) => b.score - a.score);
   const top = scored[0];
   if (top && top.score >= threshold) {
-    return { matched: true, by: 'title', item: top.item, citation: citationMeta(top.item), score: top.score, candidate: top.candidate };
+    return {
+      matched: true,
+      by: 'title',
+      item: top.item,
+      citation: citationMeta(top.item),
+      score: top.score,
+      candidate: top.candidate,
+    };
   }
-  const closest = scored.slice(0, 3).map((s) => ({ citekey: s.item['citation-key'] ?? s.item.id, title: s.item.title ?? '', score: Math.round(s.score * 100) / 100 }));
+  const closest = scored
+    .slice(0, 3)
+    .map((s) => ({
+      citekey: s.item['citation-key'] ?? s.item.id,
+      title: s.item.title ?? '',
+      score: Math.round(s.score * 100) / 100,
+    }));
   const tried = [
     dois.length ? `DOI ${dois.join(', ')} (no entry has it)` : 'no DOI in the metadata or first pages',
     `titles ${candidates.map((c) => JSON.stringify(c.slice(0, 80))).join(', ') || '(none found)'} at threshold ${threshold}`,
   ];
   const hint =
     `tried ${tried.join('; ')}. ` +
-    (closest.length ? `Closest: ${closest.map((c) => `${c.citekey} "${c.title.slice(0, 60)}" (${c.score})`).join('; ')}. ` : '') +
+    (closest.length
+      ? `Closest: ${closest.map((c) => `${c.citekey} "${c.title.slice(0, 60)}" (${c.score})`).join('; ')}. `
+      : '') +
     'Add the DOI to the reference entry, correct its title, or lower the fuzzy threshold (--title-threshold).';
   return { matched: false, hint, closest };
 };

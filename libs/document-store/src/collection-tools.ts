@@ -20,11 +20,13 @@ import { CLIENT_CHUNKING, ensureProject, listProjectRecords, resolveProject } fr
  * on first store, as that spec expects); registry collections are internal and never listed.
  */
 
-
 /** Every project: those with a record, and collections from before records (named after their project). */
 export const listCollectionNames = async (deps: Pick<StoreDeps, 'store'>): Promise<string[]> => {
   const [records, physical] = await Promise.all([listProjectRecords(deps.store), deps.store.listCollections()]);
-  const names = new Set([...records.map((r) => r.project), ...physical.map((c) => c.name).filter((n) => !isInternalCollectionName(n))]);
+  const names = new Set([
+    ...records.map((r) => r.project),
+    ...physical.map((c) => c.name).filter((n) => !isInternalCollectionName(n)),
+  ]);
   return [...names].sort();
 };
 
@@ -34,9 +36,11 @@ const validateChunks = (chunks: Record<string, unknown>[]): StoreChunk[] | strin
   const out: StoreChunk[] = [];
   for (const [i, raw] of chunks.entries()) {
     for (const field of ['text', 'source_filename', 'chunk_index']) {
-      if (raw[field] === undefined || raw[field] === null) return `Validation error: Chunk ${i} missing required field '${field}'`;
+      if (raw[field] === undefined || raw[field] === null)
+        return `Validation error: Chunk ${i} missing required field '${field}'`;
     }
-    if (typeof raw['text'] !== 'string' || raw['text'].trim() === '') return `Validation error: Chunk ${i} field 'text' must be a non-empty string`;
+    if (typeof raw['text'] !== 'string' || raw['text'].trim() === '')
+      return `Validation error: Chunk ${i} field 'text' must be a non-empty string`;
     if (typeof raw['source_filename'] !== 'string' || raw['source_filename'] === '') {
       return `Validation error: Chunk ${i} field 'source_filename' must be a non-empty string`;
     }
@@ -51,7 +55,10 @@ const validateChunks = (chunks: Record<string, unknown>[]): StoreChunk[] | strin
 };
 
 const collectionChunkId = (collection: string, chunk: StoreChunk): string =>
-  createHash('sha256').update(`${collection}\u0000${chunk.source_filename}\u0000${chunk.chunk_index}`).digest('hex').slice(0, 32);
+  createHash('sha256')
+    .update(`${collection}\u0000${chunk.source_filename}\u0000${chunk.chunk_index}`)
+    .digest('hex')
+    .slice(0, 32);
 
 export const storeDocumentChunks = async (
   deps: SearchDeps,
@@ -59,7 +66,9 @@ export const storeDocumentChunks = async (
 ): Promise<z.infer<typeof StoreDocumentChunksOutput>> => {
   const fail = (message: string) => ({ success: false, chunks_stored: 0, collection: input.collection, message });
   if (!ProjectIdSchema.safeParse(input.collection).success) {
-    return fail(`Validation error: invalid collection name '${input.collection}' (letters, digits, '_' and '-', at most ${PROJECT_ID_MAX_LENGTH})`);
+    return fail(
+      `Validation error: invalid collection name '${input.collection}' (letters, digits, '_' and '-', at most ${PROJECT_ID_MAX_LENGTH})`,
+    );
   }
   const chunks = validateChunks(input.chunks);
   if (typeof chunks === 'string') return fail(chunks);
@@ -124,7 +133,10 @@ export const retrieveDocumentChunks = async (
   const hybrid = deps.retrieveMode !== 'dense';
   const ranked: Array<{ rank: number; hit: Hit }> = [];
   // Hybrid hits are ranked by the fused score; spec 002's `score` stays the chunk's cosine.
-  const asCosine = (hit: Hit, fused: boolean) => ({ rank: hit.score, hit: fused ? { ...hit, score: hit.denseScore ?? 0 } : hit });
+  const asCosine = (hit: Hit, fused: boolean) => ({
+    rank: hit.score,
+    hit: fused ? { ...hit, score: hit.denseScore ?? 0 } : hit,
+  });
   if (name !== null) {
     // One collection: two store calls (the collection, one search).
     const target = ProjectIdSchema.safeParse(name).success ? (await resolveProject(deps, name))?.info : undefined;
@@ -132,7 +144,9 @@ export const retrieveDocumentChunks = async (
     const vector = await (await deps.embedders.for(target.fingerprint)).embed(input.query);
     const opts = { fingerprint: target.fingerprint, limit: topK };
     const fused = hybrid && target.hybrid;
-    const found = fused ? await deps.store.searchHybrid(target.name, { vector, text: input.query }, opts) : await deps.store.searchDense(target.name, vector, opts);
+    const found = fused
+      ? await deps.store.searchHybrid(target.name, { vector, text: input.query }, opts)
+      : await deps.store.searchDense(target.name, vector, opts);
     ranked.push(...found.map((hit) => asCosine(hit, fused)));
   } else {
     // Every project's current collection — from the records (a rebuilt project's collection is not its name) and

@@ -15,11 +15,18 @@ export const deleteDocument = async (
   return deps.locks.run(`${project}:${input.document_id}`, async () => {
     const entry = await registry.get(input.document_id);
     const collection = await requireProjectCollection(deps, project);
-    const chunks = collection ? await deps.store.deleteByFilter(collection.name, { document_id: input.document_id }) : 0;
+    const chunks = collection
+      ? await deps.store.deleteByFilter(collection.name, { document_id: input.document_id })
+      : 0;
     if (!entry && chunks === 0) {
       throw new AppError('document_not_found', `Document not found: ${input.document_id}`, { httpStatus: 404 });
     }
     const removed = (await registry.delete(input.document_id)) ? 1 : 0;
-    return { status: 'success' as const, document_id: input.document_id, chunks_deleted: chunks, registry_entries_deleted: removed };
+    return {
+      status: 'success' as const,
+      document_id: input.document_id,
+      chunks_deleted: chunks,
+      registry_entries_deleted: removed,
+    };
   });
 };

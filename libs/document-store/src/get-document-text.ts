@@ -32,7 +32,10 @@ export const getDocumentText = async (
   const from = input.page_from ?? 1;
   const to = input.page_to ?? Number.MAX_SAFE_INTEGER;
   if (from > to) throw new AppError('invalid_arguments', `page_from (${from}) is after page_to (${to})`);
-  const chunks = input.page_from === undefined && input.page_to === undefined ? all : all.filter((c) => onPages(c.payload, from, to));
+  const chunks =
+    input.page_from === undefined && input.page_to === undefined
+      ? all
+      : all.filter((c) => onPages(c.payload, from, to));
   const whole = chunks.length === 0 ? '' : reassembleChunks(chunks);
   const offset = Math.min(input.offset ?? 0, whole.length);
   let end = input.max_chars === undefined ? whole.length : Math.min(whole.length, offset + input.max_chars);

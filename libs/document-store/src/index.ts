@@ -2,12 +2,37 @@ export type { ConversionPort, DocumentStoreDeps, ProgressFn, SearchDeps, StoreDe
 export { KeyedMutex } from './keyed-mutex.js';
 export { AUDIT_COLLECTION, AuditLog, AuditRecordSchema } from './audit.js';
 export type { AuditRecord, NewAuditRecord } from './audit.js';
-export { CslItemSchema, citationMeta, doisIn, matchCitation, normaliseDoi, normaliseTitle, readCslJson, titleSimilarity } from './citations.js';
+export {
+  CslItemSchema,
+  citationMeta,
+  doisIn,
+  matchCitation,
+  normaliseDoi,
+  normaliseTitle,
+  readCslJson,
+  titleSimilarity,
+} from './citations.js';
 export type { CitationMatch, CslItem, MatchEvidence } from './citations.js';
 export { PROJECT_INGEST_ORIGIN, ingestProjectFile, projectDocumentId } from './project-ingest.js';
 export type { DocumentOutcome, ProjectIngestContext } from './project-ingest.js';
-export { describeChunking, listDocumentFiles, planReindex, rebuildProject, resumeStatePath, runProjectIngest, saveReindexState, validateProject } from './project-runs.js';
-export type { ProjectRunOptions, ProjectRunSummary, RebuildOptions, RebuildSummary, ResumeState, ValidationCheck } from './project-runs.js';
+export {
+  describeChunking,
+  listDocumentFiles,
+  planReindex,
+  rebuildProject,
+  resumeStatePath,
+  runProjectIngest,
+  saveReindexState,
+  validateProject,
+} from './project-runs.js';
+export type {
+  ProjectRunOptions,
+  ProjectRunSummary,
+  RebuildOptions,
+  RebuildSummary,
+  ResumeState,
+  ValidationCheck,
+} from './project-runs.js';
 export {
   CLIENT_CHUNKING,
   PROJECTS_COLLECTION,

@@ -1,5 +1,10 @@
 import { basename, resolve } from 'node:path';
-import { AppError, type ConversionResult, type IngestDocumentInput as IngestDocumentInputSchema, type IngestDocumentOutput } from '@lectern/contracts';
+import {
+  AppError,
+  type ConversionResult,
+  type IngestDocumentInput as IngestDocumentInputSchema,
+  type IngestDocumentOutput,
+} from '@lectern/contracts';
 import { chunkPages, countWords, markdownPages, sectionAt, sectionPaths } from '@lectern/chunking';
 import {
   assertSupportedFile,
@@ -36,7 +41,8 @@ const withTimeout = async <T>(ms: number, work: (signal: AbortSignal) => Promise
 };
 
 /** Every page lacked a text layer (the conversion OCR'd it, or left it empty when OCR was off or skipped). */
-const isPureScan = (result: ConversionResult): boolean => result.pages.every((p) => p.method === 'ocr' || p.char_count < 10);
+const isPureScan = (result: ConversionResult): boolean =>
+  result.pages.every((p) => p.method === 'ocr' || p.char_count < 10);
 
 /**
  * Spec 000 skips image-based documents (average image ratio > threshold) to avoid OCR'ing drawings. A scanned
@@ -91,7 +97,8 @@ export const ingestDocument = async (
         jobOptions({ enableOcr: deps.enableOcr, imageRatioThreshold: deps.imageRatioThreshold }),
         {
           signal,
-          onProgress: (p) => void progress(p.page ?? 0, p.pages, `${p.stage} page ${p.page ?? '?'} of ${p.pages ?? '?'}`),
+          onProgress: (p) =>
+            void progress(p.page ?? 0, p.pages, `${p.stage} page ${p.page ?? '?'} of ${p.pages ?? '?'}`),
         },
       );
       const skipped = {
@@ -100,7 +107,10 @@ export const ingestDocument = async (
         image_ratio: Number(converted.average_image_ratio.toFixed(3)),
         total_pages: converted.page_count,
       };
-      if (converted.image_based && (!isPureScan(converted) || !deps.enableOcr || converted.is_rendering || !readsAsScannedText(converted))) {
+      if (
+        converted.image_based &&
+        (!isPureScan(converted) || !deps.enableOcr || converted.is_rendering || !readsAsScannedText(converted))
+      ) {
         return skipped;
       }
       const totalChars = converted.pages.reduce((n, p) => n + p.text.trim().length, 0);
@@ -110,11 +120,17 @@ export const ingestDocument = async (
       // text the converter structured and cleaned, whose heading offsets give each chunk its section.
       const fromMarkdown = converted.markdown.trim() !== '';
       const { pages: mdPages, toMarkdownOffset } = markdownPages(converted);
-      const chunks = chunkPages(fromMarkdown ? mdPages : converted.pages.map((p) => ({ page_number: p.page_number, text: p.text })));
+      const chunks = chunkPages(
+        fromMarkdown ? mdPages : converted.pages.map((p) => ({ page_number: p.page_number, text: p.text })),
+      );
       const paths = sectionPaths(converted.headings);
-      if (chunks.length === 0) throw new AppError('no_chunks', `Chunking produced no chunks for ${basename(file.path)}`);
+      if (chunks.length === 0)
+        throw new AppError('no_chunks', `Chunking produced no chunks for ${basename(file.path)}`);
 
-      const sample = converted.pages.map((p) => p.text).join('\n').slice(0, 5000);
+      const sample = converted.pages
+        .map((p) => p.text)
+        .join('\n')
+        .slice(0, 5000);
       const documentType = input.document_type ?? classifyDocument(basename(file.path), sample).document_type;
       const collection = await ensureProjectCollection(deps, project);
       const embedder = await deps.embedders.for(collection.fingerprint);
@@ -149,7 +165,9 @@ export const ingestDocument = async (
             // Spec 004's fields, so find_chunks/query_hybrid cite these chunks too.
             page_start: chunks[i]?.pages[0] ?? chunks[i]?.first_page,
             page_end: chunks[i]?.pages[chunks[i].pages.length - 1] ?? chunks[i]?.first_page,
-            ...(fromMarkdown ? sectionAt(converted.headings, paths, toMarkdownOffset(r.start_offset)) : { section_heading: '', section_path: [] }),
+            ...(fromMarkdown
+              ? sectionAt(converted.headings, paths, toMarkdownOffset(r.start_offset))
+              : { section_heading: '', section_path: [] }),
           },
         })),
         { fingerprint: collection.fingerprint },
@@ -171,7 +189,10 @@ export const ingestDocument = async (
         page_count: converted.page_count,
       };
       await registry.put(entry); // last: the registry believes only in fully stored chunks
-      deps.log.info({ document_id: docId, chunks: chunks.length, method: converted.method, project }, 'document ingested');
+      deps.log.info(
+        { document_id: docId, chunks: chunks.length, method: converted.method, project },
+        'document ingested',
+      );
       return {
         status: 'success',
         document_id: docId,

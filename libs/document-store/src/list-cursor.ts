@@ -9,7 +9,8 @@ import { z } from 'zod';
  */
 const CursorSchema = z.object({ s: z.string(), a: z.string() });
 
-const scopeKey = (scope: readonly string[]): string => createHash('sha256').update(JSON.stringify(scope)).digest('base64url').slice(0, 12);
+const scopeKey = (scope: readonly string[]): string =>
+  createHash('sha256').update(JSON.stringify(scope)).digest('base64url').slice(0, 12);
 
 export const encodeListCursor = (scope: readonly string[], after: string): string =>
   Buffer.from(JSON.stringify({ s: scopeKey(scope), a: after })).toString('base64url');
@@ -24,7 +25,10 @@ export const decodeListCursor = (scope: readonly string[], cursor: string | unde
     parsed = undefined;
   }
   if (!parsed || parsed.s !== scopeKey(scope)) {
-    throw new AppError('invalid_arguments', 'cursor is not one this listing returned (pass `next_cursor` unchanged, with the same arguments)');
+    throw new AppError(
+      'invalid_arguments',
+      'cursor is not one this listing returned (pass `next_cursor` unchanged, with the same arguments)',
+    );
   }
   return parsed.a;
 };
@@ -41,5 +45,7 @@ export const pageAfter = <T>(
   const rest = after === undefined ? sorted : sorted.filter((item) => key(item) > after);
   const page = rest.slice(0, input.limit);
   const last = page.at(-1);
-  return rest.length > page.length && last !== undefined ? { page, next_cursor: encodeListCursor(scope, key(last)) } : { page };
+  return rest.length > page.length && last !== undefined
+    ? { page, next_cursor: encodeListCursor(scope, key(last)) }
+    : { page };
 };

@@ -1,4 +1,8 @@
-import { LIST_DOCUMENTS_PAGE, type ListIngestedDocumentsInput, type ListIngestedDocumentsOutput } from '@lectern/contracts';
+import {
+  LIST_DOCUMENTS_PAGE,
+  type ListIngestedDocumentsInput,
+  type ListIngestedDocumentsOutput,
+} from '@lectern/contracts';
 import type { z } from 'zod';
 import type { StoreDeps } from './deps.js';
 import { pageAfter } from './list-cursor.js';
@@ -14,10 +18,15 @@ export const listIngestedDocuments = async (
 ): Promise<z.infer<typeof ListIngestedDocumentsOutput>> => {
   const project = input.project ?? deps.defaultProject;
   const entries = await new VectorStoreDocumentRegistry(deps.store, project).listByApplication(input.application_ref);
-  const { page, next_cursor } = pageAfter(entries, (e) => e.document_id, ['list_ingested_documents', project, input.application_ref], {
-    cursor: input.cursor,
-    limit: input.limit ?? LIST_DOCUMENTS_PAGE.default,
-  });
+  const { page, next_cursor } = pageAfter(
+    entries,
+    (e) => e.document_id,
+    ['list_ingested_documents', project, input.application_ref],
+    {
+      cursor: input.cursor,
+      limit: input.limit ?? LIST_DOCUMENTS_PAGE.default,
+    },
+  );
   return {
     status: 'success' as const,
     application_ref: input.application_ref,

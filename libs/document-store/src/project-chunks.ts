@@ -17,7 +17,13 @@ import { projectChunkId } from '@lectern/chunking';
 import type { Filter, Hit } from '@lectern/vector-store';
 import type { z } from 'zod';
 import type { DocumentStoreDeps, SearchDeps, StoreDeps } from './deps.js';
-import { embeddingMismatch, listProjectRecords, requireProject, writeProjectRecord, type ResolvedProject } from './projects.js';
+import {
+  embeddingMismatch,
+  listProjectRecords,
+  requireProject,
+  writeProjectRecord,
+  type ResolvedProject,
+} from './projects.js';
 
 type RetrievalResult = z.infer<typeof RetrievalResultSchema>;
 type FindOutput = z.infer<typeof FindChunksOutput>;
@@ -61,7 +67,10 @@ const pageSpan = (p: Record<string, unknown>): { start: number | null; end: numb
   const start = int(p['page_start']);
   if (start !== null) return { start, end: int(p['page_end']) ?? start };
   if (typeof p['page_numbers'] === 'string' && p['page_numbers'] !== '') {
-    const pages = p['page_numbers'].split(',').map(Number).filter((n) => Number.isInteger(n) && n > 0);
+    const pages = p['page_numbers']
+      .split(',')
+      .map(Number)
+      .filter((n) => Number.isInteger(n) && n > 0);
     if (pages.length > 0) return { start: Math.min(...pages), end: Math.max(...pages) };
   }
   return { start: null, end: null };
@@ -75,11 +84,14 @@ const docIdOf = (p: Record<string, unknown>): string =>
 export const toRetrievalResult = (hit: Hit, maxChars: number, score: number): RetrievalResult => {
   const p = hit.payload;
   const citation = CitationMetaSchema.safeParse(p['citation']);
-  const meta: z.infer<typeof CitationMetaSchema> | null = citation.success && Object.keys(citation.data).length > 0 ? citation.data : null;
+  const meta: z.infer<typeof CitationMetaSchema> | null =
+    citation.success && Object.keys(citation.data).length > 0 ? citation.data : null;
   const docId = docIdOf(p);
   const { start, end } = pageSpan(p);
   const key = meta?.citekey ?? (typeof p['source_file'] === 'string' ? p['source_file'] : docId);
-  const path = Array.isArray(p['section_path']) ? p['section_path'].filter((s): s is string => typeof s === 'string') : [];
+  const path = Array.isArray(p['section_path'])
+    ? p['section_path'].filter((s): s is string => typeof s === 'string')
+    : [];
   const heading = typeof p['section_heading'] === 'string' && p['section_heading'] !== '' ? p['section_heading'] : null;
   return {
     chunk_id: hit.id,
@@ -99,7 +111,9 @@ export const toRetrievalResult = (hit: Hit, maxChars: number, score: number): Re
 };
 
 /** FR-008's filters: tags (any of) and document ids (any of), both at once when given. */
-export const retrievalFilter = (filters: { tags?: string[] | undefined; doc_ids?: string[] | undefined } | undefined): Filter | undefined => {
+export const retrievalFilter = (
+  filters: { tags?: string[] | undefined; doc_ids?: string[] | undefined } | undefined,
+): Filter | undefined => {
   const parts: Filter[] = [];
   if (filters?.tags?.length) parts.push({ tags: { $in: filters.tags } });
   if (filters?.doc_ids?.length) parts.push({ document_id: { $in: filters.doc_ids } });
@@ -127,7 +141,15 @@ const nonEmpty = (query: string): void => {
 
 /** Spec 004 find_chunks: semantic search in one project (two store calls: the collection, one search). */
 /** FR-013: one record per retrieval (query, project, returned chunk ids, time), queued so the search pays no round trip. */
-const auditRetrieval = (deps: ProjectChunkDeps, tool: string, started: number, input: { project: string; query: string } & Record<string, unknown>, collection: string, model: string, out: FindOutput): FindOutput => {
+const auditRetrieval = (
+  deps: ProjectChunkDeps,
+  tool: string,
+  started: number,
+  input: { project: string; query: string } & Record<string, unknown>,
+  collection: string,
+  model: string,
+  out: FindOutput,
+): FindOutput => {
   const { project, query, ...parameters } = input;
   deps.audit?.queue({
     kind: 'retrieval',
@@ -144,17 +166,36 @@ const auditRetrieval = (deps: ProjectChunkDeps, tool: string, started: number, i
   return out;
 };
 
-export const findChunks = async (deps: ProjectChunkDeps, input: z.input<typeof FindChunksInput>): Promise<FindOutput> => {
+export const findChunks = async (
+  deps: ProjectChunkDeps,
+  input: z.input<typeof FindChunksInput>,
+): Promise<FindOutput> => {
   const started = Date.now();
   nonEmpty(input.query);
   const { info } = await requireProject(deps, input.project);
   const embedder = await deps.embedders.for(info.fingerprint);
   const vector = await embedder.embed(input.query);
   const filter = retrievalFilter(input.filters);
-  const hits = await deps.store.searchDense(info.name, vector, { fingerprint: info.fingerprint, limit: input.top_k ?? 6, ...(filter ? { filter } : {}) });
+  const hits = await deps.store.searchDense(info.name, vector, {
+    fingerprint: info.fingerprint,
+    limit: input.top_k ?? 6,
+    ...(filter ? { filter } : {}),
+  });
   const max = maxCharsFor(deps, input.max_chars);
-  const out = answer(input.project, input.query, hits.map((h) => toRetrievalResult(h, max, h.score)));
-  return auditRetrieval(deps, 'find_chunks', started, input, info.name, `${info.fingerprint.model_id}@${info.fingerprint.revision}`, out);
+  const out = answer(
+    input.project,
+    input.query,
+    hits.map((h) => toRetrievalResult(h, max, h.score)),
+  );
+  return auditRetrieval(
+    deps,
+    'find_chunks',
+    started,
+    input,
+    info.name,
+    `${info.fingerprint.model_id}@${info.fingerprint.revision}`,
+    out,
+  );
 };
 
 /**
@@ -162,12 +203,18 @@ export const findChunks = async (deps: ProjectChunkDeps, input: z.input<typeof F
  * ordered by the fused score, each result with both component ranks. HYBRID_NOT_SUPPORTED for a project
  * without a full-text index.
  */
-export const queryHybrid = async (deps: ProjectChunkDeps, input: z.input<typeof QueryHybridInput>): Promise<FindOutput> => {
+export const queryHybrid = async (
+  deps: ProjectChunkDeps,
+  input: z.input<typeof QueryHybridInput>,
+): Promise<FindOutput> => {
   const started = Date.now();
   nonEmpty(input.query);
   const { info } = await requireProject(deps, input.project);
   if (!info.hybrid) {
-    throw new AppError('HYBRID_NOT_SUPPORTED', `Project "${input.project}" has no full-text index; use find_chunks (semantic).`);
+    throw new AppError(
+      'HYBRID_NOT_SUPPORTED',
+      `Project "${input.project}" has no full-text index; use find_chunks (semantic).`,
+    );
   }
   const embedder = await deps.embedders.for(info.fingerprint);
   const vector = await embedder.embed(input.query);
@@ -184,8 +231,20 @@ export const queryHybrid = async (deps: ProjectChunkDeps, input: z.input<typeof 
     },
   );
   const max = maxCharsFor(deps, input.max_chars);
-  const out = answer(input.project, input.query, hits.map((h) => toRetrievalResult(h, max, h.score)));
-  return auditRetrieval(deps, 'query_hybrid', started, input, info.name, `${info.fingerprint.model_id}@${info.fingerprint.revision}`, out);
+  const out = answer(
+    input.project,
+    input.query,
+    hits.map((h) => toRetrievalResult(h, max, h.score)),
+  );
+  return auditRetrieval(
+    deps,
+    'query_hybrid',
+    started,
+    input,
+    info.name,
+    `${info.fingerprint.model_id}@${info.fingerprint.revision}`,
+    out,
+  );
 };
 
 const sameModel = (a: ProjectRecord['fingerprint'], b: ProjectRecord['fingerprint']): boolean =>
@@ -195,7 +254,11 @@ const sameModel = (a: ProjectRecord['fingerprint'], b: ProjectRecord['fingerprin
  * FR-020 migration without emptying anything: a new collection `<project>__v<N>` built with the new model, the
  * record switched to it, the old collection kept (listed in `previous_collections`) until `lectern rebuild --drop-old`.
  */
-export const migrateProject = async (deps: SearchDeps, found: ResolvedProject, fingerprint: ProjectRecord['fingerprint']): Promise<ResolvedProject> => {
+export const migrateProject = async (
+  deps: SearchDeps,
+  found: ResolvedProject,
+  fingerprint: ProjectRecord['fingerprint'],
+): Promise<ResolvedProject> => {
   const { record } = found;
   const used = new Set([record.collection, ...record.previous_collections]);
   let n = 2;
@@ -218,16 +281,25 @@ export const migrateProject = async (deps: SearchDeps, found: ResolvedProject, f
  * (FR-003). The model this server writes with is compared with the project's first (FR-005): another model is
  * EMBEDDING_MISMATCH unless `migrate` — which builds a new collection and switches to it, never emptying one.
  */
-export const storeChunks = async (deps: ProjectChunkDeps & Pick<DocumentStoreDeps, 'log'>, input: z.input<typeof StoreChunksInput>): Promise<z.infer<typeof StoreChunksOutput>> => {
+export const storeChunks = async (
+  deps: ProjectChunkDeps & Pick<DocumentStoreDeps, 'log'>,
+  input: z.input<typeof StoreChunksInput>,
+): Promise<z.infer<typeof StoreChunksOutput>> => {
   let found = await requireProject(deps, input.project);
   const writer = await deps.embedders.configured();
   if (!sameModel(found.record.fingerprint, writer.fingerprint)) {
     if (!input.migrate) {
-      deps.log.warn({ project: input.project, have: found.record.fingerprint, want: writer.fingerprint }, 'store_chunks refused: embedding model mismatch');
+      deps.log.warn(
+        { project: input.project, have: found.record.fingerprint, want: writer.fingerprint },
+        'store_chunks refused: embedding model mismatch',
+      );
       throw embeddingMismatch(input.project, found.record.fingerprint, writer.fingerprint);
     }
     found = await migrateProject(deps, found, writer.fingerprint);
-    deps.log.info({ project: input.project, collection: found.info.name, model: writer.fingerprint.model_id }, 'store_chunks migrated the project to a new collection');
+    deps.log.info(
+      { project: input.project, collection: found.info.name, model: writer.fingerprint.model_id },
+      'store_chunks migrated the project to a new collection',
+    );
   }
   const { info } = found;
   const fp = info.fingerprint;
@@ -292,7 +364,10 @@ export const redactPayload = (value: unknown): unknown => {
 };
 
 /** Spec 004 inspect_collection (FR-017): size, model, indexes and redacted sample payloads of a project's collection. */
-export const inspectProject = async (deps: StoreDeps, input: z.input<typeof InspectCollectionInput>): Promise<z.infer<typeof InspectCollectionOutput>> => {
+export const inspectProject = async (
+  deps: StoreDeps,
+  input: z.input<typeof InspectCollectionInput>,
+): Promise<z.infer<typeof InspectCollectionOutput>> => {
   const { info } = await requireProject(deps, input.project);
   const inspection = await deps.store.inspect(info.name, input.sample_size ?? 1);
   return {
@@ -312,7 +387,10 @@ export const inspectProject = async (deps: StoreDeps, input: z.input<typeof Insp
 export const listProjects = async (deps: StoreDeps): Promise<z.infer<typeof ListProjectsOutput>> => {
   const [records, collections] = await Promise.all([listProjectRecords(deps.store), deps.store.listCollections()]);
   const byName = new Map(collections.map((c) => [c.name, c]));
-  const names = new Set([...records.map((r) => r.project), ...collections.map((c) => c.name).filter((n) => !isInternalCollectionName(n))]);
+  const names = new Set([
+    ...records.map((r) => r.project),
+    ...collections.map((c) => c.name).filter((n) => !isInternalCollectionName(n)),
+  ]);
   const projects = [...names].sort().map((project) => {
     const record = records.find((r) => r.project === project);
     const info = byName.get(record?.collection ?? project);
@@ -327,4 +405,3 @@ export const listProjects = async (deps: StoreDeps): Promise<z.infer<typeof List
   });
   return { status: 'success', project_count: projects.length, projects };
 };
-

@@ -50,7 +50,14 @@ export interface DocumentOutcome {
   duration_ms: number;
 }
 
-const payloadFor = (project: string, docId: string, file: string, sourcePath: string, c: MarkdownChunk, citation: CitationMeta | null) => ({
+const payloadFor = (
+  project: string,
+  docId: string,
+  file: string,
+  sourcePath: string,
+  c: MarkdownChunk,
+  citation: CitationMeta | null,
+) => ({
   document_id: docId,
   project,
   source_file: basename(file),
@@ -70,14 +77,24 @@ const payloadFor = (project: string, docId: string, file: string, sourcePath: st
 });
 
 const fingerprintOf = (payload: Record<string, unknown>, text: string): string =>
-  createHash('sha256').update(JSON.stringify({ ...payload, text })).digest('hex');
+  createHash('sha256')
+    .update(JSON.stringify({ ...payload, text }))
+    .digest('hex');
 
 /** Every stored chunk id of a document with a hash of its text and payload. */
-const storedChunks = async (deps: DocumentStoreDeps, collection: string, docId: string): Promise<Map<string, string>> => {
+const storedChunks = async (
+  deps: DocumentStoreDeps,
+  collection: string,
+  docId: string,
+): Promise<Map<string, string>> => {
   const out = new Map<string, string>();
   let cursor: string | null = null;
   do {
-    const page: { points: StoredPoint[]; next: string | null } = await deps.store.scroll(collection, { filter: { document_id: docId }, limit: 1000, cursor });
+    const page: { points: StoredPoint[]; next: string | null } = await deps.store.scroll(collection, {
+      filter: { document_id: docId },
+      limit: 1000,
+      cursor,
+    });
     for (const p of page.points) out.set(p.id, fingerprintOf(p.payload, p.text));
     cursor = page.next;
   } while (cursor);
@@ -111,8 +128,15 @@ export const ingestProjectFile = async (
       { kind: 'read', path: file.path, filename: basename(file.path), bytes, sha256 },
       // Spec 004 ingests sources to cite (papers, books, manuals): an image-based one is a scan to read, never a
       // drawing to skip, so its text-less pages are OCR'd too (spec 000's drawing rule does not apply here).
-      jobOptions({ enableOcr: deps.enableOcr, imageRatioThreshold: deps.imageRatioThreshold, ocrImageBased: deps.enableOcr }),
-      { onProgress: (p) => void progress(p.page ?? 0, p.pages, `${rel}: ${p.stage} page ${p.page ?? '?'} of ${p.pages ?? '?'}`) },
+      jobOptions({
+        enableOcr: deps.enableOcr,
+        imageRatioThreshold: deps.imageRatioThreshold,
+        ocrImageBased: deps.enableOcr,
+      }),
+      {
+        onProgress: (p) =>
+          void progress(p.page ?? 0, p.pages, `${rel}: ${p.stage} page ${p.page ?? '?'} of ${p.pages ?? '?'}`),
+      },
     );
     const maxTokens = Math.min(record.chunking.max_tokens ?? ctx.embedder.maxTokens, ctx.embedder.maxTokens);
     const chunks = chunkMarkdown(converted, {
@@ -141,10 +165,16 @@ export const ingestProjectFile = async (
       if (match.matched) {
         citation = match.citation;
         how = { by: match.by, score: Math.round(match.score * 100) / 100 };
-        deps.log.info({ project: record.project, file: rel, citekey: citation.citekey, by: match.by, score: how.score }, 'citation matched');
+        deps.log.info(
+          { project: record.project, file: rel, citekey: citation.citekey, by: match.by, score: how.score },
+          'citation matched',
+        );
       } else {
         how = { unmatched: match.hint };
-        deps.log.warn({ project: record.project, file: rel, closest: match.closest }, `no citation metadata for ${rel}: ${match.hint}`);
+        deps.log.warn(
+          { project: record.project, file: rel, closest: match.closest },
+          `no citation metadata for ${rel}: ${match.hint}`,
+        );
       }
     }
     const fp = info.fingerprint;
@@ -178,7 +208,8 @@ export const ingestProjectFile = async (
     }
     // Stale chunks go last: a crash before this leaves extra chunks (removed by the next run), never missing ones.
     const removed = stale.length > 0 ? await deps.store.deleteByIds(info.name, stale) : 0;
-    if (chunks.length === 0) deps.log.warn({ project: record.project, file: rel }, `${rel} produced no chunk (processed with 0 chunks)`);
+    if (chunks.length === 0)
+      deps.log.warn({ project: record.project, file: rel }, `${rel} produced no chunk (processed with 0 chunks)`);
     return {
       doc_id: docId,
       file: rel,

@@ -11,7 +11,13 @@ import type { AuditRecord } from './audit.js';
 import { readCslJson, type CslItem } from './citations.js';
 import type { DocumentStoreDeps, ProgressFn } from './deps.js';
 import { ingestProjectFile, PROJECT_INGEST_ORIGIN, type DocumentOutcome } from './project-ingest.js';
-import { assertSameModel, listProjectRecords, readProjectRecord, requireProject, writeProjectRecord } from './projects.js';
+import {
+  assertSameModel,
+  listProjectRecords,
+  readProjectRecord,
+  requireProject,
+  writeProjectRecord,
+} from './projects.js';
 
 /** Every file under `root` (recursively, sorted, hidden entries and symlinks skipped) with one of `extensions`. */
 export const listDocumentFiles = async (root: string, extensions: readonly string[]): Promise<string[]> => {
@@ -59,7 +65,8 @@ export interface ProjectRunSummary {
 }
 
 /** A per-file error as a user reads it: a typed error's message; anything else named but not dumped. */
-const describe = (error: unknown): string => (isAppError(error) ? `${error.code}: ${error.message}` : error instanceof Error ? error.message : String(error));
+const describe = (error: unknown): string =>
+  isAppError(error) ? `${error.code}: ${error.message}` : error instanceof Error ? error.message : String(error);
 
 /**
  * One ingest or reindex run over files of a project (FR-013/FR-014/FR-019): each file converted, chunked,
@@ -79,7 +86,8 @@ export const runProjectIngest = async (deps: DocumentStoreDeps, o: ProjectRunOpt
     try {
       const read = await readCslJson(referencesPath);
       references = read.items;
-      if (read.skipped > 0) warning = `${read.skipped} entries of ${referencesPath} are not CSL-JSON items and were skipped`;
+      if (read.skipped > 0)
+        warning = `${read.skipped} entries of ${referencesPath} are not CSL-JSON items and were skipped`;
     } catch (error) {
       warning = `${describe(error)} Citation enrichment may be incomplete.`;
       deps.log.warn({ project: o.project, references: referencesPath }, warning);
@@ -123,8 +131,24 @@ export const runProjectIngest = async (deps: DocumentStoreDeps, o: ProjectRunOpt
       duration_ms: duration,
       model,
       documents: [
-        ...documents.map((d) => ({ doc_id: d.doc_id, file: d.file, chunks: d.chunks, written: d.written, removed: d.removed, citekey: d.citekey, duration_ms: d.duration_ms })),
-        ...errors.map((e) => ({ doc_id: null, file: e.file, chunks: 0, written: 0, removed: 0, duration_ms: 0, error: e.error })),
+        ...documents.map((d) => ({
+          doc_id: d.doc_id,
+          file: d.file,
+          chunks: d.chunks,
+          written: d.written,
+          removed: d.removed,
+          citekey: d.citekey,
+          duration_ms: d.duration_ms,
+        })),
+        ...errors.map((e) => ({
+          doc_id: null,
+          file: e.file,
+          chunks: 0,
+          written: 0,
+          removed: 0,
+          duration_ms: 0,
+          error: e.error,
+        })),
       ],
       totals,
       collection: resolved.info.name,
@@ -138,7 +162,12 @@ export const runProjectIngest = async (deps: DocumentStoreDeps, o: ProjectRunOpt
     documents,
     errors,
     totals,
-    citations: { matched, unmatched: references ? documents.length - matched : 0, references: referencesPath ? 'given' : null, ...(warning ? { warning } : {}) },
+    citations: {
+      matched,
+      unmatched: references ? documents.length - matched : 0,
+      references: referencesPath ? 'given' : null,
+      ...(warning ? { warning } : {}),
+    },
     model,
     duration_ms: duration,
     audit_id: auditId,
@@ -146,11 +175,20 @@ export const runProjectIngest = async (deps: DocumentStoreDeps, o: ProjectRunOpt
 };
 
 /** What `--limit`/`--resume` remember between runs (a file under the data directory, per project and root). */
-const ResumeStateSchema = z.object({ project: z.string(), root: z.string(), files: z.array(z.string()), done: z.array(z.string()) });
+const ResumeStateSchema = z.object({
+  project: z.string(),
+  root: z.string(),
+  files: z.array(z.string()),
+  done: z.array(z.string()),
+});
 export type ResumeState = z.infer<typeof ResumeStateSchema>;
 
 export const resumeStatePath = (dataDir: string, project: string, root: string): string =>
-  join(dataDir, 'reindex-state', `${project}-${createHash('sha256').update(resolve(root)).digest('hex').slice(0, 16)}.json`);
+  join(
+    dataDir,
+    'reindex-state',
+    `${project}-${createHash('sha256').update(resolve(root)).digest('hex').slice(0, 16)}.json`,
+  );
 
 /**
  * FR-019's partial processing: `--limit N` takes the first N files not done yet (a fresh run forgets an earlier
@@ -163,7 +201,11 @@ export const planReindex = async (
 ): Promise<{ todo: string[]; state: ResumeState }> => {
   let state: ResumeState = { project: o.project, root: resolve(o.root), files: [...o.files], done: [] };
   if (o.resume) {
-    if (!existsSync(statePath)) throw new AppError('nothing_to_resume', `No interrupted reindex of project ${o.project} under ${o.root} to resume.`);
+    if (!existsSync(statePath))
+      throw new AppError(
+        'nothing_to_resume',
+        `No interrupted reindex of project ${o.project} under ${o.root} to resume.`,
+      );
     state = ResumeStateSchema.parse(JSON.parse(await readFile(statePath, 'utf8')));
     // Files added since keep their place at the end.
     for (const f of o.files) if (!state.files.includes(f)) state.files.push(f);
@@ -213,8 +255,23 @@ export const describeChunking = (c: ChunkingPolicy): string =>
   (c.kind === 'heading' ? `, heading context ${c.heading_context ? 'on' : 'off'}` : '');
 
 /** The audit record of a rebuild run (FR-013), a failed one too: its steps say how far it got. */
-const auditRebuild = async (deps: DocumentStoreDeps, project: string, started: number, model: string, steps: string[], collection: string): Promise<void> => {
-  await deps.audit?.write({ kind: 'rebuild', project, at: new Date(started).toISOString(), duration_ms: Date.now() - started, model, steps, collection });
+const auditRebuild = async (
+  deps: DocumentStoreDeps,
+  project: string,
+  started: number,
+  model: string,
+  steps: string[],
+  collection: string,
+): Promise<void> => {
+  await deps.audit?.write({
+    kind: 'rebuild',
+    project,
+    at: new Date(started).toISOString(),
+    duration_ms: Date.now() - started,
+    model,
+    steps,
+    collection,
+  });
 };
 
 interface SourceDocument {
@@ -229,12 +286,19 @@ interface SourceDocument {
  * (nothing created) when a chunk has no recorded source: chunks of spec 000/002 writes and of spec 004 ingests
  * from before sources were recorded cannot be re-chunked.
  */
-const sourceDocuments = async (deps: DocumentStoreDeps, project: string, collection: string): Promise<SourceDocument[]> => {
+const sourceDocuments = async (
+  deps: DocumentStoreDeps,
+  project: string,
+  collection: string,
+): Promise<SourceDocument[]> => {
   const docs = new Map<string, SourceDocument>();
   const lacking = new Set<string>();
   let cursor: string | null = null;
   do {
-    const page: { points: StoredPoint[]; next: string | null } = await deps.store.scroll(collection, { limit: 500, cursor });
+    const page: { points: StoredPoint[]; next: string | null } = await deps.store.scroll(collection, {
+      limit: 500,
+      cursor,
+    });
     for (const { payload: pl, id } of page.points) {
       const docId = typeof pl['document_id'] === 'string' ? pl['document_id'] : null;
       const source = typeof pl['source_path'] === 'string' ? pl['source_path'] : null;
@@ -282,15 +346,26 @@ export const rebuildProject = async (deps: DocumentStoreDeps, o: RebuildOptions)
   let to: RebuildSummary['to'] = null;
   if (!o.dropOnly) {
     const fp = o.embedder.fingerprint;
-    const used = new Set([record.collection, ...record.previous_collections, ...(await deps.store.listCollections()).map((c) => c.name)]);
+    const used = new Set([
+      record.collection,
+      ...record.previous_collections,
+      ...(await deps.store.listCollections()).map((c) => c.name),
+    ]);
     let n = 2;
     while (used.has(`${o.project}__v${n}`)) n++;
     const target = `${o.project}__v${n}`;
     const policy = o.policy;
     const sources = policy ? await sourceDocuments(deps, o.project, info.name) : [];
-    step(`create ${target} with ${modelName(fp)} (hybrid ${record.hybrid})${policy ? `, chunking ${describeChunking(policy)}` : ''}`);
+    step(
+      `create ${target} with ${modelName(fp)} (hybrid ${record.hybrid})${policy ? `, chunking ${describeChunking(policy)}` : ''}`,
+    );
     const targetInfo = await deps.store.ensureCollection(target, { fingerprint: fp, hybrid: record.hybrid });
-    const next: ProjectRecord = { ...record, collection: target, fingerprint: fp, ...(policy ? { chunking: policy } : {}) };
+    const next: ProjectRecord = {
+      ...record,
+      collection: target,
+      fingerprint: fp,
+      ...(policy ? { chunking: policy } : {}),
+    };
     let cursor: string | null = null;
     let copied = 0;
     const ids = new Set<string>();
@@ -302,11 +377,21 @@ export const rebuildProject = async (deps: DocumentStoreDeps, o: RebuildOptions)
         for (const [i, d] of sources.entries()) {
           const outcome = await ingestProjectFile(
             deps,
-            { resolved: { record: next, info: targetInfo }, embedder: o.embedder, root: dirname(d.sourcePath), references: null, titleThreshold: 0.85, citation: d.citation },
+            {
+              resolved: { record: next, info: targetInfo },
+              embedder: o.embedder,
+              root: dirname(d.sourcePath),
+              references: null,
+              titleThreshold: 0.85,
+              citation: d.citation,
+            },
             d.sourcePath,
           );
           if (outcome.doc_id !== d.docId) {
-            throw new AppError('rebuild_failed', `${outcome.file} changed since it was ingested (now ${outcome.doc_id}, was ${d.docId}): reindex the project first.`);
+            throw new AppError(
+              'rebuild_failed',
+              `${outcome.file} changed since it was ingested (now ${outcome.doc_id}, was ${d.docId}): reindex the project first.`,
+            );
           }
           expected += outcome.chunks;
           o.onProgress?.(i + 1, sources.length);
@@ -320,10 +405,19 @@ export const rebuildProject = async (deps: DocumentStoreDeps, o: RebuildOptions)
       step(`re-chunked ${sources.length} documents (${info.pointsCount} chunks before, ${expected} now)`);
     }
     while (!policy) {
-      const page: { points: StoredPoint[]; next: string | null } = await deps.store.scroll(info.name, { limit: 256, cursor });
+      const page: { points: StoredPoint[]; next: string | null } = await deps.store.scroll(info.name, {
+        limit: 256,
+        cursor,
+      });
       // Embedded as at ingest: with the section path first when the chunk was (its `heading_context` mark).
       const vectors = await o.embedder.embedBatch(
-        page.points.map((p) => embeddingText(p.text, Array.isArray(p.payload['section_path']) ? p.payload['section_path'].map(String) : [], p.payload['heading_context'] === true)),
+        page.points.map((p) =>
+          embeddingText(
+            p.text,
+            Array.isArray(p.payload['section_path']) ? p.payload['section_path'].map(String) : [],
+            p.payload['heading_context'] === true,
+          ),
+        ),
       );
       const points = page.points.map((p, i) => {
         const pl = p.payload;
@@ -355,7 +449,10 @@ export const rebuildProject = async (deps: DocumentStoreDeps, o: RebuildOptions)
     if (count !== expected || (!policy && count !== ids.size)) {
       step(`verification failed: ${count} points in ${target}, ${expected} expected; project not switched`);
       await auditRebuild(deps, o.project, started, from.model, steps, info.name);
-      throw new AppError('rebuild_failed', `Rebuild of ${o.project} verified ${count} points in ${target} against ${expected} expected: not switched (the project still uses ${info.name}).`);
+      throw new AppError(
+        'rebuild_failed',
+        `Rebuild of ${o.project} verified ${count} points in ${target} against ${expected} expected: not switched (the project still uses ${info.name}).`,
+      );
     }
     step(`verified ${count} points`);
     current = {
@@ -378,7 +475,15 @@ export const rebuildProject = async (deps: DocumentStoreDeps, o: RebuildOptions)
     current = { ...current, previous_collections: [], updated_at: new Date().toISOString() };
     await writeProjectRecord(deps, current);
   }
-  const summary: RebuildSummary = { project: o.project, from, to, dropped, kept: current.previous_collections, steps, duration_ms: Date.now() - started };
+  const summary: RebuildSummary = {
+    project: o.project,
+    from,
+    to,
+    dropped,
+    kept: current.previous_collections,
+    steps,
+    duration_ms: Date.now() - started,
+  };
   await auditRebuild(deps, o.project, started, to?.model ?? from.model, steps, current.collection);
   return summary;
 };
@@ -394,7 +499,11 @@ export interface ValidationCheck {
  * model's own (same model family and revision), the store answers, the project's collection exists, its model
  * is the record's, its indexes are there (full text for a hybrid project), and the references file is present.
  */
-export const validateProject = async (deps: DocumentStoreDeps, project: string, embedder: Embedder): Promise<{ project: string; ok: boolean; checks: ValidationCheck[] }> => {
+export const validateProject = async (
+  deps: DocumentStoreDeps,
+  project: string,
+  embedder: Embedder,
+): Promise<{ project: string; ok: boolean; checks: ValidationCheck[] }> => {
   const checks: ValidationCheck[] = [];
   let record: ProjectRecord | null = null;
   try {
@@ -402,14 +511,22 @@ export const validateProject = async (deps: DocumentStoreDeps, project: string, 
     record = await readProjectRecord(deps.store, project);
     checks.push({ check: 'vector_store', ok: true, message: `the ${deps.store.engine} store answers` });
   } catch (error) {
-    checks.push({ check: 'vector_store', ok: false, message: `the vector store does not answer (${describe(error)}): start it or check QDRANT_URL / DATA_DIR` });
+    checks.push({
+      check: 'vector_store',
+      ok: false,
+      message: `the vector store does not answer (${describe(error)}): start it or check QDRANT_URL / DATA_DIR`,
+    });
     return { project, ok: false, checks };
   }
   const resolved = record ? null : await requireProject(deps, project).catch(() => null);
   record ??= resolved?.record ?? null;
   if (!record) {
     const known = (await listProjectRecords(deps.store)).map((r) => r.project);
-    checks.push({ check: 'collection', ok: false, message: `project ${project} does not exist${known.length ? ` (projects: ${known.join(', ')})` : ''}: \`lectern project create ${project}\`` });
+    checks.push({
+      check: 'collection',
+      ok: false,
+      message: `project ${project} does not exist${known.length ? ` (projects: ${known.join(', ')})` : ''}: \`lectern project create ${project}\``,
+    });
     return { project, ok: false, checks };
   }
   const fp = record.fingerprint;
@@ -426,17 +543,26 @@ export const validateProject = async (deps: DocumentStoreDeps, project: string, 
   checks.push({
     check: 'collection',
     ok: info !== null,
-    message: info ? `collection ${record.collection} exists (${info.pointsCount} chunks)` : `collection ${record.collection} is missing: \`lectern rebuild --project ${project}\` from a kept collection, or re-ingest`,
+    message: info
+      ? `collection ${record.collection} exists (${info.pointsCount} chunks)`
+      : `collection ${record.collection} is missing: \`lectern rebuild --project ${project}\` from a kept collection, or re-ingest`,
   });
   if (info) {
-    const same = info.fingerprint.model_id === fp.model_id && info.fingerprint.revision === fp.revision && info.fingerprint.dimension === fp.dimension;
+    const same =
+      info.fingerprint.model_id === fp.model_id &&
+      info.fingerprint.revision === fp.revision &&
+      info.fingerprint.dimension === fp.dimension;
     checks.push({
       check: 'model',
       ok: same,
-      message: same ? `collection built with ${modelName(fp)}, as recorded` : `collection built with ${modelName(info.fingerprint)} but the project records ${modelName(fp)}: run \`lectern rebuild --project ${project}\``,
+      message: same
+        ? `collection built with ${modelName(fp)}, as recorded`
+        : `collection built with ${modelName(info.fingerprint)} but the project records ${modelName(fp)}: run \`lectern rebuild --project ${project}\``,
     });
     const inspection = await deps.store.inspect(info.name, 0);
-    const hasText = inspection.indexes.some((i) => /full-text|text/i.test(i.type) || i.field === '__text' || i.field === 'text');
+    const hasText = inspection.indexes.some(
+      (i) => /full-text|text/i.test(i.type) || i.field === '__text' || i.field === 'text',
+    );
     const indexesOk = inspection.indexes.length > 0 && (!record.hybrid || hasText);
     checks.push({
       check: 'indexes',
@@ -451,10 +577,16 @@ export const validateProject = async (deps: DocumentStoreDeps, project: string, 
     checks.push({
       check: 'references',
       ok: present,
-      message: present ? 'references file present' : `references file ${record.references_path} is missing: export CSL JSON there, or \`lectern project create\` with --references`,
+      message: present
+        ? 'references file present'
+        : `references file ${record.references_path} is missing: export CSL JSON there, or \`lectern project create\` with --references`,
     });
   } else {
-    checks.push({ check: 'references', ok: true, message: 'no references file configured (citations come only from stored chunks)' });
+    checks.push({
+      check: 'references',
+      ok: true,
+      message: 'no references file configured (citations come only from stored chunks)',
+    });
   }
   return { project, ok: checks.every((c) => c.ok), checks };
 };

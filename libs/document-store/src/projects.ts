@@ -50,7 +50,8 @@ export class ProjectCache {
   }
 }
 
-const nowIso = (deps: StoreDeps | SearchDeps): string => ('now' in deps && deps.now ? deps.now() : new Date()).toISOString();
+const nowIso = (deps: StoreDeps | SearchDeps): string =>
+  ('now' in deps && deps.now ? deps.now() : new Date()).toISOString();
 
 /** Scroll that treats a missing collection as empty (INVALID_PROJECT from the store). */
 const scrollAll = async (store: VectorStore, name: string, filter?: Record<string, string>): Promise<StoredPoint[]> => {
@@ -58,7 +59,11 @@ const scrollAll = async (store: VectorStore, name: string, filter?: Record<strin
   let cursor: string | null = null;
   try {
     do {
-      const page: { points: StoredPoint[]; next: string | null } = await store.scroll(name, { ...(filter ? { filter } : {}), limit: 500, cursor });
+      const page: { points: StoredPoint[]; next: string | null } = await store.scroll(name, {
+        ...(filter ? { filter } : {}),
+        limit: 500,
+        cursor,
+      });
       out.push(...page.points);
       cursor = page.next;
     } while (cursor);
@@ -82,12 +87,19 @@ export const listProjectRecords = async (store: VectorStore): Promise<ProjectRec
     .sort((a, b) => a.project.localeCompare(b.project));
 
 /** Write (create or replace) a project record; last write wins. */
-export const writeProjectRecord = async (deps: Pick<StoreDeps, 'store' | 'projectCache'>, record: ProjectRecord): Promise<ProjectRecord> => {
+export const writeProjectRecord = async (
+  deps: Pick<StoreDeps, 'store' | 'projectCache'>,
+  record: ProjectRecord,
+): Promise<ProjectRecord> => {
   const parsed = ProjectRecordSchema.parse(record);
   await deps.store.ensureCollection(PROJECTS_COLLECTION, { fingerprint: RECORD_FINGERPRINT, hybrid: false });
-  await deps.store.upsert(PROJECTS_COLLECTION, [{ id: parsed.project, vector: [1], payload: parsed, text: parsed.project }], {
-    fingerprint: RECORD_FINGERPRINT,
-  });
+  await deps.store.upsert(
+    PROJECTS_COLLECTION,
+    [{ id: parsed.project, vector: [1], payload: parsed, text: parsed.project }],
+    {
+      fingerprint: RECORD_FINGERPRINT,
+    },
+  );
   deps.projectCache?.set(parsed);
   return parsed;
 };
@@ -146,10 +158,17 @@ export const requireProject = async (deps: StoreDeps, project: string): Promise<
   const found = await resolveProject(deps, project);
   if (found) return found;
   const known = (await listProjectRecords(deps.store)).map((r) => r.project);
-  const hint = known.length > 0 ? ` Known projects: ${known.slice(0, 20).join(', ')}${known.length > 20 ? ', ...' : ''}.` : ' No project exists yet.';
-  throw new AppError('INVALID_PROJECT', `Project "${project}" does not exist.${hint} Create one with \`lectern project create\`.`, {
-    httpStatus: 404,
-  });
+  const hint =
+    known.length > 0
+      ? ` Known projects: ${known.slice(0, 20).join(', ')}${known.length > 20 ? ', ...' : ''}.`
+      : ' No project exists yet.';
+  throw new AppError(
+    'INVALID_PROJECT',
+    `Project "${project}" does not exist.${hint} Create one with \`lectern project create\`.`,
+    {
+      httpStatus: 404,
+    },
+  );
 };
 
 const sameModel = (a: EmbeddingFingerprint, b: EmbeddingFingerprint): boolean =>
@@ -184,18 +203,26 @@ export interface EnsureProjectOptions {
  * with their own chunking policy). Always reads the record afresh (never the cache), so a write lands in the
  * collection a rebuild switched to.
  */
-export const ensureProject = async (deps: SearchDeps, project: string, options: EnsureProjectOptions): Promise<ResolvedProject> => {
+export const ensureProject = async (
+  deps: SearchDeps,
+  project: string,
+  options: EnsureProjectOptions,
+): Promise<ResolvedProject> => {
   const record = await readProjectRecord(deps.store, project);
   if (record) {
     const info =
       (await deps.store.getCollection(record.collection)) ??
-      (await deps.store.ensureCollection(record.collection, { fingerprint: record.fingerprint, hybrid: record.hybrid }));
+      (await deps.store.ensureCollection(record.collection, {
+        fingerprint: record.fingerprint,
+        hybrid: record.hybrid,
+      }));
     deps.projectCache?.set(record);
     return { record, info };
   }
   const at = nowIso(deps);
   const existing = await deps.store.getCollection(project);
-  if (existing) return { record: await writeProjectRecord(deps, legacyRecord(existing, options.chunking, at)), info: existing };
+  if (existing)
+    return { record: await writeProjectRecord(deps, legacyRecord(existing, options.chunking, at)), info: existing };
   const fingerprint = options.fingerprint ?? (await deps.embedders.configured()).fingerprint;
   const info = await deps.store.ensureCollection(project, { fingerprint, hybrid: options.hybrid ?? true });
   const created = await writeProjectRecord(deps, {
@@ -229,7 +256,11 @@ export interface CreateProjectOptions {
 /** `lectern project create`: a new project with its collection and record; `project_exists` when it is there already. */
 export const createProject = async (deps: SearchDeps, options: CreateProjectOptions): Promise<ResolvedProject> => {
   if (await resolveProject({ store: deps.store, defaultProject: deps.defaultProject }, options.project)) {
-    throw new AppError('project_exists', `Project "${options.project}" already exists (\`lectern project show ${options.project}\`).`, { httpStatus: 409 });
+    throw new AppError(
+      'project_exists',
+      `Project "${options.project}" already exists (\`lectern project show ${options.project}\`).`,
+      { httpStatus: 409 },
+    );
   }
   return ensureProject(deps, options.project, {
     chunking: options.chunking,

@@ -11,13 +11,22 @@ export interface ChunkRecord {
 }
 
 /** Every stored chunk of a document, ordered by chunk_index. */
-export const readDocumentChunks = async (deps: StoreDeps, project: string, documentId: string): Promise<ChunkRecord[]> => {
+export const readDocumentChunks = async (
+  deps: StoreDeps,
+  project: string,
+  documentId: string,
+): Promise<ChunkRecord[]> => {
   const collection = await requireProjectCollection(deps, project);
   if (!collection) return [];
   const out: ChunkRecord[] = [];
   let cursor: string | null = null;
   do {
-    const page = await deps.store.scroll(collection.name, { filter: { document_id: documentId }, orderBy: 'chunk_index', limit: 1000, cursor });
+    const page = await deps.store.scroll(collection.name, {
+      filter: { document_id: documentId },
+      orderBy: 'chunk_index',
+      limit: 1000,
+      cursor,
+    });
     for (const p of page.points) {
       const start = p.payload['start_offset'];
       const end = p.payload['end_offset'];

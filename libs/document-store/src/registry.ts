@@ -1,4 +1,8 @@
-import { REGISTRY_COLLECTION_SUFFIX, RegistryEntrySchema as BaseEntrySchema, type DocumentRegistry } from '@lectern/documents';
+import {
+  REGISTRY_COLLECTION_SUFFIX,
+  RegistryEntrySchema as BaseEntrySchema,
+  type DocumentRegistry,
+} from '@lectern/documents';
 import type { StoredPoint, VectorStore } from '@lectern/vector-store';
 import { z } from 'zod';
 
@@ -34,9 +38,13 @@ export class VectorStoreDocumentRegistry implements DocumentRegistry {
   async put(entry: RegistryEntry): Promise<void> {
     const parsed = RegistryEntrySchema.parse(entry);
     await this.store.ensureCollection(this.name, { fingerprint: REGISTRY_FINGERPRINT, hybrid: false });
-    await this.store.upsert(this.name, [{ id: parsed.document_id, vector: [1], payload: parsed, text: parsed.source_file }], {
-      fingerprint: REGISTRY_FINGERPRINT,
-    });
+    await this.store.upsert(
+      this.name,
+      [{ id: parsed.document_id, vector: [1], payload: parsed, text: parsed.source_file }],
+      {
+        fingerprint: REGISTRY_FINGERPRINT,
+      },
+    );
   }
 
   async get(documentId: string): Promise<RegistryEntry | undefined> {

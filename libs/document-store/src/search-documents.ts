@@ -1,4 +1,9 @@
-import { AppError, ChunkMetadataSchema, type SearchApplicationDocsInput, type SearchApplicationDocsOutput } from '@lectern/contracts';
+import {
+  AppError,
+  ChunkMetadataSchema,
+  type SearchApplicationDocsInput,
+  type SearchApplicationDocsOutput,
+} from '@lectern/contracts';
 import type { Filter, Hit } from '@lectern/vector-store';
 import type { z } from 'zod';
 import type { SearchDeps } from './deps.js';
@@ -10,7 +15,9 @@ export type SearchResultItem = SearchDocumentsResult['results'][number];
 export type SearchMode = NonNullable<SearchDocumentsInput['search_mode']>;
 
 /** Spec 000 FR-002's where clause: application_ref AND document_type $in, each optional. */
-export const searchFilter = (input: Pick<SearchDocumentsInput, 'application_ref' | 'document_types'>): Filter | undefined => {
+export const searchFilter = (
+  input: Pick<SearchDocumentsInput, 'application_ref' | 'document_types'>,
+): Filter | undefined => {
   const parts: Filter[] = [];
   if (input.application_ref) parts.push({ application_ref: input.application_ref });
   if (input.document_types?.length) parts.push({ document_type: { $in: input.document_types } });
@@ -28,7 +35,10 @@ const round = (n: number): number => Math.round(n * 10_000) / 10_000;
  * which measurably finds more, so a later result may have a higher relevance_score. Keyword-only results
  * carry the keyword score normalised to 0-1 by the best hit.
  */
-export const searchDocuments = async (deps: SearchDeps, input: SearchDocumentsInput): Promise<SearchDocumentsResult> => {
+export const searchDocuments = async (
+  deps: SearchDeps,
+  input: SearchDocumentsInput,
+): Promise<SearchDocumentsResult> => {
   if (input.query.trim() === '') throw new AppError('invalid_arguments', 'query must not be empty or whitespace');
   const project = input.project ?? deps.defaultProject;
   const mode = input.search_mode ?? 'hybrid';

@@ -25,7 +25,9 @@ describe('buildChunkRecords', () => {
       expect(ChunkMetadataSchema.parse(r.metadata)).toEqual(r.metadata);
       expect(r.metadata.chunk_index).toBe(i);
       expect(r.metadata.total_chunks).toBe(records.length);
-      expect(r.id).toBe(`25_01178_REM_a1b2c3_${String(chunks[i]!.first_page).padStart(3, '0')}_${String(i).padStart(3, '0')}`);
+      expect(r.id).toBe(
+        `25_01178_REM_a1b2c3_${String(chunks[i]!.first_page).padStart(3, '0')}_${String(i).padStart(3, '0')}`,
+      );
     });
     const last = records[records.length - 1]!;
     expect(last.metadata.page_numbers).toMatch(/15$/);

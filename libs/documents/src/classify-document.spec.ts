@@ -37,7 +37,11 @@ const byFilename: Record<string, string[]> = {
     'FloorPlan_HouseTypeA.pdf',
   ],
   elevation: ['Proposed_Elevations.pdf', 'North Elevation.pdf', 'Street_Scene_Sections.pdf', 'Streetscene AA.pdf'],
-  planning_statement: ['Planning_Statement.pdf', '25_01178_REM Supporting Statement.pdf', 'Supporting Planning Statement.pdf'],
+  planning_statement: [
+    'Planning_Statement.pdf',
+    '25_01178_REM Supporting Statement.pdf',
+    'Supporting Planning Statement.pdf',
+  ],
   environmental_statement: [
     'Environmental_Statement_Vol_1.pdf',
     'Environmental Impact Assessment Scoping Report.pdf',
@@ -145,7 +149,8 @@ describe('classifyDocument', () => {
       site_plan: 'Site location plan. Site boundary shown in red. Scale 1:1250.',
       floor_plan: 'Ground floor: kitchen, living room. First floor: three bedrooms.',
       elevation: 'Front elevation in red brick; rear elevation with timber cladding.',
-      planning_statement: 'The planning balance weighs the material considerations under the National Planning Policy Framework.',
+      planning_statement:
+        'The planning balance weighs the material considerations under the National Planning Policy Framework.',
       environmental_statement: 'The EIA Regulations require the likely significant effects to be reported.',
       noise_assessment: 'Measured levels of 55 dB LAeq,16h and LAmax 78 dB; assessment to BS 4142.',
       flood_risk_assessment: 'Flood Zone 3a; surface water discharge limited to greenfield runoff.',
@@ -154,7 +159,10 @@ describe('classifyDocument', () => {
       arboricultural_report: 'Tree survey to BS 5837; root protection area of T4 shown.',
     };
     for (const [type, text] of Object.entries(samples)) {
-      expect([type, classifyDocument('scan0001.pdf', text)]).toEqual([type, expect.objectContaining({ document_type: type, confidence: 'medium' })]);
+      expect([type, classifyDocument('scan0001.pdf', text)]).toEqual([
+        type,
+        expect.objectContaining({ document_type: type, confidence: 'medium' }),
+      ]);
     }
   });
 
@@ -179,7 +187,9 @@ describe('classifyDocument', () => {
 
 describe('normaliseFilename', () => {
   it('lower-cases, splits camelCase and separators, and drops directory and extension', () => {
-    expect(normaliseFilename('/data/raw/25_01178_REM-TransportAssessment.v2.pdf')).toBe('25 01178 rem transport assessment v2');
+    expect(normaliseFilename('/data/raw/25_01178_REM-TransportAssessment.v2.pdf')).toBe(
+      '25 01178 rem transport assessment v2',
+    );
     expect(normaliseFilename('C:\\docs\\D&A_Statement.PDF')).toBe('d&a statement');
     expect(normaliseFilename("Artist's Impression (Rev A).jpg")).toBe('artist s impression rev a');
   });
@@ -192,7 +202,7 @@ describe('isArchitecturalRendering', () => {
     'Perspective_01.png',
     'CGI_Entrance.jpg',
     '3D_Visual_North.pdf',
-    "Artists_Impression.pdf",
+    'Artists_Impression.pdf',
     'Photomontage_Viewpoint_3.pdf',
     'Street_Scene_Render.pdf',
     'Rendered_Visualisation.pdf',

@@ -66,7 +66,8 @@ export function classifyDocument(filename: string, contentSample?: string): Docu
       // Strictly greater: on a tie the earlier rule (the table's order) wins.
       if (hits >= MIN_CONTENT_HITS && (!best || hits > best.hits)) best = { type, hits, matched };
     }
-    if (best) return { document_type: best.type, confidence: 'medium', matched: best.matched.map((m) => `content:${m}`) };
+    if (best)
+      return { document_type: best.type, confidence: 'medium', matched: best.matched.map((m) => `content:${m}`) };
   }
 
   return { document_type: 'other', confidence: 'low', matched: [] };

@@ -27,11 +27,7 @@ export interface DocumentTypeRule {
 export const DOCUMENT_TYPE_RULES: readonly DocumentTypeRule[] = [
   {
     type: 'environmental_statement',
-    filename: [
-      /\benvironmental (impact )?statement\b/,
-      /\benvironmental impact assessment\b/,
-      /\beia\b/,
-    ],
+    filename: [/\benvironmental (impact )?statement\b/, /\benvironmental impact assessment\b/, /\beia\b/],
     keywords: [
       'environmental statement',
       'environmental impact assessment',
@@ -73,7 +69,11 @@ export const DOCUMENT_TYPE_RULES: readonly DocumentTypeRule[] = [
   },
   {
     type: 'floor_plan',
-    filename: [/\bfloor ?plans?\b/, /\b(ground|first|second|third|lower ground|basement) floor\b/, /\bfloor layouts?\b/],
+    filename: [
+      /\bfloor ?plans?\b/,
+      /\b(ground|first|second|third|lower ground|basement) floor\b/,
+      /\bfloor layouts?\b/,
+    ],
     keywords: ['floor plan', 'ground floor', 'first floor', 'second floor'],
   },
   {
@@ -106,9 +106,7 @@ export const DOCUMENT_TYPE_RULES: readonly DocumentTypeRule[] = [
   },
   {
     type: 'ecology_report',
-    filename: [/\becolog(y|ical)\b/, /\bbat (roost )?surveys?\b/,
-      /\bbiodiversity\b/,
-    ],
+    filename: [/\becolog(y|ical)\b/, /\bbat (roost )?surveys?\b/, /\bbiodiversity\b/],
     keywords: [
       'ecological',
       'ecology',

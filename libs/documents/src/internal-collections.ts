@@ -9,4 +9,3 @@ export const POLICY_COLLECTION_SUFFIX = '__policy';
 
 /** The policy KB's chunk collection for its configured project name (spec 001's `policy_docs`). */
 export const policyCollection = (project: string): string => `${project}${POLICY_COLLECTION_SUFFIX}`;
-

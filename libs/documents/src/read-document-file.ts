@@ -19,23 +19,33 @@ export interface DocumentFile {
  * conversion, so the file is read and hashed once per ingest, and a file swapped after the check is
  * either refused or never read.
  */
-export async function readDocumentFile(path: string, roots: readonly string[], maxBytes: number): Promise<DocumentFile> {
+export async function readDocumentFile(
+  path: string,
+  roots: readonly string[],
+  maxBytes: number,
+): Promise<DocumentFile> {
   const name = basename(path);
-  const handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK).catch((e: unknown) => {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'ELOOP') throw new AppError('forbidden_path', 'Path is not allowed: it became a symbolic link', { httpStatus: 403 });
-    throw new AppError('file_not_found', `File not found: ${name}`, { httpStatus: 404, cause: e });
-  });
+  const handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK).catch(
+    (e: unknown) => {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === 'ELOOP')
+        throw new AppError('forbidden_path', 'Path is not allowed: it became a symbolic link', { httpStatus: 403 });
+      throw new AppError('file_not_found', `File not found: ${name}`, { httpStatus: 404, cause: e });
+    },
+  );
   try {
     const info = await handle.stat();
     if (!info.isFile()) throw new AppError('unsupported_file_type', `Not a regular file: ${name}`, { httpStatus: 415 });
-    if (info.size > maxBytes) throw new AppError('too_large', `${name} is ${info.size} bytes (limit ${maxBytes})`, { httpStatus: 413 });
+    if (info.size > maxBytes)
+      throw new AppError('too_large', `${name} is ${info.size} bytes (limit ${maxBytes})`, { httpStatus: 413 });
     // Linux names an open descriptor's file in /proc; elsewhere the checks above are what holds.
     const real = await realpath(`/proc/self/fd/${handle.fd}`).catch(() => undefined);
     if (real !== undefined) {
       const realRoots = await Promise.all(roots.map((r) => realpath(r).catch(() => undefined)));
       if (!realRoots.some((r) => r !== undefined && isInside(real, r))) {
-        throw new AppError('forbidden_path', 'Path is not allowed: outside the allowed document roots', { httpStatus: 403 });
+        throw new AppError('forbidden_path', 'Path is not allowed: outside the allowed document roots', {
+          httpStatus: 403,
+        });
       }
     }
     const content = await readFileHandle(handle, info.size);

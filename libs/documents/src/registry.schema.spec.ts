@@ -31,7 +31,9 @@ describe('RegistryEntrySchema', () => {
   });
 
   it('accepts other offsets and fractional seconds', () => {
-    expect(RegistryEntrySchema.safeParse({ ...entry, ingested_at: '2026-02-14T11:30:00.123+01:00' }).success).toBe(true);
+    expect(RegistryEntrySchema.safeParse({ ...entry, ingested_at: '2026-02-14T11:30:00.123+01:00' }).success).toBe(
+      true,
+    );
   });
 });
 

@@ -6,7 +6,8 @@ import { resolveEmbedder } from './resolve-embedder.js';
 
 const FIVE_MB = 5 * 1024 * 1024;
 /** Prose-like text of `chars` characters. */
-const prose = (chars: number): string => 'The planning officer reviewed the transport assessment. '.repeat(Math.ceil(chars / 56)).slice(0, chars);
+const prose = (chars: number): string =>
+  'The planning officer reviewed the transport assessment. '.repeat(Math.ceil(chars / 56)).slice(0, chars);
 
 describe('Embedder input bound (createEmbedder)', () => {
   const longest: number[] = [];

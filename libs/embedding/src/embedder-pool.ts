@@ -27,7 +27,11 @@ export class EmbedderPool implements EmbedderProvider {
     return this.memo(key, async () => {
       const configured = await this.configured();
       const f = configured.fingerprint;
-      if (f.model_id === fingerprint.model_id && f.revision === fingerprint.revision && f.dimension === fingerprint.dimension) {
+      if (
+        f.model_id === fingerprint.model_id &&
+        f.revision === fingerprint.revision &&
+        f.dimension === fingerprint.dimension
+      ) {
         return configured;
       }
       const { model: _model, ...rest } = this.options;

@@ -5,7 +5,8 @@ const recordingBackend = (maxBatchTokens?: number) => {
   const calls: { rows: number; padTo: number; tokenizedBefore: number }[] = [];
   let tokenized = 0;
   /** The calls in a canonical order (lanes may issue them in any order). */
-  const sorted = () => [...calls].map(({ rows, padTo }) => ({ rows, padTo })).sort((a, b) => a.padTo - b.padTo || b.rows - a.rows);
+  const sorted = () =>
+    [...calls].map(({ rows, padTo }) => ({ rows, padTo })).sort((a, b) => a.padTo - b.padTo || b.rows - a.rows);
   const backend: EncoderBackend = {
     dimension: 2,
     maxTokens: 256,
@@ -35,7 +36,10 @@ const recordingBackend = (maxBatchTokens?: number) => {
 describe('Embedder batching plan (createEmbedder)', () => {
   it('splits a batch into calls of at most maxBatchTokens tokens, each row still in its own length bucket', async () => {
     const { embedder, sorted } = recordingBackend(256);
-    const texts = [...Array.from({ length: 5 }, () => 'x'.repeat(100)), ...Array.from({ length: 20 }, () => 'y'.repeat(10))];
+    const texts = [
+      ...Array.from({ length: 5 }, () => 'x'.repeat(100)),
+      ...Array.from({ length: 20 }, () => 'y'.repeat(10)),
+    ];
     const out = await embedder.embedBatch(texts, { batchSize: 32 });
     // 10-char rows pad to 16: 16 rows per call; 100-char rows pad to 112: 2 rows per call.
     expect(sorted()).toEqual([
@@ -75,7 +79,9 @@ describe('Embedder batching plan (createEmbedder)', () => {
 
   it('rejects a batchSize that is not a number >= 1', async () => {
     const { embedder } = recordingBackend();
-    await expect(embedder.embedBatch(['a'], { batchSize: Number.NaN })).rejects.toMatchObject({ code: 'invalid_input' });
+    await expect(embedder.embedBatch(['a'], { batchSize: Number.NaN })).rejects.toMatchObject({
+      code: 'invalid_input',
+    });
     await expect(embedder.embedBatch(['a'], { batchSize: 0 })).rejects.toMatchObject({ code: 'invalid_input' });
   });
 });

@@ -114,7 +114,11 @@ export const createEmbedder = (meta: {
     if (!Array.isArray(texts)) throw new AppError('invalid_input', 'embedBatch: texts must be an array of strings');
     texts.forEach((t, i) => assertText(t, `embedBatch[${i}]`));
     const batchSize = Math.floor(options.batchSize ?? DEFAULT_BATCH_SIZE);
-    if (!(batchSize >= 1)) throw new AppError('invalid_input', `embedBatch: batchSize must be a number >= 1 (got ${String(options.batchSize)})`);
+    if (!(batchSize >= 1))
+      throw new AppError(
+        'invalid_input',
+        `embedBatch: batchSize must be a number >= 1 (got ${String(options.batchSize)})`,
+      );
     const engine = await getBackend();
     const rows = new Array<number[]>(texts.length);
     const out = new Array<Float32Array>(texts.length);
@@ -140,7 +144,10 @@ export const createEmbedder = (meta: {
           await new Promise<void>((resolve) => waiting.push(resolve));
           continue;
         }
-        const flat = await engine.run(step.members.map((i) => rows[i] as number[]), step.padTo);
+        const flat = await engine.run(
+          step.members.map((i) => rows[i] as number[]),
+          step.padTo,
+        );
         step.members.forEach((i, r) => {
           out[i] = flat.slice(r * engine.dimension, (r + 1) * engine.dimension);
         });

@@ -22,7 +22,11 @@ const describe = (f: EmbeddingFingerprint): string => `${f.model_id} (${f.revisi
  * A collection/project keeps the model it was built with. Throws EMBEDDING_MISMATCH (saying which model the
  * collection needs and how to get it) unless `actual` is that same model with the same weights.
  */
-export const assertSameModel = (expected: EmbeddingFingerprint, actual: EmbeddingFingerprint, what = 'this collection'): void => {
+export const assertSameModel = (
+  expected: EmbeddingFingerprint,
+  actual: EmbeddingFingerprint,
+  what = 'this collection',
+): void => {
   if (
     expected.model_id === actual.model_id &&
     expected.revision === actual.revision &&

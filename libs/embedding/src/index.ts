@@ -16,11 +16,25 @@ export {
 export type { KnownModel, ModelFile } from './model-registry.js';
 export { MODEL2VEC_MAX_TOKENS, Model2VecConfigSchema } from './model2vec/model2vec.backend.js';
 export type { Model2VecConfig } from './model2vec/model2vec.backend.js';
-export { MODEL_FILE_INVALID, SAFETENSORS_DTYPES, modelFileError, parseSafetensors, readSafetensors, tensorToFloat32 } from './model2vec/safetensors.js';
+export {
+  MODEL_FILE_INVALID,
+  SAFETENSORS_DTYPES,
+  modelFileError,
+  parseSafetensors,
+  readSafetensors,
+  tensorToFloat32,
+} from './model2vec/safetensors.js';
 export type { SafetensorsDtype, SafetensorsFile, TensorInfo } from './model2vec/safetensors.js';
 export { pullModel } from './pull-model.js';
 export type { PullModelOptions, PullProgress, PullResult, PulledFile } from './pull-model.js';
-export { bundledModelDir, miniLmAvailable, modelAvailable, modelDirectory, resolveEmbedder, resolveEmbedderFor } from './resolve-embedder.js';
+export {
+  bundledModelDir,
+  miniLmAvailable,
+  modelAvailable,
+  modelDirectory,
+  resolveEmbedder,
+  resolveEmbedderFor,
+} from './resolve-embedder.js';
 export type { ResolveEmbedderOptions } from './resolve-embedder.js';
 export { dot } from './vector-math.js';
 export { EmbedderPool } from './embedder-pool.js';

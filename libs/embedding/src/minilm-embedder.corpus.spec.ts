@@ -19,7 +19,13 @@ describe('Embedder all-MiniLM-L6-v2 (MiniLM-shaped ONNX with random weights, rea
 
   beforeAll(async () => {
     fixture = await makeMiniLmFixture(sharedModelDir(), { int8: true });
-    embedder = await resolveEmbedder({ model: 'all-MiniLM-L6-v2', modelDir: fixture.dir, cacheDir: fixture.dir, threads: 2, log });
+    embedder = await resolveEmbedder({
+      model: 'all-MiniLM-L6-v2',
+      modelDir: fixture.dir,
+      cacheDir: fixture.dir,
+      threads: 2,
+      log,
+    });
   });
   afterAll(async () => {
     await embedder?.close();
@@ -68,8 +74,14 @@ describe('Embedder all-MiniLM-L6-v2 (MiniLM-shaped ONNX with random weights, rea
     const text = 'Photosynthesis converts light energy into chemical energy.';
     const alone = await embedder.embed(text);
     const again = await embedder.embed(text);
-    const others = ['A short one.', 'Plants use chlorophyll to absorb mostly blue and red light, reflecting green.', 'x'];
-    const mixed = await embedder.embedBatch([others[0] as string, text, others[1] as string, others[2] as string], { batchSize: 3 });
+    const others = [
+      'A short one.',
+      'Plants use chlorophyll to absorb mostly blue and red light, reflecting green.',
+      'x',
+    ];
+    const mixed = await embedder.embedBatch([others[0] as string, text, others[1] as string, others[2] as string], {
+      batchSize: 3,
+    });
     const small = await embedder.embedBatch([text, ...others], { batchSize: 1 });
     expect(bits(again)).toBe(bits(alone));
     expect(bits(mixed[1] as Float32Array)).toBe(bits(alone));
@@ -88,7 +100,14 @@ describe('Embedder all-MiniLM-L6-v2 (MiniLM-shaped ONNX with random weights, rea
 
   it('gives the same vectors from one 2-thread session as from two 1-thread sessions', async () => {
     const texts = ['First text.', 'A second, longer text about something else entirely, with more tokens.', 'Third.'];
-    const one = await resolveEmbedder({ model: 'all-MiniLM-L6-v2', modelDir: fixture.dir, cacheDir: fixture.dir, threads: 2, onnxWorkers: 1, log });
+    const one = await resolveEmbedder({
+      model: 'all-MiniLM-L6-v2',
+      modelDir: fixture.dir,
+      cacheDir: fixture.dir,
+      threads: 2,
+      onnxWorkers: 1,
+      log,
+    });
     try {
       const a = await one.embedBatch(texts, { batchSize: 1 });
       const b = await embedder.embedBatch(texts, { batchSize: 1 });
@@ -99,7 +118,10 @@ describe('Embedder all-MiniLM-L6-v2 (MiniLM-shaped ONNX with random weights, rea
   });
 
   it('reports progress and keeps the event loop free during a large batch', async () => {
-    const texts = Array.from({ length: 48 }, (_, i) => `Chunk ${i}: ${'the quick brown fox jumps over the lazy dog '.repeat(20)}`);
+    const texts = Array.from(
+      { length: 48 },
+      (_, i) => `Chunk ${i}: ${'the quick brown fox jumps over the lazy dog '.repeat(20)}`,
+    );
     const progress: [number, number][] = [];
     let ticks = 0;
     const timer = setInterval(() => (ticks += 1), 1);
@@ -114,11 +136,20 @@ describe('Embedder all-MiniLM-L6-v2 (MiniLM-shaped ONNX with random weights, rea
   it('rejects empty and whitespace-only input with invalid_input', async () => {
     await expect(embedder.embed('')).rejects.toMatchObject({ code: 'invalid_input' });
     await expect(embedder.embed(' \n\t ')).rejects.toBeInstanceOf(AppError);
-    await expect(embedder.embedBatch(['fine', '   '])).rejects.toMatchObject({ code: 'invalid_input', message: /embedBatch\[1\]/ });
+    await expect(embedder.embedBatch(['fine', '   '])).rejects.toMatchObject({
+      code: 'invalid_input',
+      message: /embedBatch\[1\]/,
+    });
   });
 
   it('runs the int8 (quantised) weights, each text alone so vectors stay bit-identical', async () => {
-    const q = await resolveEmbedder({ model: 'all-MiniLM-L6-v2', modelDir: fixture.dir, cacheDir: fixture.dir, quantized: true, log });
+    const q = await resolveEmbedder({
+      model: 'all-MiniLM-L6-v2',
+      modelDir: fixture.dir,
+      cacheDir: fixture.dir,
+      quantized: true,
+      log,
+    });
     try {
       expect(q.fingerprint.revision).toBe(`sha256:${fixture.int8Sha256?.slice(0, 16)}`);
       const text = 'Quantised weights still give unit vectors.';

@@ -32,7 +32,11 @@ export const findWeightsFile = (model: KnownModel, dir: string, quantized: boole
 };
 
 /** Finds and hashes the weights in `dir`; `undefined` when no file of that precision is there. */
-export const locateWeights = async (model: KnownModel, dir: string, quantized: boolean): Promise<LocatedWeights | undefined> => {
+export const locateWeights = async (
+  model: KnownModel,
+  dir: string,
+  quantized: boolean,
+): Promise<LocatedWeights | undefined> => {
   const file = findWeightsFile(model, dir, quantized);
   if (!file) return undefined;
   const sha256 = await sha256File(file);
@@ -43,7 +47,10 @@ export const locateWeights = async (model: KnownModel, dir: string, quantized: b
 /** Tokenizer/config files (and, for Model2Vec, the matrix and config.json) missing from `dir`. */
 export const missingFiles = (model: KnownModel, dir: string): string[] => {
   const statics = model.staticEmbeddings;
-  const paths = [...model.files.map((f) => f.path), ...(statics ? [statics.config, (statics.accepted[0] as ModelFile).path] : [])];
+  const paths = [
+    ...model.files.map((f) => f.path),
+    ...(statics ? [statics.config, (statics.accepted[0] as ModelFile).path] : []),
+  ];
   return paths.filter((p) => !existsSync(join(dir, p)));
 };
 

@@ -63,19 +63,43 @@ const MINILM: KnownModel = {
   hubRepo: 'sentence-transformers/all-MiniLM-L6-v2',
   files: [
     { path: 'config.json', sha256: '7135149f7cffa1a573466c6e4d8423ed73b62fd2332c575bf738a0d033f70df7', bytes: 650 },
-    { path: 'tokenizer.json', sha256: 'da0e79933b9ed51798a3ae27893d3c5fa4a201126cef75586296df9b4d2c62a0', bytes: 711661 },
-    { path: 'tokenizer_config.json', sha256: '9261e7d79b44c8195c1cada2b453e55b00aeb81e907a6664974b4d7776172ab3', bytes: 366 },
+    {
+      path: 'tokenizer.json',
+      sha256: 'da0e79933b9ed51798a3ae27893d3c5fa4a201126cef75586296df9b4d2c62a0',
+      bytes: 711661,
+    },
+    {
+      path: 'tokenizer_config.json',
+      sha256: '9261e7d79b44c8195c1cada2b453e55b00aeb81e907a6664974b4d7776172ab3',
+      bytes: 366,
+    },
     { path: 'vocab.txt', sha256: '07eced375cec144d27c900241f3e339478dec958f92fddbc551f295c992038a3', bytes: 231508 },
   ],
   weights: {
     fp32: [
-      { path: 'onnx/model.onnx', sha256: '6fd5d72fe4589f189f8ebc006442dbb529bb7ce38f8082112682524616046452', bytes: 90405214 },
+      {
+        path: 'onnx/model.onnx',
+        sha256: '6fd5d72fe4589f189f8ebc006442dbb529bb7ce38f8082112682524616046452',
+        bytes: 90405214,
+      },
       // The Xenova/all-MiniLM-L6-v2 export of the same weights, accepted when a user places it by hand.
-      { path: 'onnx/model.onnx', sha256: '759c3cd2b7fe7e93933ad23c4c9181b7396442a2ed746ec7c1d46192c469c46e', bytes: 90387606 },
+      {
+        path: 'onnx/model.onnx',
+        sha256: '759c3cd2b7fe7e93933ad23c4c9181b7396442a2ed746ec7c1d46192c469c46e',
+        bytes: 90387606,
+      },
     ],
     int8: [
-      { path: 'onnx/model_quint8_avx2.onnx', sha256: 'b941bf19f1f1283680f449fa6a7336bb5600bdcd5f84d10ddc5cd72218a0fd21', bytes: 23046789 },
-      { path: 'onnx/model_quantized.onnx', sha256: 'afdb6f1a0e45b715d0bb9b11772f032c399babd23bfc31fed1c170afc848bdb1', bytes: 22972370 },
+      {
+        path: 'onnx/model_quint8_avx2.onnx',
+        sha256: 'b941bf19f1f1283680f449fa6a7336bb5600bdcd5f84d10ddc5cd72218a0fd21',
+        bytes: 23046789,
+      },
+      {
+        path: 'onnx/model_quantized.onnx',
+        sha256: 'afdb6f1a0e45b715d0bb9b11772f032c399babd23bfc31fed1c170afc848bdb1',
+        bytes: 22972370,
+      },
     ],
   },
 };
@@ -107,12 +131,24 @@ const POTION: KnownModel = {
   source: 'download',
   runtime: 'model2vec',
   hubRepo: 'minishlab/potion-base-2M',
-  files: [{ path: 'tokenizer.json', sha256: 'e67e803f624fb4d67dea1c730d06e1067e1b14d830e2c2202569e3ef0f70bb50', bytes: 683666 }],
+  files: [
+    {
+      path: 'tokenizer.json',
+      sha256: 'e67e803f624fb4d67dea1c730d06e1067e1b14d830e2c2202569e3ef0f70bb50',
+      bytes: 683666,
+    },
+  ],
   staticEmbeddings: {
     tensor: 'embeddings',
     rows: 29528,
     dtypes: ['F32', 'F16', 'I8'],
-    accepted: [{ path: 'model.safetensors', sha256: '35520560833b76c844e2ab462628b5bf05caa2e797fd3c5347d8abcebbacb5ed', bytes: 7559288 }],
+    accepted: [
+      {
+        path: 'model.safetensors',
+        sha256: '35520560833b76c844e2ab462628b5bf05caa2e797fd3c5347d8abcebbacb5ed',
+        bytes: 7559288,
+      },
+    ],
     config: 'config.json',
   },
 };
@@ -124,4 +160,5 @@ export const findModel = (id: string, registry: readonly KnownModel[] = MODEL_RE
   registry.find((m) => m.id === id);
 
 /** The command that makes a download model available. */
-export const pullCommand = (id: string, quantized = false): string => `lectern models pull ${id}${quantized ? ' --quantized' : ''}`;
+export const pullCommand = (id: string, quantized = false): string =>
+  `lectern models pull ${id}${quantized ? ' --quantized' : ''}`;

@@ -16,14 +16,14 @@ const norm = (v: Float32Array): number => Math.sqrt(dot(v, v));
 const SENTENCE = "Model2Vec's café embeddings \u2603 retrieve documents quickly.";
 const REFERENCE_IDS = [1950, 1481, 2732, 1284, 11, 61, 6674, 6867, 7276, 3673, 1021, 11856, 4497, 1861, 18];
 const REFERENCE_VECTOR = [
-  -0.0256915197, 0.330883741, -0.159563136, -0.254832709, -0.154533636, 0.318456371, 0.0495648079, 0.00641018006, -0.0623079833,
-  0.0294438886, 0.00641398807, 0.0637136535, 0.0736669043, 0.0322211864, 0.248083564, -0.0661734033, 0.112859289, -0.160496459,
-  -0.094722905, 0.00363380402, -0.160178737, -0.0208674722, 0.0326554481, -0.0880398191, -0.00479752004, -0.192325371, 0.10308014,
-  0.0850251454, -0.146486646, 0.185630759, -0.17110018, 0.0175211641, -0.0117189056, 0.0723296152, -0.132705361, 0.13021486,
-  0.102040596, 0.115630714, -0.0778402678, -0.096951547, -0.130614096, -0.0871001617, -4.12773201e-5, -0.0347986694, -0.0795236418,
-  -0.0899622575, 0.277971267, -0.0692729014, -0.125067862, -0.0421404076, -0.128665001, -0.108951537, 0.0340297021, 0.00544826107,
-  0.00093078602, 0.237030039, -0.0796519184, -0.0866952386, 0.112481677, -0.0504484711, 0.0515729776, -0.0336505036, 0.116753675,
-  -0.128262036,
+  -0.0256915197, 0.330883741, -0.159563136, -0.254832709, -0.154533636, 0.318456371, 0.0495648079, 0.00641018006,
+  -0.0623079833, 0.0294438886, 0.00641398807, 0.0637136535, 0.0736669043, 0.0322211864, 0.248083564, -0.0661734033,
+  0.112859289, -0.160496459, -0.094722905, 0.00363380402, -0.160178737, -0.0208674722, 0.0326554481, -0.0880398191,
+  -0.00479752004, -0.192325371, 0.10308014, 0.0850251454, -0.146486646, 0.185630759, -0.17110018, 0.0175211641,
+  -0.0117189056, 0.0723296152, -0.132705361, 0.13021486, 0.102040596, 0.115630714, -0.0778402678, -0.096951547,
+  -0.130614096, -0.0871001617, -4.12773201e-5, -0.0347986694, -0.0795236418, -0.0899622575, 0.277971267, -0.0692729014,
+  -0.125067862, -0.0421404076, -0.128665001, -0.108951537, 0.0340297021, 0.00544826107, 0.00093078602, 0.237030039,
+  -0.0796519184, -0.0866952386, 0.112481677, -0.0504484711, 0.0515729776, -0.0336505036, 0.116753675, -0.128262036,
 ];
 
 /** A safetensors file written by hand: 8-byte LE header length, JSON header, data. */
@@ -99,7 +99,10 @@ describe('Embedder potion-base-2M (Model2Vec static embeddings)', () => {
   });
 
   it('averages the token rows and L2-normalises the mean', async () => {
-    const [cat, dog] = [(await loadModel2VecTokenizer(POTION)).encode('cat')[0] as number, (await loadModel2VecTokenizer(POTION)).encode('dog')[0] as number];
+    const [cat, dog] = [
+      (await loadModel2VecTokenizer(POTION)).encode('cat')[0] as number,
+      (await loadModel2VecTokenizer(POTION)).encode('dog')[0] as number,
+    ];
     const mean = Array.from({ length: 64 }, (_, d) => ((row(cat)[d] as number) + (row(dog)[d] as number)) / 2);
     const length = Math.sqrt(mean.reduce((s, x) => s + x * x, 0));
     const v = await embedder.embed('cat dog');
@@ -107,7 +110,9 @@ describe('Embedder potion-base-2M (Model2Vec static embeddings)', () => {
     expect(norm(v)).toBeCloseTo(1, 6);
     // Order does not matter; repetition weighs a token more.
     expect(bits(await embedder.embed('dog cat'))).toBe(bits(v));
-    expect(dot(await embedder.embed('cat cat dog'), await embedder.embed('cat'))).toBeGreaterThan(dot(v, await embedder.embed('cat')));
+    expect(dot(await embedder.embed('cat cat dog'), await embedder.embed('cat'))).toBeGreaterThan(
+      dot(v, await embedder.embed('cat')),
+    );
   });
 
   it('without "normalize" in config.json returns the plain mean, and says so in the fingerprint', async () => {
@@ -132,11 +137,16 @@ describe('Embedder potion-base-2M (Model2Vec static embeddings)', () => {
     expect(embedder.countTokens(long)).toBe(612);
     expect(bits(await embedder.embed(long))).toBe(bits(await embedder.embed('cat')));
     expect(warnings.some((w) => w.includes('612 tokens truncated to 512'))).toBe(true);
-    expect(bits(await embedder.embed(`cat ${Array.from({ length: 100 }, () => 'dog').join(' ')}`))).not.toBe(bits(await embedder.embed('cat')));
+    expect(bits(await embedder.embed(`cat ${Array.from({ length: 100 }, () => 'dog').join(' ')}`))).not.toBe(
+      bits(await embedder.embed('cat')),
+    );
   });
 
   it('is deterministic: the same text gives the same bits alone, in any batch, in any order', async () => {
-    const texts = Array.from({ length: 70 }, (_, i) => `document ${i}: ${'retrieval of scientific claims '.repeat(1 + (i % 9))}`);
+    const texts = Array.from(
+      { length: 70 },
+      (_, i) => `document ${i}: ${'retrieval of scientific claims '.repeat(1 + (i % 9))}`,
+    );
     const alone = await Promise.all(texts.map((t) => embedder.embed(t)));
     const batched = await embedder.embedBatch(texts, { batchSize: 32 });
     const reversed = (await embedder.embedBatch([...texts].reverse(), { batchSize: 7 })).reverse();
@@ -155,7 +165,10 @@ describe('Embedder potion-base-2M (Model2Vec static embeddings)', () => {
     const [f16, i8] = [Buffer.from(half.buffer), Buffer.from(int8.buffer)]; // little-endian hosts, as the format
     const sentence = 'Static embeddings retrieve scientific abstracts quickly.';
     const reference = await embedder.embed(sentence);
-    for (const [dtype, data, minCosine] of [['F16', f16, 0.99999], ['I8', i8, 0.999]] as const) {
+    for (const [dtype, data, minCosine] of [
+      ['F16', f16, 0.99999],
+      ['I8', i8, 0.999],
+    ] as const) {
       const dir = await modelDir(root, dtype, safetensors([{ name: 'embeddings', dtype, shape: [29528, 64], data }]));
       const e = await resolveEmbedder({ model: 'potion-base-2M', modelDir: dir, cacheDir: root });
       try {
@@ -171,7 +184,10 @@ describe('Embedder potion-base-2M (Model2Vec static embeddings)', () => {
     for (const [bytes, reason] of [
       [real.subarray(0, 4), /truncated: 4 bytes/],
       [real.subarray(0, 60), /truncated: header of 112 bytes announced, file has 60 bytes/],
-      [real.subarray(0, 1_000_000), /truncated: tensor "embeddings" ends at byte 7559168 of the data section, which has 999880 bytes/],
+      [
+        real.subarray(0, 1_000_000),
+        /truncated: tensor "embeddings" ends at byte 7559168 of the data section, which has 999880 bytes/,
+      ],
     ] as const) {
       const dir = await modelDir(root, 'cut', Buffer.from(bytes));
       await expect(resolveEmbedder({ model: 'potion-base-2M', modelDir: dir, cacheDir: root })).rejects.toMatchObject({
@@ -183,9 +199,15 @@ describe('Embedder potion-base-2M (Model2Vec static embeddings)', () => {
 
   it('refuses a tensor of the wrong shape, dtype or name', async () => {
     const cases = [
-      [{ name: 'embeddings', dtype: 'F32', shape: [29528, 32] }, /tensor "embeddings" has shape \[29528, 32\], expected \[29528, 64\]/],
+      [
+        { name: 'embeddings', dtype: 'F32', shape: [29528, 32] },
+        /tensor "embeddings" has shape \[29528, 32\], expected \[29528, 64\]/,
+      ],
       [{ name: 'embeddings', dtype: 'F32', shape: [1000, 64] }, /has shape \[1000, 64\], expected \[29528, 64\]/],
-      [{ name: 'embeddings', dtype: 'I32', shape: [29528, 64] }, /tensor "embeddings" is I32; expected one of F32, F16, I8/],
+      [
+        { name: 'embeddings', dtype: 'I32', shape: [29528, 64] },
+        /tensor "embeddings" is I32; expected one of F32, F16, I8/,
+      ],
       [{ name: 'weight', dtype: 'F32', shape: [29528, 64] }, /has no tensor "embeddings" \(tensors: weight\)/],
     ] as const;
     for (const [t, reason] of cases) {
@@ -215,5 +237,5 @@ const toHalf = (x: number): number => {
   if (exp >= 31) return sign | 0x7c00;
   const rounded = (exp << 10) | (mant >>> 13);
   const rest = mant & 0x1fff;
-  return sign | (rest > 0x1000 || (rest === 0x1000 && (rounded & 1)) ? rounded + 1 : rounded);
+  return sign | (rest > 0x1000 || (rest === 0x1000 && rounded & 1) ? rounded + 1 : rounded);
 };

@@ -43,7 +43,9 @@ const startFileServer = async (files: Record<string, Buffer>, cutOnce: { path: s
 describe('pullModel (lectern models pull)', () => {
   let cacheDir: string;
   const tokenizerFiles = ['config.json', 'tokenizer.json', 'tokenizer_config.json', 'vocab.txt'];
-  const served: Record<string, Buffer> = Object.fromEntries(tokenizerFiles.map((f) => [f, readFileSync(join(sharedModelDir(), f))]));
+  const served: Record<string, Buffer> = Object.fromEntries(
+    tokenizerFiles.map((f) => [f, readFileSync(join(sharedModelDir(), f))]),
+  );
 
   beforeEach(async () => {
     cacheDir = await mkdtemp(join(tmpdir(), 'lectern-pull-'));
@@ -54,11 +56,17 @@ describe('pullModel (lectern models pull)', () => {
 
   it('resumes an interrupted download and keeps only files whose sha256 matches the pinned value', async () => {
     // The hub is unreachable here: the server holds the real tokenizer files and a fake weights file.
-    const server = await startFileServer({ ...served, 'onnx/model.onnx': Buffer.alloc(4096, 7) }, { path: 'tokenizer.json', after: 300_000 });
+    const server = await startFileServer(
+      { ...served, 'onnx/model.onnx': Buffer.alloc(4096, 7) },
+      { path: 'tokenizer.json', after: 300_000 },
+    );
     const progress: number[] = [];
     try {
       const first = pullModel({ model: 'all-MiniLM-L6-v2', cacheDir, baseUrl: server.url });
-      await expect(first).rejects.toMatchObject({ code: 'download_failed', message: expect.stringContaining('run the same command again to resume') });
+      await expect(first).rejects.toMatchObject({
+        code: 'download_failed',
+        message: expect.stringContaining('run the same command again to resume'),
+      });
       const dir = join(cacheDir, 'all-MiniLM-L6-v2');
       expect(existsSync(join(dir, 'tokenizer.json.part'))).toBe(true);
 
@@ -68,14 +76,19 @@ describe('pullModel (lectern models pull)', () => {
         baseUrl: server.url,
         onProgress: (p) => p.file === 'tokenizer.json' && progress.push(p.received),
       });
-      await expect(second).rejects.toMatchObject({ code: 'checksum_mismatch', message: expect.stringContaining('onnx/model.onnx') });
+      await expect(second).rejects.toMatchObject({
+        code: 'checksum_mismatch',
+        message: expect.stringContaining('onnx/model.onnx'),
+      });
       // The interrupted file continued from where it stopped, and verifies.
       const resumed = server.ranges.filter((r) => r.path === 'tokenizer.json');
       expect(resumed).toHaveLength(2);
       expect(resumed[1]?.range).toMatch(/^bytes=\d+-$/);
       expect(Number(/\d+/.exec(resumed[1]?.range ?? '')?.[0])).toBeGreaterThan(0);
       expect(progress[0]).toBeGreaterThan(Number(/\d+/.exec(resumed[1]?.range ?? '')?.[0]) - 1);
-      expect(await sha256File(join(dir, 'tokenizer.json'))).toBe('da0e79933b9ed51798a3ae27893d3c5fa4a201126cef75586296df9b4d2c62a0');
+      expect(await sha256File(join(dir, 'tokenizer.json'))).toBe(
+        'da0e79933b9ed51798a3ae27893d3c5fa4a201126cef75586296df9b4d2c62a0',
+      );
       // The weights with a wrong sha256 are discarded, not kept.
       expect(existsSync(join(dir, 'onnx', 'model.onnx'))).toBe(false);
       expect(existsSync(join(dir, 'onnx', 'model.onnx.part'))).toBe(false);
@@ -119,7 +132,12 @@ describe('pullModel --from (import a local copy)', () => {
   it('imports potion-base-2M with the same verification, reports progress, and auto then serves it', async () => {
     const cacheDir = join(root, 'models');
     const seen = new Set<string>();
-    const result = await pullModel({ model: 'potion-base-2M', cacheDir, from: potion, onProgress: (p) => seen.add(p.file) });
+    const result = await pullModel({
+      model: 'potion-base-2M',
+      cacheDir,
+      from: potion,
+      onProgress: (p) => seen.add(p.file),
+    });
     expect(result.files.map((f) => [f.path, f.cached])).toEqual([
       ['tokenizer.json', false],
       ['config.json', false],
@@ -144,7 +162,9 @@ describe('pullModel --from (import a local copy)', () => {
     const cacheDir = join(root, 'models');
     await expect(pullModel({ model: 'potion-base-2M', cacheDir, from })).rejects.toMatchObject({
       code: 'checksum_mismatch',
-      message: expect.stringMatching(/model\.safetensors has sha256 [0-9a-f]{64}, expected 35520560.*; the file was discarded/),
+      message: expect.stringMatching(
+        /model\.safetensors has sha256 [0-9a-f]{64}, expected 35520560.*; the file was discarded/,
+      ),
     });
     expect(existsSync(join(cacheDir, 'potion-base-2M', 'model.safetensors'))).toBe(false);
     expect(existsSync(join(cacheDir, 'potion-base-2M', 'model.safetensors.part'))).toBe(false);
@@ -160,7 +180,9 @@ describe('pullModel --from (import a local copy)', () => {
       code: 'model_file_invalid',
       message: expect.stringContaining('model_type is "bert", expected "model2vec"'),
     });
-    await expect(pullModel({ model: 'potion-base-2M', cacheDir: join(root, 'm2'), from: join(root, 'nowhere') })).rejects.toMatchObject({
+    await expect(
+      pullModel({ model: 'potion-base-2M', cacheDir: join(root, 'm2'), from: join(root, 'nowhere') }),
+    ).rejects.toMatchObject({
       code: 'invalid_input',
       message: expect.stringContaining("--from needs a directory holding the model's files"),
     });

@@ -60,7 +60,12 @@ const itemsToPull = (model: KnownModel, quantized: boolean): PullItem[] => {
   const items: PullItem[] = model.files.map((f) => ({ path: f.path, bytes: f.bytes, accepted: [f.sha256] }));
   const weights = quantized ? model.weights?.int8 : model.weights?.fp32;
   const first = weights?.[0];
-  if (first) items.push({ path: first.path, bytes: first.bytes, accepted: (weights ?? []).filter((w) => w.path === first.path).map((w) => w.sha256) });
+  if (first)
+    items.push({
+      path: first.path,
+      bytes: first.bytes,
+      accepted: (weights ?? []).filter((w) => w.path === first.path).map((w) => w.sha256),
+    });
   const statics = model.staticEmbeddings;
   const matrix = statics?.accepted[0];
   if (statics && matrix) {
@@ -74,7 +79,8 @@ const itemsToPull = (model: KnownModel, quantized: boolean): PullItem[] => {
       path: matrix.path,
       bytes: matrix.bytes,
       accepted: statics.accepted.filter((a) => a.path === matrix.path).map((a) => a.sha256),
-      check: async (file, label) => void staticEmbeddingsFrom(await readFile(file), label, { ...statics, dimension: model.dimension }),
+      check: async (file, label) =>
+        void staticEmbeddingsFrom(await readFile(file), label, { ...statics, dimension: model.dimension }),
     });
   }
   return items;
@@ -95,7 +101,11 @@ const copyLocal = async (source: string, part: string, file: PullItem, o: PullMo
 /** Where `path` lies in a local model directory: the hub layout (`onnx/model.onnx`), or flat (`model.onnx`). */
 const localSource = (from: string, path: string): string => {
   const source = [join(from, path), join(from, path.replace(/^.*\//, ''))].find((p) => existsSync(p));
-  if (!source) throw new AppError('invalid_input', `${join(from, path)} does not exist; --from needs a directory holding the model's files`);
+  if (!source)
+    throw new AppError(
+      'invalid_input',
+      `${join(from, path)} does not exist; --from needs a directory holding the model's files`,
+    );
   return source;
 };
 
@@ -107,10 +117,15 @@ const download = async (url: string, part: string, file: PullItem, o: PullModelO
   try {
     res = await doFetch(url, { headers: have > 0 ? { range: `bytes=${have}-` } : {}, redirect: 'follow' });
   } catch (cause) {
-    throw new AppError('download_failed', `cannot reach ${url} (${(cause as Error).message}); check the network and retry`, { httpStatus: 502, cause });
+    throw new AppError(
+      'download_failed',
+      `cannot reach ${url} (${(cause as Error).message}); check the network and retry`,
+      { httpStatus: 502, cause },
+    );
   }
   if (res.status === 416 && have > 0) return; // the partial file is already complete
-  if (!res.ok || !res.body) throw new AppError('download_failed', `GET ${url} answered HTTP ${res.status}`, { httpStatus: 502 });
+  if (!res.ok || !res.body)
+    throw new AppError('download_failed', `GET ${url} answered HTTP ${res.status}`, { httpStatus: 502 });
   const resumed = res.status === 206 && have > 0;
   if (resumed) o.log?.info({ file: file.path, from: have }, `resuming ${file.path} at byte ${have}`);
   const length = Number(res.headers.get('content-length') ?? NaN);
@@ -135,9 +150,13 @@ const download = async (url: string, part: string, file: PullItem, o: PullModelO
 const verified = async (file: string, item: PullItem, label: string): Promise<string> => {
   const sha256 = await sha256File(file);
   if (item.accepted.length > 0 && !item.accepted.includes(sha256)) {
-    throw new AppError('checksum_mismatch', `${label} has sha256 ${sha256}, expected ${item.accepted.join(' or ')}; the file was discarded`, {
-      httpStatus: 502,
-    });
+    throw new AppError(
+      'checksum_mismatch',
+      `${label} has sha256 ${sha256}, expected ${item.accepted.join(' or ')}; the file was discarded`,
+      {
+        httpStatus: 502,
+      },
+    );
   }
   await item.check?.(file, label);
   return sha256;

@@ -44,7 +44,13 @@ describe('resolveEmbedder', () => {
 
   it("'auto' uses MiniLM when its files are present and their sha256 is a pinned one", async () => {
     const { lines, log } = recorder();
-    const e = await resolveEmbedder({ model: 'auto', modelDir: fixture.dir, cacheDir: empty, registry: fixture.trustingRegistry, log });
+    const e = await resolveEmbedder({
+      model: 'auto',
+      modelDir: fixture.dir,
+      cacheDir: empty,
+      registry: fixture.trustingRegistry,
+      log,
+    });
     await e.close();
     expect(e.modelId).toBe('all-MiniLM-L6-v2');
     expect(lines.map((l) => l.level)).toEqual(['info']);
@@ -66,7 +72,9 @@ describe('resolveEmbedder', () => {
       code: 'model_unavailable',
       message: expect.stringContaining('lectern models pull all-MiniLM-L6-v2'),
     });
-    await expect(resolveEmbedder({ model: 'no-such-model', cacheDir: empty })).rejects.toMatchObject({ code: 'model_unavailable' });
+    await expect(resolveEmbedder({ model: 'no-such-model', cacheDir: empty })).rejects.toMatchObject({
+      code: 'model_unavailable',
+    });
   });
 
   it('a project built with one model refuses queries with another (EMBEDDING_MISMATCH names the needed model)', async () => {
@@ -77,7 +85,9 @@ describe('resolveEmbedder', () => {
     expect(() => assertSameModel(minilm.fingerprint, bundled.fingerprint, 'project thesis')).toThrow(
       expect.objectContaining({
         code: 'EMBEDDING_MISMATCH',
-        message: expect.stringMatching(/project thesis was built with embedding model all-MiniLM-L6-v2.*EMBEDDING_MODEL=all-MiniLM-L6-v2/s),
+        message: expect.stringMatching(
+          /project thesis was built with embedding model all-MiniLM-L6-v2.*EMBEDDING_MODEL=all-MiniLM-L6-v2/s,
+        ),
       }),
     );
     // Same model id, other weights (random test weights vs the published ones): refused too.
@@ -103,7 +113,9 @@ describe('resolveEmbedder', () => {
       // the reference vector cannot run. What can be checked: MiniLM is then refused, never faked.
       console.info(`real all-MiniLM-L6-v2 weights not present in ${dir}: reference-vector comparison not run`);
       expect(existsSync(join(dir, 'onnx', 'model.onnx')) && real).toBe(false);
-      await expect(resolveEmbedder({ model: 'all-MiniLM-L6-v2', modelDir: dir, cacheDir: empty })).rejects.toMatchObject({
+      await expect(
+        resolveEmbedder({ model: 'all-MiniLM-L6-v2', modelDir: dir, cacheDir: empty }),
+      ).rejects.toMatchObject({
         code: 'model_unavailable',
       });
       return;
@@ -154,12 +166,21 @@ describe("resolveEmbedder 'auto' order: all-MiniLM-L6-v2, then potion-base-2M, t
     expect(e.modelId).toBe('potion-base-2M');
     expect(e.dimension).toBe(64);
     expect(lines).toEqual([
-      { level: 'info', msg: expect.stringMatching(/^embedding model: potion-base-2M \(64-d, sha256:[0-9a-f]{16}\); .*lectern models pull all-MiniLM-L6-v2/) },
+      {
+        level: 'info',
+        msg: expect.stringMatching(
+          /^embedding model: potion-base-2M \(64-d, sha256:[0-9a-f]{16}\); .*lectern models pull all-MiniLM-L6-v2/,
+        ),
+      },
     ]);
   });
 
   it('picks potion-base-2M from EMBEDDING_MODEL_DIR', async () => {
-    const e = await resolveEmbedder({ model: 'auto', modelDir: sharedModelDir('potion-base-2M'), cacheDir: join(root, 'none') });
+    const e = await resolveEmbedder({
+      model: 'auto',
+      modelDir: sharedModelDir('potion-base-2M'),
+      cacheDir: join(root, 'none'),
+    });
     await e.close();
     expect(e.modelId).toBe('potion-base-2M');
   });
@@ -167,7 +188,12 @@ describe("resolveEmbedder 'auto' order: all-MiniLM-L6-v2, then potion-base-2M, t
   it('prefers verified MiniLM files over potion-base-2M', async () => {
     const cacheDir = join(root, 'cache-both');
     await potionCopy(join(cacheDir, 'potion-base-2M'));
-    const e = await resolveEmbedder({ model: 'auto', modelDir: fixture.dir, cacheDir, registry: fixture.trustingRegistry });
+    const e = await resolveEmbedder({
+      model: 'auto',
+      modelDir: fixture.dir,
+      cacheDir,
+      registry: fixture.trustingRegistry,
+    });
     await e.close();
     expect(e.modelId).toBe('all-MiniLM-L6-v2');
     // Without the trusting registry the fixture's weights are unverified, so potion serves.
@@ -193,7 +219,10 @@ describe("resolveEmbedder 'auto' order: all-MiniLM-L6-v2, then potion-base-2M, t
     const p = await resolveEmbedder({ model: 'potion-base-2M', cacheDir, log: explicit.log });
     await p.close();
     expect(p.modelId).toBe('potion-base-2M');
-    expect(explicit.lines[0]).toMatchObject({ level: 'warn', msg: expect.stringContaining('its vectors get their own fingerprint revision') });
+    expect(explicit.lines[0]).toMatchObject({
+      level: 'warn',
+      msg: expect.stringContaining('its vectors get their own fingerprint revision'),
+    });
     const verified = await resolveEmbedder({ model: 'potion-base-2M', modelDir: real, cacheDir });
     await verified.close();
     expect(p.fingerprint.revision).not.toBe(verified.fingerprint.revision);
@@ -202,7 +231,9 @@ describe("resolveEmbedder 'auto' order: all-MiniLM-L6-v2, then potion-base-2M, t
   it('an explicit potion-base-2M request without its files fails with model_unavailable and the pull command', async () => {
     await expect(resolveEmbedder({ model: 'potion-base-2M', cacheDir: join(root, 'empty') })).rejects.toMatchObject({
       code: 'model_unavailable',
-      message: expect.stringMatching(/missing in .*: tokenizer\.json, config\.json, model\.safetensors; run `lectern models pull potion-base-2M`/),
+      message: expect.stringMatching(
+        /missing in .*: tokenizer\.json, config\.json, model\.safetensors; run `lectern models pull potion-base-2M`/,
+      ),
     });
   });
 });

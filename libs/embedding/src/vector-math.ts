@@ -2,7 +2,12 @@
  * Mean of each row's first `lengths[r]` token vectors (padding ignored), then L2 normalisation.
  * Accumulates in float64 in a fixed order, so a row's result depends only on its own tokens.
  */
-export const meanPoolNormalize = (hidden: Float32Array, lengths: number[], padTo: number, dim: number): Float32Array => {
+export const meanPoolNormalize = (
+  hidden: Float32Array,
+  lengths: number[],
+  padTo: number,
+  dim: number,
+): Float32Array => {
   const out = new Float32Array(lengths.length * dim);
   const acc = new Float64Array(dim);
   for (let r = 0; r < lengths.length; r++) {

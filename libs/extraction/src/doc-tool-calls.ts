@@ -1,4 +1,10 @@
-import { AppError, DocIndexBuildOutput, DocReadOutput, DocSearchHitSchema, JsonValidateAndNormalizeOutput } from '@lectern/contracts';
+import {
+  AppError,
+  DocIndexBuildOutput,
+  DocReadOutput,
+  DocSearchHitSchema,
+  JsonValidateAndNormalizeOutput,
+} from '@lectern/contracts';
 import { z } from 'zod';
 import type { DocToolName, DocToolsClient } from './doc-tools-client.js';
 
@@ -14,28 +20,52 @@ export const DOC_READ_MAX_CHARS = 20_000;
 export class DocToolError extends AppError {}
 
 /** The text block of doc_search is its hit list (`textShape: 'result'`); structured content wraps it in `result`. */
-const HitsSchema = z.preprocess((v) => (Array.isArray(v) ? v : (v as { result?: unknown } | null)?.result), z.array(DocSearchHitSchema));
+const HitsSchema = z.preprocess(
+  (v) => (Array.isArray(v) ? v : (v as { result?: unknown } | null)?.result),
+  z.array(DocSearchHitSchema),
+);
 
-const callParsed = async <T>(tools: DocToolsClient, name: DocToolName, args: Record<string, unknown>, schema: z.ZodType<T>, signal?: AbortSignal): Promise<T> => {
+const callParsed = async <T>(
+  tools: DocToolsClient,
+  name: DocToolName,
+  args: Record<string, unknown>,
+  schema: z.ZodType<T>,
+  signal?: AbortSignal,
+): Promise<T> => {
   const answer = await tools.call(name, args, signal);
   if (answer.isError) {
     const error = (answer.json ?? {}) as { error_type?: string; message?: string };
-    throw new DocToolError(error.error_type ?? 'doc_tool_error', `${name}: ${error.message ?? answer.text}`, { httpStatus: 422 });
+    throw new DocToolError(error.error_type ?? 'doc_tool_error', `${name}: ${error.message ?? answer.text}`, {
+      httpStatus: 422,
+    });
   }
   const parsed = schema.safeParse(answer.json);
-  if (!parsed.success) throw new DocToolError('doc_tool_bad_answer', `${name} answered with an unexpected shape.`, { httpStatus: 502 });
+  if (!parsed.success)
+    throw new DocToolError('doc_tool_bad_answer', `${name} answered with an unexpected shape.`, { httpStatus: 502 });
   return parsed.data;
 };
 
-export const docIndexBuild = (tools: DocToolsClient, filePath: string, signal?: AbortSignal) => callParsed(tools, 'doc_index_build', { file_path: filePath }, DocIndexBuildOutput, signal);
+export const docIndexBuild = (tools: DocToolsClient, filePath: string, signal?: AbortSignal) =>
+  callParsed(tools, 'doc_index_build', { file_path: filePath }, DocIndexBuildOutput, signal);
 
-export const docSearch = (tools: DocToolsClient, args: { index_id: string; query: string; top_k?: number; scope?: 'text' | 'tables' | 'all' }, signal?: AbortSignal) =>
-  callParsed(tools, 'doc_search', args, HitsSchema, signal);
+export const docSearch = (
+  tools: DocToolsClient,
+  args: { index_id: string; query: string; top_k?: number; scope?: 'text' | 'tables' | 'all' },
+  signal?: AbortSignal,
+) => callParsed(tools, 'doc_search', args, HitsSchema, signal);
 
-export const docRead = (tools: DocToolsClient, args: { index_id: string; locator: string; max_chars?: number }, signal?: AbortSignal) => callParsed(tools, 'doc_read', args, DocReadOutput, signal);
+export const docRead = (
+  tools: DocToolsClient,
+  args: { index_id: string; locator: string; max_chars?: number },
+  signal?: AbortSignal,
+) => callParsed(tools, 'doc_read', args, DocReadOutput, signal);
 
-export const docValidate = (tools: DocToolsClient, data: Record<string, unknown>, schema: Record<string, unknown>, signal?: AbortSignal) =>
-  callParsed(tools, 'json_validate_and_normalize', { data, schema }, JsonValidateAndNormalizeOutput, signal);
+export const docValidate = (
+  tools: DocToolsClient,
+  data: Record<string, unknown>,
+  schema: Record<string, unknown>,
+  signal?: AbortSignal,
+) => callParsed(tools, 'json_validate_and_normalize', { data, schema }, JsonValidateAndNormalizeOutput, signal);
 
 /** Locators of a `doc_search` answer's JSON (for the agent's search-before-read guard). */
 export const hitLocators = (json: unknown): string[] => {

@@ -8,7 +8,12 @@ export const DOC_TOOL_NAMES = ['doc_index_build', 'doc_search', 'doc_read', 'jso
 export type DocToolName = (typeof DOC_TOOL_NAMES)[number];
 
 /** Per-call timeouts of spec 003 section 7: 60 s, and 120 s for indexing (which converts the document). */
-export const TOOL_TIMEOUTS_MS: Record<DocToolName, number> = { doc_index_build: 120_000, doc_search: 60_000, doc_read: 60_000, json_validate_and_normalize: 60_000 };
+export const TOOL_TIMEOUTS_MS: Record<DocToolName, number> = {
+  doc_index_build: 120_000,
+  doc_search: 60_000,
+  doc_read: 60_000,
+  json_validate_and_normalize: 60_000,
+};
 
 /** A doc tool's answer: its JSON, or its error (`{status:"error", error_type, message}`) when `isError`. */
 export interface DocToolAnswer {
@@ -46,7 +51,11 @@ export const connectDocTools = async (options: DocToolsClientOptions): Promise<D
   try {
     await client.connect(new StreamableHTTPClientTransport(new URL(options.url), { requestInit: { headers } }));
   } catch (error) {
-    throw new AppError(DocToolErrorCodes.unavailable, `The doc tools at MCP_TOOLS_URL could not be reached (${(error as Error).message}).`, { httpStatus: 503, cause: error });
+    throw new AppError(
+      DocToolErrorCodes.unavailable,
+      `The doc tools at MCP_TOOLS_URL could not be reached (${(error as Error).message}).`,
+      { httpStatus: 503, cause: error },
+    );
   }
   const timeouts = { ...TOOL_TIMEOUTS_MS, ...options.timeouts };
   return {
@@ -54,17 +63,32 @@ export const connectDocTools = async (options: DocToolsClientOptions): Promise<D
       const { tools } = await client.listTools();
       return tools
         .filter((t) => (DOC_TOOL_NAMES as readonly string[]).includes(t.name))
-        .map((t) => ({ name: t.name, description: t.description ?? t.name, input_schema: t.inputSchema as Record<string, unknown> }));
+        .map((t) => ({
+          name: t.name,
+          description: t.description ?? t.name,
+          input_schema: t.inputSchema as Record<string, unknown>,
+        }));
     },
     async call(name, args, signal) {
       let result;
       try {
-        result = await client.callTool({ name, arguments: args }, undefined, { timeout: timeouts[name], ...(signal ? { signal } : {}) });
+        result = await client.callTool({ name, arguments: args }, undefined, {
+          timeout: timeouts[name],
+          ...(signal ? { signal } : {}),
+        });
       } catch (error) {
         if (signal?.aborted) throw signal.reason;
         const code = (error as { code?: number }).code;
-        if (code === -32001) throw new AppError(DocToolErrorCodes.timeout, `The tool ${name} did not answer within ${timeouts[name] / 1000} s.`, { httpStatus: 504 });
-        throw new AppError(DocToolErrorCodes.unavailable, `The tool ${name} failed: ${(error as Error).message}`, { httpStatus: 503, cause: error });
+        if (code === -32001)
+          throw new AppError(
+            DocToolErrorCodes.timeout,
+            `The tool ${name} did not answer within ${timeouts[name] / 1000} s.`,
+            { httpStatus: 504 },
+          );
+        throw new AppError(DocToolErrorCodes.unavailable, `The tool ${name} failed: ${(error as Error).message}`, {
+          httpStatus: 503,
+          cause: error,
+        });
       }
       const content = (result.content ?? []) as Array<{ type: string; text?: string }>;
       const text = content.find((c) => c.type === 'text')?.text ?? '';

@@ -33,7 +33,11 @@ export interface ExtractionRunnerOptions {
 /** How long `close()` waits for aborted tasks to wind down. */
 const CLOSE_WAIT_MS = 5000;
 
-export const ExtractionErrorCodes = { unsupported: 'unsupported_format', timeout: 'agent_timeout', internal: 'internal_error' } as const;
+export const ExtractionErrorCodes = {
+  unsupported: 'unsupported_format',
+  timeout: 'agent_timeout',
+  internal: 'internal_error',
+} as const;
 
 /** Formats the converter reads, as spec 003's error details name them ("Only PDF, DOCX, TXT, MD, HTML are supported"). */
 const supportedList = (): string => {
@@ -44,10 +48,16 @@ const supportedList = (): string => {
 const toTaskError = (error: unknown): ExtractionTaskError =>
   error instanceof AppError
     ? { code: error.code, message: error.message, details: error.details ?? [] }
-    : { code: ExtractionErrorCodes.internal, message: 'An internal error occurred. The server log has the details.', details: [] };
+    : {
+        code: ExtractionErrorCodes.internal,
+        message: 'An internal error occurred. The server log has the details.',
+        details: [],
+      };
 
 /** Errors a retry cannot fix. */
-const isFinal = (error: unknown) => error instanceof AppError && [ExtractionErrorCodes.unsupported, 'doc_tool_error', 'invalid_arguments'].includes(error.code);
+const isFinal = (error: unknown) =>
+  error instanceof AppError &&
+  [ExtractionErrorCodes.unsupported, 'doc_tool_error', 'invalid_arguments'].includes(error.code);
 
 /**
  * The execution model of spec 003 section 8: queued tasks run on `maxConcurrent` workers in submission order;
@@ -61,7 +71,8 @@ export class ExtractionRunner {
   private closed = false;
 
   constructor(private readonly options: ExtractionRunnerOptions) {
-    if (options.extractor !== 'local' && !options.provider) throw new Error(`extractor ${options.extractor} needs an LLM provider`);
+    if (options.extractor !== 'local' && !options.provider)
+      throw new Error(`extractor ${options.extractor} needs an LLM provider`);
   }
 
   get extractor(): ExtractorKind {
@@ -71,7 +82,8 @@ export class ExtractionRunner {
   /** Recover interrupted tasks, then queue every queued task. */
   start(): void {
     const recovered = this.options.store.recoverInterrupted(this.options.maxRetries);
-    if (recovered.requeued.length || recovered.failed.length) this.options.log.warn(recovered, 'tasks interrupted by a restart: re-queued or failed');
+    if (recovered.requeued.length || recovered.failed.length)
+      this.options.log.warn(recovered, 'tasks interrupted by a restart: re-queued or failed');
     for (const id of this.options.store.queuedIds()) this.enqueue(id);
   }
 
@@ -97,7 +109,10 @@ export class ExtractionRunner {
     // Aborted work ends quickly; a step that ignores the signal (a conversion in a worker) is not waited for
     // longer than this: its task stays `running` and is recovered at the next start.
     let timer: NodeJS.Timeout | undefined;
-    await Promise.race([Promise.allSettled(running.map((r) => r.done)), new Promise((r) => (timer = setTimeout(r, CLOSE_WAIT_MS)))]);
+    await Promise.race([
+      Promise.allSettled(running.map((r) => r.done)),
+      new Promise((r) => (timer = setTimeout(r, CLOSE_WAIT_MS))),
+    ]);
     clearTimeout(timer);
   }
 
@@ -121,26 +136,42 @@ export class ExtractionRunner {
     if (!task) return; // deleted or already taken
     const ext = extname(task.original_filename).toLowerCase();
     if (!SUPPORTED_EXTENSIONS.includes(ext)) {
-      store.fail(taskId, { code: ExtractionErrorCodes.unsupported, message: `Unsupported file format: ${ext || '(no extension)'}`, details: [supportedList()] });
+      store.fail(taskId, {
+        code: ExtractionErrorCodes.unsupported,
+        message: `Unsupported file format: ${ext || '(no extension)'}`,
+        details: [supportedList()],
+      });
       return;
     }
     const timer = setTimeout(
-      () => controller.abort(new AppError(ExtractionErrorCodes.timeout, `The extraction did not finish within ${this.options.timeoutMs / 1000} s (AGENT_TIMEOUT).`, { httpStatus: 504 })),
+      () =>
+        controller.abort(
+          new AppError(
+            ExtractionErrorCodes.timeout,
+            `The extraction did not finish within ${this.options.timeoutMs / 1000} s (AGENT_TIMEOUT).`,
+            { httpStatus: 504 },
+          ),
+        ),
       this.options.timeoutMs,
     );
     try {
       const result = await this.extract(task, controller.signal);
       if (controller.signal.aborted) throw controller.signal.reason;
       store.succeed(taskId, result);
-      log.info({ task_id: taskId, extractor: result.extractor, timing: result.timing, warnings: result.warnings.length }, 'extraction task succeeded');
+      log.info(
+        { task_id: taskId, extractor: result.extractor, timing: result.timing, warnings: result.warnings.length },
+        'extraction task succeeded',
+      );
     } catch (thrown) {
       const error = controller.signal.aborted ? controller.signal.reason : thrown;
       if (this.closed) return; // left running: recovered at the next start
       if (error instanceof AppError && error.code === 'task_deleted') return;
-      if (!(error instanceof AppError)) log.error({ err: error, task_id: taskId }, 'extraction task failed unexpectedly');
+      if (!(error instanceof AppError))
+        log.error({ err: error, task_id: taskId }, 'extraction task failed unexpectedly');
       if (!isFinal(error) && task.attempts <= this.options.maxRetries) {
         log.warn({ task_id: taskId, attempt: task.attempts, err: error }, 'extraction attempt failed; retrying');
-        if (store.requeue(taskId, `Attempt ${task.attempts} failed: ${toTaskError(error).message}`)) this.pending.unshift(taskId);
+        if (store.requeue(taskId, `Attempt ${task.attempts} failed: ${toTaskError(error).message}`))
+          this.pending.unshift(taskId);
         return;
       }
       store.fail(taskId, toTaskError(error));
@@ -167,7 +198,14 @@ export class ExtractionRunner {
         indexId = (await docIndexBuild(tools, task.upload_path, signal)).index_id;
         indexSeconds = Number(process.hrtime.bigint() - indexStarted) / 1e9;
         store.setProgress(task.task_id, { stage: 'extracting', fields_done: 0, fields_total: total });
-        const local = await extractLocally({ tools, indexId, fields, signal, onField: (done) => store.setProgress(task.task_id, { stage: 'extracting', fields_done: done, fields_total: total }) });
+        const local = await extractLocally({
+          tools,
+          indexId,
+          fields,
+          signal,
+          onField: (done) =>
+            store.setProgress(task.task_id, { stage: 'extracting', fields_done: done, fields_total: total }),
+        });
         ({ data, evidence, warnings } = local);
       } else {
         const agent = await runAgent({
@@ -178,12 +216,20 @@ export class ExtractionRunner {
           signal,
           maxTurns: this.options.maxTurns,
           log: this.options.log.child({ task_id: task.task_id }),
-          onSearch: (searches) => store.setProgress(task.task_id, { stage: 'extracting', fields_done: Math.min(searches, total), fields_total: total }),
+          onSearch: (searches) =>
+            store.setProgress(task.task_id, {
+              stage: 'extracting',
+              fields_done: Math.min(searches, total),
+              fields_total: total,
+            }),
         });
         indexSeconds = agent.indexSeconds;
         indexId = agent.indexId ?? (await docIndexBuild(tools, task.upload_path, signal)).index_id;
         ({ data, evidence } = agent);
-        if (agent.refusals.length) warnings = [`The agent broke the search-then-read protocol ${agent.refusals.length} time(s); those calls were refused.`];
+        if (agent.refusals.length)
+          warnings = [
+            `The agent broke the search-then-read protocol ${agent.refusals.length} time(s); those calls were refused.`,
+          ];
       }
       store.setProgress(task.task_id, { stage: 'verifying', fields_done: total, fields_total: total });
       const outcome = await finalizeResult({
@@ -199,7 +245,14 @@ export class ExtractionRunner {
         signal,
         warnings,
       });
-      return { task_id: task.task_id, data: outcome.data, evidence: outcome.evidence, warnings: outcome.warnings, timing: outcome.timing, extractor: outcome.extractor };
+      return {
+        task_id: task.task_id,
+        data: outcome.data,
+        evidence: outcome.evidence,
+        warnings: outcome.warnings,
+        timing: outcome.timing,
+        extractor: outcome.extractor,
+      };
     } finally {
       await tools.close().catch(() => undefined);
     }

@@ -49,6 +49,10 @@ export const setAt = (root: Record<string, unknown>, path: readonly string[], va
 
 /** null, undefined, '', [] and {} hold no value. */
 export const isEmptyValue = (value: unknown): boolean =>
-  value === null || value === undefined || (typeof value === 'string' && value.trim() === '') || (Array.isArray(value) && value.length === 0) || (isObject(value) && Object.keys(value).length === 0);
+  value === null ||
+  value === undefined ||
+  (typeof value === 'string' && value.trim() === '') ||
+  (Array.isArray(value) && value.length === 0) ||
+  (isObject(value) && Object.keys(value).length === 0);
 
 export { isObject };

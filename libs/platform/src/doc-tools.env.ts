@@ -26,7 +26,11 @@ export const docToolsEnvShape = {
   REDIS_URL: documentStoreEnvShape.REDIS_URL,
 };
 
-export const DocToolsEnvSchema = z.object({ ...docToolsEnvShape, PDF_ENGINE: commonEnvShape.PDF_ENGINE, MCP_API_KEY: commonEnvShape.MCP_API_KEY });
+export const DocToolsEnvSchema = z.object({
+  ...docToolsEnvShape,
+  PDF_ENGINE: commonEnvShape.PDF_ENGINE,
+  MCP_API_KEY: commonEnvShape.MCP_API_KEY,
+});
 export type DocToolsEnv = z.infer<typeof DocToolsEnvSchema>;
 
 export const docToolsSettings = (env: DocToolsEnv): DocToolsSettings => ({

@@ -37,10 +37,19 @@ export const documentStoreEnvShape = {
 export const DocumentStoreEnvSchema = z.object({ ...documentStoreEnvShape, PDF_ENGINE: commonEnvShape.PDF_ENGINE });
 export type DocumentStoreEnv = z.infer<typeof DocumentStoreEnvSchema>;
 
-type StoreEnvKeys = 'CHROMA_PERSIST_DIR' | 'QDRANT_URL' | 'QDRANT_API_KEY' | 'EMBEDDING_MODEL' | 'EMBEDDING_MODEL_DIR' | 'EMBEDDING_QUANTIZED' | 'EMBEDDING_THREADS';
+type StoreEnvKeys =
+  | 'CHROMA_PERSIST_DIR'
+  | 'QDRANT_URL'
+  | 'QDRANT_API_KEY'
+  | 'EMBEDDING_MODEL'
+  | 'EMBEDDING_MODEL_DIR'
+  | 'EMBEDDING_QUANTIZED'
+  | 'EMBEDDING_THREADS';
 
 /** The vector store and embedding settings every service reading the store takes from the same variables. */
-export const storeAndEmbeddingSettings = (env: Pick<DocumentStoreEnv, StoreEnvKeys>): Pick<DocumentStoreSettings, 'vectorDir' | 'qdrantUrl' | 'qdrantApiKey' | 'embedding'> => ({
+export const storeAndEmbeddingSettings = (
+  env: Pick<DocumentStoreEnv, StoreEnvKeys>,
+): Pick<DocumentStoreSettings, 'vectorDir' | 'qdrantUrl' | 'qdrantApiKey' | 'embedding'> => ({
   vectorDir: env.CHROMA_PERSIST_DIR,
   qdrantUrl: env.QDRANT_URL,
   qdrantApiKey: env.QDRANT_API_KEY,

@@ -1,4 +1,10 @@
-import { AuditLog, ProjectCache, type DocumentStoreDeps, type RetrieveMode, type StoreDeps } from '@lectern/document-store';
+import {
+  AuditLog,
+  ProjectCache,
+  type DocumentStoreDeps,
+  type RetrieveMode,
+  type StoreDeps,
+} from '@lectern/document-store';
 import { serviceIngestDeps, type ServiceIngestSettings } from './service-conversion.js';
 import type { Platform, VectorStoreOptions } from './platform.js';
 
@@ -13,7 +19,10 @@ export interface DocumentStoreSettings extends VectorStoreOptions, ServiceIngest
 }
 
 /** What the read-only document-store use cases need (the CLI's `docstore check`): the store alone. */
-export const documentStoreReader = (platform: Platform, s: VectorStoreOptions & { defaultProject: string }): StoreDeps => {
+export const documentStoreReader = (
+  platform: Platform,
+  s: VectorStoreOptions & { defaultProject: string },
+): StoreDeps => {
   const store = platform.vectorStore(s);
   const audit = new AuditLog(store, platform.log);
   // Queued retrieval audit records are written before the store closes.
@@ -25,7 +34,10 @@ export const documentStoreReader = (platform: Platform, s: VectorStoreOptions & 
  * Every document-store use case's deps: the store, the embedders, and the conversion job — converted in
  * this process when embedded (the same job and processor), by converter workers when distributed.
  */
-export const documentStoreDeps = (platform: Platform, s: DocumentStoreSettings): DocumentStoreDeps & { retrieveMode: RetrieveMode } => ({
+export const documentStoreDeps = (
+  platform: Platform,
+  s: DocumentStoreSettings,
+): DocumentStoreDeps & { retrieveMode: RetrieveMode } => ({
   ...documentStoreReader(platform, s),
   ...serviceIngestDeps(platform, s),
   imageRatioThreshold: s.imageRatioThreshold,

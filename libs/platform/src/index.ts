@@ -20,7 +20,12 @@ export { policyIngestService, policyKbDeps, policyKbReader } from './policy-kb.j
 export { policyKbEnvShape, policyKbSettings } from './policy-kb.env.js';
 export type { PolicyKbEnv } from './policy-kb.env.js';
 export type { PolicyKbSettings } from './policy-kb.js';
-export { documentStoreMcpService, extractionMcpService, policyKbMcpService, policyKbToolRegistrations } from './mcp-services.js';
+export {
+  documentStoreMcpService,
+  extractionMcpService,
+  policyKbMcpService,
+  policyKbToolRegistrations,
+} from './mcp-services.js';
 export { docToolsDeps } from './doc-tools.js';
 export type { DocToolsSettings } from './doc-tools.js';
 export { DocToolsEnvSchema, docToolsEnvShape, docToolsSettings } from './doc-tools.env.js';

@@ -25,7 +25,9 @@ export const documentStoreMcpService = (deps?: DocumentStoreDeps): McpService =>
 
 /** The six tools of spec 001 with their full contracts (without deps every tool answers `not_implemented`). */
 export const policyKbToolRegistrations = (deps?: PolicyKbDeps): ToolRegistration[] =>
-  deps ? boundPolicyKbTools(deps) : policyKbTools.map((definition) => ({ definition, handler: notImplemented(definition.name) }));
+  deps
+    ? boundPolicyKbTools(deps)
+    : policyKbTools.map((definition) => ({ definition, handler: notImplemented(definition.name) }));
 
 /** policy-kb-mcp's server: spec 001's tools. */
 export const policyKbMcpService = (deps?: PolicyKbDeps): McpService => ({
@@ -47,5 +49,7 @@ export const extractionMcpService = (tools?: DocTools): McpService => ({
   instructions:
     'Lectern document tools (spec 003): doc_index_build a document, then per field doc_search and doc_read the ' +
     'chunks it finds (locators h{n}-c{m} / h{n}-t{m}), and json_validate_and_normalize the result against its schema.',
-  tools: tools ? docToolRegistrations(tools) : extractionDocTools.map((definition) => ({ definition, handler: notImplemented(definition.name) })),
+  tools: tools
+    ? docToolRegistrations(tools)
+    : extractionDocTools.map((definition) => ({ definition, handler: notImplemented(definition.name) })),
 });

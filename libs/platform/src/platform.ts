@@ -12,7 +12,13 @@ import {
   type QueueWorkerSettings,
 } from '@lectern/contracts';
 import { createConversionEngine, type ConversionEngine, type ConversionEngineOptions } from '@lectern/conversion';
-import { createConversionProcessor, createConversionSubmitter, HandedOverFiles, startStorageJanitor, type ConversionSubmitter } from '@lectern/conversion-job';
+import {
+  createConversionProcessor,
+  createConversionSubmitter,
+  HandedOverFiles,
+  startStorageJanitor,
+  type ConversionSubmitter,
+} from '@lectern/conversion-job';
 import { EmbedderPool } from '@lectern/embedding';
 import {
   closeRedis,
@@ -210,7 +216,10 @@ export const createPlatform = (options: PlatformOptions): Platform => {
         steps.push({ stage: 'embedders', name: 'embedders', close: () => pool.close() });
         return pool;
       }),
-    queue: <P extends z.ZodType, R extends z.ZodType>(definition: QueueDefinition<P, R>, o: { keepFinished?: number } = {}) =>
+    queue: <P extends z.ZodType, R extends z.ZodType>(
+      definition: QueueDefinition<P, R>,
+      o: { keepFinished?: number } = {},
+    ) =>
       once(`queue:${definition.name}`, () => {
         const worker = { ...QUEUE_WORKER_DEFAULTS, ...options.queue };
         const queue = options.redisUrl
@@ -223,7 +232,12 @@ export const createPlatform = (options: PlatformOptions): Platform => {
               maxStalledCount: worker.stallLimit,
               shutdownGraceMs: worker.shutdownGraceMs,
             })
-          : createInProcessQueue({ definition, logger: log, shutdownGraceMs: worker.shutdownGraceMs, ...(o.keepFinished ? { keepFinished: o.keepFinished } : {}) });
+          : createInProcessQueue({
+              definition,
+              logger: log,
+              shutdownGraceMs: worker.shutdownGraceMs,
+              ...(o.keepFinished ? { keepFinished: o.keepFinished } : {}),
+            });
         steps.push({ stage: 'queue', name: `${definition.name} queue`, close: () => queue.close() });
         return queue;
       }),
@@ -235,11 +249,14 @@ export const createPlatform = (options: PlatformOptions): Platform => {
         const engine = o.instrument ? o.instrument(created) : created;
         steps.push({ stage: 'engine', name: 'conversion pools', close: () => created.close() });
         // Finished jobs (results up to inlineMaxBytes) stay in memory for dedupe when in-process: bounded.
-        const queue: JobQueue<ConversionJobPayload, ConversionJobResult> = platform.queue(conversionQueue, { keepFinished: 200 });
+        const queue: JobQueue<ConversionJobPayload, ConversionJobResult> = platform.queue(conversionQueue, {
+          keepFinished: 200,
+        });
         // In-process, the worker is in this process: the bytes a caller read are handed over, not staged.
         const handedOver = options.redisUrl ? undefined : new HandedOverFiles();
         const concurrency = options.redisUrl ? o.workers.distributed : o.workers.embedded;
-        if (!options.redisUrl && concurrency < 1) throw new Error('embedded mode needs at least one conversion worker in this process');
+        if (!options.redisUrl && concurrency < 1)
+          throw new Error('embedded mode needs at least one conversion worker in this process');
         const worker =
           concurrency > 0
             ? queue.process(
@@ -276,7 +293,9 @@ export const createPlatform = (options: PlatformOptions): Platform => {
       once('policy-registry', () => {
         const registry = options.redisUrl
           ? createRedisPolicyRegistry({ url: options.redisUrl, keyPrefix: o.redisKeyPrefix, log })
-          : createSqlitePolicyRegistry({ path: o.sqlitePath ? resolve(o.sqlitePath) : resolve(dataDir, 'policy-registry.sqlite') });
+          : createSqlitePolicyRegistry({
+              path: o.sqlitePath ? resolve(o.sqlitePath) : resolve(dataDir, 'policy-registry.sqlite'),
+            });
         // A store: closed after the workers and queues that may still update revisions.
         steps.push({ stage: 'store', name: 'policy registry', close: () => registry.close() });
         return registry;
@@ -292,8 +311,11 @@ export const createPlatform = (options: PlatformOptions): Platform => {
       }),
     policyIngest: (o) =>
       once('policy-ingest', () => {
-        const queue: JobQueue<PolicyIngestJobPayload, PolicyIngestJobResult> = platform.queue(policyIngestQueue, { keepFinished: 200 });
-        if (!options.redisUrl && !o.processor) throw new Error('embedded mode needs the policy-ingest processor in this process');
+        const queue: JobQueue<PolicyIngestJobPayload, PolicyIngestJobResult> = platform.queue(policyIngestQueue, {
+          keepFinished: 200,
+        });
+        if (!options.redisUrl && !o.processor)
+          throw new Error('embedded mode needs the policy-ingest processor in this process');
         const worker = o.processor ? queue.process(o.processor, { concurrency: o.concurrency ?? 1 }) : undefined;
         if (worker) steps.push({ stage: 'worker', name: 'policy-ingest worker', close: () => worker.close() });
         return { queue, worker };

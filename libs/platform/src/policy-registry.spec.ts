@@ -44,7 +44,12 @@ describe('platform.policyRegistry', () => {
     afterAll(async () => redis.stop());
 
     it("uses the platform's Redis with spec 001's keys and no SQLite file; closed with the stores", async () => {
-      const platform = createPlatform({ dataDir, log: silentLogger(), redisUrl: redis.url, redisPrefix: 'platform-test' });
+      const platform = createPlatform({
+        dataDir,
+        log: silentLogger(),
+        redisUrl: redis.url,
+        redisPrefix: 'platform-test',
+      });
       const registry = platform.policyRegistry({ sqlitePath: join(dataDir, 'unused.sqlite') });
       await registry.createPolicy({ source: 'LTN_1_20', title: 'LTN 1/20', category: 'national_guidance' });
       const other = createPlatform({ dataDir: join(dataDir, 'other'), log: silentLogger(), redisUrl: redis.url });

@@ -18,7 +18,10 @@ export interface ServiceConversionSettings {
 export const serviceConversion = (platform: Platform, s: ServiceConversionSettings): ConversionSubmitter =>
   platform.conversion({
     pdfEngine: s.pdfEngine,
-    defaults: { enableOcr: s.enableOcr, ...(s.imageRatioThreshold !== undefined ? { imageRatioThreshold: s.imageRatioThreshold } : {}) },
+    defaults: {
+      enableOcr: s.enableOcr,
+      ...(s.imageRatioThreshold !== undefined ? { imageRatioThreshold: s.imageRatioThreshold } : {}),
+    },
     limits: { maxBytes: s.maxDocumentBytes },
     workers: { embedded: 2, distributed: 0 },
   }).submitter;

@@ -32,7 +32,8 @@ const key = (source: string, revisionId: string): string => `${source}\u0000${re
 const scan = async (deps: PolicyStoreDeps): Promise<Scan> => {
   const policies = await deps.registry.listPolicies();
   const registered = new Map<string, { source: string; revision_id: string; chunk_count: number }>();
-  for (const p of policies) for (const r of await deps.registry.listRevisions(p.source)) registered.set(key(r.source, r.revision_id), r);
+  for (const p of policies)
+    for (const r of await deps.registry.listRevisions(p.source)) registered.set(key(r.source, r.revision_id), r);
   const stored = new Map<string, { source: string; revision_id: string; chunks: number }>();
   let chunks = 0;
   if (await deps.store.getCollection(deps.collection)) {
@@ -57,7 +58,12 @@ const scan = async (deps: PolicyStoreDeps): Promise<Scan> => {
     chunks,
     orphans: [...stored.entries()].filter(([k]) => !registered.has(k)).map(([, s]) => s),
     mismatches: [...registered.entries()]
-      .map(([k, r]) => ({ source: r.source, revision_id: r.revision_id, registered: r.chunk_count, stored: stored.get(k)?.chunks ?? 0 }))
+      .map(([k, r]) => ({
+        source: r.source,
+        revision_id: r.revision_id,
+        registered: r.chunk_count,
+        stored: stored.get(k)?.chunks ?? 0,
+      }))
       .filter((m) => m.registered !== m.stored),
   };
 };
@@ -67,13 +73,17 @@ const scan = async (deps: PolicyStoreDeps): Promise<Scan> => {
  * the store. `repair` deletes orphan chunks and sets each mismatched `chunk_count` to the chunks actually stored
  * (the registry then claims nothing that is not there), then checks again: `consistent` is the state after it.
  */
-export const checkPolicyConsistency = async (deps: PolicyStoreDeps, input: { repair?: boolean } = {}): Promise<PolicyConsistencyReport> => {
+export const checkPolicyConsistency = async (
+  deps: PolicyStoreDeps,
+  input: { repair?: boolean } = {},
+): Promise<PolicyConsistencyReport> => {
   const first = await scan(deps);
   let removed = 0;
   let fixed = 0;
   let final = first;
   if (input.repair && (first.orphans.length > 0 || first.mismatches.length > 0)) {
-    for (const o of first.orphans) removed += await deps.store.deleteByFilter(deps.collection, revisionFilter(o.source, o.revision_id));
+    for (const o of first.orphans)
+      removed += await deps.store.deleteByFilter(deps.collection, revisionFilter(o.source, o.revision_id));
     for (const m of first.mismatches) {
       await deps.registry.updateRevision(m.source, m.revision_id, { chunk_count: m.stored });
       fixed += 1;

@@ -1,5 +1,10 @@
 import { reassembleChunks } from '@lectern/chunking';
-import { AppError, type GetPolicySectionInput, type GetPolicySectionOutput, type PolicyRevision } from '@lectern/contracts';
+import {
+  AppError,
+  type GetPolicySectionInput,
+  type GetPolicySectionOutput,
+  type PolicyRevision,
+} from '@lectern/contracts';
 import { COUNTING_STATUSES, EffectiveDateResolver } from '@lectern/policy-registry';
 import type { StoredPoint } from '@lectern/vector-store';
 import type { z } from 'zod';
@@ -20,7 +25,12 @@ const defaultRevision = async (deps: PolicyStoreDeps, source: string): Promise<P
 };
 
 /** Every chunk of the revision carrying the reference (as its section or its chapter/annex), by chunk index. */
-const sectionChunks = async (deps: PolicyStoreDeps, source: string, revisionId: string, ref: string): Promise<StoredPoint[]> => {
+const sectionChunks = async (
+  deps: PolicyStoreDeps,
+  source: string,
+  revisionId: string,
+  ref: string,
+): Promise<StoredPoint[]> => {
   if (!(await deps.store.getCollection(deps.collection))) return [];
   const out: StoredPoint[] = [];
   let cursor: string | null = null;
@@ -53,13 +63,22 @@ export const getPolicySection = async (
     ? await deps.registry.getRevision(source, input.revision_id)
     : await defaultRevision(deps, source);
   if (!revision) {
-    throw notFound('revision_not_found', input.revision_id ? `Revision not found: ${input.revision_id} for policy ${source}` : `Policy ${source} has no ingested revision`);
+    throw notFound(
+      'revision_not_found',
+      input.revision_id
+        ? `Revision not found: ${input.revision_id} for policy ${source}`
+        : `Policy ${source} has no ingested revision`,
+    );
   }
   const ref = normaliseSectionRef(input.section_ref);
   let chunks = await sectionChunks(deps, source, revision.revision_id, ref);
-  if (chunks.length === 0 && ref !== input.section_ref.trim()) chunks = await sectionChunks(deps, source, revision.revision_id, input.section_ref.trim());
+  if (chunks.length === 0 && ref !== input.section_ref.trim())
+    chunks = await sectionChunks(deps, source, revision.revision_id, input.section_ref.trim());
   if (chunks.length === 0) {
-    throw notFound('section_not_found', `Section "${input.section_ref}" not found in ${source} revision ${revision.revision_id}`);
+    throw notFound(
+      'section_not_found',
+      `Section "${input.section_ref}" not found in ${source} revision ${revision.revision_id}`,
+    );
   }
   const bySection = new Map<number, StoredPoint[]>();
   for (const c of chunks) {
@@ -82,7 +101,8 @@ export const getPolicySection = async (
   const pages = new Set<number>();
   for (const c of chunks) {
     const list = c.payload['pages'];
-    for (const p of Array.isArray(list) ? list : [c.payload['page_number']]) if (Number.isInteger(p)) pages.add(p as number);
+    for (const p of Array.isArray(list) ? list : [c.payload['page_number']])
+      if (Number.isInteger(p)) pages.add(p as number);
   }
   return {
     status: 'success',

@@ -1,5 +1,10 @@
 import { basename } from 'node:path';
-import { AppError, type IngestPolicyRevisionInput, type IngestPolicyRevisionOutput, type PolicyRevision } from '@lectern/contracts';
+import {
+  AppError,
+  type IngestPolicyRevisionInput,
+  type IngestPolicyRevisionOutput,
+  type PolicyRevision,
+} from '@lectern/contracts';
 import { jobOptions } from '@lectern/conversion-job';
 import { readDocumentFile, resolveInsideRoots } from '@lectern/documents';
 import { COUNTING_STATUSES, dateInt } from '@lectern/policy-registry';
@@ -16,7 +21,12 @@ const revisionNotFound = (source: string, revisionId: string): AppError =>
 /** `active` unless a later counting revision exists (then it was superseded before it was ingested). */
 const statusAfterIngest = (revision: PolicyRevision, all: readonly PolicyRevision[]): PolicyRevision['status'] =>
   revision.effective_to !== null &&
-  all.some((r) => r.revision_id !== revision.revision_id && COUNTING_STATUSES.has(r.status) && r.effective_from > revision.effective_from)
+  all.some(
+    (r) =>
+      r.revision_id !== revision.revision_id &&
+      COUNTING_STATUSES.has(r.status) &&
+      r.effective_from > revision.effective_from,
+  )
     ? 'superseded'
     : 'active';
 
@@ -40,7 +50,11 @@ export const ingestPolicyRevision = async (
   const { bytes, sha256 } = await readDocumentFile(file.path, deps.roots, deps.maxDocumentBytes);
 
   return deps.locks.run(`${source}:${revisionId}`, async () => {
-    await deps.registry.updateRevision(source, revisionId, { status: 'processing', error: null, file_size_bytes: bytes.length });
+    await deps.registry.updateRevision(source, revisionId, {
+      status: 'processing',
+      error: null,
+      file_size_bytes: bytes.length,
+    });
     try {
       if (input.reindex) await deleteRevisionChunks(deps, source, revisionId);
       const signal = AbortSignal.timeout(deps.ingestTimeoutMs);
@@ -48,7 +62,11 @@ export const ingestPolicyRevision = async (
       const converted = await deps.conversion.convert(
         { kind: 'read', path: file.path, filename: basename(file.path), bytes, sha256 },
         jobOptions({ enableOcr: deps.enableOcr }),
-        { signal, onProgress: (p) => void progress(p.page ?? 0, p.pages, `${p.stage} page ${p.page ?? '?'} of ${p.pages ?? '?'}`) },
+        {
+          signal,
+          onProgress: (p) =>
+            void progress(p.page ?? 0, p.pages, `${p.stage} page ${p.page ?? '?'} of ${p.pages ?? '?'}`),
+        },
       );
       const pages = converted.pages.map((p) => ({ page_number: p.page_number, text: p.text }));
       if (pages.every((p) => p.text.trim() === '')) {
@@ -58,14 +76,24 @@ export const ingestPolicyRevision = async (
       // The policy collection is internal (no project record): created on first ingest with the configured model.
       const collection =
         (await deps.store.getCollection(deps.collection)) ??
-        (await deps.store.ensureCollection(deps.collection, { fingerprint: (await deps.embedders.configured()).fingerprint, hybrid: true }));
+        (await deps.store.ensureCollection(deps.collection, {
+          fingerprint: (await deps.embedders.configured()).fingerprint,
+          hybrid: true,
+        }));
       const embedder = await deps.embedders.for(collection.fingerprint);
       const vectors = await embedder.embedBatch(
         chunks.map((c) => c.text),
         { onProgress: (done, total) => void progress(done, total, `embedded ${done} of ${total} chunks`) },
       );
-      if (signal.aborted) throw new AppError('timeout', `Ingestion did not finish within ${Math.round(deps.ingestTimeoutMs / 1000)} s (INGEST_TIMEOUT_S)`);
-      const [policy, current] = await Promise.all([deps.registry.getPolicy(source), deps.registry.getRevision(source, revisionId)]);
+      if (signal.aborted)
+        throw new AppError(
+          'timeout',
+          `Ingestion did not finish within ${Math.round(deps.ingestTimeoutMs / 1000)} s (INGEST_TIMEOUT_S)`,
+        );
+      const [policy, current] = await Promise.all([
+        deps.registry.getPolicy(source),
+        deps.registry.getRevision(source, revisionId),
+      ]);
       if (!current) throw revisionNotFound(source, revisionId); // deleted meanwhile
       await deleteRevisionChunks(deps, source, revisionId); // a previous ingest's chunks (other sections) go
       await progress(chunks.length, chunks.length, 'storing chunks');
@@ -105,7 +133,10 @@ export const ingestPolicyRevision = async (
         ingested_at: (deps.now?.() ?? new Date()).toISOString(),
         error: null,
       });
-      deps.log.info({ source, revision_id: revisionId, chunks: chunks.length, pages: converted.page_count }, 'policy revision ingested');
+      deps.log.info(
+        { source, revision_id: revisionId, chunks: chunks.length, pages: converted.page_count },
+        'policy revision ingested',
+      );
       return {
         status: 'success',
         source,
@@ -126,7 +157,11 @@ const markFailed = async (deps: PolicyKbDeps, source: string, revisionId: string
   const message = error instanceof AppError ? `${error.code}: ${error.message}` : 'internal error';
   try {
     await deleteRevisionChunks(deps, source, revisionId);
-    await deps.registry.updateRevision(source, revisionId, { status: 'failed', error: message.slice(0, 2000), chunk_count: 0 });
+    await deps.registry.updateRevision(source, revisionId, {
+      status: 'failed',
+      error: message.slice(0, 2000),
+      chunk_count: 0,
+    });
   } catch (cleanup) {
     deps.log.warn({ err: cleanup, source, revision_id: revisionId }, 'could not mark the policy revision failed');
   }

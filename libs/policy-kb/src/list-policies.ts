@@ -1,9 +1,15 @@
-import type { ListPolicyDocumentsOutput, ListPolicyRevisionsInput, ListPolicyRevisionsOutput } from '@lectern/contracts';
+import type {
+  ListPolicyDocumentsOutput,
+  ListPolicyRevisionsInput,
+  ListPolicyRevisionsOutput,
+} from '@lectern/contracts';
 import type { z } from 'zod';
 import type { PolicyStoreDeps } from './deps.js';
 
 /** Spec 001 FR-003: every registered policy (source, title, category), from the registry. */
-export const listPolicyDocuments = async (deps: Pick<PolicyStoreDeps, 'registry'>): Promise<z.infer<typeof ListPolicyDocumentsOutput>> => {
+export const listPolicyDocuments = async (
+  deps: Pick<PolicyStoreDeps, 'registry'>,
+): Promise<z.infer<typeof ListPolicyDocumentsOutput>> => {
   const policies = await deps.registry.listPolicies();
   return {
     status: 'success',

@@ -1,4 +1,10 @@
-import { AppError, type CreateRevisionInput, type PolicyRevision, type RemovePolicyRevisionInput, type RemovePolicyRevisionOutput } from '@lectern/contracts';
+import {
+  AppError,
+  type CreateRevisionInput,
+  type PolicyRevision,
+  type RemovePolicyRevisionInput,
+  type RemovePolicyRevisionOutput,
+} from '@lectern/contracts';
 import { checkDelete, type CreatedRevision } from '@lectern/policy-registry';
 import type { z } from 'zod';
 import type { PolicyStoreDeps } from './deps.js';
@@ -14,7 +20,8 @@ export const removePolicyRevision = async (
 ): Promise<z.infer<typeof RemovePolicyRevisionOutput>> => {
   const removed = await deleteRevisionChunks(deps, input.source, input.revision_id);
   const revision = await deps.registry.getRevision(input.source, input.revision_id);
-  if (revision && revision.chunk_count !== 0) await deps.registry.updateRevision(input.source, input.revision_id, { chunk_count: 0 });
+  if (revision && revision.chunk_count !== 0)
+    await deps.registry.updateRevision(input.source, input.revision_id, { chunk_count: 0 });
   return { status: 'success', source: input.source, revision_id: input.revision_id, chunks_removed: removed };
 };
 
@@ -22,7 +29,10 @@ export const removePolicyRevision = async (
  * Register a revision (overlap detection, auto-supersession, historical insertion: the registry's rules) and keep
  * the store true to it: the revision it superseded has its chunks' `effective_to` closed the same day.
  */
-export const createPolicyRevision = async (deps: PolicyStoreDeps, input: CreateRevisionInput): Promise<CreatedRevision> => {
+export const createPolicyRevision = async (
+  deps: PolicyStoreDeps,
+  input: CreateRevisionInput,
+): Promise<CreatedRevision> => {
   const created = await deps.registry.createRevision(input);
   if (created.superseded) await syncRevisionDates(deps, created.superseded);
   return created;
@@ -38,7 +48,10 @@ export const deletePolicyRevision = async (
 ): Promise<{ revision: PolicyRevision; chunks_removed: number }> => {
   const revisions = await deps.registry.listRevisions(input.source);
   const target = revisions.find((r) => r.revision_id === input.revision_id);
-  if (!target) throw new AppError('revision_not_found', `Revision not found: ${input.revision_id} for policy ${input.source}`, { httpStatus: 404 });
+  if (!target)
+    throw new AppError('revision_not_found', `Revision not found: ${input.revision_id} for policy ${input.source}`, {
+      httpStatus: 404,
+    });
   checkDelete(revisions, target, input.force ?? false);
   const chunksRemoved = await deleteRevisionChunks(deps, input.source, input.revision_id);
   const revision = await deps.registry.deleteRevision(input.source, input.revision_id, { force: input.force ?? false });

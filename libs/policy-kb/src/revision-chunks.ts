@@ -7,12 +7,24 @@ import type { PolicyStoreDeps } from './deps.js';
 export const revisionFilter = (source: string, revisionId: string): Filter => ({ source, revision_id: revisionId });
 
 /** How many chunks of the revision the store holds (0 when the collection does not exist yet). */
-export const countRevisionChunks = async (deps: PolicyStoreDeps, source: string, revisionId: string): Promise<number> =>
-  (await deps.store.getCollection(deps.collection)) ? deps.store.count(deps.collection, revisionFilter(source, revisionId)) : 0;
+export const countRevisionChunks = async (
+  deps: PolicyStoreDeps,
+  source: string,
+  revisionId: string,
+): Promise<number> =>
+  (await deps.store.getCollection(deps.collection))
+    ? deps.store.count(deps.collection, revisionFilter(source, revisionId))
+    : 0;
 
 /** Delete one revision's chunks; returns how many there were. */
-export const deleteRevisionChunks = async (deps: PolicyStoreDeps, source: string, revisionId: string): Promise<number> =>
-  (await deps.store.getCollection(deps.collection)) ? deps.store.deleteByFilter(deps.collection, revisionFilter(source, revisionId)) : 0;
+export const deleteRevisionChunks = async (
+  deps: PolicyStoreDeps,
+  source: string,
+  revisionId: string,
+): Promise<number> =>
+  (await deps.store.getCollection(deps.collection))
+    ? deps.store.deleteByFilter(deps.collection, revisionFilter(source, revisionId))
+    : 0;
 
 /**
  * Keep the chunks' integer dates equal to the registry's (spec 001 FR-007: `effective_to` `99991231` while open):

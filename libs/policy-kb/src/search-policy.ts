@@ -29,9 +29,13 @@ const toResult = (h: Hit): Result => ({
  * (the store's fusion of dense and BM25 rankings) runs inside that filter; `relevance_score` is the chunk's
  * cosine. `queries` answers more queries with the same filters in the same call (`batch`).
  */
-export const searchPolicy = async (deps: PolicySearchDeps, input: z.input<typeof SearchPolicyInput>): Promise<SearchPolicyResult> => {
+export const searchPolicy = async (
+  deps: PolicySearchDeps,
+  input: z.input<typeof SearchPolicyInput>,
+): Promise<SearchPolicyResult> => {
   const queries = [input.query, ...(input.queries ?? [])];
-  if (queries.some((q) => q.trim() === '')) throw new AppError('invalid_arguments', 'query must not be empty or whitespace');
+  if (queries.some((q) => q.trim() === ''))
+    throw new AppError('invalid_arguments', 'query must not be empty or whitespace');
   const limit = input.n_results ?? 10;
   const sources = input.sources ?? null;
   const date = input.effective_date ?? null;
@@ -42,7 +46,10 @@ export const searchPolicy = async (deps: PolicySearchDeps, input: z.input<typeof
     const ids = await new EffectiveDateResolver(deps.registry).getRevisionIdsForDate(day, sources ?? undefined);
     const pairs = Object.entries(ids).filter((e): e is [string, string] => e[1] !== null);
     inForce = new Set(pairs.map(([s, r]) => `${s}\u0000${r}`));
-    filter = pairs.length > 0 ? { source: { $in: pairs.map(([s]) => s) }, revision_id: { $in: pairs.map(([, r]) => r) } } : undefined;
+    filter =
+      pairs.length > 0
+        ? { source: { $in: pairs.map(([s]) => s) }, revision_id: { $in: pairs.map(([, r]) => r) } }
+        : undefined;
   }
   const answer = (results: Result[]) => ({ results_count: results.length, results });
   const collection = await deps.store.getCollection(deps.collection);
@@ -60,7 +67,9 @@ export const searchPolicy = async (deps: PolicySearchDeps, input: z.input<typeof
         { fingerprint: collection.fingerprint, limit, ...(filter ? { filter } : {}) },
       );
       // The filter names sources and revision ids separately; only the exact (source, revision) pairs count.
-      const kept = inForce ? hits.filter((h) => inForce.has(`${str(h.payload['source'])}\u0000${str(h.payload['revision_id'])}`)) : hits;
+      const kept = inForce
+        ? hits.filter((h) => inForce.has(`${str(h.payload['source'])}\u0000${str(h.payload['revision_id'])}`))
+        : hits;
       perQuery.push(kept.map(toResult));
     }
   }

@@ -41,7 +41,8 @@ const POLICY_CODE = /^([A-Z]{1,4}\d{1,3}[a-z]?)(?::|\s+[-–]\s+|\s+)[A-Z]/;
 const PAGE_NUMBER_ONLY = /^\s*\d{1,4}\s*$/;
 
 /** A section reference as chunk ids carry it: letters and digits, other runs of characters as `_`. */
-export const sanitizeSectionRef = (ref: string): string => ref.replace(/[^A-Za-z0-9]+/g, '_').replace(/^_+|_+$/g, '') || 'Section';
+export const sanitizeSectionRef = (ref: string): string =>
+  ref.replace(/[^A-Za-z0-9]+/g, '_').replace(/^_+|_+$/g, '') || 'Section';
 
 /**
  * A caller's section reference in the form the extractor writes: `paragraph 116` / `para. 116` / `¶116` →

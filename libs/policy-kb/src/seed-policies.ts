@@ -27,40 +27,85 @@ export const SEED_POLICIES: readonly SeedPolicy[] = [
     source: 'LTN_1_20',
     title: 'Cycle Infrastructure Design (LTN 1/20)',
     category: 'national_guidance',
-    revisions: [{ revision_id: 'rev_LTN_1_20_2020_07', version_label: 'July 2020', effective_from: '2020-07-27', file: /ltn[\s_-]?1[\s_-]?20|cycle[\s_-]?infrastructure[\s_-]?design/i }],
+    revisions: [
+      {
+        revision_id: 'rev_LTN_1_20_2020_07',
+        version_label: 'July 2020',
+        effective_from: '2020-07-27',
+        file: /ltn[\s_-]?1[\s_-]?20|cycle[\s_-]?infrastructure[\s_-]?design/i,
+      },
+    ],
   },
   {
     source: 'NPPF',
     title: 'National Planning Policy Framework',
     category: 'national_policy',
     revisions: [
-      { revision_id: 'rev_NPPF_2023_09', version_label: 'September 2023', effective_from: '2023-09-05', file: /nppf.*sep(tember)?[\s_-]*2023/i },
-      { revision_id: 'rev_NPPF_2024_12', version_label: 'December 2024', effective_from: '2024-12-12', file: /nppf.*dec(ember)?[\s_-]*2024/i },
+      {
+        revision_id: 'rev_NPPF_2023_09',
+        version_label: 'September 2023',
+        effective_from: '2023-09-05',
+        file: /nppf.*sep(tember)?[\s_-]*2023/i,
+      },
+      {
+        revision_id: 'rev_NPPF_2024_12',
+        version_label: 'December 2024',
+        effective_from: '2024-12-12',
+        file: /nppf.*dec(ember)?[\s_-]*2024/i,
+      },
     ],
   },
   {
     source: 'MANUAL_FOR_STREETS',
     title: 'Manual for Streets',
     category: 'national_guidance',
-    revisions: [{ revision_id: 'rev_MANUAL_FOR_STREETS_2007_03', version_label: 'March 2007', effective_from: '2007-03-29', file: /manual[\s_-]?for[\s_-]?streets/i }],
+    revisions: [
+      {
+        revision_id: 'rev_MANUAL_FOR_STREETS_2007_03',
+        version_label: 'March 2007',
+        effective_from: '2007-03-29',
+        file: /manual[\s_-]?for[\s_-]?streets/i,
+      },
+    ],
   },
   {
     source: 'CHERWELL_LOCAL_PLAN',
     title: 'Cherwell Local Plan 2011-2031',
     category: 'local_plan',
-    revisions: [{ revision_id: 'rev_CHERWELL_LOCAL_PLAN_2015_07', version_label: 'July 2015', effective_from: '2015-07-20', file: /cherwell.*local[\s_-]?plan/i }],
+    revisions: [
+      {
+        revision_id: 'rev_CHERWELL_LOCAL_PLAN_2015_07',
+        version_label: 'July 2015',
+        effective_from: '2015-07-20',
+        file: /cherwell.*local[\s_-]?plan/i,
+      },
+    ],
   },
   {
     source: 'OCC_LTCP',
     title: 'Oxfordshire Local Transport and Connectivity Plan',
     category: 'county_strategy',
-    revisions: [{ revision_id: 'rev_OCC_LTCP_2022_07', version_label: 'July 2022', effective_from: '2022-07-12', file: /ltcp|local[\s_-]?transport[\s_-]?and[\s_-]?connectivity/i }],
+    revisions: [
+      {
+        revision_id: 'rev_OCC_LTCP_2022_07',
+        version_label: 'July 2022',
+        effective_from: '2022-07-12',
+        file: /ltcp|local[\s_-]?transport[\s_-]?and[\s_-]?connectivity/i,
+      },
+    ],
   },
   {
     source: 'BICESTER_LCWIP',
     title: 'Bicester Local Cycling and Walking Infrastructure Plan',
     category: 'local_guidance',
-    revisions: [{ revision_id: 'rev_BICESTER_LCWIP_2020_11', version_label: 'November 2020', effective_from: '2020-11-01', file: /bicester.*lcwip|lcwip.*bicester/i }],
+    revisions: [
+      {
+        revision_id: 'rev_BICESTER_LCWIP_2020_11',
+        version_label: 'November 2020',
+        effective_from: '2020-11-01',
+        file: /bicester.*lcwip|lcwip.*bicester/i,
+      },
+    ],
   },
 ];
 
@@ -127,14 +172,29 @@ export const seedPolicies = async (
         continue;
       }
       if (!existing) {
-        await createPolicyRevision(deps, { source: policy.source, revision_id: rev.revision_id, version_label: rev.version_label, effective_from: rev.effective_from, file_path: file });
+        await createPolicyRevision(deps, {
+          source: policy.source,
+          revision_id: rev.revision_id,
+          version_label: rev.version_label,
+          effective_from: rev.effective_from,
+          file_path: file,
+        });
       }
       input.onProgress?.(`ingesting ${policy.source} ${rev.revision_id} from ${file}`);
       try {
-        const result = await ingestPolicyRevision(ingestDeps, { source: policy.source, revision_id: rev.revision_id, file_path: file });
+        const result = await ingestPolicyRevision(ingestDeps, {
+          source: policy.source,
+          revision_id: rev.revision_id,
+          file_path: file,
+        });
         report.revisions.push({ ...entry, outcome: 'ingested', file, chunks: result.chunks_created });
       } catch (error) {
-        report.revisions.push({ ...entry, outcome: 'failed', file, error: error instanceof Error ? error.message : String(error) });
+        report.revisions.push({
+          ...entry,
+          outcome: 'failed',
+          file,
+          error: error instanceof Error ? error.message : String(error),
+        });
       }
     }
   }

@@ -52,7 +52,9 @@ export class EffectiveDateResolver {
     const day = parseDay(date);
     const all = await this.registry.listPolicies();
     const wanted = sources ? new Set(sources) : null;
-    const policies = await Promise.all(all.filter((p) => !wanted || wanted.has(p.source)).map((p) => this.resolve(p, day)));
+    const policies = await Promise.all(
+      all.filter((p) => !wanted || wanted.has(p.source)).map((p) => this.resolve(p, day)),
+    );
     const by = (pred: (r: EffectivePolicyResult) => boolean): string[] => policies.filter(pred).map((r) => r.source);
     return {
       effective_date: day,

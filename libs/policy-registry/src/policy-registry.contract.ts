@@ -9,7 +9,6 @@ export interface RegistryFixture {
   cleanup(): Promise<void>;
 }
 
-
 /**
  * The behaviour every PolicyRegistry adapter must show (spec 001 FR-007/FR-008). `makeFixture` gives each test
  * a fresh, empty store; the suite opens registries on it and closes them.
@@ -23,7 +22,12 @@ export const runPolicyRegistryContract = (makeFixture: () => Promise<RegistryFix
     opened.push(r);
     return r;
   };
-  const rev = (source: string, revision_id: string, effective_from: string, extra: Partial<CreateRevisionInput> = {}): CreateRevisionInput => ({
+  const rev = (
+    source: string,
+    revision_id: string,
+    effective_from: string,
+    extra: Partial<CreateRevisionInput> = {},
+  ): CreateRevisionInput => ({
     source,
     revision_id,
     version_label: revision_id,
@@ -31,7 +35,9 @@ export const runPolicyRegistryContract = (makeFixture: () => Promise<RegistryFix
     ...extra,
   });
   const ranges = async (source: string, r = registry): Promise<string[]> =>
-    (await r.listRevisions(source)).map((x) => `${x.revision_id} ${x.effective_from}..${x.effective_to ?? 'open'} ${x.status}`);
+    (await r.listRevisions(source)).map(
+      (x) => `${x.revision_id} ${x.effective_from}..${x.effective_to ?? 'open'} ${x.status}`,
+    );
 
   beforeEach(async () => {
     fixture = await makeFixture();
@@ -46,10 +52,19 @@ export const runPolicyRegistryContract = (makeFixture: () => Promise<RegistryFix
   describe('policies', () => {
     it('starts empty, then creates, gets and lists policies by source', async () => {
       expect(await registry.listPolicies()).toEqual([]);
-      const nppf = await registry.createPolicy({ source: 'NPPF', title: 'National Planning Policy Framework', category: 'national_policy' });
+      const nppf = await registry.createPolicy({
+        source: 'NPPF',
+        title: 'National Planning Policy Framework',
+        category: 'national_policy',
+      });
       expect(nppf).toMatchObject({ source: 'NPPF', description: null, category: 'national_policy' });
       expect(nppf.created_at).toBe(nppf.updated_at);
-      await registry.createPolicy({ source: 'LTN_1_20', title: 'LTN 1/20', description: 'Cycle design', category: 'national_guidance' });
+      await registry.createPolicy({
+        source: 'LTN_1_20',
+        title: 'LTN 1/20',
+        description: 'Cycle design',
+        category: 'national_guidance',
+      });
       expect(await registry.getPolicy('NPPF')).toEqual(nppf);
       expect(await registry.getPolicy('UNKNOWN')).toBeNull();
       expect((await registry.listPolicies()).map((p) => [p.source, p.description])).toEqual([
@@ -60,16 +75,22 @@ export const runPolicyRegistryContract = (makeFixture: () => Promise<RegistryFix
 
     it('refuses a duplicate source and keeps the first', async () => {
       await registry.createPolicy({ source: 'NPPF', title: 'First', category: 'national_policy' });
-      expect(await appErrorCode(registry.createPolicy({ source: 'NPPF', title: 'Second', category: 'local_plan' }))).toBe('policy_already_exists');
+      expect(
+        await appErrorCode(registry.createPolicy({ source: 'NPPF', title: 'Second', category: 'local_plan' })),
+      ).toBe('policy_already_exists');
       expect((await registry.getPolicy('NPPF'))?.title).toBe('First');
       expect(await registry.listPolicies()).toHaveLength(1);
     });
 
     it('checks the slug pattern and the category enum', async () => {
       for (const source of ['nppf', 'NPPF-2', '_NPPF', 'NPPF__X', 'A:B', '']) {
-        expect(await appErrorCode(registry.createPolicy({ source, title: 't', category: 'local_plan' }))).toBe('invalid_arguments');
+        expect(await appErrorCode(registry.createPolicy({ source, title: 't', category: 'local_plan' }))).toBe(
+          'invalid_arguments',
+        );
       }
-      const bad = { source: 'OK', title: 't', category: 'planet_policy' } as unknown as Parameters<PolicyRegistry['createPolicy']>[0];
+      const bad = { source: 'OK', title: 't', category: 'planet_policy' } as unknown as Parameters<
+        PolicyRegistry['createPolicy']
+      >[0];
       expect(await appErrorCode(registry.createPolicy(bad))).toBe('invalid_arguments');
       expect(await registry.listPolicies()).toEqual([]);
     });
@@ -92,7 +113,12 @@ export const runPolicyRegistryContract = (makeFixture: () => Promise<RegistryFix
 
     it('creates a revision as processing, open-ended, with no chunks yet', async () => {
       const { revision, superseded } = await registry.createRevision(
-        rev('NPPF', 'rev_NPPF_2023_09', '2023-09-05', { version_label: 'September 2023', file_path: '/data/nppf.pdf', file_size_bytes: 1234, notes: 'seed' }),
+        rev('NPPF', 'rev_NPPF_2023_09', '2023-09-05', {
+          version_label: 'September 2023',
+          file_path: '/data/nppf.pdf',
+          file_size_bytes: 1234,
+          notes: 'seed',
+        }),
       );
       expect(superseded).toBeNull();
       expect(revision).toMatchObject({
@@ -116,10 +142,19 @@ export const runPolicyRegistryContract = (makeFixture: () => Promise<RegistryFix
 
     it('auto-supersedes the open-ended revision: effective_to = new effective_from - 1 day, status superseded', async () => {
       await registry.createRevision(rev('NPPF', 'rev_NPPF_2023_09', '2023-09-05', { status: 'active' }));
-      const { revision, superseded } = await registry.createRevision(rev('NPPF', 'rev_NPPF_2024_12', '2024-12-12', { status: 'active' }));
-      expect(superseded).toMatchObject({ revision_id: 'rev_NPPF_2023_09', effective_to: '2024-12-11', status: 'superseded' });
+      const { revision, superseded } = await registry.createRevision(
+        rev('NPPF', 'rev_NPPF_2024_12', '2024-12-12', { status: 'active' }),
+      );
+      expect(superseded).toMatchObject({
+        revision_id: 'rev_NPPF_2023_09',
+        effective_to: '2024-12-11',
+        status: 'superseded',
+      });
       expect(revision.effective_to).toBeNull();
-      expect(await ranges('NPPF')).toEqual(['rev_NPPF_2024_12 2024-12-12..open active', 'rev_NPPF_2023_09 2023-09-05..2024-12-11 superseded']);
+      expect(await ranges('NPPF')).toEqual([
+        'rev_NPPF_2024_12 2024-12-12..open active',
+        'rev_NPPF_2023_09 2023-09-05..2024-12-11 superseded',
+      ]);
       // Across a month and a leap day.
       await registry.createRevision(rev('NPPF', 'rev_NPPF_2028_03', '2028-03-01'));
       expect((await registry.getRevision('NPPF', 'rev_NPPF_2024_12'))?.effective_to).toBe('2028-02-29');
@@ -138,7 +173,9 @@ export const runPolicyRegistryContract = (makeFixture: () => Promise<RegistryFix
       expect(before.superseded).toBeNull();
       await registry.createRevision(rev('NPPF', 'rev_2024', '2024-12-12', { status: 'active' }));
       // Between: 2020's revision now ends 2024-12-11, so an explicit end before that start leaves a gap.
-      const explicit = await registry.createRevision(rev('NPPF', 'rev_2010', '2010-01-01', { effective_to: '2010-12-31' }));
+      const explicit = await registry.createRevision(
+        rev('NPPF', 'rev_2010', '2010-01-01', { effective_to: '2010-12-31' }),
+      );
       expect(explicit.revision.effective_to).toBe('2010-12-31');
       expect(await ranges('NPPF')).toEqual([
         'rev_2024 2024-12-12..open active',
@@ -151,7 +188,9 @@ export const runPolicyRegistryContract = (makeFixture: () => Promise<RegistryFix
     });
 
     it('refuses true overlaps with revision_overlap and changes nothing', async () => {
-      await registry.createRevision(rev('NPPF', 'rev_2018', '2018-01-01', { effective_to: '2019-12-31', status: 'superseded' }));
+      await registry.createRevision(
+        rev('NPPF', 'rev_2018', '2018-01-01', { effective_to: '2019-12-31', status: 'superseded' }),
+      );
       await registry.createRevision(rev('NPPF', 'rev_2022', '2022-01-01', { status: 'active' }));
       const before = await ranges('NPPF');
       const overlapping: CreateRevisionInput[] = [
@@ -163,7 +202,10 @@ export const runPolicyRegistryContract = (makeFixture: () => Promise<RegistryFix
         rev('NPPF', 'x6', '2019-12-31'), // starts on a bounded revision's last day
       ];
       for (const input of overlapping) {
-        expect([input.revision_id, await appErrorCode(registry.createRevision(input))]).toEqual([input.revision_id, 'revision_overlap']);
+        expect([input.revision_id, await appErrorCode(registry.createRevision(input))]).toEqual([
+          input.revision_id,
+          'revision_overlap',
+        ]);
       }
       expect(await ranges('NPPF')).toEqual(before);
       // The gap itself is free.
@@ -175,12 +217,18 @@ export const runPolicyRegistryContract = (makeFixture: () => Promise<RegistryFix
       expect(await appErrorCode(registry.createRevision(rev('NOPE', 'r', '2020-01-01')))).toBe('policy_not_found');
       expect(await appErrorCode(registry.listRevisions('NOPE'))).toBe('policy_not_found');
       await registry.createRevision(rev('NPPF', 'r1', '2020-01-01'));
-      expect(await appErrorCode(registry.createRevision(rev('NPPF', 'r1', '2025-01-01')))).toBe('revision_already_exists');
+      expect(await appErrorCode(registry.createRevision(rev('NPPF', 'r1', '2025-01-01')))).toBe(
+        'revision_already_exists',
+      );
       for (const effective_from of ['2023-02-29', '2023-13-01', '23-01-01', 'yesterday', '']) {
         expect(await appErrorCode(registry.createRevision(rev('NPPF', 'r2', effective_from)))).toBe('invalid_date');
       }
-      expect(await appErrorCode(registry.createRevision(rev('NPPF', 'r2', '2024-01-10', { effective_to: '2024-01-09' })))).toBe('invalid_date');
-      expect(await appErrorCode(registry.createRevision(rev('NPPF', 'r2', '2024-01-10', { status: 'done' as never })))).toBe('invalid_arguments');
+      expect(
+        await appErrorCode(registry.createRevision(rev('NPPF', 'r2', '2024-01-10', { effective_to: '2024-01-09' }))),
+      ).toBe('invalid_date');
+      expect(
+        await appErrorCode(registry.createRevision(rev('NPPF', 'r2', '2024-01-10', { status: 'done' as never }))),
+      ).toBe('invalid_arguments');
       expect(await registry.listRevisions('NPPF')).toHaveLength(1);
     });
 
@@ -195,10 +243,21 @@ export const runPolicyRegistryContract = (makeFixture: () => Promise<RegistryFix
         page_count: 76,
         ingested_at: '2025-01-02T03:04:05.000Z',
       });
-      expect(done).toMatchObject({ status: 'active', error: null, chunk_count: 73, page_count: 76, ingested_at: '2025-01-02T03:04:05.000Z', version_label: 'r1' });
+      expect(done).toMatchObject({
+        status: 'active',
+        error: null,
+        chunk_count: 73,
+        page_count: 76,
+        ingested_at: '2025-01-02T03:04:05.000Z',
+        version_label: 'r1',
+      });
       expect(await registry.getRevision('NPPF', 'r1')).toEqual(done);
-      expect(await appErrorCode(registry.updateRevision('NPPF', 'missing', { status: 'active' }))).toBe('revision_not_found');
-      expect(await appErrorCode(registry.updateRevision('NPPF', 'r1', { effective_from: '2021-01-01' } as never))).toBe('invalid_arguments');
+      expect(await appErrorCode(registry.updateRevision('NPPF', 'missing', { status: 'active' }))).toBe(
+        'revision_not_found',
+      );
+      expect(await appErrorCode(registry.updateRevision('NPPF', 'r1', { effective_from: '2021-01-01' } as never))).toBe(
+        'invalid_arguments',
+      );
       expect(await appErrorCode(registry.updateRevision('NPPF', 'r1', { chunk_count: -1 }))).toBe('invalid_arguments');
       expect(await registry.getRevision('NPPF', 'r1')).toEqual(done);
     });
@@ -222,7 +281,8 @@ export const runPolicyRegistryContract = (makeFixture: () => Promise<RegistryFix
       await registry.createRevision(rev('NPPF', 'r2023', '2023-09-05', { status: 'active' }));
       await registry.createRevision(rev('NPPF', 'r2024', '2024-12-12', { status: 'active' }));
       await registry.createRevision(rev('NPPF', 'r2026', '2026-01-01'));
-      const at = async (d: string): Promise<string | null> => (await registry.getEffectiveRevision('NPPF', d))?.revision_id ?? null;
+      const at = async (d: string): Promise<string | null> =>
+        (await registry.getEffectiveRevision('NPPF', d))?.revision_id ?? null;
       expect(await at('2023-09-04')).toBeNull();
       expect(await at('2023-09-05')).toBe('r2023');
       expect(await at('2024-12-11')).toBe('r2023');
@@ -240,18 +300,24 @@ export const runPolicyRegistryContract = (makeFixture: () => Promise<RegistryFix
       const other = await open();
       const via = (i: number): PolicyRegistry => (i % 2 === 0 ? registry : other);
       // The same start from everywhere at once: exactly one wins, the rest overlap it.
-      const same = await Promise.allSettled(Array.from({ length: 8 }, (_, i) => via(i).createRevision(rev('NPPF', `same_${i}`, '2030-01-01'))));
+      const same = await Promise.allSettled(
+        Array.from({ length: 8 }, (_, i) => via(i).createRevision(rev('NPPF', `same_${i}`, '2030-01-01'))),
+      );
       expect(same.filter((s) => s.status === 'fulfilled')).toHaveLength(1);
       for (const s of same) if (s.status === 'rejected') expect((s.reason as AppError).code).toBe('revision_overlap');
       // Open-ended revisions of many years in any order: whichever succeed, no two share a day and only the last is open.
       const years = [2014, 2011, 2019, 2012, 2017, 2010, 2020, 2015, 2013, 2018, 2016, 2021];
-      const results = await Promise.allSettled(years.map((y, i) => via(i).createRevision(rev('NPPF', `rev_${y}`, `${y}-04-01`, { status: 'active' }))));
-      for (const s of results) if (s.status === 'rejected') expect((s.reason as AppError).code).toBe('revision_overlap');
+      const results = await Promise.allSettled(
+        years.map((y, i) => via(i).createRevision(rev('NPPF', `rev_${y}`, `${y}-04-01`, { status: 'active' }))),
+      );
+      for (const s of results)
+        if (s.status === 'rejected') expect((s.reason as AppError).code).toBe('revision_overlap');
       const all = await registry.listRevisions('NPPF');
       expect(all).toHaveLength(1 + results.filter((s) => s.status === 'fulfilled').length);
       expect(all.filter((r) => r.effective_to === null).map((r) => r.revision_id)).toEqual([all[0]?.revision_id]);
       for (const [i, a] of all.entries()) {
-        for (const b of all.slice(i + 1)) expect(b.effective_to !== null && b.effective_to < a.effective_from).toBe(true);
+        for (const b of all.slice(i + 1))
+          expect(b.effective_to !== null && b.effective_to < a.effective_from).toBe(true);
       }
     });
   });

@@ -4,7 +4,6 @@ import { dayFromNumber, dayNumber } from './dates.js';
 import { EffectiveDateResolver, type NoRevisionReason } from './effective-date-resolver.js';
 import type { PolicyRegistry } from './policy-registry.port.js';
 
-
 const prng = seededRandom;
 
 type Status = PolicyRevision['status'];
@@ -23,12 +22,17 @@ const covers = (r: ModelRevision, d: number): boolean => r.from <= d && d <= r.t
  * before the next later start, else never; an earlier open-ended revision ends the day before it starts; any
  * day then claimed twice is an overlap.
  */
-const modelCreate = (model: ModelRevision[], add: ModelRevision & { explicitTo: boolean }): ModelRevision[] | 'overlap' => {
+const modelCreate = (
+  model: ModelRevision[],
+  add: ModelRevision & { explicitTo: boolean },
+): ModelRevision[] | 'overlap' => {
   if (model.some((r) => r.from === add.from)) return 'overlap';
   const laterStarts = model.filter((r) => r.from > add.from).map((r) => r.from);
   const to = add.explicitTo ? add.to : laterStarts.length > 0 ? Math.min(...laterStarts) - 1 : Infinity;
   const after = model.map((r) =>
-    r.to === Infinity && r.from < add.from ? { ...r, to: add.from - 1, status: r.status === 'active' ? ('superseded' as const) : r.status } : r,
+    r.to === Infinity && r.from < add.from
+      ? { ...r, to: add.from - 1, status: r.status === 'active' ? ('superseded' as const) : r.status }
+      : r,
   );
   const last = Math.max(add.from, ...after.map((r) => (r.to === Infinity ? r.from : r.to))) + 1;
   for (let d = add.from; d <= Math.min(to, last); d++) if (after.some((r) => covers(r, d))) return 'overlap';
@@ -59,14 +63,47 @@ export const runResolverContract = (getRegistry: () => PolicyRegistry): void => 
       registry = getRegistry();
       resolver = new EffectiveDateResolver(registry);
       await registry.createPolicy({ source: 'LTN_1_20', title: 'LTN 1/20', category: 'national_guidance' });
-      await registry.createRevision({ source: 'LTN_1_20', revision_id: 'rev_LTN_1_20_2020_07', version_label: 'July 2020', effective_from: '2020-07-27', status: 'active' });
+      await registry.createRevision({
+        source: 'LTN_1_20',
+        revision_id: 'rev_LTN_1_20_2020_07',
+        version_label: 'July 2020',
+        effective_from: '2020-07-27',
+        status: 'active',
+      });
       await registry.createPolicy({ source: 'NPPF', title: 'NPPF', category: 'national_policy' });
-      for (const [id, from] of [['rev_NPPF_2021_07', '2021-07-20'], ['rev_NPPF_2023_09', '2023-09-05'], ['rev_NPPF_2024_12', '2024-12-12']] as const) {
-        await registry.createRevision({ source: 'NPPF', revision_id: id, version_label: id, effective_from: from, status: 'active' });
+      for (const [id, from] of [
+        ['rev_NPPF_2021_07', '2021-07-20'],
+        ['rev_NPPF_2023_09', '2023-09-05'],
+        ['rev_NPPF_2024_12', '2024-12-12'],
+      ] as const) {
+        await registry.createRevision({
+          source: 'NPPF',
+          revision_id: id,
+          version_label: id,
+          effective_from: from,
+          status: 'active',
+        });
       }
-      await registry.createPolicy({ source: 'CHERWELL_LOCAL_PLAN', title: 'Cherwell Local Plan', category: 'local_plan' });
-      await registry.createRevision({ source: 'CHERWELL_LOCAL_PLAN', revision_id: 'rev_2018', version_label: '2018', effective_from: '2018-01-01', effective_to: '2018-12-31', status: 'superseded' });
-      await registry.createRevision({ source: 'CHERWELL_LOCAL_PLAN', revision_id: 'rev_2020', version_label: '2020', effective_from: '2020-01-01', status: 'active' });
+      await registry.createPolicy({
+        source: 'CHERWELL_LOCAL_PLAN',
+        title: 'Cherwell Local Plan',
+        category: 'local_plan',
+      });
+      await registry.createRevision({
+        source: 'CHERWELL_LOCAL_PLAN',
+        revision_id: 'rev_2018',
+        version_label: '2018',
+        effective_from: '2018-01-01',
+        effective_to: '2018-12-31',
+        status: 'superseded',
+      });
+      await registry.createRevision({
+        source: 'CHERWELL_LOCAL_PLAN',
+        revision_id: 'rev_2020',
+        version_label: '2020',
+        effective_from: '2020-01-01',
+        status: 'active',
+      });
     });
 
     it('single revision, a date in range', async () => {
@@ -118,10 +155,21 @@ export const runResolverContract = (getRegistry: () => PolicyRegistry): void => 
     });
 
     it('counts only active and superseded revisions', async () => {
-      await registry.createRevision({ source: 'NPPF', revision_id: 'rev_NPPF_2026', version_label: 'draft', effective_from: '2026-01-01' });
+      await registry.createRevision({
+        source: 'NPPF',
+        revision_id: 'rev_NPPF_2026',
+        version_label: 'draft',
+        effective_from: '2026-01-01',
+      });
       expect(await at('NPPF', '2026-06-01')).toEqual([null, 'date_in_gap']);
       await registry.createPolicy({ source: 'DRAFT', title: 'Draft', category: 'local_guidance' });
-      await registry.createRevision({ source: 'DRAFT', revision_id: 'r', version_label: 'r', effective_from: '2020-01-01', status: 'failed' });
+      await registry.createRevision({
+        source: 'DRAFT',
+        revision_id: 'r',
+        version_label: 'r',
+        effective_from: '2020-01-01',
+        status: 'failed',
+      });
       expect(await at('DRAFT', '2024-01-01')).toEqual([null, 'no_revisions']);
       expect(await resolver.resolveForPolicy('UNKNOWN', '2024-01-01')).toBeNull();
     });
@@ -146,7 +194,13 @@ export const runResolverContract = (getRegistry: () => PolicyRegistry): void => 
         for (let i = 0; i < count; i++) {
           const from = lo + rnd(16 * 365);
           const explicitTo = rnd(10) < 3;
-          const add = { id: `r${i}`, from, to: explicitTo ? from + rnd(900) : Infinity, status: STATUSES[rnd(4)] as Status, explicitTo };
+          const add = {
+            id: `r${i}`,
+            from,
+            to: explicitTo ? from + rnd(900) : Infinity,
+            status: STATUSES[rnd(4)] as Status,
+            explicitTo,
+          };
           const expected = modelCreate(model, add);
           const outcome = await registry
             .createRevision({
@@ -157,8 +211,15 @@ export const runResolverContract = (getRegistry: () => PolicyRegistry): void => 
               effective_to: explicitTo ? dayFromNumber(add.to) : null,
               status: add.status,
             })
-            .then(() => 'created', (e: unknown) => (e instanceof AppError ? e.code : 'thrown'));
-          expect([seed, add.id, outcome]).toEqual([seed, add.id, expected === 'overlap' ? 'revision_overlap' : 'created']);
+            .then(
+              () => 'created',
+              (e: unknown) => (e instanceof AppError ? e.code : 'thrown'),
+            );
+          expect([seed, add.id, outcome]).toEqual([
+            seed,
+            add.id,
+            expected === 'overlap' ? 'revision_overlap' : 'created',
+          ]);
           if (expected !== 'overlap') model = expected;
         }
         for (const r of model) {
@@ -166,13 +227,23 @@ export const runResolverContract = (getRegistry: () => PolicyRegistry): void => 
           r.status = STATUSES[rnd(4)] as Status;
           await registry.updateRevision(source, r.id, { status: r.status });
         }
-        const stored = (await registry.listRevisions(source)).map((r) => [r.revision_id, r.effective_from, r.effective_to, r.status]);
+        const stored = (await registry.listRevisions(source)).map((r) => [
+          r.revision_id,
+          r.effective_from,
+          r.effective_to,
+          r.status,
+        ]);
         const modelled = [...model]
           .sort((a, b) => b.from - a.from)
           .map((r) => [r.id, dayFromNumber(r.from), r.to === Infinity ? null : dayFromNumber(r.to), r.status]);
         expect([seed, stored]).toEqual([seed, modelled]);
 
-        const edges = model.flatMap((r) => [r.from - 1, r.from, r.from + 1, ...(r.to === Infinity ? [] : [r.to - 1, r.to, r.to + 1])]);
+        const edges = model.flatMap((r) => [
+          r.from - 1,
+          r.from,
+          r.from + 1,
+          ...(r.to === Infinity ? [] : [r.to - 1, r.to, r.to + 1]),
+        ]);
         const days = [...new Set([lo - 30, ...edges, ...Array.from({ length: 8 }, () => lo - 10 + rnd(18 * 365))])];
         for (const d of days) {
           const date = dayFromNumber(d);
@@ -180,13 +251,13 @@ export const runResolverContract = (getRegistry: () => PolicyRegistry): void => 
           expect(want.ids.length).toBeLessThanOrEqual(1);
           const got = await resolver.resolveForPolicy(source, date);
           const direct = await registry.getEffectiveRevision(source, date);
-          expect([seed, date, got?.effective_revision?.revision_id ?? null, got?.reason ?? null, direct?.revision_id ?? null]).toEqual([
+          expect([
             seed,
             date,
-            want.ids[0] ?? null,
-            want.reason,
-            want.ids[0] ?? null,
-          ]);
+            got?.effective_revision?.revision_id ?? null,
+            got?.reason ?? null,
+            direct?.revision_id ?? null,
+          ]).toEqual([seed, date, want.ids[0] ?? null, want.reason, want.ids[0] ?? null]);
         }
       }
     });

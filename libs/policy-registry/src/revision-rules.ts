@@ -1,4 +1,10 @@
-import { AppError, PolicyRegistryErrorCodes as Codes, type CreateRevisionInputSchema, type PolicyRevision, type RevisionPatch } from '@lectern/contracts';
+import {
+  AppError,
+  PolicyRegistryErrorCodes as Codes,
+  type CreateRevisionInputSchema,
+  type PolicyRevision,
+  type RevisionPatch,
+} from '@lectern/contracts';
 import type { z } from 'zod';
 import { addDays } from './dates.js';
 
@@ -20,12 +26,16 @@ export interface RevisionPlan {
 export const COUNTING_STATUSES: ReadonlySet<PolicyRevision['status']> = new Set(['active', 'superseded']);
 
 const END_OF_TIME = '9999-12-31';
-const show = (r: { effective_from: string; effective_to: string | null }): string => `${r.effective_from}..${r.effective_to ?? 'open'}`;
+const show = (r: { effective_from: string; effective_to: string | null }): string =>
+  `${r.effective_from}..${r.effective_to ?? 'open'}`;
 
 const overlaps = (a: { effective_from: string; effective_to: string | null }, b: typeof a): boolean =>
   a.effective_from <= (b.effective_to ?? END_OF_TIME) && b.effective_from <= (a.effective_to ?? END_OF_TIME);
 
-const overlapError = (input: { source: string; effective_from: string; effective_to: string | null }, other: PolicyRevision): AppError =>
+const overlapError = (
+  input: { source: string; effective_from: string; effective_to: string | null },
+  other: PolicyRevision,
+): AppError =>
   new AppError(
     Codes.revisionOverlap,
     `Revision dates ${show(input)} overlap revision ${other.revision_id} (${show(other)}) of ${input.source}; nothing was changed.`,
@@ -38,10 +48,16 @@ const overlapError = (input: { source: string; effective_from: string; effective
  * starting before an existing one ends the day before the next one starts (historical insertion); anything else
  * that shares a day with an existing revision is a `revision_overlap`.
  */
-export const planRevision = (existing: readonly PolicyRevision[], input: ParsedRevisionInput, now: string): RevisionPlan => {
+export const planRevision = (
+  existing: readonly PolicyRevision[],
+  input: ParsedRevisionInput,
+  now: string,
+): RevisionPlan => {
   const { source, revision_id: id, effective_from: from } = input;
   if (existing.some((r) => r.revision_id === id)) {
-    throw new AppError(Codes.revisionAlreadyExists, `Revision already exists: ${id} for policy ${source}`, { httpStatus: 409 });
+    throw new AppError(Codes.revisionAlreadyExists, `Revision already exists: ${id} for policy ${source}`, {
+      httpStatus: 409,
+    });
   }
   let to = input.effective_to ?? null;
   if (to !== null && to < from) {
@@ -57,7 +73,11 @@ export const planRevision = (existing: readonly PolicyRevision[], input: ParsedR
   }
   let superseded: PolicyRevision | null = null;
   if (prev && prev.effective_to === null) {
-    superseded = { ...prev, effective_to: addDays(from, -1), status: prev.status === 'active' ? 'superseded' : prev.status };
+    superseded = {
+      ...prev,
+      effective_to: addDays(from, -1),
+      status: prev.status === 'active' ? 'superseded' : prev.status,
+    };
   }
   const revision: PolicyRevision = {
     revision_id: id,

@@ -3,7 +3,14 @@ import { AppError, type JobStatus, type QueueDefinition } from '@lectern/contrac
 import { Job, Queue, QueueEvents, UnrecoverableError, Worker, type JobState } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { z } from 'zod';
-import { decodeJobError, encodeJobError, invalidPayload, isPermanentError, jobErrorToAppError, toJobError } from './job-error.js';
+import {
+  decodeJobError,
+  encodeJobError,
+  invalidPayload,
+  isPermanentError,
+  jobErrorToAppError,
+  toJobError,
+} from './job-error.js';
 import type {
   AddJobOptions,
   JobContext,
@@ -18,7 +25,15 @@ import type {
   QueueLogger,
   RetryOptions,
 } from './job-queue.port.js';
-import { closedError, listFailedBounds, noopLogger, readProgress, resolveRetry, snapshotProgress, validateJobId } from './queue-common.js';
+import {
+  closedError,
+  listFailedBounds,
+  noopLogger,
+  readProgress,
+  resolveRetry,
+  snapshotProgress,
+  validateJobId,
+} from './queue-common.js';
 
 export interface BullmqQueueOptions<P extends z.ZodType, R extends z.ZodType> extends RetryOptions {
   definition: QueueDefinition<P, R>;
@@ -73,7 +88,10 @@ class BullmqJobQueue<P, R> implements JobQueue<P, R> {
       defaultJobOptions: {
         attempts: this.policy.attempts,
         backoff: { type: 'exponential', delay: this.policy.backoffMs },
-        removeOnComplete: { age: options.keepCompleted?.ageSeconds ?? 7 * 24 * 3600, count: options.keepCompleted?.count ?? 10_000 },
+        removeOnComplete: {
+          age: options.keepCompleted?.ageSeconds ?? 7 * 24 * 3600,
+          count: options.keepCompleted?.count ?? 10_000,
+        },
         removeOnFail: false,
       },
     });
@@ -106,19 +124,26 @@ class BullmqJobQueue<P, R> implements JobQueue<P, R> {
   process(handler: JobHandler<P, R>, options: ProcessOptions = {}): JobWorker {
     if (this.worker) throw new Error(`queue "${this.name}" already has a handler`);
     if (this.closed) throw closedError(this.name);
-    const worker = new Worker<P, R, string>(this.name, (job, token, signal) => this.runJob(handler, job, token, signal), {
-      connection: this.options.connection,
-      prefix: this.options.prefix ?? 'lectern',
-      // who runs a job (the snapshot's `worker`): an operator, or a test, can tell the replicas apart
-      name: `${hostname()}:${process.pid}`,
-      concurrency: Math.max(1, options.concurrency ?? 1),
-      lockDuration: this.options.lockDurationMs ?? 60_000,
-      stalledInterval: Math.min(30_000, this.options.lockDurationMs ?? 60_000),
-      maxStalledCount: this.options.maxStalledCount ?? 1,
-    });
+    const worker = new Worker<P, R, string>(
+      this.name,
+      (job, token, signal) => this.runJob(handler, job, token, signal),
+      {
+        connection: this.options.connection,
+        prefix: this.options.prefix ?? 'lectern',
+        // who runs a job (the snapshot's `worker`): an operator, or a test, can tell the replicas apart
+        name: `${hostname()}:${process.pid}`,
+        concurrency: Math.max(1, options.concurrency ?? 1),
+        lockDuration: this.options.lockDurationMs ?? 60_000,
+        stalledInterval: Math.min(30_000, this.options.lockDurationMs ?? 60_000),
+        maxStalledCount: this.options.maxStalledCount ?? 1,
+      },
+    );
     worker.on('error', (err) => this.logger.error({ err, queue: this.name }, 'worker error'));
     worker.on('failed', (job, err) =>
-      this.logger.warn({ queue: this.name, jobId: job?.id, attempt: job?.attemptsMade, reason: err.message }, 'job attempt failed'),
+      this.logger.warn(
+        { queue: this.name, jobId: job?.id, attempt: job?.attemptsMade, reason: err.message },
+        'job attempt failed',
+      ),
     );
     this.worker = worker;
     let closing: Promise<void> | undefined;
@@ -133,7 +158,10 @@ class BullmqJobQueue<P, R> implements JobQueue<P, R> {
   }
 
   /** Jobs this process's worker is running: the lock token to hand them back with, and their abort switch. */
-  private readonly active = new Map<string, { job: Job<P, R, string>; token: string | undefined; abort: AbortController; done: Promise<unknown> }>();
+  private readonly active = new Map<
+    string,
+    { job: Job<P, R, string>; token: string | undefined; abort: AbortController; done: Promise<unknown> }
+  >();
 
   /**
    * Graceful: stop fetching, let running jobs finish within the grace; past it, hand each back to the queue
@@ -154,9 +182,16 @@ class BullmqJobQueue<P, R> implements JobQueue<P, R> {
       return;
     }
     const running = [...this.active.values()];
-    this.logger.warn({ queue: this.name, jobs: running.length, grace_ms: this.policy.shutdownGraceMs }, 'running jobs outlived the shutdown grace; re-queueing them');
+    this.logger.warn(
+      { queue: this.name, jobs: running.length, grace_ms: this.policy.shutdownGraceMs },
+      'running jobs outlived the shutdown grace; re-queueing them',
+    );
     for (const { job, token } of running) {
-      await job.moveToWait(token).catch((err: unknown) => this.logger.warn({ err, jobId: job.id }, 're-queue at shutdown failed (the job will stall)'));
+      await job
+        .moveToWait(token)
+        .catch((err: unknown) =>
+          this.logger.warn({ err, jobId: job.id }, 're-queue at shutdown failed (the job will stall)'),
+        );
     }
     await worker.close(true);
     for (const { abort } of running) abort.abort(closedError(this.name));
@@ -167,7 +202,10 @@ class BullmqJobQueue<P, R> implements JobQueue<P, R> {
 
   async listFailed(options?: ListFailedOptions): Promise<FailedJobsPage<P, R>> {
     const { offset, limit } = listFailedBounds(options);
-    const [total, jobs] = await Promise.all([this.queue.getFailedCount(), this.queue.getFailed(offset, offset + limit - 1)]);
+    const [total, jobs] = await Promise.all([
+      this.queue.getFailedCount(),
+      this.queue.getFailed(offset, offset + limit - 1),
+    ]);
     const snapshots = await Promise.all(jobs.filter((job) => job?.id).map((job) => this.getJob(job.id as string)));
     return { total, jobs: snapshots.filter((s): s is JobSnapshot<P, R> => s?.status === 'failed') };
   }
@@ -215,7 +253,10 @@ class BullmqJobQueue<P, R> implements JobQueue<P, R> {
 
   private queueEvents(): QueueEvents {
     if (!this.events) {
-      this.events = new QueueEvents(this.name, { connection: this.options.connection, prefix: this.options.prefix ?? 'lectern' });
+      this.events = new QueueEvents(this.name, {
+        connection: this.options.connection,
+        prefix: this.options.prefix ?? 'lectern',
+      });
       this.events.on('error', (err) => this.logger.error({ err, queue: this.name }, 'queue events error'));
     }
     return this.events;
@@ -248,10 +289,16 @@ class BullmqJobQueue<P, R> implements JobQueue<P, R> {
     };
   }
 
-  private async runJob(handler: JobHandler<P, R>, job: Job<P, R, string>, token: string | undefined, signal: AbortSignal | undefined): Promise<R> {
+  private async runJob(
+    handler: JobHandler<P, R>,
+    job: Job<P, R, string>,
+    token: string | undefined,
+    signal: AbortSignal | undefined,
+  ): Promise<R> {
     const jobId = job.id as string;
     const parsed = this.options.definition.payload.safeParse(job.data);
-    if (!parsed.success) throw new UnrecoverableError(encodeJobError(toJobError(invalidPayload(this.name, parsed.error))));
+    if (!parsed.success)
+      throw new UnrecoverableError(encodeJobError(toJobError(invalidPayload(this.name, parsed.error))));
     const abort = new AbortController();
     signal?.addEventListener('abort', () => abort.abort(signal.reason), { once: true });
     const context: JobContext = {
@@ -269,7 +316,8 @@ class BullmqJobQueue<P, R> implements JobQueue<P, R> {
     try {
       return this.options.definition.result.parse(await done);
     } catch (error) {
-      if (!(error instanceof AppError) && !abort.signal.aborted) this.logger.error({ err: error, queue: this.name, jobId }, 'job handler failed');
+      if (!(error instanceof AppError) && !abort.signal.aborted)
+        this.logger.error({ err: error, queue: this.name, jobId }, 'job handler failed');
       const reason = encodeJobError(toJobError(error));
       throw isPermanentError(error) ? new UnrecoverableError(reason) : new Error(reason);
     } finally {
@@ -281,4 +329,6 @@ class BullmqJobQueue<P, R> implements JobQueue<P, R> {
 export const createBullmqQueue = <P extends z.ZodType, R extends z.ZodType>(
   options: BullmqQueueOptions<P, R>,
 ): JobQueue<z.output<P>, z.output<R>> =>
-  new BullmqJobQueue<z.output<P>, z.output<R>>(options as unknown as BullmqQueueOptions<z.ZodType<z.output<P>>, z.ZodType<z.output<R>>>);
+  new BullmqJobQueue<z.output<P>, z.output<R>>(
+    options as unknown as BullmqQueueOptions<z.ZodType<z.output<P>>, z.ZodType<z.output<R>>>,
+  );

@@ -7,7 +7,12 @@ runQueueContract('in-process', (definition, retry) => createInProcessQueue({ def
 
 describe('in-process queue memory bound', () => {
   it('forgets the oldest finished jobs beyond keepFinished (a forgotten id runs again)', async () => {
-    const definition = defineQueue({ name: 'bounded', jobName: 'echo', payload: z.object({ n: z.number() }), result: z.object({ n: z.number() }) });
+    const definition = defineQueue({
+      name: 'bounded',
+      jobName: 'echo',
+      payload: z.object({ n: z.number() }),
+      result: z.object({ n: z.number() }),
+    });
     const queue = createInProcessQueue({ definition, keepFinished: 2 });
     let calls = 0;
     queue.process(async (p) => {

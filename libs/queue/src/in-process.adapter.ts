@@ -15,7 +15,15 @@ import type {
   QueueLogger,
   RetryOptions,
 } from './job-queue.port.js';
-import { closedError, closeWithGrace, listFailedBounds, noopLogger, resolveRetry, snapshotProgress, validateJobId } from './queue-common.js';
+import {
+  closedError,
+  closeWithGrace,
+  listFailedBounds,
+  noopLogger,
+  resolveRetry,
+  snapshotProgress,
+  validateJobId,
+} from './queue-common.js';
 
 export interface InProcessQueueOptions<P extends z.ZodType, R extends z.ZodType> extends RetryOptions {
   definition: QueueDefinition<P, R>;
@@ -60,7 +68,11 @@ class InProcessJobQueue<P, R> implements JobQueue<P, R> {
 
   constructor(private readonly options: InProcessQueueOptions<z.ZodType<P>, z.ZodType<R>>) {
     this.name = options.definition.name;
-    ({ attempts: this.attempts, backoffMs: this.backoffMs, shutdownGraceMs: this.shutdownGraceMs } = resolveRetry(options.definition, options));
+    ({
+      attempts: this.attempts,
+      backoffMs: this.backoffMs,
+      shutdownGraceMs: this.shutdownGraceMs,
+    } = resolveRetry(options.definition, options));
     this.keepFinished = options.keepFinished ?? 1000;
     this.logger = options.logger ?? noopLogger;
   }
@@ -161,7 +173,10 @@ class InProcessJobQueue<P, R> implements JobQueue<P, R> {
     }
     this.retryTimers.clear();
     await closeWithGrace(Promise.allSettled([...this.running.values()]), this.shutdownGraceMs, () => {
-      this.logger.warn({ queue: this.name, grace_ms: this.shutdownGraceMs }, 'running jobs outlived the shutdown grace; re-queueing them');
+      this.logger.warn(
+        { queue: this.name, grace_ms: this.shutdownGraceMs },
+        'running jobs outlived the shutdown grace; re-queueing them',
+      );
       this.requeueAborted = true;
       for (const controller of this.controllers.values()) controller.abort(closedError(this.name));
     });
@@ -230,7 +245,8 @@ class InProcessJobQueue<P, R> implements JobQueue<P, R> {
         return;
       }
       const jobError = toJobError(error);
-      if (!(error instanceof AppError)) this.logger.error({ err: error, queue: this.name, jobId: entry.id }, 'job handler failed');
+      if (!(error instanceof AppError))
+        this.logger.error({ err: error, queue: this.name, jobId: entry.id }, 'job handler failed');
       if (isPermanentError(error) || entry.attempts >= this.attempts) {
         this.finish(entry, 'failed', { error: jobError });
         return;
@@ -245,7 +261,10 @@ class InProcessJobQueue<P, R> implements JobQueue<P, R> {
       entry.status = 'queued';
       entry.updatedAt = new Date();
       const delay = this.backoffMs * 2 ** (entry.attempts - 1);
-      this.logger.warn({ queue: this.name, jobId: entry.id, attempt: entry.attempts, delay_ms: delay }, 'job failed; retrying');
+      this.logger.warn(
+        { queue: this.name, jobId: entry.id, attempt: entry.attempts, delay_ms: delay },
+        'job failed; retrying',
+      );
       this.retryTimers.set(
         entry.id,
         setTimeout(() => {
@@ -287,4 +306,6 @@ class InProcessJobQueue<P, R> implements JobQueue<P, R> {
 export const createInProcessQueue = <P extends z.ZodType, R extends z.ZodType>(
   options: InProcessQueueOptions<P, R>,
 ): JobQueue<z.output<P>, z.output<R>> =>
-  new InProcessJobQueue<z.output<P>, z.output<R>>(options as unknown as InProcessQueueOptions<z.ZodType<z.output<P>>, z.ZodType<z.output<R>>>);
+  new InProcessJobQueue<z.output<P>, z.output<R>>(
+    options as unknown as InProcessQueueOptions<z.ZodType<z.output<P>>, z.ZodType<z.output<R>>>,
+  );

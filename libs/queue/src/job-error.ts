@@ -5,7 +5,8 @@ const GENERIC_MESSAGE = 'The job failed with an internal error. The worker log h
 
 /** The code of a job that failed because its workers kept disappearing under it (BullMQ's stall limit). */
 export const JOB_STALLED = 'stalled';
-const STALLED_MESSAGE = 'The job stalled more often than allowed: the worker running it stopped (killed, or blocked past its lock).';
+const STALLED_MESSAGE =
+  'The job stalled more often than allowed: the worker running it stopped (killed, or blocked past its lock).';
 
 const PERMANENT = Symbol.for('lectern.queue.permanent');
 
@@ -45,7 +46,11 @@ export const decodeJobError = (reason: string | undefined): JobError => {
 
 /** A payload that does not match the queue's schema: a producer bug, reported as `invalid_arguments`. */
 export const invalidPayload = (queue: string, error: z.ZodError): AppError =>
-  new AppError(CommonErrorCodes.invalidArguments, `Invalid job payload for queue "${queue}": ${z.prettifyError(error)}`, {
-    httpStatus: 400,
-    cause: error,
-  });
+  new AppError(
+    CommonErrorCodes.invalidArguments,
+    `Invalid job payload for queue "${queue}": ${z.prettifyError(error)}`,
+    {
+      httpStatus: 400,
+      cause: error,
+    },
+  );

@@ -18,7 +18,10 @@ export const closedError = (queue: string): AppError =>
 /** Job ids are Redis key parts in BullMQ: no `:`, not a bare integer, not empty. Both adapters check the same. */
 export const validateJobId = (jobId: string): void => {
   if (!/^[A-Za-z0-9._-]{1,200}$/.test(jobId) || /^\d+$/.test(jobId)) {
-    throw new AppError(CommonErrorCodes.invalidArguments, `Invalid job id "${jobId}": use letters, digits, ".", "_" or "-".`);
+    throw new AppError(
+      CommonErrorCodes.invalidArguments,
+      `Invalid job id "${jobId}": use letters, digits, ".", "_" or "-".`,
+    );
   }
 };
 
@@ -47,7 +50,11 @@ export const resolveRetry = (definition: QueueDefinition, overrides: RetryOption
 });
 
 /** Wait for `closing`; if it has not settled after `graceMs`, call `onGraceOver` (abort the running jobs) and keep waiting. */
-export const closeWithGrace = async (closing: Promise<unknown>, graceMs: number, onGraceOver: () => void): Promise<void> => {
+export const closeWithGrace = async (
+  closing: Promise<unknown>,
+  graceMs: number,
+  onGraceOver: () => void,
+): Promise<void> => {
   const timer = setTimeout(onGraceOver, graceMs);
   try {
     await closing;

@@ -36,7 +36,12 @@ export const runQueueContract = (adapter: string, makeQueue: MakeQueue): void =>
     const open: TestQueue[] = [];
     const make = async (retry: RetryOptions = { attempts: 3, backoffMs: 20 }): Promise<TestQueue> => {
       counter += 1;
-      const definition = defineQueue({ name: `contract-${counter}`, jobName: 'double', payload: TestPayload, result: TestResult });
+      const definition = defineQueue({
+        name: `contract-${counter}`,
+        jobName: 'double',
+        payload: TestPayload,
+        result: TestResult,
+      });
       const queue = await makeQueue(definition, retry);
       open.push(queue);
       return queue;
@@ -55,7 +60,13 @@ export const runQueueContract = (adapter: string, makeQueue: MakeQueue): void =>
       expect(handle).toMatchObject({ id: 'job-a', deduplicated: false });
       await expect(handle.result()).resolves.toEqual({ doubled: 42 });
       const job = await queue.getJob('job-a');
-      expect(job).toMatchObject({ id: 'job-a', status: 'succeeded', attempts: 1, result: { doubled: 42 }, payload: payload(21) });
+      expect(job).toMatchObject({
+        id: 'job-a',
+        status: 'succeeded',
+        attempts: 1,
+        result: { doubled: 42 },
+        payload: payload(21),
+      });
       expect(job?.progress.percent).toBe(100);
       expect(job?.createdAt).toBeInstanceOf(Date);
     });
@@ -83,7 +94,10 @@ export const runQueueContract = (adapter: string, makeQueue: MakeQueue): void =>
       });
       await reported.promise;
       const running = await queue.getJob('progress');
-      expect(running).toMatchObject({ status: 'running', progress: { percent: 40, detail: { stage: 'ocr', page: 2, pages: 5 } } });
+      expect(running).toMatchObject({
+        status: 'running',
+        progress: { percent: 40, detail: { stage: 'ocr', page: 2, pages: 5 } },
+      });
       release.resolve();
       await handle.result();
       expect(seen).toEqual([{ percent: 40, detail: { stage: 'ocr', page: 2, pages: 5 } }]);
@@ -136,7 +150,11 @@ export const runQueueContract = (adapter: string, makeQueue: MakeQueue): void =>
       const handle = await queue.add(payload(1), { jobId: 'bad-input' });
       const error = await handle.result().catch((e: unknown) => e);
       expect(error).toBeInstanceOf(AppError);
-      expect(error).toMatchObject({ code: 'unsupported_file_type', message: 'Unsupported file format: .pptx', httpStatus: 415 });
+      expect(error).toMatchObject({
+        code: 'unsupported_file_type',
+        message: 'Unsupported file format: .pptx',
+        httpStatus: 415,
+      });
       expect(calls).toBe(1);
       expect(await queue.getJob('bad-input')).toMatchObject({
         status: 'failed',
@@ -168,7 +186,9 @@ export const runQueueContract = (adapter: string, makeQueue: MakeQueue): void =>
         if (calls === 1) throw new AppError('extraction_failed', 'first run fails', { httpStatus: 422 });
         return double(p);
       });
-      await expect((await queue.add(payload(6), { jobId: 'again' })).result()).rejects.toMatchObject({ code: 'extraction_failed' });
+      await expect((await queue.add(payload(6), { jobId: 'again' })).result()).rejects.toMatchObject({
+        code: 'extraction_failed',
+      });
       const retry = await queue.add(payload(6), { jobId: 'again' });
       expect(retry.deduplicated).toBe(false);
       await expect(retry.result()).resolves.toEqual({ doubled: 12 });
@@ -184,13 +204,20 @@ export const runQueueContract = (adapter: string, makeQueue: MakeQueue): void =>
       });
       for (const id of ['f-1', 'f-2', 'f-3', 'ok']) {
         const n = id === 'ok' ? 9 : Number(id.slice(2));
-        await expect((await queue.add(payload(n), { jobId: id })).result()).rejects.toMatchObject({ code: 'conversion_failed' });
+        await expect((await queue.add(payload(n), { jobId: id })).result()).rejects.toMatchObject({
+          code: 'conversion_failed',
+        });
         await new Promise((r) => setTimeout(r, 5)); // distinct failure times (BullMQ orders failures by their millisecond)
       }
       const all = await queue.listFailed();
       expect(all.total).toBe(4);
       expect(all.jobs.map((j) => j.id)).toEqual(['ok', 'f-3', 'f-2', 'f-1']);
-      expect(all.jobs[1]).toMatchObject({ status: 'failed', attempts: 1, payload: payload(3), error: { code: 'conversion_failed', message: 'job 3 failed', http_status: 422 } });
+      expect(all.jobs[1]).toMatchObject({
+        status: 'failed',
+        attempts: 1,
+        payload: payload(3),
+        error: { code: 'conversion_failed', message: 'job 3 failed', http_status: 422 },
+      });
       const page = await queue.listFailed({ offset: 1, limit: 2 });
       expect(page).toMatchObject({ total: 4 });
       expect(page.jobs.map((j) => j.id)).toEqual(['f-3', 'f-2']);
@@ -220,7 +247,9 @@ export const runQueueContract = (adapter: string, makeQueue: MakeQueue): void =>
         calls += 1;
         throw new Error('always');
       });
-      await expect((await queue.add(payload(1), { jobId: 'policy' })).result()).rejects.toMatchObject({ code: 'internal_error' });
+      await expect((await queue.add(payload(1), { jobId: 'policy' })).result()).rejects.toMatchObject({
+        code: 'internal_error',
+      });
       expect(calls).toBe(2);
     });
 
@@ -267,7 +296,9 @@ export const runQueueContract = (adapter: string, makeQueue: MakeQueue): void =>
 
     it('rejects a payload that does not match the schema, and an unusable job id', async () => {
       const queue = await make();
-      await expect(queue.add({ version: 1, n: 'x' } as never, { jobId: 'bad' })).rejects.toMatchObject({ code: 'invalid_arguments' });
+      await expect(queue.add({ version: 1, n: 'x' } as never, { jobId: 'bad' })).rejects.toMatchObject({
+        code: 'invalid_arguments',
+      });
       await expect(queue.add(payload(1), { jobId: 'has:colon' })).rejects.toMatchObject({ code: 'invalid_arguments' });
       expect(await queue.getJob('bad')).toBeUndefined();
     });
@@ -294,7 +325,10 @@ export const runQueueContract = (adapter: string, makeQueue: MakeQueue): void =>
       setTimeout(() => release.resolve(), 50);
       await closing;
       expect(finished).toBe(true);
-      await expect(queue.add(payload(3), { jobId: 'late' })).rejects.toMatchObject({ code: 'queue_closed', httpStatus: 503 });
+      await expect(queue.add(payload(3), { jobId: 'late' })).rejects.toMatchObject({
+        code: 'queue_closed',
+        httpStatus: 503,
+      });
     });
   });
 };

@@ -10,7 +10,12 @@ describe('parseEnv', () => {
   });
 
   it('applies defaults for unset and blank variables', () => {
-    expect(parseEnv(schema, { ENABLE_OCR: '' })).toEqual({ PORT: 3002, ENABLE_OCR: true, BATCH: 32, ROOTS: ['./data'] });
+    expect(parseEnv(schema, { ENABLE_OCR: '' })).toEqual({
+      PORT: 3002,
+      ENABLE_OCR: true,
+      BATCH: 32,
+      ROOTS: ['./data'],
+    });
   });
 
   it('reads set variables', () => {

@@ -15,15 +15,18 @@ const blankToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === 
 export const envString = () => z.preprocess(blankToUndefined, z.string().optional());
 
 export const envBool = (fallback: boolean) =>
-  z.preprocess((v) => {
-    const s = blankToUndefined(v);
-    if (s === undefined) return fallback;
-    if (typeof s !== 'string') return s;
-    const lower = s.trim().toLowerCase();
-    if (['1', 'true', 'yes', 'on'].includes(lower)) return true;
-    if (['0', 'false', 'no', 'off'].includes(lower)) return false;
-    return s;
-  }, z.boolean({ error: 'expected true/false (also 1/0, yes/no, on/off)' }));
+  z.preprocess(
+    (v) => {
+      const s = blankToUndefined(v);
+      if (s === undefined) return fallback;
+      if (typeof s !== 'string') return s;
+      const lower = s.trim().toLowerCase();
+      if (['1', 'true', 'yes', 'on'].includes(lower)) return true;
+      if (['0', 'false', 'no', 'off'].includes(lower)) return false;
+      return s;
+    },
+    z.boolean({ error: 'expected true/false (also 1/0, yes/no, on/off)' }),
+  );
 
 export const envInt = (fallback: number, min = 0, max = Number.MAX_SAFE_INTEGER) =>
   z.preprocess((v) => blankToUndefined(v) ?? fallback, z.coerce.number().int().min(min).max(max));
@@ -40,7 +43,12 @@ export const envEnum = <T extends readonly [string, ...string[]]>(values: T, fal
 export const envList = (fallback: string[] = []) =>
   z.preprocess((v) => {
     const s = blankToUndefined(v);
-    return typeof s === 'string' ? s.split(',').map((p) => p.trim()).filter(Boolean) : fallback;
+    return typeof s === 'string'
+      ? s
+          .split(',')
+          .map((p) => p.trim())
+          .filter(Boolean)
+      : fallback;
   }, z.array(z.string()));
 
 export const envUrl = () => z.preprocess(blankToUndefined, z.url().optional());

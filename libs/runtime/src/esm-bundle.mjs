@@ -52,7 +52,8 @@ export function writeFileAside(file, data) {
 export const metafileInputs = (metafile, workingDir) => Object.keys(metafile.inputs).map((f) => resolve(workingDir, f));
 
 const sourceRoots = [join(repoRoot, 'libs') + sep, join(repoRoot, 'apps') + sep];
-const isRepoSource = (/** @type {string} */ path) => sourceRoots.some((root) => path.startsWith(root)) && !path.includes(`${sep}node_modules${sep}`);
+const isRepoSource = (/** @type {string} */ path) =>
+  sourceRoots.some((root) => path.startsWith(root)) && !path.includes(`${sep}node_modules${sep}`);
 
 /**
  * An esbuild plugin for bundles that gather modules of many directories (the command line's):
@@ -68,8 +69,14 @@ export function repositorySourcesPlugin() {
     setup(build) {
       build.onResolve({ filter: /^(\.|@lectern\/)/ }, async (args) => {
         if (args.pluginData === 'lectern-resolving') return undefined;
-        const found = await build.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: 'lectern-resolving' });
-        if (found.errors.length || found.external || !isRepoSource(found.path)) return found.errors.length ? { errors: found.errors } : found;
+        const found = await build.resolve(args.path, {
+          kind: args.kind,
+          importer: args.importer,
+          resolveDir: args.resolveDir,
+          pluginData: 'lectern-resolving',
+        });
+        if (found.errors.length || found.external || !isRepoSource(found.path))
+          return found.errors.length ? { errors: found.errors } : found;
         // an entry point keeps its side effects (it is the program)
         return { ...found, sideEffects: args.kind === 'entry-point' };
       });

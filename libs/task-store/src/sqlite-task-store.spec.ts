@@ -28,10 +28,20 @@ describe('SqliteTaskStore', () => {
 
   it('walks queued → running → succeeded, each step persisted (a second connection sees it)', () => {
     const task = store.create(newTask());
-    expect(task).toMatchObject({ status: 'queued', attempts: 0, started_at: null, result: null, schema: { a: '', b: { c: '' } } });
+    expect(task).toMatchObject({
+      status: 'queued',
+      attempts: 0,
+      started_at: null,
+      result: null,
+      schema: { a: '', b: { c: '' } },
+    });
     const other = new SqliteTaskStore({ path: join(dir, 'db', 'tasks.db') });
     try {
-      expect(store.claim(task.task_id, { stage: 'indexing' })).toMatchObject({ status: 'running', attempts: 1, progress: { stage: 'indexing' } });
+      expect(store.claim(task.task_id, { stage: 'indexing' })).toMatchObject({
+        status: 'running',
+        attempts: 1,
+        progress: { stage: 'indexing' },
+      });
       expect(other.get(task.task_id)?.status).toBe('running');
       expect(store.claim(task.task_id, { stage: 'indexing' })).toBeUndefined();
       store.setProgress(task.task_id, { stage: 'extracting', fields_done: 1, fields_total: 2 });
@@ -48,8 +58,18 @@ describe('SqliteTaskStore', () => {
 
   it('fails a task with the error shape, and a deleted task can no longer change', () => {
     const a = store.create(newTask());
-    expect(store.fail(a.task_id, { code: 'unsupported_format', message: 'Unsupported file format: .pptx', details: ['Only PDF'] })).toBe(true);
-    expect(store.get(a.task_id)?.error).toEqual({ code: 'unsupported_format', message: 'Unsupported file format: .pptx', details: ['Only PDF'] });
+    expect(
+      store.fail(a.task_id, {
+        code: 'unsupported_format',
+        message: 'Unsupported file format: .pptx',
+        details: ['Only PDF'],
+      }),
+    ).toBe(true);
+    expect(store.get(a.task_id)?.error).toEqual({
+      code: 'unsupported_format',
+      message: 'Unsupported file format: .pptx',
+      details: ['Only PDF'],
+    });
     const b = store.create(newTask());
     store.claim(b.task_id, { stage: 'indexing' });
     expect(store.delete(b.task_id)).toBe(true);
@@ -83,7 +103,10 @@ describe('SqliteTaskStore', () => {
     store.close();
     store = new SqliteTaskStore({ path: join(dir, 'db', 'tasks.db') });
     expect(store.recoverInterrupted(1)).toEqual({ requeued: [], failed: [task.task_id] });
-    expect(store.get(task.task_id)?.error).toMatchObject({ code: 'task_interrupted', message: expect.stringMatching(/AGENT_MAX_RETRIES=1/) });
+    expect(store.get(task.task_id)?.error).toMatchObject({
+      code: 'task_interrupted',
+      message: expect.stringMatching(/AGENT_MAX_RETRIES=1/),
+    });
   });
 
   it('keeps uploads under uploads/<task_id>/ with a sanitised extension', () => {

@@ -135,7 +135,16 @@ export class SqliteTaskStore {
         `INSERT INTO tasks (task_id, status, original_filename, schema_json, created_at, updated_at, upload_path, extractor, attempts, progress_json)
          VALUES (?, 'queued', ?, ?, ?, ?, ?, ?, 0, ?)`,
       )
-      .run(task.task_id, task.original_filename, JSON.stringify(task.schema), at, at, task.upload_path, task.extractor, JSON.stringify({ stage: 'queued' }));
+      .run(
+        task.task_id,
+        task.original_filename,
+        JSON.stringify(task.schema),
+        at,
+        at,
+        task.upload_path,
+        task.extractor,
+        JSON.stringify({ stage: 'queued' }),
+      );
     return this.require(task.task_id);
   }
 
@@ -157,7 +166,9 @@ export class SqliteTaskStore {
       params.push(options.status);
     }
     const rows = this.db
-      .prepare(`SELECT * FROM tasks ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY task_id DESC LIMIT ?`)
+      .prepare(
+        `SELECT * FROM tasks ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY task_id DESC LIMIT ?`,
+      )
       .all(...params, options.limit + 1) as Row[];
     const tasks = rows.slice(0, options.limit).map(toRecord);
     const last = tasks.at(-1);
@@ -166,20 +177,28 @@ export class SqliteTaskStore {
 
   /** Queued task ids, oldest first (the order workers take them). */
   queuedIds(): string[] {
-    return (this.db.prepare("SELECT task_id FROM tasks WHERE status = 'queued' ORDER BY task_id").all() as { task_id: string }[]).map((r) => r.task_id);
+    return (
+      this.db.prepare("SELECT task_id FROM tasks WHERE status = 'queued' ORDER BY task_id").all() as {
+        task_id: string;
+      }[]
+    ).map((r) => r.task_id);
   }
 
   /** queued → running (one more attempt); undefined when the task is no longer queued (deleted, or taken). */
   claim(taskId: string, progress: ExtractionTaskProgress): TaskRecord | undefined {
     const at = now();
     const changed = this.db
-      .prepare("UPDATE tasks SET status = 'running', attempts = attempts + 1, started_at = ?, updated_at = ?, progress_json = ? WHERE task_id = ? AND status = 'queued'")
+      .prepare(
+        "UPDATE tasks SET status = 'running', attempts = attempts + 1, started_at = ?, updated_at = ?, progress_json = ? WHERE task_id = ? AND status = 'queued'",
+      )
       .run(at, at, JSON.stringify(progress), taskId).changes;
     return changed === 1 ? this.get(taskId) : undefined;
   }
 
   setProgress(taskId: string, progress: ExtractionTaskProgress): void {
-    this.db.prepare("UPDATE tasks SET progress_json = ?, updated_at = ? WHERE task_id = ? AND status = 'running'").run(JSON.stringify(progress), now(), taskId);
+    this.db
+      .prepare("UPDATE tasks SET progress_json = ?, updated_at = ? WHERE task_id = ? AND status = 'running'")
+      .run(JSON.stringify(progress), now(), taskId);
   }
 
   /** running → succeeded with its result; false when the task is no longer running (deleted meanwhile). */
@@ -187,7 +206,9 @@ export class SqliteTaskStore {
     const at = now();
     return (
       this.db
-        .prepare("UPDATE tasks SET status = 'succeeded', result_json = ?, error_json = NULL, finished_at = ?, updated_at = ?, progress_json = ? WHERE task_id = ? AND status = 'running'")
+        .prepare(
+          "UPDATE tasks SET status = 'succeeded', result_json = ?, error_json = NULL, finished_at = ?, updated_at = ?, progress_json = ? WHERE task_id = ? AND status = 'running'",
+        )
         .run(JSON.stringify(result), at, at, JSON.stringify({ stage: 'done' }), taskId).changes === 1
     );
   }
@@ -197,8 +218,11 @@ export class SqliteTaskStore {
     const at = now();
     return (
       this.db
-        .prepare("UPDATE tasks SET status = 'failed', error_json = ?, finished_at = ?, updated_at = ?, progress_json = ? WHERE task_id = ? AND status IN ('queued', 'running')")
-        .run(JSON.stringify(ExtractionTaskErrorSchema.parse(error)), at, at, JSON.stringify({ stage: 'done' }), taskId).changes === 1
+        .prepare(
+          "UPDATE tasks SET status = 'failed', error_json = ?, finished_at = ?, updated_at = ?, progress_json = ? WHERE task_id = ? AND status IN ('queued', 'running')",
+        )
+        .run(JSON.stringify(ExtractionTaskErrorSchema.parse(error)), at, at, JSON.stringify({ stage: 'done' }), taskId)
+        .changes === 1
     );
   }
 
@@ -206,7 +230,9 @@ export class SqliteTaskStore {
   requeue(taskId: string, message?: string): boolean {
     return (
       this.db
-        .prepare("UPDATE tasks SET status = 'queued', updated_at = ?, progress_json = ? WHERE task_id = ? AND status = 'running'")
+        .prepare(
+          "UPDATE tasks SET status = 'queued', updated_at = ?, progress_json = ? WHERE task_id = ? AND status = 'running'",
+        )
         .run(now(), JSON.stringify({ stage: 'queued', ...(message ? { message } : {}) }), taskId).changes === 1
     );
   }
@@ -222,10 +248,15 @@ export class SqliteTaskStore {
   recoverInterrupted(maxRetries: number): RecoveredTasks {
     const recovered: RecoveredTasks = { requeued: [], failed: [] };
     this.db.transaction(() => {
-      const rows = this.db.prepare("SELECT task_id, attempts FROM tasks WHERE status = 'running' ORDER BY task_id").all() as { task_id: string; attempts: number }[];
+      const rows = this.db
+        .prepare("SELECT task_id, attempts FROM tasks WHERE status = 'running' ORDER BY task_id")
+        .all() as { task_id: string; attempts: number }[];
       for (const row of rows) {
         if (row.attempts <= maxRetries) {
-          this.requeue(row.task_id, `Interrupted by a restart; retrying (attempt ${row.attempts + 1} of ${maxRetries + 1}).`);
+          this.requeue(
+            row.task_id,
+            `Interrupted by a restart; retrying (attempt ${row.attempts + 1} of ${maxRetries + 1}).`,
+          );
           recovered.requeued.push(row.task_id);
         } else {
           this.fail(row.task_id, {
@@ -252,4 +283,18 @@ export class SqliteTaskStore {
 }
 
 /** The task store as its users see it (the SQLite adapter is the one implementation). */
-export type TaskStore = Pick<SqliteTaskStore, 'create' | 'get' | 'list' | 'queuedIds' | 'claim' | 'setProgress' | 'succeed' | 'fail' | 'requeue' | 'delete' | 'recoverInterrupted' | 'close'>;
+export type TaskStore = Pick<
+  SqliteTaskStore,
+  | 'create'
+  | 'get'
+  | 'list'
+  | 'queuedIds'
+  | 'claim'
+  | 'setProgress'
+  | 'succeed'
+  | 'fail'
+  | 'requeue'
+  | 'delete'
+  | 'recoverInterrupted'
+  | 'close'
+>;

@@ -14,7 +14,12 @@ export const uploadExtension = (filename: string): string => {
 };
 
 /** Move a received file to `<DATA_DIR>/uploads/<task_id>/original<.ext>` and return that path. */
-export const keepTaskUpload = async (dataDir: string, taskId: string, receivedPath: string, filename: string): Promise<string> => {
+export const keepTaskUpload = async (
+  dataDir: string,
+  taskId: string,
+  receivedPath: string,
+  filename: string,
+): Promise<string> => {
   const dir = taskUploadDir(dataDir, taskId);
   await mkdir(dir, { recursive: true });
   const path = join(dir, `original${uploadExtension(filename)}`);
@@ -22,4 +27,5 @@ export const keepTaskUpload = async (dataDir: string, taskId: string, receivedPa
   return path;
 };
 
-export const removeTaskUpload = (dataDir: string, taskId: string): Promise<void> => rm(taskUploadDir(dataDir, taskId), { recursive: true, force: true });
+export const removeTaskUpload = (dataDir: string, taskId: string): Promise<void> =>
+  rm(taskUploadDir(dataDir, taskId), { recursive: true, force: true });

@@ -33,7 +33,11 @@ export const anthropicScript = (script: () => ScriptStep, names = new Map<string
     const last = messages[messages.length - 1]!;
     const results = last.content
       .filter((b) => b['type'] === 'tool_result')
-      .map((b) => ({ name: names.get(String(b['tool_use_id'])) ?? '?', isError: b['is_error'] === true, content: String(b['content']) }));
+      .map((b) => ({
+        name: names.get(String(b['tool_use_id'])) ?? '?',
+        isError: b['is_error'] === true,
+        content: String(b['content']),
+      }));
     const action = step(results, (turn += 1));
     if ('text' in action) return anthropicText(action.text);
     const uses = action.tools.map((t) => ({ id: callId(), name: t.name, input: t.input }));
@@ -57,7 +61,11 @@ export const openAiScript = (script: () => ScriptStep, names = new Map<string, s
     for (let i = messages.length - 1; i >= 0 && messages[i]!['role'] === 'tool'; i -= 1) {
       const m = messages[i]!;
       const content = String(m['content']);
-      trailing.unshift({ name: names.get(String(m['tool_call_id'])) ?? '?', isError: /"status":"error"/.test(content), content });
+      trailing.unshift({
+        name: names.get(String(m['tool_call_id'])) ?? '?',
+        isError: /"status":"error"/.test(content),
+        content,
+      });
     }
     const action = step(trailing, (turn += 1));
     if ('text' in action) return openAiText(action.text);
@@ -86,7 +94,9 @@ export const wellBehavedScript = (fields: ScriptedField[]): ScriptStep => {
     if (turn === 1) return { tools: [{ name: 'doc_index_build', input: { file_path: 'the-document' } }] };
     if (turn === 2) {
       indexId = (JSON.parse(results[0]!.content) as { index_id: string }).index_id;
-      return { tools: fields.map((f) => ({ name: 'doc_search', input: { index_id: indexId, query: f.query, top_k: 5 } })) };
+      return {
+        tools: fields.map((f) => ({ name: 'doc_search', input: { index_id: indexId, query: f.query, top_k: 5 } })),
+      };
     }
     if (turn === 3) {
       results.forEach((r) => hits.push((JSON.parse(r.content) as Array<{ locator: string }>)[0]?.locator ?? 'h1'));
@@ -99,7 +109,9 @@ export const wellBehavedScript = (fields: ScriptedField[]): ScriptStep => {
       const line = content.split('\n').find((l) => field.line.test(l));
       const value = line ? field.line.exec(line)![1] : undefined;
       data[field.key] = value ?? null;
-      evidence[field.key] = value ? { locator: hits[i], snippet: line!.trim() } : { locator: null, snippet: null, warning: 'Not found in document' };
+      evidence[field.key] = value
+        ? { locator: hits[i], snippet: line!.trim() }
+        : { locator: null, snippet: null, warning: 'Not found in document' };
     });
     return { text: JSON.stringify({ data, evidence }) };
   };

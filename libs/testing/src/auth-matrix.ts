@@ -36,7 +36,11 @@ export const mcpAuthProbes: AuthProbe[] = [
  * Send every probe with no header, a wrong token, a Basic header and the right token. Streams are
  * aborted as soon as the status line arrives, so an open SSE stream does not hold the test.
  */
-export const runAuthMatrix = async (baseUrl: string, token: string, probes: AuthProbe[]): Promise<AuthProbeResult[]> => {
+export const runAuthMatrix = async (
+  baseUrl: string,
+  token: string,
+  probes: AuthProbe[],
+): Promise<AuthProbeResult[]> => {
   const cases: Array<[AuthProbeResult['case'], string | undefined]> = [
     ['none', undefined],
     ['wrong', `Bearer not-${token}`],
@@ -68,7 +72,11 @@ export const runAuthMatrix = async (baseUrl: string, token: string, probes: Auth
 export const unauthorizedBody = (message: string) => ({ error: { code: 'unauthorized', message } });
 
 /** Check the 401 matrix on a REST service: every probe refused without the right token, `/health` open. */
-export const runRestAuthMatrix = async (baseUrl: string, token: string, probes: AuthProbe[]): Promise<AuthProbeResult[]> =>
+export const runRestAuthMatrix = async (
+  baseUrl: string,
+  token: string,
+  probes: AuthProbe[],
+): Promise<AuthProbeResult[]> =>
   runAuthMatrix(baseUrl, token, [...probes, { name: 'GET /metrics', method: 'GET', path: '/metrics' }]);
 
 /**
@@ -76,7 +84,10 @@ export const runRestAuthMatrix = async (baseUrl: string, token: string, probes: 
  * token", a Basic header → the format message; with the right token the request gets through (any status the
  * route itself answers, never 401). Uses jest's `expect`; for test files only.
  */
-export const expectAuthMatrix = (results: AuthProbeResult[], messages: { missing: string; invalid: string; format: string }): void => {
+export const expectAuthMatrix = (
+  results: AuthProbeResult[],
+  messages: { missing: string; invalid: string; format: string },
+): void => {
   for (const r of results) {
     if (r.case === 'right') {
       expect({ probe: r.probe, status: r.status }).not.toEqual({ probe: r.probe, status: 401 });

@@ -29,7 +29,9 @@ export interface FakeLlmServer {
  * the only fake the tests allow, standing in for a paid external API. `reply` scripts each answer from the
  * request body and its index.
  */
-export const startFakeLlm = async (reply: (body: Record<string, unknown>, index: number) => FakeReply): Promise<FakeLlmServer> => {
+export const startFakeLlm = async (
+  reply: (body: Record<string, unknown>, index: number) => FakeReply,
+): Promise<FakeLlmServer> => {
   const requests: RecordedRequest[] = [];
   const errors: string[] = [];
   const timers = new Set<NodeJS.Timeout>();
@@ -78,13 +80,27 @@ export const startFakeLlm = async (reply: (body: Record<string, unknown>, index:
 };
 
 /** Anthropic Messages replies. */
-export const anthropicText = (text: string) => ({ json: { id: 'msg', type: 'message', role: 'assistant', content: [{ type: 'text', text }], stop_reason: 'end_turn' } });
+export const anthropicText = (text: string) => ({
+  json: { id: 'msg', type: 'message', role: 'assistant', content: [{ type: 'text', text }], stop_reason: 'end_turn' },
+});
 export const anthropicToolUse = (uses: Array<{ id: string; name: string; input: Record<string, unknown> }>) => ({
-  json: { id: 'msg', type: 'message', role: 'assistant', content: uses.map((u) => ({ type: 'tool_use', ...u })), stop_reason: 'tool_use' },
+  json: {
+    id: 'msg',
+    type: 'message',
+    role: 'assistant',
+    content: uses.map((u) => ({ type: 'tool_use', ...u })),
+    stop_reason: 'tool_use',
+  },
 });
 
 /** OpenAI chat-completions replies. */
-export const openAiText = (text: string) => ({ json: { id: 'c', object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }] } });
+export const openAiText = (text: string) => ({
+  json: {
+    id: 'c',
+    object: 'chat.completion',
+    choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }],
+  },
+});
 export const openAiToolCalls = (calls: Array<{ id: string; name: string; input: Record<string, unknown> }>) => ({
   json: {
     id: 'c',
@@ -92,7 +108,15 @@ export const openAiToolCalls = (calls: Array<{ id: string; name: string; input: 
     choices: [
       {
         index: 0,
-        message: { role: 'assistant', content: null, tool_calls: calls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: JSON.stringify(c.input) } })) },
+        message: {
+          role: 'assistant',
+          content: null,
+          tool_calls: calls.map((c) => ({
+            id: c.id,
+            type: 'function',
+            function: { name: c.name, arguments: JSON.stringify(c.input) },
+          })),
+        },
         finish_reason: 'tool_calls',
       },
     ],

@@ -7,7 +7,12 @@ import { crc32, createDeflate, createDeflateRaw, deflateRawSync } from 'node:zli
  */
 
 /** Raw DEFLATE (or zlib, for PNG) of `total` bytes of `fill`, produced in 1 MiB pieces (bounded memory). */
-const deflateRepeated = async (total: number, fill: number, format: 'raw' | 'zlib', row?: { every: number; byte: number }): Promise<Buffer> => {
+const deflateRepeated = async (
+  total: number,
+  fill: number,
+  format: 'raw' | 'zlib',
+  row?: { every: number; byte: number },
+): Promise<Buffer> => {
   const stream = format === 'raw' ? createDeflateRaw({ level: 9 }) : createDeflate({ level: 9 });
   const out: Buffer[] = [];
   stream.on('data', (c: Buffer) => out.push(c));
@@ -121,13 +126,39 @@ export const hugePng = async (width = 20_000, height = 20_000): Promise<Buffer> 
   ihdr[9] = 0; // greyscale
   // each row: filter byte 0, then `width` white pixels
   const idat = await deflateRepeated((width + 1) * height, 0xff, 'zlib', { every: width + 1, byte: 0 });
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), pngChunk('IHDR', ihdr), pngChunk('IDAT', idat), pngChunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    pngChunk('IHDR', ihdr),
+    pngChunk('IDAT', idat),
+    pngChunk('IEND', Buffer.alloc(0)),
+  ]);
 };
 
 /** A JPEG header declaring `width` x `height` pixels, followed by a little scan data. */
 export const hugeJpegHeader = (width = 20_000, height = 20_000): Buffer => {
-  const sof = Buffer.from([0xff, 0xc0, 0x00, 0x0b, 0x08, height >> 8, height & 0xff, width >> 8, width & 0xff, 0x01, 0x01, 0x11, 0x00]);
-  return Buffer.concat([Buffer.from([0xff, 0xd8]), Buffer.from([0xff, 0xe0, 0x00, 0x04, 0x00, 0x00]), sof, Buffer.from([0xff, 0xda, 0x00, 0x02]), Buffer.alloc(4096, 0x55), Buffer.from([0xff, 0xd9])]);
+  const sof = Buffer.from([
+    0xff,
+    0xc0,
+    0x00,
+    0x0b,
+    0x08,
+    height >> 8,
+    height & 0xff,
+    width >> 8,
+    width & 0xff,
+    0x01,
+    0x01,
+    0x11,
+    0x00,
+  ]);
+  return Buffer.concat([
+    Buffer.from([0xff, 0xd8]),
+    Buffer.from([0xff, 0xe0, 0x00, 0x04, 0x00, 0x00]),
+    sof,
+    Buffer.from([0xff, 0xda, 0x00, 0x02]),
+    Buffer.alloc(4096, 0x55),
+    Buffer.from([0xff, 0xd9]),
+  ]);
 };
 
 /** HTML nesting `depth` divs (about 11 bytes a level: 1.1 MB at 100 000). */
@@ -138,7 +169,9 @@ export const deepHtml = (depth = 100_000): Buffer =>
  * A PDF written by hand with correct cross-references: `pages` pages of `width` x `height` points, each
  * showing `text` (none when empty); `encrypt` adds a standard security handler whose password is not empty.
  */
-export const handmadePdf = (options: { pages?: number; width?: number; height?: number; text?: string; encrypt?: boolean } = {}): Buffer => {
+export const handmadePdf = (
+  options: { pages?: number; width?: number; height?: number; text?: string; encrypt?: boolean } = {},
+): Buffer => {
   const { pages = 1, width = 612, height = 792, text = '', encrypt = false } = options;
   const objects: string[] = [];
   const add = (body: string): number => objects.push(body);
@@ -150,10 +183,16 @@ export const handmadePdf = (options: { pages?: number; width?: number; height?: 
   const stream = add(`<< /Length ${content.length} >>\nstream\n${content}\nendstream`);
   const kids: number[] = [];
   for (let i = 0; i < pages; i++)
-    kids.push(add(`<< /Type /Page /Parent ${pagesObj} 0 R /MediaBox [0 0 ${width} ${height}] /Resources << /Font << /F1 ${font} 0 R >> >> /Contents ${stream} 0 R >>`));
+    kids.push(
+      add(
+        `<< /Type /Page /Parent ${pagesObj} 0 R /MediaBox [0 0 ${width} ${height}] /Resources << /Font << /F1 ${font} 0 R >> >> /Contents ${stream} 0 R >>`,
+      ),
+    );
   objects[catalog - 1] = `<< /Type /Catalog /Pages ${pagesObj} 0 R >>`;
   objects[pagesObj - 1] = `<< /Type /Pages /Kids [${kids.map((k) => `${k} 0 R`).join(' ')}] /Count ${pages} >>`;
-  const encryptObj = encrypt ? add(`<< /Filter /Standard /V 1 /R 2 /O <${'a5'.repeat(32)}> /U <${'5a'.repeat(32)}> /P -4 >>`) : 0;
+  const encryptObj = encrypt
+    ? add(`<< /Filter /Standard /V 1 /R 2 /O <${'a5'.repeat(32)}> /U <${'5a'.repeat(32)}> /P -4 >>`)
+    : 0;
   let body = '%PDF-1.4\n';
   const offsets: number[] = [];
   objects.forEach((o, i) => {
@@ -182,15 +221,45 @@ export const hostileCorpus = async (): Promise<HostileCase[]> => {
   const good = handmadePdf({ text: 'A perfectly ordinary planning statement about drainage and access.' });
   return [
     { name: 'zero-byte', filename: 'empty.pdf', bytes: Buffer.alloc(0), expect: ['no_content', 'extraction_failed'] },
-    { name: 'truncated PDF', filename: 'truncated.pdf', bytes: handmadePdf({ pages: 3, text: 'cut short' }).subarray(0, 120), expect: ['extraction_failed', 'no_content'] },
-    { name: 'garbage PDF', filename: 'garbage.pdf', bytes: Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(5000, 7)]), expect: ['extraction_failed'] },
-    { name: 'encrypted PDF', filename: 'locked.pdf', bytes: handmadePdf({ text: 'secret', encrypt: true }), expect: ['encrypted'] },
-    { name: 'wrong extension', filename: 'image-really.pdf', bytes: hugeJpegHeader(10, 10), expect: ['unsupported_file_type'] },
+    {
+      name: 'truncated PDF',
+      filename: 'truncated.pdf',
+      bytes: handmadePdf({ pages: 3, text: 'cut short' }).subarray(0, 120),
+      expect: ['extraction_failed', 'no_content'],
+    },
+    {
+      name: 'garbage PDF',
+      filename: 'garbage.pdf',
+      bytes: Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(5000, 7)]),
+      expect: ['extraction_failed'],
+    },
+    {
+      name: 'encrypted PDF',
+      filename: 'locked.pdf',
+      bytes: handmadePdf({ text: 'secret', encrypt: true }),
+      expect: ['encrypted'],
+    },
+    {
+      name: 'wrong extension',
+      filename: 'image-really.pdf',
+      bytes: hugeJpegHeader(10, 10),
+      expect: ['unsupported_file_type'],
+    },
     { name: 'PDF named DOCX', filename: 'statement.docx', bytes: good, expect: ['unsupported_file_type'] },
     { name: 'honest ZIP bomb', filename: 'bomb.docx', bytes: honestZipBomb(), expect: ['too_large'] },
     { name: 'lying ZIP bomb', filename: 'liar.docx', bytes: await lyingDocx(), expect: ['too_large'] },
-    { name: 'huge page', filename: 'huge-page.pdf', bytes: handmadePdf({ width: 14_400, height: 14_400 }), expect: ['no_content', 'too_large'] },
-    { name: 'many pages', filename: 'many-pages.pdf', bytes: handmadePdf({ pages: 5000, text: 'page' }), expect: ['too_large'] },
+    {
+      name: 'huge page',
+      filename: 'huge-page.pdf',
+      bytes: handmadePdf({ width: 14_400, height: 14_400 }),
+      expect: ['no_content', 'too_large'],
+    },
+    {
+      name: 'many pages',
+      filename: 'many-pages.pdf',
+      bytes: handmadePdf({ pages: 5000, text: 'page' }),
+      expect: ['too_large'],
+    },
     { name: 'deep nesting', filename: 'deep.html', bytes: deepHtml(), expect: ['too_large'] },
     { name: 'huge PNG dimensions', filename: 'huge.png', bytes: await hugePng(), expect: ['too_large'] },
     { name: 'huge JPEG dimensions', filename: 'huge.jpg', bytes: hugeJpegHeader(), expect: ['too_large'] },

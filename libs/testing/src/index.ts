@@ -7,10 +7,29 @@ export { expectAuthMatrix, runRestAuthMatrix, mcpAuthProbes, runAuthMatrix, unau
 export type { AuthProbe, AuthProbeResult } from './auth-matrix.js';
 export { silentLogger, listenOnFreePort } from './app-harness.js';
 export { wordPairRecall, wordRecall, words } from './word-recall.js';
-export { barsImage, fixtureFile, fixturesDir, makeNumberedPdf, makePdf, makePolicyPdf, makeTextPdf, numberedPdfFile, pdfString } from './make-pdf.js';
+export {
+  barsImage,
+  fixtureFile,
+  fixturesDir,
+  makeNumberedPdf,
+  makePdf,
+  makePolicyPdf,
+  makeTextPdf,
+  numberedPdfFile,
+  pdfString,
+} from './make-pdf.js';
 export { seededRandom } from './seeded-random.js';
 export type { PdfImage, PdfPageSpec, TextPdfOptions } from './make-pdf.js';
-export { deepHtml, handmadePdf, honestZipBomb, hostileCorpus, hugeJpegHeader, hugePng, lyingDocx, zipArchive } from './hostile-files.js';
+export {
+  deepHtml,
+  handmadePdf,
+  honestZipBomb,
+  hostileCorpus,
+  hugeJpegHeader,
+  hugePng,
+  lyingDocx,
+  zipArchive,
+} from './hostile-files.js';
 export type { HostileCase } from './hostile-files.js';
 export { spawnService } from './spawn-service.js';
 export type { SpawnedService } from './spawn-service.js';

@@ -22,7 +22,11 @@ const pageContent = (lines: readonly string[]): string => {
   for (const line of lines) {
     const heading = line.startsWith('# ');
     const size = heading ? 20 : 11;
-    ops.push(`/${heading ? 'F2' : 'F1'} ${size} Tf`, `(${escapePdfText(heading ? line.slice(2) : line)}) Tj`, `0 -${size + 8} Td`);
+    ops.push(
+      `/${heading ? 'F2' : 'F1'} ${size} Tf`,
+      `(${escapePdfText(heading ? line.slice(2) : line)}) Tj`,
+      `0 -${size + 8} Td`,
+    );
   }
   ops.push('ET');
   return ops.join('\n');
@@ -122,7 +126,11 @@ export const makeNumberedPdf = (count: number, linesPerPage = 12): Buffer =>
   makeTextPdf(
     Array.from({ length: count }, (_, p) => [
       `# Section ${p + 1}`,
-      ...Array.from({ length: linesPerPage }, (_, l) => `Page ${p + 1} line ${l + 1}: the quick brown fox jumps over the lazy dog number ${p * linesPerPage + l}.`),
+      ...Array.from(
+        { length: linesPerPage },
+        (_, l) =>
+          `Page ${p + 1} line ${l + 1}: the quick brown fox jumps over the lazy dog number ${p * linesPerPage + l}.`,
+      ),
     ]),
   );
 
@@ -142,7 +150,9 @@ export const makePolicyPdf = (theme: string, chapters = 3, parasPerChapter = 3):
         para += 1;
         return `${para}. Paragraph ${para} of the ${theme} policy: ${theme} proposals meet standard ${para}.`;
       }),
-      ...(c === 1 ? [`Table 2-1 ${theme} parking standards`, `Each dwelling has ${c + 2} secure ${theme} cycle spaces.`] : []),
+      ...(c === 1
+        ? [`Table 2-1 ${theme} parking standards`, `Each dwelling has ${c + 2} secure ${theme} cycle spaces.`]
+        : []),
     ]),
     { title: `${theme} policy` },
   );
@@ -172,4 +182,5 @@ export const fixtureFile = (name: string, bytes: Uint8Array): string => {
 };
 
 /** A generated stand-in for "an 82-page text-layer PDF" (what many suites used the NPPF for), on disk. */
-export const numberedPdfFile = (pages = 82, name = `generated-${pages}-pages.pdf`): string => fixtureFile(name, makeNumberedPdf(pages));
+export const numberedPdfFile = (pages = 82, name = `generated-${pages}-pages.pdf`): string =>
+  fixtureFile(name, makeNumberedPdf(pages));

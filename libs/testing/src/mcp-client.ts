@@ -22,7 +22,8 @@ export const connectMcp = async (
       : new SSEClientTransport(new URL('/sse', baseUrl), {
           requestInit: { headers },
           eventSourceInit: {
-            fetch: (url, init) => fetch(url, { ...init, headers: { ...(init?.headers as Record<string, string>), ...headers } }),
+            fetch: (url, init) =>
+              fetch(url, { ...init, headers: { ...(init?.headers as Record<string, string>), ...headers } }),
           },
         });
   await client.connect(transport);

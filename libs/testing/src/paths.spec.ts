@@ -7,7 +7,12 @@ describe('libs/testing paths in the plain tier', () => {
   });
 
   it('refuses every read of ../shared, saying how to fix the test', () => {
-    for (const read of [() => sharedDir(), () => corporaDir(), () => corpusFile('x.pdf'), () => sharedModelDir('potion-base-2M')]) {
+    for (const read of [
+      () => sharedDir(),
+      () => corporaDir(),
+      () => corpusFile('x.pdf'),
+      () => sharedModelDir('potion-base-2M'),
+    ]) {
       expect(read).toThrow(/read from a plain-tier test: name the spec \*\.corpus\.spec\.ts/);
     }
   });
@@ -20,7 +25,9 @@ describe('libs/testing paths in the plain tier', () => {
       delete process.env['CORPORA_DIR'];
       expect(sharedDir()).toBe('/nonexistent/shared');
       expect(() => corpusFile('a', 'b.pdf')).toThrow('corpus file missing: /nonexistent/shared/corpora/a/b.pdf');
-      expect(() => sharedModelDir('potion-base-2M')).toThrow('shared model missing: /nonexistent/shared/models/potion-base-2M');
+      expect(() => sharedModelDir('potion-base-2M')).toThrow(
+        'shared model missing: /nonexistent/shared/models/potion-base-2M',
+      );
     } finally {
       for (const k of ['LECTERN_TEST_TIER', 'LECTERN_SHARED_DIR', 'CORPORA_DIR']) {
         if (saved[k] === undefined) delete process.env[k];

@@ -20,7 +20,9 @@ export const repoRoot = (): string => {
  */
 const refuseInPlainTier = (what: string): void => {
   if (process.env['LECTERN_TEST_TIER'] === 'plain')
-    throw new Error(`${what} read from a plain-tier test: name the spec *.corpus.spec.ts (npm run test:corpus) or generate the data it needs`);
+    throw new Error(
+      `${what} read from a plain-tier test: name the spec *.corpus.spec.ts (npm run test:corpus) or generate the data it needs`,
+    );
 };
 
 /** True in the corpus tier (and outside jest): ../shared may be read. */
@@ -41,17 +43,27 @@ export const corporaDir = (): string => {
 /** A file under the corpora directory; throws a clear error naming the path when it is absent. */
 export const corpusFile = (...parts: string[]): string => {
   const file = join(corporaDir(), ...parts);
-  if (!existsSync(file)) throw new Error(`corpus file missing: ${file} (set CORPORA_DIR or LECTERN_SHARED_DIR, or place ../shared beside the repo)`);
+  if (!existsSync(file))
+    throw new Error(
+      `corpus file missing: ${file} (set CORPORA_DIR or LECTERN_SHARED_DIR, or place ../shared beside the repo)`,
+    );
   return file;
 };
 
 /** A model directory in ../shared/models (default: the MiniLM tokenizer/config; also `potion-base-2M`, a real pretrained model). */
 export const sharedModelDir = (name = 'all-MiniLM-L6-v2'): string => {
   const dir = join(sharedDir(), 'models', name);
-  if (!existsSync(dir)) throw new Error(`shared model missing: ${dir} (set LECTERN_SHARED_DIR, or place ../shared beside the repo)`);
+  if (!existsSync(dir))
+    throw new Error(`shared model missing: ${dir} (set LECTERN_SHARED_DIR, or place ../shared beside the repo)`);
   return dir;
 };
 
 /** A short born-digital PDF report from the planning corpus (4 pages of text layer; corpus tier only). */
 export const smallReportPdf = (): string =>
-  corpusFile('uk-planning-policy', 'dataset', 'Coventry', '4. Adopted City Centre Area Action Plan (2011 to 2031)', 'SASEA_Adoption_Statement_Dec_2017.pdf');
+  corpusFile(
+    'uk-planning-policy',
+    'dataset',
+    'Coventry',
+    '4. Adopted City Centre Area Action Plan (2011 to 2031)',
+    'SASEA_Adoption_Statement_Dec_2017.pdf',
+  );

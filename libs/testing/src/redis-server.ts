@@ -29,7 +29,8 @@ const freePort = (): Promise<number> =>
  */
 export const startRedis = async (options: { port?: number; persistDir?: string } = {}): Promise<TestRedis> => {
   const which = spawnSync('sh', ['-c', 'command -v redis-server']);
-  if (which.status !== 0) throw new Error('redis-server not found: install it (apt-get install -y redis-server; .ci/run does)');
+  if (which.status !== 0)
+    throw new Error('redis-server not found: install it (apt-get install -y redis-server; .ci/run does)');
   const port = options.port ?? (await freePort());
   const dir = options.persistDir ?? mkdtempSync(join(tmpdir(), 'lectern-redis-'));
   // persistDir: an append-only file fsynced on every write, kept on stop (start again with the same port and dir)

@@ -15,7 +15,11 @@ export interface SpawnedService {
  * Start an app's `main.ts` as its own process (node + tsx, as `npm start` runs it) on a free loopback port, and
  * resolve once it logs fastify's "Server listening at". `portVariable` names the app's port setting.
  */
-export const spawnService = (entry: string, portVariable: string, env: Record<string, string>): Promise<SpawnedService> =>
+export const spawnService = (
+  entry: string,
+  portVariable: string,
+  env: Record<string, string>,
+): Promise<SpawnedService> =>
   new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', entry], {
       cwd: repoRoot(),

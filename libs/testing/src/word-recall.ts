@@ -28,4 +28,5 @@ const pairs = (ws: string[]): string[] => ws.slice(1).map((w, i) => `${ws[i]} ${
  * Share of the reference's adjacent word pairs (with multiplicity) found adjacent in `text`: the reading-order
  * check wordRecall leaves out (two columns read straight across both keep their words and lose their pairs).
  */
-export const wordPairRecall = (text: string, reference: string): number => multisetRecall(pairs(words(text)), pairs(words(reference)));
+export const wordPairRecall = (text: string, reference: string): number =>
+  multisetRecall(pairs(words(text)), pairs(words(reference)));

@@ -33,9 +33,13 @@ export const createAdmission = (options: AdmissionOptions) => {
   const onRequest: onRequestAsyncHookHandler = async (request: FastifyRequest, reply: FastifyReply) => {
     if (running >= options.concurrency && waiting.length >= options.maxWaiting) {
       reply.header('retry-after', String(options.retryAfterSeconds));
-      throw new AppError('overloaded', `The server is busy (${running} running, ${waiting.length} waiting); retry later.`, {
-        httpStatus: 503,
-      });
+      throw new AppError(
+        'overloaded',
+        `The server is busy (${running} running, ${waiting.length} waiting); retry later.`,
+        {
+          httpStatus: 503,
+        },
+      );
     }
     if (running < options.concurrency) running += 1;
     else {

@@ -9,7 +9,8 @@ const capture = () => {
   const lines: Array<Record<string, unknown>> = [];
   const stream = new Writable({
     write(chunk: Buffer, _enc, done) {
-      for (const line of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(line) as Record<string, unknown>);
+      for (const line of chunk.toString().split('\n').filter(Boolean))
+        lines.push(JSON.parse(line) as Record<string, unknown>);
       done();
     },
   });
@@ -39,11 +40,19 @@ describe('createHttpApp: the console', () => {
     const { lines, logger } = capture();
     const app = createHttpApp({ service: 'console-test', logger, apiKey: undefined });
     await app.listen({ port: 0, host: '127.0.0.1' });
-    const line = announceReady(app, logger, { service: 'console-test', host: '127.0.0.1', auth: false, transports: 'MCP /mcp', details: { store: 'sqlite' } });
+    const line = announceReady(app, logger, {
+      service: 'console-test',
+      host: '127.0.0.1',
+      auth: false,
+      transports: 'MCP /mcp',
+      details: { store: 'sqlite' },
+    });
     expect(line).toMatch(/^console-test ready at http:\/\/127\.0\.0\.1:\d+ \| MCP \/mcp \| auth off \| store sqlite$/);
     expect(lines.filter((l) => l['level'] === 40)).toEqual([]);
     announceReady(app, logger, { service: 'console-test', host: '0.0.0.0', auth: false, transports: 'MCP /mcp' });
-    expect(lines.filter((l) => l['level'] === 40).map((l) => l['msg'])).toEqual([expect.stringMatching(/^WARNING: listening on 0\.0\.0\.0 .*MCP_API_KEY/)]);
+    expect(lines.filter((l) => l['level'] === 40).map((l) => l['msg'])).toEqual([
+      expect.stringMatching(/^WARNING: listening on 0\.0\.0\.0 .*MCP_API_KEY/),
+    ]);
     announceReady(app, logger, { service: 'console-test', host: '0.0.0.0', auth: true, transports: 'MCP /mcp' });
     expect(lines.filter((l) => l['level'] === 40)).toHaveLength(1);
     expect(lines.filter((l) => l['event'] === 'ready')).toHaveLength(3);

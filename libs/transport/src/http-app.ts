@@ -47,7 +47,10 @@ export const createHttpApp = (options: HttpAppOptions): FastifyInstance => {
     const level = QUIET_ROUTES.has(request.routeOptions.url ?? '') ? 'debug' : 'info';
     request.log[level]({ req: request }, 'incoming request');
     reply.raw.once('finish', () => {
-      request.log[level]({ res: reply, responseTime: Number(process.hrtime.bigint() - started) / 1e6 }, 'request completed');
+      request.log[level](
+        { res: reply, responseTime: Number(process.hrtime.bigint() - started) / 1e6 },
+        'request completed',
+      );
       const labels = {
         method: request.method,
         route: request.routeOptions.url ?? 'unmatched',
@@ -74,15 +77,23 @@ export const createHttpApp = (options: HttpAppOptions): FastifyInstance => {
   });
   // In a plugin registered after the OpenAPI one, so that the document lists them.
   app.register(async (scope) => {
-    scope.get('/health', { schema: { summary: 'Liveness probe (no token needed)', security: [] } }, async () => ({ status: 'ok' }));
-    scope.get('/metrics', { schema: { summary: 'Prometheus metrics (text exposition format)' } }, async (_request, reply) => {
-      reply.header('content-type', metrics.registry.contentType);
-      return metrics.registry.metrics();
-    });
+    scope.get('/health', { schema: { summary: 'Liveness probe (no token needed)', security: [] } }, async () => ({
+      status: 'ok',
+    }));
+    scope.get(
+      '/metrics',
+      { schema: { summary: 'Prometheus metrics (text exposition format)' } },
+      async (_request, reply) => {
+        reply.header('content-type', metrics.registry.contentType);
+        return metrics.registry.metrics();
+      },
+    );
   });
 
   app.setNotFoundHandler(async (request, reply) =>
-    reply.code(404).send({ error: { code: 'not_found', message: `No route for ${request.method} ${request.url.split('?')[0]}` } }),
+    reply
+      .code(404)
+      .send({ error: { code: 'not_found', message: `No route for ${request.method} ${request.url.split('?')[0]}` } }),
   );
 
   app.setErrorHandler(async (error, request, reply) => {
@@ -91,13 +102,21 @@ export const createHttpApp = (options: HttpAppOptions): FastifyInstance => {
     if (status !== undefined && status >= 400 && status < 500) {
       const code = (error as { code?: string }).code;
       return reply.code(status).send({
-        error: { code: code === 'FST_ERR_CTP_BODY_TOO_LARGE' ? 'too_large' : 'bad_request', message: (error as Error).message },
+        error: {
+          code: code === 'FST_ERR_CTP_BODY_TOO_LARGE' ? 'too_large' : 'bad_request',
+          message: (error as Error).message,
+        },
       });
     }
     request.log.error({ err: error }, 'unhandled error');
     return reply
       .code(500)
-      .send({ error: { code: CommonErrorCodes.internal, message: 'An internal error occurred. The server log has the details.' } });
+      .send({
+        error: {
+          code: CommonErrorCodes.internal,
+          message: 'An internal error occurred. The server log has the details.',
+        },
+      });
   });
 
   return app;

@@ -29,7 +29,8 @@ export const registerLegacySse = (app: FastifyInstance, makeServer: () => Server
 
   app.post('/messages/', async (request, reply) => {
     const sessionId = (request.query as Record<string, string | undefined>)['sessionId'];
-    if (!sessionId) return reply.code(400).send({ error: { code: 'bad_request', message: 'Missing sessionId query parameter' } });
+    if (!sessionId)
+      return reply.code(400).send({ error: { code: 'bad_request', message: 'Missing sessionId query parameter' } });
     const transport = sessions.get(sessionId);
     if (!transport) return reply.code(404).send({ error: { code: 'not_found', message: 'Unknown or closed session' } });
     hijackWithHeaders(reply);

@@ -151,7 +151,9 @@ describe('MCP server on fastify (both transports)', () => {
       client.setNotificationHandler(ProgressNotificationSchema, async (n) => {
         seen.push({ progress: n.params.progress, total: n.params.total });
       });
-      await client.callTool({ name: 'echo', arguments: { message: 'x', steps: 3 } }, undefined, { onprogress: () => {} });
+      await client.callTool({ name: 'echo', arguments: { message: 'x', steps: 3 } }, undefined, {
+        onprogress: () => {},
+      });
       await new Promise((r) => setTimeout(r, 50));
       expect(seen).toEqual([
         { progress: 1, total: 3 },
@@ -173,7 +175,9 @@ describe('MCP server on fastify (both transports)', () => {
     expect(text).toMatch(/mcp_tool_calls_total\{tool="echo",outcome="success",service="test-mcp"\} \d+/);
     expect(text).toMatch(/mcp_tool_calls_total\{tool="fail",outcome="internal_error",service="test-mcp"\} \d+/);
     expect(text).toMatch(/http_requests_total\{method="POST",route="\/mcp",status_code="200",service="test-mcp"\} \d+/);
-    expect(text).toMatch(/mcp_tool_duration_seconds_bucket\{le="0.005",service="test-mcp",tool="echo",outcome="success"\} \d+/);
+    expect(text).toMatch(
+      /mcp_tool_duration_seconds_bucket\{le="0.005",service="test-mcp",tool="echo",outcome="success"\} \d+/,
+    );
   });
 
   it('answers GET and DELETE /mcp with 405 in stateless mode', async () => {
@@ -215,7 +219,11 @@ describe('MCP Streamable HTTP in stateful mode', () => {
     const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
     const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
     expect((await fetch(`${baseUrl}/mcp`, { method: 'POST', headers, body })).status).toBe(400);
-    const unknown = await fetch(`${baseUrl}/mcp`, { method: 'POST', headers: { ...headers, 'mcp-session-id': 'nope' }, body });
+    const unknown = await fetch(`${baseUrl}/mcp`, {
+      method: 'POST',
+      headers: { ...headers, 'mcp-session-id': 'nope' },
+      body,
+    });
     expect(unknown.status).toBe(404);
   });
 });

@@ -24,7 +24,10 @@ export interface McpServerOptions {
 type JsonSchemaObject = { type: 'object'; [key: string]: unknown };
 
 const toJsonSchema = (schema: z.ZodType, io: 'input' | 'output'): JsonSchemaObject => {
-  const { $schema: _ignored, ...json } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Record<string, unknown>;
+  const { $schema: _ignored, ...json } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Record<
+    string,
+    unknown
+  >;
   return { ...json, type: 'object' };
 };
 
@@ -70,7 +73,12 @@ export const createMcpServerFactory = (options: McpServerOptions): (() => Server
           try {
             await extra.sendNotification({
               method: 'notifications/progress',
-              params: { progressToken, progress, ...(total === undefined ? {} : { total }), ...(message ? { message } : {}) },
+              params: {
+                progressToken,
+                progress,
+                ...(total === undefined ? {} : { total }),
+                ...(message ? { message } : {}),
+              },
             });
           } catch (error) {
             log.warn({ err: error }, 'progress notification not delivered');

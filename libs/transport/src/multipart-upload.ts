@@ -8,7 +8,8 @@ import type { MultipartFile } from '@fastify/multipart';
 import { AppError, CommonErrorCodes } from '@lectern/contracts';
 import type { FastifyRequest } from 'fastify';
 
-const invalid = (message: string, httpStatus = 400): AppError => new AppError(CommonErrorCodes.invalidArguments, message, { httpStatus });
+const invalid = (message: string, httpStatus = 400): AppError =>
+  new AppError(CommonErrorCodes.invalidArguments, message, { httpStatus });
 
 export interface MultipartUploadHandlers<T> {
   /** Store the `file` part (bounded by the handler); other file parts are skipped unread. */
@@ -33,7 +34,8 @@ export const readMultipartUpload = async <T>(
   request: FastifyRequest,
   handlers: MultipartUploadHandlers<T>,
 ): Promise<{ file: T; fields: Record<string, string> }> => {
-  if (!request.isMultipart()) throw invalid(`Send multipart/form-data with ${handlers.expected ?? 'the document in a "file" field'}.`, 415);
+  if (!request.isMultipart())
+    throw invalid(`Send multipart/form-data with ${handlers.expected ?? 'the document in a "file" field'}.`, 415);
   const fields: Record<string, string> = {};
   let stored: { value: T } | undefined;
   try {
@@ -84,7 +86,11 @@ export const receiveUpload = async (
   const dir = join(options.uploadsDir, randomUUID());
   const discard = () => rm(dir, { recursive: true, force: true });
   const tooLarge = () =>
-    new AppError('too_large', `The document is larger than this server's limit of ${options.maxBytes} bytes (MAX_DOCUMENT_BYTES).`, { httpStatus: 413 });
+    new AppError(
+      'too_large',
+      `The document is larger than this server's limit of ${options.maxBytes} bytes (MAX_DOCUMENT_BYTES).`,
+      { httpStatus: 413 },
+    );
   try {
     const { file, fields } = await readMultipartUpload(request, {
       file: async (part) => {

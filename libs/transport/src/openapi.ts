@@ -8,12 +8,18 @@ export const OPENAPI_PATHS = { json: '/openapi.json', page: '/docs' } as const;
 
 /** A zod contract as the JSON Schema (2020-12, i.e. OpenAPI 3.1's dialect) of a REST body. */
 export const jsonSchemaOf = (schema: z.ZodType, io: 'input' | 'output' = 'output'): Record<string, unknown> => {
-  const { $schema: _ignored, ...json } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Record<string, unknown>;
+  const { $schema: _ignored, ...json } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Record<
+    string,
+    unknown
+  >;
   return json;
 };
 
 /** A multipart body for the OpenAPI document: `file` (binary) plus text fields. */
-export const multipartBody = (fields: Record<string, Record<string, unknown>>, required: readonly string[] = ['file']) => ({
+export const multipartBody = (
+  fields: Record<string, Record<string, unknown>>,
+  required: readonly string[] = ['file'],
+) => ({
   type: 'object',
   properties: { file: { type: 'string', format: 'binary', description: 'The document.' }, ...fields },
   required: [...required],
@@ -21,7 +27,10 @@ export const multipartBody = (fields: Record<string, Record<string, unknown>>, r
 
 /** A multipart body whose text fields are a zod object's (as the client sends them), plus the required `file`. */
 export const multipartBodyOf = (fields: z.ZodObject) => {
-  const json = jsonSchemaOf(fields, 'input') as { properties: Record<string, Record<string, unknown>>; required?: string[] };
+  const json = jsonSchemaOf(fields, 'input') as {
+    properties: Record<string, Record<string, unknown>>;
+    required?: string[];
+  };
   return multipartBody(json.properties, ['file', ...(json.required ?? [])]);
 };
 
@@ -32,7 +41,11 @@ export const errorResponse = (description: string) => ({
   properties: {
     error: {
       type: 'object',
-      properties: { code: { type: 'string' }, message: { type: 'string' }, details: { type: 'array', items: { type: 'string' } } },
+      properties: {
+        code: { type: 'string' },
+        message: { type: 'string' },
+        details: { type: 'array', items: { type: 'string' } },
+      },
       required: ['code', 'message'],
     },
   },
@@ -53,7 +66,11 @@ export const registerOpenApi = (
   app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
-      info: { title: info.title, version: info.version, ...(info.description ? { description: info.description } : {}) },
+      info: {
+        title: info.title,
+        version: info.version,
+        ...(info.description ? { description: info.description } : {}),
+      },
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
       security: [{ bearer: [] }],
     },

@@ -85,13 +85,19 @@ describe('MCP endpoints: Host and Origin (DNS rebinding)', () => {
       ['POST', '/mcp'],
       ['GET', '/sse'],
     ] as const)('%s %s: loopback Host with a loopback Origin, or with none, passes', async (method, path) => {
-      expect((await probe(baseUrl, method, path, { host: `localhost:${port}`, origin: `http://localhost:${port}` })).status).toBe(200);
+      expect(
+        (await probe(baseUrl, method, path, { host: `localhost:${port}`, origin: `http://localhost:${port}` })).status,
+      ).toBe(200);
       expect((await probe(baseUrl, method, path, { host: `127.0.0.1:${port}` })).status).toBe(200);
-      expect((await probe(baseUrl, method, path, { host: `[::1]:${port}`, origin: `http://127.0.0.1:${port}` })).status).toBe(200);
+      expect(
+        (await probe(baseUrl, method, path, { host: `[::1]:${port}`, origin: `http://127.0.0.1:${port}` })).status,
+      ).toBe(200);
     });
 
     it('other routes are not guarded (health checks through a proxy keep working)', async () => {
-      expect((await probe(baseUrl, 'GET', '/health', { host: 'lectern.internal', origin: 'http://evil.example' })).status).toBe(200);
+      expect(
+        (await probe(baseUrl, 'GET', '/health', { host: 'lectern.internal', origin: 'http://evil.example' })).status,
+      ).toBe(200);
     });
   });
 
@@ -99,15 +105,26 @@ describe('MCP endpoints: Host and Origin (DNS rebinding)', () => {
     let app: FastifyInstance;
     let baseUrl: string;
     let port: string;
-    beforeAll(async () => ({ app, baseUrl, port } = await start({ allowedHosts: ['mcp.example.com'], allowedOrigins: ['https://app.example.com'] })));
+    beforeAll(
+      async () =>
+        ({ app, baseUrl, port } = await start({
+          allowedHosts: ['mcp.example.com'],
+          allowedOrigins: ['https://app.example.com'],
+        })),
+    );
     afterAll(async () => app.close());
 
     it('an allowed Host (any port) and Origin pass; loopback is no longer implied', async () => {
-      const ok = await probe(baseUrl, 'POST', '/mcp', { host: 'mcp.example.com:443', origin: 'https://app.example.com' });
+      const ok = await probe(baseUrl, 'POST', '/mcp', {
+        host: 'mcp.example.com:443',
+        origin: 'https://app.example.com',
+      });
       expect(ok.status).toBe(200);
       expect((await probe(baseUrl, 'GET', '/sse', { host: 'MCP.example.com' })).status).toBe(200);
       expect((await probe(baseUrl, 'POST', '/mcp', { host: `127.0.0.1:${port}` })).status).toBe(403);
-      expect((await probe(baseUrl, 'POST', '/mcp', { host: 'mcp.example.com', origin: `http://localhost:${port}` })).status).toBe(403);
+      expect(
+        (await probe(baseUrl, 'POST', '/mcp', { host: 'mcp.example.com', origin: `http://localhost:${port}` })).status,
+      ).toBe(403);
     });
   });
 });

@@ -44,8 +44,13 @@ const originAllowed = (origin: string, allowed: readonly string[], localPort: st
 };
 
 const refuse = (reply: FastifyReply, request: FastifyRequest, what: 'Host' | 'Origin', value: string) => {
-  request.log.warn({ event: 'dns_rebinding_refused', header: what, value, path: request.url.split('?')[0] }, `${what} not allowed`);
-  return reply.code(403).send({ jsonrpc: '2.0', error: { code: -32000, message: `Forbidden: ${what} header not allowed` }, id: null });
+  request.log.warn(
+    { event: 'dns_rebinding_refused', header: what, value, path: request.url.split('?')[0] },
+    `${what} not allowed`,
+  );
+  return reply
+    .code(403)
+    .send({ jsonrpc: '2.0', error: { code: -32000, message: `Forbidden: ${what} header not allowed` }, id: null });
 };
 
 /**
@@ -62,6 +67,7 @@ export const createOriginGuard = (policy: OriginPolicy = {}): onRequestAsyncHook
     const host = request.headers.host ?? '';
     if (!hostAllowed(host, hosts, localPort)) return refuse(reply, request, 'Host', host);
     const origin = request.headers.origin;
-    if (origin !== undefined && !originAllowed(origin, origins, localPort)) return refuse(reply, request, 'Origin', origin);
+    if (origin !== undefined && !originAllowed(origin, origins, localPort))
+      return refuse(reply, request, 'Origin', origin);
   };
 };

@@ -23,10 +23,23 @@ const headers = { 'content-type': 'application/json', accept: 'application/json,
 
 /** POST one JSON-RPC body to /mcp and read the JSON-RPC message(s) back (JSON or one SSE event). */
 const post = async (baseUrl: string, body: unknown, extra: Record<string, string> = {}) => {
-  const response = await fetch(`${baseUrl}/mcp`, { method: 'POST', headers: { ...headers, ...extra }, body: JSON.stringify(body) });
+  const response = await fetch(`${baseUrl}/mcp`, {
+    method: 'POST',
+    headers: { ...headers, ...extra },
+    body: JSON.stringify(body),
+  });
   const text = await response.text();
-  const data = text.startsWith('event:') || text.startsWith('data:') ? text.split('\n').find((l) => l.startsWith('data: '))?.slice(6) : text;
-  return { status: response.status, message: data ? (JSON.parse(data) as { error?: { code: number; message: string } }) : undefined };
+  const data =
+    text.startsWith('event:') || text.startsWith('data:')
+      ? text
+          .split('\n')
+          .find((l) => l.startsWith('data: '))
+          ?.slice(6)
+      : text;
+  return {
+    status: response.status,
+    message: data ? (JSON.parse(data) as { error?: { code: number; message: string } }) : undefined,
+  };
 };
 
 const malformedCalls: Array<[string, Record<string, unknown>]> = [
@@ -58,7 +71,12 @@ describe('MCP protocol errors', () => {
     });
 
     it('answers initialize with malformed params with -32602', async () => {
-      const { message } = await post(baseUrl, { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: 5 } });
+      const { message } = await post(baseUrl, {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: 5 },
+      });
       expect(message?.error?.code).toBe(ErrorCode.InvalidParams);
       expect(message?.error?.message).toMatch(/^Invalid params for initialize: protocolVersion: /);
     });
@@ -66,11 +84,20 @@ describe('MCP protocol errors', () => {
     it('answers an empty batch with 400 and an invalid-request error', async () => {
       const { status, message } = await post(baseUrl, []);
       expect(status).toBe(400);
-      expect(message).toEqual({ jsonrpc: '2.0', id: null, error: { code: ErrorCode.InvalidRequest, message: 'Invalid Request: empty batch' } });
+      expect(message).toEqual({
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: ErrorCode.InvalidRequest, message: 'Invalid Request: empty batch' },
+      });
     });
 
     it('still answers a well-formed call', async () => {
-      const { message } = await post(baseUrl, { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'echo', arguments: { message: 'ok' } } });
+      const { message } = await post(baseUrl, {
+        jsonrpc: '2.0',
+        id: 3,
+        method: 'tools/call',
+        params: { name: 'echo', arguments: { message: 'ok' } },
+      });
       expect(message).toMatchObject({ id: 3, result: { structuredContent: { status: 'success', message: 'ok' } } });
     });
   });
@@ -84,14 +111,19 @@ describe('MCP protocol errors', () => {
       await client.close();
     });
 
-    it.each(malformedCalls)('rejects tools/call with %s as invalid params, and the session goes on', async (_name, params) => {
-      const error = await client.request({ method: 'tools/call', params } as never, ResultSchema).catch((e: unknown) => e);
-      expect(error).toBeInstanceOf(McpError);
-      expect((error as McpError).code).toBe(ErrorCode.InvalidParams);
-      expect((error as McpError).message.length).toBeLessThan(350);
-      const ok = await client.callTool({ name: 'echo', arguments: { message: 'still here' } });
-      expect(ok.structuredContent).toEqual({ status: 'success', message: 'still here' });
-    });
+    it.each(malformedCalls)(
+      'rejects tools/call with %s as invalid params, and the session goes on',
+      async (_name, params) => {
+        const error = await client
+          .request({ method: 'tools/call', params } as never, ResultSchema)
+          .catch((e: unknown) => e);
+        expect(error).toBeInstanceOf(McpError);
+        expect((error as McpError).code).toBe(ErrorCode.InvalidParams);
+        expect((error as McpError).message.length).toBeLessThan(350);
+        const ok = await client.callTool({ name: 'echo', arguments: { message: 'still here' } });
+        expect(ok.structuredContent).toEqual({ status: 'success', message: 'still here' });
+      },
+    );
 
     it('keeps arguments that break the tool schema a tool result in the spec error shape', async () => {
       const result = await client.callTool({ name: 'echo', arguments: { message: 'x'.repeat(101) } });

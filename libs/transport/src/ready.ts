@@ -27,7 +27,12 @@ export const announceReady = (app: FastifyInstance, log: Logger, facts: ReadyFac
   const shownHost = facts.host.includes(':') && !facts.host.startsWith('[') ? `[${facts.host}]` : facts.host;
   const url = `http://${shownHost}:${port}`;
   const details = Object.entries(facts.details ?? {}).map(([k, v]) => `${k} ${v}`);
-  const line = [`${facts.service} ready at ${url}`, facts.transports, `auth ${facts.auth ? 'on' : 'off'}`, ...details].join(' | ');
+  const line = [
+    `${facts.service} ready at ${url}`,
+    facts.transports,
+    `auth ${facts.auth ? 'on' : 'off'}`,
+    ...details,
+  ].join(' | ');
   if (!facts.auth && !isLoopbackHost(facts.host)) {
     log.warn(
       { event: 'open_without_auth', host: facts.host, port },

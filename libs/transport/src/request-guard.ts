@@ -12,9 +12,13 @@ import {
 
 /** The requests our servers handle, by method: their params are checked before the SDK sees them. */
 const requestSchemas = new Map(
-  [InitializeRequestSchema, PingRequestSchema, ListToolsRequestSchema, CallToolRequestSchema, SetLevelRequestSchema].map(
-    (schema) => [schema.shape.method.value as string, schema] as const,
-  ),
+  [
+    InitializeRequestSchema,
+    PingRequestSchema,
+    ListToolsRequestSchema,
+    CallToolRequestSchema,
+    SetLevelRequestSchema,
+  ].map((schema) => [schema.shape.method.value as string, schema] as const),
 );
 
 const MAX_MESSAGE_CHARS = 300;
@@ -24,7 +28,10 @@ const describeIssues = (issues: readonly { path: readonly PropertyKey[]; message
   const text = issues
     .slice(0, 3)
     .map((issue) => {
-      const path = issue.path.map(String).join('.').replace(/^params\.?/, '');
+      const path = issue.path
+        .map(String)
+        .join('.')
+        .replace(/^params\.?/, '');
       return `${path || 'params'}: ${issue.message}`;
     })
     .join('; ');
@@ -46,8 +53,13 @@ export const connectGuarded = async (server: Server, transport: Transport): Prom
     if (isJSONRPCRequest(message)) {
       const parsed = requestSchemas.get(message.method)?.safeParse(message);
       if (parsed && !parsed.success) {
-        const error = { code: ErrorCode.InvalidParams, message: `Invalid params for ${message.method}: ${describeIssues(parsed.error.issues)}` };
-        transport.send({ jsonrpc: '2.0', id: message.id, error }).catch((e: unknown) => transport.onerror?.(e as Error));
+        const error = {
+          code: ErrorCode.InvalidParams,
+          message: `Invalid params for ${message.method}: ${describeIssues(parsed.error.issues)}`,
+        };
+        transport
+          .send({ jsonrpc: '2.0', id: message.id, error })
+          .catch((e: unknown) => transport.onerror?.(e as Error));
         return;
       }
     }

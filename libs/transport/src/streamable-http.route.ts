@@ -8,16 +8,19 @@ import { connectGuarded } from './request-guard.js';
 
 export type McpSessionMode = 'stateless' | 'stateful';
 
-const jsonRpcError = (reply: FastifyReply, status: number, message: string, extraHeaders: Record<string, string> = {}, code = -32000) =>
-  reply
-    .code(status)
-    .headers(extraHeaders)
-    .send({ jsonrpc: '2.0', error: { code, message }, id: null });
+const jsonRpcError = (
+  reply: FastifyReply,
+  status: number,
+  message: string,
+  extraHeaders: Record<string, string> = {},
+  code = -32000,
+) => reply.code(status).headers(extraHeaders).send({ jsonrpc: '2.0', error: { code, message }, id: null });
 
 /** JSON-RPC 2.0: an empty batch is an invalid request (the SDK would accept it and answer 202). */
 const isEmptyBatch = (request: FastifyRequest): boolean =>
   request.method === 'POST' && Array.isArray(request.body) && request.body.length === 0;
-const refuseEmptyBatch = (reply: FastifyReply) => jsonRpcError(reply, 400, 'Invalid Request: empty batch', {}, ErrorCode.InvalidRequest);
+const refuseEmptyBatch = (reply: FastifyReply) =>
+  jsonRpcError(reply, 400, 'Invalid Request: empty batch', {}, ErrorCode.InvalidRequest);
 
 /**
  * Streamable HTTP at `/mcp`.

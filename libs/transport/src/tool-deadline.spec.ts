@@ -46,11 +46,15 @@ describe('per-tool deadline (FR-011) through a real MCP client', () => {
   });
 
   it('answers a quick call normally', async () => {
-    expect(toolText(await client.callTool({ name: 'slow', arguments: { quick: true } }))).toEqual({ status: 'success' });
+    expect(toolText(await client.callTool({ name: 'slow', arguments: { quick: true } }))).toEqual({
+      status: 'success',
+    });
   });
 
   it('answers TIMEOUT at the deadline and aborts the handler signal', async () => {
-    const result = await client.callTool({ name: 'slow', arguments: {} }, undefined, { timeout: TOOL_DEADLINE_MIN_MS * 3 });
+    const result = await client.callTool({ name: 'slow', arguments: {} }, undefined, {
+      timeout: TOOL_DEADLINE_MIN_MS * 3,
+    });
     expect(result.isError).toBe(true);
     expect(toolText(result)).toMatchObject({ status: 'error', error_type: 'TIMEOUT' });
     expect(aborted).toHaveLength(1);

@@ -11,7 +11,11 @@ export const TOOL_DEADLINE_MAX_MS = 15_000;
  * started is told to stop through the signal, and the incomplete operation is logged. `ms` is clamped to
  * [8 s, 15 s] (FR-011); `errorCode` is the code of the contract (spec 004: `TIMEOUT`).
  */
-export const withDeadline = <I, O>(handler: ToolHandler<I, O>, ms: number, errorCode = 'TIMEOUT'): ToolHandler<I, O> => {
+export const withDeadline = <I, O>(
+  handler: ToolHandler<I, O>,
+  ms: number,
+  errorCode = 'TIMEOUT',
+): ToolHandler<I, O> => {
   const limit = Math.min(TOOL_DEADLINE_MAX_MS, Math.max(TOOL_DEADLINE_MIN_MS, Math.round(ms)));
   return async (input: I, ctx: ToolContext): Promise<O> => {
     const controller = new AbortController();
@@ -22,11 +26,18 @@ export const withDeadline = <I, O>(handler: ToolHandler<I, O>, ms: number, error
     const started = Date.now();
     const expired = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
-        const error = new AppError(errorCode, `The operation did not finish within ${limit / 1000} s and was cancelled; try a narrower request.`, {
-          httpStatus: 504,
-        });
+        const error = new AppError(
+          errorCode,
+          `The operation did not finish within ${limit / 1000} s and was cancelled; try a narrower request.`,
+          {
+            httpStatus: 504,
+          },
+        );
         controller.abort(error);
-        ctx.log.warn({ deadline_ms: limit, elapsed_ms: Date.now() - started }, 'tool deadline reached: operation cancelled');
+        ctx.log.warn(
+          { deadline_ms: limit, elapsed_ms: Date.now() - started },
+          'tool deadline reached: operation cancelled',
+        );
         reject(error);
       }, limit);
     });
@@ -40,5 +51,9 @@ export const withDeadline = <I, O>(handler: ToolHandler<I, O>, ms: number, error
 };
 
 /** The same registrations with a deadline on each handler. */
-export const withDeadlines = (tools: readonly ToolRegistration[], ms: number, errorCode = 'TIMEOUT'): ToolRegistration[] =>
+export const withDeadlines = (
+  tools: readonly ToolRegistration[],
+  ms: number,
+  errorCode = 'TIMEOUT',
+): ToolRegistration[] =>
   tools.map((t) => ({ definition: t.definition, handler: withDeadline(t.handler, ms, errorCode) }));

@@ -8,7 +8,10 @@ describe('createVectorStore', () => {
     const dir = mkdtempSync(join(tmpdir(), 'lectern-vs-factory-'));
     const store = createVectorStore({ dataDir: dir, qdrantUrl: '' });
     expect(store.engine).toBe('embedded');
-    await store.ensureCollection('p1', { fingerprint: { model_id: 'm', revision: 'r', dimension: 2, normalized: true }, hybrid: true });
+    await store.ensureCollection('p1', {
+      fingerprint: { model_id: 'm', revision: 'r', dimension: 2, normalized: true },
+      hybrid: true,
+    });
     expect(existsSync(join(dir, EMBEDDED_DB_FILE))).toBe(true);
     await store.close();
     rmSync(dir, { recursive: true, force: true });

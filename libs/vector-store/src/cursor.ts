@@ -21,8 +21,12 @@ export const decodeCursor = (s: string | null | undefined, orderBy: string | und
     if (typeof c.id !== 'string' || c.orderBy !== orderBy) throw new Error('cursor of another order');
     return c;
   } catch (cause) {
-    throw new AppError('invalid_arguments', 'Invalid scroll cursor (use the `next` of the previous page, with the same orderBy).', {
-      cause,
-    });
+    throw new AppError(
+      'invalid_arguments',
+      'Invalid scroll cursor (use the `next` of the previous page, with the same orderBy).',
+      {
+        cause,
+      },
+    );
   }
 };

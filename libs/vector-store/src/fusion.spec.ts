@@ -5,17 +5,35 @@ const ids = (l: { id: string }[]): string[] => l.map((x) => x.id);
 
 describe('resolveFusion', () => {
   it('defaults to z-score fusion, 0.8 keyword / 0.2 dense over 100 candidates per side', () => {
-    expect(FUSION_DEFAULTS).toEqual({ method: 'zscore', keywordWeight: 0.8, denseWeight: 0.2, candidates: 100, rrfK: 60 });
-    expect(resolveFusion(10, {})).toEqual({ method: 'zscore', rrfK: 60, denseWeight: 0.2, keywordWeight: 0.8, candidates: 100 });
+    expect(FUSION_DEFAULTS).toEqual({
+      method: 'zscore',
+      keywordWeight: 0.8,
+      denseWeight: 0.2,
+      candidates: 100,
+      rrfK: 60,
+    });
+    expect(resolveFusion(10, {})).toEqual({
+      method: 'zscore',
+      rrfK: 60,
+      denseWeight: 0.2,
+      keywordWeight: 0.8,
+      candidates: 100,
+    });
     expect(resolveFusion(250, {}).candidates).toBe(250);
   });
 
   it('takes per-call options over store defaults over FUSION_DEFAULTS', () => {
     expect(resolveFusion(20, {}, { method: 'rrf', rrfK: 10, keywordWeight: 2 })).toEqual({
-      method: 'rrf', rrfK: 10, denseWeight: 0.2, keywordWeight: 2, candidates: 100,
+      method: 'rrf',
+      rrfK: 10,
+      denseWeight: 0.2,
+      keywordWeight: 2,
+      candidates: 100,
     });
     expect(resolveFusion(20, { fusion: 'zscore', rrfK: 5, candidates: 7 }, { method: 'rrf', rrfK: 10 })).toMatchObject({
-      method: 'zscore', rrfK: 5, candidates: 7,
+      method: 'zscore',
+      rrfK: 5,
+      candidates: 7,
     });
   });
 
@@ -37,7 +55,9 @@ describe('rrfFuse', () => {
   });
 
   it('breaks ties by dense rank, then keyword rank, and cuts at the limit', () => {
-    expect(rrfFuse(list(['a', 1]), list(['b', 1]), { ...p, rrfK: 1 }, 1)).toEqual([{ id: 'a', score: 0.5, denseRank: 1 }]);
+    expect(rrfFuse(list(['a', 1]), list(['b', 1]), { ...p, rrfK: 1 }, 1)).toEqual([
+      { id: 'a', score: 0.5, denseRank: 1 },
+    ]);
     expect(ids(rrfFuse(list(['a', 1]), list(['b', 1]), { ...p, rrfK: 1, denseWeight: 0 }, 2))).toEqual(['b', 'a']);
   });
 });
@@ -45,7 +65,7 @@ describe('rrfFuse', () => {
 describe('zscoreFuse', () => {
   const p = { denseWeight: 0.3, keywordWeight: 0.7 };
 
-  it('sums weighted z-scores; a candidate missing from a list gets that list\'s minimum z', () => {
+  it("sums weighted z-scores; a candidate missing from a list gets that list's minimum z", () => {
     // dense: mean 0.5, population sd 0.4 → z(a) = 1, z(b) = -1. keyword: mean 5, sd 3 → z(b) = 1, z(c) = -1.
     const fused = zscoreFuse(list(['a', 0.9], ['b', 0.1]), list(['b', 8], ['c', 2]), p, 10);
     expect(fused).toEqual([

@@ -65,8 +65,17 @@ export const resolveFusion = (limit: number, o: FusionOptions, store: FusionDefa
   if (!(FUSION_METHODS as readonly string[]).includes(p.method)) {
     throw new AppError('invalid_arguments', `Fusion method must be one of ${FUSION_METHODS.join(', ')}.`);
   }
-  if (!(p.rrfK >= 1) || !(p.denseWeight >= 0) || !(p.keywordWeight >= 0) || !Number.isInteger(p.candidates) || p.candidates < 1) {
-    throw new AppError('invalid_arguments', 'Fusion needs rrfK >= 1, non-negative weights and a positive integer candidate count.');
+  if (
+    !(p.rrfK >= 1) ||
+    !(p.denseWeight >= 0) ||
+    !(p.keywordWeight >= 0) ||
+    !Number.isInteger(p.candidates) ||
+    p.candidates < 1
+  ) {
+    throw new AppError(
+      'invalid_arguments',
+      'Fusion needs rrfK >= 1, non-negative weights and a positive integer candidate count.',
+    );
   }
   return { ...p, candidates: Math.min(p.candidates, 1000) };
 };
@@ -89,7 +98,11 @@ interface Entry extends Fused {
   keyword?: number;
 }
 
-const collect = (dense: Scored[], keyword: Scored[], value: (list: Scored[]) => (s: Scored, i: number) => number): Map<string, Entry> => {
+const collect = (
+  dense: Scored[],
+  keyword: Scored[],
+  value: (list: Scored[]) => (s: Scored, i: number) => number,
+): Map<string, Entry> => {
   const byId = new Map<string, Entry>();
   const add = (list: Scored[], rank: 'denseRank' | 'keywordRank', key: 'dense' | 'keyword'): void => {
     const v = value(list);
@@ -130,7 +143,12 @@ const ranked = (entries: Iterable<Entry>, limit: number): Fused[] => {
 };
 
 /** Weighted Reciprocal Rank Fusion: score(d) = Σ_lists weight / (k + rank(d)), rank 1-based; scores unused. */
-export const rrfFuse = (dense: Scored[], keyword: Scored[], p: Pick<FusionParams, 'rrfK' | 'denseWeight' | 'keywordWeight'>, limit: number): Fused[] => {
+export const rrfFuse = (
+  dense: Scored[],
+  keyword: Scored[],
+  p: Pick<FusionParams, 'rrfK' | 'denseWeight' | 'keywordWeight'>,
+  limit: number,
+): Fused[] => {
   const byId = collect(dense, keyword, () => (_s, i) => 1 / (p.rrfK + i + 1));
   for (const e of byId.values()) e.score = p.denseWeight * (e.dense ?? 0) + p.keywordWeight * (e.keyword ?? 0);
   return ranked(byId.values(), limit);
@@ -151,7 +169,12 @@ const zScores = (list: Scored[]): ((s: Scored) => number) => {
  * (far above its list's mean) counts for more than a marginal one at the same rank.
  * Hand-written: a few lines of arithmetic, no library covers this fusion.
  */
-export const zscoreFuse = (dense: Scored[], keyword: Scored[], p: Pick<FusionParams, 'denseWeight' | 'keywordWeight'>, limit: number): Fused[] => {
+export const zscoreFuse = (
+  dense: Scored[],
+  keyword: Scored[],
+  p: Pick<FusionParams, 'denseWeight' | 'keywordWeight'>,
+  limit: number,
+): Fused[] => {
   const byId = collect(dense, keyword, zScores);
   const floor = (key: 'dense' | 'keyword'): number => {
     let m = Number.POSITIVE_INFINITY;
@@ -160,7 +183,8 @@ export const zscoreFuse = (dense: Scored[], keyword: Scored[], p: Pick<FusionPar
   };
   const minDense = floor('dense');
   const minKeyword = floor('keyword');
-  for (const e of byId.values()) e.score = p.denseWeight * (e.dense ?? minDense) + p.keywordWeight * (e.keyword ?? minKeyword);
+  for (const e of byId.values())
+    e.score = p.denseWeight * (e.dense ?? minDense) + p.keywordWeight * (e.keyword ?? minKeyword);
   return ranked(byId.values(), limit);
 };
 

@@ -35,7 +35,12 @@ export const runHybridContract = (t: HybridContractContext): void => {
       { id: 'y', vector: unit(1, 0, 0, 0), text: 'gamma delta epsilon', payload: { document_id: 'dy' } },
       { id: 'x', vector: unit(0.1, 1, 0, 0), text: 'alpha beta', payload: { document_id: 'dx' } },
       { id: 'm', vector: unit(0.06, 0, 1, 0), text: 'alpha zeta', payload: { document_id: 'dm' } },
-      ...[1, 2, 3, 4, 5].map((i) => ({ id: `f${i}`, vector: unit(0.01 * i, 0, 0, 1), text: `filler number ${i}`, payload: { document_id: 'df' } })),
+      ...[1, 2, 3, 4, 5].map((i) => ({
+        id: `f${i}`,
+        vector: unit(0.01 * i, 0, 0, 1),
+        text: `filler number ${i}`,
+        payload: { document_id: 'df' },
+      })),
     ];
     await t.store().ensureCollection(name, { fingerprint: MODEL, hybrid: true });
     await t.store().upsert(name, points, { fingerprint: MODEL });
@@ -43,7 +48,12 @@ export const runHybridContract = (t: HybridContractContext): void => {
   };
 
   /** Expected z-score fusion of the store's own full dense and keyword lists (the formula, written out again). */
-  const expectedZ = async (name: string, q: { vector: number[]; text: string }, wd: number, wk: number): Promise<Map<string, number>> => {
+  const expectedZ = async (
+    name: string,
+    q: { vector: number[]; text: string },
+    wd: number,
+    wk: number,
+  ): Promise<Map<string, number>> => {
     const dense = await t.store().searchDense(name, q.vector, { fingerprint: MODEL, limit: 100 });
     const keyword = await t.store().searchKeyword(name, q.text, { limit: 100 });
     const z = (list: Hit[]): Map<string, number> => {
@@ -103,7 +113,10 @@ export const runHybridContract = (t: HybridContractContext): void => {
     const kwOnly = await run(0, 1);
     expect(kwOnly[0]).toMatchObject({ id: 'x', score: expect.closeTo(1, 6) });
     for (const h of kwOnly.slice(1)) expect(h.score).toBeCloseTo(-1, 6);
-    for (const [wd, wk] of [[0.9, 0.1], [0.2, 0.8]] as const) {
+    for (const [wd, wk] of [
+      [0.9, 0.1],
+      [0.2, 0.8],
+    ] as const) {
       const expected = await expectedZ(name, q, wd, wk);
       for (const h of await run(wd, wk)) expect(h.score).toBeCloseTo(expected.get(h.id) ?? NaN, 5);
     }
@@ -112,7 +125,14 @@ export const runHybridContract = (t: HybridContractContext): void => {
   it('fusion: "rrf" sums weight / (k + rank), reports component ranks, and weights and k change the order', async () => {
     const name = await t.seeded('hybrid');
     const q = { vector: unit(1, 0, 0, 0), text: 'quarks' };
-    const rrf: HybridOptions = { fingerprint: MODEL, limit: 6, fusion: 'rrf', rrfK: 60, denseWeight: 1, keywordWeight: 1 };
+    const rrf: HybridOptions = {
+      fingerprint: MODEL,
+      limit: 6,
+      fusion: 'rrf',
+      rrfK: 60,
+      denseWeight: 1,
+      keywordWeight: 1,
+    };
     const hits = await t.store().searchHybrid(name, q, rrf);
     expect(hits[0]).toMatchObject({ id: 'c', denseRank: 3, keywordRank: 1 });
     expect(hits.find((h) => h.id === 'a')).toMatchObject({ denseRank: 1 });
@@ -126,7 +146,9 @@ export const runHybridContract = (t: HybridContractContext): void => {
     const opts: HybridOptions = { ...rrf, limit: 3, candidates: 2 };
     expect(ids(await t.store().searchHybrid(name, q, { ...opts, keywordWeight: 2 }))).toEqual(['c', 'a', 'b']);
     expect(ids(await t.store().searchHybrid(name, q, { ...opts, denseWeight: 2 }))).toEqual(['a', 'b', 'c']);
-    const both = await t.store().searchHybrid(name, { vector: unit(0, 0, 1, 0), text: 'cat kennel' }, { ...rrf, limit: 2, rrfK: 1 });
+    const both = await t
+      .store()
+      .searchHybrid(name, { vector: unit(0, 0, 1, 0), text: 'cat kennel' }, { ...rrf, limit: 2, rrfK: 1 });
     expect(ids(both)[0]).toBe('d');
     expect(both[0]).toMatchObject({ denseRank: 1, keywordRank: 1 });
     expect(await t.code(t.store().searchHybrid(name, q, { ...rrf, fusion: 'max' as never }))).toBe('invalid_arguments');
@@ -148,11 +170,15 @@ export const runHybridContract = (t: HybridContractContext): void => {
     const name = await t.seeded('hybrid-filter');
     for (const fusion of ['zscore', 'rrf'] as const) {
       const q = { vector: unit(1, 0, 0, 0), text: 'cat quarks' };
-      const hits = await t.store().searchHybrid(name, q, { fingerprint: MODEL, limit: 10, filter: { document_type: 'report' }, fusion });
+      const hits = await t
+        .store()
+        .searchHybrid(name, q, { fingerprint: MODEL, limit: 10, filter: { document_type: 'report' }, fusion });
       expect(ids(hits).sort()).toEqual(['c', 'd']);
     }
     const plain = await t.seeded('dense-only', false);
     const q = { vector: unit(1, 0, 0, 0), text: 'cat' };
-    expect(await t.code(t.store().searchHybrid(plain, q, { fingerprint: MODEL, limit: 3 }))).toBe('HYBRID_NOT_SUPPORTED');
+    expect(await t.code(t.store().searchHybrid(plain, q, { fingerprint: MODEL, limit: 3 }))).toBe(
+      'HYBRID_NOT_SUPPORTED',
+    );
   });
 };

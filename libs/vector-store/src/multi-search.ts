@@ -35,7 +35,10 @@ export const searchAcross = async (
   const lists = await Promise.all(
     targets.map(async (t) => {
       const common = { fingerprint: t.fingerprint, limit: opts.limit, ...(opts.filter ? { filter: opts.filter } : {}) };
-      const hits = t.text !== undefined ? await store.searchHybrid(t.name, { vector: t.vector, text: t.text }, common) : await store.searchDense(t.name, t.vector, common);
+      const hits =
+        t.text !== undefined
+          ? await store.searchHybrid(t.name, { vector: t.vector, text: t.text }, common)
+          : await store.searchDense(t.name, t.vector, common);
       return hits.map((h): CollectionHit => ({ ...h, collection: t.name }));
     }),
   );

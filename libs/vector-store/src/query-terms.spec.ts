@@ -2,7 +2,13 @@ import { queryTerms } from './query-terms.js';
 
 describe('queryTerms', () => {
   it('keeps content words, lowercased and de-duplicated, in order', () => {
-    expect(queryTerms('What is the effect of Vitamin-D on bone density? vitamin')).toEqual(['effect', 'vitamin', 'd', 'bone', 'density']);
+    expect(queryTerms('What is the effect of Vitamin-D on bone density? vitamin')).toEqual([
+      'effect',
+      'vitamin',
+      'd',
+      'bone',
+      'density',
+    ]);
   });
   it('falls back to the stopwords when the query has nothing else, and caps the count', () => {
     expect(queryTerms('The and OF the')).toEqual(['the', 'and', 'of']);

@@ -43,13 +43,15 @@ export const checkDeleteFilter = (filter: Filter): Filter => {
   checkFilter(filter);
   const empty = (f: Filter): boolean =>
     '$and' in f && Array.isArray(f.$and) ? (f.$and as Filter[]).every(empty) : Object.keys(f).length === 0;
-  if (empty(filter)) throw invalid('deleteByFilter needs at least one condition (drop the collection to delete everything).');
+  if (empty(filter))
+    throw invalid('deleteByFilter needs at least one condition (drop the collection to delete everything).');
   return filter;
 };
 
 /** A payload patch: a non-empty object of non-null values, no reserved keys. */
 export const checkPatch = (patch: Record<string, unknown>): Record<string, unknown> => {
-  if (patch === null || typeof patch !== 'object' || Array.isArray(patch)) throw invalid('A payload patch must be an object.');
+  if (patch === null || typeof patch !== 'object' || Array.isArray(patch))
+    throw invalid('A payload patch must be an object.');
   const keys = Object.keys(patch);
   if (keys.length === 0) throw invalid('A payload patch needs at least one field.');
   for (const k of keys) {
@@ -76,7 +78,10 @@ const describe = (f: EmbeddingFingerprint): string =>
   `${f.model_id}@${f.revision} (dimension ${f.dimension}, ${f.normalized ? 'normalized' : 'not normalized'})`;
 
 export const sameFingerprint = (a: EmbeddingFingerprint, b: EmbeddingFingerprint): boolean =>
-  a.model_id === b.model_id && a.revision === b.revision && a.dimension === b.dimension && a.normalized === b.normalized;
+  a.model_id === b.model_id &&
+  a.revision === b.revision &&
+  a.dimension === b.dimension &&
+  a.normalized === b.normalized;
 
 /** Refuses a write or query made with another embedding model than the collection's. */
 export const assertFingerprint = (name: string, stored: EmbeddingFingerprint, given: EmbeddingFingerprint): void => {
@@ -84,7 +89,7 @@ export const assertFingerprint = (name: string, stored: EmbeddingFingerprint, gi
     throw new AppError(
       'EMBEDDING_MISMATCH',
       `Collection "${name}" holds embeddings of ${describe(stored)}, but this request uses ${describe(given)}. ` +
-        'Use the collection\'s model, or re-ingest with migration enabled.',
+        "Use the collection's model, or re-ingest with migration enabled.",
       { httpStatus: 409 },
     );
   }
@@ -102,7 +107,8 @@ export const hybridNotSupported = (name: string): AppError =>
 
 /** Vector as Float32Array with the expected dimension and finite values. */
 export const checkVector = (v: Float32Array | number[], dimension: number, what: string): Float32Array => {
-  if (v.length !== dimension) throw invalid(`${what} has dimension ${v.length}, the collection's model has ${dimension}.`);
+  if (v.length !== dimension)
+    throw invalid(`${what} has dimension ${v.length}, the collection's model has ${dimension}.`);
   const f = v instanceof Float32Array ? v : Float32Array.from(v);
   for (let i = 0; i < f.length; i++) if (!Number.isFinite(f[i])) throw invalid(`${what} holds a non-finite value.`);
   return f;
@@ -113,11 +119,13 @@ export const RESERVED_PREFIX = '__';
 export const checkPoints = (points: Point[], dimension: number): Float32Array[] => {
   const seen = new Set<string>();
   return points.map((p) => {
-    if (typeof p.id !== 'string' || p.id.length === 0 || p.id.length > 512) throw invalid('Point ids are non-empty strings (at most 512 characters).');
+    if (typeof p.id !== 'string' || p.id.length === 0 || p.id.length > 512)
+      throw invalid('Point ids are non-empty strings (at most 512 characters).');
     if (seen.has(p.id)) throw invalid(`Point id "${p.id}" appears twice in one batch.`);
     seen.add(p.id);
     if (typeof p.text !== 'string') throw invalid(`Point "${p.id}" has no text.`);
-    if (p.payload === null || typeof p.payload !== 'object' || Array.isArray(p.payload)) throw invalid(`Point "${p.id}" payload must be an object.`);
+    if (p.payload === null || typeof p.payload !== 'object' || Array.isArray(p.payload))
+      throw invalid(`Point "${p.id}" payload must be an object.`);
     for (const k of Object.keys(p.payload)) {
       if (k.startsWith(RESERVED_PREFIX)) throw invalid(`Payload key "${k}" is reserved (keys starting with "__").`);
     }

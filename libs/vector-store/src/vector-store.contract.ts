@@ -22,12 +22,58 @@ export const runVectorStoreContract = (makeStore: () => Promise<VectorStore> | V
     return v.map((x) => x / n);
   };
   const docs: [Point, Point, Point, Point, Point, Point] = [
-    { id: 'a', vector: unit(1, 0, 0, 0), text: 'The cat sat on the mat near the window.', payload: { document_id: 'd1', document_type: 'policy', chunk_index: 2, tags: ['pets', 'home'], effective_from: 20200101, effective_to: 20221231, draft: false } },
-    { id: 'b', vector: unit(0.9, 0.1, 0, 0), text: 'Dogs bark loudly at night in the garden.', payload: { document_id: 'd1', document_type: 'policy', chunk_index: 0, tags: ['pets'], effective_from: 20230101, effective_to: 20251231, draft: true } },
-    { id: 'c', vector: unit(0, 1, 0, 0), text: 'Quantum chromodynamics describes quarks and gluons.', payload: { document_id: 'd2', document_type: 'report', chunk_index: 1, tags: ['physics'] } },
-    { id: 'd', vector: unit(0, 0, 1, 0), text: 'A cat and a dog share one kennel.', payload: { document_id: 'd2', document_type: 'report', chunk_index: 3, tags: [] } },
-    { id: 'e', vector: unit(0, 0, 0, 1), text: 'Planning permission requires a site plan and fees.', payload: { document_id: 'd3', document_type: 'decision', chunk_index: 4 } },
-    { id: 'f', vector: unit(-1, 0, 0, 0), text: 'Nothing relevant appears in this sentence.', payload: { document_id: 'd3', document_type: 'decision', chunk_index: 5 } },
+    {
+      id: 'a',
+      vector: unit(1, 0, 0, 0),
+      text: 'The cat sat on the mat near the window.',
+      payload: {
+        document_id: 'd1',
+        document_type: 'policy',
+        chunk_index: 2,
+        tags: ['pets', 'home'],
+        effective_from: 20200101,
+        effective_to: 20221231,
+        draft: false,
+      },
+    },
+    {
+      id: 'b',
+      vector: unit(0.9, 0.1, 0, 0),
+      text: 'Dogs bark loudly at night in the garden.',
+      payload: {
+        document_id: 'd1',
+        document_type: 'policy',
+        chunk_index: 0,
+        tags: ['pets'],
+        effective_from: 20230101,
+        effective_to: 20251231,
+        draft: true,
+      },
+    },
+    {
+      id: 'c',
+      vector: unit(0, 1, 0, 0),
+      text: 'Quantum chromodynamics describes quarks and gluons.',
+      payload: { document_id: 'd2', document_type: 'report', chunk_index: 1, tags: ['physics'] },
+    },
+    {
+      id: 'd',
+      vector: unit(0, 0, 1, 0),
+      text: 'A cat and a dog share one kennel.',
+      payload: { document_id: 'd2', document_type: 'report', chunk_index: 3, tags: [] },
+    },
+    {
+      id: 'e',
+      vector: unit(0, 0, 0, 1),
+      text: 'Planning permission requires a site plan and fees.',
+      payload: { document_id: 'd3', document_type: 'decision', chunk_index: 4 },
+    },
+    {
+      id: 'f',
+      vector: unit(-1, 0, 0, 0),
+      text: 'Nothing relevant appears in this sentence.',
+      payload: { document_id: 'd3', document_type: 'decision', chunk_index: 5 },
+    },
   ];
   const ids = (hits: Hit[]): string[] => hits.map((h) => h.id);
   const seeded = async (label: string, hybrid = true): Promise<string> => {
@@ -38,10 +84,17 @@ export const runVectorStoreContract = (makeStore: () => Promise<VectorStore> | V
   };
 
   /** A second collection holding one point with the same id as `docs[0]` ('a'), text 'zebra stripes'. */
-  const zebra = async (label: string, spec: { fingerprint: EmbeddingFingerprint; hybrid: boolean }, vector: number[], documentId: string): Promise<string> => {
+  const zebra = async (
+    label: string,
+    spec: { fingerprint: EmbeddingFingerprint; hybrid: boolean },
+    vector: number[],
+    documentId: string,
+  ): Promise<string> => {
     const name = fresh(label);
     await store.ensureCollection(name, spec);
-    await store.upsert(name, [{ id: 'a', vector, text: 'zebra stripes', payload: { document_id: documentId } }], { fingerprint: spec.fingerprint });
+    await store.upsert(name, [{ id: 'a', vector, text: 'zebra stripes', payload: { document_id: documentId } }], {
+      fingerprint: spec.fingerprint,
+    });
     return name;
   };
 
@@ -71,7 +124,9 @@ export const runVectorStoreContract = (makeStore: () => Promise<VectorStore> | V
 
     it('refuses another embedding model unless migration is asked for, which empties the collection', async () => {
       const name = await seeded('migrate');
-      expect(await appErrorCode(store.ensureCollection(name, { fingerprint: OTHER, hybrid: true }))).toBe('EMBEDDING_MISMATCH');
+      expect(await appErrorCode(store.ensureCollection(name, { fingerprint: OTHER, hybrid: true }))).toBe(
+        'EMBEDDING_MISMATCH',
+      );
       expect(await store.count(name)).toBe(docs.length);
       const migrated = await store.ensureCollection(name, { fingerprint: OTHER, hybrid: true, migrate: true });
       expect(migrated).toMatchObject({ fingerprint: OTHER, pointsCount: 0 });
@@ -107,11 +162,17 @@ export const runVectorStoreContract = (makeStore: () => Promise<VectorStore> | V
       expect(await appErrorCode(store.getCollection('../etc'))).toBe('invalid_arguments');
       expect(await appErrorCode(store.count(name, { 'a.b': 1 } as never))).toBe('invalid_arguments');
       expect(await appErrorCode(store.count(name, { n: { $gte: 'x' } } as never))).toBe('invalid_arguments');
-      expect(await appErrorCode(store.searchDense(name, [1, 0, 0], { fingerprint: MODEL, limit: 3 }))).toBe('invalid_arguments');
-      expect(await appErrorCode(store.searchDense(name, unit(1, 0, 0, 0), { fingerprint: MODEL, limit: 0 }))).toBe('invalid_arguments');
+      expect(await appErrorCode(store.searchDense(name, [1, 0, 0], { fingerprint: MODEL, limit: 3 }))).toBe(
+        'invalid_arguments',
+      );
+      expect(await appErrorCode(store.searchDense(name, unit(1, 0, 0, 0), { fingerprint: MODEL, limit: 0 }))).toBe(
+        'invalid_arguments',
+      );
       const bad = { ...docs[0], id: 'z', payload: { __id: 'x' } };
       expect(await appErrorCode(store.upsert(name, [bad], { fingerprint: MODEL }))).toBe('invalid_arguments');
-      expect(await appErrorCode(store.upsert(name, [{ ...docs[0], id: 'z', vector: [1, 0] }], { fingerprint: MODEL }))).toBe('invalid_arguments');
+      expect(
+        await appErrorCode(store.upsert(name, [{ ...docs[0], id: 'z', vector: [1, 0] }], { fingerprint: MODEL })),
+      ).toBe('invalid_arguments');
       expect(await store.count(name)).toBe(docs.length);
     });
   });
@@ -121,11 +182,18 @@ export const runVectorStoreContract = (makeStore: () => Promise<VectorStore> | V
       const name = await seeded('idem');
       await store.upsert(name, docs, { fingerprint: MODEL });
       expect(await store.count(name)).toBe(docs.length);
-      await store.upsert(name, [{ ...docs[5], vector: unit(0, 1, 0, 0), text: 'gluons again', payload: { document_id: 'd9' } }], { fingerprint: MODEL });
+      await store.upsert(
+        name,
+        [{ ...docs[5], vector: unit(0, 1, 0, 0), text: 'gluons again', payload: { document_id: 'd9' } }],
+        { fingerprint: MODEL },
+      );
       expect(await store.count(name)).toBe(docs.length);
       const page = await store.scroll(name, { filter: { document_id: 'd9' } });
       expect(page.points).toEqual([{ id: 'f', text: 'gluons again', payload: { document_id: 'd9' } }]);
-      expect(ids(await store.searchDense(name, unit(0, 1, 0, 0), { fingerprint: MODEL, limit: 2 })).sort()).toEqual(['c', 'f']);
+      expect(ids(await store.searchDense(name, unit(0, 1, 0, 0), { fingerprint: MODEL, limit: 2 })).sort()).toEqual([
+        'c',
+        'f',
+      ]);
       expect(ids(await store.searchKeyword(name, 'nothing relevant', { limit: 5 }))).toEqual([]);
     });
 
@@ -133,7 +201,9 @@ export const runVectorStoreContract = (makeStore: () => Promise<VectorStore> | V
       const name = await seeded('mismatch-write');
       const p = { ...docs[0], id: 'new' };
       expect(await appErrorCode(store.upsert(name, [p], { fingerprint: OTHER }))).toBe('EMBEDDING_MISMATCH');
-      expect(await appErrorCode(store.upsert(name, [p], { fingerprint: { ...MODEL, revision: 'r2' } }))).toBe('EMBEDDING_MISMATCH');
+      expect(await appErrorCode(store.upsert(name, [p], { fingerprint: { ...MODEL, revision: 'r2' } }))).toBe(
+        'EMBEDDING_MISMATCH',
+      );
       expect(await store.count(name)).toBe(docs.length);
     });
 
@@ -143,12 +213,17 @@ export const runVectorStoreContract = (makeStore: () => Promise<VectorStore> | V
       expect(await store.deleteByIds(name, ['a'])).toBe(0);
       expect(await store.deleteByFilter(name, { document_id: 'd2' })).toBe(2);
       expect(await store.deleteByFilter(name, { document_id: 'd2' })).toBe(0);
-      expect(await store.deleteByFilter(name, { $and: [{ document_type: 'decision' }, { chunk_index: { $gte: 5 } }] })).toBe(1);
+      expect(
+        await store.deleteByFilter(name, { $and: [{ document_type: 'decision' }, { chunk_index: { $gte: 5 } }] }),
+      ).toBe(1);
       expect(await store.count(name)).toBe(2);
       expect(await appErrorCode(store.deleteByFilter(name, {}))).toBe('invalid_arguments');
       expect(await appErrorCode(store.deleteByFilter(name, { $and: [] }))).toBe('invalid_arguments');
       expect(await store.count(name)).toBe(2);
-      expect(ids(await store.searchDense(name, unit(1, 0, 0, 0), { fingerprint: MODEL, limit: 10 })).sort()).toEqual(['b', 'e']);
+      expect(ids(await store.searchDense(name, unit(1, 0, 0, 0), { fingerprint: MODEL, limit: 10 })).sort()).toEqual([
+        'b',
+        'e',
+      ]);
       expect(ids(await store.searchKeyword(name, 'cat quarks', { limit: 10 }))).toEqual([]);
     });
   });
@@ -158,7 +233,9 @@ export const runVectorStoreContract = (makeStore: () => Promise<VectorStore> | V
       const name = await seeded('set-payload');
       const during: Filter = { $and: [{ effective_from: { $lte: 20230601 } }, { effective_to: { $gte: 20230601 } }] };
       expect(await store.count(name, during)).toBe(1);
-      expect(await store.setPayload(name, { document_id: 'd1' }, { effective_to: 20230531, status: 'superseded' })).toBe(2);
+      expect(
+        await store.setPayload(name, { document_id: 'd1' }, { effective_to: 20230531, status: 'superseded' }),
+      ).toBe(2);
       expect(await store.count(name, during)).toBe(0);
       const d1 = (await store.scroll(name, { filter: { document_id: 'd1' } })).points;
       expect(d1.map((p) => [p.id, p.payload['effective_to'], p.payload['status'], p.payload['tags']])).toEqual([
@@ -167,9 +244,22 @@ export const runVectorStoreContract = (makeStore: () => Promise<VectorStore> | V
       ]);
       expect(d1[0]?.text).toBe(docs[0].text);
       expect(await store.count(name, { status: 'superseded' })).toBe(2);
-      expect(ids(await store.searchDense(name, unit(1, 0, 0, 0), { fingerprint: MODEL, filter: { effective_to: 20230531 }, limit: 10 }))).toEqual(['a', 'b']);
-      expect(ids(await store.searchKeyword(name, 'cat', { filter: { status: 'superseded' }, limit: 10 }))).toEqual(['a']);
-      expect((await store.scroll(name, { filter: { document_id: 'd2' } })).points.map((p) => p.payload)).toEqual([docs[2].payload, docs[3].payload]);
+      expect(
+        ids(
+          await store.searchDense(name, unit(1, 0, 0, 0), {
+            fingerprint: MODEL,
+            filter: { effective_to: 20230531 },
+            limit: 10,
+          }),
+        ),
+      ).toEqual(['a', 'b']);
+      expect(ids(await store.searchKeyword(name, 'cat', { filter: { status: 'superseded' }, limit: 10 }))).toEqual([
+        'a',
+      ]);
+      expect((await store.scroll(name, { filter: { document_id: 'd2' } })).points.map((p) => p.payload)).toEqual([
+        docs[2].payload,
+        docs[3].payload,
+      ]);
       expect(await store.setPayload(name, { document_id: 'nope' }, { status: 'x' })).toBe(0);
     });
 
@@ -177,9 +267,15 @@ export const runVectorStoreContract = (makeStore: () => Promise<VectorStore> | V
       const name = await seeded('set-payload-bad');
       expect(await appErrorCode(store.setPayload(name, {}, { status: 'x' }))).toBe('invalid_arguments');
       expect(await appErrorCode(store.setPayload(name, { document_id: 'd1' }, {}))).toBe('invalid_arguments');
-      expect(await appErrorCode(store.setPayload(name, { document_id: 'd1' }, { status: null }))).toBe('invalid_arguments');
-      expect(await appErrorCode(store.setPayload(name, { document_id: 'd1' }, { __id: 'x' }))).toBe('invalid_arguments');
-      expect(await appErrorCode(store.setPayload(fresh('ghost-set'), { document_id: 'd1' }, { status: 'x' }))).toBe('INVALID_PROJECT');
+      expect(await appErrorCode(store.setPayload(name, { document_id: 'd1' }, { status: null }))).toBe(
+        'invalid_arguments',
+      );
+      expect(await appErrorCode(store.setPayload(name, { document_id: 'd1' }, { __id: 'x' }))).toBe(
+        'invalid_arguments',
+      );
+      expect(await appErrorCode(store.setPayload(fresh('ghost-set'), { document_id: 'd1' }, { status: 'x' }))).toBe(
+        'INVALID_PROJECT',
+      );
       expect(await store.count(name, { status: 'x' })).toBe(0);
     });
   });
@@ -193,7 +289,11 @@ export const runVectorStoreContract = (makeStore: () => Promise<VectorStore> | V
       ['numeric equality', { chunk_index: 3 }, ['d']],
       ['boolean equality', { draft: true }, ['b']],
       ['range', { chunk_index: { $gte: 1, $lte: 3 } }, ['a', 'c', 'd']],
-      ['temporal validity (from <= d AND to >= d)', { $and: [{ effective_from: { $lte: 20210615 } }, { effective_to: { $gte: 20210615 } }] }, ['a']],
+      [
+        'temporal validity (from <= d AND to >= d)',
+        { $and: [{ effective_from: { $lte: 20210615 } }, { effective_to: { $gte: 20210615 } }] },
+        ['a'],
+      ],
       ['several fields in one object', { document_id: 'd1', draft: false }, ['a']],
       ['no match', { document_id: 'nope' }, []],
       ['an absent field never matches', { draft: false, document_type: 'report' }, []],
@@ -232,12 +332,16 @@ export const runVectorStoreContract = (makeStore: () => Promise<VectorStore> | V
       const p2 = await store.scroll(name, { orderBy: 'chunk_index', limit: 4, cursor: p1.next });
       expect([...p1.points, ...p2.points].map((p) => p.payload['chunk_index'])).toEqual([0, 1, 2, 3, 4, 5]);
       expect(p2.next).toBeNull();
-      expect(p1.points[0]?.vector?.map((x) => Math.round(x * 1000) / 1000)).toEqual(unit(0.9, 0.1, 0, 0).map((x) => Math.round(x * 1000) / 1000));
+      expect(p1.points[0]?.vector?.map((x) => Math.round(x * 1000) / 1000)).toEqual(
+        unit(0.9, 0.1, 0, 0).map((x) => Math.round(x * 1000) / 1000),
+      );
       expect(p2.points[0]?.vector).toBeUndefined();
       const filtered = await store.scroll(name, { orderBy: 'chunk_index', filter: { document_id: 'd2' } });
       expect(filtered.points.map((p) => p.id)).toEqual(['c', 'd']);
       expect(await appErrorCode(store.scroll(name, { orderBy: 'document_id' }))).toBe('invalid_arguments');
-      expect(await appErrorCode(store.scroll(name, { orderBy: 'chunk_index', cursor: p1.next?.slice(2) ?? 'x' }))).toBe('invalid_arguments');
+      expect(await appErrorCode(store.scroll(name, { orderBy: 'chunk_index', cursor: p1.next?.slice(2) ?? 'x' }))).toBe(
+        'invalid_arguments',
+      );
     });
   });
 
@@ -258,8 +362,12 @@ export const runVectorStoreContract = (makeStore: () => Promise<VectorStore> | V
     it('dense and hybrid refuse a query embedded by another model', async () => {
       const name = await seeded('mismatch-query');
       const v = unit(1, 0, 0, 0);
-      expect(await appErrorCode(store.searchDense(name, v, { fingerprint: OTHER, limit: 3 }))).toBe('EMBEDDING_MISMATCH');
-      expect(await appErrorCode(store.searchHybrid(name, { vector: v, text: 'cat' }, { fingerprint: OTHER, limit: 3 }))).toBe('EMBEDDING_MISMATCH');
+      expect(await appErrorCode(store.searchDense(name, v, { fingerprint: OTHER, limit: 3 }))).toBe(
+        'EMBEDDING_MISMATCH',
+      );
+      expect(
+        await appErrorCode(store.searchHybrid(name, { vector: v, text: 'cat' }, { fingerprint: OTHER, limit: 3 })),
+      ).toBe('EMBEDDING_MISMATCH');
     });
 
     it('keyword: ranks matching points, skips the rest, honours filters, stems words', async () => {
@@ -304,11 +412,16 @@ export const runVectorStoreContract = (makeStore: () => Promise<VectorStore> | V
 
     it('runs a hybrid search of a target given its text, honours filters, and refuses a wrong model', async () => {
       const a = await seeded('many-h');
-      const hits = await store.searchMany([{ name: a, vector: unit(0, 0, 1, 0), fingerprint: MODEL, text: 'cat kennel' }], { limit: 2, filter: { document_type: 'report' } });
+      const hits = await store.searchMany(
+        [{ name: a, vector: unit(0, 0, 1, 0), fingerprint: MODEL, text: 'cat kennel' }],
+        { limit: 2, filter: { document_type: 'report' } },
+      );
       expect(hits[0]).toMatchObject({ collection: a, id: 'd' });
       expect(hits[0]?.denseScore).toBeGreaterThan(0.99);
       expect(hits.every((h) => h.payload['document_type'] === 'report')).toBe(true);
-      expect(await appErrorCode(store.searchMany([{ name: a, vector: unit(1, 0, 0, 0), fingerprint: OTHER }], { limit: 1 }))).toBe('EMBEDDING_MISMATCH');
+      expect(
+        await appErrorCode(store.searchMany([{ name: a, vector: unit(1, 0, 0, 0), fingerprint: OTHER }], { limit: 1 })),
+      ).toBe('EMBEDDING_MISMATCH');
       expect(await store.searchMany([], { limit: 5 })).toEqual([]);
     });
   });
@@ -319,7 +432,9 @@ export const runVectorStoreContract = (makeStore: () => Promise<VectorStore> | V
       const b = await zebra('iso-b', { fingerprint: MODEL, hybrid: true }, unit(1, 0, 0, 0), 'other');
       expect(await store.count(b)).toBe(1);
       expect(ids(await store.searchDense(b, unit(1, 0, 0, 0), { fingerprint: MODEL, limit: 10 }))).toEqual(['a']);
-      expect((await store.searchDense(b, unit(1, 0, 0, 0), { fingerprint: MODEL, limit: 10 }))[0]?.payload).toEqual({ document_id: 'other' });
+      expect((await store.searchDense(b, unit(1, 0, 0, 0), { fingerprint: MODEL, limit: 10 }))[0]?.payload).toEqual({
+        document_id: 'other',
+      });
       expect(await store.searchKeyword(b, 'cat quarks planning', { limit: 10 })).toEqual([]);
       expect(await store.searchKeyword(a, 'zebra', { limit: 10 })).toEqual([]);
       expect(await store.deleteByFilter(b, { document_id: 'd1' })).toBe(0);
@@ -330,7 +445,14 @@ export const runVectorStoreContract = (makeStore: () => Promise<VectorStore> | V
     it('inspect reports size, model, indexes and sample payloads', async () => {
       const name = await seeded('inspect');
       const i = await store.inspect(name, 2);
-      expect(i).toMatchObject({ name, pointsCount: 6, documentsCount: 3, fingerprint: MODEL, hybrid: true, engine: store.engine });
+      expect(i).toMatchObject({
+        name,
+        pointsCount: 6,
+        documentsCount: 3,
+        fingerprint: MODEL,
+        hybrid: true,
+        engine: store.engine,
+      });
       expect(i.samplePayloads).toHaveLength(2);
       for (const p of i.samplePayloads) expect(Object.keys(p).some((k) => k.startsWith('__'))).toBe(false);
       expect(i.indexes.map((x) => x.field)).toContain('text');

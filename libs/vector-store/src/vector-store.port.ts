@@ -22,7 +22,9 @@ const ConditionSchema = z.union([ScalarSchema, InSchema, RangeSchema]);
  * `{field: {$gte, $lte}}` (numeric, inclusive), several fields in one object (all must hold), `{$and: [...]}`.
  * A field that is absent never matches. Field names are payload keys (dots are not paths).
  */
-export type Filter = { $and: Filter[] } | { [field: string]: Scalar | { $in: Scalar[] } | { $gte?: number; $lte?: number } };
+export type Filter =
+  | { $and: Filter[] }
+  | { [field: string]: Scalar | { $in: Scalar[] } | { $gte?: number; $lte?: number } };
 export const FilterSchema: z.ZodType<Filter> = z.lazy(() =>
   z.union([
     z.object({ $and: z.array(FilterSchema) }).strict(),

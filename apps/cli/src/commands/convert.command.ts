@@ -15,7 +15,11 @@ import type { CliContext } from '../cli.js';
 const pageProgress = (ctx: CliContext, label: string) => {
   if (!ctx.io.stderrIsTTY) return { update: () => undefined, stop: () => undefined };
   const { SingleBar: Bar } = createRequire(import.meta.url)('cli-progress') as typeof CliProgress;
-  const stream = { isTTY: true, columns: 100, write: (s: string) => (ctx.io.stderr(s), true) } as unknown as NodeJS.WritableStream;
+  const stream = {
+    isTTY: true,
+    columns: 100,
+    write: (s: string) => (ctx.io.stderr(s), true),
+  } as unknown as NodeJS.WritableStream;
   let bar: SingleBar | undefined;
   return {
     update: (p: ConversionProgress) => {
@@ -51,9 +55,16 @@ export const registerConvertCommand = (program: Command, context: () => CliConte
       const engine = createConversionEngine({ inlinePdf: true, pdfEngine: ctx.config.PDF_ENGINE });
       const progress = pageProgress(ctx, basename(file));
       try {
-        const result = await engine.convert({ path: resolve(file) }, { enableOcr: opts.ocr, onProgress: (p) => progress.update(p) });
+        const result = await engine.convert(
+          { path: resolve(file) },
+          { enableOcr: opts.ocr, onProgress: (p) => progress.update(p) },
+        );
         progress.stop();
-        const text = opts.json ? `${JSON.stringify(result, null, 2)}\n` : result.markdown.endsWith('\n') ? result.markdown : `${result.markdown}\n`;
+        const text = opts.json
+          ? `${JSON.stringify(result, null, 2)}\n`
+          : result.markdown.endsWith('\n')
+            ? result.markdown
+            : `${result.markdown}\n`;
         if (opts.output) {
           await writeFile(opts.output, text);
           ctx.io.stderr(`${file}: ${result.page_count} pages (${result.method}) -> ${opts.output}\n`);

@@ -30,23 +30,34 @@ export const registerDocstoreCommand = (program: Command, context: () => CliCont
         defaultProject: config.DOCUMENT_STORE_PROJECT,
       });
       try {
-        const report = await checkConsistency(deps, { project: opts.project, repair: Boolean(opts.repair) }).catch((err: unknown) => {
-          // Name the spec's error type: scripts test for it (`INVALID_PROJECT: Project "x" does not exist`).
-          throw isAppError(err) && err.code === 'INVALID_PROJECT' ? new AppError(err.code, `${err.code}: ${err.message}`) : err;
-        });
+        const report = await checkConsistency(deps, { project: opts.project, repair: Boolean(opts.repair) }).catch(
+          (err: unknown) => {
+            // Name the spec's error type: scripts test for it (`INVALID_PROJECT: Project "x" does not exist`).
+            throw isAppError(err) && err.code === 'INVALID_PROJECT'
+              ? new AppError(err.code, `${err.code}: ${err.message}`)
+              : err;
+          },
+        );
         if (opts.json) io.stdout(`${JSON.stringify(report)}\n`);
         else {
-          const what = report.kind === 'collection' ? `collection ${report.project} (store_document_chunks, no registry)` : `project ${report.project}`;
+          const what =
+            report.kind === 'collection'
+              ? `collection ${report.project} (store_document_chunks, no registry)`
+              : `project ${report.project}`;
           io.stdout(
             `${what}: ${report.documents} documents, ${report.chunks} chunks, ` +
               `${report.orphan_chunks} orphan chunks, ${report.count_mismatches.length} count mismatches` +
               `${report.repaired ? ` (${report.removed_chunks} orphan chunks deleted)` : ''}\n`,
           );
           for (const id of report.orphan_document_ids) io.stdout(`  orphan: ${id}\n`);
-          for (const m of report.count_mismatches) io.stdout(`  mismatch: ${m.document_id} registered ${m.registered}, stored ${m.stored}\n`);
+          for (const m of report.count_mismatches)
+            io.stdout(`  mismatch: ${m.document_id} registered ${m.registered}, stored ${m.stored}\n`);
         }
         if (!report.consistent) {
-          const hint = report.orphan_chunks > 0 && !opts.repair ? ' (run with --repair to delete orphan chunks)' : ' (count mismatches: re-ingest those documents)';
+          const hint =
+            report.orphan_chunks > 0 && !opts.repair
+              ? ' (run with --repair to delete orphan chunks)'
+              : ' (count mismatches: re-ingest those documents)';
           throw new AppError('inconsistent', `project ${report.project} is inconsistent${hint}`);
         }
       } finally {

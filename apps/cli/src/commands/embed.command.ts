@@ -25,7 +25,9 @@ export const registerEmbedCommand = (program: Command, context: () => CliContext
         const result = { model: embedder.modelId, dimension: vector.length, fingerprint: embedder.fingerprint, vector };
         if (opts.json) io.stdout(`${JSON.stringify(result)}\n`);
         else {
-          io.stdout(`model:       ${result.model}\nfingerprint: ${JSON.stringify(result.fingerprint)}\ndimension:   ${result.dimension}\n`);
+          io.stdout(
+            `model:       ${result.model}\nfingerprint: ${JSON.stringify(result.fingerprint)}\ndimension:   ${result.dimension}\n`,
+          );
           io.stdout(`vector:      [${vector.map((x) => x.toFixed(6)).join(', ')}]\n`);
         }
       } finally {

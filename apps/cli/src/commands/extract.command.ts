@@ -68,7 +68,7 @@ const summary = (result: ExtractionResult): string => {
 export const registerExtractCommand = (program: Command, context: () => CliContext): void => {
   program
     .command('extract')
-    .description('extract a schema\'s fields from a document with extraction-api, with verified evidence')
+    .description("extract a schema's fields from a document with extraction-api, with verified evidence")
     .argument('<file>', 'the document (PDF, DOCX, HTML, TXT, MD, images)')
     .argument('<schema>', 'the target schema skeleton (a JSON file)')
     .option('--url <url>', 'extraction-api base URL (default: EXTRACTION_API_URL or http://localhost:8000)')
@@ -92,14 +92,22 @@ export const registerExtractCommand = (program: Command, context: () => CliConte
       } catch {
         throw failure(`${schemaFile} is not JSON`);
       }
-      if (!ExtractionSchemaSkeleton.safeParse(schemaJson).success) throw failure(`${schemaFile} is not a JSON object skeleton (a non-empty object of fields)`);
+      if (!ExtractionSchemaSkeleton.safeParse(schemaJson).success)
+        throw failure(`${schemaFile} is not a JSON object skeleton (a non-empty object of fields)`);
 
       const form = new FormData();
-      form.append('file', await openAsBlob(resolve(file)).catch(() => Promise.reject(failure(`cannot read ${file}`))), basename(file));
+      form.append(
+        'file',
+        await openAsBlob(resolve(file)).catch(() => Promise.reject(failure(`cannot read ${file}`))),
+        basename(file),
+      );
       form.append('schema', schemaText);
       const call = async (path: string, init: RequestInit = {}) => {
         try {
-          return await fetch(`${base}${path}`, { ...init, headers: { ...headers, ...(init.headers as Record<string, string>) } });
+          return await fetch(`${base}${path}`, {
+            ...init,
+            headers: { ...headers, ...(init.headers as Record<string, string>) },
+          });
         } catch (error) {
           throw failure(`extraction-api at ${base} cannot be reached (${(error as Error).message})`);
         }
@@ -127,7 +135,9 @@ export const registerExtractCommand = (program: Command, context: () => CliConte
         const failed = ExtractionTaskFailedSchema.safeParse(body);
         if (opts.json && failed.success) ctx.io.stdout(`${JSON.stringify(failed.data, null, 2)}\n`);
         const error = failed.success ? failed.data.error : task.error;
-        throw failure(`the extraction failed: ${error?.message ?? 'unknown error'}${error?.details.length ? ` (${error.details.join('; ')})` : ''}`);
+        throw failure(
+          `the extraction failed: ${error?.message ?? 'unknown error'}${error?.details.length ? ` (${error.details.join('; ')})` : ''}`,
+        );
       }
       const result = ExtractionResultSchema.parse(body);
       ctx.io.stdout(opts.json ? `${JSON.stringify(result, null, 2)}\n` : `${summary(result)}\n`);

@@ -21,14 +21,17 @@ const DocumentsEnvSchema = z.object({ ...commonEnvShape, ...documentStoreEnvShap
 const PoliciesEnvSchema = z.object({ ...commonEnvShape, ...policyKbEnvShape });
 
 /** Logs go to stderr: stdout is the protocol. */
-const stderrLogger = (service: string, level: string) => createLogger(service, level, destination({ fd: 2, sync: true }));
+const stderrLogger = (service: string, level: string) =>
+  createLogger(service, level, destination({ fd: 2, sync: true }));
 
 /**
  * `lectern mcp documents|policies`: the MCP servers of document-store-mcp and policy-kb-mcp over stdio, in this
  * process, embedded by default (SQLite store, in-process conversion) — what desktop clients start.
  */
 export const registerMcpCommand = (program: Command, context: () => CliContext): void => {
-  const mcp = program.command('mcp').description('serve an MCP server over stdio (for desktop clients: Claude Desktop, Cursor)');
+  const mcp = program
+    .command('mcp')
+    .description('serve an MCP server over stdio (for desktop clients: Claude Desktop, Cursor)');
   mcp
     .command('documents')
     .description("document-store-mcp's tools over stdio (ingest, search, read, collections)")

@@ -32,14 +32,27 @@ export const registerModelsCommand = (program: Command, context: () => CliContex
     .option('--json', 'print JSON')
     .action(async (opts: { json?: boolean }) => {
       const { config, io, modelCacheDir } = context();
-      const dirs = { modelDir: config.EMBEDDING_MODEL_DIR, cacheDir: modelCacheDir, quantized: config.EMBEDDING_QUANTIZED };
+      const dirs = {
+        modelDir: config.EMBEDDING_MODEL_DIR,
+        cacheDir: modelCacheDir,
+        quantized: config.EMBEDDING_QUANTIZED,
+      };
       const rows = [];
       for (const m of MODEL_REGISTRY) {
         const available = await modelAvailable(m.id, dirs);
-        rows.push({ id: m.id, dimension: m.dimension, max_tokens: m.maxTokens, source: m.source, available, description: m.description });
+        rows.push({
+          id: m.id,
+          dimension: m.dimension,
+          max_tokens: m.maxTokens,
+          source: m.source,
+          available,
+          description: m.description,
+        });
       }
       if (opts.json) io.stdout(`${JSON.stringify(rows)}\n`);
-      else for (const r of rows) io.stdout(`${r.id}\t${r.dimension}-d\t${r.available ? 'available' : 'not downloaded'}\t${r.description}\n`);
+      else
+        for (const r of rows)
+          io.stdout(`${r.id}\t${r.dimension}-d\t${r.available ? 'available' : 'not downloaded'}\t${r.description}\n`);
     });
 
   models
@@ -64,7 +77,8 @@ export const registerModelsCommand = (program: Command, context: () => CliContex
         });
         progress.stop();
         if (result.files.length === 0) ctx.io.stdout(`${result.model} ships with Lectern: nothing to download\n`);
-        for (const f of result.files) ctx.io.stdout(`${f.cached ? 'present ' : 'verified'} ${f.path} sha256:${f.sha256}\n`);
+        for (const f of result.files)
+          ctx.io.stdout(`${f.cached ? 'present ' : 'verified'} ${f.path} sha256:${f.sha256}\n`);
         if (result.files.length > 0) ctx.io.stdout(`${result.model} ready in ${result.dir}\n`);
       } finally {
         progress.stop();

@@ -1,7 +1,14 @@
 import { resolve } from 'node:path';
 import { AppError } from '@lectern/contracts';
 import { checkPolicyConsistency, seedPolicies } from '@lectern/policy-kb';
-import { createPlatform, policyKbDeps, policyKbEnvShape, policyKbReader, policyKbSettings, type Platform } from '@lectern/platform';
+import {
+  createPlatform,
+  policyKbDeps,
+  policyKbEnvShape,
+  policyKbReader,
+  policyKbSettings,
+  type Platform,
+} from '@lectern/platform';
 import { commonEnvShape, envString, parseEnv } from '@lectern/runtime';
 import type { Command } from 'commander';
 import { pino } from 'pino';
@@ -25,11 +32,17 @@ export const registerPolicyCommand = (program: Command, context: () => CliContex
   const policy = program.command('policy').description('maintain the policy knowledge base (policy-kb-mcp)');
   /** Runs `work` on a platform built from the policy KB's variables, closed afterwards whatever happens. */
   const withPlatform =
-    <O>(work: (opts: O, env: z.infer<typeof PolicyEnvSchema>, platform: Platform, io: CliContext['io']) => Promise<void>) =>
+    <O>(
+      work: (opts: O, env: z.infer<typeof PolicyEnvSchema>, platform: Platform, io: CliContext['io']) => Promise<void>,
+    ) =>
     async (opts: O): Promise<void> => {
       const { io } = context();
       const env = parseEnv(PolicyEnvSchema, io.env);
-      const platform = createPlatform({ dataDir: env.DATA_DIR, log: pino({ level: 'silent' }), redisUrl: env.REDIS_URL });
+      const platform = createPlatform({
+        dataDir: env.DATA_DIR,
+        log: pino({ level: 'silent' }),
+        redisUrl: env.REDIS_URL,
+      });
       try {
         await work(opts, env, platform, io);
       } finally {
@@ -40,7 +53,10 @@ export const registerPolicyCommand = (program: Command, context: () => CliContex
   policy
     .command('seed')
     .description("register spec 001's six seed policies and ingest whichever of their PDFs are present")
-    .option('-d, --dir <dir>', 'directory searched (4 levels deep) for the seed PDFs (default: POLICY_SEED_DIR or DATA_DIR/policies)')
+    .option(
+      '-d, --dir <dir>',
+      'directory searched (4 levels deep) for the seed PDFs (default: POLICY_SEED_DIR or DATA_DIR/policies)',
+    )
     .option('--json', 'print one JSON object')
     .action(
       withPlatform(async (opts: { dir?: string; json?: boolean }, env, platform, io) => {
@@ -51,7 +67,12 @@ export const registerPolicyCommand = (program: Command, context: () => CliContex
         else {
           io.stdout(`seed directory ${report.dir}: ${report.policies_created.length} policies registered\n`);
           for (const r of report.revisions) {
-            const detail = r.outcome === 'ingested' || r.outcome === 'already_ingested' ? ` (${r.chunks} chunks)` : r.error ? `: ${r.error}` : '';
+            const detail =
+              r.outcome === 'ingested' || r.outcome === 'already_ingested'
+                ? ` (${r.chunks} chunks)`
+                : r.error
+                  ? `: ${r.error}`
+                  : '';
             io.stdout(`  ${r.source} ${r.revision_id}: ${r.outcome}${detail}\n`);
           }
         }
@@ -76,11 +97,16 @@ export const registerPolicyCommand = (program: Command, context: () => CliContex
               `${report.orphan_chunks} orphan chunks, ${report.count_mismatches.length} count mismatches` +
               `${report.repaired ? ` (${report.removed_chunks} orphan chunks deleted, ${report.fixed_counts} counts fixed)` : ''}\n`,
           );
-          for (const o of report.orphan_revisions) io.stdout(`  orphan: ${o.source} ${o.revision_id} (${o.chunks} chunks)\n`);
-          for (const m of report.count_mismatches) io.stdout(`  mismatch: ${m.source} ${m.revision_id} registered ${m.registered}, stored ${m.stored}\n`);
+          for (const o of report.orphan_revisions)
+            io.stdout(`  orphan: ${o.source} ${o.revision_id} (${o.chunks} chunks)\n`);
+          for (const m of report.count_mismatches)
+            io.stdout(`  mismatch: ${m.source} ${m.revision_id} registered ${m.registered}, stored ${m.stored}\n`);
         }
         if (!report.consistent) {
-          throw new AppError('inconsistent', `the policy KB is inconsistent${opts.repair ? ' after repair' : ' (run with --repair)'}`);
+          throw new AppError(
+            'inconsistent',
+            `the policy KB is inconsistent${opts.repair ? ' after repair' : ' (run with --repair)'}`,
+          );
         }
       }),
     );

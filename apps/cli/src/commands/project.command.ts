@@ -21,7 +21,13 @@ import {
   type DocumentStoreDeps,
   type ProjectRunSummary,
 } from '@lectern/document-store';
-import { createPlatform, documentStoreDeps, documentStoreEnvShape, documentStoreSettings, type Platform } from '@lectern/platform';
+import {
+  createPlatform,
+  documentStoreDeps,
+  documentStoreEnvShape,
+  documentStoreSettings,
+  type Platform,
+} from '@lectern/platform';
 import { commonEnvShape, parseEnv } from '@lectern/runtime';
 import { SingleBar } from 'cli-progress';
 import type { Command } from 'commander';
@@ -56,7 +62,9 @@ const open = (ctx: CliContext, model?: string): Opened => {
 
 /** A typed error names its code first (`INVALID_PROJECT: ...`, `EMBEDDING_MISMATCH: ...`): scripts test for it. */
 const named = (error: unknown): unknown =>
-  isAppError(error) && !error.message.startsWith(`${error.code}:`) ? new AppError(error.code, `${error.code}: ${error.message}`) : error;
+  isAppError(error) && !error.message.startsWith(`${error.code}:`)
+    ? new AppError(error.code, `${error.code}: ${error.message}`)
+    : error;
 
 const withDeps = async <T>(ctx: CliContext, model: string | undefined, work: (o: Opened) => Promise<T>): Promise<T> => {
   const opened = open(ctx, model);
@@ -71,24 +79,38 @@ const withDeps = async <T>(ctx: CliContext, model: string | undefined, work: (o:
 
 const projectId = (value: string): string => {
   const parsed = ProjectIdSchema.safeParse(value);
-  if (!parsed.success) throw new AppError('invalid_arguments', `invalid project id "${value}": ${parsed.error.issues[0]?.message ?? 'bad id'}`);
+  if (!parsed.success)
+    throw new AppError(
+      'invalid_arguments',
+      `invalid project id "${value}": ${parsed.error.issues[0]?.message ?? 'bad id'}`,
+    );
   return parsed.data;
 };
 
-const positiveInt = (name: string) => (value: string): number => {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new AppError('invalid_arguments', `${name} must be a positive integer, got "${value}"`);
-  return n;
-};
+const positiveInt =
+  (name: string) =>
+  (value: string): number => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < 1)
+      throw new AppError('invalid_arguments', `${name} must be a positive integer, got "${value}"`);
+    return n;
+  };
 
-const nonNegativeInt = (name: string) => (value: string): number => {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 0) throw new AppError('invalid_arguments', `${name} must be a non-negative integer, got "${value}"`);
-  return n;
-};
+const nonNegativeInt =
+  (name: string) =>
+  (value: string): number => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < 0)
+      throw new AppError('invalid_arguments', `${name} must be a non-negative integer, got "${value}"`);
+    return n;
+  };
 
 /** A heading policy from the options given over a base (the project's, or the defaults), max tokens capped at the model's limit. */
-const headingPolicy = (base: ChunkingPolicy, modelMax: number, o: { maxTokens?: number; overlap?: number; headingContext?: boolean }): ChunkingPolicy => ({
+const headingPolicy = (
+  base: ChunkingPolicy,
+  modelMax: number,
+  o: { maxTokens?: number; overlap?: number; headingContext?: boolean },
+): ChunkingPolicy => ({
   kind: 'heading',
   max_tokens: Math.min(o.maxTokens ?? (base.kind === 'heading' ? base.max_tokens : undefined) ?? modelMax, modelMax),
   overlap_tokens: o.overlap ?? (base.kind === 'heading' ? base.overlap_tokens : undefined) ?? 0,
@@ -110,7 +132,11 @@ const describeRecord = (r: ProjectRecord, points?: number): string =>
 /** A file progress bar on an interactive stderr; nothing otherwise. */
 const fileProgress = (ctx: CliContext, label: string) => {
   if (!ctx.io.stderrIsTTY) return { update: () => undefined, stop: () => undefined };
-  const stream = { isTTY: true, columns: 100, write: (s: string) => (ctx.io.stderr(s), true) } as unknown as NodeJS.WritableStream;
+  const stream = {
+    isTTY: true,
+    columns: 100,
+    write: (s: string) => (ctx.io.stderr(s), true),
+  } as unknown as NodeJS.WritableStream;
   let bar: SingleBar | undefined;
   return {
     update: (done: number, total: number) => {
@@ -130,11 +156,17 @@ const summaryText = (s: ProjectRunSummary): string => {
       `${s.totals.errors} errors, model ${s.model}, ${(s.duration_ms / 1000).toFixed(1)} s`,
   ];
   for (const d of s.documents) {
-    const cite = d.citation === null ? '' : 'unmatched' in d.citation ? ', no citation' : `, ${d.citekey} (${d.citation.by} ${d.citation.score})`;
+    const cite =
+      d.citation === null
+        ? ''
+        : 'unmatched' in d.citation
+          ? ', no citation'
+          : `, ${d.citekey} (${d.citation.by} ${d.citation.score})`;
     lines.push(`  ${d.file}: ${d.page_count} pages, ${d.chunks} chunks${cite}`);
   }
   for (const e of s.errors) lines.push(`  skipped ${e.file}: ${e.error}`);
-  if (s.citations.references) lines.push(`citations: ${s.citations.matched} matched, ${s.citations.unmatched} unmatched`);
+  if (s.citations.references)
+    lines.push(`citations: ${s.citations.matched} matched, ${s.citations.unmatched} unmatched`);
   if (s.citations.warning) lines.push(`warning: ${s.citations.warning}`);
   return `${lines.join('\n')}\n`;
 };
@@ -160,13 +192,20 @@ interface IngestOpts {
   json?: boolean;
 }
 
-const runIngest = async (ctx: CliContext, path: string, o: IngestOpts & { kind: 'ingest' | 'reindex'; limit?: number; resume?: boolean }): Promise<void> => {
+const runIngest = async (
+  ctx: CliContext,
+  path: string,
+  o: IngestOpts & { kind: 'ingest' | 'reindex'; limit?: number; resume?: boolean },
+): Promise<void> => {
   const project = projectId(o.project);
   const { root, files } = await filesOf(path);
   await withDeps(ctx, o.model, async ({ platform, deps }) => {
     const embedder = await deps.embedders.configured();
     const statePath = resumeStatePath(platform.dataDir, project, root);
-    const plan = o.kind === 'reindex' ? await planReindex(statePath, { project, root, files, limit: o.limit, resume: Boolean(o.resume) }) : { todo: files, state: null };
+    const plan =
+      o.kind === 'reindex'
+        ? await planReindex(statePath, { project, root, files, limit: o.limit, resume: Boolean(o.resume) })
+        : { todo: files, state: null };
     const bar = fileProgress(ctx, `${o.kind} ${project}`);
     let summary: ProjectRunSummary;
     try {
@@ -185,7 +224,11 @@ const runIngest = async (ctx: CliContext, path: string, o: IngestOpts & { kind: 
     }
     if (plan.state) {
       // A file that failed was processed too (reported, skipped): a resumed run does not retry it.
-      const done = new Set([...plan.state.done, ...summary.documents.map((d) => resolve(root, d.file)), ...summary.errors.map((e) => resolve(root, e.file))]);
+      const done = new Set([
+        ...plan.state.done,
+        ...summary.documents.map((d) => resolve(root, d.file)),
+        ...summary.errors.map((e) => resolve(root, e.file)),
+      ]);
       const state = { ...plan.state, done: plan.state.files.filter((f) => done.has(f)) };
       await saveReindexState(statePath, state);
       const remaining = state.files.length - state.done.length;
@@ -204,32 +247,47 @@ const runIngest = async (ctx: CliContext, path: string, o: IngestOpts & { kind: 
  * error (unknown project, mismatch, failed validation), 2 on anything unexpected.
  */
 export const registerProjectCommands = (program: Command, context: () => CliContext): void => {
-  const project = program.command('project').description('spec 004 projects: one collection, model and references file each');
+  const project = program
+    .command('project')
+    .description('spec 004 projects: one collection, model and references file each');
   project
     .command('create')
     .description('create a project (its collection, model and chunking policy)')
     .argument('<id>', 'project id (letters, digits, "_" and "-")')
     .option('--model <model>', 'embedding model (default: EMBEDDING_MODEL)')
-    .option('--references <file>', 'CSL-JSON export of the project\'s references')
+    .option('--references <file>', "CSL-JSON export of the project's references")
     .option('--no-hybrid', 'no full-text index (semantic search only)')
-    .option('--max-tokens <n>', 'most tokens per chunk (default: the model\'s limit)', positiveInt('--max-tokens'))
+    .option('--max-tokens <n>', "most tokens per chunk (default: the model's limit)", positiveInt('--max-tokens'))
     .option('--overlap <n>', 'overlap tokens between chunks of a section (default 0)', nonNegativeInt('--overlap'))
     .option('--no-heading-context', 'embed chunks without their section path first (default: with it)')
     .option('--json', 'print the record as JSON')
-    .action(async (id: string, o: { model?: string; references?: string; hybrid: boolean; maxTokens?: number; overlap?: number; headingContext: boolean; json?: boolean }) => {
-      const ctx = context();
-      await withDeps(ctx, o.model, async ({ deps }) => {
-        const embedder = await deps.embedders.configured();
-        const { record } = await createProject(deps, {
-          project: projectId(id),
-          hybrid: o.hybrid,
-          fingerprint: embedder.fingerprint,
-          referencesPath: o.references ? resolve(o.references) : null,
-          chunking: headingPolicy({ kind: 'heading' }, embedder.maxTokens, o),
+    .action(
+      async (
+        id: string,
+        o: {
+          model?: string;
+          references?: string;
+          hybrid: boolean;
+          maxTokens?: number;
+          overlap?: number;
+          headingContext: boolean;
+          json?: boolean;
+        },
+      ) => {
+        const ctx = context();
+        await withDeps(ctx, o.model, async ({ deps }) => {
+          const embedder = await deps.embedders.configured();
+          const { record } = await createProject(deps, {
+            project: projectId(id),
+            hybrid: o.hybrid,
+            fingerprint: embedder.fingerprint,
+            referencesPath: o.references ? resolve(o.references) : null,
+            chunking: headingPolicy({ kind: 'heading' }, embedder.maxTokens, o),
+          });
+          print(ctx, o.json, record, () => `created ${describeRecord(record)}`);
         });
-        print(ctx, o.json, record, () => `created ${describeRecord(record)}`);
-      });
-    });
+      },
+    );
   project
     .command('list')
     .description('list projects with their collection, model and size')
@@ -241,7 +299,12 @@ export const registerProjectCommands = (program: Command, context: () => CliCont
         print(ctx, o.json, listed, () =>
           listed.projects.length === 0
             ? 'no projects (create one with `lectern project create <id>`)\n'
-            : listed.projects.map((p) => `${p.project}\t${p.collection}\t${p.embedding_model}\t${p.points_count} chunks${p.hybrid_enabled ? '\thybrid' : ''}\n`).join(''),
+            : listed.projects
+                .map(
+                  (p) =>
+                    `${p.project}\t${p.collection}\t${p.embedding_model}\t${p.points_count} chunks${p.hybrid_enabled ? '\thybrid' : ''}\n`,
+                )
+                .join(''),
         );
       });
     });
@@ -254,7 +317,9 @@ export const registerProjectCommands = (program: Command, context: () => CliCont
       const ctx = context();
       await withDeps(ctx, undefined, async ({ deps }) => {
         const { record, info } = await requireProject(deps, projectId(id));
-        print(ctx, o.json, { ...record, points_count: info.pointsCount }, () => describeRecord(record, info.pointsCount));
+        print(ctx, o.json, { ...record, points_count: info.pointsCount }, () =>
+          describeRecord(record, info.pointsCount),
+        );
       });
     });
 
@@ -263,9 +328,9 @@ export const registerProjectCommands = (program: Command, context: () => CliCont
     .description('ingest a directory (recursively) or a file into a project')
     .argument('<path>', 'directory or file')
     .requiredOption('-p, --project <id>', 'project')
-    .option('--references <file>', 'CSL-JSON file (default: the project\'s)')
+    .option('--references <file>', "CSL-JSON file (default: the project's)")
     .option('--title-threshold <x>', 'fuzzy title match threshold 0-1 (default 0.85)', (v) => Number(v))
-    .option('--model <model>', 'the model this ingest writes with (refused unless it is the project\'s)')
+    .option('--model <model>', "the model this ingest writes with (refused unless it is the project's)")
     .option('--json', 'print the summary as JSON')
     .action(async (path: string, o: IngestOpts) => runIngest(context(), path, { ...o, kind: 'ingest' }));
 
@@ -276,11 +341,13 @@ export const registerProjectCommands = (program: Command, context: () => CliCont
     .requiredOption('-p, --project <id>', 'project')
     .option('--limit <n>', 'process at most n documents (then --resume)', positiveInt('--limit'))
     .option('--resume', 'continue the previous --limit run')
-    .option('--references <file>', 'CSL-JSON file (default: the project\'s)')
+    .option('--references <file>', "CSL-JSON file (default: the project's)")
     .option('--title-threshold <x>', 'fuzzy title match threshold 0-1', (v) => Number(v))
     .option('--model <model>', 'the model this run writes with')
     .option('--json', 'print the summary as JSON')
-    .action(async (dir: string, o: IngestOpts & { limit?: number; resume?: boolean }) => runIngest(context(), dir, { ...o, kind: 'reindex' }));
+    .action(async (dir: string, o: IngestOpts & { limit?: number; resume?: boolean }) =>
+      runIngest(context(), dir, { ...o, kind: 'reindex' }),
+    );
 
   program
     .command('search')
@@ -293,26 +360,44 @@ export const registerProjectCommands = (program: Command, context: () => CliCont
     .option('--doc <id...>', 'only chunks of these documents')
     .option('--max-chars <n>', 'trim each text to n characters', positiveInt('--max-chars'))
     .option('--json', 'print JSON (find_chunks / query_hybrid output)')
-    .action(async (query: string, o: { project: string; hybrid?: boolean; topK?: number; tag?: string[]; doc?: string[]; maxChars?: number; json?: boolean }) => {
-      const ctx = context();
-      await withDeps(ctx, undefined, async ({ deps }) => {
-        const input = {
-          project: projectId(o.project),
-          query,
-          ...(o.topK ? { top_k: Math.min(o.topK, 50) } : {}),
-          ...(o.tag || o.doc ? { filters: { ...(o.tag ? { tags: o.tag } : {}), ...(o.doc ? { doc_ids: o.doc } : {}) } } : {}),
-          ...(o.maxChars ? { max_chars: Math.max(50, o.maxChars) } : {}),
-        };
-        const out = o.hybrid ? await queryHybrid(deps, input) : await findChunks(deps, input);
-        print(ctx, o.json, out, () =>
-          out.results.length === 0
-            ? `${out.message ?? 'no results'}\n`
-            : out.results
-                .map((r, i) => `${i + 1}. ${r.citation_text} ${r.section_path.join(' > ') || '(no section)'}  [${r.score}]\n   ${r.text.replace(/\s+/g, ' ')}\n`)
-                .join(''),
-        );
-      });
-    });
+    .action(
+      async (
+        query: string,
+        o: {
+          project: string;
+          hybrid?: boolean;
+          topK?: number;
+          tag?: string[];
+          doc?: string[];
+          maxChars?: number;
+          json?: boolean;
+        },
+      ) => {
+        const ctx = context();
+        await withDeps(ctx, undefined, async ({ deps }) => {
+          const input = {
+            project: projectId(o.project),
+            query,
+            ...(o.topK ? { top_k: Math.min(o.topK, 50) } : {}),
+            ...(o.tag || o.doc
+              ? { filters: { ...(o.tag ? { tags: o.tag } : {}), ...(o.doc ? { doc_ids: o.doc } : {}) } }
+              : {}),
+            ...(o.maxChars ? { max_chars: Math.max(50, o.maxChars) } : {}),
+          };
+          const out = o.hybrid ? await queryHybrid(deps, input) : await findChunks(deps, input);
+          print(ctx, o.json, out, () =>
+            out.results.length === 0
+              ? `${out.message ?? 'no results'}\n`
+              : out.results
+                  .map(
+                    (r, i) =>
+                      `${i + 1}. ${r.citation_text} ${r.section_path.join(' > ') || '(no section)'}  [${r.score}]\n   ${r.text.replace(/\s+/g, ' ')}\n`,
+                  )
+                  .join(''),
+          );
+        });
+      },
+    );
 
   program
     .command('inspect')
@@ -324,8 +409,12 @@ export const registerProjectCommands = (program: Command, context: () => CliCont
       const ctx = context();
       await withDeps(ctx, undefined, async ({ deps }) => {
         const out = await inspectProject(deps, { project: projectId(o.project), sample_size: o.sample ?? 1 });
-        print(ctx, o.json, out, () =>
-          `${out.project}: collection ${out.collection}, ${out.points_count} chunks of ${out.documents_count} documents\n` +
+        print(
+          ctx,
+          o.json,
+          out,
+          () =>
+            `${out.project}: collection ${out.collection}, ${out.points_count} chunks of ${out.documents_count} documents\n` +
             `  model: ${out.embedding_model.model_id}@${out.embedding_model.revision} (${out.embedding_model.dimension}-d), hybrid: ${out.hybrid_enabled}\n` +
             `  indexes: ${out.indexes.map((i) => `${i.field} (${i.type})`).join(', ')}\n` +
             out.sample_payloads.map((p) => `  sample: ${JSON.stringify(p)}\n`).join(''),
@@ -335,7 +424,9 @@ export const registerProjectCommands = (program: Command, context: () => CliCont
 
   program
     .command('validate')
-    .description('check tokenizer/model alignment, store, collection, model, indexes and references of a project (exit 1 on a failed check)')
+    .description(
+      'check tokenizer/model alignment, store, collection, model, indexes and references of a project (exit 1 on a failed check)',
+    )
     .requiredOption('-p, --project <id>', 'project')
     .option('--model <model>', 'the model writes would use (default: EMBEDDING_MODEL)')
     .option('--json', 'print JSON')
@@ -344,42 +435,79 @@ export const registerProjectCommands = (program: Command, context: () => CliCont
       await withDeps(ctx, o.model, async ({ deps }) => {
         const embedder = await deps.embedders.configured();
         const report = await validateProject(deps, projectId(o.project), embedder);
-        print(ctx, o.json, report, () => report.checks.map((c) => `${c.ok ? 'pass' : 'FAIL'}  ${c.check}: ${c.message}\n`).join(''));
-        if (!report.ok) throw new AppError('validation_failed', `project ${o.project} failed ${report.checks.filter((c) => !c.ok).length} check(s)`);
+        print(ctx, o.json, report, () =>
+          report.checks.map((c) => `${c.ok ? 'pass' : 'FAIL'}  ${c.check}: ${c.message}\n`).join(''),
+        );
+        if (!report.ok)
+          throw new AppError(
+            'validation_failed',
+            `project ${o.project} failed ${report.checks.filter((c) => !c.ok).length} check(s)`,
+          );
       });
     });
 
   program
     .command('rebuild')
-    .description('re-embed a project (or, with --max-tokens/--overlap/--[no-]heading-context, re-chunk it from its source files) into a new collection and switch to it (the old one is kept until --drop-old)')
+    .description(
+      're-embed a project (or, with --max-tokens/--overlap/--[no-]heading-context, re-chunk it from its source files) into a new collection and switch to it (the old one is kept until --drop-old)',
+    )
     .requiredOption('-p, --project <id>', 'project')
-    .option('--migrate-to <model>', 'the new embedding model (default: the project\'s)')
+    .option('--migrate-to <model>', "the new embedding model (default: the project's)")
     .option('--drop-old', 'drop the collections kept by earlier rebuilds (after this one is verified)')
-    .option('--max-tokens <n>', 'new policy: most tokens per chunk (re-chunks every document from its source file)', positiveInt('--max-tokens'))
+    .option(
+      '--max-tokens <n>',
+      'new policy: most tokens per chunk (re-chunks every document from its source file)',
+      positiveInt('--max-tokens'),
+    )
     .option('--overlap <n>', 'new policy: overlap tokens between chunks of a section', nonNegativeInt('--overlap'))
     .option('--heading-context', 'new policy: embed each chunk with its section path first')
     .option('--no-heading-context', 'new policy: embed chunks without their section path')
     .option('--json', 'print JSON')
-    .action(async (o: { project: string; migrateTo?: string; dropOld?: boolean; maxTokens?: number; overlap?: number; headingContext?: boolean; json?: boolean }) => {
-      const ctx = context();
-      const id = projectId(o.project);
-      // Without --migrate-to the project's own model is used: find it before composing the embedders.
-      const model =
-        o.migrateTo ??
-        (await withDeps(ctx, undefined, async ({ deps }) => (await requireProject(deps, id)).record.fingerprint.model_id));
-      await withDeps(ctx, model, async ({ deps }) => {
-        const embedder = await deps.embedders.configured();
-        // --max-tokens, --overlap or --[no-]heading-context: a new chunking policy over the project's current one.
-        const policyGiven = o.maxTokens !== undefined || o.overlap !== undefined || o.headingContext !== undefined;
-        const policy = policyGiven ? headingPolicy((await requireProject(deps, id)).record.chunking, embedder.maxTokens, o) : undefined;
-        const dropOnly = Boolean(o.dropOld) && !o.migrateTo && !policy && ((await readProjectRecord(deps.store, id))?.previous_collections.length ?? 0) > 0;
-        const bar = fileProgress(ctx, `rebuild ${id}`);
-        const summary = await rebuildProject(deps, { project: id, embedder, dropOld: Boolean(o.dropOld), dropOnly, ...(policy ? { policy } : {}), onProgress: (d, t) => bar.update(d, t) }).finally(() =>
-          bar.stop(),
-        );
-        print(ctx, o.json, summary, () => `${summary.steps.map((s) => `${id}: ${s}`).join('\n')}\n`);
-      });
-    });
+    .action(
+      async (o: {
+        project: string;
+        migrateTo?: string;
+        dropOld?: boolean;
+        maxTokens?: number;
+        overlap?: number;
+        headingContext?: boolean;
+        json?: boolean;
+      }) => {
+        const ctx = context();
+        const id = projectId(o.project);
+        // Without --migrate-to the project's own model is used: find it before composing the embedders.
+        const model =
+          o.migrateTo ??
+          (await withDeps(
+            ctx,
+            undefined,
+            async ({ deps }) => (await requireProject(deps, id)).record.fingerprint.model_id,
+          ));
+        await withDeps(ctx, model, async ({ deps }) => {
+          const embedder = await deps.embedders.configured();
+          // --max-tokens, --overlap or --[no-]heading-context: a new chunking policy over the project's current one.
+          const policyGiven = o.maxTokens !== undefined || o.overlap !== undefined || o.headingContext !== undefined;
+          const policy = policyGiven
+            ? headingPolicy((await requireProject(deps, id)).record.chunking, embedder.maxTokens, o)
+            : undefined;
+          const dropOnly =
+            Boolean(o.dropOld) &&
+            !o.migrateTo &&
+            !policy &&
+            ((await readProjectRecord(deps.store, id))?.previous_collections.length ?? 0) > 0;
+          const bar = fileProgress(ctx, `rebuild ${id}`);
+          const summary = await rebuildProject(deps, {
+            project: id,
+            embedder,
+            dropOld: Boolean(o.dropOld),
+            dropOnly,
+            ...(policy ? { policy } : {}),
+            onProgress: (d, t) => bar.update(d, t),
+          }).finally(() => bar.stop());
+          print(ctx, o.json, summary, () => `${summary.steps.map((s) => `${id}: ${s}`).join('\n')}\n`);
+        });
+      },
+    );
 
   program
     .command('audit')
@@ -390,8 +518,10 @@ export const registerProjectCommands = (program: Command, context: () => CliCont
     .option('--json', 'print JSON')
     .action(async (o: { project: string; kind?: string; limit?: number; json?: boolean }) => {
       const ctx = context();
-      const kind = o.kind === undefined ? undefined : z.enum(['ingest', 'reindex', 'rebuild', 'retrieval']).safeParse(o.kind);
-      if (kind && !kind.success) throw new AppError('invalid_arguments', `--kind must be ingest, reindex, rebuild or retrieval`);
+      const kind =
+        o.kind === undefined ? undefined : z.enum(['ingest', 'reindex', 'rebuild', 'retrieval']).safeParse(o.kind);
+      if (kind && !kind.success)
+        throw new AppError('invalid_arguments', `--kind must be ingest, reindex, rebuild or retrieval`);
       await withDeps(ctx, undefined, async ({ deps }) => {
         const id = projectId(o.project);
         await requireProject(deps, id);

@@ -10,11 +10,14 @@ import type { CliContext } from '../cli.js';
 const QueueEnvSchema = z.object({ REDIS_URL: envUrl(), LECTERN_QUEUE_PREFIX: envString() });
 
 const LIMIT_MAX = 1000;
-const count = (name: string, max: number) => (value: string): number => {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 0 || n > max) throw new AppError('invalid_arguments', `--${name} must be an integer from 0 to ${max}`);
-  return n;
-};
+const count =
+  (name: string, max: number) =>
+  (value: string): number => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < 0 || n > max)
+      throw new AppError('invalid_arguments', `--${name} must be an integer from 0 to ${max}`);
+    return n;
+  };
 
 const pickQueues = (name: string | undefined): QueueDefinition[] => {
   if (name === undefined) return [...QUEUE_CATALOG];
@@ -52,7 +55,9 @@ const withQueues = async <T>(ctx: CliContext, run: (platform: Platform) => Promi
  * from their first attempt (exit code 1 when an id is not a failed job).
  */
 export const registerQueueCommand = (program: Command, context: () => CliContext): void => {
-  const queue = program.command('queue').description("inspect and retry failed jobs of the services' queues (distributed mode, REDIS_URL)");
+  const queue = program
+    .command('queue')
+    .description("inspect and retry failed jobs of the services' queues (distributed mode, REDIS_URL)");
   queue
     .command('failed')
     .description('list failed jobs, newest failure first')
@@ -66,7 +71,9 @@ export const registerQueueCommand = (program: Command, context: () => CliContext
       const pages = await withQueues(ctx, (platform) =>
         Promise.all(
           definitions.map(async (definition) => {
-            const page = await platform.queue(definition).listFailed({ offset: opts.offset, limit: Math.max(1, opts.limit) });
+            const page = await platform
+              .queue(definition)
+              .listFailed({ offset: opts.offset, limit: Math.max(1, opts.limit) });
             const jobs: FailedJob[] = page.jobs.map((job) => ({
               queue: definition.name,
               id: job.id,
@@ -84,9 +91,13 @@ export const registerQueueCommand = (program: Command, context: () => CliContext
         return;
       }
       for (const page of pages) {
-        ctx.io.stdout(`${page.queue}: ${page.total} failed${page.total > page.jobs.length ? ` (showing ${page.jobs.length})` : ''}\n`);
+        ctx.io.stdout(
+          `${page.queue}: ${page.total} failed${page.total > page.jobs.length ? ` (showing ${page.jobs.length})` : ''}\n`,
+        );
         for (const job of page.jobs) {
-          ctx.io.stdout(`  ${job.id}  failed ${job.failed_at} after ${job.attempts} attempt(s)  ${job.error.code}: ${job.error.message}\n`);
+          ctx.io.stdout(
+            `  ${job.id}  failed ${job.failed_at} after ${job.attempts} attempt(s)  ${job.error.code}: ${job.error.message}\n`,
+          );
         }
       }
     });

@@ -28,7 +28,10 @@ export const registerConvertRoute = (app: FastifyInstance, deps: ConvertRouteDep
       // page markers on unless the request turns them off: a reader of this output sees where pages start
       .convert({ path: received.absolutePath }, { pageMarkers: true, ...options, signal: abort.signal })
       .finally(() => discardReceivedFile(received));
-    request.log.info({ fingerprint: result.fingerprint, pages: result.page_count, method: result.method, ms: result.duration_ms }, 'converted');
+    request.log.info(
+      { fingerprint: result.fingerprint, pages: result.page_count, method: result.method, ms: result.duration_ms },
+      'converted',
+    );
     if (wantsMarkdown(request)) return reply.type('text/markdown; charset=utf-8').send(result.markdown);
     return result;
   });

@@ -14,8 +14,15 @@ const body = multipartBody({
     description: `JSON object of conversion options (may lower this server's limits, never raise them): ${JSON.stringify(jsonSchemaOf(ConversionJobOptionsSchema, 'input'))}`,
   },
 });
-const result = { description: 'The ConversionResult (or its Markdown with `Accept: text/markdown`)', ...jsonSchemaOf(ConversionResultSchema) };
-const idParam = { type: 'object', properties: { id: { type: 'string', description: 'The task id (`convert-<sha256>...`)' } }, required: ['id'] };
+const result = {
+  description: 'The ConversionResult (or its Markdown with `Accept: text/markdown`)',
+  ...jsonSchemaOf(ConversionResultSchema),
+};
+const idParam = {
+  type: 'object',
+  properties: { id: { type: 'string', description: 'The task id (`convert-<sha256>...`)' } },
+  required: ['id'],
+};
 
 export const convertSchema = {
   summary: 'Convert a document now (multipart `file`) to a ConversionResult',
@@ -49,7 +56,10 @@ export const taskSchemas = {
   status: {
     summary: 'Status and progress of a task',
     params: idParam,
-    response: { 200: { description: 'The task', ...jsonSchemaOf(ConversionTaskStatusSchema) }, 404: errorResponse('No such task') },
+    response: {
+      200: { description: 'The task', ...jsonSchemaOf(ConversionTaskStatusSchema) },
+      404: errorResponse('No such task'),
+    },
   },
   result: {
     summary: 'The result of a finished task',

@@ -1,4 +1,9 @@
-import { AppError, type ConversionTaskCreated, type ConversionTaskFailed, type ConversionTaskStatus } from '@lectern/contracts';
+import {
+  AppError,
+  type ConversionTaskCreated,
+  type ConversionTaskFailed,
+  type ConversionTaskStatus,
+} from '@lectern/contracts';
 import { promoteReceivedFile, type ConversionSnapshot, type ConversionSubmitter } from '@lectern/conversion-job';
 import type { FastifyInstance } from 'fastify';
 import { taskSchemas } from './openapi.schemas.js';
@@ -53,16 +58,24 @@ export const registerTaskRoutes = (app: FastifyInstance, deps: TasksRouteDeps): 
     return reply.code(202).header('location', `/tasks/${handle.id}`).send(body);
   });
 
-  app.get<{ Params: { id: string } }>('/tasks/:id', { schema: taskSchemas.status }, async (request) => toStatus(await find(request.params.id)));
+  app.get<{ Params: { id: string } }>('/tasks/:id', { schema: taskSchemas.status }, async (request) =>
+    toStatus(await find(request.params.id)),
+  );
 
   app.get<{ Params: { id: string } }>('/tasks/:id/result', { schema: taskSchemas.result }, async (request, reply) => {
     const job = await find(request.params.id);
     if (job.status === 'failed' && job.error) {
-      const body: ConversionTaskFailed = { task_id: job.id, status: 'failed', error: { code: job.error.code, message: job.error.message } };
+      const body: ConversionTaskFailed = {
+        task_id: job.id,
+        status: 'failed',
+        error: { code: job.error.code, message: job.error.message },
+      };
       return reply.code(job.error.http_status).send(body);
     }
     if (job.status !== 'succeeded' || !job.result) {
-      throw new AppError('task_not_finished', `Task ${job.id} is ${job.status}; poll GET /tasks/${job.id}.`, { httpStatus: 409 });
+      throw new AppError('task_not_finished', `Task ${job.id} is ${job.status}; poll GET /tasks/${job.id}.`, {
+        httpStatus: 409,
+      });
     }
     const result = await deps.submitter.loadResult(job.result);
     if (wantsMarkdown(request)) return reply.type('text/markdown; charset=utf-8').send(result.markdown);

@@ -1,4 +1,10 @@
-import { AppError, CommonErrorCodes, ConversionErrorCode, ConversionJobOptionsSchema, type ConversionJobOptions } from '@lectern/contracts';
+import {
+  AppError,
+  CommonErrorCodes,
+  ConversionErrorCode,
+  ConversionJobOptionsSchema,
+  type ConversionJobOptions,
+} from '@lectern/contracts';
 import { SUPPORTED_EXTENSIONS } from '@lectern/conversion';
 import {
   conversionLimitViolations,
@@ -28,7 +34,8 @@ export interface UploadLimits {
   quotaBytes?: number;
 }
 
-const invalid = (message: string, httpStatus = 400) => new AppError(CommonErrorCodes.invalidArguments, message, { httpStatus });
+const invalid = (message: string, httpStatus = 400) =>
+  new AppError(CommonErrorCodes.invalidArguments, message, { httpStatus });
 
 const parseOptions = (raw: string, limits: Partial<JobOptionLimits>): ConversionJobOptions => {
   let json: unknown;
@@ -41,7 +48,8 @@ const parseOptions = (raw: string, limits: Partial<JobOptionLimits>): Conversion
   if (!parsed.success) throw invalid(`Invalid "options": ${z.prettifyError(parsed.error)}`);
   // Options may only lower the operator's limits: asking for more is refused, naming the limit.
   const above = conversionLimitViolations(parsed.data, limits);
-  if (above.length > 0) throw invalid(`Invalid "options": ${above.join('; ')}; options may only lower this server's limits.`);
+  if (above.length > 0)
+    throw invalid(`Invalid "options": ${above.join('; ')}; options may only lower this server's limits.`);
   return parsed.data;
 };
 
@@ -66,15 +74,25 @@ export const receiveDocument = async (request: FastifyRequest, limits: UploadLim
           { httpStatus: 415 },
         );
       }
-      const roomBytes = limits.quotaBytes === undefined ? undefined : limits.quotaBytes - (await conversionStorageBytes(limits.dataDir));
+      const roomBytes =
+        limits.quotaBytes === undefined
+          ? undefined
+          : limits.quotaBytes - (await conversionStorageBytes(limits.dataDir));
       if (roomBytes !== undefined && roomBytes <= 0) throw insufficientStorage();
-      return receiveConversionFile(limits.dataDir, part.file, part.filename, { maxBytes: limits.maxBytes, ...(roomBytes !== undefined ? { roomBytes } : {}) });
+      return receiveConversionFile(limits.dataDir, part.file, part.filename, {
+        maxBytes: limits.maxBytes,
+        ...(roomBytes !== undefined ? { roomBytes } : {}),
+      });
     },
     discard: discardReceivedFile,
-    tooLarge: () => new AppError(ConversionErrorCode.too_large, `The document is larger than ${limits.maxBytes} bytes.`, { httpStatus: 413 }),
+    tooLarge: () =>
+      new AppError(ConversionErrorCode.too_large, `The document is larger than ${limits.maxBytes} bytes.`, {
+        httpStatus: 413,
+      }),
   });
   return { received: file, options };
 };
 
 /** `Accept: text/markdown` asks for the Markdown rendering instead of the JSON result. */
-export const wantsMarkdown = (request: FastifyRequest): boolean => /\btext\/markdown\b/i.test(request.headers.accept ?? '');
+export const wantsMarkdown = (request: FastifyRequest): boolean =>
+  /\btext\/markdown\b/i.test(request.headers.accept ?? '');

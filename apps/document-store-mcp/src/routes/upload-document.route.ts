@@ -1,5 +1,11 @@
 import { resolve } from 'node:path';
-import { AppError, CommonErrorCodes, IngestUploadFieldsSchema, IngestUploadResultSchema, type IngestUploadResult } from '@lectern/contracts';
+import {
+  AppError,
+  CommonErrorCodes,
+  IngestUploadFieldsSchema,
+  IngestUploadResultSchema,
+  type IngestUploadResult,
+} from '@lectern/contracts';
 import { ingestDocument, type DocumentStoreDeps } from '@lectern/document-store';
 import { safeFilename } from '@lectern/conversion-job';
 import { describeZodError, errorResponse, jsonSchemaOf, multipartBodyOf, receiveUpload } from '@lectern/transport';
@@ -8,13 +14,15 @@ import type { FastifyInstance } from 'fastify';
 /** Where uploads wait for their ingest (deleted after it): inside DATA_DIR, never a client-chosen path. */
 export const uploadsDir = (dataDir: string): string => resolve(dataDir, 'uploads', 'api');
 
-
 /**
  * `POST /api/documents`: ingest by upload, for clients that cannot put a file on the server's disk. The same use
  * case and result as the `ingest_document` tool, with the upload's directory added to the allowed roots for this
  * call only; the upload is deleted afterwards, whatever the outcome.
  */
-export const registerUploadDocumentRoute = (app: FastifyInstance, deps: DocumentStoreDeps & { dataDir: string }): void => {
+export const registerUploadDocumentRoute = (
+  app: FastifyInstance,
+  deps: DocumentStoreDeps & { dataDir: string },
+): void => {
   const dir = uploadsDir(deps.dataDir);
   app.post(
     '/api/documents',
@@ -32,11 +40,19 @@ export const registerUploadDocumentRoute = (app: FastifyInstance, deps: Document
       },
     },
     async (request): Promise<IngestUploadResult> => {
-      const upload = await receiveUpload(request, { uploadsDir: dir, maxBytes: deps.maxDocumentBytes, safeName: safeFilename });
+      const upload = await receiveUpload(request, {
+        uploadsDir: dir,
+        maxBytes: deps.maxDocumentBytes,
+        safeName: safeFilename,
+      });
       try {
         const fields = IngestUploadFieldsSchema.safeParse(upload.fields);
-        if (!fields.success) throw new AppError(CommonErrorCodes.invalidArguments, `Invalid fields: ${describeZodError(fields.error)}`);
-        const result = await ingestDocument({ ...deps, roots: [...deps.roots, dir] }, { ...fields.data, file_path: upload.path });
+        if (!fields.success)
+          throw new AppError(CommonErrorCodes.invalidArguments, `Invalid fields: ${describeZodError(fields.error)}`);
+        const result = await ingestDocument(
+          { ...deps, roots: [...deps.roots, dir] },
+          { ...fields.data, file_path: upload.path },
+        );
         return IngestUploadResultSchema.parse(result);
       } finally {
         await upload.discard();

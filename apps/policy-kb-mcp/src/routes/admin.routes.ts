@@ -35,7 +35,8 @@ export interface AdminApiDeps {
 }
 
 const TAGS = ['policy admin'] as const;
-const invalid = (message: string): AppError => new AppError(CommonErrorCodes.invalidArguments, message, { httpStatus: 400 });
+const invalid = (message: string): AppError =>
+  new AppError(CommonErrorCodes.invalidArguments, message, { httpStatus: 400 });
 const parse = <S extends z.ZodType>(schema: S, value: unknown, what: string): z.infer<S> => {
   const r = schema.safeParse(value);
   if (!r.success) throw invalid(`Invalid ${what}: ${describeZodError(r.error)}`);
@@ -45,7 +46,10 @@ const parse = <S extends z.ZodType>(schema: S, value: unknown, what: string): z.
 const SourceParams = z.object({ source: SourceSlugSchema });
 const RevisionParams = SourceParams.extend({ revision_id: z.string().min(1).max(200) });
 const params = (schema: z.ZodObject) => jsonSchemaOf(schema, 'input');
-const common = { 400: errorResponse('Invalid input (invalid_arguments, invalid_date)'), 503: errorResponse('The registry is unavailable') };
+const common = {
+  400: errorResponse('Invalid input (invalid_arguments, invalid_date)'),
+  503: errorResponse('The registry is unavailable'),
+};
 /** The OpenAPI description of a read route: its path parameters, its 200 body, its 404 when it has one. */
 const readRoute = (summary: string, path: z.ZodObject | null, ok: z.ZodType, notFound?: string) => ({
   schema: {
@@ -86,12 +90,18 @@ export const registerAdminRoutes = (app: FastifyInstance, deps: AdminApiDeps): v
     },
   );
 
-  app.get('/api/policies', readRoute('List the registered policies', null, PolicyListResponseSchema), async () => PolicyListResponseSchema.parse({ policies: await registry.listPolicies() }),
+  app.get('/api/policies', readRoute('List the registered policies', null, PolicyListResponseSchema), async () =>
+    PolicyListResponseSchema.parse({ policies: await registry.listPolicies() }),
   );
 
   app.get(
     '/api/policies/:source',
-    readRoute('A policy with its revisions (newest effective_from first)', SourceParams, PolicyDetailResponseSchema, 'policy_not_found'),
+    readRoute(
+      'A policy with its revisions (newest effective_from first)',
+      SourceParams,
+      PolicyDetailResponseSchema,
+      'policy_not_found',
+    ),
     async (request) => {
       const { source } = parse(SourceParams, request.params, 'path');
       const policy = await requirePolicy(source);
@@ -109,7 +119,10 @@ export const registerAdminRoutes = (app: FastifyInstance, deps: AdminApiDeps): v
         params: params(SourceParams),
         body: multipartBodyOf(PolicyRevisionUploadFieldsSchema),
         response: {
-          202: { description: 'The revision (processing) and its ingest job', ...jsonSchemaOf(RevisionAcceptedResponseSchema) },
+          202: {
+            description: 'The revision (processing) and its ingest job',
+            ...jsonSchemaOf(RevisionAcceptedResponseSchema),
+          },
           404: errorResponse('policy_not_found'),
           409: errorResponse('revision_overlap or revision_already_exists: nothing was stored'),
           413: errorResponse('The file is larger than MAX_DOCUMENT_BYTES; nothing was stored'),
@@ -121,7 +134,11 @@ export const registerAdminRoutes = (app: FastifyInstance, deps: AdminApiDeps): v
     async (request, reply: FastifyReply) => {
       const { source } = parse(SourceParams, request.params, 'path');
       await requirePolicy(source);
-      const upload = await receiveUpload(request, { uploadsDir: join(policyUploadsDir(deps.dataDir), source), maxBytes: deps.maxDocumentBytes, safeName: safeFilename });
+      const upload = await receiveUpload(request, {
+        uploadsDir: join(policyUploadsDir(deps.dataDir), source),
+        maxBytes: deps.maxDocumentBytes,
+        safeName: safeFilename,
+      });
       let revisionId: string;
       try {
         const fields = parse(PolicyRevisionUploadFieldsSchema, upload.fields, 'fields');
@@ -146,11 +163,19 @@ export const registerAdminRoutes = (app: FastifyInstance, deps: AdminApiDeps): v
       const jobId = `policy-ingest-${randomUUID()}`;
       try {
         await deps.ingestQueue.add(
-          { version: 1, source, revision_id: revisionId, file: { kind: 'data_dir', path: relative(deps.dataDir, upload.path) }, reindex: false },
+          {
+            version: 1,
+            source,
+            revision_id: revisionId,
+            file: { kind: 'data_dir', path: relative(deps.dataDir, upload.path) },
+            reindex: false,
+          },
           { jobId },
         );
       } catch (error) {
-        await registry.updateRevision(source, revisionId, { status: 'failed', error: 'the ingest job could not be queued' }).catch(() => undefined);
+        await registry
+          .updateRevision(source, revisionId, { status: 'failed', error: 'the ingest job could not be queued' })
+          .catch(() => undefined);
         throw error;
       }
       const revision = await registry.getRevision(source, revisionId);
@@ -160,7 +185,12 @@ export const registerAdminRoutes = (app: FastifyInstance, deps: AdminApiDeps): v
 
   app.get(
     '/api/policies/:source/revisions',
-    readRoute("A policy's revisions, newest effective_from first", SourceParams, RevisionListResponseSchema, 'policy_not_found'),
+    readRoute(
+      "A policy's revisions, newest effective_from first",
+      SourceParams,
+      RevisionListResponseSchema,
+      'policy_not_found',
+    ),
     async (request) => {
       const { source } = parse(SourceParams, request.params, 'path');
       return RevisionListResponseSchema.parse({ source, revisions: await registry.listRevisions(source) });
@@ -169,12 +199,20 @@ export const registerAdminRoutes = (app: FastifyInstance, deps: AdminApiDeps): v
 
   app.get(
     '/api/policies/:source/revisions/:revision_id',
-    readRoute('One revision (its status follows its ingest job)', RevisionParams, PolicyRevisionSchema, 'policy_not_found, revision_not_found'),
+    readRoute(
+      'One revision (its status follows its ingest job)',
+      RevisionParams,
+      PolicyRevisionSchema,
+      'policy_not_found, revision_not_found',
+    ),
     async (request) => {
       const { source, revision_id } = parse(RevisionParams, request.params, 'path');
       await requirePolicy(source);
       const revision = await registry.getRevision(source, revision_id);
-      if (!revision) throw new AppError('revision_not_found', `Revision not found: ${revision_id} for policy ${source}`, { httpStatus: 404 });
+      if (!revision)
+        throw new AppError('revision_not_found', `Revision not found: ${revision_id} for policy ${source}`, {
+          httpStatus: 404,
+        });
       return PolicyRevisionSchema.parse(revision);
     },
   );
@@ -184,7 +222,8 @@ export const registerAdminRoutes = (app: FastifyInstance, deps: AdminApiDeps): v
     {
       schema: {
         tags: TAGS,
-        summary: 'Delete a revision: its chunks first, then the registry entry (the sole active one only with ?force=true)',
+        summary:
+          'Delete a revision: its chunks first, then the registry entry (the sole active one only with ?force=true)',
         params: params(RevisionParams),
         querystring: { type: 'object', properties: { force: { type: 'boolean', default: false } } },
         response: {
@@ -201,7 +240,8 @@ export const registerAdminRoutes = (app: FastifyInstance, deps: AdminApiDeps): v
       const deleted = await deletePolicyRevision(policyKb, { source, revision_id, force: force === 'true' });
       // The uploaded file goes with its revision (only a file the admin API stored, never another path).
       const file = deleted.revision.file_path;
-      if (file && isInside(file, policyUploadsDir(deps.dataDir))) await rm(dirname(file), { recursive: true, force: true });
+      if (file && isInside(file, policyUploadsDir(deps.dataDir)))
+        await rm(dirname(file), { recursive: true, force: true });
       return RevisionDeletedResponseSchema.parse(deleted);
     },
   );

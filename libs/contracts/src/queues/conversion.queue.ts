@@ -20,7 +20,10 @@ export const ConversionFileRefSchema = z.discriminatedUnion('kind', [
   }),
   z.object({
     kind: z.literal('local_path'),
-    path: z.string().min(1).describe('Absolute path; only for workers that share the producer\'s filesystem (in-process).'),
+    path: z
+      .string()
+      .min(1)
+      .describe("Absolute path; only for workers that share the producer's filesystem (in-process)."),
   }),
 ]);
 export type ConversionFileRef = z.infer<typeof ConversionFileRefSchema>;

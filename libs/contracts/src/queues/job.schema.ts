@@ -79,5 +79,6 @@ export const FailedJobSchema = z.object({
 });
 export type FailedJob = z.infer<typeof FailedJobSchema>;
 
-export const defineQueue = <P extends z.ZodType, R extends z.ZodType>(definition: QueueDefinition<P, R>): QueueDefinition<P, R> =>
-  definition;
+export const defineQueue = <P extends z.ZodType, R extends z.ZodType>(
+  definition: QueueDefinition<P, R>,
+): QueueDefinition<P, R> => definition;

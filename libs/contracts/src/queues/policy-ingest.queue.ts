@@ -16,7 +16,11 @@ export const PolicyIngestJobPayloadSchema = z.object({
   revision_id: RevisionIdSchema,
   file: z.object({
     kind: z.literal('data_dir'),
-    path: z.string().min(1).max(1024).describe('Relative to the shared DATA_DIR (e.g. "uploads/policies/NPPF/<uuid>/nppf.pdf").'),
+    path: z
+      .string()
+      .min(1)
+      .max(1024)
+      .describe('Relative to the shared DATA_DIR (e.g. "uploads/policies/NPPF/<uuid>/nppf.pdf").'),
   }),
   reindex: z.boolean().default(false),
 });
@@ -25,5 +29,10 @@ export type PolicyIngestJobPayload = z.infer<typeof PolicyIngestJobPayloadSchema
 export const PolicyIngestJobResultSchema = z.object({ version: z.literal(1), result: IngestPolicyRevisionOutput });
 export type PolicyIngestJobResult = z.infer<typeof PolicyIngestJobResultSchema>;
 
-const definition = { name: POLICY_INGEST_QUEUE_NAME, jobName: 'ingest', payload: PolicyIngestJobPayloadSchema, result: PolicyIngestJobResultSchema };
+const definition = {
+  name: POLICY_INGEST_QUEUE_NAME,
+  jobName: 'ingest',
+  payload: PolicyIngestJobPayloadSchema,
+  result: PolicyIngestJobResultSchema,
+};
 export const policyIngestQueue = defineQueue(definition);

@@ -115,18 +115,25 @@ const describeBounds = `at most ${EXTRACTION_SCHEMA_LIMITS.maxDepth} levels, ${E
  */
 export const ExtractionSchemaSkeleton = z
   .record(z.string(), z.json())
-  .refine((value) => !Array.isArray(value) && Object.keys(value).length > 0, 'the schema must be a non-empty JSON object')
+  .refine(
+    (value) => !Array.isArray(value) && Object.keys(value).length > 0,
+    'the schema must be a non-empty JSON object',
+  )
   .superRefine((value, ctx) => {
     let leaves = 0;
     const walk = (node: Record<string, SkeletonValue>, depth: number, path: string): void => {
-      if (depth > EXTRACTION_SCHEMA_LIMITS.maxDepth) ctx.addIssue({ code: 'custom', message: `${path}: nested deeper than ${describeBounds}` });
+      if (depth > EXTRACTION_SCHEMA_LIMITS.maxDepth)
+        ctx.addIssue({ code: 'custom', message: `${path}: nested deeper than ${describeBounds}` });
       for (const [key, child] of Object.entries(node)) {
-        if (key.length === 0 || key.length > EXTRACTION_SCHEMA_LIMITS.maxKeyChars) ctx.addIssue({ code: 'custom', message: `${path}: key "${key.slice(0, 40)}" is empty or too long` });
-        if (child && typeof child === 'object' && !Array.isArray(child) && Object.keys(child).length > 0) walk(child, depth + 1, path ? `${path}.${key}` : key);
+        if (key.length === 0 || key.length > EXTRACTION_SCHEMA_LIMITS.maxKeyChars)
+          ctx.addIssue({ code: 'custom', message: `${path}: key "${key.slice(0, 40)}" is empty or too long` });
+        if (child && typeof child === 'object' && !Array.isArray(child) && Object.keys(child).length > 0)
+          walk(child, depth + 1, path ? `${path}.${key}` : key);
         else leaves += 1;
       }
     };
     walk(value as Record<string, SkeletonValue>, 1, '');
-    if (leaves > EXTRACTION_SCHEMA_LIMITS.maxLeaves) ctx.addIssue({ code: 'custom', message: `the schema has ${leaves} fields; ${describeBounds}` });
+    if (leaves > EXTRACTION_SCHEMA_LIMITS.maxLeaves)
+      ctx.addIssue({ code: 'custom', message: `the schema has ${leaves} fields; ${describeBounds}` });
   });
 export type ExtractionSchema = z.infer<typeof ExtractionSchemaSkeleton>;

@@ -24,7 +24,10 @@ export const PolicyDetailResponseSchema = PolicySchema.extend({ revisions: z.arr
 export const RevisionListResponseSchema = z.object({ source: z.string(), revisions: z.array(PolicyRevisionSchema) });
 /** 202: the revision as registered (`processing`) and the ingest job that moves it on. */
 export const RevisionAcceptedResponseSchema = z.object({ revision: PolicyRevisionSchema, job_id: z.string() });
-export const RevisionDeletedResponseSchema = z.object({ revision: PolicyRevisionSchema, chunks_removed: z.number().int().nonnegative() });
+export const RevisionDeletedResponseSchema = z.object({
+  revision: PolicyRevisionSchema,
+  chunks_removed: z.number().int().nonnegative(),
+});
 
 /** `rev_{source}_{YYYY}_{MM}` from a `YYYY-MM-DD` day (the admin API's default revision id). */
 export const defaultRevisionId = (source: string, effectiveFrom: string): string =>

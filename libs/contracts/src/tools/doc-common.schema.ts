@@ -62,8 +62,10 @@ export const BoundedJsonObject = z.record(z.string().max(1000), z.unknown()).sup
     ctx.addIssue({ code: 'custom', message: 'must be JSON' });
     return;
   }
-  if (text.length > JsonBounds.maxChars) ctx.addIssue({ code: 'custom', message: `at most ${JsonBounds.maxChars} characters of JSON` });
-  else if (depthOf(value) > JsonBounds.maxDepth) ctx.addIssue({ code: 'custom', message: `at most ${JsonBounds.maxDepth} levels deep` });
+  if (text.length > JsonBounds.maxChars)
+    ctx.addIssue({ code: 'custom', message: `at most ${JsonBounds.maxChars} characters of JSON` });
+  else if (depthOf(value) > JsonBounds.maxDepth)
+    ctx.addIssue({ code: 'custom', message: `at most ${JsonBounds.maxDepth} levels deep` });
 });
 
 export const CacheKeyField = boundedString(256);

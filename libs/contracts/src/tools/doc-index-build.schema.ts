@@ -4,7 +4,7 @@ import { defineTool } from '../tool-definition.js';
 import { CacheKeyField, DocTypeSchema, LocatorSchema } from './doc-common.schema.js';
 
 export const DocIndexBuildInput = z.object({
-  file_path: PathField.describe('Path of the document (inside the server\'s document roots).'),
+  file_path: PathField.describe("Path of the document (inside the server's document roots)."),
   cache_key: CacheKeyField.nullable()
     .default(null)
     .describe(
@@ -34,7 +34,7 @@ export const docIndexBuildTool = defineTool({
   title: 'Build a document index',
   description:
     'Convert a document (PDF, DOCX, TXT, MD, HTML) to Markdown, chunk it by headings into text and table chunks ' +
-    '(locators h{n}, h{n}-c{m}, h{n}-t{m}) and index them for search. Cached by the file\'s fingerprint: the same ' +
+    "(locators h{n}, h{n}-c{m}, h{n}-t{m}) and index them for search. Cached by the file's fingerprint: the same " +
     'file returns its index at once. Returns index_id, the table of contents and the chunk count.',
   input: DocIndexBuildInput,
   output: DocIndexBuildOutput,

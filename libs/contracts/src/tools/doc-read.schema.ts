@@ -22,7 +22,7 @@ export const docReadTool = defineTool({
   title: 'Read a chunk',
   description:
     'Read one chunk of an indexed document by its locator (exact match), truncated to max_chars, with its heading ' +
-    'ancestry. An h{n} locator reads the heading\'s whole section.',
+    "ancestry. An h{n} locator reads the heading's whole section.",
   input: DocReadInput,
   output: DocReadOutput,
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },

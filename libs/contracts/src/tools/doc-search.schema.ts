@@ -12,14 +12,18 @@ export const DocSearchInput = z.object({
   top_k: z.number().int().min(1).max(50).default(5).describe('Maximum hits (default 5).'),
   scope: z.enum(['text', 'tables', 'all']).default('all').describe('Text chunks, table chunks, or both (default).'),
   mode: DocSearchModeSchema.optional().describe(
-    'Scoring: tfidf (spec 003 section 6), bm25, or hybrid (BM25 fused with embeddings). Default: the server\'s.',
+    "Scoring: tfidf (spec 003 section 6), bm25, or hybrid (BM25 fused with embeddings). Default: the server's.",
   ),
 });
 
 export const DocSearchHitSchema = z.object({
   locator: LocatorSchema,
   kind: ChunkKindSchema,
-  snippet: z.string().describe(`${DOC_SNIPPET_CHARS} characters of the chunk, from shortly before the first query term it contains (else its start).`),
+  snippet: z
+    .string()
+    .describe(
+      `${DOC_SNIPPET_CHARS} characters of the chunk, from shortly before the first query term it contains (else its start).`,
+    ),
   score: z.number(),
   heading_path: z.string(),
 });

@@ -8,7 +8,10 @@ const indexId = 'a'.repeat(64);
 
 describe('spec 003 doc tool contracts', () => {
   it('has the spec defaults: cache_key null, top_k 5, scope all, max_chars 3000', () => {
-    expect(DocIndexBuildInput.parse({ file_path: '/data/x.pdf' })).toEqual({ file_path: '/data/x.pdf', cache_key: null });
+    expect(DocIndexBuildInput.parse({ file_path: '/data/x.pdf' })).toEqual({
+      file_path: '/data/x.pdf',
+      cache_key: null,
+    });
     expect(DocSearchInput.parse({ index_id: indexId, query: 'max DC voltage' })).toEqual({
       index_id: indexId,
       query: 'max DC voltage',

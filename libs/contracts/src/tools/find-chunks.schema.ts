@@ -1,7 +1,12 @@
 import { z } from 'zod';
 import { QueryField } from './input-bounds.schema.js';
 import { defineTool } from '../tool-definition.js';
-import { ProjectErrorCodes, ProjectIdField, RetrievalFiltersSchema, RetrievalResultSchema } from './project-chunks.schema.js';
+import {
+  ProjectErrorCodes,
+  ProjectIdField,
+  RetrievalFiltersSchema,
+  RetrievalResultSchema,
+} from './project-chunks.schema.js';
 
 export const FindChunksInput = z.object({
   project: ProjectIdField,

@@ -14,7 +14,7 @@ export const GetDocumentTextInput = z.object({
     .int()
     .min(0)
     .optional()
-    .describe('Character offset to start at (default 0); pass the previous answer\'s `next_offset` to continue.'),
+    .describe("Character offset to start at (default 0); pass the previous answer's `next_offset` to continue."),
   max_chars: z
     .number()
     .int()
@@ -33,10 +33,20 @@ export const GetDocumentTextOutput = z.object({
   document_type: z.string(),
   chunk_count: z.number().int().nonnegative(),
   text: z.string(),
-  total_chars: z.number().int().nonnegative().optional().describe('Characters in the whole text (of the page range, if one was asked for).'),
+  total_chars: z
+    .number()
+    .int()
+    .nonnegative()
+    .optional()
+    .describe('Characters in the whole text (of the page range, if one was asked for).'),
   offset: z.number().int().nonnegative().optional().describe('Where `text` starts in the whole text.'),
-  next_offset: z.number().int().nonnegative().optional().describe('Pass as `offset` to read on; absent when `text` reaches the end.'),
-  remaining_chars: z.number().int().nonnegative().optional().describe('Characters after this answer\'s `text`.'),
+  next_offset: z
+    .number()
+    .int()
+    .nonnegative()
+    .optional()
+    .describe('Pass as `offset` to read on; absent when `text` reaches the end.'),
+  remaining_chars: z.number().int().nonnegative().optional().describe("Characters after this answer's `text`."),
 });
 
 export const getDocumentTextTool = defineTool({
@@ -45,7 +55,7 @@ export const getDocumentTextTool = defineTool({
   description:
     'Return the full text of an ingested document, reassembled from its chunks in order with the ' +
     'overlap between consecutive chunks removed. Long documents: pass `max_chars` (and then `offset` = the ' +
-    'answer\'s `next_offset`) to read in parts; `total_chars` and `remaining_chars` say how much there is; ' +
+    "answer's `next_offset`) to read in parts; `total_chars` and `remaining_chars` say how much there is; " +
     '`page_from`/`page_to` limit the text to a page range.',
   input: GetDocumentTextInput,
   output: GetDocumentTextOutput,

@@ -28,5 +28,11 @@ export const getPolicySectionTool = defineTool({
   input: GetPolicySectionInput,
   output: GetPolicySectionOutput,
   annotations: { readOnlyHint: true, openWorldHint: false },
-  errorCodes: ['section_not_found', 'policy_not_found', 'revision_not_found', 'invalid_arguments', 'registry_unavailable'],
+  errorCodes: [
+    'section_not_found',
+    'policy_not_found',
+    'revision_not_found',
+    'invalid_arguments',
+    'registry_unavailable',
+  ],
 });

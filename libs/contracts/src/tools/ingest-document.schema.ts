@@ -29,9 +29,9 @@ export const OptionalProjectField = ProjectIdSchema.optional().describe(
 export const IngestDocumentInput = z.object({
   file_path: PathField.describe('Absolute path to the document file on disk (inside an allowed root).'),
   application_ref: IdField.describe('Planning application reference (e.g. "25/01178/REM").'),
-  document_type: IdField
-    .optional()
-    .describe('Document type override (e.g. "transport_assessment"). Auto-classified from filename/content if omitted.'),
+  document_type: IdField.optional().describe(
+    'Document type override (e.g. "transport_assessment"). Auto-classified from filename/content if omitted.',
+  ),
   project: OptionalProjectField,
 });
 

@@ -7,7 +7,7 @@ export const IngestPolicyRevisionInput = z.object({
   source: SourceSlugSchema,
   revision_id: RevisionIdSchema,
   file_path: PathField.describe('Path to the revision PDF (inside an allowed root).'),
-  reindex: z.boolean().default(false).describe('Delete the revision\'s existing chunks first.'),
+  reindex: z.boolean().default(false).describe("Delete the revision's existing chunks first."),
 });
 
 export const IngestPolicyRevisionOutput = z.object({
@@ -23,10 +23,21 @@ export const ingestPolicyRevisionTool = defineTool({
   name: 'ingest_policy_revision',
   title: 'Ingest policy revision',
   description:
-    'Extract, chunk, embed and store a registered policy revision\'s PDF with its effective dates, so that ' +
-    'temporal searches find it. With reindex, the revision\'s existing chunks are replaced.',
+    "Extract, chunk, embed and store a registered policy revision's PDF with its effective dates, so that " +
+    "temporal searches find it. With reindex, the revision's existing chunks are replaced.",
   input: IngestPolicyRevisionInput,
   output: IngestPolicyRevisionOutput,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  errorCodes: ['file_not_found', 'revision_not_found', 'no_content', 'extraction_failed', 'conversion_failed', 'forbidden_path', 'too_large', 'timeout', 'invalid_arguments', 'registry_unavailable'],
+  errorCodes: [
+    'file_not_found',
+    'revision_not_found',
+    'no_content',
+    'extraction_failed',
+    'conversion_failed',
+    'forbidden_path',
+    'too_large',
+    'timeout',
+    'invalid_arguments',
+    'registry_unavailable',
+  ],
 });

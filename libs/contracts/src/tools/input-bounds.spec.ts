@@ -10,7 +10,12 @@ const unbounded = (schema: unknown, path: string): string[] => {
   if (schema === null || typeof schema !== 'object') return [];
   const node = schema as Json;
   const found: string[] = [];
-  if (node['type'] === 'string' && node['maxLength'] === undefined && node['enum'] === undefined && node['const'] === undefined) {
+  if (
+    node['type'] === 'string' &&
+    node['maxLength'] === undefined &&
+    node['enum'] === undefined &&
+    node['const'] === undefined
+  ) {
     found.push(path);
   }
   if (node['type'] === 'array' && node['maxItems'] === undefined) found.push(path);
@@ -38,7 +43,9 @@ describe('tool input contracts: every string and array argument is bounded', () 
     const ok = { text: 'x'.repeat(InputBounds.chunkTextChars), source_filename: 'a.pdf', chunk_index: 0 };
     expect(StoreChunkSchema.safeParse(ok).success).toBe(true);
     expect(StoreChunkSchema.safeParse({ ...ok, text: `${ok.text}x` }).success).toBe(false);
-    expect(StoreChunkSchema.safeParse({ ...ok, metadata: { note: 'y'.repeat(InputBounds.chunkTextChars) } }).success).toBe(false);
+    expect(
+      StoreChunkSchema.safeParse({ ...ok, metadata: { note: 'y'.repeat(InputBounds.chunkTextChars) } }).success,
+    ).toBe(false);
   });
 
   it('refuses a 5 MB query with a short message naming the field', () => {

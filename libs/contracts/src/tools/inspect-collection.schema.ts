@@ -31,7 +31,7 @@ export const inspectCollectionTool = defineTool({
   name: 'inspect_collection',
   title: 'Inspect project collection',
   description:
-    'Report a project collection\'s size, embedding model fingerprint, hybrid flag, payload indexes and sample payloads.',
+    "Report a project collection's size, embedding model fingerprint, hybrid flag, payload indexes and sample payloads.",
   input: InspectCollectionInput,
   output: InspectCollectionOutput,
   annotations: { readOnlyHint: true, openWorldHint: false },

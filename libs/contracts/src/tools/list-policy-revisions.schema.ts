@@ -23,7 +23,8 @@ export const ListPolicyRevisionsOutput = z.object({
 export const listPolicyRevisionsTool = defineTool({
   name: 'list_policy_revisions',
   title: 'List policy revisions',
-  description: 'List the revisions of one policy, newest effective_from first; effective_to is null for the one in force.',
+  description:
+    'List the revisions of one policy, newest effective_from first; effective_to is null for the one in force.',
   input: ListPolicyRevisionsInput,
   output: ListPolicyRevisionsOutput,
   annotations: { readOnlyHint: true, openWorldHint: false },

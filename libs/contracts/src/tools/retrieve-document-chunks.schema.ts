@@ -18,10 +18,7 @@ export const CollectionChunkMetadataSchema = z
 export const RetrieveDocumentChunksInput = z.object({
   query: QueryField.describe('The search query text.'),
   top_k: z.number().int().min(1).max(100).default(5).describe('Number of top results to return (default 5).'),
-  collection: IdField
-    .nullable()
-    .default(null)
-    .describe('Collection name to search. null searches all collections.'),
+  collection: IdField.nullable().default(null).describe('Collection name to search. null searches all collections.'),
 });
 
 export const RetrievedChunkSchema = z.object({

@@ -9,7 +9,12 @@ export const SearchModeSchema = z.enum(['hybrid', 'semantic', 'keyword']);
 export const SearchApplicationDocsInput = z.object({
   query: QueryField.describe('Natural language search query.'),
   application_ref: IdField.optional().describe('Filter results to a specific application.'),
-  document_types: z.array(IdField).min(1).max(InputBounds.listItems).optional().describe('Filter by document types (any of).'),
+  document_types: z
+    .array(IdField)
+    .min(1)
+    .max(InputBounds.listItems)
+    .optional()
+    .describe('Filter by document types (any of).'),
   max_results: z.number().int().min(1).max(100).default(10).describe('Maximum number of results (1-100, default 10).'),
   search_mode: SearchModeSchema.optional().describe('hybrid (default: BM25 + dense, fused), semantic, or keyword.'),
   project: OptionalProjectField,

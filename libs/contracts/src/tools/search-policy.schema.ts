@@ -5,7 +5,13 @@ import { IsoDateString, SourceSlugSchema } from './policy-common.schema.js';
 
 export const SearchPolicyInput = z.object({
   query: QueryField.describe('Natural language search query.'),
-  sources: z.array(SourceSlugSchema).min(1).max(InputBounds.listItems).nullable().optional().describe('Only these policy sources.'),
+  sources: z
+    .array(SourceSlugSchema)
+    .min(1)
+    .max(InputBounds.listItems)
+    .nullable()
+    .optional()
+    .describe('Only these policy sources.'),
   effective_date: IsoDateString.nullable()
     .optional()
     .describe('Only chunks of revisions in force on this date (YYYY-MM-DD, both bounds inclusive).'),
@@ -15,7 +21,9 @@ export const SearchPolicyInput = z.object({
     .min(1)
     .max(20)
     .optional()
-    .describe('Batch search: more queries answered in the same call, with the same filters (results per query in `batch`).'),
+    .describe(
+      'Batch search: more queries answered in the same call, with the same filters (results per query in `batch`).',
+    ),
 });
 
 export const PolicySearchResultSchema = z.object({
@@ -37,7 +45,13 @@ export const SearchPolicyOutput = z.object({
   results: z.array(PolicySearchResultSchema),
   /** Present when `queries` was given: one answer per query, in order. */
   batch: z
-    .array(z.object({ query: z.string(), results_count: z.number().int().nonnegative(), results: z.array(PolicySearchResultSchema) }))
+    .array(
+      z.object({
+        query: z.string(),
+        results_count: z.number().int().nonnegative(),
+        results: z.array(PolicySearchResultSchema),
+      }),
+    )
     .optional(),
 });
 

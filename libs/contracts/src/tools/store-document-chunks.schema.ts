@@ -14,7 +14,10 @@ export const StoreChunkSchema = z.object({
   chunk_index: z.number().int().nonnegative(),
   metadata: z
     .record(z.string().max(InputBounds.idChars), z.unknown())
-    .refine((m) => JSON.stringify(m).length <= InputBounds.chunkTextChars, `metadata is over ${InputBounds.chunkTextChars} characters of JSON`)
+    .refine(
+      (m) => JSON.stringify(m).length <= InputBounds.chunkTextChars,
+      `metadata is over ${InputBounds.chunkTextChars} characters of JSON`,
+    )
     .optional(),
 });
 export type StoreChunk = z.infer<typeof StoreChunkSchema>;
@@ -23,8 +26,14 @@ export const StoreDocumentChunksInput = z.object({
   chunks: z
     .array(z.record(z.string().max(InputBounds.idChars), z.unknown()))
     .max(InputBounds.chunksPerCall)
-    .describe('Chunks: {text (required), source_filename (required), chunk_index (required, integer), metadata (optional)}.'),
-  collection: z.string().max(InputBounds.idChars).default('DocumentChunks').describe('Collection to store the chunks in (default "DocumentChunks").'),
+    .describe(
+      'Chunks: {text (required), source_filename (required), chunk_index (required, integer), metadata (optional)}.',
+    ),
+  collection: z
+    .string()
+    .max(InputBounds.idChars)
+    .default('DocumentChunks')
+    .describe('Collection to store the chunks in (default "DocumentChunks").'),
 });
 
 export const StoreDocumentChunksOutput = z.object({

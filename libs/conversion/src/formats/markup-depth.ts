@@ -1,11 +1,60 @@
 /** Deepest element nesting a document may have: far beyond real pages (tens of levels), far below the parser's limits. */
 export const MAX_NESTING_DEPTH = 512;
 
-const VOID = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'param', 'source', 'track', 'wbr', 'keygen', 'frame', 'basefont', 'isindex']);
+const VOID = new Set([
+  'area',
+  'base',
+  'br',
+  'col',
+  'embed',
+  'hr',
+  'img',
+  'input',
+  'link',
+  'meta',
+  'param',
+  'source',
+  'track',
+  'wbr',
+  'keygen',
+  'frame',
+  'basefont',
+  'isindex',
+]);
 /** Elements whose end tag is optional: an unclosed one is closed by its next sibling, so it does not nest. */
-const OPTIONAL_END = new Set(['p', 'li', 'dt', 'dd', 'tr', 'td', 'th', 'option', 'optgroup', 'thead', 'tbody', 'tfoot', 'colgroup', 'rb', 'rt', 'rtc', 'rp']);
+const OPTIONAL_END = new Set([
+  'p',
+  'li',
+  'dt',
+  'dd',
+  'tr',
+  'td',
+  'th',
+  'option',
+  'optgroup',
+  'thead',
+  'tbody',
+  'tfoot',
+  'colgroup',
+  'rb',
+  'rt',
+  'rtc',
+  'rp',
+]);
 /** Raw-text elements: their content is not markup. */
-const RAW = new Set(['script', 'style', 'textarea', 'title', 'xmp', 'noscript', 'template', 'iframe', 'noembed', 'noframes', 'plaintext']);
+const RAW = new Set([
+  'script',
+  'style',
+  'textarea',
+  'title',
+  'xmp',
+  'noscript',
+  'template',
+  'iframe',
+  'noembed',
+  'noframes',
+  'plaintext',
+]);
 
 const isNameStart = (c: number): boolean => (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
 const isNameChar = (c: number): boolean => isNameStart(c) || (c >= 48 && c <= 57) || c === 45 || c === 58 || c === 95;

@@ -37,13 +37,30 @@ function turndown(): TurndownService {
     emDelimiter: '_',
   });
   td.use(gfm);
-  td.remove(['script', 'style', 'noscript', 'template', 'head', 'title', 'iframe', 'object', 'svg', 'canvas', 'nav', 'form', 'button']);
+  td.remove([
+    'script',
+    'style',
+    'noscript',
+    'template',
+    'head',
+    'title',
+    'iframe',
+    'object',
+    'svg',
+    'canvas',
+    'nav',
+    'form',
+    'button',
+  ]);
   // Paragraphs, line breaks and lists inside table cells would break the one-line GFM row.
   td.addRule('cellBlock', {
     filter: (node: MarkupNode) => ['P', 'DIV', 'UL', 'OL', 'LI'].includes(node.nodeName) && inCell(node),
     replacement: (content: string) => ` ${content.replace(/\s*\n\s*/g, ' ').trim()} `,
   });
-  td.addRule('cellBreak', { filter: (node: MarkupNode) => node.nodeName === 'BR' && inCell(node), replacement: () => ' ' });
+  td.addRule('cellBreak', {
+    filter: (node: MarkupNode) => node.nodeName === 'BR' && inCell(node),
+    replacement: () => ' ',
+  });
   // Images carry no text here (mammoth inlines them as data: URIs): keep the alt text only.
   td.addRule('image', {
     filter: 'img',
@@ -83,7 +100,9 @@ function decodeHtml(bytes: Uint8Array): string {
     return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
     // Windows-1252 by hand: Node builds without full ICU decode that label as plain Latin-1
-    return new TextDecoder('latin1').decode(bytes).replace(/[\u0080-\u009f]/g, (c) => CP1252_HIGH[c.charCodeAt(0) - 0x80] || c);
+    return new TextDecoder('latin1')
+      .decode(bytes)
+      .replace(/[\u0080-\u009f]/g, (c) => CP1252_HIGH[c.charCodeAt(0) - 0x80] || c);
   }
 }
 
@@ -102,10 +121,11 @@ function htmlToMarkdown(html: string): string {
   const md = turndown().turndown(promoteHeaderRows(body));
   return md
     .split('\n')
-    .map((line) =>
-      /^\|.*\|$/.test(line)
-        ? line.replace(/\s{2,}/g, ' ') // table rows: cell padding from the GFM rule
-        : line.replace(/^(\s*)(-|\d+\.) {2,}(?=\S)/, '$1$2 '), // turndown pads list markers to 4 columns
+    .map(
+      (line) =>
+        /^\|.*\|$/.test(line)
+          ? line.replace(/\s{2,}/g, ' ') // table rows: cell padding from the GFM rule
+          : line.replace(/^(\s*)(-|\d+\.) {2,}(?=\S)/, '$1$2 '), // turndown pads list markers to 4 columns
     )
     .join('\n')
     .replace(/\n{3,}/g, '\n\n')

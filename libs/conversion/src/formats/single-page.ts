@@ -1,7 +1,12 @@
 import type { FormatOutput } from '../types.js';
 
 /** Formats without pages (DOCX, HTML, TXT, MD) are one page: every offset maps to page 1. */
-export function singlePage(markdown: string, title: string | null, warnings: string[] = [], text = markdown): FormatOutput {
+export function singlePage(
+  markdown: string,
+  title: string | null,
+  warnings: string[] = [],
+  text = markdown,
+): FormatOutput {
   return {
     pages: [
       {

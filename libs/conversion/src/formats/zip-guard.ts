@@ -26,7 +26,12 @@ interface ZipEntry {
  * total past `maxTotalBytes`. Hand-written (about 80 lines) because it must run before, and independently
  * of, the unzip library; `signal` (the conversion timeout) stops it.
  */
-export async function checkZip(bytes: Uint8Array, name: string, signal: AbortSignal, limits: ZipLimits = DEFAULT_ZIP_LIMITS): Promise<void> {
+export async function checkZip(
+  bytes: Uint8Array,
+  name: string,
+  signal: AbortSignal,
+  limits: ZipLimits = DEFAULT_ZIP_LIMITS,
+): Promise<void> {
   const entries = readDirectory(bytes, name, limits);
   let total = 0;
   for (const entry of entries) {
@@ -40,14 +45,24 @@ export async function checkZip(bytes: Uint8Array, name: string, signal: AbortSig
         throw conversionError('extraction_failed', `${name} has a corrupt ZIP entry`, e);
       });
       if (inflated > entry.declared)
-        throw conversionError('too_large', `${name} is a decompression bomb (a ZIP entry inflates past its declared ${entry.declared} bytes)`);
+        throw conversionError(
+          'too_large',
+          `${name} is a decompression bomb (a ZIP entry inflates past its declared ${entry.declared} bytes)`,
+        );
       total += inflated;
       if (inflated > 1024 * 1024 && inflated / Math.max(1, entry.compressed.length) > limits.maxRatio)
-        throw conversionError('too_large', `${name} looks like a decompression bomb (an entry expands ${Math.round(inflated / Math.max(1, entry.compressed.length))}x)`);
+        throw conversionError(
+          'too_large',
+          `${name} looks like a decompression bomb (an entry expands ${Math.round(inflated / Math.max(1, entry.compressed.length))}x)`,
+        );
     } else {
-      throw conversionError('extraction_failed', `${name} uses an unsupported ZIP compression method (${entry.method})`);
+      throw conversionError(
+        'extraction_failed',
+        `${name} uses an unsupported ZIP compression method (${entry.method})`,
+      );
     }
-    if (total > limits.maxTotalBytes) throw conversionError('too_large', `${name} expands to more than ${limits.maxTotalBytes} bytes`);
+    if (total > limits.maxTotalBytes)
+      throw conversionError('too_large', `${name} expands to more than ${limits.maxTotalBytes} bytes`);
   }
 }
 
@@ -78,8 +93,12 @@ function readDirectory(bytes: Uint8Array, name: string, limits: ZipLimits): ZipE
       throw conversionError('too_large', `${name} has a ZIP64 entry (over 4 GiB uncompressed)`);
     declaredTotal += size;
     if (size > 1024 * 1024 && size / Math.max(1, compressedSize) > limits.maxRatio)
-      throw conversionError('too_large', `${name} looks like a decompression bomb (an entry expands ${Math.round(size / Math.max(1, compressedSize))}x)`);
-    if (declaredTotal > limits.maxTotalBytes) throw conversionError('too_large', `${name} expands to more than ${limits.maxTotalBytes} bytes`);
+      throw conversionError(
+        'too_large',
+        `${name} looks like a decompression bomb (an entry expands ${Math.round(size / Math.max(1, compressedSize))}x)`,
+      );
+    if (declaredTotal > limits.maxTotalBytes)
+      throw conversionError('too_large', `${name} expands to more than ${limits.maxTotalBytes} bytes`);
     if (local + 30 > bytes.length || view.getUint32(local, true) !== 0x04034b50) throw corrupt();
     const start = local + 30 + view.getUint16(local + 26, true) + view.getUint16(local + 28, true);
     if (start + compressedSize > bytes.length) throw corrupt();

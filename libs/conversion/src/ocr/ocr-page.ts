@@ -38,7 +38,10 @@ export async function ocrPage(ctx: FormatContext, doc: DocRef, page: number, dpi
   }
   // every render is levelled: tesseract's page layout splits the lines of a tilted page
   const { skew } = o;
-  const render = async (rotation: number, atDpi: number): Promise<{ image: Uint8Array; width: number; height: number }> => {
+  const render = async (
+    rotation: number,
+    atDpi: number,
+  ): Promise<{ image: Uint8Array; width: number; height: number }> => {
     try {
       return await pools.pdf.render(doc, page, atDpi, rotation + skew, signal);
     } catch (e) {
@@ -51,7 +54,10 @@ export async function ocrPage(ctx: FormatContext, doc: DocRef, page: number, dpi
   const read = (rotation: number): Promise<OcrPageResult> => {
     let r = reads.get(rotation);
     if (!r) {
-      r = render(rotation, dpi).then(async (img) => ({ ...(await pools.ocr.recognize(img.image, signal, undefined, dpi)), rotation }));
+      r = render(rotation, dpi).then(async (img) => ({
+        ...(await pools.ocr.recognize(img.image, signal, undefined, dpi)),
+        rotation,
+      }));
       reads.set(rotation, r);
     }
     return r;
@@ -60,7 +66,12 @@ export async function ocrPage(ctx: FormatContext, doc: DocRef, page: number, dpi
   const trial = async (rotation: number): Promise<OcrPageResult> => {
     const trialDpi = Math.min(dpi, TRIAL_DPI);
     const img = await render(rotation, trialDpi);
-    const band = { left: Math.round(img.width * 0.1), top: Math.round(img.height * 0.3), width: Math.round(img.width * 0.8), height: Math.round(img.height * 0.4) };
+    const band = {
+      left: Math.round(img.width * 0.1),
+      top: Math.round(img.height * 0.3),
+      width: Math.round(img.width * 0.8),
+      height: Math.round(img.height * 0.4),
+    };
     const r = await pools.ocr.recognize(img.image, signal, band, trialDpi);
     return { ...r, rotation };
   };

@@ -23,7 +23,12 @@ export interface OcrSettings {
 }
 
 /** Measured in bench/conversion/ocr-trials.bench.ts (docs/benchmarks/conversion.md, "OCR quality"). */
-export const DEFAULT_OCR_SETTINGS: Readonly<OcrSettings> = { langData: '4.0.0_best_int', psm: 3, dpi: 300, thresholding: 0 };
+export const DEFAULT_OCR_SETTINGS: Readonly<OcrSettings> = {
+  langData: '4.0.0_best_int',
+  psm: 3,
+  dpi: 300,
+  thresholding: 0,
+};
 
 const MIN_OCR_DPI = 100;
 const MAX_OCR_DPI = 600;
@@ -82,7 +87,12 @@ export class OcrPool {
   }
 
   /** Recognises an image (PAM/PNG/...); `rectangle` limits recognition to a region (cheap orientation trials). */
-  recognize(image: Uint8Array, signal?: AbortSignal, rectangle?: Tesseract.Rectangle, dpi = this.settings.dpi): Promise<OcrText> {
+  recognize(
+    image: Uint8Array,
+    signal?: AbortSignal,
+    rectangle?: Tesseract.Rectangle,
+    dpi = this.settings.dpi,
+  ): Promise<OcrText> {
     const { psm, thresholding } = this.settings;
     return this.pool.use(async (w) => {
       // The image carries no resolution: tell tesseract instead of letting it guess. Page segmentation

@@ -31,12 +31,17 @@ const RIGHT = [
 /** A two-column page (the right column's lines half a line lower) rendered at 200 DPI and drawn as an 8-bit grey image on an image-only page. */
 function twoColumnScan(): Buffer {
   const line = (x: number, y: number, s: string): string => `BT /F1 14 Tf ${x} ${y} Td (${pdfString(s)}) Tj ET`;
-  const content = [...LEFT.map((s, i) => line(60, 700 - i * 22, s)), ...RIGHT.map((s, i) => line(340, 689 - i * 22, s))].join('\n');
+  const content = [
+    ...LEFT.map((s, i) => line(60, 700 - i * 22, s)),
+    ...RIGHT.map((s, i) => line(340, 689 - i * 22, s)),
+  ].join('\n');
   const page = mupdf.Document.openDocument(makePdf([{ content }]), 'application/pdf').loadPage(0);
   const scale = 200 / 72;
   const pix = page.toPixmap(mupdf.Matrix.scale(scale, scale), mupdf.ColorSpace.DeviceGray, false);
   const gray = new Uint8Array(pix.getPixels());
-  return makePdf([{ content: 'q 612 0 0 792 0 0 cm /Im1 Do Q', image: { width: pix.getWidth(), height: pix.getHeight(), gray } }]);
+  return makePdf([
+    { content: 'q 612 0 0 792 0 0 cm /Im1 Do Q', image: { width: pix.getWidth(), height: pix.getHeight(), gray } },
+  ]);
 }
 
 const engines: ConversionEngine[] = [];

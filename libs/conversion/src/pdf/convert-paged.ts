@@ -16,7 +16,9 @@ const visibleChars = (s: string): number => s.replace(/\s+/g, '').length;
 function pageText(layout: PageLayout, leaveOut?: Set<TextBlock>): string {
   return layout.blocks
     .filter((b) => b.kind !== 'text' || !leaveOut?.has(b))
-    .map((b) => (b.kind === 'table' ? b.rows.map((r) => r.join('\t')).join('\n') : b.kind === 'code' ? b.lines.join('\n') : b.text))
+    .map((b) =>
+      b.kind === 'table' ? b.rows.map((r) => r.join('\t')).join('\n') : b.kind === 'code' ? b.lines.join('\n') : b.text,
+    )
     .filter(Boolean)
     .join('\n');
 }
@@ -91,7 +93,8 @@ async function convert(ctx: FormatContext, kind: 'pdf' | 'image', doc: DocRef): 
   // 2. OCR where the text layer is (nearly) empty
   let needOcr = layouts.filter((_, i) => visibleChars(texts[i] ?? '') < MIN_TEXT_CHARS).map((l) => l.pageNumber);
   let ocrAllowed = options.enableOcr;
-  if (needOcr.length && !options.enableOcr) warnings.push(`OCR disabled: ${needOcr.length} page(s) without a text layer left empty`);
+  if (needOcr.length && !options.enableOcr)
+    warnings.push(`OCR disabled: ${needOcr.length} page(s) without a text layer left empty`);
   if (needOcr.length && options.enableOcr && ctx.isRendering && options.skipOcrForRenderings) {
     ocrAllowed = false;
     warnings.push('filename matches a rendering pattern: OCR skipped');
@@ -99,7 +102,13 @@ async function convert(ctx: FormatContext, kind: 'pdf' | 'image', doc: DocRef): 
   // One pass decides per page: an image-based document with a text layer elsewhere is a drawing or a plan
   // (spec 000 skips those), so its text-less pages are not OCR'd unless asked; a pure scan always is.
   const averageImageRatio = layouts.reduce((s, l) => s + l.imageRatio, 0) / Math.max(1, layouts.length);
-  if (ocrAllowed && needOcr.length && needOcr.length < pages && !options.ocrImageBased && averageImageRatio > options.imageRatioThreshold) {
+  if (
+    ocrAllowed &&
+    needOcr.length &&
+    needOcr.length < pages &&
+    !options.ocrImageBased &&
+    averageImageRatio > options.imageRatioThreshold
+  ) {
     ocrAllowed = false;
     warnings.push(
       `image-based document (average image ratio ${averageImageRatio.toFixed(3)} above ${options.imageRatioThreshold}): ` +
@@ -156,7 +165,15 @@ async function convert(ctx: FormatContext, kind: 'pdf' | 'image', doc: DocRef): 
     };
   });
   const title = info.metadata['title']?.trim() || null;
-  return { pages: records, markdown, pageMap, title, metadata: info.metadata, warnings, ocrSkipped: needOcr.length > 0 && !ocrAllowed };
+  return {
+    pages: records,
+    markdown,
+    pageMap,
+    title,
+    metadata: info.metadata,
+    warnings,
+    ocrSkipped: needOcr.length > 0 && !ocrAllowed,
+  };
 }
 
 /**
@@ -165,10 +182,16 @@ async function convert(ctx: FormatContext, kind: 'pdf' | 'image', doc: DocRef): 
  * lines; rules and table borders are strokes, cell shading four-sided rectangles).
  */
 export const MIN_LETTER_FILLS = 10;
-export const looksLikeLettering = (d: PageDrawings): boolean => d.fills >= MIN_LETTER_FILLS && d.segments >= 6 * d.fills;
+export const looksLikeLettering = (d: PageDrawings): boolean =>
+  d.fills >= MIN_LETTER_FILLS && d.segments >= 6 * d.fills;
 
 /** The pages of `candidates` (no text layer) with neither an image nor a drawing that `looksLikeLettering`. */
-async function pagesWithNothingToRead(ctx: FormatContext, doc: DocRef, layouts: ExtractedPage[], candidates: number[]): Promise<Set<number>> {
+async function pagesWithNothingToRead(
+  ctx: FormatContext,
+  doc: DocRef,
+  layouts: ExtractedPage[],
+  candidates: number[],
+): Promise<Set<number>> {
   const ratio = new Map(layouts.map((l) => [l.pageNumber, l.imageRatio]));
   const imageless = candidates.filter((n) => (ratio.get(n) ?? 0) === 0);
   if (imageless.length === 0) return new Set();
@@ -180,10 +203,12 @@ async function pagesWithNothingToRead(ctx: FormatContext, doc: DocRef, layouts: 
     ctx.log?.warn({ file: ctx.filename, err: (e as Error).message }, 'vector drawing check failed: pages go to OCR');
     return new Set();
   }
-  return new Set(imageless.filter((_, i) => {
-    const d = drawn[i];
-    return d !== undefined && !looksLikeLettering(d);
-  }));
+  return new Set(
+    imageless.filter((_, i) => {
+      const d = drawn[i];
+      return d !== undefined && !looksLikeLettering(d);
+    }),
+  );
 }
 
 /** An image declaring more than MAX_IMAGE_PIXELS is refused from its header, before mupdf decodes it. */

@@ -10,8 +10,13 @@ import { loadNativeEngine } from './pdf-native.js';
 // took 30-70x its text-only time before.
 const ADDON = fileURLToPath(new URL('../../native/build/Release/lectern_mupdf.node', import.meta.url));
 const PLAN = corpusFile(
-  'uk-planning-policy', 'dataset', 'Coventry', '2. Supplementary Planning Documents (SPD)', 'Historic Control Plans',
-  'Kenilworth Road control plan', 'Kenilworth_Road_control_plan.pdf',
+  'uk-planning-policy',
+  'dataset',
+  'Coventry',
+  '2. Supplementary Planning Documents (SPD)',
+  'Historic Control Plans',
+  'Kenilworth Road control plan',
+  'Kenilworth_Road_control_plan.pdf',
 );
 /** The smaller decoded image: 864 x 861 RGB. */
 const DECODED_BYTES = 864 * 861 * 3;

@@ -6,18 +6,25 @@ import { createConversionEngine, pageAt } from '../index.js';
 const engine = createConversionEngine({ pdfWorkers: 1 });
 afterAll(() => engine.close());
 
-const show = (x: number, y: number, text: string, font = 'F1', size = 11): string => `BT /${font} ${size} Tf ${x} ${y} Td (${pdfString(text)}) Tj ET`;
+const show = (x: number, y: number, text: string, font = 'F1', size = 11): string =>
+  `BT /${font} ${size} Tf ${x} ${y} Td (${pdfString(text)}) Tj ET`;
 /** Lines set 15 pt apart from y = 680 down (the body of a page: below the running-header band). */
 const body = (lines: string[], y = 680): string => lines.map((l, i) => show(72, y - i * 15, l)).join('\n');
 const convert = (pages: string[], options: { pageMarkers?: boolean } = {}) =>
-  engine.convert({ bytes: makePdf(pages.map((content) => ({ content }))), filename: 'report.pdf' }, { enableOcr: false, ...options });
+  engine.convert(
+    { bytes: makePdf(pages.map((content) => ({ content }))), filename: 'report.pdf' },
+    { enableOcr: false, ...options },
+  );
 
 const PAGES = [1, 2, 3, 4].map((n) =>
   [
     show(72, 770, 'Coventry City Council - Planning Committee Report', 'F1', 8), // running header
     show(290, 30, `Page ${n} of 4`, 'F1', 8), // running footer
     show(72, 700, `Section ${n}`, 'F2', 18),
-    body([`The committee considered item ${n} of the agenda at length on the evening of the meeting.`, 'Members agreed to return to it at the next meeting of the committee.']),
+    body([
+      `The committee considered item ${n} of the agenda at length on the evening of the meeting.`,
+      'Members agreed to return to it at the next meeting of the committee.',
+    ]),
   ].join('\n'),
 );
 
@@ -62,7 +69,11 @@ describe('a running header carrying the chapter name', () => {
     const chapters = ['Housing', 'Housing', 'Employment', 'Retail', 'Retail'];
     const r = await convert(
       chapters.map((c, i) =>
-        [show(72, 770, `Coventry City Council 2017/18 Annual Monitoring Report ${c}`, 'F1', 8), show(72, 700, `Part ${i + 1}`, 'F2', 18), body(['The council monitors the delivery of new homes and jobs against the plan every year.'])].join('\n'),
+        [
+          show(72, 770, `Coventry City Council 2017/18 Annual Monitoring Report ${c}`, 'F1', 8),
+          show(72, 700, `Part ${i + 1}`, 'F2', 18),
+          body(['The council monitors the delivery of new homes and jobs against the plan every year.']),
+        ].join('\n'),
       ),
     );
     expect(r.markdown).not.toMatch(/Annual Monitoring Report/);
@@ -91,11 +102,27 @@ describe('words hyphenated at a line end', () => {
 });
 
 describe('code and monospaced listings', () => {
-  const LISTING = ['x <- c(10.4, 5.6, 3.1)', 'for (i in 1:3) {', '    y[i] <- x[i] * 2', '}', 'name     value   unit', 'alpha    10      m', 'beta     200     kg', 'gamma    3       s'];
-  const courier = (lines: string[], x = 90, y = 600): string => lines.map((l, i) => `BT /F3 10 Tf ${x} ${y - i * 12} Td (${pdfString(l)}) Tj ET`).join('\n');
+  const LISTING = [
+    'x <- c(10.4, 5.6, 3.1)',
+    'for (i in 1:3) {',
+    '    y[i] <- x[i] * 2',
+    '}',
+    'name     value   unit',
+    'alpha    10      m',
+    'beta     200     kg',
+    'gamma    3       s',
+  ];
+  const courier = (lines: string[], x = 90, y = 600): string =>
+    lines.map((l, i) => `BT /F3 10 Tf ${x} ${y - i * 12} Td (${pdfString(l)}) Tj ET`).join('\n');
 
   it('a listing in a monospaced font is fenced with its indentation, not made a table', async () => {
-    const r = await convert([[body(['The following commands create a vector and print a small table of values:']), courier(LISTING), body(['The loop above doubles every value.'], 480)].join('\n')]);
+    const r = await convert([
+      [
+        body(['The following commands create a vector and print a small table of values:']),
+        courier(LISTING),
+        body(['The loop above doubles every value.'], 480),
+      ].join('\n'),
+    ]);
     expect(r.tables).toEqual([]);
     expect(r.markdown).toContain('```\nx <- c(10.4, 5.6, 3.1)\nfor (i in 1:3) {\n    y[i] <- x[i] * 2\n}\n');
     expect(r.markdown).toMatch(/The loop above doubles every value\.$/);

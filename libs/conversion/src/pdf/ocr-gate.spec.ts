@@ -8,14 +8,21 @@ import { looksLikeLettering } from './convert-paged.js';
 // an image or a drawing dense like lettering; a blank page, a part title, a page of rules do not.
 const ADDON = fileURLToPath(new URL('../../native/build/Release/lectern_mupdf.node', import.meta.url));
 const ENGINES: PdfEngine[] = existsSync(ADDON) ? ['wasm', 'native'] : ['wasm'];
-const engines = new Map(ENGINES.map((e) => [e, createConversionEngine({ pdfEngine: e, pdfWorkers: 1, ocrWorkers: 1 })] as [PdfEngine, ConversionEngine]));
+const engines = new Map(
+  ENGINES.map(
+    (e) => [e, createConversionEngine({ pdfEngine: e, pdfWorkers: 1, ocrWorkers: 1 })] as [PdfEngine, ConversionEngine],
+  ),
+);
 afterAll(() => Promise.all([...engines.values()].map((e) => e.close())));
 
-const show = (x: number, y: number, text: string, size = 11): string => `BT /F1 ${size} Tf ${x} ${y} Td (${pdfString(text)}) Tj ET`;
+const show = (x: number, y: number, text: string, size = 11): string =>
+  `BT /F1 ${size} Tf ${x} ${y} Td (${pdfString(text)}) Tj ET`;
 const TEXT = [
   'The committee met on Tuesday to consider the application for the new library building.',
   'Members discussed the design, the materials and the effect on the conservation area.',
-].map((l, i) => show(72, 700 - i * 16, l)).join('\n');
+]
+  .map((l, i) => show(72, 700 - i * 16, l))
+  .join('\n');
 
 /** A ring drawn as one filled path of eight curves (a glyph-like outline: an "o"). */
 const ring = (cx: number, cy: number, r: number): string => {
@@ -38,14 +45,22 @@ describe.each(ENGINES)('OCR gate (%s engine)', (pdfEngine) => {
       { content: TEXT },
     ]);
     const r = await engine().convert({ bytes, filename: 'book.pdf' });
-    expect(r.pages.map((p) => p.method)).toEqual(['text_layer', 'text_layer', 'text_layer', 'text_layer', 'text_layer']);
+    expect(r.pages.map((p) => p.method)).toEqual([
+      'text_layer',
+      'text_layer',
+      'text_layer',
+      'text_layer',
+      'text_layer',
+    ]);
     expect(r.pages.map((p) => p.ocr_confidence)).toEqual([null, null, null, null, null]);
     expect(r.pages[2]?.text).toBe('PART ONE');
     expect(r.warnings).toContain("3 page(s) without text, images or lettering drawn as paths: not OCR'd");
   });
 
   it('a page carrying an image, or lettering drawn as paths, is sent to OCR', async () => {
-    const lettering = Array.from({ length: 24 }, (_, i) => ring(80 + (i % 12) * 36, 600 - Math.floor(i / 12) * 40, 12)).join('\n');
+    const lettering = Array.from({ length: 24 }, (_, i) =>
+      ring(80 + (i % 12) * 36, 600 - Math.floor(i / 12) * 40, 12),
+    ).join('\n');
     const bytes = makePdf([
       { content: TEXT },
       { content: 'q 400 0 0 120 100 500 cm /Im1 Do Q', image: barsImage() },

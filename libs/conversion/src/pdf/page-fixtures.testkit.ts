@@ -10,7 +10,12 @@ export const PAGE = { width: 612, height: 792 };
 export const textWidth = (text: string, size: number): number => text.length * size * 0.5;
 
 /** One raw line (or fragment) starting at (x0, y0). */
-export function line(text: string, x0: number, y0: number, opts: { size?: number; bold?: boolean; leadSize?: number } = {}): RawLine {
+export function line(
+  text: string,
+  x0: number,
+  y0: number,
+  opts: { size?: number; bold?: boolean; leadSize?: number } = {},
+): RawLine {
   const size = opts.size ?? 10;
   return {
     text,
@@ -25,7 +30,12 @@ export function line(text: string, x0: number, y0: number, opts: { size?: number
 }
 
 /** Lines stacked from (x0, y0), `leading` points apart. */
-export function stack(texts: string[], x0: number, y0: number, opts: { size?: number; bold?: boolean; leading?: number } = {}): RawLine[] {
+export function stack(
+  texts: string[],
+  x0: number,
+  y0: number,
+  opts: { size?: number; bold?: boolean; leading?: number } = {},
+): RawLine[] {
   const leading = opts.leading ?? (opts.size ?? 10) * 1.4;
   return texts.map((t, k) => line(t, x0, y0 + k * leading, opts));
 }

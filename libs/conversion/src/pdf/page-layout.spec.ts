@@ -3,7 +3,8 @@ import { findGutter, joinLines, layoutPage, mergeLines } from './page-layout.js'
 import { block, line, page, stack, PAGE } from './page-fixtures.testkit.js';
 import type { RawBlock } from './pdf-page.protocol.js';
 
-const words = (prefix: string, n: number): string[] => Array.from({ length: n }, (_, k) => `${prefix} line ${k + 1} of the column text`);
+const words = (prefix: string, n: number): string[] =>
+  Array.from({ length: n }, (_, k) => `${prefix} line ${k + 1} of the column text`);
 
 /** A two-column article: a full-width title, two paragraphs per column, a full-width footer note. */
 function twoColumnPage() {
@@ -12,13 +13,15 @@ function twoColumnPage() {
   const l2 = block(stack(words('L2', 12), 72, 290));
   const r1 = block(stack(words('R1', 12), 320, 100));
   const r2 = block(stack(words('R2', 12), 320, 290));
-  const footer = block([line('Footer: copyright the authors, released under a licence allowing reuse with attribution', 72, 720)]);
+  const footer = block([
+    line('Footer: copyright the authors, released under a licence allowing reuse with attribution', 72, 720),
+  ]);
   // extraction order interleaves the columns, as mupdf does for blocks at the same height
   return page([title, l1, r1, l2, r2, footer]);
 }
 
 const firstWords = (blocks: { kind: string }[]): string[] =>
-  blocks.map((b) => (b.kind === 'text' ? (b as TextBlock).text.split(' ')[0] ?? '' : 'TABLE'));
+  blocks.map((b) => (b.kind === 'text' ? ((b as TextBlock).text.split(' ')[0] ?? '') : 'TABLE'));
 
 describe('layoutPage (page-layout.ts)', () => {
   it('reads a two-column page column by column between full-width blocks', () => {
@@ -28,13 +31,19 @@ describe('layoutPage (page-layout.ts)', () => {
   });
 
   it('reads a one-column page top to bottom', () => {
-    const laid = layoutPage(page([block(stack(['Second paragraph.'], 72, 200)), block(stack(['First paragraph.'], 72, 100))]));
+    const laid = layoutPage(
+      page([block(stack(['Second paragraph.'], 72, 200)), block(stack(['First paragraph.'], 72, 100))]),
+    );
     expect(firstWords(laid.blocks)).toEqual(['First', 'Second']);
   });
 
   it('splits a heading from the paragraph under it in the same raw block', () => {
     const heading = line('1. Introduction', 72, 100, { size: 16, bold: true });
-    const body = stack(['Local plans set out a vision and a framework', 'for the future development of the area.'], 72, 124);
+    const body = stack(
+      ['Local plans set out a vision and a framework', 'for the future development of the area.'],
+      72,
+      124,
+    );
     const [h, p, ...rest] = layoutPage(page([block([heading, ...body])])).blocks;
     expect(rest).toEqual([]);
     expect(h).toMatchObject({ kind: 'text', text: '1. Introduction', size: 16, bold: true, lineCount: 1 });
@@ -48,8 +57,14 @@ describe('layoutPage (page-layout.ts)', () => {
   });
 
   it('makes each bullet its own paragraph', () => {
-    const laid = layoutPage(page([block(stack(['• homes for local needs', '• jobs near transport', '• green spaces'], 72, 100))]));
-    expect(laid.blocks.map((b) => (b as TextBlock).text)).toEqual(['• homes for local needs', '• jobs near transport', '• green spaces']);
+    const laid = layoutPage(
+      page([block(stack(['• homes for local needs', '• jobs near transport', '• green spaces'], 72, 100))]),
+    );
+    expect(laid.blocks.map((b) => (b as TextBlock).text)).toEqual([
+      '• homes for local needs',
+      '• jobs near transport',
+      '• green spaces',
+    ]);
   });
 
   it('takes an aligned table out of the text, in its place in the reading order', () => {
@@ -58,7 +73,11 @@ describe('layoutPage (page-layout.ts)', () => {
     const laid = layoutPage(
       page([
         block(stack(['The parts used are listed below.'], 72, 80)),
-        block([...row(['Part', 'Quantity', 'Price'], 120), ...row(['Bolt', '10', '0.50'], 134), ...row(['Nut', '200', '0.10'], 148)]),
+        block([
+          ...row(['Part', 'Quantity', 'Price'], 120),
+          ...row(['Bolt', '10', '0.50'], 134),
+          ...row(['Nut', '200', '0.10'], 148),
+        ]),
         block(stack(['Prices exclude delivery.'], 72, 200)),
       ]),
     );
@@ -75,8 +94,20 @@ describe('layoutPage (page-layout.ts)', () => {
 
   it('never pairs lines across the column gutter into a table', () => {
     // short lines side by side in two columns would line up as a two-column "table" without the gutter
-    const left = block(stack(words('Left', 30).map((_, k) => `Left item ${k + 1}`), 72, 80));
-    const right = block(stack(words('Right', 30).map((_, k) => `Right item ${k + 1}`), 320, 80));
+    const left = block(
+      stack(
+        words('Left', 30).map((_, k) => `Left item ${k + 1}`),
+        72,
+        80,
+      ),
+    );
+    const right = block(
+      stack(
+        words('Right', 30).map((_, k) => `Right item ${k + 1}`),
+        320,
+        80,
+      ),
+    );
     const laid = layoutPage(page([left, right]));
     expect(laid.blocks.map((b) => b.kind)).toEqual(['text', 'text']);
     expect(firstWords(laid.blocks)).toEqual(['Left', 'Right']);
@@ -97,7 +128,13 @@ describe('findGutter (page-layout.ts)', () => {
   });
 
   it('finds none on a one-column page', () => {
-    const wide = block(stack(words('Body', 40).map((t) => `${t} continuing across the full measure`), 72, 80));
+    const wide = block(
+      stack(
+        words('Body', 40).map((t) => `${t} continuing across the full measure`),
+        72,
+        80,
+      ),
+    );
     expect(findGutter([wide], PAGE.width, PAGE.height)).toBeNull();
   });
 

@@ -18,11 +18,20 @@ export interface Box {
 const vOverlap = (a: Box, b: Box): number => Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0);
 
 /** TeX-made PDFs print accents as separate spacing marks before the letter ("Br¨oker"): compose them. */
-const SPACING_ACCENTS: Record<string, string> = { '¨': '\u0308', '´': '\u0301', ˆ: '\u0302', '˜': '\u0303', ˇ: '\u030C', '¸': '\u0327' };
+const SPACING_ACCENTS: Record<string, string> = {
+  '¨': '\u0308',
+  '´': '\u0301',
+  ˆ: '\u0302',
+  '˜': '\u0303',
+  ˇ: '\u030C',
+  '¸': '\u0327',
+};
 const composeAccents = (s: string): string =>
   /[¨´ˆ˜ˇ¸]/.test(s)
     ? s.replace(/([¨´ˆ˜ˇ])\s?([A-Za-zı])|([A-Za-z])¸/g, (_m, acc?: string, letter?: string, cedilla?: string) =>
-        acc ? `${letter === 'ı' ? 'i' : letter}${SPACING_ACCENTS[acc]}`.normalize('NFC') : `${cedilla}\u0327`.normalize('NFC'),
+        acc
+          ? `${letter === 'ı' ? 'i' : letter}${SPACING_ACCENTS[acc]}`.normalize('NFC')
+          : `${cedilla}\u0327`.normalize('NFC'),
       )
     : s;
 
@@ -142,7 +151,18 @@ export function toTextBlock(lines: Line[]): TextBlock {
   let size = 0;
   let best = -1;
   for (const [s, n] of bySize) if (n > best) [size, best] = [s, n];
-  return { kind: 'text', x0, y0, x1, y1, lineCount: lines.length, text: joinLines(lines), size, bold: chars > 0 && bold / chars >= 0.8, chars };
+  return {
+    kind: 'text',
+    x0,
+    y0,
+    x1,
+    y1,
+    lineCount: lines.length,
+    text: joinLines(lines),
+    size,
+    bold: chars > 0 && bold / chars >= 0.8,
+    chars,
+  };
 }
 
 /**
@@ -163,7 +183,10 @@ export function orderBlocks<B extends Box>(blocks: B[], gutter: number | null): 
       const c = (b.y0 + b.y1) / 2;
       return c >= top && c < bottom;
     });
-    out.push(...inBand.filter((b) => b.x1 <= gutter + 1).sort(byY), ...inBand.filter((b) => b.x1 > gutter + 1).sort(byY));
+    out.push(
+      ...inBand.filter((b) => b.x1 <= gutter + 1).sort(byY),
+      ...inBand.filter((b) => b.x1 > gutter + 1).sort(byY),
+    );
     if (bound) {
       out.push(bound);
       top = (bound.y0 + bound.y1) / 2;
@@ -233,7 +256,8 @@ export function dropOverprintedLines(page: RawPage): RawPage {
     const lines = b.lines.filter((l) => {
       const key = l.text.trim();
       const same = seen.get(key);
-      const near = (o: RawLine): boolean => Math.abs(o.x0 - l.x0) <= 0.1 * l.size + 1 && Math.abs(o.y0 - l.y0) <= 0.1 * l.size + 1;
+      const near = (o: RawLine): boolean =>
+        Math.abs(o.x0 - l.x0) <= 0.1 * l.size + 1 && Math.abs(o.y0 - l.y0) <= 0.1 * l.size + 1;
       if (same?.some(near)) {
         dropped += 1;
         return false;
@@ -290,7 +314,9 @@ export function dropLineNumbers(page: RawPage): RawPage {
       else if (Math.abs(dv / dy - rate) > 0.2 * rate) steady = false;
     }
     // ...beside lines of text: most numbered rows hold a line of prose (a table's numbered rows hold cells)
-    const rowsWithProse = strip.filter((n) => lines.some((l) => !inStrip.has(l) && vOverlap(l, n) > 0 && l.text.trim().length >= 15)).length;
+    const rowsWithProse = strip.filter((n) =>
+      lines.some((l) => !inStrip.has(l) && vOverlap(l, n) > 0 && l.text.trim().length >= 15),
+    ).length;
     if (steady && rowsWithProse >= 0.6 * strip.length) for (const l of strip) drop.add(l);
   }
   if (drop.size === 0) return page;
@@ -303,11 +329,25 @@ export function dropLineNumbers(page: RawPage): RawPage {
     const prev = blocks[blocks.length - 1];
     const last = prev?.lines[prev.lines.length - 1];
     const first = kept[0] as RawLine;
-    if (prev && last && Math.abs(first.x0 - last.x0) < 2 && first.size === last.size && first.y0 >= last.y0 && first.y0 - last.y1 < 0.6 * first.size) {
+    if (
+      prev &&
+      last &&
+      Math.abs(first.x0 - last.x0) < 2 &&
+      first.size === last.size &&
+      first.y0 >= last.y0 &&
+      first.y0 - last.y1 < 0.6 * first.size
+    ) {
       prev.lines.push(...kept);
       prev.x1 = Math.max(prev.x1, ...kept.map((l) => l.x1));
       prev.y1 = Math.max(prev.y1, ...kept.map((l) => l.y1));
-    } else blocks.push({ x0: Math.min(...kept.map((l) => l.x0)), y0: Math.min(...kept.map((l) => l.y0)), x1: Math.max(...kept.map((l) => l.x1)), y1: Math.max(...kept.map((l) => l.y1)), lines: kept });
+    } else
+      blocks.push({
+        x0: Math.min(...kept.map((l) => l.x0)),
+        y0: Math.min(...kept.map((l) => l.y0)),
+        x1: Math.max(...kept.map((l) => l.x1)),
+        y1: Math.max(...kept.map((l) => l.y1)),
+        lines: kept,
+      });
   }
   return { ...page, blocks };
 }
@@ -351,7 +391,12 @@ export function findCode(page: RawPage): { code: CodeBlock[]; used: Set<RawBlock
     const text = raw.map((l) => l.text).join('');
     const symbols = text.match(CODE_SYMBOLS)?.length ?? 0;
     // one line without a program symbol is a word set in a monospaced face (a title, a name), not a listing
-    if (text.replace(/\s/g, '').length < 2 || (typewritten && symbols < 0.02 * text.length) || (raw.length === 1 && symbols === 0)) continue;
+    if (
+      text.replace(/\s/g, '').length < 2 ||
+      (typewritten && symbols < 0.02 * text.length) ||
+      (raw.length === 1 && symbols === 0)
+    )
+      continue;
     code.push(listing(raw));
     for (const b of r) used.add(b);
   }
@@ -404,13 +449,19 @@ export function layoutPage(raw: RawPage): PageLayout {
   const cleaned = dropLineNumbers(dropOverprintedLines(raw));
   // listings first: their aligned columns of code are not tables
   const listings = findCode(cleaned);
-  const page = listings.used.size ? { ...cleaned, blocks: cleaned.blocks.filter((b) => !listings.used.has(b)) } : cleaned;
+  const page = listings.used.size
+    ? { ...cleaned, blocks: cleaned.blocks.filter((b) => !listings.used.has(b)) }
+    : cleaned;
   const gutter = findGutter(cleaned.blocks, page.width, page.height);
   const lines = page.blocks.flatMap((b) => b.lines);
   const regions =
     gutter === null
       ? [lines]
-      : [lines.filter((l) => l.x1 <= gutter), lines.filter((l) => l.x0 >= gutter), lines.filter((l) => l.x0 < gutter && l.x1 > gutter)];
+      : [
+          lines.filter((l) => l.x1 <= gutter),
+          lines.filter((l) => l.x0 >= gutter),
+          lines.filter((l) => l.x0 < gutter && l.x1 > gutter),
+        ];
   const tables: TableBlock[] = [];
   const used = new Set<RawLine>();
   for (const region of regions) {
@@ -428,4 +479,3 @@ export function layoutPage(raw: RawPage): PageLayout {
   const blocks = orderBlocks<PageBlock>([...text, ...tables, ...listings.code], gutter);
   return { pageNumber: page.pageNumber, width: page.width, height: page.height, blocks };
 }
-

@@ -50,7 +50,11 @@ afterAll(async () => {
 describe('PDF engines: which one runs', () => {
   it('auto uses the native engine when it is built, else WASM, and logs the choice once', async () => {
     const messages: string[] = [];
-    const log = { info: (_o: unknown, msg: string) => messages.push(msg), warn: () => {}, debug: () => {} } as unknown as Logger;
+    const log = {
+      info: (_o: unknown, msg: string) => messages.push(msg),
+      warn: () => {},
+      debug: () => {},
+    } as unknown as Logger;
     const auto = createConversionEngine({ log });
     await auto.convert({ path: NPPF });
     await auto.convert({ bytes: nppf, filename: 'again.pdf' });
@@ -205,45 +209,53 @@ describe('native engine memory', () => {
     return m.exports;
   };
 
-  it(nativeBuilt ? 'frees everything a document used when it is closed, also after errors and aborts' : 'is not built here: the worker pool falls back to WASM', async () => {
-    if (!nativeBuilt) {
-      const pool = new PdfWorkerPool(1);
-      await expect(pool.engineInUse()).resolves.toMatchObject({ engine: 'wasm' });
-      await pool.close();
-      return;
-    }
-    const addon = load();
-    const engine = addon.createEngine();
-    const baseline = addon.memory(engine).allocated;
-    const doc = new Uint8Array(readFileSync(R_INTRO));
-    const after: number[] = [];
-    for (let round = 0; round < 3; round++) {
+  it(
+    nativeBuilt
+      ? 'frees everything a document used when it is closed, also after errors and aborts'
+      : 'is not built here: the worker pool falls back to WASM',
+    async () => {
+      if (!nativeBuilt) {
+        const pool = new PdfWorkerPool(1);
+        await expect(pool.engineInUse()).resolves.toMatchObject({ engine: 'wasm' });
+        await pool.close();
+        return;
+      }
+      const addon = load();
+      const engine = addon.createEngine();
+      const baseline = addon.memory(engine).allocated;
+      const doc = new Uint8Array(readFileSync(R_INTRO));
+      const after: number[] = [];
+      for (let round = 0; round < 3; round++) {
+        addon.open(engine, doc, 'application/pdf');
+        const pages = addon.info(engine).pageCount;
+        const packed = addon.extract(
+          engine,
+          Array.from({ length: pages }, (_, i) => i + 1),
+        );
+        expect(packed.text.length).toBeGreaterThan(100_000);
+        expect(packed.nums[0]).toBe(1); // page 1 comes first
+        expect(addon.memory(engine).allocated).toBeGreaterThan(baseline + 100_000);
+        addon.close(engine);
+        after.push(addon.memory(engine).allocated);
+      }
+      expect(after).toEqual([baseline, baseline, baseline]);
+      // a failed open, and a page number out of range, are JavaScript errors that leak nothing
+      expect(() => addon.open(engine, new Uint8Array(Buffer.alloc(5000, 7)), 'application/pdf')).toThrow();
       addon.open(engine, doc, 'application/pdf');
-      const pages = addon.info(engine).pageCount;
-      const packed = addon.extract(engine, Array.from({ length: pages }, (_, i) => i + 1));
-      expect(packed.text.length).toBeGreaterThan(100_000);
-      expect(packed.nums[0]).toBe(1); // page 1 comes first
-      expect(addon.memory(engine).allocated).toBeGreaterThan(baseline + 100_000);
+      expect(() => addon.extract(engine, [10_000])).toThrow(/page not found/i);
       addon.close(engine);
-      after.push(addon.memory(engine).allocated);
-    }
-    expect(after).toEqual([baseline, baseline, baseline]);
-    // a failed open, and a page number out of range, are JavaScript errors that leak nothing
-    expect(() => addon.open(engine, new Uint8Array(Buffer.alloc(5000, 7)), 'application/pdf')).toThrow();
-    addon.open(engine, doc, 'application/pdf');
-    expect(() => addon.extract(engine, [10_000])).toThrow(/page not found/i);
-    addon.close(engine);
-    expect(addon.memory(engine).allocated).toBe(baseline);
-    // the pool's abort flag (raised when it abandons a worker on timeout) stops extraction between and in pages
-    const flag = new Int32Array(new SharedArrayBuffer(32));
-    const stoppable = addon.createEngine(flag);
-    addon.open(stoppable, doc, 'application/pdf');
-    expect(addon.extract(stoppable, [2]).nums[0]).toBe(2);
-    Atomics.store(flag, 0, 1);
-    expect(() => addon.extract(stoppable, [3, 4])).toThrow(/aborted/);
-    addon.close(stoppable);
-    expect(addon.memory(stoppable).allocated).toBe(baseline);
-  });
+      expect(addon.memory(engine).allocated).toBe(baseline);
+      // the pool's abort flag (raised when it abandons a worker on timeout) stops extraction between and in pages
+      const flag = new Int32Array(new SharedArrayBuffer(32));
+      const stoppable = addon.createEngine(flag);
+      addon.open(stoppable, doc, 'application/pdf');
+      expect(addon.extract(stoppable, [2]).nums[0]).toBe(2);
+      Atomics.store(flag, 0, 1);
+      expect(() => addon.extract(stoppable, [3, 4])).toThrow(/aborted/);
+      addon.close(stoppable);
+      expect(addon.memory(stoppable).allocated).toBe(baseline);
+    },
+  );
 
   it('a worker holds one document at a time per engine and drops it when asked', async () => {
     const pool = new PdfWorkerPool(1);

@@ -11,10 +11,13 @@ import { block, line, page } from './page-fixtures.testkit.js';
 // native one where it is built, as in CI).
 const ADDON = fileURLToPath(new URL('../../native/build/Release/lectern_mupdf.node', import.meta.url));
 const ENGINES: PdfEngine[] = existsSync(ADDON) ? ['wasm', 'native'] : ['wasm'];
-const engines = new Map(ENGINES.map((e) => [e, createConversionEngine({ pdfEngine: e, pdfWorkers: 1 })] as [PdfEngine, ConversionEngine]));
+const engines = new Map(
+  ENGINES.map((e) => [e, createConversionEngine({ pdfEngine: e, pdfWorkers: 1 })] as [PdfEngine, ConversionEngine]),
+);
 afterAll(() => Promise.all([...engines.values()].map((e) => e.close())));
 
-const show = (x: number, y: number, text: string, font = 'F1', size = 11): string => `BT /${font} ${size} Tf ${x} ${y} Td (${pdfString(text)}) Tj ET`;
+const show = (x: number, y: number, text: string, font = 'F1', size = 11): string =>
+  `BT /${font} ${size} Tf ${x} ${y} Td (${pdfString(text)}) Tj ET`;
 /** `text` in Courier (advance 0.6 em) with every glyph drawn once per offset in `copies`, before the next glyph. */
 const overprinted = (x: number, y: number, text: string, size: number, copies: number[]): string =>
   `BT /F3 ${size} Tf ${[...text].map((c, i) => copies.map((d) => `1 0 0 1 ${(x + i * size * 0.6 + d).toFixed(2)} ${y} Tm (${pdfString(c)}) Tj`).join(' ')).join(' ')} ET`;
@@ -26,13 +29,22 @@ const body = (y: number): string => BODY.map((l, i) => show(72, y - i * 16, l)).
 
 async function convertAll(pages: PdfPageSpec[]): Promise<ConversionResult[]> {
   const bytes = makePdf(pages);
-  return Promise.all([...engines.values()].map((e) => e.convert({ bytes, filename: 'generated.pdf' }, { enableOcr: false })));
+  return Promise.all(
+    [...engines.values()].map((e) => e.convert({ bytes, filename: 'generated.pdf' }, { enableOcr: false })),
+  );
 }
 
 describe('PDF text fidelity: both engines extract what a reader sees', () => {
   it('a heading in fake bold (each glyph overprinted two or three times) reads once, with either engine', async () => {
     const results = await convertAll([
-      { content: [overprinted(72, 700, 'Contents', 20, [0, 0.3, 0.6]), body(670), overprinted(72, 620, 'Summary', 14, [0, 0.5]), body(590)].join('\n') },
+      {
+        content: [
+          overprinted(72, 700, 'Contents', 20, [0, 0.3, 0.6]),
+          body(670),
+          overprinted(72, 620, 'Summary', 14, [0, 0.5]),
+          body(590),
+        ].join('\n'),
+      },
     ]);
     for (const r of results) {
       expect(r.headings.map((h) => h.title)).toEqual(['Contents', 'Summary']);
@@ -42,7 +54,11 @@ describe('PDF text fidelity: both engines extract what a reader sees', () => {
   });
 
   it('glyphs drawn apart (a real double letter, or a copy a tenth of the size away) are kept', async () => {
-    const results = await convertAll([{ content: [overprinted(72, 700, 'AB', 10, [0, 1.5]), show(72, 660, 'Committee Aardvark'), body(620)].join('\n') }]);
+    const results = await convertAll([
+      {
+        content: [overprinted(72, 700, 'AB', 10, [0, 1.5]), show(72, 660, 'Committee Aardvark'), body(620)].join('\n'),
+      },
+    ]);
     for (const r of results) {
       expect(r.markdown).toContain('AABB');
       expect(r.markdown).toContain('Committee Aardvark');
@@ -51,7 +67,8 @@ describe('PDF text fidelity: both engines extract what a reader sees', () => {
   });
 
   it('a whole line printed twice a fraction of a point apart reads once', async () => {
-    const heading = show(72, 700, 'Contents of the report', 'F2', 18) + '\n' + show(72.4, 700.2, 'Contents of the report', 'F2', 18);
+    const heading =
+      show(72, 700, 'Contents of the report', 'F2', 18) + '\n' + show(72.4, 700.2, 'Contents of the report', 'F2', 18);
     const results = await convertAll([{ content: `${heading}\n${body(660)}` }]);
     for (const r of results) expect(r.headings.map((h) => h.title)).toEqual(['Contents of the report']);
     expect(new Set(results.map((r) => r.markdown)).size).toBe(1);
@@ -102,14 +119,20 @@ describe('dropOverprintedLines', () => {
       block([line('Contents', 72, 300, { size: 18 }), line('Other text', 72, 320)]),
     ]);
     const out = dropOverprintedLines(p);
-    expect(out.blocks.map((b) => b.lines.map((l) => `${l.text}@${l.y0}`))).toEqual([['Contents@100'], ['Contents@300', 'Other text@320']]);
+    expect(out.blocks.map((b) => b.lines.map((l) => `${l.text}@${l.y0}`))).toEqual([
+      ['Contents@100'],
+      ['Contents@300', 'Other text@320'],
+    ]);
     const plain = page([block([line('One', 72, 100), line('Two', 72, 120)])]);
     expect(dropOverprintedLines(plain)).toBe(plain);
   });
 });
 
 describe('margin line numbers', () => {
-  const PROSE = Array.from({ length: 20 }, (_, i) => `Line ${i + 1} of a story about free culture and how ideas move freely.`);
+  const PROSE = Array.from(
+    { length: 20 },
+    (_, i) => `Line ${i + 1} of a story about free culture and how ideas move freely.`,
+  );
 
   it.each([
     ['every line, in the left margin', (i: number) => show(40, 740 - i * 14, String(i + 1))],
@@ -124,11 +147,21 @@ describe('margin line numbers', () => {
   });
 
   it("keeps a table's numbered rows (short cells, rows further apart than the text's leading)", () => {
-    const rows = Array.from({ length: 6 }, (_, i) => [line(String(i + 1), 60, 100 + i * 22, { size: 10 }), line('+', 500, 100 + i * 22, { size: 10 })]);
+    const rows = Array.from({ length: 6 }, (_, i) => [
+      line(String(i + 1), 60, 100 + i * 22, { size: 10 }),
+      line('+', 500, 100 + i * 22, { size: 10 }),
+    ]);
     const p = page([block(rows.flat())]);
     expect(dropLineNumbers(p)).toBe(p);
     // the same strip at the leading of prose lines beside it does go
-    const prose = page([block(Array.from({ length: 6 }, (_, i) => [line(String(i + 1), 40, 100 + i * 14), line(PROSE[i] as string, 72, 100 + i * 14)]).flat())]);
+    const prose = page([
+      block(
+        Array.from({ length: 6 }, (_, i) => [
+          line(String(i + 1), 40, 100 + i * 14),
+          line(PROSE[i] as string, 72, 100 + i * 14),
+        ]).flat(),
+      ),
+    ]);
     expect(dropLineNumbers(prose).blocks.flatMap((b) => b.lines.map((l) => l.text))).toEqual(PROSE.slice(0, 6));
   });
 });
@@ -143,6 +176,8 @@ describe('a shadow drawn as a second copy further away than the overprint rule',
 
   it('leaves words with some double letters alone', () => {
     const p = page([block([line('bookkeeper committee Mississippi aabbccdd', 72, 100)])]);
-    expect(layoutPage(p).blocks.map((b) => (b.kind === 'text' ? b.text : ''))).toEqual(['bookkeeper committee Mississippi abcd']);
+    expect(layoutPage(p).blocks.map((b) => (b.kind === 'text' ? b.text : ''))).toEqual([
+      'bookkeeper committee Mississippi abcd',
+    ]);
   });
 });

@@ -14,7 +14,7 @@ const short = makeNumberedPdf(3);
 const long = makeNumberedPdf(INLINE_MAX_PAGES + 8);
 
 describe.each(ENGINES)('inline PDF engine (%s)', (engine) => {
-  it('extracts a short PDF on this thread, starting no worker thread, with the worker threads\' result', async () => {
+  it("extracts a short PDF on this thread, starting no worker thread, with the worker threads' result", async () => {
     const inline = new PdfWorkerPool(2, { engine, inline: true });
     const threaded = new PdfWorkerPool(2, { engine });
     try {
@@ -51,7 +51,9 @@ describe.each(ENGINES)('inline PDF engine (%s)', (engine) => {
     const inline = createConversionEngine({ pdfEngine: engine, inlinePdf: true, pdfWorkers: 1, ocrWorkers: 1 });
     try {
       const big = makeNumberedPdf(400, 30);
-      const failed = await inline.convert({ bytes: big, filename: 'big.pdf' }, { enableOcr: false, timeoutMs: 20 }).catch((e: unknown) => e);
+      const failed = await inline
+        .convert({ bytes: big, filename: 'big.pdf' }, { enableOcr: false, timeoutMs: 20 })
+        .catch((e: unknown) => e);
       expect(isAppError(failed) && failed.code).toBe('timeout');
       const next = await inline.convert({ bytes: short, filename: 'short.pdf' }, { enableOcr: false });
       expect(next.page_count).toBe(3);

@@ -18,9 +18,7 @@ export function findRepeatedFurniture(layouts: PageLayout[]): Set<TextBlock> {
   const drop = new Set<TextBlock>();
   if (layouts.length < 2) return drop;
   const bands = layouts.map((p) =>
-    p.blocks.filter(
-      (b): b is TextBlock => b.kind === 'text' && (b.y1 <= 0.1 * p.height || b.y0 >= 0.9 * p.height),
-    ),
+    p.blocks.filter((b): b is TextBlock => b.kind === 'text' && (b.y1 <= 0.1 * p.height || b.y0 >= 0.9 * p.height)),
   );
   const pagesWith = new Map<string, number>();
   for (const band of bands) {
@@ -52,7 +50,8 @@ function bandKeys(text: string): string[] {
   const words = key.split(' ');
   const keys = [key];
   if (words.length >= 4)
-    for (let k = 1; k <= 3 && words.length - k >= 3; k++) keys.push(words.slice(0, -k).join(' '), words.slice(k).join(' '));
+    for (let k = 1; k <= 3 && words.length - k >= 3; k++)
+      keys.push(words.slice(0, -k).join(' '), words.slice(k).join(' '));
   return keys;
 }
 
@@ -82,7 +81,12 @@ export function headingRules(layouts: PageLayout[], skip: Set<TextBlock>): Headi
   let most = -1;
   for (const [s, n] of chars) if (n > most) [body, most] = [s, n];
   const headingish = (b: TextBlock): boolean =>
-    b.chars >= 2 && b.chars <= 200 && b.lineCount <= 3 && /\p{L}/u.test(blockText(b)) && !PAGE_NUMBER.test(blockText(b)) && !TOC_LINE.test(blockText(b));
+    b.chars >= 2 &&
+    b.chars <= 200 &&
+    b.lineCount <= 3 &&
+    /\p{L}/u.test(blockText(b)) &&
+    !PAGE_NUMBER.test(blockText(b)) &&
+    !TOC_LINE.test(blockText(b));
   const isSizeHeading = (b: TextBlock): boolean => b.size >= body + Math.max(1, 0.12 * body) && headingish(b);
   const isBoldHeading = (b: TextBlock): boolean => {
     const t = blockText(b);
@@ -100,7 +104,9 @@ export function headingRules(layouts: PageLayout[], skip: Set<TextBlock>): Headi
   const contents = new Set<PageLayout>();
   for (const p of layouts) {
     const texts = p.blocks.filter((b): b is TextBlock => b.kind === 'text').map(blockText);
-    const entries = texts.filter((t) => t.length < 200 && /\p{L}/u.test(t) && (/\s\d{1,4}$/.test(t) || TOC_LINE.test(t))).length;
+    const entries = texts.filter(
+      (t) => t.length < 200 && /\p{L}/u.test(t) && (/\s\d{1,4}$/.test(t) || TOC_LINE.test(t)),
+    ).length;
     if (entries >= 5 && entries >= 0.5 * texts.length) contents.add(p);
   }
   const onContents = new Set<TextBlock>();
@@ -215,13 +221,20 @@ const BROKEN = /(\p{L}+)\u00AD(\p{L}+)/gu;
  * "plan-making"), or never writes it unbroken while it writes both parts as words of their own (a compound).
  */
 export function rejoinBrokenWords(layouts: PageLayout[]): void {
-  const blocks = layouts.flatMap((p) => p.blocks.filter((b): b is TextBlock => b.kind === 'text' && b.text.includes('\u00AD')));
+  const blocks = layouts.flatMap((p) =>
+    p.blocks.filter((b): b is TextBlock => b.kind === 'text' && b.text.includes('\u00AD')),
+  );
   if (blocks.length === 0) return;
   const words = new Set<string>();
   for (const p of layouts)
     for (const b of p.blocks) {
       // the broken words themselves left out: their parts are not evidence of anything
-      const text = b.kind === 'text' ? b.text.replace(BROKEN, ' ') : b.kind === 'table' ? b.rows.flat().join(' ') : b.lines.join(' ');
+      const text =
+        b.kind === 'text'
+          ? b.text.replace(BROKEN, ' ')
+          : b.kind === 'table'
+            ? b.rows.flat().join(' ')
+            : b.lines.join(' ');
       for (const w of text.toLowerCase().match(/[\p{L}\p{N}]+(?:-[\p{L}\p{N}]+)*/gu) ?? []) {
         words.add(w);
         if (w.includes('-')) for (const part of w.split('-')) words.add(part);

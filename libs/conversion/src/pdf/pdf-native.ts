@@ -98,7 +98,8 @@ export function unpack({ nums, text }: PackedPages): RawPage[] {
 
 /** The addon; throws with the reason when it is not built (no libmupdf-dev when `npm ci` ran) or does not load. */
 function requireAddon(): MupdfAddon {
-  if (!existsSync(ADDON)) throw new Error(`native mupdf addon not built (${ADDON}; see libs/conversion/native/README.md)`);
+  if (!existsSync(ADDON))
+    throw new Error(`native mupdf addon not built (${ADDON}; see libs/conversion/native/README.md)`);
   return createRequire(import.meta.url)(ADDON) as MupdfAddon;
 }
 

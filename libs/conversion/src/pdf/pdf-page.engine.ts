@@ -59,8 +59,18 @@ function wasm(): typeof Mupdf {
 /** `e.message`, else `e` itself, as text. */
 const errorText = (e: unknown): string => String((e as { message?: unknown } | null | undefined)?.message || e);
 
-const META = ['info:Title', 'info:Author', 'info:Subject', 'info:Keywords', 'info:Creator', 'info:Producer',
-  'info:CreationDate', 'info:ModDate', 'format', 'encryption'];
+const META = [
+  'info:Title',
+  'info:Author',
+  'info:Subject',
+  'info:Keywords',
+  'info:Creator',
+  'info:Producer',
+  'info:CreationDate',
+  'info:ModDate',
+  'format',
+  'encryption',
+];
 
 /**
  * Most pixels a page is rendered with (for OCR): an A3 page at 300 DPI is 17 MP. OCR costs about 10 bytes a
@@ -186,7 +196,12 @@ function drawings(doc: Mupdf.Document, pages: number[]): PageDrawings[] {
         device.destroy();
       }
       const pageArea = Math.max(0, px1 - px0) * Math.max(0, py1 - py0);
-      return { fills: counts.fills, strokes: counts.strokes, segments: counts.segments, areaRatio: pageArea > 0 ? counts.area / pageArea : 0 };
+      return {
+        fills: counts.fills,
+        strokes: counts.strokes,
+        segments: counts.segments,
+        areaRatio: pageArea > 0 ? counts.area / pageArea : 0,
+      };
     } finally {
       page.destroy();
     }
@@ -261,7 +276,16 @@ export async function createPdfPageEngine(requested: PdfEngine, abort?: Int32Arr
   const info = (msg: Request<'info'>): DocInfo => {
     const doc = openDoc(msg);
     const needsPassword = doc.needsPassword();
-    if (needsPassword) return { needsPassword, pageCount: 0, metadata: {}, pixelWidth: null, firstPageWidth: null, repaired: false, logs };
+    if (needsPassword)
+      return {
+        needsPassword,
+        pageCount: 0,
+        metadata: {},
+        pixelWidth: null,
+        firstPageWidth: null,
+        repaired: false,
+        logs,
+      };
     const metadata: Record<string, string> = {};
     for (const k of META) {
       const v = doc.getMetaData(k);
@@ -277,7 +301,15 @@ export async function createPdfPageEngine(requested: PdfEngine, abort?: Int32Arr
     }
     const pdf = doc.asPDF();
     const repaired = pdf ? pdf.wasRepaired() : false;
-    return { needsPassword, pageCount, metadata, pixelWidth: current?.pixelWidth ?? null, firstPageWidth, repaired, logs };
+    return {
+      needsPassword,
+      pageCount,
+      metadata,
+      pixelWidth: current?.pixelWidth ?? null,
+      firstPageWidth,
+      repaired,
+      logs,
+    };
   };
 
   /** Drops the open document (its bytes and caches, in both engines) once a conversion is done with it. */
@@ -352,7 +384,13 @@ export async function createPdfPageEngine(requested: PdfEngine, abort?: Int32Arr
     start = { id: 0, ready: false, error: `native PDF engine requested but unavailable: ${nativeReason}` };
   } else {
     if (!native) await loadWasm();
-    start = { id: 0, ready: true, engine: native ? 'native' : 'wasm', version: native ? native.version : null, reason: nativeReason };
+    start = {
+      id: 0,
+      ready: true,
+      engine: native ? 'native' : 'wasm',
+      version: native ? native.version : null,
+      reason: nativeReason,
+    };
   }
 
   return {
@@ -367,7 +405,11 @@ export async function createPdfPageEngine(requested: PdfEngine, abort?: Int32Arr
       } catch (e) {
         const detail = logs.length ? ` (${logs.slice(0, 3).join('; ')})` : '';
         // a trapped or aborted WASM instance is not safe to reuse
-        return { reply: { id: msg.id, ok: false, error: errorText(e) + detail }, transfer: [], fatal: e instanceof WebAssembly.RuntimeError };
+        return {
+          reply: { id: msg.id, ok: false, error: errorText(e) + detail },
+          transfer: [],
+          fatal: e instanceof WebAssembly.RuntimeError,
+        };
       }
     },
   };

@@ -142,11 +142,11 @@ export type PdfRequest<O extends PdfOp = PdfOp> = O & {
 };
 
 /** The first message of a worker (id 0): its engine loaded, or why it could not start. */
-export type PdfStartMessage =
-  | ({ id: 0; ready: true } & PdfEngineInfo)
-  | { id: 0; ready: false; error: string };
+export type PdfStartMessage = ({ id: 0; ready: true } & PdfEngineInfo) | { id: 0; ready: false; error: string };
 
 /** The answer to a request, under the request's id. */
-export type PdfReply = { id: number; ok: true; result: PdfOpResults[PdfOpName] } | { id: number; ok: false; error: string };
+export type PdfReply =
+  | { id: number; ok: true; result: PdfOpResults[PdfOpName] }
+  | { id: number; ok: false; error: string };
 
 export type PdfWorkerMessage = PdfStartMessage | PdfReply;

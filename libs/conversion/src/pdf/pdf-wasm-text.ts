@@ -122,7 +122,8 @@ export function extractPage(doc: Mupdf.Document, index: number): RawPage {
           mono: style ? style.mono >= 0.95 : false,
         });
       }
-      if (lines.length) blocks.push({ x0: b.bbox.x, y0: b.bbox.y, x1: b.bbox.x + b.bbox.w, y1: b.bbox.y + b.bbox.h, lines });
+      if (lines.length)
+        blocks.push({ x0: b.bbox.x, y0: b.bbox.y, x1: b.bbox.x + b.bbox.w, y1: b.bbox.y + b.bbox.h, lines });
     }
     const pageArea = area({ w: width, h: height });
     return {

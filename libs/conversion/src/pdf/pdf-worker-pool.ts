@@ -18,7 +18,15 @@ import type {
   RenderedPage,
 } from './pdf-page.protocol.js';
 
-export type { DocInfo, ExtractedPage, PageDrawings, PageOrientation, PdfEngine, PdfEngineInfo, RenderedPage } from './pdf-page.protocol.js';
+export type {
+  DocInfo,
+  ExtractedPage,
+  PageDrawings,
+  PageOrientation,
+  PdfEngine,
+  PdfEngineInfo,
+  RenderedPage,
+} from './pdf-page.protocol.js';
 
 export interface PdfWorkerPoolOptions {
   engine?: PdfEngine;
@@ -58,7 +66,10 @@ interface PdfLane {
 class PdfWorker implements PdfLane {
   readonly inline = false;
   private readonly worker: Worker;
-  private readonly pending = new Map<number, { resolve: (v: PdfOpResults[PdfOp['op']]) => void; reject: (e: Error) => void }>();
+  private readonly pending = new Map<
+    number,
+    { resolve: (v: PdfOpResults[PdfOp['op']]) => void; reject: (e: Error) => void }
+  >();
   private nextId = 1;
   docKey: string | null = null;
   broken = false;
@@ -171,7 +182,13 @@ class InlinePdfWorker implements PdfLane {
     if (this.broken) return Promise.reject(new Error('pdf engine is gone'));
     const send = this.docKey !== doc.key;
     this.docKey = null;
-    const msg: PdfRequest<O> = { ...req, id: this.nextId++, key: doc.key, mime: doc.mime, bytes: send ? doc.bytes : undefined };
+    const msg: PdfRequest<O> = {
+      ...req,
+      id: this.nextId++,
+      key: doc.key,
+      mime: doc.mime,
+      bytes: send ? doc.bytes : undefined,
+    };
     const done = this.queue.then(async () => {
       // back to the event loop before each request: a deadline (a timer) is seen between batches, not only at the end
       await new Promise<void>((resolve) => setImmediate(resolve));
@@ -270,7 +287,8 @@ export class PdfWorkerPool {
   private noteEngine(info: PdfEngineInfo): void {
     if (this.engineInfo) return;
     this.engineInfo = info;
-    if (info.engine === 'native') this.log?.info({ engine: 'native', mupdf: info.version }, 'PDF text extraction: native mupdf');
+    if (info.engine === 'native')
+      this.log?.info({ engine: 'native', mupdf: info.version }, 'PDF text extraction: native mupdf');
     else this.log?.info({ engine: 'wasm', reason: info.reason }, 'PDF text extraction: mupdf WASM');
   }
 

@@ -4,7 +4,11 @@ import { corpusFile } from '@lectern/testing';
 import { PdfWorkerPool, type DocRef } from './pdf-worker-pool.js';
 
 const scan = (name: string): string => corpusFile('scanned-ocr', 'ocrmypdf-resources', name);
-const ref = (path: string, key = path): DocRef => ({ key, mime: 'application/pdf', bytes: new Uint8Array(readFileSync(path)) });
+const ref = (path: string, key = path): DocRef => ({
+  key,
+  mime: 'application/pdf',
+  bytes: new Uint8Array(readFileSync(path)),
+});
 
 /** A one-page PDF holding `page` of `path` turned by `rotate` degrees (the page's /Rotate, as a scanner writes it). */
 function turned(path: string, rotate: number): DocRef {
@@ -43,7 +47,8 @@ describe('page orientation without OCR (text-orientation.ts through PdfWorkerPoo
 
   it('measures how far the lines of a scanned page tilt', async () => {
     const skews: Record<string, number> = {};
-    for (const name of ['linn.pdf', 'skew.pdf', 'rotated_skew.pdf']) skews[name] = (await pool.orientation(ref(scan(name)), 1)).skew;
+    for (const name of ['linn.pdf', 'skew.pdf', 'rotated_skew.pdf'])
+      skews[name] = (await pool.orientation(ref(scan(name)), 1)).skew;
     expect(skews['linn.pdf']).toBe(0);
     expect(skews['skew.pdf']).toBeCloseTo(-1.9, 0);
     expect(skews['rotated_skew.pdf']).toBeCloseTo(2.8, 0);

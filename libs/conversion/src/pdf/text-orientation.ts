@@ -16,7 +16,11 @@ const MIN_VOTES = 15; // text lines needed before trusting a direction
  * of its densest row (the x-height). Latin-script lines carry more ink above the core (capitals, ascenders
  * b d f h k l t) than below it (descenders g j p q y): a line votes "up" or "down" by that asymmetry.
  */
-function lineVotes(get: (x: number, y: number) => boolean, w: number, h: number): { lines: number; up: number; down: number } {
+function lineVotes(
+  get: (x: number, y: number) => boolean,
+  w: number,
+  h: number,
+): { lines: number; up: number; down: number } {
   const sw = Math.floor(w / STRIPS);
   const prof = new Float64Array(h);
   let lines = 0;
@@ -64,7 +68,12 @@ function lineVotes(get: (x: number, y: number) => boolean, w: number, h: number)
  * (0, 90, 180, 270) that makes its text upright, and whether the evidence is strong enough to act on.
  * `axis` alone may be known (lines run one way, but too few of them lean either way).
  */
-export function textOrientation(px: ArrayLike<number>, w: number, h: number, stride: number): Omit<PageOrientation, 'skew'> {
+export function textOrientation(
+  px: ArrayLike<number>,
+  w: number,
+  h: number,
+  stride: number,
+): Omit<PageOrientation, 'skew'> {
   const horizontal = lineVotes((x, y) => (px[y * stride + x] as number) < 128, w, h);
   // the transposed image: the page's columns become rows, so lines of a quarter-turned page run along x
   const vertical = lineVotes((x, y) => (px[x * stride + y] as number) < 128, h, w);

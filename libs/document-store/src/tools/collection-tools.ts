@@ -12,7 +12,12 @@ export const collectionTools = (deps: DocumentStoreDeps): ToolRegistration[] => 
     } catch (error) {
       // Spec 002: this tool reports failures as {success: false}, never as a protocol or tool error.
       ctx.log.error({ err: error }, 'store_document_chunks failed');
-      return { success: false, chunks_stored: 0, collection: input.collection, message: 'Storage error: the chunks were not stored' };
+      return {
+        success: false,
+        chunks_stored: 0,
+        collection: input.collection,
+        message: 'Storage error: the chunks were not stored',
+      };
     }
   }),
   bindTool(listCollectionsTool, async (_input, ctx) => {

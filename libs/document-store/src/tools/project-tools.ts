@@ -1,4 +1,10 @@
-import { findChunksTool, inspectCollectionTool, listProjectsTool, queryHybridTool, storeChunksTool } from '@lectern/contracts';
+import {
+  findChunksTool,
+  inspectCollectionTool,
+  listProjectsTool,
+  queryHybridTool,
+  storeChunksTool,
+} from '@lectern/contracts';
 import { bindTool, TOOL_DEADLINE_MAX_MS, withDeadlines, type ToolRegistration } from '@lectern/transport';
 import type { DocumentStoreDeps } from '../deps.js';
 import { findChunks, inspectProject, listProjects, queryHybrid, storeChunks } from '../project-chunks.js';

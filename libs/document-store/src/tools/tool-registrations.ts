@@ -16,5 +16,7 @@ export const documentStoreToolRegistrations = (deps?: DocumentStoreDeps): ToolRe
     .filter((d) => !names.has(d.name))
     .map((definition) => ({ definition, handler: notImplemented(definition.name) }));
   const order = documentStoreTools.map((d) => d.name);
-  return [...implemented, ...pending].sort((a, b) => order.indexOf(a.definition.name) - order.indexOf(b.definition.name));
+  return [...implemented, ...pending].sort(
+    (a, b) => order.indexOf(a.definition.name) - order.indexOf(b.definition.name),
+  );
 };

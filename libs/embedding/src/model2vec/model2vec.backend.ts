@@ -30,7 +30,8 @@ export const readModel2VecConfig = async (path: string, label = path): Promise<M
     throw modelFileError(file, 'is not readable JSON', cause);
   }
   const parsed = Model2VecConfigSchema.safeParse(raw);
-  if (!parsed.success) throw modelFileError(file, `is not a model2vec config (${parsed.error.issues[0]?.message ?? 'invalid'})`);
+  if (!parsed.success)
+    throw modelFileError(file, `is not a model2vec config (${parsed.error.issues[0]?.message ?? 'invalid'})`);
   if (parsed.data.model_type !== undefined && parsed.data.model_type !== 'model2vec') {
     throw modelFileError(file, `model_type is "${parsed.data.model_type}", expected "model2vec"`);
   }
@@ -82,15 +83,23 @@ const UNSUPPORTED_TENSORS = ['mapping', 'weights'];
 export const staticEmbeddingsFrom = (bytes: Buffer, file: string, spec: StaticEmbeddingsSpec): Float32Array => {
   const st = parseSafetensors(bytes, file);
   const extra = UNSUPPORTED_TENSORS.filter((t) => st.tensors.has(t));
-  if (extra.length > 0) throw modelFileError(file, `has ${extra.join(' and ')} tensors (vocabulary-quantised model2vec): not supported`);
+  if (extra.length > 0)
+    throw modelFileError(file, `has ${extra.join(' and ')} tensors (vocabulary-quantised model2vec): not supported`);
   const info = st.tensors.get(spec.tensor);
-  if (!info) throw modelFileError(file, `has no tensor "${spec.tensor}" (tensors: ${[...st.tensors.keys()].join(', ') || 'none'})`);
+  if (!info)
+    throw modelFileError(
+      file,
+      `has no tensor "${spec.tensor}" (tensors: ${[...st.tensors.keys()].join(', ') || 'none'})`,
+    );
   if (!(spec.dtypes as readonly string[]).includes(info.dtype)) {
     throw modelFileError(file, `tensor "${spec.tensor}" is ${info.dtype}; expected one of ${spec.dtypes.join(', ')}`);
   }
   const [rows, cols] = info.shape;
   if (info.shape.length !== 2 || rows !== spec.rows || cols !== spec.dimension) {
-    throw modelFileError(file, `tensor "${spec.tensor}" has shape [${info.shape.join(', ')}], expected [${spec.rows}, ${spec.dimension}]`);
+    throw modelFileError(
+      file,
+      `tensor "${spec.tensor}" has shape [${info.shape.join(', ')}], expected [${spec.rows}, ${spec.dimension}]`,
+    );
   }
   return tensorToFloat32(st, spec.tensor);
 };
@@ -99,7 +108,12 @@ export const staticEmbeddingsFrom = (bytes: Buffer, file: string, spec: StaticEm
  * Mean of each row's token vectors, L2-normalised when `normalize`; a row with no tokens left (all `[UNK]`)
  * is the zero vector, as in model2vec. Sums in float64 in token order: a row's result depends only on its ids.
  */
-export const poolStaticEmbeddings = (matrix: Float32Array, rows: number[][], dim: number, normalize: boolean): Float32Array => {
+export const poolStaticEmbeddings = (
+  matrix: Float32Array,
+  rows: number[][],
+  dim: number,
+  normalize: boolean,
+): Float32Array => {
   const out = new Float32Array(rows.length * dim);
   const acc = new Float64Array(dim);
   for (const [r, ids] of rows.entries()) {
@@ -129,7 +143,12 @@ export const model2vecTokenizeOnly = (tokenizer: Model2VecTokenizer, dimension: 
  * 200 tokens: ~0.4 M additions, well under a millisecond), and createEmbedder yields to the event loop between
  * calls. A worker would only add a copy of every batch each way (measured in bench/embedding/throughput.bench.ts).
  */
-export const model2vecBackend = (o: { tokenizer: Model2VecTokenizer; matrix: Float32Array; dimension: number; normalize: boolean }): EncoderBackend => ({
+export const model2vecBackend = (o: {
+  tokenizer: Model2VecTokenizer;
+  matrix: Float32Array;
+  dimension: number;
+  normalize: boolean;
+}): EncoderBackend => ({
   ...model2vecTokenizeOnly(o.tokenizer, o.dimension),
   // No padding, and no row's result depends on another: every row shares one bucket of `batchSize` rows.
   padLength: () => MODEL2VEC_MAX_TOKENS,

@@ -13,7 +13,18 @@ export const modelFileError = (file: string, reason: string, cause?: unknown): A
 /** Element types this reader converts to float32 (the ones Model2Vec models are published in). */
 export const SAFETENSORS_DTYPES = ['F32', 'F16', 'I8'] as const;
 export type SafetensorsDtype = (typeof SAFETENSORS_DTYPES)[number];
-const BYTES: Record<string, number> = { F64: 8, F32: 4, F16: 2, BF16: 2, I64: 8, I32: 4, I16: 2, I8: 1, U8: 1, BOOL: 1 };
+const BYTES: Record<string, number> = {
+  F64: 8,
+  F32: 4,
+  F16: 2,
+  BF16: 2,
+  I64: 8,
+  I32: 4,
+  I16: 2,
+  I8: 1,
+  U8: 1,
+  BOOL: 1,
+};
 
 const TensorInfoSchema = z.object({
   dtype: z.string(),
@@ -40,7 +51,8 @@ const MAX_HEADER = 100 * 1024 * 1024;
  * or malformed file fails here with MODEL_FILE_INVALID instead of producing garbage vectors later.
  */
 export const parseSafetensors = (bytes: Buffer, file: string): SafetensorsFile => {
-  if (bytes.length < 8) throw modelFileError(file, `truncated: ${bytes.length} bytes, not even the 8-byte header length`);
+  if (bytes.length < 8)
+    throw modelFileError(file, `truncated: ${bytes.length} bytes, not even the 8-byte header length`);
   const headerLength = Number(bytes.readBigUInt64LE(0));
   if (headerLength > MAX_HEADER) throw modelFileError(file, `not a safetensors file (header length ${headerLength})`);
   if (8 + headerLength > bytes.length) {
@@ -52,7 +64,8 @@ export const parseSafetensors = (bytes: Buffer, file: string): SafetensorsFile =
   } catch (cause) {
     throw modelFileError(file, 'not a safetensors file (its header is not JSON)', cause);
   }
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw modelFileError(file, 'not a safetensors file (header is not an object)');
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+    throw modelFileError(file, 'not a safetensors file (header is not an object)');
   const data = bytes.subarray(8 + headerLength);
   const tensors = new Map<string, TensorInfo>();
   let metadata: Record<string, string> = {};
@@ -69,17 +82,24 @@ export const parseSafetensors = (bytes: Buffer, file: string): SafetensorsFile =
     if (width === undefined) throw modelFileError(file, `tensor "${name}" has an unknown dtype ${info.dtype}`);
     const expected = info.shape.reduce((a, b) => a * b, 1) * width;
     if (end < begin || end - begin !== expected) {
-      throw modelFileError(file, `tensor "${name}" (${info.dtype} [${info.shape.join(', ')}]) spans ${end - begin} bytes, expected ${expected}`);
+      throw modelFileError(
+        file,
+        `tensor "${name}" (${info.dtype} [${info.shape.join(', ')}]) spans ${end - begin} bytes, expected ${expected}`,
+      );
     }
     if (end > data.length) {
-      throw modelFileError(file, `truncated: tensor "${name}" ends at byte ${end} of the data section, which has ${data.length} bytes`);
+      throw modelFileError(
+        file,
+        `truncated: tensor "${name}" ends at byte ${end} of the data section, which has ${data.length} bytes`,
+      );
     }
     tensors.set(name, info);
   }
   return { file, tensors, metadata, data };
 };
 
-export const readSafetensors = async (file: string): Promise<SafetensorsFile> => parseSafetensors(await readFile(file), file);
+export const readSafetensors = async (file: string): Promise<SafetensorsFile> =>
+  parseSafetensors(await readFile(file), file);
 
 /** IEEE 754 half precision -> number. */
 const halfToFloat = (h: number): number => {
@@ -97,7 +117,8 @@ const halfToFloat = (h: number): number => {
  */
 export const tensorToFloat32 = (st: SafetensorsFile, name: string): Float32Array => {
   const info = st.tensors.get(name);
-  if (!info) throw modelFileError(st.file, `has no tensor "${name}" (tensors: ${[...st.tensors.keys()].join(', ') || 'none'})`);
+  if (!info)
+    throw modelFileError(st.file, `has no tensor "${name}" (tensors: ${[...st.tensors.keys()].join(', ') || 'none'})`);
   const [begin, end] = info.data_offsets;
   const bytes = st.data.subarray(begin, end);
   const n = info.shape.reduce((a, b) => a * b, 1);

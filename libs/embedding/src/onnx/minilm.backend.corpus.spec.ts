@@ -42,14 +42,18 @@ describe('MiniLM WordPiece tokenizer and ONNX backend', () => {
 
   it('pools only real tokens: a row padded to 48 beside a longer row matches the unpadded row', async () => {
     const ids = tokenizer.encode('This is an example sentence');
-    const longer = tokenizer.encode('A much longer sentence, with many more word pieces than the first one has, to force padding.');
+    const longer = tokenizer.encode(
+      'A much longer sentence, with many more word pieces than the first one has, to force padding.',
+    );
     const alone = await backend.run([ids], ids.length);
     const padded = (await backend.run([longer, ids], 48)).subarray(384, 768);
     let diff = 0;
     for (let i = 0; i < 384; i++) diff = Math.max(diff, Math.abs((alone[i] as number) - (padded[i] as number)));
     expect(diff).toBeLessThan(1e-6);
     // And the longer row is a different vector (the comparison above is not between constants).
-    expect(Math.abs((alone[0] as number) - ((await backend.run([longer], longer.length))[0] as number))).toBeGreaterThan(1e-4);
+    expect(
+      Math.abs((alone[0] as number) - ((await backend.run([longer], longer.length))[0] as number)),
+    ).toBeGreaterThan(1e-4);
     expect(backend.padLength(7)).toBe(16);
     expect(backend.padLength(250)).toBe(256);
   });

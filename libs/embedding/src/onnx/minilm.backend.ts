@@ -48,7 +48,8 @@ export const startOnnxBackend = async (o: OnnxBackendOptions): Promise<EncoderBa
     parallelism: pool.size,
     maxBatchTokens: o.maxBatchTokens ?? DEFAULT_ONNX_BATCH_TOKENS,
     ...onnxTokenizeOnly(o),
-    padLength: (length) => (o.quantized ? undefined : Math.min(Math.ceil(length / PAD_BUCKET) * PAD_BUCKET, o.maxTokens)),
+    padLength: (length) =>
+      o.quantized ? undefined : Math.min(Math.ceil(length / PAD_BUCKET) * PAD_BUCKET, o.maxTokens),
     run: async (rows, padTo) => {
       const ids = new Int32Array(rows.length * padTo);
       rows.forEach((r, i) => ids.set(r, i * padTo));

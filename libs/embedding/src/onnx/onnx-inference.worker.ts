@@ -38,7 +38,8 @@ const run = async ({ ids, lengths, padTo }: RunRequest): Promise<Float32Array> =
     input_ids: new ort.Tensor('int64', inputIds, dims),
     attention_mask: new ort.Tensor('int64', mask, dims),
   };
-  if (session.inputNames.includes('token_type_ids')) feeds['token_type_ids'] = new ort.Tensor('int64', new BigInt64Array(rows * padTo), dims);
+  if (session.inputNames.includes('token_type_ids'))
+    feeds['token_type_ids'] = new ort.Tensor('int64', new BigInt64Array(rows * padTo), dims);
   const out = await session.run(feeds);
   const hidden = (out['last_hidden_state'] ?? out[session.outputNames[0] as string]) as ort.Tensor;
   const dim = hidden.dims[2] as number;
@@ -50,6 +51,7 @@ const run = async ({ ids, lengths, padTo }: RunRequest): Promise<Float32Array> =
 parentPort?.on('message', (req: RunRequest) => {
   run(req).then(
     (value) => parentPort?.postMessage({ id: req.id, ok: true, value }, [value.buffer as ArrayBuffer]),
-    (err: unknown) => parentPort?.postMessage({ id: req.id, ok: false, error: err instanceof Error ? err.message : String(err) }),
+    (err: unknown) =>
+      parentPort?.postMessage({ id: req.id, ok: false, error: err instanceof Error ? err.message : String(err) }),
   );
 });

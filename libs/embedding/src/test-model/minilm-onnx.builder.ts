@@ -45,7 +45,10 @@ class GraphBuilder {
   readonly inits: ITensorProto[] = [];
   private n = 0;
   private readonly rand: () => number;
-  constructor(seed: number, readonly quantize: boolean) {
+  constructor(
+    seed: number,
+    readonly quantize: boolean,
+  ) {
     this.rand = prng(seed);
   }
   name(prefix: string): string {
@@ -93,8 +96,9 @@ class GraphBuilder {
   }
   /** x·W + b; with `quantize`, the dynamic int8 form onnxruntime's quantize_dynamic emits (MatMulInteger). */
   dense(x: string, inDim: number, outDim: number): string {
-    if (!this.quantize) return this.one('Add', [this.one('MatMul', [x, this.random([inDim, outDim])]), this.random([outDim])]);
-    const scale = 0.02 * Math.sqrt(3) / 127;
+    if (!this.quantize)
+      return this.one('Add', [this.one('MatMul', [x, this.random([inDim, outDim])]), this.random([outDim])]);
+    const scale = (0.02 * Math.sqrt(3)) / 127;
     const q = new Int8Array(inDim * outDim);
     for (let i = 0; i < q.length; i++) q[i] = Math.round((this.rand() * 2 - 1) * 127);
     const w = this.tensor([inDim, outDim], INT8, new Uint8Array(q.buffer));
@@ -106,12 +110,17 @@ class GraphBuilder {
     return this.one('Add', [this.one('Mul', [f, s]), this.random([outDim])]);
   }
   layerNorm(x: string, dim: number): string {
-    return this.one('LayerNormalization', [x, this.floats([dim], () => 1), this.floats([dim], () => 0)], { axis: -1, epsilon: 1e-12 });
+    return this.one('LayerNormalization', [x, this.floats([dim], () => 1), this.floats([dim], () => 0)], {
+      axis: -1,
+      epsilon: 1e-12,
+    });
   }
 }
 
 /** Serialises a MiniLM-shaped model with random weights; `quantize` gives the int8 (dynamic) variant. */
-export const buildMiniLmShapedOnnx = (options: { seed?: number; quantize?: boolean; shape?: MiniLmShape } = {}): Uint8Array => {
+export const buildMiniLmShapedOnnx = (
+  options: { seed?: number; quantize?: boolean; shape?: MiniLmShape } = {},
+): Uint8Array => {
   const s = options.shape ?? MINILM_SHAPE;
   const g = new GraphBuilder(options.seed ?? 1, options.quantize ?? false);
   const headDim = s.hidden / s.heads;
@@ -129,7 +138,8 @@ export const buildMiniLmShapedOnnx = (options: { seed?: number; quantize?: boole
   const bias = g.one('Mul', [g.one('Sub', [g.scalarF(1), maskF]), g.scalarF(-3.4028234663852886e38)]);
   const splitShape = g.int64s([0, 0, s.heads, headDim]);
   const mergeShape = g.int64s([0, 0, s.hidden]);
-  const heads = (t: string, perm: number[]): string => g.one('Transpose', [g.one('Reshape', [t, splitShape])], { perm });
+  const heads = (t: string, perm: number[]): string =>
+    g.one('Transpose', [g.one('Reshape', [t, splitShape])], { perm });
   for (let layer = 0; layer < s.layers; layer++) {
     const q = heads(g.dense(x, s.hidden, s.hidden), [0, 2, 1, 3]);
     const k = heads(g.dense(x, s.hidden, s.hidden), [0, 2, 3, 1]);
@@ -140,7 +150,10 @@ export const buildMiniLmShapedOnnx = (options: { seed?: number; quantize?: boole
     x = g.layerNorm(g.one('Add', [g.dense(merged, s.hidden, s.hidden), x]), s.hidden);
     const h = g.dense(x, s.hidden, s.ffn);
     // Exact (erf) GELU, as in BERT: 0.5 * h * (1 + erf(h / sqrt(2))).
-    const gelu = g.one('Mul', [g.one('Mul', [h, g.scalarF(0.5)]), g.one('Add', [g.one('Erf', [g.one('Div', [h, g.scalarF(Math.SQRT2)])]), g.scalarF(1)])]);
+    const gelu = g.one('Mul', [
+      g.one('Mul', [h, g.scalarF(0.5)]),
+      g.one('Add', [g.one('Erf', [g.one('Div', [h, g.scalarF(Math.SQRT2)])]), g.scalarF(1)]),
+    ]);
     x = g.layerNorm(g.one('Add', [g.dense(gelu, s.ffn, s.hidden), x]), s.hidden);
   }
   g.nodes.push({ opType: 'Identity', input: [x], output: ['last_hidden_state'], name: 'output' });
@@ -157,7 +170,9 @@ export const buildMiniLmShapedOnnx = (options: { seed?: number; quantize?: boole
       name: 'minilm_shaped_random',
       node: g.nodes,
       initializer: g.inits,
-      input: ['input_ids', 'attention_mask', 'token_type_ids'].map((n) => io(n, INT64, dynamic('batch_size', 'sequence_length'))),
+      input: ['input_ids', 'attention_mask', 'token_type_ids'].map((n) =>
+        io(n, INT64, dynamic('batch_size', 'sequence_length')),
+      ),
       output: [io('last_hidden_state', FLOAT, [...dynamic('batch_size', 'sequence_length'), { dimValue: s.hidden }])],
     },
   });
@@ -165,6 +180,9 @@ export const buildMiniLmShapedOnnx = (options: { seed?: number; quantize?: boole
 };
 
 /** Writes the model to `file` (about 90 MB fp32, 23 MB int8). */
-export const writeMiniLmShapedOnnx = async (file: string, options: { seed?: number; quantize?: boolean } = {}): Promise<void> => {
+export const writeMiniLmShapedOnnx = async (
+  file: string,
+  options: { seed?: number; quantize?: boolean } = {},
+): Promise<void> => {
   await writeFile(file, buildMiniLmShapedOnnx(options));
 };

@@ -28,7 +28,9 @@ const load = async (): Promise<GraphModel> => {
     modelTopology: object;
     weightsManifest: { paths: string[]; weights: tf.io.WeightsManifestEntry[] }[];
   };
-  const shards = await Promise.all(manifest.weightsManifest.flatMap((g) => g.paths.map((p) => readFile(join(modelDir, p)))));
+  const shards = await Promise.all(
+    manifest.weightsManifest.flatMap((g) => g.paths.map((p) => readFile(join(modelDir, p)))),
+  );
   const data = Buffer.concat(shards);
   return loadGraphModel(
     tf.io.fromMemory({
@@ -58,7 +60,8 @@ const run = async ({ ids, lengths, padTo }: RunRequest): Promise<Float32Array> =
     const raw = (await out.data()) as Float32Array;
     out.dispose();
     const result = new Float32Array(lengths.length * dimension);
-    for (let r = 0; r < lengths.length; r++) writeNormalized(raw.subarray(r * dimension, (r + 1) * dimension), result, r * dimension);
+    for (let r = 0; r < lengths.length; r++)
+      writeNormalized(raw.subarray(r * dimension, (r + 1) * dimension), result, r * dimension);
     return result;
   } finally {
     indices.dispose();
@@ -69,6 +72,7 @@ const run = async ({ ids, lengths, padTo }: RunRequest): Promise<Float32Array> =
 parentPort?.on('message', (req: RunRequest) => {
   run(req).then(
     (value) => parentPort?.postMessage({ id: req.id, ok: true, value }, [value.buffer as ArrayBuffer]),
-    (err: unknown) => parentPort?.postMessage({ id: req.id, ok: false, error: err instanceof Error ? err.message : String(err) }),
+    (err: unknown) =>
+      parentPort?.postMessage({ id: req.id, ok: false, error: err instanceof Error ? err.message : String(err) }),
   );
 });

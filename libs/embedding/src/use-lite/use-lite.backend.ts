@@ -17,7 +17,11 @@ export const useTokenizeOnly = (tokenizer: UseTokenizer) => ({
  * TensorFlow.js' wasm backend computes on one thread, so the model runs in `workers` worker threads (default:
  * one per core) and batches are spread over them; each batch's result does not depend on which worker ran it.
  */
-export const startUseLiteBackend = async (o: { modelDir: string; tokenizer: UseTokenizer; workers: number }): Promise<EncoderBackend> => {
+export const startUseLiteBackend = async (o: {
+  modelDir: string;
+  tokenizer: UseTokenizer;
+  workers: number;
+}): Promise<EncoderBackend> => {
   const file = new URL(`./use-inference.worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
   const pool = new WorkerPool(file, { modelDir: o.modelDir, dimension: USE_LITE_DIMENSION }, o.workers);
   return {

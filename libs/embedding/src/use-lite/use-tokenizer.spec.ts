@@ -4,7 +4,9 @@ import { bundledModelDir } from '../resolve-embedder.js';
 import { UseTokenizer, type Vocabulary } from './use-tokenizer.js';
 
 describe('UseTokenizer (SentencePiece unigram, USE lite vocabulary)', () => {
-  const tokenizer = new UseTokenizer(JSON.parse(readFileSync(join(bundledModelDir(), 'vocab.json'), 'utf8')) as Vocabulary);
+  const tokenizer = new UseTokenizer(
+    JSON.parse(readFileSync(join(bundledModelDir(), 'vocab.json'), 'utf8')) as Vocabulary,
+  );
 
   // Expected ids produced by the TensorFlow.js reference tokenizer on the same vocabulary.
   it.each([

@@ -72,7 +72,8 @@ export class UseTokenizer {
       // The original iterates start positions as object keys, i.e. in ascending numeric order.
       const starts = [...(lattice[endPos] as Map<number, unknown>).keys()].sort((a, b) => a - b);
       for (const start of starts) {
-        for (const w of (lattice[endPos] as Map<number, { len: number; score: number; index: number }[]>).get(start) ?? []) {
+        for (const w of (lattice[endPos] as Map<number, { len: number; score: number; index: number }[]>).get(start) ??
+          []) {
           const score = w.score + (best[endPos - w.len] as number);
           if (best[endPos] === 0 || score >= (best[endPos] as number)) {
             best[endPos] = score;

@@ -6,7 +6,11 @@ import type { LlmMessage, LlmProvider, LlmToolResultBlock, LlmToolUseBlock } fro
 import { parseFinalAnswer, type FinalAnswer } from './final-answer.js';
 import { AGENT_SYSTEM_PROMPT, agentPrompt, correctivePrompt } from './system-prompt.js';
 
-export const AgentErrorCodes = { turnLimit: 'agent_turn_limit', badAnswer: 'agent_bad_answer', noTools: 'doc_tools_unavailable' } as const;
+export const AgentErrorCodes = {
+  turnLimit: 'agent_turn_limit',
+  badAnswer: 'agent_bad_answer',
+  noTools: 'doc_tools_unavailable',
+} as const;
 
 export interface AgentInput {
   provider: LlmProvider;
@@ -33,7 +37,8 @@ export interface AgentOutput extends FinalAnswer {
   refusals: string[];
 }
 
-const text = (blocks: LlmMessage['content']): string => blocks.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('');
+const text = (blocks: LlmMessage['content']): string =>
+  blocks.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('');
 
 /**
  * The extraction agent: the LLM sees the four doc tools (as the MCP server describes them) and follows spec 003's
@@ -44,8 +49,15 @@ const text = (blocks: LlmMessage['content']): string => blocks.flatMap((b) => (b
 export const runAgent = async (input: AgentInput): Promise<AgentOutput> => {
   const specs = await input.tools.toolSpecs();
   const missing = DOC_TOOL_NAMES.filter((name) => !specs.some((s) => s.name === name));
-  if (missing.length) throw new AppError(AgentErrorCodes.noTools, `The MCP server at MCP_TOOLS_URL lacks the tools ${missing.join(', ')}.`, { httpStatus: 503 });
-  const messages: LlmMessage[] = [{ role: 'user', content: [{ type: 'text', text: agentPrompt(input.filePath, input.schema) }] }];
+  if (missing.length)
+    throw new AppError(
+      AgentErrorCodes.noTools,
+      `The MCP server at MCP_TOOLS_URL lacks the tools ${missing.join(', ')}.`,
+      { httpStatus: 503 },
+    );
+  const messages: LlmMessage[] = [
+    { role: 'user', content: [{ type: 'text', text: agentPrompt(input.filePath, input.schema) }] },
+  ];
   const searched = new Set<string>();
   const refusals: string[] = [];
   let searches = 0;
@@ -56,15 +68,24 @@ export const runAgent = async (input: AgentInput): Promise<AgentOutput> => {
   const runTool = async (use: LlmToolUseBlock): Promise<LlmToolResultBlock> => {
     const refuse = (why: string): LlmToolResultBlock => {
       refusals.push(`${use.name}: ${why}`);
-      return { type: 'tool_result', tool_use_id: use.id, is_error: true, content: JSON.stringify({ status: 'error', error_type: 'protocol_violation', message: why }) };
+      return {
+        type: 'tool_result',
+        tool_use_id: use.id,
+        is_error: true,
+        content: JSON.stringify({ status: 'error', error_type: 'protocol_violation', message: why }),
+      };
     };
-    if (!(DOC_TOOL_NAMES as readonly string[]).includes(use.name)) return refuse(`There is no tool ${use.name}; use ${DOC_TOOL_NAMES.join(', ')}.`);
+    if (!(DOC_TOOL_NAMES as readonly string[]).includes(use.name))
+      return refuse(`There is no tool ${use.name}; use ${DOC_TOOL_NAMES.join(', ')}.`);
     const name = use.name as DocToolName;
     let args = use.input;
     if (name === 'doc_index_build') args = { ...args, file_path: input.filePath };
     if (name === 'doc_read') {
       const locator = typeof args['locator'] === 'string' ? args['locator'] : '';
-      if (!searched.has(locator)) return refuse(`doc_read of ${JSON.stringify(locator)} refused: call doc_search first; doc_read reads only locators a doc_search returned.`);
+      if (!searched.has(locator))
+        return refuse(
+          `doc_read of ${JSON.stringify(locator)} refused: call doc_search first; doc_read reads only locators a doc_search returned.`,
+        );
     }
     const started = process.hrtime.bigint();
     let answer;
@@ -72,7 +93,12 @@ export const runAgent = async (input: AgentInput): Promise<AgentOutput> => {
       answer = await input.tools.call(name, args, input.signal);
     } catch (error) {
       if (error instanceof AppError && error.code === DocToolErrorCodes.timeout) {
-        return { type: 'tool_result', tool_use_id: use.id, is_error: true, content: JSON.stringify({ status: 'error', error_type: 'timeout', message: error.message }) };
+        return {
+          type: 'tool_result',
+          tool_use_id: use.id,
+          is_error: true,
+          content: JSON.stringify({ status: 'error', error_type: 'timeout', message: error.message }),
+        };
       }
       throw error;
     } finally {
@@ -89,11 +115,19 @@ export const runAgent = async (input: AgentInput): Promise<AgentOutput> => {
         if (typeof id === 'string') indexId = id;
       }
     }
-    return { type: 'tool_result', tool_use_id: use.id, content: answer.text, ...(answer.isError ? { is_error: true } : {}) };
+    return {
+      type: 'tool_result',
+      tool_use_id: use.id,
+      content: answer.text,
+      ...(answer.isError ? { is_error: true } : {}),
+    };
   };
 
   for (let turn = 1; turn <= input.maxTurns; turn += 1) {
-    const reply = await input.provider.complete({ system: AGENT_SYSTEM_PROMPT, messages, tools: specs, maxTokens: input.maxTokens ?? 8192 }, input.signal);
+    const reply = await input.provider.complete(
+      { system: AGENT_SYSTEM_PROMPT, messages, tools: specs, maxTokens: input.maxTokens ?? 8192 },
+      input.signal,
+    );
     messages.push({ role: 'assistant', content: reply.content });
     const uses = reply.content.filter((b): b is LlmToolUseBlock => b.type === 'tool_use');
     if (uses.length > 0) {
@@ -105,9 +139,16 @@ export const runAgent = async (input: AgentInput): Promise<AgentOutput> => {
     const parsed = parseFinalAnswer(text(reply.content));
     if (parsed.ok) return { ...parsed.answer, indexId, indexSeconds: Number(indexNs) / 1e9, turns: turn, refusals };
     input.log?.warn({ turn, problem: parsed.problem }, 'agent reply not parseable');
-    if (corrected) throw new AppError(AgentErrorCodes.badAnswer, `The agent's final answer could not be read after a corrective turn: ${parsed.problem}.`, { httpStatus: 502 });
+    if (corrected)
+      throw new AppError(
+        AgentErrorCodes.badAnswer,
+        `The agent's final answer could not be read after a corrective turn: ${parsed.problem}.`,
+        { httpStatus: 502 },
+      );
     corrected = true;
     messages.push({ role: 'user', content: [{ type: 'text', text: correctivePrompt(parsed.problem) }] });
   }
-  throw new AppError(AgentErrorCodes.turnLimit, `The agent did not finish within ${input.maxTurns} turns.`, { httpStatus: 504 });
+  throw new AppError(AgentErrorCodes.turnLimit, `The agent did not finish within ${input.maxTurns} turns.`, {
+    httpStatus: 504,
+  });
 };

@@ -62,11 +62,26 @@ export const parseFinalAnswer = (text: string): ParsedAnswer => {
   const { objects, errors } = jsonObjectsIn(text);
   const records = objects.filter(isObject);
   const combined = records.find((o) => isObject(o['data']) && isObject(o['evidence']));
-  if (combined) return { ok: true, answer: { data: combined['data'] as Record<string, unknown>, evidence: combined['evidence'] as Record<string, unknown> } };
+  if (combined)
+    return {
+      ok: true,
+      answer: {
+        data: combined['data'] as Record<string, unknown>,
+        evidence: combined['evidence'] as Record<string, unknown>,
+      },
+    };
   const data = records.find((o) => Object.keys(o).length === 1 && isObject(o['data']));
   const evidence = records.find((o) => Object.keys(o).length === 1 && isObject(o['evidence']));
-  if (data && evidence) return { ok: true, answer: { data: data['data'] as Record<string, unknown>, evidence: evidence['evidence'] as Record<string, unknown> } };
-  if (records.length === 2 && !data && !evidence) return { ok: true, answer: { data: records[0]!, evidence: records[1]! } };
+  if (data && evidence)
+    return {
+      ok: true,
+      answer: {
+        data: data['data'] as Record<string, unknown>,
+        evidence: evidence['evidence'] as Record<string, unknown>,
+      },
+    };
+  if (records.length === 2 && !data && !evidence)
+    return { ok: true, answer: { data: records[0]!, evidence: records[1]! } };
   if (errors.length > 0) return { ok: false, problem: errors.join('; ') };
   if (records.length === 0) return { ok: false, problem: 'the reply holds no JSON object' };
   return { ok: false, problem: 'expected {"data": {...}, "evidence": {...}} (two objects: data and evidence)' };

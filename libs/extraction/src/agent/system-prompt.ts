@@ -40,7 +40,8 @@ If a field is null, its evidence should be:
 No prose. No explanation. Only the two JSON objects.`;
 
 /** The task prompt of spec 003 section 7's invocation. */
-export const agentPrompt = (filePath: string, schema: Record<string, unknown>): string => `Extract data from: ${filePath}\nTarget schema:\n${JSON.stringify(schema, null, 2)}`;
+export const agentPrompt = (filePath: string, schema: Record<string, unknown>): string =>
+  `Extract data from: ${filePath}\nTarget schema:\n${JSON.stringify(schema, null, 2)}`;
 
 export const correctivePrompt = (problem: string): string =>
   `Your last reply could not be read: ${problem}. Reply again with exactly the two JSON objects {"data": {...}, "evidence": {...}} — valid JSON, no prose, no other text.`;

@@ -39,7 +39,12 @@ export const finalizeResult = async (input: FinalizeInput): Promise<ExtractionOu
   const validation = await docValidate(input.tools, input.data, input.schema, input.signal);
   const data: Record<string, unknown> = { original_file: input.originalFile };
   for (const field of fields) setAt(data, field.path, getAt(validation.normalized, field.path) ?? null);
-  const verified = await verifyEvidence(fields, data, input.claimedEvidence, chunkReader(input.tools, input.indexId, input.signal));
+  const verified = await verifyEvidence(
+    fields,
+    data,
+    input.claimedEvidence,
+    chunkReader(input.tools, input.indexId, input.signal),
+  );
   const validationWarnings = validation.warnings.filter((w) => !/\bis null\b|\bmissing\b/i.test(w));
   const errors = validation.errors.map((e) => (typeof e === 'string' ? e : JSON.stringify(e)));
   const warnings = [...new Set([...(input.warnings ?? []), ...errors, ...validationWarnings, ...verified.warnings])];
@@ -49,7 +54,11 @@ export const finalizeResult = async (input: FinalizeInput): Promise<ExtractionOu
     data,
     evidence: verified.evidence,
     warnings,
-    timing: { total_seconds: round(total), index_seconds: round(input.indexSeconds), extraction_seconds: round(Math.max(0, total - input.indexSeconds)) },
+    timing: {
+      total_seconds: round(total),
+      index_seconds: round(input.indexSeconds),
+      extraction_seconds: round(Math.max(0, total - input.indexSeconds)),
+    },
     extractor: input.extractor,
     counts: verified.counts,
   };

@@ -71,7 +71,10 @@ export const locateSnippet = (snippet: string, chunk: string): MatchKind | undef
   if (chunk.includes(trimmed)) return 'exact';
   if (normalizeSpace(chunk).includes(normalizeSpace(trimmed))) return 'normalized';
   // An ellipsis marks an elided part ("MOD 8KTL3 | ... | MOD 15KTL3"): every part must be there.
-  const parts = trimmed.split(/\.\.\.|…/).map((p) => p.trim()).filter((p) => p.length > 0);
+  const parts = trimmed
+    .split(/\.\.\.|…/)
+    .map((p) => p.trim())
+    .filter((p) => p.length > 0);
   if (parts.length > 1 && parts.every((p) => normalizeSpace(chunk).includes(normalizeSpace(p)))) return 'normalized';
   return tokenCoverage(trimmed, chunk) >= FUZZY_THRESHOLD ? 'fuzzy' : undefined;
 };
@@ -84,7 +87,13 @@ const compact = (s: string): string =>
     .replace(/\s*[~～–—]\s*/g, '-')
     .replace(/[\s|*`]+/g, '');
 
-const numbersIn = (s: string): number[] => [...s.normalize('NFKC').replace(/(\d),(\d{3})\b/g, '$1$2').matchAll(/\d+(?:\.\d+)?/g)].map((m) => Number(m[0]));
+const numbersIn = (s: string): number[] =>
+  [
+    ...s
+      .normalize('NFKC')
+      .replace(/(\d),(\d{3})\b/g, '$1$2')
+      .matchAll(/\d+(?:\.\d+)?/g),
+  ].map((m) => Number(m[0]));
 
 /**
  * Does a value occur in (or follow from) the text? Strings: literally after spacing/case/range-style

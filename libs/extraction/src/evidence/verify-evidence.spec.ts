@@ -48,12 +48,21 @@ describe('verifyEvidence', () => {
   const table = chunks.find((c) => c.kind === 'table')!;
   const intro = chunks.find((c) => c.content.includes('hybrid inverter for homes'))!;
   const protection = chunks.find((c) => c.content.includes('IP66'))!;
-  const schema = { product: { product_type: '', series_name: '' }, pv: { max_dc_voltage: '', number_of_mppts: 0, max_pv_power_per_model: {} }, ip: '', thd: '' };
+  const schema = {
+    product: { product_type: '', series_name: '' },
+    pv: { max_dc_voltage: '', number_of_mppts: 0, max_pv_power_per_model: {} },
+    ip: '',
+    thd: '',
+  };
 
   it('grounds true values, flags an invented value, a wrong locator and missing evidence, and gives nulls the null evidence', async () => {
     const data = {
       product: { product_type: 'three-phase hybrid inverter', series_name: 'MOD 9KTL3' },
-      pv: { max_dc_voltage: '1100V', number_of_mppts: 2, max_pv_power_per_model: { 'MOD 8KTL3-X2(Pro)': '12000W', 'MOD 10KTL3-X2(Pro)': '15000W' } },
+      pv: {
+        max_dc_voltage: '1100V',
+        number_of_mppts: 2,
+        max_pv_power_per_model: { 'MOD 8KTL3-X2(Pro)': '12000W', 'MOD 10KTL3-X2(Pro)': '15000W' },
+      },
       ip: 'IP66',
       thd: null,
     };
@@ -74,12 +83,23 @@ describe('verifyEvidence', () => {
     const result = await verifyEvidence(schemaFields(schema), data, evidence, read);
     expect(result.evidence).toEqual({
       product: {
-        product_type: { locator: intro.locator, snippet: 'three-phase hybrid inverter for homes', grounded: true, match: 'exact' },
-        series_name: expect.objectContaining({ grounded: false, warning: expect.stringMatching(/MOD 9KTL3.*does not occur/) }),
+        product_type: {
+          locator: intro.locator,
+          snippet: 'three-phase hybrid inverter for homes',
+          grounded: true,
+          match: 'exact',
+        },
+        series_name: expect.objectContaining({
+          grounded: false,
+          warning: expect.stringMatching(/MOD 9KTL3.*does not occur/),
+        }),
       },
       pv: {
         max_dc_voltage: { locator: table.locator, snippet: 'Max. DC Voltage | 1100V', grounded: true, match: 'exact' },
-        number_of_mppts: expect.objectContaining({ grounded: false, warning: expect.stringMatching(/snippet was not found in chunk h1-c1/) }),
+        number_of_mppts: expect.objectContaining({
+          grounded: false,
+          warning: expect.stringMatching(/snippet was not found in chunk h1-c1/),
+        }),
         max_pv_power_per_model: {
           'MOD 8KTL3-X2(Pro)': expect.objectContaining({ grounded: true }),
           'MOD 10KTL3-X2(Pro)': expect.objectContaining({ grounded: true }),
@@ -101,10 +121,21 @@ describe('verifyEvidence', () => {
   it('refuses a locator that is not one, or one the document lacks', async () => {
     const fields = schemaFields({ a: '' });
     const bad = await verifyEvidence(fields, { a: 'IP66' }, { a: { locator: '../../etc', snippet: 'IP66' } }, read);
-    expect(bad.evidence).toEqual({ a: expect.objectContaining({ grounded: false, warning: expect.stringMatching(/is not a locator/) }) });
+    expect(bad.evidence).toEqual({
+      a: expect.objectContaining({ grounded: false, warning: expect.stringMatching(/is not a locator/) }),
+    });
     const missing = await verifyEvidence(fields, { a: 'IP66' }, { a: { locator: 'h99-c1', snippet: 'IP66' } }, read);
-    expect(missing.evidence).toEqual({ a: expect.objectContaining({ grounded: false, warning: 'there is no chunk h99-c1 in the document' }) });
-    const ok = await verifyEvidence(fields, { a: 'IP66' }, { a: { locator: protection.locator, snippet: 'Protection class: IP66' } }, read);
-    expect(ok.evidence).toEqual({ a: { locator: protection.locator, snippet: 'Protection class: IP66', grounded: true, match: 'exact' } });
+    expect(missing.evidence).toEqual({
+      a: expect.objectContaining({ grounded: false, warning: 'there is no chunk h99-c1 in the document' }),
+    });
+    const ok = await verifyEvidence(
+      fields,
+      { a: 'IP66' },
+      { a: { locator: protection.locator, snippet: 'Protection class: IP66' } },
+      read,
+    );
+    expect(ok.evidence).toEqual({
+      a: { locator: protection.locator, snippet: 'Protection class: IP66', grounded: true, match: 'exact' },
+    });
   });
 });

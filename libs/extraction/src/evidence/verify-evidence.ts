@@ -3,7 +3,6 @@ import type { ChunkReader } from '../doc-tool-calls.js';
 import { fieldName, getAt, isEmptyValue, isObject, setAt, type SchemaField } from '../schema-fields.js';
 import { locateSnippet, valueOccurs } from './text-match.js';
 
-
 export const NOT_FOUND_WARNING = 'Not found in document';
 
 export interface VerifiedEvidence {
@@ -17,7 +16,8 @@ export interface VerifiedEvidence {
 /** A locator as the chunker writes them (h3, h3-c2, h3-t1; h0 before the first heading). */
 const LOCATOR = /^h\d{1,6}(-[ct]\d{1,6})?$/;
 
-const isLeaf = (v: unknown): v is { locator?: unknown; snippet?: unknown } => isObject(v) && ('locator' in v || 'snippet' in v);
+const isLeaf = (v: unknown): v is { locator?: unknown; snippet?: unknown } =>
+  isObject(v) && ('locator' in v || 'snippet' in v);
 
 const valuesOf = (value: unknown): unknown[] => {
   if (Array.isArray(value)) return value.flatMap(valuesOf);
@@ -36,7 +36,12 @@ const display = (value: unknown): string => {
  * fails is kept but its evidence says `grounded: false`, with a warning naming the field. Null values get the
  * spec's null evidence and a "not found" warning.
  */
-export const verifyEvidence = async (fields: SchemaField[], data: Record<string, unknown>, claimed: Record<string, unknown>, read: ChunkReader): Promise<VerifiedEvidence> => {
+export const verifyEvidence = async (
+  fields: SchemaField[],
+  data: Record<string, unknown>,
+  claimed: Record<string, unknown>,
+  read: ChunkReader,
+): Promise<VerifiedEvidence> => {
   const evidence: Record<string, unknown> = {};
   const warnings: string[] = [];
   const counts = { values: 0, grounded: 0 };
@@ -50,14 +55,16 @@ export const verifyEvidence = async (fields: SchemaField[], data: Record<string,
     if (!isLeaf(leaf)) return fail(null, null, 'no evidence was given for this value');
     const locator = typeof leaf.locator === 'string' ? leaf.locator : null;
     const snippet = typeof leaf.snippet === 'string' ? leaf.snippet : null;
-    if (!locator || !LOCATOR.test(locator)) return fail(locator, snippet, `the evidence locator ${JSON.stringify(leaf.locator ?? null)} is not a locator`);
+    if (!locator || !LOCATOR.test(locator))
+      return fail(locator, snippet, `the evidence locator ${JSON.stringify(leaf.locator ?? null)} is not a locator`);
     if (!snippet || snippet.trim() === '') return fail(locator, snippet, 'the evidence snippet is empty');
     const chunk = await read(locator);
     if (chunk === undefined) return fail(locator, snippet, `there is no chunk ${locator} in the document`);
     const match = locateSnippet(snippet, chunk);
     if (!match) return fail(locator, snippet, `the evidence snippet was not found in chunk ${locator}`);
     const missing = values.find((v) => !valueOccurs(v, chunk));
-    if (missing !== undefined) return { ...fail(locator, snippet, `the value ${display(missing)} does not occur in chunk ${locator}`), match };
+    if (missing !== undefined)
+      return { ...fail(locator, snippet, `the value ${display(missing)} does not occur in chunk ${locator}`), match };
     counts.grounded += 1;
     return { locator, snippet, grounded: true, match };
   };

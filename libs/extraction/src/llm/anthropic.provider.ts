@@ -20,7 +20,12 @@ const ReplySchema = z.object({
   content: z.array(
     z.union([
       z.object({ type: z.literal('text'), text: z.string() }),
-      z.object({ type: z.literal('tool_use'), id: z.string(), name: z.string(), input: z.record(z.string(), z.unknown()) }),
+      z.object({
+        type: z.literal('tool_use'),
+        id: z.string(),
+        name: z.string(),
+        input: z.record(z.string(), z.unknown()),
+      }),
       z.object({ type: z.string() }).loose(),
     ]),
   ),
@@ -45,9 +50,18 @@ export const createAnthropicProvider = (options: AnthropicOptions): LlmProvider 
         messages: request.messages,
         tools: request.tools,
       };
-      const raw = await postJson(url, body, headers, { timeoutMs: options.timeoutMs, retry: options.retry, signal, log: options.log, provider: 'The Anthropic API' });
+      const raw = await postJson(url, body, headers, {
+        timeoutMs: options.timeoutMs,
+        retry: options.retry,
+        signal,
+        log: options.log,
+        provider: 'The Anthropic API',
+      });
       const parsed = ReplySchema.safeParse(raw);
-      if (!parsed.success) throw new AppError(LlmErrorCodes.badReply, 'The Anthropic API answered with an unexpected message shape.', { httpStatus: 502 });
+      if (!parsed.success)
+        throw new AppError(LlmErrorCodes.badReply, 'The Anthropic API answered with an unexpected message shape.', {
+          httpStatus: 502,
+        });
       const content: LlmResponse['content'] = [];
       for (const block of parsed.data.content) {
         if (block.type === 'text' && 'text' in block) content.push({ type: 'text', text: String(block.text) });
@@ -56,7 +70,12 @@ export const createAnthropicProvider = (options: AnthropicOptions): LlmProvider 
           content.push({ type: 'tool_use', id: use.id, name: use.name, input: use.input });
         }
       }
-      const stop = parsed.data.stop_reason === 'tool_use' ? 'tool_use' : parsed.data.stop_reason === 'max_tokens' ? 'max_tokens' : 'end';
+      const stop =
+        parsed.data.stop_reason === 'tool_use'
+          ? 'tool_use'
+          : parsed.data.stop_reason === 'max_tokens'
+            ? 'max_tokens'
+            : 'end';
       return { content, stop: content.some((b) => b.type === 'tool_use') ? 'tool_use' : stop };
     },
   };

@@ -1,7 +1,12 @@
 import { AppError } from '@lectern/contracts';
 import type { Logger } from '@lectern/runtime';
 
-export const LlmErrorCodes = { timeout: 'llm_timeout', unavailable: 'llm_unavailable', refused: 'llm_error', badReply: 'llm_bad_reply' } as const;
+export const LlmErrorCodes = {
+  timeout: 'llm_timeout',
+  unavailable: 'llm_unavailable',
+  refused: 'llm_error',
+  badReply: 'llm_bad_reply',
+} as const;
 
 export interface RetryPolicy {
   /** Retries after the first attempt on 429, 5xx and network errors. */
@@ -51,7 +56,12 @@ const retryable = (status: number) => status === 429 || status === 408 || status
  * POST a JSON body to an LLM API and return its JSON answer: each attempt bounded by `timeoutMs`, 429/5xx and
  * network failures retried with exponential backoff (plain `fetch`: no provider SDK is installed).
  */
-export const postJson = async (url: string, body: unknown, headers: Record<string, string>, options: PostJsonOptions): Promise<unknown> => {
+export const postJson = async (
+  url: string,
+  body: unknown,
+  headers: Record<string, string>,
+  options: PostJsonOptions,
+): Promise<unknown> => {
   let lastProblem = '';
   for (let attempt = 0; attempt <= options.retry.retries; attempt += 1) {
     if (options.signal.aborted) throw options.signal.reason;
@@ -67,7 +77,11 @@ export const postJson = async (url: string, body: unknown, headers: Record<strin
     } catch (error) {
       if (options.signal.aborted) throw options.signal.reason;
       if (timeout.aborted) {
-        throw new AppError(LlmErrorCodes.timeout, `${options.provider} did not answer within ${options.timeoutMs} ms (API_TIMEOUT_MS).`, { httpStatus: 504 });
+        throw new AppError(
+          LlmErrorCodes.timeout,
+          `${options.provider} did not answer within ${options.timeoutMs} ms (API_TIMEOUT_MS).`,
+          { httpStatus: 504 },
+        );
       }
       lastProblem = `network error (${(error as Error).message})`;
       options.log?.warn({ url, attempt, err: error }, 'LLM request failed; retrying');
@@ -78,21 +92,33 @@ export const postJson = async (url: string, body: unknown, headers: Record<strin
       try {
         return await response.json();
       } catch {
-        throw new AppError(LlmErrorCodes.badReply, `${options.provider} answered with a body that is not JSON.`, { httpStatus: 502 });
+        throw new AppError(LlmErrorCodes.badReply, `${options.provider} answered with a body that is not JSON.`, {
+          httpStatus: 502,
+        });
       }
     }
     const text = await response.text().catch(() => '');
     options.log?.warn({ url, attempt, status: response.status, body: text.slice(0, 500) }, 'LLM request refused');
     if (!retryable(response.status)) {
-      throw new AppError(LlmErrorCodes.refused, `${options.provider} refused the request (HTTP ${response.status}).`, { httpStatus: 502 });
+      throw new AppError(LlmErrorCodes.refused, `${options.provider} refused the request (HTTP ${response.status}).`, {
+        httpStatus: 502,
+      });
     }
     lastProblem = `HTTP ${response.status}`;
     if (attempt < options.retry.retries) {
-      const wait = Math.min(retryAfterMs(response.headers.get('retry-after')) ?? backoff(attempt, options.retry), options.retry.maxDelayMs);
+      const wait = Math.min(
+        retryAfterMs(response.headers.get('retry-after')) ?? backoff(attempt, options.retry),
+        options.retry.maxDelayMs,
+      );
       await sleep(wait, options.signal);
     }
   }
-  throw new AppError(LlmErrorCodes.unavailable, `${options.provider} is unavailable: ${lastProblem} after ${options.retry.retries + 1} attempts.`, { httpStatus: 503 });
+  throw new AppError(
+    LlmErrorCodes.unavailable,
+    `${options.provider} is unavailable: ${lastProblem} after ${options.retry.retries + 1} attempts.`,
+    { httpStatus: 503 },
+  );
 };
 
-const backoff = (attempt: number, retry: RetryPolicy) => Math.min(retry.baseDelayMs * 2 ** attempt * (0.75 + Math.random() * 0.5), retry.maxDelayMs);
+const backoff = (attempt: number, retry: RetryPolicy) =>
+  Math.min(retry.baseDelayMs * 2 ** attempt * (0.75 + Math.random() * 0.5), retry.maxDelayMs);

@@ -28,11 +28,19 @@ export interface LlmSettings {
 }
 
 /** The tiers' built-in models when no `ANTHROPIC_DEFAULT_*_MODEL` override is set. */
-export const ANTHROPIC_TIER_MODELS = { haiku: 'claude-3-5-haiku-20241022', sonnet: 'claude-sonnet-4-20250514', opus: 'claude-opus-4-20250514' } as const;
+export const ANTHROPIC_TIER_MODELS = {
+  haiku: 'claude-3-5-haiku-20241022',
+  sonnet: 'claude-sonnet-4-20250514',
+  opus: 'claude-opus-4-20250514',
+} as const;
 
 export const anthropicModel = (s: LlmSettings): string => {
   if (s.ANTHROPIC_MODEL) return s.ANTHROPIC_MODEL;
-  const override = { haiku: s.ANTHROPIC_DEFAULT_HAIKU_MODEL, sonnet: s.ANTHROPIC_DEFAULT_SONNET_MODEL, opus: s.ANTHROPIC_DEFAULT_OPUS_MODEL }[s.ANTHROPIC_MODEL_TIER];
+  const override = {
+    haiku: s.ANTHROPIC_DEFAULT_HAIKU_MODEL,
+    sonnet: s.ANTHROPIC_DEFAULT_SONNET_MODEL,
+    opus: s.ANTHROPIC_DEFAULT_OPUS_MODEL,
+  }[s.ANTHROPIC_MODEL_TIER];
   return override ?? ANTHROPIC_TIER_MODELS[s.ANTHROPIC_MODEL_TIER];
 };
 
@@ -59,5 +67,12 @@ export const createLlmProvider = (s: LlmSettings, kind: 'anthropic' | 'openai', 
     });
   }
   if (!s.OPENAI_MODEL) throw new Error('EXTRACTOR=openai needs OPENAI_MODEL.');
-  return createOpenAiProvider({ baseUrl: s.OPENAI_BASE_URL, apiKey: s.OPENAI_API_KEY, model: s.OPENAI_MODEL, timeoutMs: s.API_TIMEOUT_MS, retry, log });
+  return createOpenAiProvider({
+    baseUrl: s.OPENAI_BASE_URL,
+    apiKey: s.OPENAI_API_KEY,
+    model: s.OPENAI_MODEL,
+    timeoutMs: s.API_TIMEOUT_MS,
+    retry,
+    log,
+  });
 };

@@ -19,7 +19,9 @@ export interface LlmToolResultBlock {
   is_error?: boolean;
 }
 
-export type LlmMessage = { role: 'user'; content: Array<LlmTextBlock | LlmToolResultBlock> } | { role: 'assistant'; content: Array<LlmTextBlock | LlmToolUseBlock> };
+export type LlmMessage =
+  | { role: 'user'; content: Array<LlmTextBlock | LlmToolResultBlock> }
+  | { role: 'assistant'; content: Array<LlmTextBlock | LlmToolUseBlock> };
 
 export interface LlmToolSpec {
   name: string;

@@ -23,7 +23,13 @@ const ReplySchema = z.object({
         message: z.object({
           content: z.string().nullable().optional(),
           tool_calls: z
-            .array(z.object({ id: z.string(), type: z.string().optional(), function: z.object({ name: z.string(), arguments: z.string() }) }))
+            .array(
+              z.object({
+                id: z.string(),
+                type: z.string().optional(),
+                function: z.object({ name: z.string(), arguments: z.string() }),
+              }),
+            )
             .nullable()
             .optional(),
         }),
@@ -35,7 +41,11 @@ const ReplySchema = z.object({
 
 type ChatMessage =
   | { role: 'system' | 'user'; content: string }
-  | { role: 'assistant'; content: string | null; tool_calls?: Array<{ id: string; type: 'function'; function: { name: string; arguments: string } }> }
+  | {
+      role: 'assistant';
+      content: string | null;
+      tool_calls?: Array<{ id: string; type: 'function'; function: { name: string; arguments: string } }>;
+    }
   | { role: 'tool'; tool_call_id: string; content: string };
 
 /** The conversation (Anthropic blocks) as chat-completions messages: tool results become `role: tool` messages. */
@@ -45,13 +55,16 @@ const toChat = (system: string, messages: LlmMessage[]): ChatMessage[] => {
     if (message.role === 'assistant') {
       const text = message.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('');
       const calls = message.content.flatMap((b) =>
-        b.type === 'tool_use' ? [{ id: b.id, type: 'function' as const, function: { name: b.name, arguments: JSON.stringify(b.input) } }] : [],
+        b.type === 'tool_use'
+          ? [{ id: b.id, type: 'function' as const, function: { name: b.name, arguments: JSON.stringify(b.input) } }]
+          : [],
       );
       chat.push({ role: 'assistant', content: text || null, ...(calls.length ? { tool_calls: calls } : {}) });
       continue;
     }
     for (const block of message.content) {
-      if (block.type === 'tool_result') chat.push({ role: 'tool', tool_call_id: block.tool_use_id, content: block.content });
+      if (block.type === 'tool_result')
+        chat.push({ role: 'tool', tool_call_id: block.tool_use_id, content: block.content });
       else chat.push({ role: 'user', content: block.text });
     }
   }
@@ -70,11 +83,23 @@ export const createOpenAiProvider = (options: OpenAiOptions): LlmProvider => {
         model: options.model,
         max_tokens: request.maxTokens,
         messages: toChat(request.system, request.messages),
-        tools: request.tools.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.input_schema } })),
+        tools: request.tools.map((t) => ({
+          type: 'function',
+          function: { name: t.name, description: t.description, parameters: t.input_schema },
+        })),
       };
-      const raw = await postJson(url, body, headers, { timeoutMs: options.timeoutMs, retry: options.retry, signal, log: options.log, provider: 'The OpenAI-compatible API' });
+      const raw = await postJson(url, body, headers, {
+        timeoutMs: options.timeoutMs,
+        retry: options.retry,
+        signal,
+        log: options.log,
+        provider: 'The OpenAI-compatible API',
+      });
       const parsed = ReplySchema.safeParse(raw);
-      if (!parsed.success) throw new AppError(LlmErrorCodes.badReply, 'The OpenAI-compatible API answered with an unexpected shape.', { httpStatus: 502 });
+      if (!parsed.success)
+        throw new AppError(LlmErrorCodes.badReply, 'The OpenAI-compatible API answered with an unexpected shape.', {
+          httpStatus: 502,
+        });
       const choice = parsed.data.choices[0]!;
       const content: LlmResponse['content'] = [];
       if (choice.message.content) content.push({ type: 'text', text: choice.message.content });
@@ -88,7 +113,11 @@ export const createOpenAiProvider = (options: OpenAiOptions): LlmProvider => {
         }
         content.push({ type: 'tool_use', id: call.id, name: call.function.name, input });
       }
-      const stop = content.some((b) => b.type === 'tool_use') ? 'tool_use' : choice.finish_reason === 'length' ? 'max_tokens' : 'end';
+      const stop = content.some((b) => b.type === 'tool_use')
+        ? 'tool_use'
+        : choice.finish_reason === 'length'
+          ? 'max_tokens'
+          : 'end';
       return { content, stop };
     },
   };

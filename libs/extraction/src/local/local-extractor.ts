@@ -65,11 +65,15 @@ const wordGroups = (field: SchemaField): string[][] =>
 /** Search queries: the field's name, its path, and its synonyms. */
 const queriesFor = (field: SchemaField): string[] => {
   const name = words(field.path[field.path.length - 1]!).join(' ');
-  const withParent = field.path.length > 1 ? `${words(field.path[field.path.length - 2]!).join(' ')} ${name}` : undefined;
+  const withParent =
+    field.path.length > 1 ? `${words(field.path[field.path.length - 2]!).join(' ')} ${name}` : undefined;
   const synonyms = wordGroups(field)
     .map((g) => g.find((w) => w !== g[0] && w.length > 2) ?? g[0])
     .join(' ');
-  const hint = typeof field.hint === 'string' && field.hint.length > 0 && field.hint.length < 60 ? `${name} ${field.hint}` : undefined;
+  const hint =
+    typeof field.hint === 'string' && field.hint.length > 0 && field.hint.length < 60
+      ? `${name} ${field.hint}`
+      : undefined;
   return [...new Set([name, withParent, synonyms, hint].filter((q): q is string => Boolean(q && q.trim())))];
 };
 
@@ -111,15 +115,19 @@ const UNIT = /^(?:[A-Za-zµΩ°%·/().\-\d²³ ]{1,20})$/;
 /** A model-like token: letters and digits mixed (R88M-G20030, G20030@, MOD 10KTL3-X2). */
 const MODEL = /^(?=.*[A-Za-z])(?=.*\d)[A-Za-z0-9][A-Za-z0-9\-./()@]{3,}$/;
 
-const tableRowsOf = (content: string): string[][] => content.split('\n').flatMap((line) => {
-  const cells = splitRow(line);
-  return cells && !isSeparator(cells) ? [cells] : [];
-});
+const tableRowsOf = (content: string): string[][] =>
+  content.split('\n').flatMap((line) => {
+    const cells = splitRow(line);
+    return cells && !isSeparator(cells) ? [cells] : [];
+  });
 
 /** The model names a table's header rows list, in order (cells, or several in one merged cell). */
 const headerModels = (rows: string[][]): string[] => {
   for (const row of rows.slice(0, 3)) {
-    const models = row.slice(1).flatMap((c) => c.split(/\s+/)).filter((t) => MODEL.test(t));
+    const models = row
+      .slice(1)
+      .flatMap((c) => c.split(/\s+/))
+      .filter((t) => MODEL.test(t));
     if (models.length >= 2) return models;
   }
   return [];
@@ -143,10 +151,19 @@ const leadingValue = (text: string): string => {
   return (cut ? value.slice(0, cut.index) : value).replace(/\.$/, '').trim();
 };
 
-const withUnit = (value: string, unit: string | undefined) => (unit && !value.includes(unit) ? `${value} ${unit}` : value);
+const withUnit = (value: string, unit: string | undefined) =>
+  unit && !value.includes(unit) ? `${value} ${unit}` : value;
 
 /** Candidates of one chunk: table rows whose label matches, and `Label: value` lines. */
-const candidatesIn = (field: SchemaField, groups: string[][], locator: string, content: string, rank: number, target: string | undefined, models: string[]): Candidate[] => {
+const candidatesIn = (
+  field: SchemaField,
+  groups: string[][],
+  locator: string,
+  content: string,
+  rank: number,
+  target: string | undefined,
+  models: string[],
+): Candidate[] => {
   const found: Candidate[] = [];
   const lines = content.split('\n');
   const rows = lines.map(splitRow);
@@ -162,7 +179,10 @@ const candidatesIn = (field: SchemaField, groups: string[][], locator: string, c
       const label = labelCells.join(' ');
       const score = labelScore(groups, label);
       if (score < 0.5) return;
-      const unitCell = labelCells.length > 1 && UNIT.test(labelCells[labelCells.length - 1]!) ? labelCells[labelCells.length - 1] : undefined;
+      const unitCell =
+        labelCells.length > 1 && UNIT.test(labelCells[labelCells.length - 1]!)
+          ? labelCells[labelCells.length - 1]
+          : undefined;
       const values = cells.slice(labelEnd).filter((c) => c.length > 0);
       if (values.length === 0) return;
       let value: unknown;
@@ -182,7 +202,8 @@ const candidatesIn = (field: SchemaField, groups: string[][], locator: string, c
         if (cell.split(/\s+/).length > 6 && !isIp) return;
         value = withUnit(cell, unitCell);
         // a table naming the target model is where its values are
-        if (target && k === undefined) return found.push({ value, snippet: line.trim().slice(0, 400), locator, score: score * rankWeight * 0.6 });
+        if (target && k === undefined)
+          return found.push({ value, snippet: line.trim().slice(0, 400), locator, score: score * rankWeight * 0.6 });
       }
       found.push({ value, snippet: line.trim().slice(0, 400), locator, score: score * rankWeight });
       return;
@@ -190,7 +211,8 @@ const candidatesIn = (field: SchemaField, groups: string[][], locator: string, c
     const kv = /^\s*(?:[-*]\s*)?([^:|]{2,80}?)\s*[:：]\s*(.{1,200})$/.exec(line);
     if (kv) {
       const score = labelScore(groups, kv[1]!);
-      if (score >= 0.5 && kv[2]!.trim()) found.push({ value: leadingValue(kv[2]!), snippet: line.trim(), locator, score: score * rankWeight * 0.95 });
+      if (score >= 0.5 && kv[2]!.trim())
+        found.push({ value: leadingValue(kv[2]!), snippet: line.trim(), locator, score: score * rankWeight * 0.95 });
     }
   });
   // An IP rating is an IP code: from a matching row or line when it has one, else anywhere in the chunk.
@@ -208,7 +230,12 @@ const candidatesIn = (field: SchemaField, groups: string[][], locator: string, c
 
 /** A target model named by the schema (a `part_number`/`model` field's hint), to pick its column in per-model tables. */
 const targetModelOf = (fields: SchemaField[]): string | undefined => {
-  const field = fields.find((f) => /(^|_)(part_number|model|model_number)$/.test(f.path[f.path.length - 1]!) && typeof f.hint === 'string' && f.hint.trim());
+  const field = fields.find(
+    (f) =>
+      /(^|_)(part_number|model|model_number)$/.test(f.path[f.path.length - 1]!) &&
+      typeof f.hint === 'string' &&
+      f.hint.trim(),
+  );
   return field ? String(field.hint).trim() : undefined;
 };
 
@@ -246,7 +273,11 @@ export const extractLocally = async (input: LocalExtractInput): Promise<LocalExt
     let best: Candidate | undefined;
     if (groups.length > 0) {
       for (const query of queriesFor(field)) {
-        const hits = await docSearch(input.tools, { index_id: input.indexId, query, top_k: 5, scope: 'all' }, input.signal);
+        const hits = await docSearch(
+          input.tools,
+          { index_id: input.indexId, query, top_k: 5, scope: 'all' },
+          input.signal,
+        );
         const reads = hits.slice(0, input.readsPerQuery ?? 5);
         for (const [rank, hit] of reads.entries()) {
           const content = await read(hit.locator);
@@ -264,7 +295,8 @@ export const extractLocally = async (input: LocalExtractInput): Promise<LocalExt
     } else {
       setAt(data, field.path, null);
     }
-    if (!best && groups.length === 0) warnings.push(`Field '${fieldName(field.path)}' has no searchable words in its name`);
+    if (!best && groups.length === 0)
+      warnings.push(`Field '${fieldName(field.path)}' has no searchable words in its name`);
     done += 1;
     input.onField?.(done);
   }

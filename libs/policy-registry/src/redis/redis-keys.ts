@@ -17,10 +17,17 @@ export const registryKeys = (prefix = ''): RegistryKeys => ({
 
 /** A hash's fields: every value a string, a null field absent. */
 export const toHash = (record: Record<string, string | number | null>): Record<string, string> =>
-  Object.fromEntries(Object.entries(record).filter(([, v]) => v !== null).map(([k, v]) => [k, String(v)]));
+  Object.fromEntries(
+    Object.entries(record)
+      .filter(([, v]) => v !== null)
+      .map(([k, v]) => [k, String(v)]),
+  );
 
 const NUMERIC = new Set(['file_size_bytes', 'page_count', 'chunk_count']);
 
 /** Back from a hash: absent fields are null, counts are numbers (then parsed by the record's schema). */
-export const fromHash = (hash: Record<string, string>, fields: readonly string[]): Record<string, string | number | null> =>
+export const fromHash = (
+  hash: Record<string, string>,
+  fields: readonly string[],
+): Record<string, string | number | null> =>
   Object.fromEntries(fields.map((f) => [f, hash[f] === undefined ? null : NUMERIC.has(f) ? Number(hash[f]) : hash[f]]));

@@ -38,18 +38,54 @@ describe('PolicyRegistry (Redis adapter) storage', () => {
     const keyPrefix = freshPrefix();
     const registry = new RedisPolicyRegistry({ url: redis.url, keyPrefix });
     try {
-      await registry.createPolicy({ source: 'NPPF', title: 'National Planning Policy Framework', category: 'national_policy' });
-      await registry.createRevision({ source: 'NPPF', revision_id: 'rev_NPPF_2023_09', version_label: 'September 2023', effective_from: '2023-09-05', status: 'active' });
-      await registry.createRevision({ source: 'NPPF', revision_id: 'rev_NPPF_2024_12', version_label: 'December 2024', effective_from: '2024-12-12', status: 'active' });
+      await registry.createPolicy({
+        source: 'NPPF',
+        title: 'National Planning Policy Framework',
+        category: 'national_policy',
+      });
+      await registry.createRevision({
+        source: 'NPPF',
+        revision_id: 'rev_NPPF_2023_09',
+        version_label: 'September 2023',
+        effective_from: '2023-09-05',
+        status: 'active',
+      });
+      await registry.createRevision({
+        source: 'NPPF',
+        revision_id: 'rev_NPPF_2024_12',
+        version_label: 'December 2024',
+        effective_from: '2024-12-12',
+        status: 'active',
+      });
       expect(await keysUnder(keyPrefix)).toEqual(
-        ['policies_all', 'policy:NPPF', 'policy_revision:NPPF:rev_NPPF_2023_09', 'policy_revision:NPPF:rev_NPPF_2024_12', 'policy_revisions:NPPF'].map((k) => keyPrefix + k),
+        [
+          'policies_all',
+          'policy:NPPF',
+          'policy_revision:NPPF:rev_NPPF_2023_09',
+          'policy_revision:NPPF:rev_NPPF_2024_12',
+          'policy_revisions:NPPF',
+        ].map((k) => keyPrefix + k),
       );
       expect(await admin.type(`${keyPrefix}policy:NPPF`)).toBe('hash');
       expect(await admin.smembers(`${keyPrefix}policies_all`)).toEqual(['NPPF']);
-      expect(await admin.hgetall(`${keyPrefix}policy:NPPF`)).toMatchObject({ source: 'NPPF', category: 'national_policy' });
-      expect(await admin.zrevrange(`${keyPrefix}policy_revisions:NPPF`, 0, -1, 'WITHSCORES')).toEqual(['rev_NPPF_2024_12', '20069', 'rev_NPPF_2023_09', '19605']);
+      expect(await admin.hgetall(`${keyPrefix}policy:NPPF`)).toMatchObject({
+        source: 'NPPF',
+        category: 'national_policy',
+      });
+      expect(await admin.zrevrange(`${keyPrefix}policy_revisions:NPPF`, 0, -1, 'WITHSCORES')).toEqual([
+        'rev_NPPF_2024_12',
+        '20069',
+        'rev_NPPF_2023_09',
+        '19605',
+      ]);
       const old = await admin.hgetall(`${keyPrefix}policy_revision:NPPF:rev_NPPF_2023_09`);
-      expect(old).toMatchObject({ revision_id: 'rev_NPPF_2023_09', effective_from: '2023-09-05', effective_to: '2024-12-11', status: 'superseded', chunk_count: '0' });
+      expect(old).toMatchObject({
+        revision_id: 'rev_NPPF_2023_09',
+        effective_from: '2023-09-05',
+        effective_to: '2024-12-11',
+        status: 'superseded',
+        chunk_count: '0',
+      });
       expect(old).not.toHaveProperty('error'); // null fields are absent
     } finally {
       await registry.close();
@@ -67,7 +103,9 @@ describe('PolicyRegistry (Redis adapter) when Redis is unreachable', () => {
     const registry = new RedisPolicyRegistry({ url, keyPrefix: freshPrefix(), timeoutMs: 300 });
     try {
       expect(await appErrorCode(registry.listPolicies())).toBe('registry_unavailable');
-      expect(await appErrorCode(registry.createPolicy({ source: 'NPPF', title: 'NPPF', category: 'national_policy' }))).toBe('registry_unavailable');
+      expect(
+        await appErrorCode(registry.createPolicy({ source: 'NPPF', title: 'NPPF', category: 'national_policy' })),
+      ).toBe('registry_unavailable');
     } finally {
       await registry.close();
     }
@@ -85,12 +123,20 @@ describe('PolicyRegistry (Redis adapter) when Redis is unreachable', () => {
         registry.getPolicy('NPPF'),
         registry.listRevisions('NPPF'),
         registry.getEffectiveRevision('NPPF', '2024-01-01'),
-        registry.createRevision({ source: 'NPPF', revision_id: 'r1', version_label: 'r1', effective_from: '2024-01-01' }),
+        registry.createRevision({
+          source: 'NPPF',
+          revision_id: 'r1',
+          version_label: 'r1',
+          effective_from: '2024-01-01',
+        }),
         registry.updateRevision('NPPF', 'r1', { status: 'active' }),
         registry.deleteRevision('NPPF', 'r1'),
       ];
       for (const call of calls) {
-        const error = await call.then(() => null, (e: unknown) => e);
+        const error = await call.then(
+          () => null,
+          (e: unknown) => e,
+        );
         expect(error).toBeInstanceOf(AppError);
         expect(error).toMatchObject({ code: 'registry_unavailable', httpStatus: 503 });
         expect((error as AppError).message).not.toMatch(/127\.0\.0\.1|ECONNREFUSED/);
@@ -106,7 +152,13 @@ describe('PolicyRegistry (Redis adapter) when Redis is unreachable', () => {
       }
       expect(policies).toEqual([]);
       await registry.createPolicy({ source: 'NPPF', title: 'NPPF', category: 'national_policy' });
-      const { revision } = await registry.createRevision({ source: 'NPPF', revision_id: 'r1', version_label: 'r1', effective_from: '2024-01-01', status: 'active' });
+      const { revision } = await registry.createRevision({
+        source: 'NPPF',
+        revision_id: 'r1',
+        version_label: 'r1',
+        effective_from: '2024-01-01',
+        status: 'active',
+      });
       expect(await registry.getEffectiveRevision('NPPF', '2024-06-01')).toEqual(revision);
     } finally {
       await registry.close();

@@ -12,7 +12,16 @@ import {
 import type { Logger } from '@lectern/runtime';
 import { Redis, type ChainableCommander } from 'ioredis';
 import { dayNumber, parseDay } from '../dates.js';
-import type { CreatedRevision, CreatePolicyInput, CreateRevisionInput, DeleteRevisionOptions, Policy, PolicyRegistry, PolicyRevision, RevisionPatch } from '../policy-registry.port.js';
+import type {
+  CreatedRevision,
+  CreatePolicyInput,
+  CreateRevisionInput,
+  DeleteRevisionOptions,
+  Policy,
+  PolicyRegistry,
+  PolicyRevision,
+  RevisionPatch,
+} from '../policy-registry.port.js';
 import { parseInput, policyNotFound, registryUnavailable, revisionNotFound } from '../registry-errors.js';
 import { applyPatch, checkDelete, newestFirst, pickEffective, planRevision } from '../revision-rules.js';
 import { fromHash, registryKeys, toHash, type RegistryKeys } from './redis-keys.js';
@@ -78,11 +87,20 @@ export class RedisPolicyRegistry implements PolicyRegistry {
   async createPolicy(input: CreatePolicyInput): Promise<Policy> {
     const p = parseInput(CreatePolicyInputSchema, input);
     const now = new Date().toISOString();
-    const policy: Policy = { source: p.source, title: p.title, description: p.description ?? null, category: p.category, created_at: now, updated_at: now };
+    const policy: Policy = {
+      source: p.source,
+      title: p.title,
+      description: p.description ?? null,
+      category: p.category,
+      created_at: now,
+      updated_at: now,
+    };
     return this.transact(async (tx) => {
       await tx.watch(this.keys.policy(p.source));
-      const exists = (await tx.exists(this.keys.policy(p.source))) === 1 || (await tx.sismember(this.keys.all(), p.source)) === 1;
-      if (exists) throw new AppError(Codes.policyAlreadyExists, `Policy already exists: ${p.source}`, { httpStatus: 409 });
+      const exists =
+        (await tx.exists(this.keys.policy(p.source))) === 1 || (await tx.sismember(this.keys.all(), p.source)) === 1;
+      if (exists)
+        throw new AppError(Codes.policyAlreadyExists, `Policy already exists: ${p.source}`, { httpStatus: 409 });
       const multi = tx.multi().hset(this.keys.policy(p.source), toHash(policy)).sadd(this.keys.all(), p.source);
       return { result: policy, multi };
     });
@@ -96,7 +114,10 @@ export class RedisPolicyRegistry implements PolicyRegistry {
   async listPolicies(): Promise<Policy[]> {
     return this.run(async () => {
       const sources = (await this.reader.smembers(this.keys.all())).sort();
-      const hashes = await this.hgetalls(this.reader, sources.map((s) => this.keys.policy(s)));
+      const hashes = await this.hgetalls(
+        this.reader,
+        sources.map((s) => this.keys.policy(s)),
+      );
       return hashes.filter((h) => Object.keys(h).length > 0).map((h) => PolicySchema.parse(fromHash(h, POLICY_FIELDS)));
     });
   }
@@ -104,11 +125,22 @@ export class RedisPolicyRegistry implements PolicyRegistry {
   async createRevision(input: CreateRevisionInput): Promise<CreatedRevision> {
     const r = parseInput(CreateRevisionInputSchema, input);
     return this.transact(async (tx) => {
-      await tx.watch(this.keys.policy(r.source), this.keys.revisions(r.source), this.keys.revision(r.source, r.revision_id));
+      await tx.watch(
+        this.keys.policy(r.source),
+        this.keys.revisions(r.source),
+        this.keys.revision(r.source, r.revision_id),
+      );
       if ((await tx.exists(this.keys.policy(r.source))) === 0) throw policyNotFound(r.source);
       const existing = await this.watchRevisions(tx, r.source);
-      if ((await tx.exists(this.keys.revision(r.source, r.revision_id))) === 1 && !existing.some((e) => e.revision_id === r.revision_id)) {
-        throw new AppError(Codes.revisionAlreadyExists, `Revision already exists: ${r.revision_id} for policy ${r.source}`, { httpStatus: 409 });
+      if (
+        (await tx.exists(this.keys.revision(r.source, r.revision_id))) === 1 &&
+        !existing.some((e) => e.revision_id === r.revision_id)
+      ) {
+        throw new AppError(
+          Codes.revisionAlreadyExists,
+          `Revision already exists: ${r.revision_id} for policy ${r.source}`,
+          { httpStatus: 409 },
+        );
       }
       const plan = planRevision(existing, r, new Date().toISOString());
       const multi = tx
@@ -149,14 +181,20 @@ export class RedisPolicyRegistry implements PolicyRegistry {
       const [current] = await this.readRevisions(tx, s, [id]);
       if (!current) throw revisionNotFound(s, id);
       const next = applyPatch(current, p);
-      const cleared = Object.entries(p).filter(([, v]) => v === null).map(([k]) => k);
+      const cleared = Object.entries(p)
+        .filter(([, v]) => v === null)
+        .map(([k]) => k);
       const multi = tx.multi().hset(key, toHash(next));
       if (cleared.length > 0) multi.hdel(key, ...cleared);
       return { result: next, multi };
     });
   }
 
-  async deleteRevision(source: string, revisionId: string, options: DeleteRevisionOptions = {}): Promise<PolicyRevision> {
+  async deleteRevision(
+    source: string,
+    revisionId: string,
+    options: DeleteRevisionOptions = {},
+  ): Promise<PolicyRevision> {
     const [s, id] = [parseInput(SourceSlugSchema, source), parseInput(RevisionIdSchema, revisionId)];
     return this.transact(async (tx) => {
       await tx.watch(this.keys.revisions(s), this.keys.revision(s, id));
@@ -204,8 +242,13 @@ export class RedisPolicyRegistry implements PolicyRegistry {
   }
 
   private async readRevisions(client: Redis, source: string, ids: string[]): Promise<PolicyRevision[]> {
-    const hashes = await this.hgetalls(client, ids.map((id) => this.keys.revision(source, id)));
-    return hashes.filter((h) => Object.keys(h).length > 0).map((h) => PolicyRevisionSchema.parse(fromHash(h, REVISION_FIELDS)));
+    const hashes = await this.hgetalls(
+      client,
+      ids.map((id) => this.keys.revision(source, id)),
+    );
+    return hashes
+      .filter((h) => Object.keys(h).length > 0)
+      .map((h) => PolicyRevisionSchema.parse(fromHash(h, REVISION_FIELDS)));
   }
 
   /** Every revision of a policy, each hash WATCHed before it is read. */
@@ -235,7 +278,11 @@ export class RedisPolicyRegistry implements PolicyRegistry {
         for (const [error] of replies) if (error) throw error;
         return step.result;
       }
-      throw new AppError(Codes.registryUnavailable, 'The policy registry is busy (concurrent changes to one policy); try again.', { httpStatus: 503 });
+      throw new AppError(
+        Codes.registryUnavailable,
+        'The policy registry is busy (concurrent changes to one policy); try again.',
+        { httpStatus: 503 },
+      );
     };
     const run = this.queue.then(() => this.run(attempt));
     this.queue = run.catch(() => undefined);
@@ -254,4 +301,5 @@ export class RedisPolicyRegistry implements PolicyRegistry {
   }
 }
 
-export const createRedisPolicyRegistry = (options: RedisPolicyRegistryOptions): PolicyRegistry => new RedisPolicyRegistry(options);
+export const createRedisPolicyRegistry = (options: RedisPolicyRegistryOptions): PolicyRegistry =>
+  new RedisPolicyRegistry(options);

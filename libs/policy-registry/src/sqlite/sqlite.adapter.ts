@@ -13,7 +13,16 @@ import {
   RevisionIdSchema,
 } from '@lectern/contracts';
 import { parseDay } from '../dates.js';
-import type { CreatedRevision, CreatePolicyInput, CreateRevisionInput, DeleteRevisionOptions, Policy, PolicyRegistry, PolicyRevision, RevisionPatch } from '../policy-registry.port.js';
+import type {
+  CreatedRevision,
+  CreatePolicyInput,
+  CreateRevisionInput,
+  DeleteRevisionOptions,
+  Policy,
+  PolicyRegistry,
+  PolicyRevision,
+  RevisionPatch,
+} from '../policy-registry.port.js';
 import { parseInput, policyNotFound, registryUnavailable, revisionNotFound } from '../registry-errors.js';
 import { applyPatch, checkDelete, newestFirst, pickEffective, planRevision } from '../revision-rules.js';
 
@@ -87,12 +96,22 @@ export class SqlitePolicyRegistry implements PolicyRegistry {
   async createPolicy(input: CreatePolicyInput): Promise<Policy> {
     const p = parseInput(CreatePolicyInputSchema, input);
     const now = new Date().toISOString();
-    const policy: Policy = { source: p.source, title: p.title, description: p.description ?? null, category: p.category, created_at: now, updated_at: now };
+    const policy: Policy = {
+      source: p.source,
+      title: p.title,
+      description: p.description ?? null,
+      category: p.category,
+      created_at: now,
+      updated_at: now,
+    };
     return this.run(() => {
       const inserted = this.db
-        .prepare('INSERT INTO policies (source, title, description, category, created_at, updated_at) VALUES (@source, @title, @description, @category, @created_at, @updated_at) ON CONFLICT(source) DO NOTHING')
+        .prepare(
+          'INSERT INTO policies (source, title, description, category, created_at, updated_at) VALUES (@source, @title, @description, @category, @created_at, @updated_at) ON CONFLICT(source) DO NOTHING',
+        )
         .run(policy);
-      if (inserted.changes === 0) throw new AppError(Codes.policyAlreadyExists, `Policy already exists: ${p.source}`, { httpStatus: 409 });
+      if (inserted.changes === 0)
+        throw new AppError(Codes.policyAlreadyExists, `Policy already exists: ${p.source}`, { httpStatus: 409 });
       return policy;
     });
   }
@@ -106,7 +125,12 @@ export class SqlitePolicyRegistry implements PolicyRegistry {
   }
 
   async listPolicies(): Promise<Policy[]> {
-    return this.run(() => this.db.prepare('SELECT * FROM policies ORDER BY source').all().map((row) => PolicySchema.parse(row)));
+    return this.run(() =>
+      this.db
+        .prepare('SELECT * FROM policies ORDER BY source')
+        .all()
+        .map((row) => PolicySchema.parse(row)),
+    );
   }
 
   async createRevision(input: CreateRevisionInput): Promise<CreatedRevision> {
@@ -118,11 +142,15 @@ export class SqlitePolicyRegistry implements PolicyRegistry {
           const plan = planRevision(this.revisions(r.source), r, new Date().toISOString());
           if (plan.superseded) {
             this.db
-              .prepare('UPDATE policy_revisions SET effective_to = @effective_to, status = @status WHERE source = @source AND revision_id = @revision_id')
+              .prepare(
+                'UPDATE policy_revisions SET effective_to = @effective_to, status = @status WHERE source = @source AND revision_id = @revision_id',
+              )
               .run(plan.superseded);
           }
           this.db
-            .prepare(`INSERT INTO policy_revisions (${REVISION_COLUMNS.join(', ')}) VALUES (${REVISION_COLUMNS.map((c) => `@${c}`).join(', ')})`)
+            .prepare(
+              `INSERT INTO policy_revisions (${REVISION_COLUMNS.join(', ')}) VALUES (${REVISION_COLUMNS.map((c) => `@${c}`).join(', ')})`,
+            )
             .run(plan.revision);
           return plan;
         })
@@ -153,14 +181,22 @@ export class SqlitePolicyRegistry implements PolicyRegistry {
           if (!current) throw revisionNotFound(s, id);
           const next = applyPatch(current, p);
           const sets = REVISION_COLUMNS.filter((c) => c !== 'source' && c !== 'revision_id').map((c) => `${c} = @${c}`);
-          this.db.prepare(`UPDATE policy_revisions SET ${sets.join(', ')} WHERE source = @source AND revision_id = @revision_id`).run(next);
+          this.db
+            .prepare(
+              `UPDATE policy_revisions SET ${sets.join(', ')} WHERE source = @source AND revision_id = @revision_id`,
+            )
+            .run(next);
           return next;
         })
         .immediate(),
     );
   }
 
-  async deleteRevision(source: string, revisionId: string, options: DeleteRevisionOptions = {}): Promise<PolicyRevision> {
+  async deleteRevision(
+    source: string,
+    revisionId: string,
+    options: DeleteRevisionOptions = {},
+  ): Promise<PolicyRevision> {
     const [s, id] = [parseInput(SourceSlugSchema, source), parseInput(RevisionIdSchema, revisionId)];
     return this.run(() =>
       this.db
@@ -183,7 +219,10 @@ export class SqlitePolicyRegistry implements PolicyRegistry {
       const rows = this.db
         .prepare('SELECT * FROM policy_revisions WHERE source = ? AND effective_from <= ? ORDER BY effective_from DESC')
         .all(s, day);
-      return pickEffective(rows.map((row) => PolicyRevisionSchema.parse(row)), day);
+      return pickEffective(
+        rows.map((row) => PolicyRevisionSchema.parse(row)),
+        day,
+      );
     });
   }
 
@@ -196,12 +235,17 @@ export class SqlitePolicyRegistry implements PolicyRegistry {
   }
 
   private revision(source: string, revisionId: string): PolicyRevision | null {
-    const row = this.db.prepare('SELECT * FROM policy_revisions WHERE source = ? AND revision_id = ?').get(source, revisionId);
+    const row = this.db
+      .prepare('SELECT * FROM policy_revisions WHERE source = ? AND revision_id = ?')
+      .get(source, revisionId);
     return row ? PolicyRevisionSchema.parse(row) : null;
   }
 
   private revisions(source: string): PolicyRevision[] {
-    return this.db.prepare('SELECT * FROM policy_revisions WHERE source = ?').all(source).map((row) => PolicyRevisionSchema.parse(row));
+    return this.db
+      .prepare('SELECT * FROM policy_revisions WHERE source = ?')
+      .all(source)
+      .map((row) => PolicyRevisionSchema.parse(row));
   }
 
   /** Rule errors pass through; a database that cannot be used (closed, locked past the busy timeout, I/O) is unavailable. */
@@ -217,4 +261,5 @@ export class SqlitePolicyRegistry implements PolicyRegistry {
   }
 }
 
-export const createSqlitePolicyRegistry = (options: SqlitePolicyRegistryOptions): PolicyRegistry => new SqlitePolicyRegistry(options);
+export const createSqlitePolicyRegistry = (options: SqlitePolicyRegistryOptions): PolicyRegistry =>
+  new SqlitePolicyRegistry(options);

@@ -25,7 +25,10 @@ const Healthcheck = z.strictObject({
   interval: z.string().regex(/^\d+s$/),
   timeout: z.string().regex(/^\d+s$/),
   retries: z.number().int().positive(),
-  start_period: z.string().regex(/^\d+s$/).optional(),
+  start_period: z
+    .string()
+    .regex(/^\d+s$/)
+    .optional(),
 });
 const ComposeService = z.strictObject({
   image: z.string().min(1),
@@ -56,7 +59,15 @@ describe('docker-compose.yml', () => {
   const lectern = Object.entries(services).filter(([, s]) => s.build);
 
   it('is a Compose file of the shape the specification allows (strict service keys, health checks, 2 GB limits)', () => {
-    expect(Object.keys(services).sort()).toEqual(['converter', 'converter-api', 'document-store-mcp', 'extraction-api', 'policy-kb-mcp', 'qdrant', 'redis']);
+    expect(Object.keys(services).sort()).toEqual([
+      'converter',
+      'converter-api',
+      'document-store-mcp',
+      'extraction-api',
+      'policy-kb-mcp',
+      'qdrant',
+      'redis',
+    ]);
   });
 
   it('builds every Lectern service from an existing context and Dockerfile', () => {
@@ -75,7 +86,8 @@ describe('docker-compose.yml', () => {
         expect(services[dep]!.healthcheck.test.length).toBeGreaterThan(1);
       }
     }
-    for (const [, s] of lectern) expect(Object.keys(s.depends_on ?? {})).toEqual(expect.arrayContaining(['redis', 'qdrant']));
+    for (const [, s] of lectern)
+      expect(Object.keys(s.depends_on ?? {})).toEqual(expect.arrayContaining(['redis', 'qdrant']));
   });
 
   it('requires a key, keeps Qdrant keyed and unpublished, persists Redis, and leaves scalable workers without host ports', () => {
@@ -96,10 +108,20 @@ describe('docker-compose.yml', () => {
     const readme = read('README.md');
     const table = readme.slice(readme.indexOf('## Configuration'), readme.indexOf('## What each service does'));
     const documented = new Set([...table.matchAll(/^\| `([A-Z][A-Z0-9_]+)`/gm)].map((m) => m[1]!));
-    for (const m of table.matchAll(/^\| (`[A-Z][A-Z0-9_]+`(?:, `[A-Z][A-Z0-9_]+`)+)/gm)) for (const v of m[1]!.matchAll(/`([A-Z0-9_]+)`/g)) documented.add(v[1]!);
+    for (const m of table.matchAll(/^\| (`[A-Z][A-Z0-9_]+`(?:, `[A-Z][A-Z0-9_]+`)+)/gm))
+      for (const v of m[1]!.matchAll(/`([A-Z0-9_]+)`/g)) documented.add(v[1]!);
     expect(documented.size).toBeGreaterThan(30);
     // fixed per container (ports, listen address) or CLI-only, so not variables of the compose file
-    const fixed = new Set(['HOST', 'DOCUMENT_STORE_PORT', 'POLICY_KB_PORT', 'EXTRACTION_API_PORT', 'CONVERTER_PORT', 'DATA_DIR', 'REDIS_URL', 'QDRANT_URL']);
+    const fixed = new Set([
+      'HOST',
+      'DOCUMENT_STORE_PORT',
+      'POLICY_KB_PORT',
+      'EXTRACTION_API_PORT',
+      'CONVERTER_PORT',
+      'DATA_DIR',
+      'REDIS_URL',
+      'QDRANT_URL',
+    ]);
     const passed = new Set(Object.values(services).flatMap((s) => Object.keys(s.environment ?? {})));
     const missing = [...documented].filter((v) => !fixed.has(v) && !passed.has(v));
     expect(missing).toEqual([]);
@@ -111,7 +133,12 @@ describe('docker-compose.yml', () => {
 
 // ---- Kubernetes ------------------------------------------------------------------------------------------------
 const Labels = z.record(z.string(), z.string());
-const Metadata = z.strictObject({ name: z.string().regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/), namespace: z.string().optional(), labels: Labels.optional(), annotations: Labels.optional() });
+const Metadata = z.strictObject({
+  name: z.string().regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/),
+  namespace: z.string().optional(),
+  labels: Labels.optional(),
+  annotations: Labels.optional(),
+});
 const Quantity = z.union([z.string().regex(/^\d+(\.\d+)?(m|Ki|Mi|Gi|Ti)?$/), z.number()]);
 const Probe = z.strictObject({
   httpGet: z.strictObject({ path: z.string(), port: z.union([z.string(), z.number()]) }).optional(),
@@ -124,7 +151,9 @@ const EnvVar = z.strictObject({
   name: z.string(),
   value: z.string().optional(),
   valueFrom: z
-    .strictObject({ secretKeyRef: z.strictObject({ name: z.string(), key: z.string(), optional: z.boolean().optional() }) })
+    .strictObject({
+      secretKeyRef: z.strictObject({ name: z.string(), key: z.string(), optional: z.boolean().optional() }),
+    })
     .optional(),
 });
 const Container = z.strictObject({
@@ -170,7 +199,10 @@ const PodSpec = z.strictObject({
     .optional(),
 });
 const Selector = z.strictObject({ matchLabels: Labels });
-const Template = z.strictObject({ metadata: z.strictObject({ labels: Labels, annotations: Labels.optional() }), spec: PodSpec });
+const Template = z.strictObject({
+  metadata: z.strictObject({ labels: Labels, annotations: Labels.optional() }),
+  spec: PodSpec,
+});
 const PvcSpec = z.strictObject({
   accessModes: z.array(z.enum(['ReadWriteOnce', 'ReadOnlyMany', 'ReadWriteMany', 'ReadWriteOncePod'])),
   resources: z.strictObject({ requests: z.strictObject({ storage: Quantity }) }),
@@ -181,7 +213,12 @@ const KINDS: Record<string, z.ZodType> = {
     apiVersion: z.literal('apps/v1'),
     kind: z.literal('Deployment'),
     metadata: Metadata,
-    spec: z.strictObject({ replicas: z.number().int(), strategy: z.strictObject({ type: z.enum(['Recreate', 'RollingUpdate']) }).optional(), selector: Selector, template: Template }),
+    spec: z.strictObject({
+      replicas: z.number().int(),
+      strategy: z.strictObject({ type: z.enum(['Recreate', 'RollingUpdate']) }).optional(),
+      selector: Selector,
+      template: Template,
+    }),
   }),
   'apps/v1/StatefulSet': z.strictObject({
     apiVersion: z.literal('apps/v1'),
@@ -201,11 +238,23 @@ const KINDS: Record<string, z.ZodType> = {
     metadata: Metadata,
     spec: z.strictObject({
       selector: Labels,
-      ports: z.array(z.strictObject({ name: z.string(), port: z.number().int(), targetPort: z.union([z.string(), z.number()]) })),
+      ports: z.array(
+        z.strictObject({ name: z.string(), port: z.number().int(), targetPort: z.union([z.string(), z.number()]) }),
+      ),
     }),
   }),
-  'v1/ConfigMap': z.strictObject({ apiVersion: z.literal('v1'), kind: z.literal('ConfigMap'), metadata: Metadata, data: z.record(z.string(), z.string()) }),
-  'v1/PersistentVolumeClaim': z.strictObject({ apiVersion: z.literal('v1'), kind: z.literal('PersistentVolumeClaim'), metadata: Metadata, spec: PvcSpec }),
+  'v1/ConfigMap': z.strictObject({
+    apiVersion: z.literal('v1'),
+    kind: z.literal('ConfigMap'),
+    metadata: Metadata,
+    data: z.record(z.string(), z.string()),
+  }),
+  'v1/PersistentVolumeClaim': z.strictObject({
+    apiVersion: z.literal('v1'),
+    kind: z.literal('PersistentVolumeClaim'),
+    metadata: Metadata,
+    spec: PvcSpec,
+  }),
   'policy/v1/PodDisruptionBudget': z.strictObject({
     apiVersion: z.literal('policy/v1'),
     kind: z.literal('PodDisruptionBudget'),
@@ -223,7 +272,10 @@ const KINDS: Record<string, z.ZodType> = {
       metrics: z.array(
         z.strictObject({
           type: z.literal('Resource'),
-          resource: z.strictObject({ name: z.enum(['cpu', 'memory']), target: z.strictObject({ type: z.literal('Utilization'), averageUtilization: z.number().int() }) }),
+          resource: z.strictObject({
+            name: z.enum(['cpu', 'memory']),
+            target: z.strictObject({ type: z.literal('Utilization'), averageUtilization: z.number().int() }),
+          }),
         }),
       ),
       behavior: z.unknown().optional(),
@@ -240,7 +292,10 @@ describe('deploy/k8s (kustomize base + example overlay)', () => {
     expect(manifests.length).toBeGreaterThan(15);
     for (const m of manifests) {
       const schema = KINDS[`${m.apiVersion}/${m.kind}`];
-      expect({ id: `${m.kind}/${m.metadata.name}`, known: Boolean(schema) }).toEqual({ id: `${m.kind}/${m.metadata.name}`, known: true });
+      expect({ id: `${m.kind}/${m.metadata.name}`, known: Boolean(schema) }).toEqual({
+        id: `${m.kind}/${m.metadata.name}`,
+        known: true,
+      });
       const parsed = schema!.safeParse(m);
       if (!parsed.success) throw new Error(`${m.kind}/${m.metadata.name}: ${z.prettifyError(parsed.error)}`);
       expect(m.metadata.namespace).toBe('lectern');
@@ -248,7 +303,13 @@ describe('deploy/k8s (kustomize base + example overlay)', () => {
   });
 
   it('runs the five Lectern deployments from the overlay image, non-root with fsGroup, probes on /health, 2 Gi limits', () => {
-    expect(lecternDeployments.map((d) => d.metadata.name).sort()).toEqual(['converter', 'converter-api', 'document-store-mcp', 'extraction-api', 'policy-kb-mcp']);
+    expect(lecternDeployments.map((d) => d.metadata.name).sort()).toEqual([
+      'converter',
+      'converter-api',
+      'document-store-mcp',
+      'extraction-api',
+      'policy-kb-mcp',
+    ]);
     for (const d of lecternDeployments) {
       for (const c of containersOf(d) as Array<z.infer<typeof Container>>) {
         expect(c.image).toBe('registry.example.com/lectern:0.1.0');
@@ -264,13 +325,29 @@ describe('deploy/k8s (kustomize base + example overlay)', () => {
   });
 
   it('has a PDB and an HPA for the converter workers, services for every deployment, ReadWriteOnce claims, Redis and Qdrant', () => {
-    expect(byKind('HorizontalPodAutoscaler').map((h) => (h['spec'] as { scaleTargetRef: { name: string } }).scaleTargetRef.name)).toEqual(['converter']);
-    expect(byKind('PodDisruptionBudget').map((p) => p.metadata.name)).toEqual(expect.arrayContaining(['converter', 'document-store-mcp', 'policy-kb-mcp']));
+    expect(
+      byKind('HorizontalPodAutoscaler').map(
+        (h) => (h['spec'] as { scaleTargetRef: { name: string } }).scaleTargetRef.name,
+      ),
+    ).toEqual(['converter']);
+    expect(byKind('PodDisruptionBudget').map((p) => p.metadata.name)).toEqual(
+      expect.arrayContaining(['converter', 'document-store-mcp', 'policy-kb-mcp']),
+    );
     const services = new Set(byKind('Service').map((s) => s.metadata.name));
-    for (const name of [...lecternDeployments.map((d) => d.metadata.name), 'redis', 'qdrant']) expect(services.has(name)).toBe(true);
-    for (const pvc of byKind('PersistentVolumeClaim')) expect((pvc['spec'] as { accessModes: string[] }).accessModes).toEqual(['ReadWriteOnce']);
-    expect(byKind('StatefulSet').map((s) => s.metadata.name).sort()).toEqual(['qdrant', 'redis']);
-    const secretKeys = manifests.flatMap((m) => containersOf(m) as Array<z.infer<typeof Container>>).flatMap((c) => c.env ?? []).map((e) => e.valueFrom?.secretKeyRef?.key).filter(Boolean);
+    for (const name of [...lecternDeployments.map((d) => d.metadata.name), 'redis', 'qdrant'])
+      expect(services.has(name)).toBe(true);
+    for (const pvc of byKind('PersistentVolumeClaim'))
+      expect((pvc['spec'] as { accessModes: string[] }).accessModes).toEqual(['ReadWriteOnce']);
+    expect(
+      byKind('StatefulSet')
+        .map((s) => s.metadata.name)
+        .sort(),
+    ).toEqual(['qdrant', 'redis']);
+    const secretKeys = manifests
+      .flatMap((m) => containersOf(m) as Array<z.infer<typeof Container>>)
+      .flatMap((c) => c.env ?? [])
+      .map((e) => e.valueFrom?.secretKeyRef?.key)
+      .filter(Boolean);
     const template = YAML.parse(read('deploy/k8s/base/secret.example.yaml')) as { stringData: Record<string, string> };
     expect([...new Set(secretKeys)].filter((k) => !(k! in template.stringData))).toEqual([]);
   });

@@ -9,7 +9,11 @@ import YAML from 'yaml';
  * teaching this renderer fails the test instead of rendering wrongly. Hand-written because no kustomize
  * implementation is installable here (no npm package in node_modules, no kubectl, offline).
  */
-export type Manifest = Record<string, unknown> & { apiVersion: string; kind: string; metadata: { name: string; namespace?: string; labels?: Record<string, string> } };
+export type Manifest = Record<string, unknown> & {
+  apiVersion: string;
+  kind: string;
+  metadata: { name: string; namespace?: string; labels?: Record<string, string> };
+};
 
 const SUPPORTED = new Set(['apiVersion', 'kind', 'resources', 'namespace', 'images', 'labels']);
 /** Kinds that live in no namespace (kustomize leaves them alone). */
@@ -31,7 +35,11 @@ const readYamlDocs = (file: string): unknown[] =>
     .filter((d) => d !== null && d !== undefined);
 
 const containersOf = (m: Manifest): Array<{ image?: string }> => {
-  const spec = (m['spec'] as { template?: { spec?: { containers?: Array<{ image?: string }>; initContainers?: Array<{ image?: string }> } } } | undefined)?.template?.spec;
+  const spec = (
+    m['spec'] as
+      | { template?: { spec?: { containers?: Array<{ image?: string }>; initContainers?: Array<{ image?: string }> } } }
+      | undefined
+  )?.template?.spec;
   return [...(spec?.containers ?? []), ...(spec?.initContainers ?? [])];
 };
 
@@ -46,7 +54,8 @@ const setImage = (image: string, rules: NonNullable<Kustomization['images']>): s
 export const kustomizeBuild = (dir: string): Manifest[] => {
   const kustomization = readYamlDocs(join(dir, 'kustomization.yaml'))[0] as Kustomization & Record<string, unknown>;
   const unknown = Object.keys(kustomization).filter((k) => !SUPPORTED.has(k));
-  if (unknown.length > 0) throw new Error(`${dir}/kustomization.yaml: unsupported by this renderer: ${unknown.join(', ')}`);
+  if (unknown.length > 0)
+    throw new Error(`${dir}/kustomization.yaml: unsupported by this renderer: ${unknown.join(', ')}`);
   const manifests: Manifest[] = [];
   for (const resource of kustomization.resources ?? []) {
     const path = join(dir, resource);
@@ -56,7 +65,8 @@ export const kustomizeBuild = (dir: string): Manifest[] => {
   for (const m of manifests) {
     if (kustomization.namespace && !CLUSTER_SCOPED.has(m.kind)) m.metadata.namespace = kustomization.namespace;
     for (const { pairs } of kustomization.labels ?? []) m.metadata.labels = { ...m.metadata.labels, ...pairs };
-    if (kustomization.images) for (const c of containersOf(m)) if (c.image) c.image = setImage(c.image, kustomization.images);
+    if (kustomization.images)
+      for (const c of containersOf(m)) if (c.image) c.image = setImage(c.image, kustomization.images);
   }
   const seen = new Set<string>();
   for (const m of manifests) {

@@ -18,7 +18,11 @@ const point = (batch: number, i: number): Point => ({
 });
 
 const store = new EmbeddedVectorStore({ dataDir });
-await store.upsert(name, Array.from({ length: 100 }, (_, i) => point(1, i)), { fingerprint });
+await store.upsert(
+  name,
+  Array.from({ length: 100 }, (_, i) => point(1, i)),
+  { fingerprint },
+);
 writeSync(1, 'committed\n');
 const second = Array.from({ length: 1000 }, (_, i) => point(2, i));
 // JSON.stringify calls toJSON while the row is written, i.e. inside the open transaction.

@@ -35,7 +35,9 @@ export class DenseCache {
   }
 
   private async load(c: Collection): Promise<void> {
-    const row = this.stmt('SELECT version FROM vs_collections WHERE cid = ?').get(c.cid) as { version: number } | undefined;
+    const row = this.stmt('SELECT version FROM vs_collections WHERE cid = ?').get(c.cid) as
+      | { version: number }
+      | undefined;
     if (!row) return;
     const vt = vectorsTable(c.cid);
     const n = (this.stmt(`SELECT count(*) AS n FROM ${vt}`).get() as { n: number }).n;
@@ -75,7 +77,9 @@ export class DenseCache {
       return idx;
     }
     if (idx.version < c.version) {
-      for (const rid of this.stmt(`SELECT rid FROM ${deletedTable(c.cid)} WHERE ver > ?`).pluck().iterate(idx.version) as IterableIterator<number>) {
+      for (const rid of this.stmt(`SELECT rid FROM ${deletedTable(c.cid)} WHERE ver > ?`)
+        .pluck()
+        .iterate(idx.version) as IterableIterator<number>) {
         idx.remove(rid);
       }
       this.apply(idx, this.stmt(`SELECT rid, vector FROM ${vectorsTable(c.cid)} WHERE ver > ?`), [idx.version]);

@@ -9,7 +9,9 @@ const rng = (seed: number) => () => {
 };
 
 const cosine = (a: Float32Array, b: Float32Array): number => {
-  let d = 0, na = 0, nb = 0;
+  let d = 0,
+    na = 0,
+    nb = 0;
   for (let i = 0; i < a.length; i++) {
     d += a[i]! * b[i]!;
     na += a[i]! ** 2;
@@ -19,40 +21,46 @@ const cosine = (a: Float32Array, b: Float32Array): number => {
 };
 
 describe('DenseIndex', () => {
-  it.each([3, 8, 13, 384])('matches brute-force cosine top-k at dimension %i, through growth, replacement and removal', (dim) => {
-    const next = rng(dim);
-    const vec = (): Float32Array => Float32Array.from({ length: dim }, next);
-    const rows = new Map<number, Float32Array>();
-    const idx = new DenseIndex(dim, 0, 16);
-    for (let rid = 1; rid <= 300; rid++) {
-      const v = vec();
-      rows.set(rid, v);
-      idx.set(rid, v);
-    }
-    for (let rid = 1; rid <= 300; rid += 7) {
-      const v = vec();
-      rows.set(rid, v);
-      idx.set(rid, v);
-    }
-    for (let rid = 2; rid <= 300; rid += 5) {
-      rows.delete(rid);
-      idx.remove(rid);
-    }
-    expect(idx.length).toBe(rows.size);
-    const q = vec();
-    const expected = [...rows].map(([rid, v]): [number, number] => [rid, cosine(v, q)]).sort((a, b) => b[1] - a[1]);
-    const got = idx.search(q, 10);
-    expect(got.map(([rid]) => rid)).toEqual(expected.slice(0, 10).map(([rid]) => rid));
-    got.forEach(([, s], i) => expect(s).toBeCloseTo(expected[i]![1], 5));
+  it.each([3, 8, 13, 384])(
+    'matches brute-force cosine top-k at dimension %i, through growth, replacement and removal',
+    (dim) => {
+      const next = rng(dim);
+      const vec = (): Float32Array => Float32Array.from({ length: dim }, next);
+      const rows = new Map<number, Float32Array>();
+      const idx = new DenseIndex(dim, 0, 16);
+      for (let rid = 1; rid <= 300; rid++) {
+        const v = vec();
+        rows.set(rid, v);
+        idx.set(rid, v);
+      }
+      for (let rid = 1; rid <= 300; rid += 7) {
+        const v = vec();
+        rows.set(rid, v);
+        idx.set(rid, v);
+      }
+      for (let rid = 2; rid <= 300; rid += 5) {
+        rows.delete(rid);
+        idx.remove(rid);
+      }
+      expect(idx.length).toBe(rows.size);
+      const q = vec();
+      const expected = [...rows].map(([rid, v]): [number, number] => [rid, cosine(v, q)]).sort((a, b) => b[1] - a[1]);
+      const got = idx.search(q, 10);
+      expect(got.map(([rid]) => rid)).toEqual(expected.slice(0, 10).map(([rid]) => rid));
+      got.forEach(([, s], i) => expect(s).toBeCloseTo(expected[i]![1], 5));
 
-    const few = [...rows.keys()].filter((rid) => rid % 3 === 0).slice(0, 10); // selective: per-row path
-    const many = [...rows.keys()].filter((rid) => rid % 2 === 0); // broad: SIMD scan + mask
-    for (const allowed of [few, many]) {
-      const exp = expected.filter(([rid]) => allowed.includes(rid)).slice(0, 5).map(([rid]) => rid);
-      expect(idx.search(q, 5, allowed).map(([rid]) => rid)).toEqual(exp);
-    }
-    expect(idx.search(q, 5, [])).toEqual([]);
-  });
+      const few = [...rows.keys()].filter((rid) => rid % 3 === 0).slice(0, 10); // selective: per-row path
+      const many = [...rows.keys()].filter((rid) => rid % 2 === 0); // broad: SIMD scan + mask
+      for (const allowed of [few, many]) {
+        const exp = expected
+          .filter(([rid]) => allowed.includes(rid))
+          .slice(0, 5)
+          .map(([rid]) => rid);
+        expect(idx.search(q, 5, allowed).map(([rid]) => rid)).toEqual(exp);
+      }
+      expect(idx.search(q, 5, [])).toEqual([]);
+    },
+  );
 
   it('int8 pre-selection with exact rescoring returns the exact top 10 on 5,000 x 384-d clustered vectors', () => {
     const next = rng(99);
@@ -67,7 +75,10 @@ describe('DenseIndex', () => {
     rows.forEach((v, i) => idx.set(i + 1, v));
     for (let t = 0; t < 10; t++) {
       const q = vec();
-      const exact = rows.map((v, i): [number, number] => [i + 1, cosine(v, q)]).sort((a, b) => b[1] - a[1]).slice(0, 10);
+      const exact = rows
+        .map((v, i): [number, number] => [i + 1, cosine(v, q)])
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, 10);
       const got = idx.search(q, 10);
       expect(got.map(([rid]) => rid)).toEqual(exact.map(([rid]) => rid));
       got.forEach(([, s], i) => expect(s).toBeCloseTo(exact[i]![1], 5));

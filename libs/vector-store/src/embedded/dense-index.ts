@@ -54,7 +54,14 @@ export class DenseIndex {
     this.norms = grow(this.norms, (n) => new Float32Array(n));
     this.scales = grow(this.scales, (n) => new Float32Array(n));
     this.rows = grow(this.rows, (n) => new Float32Array(n), this.dimension);
-    Object.assign(this, { capacity, outAt, rowsAt, i8, i32: new Int32Array(memory.buffer), scores: simdScores(memory) });
+    Object.assign(this, {
+      capacity,
+      outAt,
+      rowsAt,
+      i8,
+      i32: new Int32Array(memory.buffer),
+      scores: simdScores(memory),
+    });
   }
 
   /** Writes `v` as int8 at byte `at` (symmetric, scale = max|v| / 127) and returns the scale. */
@@ -92,7 +99,11 @@ export class DenseIndex {
       this.norms[i] = this.norms[last]!;
       this.scales[i] = this.scales[last]!;
       this.rows.copyWithin(i * this.dimension, last * this.dimension, (last + 1) * this.dimension);
-      this.i8.copyWithin(this.rowsAt + i * this.stride, this.rowsAt + last * this.stride, this.rowsAt + (last + 1) * this.stride);
+      this.i8.copyWithin(
+        this.rowsAt + i * this.stride,
+        this.rowsAt + last * this.stride,
+        this.rowsAt + (last + 1) * this.stride,
+      );
       this.slot.set(lastRid, i);
     }
     this.slot.delete(rid);
@@ -129,7 +140,9 @@ export class DenseIndex {
     const top = new TopK(k);
     const candidates = k + Math.max(k, 64);
     const slots =
-      allowed === undefined ? undefined : allowed.flatMap((rid) => (this.slot.has(rid) ? [this.slot.get(rid) as number] : []));
+      allowed === undefined
+        ? undefined
+        : allowed.flatMap((rid) => (this.slot.has(rid) ? [this.slot.get(rid) as number] : []));
     const exactCount = slots === undefined ? this.size : slots.length;
     if (exactCount <= candidates || (slots !== undefined && slots.length * 8 < this.size)) {
       // Few rows to score (small collection or selective filter): exact float32 scores only.

@@ -37,12 +37,15 @@ describe('VectorStore (embedded) across processes', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('sees another process\'s committed batch, and a writer killed mid-batch leaves none of that batch', async () => {
+  it("sees another process's committed batch, and a writer killed mid-batch leaves none of that batch", async () => {
     const store = new EmbeddedVectorStore({ dataDir: dir });
     await store.ensureCollection('crash', { fingerprint, hybrid: true });
     expect(await store.searchDense('crash', [1, 1, 0, 0.5], { fingerprint, limit: 5 })).toEqual([]);
 
-    child = spawn(process.execPath, ['--import', 'tsx', fixture, dir, 'crash'], { cwd: repo, stdio: ['ignore', 'pipe', 'pipe'] });
+    child = spawn(process.execPath, ['--import', 'tsx', fixture, dir, 'crash'], {
+      cwd: repo,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     await waitFor(child, 'committed');
     // The reader's cached matrix is stale; the collection's write version makes it reload.
     const hits = await store.searchDense('crash', [1, 1, 0, 0.5], { fingerprint, limit: 5 });
@@ -60,7 +63,9 @@ describe('VectorStore (embedded) across processes', () => {
     expect(await store.count('crash', { batch: 2 })).toBe(0);
     expect(await store.searchKeyword('crash', 'batch row', { limit: 200 })).toHaveLength(100);
     // The lock died with the writer: this process can write again.
-    await store.upsert('crash', [{ id: 'after', vector: [1, 0, 0, 0], text: 'after the crash', payload: {} }], { fingerprint });
+    await store.upsert('crash', [{ id: 'after', vector: [1, 0, 0, 0], text: 'after the crash', payload: {} }], {
+      fingerprint,
+    });
     expect(await store.count('crash')).toBe(101);
     await store.close();
 

@@ -66,7 +66,9 @@ INSERT INTO ${f}(${f}) VALUES ('rebuild');`;
 };
 
 export const dropCollectionSql = (cid: number): string =>
-  [ftsTable, pointsTable, chunksTable, vectorsTable, deletedTable].map((t) => `DROP TABLE IF EXISTS ${t(cid)};`).join(' ');
+  [ftsTable, pointsTable, chunksTable, vectorsTable, deletedTable]
+    .map((t) => `DROP TABLE IF EXISTS ${t(cid)};`)
+    .join(' ');
 
 export interface CatalogRow {
   cid: number;
@@ -93,8 +95,8 @@ export const toCollection = (r: CatalogRow): Collection => ({
 });
 
 export const readCollection = (db: Database, physicalName: string): Collection | null => {
-  const r = db.prepare('SELECT cid, name, fingerprint, hybrid, version FROM vs_collections WHERE name = ?').get(physicalName) as
-    | CatalogRow
-    | undefined;
+  const r = db
+    .prepare('SELECT cid, name, fingerprint, hybrid, version FROM vs_collections WHERE name = ?')
+    .get(physicalName) as CatalogRow | undefined;
   return r ? toCollection(r) : null;
 };

@@ -41,12 +41,20 @@ export const denseCandidates = (
     const kept = top.filter(([rid]) => pass.has(rid));
     if (kept.length >= k || top.length < n) return kept.slice(0, k);
   }
-  const allowed = stmt(`SELECT rid FROM ${pointsTable(c.cid)} p WHERE ${f.sql}`).pluck().all(...f.params) as number[];
+  const allowed = stmt(`SELECT rid FROM ${pointsTable(c.cid)} p WHERE ${f.sql}`)
+    .pluck()
+    .all(...f.params) as number[];
   return idx.search(q, k, allowed);
 };
 
 /** BM25 (FTS5) candidates as [rid, score], best first; score = -bm25() > 0. */
-export const keywordCandidates = (stmt: Stmt, c: Collection, text: string, filter: Filter | undefined, k: number): [number, number][] => {
+export const keywordCandidates = (
+  stmt: Stmt,
+  c: Collection,
+  text: string,
+  filter: Filter | undefined,
+  k: number,
+): [number, number][] => {
   const match = ftsQuery(text);
   if (match === null) return [];
   const f = compileFilter(filter);
@@ -71,12 +79,32 @@ export const hits = (
   stmt: Stmt,
   c: Collection,
   scored: [number, number][],
-  extra?: Map<number, { denseRank?: number | undefined; keywordRank?: number | undefined; denseScore?: number; keywordScore?: number | undefined }>,
+  extra?: Map<
+    number,
+    {
+      denseRank?: number | undefined;
+      keywordRank?: number | undefined;
+      denseScore?: number;
+      keywordScore?: number | undefined;
+    }
+  >,
 ): Hit[] => {
-  const found = rows(stmt, c, scored.map(([rid]) => rid));
+  const found = rows(
+    stmt,
+    c,
+    scored.map(([rid]) => rid),
+  );
   return scored.flatMap(([rid, score]) => {
     const r = found.get(rid);
     if (!r) return [];
-    return [{ id: r.id, score, payload: JSON.parse(r.payload) as Record<string, unknown>, text: r.text, ...(extra?.get(rid) ?? {}) }];
+    return [
+      {
+        id: r.id,
+        score,
+        payload: JSON.parse(r.payload) as Record<string, unknown>,
+        text: r.text,
+        ...(extra?.get(rid) ?? {}),
+      },
+    ];
   });
 };

@@ -27,7 +27,12 @@ describe('VectorStore (embedded) filtered dense search beyond the first candidat
     // 400 points on the unit circle; angle grows with i, so similarity to (1, 0) falls with i.
     const points = Array.from({ length: 400 }, (_, i) => {
       const a = (i / 400) * Math.PI;
-      return { id: `p${String(i).padStart(3, '0')}`, vector: [Math.cos(a), Math.sin(a)], text: '', payload: { rare: i >= 395, even: i % 2 === 0 } };
+      return {
+        id: `p${String(i).padStart(3, '0')}`,
+        vector: [Math.cos(a), Math.sin(a)],
+        text: '',
+        payload: { rare: i >= 395, even: i % 2 === 0 },
+      };
     });
     await store.upsert('far', points, { fingerprint });
     const rare = await store.searchDense('far', [1, 0], { fingerprint, limit: 3, filter: { rare: true } });
@@ -45,7 +50,7 @@ describe('VectorStore (embedded) with two connections, as two processes', () => 
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('a reader\'s loaded matrix follows another writer\'s upserts, replacements and deletions', async () => {
+  it("a reader's loaded matrix follows another writer's upserts, replacements and deletions", async () => {
     const fingerprint = { model_id: 'm', revision: 'r', dimension: 3, normalized: true };
     const writer = new EmbeddedVectorStore({ dataDir: dir });
     const reader = new EmbeddedVectorStore({ dataDir: dir });
@@ -59,7 +64,9 @@ describe('VectorStore (embedded) with two connections, as two processes', () => 
     await writer.upsert('shared', [p('y', [1, 0.1, 0]), p('w', [0, 0.1, 1])], { fingerprint });
     expect(await top([1, 0, 0])).toBe('y');
     expect(await top([0, 0, 1])).toBe('z');
-    expect((await reader.searchDense('shared', [0, 1, 0], { fingerprint, limit: 10 })).map((h) => h.id).sort()).toEqual(['w', 'y', 'z']);
+    expect((await reader.searchDense('shared', [0, 1, 0], { fingerprint, limit: 10 })).map((h) => h.id).sort()).toEqual(
+      ['w', 'y', 'z'],
+    );
     await writer.deleteByFilter('shared', { id: { $in: ['y', 'z'] } });
     expect((await reader.searchDense('shared', [1, 1, 1], { fingerprint, limit: 10 })).map((h) => h.id)).toEqual(['w']);
     expect((await reader.searchKeyword('shared', 'text', { limit: 10 })).map((h) => h.id)).toEqual(['w']);

@@ -62,7 +62,8 @@ interface Row {
 }
 
 const toBlob = (v: Float32Array): Buffer => Buffer.from(v.buffer, v.byteOffset, v.byteLength);
-const fromBlob = (b: Buffer): Float32Array => new Float32Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength));
+const fromBlob = (b: Buffer): Float32Array =>
+  new Float32Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength));
 
 /**
  * Embedded store: one SQLite file (WAL) under the data directory. Several processes may read while one
@@ -110,7 +111,13 @@ export class EmbeddedVectorStore implements VectorStore {
 
   private info(c: Collection): CollectionInfo {
     const n = this.stmt(`SELECT count(*) AS n FROM ${pointsTable(c.cid)}`).get() as { n: number };
-    return { name: c.name.slice(this.prefix.length), physicalName: c.name, fingerprint: c.fingerprint, hybrid: c.hybrid, pointsCount: n.n };
+    return {
+      name: c.name.slice(this.prefix.length),
+      physicalName: c.name,
+      fingerprint: c.fingerprint,
+      hybrid: c.hybrid,
+      pointsCount: n.n,
+    };
   }
 
   private require(name: string): Collection {
@@ -130,7 +137,10 @@ export class EmbeddedVectorStore implements VectorStore {
       let c = readCollection(this.db, physical);
       if (c && !sameFingerprint(c.fingerprint, fp)) {
         if (!spec.migrate) assertFingerprint(name, c.fingerprint, fp);
-        this.log?.warn({ collection: physical, from: c.fingerprint, to: fp }, 'embedding migration: collection emptied');
+        this.log?.warn(
+          { collection: physical, from: c.fingerprint, to: fp },
+          'embedding migration: collection emptied',
+        );
         this.db.exec(dropCollectionSql(c.cid));
         this.db.prepare('DELETE FROM vs_collections WHERE cid = ?').run(c.cid);
         this.dense.drop(c.cid);
@@ -159,7 +169,9 @@ export class EmbeddedVectorStore implements VectorStore {
   }
 
   async listCollections(): Promise<CollectionInfo[]> {
-    const rows = this.db.prepare('SELECT cid, name, fingerprint, hybrid, version FROM vs_collections ORDER BY name').all() as CatalogRow[];
+    const rows = this.db
+      .prepare('SELECT cid, name, fingerprint, hybrid, version FROM vs_collections ORDER BY name')
+      .all() as CatalogRow[];
     return rows.filter((r) => r.name.startsWith(this.prefix)).map((r) => this.info(toCollection(r)));
   }
 
@@ -205,13 +217,19 @@ export class EmbeddedVectorStore implements VectorStore {
       return { c, rids, vectors };
     });
     const { c, rids, vectors } = run.immediate();
-    this.dense.afterWrite(c, rids.map((rid, i) => ({ rid, vector: vectors[i] as Float32Array })), []);
+    this.dense.afterWrite(
+      c,
+      rids.map((rid, i) => ({ rid, vector: vectors[i] as Float32Array })),
+      [],
+    );
   }
 
   private deleteWhere(name: string, where: string, params: unknown[]): number {
     const run = this.db.transaction(() => {
       const c = this.require(name);
-      const rows = this.stmt(`DELETE FROM ${pointsTable(c.cid)} AS p WHERE ${where} RETURNING rid`).all(...params) as { rid: number }[];
+      const rows = this.stmt(`DELETE FROM ${pointsTable(c.cid)} AS p WHERE ${where} RETURNING rid`).all(...params) as {
+        rid: number;
+      }[];
       if (rows.length > 0) {
         this.stmt(`INSERT INTO ${deletedTable(c.cid)}(rid, ver) SELECT value, ? FROM json_each(?)`).run(
           c.version + 1,
@@ -246,8 +264,9 @@ export class EmbeddedVectorStore implements VectorStore {
     // untouched, so the collection version (which the dense cache follows) stays.
     const run = this.db.transaction(() => {
       const c = this.require(name);
-      return this.stmt(`UPDATE ${pointsTable(c.cid)} AS p SET payload = jsonb_patch(p.payload, ?) WHERE ${f.sql} RETURNING rid`).all(json, ...f.params)
-        .length;
+      return this.stmt(
+        `UPDATE ${pointsTable(c.cid)} AS p SET payload = jsonb_patch(p.payload, ?) WHERE ${f.sql} RETURNING rid`,
+      ).all(json, ...f.params).length;
     });
     return run.immediate();
   }
@@ -255,7 +274,9 @@ export class EmbeddedVectorStore implements VectorStore {
   async count(name: string, filter?: Filter): Promise<number> {
     const c = this.require(name);
     const f = compileFilter(checkFilter(filter));
-    return (this.stmt(`SELECT count(*) AS n FROM ${pointsTable(c.cid)} p WHERE ${f.sql}`).get(...f.params) as { n: number }).n;
+    return (
+      this.stmt(`SELECT count(*) AS n FROM ${pointsTable(c.cid)} p WHERE ${f.sql}`).get(...f.params) as { n: number }
+    ).n;
   }
 
   async scroll(name: string, opts: ScrollOptions = {}): Promise<{ points: StoredPoint[]; next: string | null }> {
@@ -284,7 +305,8 @@ export class EmbeddedVectorStore implements VectorStore {
     const rows = this.stmt(sql).all(...params) as (Row & { ord?: number })[];
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
-    const next = rows.length > limit && last ? encodeCursor({ id: last.id, value: last.ord, orderBy: opts.orderBy }) : null;
+    const next =
+      rows.length > limit && last ? encodeCursor({ id: last.id, value: last.ord, orderBy: opts.orderBy }) : null;
     return {
       points: page.map((r) => ({
         id: r.id,
@@ -319,7 +341,9 @@ export class EmbeddedVectorStore implements VectorStore {
       const c = this.require(name);
       assertFingerprint(name, c.fingerprint, checkFingerprint(opts.fingerprint));
       const q = checkVector(vector, c.fingerprint.dimension, 'Query vector');
-      const found = denseCandidates(this.stmt, this.dense.at(c), c, q, filter, limit).map(([rid, s]): [number, number] => [rid, Math.max(0, s)]);
+      const found = denseCandidates(this.stmt, this.dense.at(c), c, q, filter, limit).map(
+        ([rid, s]): [number, number] => [rid, Math.max(0, s)],
+      );
       return hits(this.stmt, c, found);
     });
   }
@@ -338,7 +362,11 @@ export class EmbeddedVectorStore implements VectorStore {
     return searchAcross(this, targets, opts);
   }
 
-  async searchHybrid(name: string, q: { vector: Float32Array | number[]; text: string }, opts: HybridOptions): Promise<Hit[]> {
+  async searchHybrid(
+    name: string,
+    q: { vector: Float32Array | number[]; text: string },
+    opts: HybridOptions,
+  ): Promise<Hit[]> {
     const limit = checkLimit(opts.limit);
     const filter = checkFilter(opts.filter);
     const p = resolveFusion(limit, opts, this.fusion);
@@ -353,14 +381,30 @@ export class EmbeddedVectorStore implements VectorStore {
       const keyword = scored(keywordCandidates(this.stmt, c, q.text, filter, p.candidates));
       const fused = fuse(dense, keyword, p, limit);
       const keywordScore = new Map(keyword.map((k) => [Number(k.id), k.score]));
-      const cosine = this.dense.at(c).similarity(v, fused.map((f) => Number(f.id)));
+      const cosine = this.dense.at(c).similarity(
+        v,
+        fused.map((f) => Number(f.id)),
+      );
       const extra = new Map(
         fused.map((f) => {
           const rid = Number(f.id);
-          return [rid, { denseRank: f.denseRank, keywordRank: f.keywordRank, denseScore: Math.max(0, cosine.get(rid) ?? 0), keywordScore: keywordScore.get(rid) }];
+          return [
+            rid,
+            {
+              denseRank: f.denseRank,
+              keywordRank: f.keywordRank,
+              denseScore: Math.max(0, cosine.get(rid) ?? 0),
+              keywordScore: keywordScore.get(rid),
+            },
+          ];
         }),
       );
-      return hits(this.stmt, c, fused.map((f) => [Number(f.id), f.score]), extra).map((h) => dropUndefined(h));
+      return hits(
+        this.stmt,
+        c,
+        fused.map((f) => [Number(f.id), f.score]),
+        extra,
+      ).map((h) => dropUndefined(h));
     });
   }
 
@@ -368,7 +412,9 @@ export class EmbeddedVectorStore implements VectorStore {
     return this.read(() => {
       const c = this.require(name);
       const t = pointsTable(c.cid);
-      const docs = this.stmt(`SELECT count(DISTINCT json_extract(payload, '$.document_id')) AS n FROM ${t}`).get() as { n: number };
+      const docs = this.stmt(`SELECT count(DISTINCT json_extract(payload, '$.document_id')) AS n FROM ${t}`).get() as {
+        n: number;
+      };
       const samples = this.stmt(`SELECT json(payload) AS payload FROM ${t} ORDER BY rid LIMIT ?`)
         .pluck()
         .all(Math.max(0, Math.min(sampleSize, 10))) as string[];

@@ -54,33 +54,101 @@ const EXTMUL_HIGH = [SIMD, 0x9d, 0x01]; // i16x8.extmul_high_i8x16_s
 const PAIRWISE = [SIMD, 0x7e]; // i32x4.extadd_pairwise_i16x8_s
 const I32X4_ADD = [SIMD, 0xae, 0x01];
 const half = (extmul: number[]): number[] => [
-  ...get(P), ...load, ...get(Q), ...get(J), 0x6a, ...load, ...extmul, ...PAIRWISE, ...get(A), ...I32X4_ADD, ...set(A),
+  ...get(P),
+  ...load,
+  ...get(Q),
+  ...get(J),
+  0x6a,
+  ...load,
+  ...extmul,
+  ...PAIRWISE,
+  ...get(A),
+  ...I32X4_ADD,
+  ...set(A),
 ];
 const lane = (l: number): number[] => [...get(A), SIMD, 0x1b, l]; // i32x4.extract_lane
 
 const body = [
-  ...vec([[3, 0x7f], [1, 0x7b]]), // locals: 3 x i32, 1 x v128
-  ...get(M), ...set(P),
-  0x02, 0x40, 0x03, 0x40, // block $done, loop $row
-  ...get(R), ...get(ROWS), 0x4f, 0x0d, 1, // if r >= rows: break
-  SIMD, 0x0c, ...new Array<number>(16).fill(0), ...set(A), ...i32(0), ...set(J),
-  0x02, 0x40, 0x03, 0x40, // block $dimDone, loop $dim
-  ...get(J), ...get(DIM), 0x4f, 0x0d, 1,
-  ...half(EXTMUL_LOW), ...half(EXTMUL_HIGH),
-  ...get(P), ...i32(16), 0x6a, ...set(P),
-  ...get(J), ...i32(16), 0x6a, ...set(J),
-  0x0c, 0, 0x0b, 0x0b, // continue $dim; end loop, end block
-  ...get(OUT), ...get(R), ...i32(2), 0x74, 0x6a,
-  ...lane(0), ...lane(1), 0x6a, ...lane(2), 0x6a, ...lane(3), 0x6a,
-  0x36, 2, 0, // i32.store
-  ...get(R), ...i32(1), 0x6a, ...set(R),
-  0x0c, 0, 0x0b, 0x0b, // continue $row; end loop, end block
+  ...vec([
+    [3, 0x7f],
+    [1, 0x7b],
+  ]), // locals: 3 x i32, 1 x v128
+  ...get(M),
+  ...set(P),
+  0x02,
+  0x40,
+  0x03,
+  0x40, // block $done, loop $row
+  ...get(R),
+  ...get(ROWS),
+  0x4f,
+  0x0d,
+  1, // if r >= rows: break
+  SIMD,
+  0x0c,
+  ...new Array<number>(16).fill(0),
+  ...set(A),
+  ...i32(0),
+  ...set(J),
+  0x02,
+  0x40,
+  0x03,
+  0x40, // block $dimDone, loop $dim
+  ...get(J),
+  ...get(DIM),
+  0x4f,
+  0x0d,
+  1,
+  ...half(EXTMUL_LOW),
+  ...half(EXTMUL_HIGH),
+  ...get(P),
+  ...i32(16),
+  0x6a,
+  ...set(P),
+  ...get(J),
+  ...i32(16),
+  0x6a,
+  ...set(J),
+  0x0c,
+  0,
+  0x0b,
+  0x0b, // continue $dim; end loop, end block
+  ...get(OUT),
+  ...get(R),
+  ...i32(2),
+  0x74,
+  0x6a,
+  ...lane(0),
+  ...lane(1),
+  0x6a,
+  ...lane(2),
+  0x6a,
+  ...lane(3),
+  0x6a,
+  0x36,
+  2,
+  0, // i32.store
+  ...get(R),
+  ...i32(1),
+  0x6a,
+  ...set(R),
+  0x0c,
+  0,
+  0x0b,
+  0x0b, // continue $row; end loop, end block
   0x0b,
 ];
 
 const MODULE = new Wasm.Module(
   new Uint8Array([
-    0x00, 0x61, 0x73, 0x6d, 1, 0, 0, 0,
+    0x00,
+    0x61,
+    0x73,
+    0x6d,
+    1,
+    0,
+    0,
+    0,
     ...section(1, vec([[0x60, ...vec([[0x7f], [0x7f], [0x7f], [0x7f], [0x7f]]), 0]])),
     ...section(2, vec([[...name('env'), ...name('memory'), 0x02, 0x00, 1]])),
     ...section(3, vec([[0]])),
@@ -89,15 +157,23 @@ const MODULE = new Wasm.Module(
   ]),
 );
 
-export type ScoresFn = (matrixByte: number, queryByte: number, outByte: number, rows: number, paddedDim: number) => void;
+export type ScoresFn = (
+  matrixByte: number,
+  queryByte: number,
+  outByte: number,
+  rows: number,
+  paddedDim: number,
+) => void;
 
 /** The kernel bound to `memory` (byte offsets; the dimension must be a multiple of 16: pad rows with zeros). */
-export const simdScores = (memory: WasmMemory): ScoresFn => new Wasm.Instance(MODULE, { env: { memory } }).exports['scores'] as ScoresFn;
+export const simdScores = (memory: WasmMemory): ScoresFn =>
+  new Wasm.Instance(MODULE, { env: { memory } }).exports['scores'] as ScoresFn;
 
 /** Linear memory of `bytes` (rounded up to whole pages); throws beyond wasm32's 4 GiB. */
 export const wasmMemory = (bytes: number): WasmMemory => {
   const pages = Math.ceil(bytes / WASM_PAGE);
-  if (pages > MAX_PAGES) throw new RangeError(`a dense matrix of ${bytes} bytes exceeds the embedded store's 4 GiB limit`);
+  if (pages > MAX_PAGES)
+    throw new RangeError(`a dense matrix of ${bytes} bytes exceeds the embedded store's 4 GiB limit`);
   return new Wasm.Memory({ initial: pages, maximum: pages });
 };
 

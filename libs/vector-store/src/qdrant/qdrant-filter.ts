@@ -15,7 +15,8 @@ const equals = (key: string, v: Scalar): QCondition =>
 const anyOf = (key: string, values: Scalar[]): QCondition => {
   if (values.length === 0) return NOTHING;
   if (values.every((v) => typeof v === 'string')) return { key, match: { any: [...new Set(values as string[])] } };
-  if (values.every((v) => typeof v === 'number' && Number.isInteger(v))) return { key, match: { any: [...new Set(values as number[])] } };
+  if (values.every((v) => typeof v === 'number' && Number.isInteger(v)))
+    return { key, match: { any: [...new Set(values as number[])] } };
   return { should: values.map((v) => equals(key, v)) };
 };
 
@@ -23,7 +24,10 @@ const condition = (key: string, cond: unknown): QCondition => {
   if (typeof cond === 'string' || typeof cond === 'number' || typeof cond === 'boolean') return equals(key, cond);
   const c = cond as { $in?: Scalar[]; $gte?: number; $lte?: number };
   if (c.$in !== undefined) return anyOf(key, c.$in);
-  return { key, range: { ...(c.$gte !== undefined ? { gte: c.$gte } : {}), ...(c.$lte !== undefined ? { lte: c.$lte } : {}) } };
+  return {
+    key,
+    range: { ...(c.$gte !== undefined ? { gte: c.$gte } : {}), ...(c.$lte !== undefined ? { lte: c.$lte } : {}) },
+  };
 };
 
 const conditions = (f: Filter): QCondition[] => {

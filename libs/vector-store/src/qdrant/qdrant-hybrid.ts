@@ -33,7 +33,10 @@ const componentScores = (
 ): { denseScore?: number; keywordScore?: number } => {
   const d = denseScores.get(id) ?? cosineWith(query, storedVector);
   const k = keywordScores.get(id);
-  return { ...(d !== undefined ? { denseScore: Math.max(0, d) } : {}), ...(k !== undefined ? { keywordScore: k } : {}) };
+  return {
+    ...(d !== undefined ? { denseScore: Math.max(0, d) } : {}),
+    ...(k !== undefined ? { keywordScore: k } : {}),
+  };
 };
 
 /**
@@ -42,13 +45,20 @@ const componentScores = (
  * the embedded store, then one scroll for the payloads of the fused top only.
  */
 export const clientFusion = async (
-  call: Call, physical: string, dense: Schemas['QueryRequest'], keyword: Schemas['QueryRequest'] | null, p: FusionParams, limit: number,
+  call: Call,
+  physical: string,
+  dense: Schemas['QueryRequest'],
+  keyword: Schemas['QueryRequest'] | null,
+  p: FusionParams,
+  limit: number,
 ): Promise<Hit[]> => {
   const searches = [{ ...dense, ...idsOnly }, ...(keyword ? [{ ...keyword, ...idsOnly }] : [])];
   const results = await call('query batch', (cl) => cl.queryBatch(physical, { searches }));
   // Keyword hits scoring 0 are dropped, as `searchKeyword` does.
   const scored = (i: number): Scored[] =>
-    (results[i]?.points ?? []).filter((x) => i === 0 || x.score > 0).map((x) => ({ id: splitPayload(x.payload).id, score: x.score }));
+    (results[i]?.points ?? [])
+      .filter((x) => i === 0 || x.score > 0)
+      .map((x) => ({ id: splitPayload(x.payload).id, score: x.score }));
   const denseList = scored(0);
   const keywordList = scored(1);
   const fused = fuse(denseList, keywordList, p, limit);
@@ -71,8 +81,20 @@ export const clientFusion = async (
     const r = byId.get(f.id);
     if (!r) return []; // deleted meanwhile
     const s = splitPayload(r.payload);
-    const ranks = { ...(f.denseRank ? { denseRank: f.denseRank } : {}), ...(f.keywordRank ? { keywordRank: f.keywordRank } : {}) };
-    return [{ id: s.id, score: f.score, payload: s.payload, text: s.text, ...ranks, ...componentScores(s.id, denseScores, keywordScores, query, r.vector) }];
+    const ranks = {
+      ...(f.denseRank ? { denseRank: f.denseRank } : {}),
+      ...(f.keywordRank ? { keywordRank: f.keywordRank } : {}),
+    };
+    return [
+      {
+        id: s.id,
+        score: f.score,
+        payload: s.payload,
+        text: s.text,
+        ...ranks,
+        ...componentScores(s.id, denseScores, keywordScores, query, r.vector),
+      },
+    ];
   });
 };
 
@@ -81,7 +103,12 @@ export const clientFusion = async (
  * prefetches alone, whose order gives each hit's component ranks.
  */
 export const serverRrf = async (
-  call: Call, physical: string, dense: Schemas['QueryRequest'], keyword: Schemas['QueryRequest'], p: FusionParams, limit: number,
+  call: Call,
+  physical: string,
+  dense: Schemas['QueryRequest'],
+  keyword: Schemas['QueryRequest'],
+  p: FusionParams,
+  limit: number,
 ): Promise<Hit[]> => {
   const searches: Schemas['QueryRequest'][] = [
     {
@@ -96,7 +123,8 @@ export const serverRrf = async (
     { ...keyword, ...idsOnly },
   ];
   const results = await call('query batch', (cl) => cl.queryBatch(physical, { searches }));
-  const listOf = (i: number): Scored[] => (results[i]?.points ?? []).map((x) => ({ id: splitPayload(x.payload).id, score: x.score }));
+  const listOf = (i: number): Scored[] =>
+    (results[i]?.points ?? []).map((x) => ({ id: splitPayload(x.payload).id, score: x.score }));
   const denseList = listOf(1);
   const keywordList = listOf(2);
   const denseRank = new Map(denseList.map((d, i) => [d.id, i + 1]));
@@ -109,6 +137,13 @@ export const serverRrf = async (
     const d = denseRank.get(s.id);
     const k = keywordRank.get(s.id);
     const ranks = { ...(d ? { denseRank: d } : {}), ...(k ? { keywordRank: k } : {}) };
-    return { id: s.id, score: x.score, payload: s.payload, text: s.text, ...ranks, ...componentScores(s.id, denseScores, keywordScores, query, x.vector) };
+    return {
+      id: s.id,
+      score: x.score,
+      payload: s.payload,
+      text: s.text,
+      ...ranks,
+      ...componentScores(s.id, denseScores, keywordScores, query, x.vector),
+    };
   });
 };

@@ -14,7 +14,9 @@ const NAMESPACE = 'lectern-vector-store:';
 
 /** Qdrant ids are UUIDs or integers: a deterministic UUID (v5 layout, SHA-1 of a namespace + id). */
 export const pointUuid = (id: string): string => {
-  const h = createHash('sha1').update(NAMESPACE + id).digest();
+  const h = createHash('sha1')
+    .update(NAMESPACE + id)
+    .digest();
   h[6] = (h[6]! & 0x0f) | 0x50;
   h[8] = (h[8]! & 0x3f) | 0x80;
   const x = h.subarray(0, 16).toString('hex');
@@ -33,7 +35,9 @@ export const readMeta = (metadata: unknown): CollectionMeta | null => {
 };
 
 /** Splits a stored payload into the caller's payload and the reserved fields. */
-export const splitPayload = (p: Record<string, unknown> | null | undefined): { id: string; text: string; payload: Record<string, unknown> } => {
+export const splitPayload = (
+  p: Record<string, unknown> | null | undefined,
+): { id: string; text: string; payload: Record<string, unknown> } => {
   const { [ID_KEY]: id, [TEXT_KEY]: text, ...payload } = p ?? {};
   return { id: String(id ?? ''), text: typeof text === 'string' ? text : '', payload };
 };
@@ -59,7 +63,12 @@ export interface RetryPolicy {
 }
 
 /** Retries 5xx, 429 and connection errors with exponential backoff and jitter; other errors at once. */
-export const withRetry = async <T>(what: string, fn: () => Promise<T>, policy: RetryPolicy, log?: Logger): Promise<T> => {
+export const withRetry = async <T>(
+  what: string,
+  fn: () => Promise<T>,
+  policy: RetryPolicy,
+  log?: Logger,
+): Promise<T> => {
   for (let attempt = 1; ; attempt++) {
     try {
       return await fn();
@@ -76,4 +85,5 @@ export const unavailable = (cause: unknown): AppError =>
   new AppError('INDEX_UNAVAILABLE', 'The vector database is unavailable; try again later.', { httpStatus: 503, cause });
 
 /** BM25's IDF: rarer terms weigh more. */
-export const idf = (total: number, withTerm: number): number => Math.log(1 + (total - withTerm + 0.5) / (withTerm + 0.5));
+export const idf = (total: number, withTerm: number): number =>
+  Math.log(1 + (total - withTerm + 0.5) / (withTerm + 0.5));

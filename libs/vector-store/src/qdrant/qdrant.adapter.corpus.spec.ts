@@ -35,10 +35,16 @@ describe('VectorStore (Qdrant adapter, requests validated against the OpenAPI sc
 
   runVectorStoreContract(() => new QdrantVectorStore({ url: sim.url, retry: fast, collectionPrefix: 'sim_' }));
 
-  const store = (): QdrantVectorStore => new QdrantVectorStore({ url: sim.url, retry: fast, collectionPrefix: 'sim_', batchSize: 2 });
+  const store = (): QdrantVectorStore =>
+    new QdrantVectorStore({ url: sim.url, retry: fast, collectionPrefix: 'sim_', batchSize: 2 });
   const fp = { model_id: 'test/mini-4d', revision: 'r1', dimension: 4, normalized: true };
   const pts = (n: number, chunk: (i: number) => number) =>
-    Array.from({ length: n }, (_, i) => ({ id: `p${i}`, vector: [1, i, 0, 0], text: `row ${i}`, payload: { chunk_index: chunk(i) } }));
+    Array.from({ length: n }, (_, i) => ({
+      id: `p${i}`,
+      vector: [1, i, 0, 0],
+      text: `row ${i}`,
+      payload: { chunk_index: chunk(i) },
+    }));
 
   it('retries 5xx replies and dropped connections, then gives up with INDEX_UNAVAILABLE', async () => {
     const s = store();
@@ -56,31 +62,51 @@ describe('VectorStore (Qdrant adapter, requests validated against the OpenAPI sc
     const s = store();
     const from = sim.requests.length;
     await s.ensureCollection('batches', { fingerprint: fp, hybrid: true });
-    await s.upsert('batches', pts(5, (i) => i), { fingerprint: fp });
+    await s.upsert(
+      'batches',
+      pts(5, (i) => i),
+      { fingerprint: fp },
+    );
     const sent = sim.requests.slice(from);
     const upserts = sent.filter((r) => r.operationId === 'upsert_points');
-    expect(upserts.map((r) => ((r.body as { points: unknown[] }).points.length))).toEqual([2, 2, 1]);
+    expect(upserts.map((r) => (r.body as { points: unknown[] }).points.length)).toEqual([2, 2, 1]);
     expect(upserts.every((r) => r.path.endsWith('?wait=true'))).toBe(true);
-    const indexes = sent.filter((r) => r.operationId === 'create_field_index').map((r) => (r.body as { field_name: string }).field_name);
-    expect(indexes).toEqual(expect.arrayContaining(['project', 'tags', 'document_id', 'revision_id', 'effective_from', '__text']));
+    const indexes = sent
+      .filter((r) => r.operationId === 'create_field_index')
+      .map((r) => (r.body as { field_name: string }).field_name);
+    expect(indexes).toEqual(
+      expect.arrayContaining(['project', 'tags', 'document_id', 'revision_id', 'effective_from', '__text']),
+    );
     const create = sent.find((r) => r.operationId === 'create_collection')?.body;
-    expect(create).toMatchObject({ vectors: { dense: { size: 4, distance: 'Cosine' } }, metadata: { lectern: { fingerprint: fp, hybrid: true } } });
+    expect(create).toMatchObject({
+      vectors: { dense: { size: 4, distance: 'Cosine' } },
+      metadata: { lectern: { fingerprint: fp, hybrid: true } },
+    });
     await s.dropCollection('batches');
   });
 
   it('fuses z-scores client-side: one batch of the two scored candidate lists, then the payloads of the top hits', async () => {
     const s = store();
     await s.ensureCollection('hz', { fingerprint: fp, hybrid: true });
-    await s.upsert('hz', pts(4, (i) => i), { fingerprint: fp });
+    await s.upsert(
+      'hz',
+      pts(4, (i) => i),
+      { fingerprint: fp },
+    );
     const from = sim.requests.length;
     const hits = await s.searchHybrid('hz', { vector: [1, 0, 0, 0], text: 'row 2' }, { fingerprint: fp, limit: 2 });
     const sent = sim.requests.slice(from);
-    const batch = sent.find((r) => r.operationId === 'query_batch_points')?.body as { searches: Record<string, unknown>[] };
+    const batch = sent.find((r) => r.operationId === 'query_batch_points')?.body as {
+      searches: Record<string, unknown>[];
+    };
     expect(batch.searches).toHaveLength(2);
     expect(batch.searches[0]).toMatchObject({ using: 'dense', limit: 100, with_payload: { include: ['__id'] } });
     expect(batch.searches[1]).toMatchObject({ query: { formula: expect.any(Object) }, limit: 100 });
     expect(JSON.stringify(batch)).not.toContain('rrf');
-    const scroll = sent.filter((r) => r.operationId === 'scroll_points').at(-1)?.body as { filter: { must: { has_id: string[] }[] }; limit: number };
+    const scroll = sent.filter((r) => r.operationId === 'scroll_points').at(-1)?.body as {
+      filter: { must: { has_id: string[] }[] };
+      limit: number;
+    };
     expect(scroll.limit).toBe(2);
     expect(scroll.filter.must[0]?.has_id).toHaveLength(2);
     expect(hits.map((h) => h.text)).toEqual(['row 2', expect.any(String)]);
@@ -90,10 +116,20 @@ describe('VectorStore (Qdrant adapter, requests validated against the OpenAPI sc
   it('sends RRF hybrid search as one Query API batch: prefetch dense + keyword, fused by weighted RRF', async () => {
     const s = store();
     await s.ensureCollection('hq', { fingerprint: fp, hybrid: true });
-    await s.upsert('hq', pts(4, (i) => i), { fingerprint: fp });
+    await s.upsert(
+      'hq',
+      pts(4, (i) => i),
+      { fingerprint: fp },
+    );
     const from = sim.requests.length;
-    const hits = await s.searchHybrid('hq', { vector: [1, 0, 0, 0], text: 'row 2' }, { fingerprint: fp, limit: 3, fusion: 'rrf', rrfK: 10, denseWeight: 0.5, keywordWeight: 2 });
-    const batch = sim.requests.slice(from).find((r) => r.operationId === 'query_batch_points')?.body as { searches: Record<string, unknown>[] };
+    const hits = await s.searchHybrid(
+      'hq',
+      { vector: [1, 0, 0, 0], text: 'row 2' },
+      { fingerprint: fp, limit: 3, fusion: 'rrf', rrfK: 10, denseWeight: 0.5, keywordWeight: 2 },
+    );
+    const batch = sim.requests.slice(from).find((r) => r.operationId === 'query_batch_points')?.body as {
+      searches: Record<string, unknown>[];
+    };
     expect(batch.searches[0]).toMatchObject({ query: { rrf: { k: 11, weights: [0.5, 2] } }, limit: 3 });
     expect(batch.searches[0]?.['prefetch']).toHaveLength(2);
     expect(hits[0]).toMatchObject({ id: 'p2', keywordRank: 1 });
@@ -103,11 +139,19 @@ describe('VectorStore (Qdrant adapter, requests validated against the OpenAPI sc
   it('pages an ordered scroll across equal values without repeating or losing points', async () => {
     const s = store();
     await s.ensureCollection('ties', { fingerprint: fp, hybrid: false });
-    await s.upsert('ties', pts(7, (i) => Math.floor(i / 3)), { fingerprint: fp });
+    await s.upsert(
+      'ties',
+      pts(7, (i) => Math.floor(i / 3)),
+      { fingerprint: fp },
+    );
     const seen: string[] = [];
     let cursor: string | null = null;
     do {
-      const page: Awaited<ReturnType<QdrantVectorStore['scroll']>> = await s.scroll('ties', { orderBy: 'chunk_index', limit: 2, cursor });
+      const page: Awaited<ReturnType<QdrantVectorStore['scroll']>> = await s.scroll('ties', {
+        orderBy: 'chunk_index',
+        limit: 2,
+        cursor,
+      });
       seen.push(...page.points.map((p) => p.id));
       cursor = page.next;
     } while (cursor);
@@ -116,14 +160,24 @@ describe('VectorStore (Qdrant adapter, requests validated against the OpenAPI sc
     await s.dropCollection('ties');
   });
 
-  it('sent only requests that match Qdrant 1.18\'s OpenAPI schema, and got schema-valid replies', () => {
+  it("sent only requests that match Qdrant 1.18's OpenAPI schema, and got schema-valid replies", () => {
     const bad = sim.requests.filter((r) => r.errors.length > 0 || r.replyErrors.length > 0);
     expect(bad.map((r) => ({ path: r.path, errors: r.errors, replyErrors: r.replyErrors }))).toEqual([]);
     const used = new Set(sim.requests.map((r) => r.operationId));
     for (const op of [
-      'get_collection', 'create_collection', 'update_collection', 'delete_collection', 'get_collections',
-      'create_field_index', 'upsert_points', 'delete_points', 'count_points', 'scroll_points', 'query_points',
-      'query_batch_points', 'facet',
+      'get_collection',
+      'create_collection',
+      'update_collection',
+      'delete_collection',
+      'get_collections',
+      'create_field_index',
+      'upsert_points',
+      'delete_points',
+      'count_points',
+      'scroll_points',
+      'query_points',
+      'query_batch_points',
+      'facet',
     ]) {
       expect(used).toContain(op);
     }
@@ -134,7 +188,12 @@ const liveUrl = process.env['QDRANT_URL'];
 if (liveUrl) {
   describe('VectorStore (Qdrant adapter, live server at QDRANT_URL)', () => {
     runVectorStoreContract(
-      () => new QdrantVectorStore({ url: liveUrl, apiKey: process.env['QDRANT_API_KEY'], collectionPrefix: `lectern_test_${process.pid}_` }),
+      () =>
+        new QdrantVectorStore({
+          url: liveUrl,
+          apiKey: process.env['QDRANT_API_KEY'],
+          collectionPrefix: `lectern_test_${process.pid}_`,
+        }),
     );
   });
 }

@@ -6,25 +6,60 @@ import { searchAcross, type CollectionHit, type SearchManyOptions, type SearchTa
 import { resolveFusion, type FusionDefaults } from '../fusion.js';
 import { INTEGER_FIELDS, KEYWORD_FIELDS } from '../payload-indexes.js';
 import {
-  assertFingerprint, checkDeleteFilter, checkFilter, checkPatch, checkOrderBy, checkFingerprint, checkLimit, checkName, checkPoints, checkVector,
-  collectionNotFound, hybridNotSupported, sameFingerprint,
+  assertFingerprint,
+  checkDeleteFilter,
+  checkFilter,
+  checkPatch,
+  checkOrderBy,
+  checkFingerprint,
+  checkLimit,
+  checkName,
+  checkPoints,
+  checkVector,
+  collectionNotFound,
+  hybridNotSupported,
+  sameFingerprint,
 } from '../validation.js';
 import type {
-  CollectionInfo, EmbeddingFingerprint, EnsureCollectionSpec, Filter, Hit, HybridOptions, Inspection, Point,
-  ScrollOptions, StoredPoint, VectorStore,
+  CollectionInfo,
+  EmbeddingFingerprint,
+  EnsureCollectionSpec,
+  Filter,
+  Hit,
+  HybridOptions,
+  Inspection,
+  Point,
+  ScrollOptions,
+  StoredPoint,
+  VectorStore,
 } from '../vector-store.port.js';
 import { queryTerms } from '../query-terms.js';
 import { toQdrantFilter } from './qdrant-filter.js';
 import { clientFusion, serverRrf, type Call } from './qdrant-hybrid.js';
 import {
-  DENSE, ID_KEY, META_KEY, TEXT_KEY, httpStatus, idf, pointUuid, readMeta, splitPayload, unavailable, withRetry,
-  type CollectionMeta, type RetryPolicy,
+  DENSE,
+  ID_KEY,
+  META_KEY,
+  TEXT_KEY,
+  httpStatus,
+  idf,
+  pointUuid,
+  readMeta,
+  splitPayload,
+  unavailable,
+  withRetry,
+  type CollectionMeta,
+  type RetryPolicy,
 } from './qdrant-support.js';
 
 const foreignCollection = (name: string, physical: string): AppError =>
-  new AppError('INVALID_PROJECT', `Collection "${name}" cannot be used: "${physical}" exists in Qdrant without Lectern's metadata.`, {
-    httpStatus: 409,
-  });
+  new AppError(
+    'INVALID_PROJECT',
+    `Collection "${name}" cannot be used: "${physical}" exists in Qdrant without Lectern's metadata.`,
+    {
+      httpStatus: 409,
+    },
+  );
 
 export interface QdrantStoreOptions {
   url: string;
@@ -41,7 +76,11 @@ export interface QdrantStoreOptions {
 
 /** The full-text index on the chunk text: word tokens, lowercased, ASCII-folded, English snowball stems. */
 const TEXT_INDEX: Schemas['TextIndexParams'] = {
-  type: 'text', tokenizer: 'word', lowercase: true, ascii_folding: true, stemmer: { type: 'snowball', language: 'english' },
+  type: 'text',
+  tokenizer: 'word',
+  lowercase: true,
+  ascii_folding: true,
+  stemmer: { type: 'snowball', language: 'english' },
 };
 
 /**
@@ -119,7 +158,13 @@ export class QdrantVectorStore implements VectorStore {
   }
 
   private async infoOf(name: string, physical: string, meta: CollectionMeta): Promise<CollectionInfo> {
-    return { name, physicalName: physical, fingerprint: meta.fingerprint, hybrid: meta.hybrid, pointsCount: await this.countIn(physical) };
+    return {
+      name,
+      physicalName: physical,
+      fingerprint: meta.fingerprint,
+      hybrid: meta.hybrid,
+      pointsCount: await this.countIn(physical),
+    };
   }
 
   private async createIndexes(physical: string, hybrid: boolean): Promise<void> {
@@ -140,7 +185,10 @@ export class QdrantVectorStore implements VectorStore {
     let current = await this.meta(physical);
     if (current && !sameFingerprint(current.meta.fingerprint, fp)) {
       if (!spec.migrate) assertFingerprint(name, current.meta.fingerprint, fp);
-      this.log?.warn({ collection: physical, from: current.meta.fingerprint, to: fp }, 'embedding migration: collection recreated');
+      this.log?.warn(
+        { collection: physical, from: current.meta.fingerprint, to: fp },
+        'embedding migration: collection recreated',
+      );
       await this.call('delete collection', (c) => c.deleteCollection(physical));
       current = null;
     }
@@ -165,7 +213,9 @@ export class QdrantVectorStore implements VectorStore {
       return this.infoOf(name, physical, meta);
     }
     if (spec.hybrid && !current.meta.hybrid) {
-      await this.call('create index', (c) => c.createPayloadIndex(physical, { field_name: TEXT_KEY, field_schema: TEXT_INDEX, wait: true }));
+      await this.call('create index', (c) =>
+        c.createPayloadIndex(physical, { field_name: TEXT_KEY, field_schema: TEXT_INDEX, wait: true }),
+      );
       const meta = { ...current.meta, hybrid: true };
       await this.call('update collection', (c) => c.updateCollection(physical, { metadata: { [META_KEY]: meta } }));
       return this.infoOf(name, physical, meta);
@@ -181,7 +231,10 @@ export class QdrantVectorStore implements VectorStore {
 
   async listCollections(): Promise<CollectionInfo[]> {
     const { collections } = await this.call('list collections', (c) => c.getCollections());
-    const names = collections.map((c) => c.name).filter((n) => n.startsWith(this.prefix)).sort();
+    const names = collections
+      .map((c) => c.name)
+      .filter((n) => n.startsWith(this.prefix))
+      .sort();
     const out: CollectionInfo[] = [];
     for (const physical of names) {
       const m = await this.meta(physical);
@@ -261,7 +314,13 @@ export class QdrantVectorStore implements VectorStore {
     };
     if (opts.orderBy === undefined) {
       const r = await this.call('scroll', (cl) =>
-        cl.scroll(c.physical, { filter, limit, offset: cursor?.offset as string | number | undefined, with_payload: true, with_vector }),
+        cl.scroll(c.physical, {
+          filter,
+          limit,
+          offset: cursor?.offset as string | number | undefined,
+          with_payload: true,
+          with_vector,
+        }),
       );
       const next = r.next_page_offset;
       const offset = typeof next === 'string' || typeof next === 'number' ? next : null;
@@ -272,7 +331,10 @@ export class QdrantVectorStore implements VectorStore {
     const seen = new Set(cursor?.seen ?? []);
     const r = await this.call('scroll', (cl) =>
       cl.scroll(c.physical, {
-        filter, limit: limit + seen.size + 1, with_payload: true, with_vector,
+        filter,
+        limit: limit + seen.size + 1,
+        with_payload: true,
+        with_vector,
         order_by: { key, direction: 'asc', ...(cursor?.value !== undefined ? { start_from: cursor.value } : {}) },
       }),
     );
@@ -301,13 +363,18 @@ export class QdrantVectorStore implements VectorStore {
     const c = await this.require(name);
     assertFingerprint(name, c.fingerprint, checkFingerprint(opts.fingerprint));
     const q = Array.from(checkVector(vector, c.fingerprint.dimension, 'Query vector'));
-    const r = await this.call('query', (cl) => cl.query(c.physical, { query: q, using: DENSE, filter, limit, with_payload: true }));
+    const r = await this.call('query', (cl) =>
+      cl.query(c.physical, { query: q, using: DENSE, filter, limit, with_payload: true }),
+    );
     return r.points.map((p) => this.hit(p, Math.max(0, p.score)));
   }
 
   /** The keyword side as a Query API request (null when no point contains a query word). */
   private async keywordQuery(
-    physical: string, text: string, filter: Filter | undefined, limit: number,
+    physical: string,
+    text: string,
+    filter: Filter | undefined,
+    limit: number,
   ): Promise<Schemas['QueryRequest'] | null> {
     const terms = queryTerms(text, 16); // one count request per word: keep it bounded
     if (terms.length === 0) return null;
@@ -345,7 +412,11 @@ export class QdrantVectorStore implements VectorStore {
     return searchAcross(this, targets, opts);
   }
 
-  async searchHybrid(name: string, q: { vector: Float32Array | number[]; text: string }, opts: HybridOptions): Promise<Hit[]> {
+  async searchHybrid(
+    name: string,
+    q: { vector: Float32Array | number[]; text: string },
+    opts: HybridOptions,
+  ): Promise<Hit[]> {
     const limit = checkLimit(opts.limit);
     const filter = checkFilter(opts.filter);
     const p = resolveFusion(limit, opts, this.fusion);
@@ -353,7 +424,12 @@ export class QdrantVectorStore implements VectorStore {
     assertFingerprint(name, c.fingerprint, checkFingerprint(opts.fingerprint));
     if (!c.hybrid) throw hybridNotSupported(name);
     const vector = Array.from(checkVector(q.vector, c.fingerprint.dimension, 'Query vector'));
-    const dense: Schemas['QueryRequest'] = { query: vector, using: DENSE, filter: toQdrantFilter(filter), limit: p.candidates };
+    const dense: Schemas['QueryRequest'] = {
+      query: vector,
+      using: DENSE,
+      filter: toQdrantFilter(filter),
+      limit: p.candidates,
+    };
     const keyword = await this.keywordQuery(c.physical, q.text, filter, p.candidates);
     const call: Call = (what, fn) => this.call(what, fn);
     return p.method === 'rrf' && keyword
@@ -366,13 +442,22 @@ export class QdrantVectorStore implements VectorStore {
     const [pointsCount, facet, sample] = await Promise.all([
       this.countIn(c.physical),
       this.call('facet', (cl) => cl.facet(c.physical, { key: 'document_id', limit: 1_000_000, exact: true })),
-      this.call('scroll', (cl) => cl.scroll(c.physical, { limit: Math.max(1, Math.min(sampleSize, 10)), with_payload: true })),
+      this.call('scroll', (cl) =>
+        cl.scroll(c.physical, { limit: Math.max(1, Math.min(sampleSize, 10)), with_payload: true }),
+      ),
     ]);
     const indexes = Object.entries(c.info.payload_schema)
       .filter(([field]) => field !== ID_KEY)
-      .map(([field, i]) => ({ field: field === TEXT_KEY ? 'text' : field, type: i?.data_type === 'text' ? 'full-text' : String(i?.data_type) }));
+      .map(([field, i]) => ({
+        field: field === TEXT_KEY ? 'text' : field,
+        type: i?.data_type === 'text' ? 'full-text' : String(i?.data_type),
+      }));
     return {
-      name, physicalName: c.physical, fingerprint: c.fingerprint, hybrid: c.hybrid, pointsCount,
+      name,
+      physicalName: c.physical,
+      fingerprint: c.fingerprint,
+      hybrid: c.hybrid,
+      pointsCount,
       documentsCount: facet.hits.length,
       indexes: [{ field: 'vector', type: `dense ${c.fingerprint.dimension}-d cosine (HNSW)` }, ...indexes],
       samplePayloads: sample.points.slice(0, Math.max(0, sampleSize)).map((r) => splitPayload(r.payload).payload),

@@ -25,7 +25,11 @@ const toJsonSchema = (node: unknown): unknown => {
   if (keys.length === 0) return { type: 'null' };
   if (typeof out['type'] === 'string') {
     const enumValues = out['enum'];
-    return { ...out, type: [out['type'], 'null'], ...(Array.isArray(enumValues) ? { enum: [...enumValues, null] } : {}) };
+    return {
+      ...out,
+      type: [out['type'], 'null'],
+      ...(Array.isArray(enumValues) ? { enum: [...enumValues, null] } : {}),
+    };
   }
   return { anyOf: [out, { type: 'null' }] };
 };
@@ -58,7 +62,10 @@ export class OpenApiValidator {
   private readonly cache = new Map<string, ValidateFunction>();
 
   constructor(file: string) {
-    const raw = JSON.parse(readFileSync(file, 'utf8')) as { paths: Record<string, Record<string, Operation>>; components: unknown };
+    const raw = JSON.parse(readFileSync(file, 'utf8')) as {
+      paths: Record<string, Record<string, Operation>>;
+      components: unknown;
+    };
     this.doc = raw;
     const addFormats = addFormatsModule as unknown as (a: Ajv) => Ajv;
     const make = (coerce: boolean): Ajv => {
@@ -66,8 +73,10 @@ export class OpenApiValidator {
       addFormats(a);
       const uint = { type: 'number' as const, validate: (x: number) => Number.isInteger(x) && x >= 0 };
       for (const f of ['uint', 'uint8', 'uint16', 'uint32', 'uint64']) a.addFormat(f, uint);
-      for (const f of ['int32', 'int64']) a.addFormat(f, { type: 'number', validate: (x: number) => Number.isInteger(x) });
-      for (const f of ['float', 'double']) a.addFormat(f, { type: 'number', validate: (x: number) => Number.isFinite(x) });
+      for (const f of ['int32', 'int64'])
+        a.addFormat(f, { type: 'number', validate: (x: number) => Number.isInteger(x) });
+      for (const f of ['float', 'double'])
+        a.addFormat(f, { type: 'number', validate: (x: number) => Number.isFinite(x) });
       a.addSchema({ $id: DOC_ID, components: toJsonSchema(raw.components) });
       return a;
     };
@@ -100,7 +109,12 @@ export class OpenApiValidator {
 
   checkRequest(method: string, url: URL, body: unknown): RequestCheck {
     const found = this.operation(method, url.pathname);
-    if (!found) return { template: null, operationId: null, errors: [`${method} ${url.pathname}: no such operation in the schema`] };
+    if (!found)
+      return {
+        template: null,
+        operationId: null,
+        errors: [`${method} ${url.pathname}: no such operation in the schema`],
+      };
     const { template, op } = found;
     const errors: string[] = [];
     const params = (op.parameters ?? []).filter((p) => p.in === 'query');
@@ -112,15 +126,25 @@ export class OpenApiValidator {
       }
       const v = this.validator(this.paramsAjv, `q:${method}:${template}:${name}`, p.schema ?? {});
       const holder = { value };
-      if (!this.validator(this.paramsAjv, `qw:${method}:${template}:${name}`, { type: 'object', properties: { value: p.schema ?? {} } })(holder) || !v(holder.value)) {
+      if (
+        !this.validator(this.paramsAjv, `qw:${method}:${template}:${name}`, {
+          type: 'object',
+          properties: { value: p.schema ?? {} },
+        })(holder) ||
+        !v(holder.value)
+      ) {
         errors.push(`query parameter "${name}=${value}" does not match its schema`);
       }
     }
-    for (const p of params) if (p.required && !url.searchParams.has(p.name)) errors.push(`query parameter "${p.name}" is required`);
+    for (const p of params)
+      if (p.required && !url.searchParams.has(p.name)) errors.push(`query parameter "${p.name}" is required`);
     const schema = op.requestBody?.content?.['application/json']?.schema;
     if (schema !== undefined) {
       const v = this.validator(this.ajv, `b:${method}:${template}`, schema);
-      if (!v(body)) errors.push(...(v.errors ?? []).map((e) => `body${e.instancePath} ${e.message ?? ''} ${JSON.stringify(e.params)}`));
+      if (!v(body))
+        errors.push(
+          ...(v.errors ?? []).map((e) => `body${e.instancePath} ${e.message ?? ''} ${JSON.stringify(e.params)}`),
+        );
     } else if (body !== undefined) {
       errors.push(`${method} ${template} takes no body`);
     }
@@ -130,7 +154,8 @@ export class OpenApiValidator {
   checkResponse(method: string, url: URL, status: number, body: unknown): string[] {
     const found = this.operation(method, url.pathname);
     const schema = found?.op.responses?.[String(status)]?.content?.['application/json']?.schema;
-    if (!found || schema === undefined) return status === 200 ? [`no 200 response schema for ${method} ${url.pathname}`] : [];
+    if (!found || schema === undefined)
+      return status === 200 ? [`no 200 response schema for ${method} ${url.pathname}`] : [];
     const v = this.validator(this.ajv, `r:${method}:${found.template}:${status}`, schema);
     return v(body) ? [] : (v.errors ?? []).map((e) => `reply${e.instancePath} ${e.message ?? ''}`);
   }
@@ -142,7 +167,10 @@ const rewriteRefs = (node: Record<string, unknown>): Record<string, unknown> => 
     if (Array.isArray(n)) return n.map(walk);
     if (n === null || typeof n !== 'object') return n;
     return Object.fromEntries(
-      Object.entries(n as Record<string, unknown>).map(([k, v]) => [k, k === '$ref' && typeof v === 'string' && v.startsWith('#/') ? DOC_ID + v : walk(v)]),
+      Object.entries(n as Record<string, unknown>).map(([k, v]) => [
+        k,
+        k === '$ref' && typeof v === 'string' && v.startsWith('#/') ? DOC_ID + v : walk(v),
+      ]),
     );
   };
   return walk(node) as Record<string, unknown>;

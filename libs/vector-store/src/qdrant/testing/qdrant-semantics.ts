@@ -13,12 +13,24 @@ type Json = Record<string, unknown>;
 
 const fold = (s: string): string => s.normalize('NFKD').replace(/[\u0300-\u036f]/g, '');
 const stem = (w: string): string => {
-  for (const [suffix, min] of [['ing', 3], ['ies', 3], ['es', 4], ['ed', 3], ['s', 3]] as const) {
-    if (w.endsWith(suffix) && w.length - suffix.length >= min) return suffix === 'ies' ? `${w.slice(0, -3)}y` : w.slice(0, -suffix.length);
+  for (const [suffix, min] of [
+    ['ing', 3],
+    ['ies', 3],
+    ['es', 4],
+    ['ed', 3],
+    ['s', 3],
+  ] as const) {
+    if (w.endsWith(suffix) && w.length - suffix.length >= min)
+      return suffix === 'ies' ? `${w.slice(0, -3)}y` : w.slice(0, -suffix.length);
   }
   return w;
 };
-export const tokens = (text: string): string[] => (fold(text).toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).map(stem);
+export const tokens = (text: string): string[] =>
+  (
+    fold(text)
+      .toLowerCase()
+      .match(/[\p{L}\p{N}]+/gu) ?? []
+  ).map(stem);
 
 const values = (p: Payload, key: string): unknown[] => {
   const v = p[key];
@@ -62,7 +74,8 @@ export const conditionHolds = (p: SimPoint, c: Json): boolean => {
 
 export const filterHolds = (p: SimPoint, f: Json | null | undefined): boolean => {
   if (!f) return true;
-  const list = (x: unknown): Json[] => (x === undefined || x === null ? [] : Array.isArray(x) ? (x as Json[]) : [x as Json]);
+  const list = (x: unknown): Json[] =>
+    x === undefined || x === null ? [] : Array.isArray(x) ? (x as Json[]) : [x as Json];
   const must = list(f['must']);
   const should = list(f['should']);
   const mustNot = list(f['must_not']);
@@ -74,7 +87,9 @@ export const filterHolds = (p: SimPoint, f: Json | null | undefined): boolean =>
 };
 
 export const cosine = (a: number[], b: number[]): number => {
-  let d = 0, na = 0, nb = 0;
+  let d = 0,
+    na = 0,
+    nb = 0;
   for (let i = 0; i < a.length; i++) {
     d += (a[i] ?? 0) * (b[i] ?? 0);
     na += (a[i] ?? 0) ** 2;
@@ -102,21 +117,31 @@ const byId = (a: SimPoint, b: SimPoint): number => (a.id < b.id ? -1 : a.id > b.
 /** Evaluates one QueryRequest / Prefetch over `points` (the collection), as Qdrant's Query API does. */
 export const runQuery = (req: Json, points: SimPoint[]): Scored[] => {
   const limit = (req['limit'] as number | undefined) ?? 10;
-  const prefetch = req['prefetch'] === undefined || req['prefetch'] === null ? [] : ([] as Json[]).concat(req['prefetch'] as Json | Json[]);
+  const prefetch =
+    req['prefetch'] === undefined || req['prefetch'] === null
+      ? []
+      : ([] as Json[]).concat(req['prefetch'] as Json | Json[]);
   const filter = req['filter'] as Json | undefined;
   const query = req['query'] as unknown;
   const sources = prefetch.map((pf) => runQuery(pf, points));
   const candidates: Scored[] =
     prefetch.length === 0
-      ? points.filter((p) => filterHolds(p, filter)).sort(byId).map((point) => ({ point, score: 0 }))
+      ? points
+          .filter((p) => filterHolds(p, filter))
+          .sort(byId)
+          .map((point) => ({ point, score: 0 }))
       : [...new Map(sources.flat().map((s) => [s.point.id, s])).values()].filter((s) => filterHolds(s.point, filter));
   let out: Scored[];
   if (query === undefined || query === null) out = candidates;
   else if (Array.isArray(query)) {
-    out = candidates.map((s) => ({ point: s.point, score: cosine(query as number[], s.point.vector) })).sort((a, b) => b.score - a.score || byId(a.point, b.point));
+    out = candidates
+      .map((s) => ({ point: s.point, score: cosine(query as number[], s.point.vector) }))
+      .sort((a, b) => b.score - a.score || byId(a.point, b.point));
   } else if ((query as Json)['formula']) {
     const f = (query as Json)['formula'];
-    out = candidates.map((s) => ({ point: s.point, score: evalExpr(f, s.point, s.score) })).sort((a, b) => b.score - a.score || byId(a.point, b.point));
+    out = candidates
+      .map((s) => ({ point: s.point, score: evalExpr(f, s.point, s.score) }))
+      .sort((a, b) => b.score - a.score || byId(a.point, b.point));
   } else if ((query as Json)['rrf'] || (query as Json)['fusion'] === 'rrf') {
     const rrf = ((query as Json)['rrf'] ?? {}) as { k?: number; weights?: number[] };
     const k = rrf.k ?? 2; // Qdrant's default k

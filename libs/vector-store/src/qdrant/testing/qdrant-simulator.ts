@@ -24,7 +24,10 @@ interface SimCollection {
 }
 
 class HttpFail extends Error {
-  constructor(readonly status: number, message: string) {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -82,7 +85,14 @@ export class QdrantSimulator {
         return { template: null, operationId: null, errors: ['body is not JSON'] };
       }
     })();
-    const captured: CapturedRequest = { method, path: url.pathname + url.search, ...check, body, replyErrors: [], status: 0 };
+    const captured: CapturedRequest = {
+      method,
+      path: url.pathname + url.search,
+      ...check,
+      body,
+      replyErrors: [],
+      status: 0,
+    };
     this.requests.push(captured);
     const started = process.hrtime.bigint();
     let status = 200;
@@ -128,7 +138,12 @@ export class QdrantSimulator {
         return { exists: this.collections.has(name) };
       case 'PUT /collections/{collection_name}':
         if (this.collections.has(name)) throw new HttpFail(409, `Wrong input: Collection \`${name}\` already exists!`);
-        this.collections.set(name, { config: b, metadata: (b['metadata'] as Json) ?? {}, indexes: {}, points: new Map() });
+        this.collections.set(name, {
+          config: b,
+          metadata: (b['metadata'] as Json) ?? {},
+          indexes: {},
+          points: new Map(),
+        });
         return true;
       case 'PATCH /collections/{collection_name}': {
         const [, c] = this.coll(url);
@@ -142,7 +157,8 @@ export class QdrantSimulator {
       case 'PUT /collections/{collection_name}/index': {
         const [, c] = this.coll(url);
         const schema = b['field_schema'];
-        c.indexes[b['field_name'] as string] = typeof schema === 'string' ? { data_type: schema } : { data_type: (schema as Json)['type'], params: schema };
+        c.indexes[b['field_name'] as string] =
+          typeof schema === 'string' ? { data_type: schema } : { data_type: (schema as Json)['type'], params: schema };
         return { operation_id: 1, status: 'completed' };
       }
       case 'PUT /collections/{collection_name}/points': {
@@ -150,7 +166,11 @@ export class QdrantSimulator {
         const dim = ((c.config['vectors'] as Json)['dense'] as Json)['size'];
         for (const p of b['points'] as Json[]) {
           const vector = (p['vector'] as Record<string, number[]>)['dense'] ?? [];
-          if (vector.length !== dim) throw new HttpFail(400, `Wrong input: Vector dimension error: expected dim: ${String(dim)}, got ${vector.length}`);
+          if (vector.length !== dim)
+            throw new HttpFail(
+              400,
+              `Wrong input: Vector dimension error: expected dim: ${String(dim)}, got ${vector.length}`,
+            );
           c.points.set(String(p['id']), { id: String(p['id']), vector, payload: (p['payload'] as Payload) ?? {} });
         }
         return { operation_id: 2, status: 'completed' };
@@ -167,7 +187,8 @@ export class QdrantSimulator {
         const [, c] = this.coll(url);
         const ids = b['points'] as string[] | undefined;
         for (const p of c.points.values()) {
-          if (ids ? ids.includes(p.id) : filterHolds(p, b['filter'] as Json)) p.payload = { ...p.payload, ...(b['payload'] as Payload) };
+          if (ids ? ids.includes(p.id) : filterHolds(p, b['filter'] as Json))
+            p.payload = { ...p.payload, ...(b['payload'] as Payload) };
         }
         return { operation_id: 4, status: 'completed' };
       }
@@ -188,7 +209,8 @@ export class QdrantSimulator {
         const counts = new Map<string, number>();
         for (const p of c.points.values()) {
           const v = p.payload[b['key'] as string];
-          for (const x of new Set(Array.isArray(v) ? v : v === undefined ? [] : [v])) counts.set(String(x), (counts.get(String(x)) ?? 0) + 1);
+          for (const x of new Set(Array.isArray(v) ? v : v === undefined ? [] : [v]))
+            counts.set(String(x), (counts.get(String(x)) ?? 0) + 1);
         }
         return { hits: [...counts].map(([value, count]) => ({ value, count })).slice(0, (b['limit'] as number) ?? 10) };
       }
@@ -199,7 +221,10 @@ export class QdrantSimulator {
 
   private info(_name: string, c: SimCollection): Json {
     const payload_schema = Object.fromEntries(
-      Object.entries(c.indexes).map(([f, i]) => [f, { ...i, points: [...c.points.values()].filter((p) => p.payload[f] !== undefined).length }]),
+      Object.entries(c.indexes).map(([f, i]) => [
+        f,
+        { ...i, points: [...c.points.values()].filter((p) => p.payload[f] !== undefined).length },
+      ]),
     );
     return {
       status: 'green',
@@ -208,11 +233,23 @@ export class QdrantSimulator {
       points_count: c.points.size,
       indexed_vectors_count: 0,
       config: {
-        params: { vectors: c.config['vectors'], shard_number: 1, replication_factor: 1, write_consistency_factor: 1, on_disk_payload: true },
+        params: {
+          vectors: c.config['vectors'],
+          shard_number: 1,
+          replication_factor: 1,
+          write_consistency_factor: 1,
+          on_disk_payload: true,
+        },
         hnsw_config: { m: 16, ef_construct: 100, full_scan_threshold: 10000, max_indexing_threads: 0, on_disk: false },
         optimizer_config: {
-          deleted_threshold: 0.2, vacuum_min_vector_number: 1000, default_segment_number: 0, max_segment_size: null,
-          memmap_threshold: null, indexing_threshold: 10000, flush_interval_sec: 5, max_optimization_threads: null,
+          deleted_threshold: 0.2,
+          vacuum_min_vector_number: 1000,
+          default_segment_number: 0,
+          max_segment_size: null,
+          memmap_threshold: null,
+          indexing_threshold: 10000,
+          flush_interval_sec: 5,
+          max_optimization_threads: null,
         },
         metadata: c.metadata,
       },
@@ -239,12 +276,18 @@ export class QdrantSimulator {
       if (!c.indexes[key]) throw new HttpFail(400, `Bad request: No range index for \`order_by\` key: \`${key}\``);
       const start = typeof order === 'string' ? undefined : (order['start_from'] as number | undefined);
       const withValue = pts
-        .filter((p) => typeof p.payload[key] === 'number' && (start === undefined || (p.payload[key] as number) >= start))
+        .filter(
+          (p) => typeof p.payload[key] === 'number' && (start === undefined || (p.payload[key] as number) >= start),
+        )
         .sort((x, y) => (x.payload[key] as number) - (y.payload[key] as number) || (x.id < y.id ? -1 : 1));
-      return { points: withValue.slice(0, limit).map((p) => this.record(p, b['with_payload'] ?? true, b['with_vector'])), next_page_offset: null };
+      return {
+        points: withValue.slice(0, limit).map((p) => this.record(p, b['with_payload'] ?? true, b['with_vector'])),
+        next_page_offset: null,
+      };
     }
     const sorted = pts.sort((x, y) => (x.id < y.id ? -1 : x.id > y.id ? 1 : 0));
-    const from = b['offset'] === undefined || b['offset'] === null ? 0 : sorted.findIndex((p) => p.id >= String(b['offset']));
+    const from =
+      b['offset'] === undefined || b['offset'] === null ? 0 : sorted.findIndex((p) => p.id >= String(b['offset']));
     const page = from < 0 ? [] : sorted.slice(from, from + limit + 1);
     return {
       points: page.slice(0, limit).map((p) => this.record(p, b['with_payload'] ?? true, b['with_vector'])),
@@ -253,7 +296,10 @@ export class QdrantSimulator {
   }
 
   private query(c: SimCollection, b: Json): Json[] {
-    return runQuery(b, [...c.points.values()]).map((s) => ({ ...this.record(s.point, b['with_payload'] ?? false, b['with_vector']), score: s.score, version: 1 }));
+    return runQuery(b, [...c.points.values()]).map((s) => ({
+      ...this.record(s.point, b['with_payload'] ?? false, b['with_vector']),
+      score: s.score,
+      version: 1,
+    }));
   }
 }
-
