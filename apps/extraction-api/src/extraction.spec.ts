@@ -1,3 +1,4 @@
+import { ExtractionResultSchema, ExtractionTaskStatusSchema } from '@lectern/contracts';
 import { anthropicScript, wellBehavedScript, startFakeLlm, type FakeLlmServer } from '@lectern/testing';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -48,7 +49,7 @@ describe('extraction-api end to end (plain tier)', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('the offline extractor: 202 + status + a result with every schema key, verified evidence, warnings and timing', async () => {
+  it('extraction-api:§11 test_post_task, test_get_task_status: the offline extractor: 202 with task_id + a valid status + a result with every schema key, verified evidence, warnings and timing', async () => {
     // DOCUMENT_ROOTS set elsewhere: the task uploads stay indexable
     mkdirSync(join(dataDir, 'documents'));
     service = await startExtraction({
@@ -56,8 +57,21 @@ describe('extraction-api end to end (plain tier)', () => {
       EXTRACTOR: 'auto',
       DOCUMENT_ROOTS: join(dataDir, 'documents'),
     });
-    const id = await submitTask(service.baseUrl, 'widget.md', WIDGET_MD, WIDGET_SCHEMA);
-    const status = (await (await fetch(`${service.baseUrl}/tasks/${id}`)).json()) as Record<string, unknown>;
+    // test_post_task: multipart file + schema → 202 with exactly a task_id
+    const form = new FormData();
+    form.append('file', new Blob([WIDGET_MD]), 'widget.md');
+    form.append('schema', JSON.stringify(WIDGET_SCHEMA));
+    const created = await fetch(`${service.baseUrl}/tasks`, { method: 'POST', body: form });
+    expect(created.status).toBe(202);
+    const createdBody = (await created.json()) as { task_id: string };
+    expect(createdBody).toEqual({ task_id: expect.stringMatching(/^[0-9A-HJKMNP-TV-Z]{26}$/) });
+    const id = createdBody.task_id;
+    // test_get_task_status: the status response is valid (the contract's shape, the spec's fields)
+    const statusResponse = await fetch(`${service.baseUrl}/tasks/${id}`);
+    expect(statusResponse.status).toBe(200);
+    const status = (await statusResponse.json()) as Record<string, unknown>;
+    expect(ExtractionTaskStatusSchema.safeParse(status).success).toBe(true);
+    expect(Date.parse(String(status['updated_at']))).toBeGreaterThanOrEqual(Date.parse(String(status['created_at'])));
     expect(status).toMatchObject({
       task_id: id,
       status: expect.stringMatching(/^(queued|running|succeeded)$/),
@@ -113,10 +127,65 @@ describe('extraction-api end to end (plain tier)', () => {
     expect(r.evidence['rated_power_per_model']).toMatchObject({ grounded: true });
   });
 
-  it('an LLM agent (fake Anthropic server) reaches the doc tools over MCP; partial answers still carry every schema key', async () => {
+  it('extraction-api:§11 test_result_structure: a scripted agent (fake Anthropic server) answers known JSON; the result has data, evidence, warnings and timing', async () => {
+    const replies = anthropicScript(() =>
+      wellBehavedScript([
+        { key: 'electrical.rated_voltage', query: 'rated voltage', line: /^\| Rated voltage \| V \| ([\d.]+) \|/ },
+        { key: 'electrical.rated_current', query: 'rated current', line: /^\| Rated current \| A \| ([\d.]+) \|/ },
+        { key: 'electrical.rated_power', query: 'rated power', line: /^\| Rated power \| W \| ([\d.]+) \|/ },
+        { key: 'environment.protection_class', query: 'protection class', line: /Protection class: (IP\d\d)/ },
+        {
+          key: 'environment.operating_temperature',
+          query: 'operating temperature',
+          line: /Operating temperature: (0 to 40 °C)/,
+        },
+        { key: 'thd', query: 'total harmonic distortion', line: /THD: (\S+)/ },
+      ]),
+    );
+    llm = await startFakeLlm((body) => replies(body));
+    service = await startExtraction({
+      DATA_DIR: dataDir,
+      ANTHROPIC_API_KEY: 'k',
+      ANTHROPIC_BASE_URL: llm.url,
+      LLM_MAX_RETRIES: '0',
+    });
+    const id = await submitTask(service.baseUrl, 'widget.md', WIDGET_MD, WIDGET_SCHEMA);
+    const settled = await waitForTask(service.baseUrl, id);
+    expect(llm.errors).toEqual([]);
+    expect(settled).toMatchObject({ status: 'succeeded', error: null });
+    const response = await fetch(`${service.baseUrl}/tasks/${id}/result`);
+    expect(response.status).toBe(200);
+    const body: unknown = await response.json();
+    expect(ExtractionResultSchema.safeParse(body).success).toBe(true);
+    const r = body as Result;
+    expect(r).toMatchObject({ task_id: id, extractor: 'anthropic' });
+    expect(r.data).toEqual({
+      original_file: 'widget.md',
+      electrical: { rated_voltage: '230', rated_current: '1.6', rated_power: '200' },
+      environment: { protection_class: 'IP65', operating_temperature: expect.stringMatching(/^0 to 40 ?°C$/) },
+      thd: null,
+    });
+    for (const [group, key, snippet] of [
+      ['electrical', 'rated_voltage', '| Rated voltage | V | 230 |'],
+      ['electrical', 'rated_current', '| Rated current | A | 1.6 |'],
+      ['electrical', 'rated_power', '| Rated power | W | 200 |'],
+      ['environment', 'protection_class', 'Protection class: IP65 for the housing and all connectors of the widget.'],
+    ] as const)
+      expect(r.evidence[group]![key]).toMatchObject({
+        grounded: true,
+        locator: expect.stringMatching(/^h\d+-[ct]\d+$/),
+        snippet,
+      });
+    expect(r.evidence['thd']).toEqual({ locator: null, snippet: null, warning: 'Not found in document' });
+    expect(r.warnings).toEqual(["Field 'thd' not found in document"]);
+    expect(r.timing.total_seconds).toBeGreaterThan(0);
+    expect(r.timing.total_seconds).toBeGreaterThanOrEqual(r.timing.extraction_seconds);
+  });
+
+  it('extraction-api:§11 test_all_schema_keys_present: an LLM agent (fake Anthropic server) reaches the doc tools over MCP; partial answers still carry every schema key', async () => {
     const script = () =>
       wellBehavedScript([
-        { key: 'rated_current', query: 'rated current', line: /^\| Rated current \| A \| ([\d.]+) \|/ },
+        { key: 'electrical.rated_current', query: 'rated current', line: /^\| Rated current \| A \| ([\d.]+) \|/ },
         { key: 'protection_class', query: 'protection class', line: /Protection class: (IP\d\d)/ },
       ]);
     const replies = anthropicScript(script);
@@ -131,10 +200,11 @@ describe('extraction-api end to end (plain tier)', () => {
     expect(await waitForTask(service.baseUrl, id)).toMatchObject({ status: 'succeeded', error: null });
     const r = await result(service.baseUrl, id);
     expect(r.extractor).toBe('anthropic');
-    // the agent answered two top-level keys the schema does not have; the result has exactly the schema's
+    // the agent answered one schema field and one top-level key the schema does not have: the result has exactly
+    // the schema's keys, the answered one kept, the others null
     expect(r.data).toEqual({
       original_file: 'widget.md',
-      electrical: { rated_voltage: null, rated_current: null, rated_power: null },
+      electrical: { rated_voltage: null, rated_current: '1.6', rated_power: null },
       environment: { protection_class: null, operating_temperature: null },
       thd: null,
     });

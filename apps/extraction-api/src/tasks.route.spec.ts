@@ -47,7 +47,7 @@ describe('extraction-api task API: admission, status, list, delete', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('test_unsupported_format: a .pptx is accepted (202, Location), then the task fails with the exact message', async () => {
+  it('extraction-api:§11 test_unsupported_format: a .pptx is accepted (202, Location), then the task fails with the exact message', async () => {
     const response = await post({ name: 'deck.pptx', bytes: 'PK fake' }, '{"title": ""}');
     expect(response.status).toBe(202);
     const { task_id } = (await response.json()) as { task_id: string };
@@ -103,7 +103,7 @@ describe('extraction-api task API: admission, status, list, delete', () => {
     if (existsSync(join(uploads, '.incoming'))) expect(readdirSync(join(uploads, '.incoming'))).toEqual([]);
   });
 
-  it('test_get_task_not_found: unknown or malformed ids are 404 for status, result and delete', async () => {
+  it('extraction-api:§11 test_get_task_not_found: unknown or malformed ids are 404 for status, result and delete', async () => {
     for (const path of ['/tasks/bad-id', '/tasks/01JKABC123DEFGHJKMNPQRSTVW', '/tasks/bad-id/result']) {
       const response = await fetch(`${baseUrl}${path}`);
       expect(response.status).toBe(404);

@@ -3,7 +3,7 @@ import { chunkByLocator, LOCATOR_MAX_CHARS } from './locator-chunker.js';
 const para = (word: string, n = 12) => `${Array.from({ length: n }, () => word).join(' ')}.`;
 
 describe('chunkByLocator (spec 003 section 6)', () => {
-  it('test_chunker_headings: paragraphs under ## headings get h{n}-c{m}', () => {
+  it('extraction-api:§11 test_chunker_headings: paragraphs under ## headings get h{n}-c{m}', () => {
     const md = ['## PV DC Input', '', para('alpha'), '', para('beta'), '', '## AC Output', '', para('gamma')].join(
       '\n',
     );
@@ -17,7 +17,7 @@ describe('chunkByLocator (spec 003 section 6)', () => {
     ]);
   });
 
-  it('test_chunker_tables: a table gets h{n}-t{m}, kind "table", numbered apart from text', () => {
+  it('extraction-api:§11 test_chunker_tables: a table gets h{n}-t{m}, kind "table", numbered apart from text', () => {
     const table = ['| Model | Max DC voltage |', '|---|---|', '| MOD 8K | 1100V |', '| MOD 10K | 1100V |'].join('\n');
     const md = ['# Datasheet', para('intro'), '', table, '', para('after'), '', table.replace('8K', '12K')].join('\n');
     const { chunks } = chunkByLocator(md);
@@ -40,7 +40,7 @@ describe('chunkByLocator (spec 003 section 6)', () => {
     expect(chunks[0]?.content).toBe(table);
   });
 
-  it('test_chunker_max_size: a paragraph over 1500 characters is split at sentence boundaries', () => {
+  it('extraction-api:§11 test_chunker_max_size: a paragraph over 1500 characters is split at sentence boundaries', () => {
     const sentences = Array.from(
       { length: 40 },
       (_, i) => `Sentence number ${i} says the rated voltage is ${200 + i} volts here.`,
@@ -66,7 +66,7 @@ describe('chunkByLocator (spec 003 section 6)', () => {
     expect(chunks.map((c) => c.content).join(' ')).toBe(words);
   });
 
-  it('test_chunker_min_merge: a chunk under 50 characters is merged with the next one', () => {
+  it('extraction-api:§11 test_chunker_min_merge: a chunk under 50 characters is merged with the next one', () => {
     const md = ['## Specs', '', 'Short label:', '', para('voltage'), '', para('current')].join('\n');
     const { chunks } = chunkByLocator(md);
     expect(chunks.map((c) => c.locator)).toEqual(['h1-c1', 'h1-c2']);

@@ -93,7 +93,7 @@ describe('doc tools (spec 003 section 11 unit tests)', () => {
   });
 
   it.each(['tfidf', 'bm25'] as const)(
-    'test_search_ranking (%s): the top hit for "DC voltage" contains "DC voltage"',
+    'extraction-api:§11 test_search_ranking (%s): the top hit for "DC voltage" contains "DC voltage"',
     async (mode) => {
       const hits = (await search('DC voltage', { mode })).result;
       expect(hits.length).toBeGreaterThan(0);
@@ -114,7 +114,7 @@ describe('doc tools (spec 003 section 11 unit tests)', () => {
     expect(await search('nonexistentword')).toEqual({ result: [] });
   });
 
-  it('test_search_scope_filter: scope "tables" returns only table chunks, "text" only text', async () => {
+  it('extraction-api:§11 test_search_scope_filter: scope "tables" returns only table chunks, "text" only text', async () => {
     const tables = (await search('MOD DC voltage power', { scope: 'tables', top_k: 10 })).result;
     expect(tables.length).toBeGreaterThan(0);
     expect(tables.every((h) => h.kind === 'table' && /-t\d+$/.test(h.locator))).toBe(true);
@@ -123,7 +123,7 @@ describe('doc tools (spec 003 section 11 unit tests)', () => {
     expect(text.every((h) => h.kind === 'text')).toBe(true);
   });
 
-  it('test_read_locator: reads the exact chunk content with its heading ancestry', async () => {
+  it('extraction-api:§11 test_read_locator: reads the exact chunk content with its heading ancestry', async () => {
     const chunk = await read('h2-t1');
     expect(chunk).toMatchObject({ locator: 'h2-t1', kind: 'table', truncated: false });
     expect(chunk.content).toBe(DATASHEET.split('\n').slice(10, 14).join('\n'));
@@ -139,7 +139,7 @@ describe('doc tools (spec 003 section 11 unit tests)', () => {
     expect((await read('h0-c1')).meta.original_heading).toBeNull();
   });
 
-  it('test_read_max_chars: max_chars=100 truncates to 100 characters', async () => {
+  it('extraction-api:§11 test_read_max_chars: max_chars=100 truncates to 100 characters', async () => {
     const full = await read('h4-c1');
     const cut = await read('h4-c1', { max_chars: 100 });
     expect(cut.content).toHaveLength(100);
@@ -202,7 +202,7 @@ describe('json_validate_and_normalize (spec 003 tool D)', () => {
     thd: '',
   };
 
-  it('test_validate_missing_keys: missing keys become null and are named in warnings', () => {
+  it('extraction-api:§11 test_validate_missing_keys: missing keys become null and are named in warnings', () => {
     const out = validate(
       { product_identity: { series_name: 'MOD 8~15KTL3-X2(Pro)' }, pv_dc_input: { max_dc_voltage: '1100V' } },
       schema,
@@ -226,7 +226,7 @@ describe('json_validate_and_normalize (spec 003 tool D)', () => {
     }
   });
 
-  it('test_validate_type_mismatch: a string where a dict is expected is an error', () => {
+  it('extraction-api:§11 test_validate_type_mismatch: a string where a dict is expected is an error', () => {
     const out = validate({ product_identity: 'MOD', pv_dc_input: { number_of_mppts: 'two' } }, schema);
     expect(out.ok).toBe(false);
     expect(out.errors).toEqual(

@@ -76,6 +76,7 @@ export const openAiScript = (script: () => ScriptStep, names = new Map<string, s
 };
 
 export interface ScriptedField {
+  /** The field's key; a dotted key (`electrical.rated_current`) answers a nested field. */
   key: string;
   /** The doc_search query the "model" sends for it. */
   query: string;
@@ -83,13 +84,42 @@ export interface ScriptedField {
   line: RegExp;
 }
 
+/** Set `a.b.c` in a nested object, creating the objects on the way. */
+const setPath = (target: Record<string, unknown>, key: string, value: unknown): void => {
+  const parts = key.split('.');
+  let node = target;
+  for (const part of parts.slice(0, -1)) node = (node[part] ??= {}) as Record<string, unknown>;
+  node[parts[parts.length - 1]!] = value;
+};
+
 /**
- * A well-behaved agent: index, one doc_search per field, doc_read of each field's best hit, then the final
- * answer with the value and the line it came from as evidence (null when the line is not in the hit).
+ * A well-behaved agent: index, one doc_search per field, doc_read of each field's best hit (none for a field whose
+ * search found nothing), then the final answer with the value and the line it came from as evidence (null when the
+ * line is not in the hit).
  */
 export const wellBehavedScript = (fields: ScriptedField[]): ScriptStep => {
   let indexId = '';
-  const hits: string[] = [];
+  let hits: Array<string | undefined> = [];
+  const answer = (reads: ToolResultSeen[]): ScriptAction => {
+    const data: Record<string, unknown> = {};
+    const evidence: Record<string, unknown> = {};
+    let next = 0;
+    fields.forEach((field, i) => {
+      const read = hits[i] === undefined ? undefined : reads[next++];
+      const content = read && !read.isError ? ((JSON.parse(read.content) as { content?: string }).content ?? '') : '';
+      const line = content.split('\n').find((l) => field.line.test(l));
+      const value = line ? field.line.exec(line)![1] : undefined;
+      setPath(data, field.key, value ?? null);
+      setPath(
+        evidence,
+        field.key,
+        value
+          ? { locator: hits[i], snippet: line!.trim() }
+          : { locator: null, snippet: null, warning: 'Not found in document' },
+      );
+    });
+    return { text: JSON.stringify({ data, evidence }) };
+  };
   return (results, turn) => {
     if (turn === 1) return { tools: [{ name: 'doc_index_build', input: { file_path: 'the-document' } }] };
     if (turn === 2) {
@@ -99,20 +129,11 @@ export const wellBehavedScript = (fields: ScriptedField[]): ScriptStep => {
       };
     }
     if (turn === 3) {
-      results.forEach((r) => hits.push((JSON.parse(r.content) as Array<{ locator: string }>)[0]?.locator ?? 'h1'));
-      return { tools: hits.map((locator) => ({ name: 'doc_read', input: { index_id: indexId, locator } })) };
+      hits = results.map((r) => (JSON.parse(r.content) as Array<{ locator: string }>)[0]?.locator);
+      const reads = hits.filter((locator): locator is string => locator !== undefined);
+      if (reads.length === 0) return answer([]);
+      return { tools: reads.map((locator) => ({ name: 'doc_read', input: { index_id: indexId, locator } })) };
     }
-    const data: Record<string, unknown> = {};
-    const evidence: Record<string, unknown> = {};
-    fields.forEach((field, i) => {
-      const content = (JSON.parse(results[i]!.content) as { content: string }).content;
-      const line = content.split('\n').find((l) => field.line.test(l));
-      const value = line ? field.line.exec(line)![1] : undefined;
-      data[field.key] = value ?? null;
-      evidence[field.key] = value
-        ? { locator: hits[i], snippet: line!.trim() }
-        : { locator: null, snippet: null, warning: 'Not found in document' };
-    });
-    return { text: JSON.stringify({ data, evidence }) };
+    return answer(results);
   };
 };
