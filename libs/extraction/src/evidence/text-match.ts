@@ -22,7 +22,7 @@ export const tokens = (s: string): string[] =>
   s
     .normalize('NFKC')
     .toLowerCase()
-    .replace(/(\d),(\d{3})\b/g, '$1$2')
+    .replace(/(\d),(\d{3})(?!\d)/g, '$1$2')
     .split(/[^\p{L}\p{N}.%]+/u)
     .map((t) => t.replace(/^\.+|\.+$/g, ''))
     .filter((t) => t.length > 0);
@@ -83,7 +83,7 @@ const compact = (s: string): string =>
   s
     .normalize('NFKC')
     .toLowerCase()
-    .replace(/(\d),(\d{3})\b/g, '$1$2')
+    .replace(/(\d),(\d{3})(?!\d)/g, '$1$2')
     .replace(/\s*[~～–—]\s*/g, '-')
     .replace(/[\s|*`]+/g, '');
 
@@ -91,7 +91,7 @@ const numbersIn = (s: string): number[] =>
   [
     ...s
       .normalize('NFKC')
-      .replace(/(\d),(\d{3})\b/g, '$1$2')
+      .replace(/(\d),(\d{3})(?!\d)/g, '$1$2')
       .matchAll(/\d+(?:\.\d+)?/g),
   ].map((m) => Number(m[0]));
 

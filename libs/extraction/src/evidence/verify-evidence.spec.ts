@@ -39,6 +39,11 @@ describe('text matching', () => {
     expect(valueOccurs(3, 'No. of MPP Trackers | 2')).toBe(false);
     expect(valueOccurs('three-phase hybrid', 'A Three-Phase Hybrid Solar Inverter')).toBe(true);
     expect(valueOccurs('single-phase', 'A Three-Phase Hybrid Solar Inverter')).toBe(false);
+    // a thousands separator followed at once by a unit (the normaliser writes "3,000 min-1" as "3,000min-1")
+    expect(valueOccurs('3,000min-1', '| Rated speed | min-1 |  | 3,000 |  |  |')).toBe(true);
+    expect(valueOccurs('1,100V', '| Max. DC Voltage | 1100 V |')).toBe(true);
+    expect(valueOccurs('4,000min-1', '| Rated speed | min-1 |  | 3,000 |  |  |')).toBe(false);
+    expect(valueOccurs('1,2345V', '| Max. DC Voltage | 12345 V |')).toBe(false);
   });
 });
 
