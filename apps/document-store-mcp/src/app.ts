@@ -1,6 +1,6 @@
 import multipart from '@fastify/multipart';
 import type { DocumentStoreDeps as UseCaseDeps } from '@lectern/document-store';
-import { documentStoreMcpService } from '@lectern/platform';
+import { documentStoreMcpService, sciragMcpService } from '@lectern/platform';
 import type { Logger } from '@lectern/runtime';
 import { createHttpApp, mountMcp, type ToolRegistration } from '@lectern/transport';
 import type { FastifyInstance } from 'fastify';
@@ -39,5 +39,28 @@ export const buildApp = (deps: DocumentStoreDeps): FastifyInstance => {
     });
     app.register(async (scope) => registerUploadDocumentRoute(scope, { ...store, dataDir: config.DATA_DIR }));
   }
+  return app;
+};
+
+/**
+ * The optional spec 002 listener (`SCIRAG_PORT`): only `retrieve_document_chunks`, `store_document_chunks` and
+ * `list_collections`, at `GET /sse` + `POST /messages/` (where spec 002's clients connect) and `/mcp`, on the same
+ * use cases as the main listener, behind the same bearer auth and Host/Origin guard, with `/health` and `/metrics`.
+ * Never listens (main.ts does, when `SCIRAG_PORT` is set).
+ */
+export const buildScirAgApp = (deps: DocumentStoreDeps): FastifyInstance => {
+  const { config } = deps;
+  const service = sciragMcpService(deps.documentStore);
+  const app = createHttpApp({
+    service: 'document-store-mcp-scirag',
+    logger: deps.logger,
+    apiKey: config.MCP_API_KEY,
+    openapi: { title: 'document-store-mcp (spec 002 listener)', version: service.version },
+  });
+  mountMcp(app, {
+    ...service,
+    sessionMode: config.MCP_HTTP_SESSIONS,
+    originPolicy: { allowedHosts: config.MCP_ALLOWED_HOSTS, allowedOrigins: config.MCP_ALLOWED_ORIGINS },
+  });
   return app;
 };

@@ -6,6 +6,14 @@ import { z } from 'zod';
 export const DocumentStoreEnvSchema = z.object({
   ...commonEnvShape,
   DOCUMENT_STORE_PORT: envPort(3002),
+  /**
+   * Spec 002's clients expect its three tools at `http://host:8001/sse`: set (8001 there), a second listener serves
+   * only those tools, over SSE and Streamable HTTP, with the same auth and guards. Unset (default): no listener.
+   */
+  SCIRAG_PORT: z.preprocess(
+    (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
+    z.coerce.number().int().min(0).max(65_535).optional(),
+  ),
   MCP_HTTP_SESSIONS: envEnum(['stateless', 'stateful'] as const, 'stateless'),
   ...mcpOriginEnvShape,
   ...documentStoreEnvShape,

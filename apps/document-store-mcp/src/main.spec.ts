@@ -89,5 +89,7 @@ describe.each(['SIGTERM', 'SIGINT'] as const)('document-store-mcp main on %s', (
       ),
     ]);
     expect(lines.filter((l) => (l as { event?: string }).event === 'open_without_auth')).toEqual([]);
+    // SCIRAG_PORT unset (the default): no spec 002 listener beside the main one
+    expect(lines.filter((l) => l.msg.startsWith('Server listening at'))).toHaveLength(1);
   });
 });

@@ -1,7 +1,7 @@
 import { createLogger, ConfigError } from '@lectern/runtime';
 import { describeDocumentStore } from '@lectern/platform';
 import { announceReady, httpShutdownStep, installShutdown } from '@lectern/transport';
-import { buildApp } from './app.js';
+import { buildApp, buildScirAgApp } from './app.js';
 import { composeDocumentStore } from './compose.js';
 import { loadConfig } from './config.js';
 
@@ -10,15 +10,21 @@ const start = async () => {
   const logger = createLogger('document-store-mcp', config.LOG_LEVEL);
   const { deps, platform } = composeDocumentStore(config, logger);
   const app = buildApp({ config, logger, documentStore: deps });
+  // spec 002's own listener, only when SCIRAG_PORT is set
+  const scirag = config.SCIRAG_PORT === undefined ? undefined : buildScirAgApp({ config, logger, documentStore: deps });
+  const http = [httpShutdownStep(app), ...(scirag ? [{ ...httpShutdownStep(scirag), name: 'http-scirag' }] : [])];
   // Order: HTTP and its open streams first, then the platform's workers, queues, Redis, engine, embedders, store.
-  installShutdown({ log: logger, steps: [httpShutdownStep(app), ...platform.shutdownSteps()] });
+  installShutdown({ log: logger, steps: [...http, ...platform.shutdownSteps()] });
+  const facts = { host: config.HOST, auth: Boolean(config.MCP_API_KEY), details: describeDocumentStore(config) };
   await app.listen({ port: config.DOCUMENT_STORE_PORT, host: config.HOST });
+  if (scirag) {
+    await scirag.listen({ port: config.SCIRAG_PORT, host: config.HOST });
+    announceReady(scirag, logger, { ...facts, service: 'scirag (spec 002)', transports: 'MCP /sse + /mcp' });
+  }
   announceReady(app, logger, {
+    ...facts,
     service: 'document-store-mcp',
-    host: config.HOST,
-    auth: Boolean(config.MCP_API_KEY),
     transports: `MCP /mcp (${config.MCP_HTTP_SESSIONS}) + /sse, REST POST /api/documents, OpenAPI /docs`,
-    details: describeDocumentStore(config),
   });
 };
 

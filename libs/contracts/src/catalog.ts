@@ -40,6 +40,16 @@ export const documentStoreTools: readonly AnyToolDefinition[] = [
   listProjectsTool,
 ];
 
+/**
+ * Spec 002 (SciRAG): the three tools its clients expect at `http://host:8001/sse`; document-store-mcp serves them
+ * (also) on their own listener when `SCIRAG_PORT` is set.
+ */
+export const sciragTools: readonly AnyToolDefinition[] = [
+  retrieveDocumentChunksTool,
+  storeDocumentChunksTool,
+  listCollectionsTool,
+];
+
 /** Spec 001: the tools of policy-kb-mcp. */
 export const policyKbTools: readonly AnyToolDefinition[] = [
   searchPolicyTool,

@@ -25,6 +25,7 @@ export {
   extractionMcpService,
   policyKbMcpService,
   policyKbToolRegistrations,
+  sciragMcpService,
 } from './mcp-services.js';
 export { docToolsDeps } from './doc-tools.js';
 export type { DocToolsSettings } from './doc-tools.js';

@@ -1,4 +1,4 @@
-import { extractionDocTools, policyKbTools } from '@lectern/contracts';
+import { extractionDocTools, policyKbTools, sciragTools } from '@lectern/contracts';
 import { docToolRegistrations, type DocTools } from '@lectern/doc-tools';
 import { documentStoreToolRegistrations, type DocumentStoreDeps } from '@lectern/document-store';
 import { policyKbToolRegistrations as boundPolicyKbTools, type PolicyKbDeps } from '@lectern/policy-kb';
@@ -22,6 +22,22 @@ export const documentStoreMcpService = (deps?: DocumentStoreDeps): McpService =>
     '(page numbers), read them, and store/query citable chunks in per-project collections.',
   tools: documentStoreToolRegistrations(deps),
 });
+
+/**
+ * Spec 002's server (SciRAG) for the clients that expect only its three tools at `/sse` on their own port
+ * (document-store-mcp's `SCIRAG_PORT` listener): the same bound tools as `documentStoreMcpService`, no others.
+ */
+export const sciragMcpService = (deps?: DocumentStoreDeps): McpService => {
+  const names = new Set(sciragTools.map((d) => d.name));
+  return {
+    name: 'scirag',
+    version: LECTERN_VERSION,
+    instructions:
+      'Lectern document store, SciRAG tools (spec 002): store_document_chunks into a collection, ' +
+      'retrieve_document_chunks semantically similar to a query, list_collections.',
+    tools: documentStoreToolRegistrations(deps).filter((t) => names.has(t.definition.name)),
+  };
+};
 
 /** The six tools of spec 001 with their full contracts (without deps every tool answers `not_implemented`). */
 export const policyKbToolRegistrations = (deps?: PolicyKbDeps): ToolRegistration[] =>

@@ -118,6 +118,8 @@ describe('docker-compose.yml', () => {
       'POLICY_KB_PORT',
       'EXTRACTION_API_PORT',
       'CONVERTER_PORT',
+      // spec 002's optional listener: a port to publish with it, set in an override when wanted
+      'SCIRAG_PORT',
       'DATA_DIR',
       'REDIS_URL',
       'QDRANT_URL',
