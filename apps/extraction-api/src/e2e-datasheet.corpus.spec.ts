@@ -363,6 +363,10 @@ describe('extraction-api:§11 test_e2e_datasheet_extraction', () => {
       llm = await startFakeLlm((body) => replies(body));
       service = await spawnService('apps/extraction-api/src/main.ts', 'EXTRACTION_API_PORT', {
         DATA_DIR: dataDir,
+        // whatever the environment holds: no REST token, and no real credential sent to the fake
+        MCP_API_KEY: '',
+        EXTRACTION_API_KEY: '',
+        ANTHROPIC_AUTH_TOKEN: '',
         EXTRACTOR: 'anthropic',
         ANTHROPIC_API_KEY: 'test-key',
         ANTHROPIC_BASE_URL: llm.url,
@@ -426,7 +430,11 @@ describe('extraction-api:§11 test_e2e_datasheet_extraction', () => {
       beforeAll(async () => {
         dataDir = mkdtempSync(join(tmpdir(), 'extraction-e2e-real-'));
         // the provider variables come from the environment; spawnService passes it on
-        service = await spawnService('apps/extraction-api/src/main.ts', 'EXTRACTION_API_PORT', { DATA_DIR: dataDir });
+        service = await spawnService('apps/extraction-api/src/main.ts', 'EXTRACTION_API_PORT', {
+          DATA_DIR: dataDir,
+          MCP_API_KEY: '',
+          EXTRACTION_API_KEY: '',
+        });
       }, 120_000);
       afterAll(async () => {
         await service?.stop();
