@@ -336,20 +336,18 @@ describe('lectern project commands (spec 004) through the real binary', () => {
       const fingerprint = (await deps.embedders.configured()).fingerprint;
       await createProject(deps, { project: 'legacy', chunking: CLIENT_CHUNKING, fingerprint });
       // A chunk as an ingest from before source files were recorded wrote it: no source_path.
-      await platform
-        .vectorStore()
-        .upsert(
-          'legacy',
-          [
-            {
-              id: 'c1',
-              vector: new Float32Array(fingerprint.dimension).fill(0.1),
-              text: 'An old chunk.',
-              payload: { document_id: 'doc_old', source_file: 'old.pdf', origin: 'project_ingest' },
-            },
-          ],
-          { fingerprint },
-        );
+      await platform.vectorStore().upsert(
+        'legacy',
+        [
+          {
+            id: 'c1',
+            vector: new Float32Array(fingerprint.dimension).fill(0.1),
+            text: 'An old chunk.',
+            payload: { document_id: 'doc_old', source_file: 'old.pdf', origin: 'project_ingest' },
+          },
+        ],
+        { fingerprint },
+      );
     } finally {
       await platform.close();
     }

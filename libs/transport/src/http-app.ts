@@ -109,14 +109,12 @@ export const createHttpApp = (options: HttpAppOptions): FastifyInstance => {
       });
     }
     request.log.error({ err: error }, 'unhandled error');
-    return reply
-      .code(500)
-      .send({
-        error: {
-          code: CommonErrorCodes.internal,
-          message: 'An internal error occurred. The server log has the details.',
-        },
-      });
+    return reply.code(500).send({
+      error: {
+        code: CommonErrorCodes.internal,
+        message: 'An internal error occurred. The server log has the details.',
+      },
+    });
   });
 
   return app;
