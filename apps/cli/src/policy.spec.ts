@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { policyCollection } from '@lectern/documents';
 import { ingestDocument } from '@lectern/document-store';
 import { createPlatform } from '@lectern/platform';
+import { removePolicyRevision } from '@lectern/policy-kb';
 import { makePolicyPdf, numberedPdfFile, repoRoot, silentLogger } from '@lectern/testing';
 import { openDocumentStore } from './cli.testkit.js';
 
@@ -123,6 +124,33 @@ describe('lectern policy (real binary)', () => {
     const after = await run(['policy', 'check', '--json'], env);
     expect(after.code).toBe(0);
     expect(json(after.stdout)).toMatchObject({ orphan_chunks: 0, count_mismatches: [], consistent: true });
+  }, 300_000);
+
+  it('policy-kb-api:FR-006 check reports a revision whose chunks remove_policy_revision removed; --repair leaves it', async () => {
+    const platform = createPlatform({ dataDir, log: silentLogger() });
+    const deps = {
+      registry: platform.policyRegistry(),
+      store: platform.vectorStore(),
+      collection: policyCollection('policy_docs'),
+    };
+    const removed = await removePolicyRevision(deps, { source: 'LTN_1_20', revision_id: 'rev_LTN_1_20_2020_07' });
+    const registered = (await deps.registry.getRevision('LTN_1_20', 'rev_LTN_1_20_2020_07'))!.chunk_count;
+    expect(registered).toBe(removed.chunks_removed);
+    await platform.close();
+
+    const found = await run(['policy', 'check'], env);
+    expect(found.code).toBe(1);
+    expect(found.stdout).toContain(
+      `removed: LTN_1_20 rev_LTN_1_20_2020_07 registered ${registered}, stored 0 (chunks removed by remove_policy_revision; re-ingest to restore)`,
+    );
+    const repaired = await run(['policy', 'check', '--repair', '--json'], env);
+    expect(repaired.code).toBe(1);
+    expect(json(repaired.stdout)).toMatchObject({
+      consistent: false,
+      fixed_counts: 0,
+      count_mismatches: [],
+      removed_revisions: [{ source: 'LTN_1_20', revision_id: 'rev_LTN_1_20_2020_07', registered }],
+    });
   }, 300_000);
 });
 

@@ -310,3 +310,71 @@ describe('spec 004 tools with the vector database unreachable', () => {
     60_000,
   );
 });
+
+describe('spec 004 FR-013 audit log for each ingest operation (store_chunks through a real MCP client)', () => {
+  let ds: RunningDocumentStore;
+  beforeAll(async () => {
+    ds = await startDocumentStore();
+  }, 120_000);
+  afterAll(async () => {
+    await ds.stop();
+  });
+  const ingestRecords = async (project: string) =>
+    (await ds.deps.audit!.list({ project, kind: 'ingest', limit: 100 })).sort((a, b) => a.at.localeCompare(b.at));
+
+  it('store_chunks over MCP writes one record per call: documents, chunk counts, model, duration', async () => {
+    await createProject(ds.deps, { project: 'audited', chunking: CLIENT_CHUNKING });
+    expect(await ingestRecords('audited')).toEqual([]);
+    const stored = await ds.call('store_chunks', { project: 'audited', chunks: PAPERS });
+    expect(stored.isError).toBe(false);
+    const [record, ...more] = await ingestRecords('audited');
+    expect(more).toEqual([]);
+    expect(record).toMatchObject({
+      kind: 'ingest',
+      tool: 'store_chunks',
+      project: 'audited',
+      model: (stored.body as Json)['embedding_model'],
+      collection: 'audited',
+      totals: { documents: 2, chunks: 3, written: 3, removed: 0, errors: 0 },
+      steps: ['stored 3 chunks of 2 documents'],
+    });
+    expect(record?.duration_ms).toEqual(expect.any(Number));
+    expect(Date.parse(record?.at ?? '')).not.toBeNaN();
+    expect(record?.documents).toEqual([
+      expect.objectContaining({ doc_id: 'smith2020', chunks: 2, written: 2, removed: 0, citekey: 'smith2020' }),
+      expect.objectContaining({ doc_id: 'jones2019', chunks: 1, written: 1, removed: 0, citekey: 'jones2019' }),
+    ]);
+    await ds.call('store_chunks', { project: 'audited', chunks: [PAPERS[2]] });
+    expect((await ingestRecords('audited')).map((r) => r.totals?.chunks)).toEqual([3, 1]);
+  });
+
+  it('a refused call leaves no record; migrate: true leaves one naming both collections and models', async () => {
+    await createProject(ds.deps, {
+      project: 'audited-migrate',
+      chunking: CLIENT_CHUNKING,
+      fingerprint: { model_id: 'all-MiniLM-L6-v2', revision: 'declared', dimension: 384, normalized: true },
+    });
+    const refused = await ds.call('store_chunks', { project: 'audited-migrate', chunks: [PAPERS[0]] });
+    expect(refused.body).toMatchObject({ error_type: 'EMBEDDING_MISMATCH' });
+    expect(await ingestRecords('audited-migrate')).toEqual([]);
+    const migrated = await ds.call('store_chunks', {
+      project: 'audited-migrate',
+      chunks: [PAPERS[0]],
+      migrate: true,
+    });
+    expect(migrated.isError).toBe(false);
+    const records = await ingestRecords('audited-migrate');
+    expect(records).toHaveLength(1);
+    expect(records[0]).toMatchObject({
+      tool: 'store_chunks',
+      model: (migrated.body as Json)['embedding_model'],
+      collection: 'audited-migrate__v2',
+      totals: { documents: 1, chunks: 1, written: 1 },
+      documents: [expect.objectContaining({ doc_id: 'smith2020', chunks: 1 })],
+    });
+    expect(records[0]?.steps?.[0]).toBe(
+      `migrated audited-migrate from audited-migrate (all-MiniLM-L6-v2@declared) to audited-migrate__v2 ` +
+        `(${String((migrated.body as Json)['embedding_model'])}); audited-migrate kept`,
+    );
+  });
+});

@@ -10,7 +10,8 @@ const AUDIT_FINGERPRINT = { model_id: 'lectern-audit', revision: 'v1', dimension
 
 export const AuditDocumentSchema = z.object({
   doc_id: z.string().nullable(),
-  file: z.string(),
+  /** The file ingested, relative to the run's root; absent for `store_chunks` (the client made the chunks). */
+  file: z.string().optional(),
   chunks: z.number().int().nonnegative(),
   written: z.number().int().nonnegative(),
   removed: z.number().int().nonnegative(),
@@ -41,7 +42,7 @@ export const AuditRecordSchema = z.object({
     .optional(),
   /** Rebuild: the steps taken, in order. */
   steps: z.array(z.string()).optional(),
-  /** Retrieval: enough to replay the answer. */
+  /** Retrieval: enough to replay the answer (`tool` also names an MCP write: `store_chunks`). */
   tool: z.string().optional(),
   query: z.string().optional(),
   parameters: z.record(z.string(), z.unknown()).optional(),

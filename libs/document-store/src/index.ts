@@ -67,6 +67,7 @@ export { documentStoreToolRegistrations } from './tools/tool-registrations.js';
 export { documentTools } from './tools/document-tools.js';
 export { collectionTools } from './tools/collection-tools.js';
 export { projectTools } from './tools/project-tools.js';
+export { storeChunksAudited } from './store-chunks-audit.js';
 export {
   DEFAULT_MAX_RESULT_CHARS,
   citationText,

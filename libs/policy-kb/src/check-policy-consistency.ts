@@ -9,8 +9,14 @@ export interface PolicyConsistencyReport {
   /** Chunks whose (source, revision) has no registry entry. */
   orphan_chunks: number;
   orphan_revisions: Array<{ source: string; revision_id: string; chunks: number }>;
-  /** Revisions whose `chunk_count` differs from the chunks stored. */
+  /** Revisions whose `chunk_count` differs from the chunks stored (those in `removed_revisions` apart). */
   count_mismatches: Array<{ source: string; revision_id: string; registered: number; stored: number }>;
+  /**
+   * Revisions whose chunks are all gone while the registry still counts them: what `remove_policy_revision` leaves
+   * (spec 001 FR-006: it does not modify the registry). Not repaired: re-ingest the revision to restore its chunks
+   * (or delete it through the admin API).
+   */
+  removed_revisions: Array<{ source: string; revision_id: string; registered: number; hint: string }>;
   /** With `repair`: orphan chunks deleted, and `chunk_count`s set to what is stored. */
   removed_chunks: number;
   fixed_counts: number;
@@ -72,12 +78,13 @@ const scan = async (deps: PolicyStoreDeps): Promise<Scan> => {
  * Spec 001 NFR-003: no chunk without a registry entry, and every revision's `chunk_count` equal to its chunks in
  * the store. `repair` deletes orphan chunks and sets each mismatched `chunk_count` to the chunks actually stored
  * (the registry then claims nothing that is not there), then checks again: `consistent` is the state after it.
+ * Revisions whose chunks were removed (`removed_revisions`) are reported, not repaired: re-ingest restores them.
  */
 export const checkPolicyConsistency = async (
   deps: PolicyStoreDeps,
   input: { repair?: boolean } = {},
 ): Promise<PolicyConsistencyReport> => {
-  const first = await scan(deps);
+  const first = withRemoved(await scan(deps));
   let removed = 0;
   let fixed = 0;
   let final = first;
@@ -88,7 +95,7 @@ export const checkPolicyConsistency = async (
       await deps.registry.updateRevision(m.source, m.revision_id, { chunk_count: m.stored });
       fixed += 1;
     }
-    final = await scan(deps);
+    final = withRemoved(await scan(deps));
   }
   return {
     collection: deps.collection,
@@ -98,9 +105,28 @@ export const checkPolicyConsistency = async (
     orphan_chunks: first.orphans.reduce((n, o) => n + o.chunks, 0),
     orphan_revisions: first.orphans,
     count_mismatches: first.mismatches,
+    removed_revisions: first.removed,
     removed_chunks: removed,
     fixed_counts: fixed,
     repaired: Boolean(input.repair),
-    consistent: final.orphans.length === 0 && final.mismatches.length === 0,
+    consistent: final.orphans.length === 0 && final.mismatches.length === 0 && final.removed.length === 0,
+  };
+};
+
+const REMOVED_HINT = 'chunks removed by remove_policy_revision; re-ingest to restore';
+
+/**
+ * A revision the registry counts chunks for and the store holds none of is its own finding (`removed_revisions`),
+ * not a count mismatch: `repair` does not set its count to 0 (FR-006 leaves the registry as it was; the count says
+ * what a re-ingest restores), and the report stays inconsistent until it is re-ingested or deleted.
+ */
+const withRemoved = (s: Scan): Scan & { removed: PolicyConsistencyReport['removed_revisions'] } => {
+  const gone = (m: Scan['mismatches'][number]): boolean => m.registered > 0 && m.stored === 0;
+  return {
+    ...s,
+    mismatches: s.mismatches.filter((m) => !gone(m)),
+    removed: s.mismatches
+      .filter(gone)
+      .map((m) => ({ source: m.source, revision_id: m.revision_id, registered: m.registered, hint: REMOVED_HINT })),
   };
 };

@@ -8,21 +8,28 @@ import {
 import { checkDelete, type CreatedRevision } from '@lectern/policy-registry';
 import type { z } from 'zod';
 import type { PolicyStoreDeps } from './deps.js';
-import { deleteRevisionChunks, syncRevisionDates } from './revision-chunks.js';
+import { countRevisionChunks, deleteRevisionChunks, syncRevisionDates } from './revision-chunks.js';
 
 /**
- * Spec 001 FR-006: remove a revision's chunks and return how many there were (0 is not an error). The registry
- * entry stays, but never claims chunks that are gone (NFR-003): its `chunk_count` becomes 0.
+ * Spec 001 FR-006: remove a revision's chunks and return how many there were (0 is not an error). It "does not
+ * modify the policy registry": the entry keeps its `chunk_count`, and `lectern policy check` reports the revision
+ * as one whose chunks were removed (NFR-003) until it is re-ingested or deleted. A revision neither registered nor
+ * holding chunks is `revision_not_found`; chunks without an entry (the registry deleted first) are still removed.
  */
 export const removePolicyRevision = async (
   deps: PolicyStoreDeps,
   input: z.input<typeof RemovePolicyRevisionInput>,
 ): Promise<z.infer<typeof RemovePolicyRevisionOutput>> => {
-  const removed = await deleteRevisionChunks(deps, input.source, input.revision_id);
-  const revision = await deps.registry.getRevision(input.source, input.revision_id);
-  if (revision && revision.chunk_count !== 0)
-    await deps.registry.updateRevision(input.source, input.revision_id, { chunk_count: 0 });
-  return { status: 'success', source: input.source, revision_id: input.revision_id, chunks_removed: removed };
+  const { source, revision_id: revisionId } = input;
+  if (
+    !(await deps.registry.getRevision(source, revisionId)) &&
+    (await countRevisionChunks(deps, source, revisionId)) === 0
+  )
+    throw new AppError('revision_not_found', `Revision not found: ${revisionId} for policy ${source}`, {
+      httpStatus: 404,
+    });
+  const removed = await deleteRevisionChunks(deps, source, revisionId);
+  return { status: 'success', source, revision_id: revisionId, chunks_removed: removed };
 };
 
 /**

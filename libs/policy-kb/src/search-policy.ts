@@ -23,11 +23,18 @@ const toResult = (h: Hit): Result => ({
 });
 
 /**
+ * FR-001: "ranked results ordered by relevance score". The store's hybrid search ranks by the fused score while
+ * `relevance_score` is the cosine, so the hits it chose are put in `relevance_score` order, highest first (a stable
+ * sort: equal scores keep the fused order).
+ */
+const byRelevance = (results: Result[]): Result[] => results.sort((a, b) => b.relevance_score - a.relevance_score);
+
+/**
  * Spec 001 FR-001, temporal search that cannot disagree with the registry: with `effective_date`, the
  * `EffectiveDateResolver` names the revision of each policy in force on that day and the store search is
  * restricted to exactly those revisions' chunks (none in force: no results, no store call). Hybrid retrieval
- * (the store's fusion of dense and BM25 rankings) runs inside that filter; `relevance_score` is the chunk's
- * cosine. `queries` answers more queries with the same filters in the same call (`batch`).
+ * (the store's fusion of dense and BM25 rankings) runs inside that filter and chooses the hits; `relevance_score`
+ * is the chunk's cosine, and the results are in its order. `queries` answers more queries with the same filters in the same call (`batch`).
  */
 export const searchPolicy = async (
   deps: PolicySearchDeps,
@@ -70,7 +77,7 @@ export const searchPolicy = async (
       const kept = inForce
         ? hits.filter((h) => inForce.has(`${str(h.payload['source'])}\u0000${str(h.payload['revision_id'])}`))
         : hits;
-      perQuery.push(kept.map(toResult));
+      perQuery.push(byRelevance(kept.map(toResult)));
     }
   }
   return {

@@ -6,4 +6,4 @@ export type { SqlitePolicyRegistryOptions } from './sqlite/sqlite.adapter.js';
 export { EffectiveDateResolver } from './effective-date-resolver.js';
 export type { EffectivePolicyResult, EffectiveSnapshotResult, NoRevisionReason } from './effective-date-resolver.js';
 export { addDays, dateInt, dayFromNumber, dayNumber, parseDay } from './dates.js';
-export { COUNTING_STATUSES, checkDelete } from './revision-rules.js';
+export { COUNTING_STATUSES, checkDelete, isTakenOver, settledStatus } from './revision-rules.js';

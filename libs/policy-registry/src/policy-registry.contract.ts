@@ -296,6 +296,63 @@ export const runPolicyRegistryContract = (makeFixture: () => Promise<RegistryFix
       expect(await appErrorCode(registry.getEffectiveRevision('NPPF', '2024-02-30'))).toBe('invalid_date');
     });
 
+    describe('policy-kb-api:FR-004 superseded status', () => {
+      it('an ingest finishing after a later revision closed this one stores superseded, not active', async () => {
+        // Both registered (processing) before either is ingested: the first is closed while still processing.
+        await registry.createRevision(rev('NPPF', 'rev_NPPF_2024_12', '2024-12-12'));
+        const { superseded } = await registry.createRevision(rev('NPPF', 'rev_NPPF_2026_03', '2026-03-01'));
+        expect(superseded).toMatchObject({ effective_to: '2026-02-28', status: 'processing' });
+        // Its ingest ends (the later one still processing): the registry settles `active` into `superseded`.
+        const done = await registry.updateRevision('NPPF', 'rev_NPPF_2024_12', { status: 'active', chunk_count: 5 });
+        expect(done).toMatchObject({ status: 'superseded', effective_to: '2026-02-28', chunk_count: 5 });
+        await registry.updateRevision('NPPF', 'rev_NPPF_2026_03', { status: 'active' });
+        expect(await ranges('NPPF')).toEqual([
+          'rev_NPPF_2026_03 2026-03-01..open active',
+          'rev_NPPF_2024_12 2024-12-12..2026-02-28 superseded',
+        ]);
+        // A reindex (processing, then active again) does not bring it back either.
+        await registry.updateRevision('NPPF', 'rev_NPPF_2024_12', { status: 'processing' });
+        expect((await registry.updateRevision('NPPF', 'rev_NPPF_2024_12', { status: 'active' })).status).toBe(
+          'superseded',
+        );
+        // The revision in force keeps `active`; `failed` stays what it is.
+        expect((await registry.updateRevision('NPPF', 'rev_NPPF_2026_03', { status: 'active' })).status).toBe('active');
+        expect((await registry.updateRevision('NPPF', 'rev_NPPF_2024_12', { status: 'failed' })).status).toBe('failed');
+      });
+
+      it('a historical insertion between two revisions, and a bounded revision a later one follows, are superseded', async () => {
+        await registry.createRevision(
+          rev('NPPF', 'rev_2018', '2018-01-01', { effective_to: '2019-12-31', status: 'active' }),
+        );
+        expect((await registry.getRevision('NPPF', 'rev_2018'))?.status).toBe('active'); // nothing follows it yet
+        await registry.createRevision(rev('NPPF', 'rev_2024', '2024-01-01', { status: 'active' }));
+        const between = await registry.createRevision(rev('NPPF', 'rev_2021', '2021-01-01', { status: 'active' }));
+        expect(between.revision).toMatchObject({ effective_to: '2023-12-31', status: 'superseded' });
+        expect(between.superseded).toBeNull();
+        expect(await ranges('NPPF')).toEqual([
+          'rev_2024 2024-01-01..open active',
+          'rev_2021 2021-01-01..2023-12-31 superseded',
+          'rev_2018 2018-01-01..2019-12-31 superseded',
+        ]);
+        expect(await registry.getEffectiveRevision('NPPF', '2022-06-01')).toMatchObject({ revision_id: 'rev_2021' });
+      });
+
+      it('deleting the later revision changes nothing else: the earlier one stays superseded with its effective_to', async () => {
+        await registry.createRevision(rev('NPPF', 'rev_2024', '2024-12-12', { status: 'active' }));
+        await registry.createRevision(rev('NPPF', 'rev_2026', '2026-03-01', { status: 'active' }));
+        // FR-008: the sole active revision is deleted only with force; no reopening is specified, none is done.
+        expect(await appErrorCode(registry.deleteRevision('NPPF', 'rev_2026'))).toBe('cannot_delete_sole_revision');
+        await registry.deleteRevision('NPPF', 'rev_2026', { force: true });
+        expect(await ranges('NPPF')).toEqual(['rev_2024 2024-12-12..2026-02-28 superseded']);
+        // Its dates are free again for a new revision, which leaves the earlier one as it is.
+        await registry.createRevision(rev('NPPF', 'rev_2026_b', '2026-03-01', { status: 'active' }));
+        expect(await ranges('NPPF')).toEqual([
+          'rev_2026_b 2026-03-01..open active',
+          'rev_2024 2024-12-12..2026-02-28 superseded',
+        ]);
+      });
+    });
+
     it('keeps the timeline consistent under concurrent creations from two registries', async () => {
       const other = await open();
       const via = (i: number): PolicyRegistry => (i % 2 === 0 ? registry : other);

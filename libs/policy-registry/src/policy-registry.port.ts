@@ -33,13 +33,17 @@ export interface PolicyRegistry {
   /**
    * Add a revision (status `processing` unless given). Its range must not overlap another revision's; an
    * open-ended revision that starts earlier is closed the day before (auto-supersession), and an open-ended new
-   * revision that starts before an existing one ends the day before that one starts (historical insertion).
+   * revision that starts before an existing one ends the day before that one starts (historical insertion). Every
+   * `active` revision that then ends before a later one is `superseded`.
    */
   createRevision(input: CreateRevisionInput): Promise<CreatedRevision>;
   getRevision(source: string, revisionId: string): Promise<PolicyRevision | null>;
   /** The revisions of a policy, newest `effective_from` first (`policy_not_found` for an unknown policy). */
   listRevisions(source: string): Promise<PolicyRevision[]>;
-  /** Change lifecycle/ingest metadata (status, chunk_count, page_count, ingested_at, error, ...); not the dates. */
+  /**
+   * Change lifecycle/ingest metadata (status, chunk_count, page_count, ingested_at, error, ...); not the dates. An
+   * `active` status on a revision a later one took over is stored `superseded` (FR-004).
+   */
   updateRevision(source: string, revisionId: string, patch: RevisionPatch): Promise<PolicyRevision>;
   /** Remove a revision's entry and return it; the sole `active` revision only with `{ force: true }`. */
   deleteRevision(source: string, revisionId: string, options?: DeleteRevisionOptions): Promise<PolicyRevision>;

@@ -36,8 +36,13 @@ const modelCreate = (
   );
   const last = Math.max(add.from, ...after.map((r) => (r.to === Infinity ? r.from : r.to))) + 1;
   for (let d = add.from; d <= Math.min(to, last); d++) if (after.some((r) => covers(r, d))) return 'overlap';
-  return [...after, { id: add.id, from: add.from, to, status: add.status }];
+  const all = [...after, { id: add.id, from: add.from, to, status: add.status }];
+  return all.map((r) => ({ ...r, status: modelStatus(r, all) }));
 };
+
+/** FR-004: an `active` revision that ends while a later one is registered is `superseded`. */
+const modelStatus = (r: ModelRevision, all: ModelRevision[]): Status =>
+  r.status === 'active' && r.to !== Infinity && all.some((o) => o.from > r.from) ? 'superseded' : r.status;
 
 /** The brute-force answer for one day: every counting revision covering it, and the reason when none does. */
 const oracle = (model: ModelRevision[], d: number): { ids: string[]; reason: NoRevisionReason | null } => {
@@ -226,6 +231,7 @@ export const runResolverContract = (getRegistry: () => PolicyRegistry): void => 
           if (rnd(4) !== 0) continue;
           r.status = STATUSES[rnd(4)] as Status;
           await registry.updateRevision(source, r.id, { status: r.status });
+          r.status = modelStatus(r, model);
         }
         const stored = (await registry.listRevisions(source)).map((r) => [
           r.revision_id,

@@ -20,10 +20,28 @@ export interface RevisionPlan {
   revision: PolicyRevision;
   /** The open-ended revision closed by auto-supersession, as it is after the change. */
   superseded: PolicyRevision | null;
+  /** Other revisions whose status alone changes (`active` → `superseded`: a later revision now follows them). */
+  settled: PolicyRevision[];
 }
 
 /** Statuses that count for resolution (spec 001 FR-007): `processing` and `failed` are skipped. */
 export const COUNTING_STATUSES: ReadonlySet<PolicyRevision['status']> = new Set(['active', 'superseded']);
+
+/**
+ * A revision a later one took over: closed (`effective_to` set) while a later revision of the same policy is
+ * registered (auto-supersession, or a historical insertion before it). Whatever the later one's status: the
+ * dates are the registry's, and they say this revision is no longer the current one.
+ */
+export const isTakenOver = (revision: PolicyRevision, all: readonly PolicyRevision[]): boolean =>
+  revision.effective_to !== null &&
+  all.some((r) => r.revision_id !== revision.revision_id && r.effective_from > revision.effective_from);
+
+/**
+ * Spec 001 FR-004/FR-008: a revision closed because a later one took over is `superseded`, never `active`
+ * (`processing` and `failed` are lifecycle states and kept: an ingest finishing later settles them again).
+ */
+export const settledStatus = (revision: PolicyRevision, all: readonly PolicyRevision[]): PolicyRevision['status'] =>
+  revision.status === 'active' && isTakenOver(revision, all) ? 'superseded' : revision.status;
 
 const END_OF_TIME = '9999-12-31';
 const show = (r: { effective_from: string; effective_to: string | null }): string =>
@@ -71,15 +89,8 @@ export const planRevision = (
     if (to === null) to = addDays(next.effective_from, -1);
     else if (to >= next.effective_from) throw overlapError({ source, effective_from: from, effective_to: to }, next);
   }
-  let superseded: PolicyRevision | null = null;
-  if (prev && prev.effective_to === null) {
-    superseded = {
-      ...prev,
-      effective_to: addDays(from, -1),
-      status: prev.status === 'active' ? 'superseded' : prev.status,
-    };
-  }
-  const revision: PolicyRevision = {
+  const closed = prev && prev.effective_to === null ? { ...prev, effective_to: addDays(from, -1) } : null;
+  const planned: PolicyRevision = {
     revision_id: id,
     source,
     version_label: input.version_label,
@@ -97,15 +108,34 @@ export const planRevision = (
   };
   // Whatever the neighbours above decided, nothing may share a day afterwards (the invariant, checked whole).
   for (const r of existing) {
-    const after = superseded && r.revision_id === superseded.revision_id ? superseded : r;
-    if (overlaps(revision, after)) throw overlapError(revision, r);
+    const after = closed && r.revision_id === closed.revision_id ? closed : r;
+    if (overlaps(planned, after)) throw overlapError(planned, r);
   }
-  return { revision, superseded };
+  // Statuses settled on the timeline after the change (FR-004): the revision auto-supersession closed, a
+  // historical insertion registered `active` that ends where a later one starts, and any earlier `active`
+  // revision with a bounded range that the new revision now follows.
+  const timeline = [...existing.map((r) => (closed && r.revision_id === closed.revision_id ? closed : r)), planned];
+  const settle = (r: PolicyRevision): PolicyRevision => ({ ...r, status: settledStatus(r, timeline) });
+  const revision = settle(planned);
+  const superseded = closed ? settle(closed) : null;
+  const settled = existing
+    .filter((r) => r.revision_id !== closed?.revision_id && settledStatus(r, timeline) !== r.status)
+    .map(settle);
+  return { revision, superseded, settled };
 };
 
-export const applyPatch = (revision: PolicyRevision, patch: RevisionPatch): PolicyRevision => {
+/**
+ * The revision after `patch`, its status settled against the policy's other revisions (`all`): an ingest that
+ * finishes after a later revision closed this one stores `superseded`, not `active`.
+ */
+export const applyPatch = (
+  revision: PolicyRevision,
+  patch: RevisionPatch,
+  all: readonly PolicyRevision[],
+): PolicyRevision => {
   const defined = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined));
-  return { ...revision, ...defined };
+  const next: PolicyRevision = { ...revision, ...defined };
+  return { ...next, status: settledStatus(next, all) };
 };
 
 /** The sole active revision of a policy is deleted only with `force` (FR-008's guard). */

@@ -83,7 +83,9 @@ export const registerPolicyCommand = (program: Command, context: () => CliContex
 
   policy
     .command('check')
-    .description('report revisions whose chunk_count differs from the store, and orphan chunks')
+    .description(
+      'report revisions whose chunk_count differs from the store, revisions whose chunks were removed, and orphan chunks',
+    )
     .option('--repair', 'delete orphan chunks and set chunk_count to the chunks stored, then check again')
     .option('--json', 'print one JSON object')
     .action(
@@ -101,6 +103,8 @@ export const registerPolicyCommand = (program: Command, context: () => CliContex
             io.stdout(`  orphan: ${o.source} ${o.revision_id} (${o.chunks} chunks)\n`);
           for (const m of report.count_mismatches)
             io.stdout(`  mismatch: ${m.source} ${m.revision_id} registered ${m.registered}, stored ${m.stored}\n`);
+          for (const r of report.removed_revisions)
+            io.stdout(`  removed: ${r.source} ${r.revision_id} registered ${r.registered}, stored 0 (${r.hint})\n`);
         }
         if (!report.consistent) {
           throw new AppError(

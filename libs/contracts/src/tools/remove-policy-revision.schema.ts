@@ -15,10 +15,11 @@ export const removePolicyRevisionTool = defineTool({
   name: 'remove_policy_revision',
   title: 'Remove policy revision chunks',
   description:
-    'Remove all stored chunks of a policy revision (0 when there are none). The registry entry is kept; ' +
-    'registry deletion is an admin REST operation.',
+    'Remove all stored chunks of a policy revision (0 when there are none). The policy registry is not modified ' +
+    '(the entry keeps its chunk_count; re-ingest to restore the chunks); registry deletion is an admin REST ' +
+    'operation. A revision that is neither registered nor stored is revision_not_found.',
   input: RemovePolicyRevisionInput,
   output: RemovePolicyRevisionOutput,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-  errorCodes: ['invalid_arguments', 'registry_unavailable'],
+  errorCodes: ['invalid_arguments', 'revision_not_found', 'registry_unavailable'],
 });

@@ -7,13 +7,17 @@ import {
 } from '@lectern/contracts';
 import { bindTool, TOOL_DEADLINE_MAX_MS, withDeadlines, type ToolRegistration } from '@lectern/transport';
 import type { DocumentStoreDeps } from '../deps.js';
-import { findChunks, inspectProject, listProjects, queryHybrid, storeChunks } from '../project-chunks.js';
+import { findChunks, inspectProject, listProjects, queryHybrid } from '../project-chunks.js';
+import { storeChunksAudited } from '../store-chunks-audit.js';
 
-/** Spec 004's five project tools, each bounded by the per-tool deadline (FR-011: TIMEOUT after 8-15 s). */
+/**
+ * Spec 004's five project tools, each bounded by the per-tool deadline (FR-011: TIMEOUT after 8-15 s); `store_chunks`
+ * writes its FR-013 audit record.
+ */
 export const projectTools = (deps: DocumentStoreDeps): ToolRegistration[] =>
   withDeadlines(
     [
-      bindTool(storeChunksTool, (input) => storeChunks(deps, input)),
+      bindTool(storeChunksTool, (input) => storeChunksAudited(deps, input)),
       bindTool(findChunksTool, (input) => findChunks(deps, input)),
       bindTool(queryHybridTool, (input) => queryHybrid(deps, input)),
       bindTool(inspectCollectionTool, (input) => inspectProject(deps, input)),

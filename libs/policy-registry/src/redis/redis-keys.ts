@@ -15,19 +15,44 @@ export const registryKeys = (prefix = ''): RegistryKeys => ({
   all: () => `${prefix}policies_all`,
 });
 
-/** A hash's fields: every value a string, a null field absent. */
-export const toHash = (record: Record<string, string | number | null>): Record<string, string> =>
+/** A record's hash fields, and which of them may be null. */
+export interface HashFields {
+  names: readonly string[];
+  nullable: ReadonlySet<string>;
+}
+
+/** The fields of a record schema (`PolicySchema.shape`, `PolicyRevisionSchema.shape`). */
+export const hashFields = (shape: Record<string, { safeParse(value: unknown): { success: boolean } }>): HashFields => ({
+  names: Object.keys(shape),
+  nullable: new Set(
+    Object.entries(shape)
+      .filter(([, schema]) => schema.safeParse(null).success)
+      .map(([name]) => name),
+  ),
+});
+
+/**
+ * A hash's fields: every value a string, every field present (FR-008 lists them all). A null is the empty string,
+ * as spec 001's registry stores an absent value (`notes or ""`, `effective_to ... else ""`).
+ */
+export const toHash = (record: Record<string, string | number | null | undefined>): Record<string, string> =>
   Object.fromEntries(
     Object.entries(record)
-      .filter(([, v]) => v !== null)
-      .map(([k, v]) => [k, String(v)]),
+      .filter(([, v]) => v !== undefined)
+      .map(([k, v]) => [k, v === null ? '' : String(v)]),
   );
 
 const NUMERIC = new Set(['file_size_bytes', 'page_count', 'chunk_count']);
 
-/** Back from a hash: absent fields are null, counts are numbers (then parsed by the record's schema). */
-export const fromHash = (
-  hash: Record<string, string>,
-  fields: readonly string[],
-): Record<string, string | number | null> =>
-  Object.fromEntries(fields.map((f) => [f, hash[f] === undefined ? null : NUMERIC.has(f) ? Number(hash[f]) : hash[f]]));
+/**
+ * Back from a hash: a nullable field that is empty or absent (hashes written before empty values were stored
+ * leave it out) is null; counts are numbers (then parsed by the record's schema).
+ */
+export const fromHash = (hash: Record<string, string>, fields: HashFields): Record<string, string | number | null> =>
+  Object.fromEntries(
+    fields.names.map((f) => {
+      const v = hash[f];
+      if (v === undefined || (v === '' && fields.nullable.has(f))) return [f, null];
+      return [f, NUMERIC.has(f) ? Number(v) : v];
+    }),
+  );

@@ -86,7 +86,58 @@ describe('PolicyRegistry (Redis adapter) storage', () => {
         status: 'superseded',
         chunk_count: '0',
       });
-      expect(old).not.toHaveProperty('error'); // null fields are absent
+    } finally {
+      await registry.close();
+      const keys = await keysUnder(keyPrefix);
+      if (keys.length > 0) await admin.del(...keys);
+    }
+  });
+
+  it('policy-kb-api:FR-008 null fields: every listed field is in the hash, a null one empty, and both forms read back as null', async () => {
+    const keyPrefix = freshPrefix();
+    const registry = new RedisPolicyRegistry({ url: redis.url, keyPrefix });
+    const revisionKey = `${keyPrefix}policy_revision:NPPF:rev_NPPF_2024_12`;
+    try {
+      await registry.createPolicy({ source: 'NPPF', title: 'NPPF', category: 'national_policy' });
+      await registry.createRevision({
+        source: 'NPPF',
+        revision_id: 'rev_NPPF_2024_12',
+        version_label: 'December 2024',
+        effective_from: '2024-12-12',
+      });
+      const fields = [
+        'revision_id',
+        'source',
+        'version_label',
+        'effective_from',
+        'effective_to',
+        'status',
+        'file_path',
+        'file_size_bytes',
+        'page_count',
+        'chunk_count',
+        'notes',
+        'created_at',
+        'ingested_at',
+        'error',
+      ];
+      const fresh = await admin.hgetall(revisionKey);
+      expect(Object.keys(fresh).sort()).toEqual([...fields].sort());
+      expect(fresh).toMatchObject({ notes: '', error: '', effective_to: '', file_path: '', ingested_at: '' });
+      expect(await admin.hgetall(`${keyPrefix}policy:NPPF`)).toMatchObject({ description: '' });
+      // Set, then cleared with null: the field stays, empty (it used to be deleted from the hash).
+      await registry.updateRevision('NPPF', 'rev_NPPF_2024_12', { notes: 'seed', error: 'no_content: empty' });
+      expect(await admin.hgetall(revisionKey)).toMatchObject({ notes: 'seed', error: 'no_content: empty' });
+      await registry.updateRevision('NPPF', 'rev_NPPF_2024_12', { notes: null, error: null, status: 'active' });
+      const cleared = await admin.hgetall(revisionKey);
+      expect(Object.keys(cleared).sort()).toEqual([...fields].sort());
+      expect(cleared).toMatchObject({ notes: '', error: '', status: 'active' });
+      const read = await registry.getRevision('NPPF', 'rev_NPPF_2024_12');
+      expect(read).toMatchObject({ notes: null, error: null, effective_to: null, file_path: null, page_count: null });
+      // A hash written without the empty fields (before this change) reads the same.
+      await admin.hdel(revisionKey, 'notes', 'error', 'effective_to', 'file_path', 'page_count', 'ingested_at');
+      expect(await registry.getRevision('NPPF', 'rev_NPPF_2024_12')).toEqual(read);
+      expect((await registry.listRevisions('NPPF'))[0]).toEqual(read);
     } finally {
       await registry.close();
       const keys = await keysUnder(keyPrefix);

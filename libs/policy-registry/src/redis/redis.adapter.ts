@@ -24,7 +24,7 @@ import type {
 } from '../policy-registry.port.js';
 import { parseInput, policyNotFound, registryUnavailable, revisionNotFound } from '../registry-errors.js';
 import { applyPatch, checkDelete, newestFirst, pickEffective, planRevision } from '../revision-rules.js';
-import { fromHash, registryKeys, toHash, type RegistryKeys } from './redis-keys.js';
+import { fromHash, hashFields, registryKeys, toHash, type RegistryKeys } from './redis-keys.js';
 
 export interface RedisPolicyRegistryOptions {
   url: string;
@@ -35,8 +35,8 @@ export interface RedisPolicyRegistryOptions {
   log?: Logger | undefined;
 }
 
-const POLICY_FIELDS = Object.keys(PolicySchema.shape);
-const REVISION_FIELDS = Object.keys(PolicyRevisionSchema.shape);
+const POLICY_FIELDS = hashFields(PolicySchema.shape);
+const REVISION_FIELDS = hashFields(PolicyRevisionSchema.shape);
 /** WATCH conflicts retried before giving up (another writer kept changing the same policy). */
 const MAX_ATTEMPTS = 10;
 
@@ -151,7 +151,9 @@ export class RedisPolicyRegistry implements PolicyRegistry {
         const { revision_id, effective_to, status } = plan.superseded;
         multi.hset(this.keys.revision(r.source, revision_id), toHash({ effective_to, status }));
       }
-      return { result: plan, multi };
+      for (const { revision_id, status } of plan.settled)
+        multi.hset(this.keys.revision(r.source, revision_id), toHash({ status }));
+      return { result: { revision: plan.revision, superseded: plan.superseded }, multi };
     });
   }
 
@@ -177,16 +179,13 @@ export class RedisPolicyRegistry implements PolicyRegistry {
     const p = parseInput(RevisionPatchSchema, patch);
     return this.transact(async (tx) => {
       const key = this.keys.revision(s, id);
-      await tx.watch(key);
-      const [current] = await this.readRevisions(tx, s, [id]);
+      // The whole policy is read (and watched): the status is settled against the other revisions.
+      await tx.watch(this.keys.revisions(s), key);
+      const all = await this.watchRevisions(tx, s);
+      const current = all.find((r) => r.revision_id === id);
       if (!current) throw revisionNotFound(s, id);
-      const next = applyPatch(current, p);
-      const cleared = Object.entries(p)
-        .filter(([, v]) => v === null)
-        .map(([k]) => k);
-      const multi = tx.multi().hset(key, toHash(next));
-      if (cleared.length > 0) multi.hdel(key, ...cleared);
-      return { result: next, multi };
+      const next = applyPatch(current, p, all);
+      return { result: next, multi: tx.multi().hset(key, toHash(next)) };
     });
   }
 

@@ -147,12 +147,16 @@ export class SqlitePolicyRegistry implements PolicyRegistry {
               )
               .run(plan.superseded);
           }
+          const setStatus = this.db.prepare(
+            'UPDATE policy_revisions SET status = @status WHERE source = @source AND revision_id = @revision_id',
+          );
+          for (const settled of plan.settled) setStatus.run(settled);
           this.db
             .prepare(
               `INSERT INTO policy_revisions (${REVISION_COLUMNS.join(', ')}) VALUES (${REVISION_COLUMNS.map((c) => `@${c}`).join(', ')})`,
             )
             .run(plan.revision);
-          return plan;
+          return { revision: plan.revision, superseded: plan.superseded };
         })
         .immediate(),
     );
@@ -177,9 +181,10 @@ export class SqlitePolicyRegistry implements PolicyRegistry {
     return this.run(() =>
       this.db
         .transaction((): PolicyRevision => {
-          const current = this.revision(s, id);
+          const all = this.revisions(s);
+          const current = all.find((r) => r.revision_id === id);
           if (!current) throw revisionNotFound(s, id);
-          const next = applyPatch(current, p);
+          const next = applyPatch(current, p, all);
           const sets = REVISION_COLUMNS.filter((c) => c !== 'source' && c !== 'revision_id').map((c) => `${c} = @${c}`);
           this.db
             .prepare(
