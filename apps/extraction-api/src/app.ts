@@ -6,7 +6,6 @@ import { LECTERN_VERSION, type Logger } from '@lectern/runtime';
 import type { TaskStore } from '@lectern/task-store';
 import { createHttpApp } from '@lectern/transport';
 import type { FastifyInstance } from 'fastify';
-import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { llmSettings, restApiKey, type ExtractionConfig } from './config.js';
 import { mountDocTools } from './mcp.js';
@@ -20,19 +19,6 @@ export interface ExtractionDeps {
   /** The task store (from the platform); without one the app serves only `/health`, `/metrics` and `/docs`. */
   store?: TaskStore;
 }
-
-/** The doc tools' MCP endpoint: `MCP_TOOLS_URL`, else this server's own `/mcp` on the address it listens on. */
-const ownMcpUrl = (app: FastifyInstance): string => {
-  const address = app.server.address() as AddressInfo | null;
-  if (!address) throw new Error('extraction-api is not listening yet');
-  const host =
-    address.address === '0.0.0.0' || address.address === '::'
-      ? '127.0.0.1'
-      : address.family === 'IPv6'
-        ? `[${address.address}]`
-        : address.address;
-  return `http://${host}:${address.port}/mcp`;
-};
 
 /**
  * Compose extraction-api without listening: the task API over the task store and the extraction runner (which
@@ -49,7 +35,7 @@ export const buildApp = (deps: ExtractionDeps): FastifyInstance => {
       description: 'Schema-driven extraction with verified evidence (spec 003): tasks, and the doc tools at /mcp.',
     },
   });
-  mountDocTools(app, config, deps.docTools);
+  const localDocTools = mountDocTools(app, config, deps.docTools);
   if (!deps.store) return app;
   const store = deps.store;
   const settings = llmSettings(config);
@@ -58,7 +44,11 @@ export const buildApp = (deps: ExtractionDeps): FastifyInstance => {
     store,
     extractor,
     provider: extractor === 'local' ? undefined : createLlmProvider(settings, extractor, deps.logger),
-    connectTools: () => connectDocTools({ url: config.MCP_TOOLS_URL ?? ownMcpUrl(app), token: restApiKey(config) }),
+    // MCP_TOOLS_URL unset: the server of this app's own /mcp, in-process (in-memory transport); set: that server.
+    connectTools: () =>
+      connectDocTools(
+        config.MCP_TOOLS_URL ? { url: config.MCP_TOOLS_URL, token: restApiKey(config) } : { server: localDocTools },
+      ),
     maxConcurrent: config.MAX_CONCURRENT_TASKS,
     timeoutMs: config.AGENT_TIMEOUT * 1000,
     maxRetries: config.AGENT_MAX_RETRIES,

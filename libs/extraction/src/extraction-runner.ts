@@ -5,7 +5,7 @@ import type { TaskRecord, TaskStore } from '@lectern/task-store';
 import { setMaxListeners } from 'node:events';
 import { extname } from 'node:path';
 import { runAgent } from './agent/agent-loop.js';
-import { docIndexBuild } from './doc-tool-calls.js';
+import { chunkCache, docIndexBuild } from './doc-tool-calls.js';
 import type { DocToolsClient } from './doc-tools-client.js';
 import { finalizeResult } from './evidence/finalize-result.js';
 import type { LlmProvider } from './llm/llm.port.js';
@@ -187,6 +187,8 @@ export class ExtractionRunner {
     const fields = schemaFields(task.schema);
     const total = fields.length;
     const tools = await this.options.connectTools();
+    // every chunk is read once per task: by the extractor (or the agent), then found here by the evidence check
+    const chunks = chunkCache(tools, signal);
     try {
       let indexId: string;
       let indexSeconds: number;
@@ -203,6 +205,7 @@ export class ExtractionRunner {
           indexId,
           fields,
           signal,
+          read: chunks.reader(indexId),
           onField: (done) =>
             store.setProgress(task.task_id, { stage: 'extracting', fields_done: done, fields_total: total }),
         });
@@ -216,6 +219,7 @@ export class ExtractionRunner {
           signal,
           maxTurns: this.options.maxTurns,
           log: this.options.log.child({ task_id: task.task_id }),
+          onChunk: chunks.remember,
           onSearch: (searches) =>
             store.setProgress(task.task_id, {
               stage: 'extracting',
@@ -235,6 +239,7 @@ export class ExtractionRunner {
       const outcome = await finalizeResult({
         tools,
         indexId,
+        read: chunks.reader(indexId),
         schema: task.schema,
         data,
         claimedEvidence: evidence,
