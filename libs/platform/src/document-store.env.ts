@@ -1,5 +1,15 @@
 import { ProjectIdSchema } from '@lectern/contracts';
-import { commonEnvShape, envBool, envEnum, envInt, envList, envNumber, envString, envUrl } from '@lectern/runtime';
+import {
+  commonEnvShape,
+  envBool,
+  envEnum,
+  envInt,
+  envList,
+  envNumber,
+  envString,
+  envUrl,
+  queueEnvShape,
+} from '@lectern/runtime';
 import { z } from 'zod';
 import type { DocumentStoreSettings } from './document-store.js';
 
@@ -32,6 +42,8 @@ export const documentStoreEnvShape = {
   QDRANT_URL: envUrl(),
   QDRANT_API_KEY: envString(),
   REDIS_URL: envUrl(),
+  /** How this process's queue workers (conversion jobs, when embedded) hold their jobs. */
+  ...queueEnvShape,
 };
 
 export const DocumentStoreEnvSchema = z.object({ ...documentStoreEnvShape, PDF_ENGINE: commonEnvShape.PDF_ENGINE });
