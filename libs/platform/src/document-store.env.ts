@@ -1,4 +1,5 @@
 import { ProjectIdSchema } from '@lectern/contracts';
+import { OCR_THRESHOLDS } from '@lectern/conversion';
 import {
   commonEnvShape,
   envBool,
@@ -22,7 +23,7 @@ export const documentStoreEnvShape = {
   /** Allowed roots for client-supplied file paths; default: the data directory. */
   DOCUMENT_ROOTS: envList([]),
   ENABLE_OCR: envBool(true),
-  IMAGE_RATIO_THRESHOLD: envNumber(0.7, 0, 1),
+  IMAGE_RATIO_THRESHOLD: envNumber(OCR_THRESHOLDS.imageRatio, 0, 1),
   INGEST_TIMEOUT_S: envInt(600, 1, 86_400),
   /** Spec 000 names ChromaDB's directory; here it is where the embedded store lives (default DATA_DIR/vectors). */
   CHROMA_PERSIST_DIR: envString(),
