@@ -1,7 +1,13 @@
 import multipart from '@fastify/multipart';
 import { EXTRACTION_SCHEMA_LIMITS } from '@lectern/contracts';
 import type { DocTools } from '@lectern/doc-tools';
-import { connectDocTools, createLlmProvider, ExtractionRunner, resolveExtractor } from '@lectern/extraction';
+import {
+  connectDocTools,
+  createLlmProvider,
+  ExtractionRunner,
+  resolveExtractor,
+  type ExtractionTaskQueue,
+} from '@lectern/extraction';
 import { LECTERN_VERSION, type Logger } from '@lectern/runtime';
 import type { TaskStore } from '@lectern/task-store';
 import { createHttpApp } from '@lectern/transport';
@@ -18,6 +24,8 @@ export interface ExtractionDeps {
   docTools?: DocTools | undefined;
   /** The task store (from the platform); without one the app serves only `/health`, `/metrics` and `/docs`. */
   store?: TaskStore;
+  /** The `extraction-task` queue the tasks run on (`extractionTaskQueueOf(platform, config)`); required with a store. */
+  taskQueue?: ExtractionTaskQueue;
 }
 
 /**
@@ -38,10 +46,12 @@ export const buildApp = (deps: ExtractionDeps): FastifyInstance => {
   const localDocTools = mountDocTools(app, config, deps.docTools);
   if (!deps.store) return app;
   const store = deps.store;
+  if (!deps.taskQueue) throw new Error('extraction-api: a task store needs its task queue');
   const settings = llmSettings(config);
   const extractor = resolveExtractor(settings);
   const runner = new ExtractionRunner({
     store,
+    queue: deps.taskQueue,
     extractor,
     provider: extractor === 'local' ? undefined : createLlmProvider(settings, extractor, deps.logger),
     // MCP_TOOLS_URL unset: the server of this app's own /mcp, in-process (in-memory transport); set: that server.
@@ -55,6 +65,7 @@ export const buildApp = (deps: ExtractionDeps): FastifyInstance => {
     maxTurns: config.AGENT_MAX_TURNS,
     log: deps.logger,
   });
+  // the worker starts (recovering interrupted tasks first) once the server listens, and stops when it closes
   app.addHook('onListen', async () => runner.start());
   app.addHook('preClose', async () => runner.close());
   // Our own byte counter answers `too_large` first; busboy's limit is the backstop one byte later.
