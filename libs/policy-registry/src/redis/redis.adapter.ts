@@ -9,7 +9,7 @@ import {
   RevisionPatchSchema,
   SourceSlugSchema,
 } from '@lectern/contracts';
-import type { Logger } from '@lectern/runtime';
+import { backoffDelay, retry, type Logger } from '@lectern/runtime';
 import { Redis, type ChainableCommander } from 'ioredis';
 import { dayNumber, parseDay } from '../dates.js';
 import type {
@@ -37,8 +37,16 @@ export interface RedisPolicyRegistryOptions {
 
 const POLICY_FIELDS = Object.keys(PolicySchema.shape);
 const REVISION_FIELDS = Object.keys(PolicyRevisionSchema.shape);
-/** WATCH conflicts retried before giving up (another writer kept changing the same policy). */
-const MAX_ATTEMPTS = 10;
+/**
+ * WATCH conflicts: a transaction is planned again at most this many times in all (another writer kept changing the
+ * same policy), after a short jittered wait so that two writers that collided do not collide again in lockstep.
+ */
+const WATCH_RETRY = { attempts: 10, baseDelayMs: 2, maxDelayMs: 50, jitter: 0.5 } as const;
+/** Reconnection waits while Redis is down: 100 ms doubling to 1 s (ioredis asks for one per failed try). */
+const RECONNECT_BACKOFF = { attempts: Number.POSITIVE_INFINITY, baseDelayMs: 100, maxDelayMs: 1_000 } as const;
+
+/** EXEC found a watched key changed: plan again. */
+class WatchConflict extends Error {}
 
 type Step<T> = { result: T; multi?: ChainableCommander };
 
@@ -67,7 +75,7 @@ export class RedisPolicyRegistry implements PolicyRegistry {
         connectTimeout: timeout,
         commandTimeout: timeout,
         maxRetriesPerRequest: 1,
-        retryStrategy: (times) => Math.min(times * 100, 1_000),
+        retryStrategy: (times) => backoffDelay(times, RECONNECT_BACKOFF),
       });
       let down = false;
       client.on('error', (error: Error) => {
@@ -260,29 +268,34 @@ export class RedisPolicyRegistry implements PolicyRegistry {
 
   /** WATCH, read and plan in `body`; MULTI/EXEC its writes; plan again when a watched key changed meanwhile. */
   private transact<T>(body: (tx: Redis) => Promise<Step<T>>): Promise<T> {
-    const attempt = async (): Promise<T> => {
-      for (let i = 0; i < MAX_ATTEMPTS; i++) {
-        let step: Step<T>;
-        try {
-          step = await body(this.writer);
-        } catch (e) {
-          await this.writer.unwatch().catch(() => undefined);
-          throw e;
-        }
-        if (!step.multi) {
-          await this.writer.unwatch();
-          return step.result;
-        }
-        const replies = await step.multi.exec();
-        if (replies === null) continue;
-        for (const [error] of replies) if (error) throw error;
+    const once = async (): Promise<T> => {
+      let step: Step<T>;
+      try {
+        step = await body(this.writer);
+      } catch (e) {
+        await this.writer.unwatch().catch(() => undefined);
+        throw e;
+      }
+      if (!step.multi) {
+        await this.writer.unwatch();
         return step.result;
       }
-      throw new AppError(
-        Codes.registryUnavailable,
-        'The policy registry is busy (concurrent changes to one policy); try again.',
-        { httpStatus: 503 },
-      );
+      const replies = await step.multi.exec();
+      if (replies === null) throw new WatchConflict();
+      for (const [error] of replies) if (error) throw error;
+      return step.result;
+    };
+    const attempt = async (): Promise<T> => {
+      try {
+        return await retry(once, { ...WATCH_RETRY, retryable: (e) => e instanceof WatchConflict });
+      } catch (e) {
+        if (!(e instanceof WatchConflict)) throw e;
+        throw new AppError(
+          Codes.registryUnavailable,
+          'The policy registry is busy (concurrent changes to one policy); try again.',
+          { httpStatus: 503 },
+        );
+      }
     };
     const run = this.queue.then(() => this.run(attempt));
     this.queue = run.catch(() => undefined);
