@@ -37,18 +37,18 @@ export interface RedisPolicyRegistryOptions {
 
 const POLICY_FIELDS = Object.keys(PolicySchema.shape);
 const REVISION_FIELDS = Object.keys(PolicyRevisionSchema.shape);
-/**
- * WATCH conflicts: a transaction is planned again at most this many times in all (another writer kept changing the
- * same policy), after a short jittered wait so that two writers that collided do not collide again in lockstep.
- */
-const WATCH_RETRY = { attempts: 10, baseDelayMs: 2, maxDelayMs: 50, jitter: 0.5 } as const;
+/** WATCH conflicts retried before giving up (another writer kept changing the same policy). */
+const MAX_ATTEMPTS = 10;
+
+type Step<T> = { result: T; multi?: ChainableCommander };
+
+/** Between WATCH conflicts, a short jittered wait: two writers that collided do not collide again in lockstep. */
+const WATCH_RETRY = { attempts: MAX_ATTEMPTS, baseDelayMs: 2, maxDelayMs: 50, jitter: 0.5 } as const;
 /** Reconnection waits while Redis is down: 100 ms doubling to 1 s (ioredis asks for one per failed try). */
 const RECONNECT_BACKOFF = { attempts: Number.POSITIVE_INFINITY, baseDelayMs: 100, maxDelayMs: 1_000 } as const;
 
 /** EXEC found a watched key changed: plan again. */
 class WatchConflict extends Error {}
-
-type Step<T> = { result: T; multi?: ChainableCommander };
 
 /**
  * The Redis adapter, on spec 001's key schema: `policy:{source}` and `policy_revision:{source}:{revision_id}`
