@@ -1,6 +1,6 @@
 import type { DocumentStoreDeps, RetrieveMode } from '@lectern/document-store';
 import { createPlatform, documentStoreDeps, documentStoreSettings, type Platform } from '@lectern/platform';
-import type { Logger } from '@lectern/runtime';
+import { queueWorkerSettings, type Logger } from '@lectern/runtime';
 import type { DocumentStoreConfig } from './config.js';
 
 export interface ComposedDocumentStore {
@@ -19,6 +19,13 @@ export const composeDocumentStore = (
   log: Logger,
   platform?: Platform,
 ): ComposedDocumentStore => {
-  const p = platform ?? createPlatform({ dataDir: config.DATA_DIR, log, redisUrl: config.REDIS_URL });
+  const p =
+    platform ??
+    createPlatform({
+      dataDir: config.DATA_DIR,
+      log,
+      redisUrl: config.REDIS_URL,
+      queue: queueWorkerSettings(config),
+    });
   return { platform: p, deps: documentStoreDeps(p, documentStoreSettings(config)) };
 };

@@ -1,6 +1,6 @@
 import { createDocTools, type DocTools } from '@lectern/doc-tools';
 import { createPlatform, docToolsDeps, docToolsSettings, type Platform } from '@lectern/platform';
-import type { Logger } from '@lectern/runtime';
+import { queueWorkerSettings, type Logger } from '@lectern/runtime';
 import type { ExtractionConfig } from './config.js';
 
 export interface ComposedDocTools {
@@ -14,6 +14,13 @@ export interface ComposedDocTools {
  * at MARKITDOWN_URL when set, else the conversion job (on converter workers when REDIS_URL is set, else here).
  */
 export const composeDocTools = (config: ExtractionConfig, log: Logger, platform?: Platform): ComposedDocTools => {
-  const p = platform ?? createPlatform({ dataDir: config.DATA_DIR, log, redisUrl: config.REDIS_URL });
+  const p =
+    platform ??
+    createPlatform({
+      dataDir: config.DATA_DIR,
+      log,
+      redisUrl: config.REDIS_URL,
+      queue: queueWorkerSettings(config),
+    });
   return { platform: p, docTools: createDocTools(docToolsDeps(p, docToolsSettings(config))) };
 };

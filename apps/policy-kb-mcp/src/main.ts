@@ -1,5 +1,5 @@
 import { createPlatform, policyIngestService, policyKbDeps, policyKbSettings } from '@lectern/platform';
-import { createLogger, ConfigError } from '@lectern/runtime';
+import { createLogger, ConfigError, queueWorkerSettings } from '@lectern/runtime';
 import { announceReady, httpShutdownStep, installShutdown } from '@lectern/transport';
 import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
@@ -7,7 +7,12 @@ import { loadConfig } from './config.js';
 const start = async () => {
   const config = loadConfig(process.env);
   const logger = createLogger('policy-kb-mcp', config.LOG_LEVEL);
-  const platform = createPlatform({ dataDir: config.DATA_DIR, log: logger, redisUrl: config.REDIS_URL });
+  const platform = createPlatform({
+    dataDir: config.DATA_DIR,
+    log: logger,
+    redisUrl: config.REDIS_URL,
+    queue: queueWorkerSettings(config),
+  });
   const policyKb = policyKbDeps(platform, policyKbSettings(config));
   const { queue: ingestQueue } = policyIngestService(platform, policyKb);
   const app = buildApp({ config, logger, policyKb, ingestQueue });

@@ -1,5 +1,16 @@
 import { ProjectIdSchema } from '@lectern/contracts';
-import { commonEnvShape, envBool, envEnum, envInt, envList, envNumber, envString, envUrl } from '@lectern/runtime';
+import { OCR_THRESHOLDS } from '@lectern/conversion';
+import {
+  commonEnvShape,
+  envBool,
+  envEnum,
+  envInt,
+  envList,
+  envNumber,
+  envString,
+  envUrl,
+  queueEnvShape,
+} from '@lectern/runtime';
 import { z } from 'zod';
 import type { DocumentStoreSettings } from './document-store.js';
 
@@ -12,7 +23,7 @@ export const documentStoreEnvShape = {
   /** Allowed roots for client-supplied file paths; default: the data directory. */
   DOCUMENT_ROOTS: envList([]),
   ENABLE_OCR: envBool(true),
-  IMAGE_RATIO_THRESHOLD: envNumber(0.7, 0, 1),
+  IMAGE_RATIO_THRESHOLD: envNumber(OCR_THRESHOLDS.imageRatio, 0, 1),
   INGEST_TIMEOUT_S: envInt(600, 1, 86_400),
   /** Spec 000 names ChromaDB's directory; here it is where the embedded store lives (default DATA_DIR/vectors). */
   CHROMA_PERSIST_DIR: envString(),
@@ -32,6 +43,8 @@ export const documentStoreEnvShape = {
   QDRANT_URL: envUrl(),
   QDRANT_API_KEY: envString(),
   REDIS_URL: envUrl(),
+  /** How this process's queue workers (conversion jobs, when embedded) hold their jobs. */
+  ...queueEnvShape,
 };
 
 export const DocumentStoreEnvSchema = z.object({ ...documentStoreEnvShape, PDF_ENGINE: commonEnvShape.PDF_ENGINE });

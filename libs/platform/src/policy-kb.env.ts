@@ -1,5 +1,5 @@
 import { ProjectIdSchema } from '@lectern/contracts';
-import { commonEnvShape, envBool, envInt, envList } from '@lectern/runtime';
+import { commonEnvShape, envBool, envInt, envList, queueEnvShape } from '@lectern/runtime';
 import { z } from 'zod';
 import { documentStoreEnvShape, storeAndEmbeddingSettings } from './document-store.env.js';
 import type { PolicyKbSettings } from './policy-kb.js';
@@ -25,6 +25,8 @@ export const policyKbEnvShape = {
   REDIS_URL: documentStoreEnvShape.REDIS_URL,
   QDRANT_URL: documentStoreEnvShape.QDRANT_URL,
   QDRANT_API_KEY: documentStoreEnvShape.QDRANT_API_KEY,
+  /** How this process's queue workers (policy-ingest, and conversion when embedded) hold their jobs. */
+  ...queueEnvShape,
 };
 
 export const PolicyKbEnvSchema = z.object({ ...policyKbEnvShape, PDF_ENGINE: commonEnvShape.PDF_ENGINE });

@@ -9,7 +9,7 @@ import {
   policyKbMcpService,
   policyKbSettings,
 } from '@lectern/platform';
-import { commonEnvShape, createLogger, parseEnv } from '@lectern/runtime';
+import { commonEnvShape, createLogger, parseEnv, queueWorkerSettings } from '@lectern/runtime';
 import { serveStdio } from '@lectern/transport';
 import type { Command } from 'commander';
 import { destination } from 'pino';
@@ -38,7 +38,12 @@ export const registerMcpCommand = (program: Command, context: () => CliContext):
     .action(async () => {
       const env = parseEnv(DocumentsEnvSchema, context().io.env);
       const log = stderrLogger('document-store-mcp', env.LOG_LEVEL);
-      const platform = createPlatform({ dataDir: env.DATA_DIR, log, redisUrl: env.REDIS_URL });
+      const platform = createPlatform({
+        dataDir: env.DATA_DIR,
+        log,
+        redisUrl: env.REDIS_URL,
+        queue: queueWorkerSettings(env),
+      });
       try {
         await serveStdio({ ...documentStoreMcpService(documentStoreDeps(platform, documentStoreSettings(env))), log });
       } finally {
@@ -51,7 +56,12 @@ export const registerMcpCommand = (program: Command, context: () => CliContext):
     .action(async () => {
       const env = parseEnv(PoliciesEnvSchema, context().io.env);
       const log = stderrLogger('policy-kb-mcp', env.LOG_LEVEL);
-      const platform = createPlatform({ dataDir: env.DATA_DIR, log, redisUrl: env.REDIS_URL });
+      const platform = createPlatform({
+        dataDir: env.DATA_DIR,
+        log,
+        redisUrl: env.REDIS_URL,
+        queue: queueWorkerSettings(env),
+      });
       try {
         await serveStdio({ ...policyKbMcpService(policyKbDeps(platform, policyKbSettings(env))), log });
       } finally {
