@@ -1,5 +1,5 @@
 import type { DocTools } from '@lectern/doc-tools';
-import { extractionMcpService } from '@lectern/platform';
+import { extractionMcpService, mcpTimeouts } from '@lectern/platform';
 import { mountMcp } from '@lectern/transport';
 import type { FastifyInstance } from 'fastify';
 import type { ExtractionConfig } from './config.js';
@@ -10,7 +10,7 @@ import type { ExtractionConfig } from './config.js';
  * `MCP_TOOLS_URL` (default: this `/mcp`), and so can any outside agent.
  */
 export const mountDocTools = (app: FastifyInstance, config: ExtractionConfig, tools: DocTools | undefined): void => {
-  const service = extractionMcpService(tools);
+  const service = extractionMcpService(tools, mcpTimeouts(config, config.DOC_INDEX_TIMEOUT_S));
   mountMcp(app, {
     ...service,
     sessionMode: config.MCP_HTTP_SESSIONS,

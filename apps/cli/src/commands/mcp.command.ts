@@ -4,6 +4,7 @@ import {
   documentStoreEnvShape,
   documentStoreMcpService,
   documentStoreSettings,
+  mcpTimeouts,
   policyKbDeps,
   policyKbEnvShape,
   policyKbMcpService,
@@ -40,7 +41,10 @@ export const registerMcpCommand = (program: Command, context: () => CliContext):
       const log = stderrLogger('document-store-mcp', env.LOG_LEVEL);
       const platform = createPlatform({ dataDir: env.DATA_DIR, log, redisUrl: env.REDIS_URL });
       try {
-        await serveStdio({ ...documentStoreMcpService(documentStoreDeps(platform, documentStoreSettings(env))), log });
+        await serveStdio({
+          ...documentStoreMcpService(documentStoreDeps(platform, documentStoreSettings(env)), mcpTimeouts(env)),
+          log,
+        });
       } finally {
         await platform.close();
       }
@@ -53,7 +57,10 @@ export const registerMcpCommand = (program: Command, context: () => CliContext):
       const log = stderrLogger('policy-kb-mcp', env.LOG_LEVEL);
       const platform = createPlatform({ dataDir: env.DATA_DIR, log, redisUrl: env.REDIS_URL });
       try {
-        await serveStdio({ ...policyKbMcpService(policyKbDeps(platform, policyKbSettings(env))), log });
+        await serveStdio({
+          ...policyKbMcpService(policyKbDeps(platform, policyKbSettings(env)), mcpTimeouts(env)),
+          log,
+        });
       } finally {
         await platform.close();
       }
