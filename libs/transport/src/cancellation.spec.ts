@@ -106,6 +106,39 @@ describe('every tool call has a deadline, applied by the MCP server factory (rea
   });
 });
 
+describe("a client's cancel (notifications/cancelled) aborts the handler's signal", () => {
+  it.each([
+    ['stateful', 'streamable-http'],
+    ['stateless', 'sse'],
+  ] as const)(
+    '%s sessions over %s',
+    async (sessionMode, kind) => {
+      const app = createHttpApp({ service: 'cancel-test', logger: silentLogger(), apiKey: undefined });
+      const work = waiter();
+      mountMcp(app, {
+        name: 'cancel-test',
+        version: '1.0.0',
+        sessionMode,
+        tools: [bindTool(waitTool('busy'), work.handler)],
+        deadlines: { defaultMs: 600_000 },
+      });
+      const client = await connectMcp(await listenOnFreePort(app), kind);
+      const controller = new AbortController();
+      const answer = client
+        .callTool({ name: 'busy', arguments: {} }, undefined, { signal: controller.signal })
+        .catch((error: unknown) => error);
+      await work.started;
+      controller.abort('the user pressed stop');
+      await answer;
+      // Only the client's cancel can end this handler before the test's time runs out (its deadline is 10 min).
+      expect(await work.stopped).toBeDefined();
+      await client.close();
+      await app.close();
+    },
+    10_000,
+  );
+});
+
 describe('shutdown aborts in-flight work', () => {
   it('aborts a running tool handler with shutting_down, and the client is answered so', async () => {
     const app = createHttpApp({ service: 'shutdown-test', logger: silentLogger(), apiKey: undefined });
