@@ -47,8 +47,9 @@ export const registerUploadDocumentRoute = (
       },
     },
     async (request, reply): Promise<IngestUploadResult> => {
-      // Aborted when the client hangs up or the service shuts down: an upload whose client left is not ingested.
-      const signal = requestSignal(request, reply);
+      // Aborted when the client hangs up, the service shuts down, or INGEST_TIMEOUT_S has passed (the route's
+      // deadline, as the ingest_document tool's): an upload whose client left is not ingested.
+      const signal = requestSignal(request, reply, { timeoutMs: deps.ingestTimeoutMs });
       const upload = await receiveUpload(request, {
         uploadsDir: dir,
         maxBytes: deps.maxDocumentBytes,
