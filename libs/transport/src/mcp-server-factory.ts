@@ -72,6 +72,7 @@ export const createMcpServerFactory = (options: McpServerOptions): (() => Server
     );
     server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listed }));
     server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+      const receivedAt = Date.now();
       const registration = byName.get(request.params.name);
       if (!registration) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
       const progressToken = request.params._meta?.progressToken;
@@ -104,6 +105,7 @@ export const createMcpServerFactory = (options: McpServerOptions): (() => Server
             ms: callDeadlineMs(toolDeadlineMs(registration, options.deadlines), meta),
             errorCode: timeoutCode(registration.definition, registration),
             stop: ticket.signal,
+            receivedAt,
           });
         } finally {
           ticket.end();

@@ -62,6 +62,8 @@ export interface DeadlineRun {
   errorCode: string;
   /** Aborted when the call must stop at once for another reason (shutdown); its reason is answered. */
   stop?: AbortSignal;
+  /** When the call arrived (`Date.now()`): the time spent before the handler (argument checks) counts too. */
+  receivedAt?: number;
 }
 
 /**
@@ -76,20 +78,23 @@ export const runWithDeadline = async <I, O>(
   run: DeadlineRun,
 ): Promise<O> => {
   const expiry = new AbortController();
-  const started = Date.now();
-  const timer = setTimeout(() => {
-    expiry.abort(
-      new AppError(
-        run.errorCode,
-        `The operation did not finish within ${run.ms / 1000} s and was cancelled; try a narrower request.`,
-        { httpStatus: 504 },
-      ),
-    );
-    ctx.log.warn(
-      { deadline_ms: run.ms, elapsed_ms: Date.now() - started },
-      'tool deadline reached: operation cancelled',
-    );
-  }, run.ms);
+  const started = run.receivedAt ?? Date.now();
+  const timer = setTimeout(
+    () => {
+      expiry.abort(
+        new AppError(
+          run.errorCode,
+          `The operation did not finish within ${run.ms / 1000} s and was cancelled; try a narrower request.`,
+          { httpStatus: 504 },
+        ),
+      );
+      ctx.log.warn(
+        { deadline_ms: run.ms, elapsed_ms: Date.now() - started },
+        'tool deadline reached: operation cancelled',
+      );
+    },
+    Math.max(0, run.ms - (Date.now() - started)),
+  );
   const stopping = run.stop ? AbortSignal.any([expiry.signal, run.stop]) : expiry.signal;
   try {
     return await raceAbort(handler(input, { ...ctx, signal: AbortSignal.any([ctx.signal, stopping]) }), stopping);
