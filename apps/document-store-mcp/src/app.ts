@@ -1,6 +1,6 @@
 import multipart from '@fastify/multipart';
 import type { DocumentStoreDeps as UseCaseDeps } from '@lectern/document-store';
-import { documentStoreMcpService, sciragMcpService } from '@lectern/platform';
+import { documentStoreMcpService, mcpTimeouts, sciragMcpService } from '@lectern/platform';
 import type { Logger } from '@lectern/runtime';
 import { createHttpApp, mountMcp, type ToolRegistration } from '@lectern/transport';
 import type { FastifyInstance } from 'fastify';
@@ -18,7 +18,7 @@ export interface DocumentStoreDeps {
 /** Compose document-store-mcp without listening (tests use `inject()` or listen on port 0). */
 export const buildApp = (deps: DocumentStoreDeps): FastifyInstance => {
   const { config } = deps;
-  const service = documentStoreMcpService(deps.documentStore);
+  const service = documentStoreMcpService(deps.documentStore, mcpTimeouts(config));
   const app = createHttpApp({
     service: service.name,
     logger: deps.logger,
@@ -50,7 +50,7 @@ export const buildApp = (deps: DocumentStoreDeps): FastifyInstance => {
  */
 export const buildScirAgApp = (deps: DocumentStoreDeps): FastifyInstance => {
   const { config } = deps;
-  const service = sciragMcpService(deps.documentStore);
+  const service = sciragMcpService(deps.documentStore, mcpTimeouts(config));
   const app = createHttpApp({
     service: 'document-store-mcp-scirag',
     logger: deps.logger,

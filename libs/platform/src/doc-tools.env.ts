@@ -14,6 +14,7 @@ export const docToolsEnvShape = {
   /** Its bearer token (default: MCP_API_KEY, the converter's own default). */
   MARKITDOWN_API_KEY: envString(),
   DOC_INDEX_TIMEOUT_S: envInt(600, 1, 86_400),
+  MCP_TOOL_TIMEOUT_S: documentStoreEnvShape.MCP_TOOL_TIMEOUT_S,
   /** doc_search's mode when a call names none (docs/benchmarks/extraction-search.md). */
   DOC_SEARCH_MODE: z.preprocess((v) => (v === '' ? undefined : v), DocSearchModeSchema.default('bm25')),
   DOCUMENT_ROOTS: documentStoreEnvShape.DOCUMENT_ROOTS,

@@ -36,6 +36,11 @@ export const documentStoreEnvShape = {
   MAX_DOCUMENT_BYTES: envInt(200 * 1024 * 1024, 1),
   /** Ranking of spec 002's retrieve_document_chunks: hybrid (BM25 + dense, fused) or dense only. */
   RETRIEVE_SEARCH_MODE: envEnum(['hybrid', 'dense'] as const, 'hybrid'),
+  /**
+   * Deadline of each MCP tool call other than the ingest tools (INGEST_TIMEOUT_S, DOC_INDEX_TIMEOUT_S) and spec
+   * 004's (TOOL_TIMEOUT_S): searches, reads, listings, deletions. A client may lower it per call, never raise it.
+   */
+  MCP_TOOL_TIMEOUT_S: envInt(60, 1, 86_400),
   /** Spec 004 FR-011: deadline of each spec 004 tool call, 8-15 s. */
   TOOL_TIMEOUT_S: envInt(15, 8, 15),
   /** Spec 004 FR-010: the most characters a find_chunks/query_hybrid result's text keeps (clients may lower it). */

@@ -23,6 +23,7 @@ export type { PolicyKbSettings } from './policy-kb.js';
 export {
   documentStoreMcpService,
   extractionMcpService,
+  mcpTimeouts,
   policyKbMcpService,
   policyKbToolRegistrations,
   sciragMcpService,
@@ -31,4 +32,4 @@ export { docToolsDeps } from './doc-tools.js';
 export type { DocToolsSettings } from './doc-tools.js';
 export { DocToolsEnvSchema, docToolsEnvShape, docToolsSettings } from './doc-tools.env.js';
 export type { DocToolsEnv } from './doc-tools.env.js';
-export type { McpService } from './mcp-services.js';
+export type { McpService, McpTimeouts } from './mcp-services.js';

@@ -15,6 +15,7 @@ export const policyKbEnvShape = {
   DOCUMENT_ROOTS: envList([]),
   ENABLE_OCR: envBool(true),
   INGEST_TIMEOUT_S: envInt(1800, 1, 86_400),
+  MCP_TOOL_TIMEOUT_S: documentStoreEnvShape.MCP_TOOL_TIMEOUT_S,
   CHROMA_PERSIST_DIR: documentStoreEnvShape.CHROMA_PERSIST_DIR,
   EMBEDDING_MODEL: documentStoreEnvShape.EMBEDDING_MODEL,
   EMBEDDING_MODEL_DIR: documentStoreEnvShape.EMBEDDING_MODEL_DIR,

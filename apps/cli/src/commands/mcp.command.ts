@@ -4,6 +4,7 @@ import {
   documentStoreEnvShape,
   documentStoreMcpService,
   documentStoreSettings,
+  mcpTimeouts,
   policyKbDeps,
   policyKbEnvShape,
   policyKbMcpService,
@@ -45,7 +46,10 @@ export const registerMcpCommand = (program: Command, context: () => CliContext):
         queue: queueWorkerSettings(env),
       });
       try {
-        await serveStdio({ ...documentStoreMcpService(documentStoreDeps(platform, documentStoreSettings(env))), log });
+        await serveStdio({
+          ...documentStoreMcpService(documentStoreDeps(platform, documentStoreSettings(env)), mcpTimeouts(env)),
+          log,
+        });
       } finally {
         await platform.close();
       }
@@ -63,7 +67,10 @@ export const registerMcpCommand = (program: Command, context: () => CliContext):
         queue: queueWorkerSettings(env),
       });
       try {
-        await serveStdio({ ...policyKbMcpService(policyKbDeps(platform, policyKbSettings(env))), log });
+        await serveStdio({
+          ...policyKbMcpService(policyKbDeps(platform, policyKbSettings(env)), mcpTimeouts(env)),
+          log,
+        });
       } finally {
         await platform.close();
       }
