@@ -1,4 +1,5 @@
 import type { PolicyStoreDeps } from './deps.js';
+import { revisionKey } from './recover-interrupted.js';
 import { revisionFilter } from './revision-chunks.js';
 
 export interface PolicyConsistencyReport {
@@ -11,6 +12,12 @@ export interface PolicyConsistencyReport {
   orphan_revisions: Array<{ source: string; revision_id: string; chunks: number }>;
   /** Revisions whose `chunk_count` differs from the chunks stored. */
   count_mismatches: Array<{ source: string; revision_id: string; registered: number; stored: number }>;
+  /**
+   * Revisions left `processing` that no queued or running `policy-ingest` job owns (`live`): an ingest that was
+   * interrupted (its process killed). Not repaired here: policy-kb-mcp's recovery at start re-queues or fails them.
+   * Without `live` (embedded mode: the jobs live in the service's process) every `processing` revision is listed.
+   */
+  stuck_revisions: Array<{ source: string; revision_id: string; chunks: number }>;
   /** With `repair`: orphan chunks deleted, and `chunk_count`s set to what is stored. */
   removed_chunks: number;
   fixed_counts: number;
@@ -25,13 +32,14 @@ interface Scan {
   chunks: number;
   orphans: PolicyConsistencyReport['orphan_revisions'];
   mismatches: PolicyConsistencyReport['count_mismatches'];
+  stuck: PolicyConsistencyReport['stuck_revisions'];
 }
 
-const key = (source: string, revisionId: string): string => `${source}\u0000${revisionId}`;
+const key = revisionKey;
 
-const scan = async (deps: PolicyStoreDeps): Promise<Scan> => {
+const scan = async (deps: PolicyStoreDeps, live?: ReadonlySet<string>): Promise<Scan> => {
   const policies = await deps.registry.listPolicies();
-  const registered = new Map<string, { source: string; revision_id: string; chunk_count: number }>();
+  const registered = new Map<string, { source: string; revision_id: string; chunk_count: number; status: string }>();
   for (const p of policies)
     for (const r of await deps.registry.listRevisions(p.source)) registered.set(key(r.source, r.revision_id), r);
   const stored = new Map<string, { source: string; revision_id: string; chunks: number }>();
@@ -64,7 +72,12 @@ const scan = async (deps: PolicyStoreDeps): Promise<Scan> => {
         registered: r.chunk_count,
         stored: stored.get(k)?.chunks ?? 0,
       }))
-      .filter((m) => m.registered !== m.stored),
+      .filter(
+        (m) => m.registered !== m.stored && registered.get(key(m.source, m.revision_id))?.status !== 'processing',
+      ),
+    stuck: [...registered.entries()]
+      .filter(([k, r]) => r.status === 'processing' && !live?.has(k))
+      .map(([k, r]) => ({ source: r.source, revision_id: r.revision_id, chunks: stored.get(k)?.chunks ?? 0 })),
   };
 };
 
@@ -75,9 +88,9 @@ const scan = async (deps: PolicyStoreDeps): Promise<Scan> => {
  */
 export const checkPolicyConsistency = async (
   deps: PolicyStoreDeps,
-  input: { repair?: boolean } = {},
+  input: { repair?: boolean; live?: ReadonlySet<string> } = {},
 ): Promise<PolicyConsistencyReport> => {
-  const first = await scan(deps);
+  const first = await scan(deps, input.live);
   let removed = 0;
   let fixed = 0;
   let final = first;
@@ -88,7 +101,7 @@ export const checkPolicyConsistency = async (
       await deps.registry.updateRevision(m.source, m.revision_id, { chunk_count: m.stored });
       fixed += 1;
     }
-    final = await scan(deps);
+    final = await scan(deps, input.live);
   }
   return {
     collection: deps.collection,
@@ -98,9 +111,10 @@ export const checkPolicyConsistency = async (
     orphan_chunks: first.orphans.reduce((n, o) => n + o.chunks, 0),
     orphan_revisions: first.orphans,
     count_mismatches: first.mismatches,
+    stuck_revisions: first.stuck,
     removed_chunks: removed,
     fixed_counts: fixed,
     repaired: Boolean(input.repair),
-    consistent: final.orphans.length === 0 && final.mismatches.length === 0,
+    consistent: final.orphans.length === 0 && final.mismatches.length === 0 && final.stuck.length === 0,
   };
 };
