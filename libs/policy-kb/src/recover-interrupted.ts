@@ -71,12 +71,12 @@ export const recoverInterruptedRevisions = async (
   o: { jobs: PolicyIngestJobs; dataDir: string },
 ): Promise<PolicyRecoveryReport> => {
   const report: PolicyRecoveryReport = { requeued: [], failed: [], removed_chunks: 0, left_to_jobs: 0 };
-  const candidates = await findStuckRevisions(deps.registry, await liveIngestRevisions(o.jobs));
-  if (candidates.length === 0) return report;
-  // Read the jobs again after the registry: a revision uploaded meanwhile (entry first, then its job) is not stuck.
+  const processing = await findStuckRevisions(deps.registry, new Set());
+  if (processing.length === 0) return report;
+  // The jobs are read after the registry: a revision uploaded meanwhile (entry first, then its job) is not stuck.
   const live = await liveIngestRevisions(o.jobs);
   const uploads = policyUploadsDir(o.dataDir);
-  for (const candidate of candidates) {
+  for (const candidate of processing) {
     const { source, revision_id: revisionId } = candidate;
     if (live.has(revisionKey(source, revisionId))) {
       report.left_to_jobs += 1;
