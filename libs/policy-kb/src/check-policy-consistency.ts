@@ -85,6 +85,8 @@ const scan = async (deps: PolicyStoreDeps, live?: ReadonlySet<string>): Promise<
  * Spec 001 NFR-003: no chunk without a registry entry, and every revision's `chunk_count` equal to its chunks in
  * the store. `repair` deletes orphan chunks and sets each mismatched `chunk_count` to the chunks actually stored
  * (the registry then claims nothing that is not there), then checks again: `consistent` is the state after it.
+ * A revision stuck in `processing` (no live job in `live`) is inconsistent too; repair leaves it to the service's
+ * recovery at start (`recover-interrupted.ts`), which re-queues or fails it.
  */
 export const checkPolicyConsistency = async (
   deps: PolicyStoreDeps,
