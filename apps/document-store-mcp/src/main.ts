@@ -1,4 +1,5 @@
 import { createLogger, ConfigError } from '@lectern/runtime';
+import { recoverHalfWrittenDocuments } from '@lectern/document-store';
 import { describeDocumentStore } from '@lectern/platform';
 import { announceReady, httpShutdownStep, installShutdown } from '@lectern/transport';
 import { buildApp, buildScirAgApp } from './app.js';
@@ -9,6 +10,12 @@ const start = async () => {
   const config = loadConfig(process.env);
   const logger = createLogger('document-store-mcp', config.LOG_LEVEL);
   const { deps, platform } = composeDocumentStore(config, logger);
+  // Recovery at start: chunks an interrupted ingest left without their registry entry are removed when this process
+  // owns the store (embedded); with a shared store (REDIS_URL/QDRANT_URL) another replica may be mid-ingest, so they
+  // are only reported (`lectern docstore check --repair` removes them). A failure here is logged; the service starts.
+  await recoverHalfWrittenDocuments(deps, { repair: !config.REDIS_URL && !config.QDRANT_URL }).catch((err: unknown) =>
+    logger.error({ err }, 'document store recovery at start failed'),
+  );
   const app = buildApp({ config, logger, documentStore: deps });
   // spec 002's own listener, only when SCIRAG_PORT is set
   const scirag = config.SCIRAG_PORT === undefined ? undefined : buildScirAgApp({ config, logger, documentStore: deps });

@@ -1,3 +1,4 @@
+import { recoverInterruptedRevisions } from '@lectern/policy-kb';
 import { createPlatform, policyIngestService, policyKbDeps, policyKbSettings } from '@lectern/platform';
 import { createLogger, ConfigError, queueWorkerSettings } from '@lectern/runtime';
 import { announceReady, httpShutdownStep, installShutdown } from '@lectern/transport';
@@ -15,6 +16,14 @@ const start = async () => {
   });
   const policyKb = policyKbDeps(platform, policyKbSettings(config));
   const { queue: ingestQueue } = policyIngestService(platform, policyKb);
+  // Recovery at start: revisions a killed process left `processing` with no job to finish them are queued again
+  // (their upload is kept) or failed with the reason. A failure here is logged; the service still starts.
+  await recoverInterruptedRevisions(policyKb, { jobs: ingestQueue, dataDir: platform.dataDir }).catch((err: unknown) =>
+    logger.error(
+      { err },
+      'policy KB recovery at start failed; revisions stuck in processing stay so until the next start',
+    ),
+  );
   const app = buildApp({ config, logger, policyKb, ingestQueue });
   // Order: HTTP and its open streams first, then the platform's workers, queues, Redis, engine, embedders, stores.
   installShutdown({ log: logger, steps: [httpShutdownStep(app), ...platform.shutdownSteps()] });

@@ -17,3 +17,4 @@ export type { IndexedChunk, LoadedIndex } from './doc-index.js';
 export { rankChunks, snippetOf } from './search-index.js';
 export { normalizeString, validateAndNormalize } from './validate-normalize.js';
 export { bm25Scorer, inverseDocumentFrequencies, tfidfScore, tokenize, termStats, BM25_DEFAULTS } from './terms.js';
+export { sweepInterruptedIndexBuilds } from './recover-builds.js';

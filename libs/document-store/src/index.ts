@@ -83,3 +83,5 @@ export {
   trimAtWord,
 } from './project-chunks.js';
 export type { ProjectChunkDeps, RetrievalPolicy } from './project-chunks.js';
+export { recoverHalfWrittenDocuments } from './recover-half-written.js';
+export type { HalfWrittenReport } from './recover-half-written.js';

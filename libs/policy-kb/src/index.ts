@@ -18,3 +18,10 @@ export { policyKbToolRegistrations } from './tools/policy-tools.js';
 export { createPolicyIngestProcessor, policyUploadsDir } from './policy-ingest.processor.js';
 export { SEED_POLICIES, seedPolicies } from './seed-policies.js';
 export type { SeedPolicy, SeedReport, SeedRevision } from './seed-policies.js';
+export {
+  findStuckRevisions,
+  liveIngestRevisions,
+  recoverInterruptedRevisions,
+  revisionKey,
+} from './recover-interrupted.js';
+export type { PolicyIngestJobs, PolicyRecoveryReport } from './recover-interrupted.js';
