@@ -11,6 +11,8 @@ export interface EmbedBatchOptions {
   /** Texts per inference call, at most (default 32); a backend with a token budget per call splits further. */
   batchSize?: number;
   onProgress?: (done: number, total: number) => void;
+  /** Stops the work between batches (the call then rejects with the signal's reason). */
+  signal?: AbortSignal;
 }
 
 /** A sentence encoder: unit-length vectors (cosine = dot product), identical input -> bit-identical output. */

@@ -128,9 +128,13 @@ export interface VectorStore {
   readonly engine: 'embedded' | 'qdrant';
   ensureCollection(name: string, spec: EnsureCollectionSpec): Promise<CollectionInfo>;
   getCollection(name: string): Promise<CollectionInfo | null>;
-  upsert(name: string, points: Point[], opts: { fingerprint: EmbeddingFingerprint }): Promise<void>;
-  deleteByIds(name: string, ids: string[]): Promise<number>;
-  deleteByFilter(name: string, filter: Filter): Promise<number>;
+  upsert(
+    name: string,
+    points: Point[],
+    opts: { fingerprint: EmbeddingFingerprint; signal?: AbortSignal },
+  ): Promise<void>;
+  deleteByIds(name: string, ids: string[], opts?: { signal?: AbortSignal }): Promise<number>;
+  deleteByFilter(name: string, filter: Filter, opts?: { signal?: AbortSignal }): Promise<number>;
   /**
    * Merges `patch` into the payload of every point matching `filter` (keys in `patch` are set, others kept);
    * returns how many points matched. The filter needs a condition, as for `deleteByFilter`; patch values are
