@@ -19,7 +19,11 @@ export const createPolicyIngestProcessor =
     const result = await ingestPolicyRevision(
       { ...deps, roots: [...deps.roots, policyUploadsDir(dataDir)] },
       { source: payload.source, revision_id: payload.revision_id, file_path: path, reindex: payload.reindex },
-      (done, total, message) => ctx.progress(total ? Math.min(100, (100 * done) / total) : 0, { stage: message }),
+      {
+        progress: (done, total, message) =>
+          ctx.progress(total ? Math.min(100, (100 * done) / total) : 0, { stage: message }),
+        signal: ctx.signal,
+      },
     );
     return { version: 1, result };
   };

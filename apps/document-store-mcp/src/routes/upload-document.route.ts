@@ -36,10 +36,11 @@ export const registerUploadDocumentRoute = (
           400: errorResponse('Invalid fields, or the document could not be ingested (the error code says why)'),
           413: errorResponse('The document is larger than MAX_DOCUMENT_BYTES; nothing was stored'),
           415: errorResponse('Not multipart/form-data, or an unsupported file type'),
+          507: errorResponse('The server ran out of disk space (insufficient_storage); nothing of the document was kept'),
         },
       },
     },
-    async (request): Promise<IngestUploadResult> => {
+    async (request, reply): Promise<IngestUploadResult> => {
       const upload = await receiveUpload(request, {
         uploadsDir: dir,
         maxBytes: deps.maxDocumentBytes,
@@ -49,9 +50,15 @@ export const registerUploadDocumentRoute = (
         const fields = IngestUploadFieldsSchema.safeParse(upload.fields);
         if (!fields.success)
           throw new AppError(CommonErrorCodes.invalidArguments, `Invalid fields: ${describeZodError(fields.error)}`);
+        // A client that closes the request before the answer cancels the ingest (what it wrote is removed).
+        const closed = new AbortController();
+        reply.raw.once('close', () => {
+          if (!reply.raw.writableEnded) closed.abort();
+        });
         const result = await ingestDocument(
           { ...deps, roots: [...deps.roots, dir] },
           { ...fields.data, file_path: upload.path },
+          { signal: closed.signal },
         );
         return IngestUploadResultSchema.parse(result);
       } finally {
