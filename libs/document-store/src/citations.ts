@@ -225,13 +225,11 @@ export const matchCitation = (items: readonly CslItem[], doc: MatchEvidence, thr
       candidate: top.candidate,
     };
   }
-  const closest = scored
-    .slice(0, 3)
-    .map((s) => ({
-      citekey: s.item['citation-key'] ?? s.item.id,
-      title: s.item.title ?? '',
-      score: Math.round(s.score * 100) / 100,
-    }));
+  const closest = scored.slice(0, 3).map((s) => ({
+    citekey: s.item['citation-key'] ?? s.item.id,
+    title: s.item.title ?? '',
+    score: Math.round(s.score * 100) / 100,
+  }));
   const tried = [
     dois.length ? `DOI ${dois.join(', ')} (no entry has it)` : 'no DOI in the metadata or first pages',
     `titles ${candidates.map((c) => JSON.stringify(c.slice(0, 80))).join(', ') || '(none found)'} at threshold ${threshold}`,

@@ -1,7 +1,13 @@
 import { resolve } from 'node:path';
 import type { IngestDocumentInput as IngestDocumentInputSchema, IngestDocumentOutput } from '@lectern/contracts';
 import { chunkPages, countWords, markdownPages, sectionAt, sectionPaths } from '@lectern/chunking';
-import { assertSupportedFile, buildChunkRecords, classifyDocument, documentId, formatIngestedAt } from '@lectern/documents';
+import {
+  assertSupportedFile,
+  buildChunkRecords,
+  classifyDocument,
+  documentId,
+  formatIngestedAt,
+} from '@lectern/documents';
 import {
   containsDrawings,
   conversionJob,

@@ -130,7 +130,7 @@ export const ingestProjectFile = async (
   return deps.locks.run(`${record.project}:${docId}`, () =>
     runBounded(call, undefined, async (bound) => {
       const maxTokens = Math.min(record.chunking.max_tokens ?? ctx.embedder.maxTokens, ctx.embedder.maxTokens);
-      const { converted, chunks = [] } = await prepareDocument(
+      const { converted, chunks } = await prepareDocument(
         source,
         {
           // Spec 004 ingests sources to cite (papers, books, manuals): an image-based one is a scan to read, never a
@@ -234,6 +234,9 @@ const citationOf = (
     return { citation: null, how: { unmatched: match.hint } };
   }
   const how = { by: match.by, score: Math.round(match.score * 100) / 100 };
-  deps.log.info({ project, file: rel, citekey: match.citation.citekey, by: match.by, score: how.score }, 'citation matched');
+  deps.log.info(
+    { project, file: rel, citekey: match.citation.citekey, by: match.by, score: how.score },
+    'citation matched',
+  );
   return { citation: match.citation, how };
 };

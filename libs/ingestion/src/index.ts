@@ -30,4 +30,11 @@ export {
   type ImageBasedSkip,
   type ScannedPdfPolicy,
 } from './scan-rules.js';
-export { EMBED_SLICE, storeChunks, WRITE_SLICE, type ChunkToStore, type StorePlan } from './store-chunks.js';
+export {
+  EMBED_SLICE,
+  storeChunks,
+  storedAmong,
+  WRITE_SLICE,
+  type ChunkToStore,
+  type StorePlan,
+} from './store-chunks.js';

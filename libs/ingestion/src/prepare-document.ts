@@ -68,10 +68,10 @@ export interface PrepareSpec<R, C, S> {
   onConversionProgress?: (p: ConversionProgressReport) => void;
 }
 
-export type PreparedDocument<R, C, S> = { source: SourceDocument; converted: R } & (
-  | { skipped: S; chunks?: undefined }
-  | { skipped?: undefined; chunks: C[] }
-);
+/** The prepared document: its chunks, or (only when the spec has a rule that skips) the reason it was skipped. */
+export type PreparedDocument<R, C, S> = { source: SourceDocument; converted: R } & ([S] extends [never]
+  ? { skipped?: undefined; chunks: C[] }
+  : { skipped: S; chunks?: undefined } | { skipped?: undefined; chunks: C[] });
 
 /**
  * Step one of every ingest: (resolve inside the roots, read and hash once — or take a source already read), convert
@@ -98,10 +98,10 @@ export const prepareDocument = async <R, C, S = never>(
     });
     checkpoint(signal);
     const skipped = spec.rule?.(converted, source);
-    if (skipped !== undefined) return { source, converted, skipped };
+    if (skipped !== undefined) return { source, converted, skipped } as unknown as PreparedDocument<R, C, S>;
     const chunks = await spec.chunk(converted, source);
     checkpoint(signal);
-    return { source, converted, chunks };
+    return { source, converted, chunks } as unknown as PreparedDocument<R, C, S>;
   } catch (error) {
     throw asStorageError(afterAbort(error, signal));
   }

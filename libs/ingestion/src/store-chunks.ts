@@ -1,7 +1,7 @@
 import type { EmbeddingFingerprint } from '@lectern/contracts';
 import type { Embedder } from '@lectern/embedding';
 import type { Logger } from '@lectern/runtime';
-import type { VectorStore } from '@lectern/vector-store';
+import type { Filter, StoredPoint, VectorStore } from '@lectern/vector-store';
 import { afterAbort, checkpoint, type BoundContext } from './ingest-context.js';
 import { asStorageError } from './storage-errors.js';
 
@@ -107,4 +107,29 @@ const removeWritten = async (plan: StorePlan, ids: readonly string[]): Promise<v
       'could not remove the points of a failed store',
     );
   }
+};
+
+/**
+ * Which of `ids` are stored already, among the points `filter` selects (e.g. the documents or files of the call):
+ * a store of caller-made chunks passes them as `existing`, so a failure never removes what an earlier call stored.
+ */
+export const storedAmong = async (
+  store: VectorStore,
+  collection: string,
+  filter: Filter,
+  ids: Iterable<string>,
+): Promise<Set<string>> => {
+  const wanted = new Set(ids);
+  const out = new Set<string>();
+  let cursor: string | null = null;
+  do {
+    const page: { points: StoredPoint[]; next: string | null } = await store.scroll(collection, {
+      filter,
+      limit: 1000,
+      cursor,
+    });
+    for (const p of page.points) if (wanted.has(p.id)) out.add(p.id);
+    cursor = page.next;
+  } while (cursor);
+  return out;
 };

@@ -62,17 +62,18 @@ export const ingestPolicyRevision = async (
     try {
       if (input.reindex) await deleteRevisionChunks(deps, source, revisionId);
       return await runBounded(ctx, { ms: deps.ingestTimeoutMs, setting: 'INGEST_TIMEOUT_S' }, async (bound) => {
-        const { converted, chunks = [] } = await prepareDocument(
+        const { converted, chunks } = await prepareDocument(
           file,
           {
             convert: conversionJob(deps.conversion, { enableOcr: deps.enableOcr }),
-            rule: (result, { filename }) => requireText(result, filename),
-            chunk: (result) =>
-              chunkPolicy(
+            chunk: (result, { filename }) => {
+              requireText(result, filename);
+              return chunkPolicy(
                 source,
                 revisionId,
                 result.pages.map((p) => ({ page_number: p.page_number, text: p.text })),
-              ),
+              );
+            },
           },
           bound,
         );

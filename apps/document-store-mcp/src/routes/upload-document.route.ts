@@ -36,7 +36,9 @@ export const registerUploadDocumentRoute = (
           400: errorResponse('Invalid fields, or the document could not be ingested (the error code says why)'),
           413: errorResponse('The document is larger than MAX_DOCUMENT_BYTES; nothing was stored'),
           415: errorResponse('Not multipart/form-data, or an unsupported file type'),
-          507: errorResponse('The server ran out of disk space (insufficient_storage); nothing of the document was kept'),
+          507: errorResponse(
+            'The server ran out of disk space (insufficient_storage); nothing of the document was kept',
+          ),
         },
       },
     },

@@ -13,7 +13,7 @@ import { findChunks, inspectProject, listProjects, queryHybrid, storeChunks } fr
 export const projectTools = (deps: DocumentStoreDeps): ToolRegistration[] =>
   withDeadlines(
     [
-      bindTool(storeChunksTool, (input) => storeChunks(deps, input)),
+      bindTool(storeChunksTool, (input, ctx) => storeChunks(deps, input, { signal: ctx.signal })),
       bindTool(findChunksTool, (input) => findChunks(deps, input)),
       bindTool(queryHybridTool, (input) => queryHybrid(deps, input)),
       bindTool(inspectCollectionTool, (input) => inspectProject(deps, input)),
