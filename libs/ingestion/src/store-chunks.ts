@@ -37,7 +37,7 @@ export interface StorePlan {
 }
 
 /** Texts per embedding call: the signal is checked between calls (the embedder checks it inside one, too). */
-export const EMBED_SLICE = 256;
+export const EMBED_SLICE = 16;
 /** Points per store write: each write is one transaction (SQLite) or one request batch (Qdrant). */
 export const WRITE_SLICE = 500;
 
