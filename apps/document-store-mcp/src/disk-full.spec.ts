@@ -48,21 +48,26 @@ const search = async (query: string, applicationRef: string) =>
 
 describe('a full disk while ingesting (insufficient_storage)', () => {
   it('answers insufficient_storage, leaves nothing searchable, keeps serving reads, and a retry after freeing space succeeds', async () => {
-    // A first document stored normally: what reads must keep answering, and a measure of the store's growth.
-    const before = usedBytes(mountDir);
+    // A first document stored normally (what reads must keep answering), then a second one to measure how much
+    // the store grows per chunk once its collections exist.
     const small = await ds.call('ingest_document', {
-      file_path: numberedPdfFile(40, 'disk-full-small.pdf'),
+      file_path: numberedPdfFile(10, 'disk-full-small.pdf'),
       application_ref: 'DISK/SMALL',
     });
     expect(small.body).toMatchObject({ status: 'success' });
-    const smallChunks = (small.body as { chunks_created: number }).chunks_created;
-    const perChunk = Math.max(1024, (usedBytes(mountDir) - before) / smallChunks);
+    const before = usedBytes(mountDir);
+    const measured = await ds.call('ingest_document', {
+      file_path: numberedPdfFile(30, 'disk-full-measure.pdf'),
+      application_ref: 'DISK/MEASURE',
+    });
+    expect(measured.body).toMatchObject({ status: 'success' });
+    const perPage = Math.max(1024, (usedBytes(mountDir) - before) / 30);
 
-    // The big document needs about 1,000 chunks; leave room for well under half of them.
-    const bigPages = 800;
-    const needed = perChunk * smallChunks * (bigPages / 40);
+    // The big document needs about 200 chunks; leave room for about a third of it.
+    const bigPages = 150;
+    const needed = perPage * bigPages;
     const filler = join(mountDir, 'filler.bin');
-    const fill = Math.max(0, freeBytes(mountDir) - Math.floor(needed * 0.4));
+    const fill = Math.max(0, freeBytes(mountDir) - Math.floor(needed * 0.35));
     writeFileSync(filler, Buffer.alloc(fill));
     expect(freeBytes(mountDir)).toBeLessThan(needed);
 
@@ -73,7 +78,7 @@ describe('a full disk while ingesting (insufficient_storage)', () => {
     expect((failed.body as { message: string }).message).toContain('disk space');
 
     // Nothing half-written is searchable, and the registry does not know the document.
-    expect((await search('quick brown fox page 700', 'DISK/BIG')).results).toEqual([]);
+    expect((await search('quick brown fox page 140', 'DISK/BIG')).results).toEqual([]);
     expect(await ds.deps.store.count('application_docs', { application_ref: 'DISK/BIG' })).toBe(0);
     expect((await ds.call('list_ingested_documents', { application_ref: 'DISK/BIG' })).body).toMatchObject({
       document_count: 0,
@@ -89,7 +94,7 @@ describe('a full disk while ingesting (insufficient_storage)', () => {
     expect(freeBytes(mountDir)).toBeGreaterThan(needed);
     const retried = await ds.call('ingest_document', { file_path: big, application_ref: 'DISK/BIG' });
     expect(retried.body).toMatchObject({ status: 'success' });
-    expect((await search('quick brown fox page 700', 'DISK/BIG')).results.length).toBeGreaterThan(0);
+    expect((await search('quick brown fox page 140', 'DISK/BIG')).results.length).toBeGreaterThan(0);
     expect(await ds.deps.store.count('application_docs', { application_ref: 'DISK/BIG' })).toBe(
       (retried.body as { chunks_created: number }).chunks_created,
     );
