@@ -93,29 +93,25 @@ describe('cancellation: a client that cancels (notifications/cancelled)', () => 
     expect(listed.body).toMatchObject({ document_count: 0 });
   }, 300_000);
 
-  it('store_document_chunks cancelled: no chunk of the call is stored, the server idle', async () => {
+  /** The call, cancelled by its client 3 s after it was sent (well within its minutes of work). */
+  const cancelledAfter3s = async (name: string, args: Record<string, unknown>) => {
     const controller = new AbortController();
-    const call = ds.client.callTool(
-      { name: 'store_document_chunks', arguments: { collection: 'cancel_spec002', chunks: spec002Chunks('big.txt') } },
-      undefined,
-      { signal: controller.signal, timeout: 600_000 },
-    );
+    const call = ds.client.callTool({ name, arguments: args }, undefined, {
+      signal: controller.signal,
+      timeout: 600_000,
+    });
     await sleep(3000);
     controller.abort();
     await expect(call).rejects.toThrow();
+  };
+
+  it('store_document_chunks cancelled: no chunk of the call is stored, the server idle', async () => {
+    await cancelledAfter3s('store_document_chunks', { collection: 'cancel_spec002', chunks: spec002Chunks('big.txt') });
     await expectNothingLanded(() => pointsIn(ds, 'cancel_spec002'), 0);
   }, 300_000);
 
   it('store_chunks cancelled: the project keeps only what it had, the server idle', async () => {
-    const controller = new AbortController();
-    const call = ds.client.callTool(
-      { name: 'store_chunks', arguments: { project: 'cancel_project', chunks: spec004Chunks('doc_cancelled') } },
-      undefined,
-      { signal: controller.signal, timeout: 600_000 },
-    );
-    await sleep(3000);
-    controller.abort();
-    await expect(call).rejects.toThrow();
+    await cancelledAfter3s('store_chunks', { project: 'cancel_project', chunks: spec004Chunks('doc_cancelled') });
     await expectNothingLanded(() => pointsIn(ds, 'cancel_project'), 1);
   }, 300_000);
 });
