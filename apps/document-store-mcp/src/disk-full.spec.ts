@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { numberedPdfFile } from '@lectern/testing';
@@ -76,6 +76,15 @@ describe('a full disk while ingesting (insufficient_storage)', () => {
     expect(failed.isError).toBe(true);
     expect(failed.body).toMatchObject({ status: 'error', error_type: 'insufficient_storage' });
     expect((failed.body as { message: string }).message).toContain('disk space');
+
+    // The REST upload of the same document answers HTTP 507 with the same code.
+    const body = new FormData();
+    body.append('application_ref', 'DISK/REST');
+    body.append('file', new Blob([readFileSync(big)], { type: 'application/pdf' }), 'disk-full-big.pdf');
+    const rest = await fetch(`${ds.baseUrl}/api/documents`, { method: 'POST', body });
+    expect(rest.status).toBe(507);
+    expect(await rest.json()).toMatchObject({ error: { code: 'insufficient_storage' } });
+    expect(await ds.deps.store.count('application_docs', { application_ref: 'DISK/REST' })).toBe(0);
 
     // Nothing half-written is searchable, and the registry does not know the document.
     expect((await search('quick brown fox page 140', 'DISK/BIG')).results).toEqual([]);
