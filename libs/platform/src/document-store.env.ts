@@ -11,6 +11,7 @@ import {
   envUrl,
   queueEnvShape,
 } from '@lectern/runtime';
+import { SCANNED_PDF_POLICIES } from '@lectern/ingestion';
 import { z } from 'zod';
 import type { DocumentStoreSettings } from './document-store.js';
 
@@ -24,6 +25,8 @@ export const documentStoreEnvShape = {
   DOCUMENT_ROOTS: envList([]),
   ENABLE_OCR: envBool(true),
   IMAGE_RATIO_THRESHOLD: envNumber(OCR_THRESHOLDS.imageRatio, 0, 1),
+  /** A scanned (image-based) PDF: `ocr` keeps a scan whose OCR reads as prose; `skip` skips it (spec 000's rule). */
+  SCANNED_PDF_POLICY: envEnum(SCANNED_PDF_POLICIES, 'ocr'),
   INGEST_TIMEOUT_S: envInt(600, 1, 86_400),
   /** Spec 000 names ChromaDB's directory; here it is where the embedded store lives (default DATA_DIR/vectors). */
   CHROMA_PERSIST_DIR: envString(),
@@ -87,6 +90,7 @@ export const documentStoreSettings = (env: DocumentStoreEnv): DocumentStoreSetti
   pdfEngine: env.PDF_ENGINE,
   enableOcr: env.ENABLE_OCR,
   imageRatioThreshold: env.IMAGE_RATIO_THRESHOLD,
+  scannedPdfPolicy: env.SCANNED_PDF_POLICY,
   maxDocumentBytes: env.MAX_DOCUMENT_BYTES,
   ingestTimeoutMs: env.INGEST_TIMEOUT_S * 1000,
   retrieveMode: env.RETRIEVE_SEARCH_MODE,

@@ -5,12 +5,15 @@ import {
   type RetrieveMode,
   type StoreDeps,
 } from '@lectern/document-store';
+import type { ScannedPdfPolicy } from '@lectern/ingestion';
 import { serviceIngestDeps, type ServiceIngestSettings } from './service-conversion.js';
 import type { Platform, VectorStoreOptions } from './platform.js';
 
 export interface DocumentStoreSettings extends VectorStoreOptions, ServiceIngestSettings {
   defaultProject: string;
   imageRatioThreshold: number;
+  /** `SCANNED_PDF_POLICY` (default `ocr`). */
+  scannedPdfPolicy?: ScannedPdfPolicy | undefined;
   retrieveMode?: RetrieveMode | undefined;
   /** Spec 004 tool deadline (8-15 s). */
   toolDeadlineMs?: number | undefined;
@@ -41,6 +44,7 @@ export const documentStoreDeps = (
   ...documentStoreReader(platform, s),
   ...serviceIngestDeps(platform, s),
   imageRatioThreshold: s.imageRatioThreshold,
+  scannedPdfPolicy: s.scannedPdfPolicy ?? 'ocr',
   retrieveMode: s.retrieveMode ?? 'hybrid',
   ...(s.toolDeadlineMs ? { toolDeadlineMs: s.toolDeadlineMs } : {}),
   ...(s.retrievalMaxChars ? { retrieval: { maxResultChars: s.retrievalMaxChars } } : {}),
