@@ -1,5 +1,4 @@
 import { createLogger, ConfigError } from '@lectern/runtime';
-import { describeDocumentStore } from '@lectern/platform';
 import { announceReady, httpShutdownStep, installShutdown } from '@lectern/transport';
 import { buildApp, buildScirAgApp } from './app.js';
 import { composeDocumentStore } from './compose.js';
@@ -8,14 +7,17 @@ import { loadConfig } from './config.js';
 const start = async () => {
   const config = loadConfig(process.env);
   const logger = createLogger('document-store-mcp', config.LOG_LEVEL);
-  const { deps, platform } = composeDocumentStore(config, logger);
-  const app = buildApp({ config, logger, documentStore: deps });
+  const { platform, documentStore } = composeDocumentStore(config, logger);
+  const app = buildApp({ config, logger, documentStore: documentStore.deps });
   // spec 002's own listener, only when SCIRAG_PORT is set
-  const scirag = config.SCIRAG_PORT === undefined ? undefined : buildScirAgApp({ config, logger, documentStore: deps });
+  const scirag =
+    config.SCIRAG_PORT === undefined
+      ? undefined
+      : buildScirAgApp({ config, logger, documentStore: documentStore.deps });
   const http = [httpShutdownStep(app), ...(scirag ? [{ ...httpShutdownStep(scirag), name: 'http-scirag' }] : [])];
   // Order: HTTP and its open streams first, then the platform's workers, queues, Redis, engine, embedders, store.
   installShutdown({ log: logger, steps: [...http, ...platform.shutdownSteps()] });
-  const facts = { host: config.HOST, auth: Boolean(config.MCP_API_KEY), details: describeDocumentStore(config) };
+  const facts = { host: config.HOST, auth: Boolean(config.MCP_API_KEY), details: documentStore.details };
   await app.listen({ port: config.DOCUMENT_STORE_PORT, host: config.HOST });
   if (scirag) {
     await scirag.listen({ port: config.SCIRAG_PORT, host: config.HOST });

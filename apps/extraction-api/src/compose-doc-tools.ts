@@ -1,5 +1,5 @@
-import { createDocTools, type DocTools } from '@lectern/doc-tools';
-import { createPlatform, docToolsDeps, docToolsSettings, type Platform } from '@lectern/platform';
+import { docToolsModule, type DocTools } from '@lectern/doc-tools';
+import { createPlatform, platformOptions, type Platform } from '@lectern/platform';
 import type { Logger } from '@lectern/runtime';
 import type { ExtractionConfig } from './config.js';
 
@@ -14,6 +14,6 @@ export interface ComposedDocTools {
  * at MARKITDOWN_URL when set, else the conversion job (on converter workers when REDIS_URL is set, else here).
  */
 export const composeDocTools = (config: ExtractionConfig, log: Logger, platform?: Platform): ComposedDocTools => {
-  const p = platform ?? createPlatform({ dataDir: config.DATA_DIR, log, redisUrl: config.REDIS_URL });
-  return { platform: p, docTools: createDocTools(docToolsDeps(p, docToolsSettings(config))) };
+  const p = platform ?? createPlatform(platformOptions(config, log));
+  return { platform: p, docTools: docToolsModule(p, config).tools };
 };

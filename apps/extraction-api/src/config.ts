@@ -1,5 +1,5 @@
 import type { LlmSettings } from '@lectern/extraction';
-import { docToolsEnvShape } from '@lectern/platform';
+import { docToolsEnvShape } from '@lectern/doc-tools';
 import {
   commonEnvShape,
   envEnum,

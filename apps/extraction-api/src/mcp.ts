@@ -1,5 +1,4 @@
-import type { DocTools } from '@lectern/doc-tools';
-import { extractionMcpService } from '@lectern/platform';
+import { docToolsMcpService, type DocTools } from '@lectern/doc-tools';
 import { mountMcp } from '@lectern/transport';
 import type { FastifyInstance } from 'fastify';
 import type { ExtractionConfig } from './config.js';
@@ -10,7 +9,7 @@ import type { ExtractionConfig } from './config.js';
  * `MCP_TOOLS_URL` (default: this `/mcp`), and so can any outside agent.
  */
 export const mountDocTools = (app: FastifyInstance, config: ExtractionConfig, tools: DocTools | undefined): void => {
-  const service = extractionMcpService(tools);
+  const service = docToolsMcpService(tools);
   mountMcp(app, {
     ...service,
     sessionMode: config.MCP_HTTP_SESSIONS,

@@ -1,7 +1,6 @@
 import multipart from '@fastify/multipart';
 import type { PolicyIngestJobPayload, PolicyIngestJobResult } from '@lectern/contracts';
-import type { PolicyKbDeps as UseCaseDeps } from '@lectern/policy-kb';
-import { policyKbMcpService } from '@lectern/platform';
+import { policyKbMcpService, type PolicyKbDeps as UseCaseDeps } from '@lectern/policy-kb';
 import type { JobQueue } from '@lectern/queue';
 import { createHttpApp, mountMcp, type ToolRegistration } from '@lectern/transport';
 import type { Logger } from '@lectern/runtime';

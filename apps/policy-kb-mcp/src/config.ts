@@ -1,4 +1,4 @@
-import { policyKbEnvShape } from '@lectern/platform';
+import { policyKbEnvShape } from '@lectern/policy-kb';
 import { commonEnvShape, envEnum, envPort, mcpOriginEnvShape, parseEnv } from '@lectern/runtime';
 import { z } from 'zod';
 

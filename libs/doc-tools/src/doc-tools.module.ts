@@ -1,9 +1,19 @@
 import { resolve } from 'node:path';
-import type { DocSearchMode } from '@lectern/contracts';
+import { extractionDocTools, type DocSearchMode } from '@lectern/contracts';
 import type { PdfEngine } from '@lectern/conversion';
-import { conversionMarkdownSource, httpMarkdownSource, type DocToolsDeps } from '@lectern/doc-tools';
-import type { EmbedderOptions, Platform } from './platform.js';
-import { serviceConversion } from './service-conversion.js';
+import {
+  serviceConversion,
+  unboundTools,
+  type EmbedderOptions,
+  type McpService,
+  type Platform,
+} from '@lectern/platform';
+import { LECTERN_VERSION } from '@lectern/runtime';
+import type { DocToolsDeps } from './deps.js';
+import { docToolsSettings, type DocToolsEnv } from './doc-tools.env.js';
+import { createDocTools, type DocTools } from './doc-tools.js';
+import { conversionMarkdownSource, httpMarkdownSource } from './markdown-source.js';
+import { docToolRegistrations } from './tools/doc-tool-registrations.js';
 
 export interface DocToolsSettings {
   /** Allowed roots of `doc_index_build`'s file paths (default: the data directory, where uploads are). */
@@ -37,3 +47,35 @@ export const docToolsDeps = (platform: Platform, s: DocToolsSettings): DocToolsD
   embedders: platform.embedders(s.embedding),
   log: platform.log,
 });
+
+/**
+ * extraction-api's MCP server (spec 003's `mcp-tools` role at `/mcp`): the four document tools its agent uses,
+ * open to outside agents too (without tools every tool answers `not_implemented`).
+ */
+export const docToolsMcpService = (tools?: DocTools): McpService => ({
+  name: 'extraction-api',
+  version: LECTERN_VERSION,
+  instructions:
+    'Lectern document tools (spec 003): doc_index_build a document, then per field doc_search and doc_read the ' +
+    'chunks it finds (locators h{n}-c{m} / h{n}-t{m}), and json_validate_and_normalize the result against its schema.',
+  tools: tools ? docToolRegistrations(tools) : unboundTools(extractionDocTools),
+});
+
+/** Spec 003's document tools composed on a platform: what extraction-api serves at `/mcp`. */
+export interface DocToolsModule {
+  deps: DocToolsDeps;
+  tools: DocTools;
+  /** The MCP server of the four tools (extraction-api's `/mcp`). */
+  mcpService: McpService;
+}
+
+/**
+ * The document tools from their variables on `platform`: Markdown from the converter at MARKITDOWN_URL when set,
+ * else the conversion job (on converter workers when the platform has Redis, else here). Their shutdown steps
+ * (conversion pools, embedders) are the platform's.
+ */
+export const docToolsModule = (platform: Platform, env: DocToolsEnv): DocToolsModule => {
+  const deps = docToolsDeps(platform, docToolsSettings(env));
+  const tools = createDocTools(deps);
+  return { deps, tools, mcpService: docToolsMcpService(tools) };
+};

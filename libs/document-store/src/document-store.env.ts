@@ -1,7 +1,8 @@
 import { ProjectIdSchema } from '@lectern/contracts';
-import { commonEnvShape, envBool, envEnum, envInt, envList, envNumber, envString, envUrl } from '@lectern/runtime';
+import { documentInputEnvShape, storeAndEmbeddingSettings, storeEnvShape } from '@lectern/platform';
+import { commonEnvShape, envEnum, envInt, envNumber } from '@lectern/runtime';
 import { z } from 'zod';
-import type { DocumentStoreSettings } from './document-store.js';
+import type { DocumentStoreSettings } from './document-store.module.js';
 
 /**
  * The document store's variables (spec 000's names and defaults, plus the platform's), shared by
@@ -9,59 +10,22 @@ import type { DocumentStoreSettings } from './document-store.js';
  */
 export const documentStoreEnvShape = {
   DOCUMENT_STORE_PROJECT: z.preprocess((v) => (v === '' ? undefined : v), ProjectIdSchema.default('application_docs')),
-  /** Allowed roots for client-supplied file paths; default: the data directory. */
-  DOCUMENT_ROOTS: envList([]),
-  ENABLE_OCR: envBool(true),
+  ...documentInputEnvShape,
   IMAGE_RATIO_THRESHOLD: envNumber(0.7, 0, 1),
   INGEST_TIMEOUT_S: envInt(600, 1, 86_400),
-  /** Spec 000 names ChromaDB's directory; here it is where the embedded store lives (default DATA_DIR/vectors). */
-  CHROMA_PERSIST_DIR: envString(),
-  /** Embedding model for new projects: a model id or `auto` (MiniLM when its files are present, else the bundled model). */
-  EMBEDDING_MODEL: z.preprocess((v) => (v === '' ? undefined : v), z.string().default('auto')),
-  /** Directory holding the all-MiniLM-L6-v2 files (default: `DATA_DIR/models/<model>`). */
-  EMBEDDING_MODEL_DIR: envString(),
-  EMBEDDING_QUANTIZED: envBool(false),
-  EMBEDDING_THREADS: envInt(0, 0, 256),
-  MAX_DOCUMENT_BYTES: envInt(200 * 1024 * 1024, 1),
   /** Ranking of spec 002's retrieve_document_chunks: hybrid (BM25 + dense, fused) or dense only. */
   RETRIEVE_SEARCH_MODE: envEnum(['hybrid', 'dense'] as const, 'hybrid'),
   /** Spec 004 FR-011: deadline of each spec 004 tool call, 8-15 s. */
   TOOL_TIMEOUT_S: envInt(15, 8, 15),
   /** Spec 004 FR-010: the most characters a find_chunks/query_hybrid result's text keeps (clients may lower it). */
   RETRIEVAL_MAX_CHARS: envInt(1500, 50, 20_000),
-  QDRANT_URL: envUrl(),
-  QDRANT_API_KEY: envString(),
-  REDIS_URL: envUrl(),
+  ...storeEnvShape,
 };
 
 export const DocumentStoreEnvSchema = z.object({ ...documentStoreEnvShape, PDF_ENGINE: commonEnvShape.PDF_ENGINE });
 export type DocumentStoreEnv = z.infer<typeof DocumentStoreEnvSchema>;
 
-type StoreEnvKeys =
-  | 'CHROMA_PERSIST_DIR'
-  | 'QDRANT_URL'
-  | 'QDRANT_API_KEY'
-  | 'EMBEDDING_MODEL'
-  | 'EMBEDDING_MODEL_DIR'
-  | 'EMBEDDING_QUANTIZED'
-  | 'EMBEDDING_THREADS';
-
-/** The vector store and embedding settings every service reading the store takes from the same variables. */
-export const storeAndEmbeddingSettings = (
-  env: Pick<DocumentStoreEnv, StoreEnvKeys>,
-): Pick<DocumentStoreSettings, 'vectorDir' | 'qdrantUrl' | 'qdrantApiKey' | 'embedding'> => ({
-  vectorDir: env.CHROMA_PERSIST_DIR,
-  qdrantUrl: env.QDRANT_URL,
-  qdrantApiKey: env.QDRANT_API_KEY,
-  embedding: {
-    model: env.EMBEDDING_MODEL,
-    modelDir: env.EMBEDDING_MODEL_DIR,
-    quantized: env.EMBEDDING_QUANTIZED,
-    threads: env.EMBEDDING_THREADS || undefined,
-  },
-});
-
-/** The platform's document-store settings from those variables. */
+/** The document store's settings from those variables. */
 export const documentStoreSettings = (env: DocumentStoreEnv): DocumentStoreSettings => ({
   ...storeAndEmbeddingSettings(env),
   defaultProject: env.DOCUMENT_STORE_PROJECT,

@@ -1,12 +1,13 @@
-import {
-  AuditLog,
-  ProjectCache,
-  type DocumentStoreDeps,
-  type RetrieveMode,
-  type StoreDeps,
-} from '@lectern/document-store';
-import { serviceIngestDeps, type ServiceIngestSettings } from './service-conversion.js';
-import type { Platform, VectorStoreOptions } from './platform.js';
+import { sciragTools } from '@lectern/contracts';
+import type { McpService, Platform, VectorStoreOptions } from '@lectern/platform';
+import { LECTERN_VERSION } from '@lectern/runtime';
+import { AuditLog } from './audit.js';
+import type { RetrieveMode } from './collection-tools.js';
+import type { DocumentStoreDeps, StoreDeps } from './deps.js';
+import { describeDocumentStore, documentStoreSettings, type DocumentStoreEnv } from './document-store.env.js';
+import { ProjectCache } from './projects.js';
+import { serviceIngestDeps, type ServiceIngestSettings } from './service-ingest.js';
+import { documentStoreToolRegistrations } from './tools/tool-registrations.js';
 
 export interface DocumentStoreSettings extends VectorStoreOptions, ServiceIngestSettings {
   defaultProject: string;
@@ -45,3 +46,59 @@ export const documentStoreDeps = (
   ...(s.toolDeadlineMs ? { toolDeadlineMs: s.toolDeadlineMs } : {}),
   ...(s.retrievalMaxChars ? { retrieval: { maxResultChars: s.retrievalMaxChars } } : {}),
 });
+
+/** document-store-mcp's server: specs 000, 002 and 004's tools (without deps every tool answers `not_implemented`). */
+export const documentStoreMcpService = (deps?: DocumentStoreDeps): McpService => ({
+  name: 'document-store-mcp',
+  version: LECTERN_VERSION,
+  instructions:
+    'Lectern document store: ingest planning documents (PDF, images), search them with citations ' +
+    '(page numbers), read them, and store/query citable chunks in per-project collections.',
+  tools: documentStoreToolRegistrations(deps),
+});
+
+/**
+ * Spec 002's server (SciRAG) for the clients that expect only its three tools at `/sse` on their own port
+ * (document-store-mcp's `SCIRAG_PORT` listener): the same bound tools as `documentStoreMcpService`, no others.
+ */
+export const sciragMcpService = (deps?: DocumentStoreDeps): McpService => {
+  const names = new Set(sciragTools.map((d) => d.name));
+  return {
+    name: 'scirag',
+    version: LECTERN_VERSION,
+    instructions:
+      'Lectern document store, SciRAG tools (spec 002): store_document_chunks into a collection, ' +
+      'retrieve_document_chunks semantically similar to a query, list_collections.',
+    tools: documentStoreToolRegistrations(deps).filter((t) => names.has(t.definition.name)),
+  };
+};
+
+/** The document store composed on a platform: what document-store-mcp and `lectern mcp documents` serve. */
+export interface DocumentStoreModule {
+  deps: DocumentStoreDeps & { retrieveMode: RetrieveMode };
+  /** document-store-mcp's MCP server (specs 000, 002, 004). */
+  mcpService: McpService;
+  /** Spec 002's three tools alone (the `SCIRAG_PORT` listener). */
+  sciragMcpService: McpService;
+  /** What the ready line says about the store (store, queue, project, embedding model). */
+  details: Record<string, string>;
+}
+
+/**
+ * The document store from its variables on `platform`: Qdrant when QDRANT_URL is set (else the embedded SQLite
+ * store), conversion jobs on converter workers when the platform has Redis (else in this process). Its shutdown
+ * steps (the audit log's flush) are registered on the platform at their stage, so `platform.shutdownSteps()`
+ * closes it in order with the store it writes to.
+ */
+export const documentStoreModule = (
+  platform: Platform,
+  env: DocumentStoreEnv & { DATA_DIR?: string },
+): DocumentStoreModule => {
+  const deps = documentStoreDeps(platform, documentStoreSettings(env));
+  return {
+    deps,
+    mcpService: documentStoreMcpService(deps),
+    sciragMcpService: sciragMcpService(deps),
+    details: describeDocumentStore({ ...env, DATA_DIR: env.DATA_DIR ?? platform.dataDir }),
+  };
+};

@@ -1,8 +1,8 @@
 import { ProjectIdSchema } from '@lectern/contracts';
-import { commonEnvShape, envBool, envInt, envList } from '@lectern/runtime';
+import { documentInputEnvShape, storeAndEmbeddingSettings, storeEnvShape } from '@lectern/platform';
+import { commonEnvShape, envInt } from '@lectern/runtime';
 import { z } from 'zod';
-import { documentStoreEnvShape, storeAndEmbeddingSettings } from './document-store.env.js';
-import type { PolicyKbSettings } from './policy-kb.js';
+import type { PolicyKbSettings } from './policy-kb.module.js';
 
 /**
  * The policy KB's variables (spec 001's names and defaults, plus the platform's), shared by policy-kb-mcp and
@@ -11,26 +11,17 @@ import type { PolicyKbSettings } from './policy-kb.js';
  */
 export const policyKbEnvShape = {
   POLICY_KB_PROJECT: z.preprocess((v) => (v === '' ? undefined : v), ProjectIdSchema.default('policy_docs')),
-  /** Allowed roots of `ingest_policy_revision`'s file paths; default: the data directory. */
-  DOCUMENT_ROOTS: envList([]),
-  ENABLE_OCR: envBool(true),
+  /** DOCUMENT_ROOTS: the allowed roots of `ingest_policy_revision`'s file paths; default: the data directory. */
+  ...documentInputEnvShape,
   INGEST_TIMEOUT_S: envInt(1800, 1, 86_400),
-  CHROMA_PERSIST_DIR: documentStoreEnvShape.CHROMA_PERSIST_DIR,
-  EMBEDDING_MODEL: documentStoreEnvShape.EMBEDDING_MODEL,
-  EMBEDDING_MODEL_DIR: documentStoreEnvShape.EMBEDDING_MODEL_DIR,
-  EMBEDDING_QUANTIZED: documentStoreEnvShape.EMBEDDING_QUANTIZED,
-  EMBEDDING_THREADS: documentStoreEnvShape.EMBEDDING_THREADS,
-  MAX_DOCUMENT_BYTES: documentStoreEnvShape.MAX_DOCUMENT_BYTES,
-  /** Redis policy registry (spec 001 key schema) and BullMQ queues when set; SQLite and in-process otherwise. */
-  REDIS_URL: documentStoreEnvShape.REDIS_URL,
-  QDRANT_URL: documentStoreEnvShape.QDRANT_URL,
-  QDRANT_API_KEY: documentStoreEnvShape.QDRANT_API_KEY,
+  /** REDIS_URL: Redis policy registry (spec 001 key schema) and BullMQ queues when set; SQLite and in-process otherwise. */
+  ...storeEnvShape,
 };
 
 export const PolicyKbEnvSchema = z.object({ ...policyKbEnvShape, PDF_ENGINE: commonEnvShape.PDF_ENGINE });
 export type PolicyKbEnv = z.infer<typeof PolicyKbEnvSchema>;
 
-/** The platform's policy KB settings from those variables. */
+/** The policy KB's settings from those variables. */
 export const policyKbSettings = (env: PolicyKbEnv): PolicyKbSettings => ({
   ...storeAndEmbeddingSettings(env),
   project: env.POLICY_KB_PROJECT,

@@ -1,0 +1,60 @@
+import { envBool, envInt, envList, envString, envUrl } from '@lectern/runtime';
+import { z } from 'zod';
+import type { EmbedderOptions, PlatformOptions, VectorStoreOptions } from './platform.js';
+
+/**
+ * The variables every service reading the store takes from the same names, so that document-store-mcp,
+ * policy-kb-mcp, extraction-api and the CLI read one store with one model: the vector store (embedded SQLite
+ * or Qdrant), the embedding model, and Redis (BullMQ queues and the Redis policy registry when set).
+ */
+export const storeEnvShape = {
+  /** Spec 000 names ChromaDB's directory; here it is where the embedded store lives (default DATA_DIR/vectors). */
+  CHROMA_PERSIST_DIR: envString(),
+  QDRANT_URL: envUrl(),
+  QDRANT_API_KEY: envString(),
+  /** Embedding model for new projects: a model id or `auto` (MiniLM when its files are present, else the bundled model). */
+  EMBEDDING_MODEL: z.preprocess((v) => (v === '' ? undefined : v), z.string().default('auto')),
+  /** Directory holding the all-MiniLM-L6-v2 files (default: `DATA_DIR/models/<model>`). */
+  EMBEDDING_MODEL_DIR: envString(),
+  EMBEDDING_QUANTIZED: envBool(false),
+  EMBEDDING_THREADS: envInt(0, 0, 256),
+  /** Redis: BullMQ queues (and the Redis policy registry) when set; in-process queues and SQLite otherwise. */
+  REDIS_URL: envUrl(),
+};
+
+/** The document input variables of every service that reads client files (same names, same meaning). */
+export const documentInputEnvShape = {
+  /** Allowed roots for client-supplied file paths; default: the data directory. */
+  DOCUMENT_ROOTS: envList([]),
+  ENABLE_OCR: envBool(true),
+  MAX_DOCUMENT_BYTES: envInt(200 * 1024 * 1024, 1),
+};
+
+type StoreEnv = z.infer<z.ZodObject<typeof storeEnvShape>>;
+
+/** The embedder settings from those variables. */
+export const embeddingSettings = (
+  env: Pick<StoreEnv, 'EMBEDDING_MODEL' | 'EMBEDDING_MODEL_DIR' | 'EMBEDDING_QUANTIZED' | 'EMBEDDING_THREADS'>,
+): EmbedderOptions => ({
+  model: env.EMBEDDING_MODEL,
+  modelDir: env.EMBEDDING_MODEL_DIR,
+  quantized: env.EMBEDDING_QUANTIZED,
+  threads: env.EMBEDDING_THREADS || undefined,
+});
+
+/** The vector store and embedding settings every service reading the store takes from the same variables. */
+export const storeAndEmbeddingSettings = (
+  env: Omit<StoreEnv, 'REDIS_URL'>,
+): Pick<VectorStoreOptions, 'vectorDir' | 'qdrantUrl' | 'qdrantApiKey'> & { embedding: EmbedderOptions } => ({
+  vectorDir: env.CHROMA_PERSIST_DIR,
+  qdrantUrl: env.QDRANT_URL,
+  qdrantApiKey: env.QDRANT_API_KEY,
+  embedding: embeddingSettings(env),
+});
+
+/** `createPlatform`'s options from a service's configuration (`DATA_DIR`, `REDIS_URL`) and its logger. */
+export const platformOptions = (
+  env: { DATA_DIR: string; REDIS_URL?: string | undefined },
+  log: PlatformOptions['log'],
+  extra: Omit<Partial<PlatformOptions>, 'dataDir' | 'log' | 'redisUrl'> = {},
+): PlatformOptions => ({ dataDir: env.DATA_DIR, log, redisUrl: env.REDIS_URL, ...extra });
