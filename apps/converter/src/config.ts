@@ -10,6 +10,7 @@ import {
   parseEnv,
 } from '@lectern/runtime';
 import { MAX_TIMER_MS } from '@lectern/contracts';
+import { OCR_THRESHOLDS } from '@lectern/conversion';
 import { z } from 'zod';
 
 /** Environment of the converter service (spec 003's conversion service on :8002). */
@@ -20,7 +21,7 @@ export const ConverterEnvSchema = z
     /** Bearer token of this REST API; default: MCP_API_KEY. Unset/empty → no auth. */
     CONVERTER_API_KEY: envString(),
     ENABLE_OCR: envBool(true),
-    IMAGE_RATIO_THRESHOLD: envNumber(0.7, 0, 1),
+    IMAGE_RATIO_THRESHOLD: envNumber(OCR_THRESHOLDS.imageRatio, 0, 1),
     MAX_DOCUMENT_BYTES: envInt(200 * 1024 * 1024, 1),
     MAX_PAGES: envInt(2000, 1, 1_000_000),
     /** Per-document conversion timeout. */

@@ -1,12 +1,17 @@
 import multipart from '@fastify/multipart';
 import { EXTRACTION_SCHEMA_LIMITS } from '@lectern/contracts';
 import type { DocTools } from '@lectern/doc-tools';
-import { connectDocTools, createLlmProvider, ExtractionRunner, resolveExtractor } from '@lectern/extraction';
+import {
+  connectDocTools,
+  createLlmProvider,
+  ExtractionRunner,
+  resolveExtractor,
+  type ExtractionTaskQueue,
+} from '@lectern/extraction';
 import { LECTERN_VERSION, type Logger } from '@lectern/runtime';
 import type { TaskStore } from '@lectern/task-store';
 import { createHttpApp } from '@lectern/transport';
 import type { FastifyInstance } from 'fastify';
-import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { llmSettings, restApiKey, type ExtractionConfig } from './config.js';
 import { mountDocTools } from './mcp.js';
@@ -19,20 +24,9 @@ export interface ExtractionDeps {
   docTools?: DocTools | undefined;
   /** The task store (from the platform); without one the app serves only `/health`, `/metrics` and `/docs`. */
   store?: TaskStore;
+  /** The `extraction-task` queue the tasks run on (`extractionTaskQueueOf(platform, config)`); required with a store. */
+  taskQueue?: ExtractionTaskQueue;
 }
-
-/** The doc tools' MCP endpoint: `MCP_TOOLS_URL`, else this server's own `/mcp` on the address it listens on. */
-const ownMcpUrl = (app: FastifyInstance): string => {
-  const address = app.server.address() as AddressInfo | null;
-  if (!address) throw new Error('extraction-api is not listening yet');
-  const host =
-    address.address === '0.0.0.0' || address.address === '::'
-      ? '127.0.0.1'
-      : address.family === 'IPv6'
-        ? `[${address.address}]`
-        : address.address;
-  return `http://${host}:${address.port}/mcp`;
-};
 
 /**
  * Compose extraction-api without listening: the task API over the task store and the extraction runner (which
@@ -49,22 +43,29 @@ export const buildApp = (deps: ExtractionDeps): FastifyInstance => {
       description: 'Schema-driven extraction with verified evidence (spec 003): tasks, and the doc tools at /mcp.',
     },
   });
-  mountDocTools(app, config, deps.docTools);
+  const localDocTools = mountDocTools(app, config, deps.docTools);
   if (!deps.store) return app;
   const store = deps.store;
+  if (!deps.taskQueue) throw new Error('extraction-api: a task store needs its task queue');
   const settings = llmSettings(config);
   const extractor = resolveExtractor(settings);
   const runner = new ExtractionRunner({
     store,
+    queue: deps.taskQueue,
     extractor,
     provider: extractor === 'local' ? undefined : createLlmProvider(settings, extractor, deps.logger),
-    connectTools: () => connectDocTools({ url: config.MCP_TOOLS_URL ?? ownMcpUrl(app), token: restApiKey(config) }),
+    // MCP_TOOLS_URL unset: the server of this app's own /mcp, in-process (in-memory transport); set: that server.
+    connectTools: () =>
+      connectDocTools(
+        config.MCP_TOOLS_URL ? { url: config.MCP_TOOLS_URL, token: restApiKey(config) } : { server: localDocTools },
+      ),
     maxConcurrent: config.MAX_CONCURRENT_TASKS,
     timeoutMs: config.AGENT_TIMEOUT * 1000,
     maxRetries: config.AGENT_MAX_RETRIES,
     maxTurns: config.AGENT_MAX_TURNS,
     log: deps.logger,
   });
+  // the worker starts (recovering interrupted tasks first) once the server listens, and stops when it closes
   app.addHook('onListen', async () => runner.start());
   app.addHook('preClose', async () => runner.close());
   // Our own byte counter answers `too_large` first; busboy's limit is the backstop one byte later.

@@ -9,6 +9,7 @@ import {
   envUrl,
   mcpOriginEnvShape,
   parseEnv,
+  queueEnvShape,
 } from '@lectern/runtime';
 import { z } from 'zod';
 
@@ -18,6 +19,8 @@ export const ExtractionEnvSchema = z.object({
   ...mcpOriginEnvShape,
   ...docToolsEnvShape,
   MCP_HTTP_SESSIONS: envEnum(['stateless', 'stateful'] as const, 'stateless'),
+  /** How this process's queue workers (extraction tasks, conversion when embedded) hold their jobs. */
+  ...queueEnvShape,
   EXTRACTION_API_PORT: envPort(8000),
   /** Bearer token of this REST API; default: MCP_API_KEY. Unset/empty → no auth. */
   EXTRACTION_API_KEY: envString(),

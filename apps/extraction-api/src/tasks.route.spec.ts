@@ -5,6 +5,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildApp } from './app.js';
+import { extractionTaskQueueOf } from './compose.js';
 import { loadConfig } from './config.js';
 
 /** The task API's admission rules and bookkeeping (spec 003 section 4), through real HTTP. */
@@ -38,7 +39,12 @@ describe('extraction-api task API: admission, status, list, delete', () => {
       MCP_TOOLS_URL: 'http://127.0.0.1:9/mcp',
       AGENT_MAX_RETRIES: '0',
     });
-    app = buildApp({ config, logger: silentLogger(), store: platform.taskStore() });
+    app = buildApp({
+      config,
+      logger: silentLogger(),
+      store: platform.taskStore(),
+      taskQueue: extractionTaskQueueOf(platform, config),
+    });
     baseUrl = await listenOnFreePort(app);
   });
   afterEach(async () => {

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createPlatform, type Platform } from '@lectern/platform';
 import { policyIngestService, policyKbDeps, policyKbSettings, type PolicyKbDeps } from '@lectern/policy-kb';
+import { queueWorkerSettings } from '@lectern/runtime';
 import {
   connectMcp,
   corporaDir,
@@ -44,7 +45,13 @@ export const startPolicyKb = async (
     ...env,
   });
   const log = silentLogger();
-  const platform = createPlatform({ dataDir, log, redisUrl: config.REDIS_URL, redisPrefix: options.redisPrefix });
+  const platform = createPlatform({
+    dataDir,
+    log,
+    redisUrl: config.REDIS_URL,
+    redisPrefix: options.redisPrefix,
+    queue: queueWorkerSettings(config),
+  });
   // Distributed mode converts on converter workers; a test without one converts in this process.
   if (options.convertHere) platform.conversion({ workers: { embedded: 2, distributed: 1 } });
   const deps = policyKbDeps(platform, {

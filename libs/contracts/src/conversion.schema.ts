@@ -91,9 +91,15 @@ export type ConversionResult = z.infer<typeof ConversionResultSchema>;
 /** The longest delay a Node.js timer honours (2^31-1 ms, about 24.8 days); a longer one fires at once. */
 export const MAX_TIMER_MS = 2 ** 31 - 1;
 
+/**
+ * The OCR defaults a caller may override per conversion. Every other OCR setting and threshold lives beside these
+ * in libs/conversion/src/ocr/ocr-settings.ts (`OCR_THRESHOLDS`), which reads these two from here.
+ */
+export const CONVERSION_OCR_DEFAULTS = { imageRatioThreshold: 0.7, ocrMinConfidence: 70 } as const;
+
 export const ConversionOptionsSchema = z.object({
   enableOcr: z.boolean().default(true),
-  imageRatioThreshold: z.number().min(0).max(1).default(0.7),
+  imageRatioThreshold: z.number().min(0).max(1).default(CONVERSION_OCR_DEFAULTS.imageRatioThreshold),
   maxBytes: z
     .number()
     .int()
@@ -115,7 +121,12 @@ export const ConversionOptionsSchema = z.object({
         'a text layer on other pages. Off by default: such documents are drawings and plans (spec 000 skips them), ' +
         "and OCR of a drawing yields noise. A document with no text layer at all (a scan) is always OCR'd.",
     ),
-  ocrMinConfidence: z.number().min(0).max(100).default(70).describe('Below this mean confidence a page is warned.'),
+  ocrMinConfidence: z
+    .number()
+    .min(0)
+    .max(100)
+    .default(CONVERSION_OCR_DEFAULTS.ocrMinConfidence)
+    .describe('Below this mean confidence a page is warned.'),
   ocrLanguage: z
     .enum(['eng'])
     .default('eng')

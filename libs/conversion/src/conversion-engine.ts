@@ -2,7 +2,8 @@ import type { ConversionOptions, ConversionResult } from '@lectern/contracts';
 import type { Logger } from '@lectern/runtime';
 import { runConversion, type ConversionInput, type ConvertDocumentOptions } from './convert-document.js';
 import { conversionError } from './errors.js';
-import { OcrPool, ocrSettings, type OcrSettings } from './ocr/ocr-pool.js';
+import { OcrPool } from './ocr/ocr-pool.js';
+import { ocrSettings, type OcrSettings } from './ocr/ocr-settings.js';
 import { PdfWorkerPool, type PdfEngine, type PdfEngineInfo } from './pdf/pdf-worker-pool.js';
 import type { ConversionPools } from './types.js';
 

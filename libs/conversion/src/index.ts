@@ -8,5 +8,5 @@ export { isRenderingFilename } from './rendering.js';
 export { pageAt } from './markdown-index.js';
 export { SUPPORTED_EXTENSIONS } from './detect-type.js';
 export { repeatPdfPages } from './testing/repeat-pages.js';
-export { DEFAULT_OCR_SETTINGS, OCR_LANG_DATA } from './ocr/ocr-pool.js';
-export type { OcrSettings } from './ocr/ocr-pool.js';
+export { DEFAULT_OCR_SETTINGS, OCR_LANG_DATA, OCR_THRESHOLDS } from './ocr/ocr-settings.js';
+export type { OcrSettings } from './ocr/ocr-settings.js';

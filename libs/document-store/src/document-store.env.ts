@@ -1,4 +1,5 @@
 import { ProjectIdSchema } from '@lectern/contracts';
+import { OCR_THRESHOLDS } from '@lectern/conversion';
 import { documentInputEnvShape, storeAndEmbeddingSettings, storeEnvShape } from '@lectern/platform';
 import { commonEnvShape, envEnum, envInt, envNumber } from '@lectern/runtime';
 import { z } from 'zod';
@@ -11,7 +12,7 @@ import type { DocumentStoreSettings } from './document-store.module.js';
 export const documentStoreEnvShape = {
   DOCUMENT_STORE_PROJECT: z.preprocess((v) => (v === '' ? undefined : v), ProjectIdSchema.default('application_docs')),
   ...documentInputEnvShape,
-  IMAGE_RATIO_THRESHOLD: envNumber(0.7, 0, 1),
+  IMAGE_RATIO_THRESHOLD: envNumber(OCR_THRESHOLDS.imageRatio, 0, 1),
   INGEST_TIMEOUT_S: envInt(600, 1, 86_400),
   /** Ranking of spec 002's retrieve_document_chunks: hybrid (BM25 + dense, fused) or dense only. */
   RETRIEVE_SEARCH_MODE: envEnum(['hybrid', 'dense'] as const, 'hybrid'),
@@ -19,6 +20,7 @@ export const documentStoreEnvShape = {
   TOOL_TIMEOUT_S: envInt(15, 8, 15),
   /** Spec 004 FR-010: the most characters a find_chunks/query_hybrid result's text keeps (clients may lower it). */
   RETRIEVAL_MAX_CHARS: envInt(1500, 50, 20_000),
+  /** The store, embedding model, Redis and queue worker variables every service shares. */
   ...storeEnvShape,
 };
 

@@ -73,22 +73,53 @@ export const hitLocators = (json: unknown): string[] => {
   return parsed.success ? parsed.data.map((h) => h.locator) : [];
 };
 
+/** A `doc_read` answer's chunk when it holds the whole chunk (not truncated); else undefined. */
+export const wholeChunk = (json: unknown): { locator: string; content: string } | undefined => {
+  const parsed = DocReadOutput.safeParse(json);
+  return parsed.success && !parsed.data.truncated
+    ? { locator: parsed.data.locator, content: parsed.data.content }
+    : undefined;
+};
+
 /** Reads the chunk at a locator; undefined when there is none (or it cannot be read). */
 export type ChunkReader = (locator: string) => Promise<string | undefined>;
 
-/** A `doc_read` reader that reads each locator once (whole chunks: tables are never split, up to doc_read's largest page). */
-export const chunkReader = (tools: DocToolsClient, indexId: string, signal?: AbortSignal): ChunkReader => {
+/**
+ * The chunks one task has read, per index: each locator is read through `doc_read` at most once, whoever asks
+ * (the offline extractor, then the evidence check of its values), and a whole chunk the agent already read
+ * (`remember`) is not read again.
+ */
+export interface ChunkCache {
+  /** The reader of one index's chunks (whole chunks: tables are never split, up to doc_read's largest page). */
+  reader(indexId: string): ChunkReader;
+  /** A chunk's whole content, read already (a `doc_read` answer that was not truncated). */
+  remember(indexId: string, locator: string, content: string): void;
+}
+
+export const chunkCache = (tools: DocToolsClient, signal?: AbortSignal): ChunkCache => {
   const cache = new Map<string, Promise<string | undefined>>();
-  return (locator) => {
-    if (!cache.has(locator)) {
-      cache.set(
-        locator,
-        docRead(tools, { index_id: indexId, locator, max_chars: DOC_READ_MAX_CHARS }, signal).then(
-          (chunk) => chunk.content,
-          () => undefined,
-        ),
-      );
-    }
-    return cache.get(locator)!;
+  // index ids are hex and locators h{n}(-[ct]{m}): a space cannot occur in either
+  const key = (indexId: string, locator: string) => `${indexId} ${locator}`;
+  return {
+    reader: (indexId) => (locator) => {
+      const k = key(indexId, locator);
+      if (!cache.has(k)) {
+        cache.set(
+          k,
+          docRead(tools, { index_id: indexId, locator, max_chars: DOC_READ_MAX_CHARS }, signal).then(
+            (chunk) => chunk.content,
+            () => undefined,
+          ),
+        );
+      }
+      return cache.get(k)!;
+    },
+    remember: (indexId, locator, content) => {
+      if (!cache.has(key(indexId, locator))) cache.set(key(indexId, locator), Promise.resolve(content));
+    },
   };
 };
+
+/** A `doc_read` reader of one index that reads each locator once. */
+export const chunkReader = (tools: DocToolsClient, indexId: string, signal?: AbortSignal): ChunkReader =>
+  chunkCache(tools, signal).reader(indexId);

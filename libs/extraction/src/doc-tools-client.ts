@@ -1,6 +1,8 @@
 import { AppError } from '@lectern/contracts';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { LlmToolSpec } from './llm/llm.port.js';
 
 /** The four doc tools of spec 003 section 5, by name. */
@@ -30,30 +32,55 @@ export interface DocToolsClient {
   close(): Promise<void>;
 }
 
-export interface DocToolsClientOptions {
-  /** `MCP_TOOLS_URL`: a Streamable HTTP MCP endpoint (default: this service's own `/mcp`). */
-  url: string;
-  /** Bearer token for that endpoint. */
-  token?: string | undefined;
-  timeouts?: Partial<Record<DocToolName, number>>;
+/** An MCP server this process can run itself (the SDK's `Server`: one per connection). */
+export interface LocalMcpServer {
+  connect(transport: Transport): Promise<void>;
 }
+
+/**
+ * Where the doc tools are: `server`, the factory of the MCP server this process serves at `/mcp`, reached
+ * in-process through the SDK's in-memory transport (no HTTP, no auth, no serialisation to a socket); or `url`
+ * (`MCP_TOOLS_URL`), another server's Streamable HTTP endpoint.
+ */
+export type DocToolsEndpoint =
+  | { server: () => LocalMcpServer }
+  | {
+      url: string;
+      /** Bearer token for that endpoint. */
+      token?: string | undefined;
+    };
+
+export type DocToolsClientOptions = DocToolsEndpoint & { timeouts?: Partial<Record<DocToolName, number>> };
 
 export const DocToolErrorCodes = { unavailable: 'doc_tools_unavailable', timeout: 'doc_tool_timeout' } as const;
 
+/** Connect `client` to the endpoint: a linked in-memory pair with a fresh server, or Streamable HTTP. */
+const connectClient = async (client: Client, endpoint: DocToolsEndpoint): Promise<void> => {
+  if ('server' in endpoint) {
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await endpoint.server().connect(serverSide);
+    await client.connect(clientSide);
+    return;
+  }
+  const headers: Record<string, string> = endpoint.token ? { authorization: `Bearer ${endpoint.token}` } : {};
+  await client.connect(new StreamableHTTPClientTransport(new URL(endpoint.url), { requestInit: { headers } }));
+};
+
 /**
- * The doc tools reached as a real MCP client (the SDK's Streamable HTTP transport), never by calling functions:
- * the agent, the offline extractor and the evidence check all read the document through the same tools an
- * outside agent would use. One client (one MCP session) per task.
+ * The doc tools reached as a real MCP client, never by calling functions: the agent, the offline extractor and
+ * the evidence check all read the document through the same tools (and the same server code) an outside agent
+ * would use. In-process by default (the in-memory transport to the server factory of this service's `/mcp`),
+ * over Streamable HTTP when `MCP_TOOLS_URL` names another server. One client (one MCP session) per task.
  */
 export const connectDocTools = async (options: DocToolsClientOptions): Promise<DocToolsClient> => {
-  const headers: Record<string, string> = options.token ? { authorization: `Bearer ${options.token}` } : {};
   const client = new Client({ name: 'lectern-extraction', version: '1.0.0' });
   try {
-    await client.connect(new StreamableHTTPClientTransport(new URL(options.url), { requestInit: { headers } }));
+    await connectClient(client, options);
   } catch (error) {
+    const where = 'server' in options ? 'in this process' : 'at MCP_TOOLS_URL';
     throw new AppError(
       DocToolErrorCodes.unavailable,
-      `The doc tools at MCP_TOOLS_URL could not be reached (${(error as Error).message}).`,
+      `The doc tools ${where} could not be reached (${(error as Error).message}).`,
       { httpStatus: 503, cause: error },
     );
   }

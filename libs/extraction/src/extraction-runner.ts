@@ -1,25 +1,39 @@
-import { AppError, type ExtractionResult, type ExtractionTaskError, type ExtractorKind } from '@lectern/contracts';
+import {
+  AppError,
+  extractionTaskJobId,
+  type ExtractionResult,
+  type ExtractionTaskError,
+  type ExtractionTaskJobPayload,
+  type ExtractionTaskJobResult,
+  type ExtractorKind,
+} from '@lectern/contracts';
 import { SUPPORTED_EXTENSIONS } from '@lectern/conversion';
+import type { JobContext, JobQueue, JobWorker } from '@lectern/queue';
 import type { Logger } from '@lectern/runtime';
 import type { TaskRecord, TaskStore } from '@lectern/task-store';
 import { setMaxListeners } from 'node:events';
 import { extname } from 'node:path';
 import { runAgent } from './agent/agent-loop.js';
-import { docIndexBuild } from './doc-tool-calls.js';
+import { chunkCache, docIndexBuild } from './doc-tool-calls.js';
 import type { DocToolsClient } from './doc-tools-client.js';
 import { finalizeResult } from './evidence/finalize-result.js';
 import type { LlmProvider } from './llm/llm.port.js';
 import { extractLocally } from './local/local-extractor.js';
 import { schemaFields } from './schema-fields.js';
 
+/** The `extraction-task` queue (`platform.queue(extractionTaskQueue, ...)`: BullMQ on REDIS_URL, else in-process). */
+export type ExtractionTaskQueue = JobQueue<ExtractionTaskJobPayload, ExtractionTaskJobResult>;
+
 export interface ExtractionRunnerOptions {
   store: TaskStore;
+  /** Where tasks wait and run; its attempts should be `maxRetries + 1`. */
+  queue: ExtractionTaskQueue;
   /** One MCP session to the doc tools per task. */
   connectTools: () => Promise<DocToolsClient>;
   extractor: ExtractorKind;
   /** Required for the LLM extractors. */
   provider?: LlmProvider | undefined;
-  /** `MAX_CONCURRENT_TASKS` (spec 003: 1). */
+  /** `MAX_CONCURRENT_TASKS` (spec 003: 1): the queue worker's concurrency. */
   maxConcurrent: number;
   /** `AGENT_TIMEOUT` in ms (spec 003: 300 s) for one attempt. */
   timeoutMs: number;
@@ -29,9 +43,6 @@ export interface ExtractionRunnerOptions {
   maxTurns: number;
   log: Logger;
 }
-
-/** How long `close()` waits for aborted tasks to wind down. */
-const CLOSE_WAIT_MS = 5000;
 
 export const ExtractionErrorCodes = {
   unsupported: 'unsupported_format',
@@ -59,15 +70,22 @@ const isFinal = (error: unknown) =>
   error instanceof AppError &&
   [ExtractionErrorCodes.unsupported, 'doc_tool_error', 'invalid_arguments'].includes(error.code);
 
+/** Thrown to the queue when an attempt failed and the task has attempts left: the queue runs the job again. */
+const retryLater = (taskId: string, error: ExtractionTaskError): AppError =>
+  new AppError('extraction_retry', `Task ${taskId}: ${error.message}`, { httpStatus: 503 });
+
 /**
- * The execution model of spec 003 section 8: queued tasks run on `maxConcurrent` workers in submission order;
- * each attempt is bounded by `timeoutMs`; a failed attempt is retried while `attempts <= maxRetries`, then the
- * task fails with its error. Every transition is written to the task store before it is acted on; tasks a dead
- * process left running are re-queued (or failed) by `start()`.
+ * The execution model of spec 003 section 8 on the `extraction-task` queue (defined like every queue:
+ * libs/contracts/src/queues/): a task written to the store is enqueued; the queue's worker runs `maxConcurrent`
+ * jobs at once; each job claims its task in the store (a guarded status change, so a task runs once however often
+ * it was enqueued), bounds the attempt by `timeoutMs`, and writes the outcome. A failed attempt is re-queued in the
+ * store and thrown back to the queue, which runs it again after its backoff while `attempts <= maxRetries`; then
+ * the task fails with its error. The store stays the durable record: tasks a dead process left running are
+ * re-queued (or failed) by `start()`, and every queued task is enqueued again.
  */
 export class ExtractionRunner {
-  private readonly pending: string[] = [];
-  private readonly running = new Map<string, { controller: AbortController; done: Promise<void> }>();
+  private readonly running = new Map<string, AbortController>();
+  private worker: JobWorker | undefined;
   private closed = false;
 
   constructor(private readonly options: ExtractionRunnerOptions) {
@@ -79,61 +97,67 @@ export class ExtractionRunner {
     return this.options.extractor;
   }
 
-  /** Recover interrupted tasks, then queue every queued task. */
+  /** Recover interrupted tasks, start the queue's worker, then enqueue every queued task. */
   start(): void {
     const recovered = this.options.store.recoverInterrupted(this.options.maxRetries);
     if (recovered.requeued.length || recovered.failed.length)
       this.options.log.warn(recovered, 'tasks interrupted by a restart: re-queued or failed');
+    this.worker ??= this.options.queue.process((payload, ctx) => this.runJob(payload.task_id, ctx), {
+      concurrency: this.options.maxConcurrent,
+    });
     for (const id of this.options.store.queuedIds()) this.enqueue(id);
   }
 
+  /** Put a queued task on the queue (one job per task and attempt count: a job id never hides a re-queued task). */
   enqueue(taskId: string): void {
-    if (this.closed || this.pending.includes(taskId) || this.running.has(taskId)) return;
-    this.pending.push(taskId);
-    this.pump();
+    if (this.closed) return;
+    const attempts = this.options.store.get(taskId)?.attempts ?? 0;
+    this.options.queue
+      .add({ version: 1, task_id: taskId }, { jobId: extractionTaskJobId(taskId, attempts) })
+      .catch((err: unknown) =>
+        this.options.log.error(
+          { err, task_id: taskId },
+          'extraction task could not be queued; it runs after a restart',
+        ),
+      );
   }
 
-  /** Stop a task's work (it was deleted). */
+  /** Stop a task's work (it was deleted); a job still waiting finds no task to claim. */
   cancel(taskId: string): void {
-    const index = this.pending.indexOf(taskId);
-    if (index >= 0) this.pending.splice(index, 1);
-    this.running.get(taskId)?.controller.abort(new AppError('task_deleted', 'The task was deleted.'));
+    this.running.get(taskId)?.abort(new AppError('task_deleted', 'The task was deleted.'));
   }
 
-  /** Stop taking tasks and abort the running ones; they stay `running` in the store and are recovered at the next start. */
+  /**
+   * Stop taking tasks and abort the running ones; they stay `running` in the store and are recovered at the next
+   * start. The worker's close then hands their jobs back to the queue.
+   */
   async close(): Promise<void> {
     this.closed = true;
-    this.pending.length = 0;
-    const running = [...this.running.values()];
-    for (const r of running) r.controller.abort(new AppError('shutting_down', 'The service is shutting down.'));
-    // Aborted work ends quickly; a step that ignores the signal (a conversion in a worker) is not waited for
-    // longer than this: its task stays `running` and is recovered at the next start.
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([
-      Promise.allSettled(running.map((r) => r.done)),
-      new Promise((r) => (timer = setTimeout(r, CLOSE_WAIT_MS))),
-    ]);
-    clearTimeout(timer);
+    for (const controller of this.running.values())
+      controller.abort(new AppError('shutting_down', 'The service is shutting down.', { httpStatus: 503 }));
+    await this.worker?.close();
   }
 
-  private pump(): void {
-    while (!this.closed && this.running.size < this.options.maxConcurrent && this.pending.length > 0) {
-      const id = this.pending.shift()!;
-      const controller = new AbortController();
-      // every MCP request and LLM call of the task listens on this one signal (hundreds for a large schema)
-      setMaxListeners(0, controller.signal);
-      const done = this.runTask(id, controller).finally(() => {
-        this.running.delete(id);
-        this.pump();
-      });
-      this.running.set(id, { controller, done });
+  private async runJob(taskId: string, ctx: JobContext): Promise<ExtractionTaskJobResult> {
+    const controller = new AbortController();
+    // every MCP request and LLM call of the task listens on this one signal (hundreds for a large schema)
+    setMaxListeners(0, controller.signal);
+    const onQueueAbort = () => controller.abort(ctx.signal.reason);
+    ctx.signal.addEventListener('abort', onQueueAbort, { once: true });
+    this.running.set(taskId, controller);
+    try {
+      return { version: 1, outcome: await this.runTask(taskId, controller) };
+    } finally {
+      ctx.signal.removeEventListener('abort', onQueueAbort);
+      this.running.delete(taskId);
     }
   }
 
-  private async runTask(taskId: string, controller: AbortController): Promise<void> {
+  private async runTask(taskId: string, controller: AbortController): Promise<ExtractionTaskJobResult['outcome']> {
     const { store, log } = this.options;
+    if (this.closed) throw new AppError('shutting_down', 'The service is shutting down.', { httpStatus: 503 });
     const task = store.claim(taskId, { stage: 'indexing' });
-    if (!task) return; // deleted or already taken
+    if (!task) return 'skipped'; // deleted or already taken
     const ext = extname(task.original_filename).toLowerCase();
     if (!SUPPORTED_EXTENSIONS.includes(ext)) {
       store.fail(taskId, {
@@ -141,7 +165,7 @@ export class ExtractionRunner {
         message: `Unsupported file format: ${ext || '(no extension)'}`,
         details: [supportedList()],
       });
-      return;
+      return 'failed';
     }
     const timer = setTimeout(
       () =>
@@ -162,20 +186,23 @@ export class ExtractionRunner {
         { task_id: taskId, extractor: result.extractor, timing: result.timing, warnings: result.warnings.length },
         'extraction task succeeded',
       );
+      return 'succeeded';
     } catch (thrown) {
       const error = controller.signal.aborted ? controller.signal.reason : thrown;
-      if (this.closed) return; // left running: recovered at the next start
-      if (error instanceof AppError && error.code === 'task_deleted') return;
+      // shutting down: left running, recovered at the next start; the queue gets the job back
+      if (this.closed) throw new AppError('shutting_down', 'The service is shutting down.', { httpStatus: 503 });
+      if (error instanceof AppError && error.code === 'task_deleted') return 'skipped';
       if (!(error instanceof AppError))
         log.error({ err: error, task_id: taskId }, 'extraction task failed unexpectedly');
       if (!isFinal(error) && task.attempts <= this.options.maxRetries) {
         log.warn({ task_id: taskId, attempt: task.attempts, err: error }, 'extraction attempt failed; retrying');
         if (store.requeue(taskId, `Attempt ${task.attempts} failed: ${toTaskError(error).message}`))
-          this.pending.unshift(taskId);
-        return;
+          throw retryLater(taskId, toTaskError(error));
+        return 'skipped'; // deleted meanwhile
       }
       store.fail(taskId, toTaskError(error));
       log.warn({ task_id: taskId, error: toTaskError(error) }, 'extraction task failed');
+      return 'failed';
     } finally {
       clearTimeout(timer);
     }
@@ -187,6 +214,8 @@ export class ExtractionRunner {
     const fields = schemaFields(task.schema);
     const total = fields.length;
     const tools = await this.options.connectTools();
+    // every chunk is read once per task: by the extractor (or the agent), then found here by the evidence check
+    const chunks = chunkCache(tools, signal);
     try {
       let indexId: string;
       let indexSeconds: number;
@@ -203,6 +232,7 @@ export class ExtractionRunner {
           indexId,
           fields,
           signal,
+          read: chunks.reader(indexId),
           onField: (done) =>
             store.setProgress(task.task_id, { stage: 'extracting', fields_done: done, fields_total: total }),
         });
@@ -216,6 +246,7 @@ export class ExtractionRunner {
           signal,
           maxTurns: this.options.maxTurns,
           log: this.options.log.child({ task_id: task.task_id }),
+          onChunk: chunks.remember,
           onSearch: (searches) =>
             store.setProgress(task.task_id, {
               stage: 'extracting',
@@ -235,6 +266,7 @@ export class ExtractionRunner {
       const outcome = await finalizeResult({
         tools,
         indexId,
+        read: chunks.reader(indexId),
         schema: task.schema,
         data,
         claimedEvidence: evidence,

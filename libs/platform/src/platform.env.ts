@@ -1,11 +1,12 @@
-import { envBool, envInt, envList, envString, envUrl } from '@lectern/runtime';
+import { envBool, envInt, envList, envString, envUrl, queueEnvShape, queueWorkerSettings } from '@lectern/runtime';
 import { z } from 'zod';
 import type { EmbedderOptions, PlatformOptions, VectorStoreOptions } from './platform.js';
 
 /**
  * The variables every service reading the store takes from the same names, so that document-store-mcp,
  * policy-kb-mcp, extraction-api and the CLI read one store with one model: the vector store (embedded SQLite
- * or Qdrant), the embedding model, and Redis (BullMQ queues and the Redis policy registry when set).
+ * or Qdrant), the embedding model, Redis (BullMQ queues and the Redis policy registry when set) and how this
+ * process's queue workers hold their jobs.
  */
 export const storeEnvShape = {
   /** Spec 000 names ChromaDB's directory; here it is where the embedded store lives (default DATA_DIR/vectors). */
@@ -20,6 +21,8 @@ export const storeEnvShape = {
   EMBEDDING_THREADS: envInt(0, 0, 256),
   /** Redis: BullMQ queues (and the Redis policy registry) when set; in-process queues and SQLite otherwise. */
   REDIS_URL: envUrl(),
+  /** How this process's queue workers hold their jobs (QUEUE_LOCK_MS, QUEUE_STALL_LIMIT, QUEUE_SHUTDOWN_GRACE_MS). */
+  ...queueEnvShape,
 };
 
 /** The document input variables of every service that reads client files (same names, same meaning). */
@@ -31,6 +34,7 @@ export const documentInputEnvShape = {
 };
 
 type StoreEnv = z.infer<z.ZodObject<typeof storeEnvShape>>;
+type QueueEnv = z.infer<z.ZodObject<typeof queueEnvShape>>;
 
 /** The embedder settings from those variables. */
 export const embeddingSettings = (
@@ -44,7 +48,16 @@ export const embeddingSettings = (
 
 /** The vector store and embedding settings every service reading the store takes from the same variables. */
 export const storeAndEmbeddingSettings = (
-  env: Omit<StoreEnv, 'REDIS_URL'>,
+  env: Pick<
+    StoreEnv,
+    | 'CHROMA_PERSIST_DIR'
+    | 'QDRANT_URL'
+    | 'QDRANT_API_KEY'
+    | 'EMBEDDING_MODEL'
+    | 'EMBEDDING_MODEL_DIR'
+    | 'EMBEDDING_QUANTIZED'
+    | 'EMBEDDING_THREADS'
+  >,
 ): Pick<VectorStoreOptions, 'vectorDir' | 'qdrantUrl' | 'qdrantApiKey'> & { embedding: EmbedderOptions } => ({
   vectorDir: env.CHROMA_PERSIST_DIR,
   qdrantUrl: env.QDRANT_URL,
@@ -52,9 +65,28 @@ export const storeAndEmbeddingSettings = (
   embedding: embeddingSettings(env),
 });
 
-/** `createPlatform`'s options from a service's configuration (`DATA_DIR`, `REDIS_URL`) and its logger. */
+/**
+ * `createPlatform`'s options from a service's configuration and its logger: `DATA_DIR`, `REDIS_URL` (embedded or
+ * distributed), and the queue worker settings when the configuration reads them (`queueEnvShape`).
+ */
 export const platformOptions = (
-  env: { DATA_DIR: string; REDIS_URL?: string | undefined },
+  env: { DATA_DIR: string; REDIS_URL?: string | undefined } & Partial<QueueEnv>,
   log: PlatformOptions['log'],
   extra: Omit<Partial<PlatformOptions>, 'dataDir' | 'log' | 'redisUrl'> = {},
-): PlatformOptions => ({ dataDir: env.DATA_DIR, log, redisUrl: env.REDIS_URL, ...extra });
+): PlatformOptions => ({
+  dataDir: env.DATA_DIR,
+  log,
+  redisUrl: env.REDIS_URL,
+  ...(env.QUEUE_LOCK_MS !== undefined &&
+  env.QUEUE_STALL_LIMIT !== undefined &&
+  env.QUEUE_SHUTDOWN_GRACE_MS !== undefined
+    ? {
+        queue: queueWorkerSettings({
+          QUEUE_LOCK_MS: env.QUEUE_LOCK_MS,
+          QUEUE_STALL_LIMIT: env.QUEUE_STALL_LIMIT,
+          QUEUE_SHUTDOWN_GRACE_MS: env.QUEUE_SHUTDOWN_GRACE_MS,
+        }),
+      }
+    : {}),
+  ...extra,
+});

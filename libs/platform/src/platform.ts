@@ -6,6 +6,7 @@ import {
   type ConversionJobResult,
   QUEUE_WORKER_DEFAULTS,
   type QueueDefinition,
+  type QueueRetryPolicy,
   type QueueWorkerSettings,
 } from '@lectern/contracts';
 import { createConversionEngine, type ConversionEngine, type ConversionEngineOptions } from '@lectern/conversion';
@@ -130,11 +131,12 @@ export interface Platform {
   /**
    * The queue `definition` names (BullMQ on the platform's Redis, else in-process), built once per name with the
    * definition's retry policy and the platform's worker settings; closed at the `queue` stage. `keepFinished`:
-   * finished jobs an in-process queue remembers (default 1000).
+   * finished jobs an in-process queue remembers (default 1000); `retry`: the app's override of the definition's
+   * policy (extraction tasks: `AGENT_MAX_RETRIES`).
    */
   queue<P extends z.ZodType, R extends z.ZodType>(
     definition: QueueDefinition<P, R>,
-    options?: { keepFinished?: number },
+    options?: { keepFinished?: number; retry?: Partial<QueueRetryPolicy> },
   ): JobQueue<z.output<P>, z.output<R>>;
   conversion(options: ConversionServiceOptions): ConversionService;
   /**
@@ -216,10 +218,14 @@ export const createPlatform = (options: PlatformOptions): Platform => {
       }),
     queue: <P extends z.ZodType, R extends z.ZodType>(
       definition: QueueDefinition<P, R>,
-      o: { keepFinished?: number } = {},
+      o: { keepFinished?: number; retry?: Partial<QueueRetryPolicy> } = {},
     ) =>
       once(`queue:${definition.name}`, () => {
         const worker = { ...QUEUE_WORKER_DEFAULTS, ...options.queue };
+        const retry = {
+          ...(o.retry?.attempts !== undefined ? { attempts: o.retry.attempts } : {}),
+          ...(o.retry?.backoffMs !== undefined ? { backoffMs: o.retry.backoffMs } : {}),
+        };
         const queue = options.redisUrl
           ? createBullmqQueue({
               definition,
@@ -229,11 +235,13 @@ export const createPlatform = (options: PlatformOptions): Platform => {
               lockDurationMs: worker.lockMs,
               maxStalledCount: worker.stallLimit,
               shutdownGraceMs: worker.shutdownGraceMs,
+              ...retry,
             })
           : createInProcessQueue({
               definition,
               logger: log,
               shutdownGraceMs: worker.shutdownGraceMs,
+              ...retry,
               ...(o.keepFinished ? { keepFinished: o.keepFinished } : {}),
             });
         steps.push({ stage: 'queue', name: `${definition.name} queue`, close: () => queue.close() });

@@ -1,4 +1,5 @@
 import { AppError, type JobError, type JobProgress, type QueueDefinition } from '@lectern/contracts';
+import { backoffDelay } from '@lectern/runtime';
 import type { z } from 'zod';
 import { invalidPayload, isPermanentError, jobErrorToAppError, toJobError } from './job-error.js';
 import type {
@@ -260,7 +261,8 @@ class InProcessJobQueue<P, R> implements JobQueue<P, R> {
       }
       entry.status = 'queued';
       entry.updatedAt = new Date();
-      const delay = this.backoffMs * 2 ** (entry.attempts - 1);
+      // the same exponential delay BullMQ computes for the distributed adapter (no jitter)
+      const delay = backoffDelay(entry.attempts, { attempts: this.attempts, baseDelayMs: this.backoffMs });
       this.logger.warn(
         { queue: this.name, jobId: entry.id, attempt: entry.attempts, delay_ms: delay },
         'job failed; retrying',

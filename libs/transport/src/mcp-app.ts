@@ -1,3 +1,4 @@
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { createMcpServerFactory } from './mcp-server-factory.js';
@@ -23,9 +24,10 @@ export const MCP_PATHS: readonly string[] = ['/mcp', '/sse', '/messages/'];
  * Mount one MCP server on both transports of specs 000/001 FR-009: Streamable HTTP at `/mcp`
  * and the legacy SSE transport at `GET /sse` + `POST /messages/`, each behind the Host/Origin guard
  * (origin-guard.ts). Open streams are closed in
- * `preClose`, before the HTTP server stops, so shutdown never waits on a client.
+ * `preClose`, before the HTTP server stops, so shutdown never waits on a client. Returns the server factory both
+ * transports use, so the app can reach the same server in-process (the SDK's in-memory transport).
  */
-export const mountMcp = (app: FastifyInstance, options: MountMcpOptions): void => {
+export const mountMcp = (app: FastifyInstance, options: MountMcpOptions): (() => Server) => {
   const makeServer = createMcpServerFactory({
     name: options.name,
     version: options.version,
@@ -43,4 +45,5 @@ export const mountMcp = (app: FastifyInstance, options: MountMcpOptions): void =
   app.addHook('preClose', async () => {
     await Promise.allSettled([streamable.closeAll(), sse.closeAll()]);
   });
+  return makeServer;
 };

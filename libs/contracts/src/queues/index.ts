@@ -2,4 +2,5 @@ export * from './job.schema.js';
 export * from './conversion.queue.js';
 export * from './conversion-task.schema.js';
 export * from './policy-ingest.queue.js';
+export * from './extraction-task.queue.js';
 export * from './catalog.js';

@@ -1,6 +1,7 @@
 import { conversionError } from '../errors.js';
 import type { DocRef, PageOrientation } from '../pdf/pdf-worker-pool.js';
 import type { FormatContext } from '../types.js';
+import { OCR_THRESHOLDS } from './ocr-settings.js';
 
 export interface OcrPageResult {
   text: string;
@@ -10,9 +11,13 @@ export interface OcrPageResult {
 }
 
 /** Trial renders for orientation are smaller: enough for tesseract to tell upright text from rotated. */
-const TRIAL_DPI = 150;
-const GOOD_CONFIDENCE = 70;
-const PLAUSIBLE_CONFIDENCE = 55;
+const {
+  trialDpi: TRIAL_DPI,
+  goodConfidence,
+  goodWords,
+  plausibleConfidence,
+  plausibleWords,
+} = OCR_THRESHOLDS.orientation;
 
 const words = (s: string): number => (s.match(/\p{L}{2,}/gu) ?? []).length;
 
@@ -75,8 +80,9 @@ export async function ocrPage(ctx: FormatContext, doc: DocRef, page: number, dpi
     const r = await pools.ocr.recognize(img.image, signal, band, trialDpi);
     return { ...r, rotation };
   };
-  const good = (r: OcrPageResult): boolean => r.confidence >= GOOD_CONFIDENCE && words(r.text) >= 5;
-  const plausible = (r: OcrPageResult): boolean => r.confidence >= PLAUSIBLE_CONFIDENCE && words(r.text) >= 10;
+  const good = (r: OcrPageResult): boolean => r.confidence >= goodConfidence && words(r.text) >= goodWords;
+  const plausible = (r: OcrPageResult): boolean =>
+    r.confidence >= plausibleConfidence && words(r.text) >= plausibleWords;
   // a rotated page reads as garbage (confidence ~30); a plausible read of a hard page (old type,
   // illustrations) is kept as it is rather than paying for trials that cannot beat it
   const acceptable = (r: OcrPageResult): boolean => r.text.trim().length === 0 || good(r) || plausible(r);

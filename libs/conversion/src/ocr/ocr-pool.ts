@@ -3,43 +3,7 @@ import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import type Tesseract from 'tesseract.js';
 import { ResourcePool } from '../util/resource-pool.js';
-
-/** Language data directories of `@tesseract.js-data/eng` available offline (no float "best" model is installed). */
-export const OCR_LANG_DATA = ['4.0.0_best_int', '4.0.0'] as const;
-
-/**
- * How pages are OCR'd. Internal tuning knobs (bench/conversion/ocr-trials.bench.ts measures them), not a public
- * contract: the service and the command line always run with DEFAULT_OCR_SETTINGS.
- */
-export interface OcrSettings {
-  /** `4.0.0_best_int`: tessdata_best's LSTM, integerised; `4.0.0`: tessdata's (legacy + integer LSTM; only the LSTM is used). */
-  langData: (typeof OCR_LANG_DATA)[number];
-  /** tesseract's page segmentation mode: 3 AUTO, 4 single column, 6 single block, 11 sparse text, 12 sparse text + OSD. */
-  psm: 3 | 4 | 6 | 11 | 12;
-  /** Resolution a PDF page is rendered at for OCR (an image file is read at its own). */
-  dpi: number;
-  /** tesseract's `thresholding_method`: 0 Otsu, 1 LeptonicaOtsu, 2 Sauvola. */
-  thresholding: 0 | 1 | 2;
-}
-
-/** Measured in bench/conversion/ocr-trials.bench.ts (docs/benchmarks/conversion.md, "OCR quality"). */
-export const DEFAULT_OCR_SETTINGS: Readonly<OcrSettings> = {
-  langData: '4.0.0_best_int',
-  psm: 3,
-  dpi: 300,
-  thresholding: 0,
-};
-
-const MIN_OCR_DPI = 100;
-const MAX_OCR_DPI = 600;
-
-/** The defaults with `overrides` applied; a resolution outside 100-600 DPI is refused (a render's size grows with its square). */
-export function ocrSettings(overrides: Partial<OcrSettings> = {}): OcrSettings {
-  const s = { ...DEFAULT_OCR_SETTINGS, ...overrides };
-  if (!Number.isFinite(s.dpi) || s.dpi < MIN_OCR_DPI || s.dpi > MAX_OCR_DPI)
-    throw new RangeError(`OCR resolution ${s.dpi} DPI outside ${MIN_OCR_DPI}-${MAX_OCR_DPI}`);
-  return s;
-}
+import { ocrSettings, type OcrSettings } from './ocr-settings.js';
 
 export interface OcrText {
   text: string;

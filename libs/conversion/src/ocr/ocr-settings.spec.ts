@@ -1,7 +1,7 @@
 import * as mupdf from 'mupdf';
 import { makePdf, pdfString, wordRecall } from '@lectern/testing';
 import { createConversionEngine, DEFAULT_OCR_SETTINGS, type ConversionEngine, type OcrSettings } from '../index.js';
-import { ocrSettings } from './ocr-pool.js';
+import { ocrSettings } from './ocr-settings.js';
 
 // The internal OCR settings (bench/conversion/ocr-trials.bench.ts varies them): today's values by default, each
 // value actually reaching tesseract. The scans are made here: text pages rendered by mupdf, drawn as images.

@@ -6,9 +6,8 @@ import type { PageLayout, TextBlock } from './layout.js';
 import { buildMarkdown, type BuildPage } from './pdf-markdown.js';
 import type { DocRef, ExtractedPage, PageDrawings } from './pdf-worker-pool.js';
 import { ocrPage } from '../ocr/ocr-page.js';
+import { OCR_THRESHOLDS } from '../ocr/ocr-settings.js';
 import { declaredImageSizes, MAX_IMAGE_PIXELS } from '../formats/image-size.js';
-
-const MIN_TEXT_CHARS = 10;
 
 const visibleChars = (s: string): number => s.replace(/\s+/g, '').length;
 
@@ -91,7 +90,9 @@ async function convert(ctx: FormatContext, kind: 'pdf' | 'image', doc: DocRef): 
   }
 
   // 2. OCR where the text layer is (nearly) empty
-  let needOcr = layouts.filter((_, i) => visibleChars(texts[i] ?? '') < MIN_TEXT_CHARS).map((l) => l.pageNumber);
+  let needOcr = layouts
+    .filter((_, i) => visibleChars(texts[i] ?? '') < OCR_THRESHOLDS.minTextChars)
+    .map((l) => l.pageNumber);
   let ocrAllowed = options.enableOcr;
   if (needOcr.length && !options.enableOcr)
     warnings.push(`OCR disabled: ${needOcr.length} page(s) without a text layer left empty`);

@@ -1,6 +1,6 @@
 import { AppError } from '@lectern/contracts';
 import type { Logger } from '@lectern/runtime';
-import { hitLocators } from '../doc-tool-calls.js';
+import { hitLocators, wholeChunk } from '../doc-tool-calls.js';
 import { DOC_TOOL_NAMES, DocToolErrorCodes, type DocToolName, type DocToolsClient } from '../doc-tools-client.js';
 import type { LlmMessage, LlmProvider, LlmToolResultBlock, LlmToolUseBlock } from '../llm/llm.port.js';
 import { parseFinalAnswer, type FinalAnswer } from './final-answer.js';
@@ -25,6 +25,8 @@ export interface AgentInput {
   log?: Logger | undefined;
   /** Called after each `doc_search` with how many searches were made (the agent searches once per field or more). */
   onSearch?: (searches: number) => void;
+  /** Called with each whole chunk `doc_read` answered (so the evidence check need not read it again). */
+  onChunk?: (indexId: string, locator: string, content: string) => void;
 }
 
 export interface AgentOutput extends FinalAnswer {
@@ -109,6 +111,10 @@ export const runAgent = async (input: AgentInput): Promise<AgentOutput> => {
         hitLocators(answer.json).forEach((l) => searched.add(l));
         searches += 1;
         input.onSearch?.(searches);
+      }
+      if (name === 'doc_read' && typeof args['index_id'] === 'string') {
+        const chunk = wholeChunk(answer.json);
+        if (chunk) input.onChunk?.(args['index_id'], chunk.locator, chunk.content);
       }
       if (name === 'doc_index_build') {
         const id = (answer.json as { index_id?: unknown } | null)?.index_id;

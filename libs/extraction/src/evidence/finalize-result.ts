@@ -1,5 +1,5 @@
 import type { ExtractionTiming, ExtractorKind } from '@lectern/contracts';
-import { chunkReader, docValidate } from '../doc-tool-calls.js';
+import { chunkReader, docValidate, type ChunkReader } from '../doc-tool-calls.js';
 import type { DocToolsClient } from '../doc-tools-client.js';
 import { getAt, setAt, schemaFields } from '../schema-fields.js';
 import { verifyEvidence } from './verify-evidence.js';
@@ -25,6 +25,8 @@ export interface FinalizeInput {
   indexSeconds: number;
   startedAt: bigint;
   signal?: AbortSignal | undefined;
+  /** Reads the evidence chunks (default: a reader of its own); the extractor's, so a chunk it read is not read again. */
+  read?: ChunkReader | undefined;
   /** Warnings the extractor itself raised. */
   warnings?: string[];
 }
@@ -43,7 +45,7 @@ export const finalizeResult = async (input: FinalizeInput): Promise<ExtractionOu
     fields,
     data,
     input.claimedEvidence,
-    chunkReader(input.tools, input.indexId, input.signal),
+    input.read ?? chunkReader(input.tools, input.indexId, input.signal),
   );
   const validationWarnings = validation.warnings.filter((w) => !/\bis null\b|\bmissing\b/i.test(w));
   const errors = validation.errors.map((e) => (typeof e === 'string' ? e : JSON.stringify(e)));

@@ -1,5 +1,5 @@
 import { AppError } from '@lectern/contracts';
-import type { Logger } from '@lectern/runtime';
+import { parseRetryAfter, retry, type Logger } from '@lectern/runtime';
 
 export const LlmErrorCodes = {
   timeout: 'llm_timeout',
@@ -11,7 +11,7 @@ export const LlmErrorCodes = {
 export interface RetryPolicy {
   /** Retries after the first attempt on 429, 5xx and network errors. */
   retries: number;
-  /** First backoff; doubled each retry (with jitter), capped by `maxDelayMs`; a `retry-after` header wins when shorter than the cap. */
+  /** First backoff; doubled each retry (with 25% jitter), capped by `maxDelayMs`; a `retry-after` header names the wait (capped too). */
   baseDelayMs: number;
   maxDelayMs: number;
 }
@@ -28,33 +28,22 @@ export interface PostJsonOptions {
   provider: string;
 }
 
-const sleep = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
+/** A failure worth another attempt (429, 408, 5xx, network): what went wrong, and the wait the server asked for. */
+class RetryableProblem extends Error {
+  constructor(
+    readonly problem: string,
+    readonly retryAfterMs?: number,
+  ) {
+    super(problem);
+  }
+}
 
-const retryAfterMs = (header: string | null): number | undefined => {
-  if (!header) return undefined;
-  const seconds = Number(header);
-  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
-  const at = Date.parse(header);
-  return Number.isNaN(at) ? undefined : Math.max(0, at - Date.now());
-};
-
-const retryable = (status: number) => status === 429 || status === 408 || status >= 500;
+const retryableStatus = (status: number) => status === 429 || status === 408 || status >= 500;
 
 /**
  * POST a JSON body to an LLM API and return its JSON answer: each attempt bounded by `timeoutMs`, 429/5xx and
- * network failures retried with exponential backoff (plain `fetch`: no provider SDK is installed).
+ * network failures retried with exponential backoff and jitter (`retry` of libs/runtime; a `retry-after` header
+ * names the wait, up to `maxDelayMs`) — plain `fetch`: no provider SDK is installed.
  */
 export const postJson = async (
   url: string,
@@ -62,9 +51,7 @@ export const postJson = async (
   headers: Record<string, string>,
   options: PostJsonOptions,
 ): Promise<unknown> => {
-  let lastProblem = '';
-  for (let attempt = 0; attempt <= options.retry.retries; attempt += 1) {
-    if (options.signal.aborted) throw options.signal.reason;
+  const attempt = async (n: number): Promise<unknown> => {
     const timeout = AbortSignal.timeout(options.timeoutMs);
     let response: Response;
     try {
@@ -83,10 +70,8 @@ export const postJson = async (
           { httpStatus: 504 },
         );
       }
-      lastProblem = `network error (${(error as Error).message})`;
-      options.log?.warn({ url, attempt, err: error }, 'LLM request failed; retrying');
-      if (attempt < options.retry.retries) await sleep(backoff(attempt, options.retry), options.signal);
-      continue;
+      options.log?.warn({ url, attempt: n, err: error }, 'LLM request failed');
+      throw new RetryableProblem(`network error (${(error as Error).message})`);
     }
     if (response.ok) {
       try {
@@ -98,27 +83,30 @@ export const postJson = async (
       }
     }
     const text = await response.text().catch(() => '');
-    options.log?.warn({ url, attempt, status: response.status, body: text.slice(0, 500) }, 'LLM request refused');
-    if (!retryable(response.status)) {
+    options.log?.warn({ url, attempt: n, status: response.status, body: text.slice(0, 500) }, 'LLM request refused');
+    if (!retryableStatus(response.status)) {
       throw new AppError(LlmErrorCodes.refused, `${options.provider} refused the request (HTTP ${response.status}).`, {
         httpStatus: 502,
       });
     }
-    lastProblem = `HTTP ${response.status}`;
-    if (attempt < options.retry.retries) {
-      const wait = Math.min(
-        retryAfterMs(response.headers.get('retry-after')) ?? backoff(attempt, options.retry),
-        options.retry.maxDelayMs,
-      );
-      await sleep(wait, options.signal);
-    }
+    throw new RetryableProblem(`HTTP ${response.status}`, parseRetryAfter(response.headers.get('retry-after')));
+  };
+  try {
+    return await retry(attempt, {
+      attempts: options.retry.retries + 1,
+      baseDelayMs: options.retry.baseDelayMs,
+      maxDelayMs: options.retry.maxDelayMs,
+      jitter: 0.25,
+      retryable: (error) => error instanceof RetryableProblem,
+      retryAfterMs: (error) => (error as RetryableProblem).retryAfterMs,
+      signal: options.signal,
+    });
+  } catch (error) {
+    if (!(error instanceof RetryableProblem)) throw error;
+    throw new AppError(
+      LlmErrorCodes.unavailable,
+      `${options.provider} is unavailable: ${error.problem} after ${options.retry.retries + 1} attempts.`,
+      { httpStatus: 503 },
+    );
   }
-  throw new AppError(
-    LlmErrorCodes.unavailable,
-    `${options.provider} is unavailable: ${lastProblem} after ${options.retry.retries + 1} attempts.`,
-    { httpStatus: 503 },
-  );
 };
-
-const backoff = (attempt: number, retry: RetryPolicy) =>
-  Math.min(retry.baseDelayMs * 2 ** attempt * (0.75 + Math.random() * 0.5), retry.maxDelayMs);

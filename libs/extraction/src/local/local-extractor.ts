@@ -1,4 +1,4 @@
-import { chunkReader, docSearch } from '../doc-tool-calls.js';
+import { chunkReader, docSearch, type ChunkReader } from '../doc-tool-calls.js';
 import type { DocToolsClient } from '../doc-tools-client.js';
 import { tokens } from '../evidence/text-match.js';
 import { fieldName, getAt, setAt, type SchemaField } from '../schema-fields.js';
@@ -9,6 +9,8 @@ export interface LocalExtractInput {
   fields: SchemaField[];
   signal?: AbortSignal | undefined;
   onField?: (done: number) => void;
+  /** Reads the index's chunks (default: a reader of its own); the caller's, to share what was read with the evidence check. */
+  read?: ChunkReader | undefined;
   /** Hits read per query (default 5). */
   readsPerQuery?: number;
 }
@@ -251,7 +253,7 @@ export const extractLocally = async (input: LocalExtractInput): Promise<LocalExt
   const evidence: Record<string, unknown> = {};
   const warnings: string[] = [];
   const target = targetModelOf(input.fields);
-  const read = chunkReader(input.tools, input.indexId, input.signal);
+  const read = input.read ?? chunkReader(input.tools, input.indexId, input.signal);
   /**
    * The models a table's columns are: its header's, else (a table the converter cut in parts) those of the
    * nearest earlier table under the same heading that names them.

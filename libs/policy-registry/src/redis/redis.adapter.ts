@@ -9,7 +9,7 @@ import {
   RevisionPatchSchema,
   SourceSlugSchema,
 } from '@lectern/contracts';
-import type { Logger } from '@lectern/runtime';
+import { backoffDelay, retry, type Logger } from '@lectern/runtime';
 import { Redis, type ChainableCommander } from 'ioredis';
 import { dayNumber, parseDay } from '../dates.js';
 import type {
@@ -42,6 +42,14 @@ const MAX_ATTEMPTS = 10;
 
 type Step<T> = { result: T; multi?: ChainableCommander };
 
+/** Between WATCH conflicts, a short jittered wait: two writers that collided do not collide again in lockstep. */
+const WATCH_RETRY = { attempts: MAX_ATTEMPTS, baseDelayMs: 2, maxDelayMs: 50, jitter: 0.5 } as const;
+/** Reconnection waits while Redis is down: 100 ms doubling to 1 s (ioredis asks for one per failed try). */
+const RECONNECT_BACKOFF = { attempts: Number.POSITIVE_INFINITY, baseDelayMs: 100, maxDelayMs: 1_000 } as const;
+
+/** EXEC found a watched key changed: plan again. */
+class WatchConflict extends Error {}
+
 /**
  * The Redis adapter, on spec 001's key schema: `policy:{source}` and `policy_revision:{source}:{revision_id}`
  * hashes, `policy_revisions:{source}` sorted by effective_from in days since the epoch, the `policies_all` set.
@@ -67,7 +75,7 @@ export class RedisPolicyRegistry implements PolicyRegistry {
         connectTimeout: timeout,
         commandTimeout: timeout,
         maxRetriesPerRequest: 1,
-        retryStrategy: (times) => Math.min(times * 100, 1_000),
+        retryStrategy: (times) => backoffDelay(times, RECONNECT_BACKOFF),
       });
       let down = false;
       client.on('error', (error: Error) => {
@@ -259,29 +267,34 @@ export class RedisPolicyRegistry implements PolicyRegistry {
 
   /** WATCH, read and plan in `body`; MULTI/EXEC its writes; plan again when a watched key changed meanwhile. */
   private transact<T>(body: (tx: Redis) => Promise<Step<T>>): Promise<T> {
-    const attempt = async (): Promise<T> => {
-      for (let i = 0; i < MAX_ATTEMPTS; i++) {
-        let step: Step<T>;
-        try {
-          step = await body(this.writer);
-        } catch (e) {
-          await this.writer.unwatch().catch(() => undefined);
-          throw e;
-        }
-        if (!step.multi) {
-          await this.writer.unwatch();
-          return step.result;
-        }
-        const replies = await step.multi.exec();
-        if (replies === null) continue;
-        for (const [error] of replies) if (error) throw error;
+    const once = async (): Promise<T> => {
+      let step: Step<T>;
+      try {
+        step = await body(this.writer);
+      } catch (e) {
+        await this.writer.unwatch().catch(() => undefined);
+        throw e;
+      }
+      if (!step.multi) {
+        await this.writer.unwatch();
         return step.result;
       }
-      throw new AppError(
-        Codes.registryUnavailable,
-        'The policy registry is busy (concurrent changes to one policy); try again.',
-        { httpStatus: 503 },
-      );
+      const replies = await step.multi.exec();
+      if (replies === null) throw new WatchConflict();
+      for (const [error] of replies) if (error) throw error;
+      return step.result;
+    };
+    const attempt = async (): Promise<T> => {
+      try {
+        return await retry(once, { ...WATCH_RETRY, retryable: (e) => e instanceof WatchConflict });
+      } catch (e) {
+        if (!(e instanceof WatchConflict)) throw e;
+        throw new AppError(
+          Codes.registryUnavailable,
+          'The policy registry is busy (concurrent changes to one policy); try again.',
+          { httpStatus: 503 },
+        );
+      }
     };
     const run = this.queue.then(() => this.run(attempt));
     this.queue = run.catch(() => undefined);

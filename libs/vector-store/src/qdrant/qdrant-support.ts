@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { AppError } from '@lectern/contracts';
-import type { Logger } from '@lectern/runtime';
+import { retry, type Logger } from '@lectern/runtime';
 import { EmbeddingFingerprintSchema, type EmbeddingFingerprint } from '../vector-store.port.js';
 
 /** Reserved payload keys: the caller's string id and the chunk text (full-text indexed when hybrid). */
@@ -62,24 +62,16 @@ export interface RetryPolicy {
   baseDelayMs: number;
 }
 
-/** Retries 5xx, 429 and connection errors with exponential backoff and jitter; other errors at once. */
-export const withRetry = async <T>(
-  what: string,
-  fn: () => Promise<T>,
-  policy: RetryPolicy,
-  log?: Logger,
-): Promise<T> => {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await fn();
-    } catch (e) {
-      if (attempt >= policy.attempts || !transient(e)) throw e;
-      const delay = policy.baseDelayMs * 2 ** (attempt - 1) * (0.5 + Math.random() / 2);
-      log?.warn({ what, attempt, delay, err: (e as Error).message }, 'qdrant request failed, retrying');
-      await new Promise((r) => setTimeout(r, delay));
-    }
-  }
-};
+/** Retries 5xx, 429 and connection errors with exponential backoff and jitter (`retry` of libs/runtime); other errors at once. */
+export const withRetry = async <T>(what: string, fn: () => Promise<T>, policy: RetryPolicy, log?: Logger): Promise<T> =>
+  retry(fn, {
+    attempts: policy.attempts,
+    baseDelayMs: policy.baseDelayMs,
+    jitter: 0.25,
+    retryable: transient,
+    onRetry: ({ error, attempt, delayMs }) =>
+      log?.warn({ what, attempt, delay: delayMs, err: (error as Error).message }, 'qdrant request failed, retrying'),
+  });
 
 export const unavailable = (cause: unknown): AppError =>
   new AppError('INDEX_UNAVAILABLE', 'The vector database is unavailable; try again later.', { httpStatus: 503, cause });
