@@ -1,6 +1,7 @@
 import { listenOnFreePort, silentLogger } from '@lectern/testing';
 import type { FastifyInstance } from 'fastify';
 import type { Platform } from '@lectern/platform';
+import { buildApp } from './app.js';
 import { composeExtraction } from './compose.js';
 import { loadConfig } from './config.js';
 
@@ -39,7 +40,16 @@ export interface RunningExtraction {
 
 /** extraction-api composed as `main.ts` composes it, in this process, listening on a free loopback port. */
 export const startExtraction = async (env: Record<string, string>): Promise<RunningExtraction> => {
-  const { app, platform } = composeExtraction(loadConfig(env), silentLogger());
+  const config = loadConfig(env);
+  const logger = silentLogger();
+  const { platform, extraction } = composeExtraction(config, logger);
+  const app = buildApp({
+    config,
+    logger,
+    docTools: extraction.docTools.tools,
+    store: extraction.taskStore,
+    taskQueue: extraction.taskQueue,
+  });
   const baseUrl = await listenOnFreePort(app);
   return {
     baseUrl,
