@@ -115,9 +115,10 @@ export interface ShutdownStep {
 }
 
 /**
- * The composition layer: builds exactly the services an app asks for — vector store, embedders, the
- * conversion job path, queues — chosen by configuration alone (embedded or distributed), each once, and
- * closes them in order. Apps and the CLI compose only through it; feature libs receive the ports.
+ * The infrastructure every service shares: builds exactly what is asked for — vector store, embedders, the
+ * conversion job path, queues and their workers, the policy registry, the task store — chosen by configuration
+ * alone (embedded or distributed), each once, and closes them in order. It knows no feature: each feature lib's
+ * module (`documentStoreModule`, `policyKbModule`, ...) composes itself from it, and its use cases receive the ports.
  * "Once" is literal: a second `vectorStore()`, `embedders()` or `conversion()` call returns the service the first
  * call built and ignores its options — so two services composed on one platform share one store and one
  * conversion queue (the converter and the document store in one process convert a file once).
