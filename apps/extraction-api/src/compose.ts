@@ -20,3 +20,10 @@ export const composeExtraction = (
   logger: Logger,
   platform: Platform = createPlatform(platformOptions(config, logger)),
 ): ComposedExtraction => ({ platform, extraction: extractionModule(platform, config) });
+
+/** `buildApp`'s deps from the composed extraction: the doc tools it serves, the task store and the task queue. */
+export const extractionAppDeps = ({ extraction }: ComposedExtraction) => ({
+  docTools: extraction.docTools.tools,
+  store: extraction.taskStore,
+  taskQueue: extraction.taskQueue,
+});

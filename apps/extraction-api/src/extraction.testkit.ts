@@ -2,7 +2,7 @@ import { listenOnFreePort, silentLogger } from '@lectern/testing';
 import type { FastifyInstance } from 'fastify';
 import type { Platform } from '@lectern/platform';
 import { buildApp } from './app.js';
-import { composeExtraction } from './compose.js';
+import { composeExtraction, extractionAppDeps } from './compose.js';
 import { loadConfig } from './config.js';
 
 /** A small datasheet in Markdown: a ratings table and key-value lines (no ../shared needed). */
@@ -42,14 +42,9 @@ export interface RunningExtraction {
 export const startExtraction = async (env: Record<string, string>): Promise<RunningExtraction> => {
   const config = loadConfig(env);
   const logger = silentLogger();
-  const { platform, extraction } = composeExtraction(config, logger);
-  const app = buildApp({
-    config,
-    logger,
-    docTools: extraction.docTools.tools,
-    store: extraction.taskStore,
-    taskQueue: extraction.taskQueue,
-  });
+  const composed = composeExtraction(config, logger);
+  const { platform } = composed;
+  const app = buildApp({ config, logger, ...extractionAppDeps(composed) });
   const baseUrl = await listenOnFreePort(app);
   return {
     baseUrl,

@@ -1,20 +1,15 @@
 import { createLogger, ConfigError } from '@lectern/runtime';
 import { announceReady, httpShutdownStep, installShutdown } from '@lectern/transport';
 import { buildApp } from './app.js';
-import { composeExtraction } from './compose.js';
+import { composeExtraction, extractionAppDeps } from './compose.js';
 import { loadConfig, restApiKey } from './config.js';
 
 const start = async () => {
   const config = loadConfig(process.env);
   const logger = createLogger('extraction-api', config.LOG_LEVEL);
-  const { platform, extraction } = composeExtraction(config, logger);
-  const app = buildApp({
-    config,
-    logger,
-    docTools: extraction.docTools.tools,
-    store: extraction.taskStore,
-    taskQueue: extraction.taskQueue,
-  });
+  const composed = composeExtraction(config, logger);
+  const { platform } = composed;
+  const app = buildApp({ config, logger, ...extractionAppDeps(composed) });
   installShutdown({ log: logger, steps: [httpShutdownStep(app), ...platform.shutdownSteps()] });
   await app.listen({ port: config.EXTRACTION_API_PORT, host: config.HOST });
   announceReady(app, logger, {

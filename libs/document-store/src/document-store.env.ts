@@ -1,9 +1,10 @@
 import { ProjectIdSchema } from '@lectern/contracts';
 import { OCR_THRESHOLDS } from '@lectern/conversion';
-import { documentInputEnvShape, storeAndEmbeddingSettings, storeEnvShape } from '@lectern/platform';
+import { documentInputEnvShape, storeEnvShape } from '@lectern/platform';
 import { commonEnvShape, envEnum, envInt, envNumber } from '@lectern/runtime';
 import { z } from 'zod';
 import type { DocumentStoreSettings } from './document-store.module.js';
+import { serviceIngestSettings } from './service-ingest.js';
 
 /**
  * The document store's variables (spec 000's names and defaults, plus the platform's), shared by
@@ -29,14 +30,9 @@ export type DocumentStoreEnv = z.infer<typeof DocumentStoreEnvSchema>;
 
 /** The document store's settings from those variables. */
 export const documentStoreSettings = (env: DocumentStoreEnv): DocumentStoreSettings => ({
-  ...storeAndEmbeddingSettings(env),
+  ...serviceIngestSettings(env),
   defaultProject: env.DOCUMENT_STORE_PROJECT,
-  roots: env.DOCUMENT_ROOTS,
-  pdfEngine: env.PDF_ENGINE,
-  enableOcr: env.ENABLE_OCR,
   imageRatioThreshold: env.IMAGE_RATIO_THRESHOLD,
-  maxDocumentBytes: env.MAX_DOCUMENT_BYTES,
-  ingestTimeoutMs: env.INGEST_TIMEOUT_S * 1000,
   retrieveMode: env.RETRIEVE_SEARCH_MODE,
   toolDeadlineMs: env.TOOL_TIMEOUT_S * 1000,
   retrievalMaxChars: env.RETRIEVAL_MAX_CHARS,

@@ -98,5 +98,5 @@ export {
   documentStoreSettings,
 } from './document-store.env.js';
 export type { DocumentStoreEnv } from './document-store.env.js';
-export { serviceIngestDeps } from './service-ingest.js';
+export { serviceIngestDeps, serviceIngestSettings } from './service-ingest.js';
 export type { ServiceIngestSettings } from './service-ingest.js';

@@ -1,8 +1,10 @@
 import {
   serviceConversion,
+  storeAndEmbeddingSettings,
   type EmbedderOptions,
   type Platform,
   type ServiceConversionSettings,
+  type VectorStoreOptions,
 } from '@lectern/platform';
 import { KeyedMutex } from './keyed-mutex.js';
 
@@ -27,4 +29,23 @@ export const serviceIngestDeps = (platform: Platform, s: ServiceIngestSettings) 
   maxDocumentBytes: s.maxDocumentBytes,
   locks: new KeyedMutex(),
   log: platform.log,
+});
+
+/** The variables a service that ingests documents reads (the platform's shared ones and its `INGEST_TIMEOUT_S`). */
+type ServiceIngestEnv = Parameters<typeof storeAndEmbeddingSettings>[0] & {
+  DOCUMENT_ROOTS: readonly string[];
+  PDF_ENGINE: ServiceConversionSettings['pdfEngine'];
+  ENABLE_OCR: boolean;
+  MAX_DOCUMENT_BYTES: number;
+  INGEST_TIMEOUT_S: number;
+};
+
+/** Its store and ingest settings from those variables (the document store's and the policy KB's alike). */
+export const serviceIngestSettings = (env: ServiceIngestEnv): VectorStoreOptions & ServiceIngestSettings => ({
+  ...storeAndEmbeddingSettings(env),
+  roots: env.DOCUMENT_ROOTS,
+  pdfEngine: env.PDF_ENGINE,
+  enableOcr: env.ENABLE_OCR,
+  maxDocumentBytes: env.MAX_DOCUMENT_BYTES,
+  ingestTimeoutMs: env.INGEST_TIMEOUT_S * 1000,
 });

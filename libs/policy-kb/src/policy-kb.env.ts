@@ -1,5 +1,6 @@
 import { ProjectIdSchema } from '@lectern/contracts';
-import { documentInputEnvShape, storeAndEmbeddingSettings, storeEnvShape } from '@lectern/platform';
+import { serviceIngestSettings } from '@lectern/document-store';
+import { documentInputEnvShape, storeEnvShape } from '@lectern/platform';
 import { commonEnvShape, envInt } from '@lectern/runtime';
 import { z } from 'zod';
 import type { PolicyKbSettings } from './policy-kb.module.js';
@@ -23,11 +24,6 @@ export type PolicyKbEnv = z.infer<typeof PolicyKbEnvSchema>;
 
 /** The policy KB's settings from those variables. */
 export const policyKbSettings = (env: PolicyKbEnv): PolicyKbSettings => ({
-  ...storeAndEmbeddingSettings(env),
+  ...serviceIngestSettings(env),
   project: env.POLICY_KB_PROJECT,
-  roots: env.DOCUMENT_ROOTS,
-  pdfEngine: env.PDF_ENGINE,
-  enableOcr: env.ENABLE_OCR,
-  ingestTimeoutMs: env.INGEST_TIMEOUT_S * 1000,
-  maxDocumentBytes: env.MAX_DOCUMENT_BYTES,
 });
