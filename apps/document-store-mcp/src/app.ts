@@ -4,6 +4,7 @@ import {
   sciragMcpService,
   type DocumentStoreDeps as UseCaseDeps,
 } from '@lectern/document-store';
+import { mcpTimeouts } from '@lectern/platform';
 import type { Logger } from '@lectern/runtime';
 import { createHttpApp, mountMcp, type ToolRegistration } from '@lectern/transport';
 import type { FastifyInstance } from 'fastify';
@@ -21,7 +22,7 @@ export interface DocumentStoreDeps {
 /** Compose document-store-mcp without listening (tests use `inject()` or listen on port 0). */
 export const buildApp = (deps: DocumentStoreDeps): FastifyInstance => {
   const { config } = deps;
-  const service = documentStoreMcpService(deps.documentStore);
+  const service = documentStoreMcpService(deps.documentStore, mcpTimeouts(config));
   const app = createHttpApp({
     service: service.name,
     logger: deps.logger,
@@ -53,7 +54,7 @@ export const buildApp = (deps: DocumentStoreDeps): FastifyInstance => {
  */
 export const buildScirAgApp = (deps: DocumentStoreDeps): FastifyInstance => {
   const { config } = deps;
-  const service = sciragMcpService(deps.documentStore);
+  const service = sciragMcpService(deps.documentStore, mcpTimeouts(config));
   const app = createHttpApp({
     service: 'document-store-mcp-scirag',
     logger: deps.logger,

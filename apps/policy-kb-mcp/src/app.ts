@@ -1,6 +1,7 @@
 import multipart from '@fastify/multipart';
 import type { PolicyIngestJobPayload, PolicyIngestJobResult } from '@lectern/contracts';
 import { policyKbMcpService, type PolicyKbDeps as UseCaseDeps } from '@lectern/policy-kb';
+import { mcpTimeouts } from '@lectern/platform';
 import type { JobQueue } from '@lectern/queue';
 import { createHttpApp, mountMcp, type ToolRegistration } from '@lectern/transport';
 import type { Logger } from '@lectern/runtime';
@@ -24,7 +25,7 @@ export const ADMIN_DOCS = { json: '/api/openapi.json', page: '/api/docs' } as co
 /** Compose policy-kb-mcp without listening (the same server `lectern mcp policies` serves over stdio). */
 export const buildApp = (deps: PolicyKbDeps): FastifyInstance => {
   const { config } = deps;
-  const service = policyKbMcpService(deps.policyKb);
+  const service = policyKbMcpService(deps.policyKb, mcpTimeouts(config));
   const app = createHttpApp({
     service: service.name,
     logger: deps.logger,

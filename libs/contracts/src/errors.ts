@@ -59,5 +59,6 @@ export const CommonErrorCodes = {
   internal: 'internal_error',
   notImplemented: 'not_implemented',
   timeout: 'timeout',
+  shuttingDown: 'shutting_down',
   forbiddenPath: 'forbidden_path',
 } as const;

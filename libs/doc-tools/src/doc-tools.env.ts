@@ -1,5 +1,5 @@
 import { DocSearchModeSchema } from '@lectern/contracts';
-import { documentInputEnvShape, embeddingSettings, storeEnvShape } from '@lectern/platform';
+import { documentInputEnvShape, embeddingSettings, mcpServiceEnvShape, storeEnvShape } from '@lectern/platform';
 import { commonEnvShape, envInt, envString, envUrl } from '@lectern/runtime';
 import { z } from 'zod';
 import type { DocToolsSettings } from './doc-tools.module.js';
@@ -14,6 +14,7 @@ export const docToolsEnvShape = {
   /** Its bearer token (default: MCP_API_KEY, the converter's own default). */
   MARKITDOWN_API_KEY: envString(),
   DOC_INDEX_TIMEOUT_S: envInt(600, 1, 86_400),
+  ...mcpServiceEnvShape,
   /** doc_search's mode when a call names none (docs/benchmarks/extraction-search.md). */
   DOC_SEARCH_MODE: z.preprocess((v) => (v === '' ? undefined : v), DocSearchModeSchema.default('bm25')),
   ...documentInputEnvShape,

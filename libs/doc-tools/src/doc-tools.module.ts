@@ -2,10 +2,13 @@ import { resolve } from 'node:path';
 import { extractionDocTools, type DocSearchMode } from '@lectern/contracts';
 import type { PdfEngine } from '@lectern/conversion';
 import {
+  mcpTimeouts,
   serviceConversion,
+  toolDeadlines,
   unboundTools,
   type EmbedderOptions,
   type McpService,
+  type McpTimeouts,
   type Platform,
 } from '@lectern/platform';
 import { LECTERN_VERSION } from '@lectern/runtime';
@@ -50,15 +53,17 @@ export const docToolsDeps = (platform: Platform, s: DocToolsSettings): DocToolsD
 
 /**
  * extraction-api's MCP server (spec 003's `mcp-tools` role at `/mcp`): the four document tools its agent uses,
- * open to outside agents too (without tools every tool answers `not_implemented`).
+ * open to outside agents too (without tools every tool answers `not_implemented`). `doc_index_build` is bounded by
+ * `timeouts.ingestMs` (DOC_INDEX_TIMEOUT_S), the others by MCP_TOOL_TIMEOUT_S (default 60 s, spec 003 section 7).
  */
-export const docToolsMcpService = (tools?: DocTools): McpService => ({
+export const docToolsMcpService = (tools?: DocTools, timeouts: McpTimeouts = {}): McpService => ({
   name: 'extraction-api',
   version: LECTERN_VERSION,
   instructions:
     'Lectern document tools (spec 003): doc_index_build a document, then per field doc_search and doc_read the ' +
     'chunks it finds (locators h{n}-c{m} / h{n}-t{m}), and json_validate_and_normalize the result against its schema.',
   tools: tools ? docToolRegistrations(tools) : unboundTools(extractionDocTools),
+  deadlines: toolDeadlines(['doc_index_build'], timeouts),
 });
 
 /** Spec 003's document tools composed on a platform: what extraction-api serves at `/mcp`. */
@@ -77,5 +82,5 @@ export interface DocToolsModule {
 export const docToolsModule = (platform: Platform, env: DocToolsEnv): DocToolsModule => {
   const deps = docToolsDeps(platform, docToolsSettings(env));
   const tools = createDocTools(deps);
-  return { deps, tools, mcpService: docToolsMcpService(tools) };
+  return { deps, tools, mcpService: docToolsMcpService(tools, mcpTimeouts(env, env.DOC_INDEX_TIMEOUT_S)) };
 };

@@ -1,6 +1,6 @@
 import { ProjectIdSchema } from '@lectern/contracts';
 import { OCR_THRESHOLDS } from '@lectern/conversion';
-import { documentInputEnvShape, storeEnvShape } from '@lectern/platform';
+import { documentInputEnvShape, mcpServiceEnvShape, storeEnvShape } from '@lectern/platform';
 import { commonEnvShape, envEnum, envInt, envNumber } from '@lectern/runtime';
 import { z } from 'zod';
 import type { DocumentStoreSettings } from './document-store.module.js';
@@ -17,6 +17,7 @@ export const documentStoreEnvShape = {
   INGEST_TIMEOUT_S: envInt(600, 1, 86_400),
   /** Ranking of spec 002's retrieve_document_chunks: hybrid (BM25 + dense, fused) or dense only. */
   RETRIEVE_SEARCH_MODE: envEnum(['hybrid', 'dense'] as const, 'hybrid'),
+  ...mcpServiceEnvShape,
   /** Spec 004 FR-011: deadline of each spec 004 tool call, 8-15 s. */
   TOOL_TIMEOUT_S: envInt(15, 8, 15),
   /** Spec 004 FR-010: the most characters a find_chunks/query_hybrid result's text keeps (clients may lower it). */

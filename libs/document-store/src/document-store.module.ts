@@ -1,5 +1,12 @@
 import { sciragTools } from '@lectern/contracts';
-import type { McpService, Platform, VectorStoreOptions } from '@lectern/platform';
+import {
+  mcpTimeouts,
+  toolDeadlines,
+  type McpService,
+  type McpTimeouts,
+  type Platform,
+  type VectorStoreOptions,
+} from '@lectern/platform';
 import { LECTERN_VERSION } from '@lectern/runtime';
 import { AuditLog } from './audit.js';
 import type { RetrieveMode } from './collection-tools.js';
@@ -47,21 +54,26 @@ export const documentStoreDeps = (
   ...(s.retrievalMaxChars ? { retrieval: { maxResultChars: s.retrievalMaxChars } } : {}),
 });
 
-/** document-store-mcp's server: specs 000, 002 and 004's tools (without deps every tool answers `not_implemented`). */
-export const documentStoreMcpService = (deps?: DocumentStoreDeps): McpService => ({
+/**
+ * document-store-mcp's server: specs 000, 002 and 004's tools (without deps every tool answers `not_implemented`).
+ * `ingest_document` and `store_document_chunks` (which embeds and writes whole documents' chunks) are bounded by
+ * INGEST_TIMEOUT_S, spec 004's tools by their own 8-15 s (TOOL_TIMEOUT_S), the others by MCP_TOOL_TIMEOUT_S.
+ */
+export const documentStoreMcpService = (deps?: DocumentStoreDeps, timeouts: McpTimeouts = {}): McpService => ({
   name: 'document-store-mcp',
   version: LECTERN_VERSION,
   instructions:
     'Lectern document store: ingest planning documents (PDF, images), search them with citations ' +
     '(page numbers), read them, and store/query citable chunks in per-project collections.',
   tools: documentStoreToolRegistrations(deps),
+  deadlines: toolDeadlines(['ingest_document', 'store_document_chunks'], timeouts, deps?.ingestTimeoutMs),
 });
 
 /**
  * Spec 002's server (SciRAG) for the clients that expect only its three tools at `/sse` on their own port
  * (document-store-mcp's `SCIRAG_PORT` listener): the same bound tools as `documentStoreMcpService`, no others.
  */
-export const sciragMcpService = (deps?: DocumentStoreDeps): McpService => {
+export const sciragMcpService = (deps?: DocumentStoreDeps, timeouts: McpTimeouts = {}): McpService => {
   const names = new Set(sciragTools.map((d) => d.name));
   return {
     name: 'scirag',
@@ -70,6 +82,7 @@ export const sciragMcpService = (deps?: DocumentStoreDeps): McpService => {
       'Lectern document store, SciRAG tools (spec 002): store_document_chunks into a collection, ' +
       'retrieve_document_chunks semantically similar to a query, list_collections.',
     tools: documentStoreToolRegistrations(deps).filter((t) => names.has(t.definition.name)),
+    deadlines: toolDeadlines(['store_document_chunks'], timeouts, deps?.ingestTimeoutMs),
   };
 };
 
@@ -97,8 +110,8 @@ export const documentStoreModule = (
   const deps = documentStoreDeps(platform, documentStoreSettings(env));
   return {
     deps,
-    mcpService: documentStoreMcpService(deps),
-    sciragMcpService: sciragMcpService(deps),
+    mcpService: documentStoreMcpService(deps, mcpTimeouts(env)),
+    sciragMcpService: sciragMcpService(deps, mcpTimeouts(env)),
     details: describeDocumentStore({ ...env, DATA_DIR: env.DATA_DIR ?? platform.dataDir }),
   };
 };

@@ -1,4 +1,4 @@
-import type { EmbeddingFingerprint } from '@lectern/contracts';
+import { AppError, type EmbeddingFingerprint } from '@lectern/contracts';
 import type { Embedder } from './embedder.js';
 import { resolveEmbedder, resolveEmbedderFor, type ResolveEmbedderOptions } from './resolve-embedder.js';
 
@@ -15,6 +15,7 @@ export interface EmbedderProvider {
 
 export class EmbedderPool implements EmbedderProvider {
   private readonly byKey = new Map<string, Promise<Embedder>>();
+  private closed = false;
 
   constructor(private readonly options: ResolveEmbedderOptions) {}
 
@@ -39,7 +40,9 @@ export class EmbedderPool implements EmbedderProvider {
     });
   }
 
+  /** Closes every embedder built; afterwards none is built (work still running at shutdown gets an error). */
   async close(): Promise<void> {
+    this.closed = true;
     const all = await Promise.allSettled([...this.byKey.values()]);
     const unique = new Set(all.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : [])));
     await Promise.allSettled([...unique].map((e) => e.close()));
@@ -47,6 +50,14 @@ export class EmbedderPool implements EmbedderProvider {
   }
 
   private memo(key: string, make: () => Promise<Embedder>): Promise<Embedder> {
+    // An embedder built after close would start worker threads nobody closes, keeping the process alive.
+    if (this.closed) {
+      return Promise.reject(
+        new AppError('model_unavailable', 'The embedders are closed: the service is shutting down.', {
+          httpStatus: 503,
+        }),
+      );
+    }
     let pending = this.byKey.get(key);
     if (!pending) {
       pending = make();

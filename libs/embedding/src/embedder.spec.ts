@@ -85,3 +85,29 @@ describe('Embedder batching plan (createEmbedder)', () => {
     await expect(embedder.embedBatch(['a'], { batchSize: 0 })).rejects.toMatchObject({ code: 'invalid_input' });
   });
 });
+
+describe('Embedder cancellation (EmbedBatchOptions.signal)', () => {
+  it('stops after the batch in flight when the signal aborts midway, and rejects with its reason', async () => {
+    const { embedder, calls } = recordingBackend();
+    const controller = new AbortController();
+    const reason = new Error('deadline reached');
+    const texts = Array.from({ length: 64 }, (_, i) => `text number ${i}`);
+    const embedding = embedder.embedBatch(texts, {
+      batchSize: 4,
+      // The first finished call aborts: 16 calls were planned, the rest must never reach the backend.
+      onProgress: (done) => {
+        if (done > 0) controller.abort(reason);
+      },
+      signal: controller.signal,
+    });
+    await expect(embedding).rejects.toBe(reason);
+    expect(calls).toHaveLength(1);
+  });
+
+  it('does not start on an aborted signal', async () => {
+    const { embedder, calls } = recordingBackend();
+    const reason = new Error('client left');
+    await expect(embedder.embedBatch(['a', 'b'], { signal: AbortSignal.abort(reason) })).rejects.toBe(reason);
+    expect(calls).toHaveLength(0);
+  });
+});

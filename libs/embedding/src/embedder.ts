@@ -11,6 +11,11 @@ export interface EmbedBatchOptions {
   /** Texts per inference call, at most (default 32); a backend with a token budget per call splits further. */
   batchSize?: number;
   onProgress?: (done: number, total: number) => void;
+  /**
+   * Stops the work at its next boundary: checked before each inference call is handed to the backend (its worker
+   * lanes) and while texts are tokenised. An aborted signal rejects with its reason; calls already running finish.
+   */
+  signal?: AbortSignal;
 }
 
 /** A sentence encoder: unit-length vectors (cosine = dot product), identical input -> bit-identical output. */
@@ -119,6 +124,8 @@ export const createEmbedder = (meta: {
         'invalid_input',
         `embedBatch: batchSize must be a number >= 1 (got ${String(options.batchSize)})`,
       );
+    const { signal } = options;
+    signal?.throwIfAborted();
     const engine = await getBackend();
     const rows = new Array<number[]>(texts.length);
     const out = new Array<Float32Array>(texts.length);
@@ -144,6 +151,7 @@ export const createEmbedder = (meta: {
           await new Promise<void>((resolve) => waiting.push(resolve));
           continue;
         }
+        signal?.throwIfAborted();
         const flat = await engine.run(
           step.members.map((i) => rows[i] as number[]),
           step.padTo,
@@ -173,7 +181,10 @@ export const createEmbedder = (meta: {
           }
         }
         // Let waiting lanes hand their calls to the backend (its workers compute while tokenising goes on).
-        if (i % 8 === 7) await new Promise<void>((resolve) => setImmediate(resolve));
+        if (i % 8 === 7) {
+          await new Promise<void>((resolve) => setImmediate(resolve));
+          signal?.throwIfAborted();
+        }
       }
       for (const [pad, members] of [...buckets.entries()].sort((a, b) => a[0] - b[0])) enqueue(pad, members);
     } finally {
@@ -181,6 +192,7 @@ export const createEmbedder = (meta: {
       for (const wake of waiting.splice(0)) wake();
     }
     await lanes;
+    signal?.throwIfAborted();
     return out;
   };
 

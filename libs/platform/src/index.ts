@@ -15,11 +15,12 @@ export type {
 export {
   documentInputEnvShape,
   embeddingSettings,
+  mcpServiceEnvShape,
   platformOptions,
   storeAndEmbeddingSettings,
   storeEnvShape,
 } from './platform.env.js';
 export { serviceConversion } from './service-conversion.js';
 export type { ServiceConversionSettings } from './service-conversion.js';
-export { unboundTools } from './mcp-services.js';
-export type { McpService } from './mcp-services.js';
+export { mcpTimeouts, serviceToolDeadlineMs, toolDeadlines, unboundTools } from './mcp-services.js';
+export type { McpService, McpTimeouts } from './mcp-services.js';

@@ -1,17 +1,59 @@
 import type { AnyToolDefinition } from '@lectern/contracts';
-import { notImplemented, type ToolRegistration } from '@lectern/transport';
+import {
+  DEFAULT_TOOL_DEADLINE_MS,
+  notImplemented,
+  toolDeadlineMs,
+  type ToolDeadlines,
+  type ToolRegistration,
+} from '@lectern/transport';
 
 /**
- * An MCP server as every transport serves it (HTTP in the apps, stdio in the CLI): identity, instructions, tools.
- * Each feature lib's module describes its own (`documentStoreModule(...).mcpService`, ...).
+ * An MCP server as every transport serves it (HTTP in the apps, stdio in the CLI): identity, instructions, tools,
+ * and each tool's deadline (enforced by the transport's server factory; a client may lower it per call). Each
+ * feature lib's module describes its own (`documentStoreModule(...).mcpService`, ...).
  */
 export interface McpService {
   name: string;
   version: string;
   instructions: string;
   tools: ToolRegistration[];
+  deadlines: ToolDeadlines;
 }
+
+/** The deadlines a service's tools get: `toolMs` (MCP_TOOL_TIMEOUT_S) for most, `ingestMs` for its ingest tools. */
+export interface McpTimeouts {
+  /** MCP_TOOL_TIMEOUT_S: searches, reads, listings, deletions. */
+  toolMs?: number | undefined;
+  /** The ingest tools' deadline (INGEST_TIMEOUT_S; extraction-api: DOC_INDEX_TIMEOUT_S). */
+  ingestMs?: number | undefined;
+}
+
+/** `MCP_TOOL_TIMEOUT_S` (and the other settings) in the form the services take. */
+export const mcpTimeouts = (env: { MCP_TOOL_TIMEOUT_S: number }, ingestS?: number): McpTimeouts => ({
+  toolMs: env.MCP_TOOL_TIMEOUT_S * 1000,
+  ...(ingestS === undefined ? {} : { ingestMs: ingestS * 1000 }),
+});
+
+/** A service's tool deadlines: `ingestTools` get the ingest deadline (else `fallbackIngestMs`), the others `toolMs`. */
+export const toolDeadlines = (
+  ingestTools: readonly string[],
+  timeouts: McpTimeouts,
+  fallbackIngestMs?: number,
+): ToolDeadlines => {
+  const ingestMs = timeouts.ingestMs ?? fallbackIngestMs;
+  return {
+    defaultMs: timeouts.toolMs ?? DEFAULT_TOOL_DEADLINE_MS,
+    ...(ingestMs === undefined ? {} : { byTool: Object.fromEntries(ingestTools.map((name) => [name, ingestMs])) }),
+  };
+};
 
 /** A server's tools before it has deps: every tool listed with its full contract, answering `not_implemented`. */
 export const unboundTools = (definitions: readonly AnyToolDefinition[]): ToolRegistration[] =>
   definitions.map((definition) => ({ definition, handler: notImplemented(definition.name) }));
+
+/** The deadline `service` gives its tool `name` (as the transport applies it). */
+export const serviceToolDeadlineMs = (service: McpService, name: string): number => {
+  const registration = service.tools.find((t) => t.definition.name === name);
+  if (!registration) throw new Error(`${service.name} has no tool ${name}`);
+  return toolDeadlineMs(registration, service.deadlines);
+};

@@ -33,6 +33,15 @@ export const documentInputEnvShape = {
   MAX_DOCUMENT_BYTES: envInt(200 * 1024 * 1024, 1),
 };
 
+/** The MCP servers' variables (document-store-mcp, policy-kb-mcp, extraction-api's doc tools, `lectern mcp`). */
+export const mcpServiceEnvShape = {
+  /**
+   * Deadline of each MCP tool call other than the ingest tools (INGEST_TIMEOUT_S, DOC_INDEX_TIMEOUT_S) and spec
+   * 004's (TOOL_TIMEOUT_S): searches, reads, listings, deletions. A client may lower it per call, never raise it.
+   */
+  MCP_TOOL_TIMEOUT_S: envInt(60, 1, 86_400),
+};
+
 type StoreEnv = z.infer<z.ZodObject<typeof storeEnvShape>>;
 type QueueEnv = z.infer<z.ZodObject<typeof queueEnvShape>>;
 

@@ -1,6 +1,6 @@
 import { ProjectIdSchema } from '@lectern/contracts';
 import { serviceIngestSettings } from '@lectern/document-store';
-import { documentInputEnvShape, storeEnvShape } from '@lectern/platform';
+import { documentInputEnvShape, mcpServiceEnvShape, storeEnvShape } from '@lectern/platform';
 import { commonEnvShape, envInt } from '@lectern/runtime';
 import { z } from 'zod';
 import type { PolicyKbSettings } from './policy-kb.module.js';
@@ -15,6 +15,7 @@ export const policyKbEnvShape = {
   /** DOCUMENT_ROOTS: the allowed roots of `ingest_policy_revision`'s file paths; default: the data directory. */
   ...documentInputEnvShape,
   INGEST_TIMEOUT_S: envInt(1800, 1, 86_400),
+  ...mcpServiceEnvShape,
   /** REDIS_URL: Redis policy registry (spec 001 key schema) and BullMQ queues when set; SQLite and in-process otherwise. */
   ...storeEnvShape,
 };

@@ -7,8 +7,11 @@ import {
 import { serviceIngestDeps, type ServiceIngestSettings } from '@lectern/document-store';
 import { policyCollection } from '@lectern/documents';
 import {
+  mcpTimeouts,
+  toolDeadlines,
   unboundTools,
   type McpService,
+  type McpTimeouts,
   type Platform,
   type PolicyRegistryOptions,
   type VectorStoreOptions,
@@ -67,14 +70,18 @@ export const policyIngestService = (platform: Platform, deps?: PolicyKbDeps): Po
   return { queue, worker };
 };
 
-/** policy-kb-mcp's server: spec 001's six tools (without deps every tool answers `not_implemented`). */
-export const policyKbMcpService = (deps?: PolicyKbDeps): McpService => ({
+/**
+ * policy-kb-mcp's server: spec 001's six tools (without deps every tool answers `not_implemented`);
+ * `ingest_policy_revision` bounded by INGEST_TIMEOUT_S, the others by MCP_TOOL_TIMEOUT_S.
+ */
+export const policyKbMcpService = (deps?: PolicyKbDeps, timeouts: McpTimeouts = {}): McpService => ({
   name: 'policy-kb-mcp',
   version: LECTERN_VERSION,
   instructions:
     'Lectern policy knowledge base: search versioned policy documents "as in force on" a date, read sections, ' +
     'list policies and revisions, ingest and remove revisions.',
   tools: deps ? policyKbToolRegistrations(deps) : unboundTools(policyKbTools),
+  deadlines: toolDeadlines(['ingest_policy_revision'], timeouts, deps?.ingestTimeoutMs),
 });
 
 /** The policy KB composed on a platform: what policy-kb-mcp and `lectern mcp policies` serve. */
@@ -101,7 +108,7 @@ export const policyKbModule = (platform: Platform, env: PolicyKbEnv): PolicyKbMo
   const deps = policyKbDeps(platform, policyKbSettings(env));
   return {
     deps,
-    mcpService: policyKbMcpService(deps),
+    mcpService: policyKbMcpService(deps, mcpTimeouts(env)),
     ingest: () => policyIngestService(platform, deps),
     details: {
       registry: env.REDIS_URL ? 'redis' : 'sqlite',

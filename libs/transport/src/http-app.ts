@@ -2,6 +2,7 @@ import { AppError, CommonErrorCodes } from '@lectern/contracts';
 import { installBearerAuth } from '@lectern/auth';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
+import { InflightWork } from './inflight.js';
 import { ServiceMetrics } from './metrics.js';
 import { OPENAPI_PATHS, registerOpenApi } from './openapi.js';
 
@@ -36,6 +37,15 @@ export const createHttpApp = (options: HttpAppOptions): FastifyInstance => {
     forceCloseConnections: 'idle',
   });
   app.decorate('metrics', metrics);
+  // In-flight tool calls and REST requests (request-signal.ts): on close, once fastify refuses new requests (503),
+  // their signals are aborted with `shutting_down` so the work stops at its next boundary; registered before any
+  // other preClose hook (the MCP streams close after their calls have answered).
+  const inflight = new InflightWork();
+  app.decorate('inflight', inflight);
+  app.addHook('preClose', async () => {
+    if (inflight.size > 0) app.log.info({ in_flight: inflight.size }, 'aborting in-flight work');
+    await inflight.abortAll();
+  });
   // Route schemas document the API (OpenAPI); the zod contracts parse requests and results, so fastify's own
   // validation and serialisation stay out of the way (a response schema would otherwise drop unknown fields).
   app.setValidatorCompiler(() => (data) => ({ value: data }));
@@ -123,5 +133,7 @@ export const createHttpApp = (options: HttpAppOptions): FastifyInstance => {
 declare module 'fastify' {
   interface FastifyInstance {
     metrics: ServiceMetrics;
+    /** The work in flight (tool calls, REST requests with a signal), aborted on close. */
+    inflight: InflightWork;
   }
 }

@@ -6,7 +6,21 @@ export { createMcpServerFactory, describeTools } from './mcp-server-factory.js';
 export { ServiceMetrics } from './metrics.js';
 export { runTool, notImplemented, errorResult, describeZodError } from './run-tool.js';
 export { bindTool } from './tool-registration.js';
-export { TOOL_DEADLINE_MAX_MS, TOOL_DEADLINE_MIN_MS, withDeadline, withDeadlines } from './tool-deadline.js';
+export {
+  DEFAULT_TOOL_DEADLINE_MS,
+  TIMEOUT_META_KEY,
+  TOOL_DEADLINE_MAX_MS,
+  TOOL_DEADLINE_MIN_MS,
+  callDeadlineMs,
+  runWithDeadline,
+  toolDeadlineMs,
+  withDeadlines,
+} from './tool-deadline.js';
+export type { ToolDeadlines, RegistrationDeadline } from './tool-deadline.js';
+export { InflightWork, shuttingDownError } from './inflight.js';
+export type { InflightTicket } from './inflight.js';
+export { clientClosedError, requestSignal } from './request-signal.js';
+export type { RequestSignalOptions } from './request-signal.js';
 export type { ToolContext, ToolHandler, ToolRegistration } from './tool-registration.js';
 export { installShutdown } from './shutdown.js';
 export type { ShutdownStep, ShutdownOptions } from './shutdown.js';

@@ -5,6 +5,7 @@ import { createMcpServerFactory } from './mcp-server-factory.js';
 import { registerLegacySse } from './legacy-sse.route.js';
 import { createOriginGuard, type OriginPolicy } from './origin-guard.js';
 import { registerStreamableHttp, type McpSessionMode } from './streamable-http.route.js';
+import type { ToolDeadlines } from './tool-deadline.js';
 import type { ToolRegistration } from './tool-registration.js';
 
 export interface MountMcpOptions {
@@ -12,6 +13,8 @@ export interface MountMcpOptions {
   version: string;
   instructions?: string;
   tools: readonly ToolRegistration[];
+  /** Each tool's deadline (ms); see `createMcpServerFactory`. */
+  deadlines?: ToolDeadlines;
   sessionMode?: McpSessionMode;
   /** Host/Origin checks of the MCP endpoints (default: loopback names on the listen port; no Origin passes). */
   originPolicy?: OriginPolicy;
@@ -35,6 +38,8 @@ export const mountMcp = (app: FastifyInstance, options: MountMcpOptions): (() =>
     tools: options.tools,
     log: app.log as unknown as Logger,
     metrics: app.metrics,
+    ...(options.deadlines ? { deadlines: options.deadlines } : {}),
+    inflight: app.inflight,
   });
   const guard = createOriginGuard(options.originPolicy);
   app.addHook('onRequest', async function (request, reply) {

@@ -8,9 +8,11 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from 'pino';
 import { z } from 'zod';
+import { InflightWork } from './inflight.js';
 import type { ServiceMetrics } from './metrics.js';
 import { runTool } from './run-tool.js';
-import type { ToolContext, ToolRegistration } from './tool-registration.js';
+import { callDeadlineMs, runWithDeadline, timeoutCode, toolDeadlineMs, type ToolDeadlines } from './tool-deadline.js';
+import type { ToolContext, ToolHandler, ToolRegistration } from './tool-registration.js';
 
 export interface McpServerOptions {
   name: string;
@@ -19,6 +21,10 @@ export interface McpServerOptions {
   tools: readonly ToolRegistration[];
   log: Logger;
   metrics?: ServiceMetrics;
+  /** Each tool's deadline (default `DEFAULT_TOOL_DEADLINE_MS`); a client may lower it per call (`TIMEOUT_META_KEY`). */
+  deadlines?: ToolDeadlines;
+  /** Where tool calls register, so that shutdown aborts them (the HTTP app's; default: one of this factory's own). */
+  inflight?: InflightWork;
 }
 
 type JsonSchemaObject = { type: 'object'; [key: string]: unknown };
@@ -47,11 +53,16 @@ export const describeTools = (tools: readonly ToolRegistration[]): Tool[] =>
  * `McpServer.registerTool`) so that argument validation errors come back in the specs' error shape
  * (`invalid_arguments`) instead of the SDK's generic text, and so the listed schemas are exactly the
  * contracts' JSON Schemas. One factory call per transport connection (stateless HTTP: per request).
+ *
+ * Every tool call runs under its deadline here, the one place deadlines are applied: the tool's default
+ * (`toolDeadlineMs`), lowered by the client's `_meta["lectern/timeout_ms"]`; at expiry the call answers its
+ * contract's timeout code and the handler's signal is aborted. Shutdown (`inflight.abortAll`) aborts it too.
  */
 export const createMcpServerFactory = (options: McpServerOptions): (() => Server) => {
   const listed = describeTools(options.tools);
   const byName = new Map(options.tools.map((t) => [t.definition.name, t]));
   const names = new Set(byName.keys());
+  const inflight = options.inflight ?? new InflightWork();
   if (names.size !== options.tools.length) throw new Error(`duplicate tool names in ${options.name}`);
 
   return () => {
@@ -61,6 +72,7 @@ export const createMcpServerFactory = (options: McpServerOptions): (() => Server
     );
     server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listed }));
     server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+      const receivedAt = Date.now();
       const registration = byName.get(request.params.name);
       if (!registration) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
       const progressToken = request.params._meta?.progressToken;
@@ -85,7 +97,21 @@ export const createMcpServerFactory = (options: McpServerOptions): (() => Server
           }
         },
       };
-      return runTool(registration.definition, registration.handler, request.params.arguments, ctx, options.metrics);
+      const meta = request.params._meta as Record<string, unknown> | undefined;
+      const bounded: ToolHandler<unknown, unknown> = async (input, handlerCtx) => {
+        const ticket = inflight.begin();
+        try {
+          return await runWithDeadline(registration.handler, input, handlerCtx, {
+            ms: callDeadlineMs(toolDeadlineMs(registration, options.deadlines), meta),
+            errorCode: timeoutCode(registration.definition, registration),
+            stop: ticket.signal,
+            receivedAt,
+          });
+        } finally {
+          ticket.end();
+        }
+      };
+      return runTool(registration.definition, bounded, request.params.arguments, ctx, options.metrics);
     });
     return server;
   };

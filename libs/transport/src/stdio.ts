@@ -3,6 +3,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import type { Logger } from 'pino';
 import { createMcpServerFactory } from './mcp-server-factory.js';
 import { connectGuarded } from './request-guard.js';
+import type { ToolDeadlines } from './tool-deadline.js';
 import type { ToolRegistration } from './tool-registration.js';
 
 export interface ServeStdioOptions {
@@ -10,6 +11,8 @@ export interface ServeStdioOptions {
   version: string;
   instructions?: string;
   tools: readonly ToolRegistration[];
+  /** Each tool's deadline (ms); see `createMcpServerFactory`. */
+  deadlines?: ToolDeadlines;
   /** Must not write to `stdout` (the protocol stream): log to stderr. */
   log: Logger;
   stdin?: Readable;
@@ -30,6 +33,7 @@ export const serveStdio = async (options: ServeStdioOptions): Promise<void> => {
     ...(options.instructions ? { instructions: options.instructions } : {}),
     tools: options.tools,
     log: options.log,
+    ...(options.deadlines ? { deadlines: options.deadlines } : {}),
   })();
   const transport = new StdioServerTransport(stdin, stdout);
   const closed = new Promise<void>((resolve) => {

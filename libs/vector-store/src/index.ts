@@ -1,5 +1,5 @@
 export { createVectorStore } from './create-vector-store.js';
-export { EmbeddedVectorStore, EMBEDDED_DB_FILE } from './embedded/embedded.adapter.js';
+export { EmbeddedVectorStore, EMBEDDED_DB_FILE, EMBEDDED_WRITE_BATCH } from './embedded/embedded.adapter.js';
 export { QdrantVectorStore } from './qdrant/qdrant.adapter.js';
 export type { QdrantStoreOptions } from './qdrant/qdrant.adapter.js';
 export { INTEGER_FIELDS, KEYWORD_FIELDS } from './payload-indexes.js';
@@ -29,8 +29,10 @@ export type {
   Scalar,
   ScrollOptions,
   StoredPoint,
+  UpsertOptions,
   VectorStore,
   VectorStoreOptions,
+  WriteOptions,
 } from './vector-store.port.js';
 export { MAX_SEARCH_TARGETS, searchAcross } from './multi-search.js';
 export type { CollectionHit, SearchManyOptions, SearchTarget } from './multi-search.js';

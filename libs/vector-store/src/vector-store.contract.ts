@@ -228,6 +228,83 @@ export const runVectorStoreContract = (makeStore: () => Promise<VectorStore> | V
     });
   });
 
+  describe('cancellation between write batches', () => {
+    /**
+     * A real AbortSignal that aborts itself at its `n`-th boundary check: the adapters check the signal before
+     * each write batch, so `n = 2` aborts right after the first batch was written, whatever the batch size.
+     */
+    const abortingAtCheck = (n: number, reason: Error): AbortSignal => {
+      const controller = new AbortController();
+      const { signal } = controller;
+      const check = signal.throwIfAborted.bind(signal);
+      let checks = 0;
+      signal.throwIfAborted = () => {
+        checks += 1;
+        if (checks === n) controller.abort(reason);
+        check();
+      };
+      return signal;
+    };
+    const many = (count: number): Point[] =>
+      Array.from({ length: count }, (_, i) => ({
+        id: `p${i}`,
+        vector: unit(1, (i % 10) / 10, 0, 0),
+        text: `bulk point ${i}`,
+        payload: { document_id: 'bulk', chunk_index: i },
+      }));
+    const TOTAL = 1_200;
+
+    it('upsert stops after the batch in flight when the signal aborts midway, and rejects with its reason', async () => {
+      const name = fresh('abort-upsert');
+      await store.ensureCollection(name, { fingerprint: MODEL, hybrid: true });
+      const reason = new Error('deadline reached');
+      await expect(
+        store.upsert(name, many(TOTAL), { fingerprint: MODEL, signal: abortingAtCheck(2, reason) }),
+      ).rejects.toBe(reason);
+      const written = await store.count(name);
+      // The first batch is committed and stays; nothing after it was written.
+      expect(written).toBeGreaterThan(0);
+      expect(written).toBeLessThan(TOTAL);
+      const stored = await store.scroll(name, { limit: 1_000, orderBy: 'chunk_index' });
+      expect(stored.points.map((p) => p.payload['chunk_index'])).toEqual(Array.from({ length: written }, (_, i) => i));
+    });
+
+    it('upsert on an aborted signal writes nothing', async () => {
+      const name = fresh('abort-before');
+      await store.ensureCollection(name, { fingerprint: MODEL, hybrid: false });
+      const reason = new Error('client left');
+      await expect(store.upsert(name, docs, { fingerprint: MODEL, signal: AbortSignal.abort(reason) })).rejects.toBe(
+        reason,
+      );
+      expect(await store.count(name)).toBe(0);
+    });
+
+    it('deleteByIds stops between batches; deleteByFilter on an aborted signal deletes nothing', async () => {
+      const name = fresh('abort-delete');
+      await store.ensureCollection(name, { fingerprint: MODEL, hybrid: false });
+      const points = many(TOTAL);
+      await store.upsert(name, points, { fingerprint: MODEL });
+      const reason = new Error('shutting down');
+      await expect(
+        store.deleteByIds(
+          name,
+          points.map((p) => p.id),
+          { signal: abortingAtCheck(2, reason) },
+        ),
+      ).rejects.toBe(reason);
+      const left = await store.count(name);
+      expect(left).toBeGreaterThan(0);
+      expect(left).toBeLessThan(TOTAL);
+      await expect(
+        store.deleteByFilter(name, { document_id: 'bulk' }, { signal: AbortSignal.abort(reason) }),
+      ).rejects.toBe(reason);
+      expect(await store.count(name)).toBe(left);
+      expect(await store.deleteByFilter(name, { document_id: 'bulk' }, { signal: new AbortController().signal })).toBe(
+        left,
+      );
+    });
+  });
+
   describe('payload updates', () => {
     it('setPayload merges a patch into the matching points only, returns the count, and filters see it', async () => {
       const name = await seeded('set-payload');

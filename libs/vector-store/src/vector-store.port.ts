@@ -124,13 +124,27 @@ export interface HybridOptions extends FusionOptions {
   limit: number;
 }
 
+/**
+ * Writes go in batches (embedded: `EMBEDDED_WRITE_BATCH` points or ids per transaction; Qdrant: `batchSize` per
+ * request). `signal` is checked before each batch: once aborted, the call rejects with the signal's reason. A batch
+ * already committed stays (the caller cleans up what it wrote); a write is never left half-applied within a batch.
+ */
+export interface WriteOptions {
+  signal?: AbortSignal | undefined;
+}
+
+export interface UpsertOptions extends WriteOptions {
+  fingerprint: EmbeddingFingerprint;
+}
+
 export interface VectorStore {
   readonly engine: 'embedded' | 'qdrant';
   ensureCollection(name: string, spec: EnsureCollectionSpec): Promise<CollectionInfo>;
   getCollection(name: string): Promise<CollectionInfo | null>;
-  upsert(name: string, points: Point[], opts: { fingerprint: EmbeddingFingerprint }): Promise<void>;
-  deleteByIds(name: string, ids: string[]): Promise<number>;
-  deleteByFilter(name: string, filter: Filter): Promise<number>;
+  upsert(name: string, points: Point[], opts: UpsertOptions): Promise<void>;
+  deleteByIds(name: string, ids: string[], opts?: WriteOptions): Promise<number>;
+  /** Embedded: in batches as above. Qdrant: one server-side delete, the signal checked before it. */
+  deleteByFilter(name: string, filter: Filter, opts?: WriteOptions): Promise<number>;
   /**
    * Merges `patch` into the payload of every point matching `filter` (keys in `patch` are set, others kept);
    * returns how many points matched. The filter needs a condition, as for `deleteByFilter`; patch values are

@@ -1,7 +1,7 @@
 import type { ConversionResult } from '@lectern/contracts';
 import type { ConversionEngine } from '@lectern/conversion';
 import { discardReceivedFile } from '@lectern/conversion-job';
-import type { Admission } from '@lectern/transport';
+import { requestSignal, type Admission } from '@lectern/transport';
 import type { FastifyInstance } from 'fastify';
 import { convertSchema } from './openapi.schemas.js';
 import { receiveDocument, wantsMarkdown, type UploadLimits } from './upload.js';
@@ -17,16 +17,14 @@ export interface ConvertRouteDeps extends UploadLimits {
 /** `POST /convert`: multipart `file` -> ConversionResult JSON (or Markdown with `Accept: text/markdown`). */
 export const registerConvertRoute = (app: FastifyInstance, deps: ConvertRouteDeps): void => {
   app.post('/convert', { onRequest: deps.admission.onRequest, schema: convertSchema }, async (request, reply) => {
+    // A client that hangs up, or the service shutting down, stops its conversion (the pools are shared with the
+    // queue's jobs); the engine bounds it by CONVERSION_TIMEOUT_MS.
+    const signal = requestSignal(request, reply);
     const { received, options } = await receiveDocument(request, deps);
-    // A client that hangs up stops its conversion (the pools are shared with the queue's jobs).
-    const abort = new AbortController();
-    reply.raw.once('close', () => {
-      if (!reply.raw.writableFinished) abort.abort(new Error('client closed the connection'));
-    });
     // converted from the request's private copy, deleted however the conversion ends
     const result: ConversionResult = await deps.engine
       // page markers on unless the request turns them off: a reader of this output sees where pages start
-      .convert({ path: received.absolutePath }, { pageMarkers: true, ...options, signal: abort.signal })
+      .convert({ path: received.absolutePath }, { pageMarkers: true, ...options, signal })
       .finally(() => discardReceivedFile(received));
     request.log.info(
       { fingerprint: result.fingerprint, pages: result.page_count, method: result.method, ms: result.duration_ms },

@@ -8,7 +8,14 @@ import {
 } from '@lectern/contracts';
 import { ingestDocument, type DocumentStoreDeps } from '@lectern/document-store';
 import { safeFilename } from '@lectern/conversion-job';
-import { describeZodError, errorResponse, jsonSchemaOf, multipartBodyOf, receiveUpload } from '@lectern/transport';
+import {
+  describeZodError,
+  errorResponse,
+  jsonSchemaOf,
+  multipartBodyOf,
+  receiveUpload,
+  requestSignal,
+} from '@lectern/transport';
 import type { FastifyInstance } from 'fastify';
 
 /** Where uploads wait for their ingest (deleted after it): inside DATA_DIR, never a client-chosen path. */
@@ -39,7 +46,10 @@ export const registerUploadDocumentRoute = (
         },
       },
     },
-    async (request): Promise<IngestUploadResult> => {
+    async (request, reply): Promise<IngestUploadResult> => {
+      // Aborted when the client hangs up, the service shuts down, or INGEST_TIMEOUT_S has passed (the route's
+      // deadline, as the ingest_document tool's): an upload whose client left is not ingested.
+      const signal = requestSignal(request, reply, { timeoutMs: deps.ingestTimeoutMs });
       const upload = await receiveUpload(request, {
         uploadsDir: dir,
         maxBytes: deps.maxDocumentBytes,
@@ -49,6 +59,7 @@ export const registerUploadDocumentRoute = (
         const fields = IngestUploadFieldsSchema.safeParse(upload.fields);
         if (!fields.success)
           throw new AppError(CommonErrorCodes.invalidArguments, `Invalid fields: ${describeZodError(fields.error)}`);
+        signal.throwIfAborted();
         const result = await ingestDocument(
           { ...deps, roots: [...deps.roots, dir] },
           { ...fields.data, file_path: upload.path },

@@ -23,7 +23,14 @@ import { isInside } from '@lectern/documents';
 import { createPolicyRevision, deletePolicyRevision, policyUploadsDir, type PolicyKbDeps } from '@lectern/policy-kb';
 import { parseDay } from '@lectern/policy-registry';
 import type { JobQueue } from '@lectern/queue';
-import { describeZodError, errorResponse, jsonSchemaOf, multipartBodyOf, receiveUpload } from '@lectern/transport';
+import {
+  describeZodError,
+  errorResponse,
+  jsonSchemaOf,
+  multipartBodyOf,
+  receiveUpload,
+  requestSignal,
+} from '@lectern/transport';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 
@@ -132,6 +139,8 @@ export const registerAdminRoutes = (app: FastifyInstance, deps: AdminApiDeps): v
       },
     },
     async (request, reply: FastifyReply) => {
+      // Aborted when the client hangs up or the service shuts down: an upload whose client left registers nothing.
+      const signal = requestSignal(request, reply);
       const { source } = parse(SourceParams, request.params, 'path');
       await requirePolicy(source);
       const upload = await receiveUpload(request, {
@@ -146,6 +155,7 @@ export const registerAdminRoutes = (app: FastifyInstance, deps: AdminApiDeps): v
         const to = fields.effective_to === undefined ? null : parseDay(fields.effective_to, 'effective_to');
         revisionId = fields.revision_id ?? defaultRevisionId(source, from);
         const { size } = await stat(upload.path);
+        signal.throwIfAborted();
         await createPolicyRevision(policyKb, {
           source,
           revision_id: revisionId,

@@ -1,11 +1,12 @@
 /**
- * Child process for the crash test: commits one batch, then starts a second batch and hangs inside its
- * transaction (after half of the rows are written) until the parent kills it.
+ * Child process for the crash test: commits one upsert, then starts a second one of two write batches
+ * (`EMBEDDED_WRITE_BATCH` points each) and hangs inside the second batch's transaction (after half of its rows are
+ * written) until the parent kills it.
  * Run: node --import tsx crash-writer.fixture.ts <dataDir> <collection>
  */
 import { writeSync } from 'node:fs';
 import type { Point } from '../vector-store.port.js';
-import { EmbeddedVectorStore } from './embedded.adapter.js';
+import { EmbeddedVectorStore, EMBEDDED_WRITE_BATCH } from './embedded.adapter.js';
 
 const dataDir = process.argv[2] ?? '';
 const name = process.argv[3] ?? '';
@@ -24,9 +25,9 @@ await store.upsert(
   { fingerprint },
 );
 writeSync(1, 'committed\n');
-const second = Array.from({ length: 1000 }, (_, i) => point(2, i));
+const second = Array.from({ length: 2 * EMBEDDED_WRITE_BATCH }, (_, i) => point(2, i));
 // JSON.stringify calls toJSON while the row is written, i.e. inside the open transaction.
-(second[500] as Point).payload = {
+(second[EMBEDDED_WRITE_BATCH + EMBEDDED_WRITE_BATCH / 2] as Point).payload = {
   toJSON(): never {
     writeSync(1, 'inside\n');
     for (;;) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1000);

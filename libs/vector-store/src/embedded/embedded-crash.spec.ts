@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { EmbeddedVectorStore } from './embedded.adapter.js';
+import { EmbeddedVectorStore, EMBEDDED_WRITE_BATCH } from './embedded.adapter.js';
 
 const fixture = fileURLToPath(new URL('./crash-writer.fixture.ts', import.meta.url));
 const repo = fileURLToPath(new URL('../../../../', import.meta.url));
@@ -37,7 +37,7 @@ describe('VectorStore (embedded) across processes', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it("sees another process's committed batch, and a writer killed mid-batch leaves none of that batch", async () => {
+  it("sees another process's committed batch, and a writer killed mid-batch leaves none of that write batch", async () => {
     const store = new EmbeddedVectorStore({ dataDir: dir });
     await store.ensureCollection('crash', { fingerprint, hybrid: true });
     expect(await store.searchDense('crash', [1, 1, 0, 0.5], { fingerprint, limit: 5 })).toEqual([]);
@@ -53,25 +53,28 @@ describe('VectorStore (embedded) across processes', () => {
     expect(hits.every((h) => h.id.startsWith('b1-'))).toBe(true);
 
     await waitFor(child, 'inside');
-    // The writer holds the write lock with 500 uncommitted rows; readers see only committed data.
-    expect(await store.count('crash')).toBe(100);
+    // The second upsert's first write batch is committed; the writer holds the write lock with half of its second
+    // batch uncommitted; readers see only committed data.
+    const committed = 100 + EMBEDDED_WRITE_BATCH;
+    expect(await store.count('crash')).toBe(committed);
     const exited = new Promise((r) => child?.once('exit', r));
     child.kill('SIGKILL');
     await exited;
 
-    expect(await store.count('crash')).toBe(100);
-    expect(await store.count('crash', { batch: 2 })).toBe(0);
-    expect(await store.searchKeyword('crash', 'batch row', { limit: 200 })).toHaveLength(100);
+    expect(await store.count('crash')).toBe(committed);
+    expect(await store.count('crash', { batch: 2 })).toBe(EMBEDDED_WRITE_BATCH);
+    expect(await store.count('crash', { $and: [{ batch: 2 }, { i: { $gte: EMBEDDED_WRITE_BATCH } }] })).toBe(0);
+    expect(await store.searchKeyword('crash', 'batch row', { limit: 1000 })).toHaveLength(committed);
     // The lock died with the writer: this process can write again.
     await store.upsert('crash', [{ id: 'after', vector: [1, 0, 0, 0], text: 'after the crash', payload: {} }], {
       fingerprint,
     });
-    expect(await store.count('crash')).toBe(101);
+    expect(await store.count('crash')).toBe(committed + 1);
     await store.close();
 
     // A fresh connection (as after a restart) recovers the WAL and sees the same state.
     const reopened = new EmbeddedVectorStore({ dataDir: dir });
-    expect(await reopened.count('crash')).toBe(101);
+    expect(await reopened.count('crash')).toBe(committed + 1);
     await reopened.close();
   });
 });

@@ -31,7 +31,9 @@ import type {
   Point,
   ScrollOptions,
   StoredPoint,
+  UpsertOptions,
   VectorStore,
+  WriteOptions,
 } from '../vector-store.port.js';
 import { DenseCache } from './dense-cache.js';
 import { denseCandidates, hits, keywordCandidates } from './embedded-search.js';
@@ -53,6 +55,15 @@ import { compileFilter } from './sql-filter.js';
 
 export const EMBEDDED_DB_FILE = 'vectors.sqlite';
 
+/**
+ * Points (or ids) per write transaction. Between two, the event loop runs (a deadline or shutdown can fire) and the
+ * caller's signal is checked; a batch is all-or-nothing, a call of several batches is not (see `WriteOptions`).
+ */
+export const EMBEDDED_WRITE_BATCH = 500;
+
+/** Lets timers and I/O run between two write transactions (each one holds the thread while it runs). */
+const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
 interface Row {
   rid: number;
   id: string;
@@ -67,7 +78,8 @@ const fromBlob = (b: Buffer): Float32Array =>
 
 /**
  * Embedded store: one SQLite file (WAL) under the data directory. Several processes may read while one
- * writes; every write is one IMMEDIATE transaction (a crash leaves all of a batch or none of it).
+ * writes; writes go in IMMEDIATE transactions of at most `EMBEDDED_WRITE_BATCH` rows (a crash leaves all of a batch
+ * or none of it), the caller's signal checked before each.
  */
 export class EmbeddedVectorStore implements VectorStore {
   readonly engine = 'embedded' as const;
@@ -188,12 +200,25 @@ export class EmbeddedVectorStore implements VectorStore {
     return run.immediate();
   }
 
-  async upsert(name: string, points: Point[], opts: { fingerprint: EmbeddingFingerprint }): Promise<void> {
+  async upsert(name: string, points: Point[], opts: UpsertOptions): Promise<void> {
     if (points.length === 0) return;
+    // Every point is checked before the first batch is written: invalid input writes nothing.
+    const checked = this.require(name);
+    assertFingerprint(name, checked.fingerprint, checkFingerprint(opts.fingerprint));
+    const vectors = checkPoints(points, checked.fingerprint.dimension);
+    for (let start = 0; start < points.length; start += EMBEDDED_WRITE_BATCH) {
+      if (start > 0) await yieldToEventLoop();
+      opts.signal?.throwIfAborted();
+      const end = start + EMBEDDED_WRITE_BATCH;
+      this.upsertBatch(name, points.slice(start, end), vectors.slice(start, end), opts.fingerprint);
+    }
+  }
+
+  /** One write transaction (the collection read again inside it: its version, and it may have been dropped). */
+  private upsertBatch(name: string, points: Point[], vectors: Float32Array[], fingerprint: EmbeddingFingerprint): void {
     const run = this.db.transaction(() => {
       const c = this.require(name);
-      assertFingerprint(name, c.fingerprint, checkFingerprint(opts.fingerprint));
-      const vectors = checkPoints(points, c.fingerprint.dimension);
+      assertFingerprint(name, c.fingerprint, fingerprint);
       const ins = this.stmt(
         `INSERT INTO ${pointsTable(c.cid)}(id, payload) VALUES (?, jsonb(?))
          ON CONFLICT(id) DO UPDATE SET payload = excluded.payload RETURNING rid`,
@@ -214,9 +239,9 @@ export class EmbeddedVectorStore implements VectorStore {
         return rid;
       });
       this.bump(c);
-      return { c, rids, vectors };
+      return { c, rids };
     });
-    const { c, rids, vectors } = run.immediate();
+    const { c, rids } = run.immediate();
     this.dense.afterWrite(
       c,
       rids.map((rid, i) => ({ rid, vector: vectors[i] as Float32Array })),
@@ -224,12 +249,14 @@ export class EmbeddedVectorStore implements VectorStore {
     );
   }
 
-  private deleteWhere(name: string, where: string, params: unknown[]): number {
+  /** Deletes the points `where` selects (over `T AS p`), at most `limit` of them, in one transaction. */
+  private deleteWhere(name: string, where: string, params: unknown[], limit = -1): number {
     const run = this.db.transaction(() => {
       const c = this.require(name);
-      const rows = this.stmt(`DELETE FROM ${pointsTable(c.cid)} AS p WHERE ${where} RETURNING rid`).all(...params) as {
-        rid: number;
-      }[];
+      const table = pointsTable(c.cid);
+      const rows = this.stmt(
+        `DELETE FROM ${table} WHERE rid IN (SELECT p.rid FROM ${table} AS p WHERE ${where} LIMIT ?) RETURNING rid`,
+      ).all(...params, limit) as { rid: number }[];
       if (rows.length > 0) {
         this.stmt(`INSERT INTO ${deletedTable(c.cid)}(rid, ver) SELECT value, ? FROM json_each(?)`).run(
           c.version + 1,
@@ -244,17 +271,32 @@ export class EmbeddedVectorStore implements VectorStore {
     return rids.length;
   }
 
-  async deleteByIds(name: string, ids: string[]): Promise<number> {
-    if (ids.length === 0) {
+  async deleteByIds(name: string, ids: string[], opts: WriteOptions = {}): Promise<number> {
+    const unique = [...new Set(ids)];
+    if (unique.length === 0) {
       this.require(name);
       return 0;
     }
-    return this.deleteWhere(name, 'p.id IN (SELECT value FROM json_each(?))', [JSON.stringify([...new Set(ids)])]);
+    let deleted = 0;
+    for (let start = 0; start < unique.length; start += EMBEDDED_WRITE_BATCH) {
+      if (start > 0) await yieldToEventLoop();
+      opts.signal?.throwIfAborted();
+      const batch = unique.slice(start, start + EMBEDDED_WRITE_BATCH);
+      deleted += this.deleteWhere(name, 'p.id IN (SELECT value FROM json_each(?))', [JSON.stringify(batch)]);
+    }
+    return deleted;
   }
 
-  async deleteByFilter(name: string, filter: Filter): Promise<number> {
+  async deleteByFilter(name: string, filter: Filter, opts: WriteOptions = {}): Promise<number> {
     const f = compileFilter(checkDeleteFilter(filter));
-    return this.deleteWhere(name, f.sql, f.params);
+    let deleted = 0;
+    for (let first = true; ; first = false) {
+      if (!first) await yieldToEventLoop();
+      opts.signal?.throwIfAborted();
+      const n = this.deleteWhere(name, f.sql, f.params, EMBEDDED_WRITE_BATCH);
+      deleted += n;
+      if (n < EMBEDDED_WRITE_BATCH) return deleted;
+    }
   }
 
   async setPayload(name: string, filter: Filter, patch: Record<string, unknown>): Promise<number> {

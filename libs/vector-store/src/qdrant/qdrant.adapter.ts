@@ -31,7 +31,9 @@ import type {
   Point,
   ScrollOptions,
   StoredPoint,
+  UpsertOptions,
   VectorStore,
+  WriteOptions,
 } from '../vector-store.port.js';
 import { queryTerms } from '../query-terms.js';
 import { toQdrantFilter } from './qdrant-filter.js';
@@ -249,14 +251,16 @@ export class QdrantVectorStore implements VectorStore {
     return this.call('delete collection', (c) => c.deleteCollection(physical));
   }
 
-  async upsert(name: string, points: Point[], opts: { fingerprint: EmbeddingFingerprint }): Promise<void> {
+  async upsert(name: string, points: Point[], opts: UpsertOptions): Promise<void> {
     if (points.length === 0) return;
     const c = await this.require(name);
     assertFingerprint(name, c.fingerprint, checkFingerprint(opts.fingerprint));
     const vectors = checkPoints(points, c.fingerprint.dimension);
-    // More than `batchSize` points go as several requests: unlike the embedded store's one transaction, a
-    // failure can leave earlier requests applied; re-running the same upsert is idempotent (same ids).
+    // More than `batchSize` points go as several requests: unlike one embedded write transaction, a failure or an
+    // abort (the signal is checked before each request) leaves earlier requests applied; re-running the same
+    // upsert is idempotent (same ids).
     for (let i = 0; i < points.length; i += this.batchSize) {
+      opts.signal?.throwIfAborted();
       const batch = points.slice(i, i + this.batchSize).map((p, j) => ({
         id: pointUuid(p.id),
         vector: { [DENSE]: Array.from(vectors[i + j] as Float32Array) },
@@ -266,20 +270,27 @@ export class QdrantVectorStore implements VectorStore {
     }
   }
 
-  async deleteByIds(name: string, ids: string[]): Promise<number> {
+  async deleteByIds(name: string, ids: string[], opts: WriteOptions = {}): Promise<number> {
     const c = await this.require(name);
-    if (ids.length === 0) return 0;
-    const uuids = [...new Set(ids)].map(pointUuid);
-    // Qdrant does not report how many points a delete removed: count the same selection first.
-    const n = await this.countIn(c.physical, { must: [{ has_id: uuids }] });
-    if (n > 0) await this.call('delete', (cl) => cl.delete(c.physical, { wait: true, points: uuids }));
-    return n;
+    const unique = [...new Set(ids)];
+    let deleted = 0;
+    for (let i = 0; i < unique.length; i += this.batchSize) {
+      opts.signal?.throwIfAborted();
+      const uuids = unique.slice(i, i + this.batchSize).map(pointUuid);
+      // Qdrant does not report how many points a delete removed: count the same selection first.
+      const n = await this.countIn(c.physical, { must: [{ has_id: uuids }] });
+      if (n > 0) await this.call('delete', (cl) => cl.delete(c.physical, { wait: true, points: uuids }));
+      deleted += n;
+    }
+    return deleted;
   }
 
-  async deleteByFilter(name: string, filter: Filter): Promise<number> {
+  /** One server-side delete by filter (Qdrant applies it whole); the signal is checked before it. */
+  async deleteByFilter(name: string, filter: Filter, opts: WriteOptions = {}): Promise<number> {
     const qf = toQdrantFilter(checkDeleteFilter(filter)) ?? {};
     const c = await this.require(name);
     const n = await this.countIn(c.physical, qf);
+    opts.signal?.throwIfAborted();
     if (n > 0) await this.call('delete', (cl) => cl.delete(c.physical, { wait: true, filter: qf }));
     return n;
   }
