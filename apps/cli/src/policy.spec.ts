@@ -126,6 +126,35 @@ describe('lectern policy (real binary)', () => {
     expect(json(after.stdout)).toMatchObject({ orphan_chunks: 0, count_mismatches: [], consistent: true });
   }, 300_000);
 
+  it('reports a revision stuck in processing as inconsistent, and --repair leaves it to the service start', async () => {
+    // What a policy-kb-mcp killed mid-ingest leaves (embedded: no job survives the process).
+    const platform = createPlatform({ dataDir, log: silentLogger() });
+    const registry = platform.policyRegistry();
+    await registry.updateRevision('NPPF', 'rev_NPPF_2024_12', { status: 'processing' });
+    await platform.close();
+
+    const found = await run(['policy', 'check'], env);
+    expect(found.code).toBe(1);
+    expect(found.stdout).toContain('1 revisions stuck in processing');
+    expect(found.stdout).toMatch(/stuck: NPPF rev_NPPF_2024_12 processing with no ingest job \(\d+ chunks\)/);
+    expect(found.stdout).not.toContain('mismatch:'); // an ingest in progress has no count to compare yet
+    expect(found.stderr).toContain('re-queued or failed by policy-kb-mcp at its next start');
+    const repaired = await run(['policy', 'check', '--repair', '--json'], env);
+    expect(repaired.code).toBe(1);
+    expect(json(repaired.stdout)).toMatchObject({
+      stuck_revisions: [{ source: 'NPPF', revision_id: 'rev_NPPF_2024_12' }],
+      fixed_counts: 0,
+      consistent: false,
+    });
+
+    const again = createPlatform({ dataDir, log: silentLogger() });
+    await again.policyRegistry().updateRevision('NPPF', 'rev_NPPF_2024_12', { status: 'active' });
+    await again.close();
+    const after = await run(['policy', 'check', '--json'], env);
+    expect(after.code).toBe(0);
+    expect(json(after.stdout)).toMatchObject({ stuck_revisions: [], consistent: true });
+  }, 300_000);
+
   it('policy-kb-api:FR-006 check reports a revision whose chunks remove_policy_revision removed; --repair leaves it', async () => {
     const platform = createPlatform({ dataDir, log: silentLogger() });
     const deps = {

@@ -8,6 +8,8 @@ const start = async () => {
   const config = loadConfig(process.env);
   const logger = createLogger('document-store-mcp', config.LOG_LEVEL);
   const { platform, documentStore } = composeDocumentStore(config, logger);
+  // Recovery at start (half-written documents: removed when this process owns the store, else reported).
+  await documentStore.recover();
   const app = buildApp({ config, logger, documentStore: documentStore.deps });
   // spec 002's own listener, only when SCIRAG_PORT is set
   const scirag =

@@ -9,6 +9,8 @@ const start = async () => {
   const logger = createLogger('extraction-api', config.LOG_LEVEL);
   const composed = composeExtraction(config, logger);
   const { platform } = composed;
+  // Recovery at start (interrupted index builds; tasks are recovered by the runner when it starts).
+  await composed.extraction.recover();
   const app = buildApp({ config, logger, ...extractionAppDeps(composed) });
   installShutdown({ log: logger, steps: [httpShutdownStep(app), ...platform.shutdownSteps()] });
   await app.listen({ port: config.EXTRACTION_API_PORT, host: config.HOST });

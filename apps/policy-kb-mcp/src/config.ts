@@ -6,6 +6,7 @@ import { z } from 'zod';
 export const PolicyKbEnvSchema = z.object({
   ...commonEnvShape,
   ...mcpOriginEnvShape,
+  // With the platform's shared variables: QUEUE_* (how the policy-ingest worker holds jobs), as the converter's.
   ...policyKbEnvShape,
   POLICY_KB_PORT: envPort(3003),
   MCP_HTTP_SESSIONS: envEnum(['stateless', 'stateful'] as const, 'stateless'),

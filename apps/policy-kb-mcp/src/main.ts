@@ -8,6 +8,8 @@ const start = async () => {
   const config = loadConfig(process.env);
   const logger = createLogger('policy-kb-mcp', config.LOG_LEVEL);
   const { platform, policyKb, ingest } = composePolicyKb(config, logger);
+  // Recovery at start (revisions left processing: re-queued from their upload, or failed with the reason).
+  await policyKb.recover();
   const app = buildApp({ config, logger, policyKb: policyKb.deps, ingestQueue: ingest.queue });
   // Order: HTTP and its open streams first, then the platform's workers, queues, Redis, engine, embedders, stores.
   installShutdown({ log: logger, steps: [httpShutdownStep(app), ...platform.shutdownSteps()] });

@@ -16,6 +16,7 @@ import type { DocToolsDeps } from './deps.js';
 import { docToolsSettings, type DocToolsEnv } from './doc-tools.env.js';
 import { createDocTools, type DocTools } from './doc-tools.js';
 import { conversionMarkdownSource, httpMarkdownSource } from './markdown-source.js';
+import { sweepInterruptedIndexBuilds } from './recover-builds.js';
 import { docToolRegistrations } from './tools/doc-tool-registrations.js';
 
 export interface DocToolsSettings {
@@ -72,6 +73,11 @@ export interface DocToolsModule {
   tools: DocTools;
   /** The MCP server of the four tools (extraction-api's `/mcp`). */
   mcpService: McpService;
+  /**
+   * Recovery at start: temporary files of index builds a killed process left (never served: see doc-index.ts) are
+   * removed; when replicas share DATA_DIR (REDIS_URL) only those older than the index timeout. Never throws.
+   */
+  recover(): Promise<void>;
 }
 
 /**
@@ -82,5 +88,15 @@ export interface DocToolsModule {
 export const docToolsModule = (platform: Platform, env: DocToolsEnv): DocToolsModule => {
   const deps = docToolsDeps(platform, docToolsSettings(env));
   const tools = createDocTools(deps);
-  return { deps, tools, mcpService: docToolsMcpService(tools, mcpTimeouts(env, env.DOC_INDEX_TIMEOUT_S)) };
+  return {
+    deps,
+    tools,
+    mcpService: docToolsMcpService(tools, mcpTimeouts(env, env.DOC_INDEX_TIMEOUT_S)),
+    recover: async () => {
+      await sweepInterruptedIndexBuilds(deps.cacheDir, {
+        olderThanMs: env.REDIS_URL ? deps.indexTimeoutMs : 0,
+        log: platform.log,
+      }).catch((err: unknown) => platform.log.error({ err }, 'index cache recovery at start failed'));
+    },
+  };
 };

@@ -21,3 +21,4 @@ export { docToolsDeps, docToolsMcpService, docToolsModule } from './doc-tools.mo
 export type { DocToolsModule, DocToolsSettings } from './doc-tools.module.js';
 export { DocToolsEnvSchema, docToolsEnvShape, docToolsSettings } from './doc-tools.env.js';
 export type { DocToolsEnv } from './doc-tools.env.js';
+export { sweepInterruptedIndexBuilds } from './recover-builds.js';

@@ -13,6 +13,7 @@ import type { RetrieveMode } from './collection-tools.js';
 import type { DocumentStoreDeps, StoreDeps } from './deps.js';
 import { describeDocumentStore, documentStoreSettings, type DocumentStoreEnv } from './document-store.env.js';
 import { ProjectCache } from './projects.js';
+import { recoverHalfWrittenDocuments } from './recover-half-written.js';
 import { serviceIngestDeps, type ServiceIngestSettings } from './service-ingest.js';
 import { documentStoreToolRegistrations } from './tools/tool-registrations.js';
 
@@ -95,6 +96,12 @@ export interface DocumentStoreModule {
   sciragMcpService: McpService;
   /** What the ready line says about the store (store, queue, project, embedding model). */
   details: Record<string, string>;
+  /**
+   * Recovery at start: chunks an interrupted ingest left without their registry entry are removed when this process
+   * owns the store (embedded); with a shared store (REDIS_URL/QDRANT_URL) another replica may be mid-ingest, so they
+   * are only reported (`lectern docstore check --repair` removes them). A failure is logged; it never throws.
+   */
+  recover(): Promise<void>;
 }
 
 /**
@@ -113,5 +120,10 @@ export const documentStoreModule = (
     mcpService: documentStoreMcpService(deps, mcpTimeouts(env)),
     sciragMcpService: sciragMcpService(deps, mcpTimeouts(env)),
     details: describeDocumentStore({ ...env, DATA_DIR: env.DATA_DIR ?? platform.dataDir }),
+    recover: async () => {
+      await recoverHalfWrittenDocuments(deps, { repair: !env.REDIS_URL && !env.QDRANT_URL }).catch((err: unknown) =>
+        platform.log.error({ err }, 'document store recovery at start failed'),
+      );
+    },
   };
 };

@@ -100,3 +100,5 @@ export {
 export type { DocumentStoreEnv } from './document-store.env.js';
 export { serviceIngestDeps, serviceIngestSettings } from './service-ingest.js';
 export type { ServiceIngestSettings } from './service-ingest.js';
+export { recoverHalfWrittenDocuments } from './recover-half-written.js';
+export type { HalfWrittenReport } from './recover-half-written.js';

@@ -23,6 +23,11 @@ export interface ExtractionModule {
   taskStore: TaskStore;
   /** The `extraction-task` queue the tasks run on. */
   taskQueue: ExtractionTaskQueue;
+  /**
+   * Recovery at start: the doc tools' interrupted index builds (`docTools.recover`). Tasks left running are re-queued
+   * or failed by the extraction runner's `recoverInterrupted` when it starts. Never throws.
+   */
+  recover(): Promise<void>;
 }
 
 /**
@@ -34,8 +39,10 @@ export interface ExtractionModule {
 export const extractionModule = (platform: Platform, env: ExtractionEnv & DocToolsEnv): ExtractionModule => {
   const roots =
     env.DOCUMENT_ROOTS.length > 0 ? [...env.DOCUMENT_ROOTS, join(resolve(platform.dataDir), 'uploads')] : [];
+  const docTools = docToolsModule(platform, { ...env, DOCUMENT_ROOTS: roots });
   return {
-    docTools: docToolsModule(platform, { ...env, DOCUMENT_ROOTS: roots }),
+    docTools,
+    recover: () => docTools.recover(),
     taskStore: platform.taskStore({ path: env.DB_PATH }),
     taskQueue: extractionTaskQueueOf(platform, env),
   };

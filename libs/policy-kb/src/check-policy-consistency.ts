@@ -1,4 +1,5 @@
 import type { PolicyStoreDeps } from './deps.js';
+import { revisionKey } from './recover-interrupted.js';
 import { revisionFilter } from './revision-chunks.js';
 
 export interface PolicyConsistencyReport {
@@ -17,6 +18,12 @@ export interface PolicyConsistencyReport {
    * (or delete it through the admin API).
    */
   removed_revisions: Array<{ source: string; revision_id: string; registered: number; hint: string }>;
+  /**
+   * Revisions left `processing` that no queued or running `policy-ingest` job owns (`live`): an ingest that was
+   * interrupted (its process killed). Not repaired here: policy-kb-mcp's recovery at start re-queues or fails them.
+   * Without `live` (embedded mode: the jobs live in the service's process) every `processing` revision is listed.
+   */
+  stuck_revisions: Array<{ source: string; revision_id: string; chunks: number }>;
   /** With `repair`: orphan chunks deleted, and `chunk_count`s set to what is stored. */
   removed_chunks: number;
   fixed_counts: number;
@@ -31,13 +38,14 @@ interface Scan {
   chunks: number;
   orphans: PolicyConsistencyReport['orphan_revisions'];
   mismatches: PolicyConsistencyReport['count_mismatches'];
+  stuck: PolicyConsistencyReport['stuck_revisions'];
 }
 
-const key = (source: string, revisionId: string): string => `${source}\u0000${revisionId}`;
+const key = revisionKey;
 
-const scan = async (deps: PolicyStoreDeps): Promise<Scan> => {
+const scan = async (deps: PolicyStoreDeps, live?: ReadonlySet<string>): Promise<Scan> => {
   const policies = await deps.registry.listPolicies();
-  const registered = new Map<string, { source: string; revision_id: string; chunk_count: number }>();
+  const registered = new Map<string, { source: string; revision_id: string; chunk_count: number; status: string }>();
   for (const p of policies)
     for (const r of await deps.registry.listRevisions(p.source)) registered.set(key(r.source, r.revision_id), r);
   const stored = new Map<string, { source: string; revision_id: string; chunks: number }>();
@@ -70,7 +78,12 @@ const scan = async (deps: PolicyStoreDeps): Promise<Scan> => {
         registered: r.chunk_count,
         stored: stored.get(k)?.chunks ?? 0,
       }))
-      .filter((m) => m.registered !== m.stored),
+      .filter(
+        (m) => m.registered !== m.stored && registered.get(key(m.source, m.revision_id))?.status !== 'processing',
+      ),
+    stuck: [...registered.entries()]
+      .filter(([k, r]) => r.status === 'processing' && !live?.has(k))
+      .map(([k, r]) => ({ source: r.source, revision_id: r.revision_id, chunks: stored.get(k)?.chunks ?? 0 })),
   };
 };
 
@@ -79,12 +92,14 @@ const scan = async (deps: PolicyStoreDeps): Promise<Scan> => {
  * the store. `repair` deletes orphan chunks and sets each mismatched `chunk_count` to the chunks actually stored
  * (the registry then claims nothing that is not there), then checks again: `consistent` is the state after it.
  * Revisions whose chunks were removed (`removed_revisions`) are reported, not repaired: re-ingest restores them.
+ * A revision stuck in `processing` (no live job in `live`) is inconsistent too; repair leaves it to the service's
+ * recovery at start (`recover-interrupted.ts`), which re-queues or fails it.
  */
 export const checkPolicyConsistency = async (
   deps: PolicyStoreDeps,
-  input: { repair?: boolean } = {},
+  input: { repair?: boolean; live?: ReadonlySet<string> } = {},
 ): Promise<PolicyConsistencyReport> => {
-  const first = withRemoved(await scan(deps));
+  const first = withRemoved(await scan(deps, input.live));
   let removed = 0;
   let fixed = 0;
   let final = first;
@@ -95,7 +110,7 @@ export const checkPolicyConsistency = async (
       await deps.registry.updateRevision(m.source, m.revision_id, { chunk_count: m.stored });
       fixed += 1;
     }
-    final = withRemoved(await scan(deps));
+    final = withRemoved(await scan(deps, input.live));
   }
   return {
     collection: deps.collection,
@@ -106,10 +121,15 @@ export const checkPolicyConsistency = async (
     orphan_revisions: first.orphans,
     count_mismatches: first.mismatches,
     removed_revisions: first.removed,
+    stuck_revisions: first.stuck,
     removed_chunks: removed,
     fixed_counts: fixed,
     repaired: Boolean(input.repair),
-    consistent: final.orphans.length === 0 && final.mismatches.length === 0 && final.removed.length === 0,
+    consistent:
+      final.orphans.length === 0 &&
+      final.mismatches.length === 0 &&
+      final.removed.length === 0 &&
+      final.stuck.length === 0,
   };
 };
 

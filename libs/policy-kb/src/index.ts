@@ -28,3 +28,10 @@ export {
 export type { PolicyIngestService, PolicyKbModule, PolicyKbSettings } from './policy-kb.module.js';
 export { PolicyKbEnvSchema, policyKbEnvShape, policyKbSettings } from './policy-kb.env.js';
 export type { PolicyKbEnv } from './policy-kb.env.js';
+export {
+  findStuckRevisions,
+  liveIngestRevisions,
+  recoverInterruptedRevisions,
+  revisionKey,
+} from './recover-interrupted.js';
+export type { PolicyIngestJobs, PolicyRecoveryReport } from './recover-interrupted.js';

@@ -16,10 +16,23 @@ export const createPolicyIngestProcessor =
   (deps: PolicyKbDeps, dataDir: string): JobHandler<PolicyIngestJobPayload, PolicyIngestJobResult> =>
   async (payload, ctx) => {
     const path = await resolveDataPath(dataDir, payload.file.path);
+    // One log line per stage (converting, <conversion stage>, embedded, storing): an operator, or a test killing
+    // the process mid-ingest, sees how far a job got without a line per page.
+    const logged = new Set<string>();
     const result = await ingestPolicyRevision(
       { ...deps, roots: [...deps.roots, policyUploadsDir(dataDir)] },
       { source: payload.source, revision_id: payload.revision_id, file_path: path, reindex: payload.reindex },
-      (done, total, message) => ctx.progress(total ? Math.min(100, (100 * done) / total) : 0, { stage: message }),
+      (done, total, message) => {
+        const stage = message.split(' ')[0] ?? message;
+        if (!logged.has(stage)) {
+          logged.add(stage);
+          deps.log.info(
+            { source: payload.source, revision_id: payload.revision_id, job_id: ctx.jobId, stage },
+            `policy ingest: ${stage}`,
+          );
+        }
+        return ctx.progress(total ? Math.min(100, (100 * done) / total) : 0, { stage: message });
+      },
     );
     return { version: 1, result };
   };

@@ -21,6 +21,7 @@ import { LECTERN_VERSION } from '@lectern/runtime';
 import type { PolicyKbDeps, PolicyStoreDeps } from './deps.js';
 import { policyKbSettings, type PolicyKbEnv } from './policy-kb.env.js';
 import { createPolicyIngestProcessor } from './policy-ingest.processor.js';
+import { recoverInterruptedRevisions } from './recover-interrupted.js';
 import { policyKbToolRegistrations } from './tools/policy-tools.js';
 
 /** `roots`: the allowed roots of `ingest_policy_revision`'s paths. */
@@ -96,6 +97,11 @@ export interface PolicyKbModule {
   ingest(): PolicyIngestService;
   /** What the ready line says about the policy KB (registry, queue, store, collection, embedding model). */
   details: Record<string, string>;
+  /**
+   * Recovery at start: revisions a killed process left `processing` with no job to finish them are queued again on
+   * `ingest()`'s queue (their upload is kept) or failed with the reason. A failure is logged; it never throws.
+   */
+  recover(): Promise<void>;
 }
 
 /**
@@ -106,16 +112,26 @@ export interface PolicyKbModule {
  */
 export const policyKbModule = (platform: Platform, env: PolicyKbEnv): PolicyKbModule => {
   const deps = policyKbDeps(platform, policyKbSettings(env));
+  const ingest = () => policyIngestService(platform, deps);
   return {
     deps,
     mcpService: policyKbMcpService(deps, mcpTimeouts(env)),
-    ingest: () => policyIngestService(platform, deps),
+    ingest,
     details: {
       registry: env.REDIS_URL ? 'redis' : 'sqlite',
       queue: env.REDIS_URL ? 'bullmq (redis)' : 'in-process',
       store: env.QDRANT_URL ? `qdrant ${env.QDRANT_URL}` : 'sqlite',
       collection: deps.collection,
       embedding: env.EMBEDDING_MODEL,
+    },
+    recover: async () => {
+      await recoverInterruptedRevisions(deps, { jobs: ingest().queue, dataDir: platform.dataDir }).catch(
+        (err: unknown) =>
+          platform.log.error(
+            { err },
+            'policy KB recovery at start failed; revisions stuck in processing stay so until the next start',
+          ),
+      );
     },
   };
 };

@@ -60,6 +60,9 @@ const STATUS: Partial<Record<JobState | 'unknown', JobStatus>> = {
   failed: 'failed',
 };
 
+/** The BullMQ states of a job that has not finished (`listUnfinished`). */
+const UNFINISHED = ['active', 'waiting', 'waiting-children', 'prioritized', 'delayed', 'paused'] as const;
+
 /**
  * The queue on Redis (distributed mode): typed BullMQ Queue + Worker + QueueEvents, the job id from the
  * content, attempts with exponential backoff, failed jobs kept, permanent errors as UnrecoverableError,
@@ -208,6 +211,19 @@ class BullmqJobQueue<P, R> implements JobQueue<P, R> {
     ]);
     const snapshots = await Promise.all(jobs.filter((job) => job?.id).map((job) => this.getJob(job.id as string)));
     return { total, jobs: snapshots.filter((s): s is JobSnapshot<P, R> => s?.status === 'failed') };
+  }
+
+  async listUnfinished(options?: ListFailedOptions): Promise<FailedJobsPage<P, R>> {
+    const { offset, limit } = listFailedBounds(options);
+    const [total, jobs] = await Promise.all([
+      this.queue.getJobCountByTypes(...UNFINISHED),
+      this.queue.getJobs([...UNFINISHED], offset, offset + limit - 1),
+    ]);
+    const snapshots = await Promise.all(jobs.filter((job) => job?.id).map((job) => this.getJob(job.id as string)));
+    return {
+      total,
+      jobs: snapshots.filter((s): s is JobSnapshot<P, R> => s?.status === 'queued' || s?.status === 'running'),
+    };
   }
 
   async retry(jobId: string): Promise<boolean> {

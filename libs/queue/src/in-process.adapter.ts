@@ -141,6 +141,13 @@ class InProcessJobQueue<P, R> implements JobQueue<P, R> {
     return { total: failed.length, jobs: page.filter((s): s is JobSnapshot<P, R> => s !== undefined) };
   }
 
+  async listUnfinished(options?: ListFailedOptions): Promise<FailedJobsPage<P, R>> {
+    const { offset, limit } = listFailedBounds(options);
+    const unfinished = [...this.jobs.values()].filter((e) => e.status === 'queued' || e.status === 'running');
+    const page = await Promise.all(unfinished.slice(offset, offset + limit).map((e) => this.getJob(e.id)));
+    return { total: unfinished.length, jobs: page.filter((s): s is JobSnapshot<P, R> => s !== undefined) };
+  }
+
   async retry(jobId: string): Promise<boolean> {
     if (this.closed) throw closedError(this.name);
     validateJobId(jobId);

@@ -25,6 +25,12 @@ export interface JobQueue<P, R> {
   /** The failed jobs, the most recent failure first, `limit` (default 50, at most 1000) from `offset`. */
   listFailed(options?: ListFailedOptions): Promise<FailedJobsPage<P, R>>;
   /**
+   * The jobs not finished yet (queued, waiting for a retry, or running — also a running job whose worker died and
+   * whose lock has not expired yet), `limit` (default 50, at most 1000) from `offset`, in no promised order. What
+   * start-up recovery reads to leave alone work that a live job still owns.
+   */
+  listUnfinished(options?: ListFailedOptions): Promise<FailedJobsPage<P, R>>;
+  /**
    * Run a failed job again from its first attempt (same payload). False when the id is unknown or the job has not
    * failed (a queued, running or succeeded job is left alone).
    */

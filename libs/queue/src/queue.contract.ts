@@ -231,6 +231,38 @@ export const runQueueContract = (adapter: string, makeQueue: MakeQueue): void =>
       expect((await queue.listFailed()).jobs.map((j) => j.id)).toEqual(['ok', 'f-3', 'f-1']);
     });
 
+    it('listUnfinished pages the queued and running jobs with their payloads, not the finished ones', async () => {
+      const queue = await make({ attempts: 1, backoffMs: 10 });
+      const release = deferred();
+      const started = deferred();
+      queue.process(async (p) => {
+        if (p.n === 0) throw new AppError('conversion_failed', 'no', { httpStatus: 422 });
+        if (p.n === 1) return double(p);
+        started.resolve();
+        await release.promise;
+        return double(p);
+      });
+      await (await queue.add(payload(1), { jobId: 'u-done' })).result();
+      await expect((await queue.add(payload(0), { jobId: 'u-failed' })).result()).rejects.toMatchObject({
+        code: 'conversion_failed',
+      });
+      const running = await queue.add(payload(2), { jobId: 'u-running' });
+      await started.promise;
+      const waiting = await queue.add(payload(3), { jobId: 'u-waiting' });
+      const all = await queue.listUnfinished();
+      expect(all.total).toBe(2);
+      expect(all.jobs.map((j) => [j.id, j.status, j.payload.n]).sort()).toEqual([
+        ['u-running', 'running', 2],
+        ['u-waiting', 'queued', 3],
+      ]);
+      const first = await queue.listUnfinished({ offset: 0, limit: 1 });
+      const second = await queue.listUnfinished({ offset: 1, limit: 1 });
+      expect([...first.jobs, ...second.jobs].map((j) => j.id).sort()).toEqual(['u-running', 'u-waiting']);
+      release.resolve();
+      await Promise.all([running.result(), waiting.result()]);
+      expect(await queue.listUnfinished()).toEqual({ total: 0, jobs: [] });
+    });
+
     it('takes the retry policy from the queue definition', async () => {
       counter += 1;
       const definition = defineQueue({

@@ -32,6 +32,7 @@ export {
 } from './hostile-files.js';
 export type { HostileCase } from './hostile-files.js';
 export { spawnService } from './spawn-service.js';
+export { killAtLine } from './kill-at-line.js';
 export type { SpawnedService } from './spawn-service.js';
 export { openApiErrors } from './openapi.js';
 export { appErrorCode } from './app-error-code.js';

@@ -1,8 +1,10 @@
 import { resolve } from 'node:path';
 import { AppError } from '@lectern/contracts';
+import { policyIngestQueue } from '@lectern/contracts';
 import { createPlatform, platformOptions, type Platform } from '@lectern/platform';
 import {
   checkPolicyConsistency,
+  liveIngestRevisions,
   policyKbDeps,
   policyKbEnvShape,
   policyKbReader,
@@ -80,19 +82,22 @@ export const registerPolicyCommand = (program: Command, context: () => CliContex
   policy
     .command('check')
     .description(
-      'report revisions whose chunk_count differs from the store, revisions whose chunks were removed, and orphan chunks',
+      'report revisions whose chunk_count differs from the store, revisions whose chunks were removed, orphan chunks, and revisions stuck in processing',
     )
     .option('--repair', 'delete orphan chunks and set chunk_count to the chunks stored, then check again')
     .option('--json', 'print one JSON object')
     .action(
       withPlatform(async (opts: { repair?: boolean; json?: boolean }, env, platform, io) => {
         const deps = policyKbReader(platform, policyKbSettings(env));
-        const report = await checkPolicyConsistency(deps, { repair: Boolean(opts.repair) });
+        // Distributed, the policy-ingest jobs are in Redis: a revision a queued or running job owns is not stuck.
+        const live = env.REDIS_URL ? await liveIngestRevisions(platform.queue(policyIngestQueue)) : undefined;
+        const report = await checkPolicyConsistency(deps, { repair: Boolean(opts.repair), ...(live ? { live } : {}) });
         if (opts.json) io.stdout(`${JSON.stringify(report)}\n`);
         else {
           io.stdout(
             `policy KB ${report.collection}: ${report.policies} policies, ${report.revisions} revisions, ${report.chunks} chunks, ` +
-              `${report.orphan_chunks} orphan chunks, ${report.count_mismatches.length} count mismatches` +
+              `${report.orphan_chunks} orphan chunks, ${report.count_mismatches.length} count mismatches, ` +
+              `${report.stuck_revisions.length} revisions stuck in processing` +
               `${report.repaired ? ` (${report.removed_chunks} orphan chunks deleted, ${report.fixed_counts} counts fixed)` : ''}\n`,
           );
           for (const o of report.orphan_revisions)
@@ -101,11 +106,16 @@ export const registerPolicyCommand = (program: Command, context: () => CliContex
             io.stdout(`  mismatch: ${m.source} ${m.revision_id} registered ${m.registered}, stored ${m.stored}\n`);
           for (const r of report.removed_revisions)
             io.stdout(`  removed: ${r.source} ${r.revision_id} registered ${r.registered}, stored 0 (${r.hint})\n`);
+          for (const r of report.stuck_revisions)
+            io.stdout(`  stuck: ${r.source} ${r.revision_id} processing with no ingest job (${r.chunks} chunks)\n`);
         }
         if (!report.consistent) {
           throw new AppError(
             'inconsistent',
-            `the policy KB is inconsistent${opts.repair ? ' after repair' : ' (run with --repair)'}`,
+            `the policy KB is inconsistent${opts.repair ? ' after repair' : ' (run with --repair)'}` +
+              (report.stuck_revisions.length > 0
+                ? '; revisions stuck in processing are re-queued or failed by policy-kb-mcp at its next start'
+                : ''),
           );
         }
       }),
