@@ -10,3 +10,4 @@ export { SUPPORTED_EXTENSIONS } from './detect-type.js';
 export { repeatPdfPages } from './testing/repeat-pages.js';
 export { DEFAULT_OCR_SETTINGS, OCR_LANG_DATA, OCR_THRESHOLDS } from './ocr/ocr-settings.js';
 export type { OcrSettings } from './ocr/ocr-settings.js';
+export { renderGrayPages, type GrayScan } from './testing/scan-pages.js';

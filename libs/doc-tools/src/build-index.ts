@@ -2,9 +2,9 @@ import { createHash } from 'node:crypto';
 import { basename } from 'node:path';
 import { AppError, type DocIndexBuildInput, type DocIndexBuildOutput } from '@lectern/contracts';
 import { chunkByLocator } from '@lectern/chunking';
-import { readDocumentFile, resolveInsideRoots } from '@lectern/documents';
+import { asStorageError, prepareDocument, readSource, runBounded, type IngestContext } from '@lectern/ingestion';
 import type { z } from 'zod';
-import type { DocToolsDeps, ProgressFn } from './deps.js';
+import type { DocToolsDeps } from './deps.js';
 import { INDEX_VERSION, readIndexMeta, writeIndex, type IndexMeta } from './doc-index.js';
 import type { IndexCache } from './index-cache.js';
 
@@ -40,8 +40,14 @@ export const indexMarkdown = async (
   cacheDir: string,
   markdown: string,
   facts: MarkdownIndexFacts,
+): Promise<IndexMeta> => writeChunkedIndex(cacheDir, chunkByLocator(markdown), facts);
+
+/** The index of chunks already cut by locator: its meta and files (a temporary directory renamed into place). */
+const writeChunkedIndex = async (
+  cacheDir: string,
+  { chunks, headings }: ReturnType<typeof chunkByLocator>,
+  facts: MarkdownIndexFacts,
 ): Promise<IndexMeta> => {
-  const { chunks, headings } = chunkByLocator(markdown);
   const meta: IndexMeta = {
     version: INDEX_VERSION,
     index_id: facts.indexId,
@@ -60,76 +66,70 @@ export const indexMarkdown = async (
 };
 
 /**
- * Spec 003 tool A: fingerprint the file, answer from `DATA_DIR/cache/{index_id}/` when it holds this index,
- * else convert to Markdown, chunk by locator, compute IDF and write the index.
+ * Spec 003 tool A over the shared pipeline: fingerprint the file (read once inside the roots), answer from
+ * `DATA_DIR/cache/{index_id}/` when it holds this index, else `prepareDocument` (Markdown from the service's
+ * source, chunked by locator) bounded by DOC_INDEX_TIMEOUT_S and the caller's signal, and write the index.
  */
 export const buildIndex = async (
   deps: DocToolsDeps,
   cache: IndexCache,
   input: Input,
-  progress: ProgressFn = () => undefined,
-  signal?: AbortSignal,
+  ctx: IngestContext = {},
 ): Promise<Output> => {
-  const file = await resolveInsideRoots(input.file_path, deps.roots);
-  if (file.kind !== 'file')
-    throw new AppError('file_not_found', `Not a file: ${basename(input.file_path)}`, { httpStatus: 404 });
-  const filename = basename(file.path);
-  const { bytes, sha256 } = await readDocumentFile(file.path, deps.roots, deps.maxDocumentBytes);
-  const indexId = indexIdOf(sha256, input.cache_key);
+  const source = await readSource({
+    path: input.file_path,
+    roots: deps.roots,
+    maxBytes: deps.maxDocumentBytes,
+    notAFile: (path) => new AppError('file_not_found', `Not a file: ${basename(path)}`, { httpStatus: 404 }),
+  });
+  const indexId = indexIdOf(source.sha256, input.cache_key);
   const cached = await readIndexMeta(deps.cacheDir, indexId);
   if (cached) return toOutput(cached, ['Index loaded from cache']);
 
   return cache.once(indexId, async () => {
     const again = await readIndexMeta(deps.cacheDir, indexId);
     if (again) return toOutput(again, ['Index loaded from cache']);
-    const timeout = AbortSignal.timeout(deps.indexTimeoutMs);
-    const bounded = signal ? AbortSignal.any([signal, timeout]) : timeout;
-    // MCP progress must increase: conversion is 0-80 of 100 (by page when the converter says), then chunking, done.
-    let last = -1;
-    const report = async (value: number, message: string) => {
-      if (value <= last) return;
-      last = value;
-      await progress(value, 100, message);
-    };
-    await report(0, `converting ${filename}`);
-    let doc;
-    try {
-      doc = await deps.markdown.toMarkdown(
-        { path: file.path, filename, bytes, sha256 },
+    const deadline = { ms: deps.indexTimeoutMs, setting: 'DOC_INDEX_TIMEOUT_S', what: `Indexing ${source.filename}` };
+    return runBounded(ctx, deadline, async (bound) => {
+      // MCP progress must increase: conversion is 0-80 of 100 (by page when the converter says), then chunking, done.
+      let last = -1;
+      const report = async (value: number, message: string) => {
+        if (value <= last) return;
+        last = value;
+        await bound.progress(value, 100, message);
+      };
+      await report(0, `converting ${source.filename}`);
+      const { converted: doc, chunks } = await prepareDocument(
+        source,
         {
-          signal: bounded,
-          onProgress: (p) => {
+          convert: (file, call) => deps.markdown.toMarkdown(file, call),
+          chunk: (md) => [chunkByLocator(md.markdown)],
+          onConversionProgress: (p) => {
             if (p.page !== undefined && p.pages)
               void report(Math.round((80 * p.page) / p.pages), `${p.stage}: page ${p.page}/${p.pages}`);
           },
         },
+        { ...bound, progress: () => undefined },
       );
-    } catch (error) {
-      if (timeout.aborted && !signal?.aborted) {
-        throw new AppError(
-          'timeout',
-          `Indexing ${filename} took longer than ${Math.round(deps.indexTimeoutMs / 1000)} s.`,
-          { httpStatus: 504, cause: error },
-        );
-      }
-      throw error;
-    }
-    await report(90, 'chunking');
-    const meta = await indexMarkdown(deps.cacheDir, doc.markdown, {
-      indexId,
-      fingerprint: sha256,
-      docType: doc.docType,
-      pageCount: doc.pageCount,
-      notes: doc.notes,
-      filename,
-      cacheKey: input.cache_key,
+      await report(90, 'chunking');
+      const meta = await writeChunkedIndex(deps.cacheDir, chunks[0] ?? chunkByLocator(doc.markdown), {
+        indexId,
+        fingerprint: source.sha256,
+        docType: doc.docType,
+        pageCount: doc.pageCount,
+        notes: doc.notes,
+        filename: source.filename,
+        cacheKey: input.cache_key,
+      }).catch((error: unknown) => {
+        throw asStorageError(error);
+      });
+      cache.drop(indexId);
+      await report(100, 'indexed');
+      deps.log.info(
+        { index_id: indexId, chunks: meta.chunk_count, headings: meta.headings.length, doc_type: doc.docType },
+        'document indexed',
+      );
+      return toOutput(meta);
     });
-    cache.drop(indexId);
-    await report(100, 'indexed');
-    deps.log.info(
-      { index_id: indexId, chunks: meta.chunk_count, headings: meta.headings.length, doc_type: doc.docType },
-      'document indexed',
-    );
-    return toOutput(meta);
   });
 };

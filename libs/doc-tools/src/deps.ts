@@ -23,4 +23,4 @@ export interface DocToolsDeps {
 }
 
 /** Progress reporting of `doc_index_build` (mapped onto MCP progress notifications by the tool layer). */
-export type ProgressFn = (progress: number, total: number | undefined, message: string) => void | Promise<void>;
+export type { ProgressFn } from '@lectern/ingestion';

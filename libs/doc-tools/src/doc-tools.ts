@@ -10,7 +10,8 @@ import type {
 } from '@lectern/contracts';
 import type { z } from 'zod';
 import { buildIndex } from './build-index.js';
-import type { DocToolsDeps, ProgressFn } from './deps.js';
+import type { IngestContext } from '@lectern/ingestion';
+import type { DocToolsDeps } from './deps.js';
 import { IndexCache } from './index-cache.js';
 import { readChunk } from './read-chunk.js';
 import { searchIndex, type SearchState } from './search-index.js';
@@ -20,8 +21,7 @@ import { validateAndNormalize } from './validate-normalize.js';
 export interface DocTools {
   indexBuild(
     input: z.infer<typeof DocIndexBuildInput>,
-    progress?: ProgressFn,
-    signal?: AbortSignal,
+    ctx?: IngestContext,
   ): Promise<z.input<typeof DocIndexBuildOutput>>;
   search(input: z.infer<typeof DocSearchInput>): Promise<z.input<typeof DocSearchOutput>>;
   read(input: z.infer<typeof DocReadInput>): Promise<z.input<typeof DocReadOutput>>;
@@ -34,7 +34,7 @@ export const createDocTools = (deps: DocToolsDeps): DocTools => {
   const cache = new IndexCache(deps.cacheDir);
   const state: SearchState = { cache, vectors: new WeakMap(), bm25: new WeakMap() };
   return {
-    indexBuild: (input, progress, signal) => buildIndex(deps, cache, input, progress, signal),
+    indexBuild: (input, ctx) => buildIndex(deps, cache, input, ctx),
     search: (input) => searchIndex(deps, state, input),
     read: (input) => readChunk(cache, input),
     validateAndNormalize,

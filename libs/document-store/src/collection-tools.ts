@@ -10,9 +10,10 @@ import {
   type StoreChunk,
   type StoreDocumentChunksOutput,
 } from '@lectern/contracts';
+import { runBounded, storeChunks, storedAmong, type IngestContext } from '@lectern/ingestion';
 import type { CollectionInfo, Hit } from '@lectern/vector-store';
 import type { z } from 'zod';
-import type { SearchDeps, StoreDeps } from './deps.js';
+import type { DocumentStoreDeps, SearchDeps, StoreDeps } from './deps.js';
 import { CLIENT_CHUNKING, ensureProject, listProjectRecords, resolveProject } from './projects.js';
 
 /**
@@ -60,9 +61,15 @@ const collectionChunkId = (collection: string, chunk: StoreChunk): string =>
     .digest('hex')
     .slice(0, 32);
 
+/**
+ * Spec 002 store_document_chunks over the shared `storeChunks` step: validated as spec 002 words it, embedded and
+ * upserted with deterministic ids, bounded by INGEST_TIMEOUT_S and the caller's signal; on any failure the points
+ * this call added are removed (points it overwrote stay, as written).
+ */
 export const storeDocumentChunks = async (
-  deps: SearchDeps,
+  deps: SearchDeps & Pick<DocumentStoreDeps, 'ingestTimeoutMs' | 'log'>,
   input: { chunks: Record<string, unknown>[]; collection: string },
+  ctx: IngestContext = {},
 ): Promise<z.infer<typeof StoreDocumentChunksOutput>> => {
   const fail = (message: string) => ({ success: false, chunks_stored: 0, collection: input.collection, message });
   if (!ProjectIdSchema.safeParse(input.collection).success) {
@@ -72,24 +79,37 @@ export const storeDocumentChunks = async (
   }
   const chunks = validateChunks(input.chunks);
   if (typeof chunks === 'string') return fail(chunks);
-  const { info } = await ensureProject(deps, input.collection, { chunking: CLIENT_CHUNKING });
-  const embedder = await deps.embedders.for(info.fingerprint);
-  const vectors = await embedder.embedBatch(chunks.map((c) => c.text));
-  const ingestionDate = (deps.now?.() ?? new Date()).getTime() / 1000;
-  await deps.store.upsert(
-    info.name,
-    chunks.map((c, i) => ({
+  await runBounded(ctx, { ms: deps.ingestTimeoutMs, setting: 'INGEST_TIMEOUT_S', what: 'Storing' }, async (bound) => {
+    const { info } = await ensureProject(deps, input.collection, { chunking: CLIENT_CHUNKING });
+    const ingestionDate = (deps.now?.() ?? new Date()).getTime() / 1000;
+    const points = chunks.map((c) => ({
       id: collectionChunkId(input.collection, c),
-      vector: vectors[i] as Float32Array,
       text: c.text,
       payload: {
         source_filename: c.source_filename,
         chunk_index: c.chunk_index,
         metadata: { ...(c.metadata ?? {}), ingestion_date: ingestionDate },
       },
-    })),
-    { fingerprint: info.fingerprint },
-  );
+    }));
+    const filenames = [...new Set(chunks.map((c) => c.source_filename))];
+    await storeChunks(
+      {
+        store: deps.store,
+        collection: info.name,
+        fingerprint: info.fingerprint,
+        embedder: await deps.embedders.for(info.fingerprint),
+        chunks: points,
+        existing: await storedAmong(
+          deps.store,
+          info.name,
+          { source_filename: { $in: filenames } },
+          points.map((p) => p.id),
+        ),
+        log: deps.log,
+      },
+      bound,
+    );
+  });
   return {
     success: true,
     chunks_stored: chunks.length,

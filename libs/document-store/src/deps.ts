@@ -1,5 +1,6 @@
 import type { ConversionSubmitter } from '@lectern/conversion-job';
 import type { EmbedderProvider } from '@lectern/embedding';
+import type { ScannedPdfPolicy } from '@lectern/ingestion';
 import type { Logger } from '@lectern/runtime';
 import type { VectorStore } from '@lectern/vector-store';
 import type { KeyedMutex } from './keyed-mutex.js';
@@ -33,6 +34,8 @@ export interface DocumentStoreDeps extends SearchDeps {
   roots: readonly string[];
   enableOcr: boolean;
   imageRatioThreshold: number;
+  /** What becomes of a scanned (image-based) PDF: `ocr` keeps a scan that reads as prose (default), `skip` skips it. */
+  scannedPdfPolicy?: ScannedPdfPolicy;
   ingestTimeoutMs: number;
   /** Largest document accepted (MAX_DOCUMENT_BYTES), checked on the opened file before reading it. */
   maxDocumentBytes: number;
@@ -45,4 +48,4 @@ export interface DocumentStoreDeps extends SearchDeps {
 }
 
 /** Progress reporting of long use cases (mapped onto MCP progress notifications by the tool layer). */
-export type ProgressFn = (progress: number, total: number | undefined, message: string) => void | Promise<void>;
+export type { ProgressFn } from '@lectern/ingestion';

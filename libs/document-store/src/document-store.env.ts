@@ -1,6 +1,7 @@
 import { ProjectIdSchema } from '@lectern/contracts';
 import { OCR_THRESHOLDS } from '@lectern/conversion';
 import { documentInputEnvShape, mcpServiceEnvShape, storeEnvShape } from '@lectern/platform';
+import { SCANNED_PDF_POLICIES } from '@lectern/ingestion';
 import { commonEnvShape, envEnum, envInt, envNumber } from '@lectern/runtime';
 import { z } from 'zod';
 import type { DocumentStoreSettings } from './document-store.module.js';
@@ -14,6 +15,8 @@ export const documentStoreEnvShape = {
   DOCUMENT_STORE_PROJECT: z.preprocess((v) => (v === '' ? undefined : v), ProjectIdSchema.default('application_docs')),
   ...documentInputEnvShape,
   IMAGE_RATIO_THRESHOLD: envNumber(OCR_THRESHOLDS.imageRatio, 0, 1),
+  /** A scanned (image-based) PDF: `ocr` keeps a scan whose OCR reads as prose; `skip` skips it (spec 000's rule). */
+  SCANNED_PDF_POLICY: envEnum(SCANNED_PDF_POLICIES, 'ocr'),
   INGEST_TIMEOUT_S: envInt(600, 1, 86_400),
   /** Ranking of spec 002's retrieve_document_chunks: hybrid (BM25 + dense, fused) or dense only. */
   RETRIEVE_SEARCH_MODE: envEnum(['hybrid', 'dense'] as const, 'hybrid'),
@@ -34,6 +37,7 @@ export const documentStoreSettings = (env: DocumentStoreEnv): DocumentStoreSetti
   ...serviceIngestSettings(env),
   defaultProject: env.DOCUMENT_STORE_PROJECT,
   imageRatioThreshold: env.IMAGE_RATIO_THRESHOLD,
+  scannedPdfPolicy: env.SCANNED_PDF_POLICY,
   retrieveMode: env.RETRIEVE_SEARCH_MODE,
   toolDeadlineMs: env.TOOL_TIMEOUT_S * 1000,
   retrievalMaxChars: env.RETRIEVAL_MAX_CHARS,

@@ -1,4 +1,5 @@
 import { sciragTools } from '@lectern/contracts';
+import type { ScannedPdfPolicy } from '@lectern/ingestion';
 import {
   mcpTimeouts,
   toolDeadlines,
@@ -20,6 +21,8 @@ import { documentStoreToolRegistrations } from './tools/tool-registrations.js';
 export interface DocumentStoreSettings extends VectorStoreOptions, ServiceIngestSettings {
   defaultProject: string;
   imageRatioThreshold: number;
+  /** `SCANNED_PDF_POLICY` (default `ocr`). */
+  scannedPdfPolicy?: ScannedPdfPolicy | undefined;
   retrieveMode?: RetrieveMode | undefined;
   /** Spec 004 tool deadline (8-15 s). */
   toolDeadlineMs?: number | undefined;
@@ -50,6 +53,7 @@ export const documentStoreDeps = (
   ...documentStoreReader(platform, s),
   ...serviceIngestDeps(platform, s),
   imageRatioThreshold: s.imageRatioThreshold,
+  scannedPdfPolicy: s.scannedPdfPolicy ?? 'ocr',
   retrieveMode: s.retrieveMode ?? 'hybrid',
   ...(s.toolDeadlineMs ? { toolDeadlineMs: s.toolDeadlineMs } : {}),
   ...(s.retrievalMaxChars ? { retrieval: { maxResultChars: s.retrievalMaxChars } } : {}),

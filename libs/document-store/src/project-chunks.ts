@@ -14,6 +14,7 @@ import {
   type StoreChunksOutput,
 } from '@lectern/contracts';
 import { projectChunkId } from '@lectern/chunking';
+import { runBounded, storeChunks as storeChunksStep, storedAmong, type IngestContext } from '@lectern/ingestion';
 import type { Filter, Hit } from '@lectern/vector-store';
 import type { z } from 'zod';
 import type { DocumentStoreDeps, SearchDeps, StoreDeps } from './deps.js';
@@ -284,6 +285,7 @@ export const migrateProject = async (
 export const storeChunks = async (
   deps: ProjectChunkDeps & Pick<DocumentStoreDeps, 'log'>,
   input: z.input<typeof StoreChunksInput>,
+  ctx: IngestContext = {},
 ): Promise<z.infer<typeof StoreChunksOutput>> => {
   let found = await requireProject(deps, input.project);
   const writer = await deps.embedders.configured();
@@ -303,8 +305,7 @@ export const storeChunks = async (
   }
   const { info } = found;
   const fp = info.fingerprint;
-  const vectors = await writer.embedBatch(input.chunks.map((c) => c.text));
-  const points = input.chunks.map((c, i) => {
+  const points = input.chunks.map((c) => {
     const pageStart = c.page_start ?? null;
     const pageEnd = c.page_end ?? c.page_start ?? null;
     const path = c.section_path ?? (c.section_heading ? [c.section_heading] : []);
@@ -319,7 +320,6 @@ export const storeChunks = async (
     });
     return {
       id,
-      vector: vectors[i] as Float32Array,
       text: c.text,
       payload: {
         document_id: c.doc_id,
@@ -335,7 +335,27 @@ export const storeChunks = async (
       },
     };
   });
-  await deps.store.upsert(info.name, points, { fingerprint: fp });
+  // The tool's deadline (withDeadline) and the client's cancel arrive as ctx.signal; storeChunks stops at its next
+  // boundary and removes the points this call added (chunks stored before, rewritten here, stay as written).
+  await runBounded(ctx, undefined, async (bound) =>
+    storeChunksStep(
+      {
+        store: deps.store,
+        collection: info.name,
+        fingerprint: fp,
+        embedder: writer,
+        chunks: points,
+        existing: await storedAmong(
+          deps.store,
+          info.name,
+          { document_id: { $in: [...new Set(input.chunks.map((c) => c.doc_id))] } },
+          points.map((p) => p.id),
+        ),
+        log: deps.log,
+      },
+      bound,
+    ),
+  );
   return {
     status: 'success',
     project: input.project,

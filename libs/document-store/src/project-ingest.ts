@@ -1,13 +1,19 @@
 import { createHash } from 'node:crypto';
 import { basename, relative } from 'node:path';
-import { AppError, type CitationMetaSchema, type ConversionResult } from '@lectern/contracts';
+import type { CitationMetaSchema, ConversionResult } from '@lectern/contracts';
 import type { z } from 'zod';
 import { chunkMarkdown, projectChunkId, type MarkdownChunk } from '@lectern/chunking';
-import { readDocumentFile, resolveInsideRoots } from '@lectern/documents';
+import {
+  conversionJob,
+  prepareDocument,
+  readSource,
+  runBounded,
+  storeChunks,
+  type IngestContext,
+} from '@lectern/ingestion';
 import type { Embedder } from '@lectern/embedding';
 import type { StoredPoint } from '@lectern/vector-store';
-import { jobOptions } from '@lectern/conversion-job';
-import type { DocumentStoreDeps, ProgressFn } from './deps.js';
+import type { DocumentStoreDeps } from './deps.js';
 import { matchCitation, type CslItem } from './citations.js';
 import { assertSameModel, type ResolvedProject } from './projects.js';
 
@@ -112,114 +118,125 @@ export const ingestProjectFile = async (
   deps: DocumentStoreDeps,
   ctx: ProjectIngestContext,
   path: string,
-  progress: ProgressFn = () => undefined,
+  call: IngestContext = {},
 ): Promise<DocumentOutcome> => {
   const started = Date.now();
   const { record, info } = ctx.resolved;
   assertSameModel(record, ctx.embedder.fingerprint);
-  const file = await resolveInsideRoots(path, [ctx.root]);
-  if (file.kind !== 'file') throw new AppError('file_not_found', `Not a file: ${path}`);
-  const { bytes, sha256 } = await readDocumentFile(file.path, [ctx.root], deps.maxDocumentBytes);
-  const docId = projectDocumentId(sha256);
-  const rel = relative(ctx.root, file.path) || basename(file.path);
-  return deps.locks.run(`${record.project}:${docId}`, async () => {
-    await progress(0, undefined, `converting ${rel}`);
-    const converted: ConversionResult = await deps.conversion.convert(
-      { kind: 'read', path: file.path, filename: basename(file.path), bytes, sha256 },
-      // Spec 004 ingests sources to cite (papers, books, manuals): an image-based one is a scan to read, never a
-      // drawing to skip, so its text-less pages are OCR'd too (spec 000's drawing rule does not apply here).
-      jobOptions({
-        enableOcr: deps.enableOcr,
-        imageRatioThreshold: deps.imageRatioThreshold,
-        ocrImageBased: deps.enableOcr,
-      }),
-      {
-        onProgress: (p) =>
-          void progress(p.page ?? 0, p.pages, `${rel}: ${p.stage} page ${p.page ?? '?'} of ${p.pages ?? '?'}`),
-      },
-    );
-    const maxTokens = Math.min(record.chunking.max_tokens ?? ctx.embedder.maxTokens, ctx.embedder.maxTokens);
-    const chunks = chunkMarkdown(converted, {
-      countTokens: (t) => ctx.embedder.countTokens(t),
-      maxTokens,
-      overlapTokens: record.chunking.overlap_tokens ?? 0,
-      headingContext: record.chunking.heading_context ?? false,
-    });
-    let citation: CitationMeta | null = null;
-    let how: DocumentOutcome['citation'] = null;
-    if (ctx.citation !== undefined) {
-      citation = ctx.citation;
-    } else if (ctx.references) {
-      const firstPageLimit = converted.page_map.find((e) => e.page > 2)?.offset ?? converted.markdown.length;
-      const match = matchCitation(
-        ctx.references,
+  const source = await readSource({ path, roots: [ctx.root], maxBytes: deps.maxDocumentBytes });
+  const docId = projectDocumentId(source.sha256);
+  const rel = relative(ctx.root, source.path) || source.filename;
+  // No deadline of its own (a long book may OCR for an hour on the command line): the caller's signal alone.
+  return deps.locks.run(`${record.project}:${docId}`, () =>
+    runBounded(call, undefined, async (bound) => {
+      const maxTokens = Math.min(record.chunking.max_tokens ?? ctx.embedder.maxTokens, ctx.embedder.maxTokens);
+      const { converted, chunks } = await prepareDocument(
+        source,
         {
-          metadata: converted.metadata,
-          title: converted.title,
-          firstPages: converted.markdown.slice(0, Math.min(firstPageLimit, 20_000)),
-          headings: converted.headings.map((h) => h.title),
-          filename: basename(file.path),
+          // Spec 004 ingests sources to cite (papers, books, manuals): an image-based one is a scan to read, never a
+          // drawing to skip, so its text-less pages are OCR'd too (spec 000's drawing rule does not apply here).
+          convert: conversionJob(deps.conversion, {
+            enableOcr: deps.enableOcr,
+            imageRatioThreshold: deps.imageRatioThreshold,
+            ocrImageBased: deps.enableOcr,
+          }),
+          chunk: (result) =>
+            chunkMarkdown(result, {
+              countTokens: (t) => ctx.embedder.countTokens(t),
+              maxTokens,
+              overlapTokens: record.chunking.overlap_tokens ?? 0,
+              headingContext: record.chunking.heading_context ?? false,
+            }),
+          label: rel,
         },
-        ctx.titleThreshold,
+        bound,
       );
-      if (match.matched) {
-        citation = match.citation;
-        how = { by: match.by, score: Math.round(match.score * 100) / 100 };
-        deps.log.info(
-          { project: record.project, file: rel, citekey: citation.citekey, by: match.by, score: how.score },
-          'citation matched',
-        );
-      } else {
-        how = { unmatched: match.hint };
-        deps.log.warn(
-          { project: record.project, file: rel, closest: match.closest },
-          `no citation metadata for ${rel}: ${match.hint}`,
-        );
-      }
-    }
-    const fp = info.fingerprint;
-    const points = chunks.map((c) => {
-      const payload = payloadFor(record.project, docId, rel, file.path, c, citation);
-      const id = projectChunkId({
-        docId,
-        pageStart: c.page_start,
-        pageEnd: c.page_end,
-        sectionPath: c.section_path,
-        modelId: fp.model_id,
-        modelRevision: fp.revision,
-        chunkIndex: c.chunk_index,
+      const { citation, how } = citationOf(deps, ctx, converted, source.filename, rel);
+      const fp = info.fingerprint;
+      const points = chunks.map((c) => {
+        const payload = payloadFor(record.project, docId, rel, source.path, c, citation);
+        const id = projectChunkId({
+          docId,
+          pageStart: c.page_start,
+          pageEnd: c.page_end,
+          sectionPath: c.section_path,
+          modelId: fp.model_id,
+          modelRevision: fp.revision,
+          chunkIndex: c.chunk_index,
+        });
+        return { id, text: c.text, embedText: c.embed_text, payload, hash: fingerprintOf(payload, c.text) };
       });
-      return { id, text: c.text, embedText: c.embed_text, payload, hash: fingerprintOf(payload, c.text) };
-    });
-    const existing = await storedChunks(deps, info.name, docId);
-    const changed = points.filter((p) => existing.get(p.id) !== p.hash);
-    const keep = new Set(points.map((p) => p.id));
-    const stale = [...existing.keys()].filter((id) => !keep.has(id));
-    if (changed.length > 0) {
-      const vectors = await ctx.embedder.embedBatch(
-        changed.map((p) => p.embedText),
-        { onProgress: (done, total) => void progress(done, total, `${rel}: embedded ${done} of ${total} chunks`) },
+      const existing = await storedChunks(deps, info.name, docId);
+      const changed = points.filter((p) => existing.get(p.id) !== p.hash);
+      const keep = new Set(points.map((p) => p.id));
+      const stale = [...existing.keys()].filter((id) => !keep.has(id));
+      let removed = 0;
+      // Only new or changed chunks are embedded and written; a chunk that existed is updated in place, never removed.
+      await storeChunks(
+        {
+          store: deps.store,
+          collection: info.name,
+          fingerprint: fp,
+          embedder: ctx.embedder,
+          chunks: changed,
+          existing: new Set(existing.keys()),
+          // Stale chunks go last: a failure before this leaves extra chunks (removed by the next run), never missing ones.
+          record: async (signal) => {
+            removed = stale.length > 0 ? await deps.store.deleteByIds(info.name, stale, { signal }) : 0;
+          },
+          label: rel,
+          log: deps.log,
+        },
+        bound,
       );
-      await deps.store.upsert(
-        info.name,
-        changed.map((p, i) => ({ id: p.id, vector: vectors[i] as Float32Array, text: p.text, payload: p.payload })),
-        { fingerprint: fp },
-      );
-    }
-    // Stale chunks go last: a crash before this leaves extra chunks (removed by the next run), never missing ones.
-    const removed = stale.length > 0 ? await deps.store.deleteByIds(info.name, stale) : 0;
-    if (chunks.length === 0)
-      deps.log.warn({ project: record.project, file: rel }, `${rel} produced no chunk (processed with 0 chunks)`);
-    return {
-      doc_id: docId,
-      file: rel,
-      chunks: chunks.length,
-      written: changed.length,
-      removed,
-      page_count: converted.page_count,
-      citekey: citation?.citekey ?? null,
-      citation: how,
-      duration_ms: Date.now() - started,
-    };
-  });
+      if (chunks.length === 0)
+        deps.log.warn({ project: record.project, file: rel }, `${rel} produced no chunk (processed with 0 chunks)`);
+      return {
+        doc_id: docId,
+        file: rel,
+        chunks: chunks.length,
+        written: changed.length,
+        removed,
+        page_count: converted.page_count,
+        citekey: citation?.citekey ?? null,
+        citation: how,
+        duration_ms: Date.now() - started,
+      };
+    }),
+  );
+};
+
+/** The document's citation: the one given, or the matching CSL-JSON entry (by DOI, then title), logged either way. */
+const citationOf = (
+  deps: DocumentStoreDeps,
+  ctx: ProjectIngestContext,
+  converted: ConversionResult,
+  filename: string,
+  rel: string,
+): { citation: CitationMeta | null; how: DocumentOutcome['citation'] } => {
+  if (ctx.citation !== undefined) return { citation: ctx.citation, how: null };
+  if (!ctx.references) return { citation: null, how: null };
+  const project = ctx.resolved.record.project;
+  const firstPageLimit = converted.page_map.find((e) => e.page > 2)?.offset ?? converted.markdown.length;
+  const match = matchCitation(
+    ctx.references,
+    {
+      metadata: converted.metadata,
+      title: converted.title,
+      firstPages: converted.markdown.slice(0, Math.min(firstPageLimit, 20_000)),
+      headings: converted.headings.map((h) => h.title),
+      filename,
+    },
+    ctx.titleThreshold,
+  );
+  if (!match.matched) {
+    deps.log.warn({ project, file: rel, closest: match.closest }, `no citation metadata for ${rel}: ${match.hint}`);
+    return { citation: null, how: { unmatched: match.hint } };
+  }
+  const how = { by: match.by, score: Math.round(match.score * 100) / 100 };
+  deps.log.info(
+    { project, file: rel, citekey: match.citation.citekey, by: match.by, score: how.score },
+    'citation matched',
+  );
+  return { citation: match.citation, how };
 };

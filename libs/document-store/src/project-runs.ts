@@ -50,6 +50,8 @@ export interface ProjectRunOptions {
   /** Called after each file (for a progress bar). */
   onFile?: (done: number, total: number, outcome: DocumentOutcome | { file: string; error: string }) => void;
   progress?: ProgressFn;
+  /** Stops the run (the file being ingested cleans up what it wrote; no further file is started). */
+  signal?: AbortSignal;
 }
 
 export interface ProjectRunSummary {
@@ -101,12 +103,12 @@ export const runProjectIngest = async (deps: DocumentStoreDeps, o: ProjectRunOpt
         deps,
         { resolved, embedder: o.embedder, root: o.root, references, titleThreshold: o.titleThreshold ?? 0.85 },
         file,
-        o.progress,
+        { progress: o.progress, signal: o.signal },
       );
       documents.push(outcome);
       o.onFile?.(i + 1, o.files.length, outcome);
     } catch (error) {
-      if (isAppError(error) && error.code === 'EMBEDDING_MISMATCH') throw error;
+      if ((isAppError(error) && error.code === 'EMBEDDING_MISMATCH') || o.signal?.aborted) throw error;
       const failed = { file: relative(o.root, resolve(file)) || file, error: describe(error) };
       deps.log.warn({ project: o.project, file: failed.file, error: failed.error }, `skipped ${failed.file}`);
       errors.push(failed);

@@ -1,4 +1,5 @@
 import { isAppError, type ProjectRecord, type StoreChunksInput, type StoreChunksOutput } from '@lectern/contracts';
+import type { IngestContext } from '@lectern/ingestion';
 import type { z } from 'zod';
 import type { AuditDocumentSchema } from './audit.js';
 import type { DocumentStoreDeps } from './deps.js';
@@ -37,15 +38,15 @@ const auditDocuments = (input: Input, durationMs: number): Array<z.input<typeof 
  * the switch was written. A call refused before anything was written (unknown project, EMBEDDING_MISMATCH without
  * `migrate`) leaves no record. It wraps the use case, so the store step itself stays free of auditing.
  */
-export const storeChunksAudited = async (deps: Deps, input: Input): Promise<Output> => {
+export const storeChunksAudited = async (deps: Deps, input: Input, ctx: IngestContext = {}): Promise<Output> => {
   const audit = deps.audit;
-  if (!audit) return storeChunks(deps, input);
+  if (!audit) return storeChunks(deps, input, ctx);
   const started = Date.now();
   const before = await readProjectRecord(deps.store, input.project);
   let out: Output | undefined;
   let failure: unknown;
   try {
-    out = await storeChunks(deps, input);
+    out = await storeChunks(deps, input, ctx);
   } catch (error) {
     failure = error;
   }

@@ -32,4 +32,4 @@ export interface PolicyKbDeps extends PolicySearchDeps {
   log: Logger;
 }
 
-export type ProgressFn = (progress: number, total: number | undefined, message: string) => void | Promise<void>;
+export type { ProgressFn } from '@lectern/ingestion';

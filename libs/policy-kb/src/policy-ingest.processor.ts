@@ -22,16 +22,19 @@ export const createPolicyIngestProcessor =
     const result = await ingestPolicyRevision(
       { ...deps, roots: [...deps.roots, policyUploadsDir(dataDir)] },
       { source: payload.source, revision_id: payload.revision_id, file_path: path, reindex: payload.reindex },
-      (done, total, message) => {
-        const stage = message.split(' ')[0] ?? message;
-        if (!logged.has(stage)) {
-          logged.add(stage);
-          deps.log.info(
-            { source: payload.source, revision_id: payload.revision_id, job_id: ctx.jobId, stage },
-            `policy ingest: ${stage}`,
-          );
-        }
-        return ctx.progress(total ? Math.min(100, (100 * done) / total) : 0, { stage: message });
+      {
+        progress: (done, total, message) => {
+          const stage = message.split(' ')[0] ?? message;
+          if (!logged.has(stage)) {
+            logged.add(stage);
+            deps.log.info(
+              { source: payload.source, revision_id: payload.revision_id, job_id: ctx.jobId, stage },
+              `policy ingest: ${stage}`,
+            );
+          }
+          return ctx.progress(total ? Math.min(100, (100 * done) / total) : 0, { stage: message });
+        },
+        signal: ctx.signal,
       },
     );
     return { version: 1, result };

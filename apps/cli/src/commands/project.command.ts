@@ -204,6 +204,10 @@ const runIngest = async (
         ? await planReindex(statePath, { project, root, files, limit: o.limit, resume: Boolean(o.resume) })
         : { todo: files, state: null };
     const bar = fileProgress(ctx, `${o.kind} ${project}`);
+    // Ctrl-C stops the run at the file's next boundary, after removing what that file wrote; a second one kills.
+    const interrupted = new AbortController();
+    const onInterrupt = () => interrupted.abort();
+    process.once('SIGINT', onInterrupt);
     let summary: ProjectRunSummary;
     try {
       summary = await runProjectIngest(deps, {
@@ -215,8 +219,10 @@ const runIngest = async (
         referencesPath: o.references ? resolve(o.references) : undefined,
         titleThreshold: o.titleThreshold,
         onFile: (done, total) => bar.update(done, total),
+        signal: interrupted.signal,
       });
     } finally {
+      process.off('SIGINT', onInterrupt);
       bar.stop();
     }
     if (plan.state) {

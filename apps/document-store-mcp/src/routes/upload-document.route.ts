@@ -43,6 +43,9 @@ export const registerUploadDocumentRoute = (
           400: errorResponse('Invalid fields, or the document could not be ingested (the error code says why)'),
           413: errorResponse('The document is larger than MAX_DOCUMENT_BYTES; nothing was stored'),
           415: errorResponse('Not multipart/form-data, or an unsupported file type'),
+          507: errorResponse(
+            'The server ran out of disk space (insufficient_storage); nothing of the document was kept',
+          ),
         },
       },
     },
@@ -63,6 +66,7 @@ export const registerUploadDocumentRoute = (
         const result = await ingestDocument(
           { ...deps, roots: [...deps.roots, dir] },
           { ...fields.data, file_path: upload.path },
+          { signal },
         );
         return IngestUploadResultSchema.parse(result);
       } finally {

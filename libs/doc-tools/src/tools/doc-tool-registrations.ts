@@ -5,7 +5,7 @@ import type { DocTools } from '../doc-tools.js';
 /** Spec 003's four tools: parse (done by the transport), call the use case, return. */
 export const docToolRegistrations = (tools: DocTools): ToolRegistration[] => [
   bindTool(docIndexBuildTool, (input, ctx) =>
-    tools.indexBuild(input, (p, total, message) => ctx.progress(p, total, message), ctx.signal),
+    tools.indexBuild(input, { progress: (...p) => ctx.progress(...p), signal: ctx.signal }),
   ),
   bindTool(docSearchTool, (input) => tools.search(input)),
   bindTool(docReadTool, (input) => tools.read(input)),

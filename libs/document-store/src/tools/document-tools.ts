@@ -16,7 +16,7 @@ import { bindTool, type ToolRegistration } from '@lectern/transport';
 /** Spec 000's four tools and delete_document: parse (done by the transport), call the use case, return. */
 export const documentTools = (deps: DocumentStoreDeps): ToolRegistration[] => [
   bindTool(ingestDocumentTool, (input, ctx) =>
-    ingestDocument(deps, input, (progress, total, message) => ctx.progress(progress, total, message)),
+    ingestDocument(deps, input, { progress: (...p) => ctx.progress(...p), signal: ctx.signal }),
   ),
   bindTool(searchApplicationDocsTool, (input) => searchDocuments(deps, input)),
   bindTool(getDocumentTextTool, (input) => getDocumentText(deps, input)),

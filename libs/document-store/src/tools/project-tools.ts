@@ -17,7 +17,7 @@ import { storeChunksAudited } from '../store-chunks-audit.js';
 export const projectTools = (deps: DocumentStoreDeps): ToolRegistration[] =>
   withDeadlines(
     [
-      bindTool(storeChunksTool, (input) => storeChunksAudited(deps, input)),
+      bindTool(storeChunksTool, (input, ctx) => storeChunksAudited(deps, input, { signal: ctx.signal })),
       bindTool(findChunksTool, (input) => findChunks(deps, input)),
       bindTool(queryHybridTool, (input) => queryHybrid(deps, input)),
       bindTool(inspectCollectionTool, (input) => inspectProject(deps, input)),

@@ -21,7 +21,7 @@ export const policyKbToolRegistrations = (deps: PolicyKbDeps): ToolRegistration[
   bindTool(listPolicyDocumentsTool, () => listPolicyDocuments(deps)),
   bindTool(listPolicyRevisionsTool, (input) => listPolicyRevisions(deps, input)),
   bindTool(ingestPolicyRevisionTool, (input, ctx) =>
-    ingestPolicyRevision(deps, input, (progress, total, message) => ctx.progress(progress, total, message)),
+    ingestPolicyRevision(deps, input, { progress: (...p) => ctx.progress(...p), signal: ctx.signal }),
   ),
   bindTool(removePolicyRevisionTool, (input) => removePolicyRevision(deps, input)),
 ];
