@@ -35,7 +35,7 @@ describe('workspace module boundaries (ESLint)', () => {
   it('refuses the platform (infrastructure) importing a feature lib', async () => {
     const errors = await lint(
       'libs/platform/src/bad-import.ts',
-      "import { resolveExtractor } from '@lectern/extraction';\nexport const x = resolveExtractor;\n",
+      "import { prepareDocument } from '@lectern/ingestion';\nexport const x = prepareDocument;\n",
     );
     expect(errors).toEqual([expect.stringMatching(/^@nx\/enforce-module-boundaries: .*tagged with "layer:platform"/)]);
   });
