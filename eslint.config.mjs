@@ -42,7 +42,13 @@ const rawClientBans = [
   })),
 ];
 
-/** Layers: contracts < core < adapter < feature (use cases) < platform (composition) < app; `testing` helpers sit beside them for tests only. */
+/**
+ * Layers: contracts < core < adapter < platform (infrastructure: config shared by every service, stores, queues,
+ * embedders, the conversion job) < feature (use cases, each lib composing itself from the platform) < app;
+ * `testing` helpers sit beside them for tests only.
+ */
+const LAYERS = ['contracts', 'core', 'adapter', 'platform', 'feature', 'app'];
+const below = (layer) => LAYERS.slice(0, LAYERS.indexOf(layer) + 1).map((l) => `layer:${l}`);
 const boundaries = (forTests) => {
   const t = forTests ? ['layer:testing'] : [];
   return {
@@ -51,36 +57,12 @@ const boundaries = (forTests) => {
     depConstraints: [
       { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:lib'] },
       { sourceTag: 'type:lib', onlyDependOnLibsWithTags: ['type:lib'] },
-      { sourceTag: 'layer:contracts', onlyDependOnLibsWithTags: ['layer:contracts', ...t] },
-      { sourceTag: 'layer:core', onlyDependOnLibsWithTags: ['layer:contracts', 'layer:core', ...t] },
-      {
-        sourceTag: 'layer:adapter',
-        onlyDependOnLibsWithTags: ['layer:contracts', 'layer:core', 'layer:adapter', ...t],
-      },
       {
         sourceTag: 'layer:testing',
         onlyDependOnLibsWithTags: ['layer:contracts', 'layer:core', 'layer:adapter', 'layer:testing'],
       },
-      {
-        sourceTag: 'layer:feature',
-        onlyDependOnLibsWithTags: ['layer:contracts', 'layer:core', 'layer:adapter', 'layer:feature', ...t],
-      },
-      // libs/platform composes adapters and feature libs for the apps (the composition root they share).
-      {
-        sourceTag: 'layer:platform',
-        onlyDependOnLibsWithTags: ['layer:contracts', 'layer:core', 'layer:adapter', 'layer:feature', ...t],
-      },
-      {
-        sourceTag: 'layer:app',
-        onlyDependOnLibsWithTags: [
-          'layer:contracts',
-          'layer:core',
-          'layer:adapter',
-          'layer:feature',
-          'layer:platform',
-          ...t,
-        ],
-      },
+      // Each layer imports its own and the ones below; the platform never imports a feature lib.
+      ...LAYERS.map((layer) => ({ sourceTag: `layer:${layer}`, onlyDependOnLibsWithTags: [...below(layer), ...t] })),
     ],
   };
 };

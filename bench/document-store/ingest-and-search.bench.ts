@@ -40,7 +40,10 @@ const config = loadConfig({
   EMBEDDING_MODEL_DIR: process.env['EMBEDDING_MODEL_DIR'],
 });
 const log = silentLogger();
-const { deps, platform } = composeDocumentStore(config, log);
+const {
+  documentStore: { deps },
+  platform,
+} = composeDocumentStore(config, log);
 const docs = [
   { name: 'NPPF 2024', file: corpusFile('uk-planning-policy', 'nppf-2024', 'NPPF_December_2024.pdf') },
   { name: 'gnuplot manual', file: corpusFile('long-manuals', 'gnuplot.pdf') },

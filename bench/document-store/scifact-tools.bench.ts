@@ -34,7 +34,10 @@ const env = {
 
 const serve = async (mode: 'hybrid' | 'dense') => {
   const config = loadConfig({ ...env, RETRIEVE_SEARCH_MODE: mode });
-  const { deps, platform } = composeDocumentStore(config, silentLogger());
+  const {
+    documentStore: { deps },
+    platform,
+  } = composeDocumentStore(config, silentLogger());
   const app = buildApp({ config, logger: silentLogger(), documentStore: deps });
   const client = await connectMcp(await listenOnFreePort(app), 'streamable-http');
   return {

@@ -35,7 +35,10 @@ const config = loadConfig({
   LOG_LEVEL: 'silent',
   DOCUMENT_ROOTS: dataDir,
 });
-const { deps, platform } = composeDocumentStore(config, silentLogger());
+const {
+  documentStore: { deps },
+  platform,
+} = composeDocumentStore(config, silentLogger());
 const app = buildApp({ config, logger: silentLogger(), documentStore: deps });
 const client = await connectMcp(await listenOnFreePort(app), 'streamable-http');
 const call = async (name: string, args: Record<string, unknown>) => {

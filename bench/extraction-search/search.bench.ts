@@ -24,7 +24,8 @@ import {
   termStats,
   type LoadedIndex,
 } from '@lectern/doc-tools';
-import { createPlatform, docToolsDeps } from '@lectern/platform';
+import { docToolsDeps } from '@lectern/doc-tools';
+import { createPlatform } from '@lectern/platform';
 import { corpusFile, silentLogger } from '@lectern/testing';
 
 const { values } = parseArgs({

@@ -1,4 +1,5 @@
-import { createPlatform, documentStoreDeps } from '@lectern/platform';
+import { documentStoreDeps } from '@lectern/document-store';
+import { createPlatform } from '@lectern/platform';
 import { fixturesDir, silentLogger } from '@lectern/testing';
 
 /** A document store on `dataDir` as the CLI's checks see it (embedded, default model, roots: the test fixtures). */

@@ -2,8 +2,8 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { resolveProject } from '@lectern/document-store';
-import { createPlatform, documentStoreReader } from '@lectern/platform';
+import { documentStoreReader, resolveProject } from '@lectern/document-store';
+import { createPlatform } from '@lectern/platform';
 import {
   makeTextPdf,
   repoRoot,

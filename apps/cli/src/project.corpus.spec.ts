@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import type { ConversionResult } from '@lectern/contracts';
 import { repeatPdfPages } from '@lectern/conversion';
 import { createProject, findChunks, runProjectIngest, type DocumentStoreDeps } from '@lectern/document-store';
-import { createPlatform, documentStoreDeps, type Platform } from '@lectern/platform';
+import { documentStoreDeps } from '@lectern/document-store';
+import { createPlatform, type Platform } from '@lectern/platform';
 import { corpusFile, sharedModelDir, silentLogger } from '@lectern/testing';
 import type { StoredPoint } from '@lectern/vector-store';
 

@@ -2,7 +2,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createProject, CLIENT_CHUNKING } from '@lectern/document-store';
-import { createPlatform, documentStoreDeps, type Platform } from '@lectern/platform';
+import { documentStoreDeps } from '@lectern/document-store';
+import { createPlatform, type Platform } from '@lectern/platform';
 import { makeTextPdf, silentLogger } from '@lectern/testing';
 import { lectern } from './lectern-binary.testkit.js';
 

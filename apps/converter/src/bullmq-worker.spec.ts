@@ -151,7 +151,7 @@ describe('converter with REDIS_URL (BullMQ worker on the "conversion" queue)', (
       exit: (code) => exits.push(code),
       steps: [
         { name: 'http', close: () => converter.app.close() },
-        ...converter.services.closeSteps.map((step) => ({
+        ...converter.services.platform.shutdownSteps().map((step) => ({
           name: step.name,
           close: async () => {
             await step.close();

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
 import { postFile } from './converter.testkit.js';
-import { createConverterServices, type ConverterServices } from './converter-services.js';
+import { composeConverter, type ComposedConverter } from './compose.js';
 
 const doc = (n: number) => ({
   bytes: new TextEncoder().encode(`# Admission ${n}\n\nDocument ${n}.\n`),
@@ -18,7 +18,7 @@ const doc = (n: number) => ({
 /** Issue 12, defect 4: `/convert` ran every request's conversion at once, however many arrived. */
 describe('POST /convert admission (CONVERTER_CONCURRENCY=1, CONVERT_MAX_WAITING=1)', () => {
   let app: FastifyInstance;
-  let services: ConverterServices;
+  let services: ComposedConverter;
   let dataDir: string;
   let baseUrl: string;
   let started = 0;
@@ -45,13 +45,13 @@ describe('POST /convert admission (CONVERTER_CONCURRENCY=1, CONVERT_MAX_WAITING=
         }
       },
     });
-    services = createConverterServices(config, silentLogger(), { instrument });
+    services = composeConverter(config, silentLogger(), { instrument });
     app = buildApp({ config, logger: silentLogger(), conversion: services.conversion });
     baseUrl = await listenOnFreePort(app);
   });
   afterAll(async () => {
     await app.close();
-    for (const step of services.closeSteps) await step.close();
+    for (const step of services.platform.shutdownSteps()) await step.close();
     await rm(dataDir, { recursive: true, force: true });
   });
 

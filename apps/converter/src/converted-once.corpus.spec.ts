@@ -1,6 +1,7 @@
 import { ConversionTaskCreatedSchema, conversionJobId } from '@lectern/contracts';
 import { ingestDocument, type DocumentStoreDeps } from '@lectern/document-store';
-import { createPlatform, documentStoreDeps, type Platform } from '@lectern/platform';
+import { documentStoreDeps } from '@lectern/document-store';
+import { createPlatform, type Platform } from '@lectern/platform';
 import { corporaDir, silentLogger, smallReportPdf, startRedis, type TestRedis } from '@lectern/testing';
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';

@@ -6,13 +6,13 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
-import { createConverterServices, type ConverterServices } from './converter-services.js';
+import { composeConverter, type ComposedConverter } from './compose.js';
 
 /** A converter as `main.ts` composes it, listening on a free port, with its own DATA_DIR. For specs only. */
 export interface TestConverter {
   baseUrl: string;
   app: FastifyInstance;
-  services: ConverterServices;
+  services: ComposedConverter;
   dataDir: string;
   /** The BullMQ key prefix (with REDIS_URL). */
   redisPrefix: string | undefined;
@@ -29,7 +29,7 @@ export const startConverter = async (
   const config = loadConfig({ DATA_DIR: dataDir, ...env });
   const logger = silentLogger();
   let count = 0;
-  const services = createConverterServices(config, logger, {
+  const services = composeConverter(config, logger, {
     redisPrefix: options.redisPrefix,
     instrument: (engine) => ({
       ...engine,

@@ -8,7 +8,7 @@ import { Writable } from 'node:stream';
 import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
 import { postFile } from './converter.testkit.js';
-import { createConverterServices, type ConverterServices } from './converter-services.js';
+import { composeConverter, type ComposedConverter } from './compose.js';
 
 const TOKEN = 'sk_live_7e2d1c0b9a8f7e6d5c4b3a2f1e0d9c8b';
 const COOKIE = 'session=ck_5a4b3c2d1e0f9a8b7c6d';
@@ -16,7 +16,7 @@ const COOKIE = 'session=ck_5a4b3c2d1e0f9a8b7c6d';
 /** Issue 12, defect 7: at LOG_LEVEL=trace @fastify/multipart logs the busboy options with every request header. */
 describe('converter logs at LOG_LEVEL=trace', () => {
   let app: FastifyInstance;
-  let services: ConverterServices;
+  let services: ComposedConverter;
   let dataDir: string;
   let baseUrl: string;
   const lines: string[] = [];
@@ -31,13 +31,13 @@ describe('converter logs at LOG_LEVEL=trace', () => {
       },
     });
     const logger = createLogger('converter', config.LOG_LEVEL, sink);
-    services = createConverterServices(config, logger);
+    services = composeConverter(config, logger);
     app = buildApp({ config, logger, conversion: services.conversion });
     baseUrl = await listenOnFreePort(app);
   });
   afterAll(async () => {
     await app.close();
-    for (const step of services.closeSteps) await step.close();
+    for (const step of services.platform.shutdownSteps()) await step.close();
     await rm(dataDir, { recursive: true, force: true });
   });
 

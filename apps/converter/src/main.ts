@@ -2,15 +2,15 @@ import { createLogger, ConfigError } from '@lectern/runtime';
 import { announceReady, httpShutdownStep, installShutdown } from '@lectern/transport';
 import { buildApp } from './app.js';
 import { loadConfig, restApiKey } from './config.js';
-import { createConverterServices } from './converter-services.js';
+import { composeConverter } from './compose.js';
 
 const start = async () => {
   const config = loadConfig(process.env);
   const logger = createLogger('converter', config.LOG_LEVEL);
-  const services = createConverterServices(config, logger);
-  const app = buildApp({ config, logger, conversion: services.conversion });
+  const { platform, conversion } = composeConverter(config, logger);
+  const app = buildApp({ config, logger, conversion });
   // Ordered: stop taking requests, then the worker (finishes its job), the queue, Redis, the engine.
-  installShutdown({ log: logger, steps: [httpShutdownStep(app), ...services.platform.shutdownSteps()] });
+  installShutdown({ log: logger, steps: [httpShutdownStep(app), ...platform.shutdownSteps()] });
   await app.listen({ port: config.CONVERTER_PORT, host: config.HOST });
   announceReady(app, logger, {
     service: 'converter',

@@ -1,6 +1,10 @@
 import multipart from '@fastify/multipart';
-import type { DocumentStoreDeps as UseCaseDeps } from '@lectern/document-store';
-import { documentStoreMcpService, mcpTimeouts, sciragMcpService } from '@lectern/platform';
+import {
+  documentStoreMcpService,
+  sciragMcpService,
+  type DocumentStoreDeps as UseCaseDeps,
+} from '@lectern/document-store';
+import { mcpTimeouts } from '@lectern/platform';
 import type { Logger } from '@lectern/runtime';
 import { createHttpApp, mountMcp, type ToolRegistration } from '@lectern/transport';
 import type { FastifyInstance } from 'fastify';

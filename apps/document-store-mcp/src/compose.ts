@@ -1,31 +1,21 @@
-import type { DocumentStoreDeps, RetrieveMode } from '@lectern/document-store';
-import { createPlatform, documentStoreDeps, documentStoreSettings, type Platform } from '@lectern/platform';
-import { queueWorkerSettings, type Logger } from '@lectern/runtime';
+import { documentStoreModule, type DocumentStoreModule } from '@lectern/document-store';
+import { createPlatform, platformOptions, type Platform } from '@lectern/platform';
+import type { Logger } from '@lectern/runtime';
 import type { DocumentStoreConfig } from './config.js';
 
+/** document-store-mcp composed: the platform (its shutdown steps) and the document store module on it. */
 export interface ComposedDocumentStore {
-  deps: DocumentStoreDeps & { retrieveMode: RetrieveMode };
   /** Owns the store, embedders and conversion path; `platform.shutdownSteps()` closes them in order. */
   platform: Platform;
+  documentStore: DocumentStoreModule;
 }
 
 /**
- * The document store's services from this service's configuration, through `@lectern/platform`: Qdrant
- * when QDRANT_URL is set (else the embedded SQLite store), conversion jobs on converter workers when
- * REDIS_URL is set (else in this process: the same job and processor).
+ * The platform from this service's configuration (embedded or distributed by REDIS_URL/QDRANT_URL alone) and the
+ * document store composed on it (`documentStoreModule`); `platform` given: composed on that one instead.
  */
 export const composeDocumentStore = (
   config: DocumentStoreConfig,
-  log: Logger,
-  platform?: Platform,
-): ComposedDocumentStore => {
-  const p =
-    platform ??
-    createPlatform({
-      dataDir: config.DATA_DIR,
-      log,
-      redisUrl: config.REDIS_URL,
-      queue: queueWorkerSettings(config),
-    });
-  return { platform: p, deps: documentStoreDeps(p, documentStoreSettings(config)) };
-};
+  logger: Logger,
+  platform: Platform = createPlatform(platformOptions(config, logger)),
+): ComposedDocumentStore => ({ platform, documentStore: documentStoreModule(platform, config) });

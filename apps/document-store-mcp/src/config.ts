@@ -1,5 +1,5 @@
+import { documentStoreEnvShape } from '@lectern/document-store';
 import { commonEnvShape, envEnum, envPort, mcpOriginEnvShape, parseEnv } from '@lectern/runtime';
-import { documentStoreEnvShape } from '@lectern/platform';
 import { z } from 'zod';
 
 /** Environment of document-store-mcp: the document store's variables (shared with `lectern mcp documents`) and HTTP's. */

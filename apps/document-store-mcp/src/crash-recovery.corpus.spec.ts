@@ -93,7 +93,10 @@ describe('ingest_document after a process killed mid-ingest', () => {
     second.child.kill('SIGTERM');
     await new Promise((r) => second.child.once('exit', r));
 
-    const { deps, platform } = composeDocumentStore(loadConfig(env), silentLogger());
+    const {
+      documentStore: { deps },
+      platform,
+    } = composeDocumentStore(loadConfig(env), silentLogger());
     const report = await checkConsistency(deps, {});
     await platform.close();
     expect(report).toMatchObject({ documents: 1, orphan_chunks: 0, count_mismatches: [] });

@@ -40,7 +40,10 @@ export const startDocumentStore = async (
     ...env,
   });
   const log = silentLogger();
-  const { deps, platform } = composeDocumentStore(config, log);
+  const {
+    documentStore: { deps },
+    platform,
+  } = composeDocumentStore(config, log);
   const app = buildApp({ config, logger: log, documentStore: deps });
   const baseUrl = await listenOnFreePort(app);
   const client = await connectMcp(baseUrl, transport, env['MCP_API_KEY'] ? { token: env['MCP_API_KEY'] } : {});

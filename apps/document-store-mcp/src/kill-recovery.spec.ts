@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { checkConsistency, resolveProject } from '@lectern/document-store';
-import { createPlatform, documentStoreReader } from '@lectern/platform';
+import { checkConsistency, documentStoreReader, resolveProject } from '@lectern/document-store';
+import { createPlatform } from '@lectern/platform';
 import {
   connectMcp,
   fixturesDir,

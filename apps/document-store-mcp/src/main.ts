@@ -1,6 +1,4 @@
 import { createLogger, ConfigError } from '@lectern/runtime';
-import { recoverHalfWrittenDocuments } from '@lectern/document-store';
-import { describeDocumentStore } from '@lectern/platform';
 import { announceReady, httpShutdownStep, installShutdown } from '@lectern/transport';
 import { buildApp, buildScirAgApp } from './app.js';
 import { composeDocumentStore } from './compose.js';
@@ -9,20 +7,19 @@ import { loadConfig } from './config.js';
 const start = async () => {
   const config = loadConfig(process.env);
   const logger = createLogger('document-store-mcp', config.LOG_LEVEL);
-  const { deps, platform } = composeDocumentStore(config, logger);
-  // Recovery at start: chunks an interrupted ingest left without their registry entry are removed when this process
-  // owns the store (embedded); with a shared store (REDIS_URL/QDRANT_URL) another replica may be mid-ingest, so they
-  // are only reported (`lectern docstore check --repair` removes them). A failure here is logged; the service starts.
-  await recoverHalfWrittenDocuments(deps, { repair: !config.REDIS_URL && !config.QDRANT_URL }).catch((err: unknown) =>
-    logger.error({ err }, 'document store recovery at start failed'),
-  );
-  const app = buildApp({ config, logger, documentStore: deps });
+  const { platform, documentStore } = composeDocumentStore(config, logger);
+  // Recovery at start (half-written documents: removed when this process owns the store, else reported).
+  await documentStore.recover();
+  const app = buildApp({ config, logger, documentStore: documentStore.deps });
   // spec 002's own listener, only when SCIRAG_PORT is set
-  const scirag = config.SCIRAG_PORT === undefined ? undefined : buildScirAgApp({ config, logger, documentStore: deps });
+  const scirag =
+    config.SCIRAG_PORT === undefined
+      ? undefined
+      : buildScirAgApp({ config, logger, documentStore: documentStore.deps });
   const http = [httpShutdownStep(app), ...(scirag ? [{ ...httpShutdownStep(scirag), name: 'http-scirag' }] : [])];
   // Order: HTTP and its open streams first, then the platform's workers, queues, Redis, engine, embedders, store.
   installShutdown({ log: logger, steps: [...http, ...platform.shutdownSteps()] });
-  const facts = { host: config.HOST, auth: Boolean(config.MCP_API_KEY), details: describeDocumentStore(config) };
+  const facts = { host: config.HOST, auth: Boolean(config.MCP_API_KEY), details: documentStore.details };
   await app.listen({ port: config.DOCUMENT_STORE_PORT, host: config.HOST });
   if (scirag) {
     await scirag.listen({ port: config.SCIRAG_PORT, host: config.HOST });

@@ -59,7 +59,7 @@ describe('document-store-mcp:spec 002 connection details (SSE at :8001/sse) — 
       const log = silentLogger();
       const composed = composeDocumentStore(config, log);
       platform = composed.platform;
-      app = buildScirAgApp({ config, logger: log, documentStore: composed.deps });
+      app = buildScirAgApp({ config, logger: log, documentStore: composed.documentStore.deps });
       baseUrl = await listenOnFreePort(app);
     });
     afterAll(async () => {

@@ -58,7 +58,7 @@ describe('search tools: store calls per query (real embedded store behind a coun
     dataDir = mkdtempSync(join(tmpdir(), 'lectern-store-calls-'));
     const config = loadConfig({ DATA_DIR: dataDir, DOCUMENT_ROOTS: dirname(REPORT) });
     composed = composeDocumentStore(config, silentLogger());
-    const deps = { ...composed.deps, store: counting(composed.deps.store, calls) };
+    const deps = { ...composed.documentStore.deps, store: counting(composed.documentStore.deps.store, calls) };
     app = buildApp({ config, logger: silentLogger(), documentStore: deps });
     client = await connectMcp(await listenOnFreePort(app), 'streamable-http');
     const ingested = await client.callTool(

@@ -1,8 +1,14 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { checkConsistency, CLIENT_CHUNKING, createProject, resolveProject } from '@lectern/document-store';
-import { createPlatform, documentStoreReader } from '@lectern/platform';
+import {
+  checkConsistency,
+  CLIENT_CHUNKING,
+  createProject,
+  documentStoreReader,
+  resolveProject,
+} from '@lectern/document-store';
+import { createPlatform } from '@lectern/platform';
 import {
   connectMcp,
   killAtLine,

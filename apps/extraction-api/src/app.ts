@@ -24,7 +24,7 @@ export interface ExtractionDeps {
   docTools?: DocTools | undefined;
   /** The task store (from the platform); without one the app serves only `/health`, `/metrics` and `/docs`. */
   store?: TaskStore;
-  /** The `extraction-task` queue the tasks run on (`extractionTaskQueueOf(platform, config)`); required with a store. */
+  /** The `extraction-task` queue the tasks run on (`extractionModule(platform, config).taskQueue`); required with a store. */
   taskQueue?: ExtractionTaskQueue;
 }
 

@@ -5,7 +5,8 @@ import { connectMcp, listenOnFreePort, silentLogger, toolText, type McpTransport
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
-import { composeDocTools } from './compose-doc-tools.js';
+import { docToolsModule } from '@lectern/doc-tools';
+import { createPlatform, platformOptions } from '@lectern/platform';
 import { loadConfig } from './config.js';
 
 export interface ToolCallResult {
@@ -32,8 +33,9 @@ export const startExtractionApi = async (
   const dataDir = mkdtempSync(join(tmpdir(), 'lectern-extraction-'));
   const config = loadConfig({ DATA_DIR: dataDir, EMBEDDING_MODEL: 'universal-sentence-encoder-lite', ...env });
   const log = silentLogger();
-  const { docTools, platform } = composeDocTools(config, log);
-  const app = buildApp({ config, logger: log, docTools });
+  // The doc tools alone on the platform, as extraction-api serves them at /mcp (no task store, no task queue).
+  const platform = createPlatform(platformOptions(config, log));
+  const app = buildApp({ config, logger: log, docTools: docToolsModule(platform, config).tools });
   const baseUrl = await listenOnFreePort(app);
   const token = env['EXTRACTION_API_KEY'] ?? env['MCP_API_KEY'];
   const client = await connectMcp(baseUrl, transport, token ? { token } : {});

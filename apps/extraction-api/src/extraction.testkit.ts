@@ -1,7 +1,8 @@
 import { listenOnFreePort, silentLogger } from '@lectern/testing';
 import type { FastifyInstance } from 'fastify';
 import type { Platform } from '@lectern/platform';
-import { composeExtraction } from './compose.js';
+import { buildApp } from './app.js';
+import { composeExtraction, extractionAppDeps } from './compose.js';
 import { loadConfig } from './config.js';
 
 /** A small datasheet in Markdown: a ratings table and key-value lines (no ../shared needed). */
@@ -39,7 +40,11 @@ export interface RunningExtraction {
 
 /** extraction-api composed as `main.ts` composes it, in this process, listening on a free loopback port. */
 export const startExtraction = async (env: Record<string, string>): Promise<RunningExtraction> => {
-  const { app, platform } = composeExtraction(loadConfig(env), silentLogger());
+  const config = loadConfig(env);
+  const logger = silentLogger();
+  const composed = composeExtraction(config, logger);
+  const { platform } = composed;
+  const app = buildApp({ config, logger, ...extractionAppDeps(composed) });
   const baseUrl = await listenOnFreePort(app);
   return {
     baseUrl,

@@ -1,22 +1,17 @@
-import { resolve } from 'node:path';
-import { sweepInterruptedIndexBuilds } from '@lectern/doc-tools';
-import { docToolsSettings } from '@lectern/platform';
 import { createLogger, ConfigError } from '@lectern/runtime';
 import { announceReady, httpShutdownStep, installShutdown } from '@lectern/transport';
-import { composeExtraction } from './compose.js';
+import { buildApp } from './app.js';
+import { composeExtraction, extractionAppDeps } from './compose.js';
 import { loadConfig, restApiKey } from './config.js';
 
 const start = async () => {
   const config = loadConfig(process.env);
   const logger = createLogger('extraction-api', config.LOG_LEVEL);
-  const { app, platform } = composeExtraction(config, logger);
-  // Recovery at start: temporary files of index builds a killed process left (never served: see doc-index.ts) are
-  // removed; when replicas share DATA_DIR (REDIS_URL) only those older than the index timeout. (Tasks left running
-  // are re-queued or failed by the extraction runner's `recoverInterrupted` when it starts.)
-  await sweepInterruptedIndexBuilds(resolve(platform.dataDir, 'cache'), {
-    olderThanMs: config.REDIS_URL ? docToolsSettings(config).indexTimeoutMs : 0,
-    log: logger,
-  }).catch((err: unknown) => logger.error({ err }, 'index cache recovery at start failed'));
+  const composed = composeExtraction(config, logger);
+  const { platform } = composed;
+  // Recovery at start (interrupted index builds; tasks are recovered by the runner when it starts).
+  await composed.extraction.recover();
+  const app = buildApp({ config, logger, ...extractionAppDeps(composed) });
   installShutdown({ log: logger, steps: [httpShutdownStep(app), ...platform.shutdownSteps()] });
   await app.listen({ port: config.EXTRACTION_API_PORT, host: config.HOST });
   announceReady(app, logger, {

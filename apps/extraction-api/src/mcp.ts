@@ -1,5 +1,5 @@
-import type { DocTools } from '@lectern/doc-tools';
-import { extractionMcpService, mcpTimeouts } from '@lectern/platform';
+import { docToolsMcpService, type DocTools } from '@lectern/doc-tools';
+import { mcpTimeouts } from '@lectern/platform';
 import type { LocalMcpServer } from '@lectern/extraction';
 import { mountMcp } from '@lectern/transport';
 import type { FastifyInstance } from 'fastify';
@@ -16,7 +16,7 @@ export const mountDocTools = (
   config: ExtractionConfig,
   tools: DocTools | undefined,
 ): (() => LocalMcpServer) => {
-  const service = extractionMcpService(tools, mcpTimeouts(config, config.DOC_INDEX_TIMEOUT_S));
+  const service = docToolsMcpService(tools, mcpTimeouts(config, config.DOC_INDEX_TIMEOUT_S));
   return mountMcp(app, {
     ...service,
     sessionMode: config.MCP_HTTP_SESSIONS,

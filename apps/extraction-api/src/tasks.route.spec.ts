@@ -5,7 +5,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildApp } from './app.js';
-import { extractionTaskQueueOf } from './compose.js';
+import { extractionTaskQueueOf } from '@lectern/extraction';
 import { loadConfig } from './config.js';
 
 /** The task API's admission rules and bookkeeping (spec 003 section 4), through real HTTP. */

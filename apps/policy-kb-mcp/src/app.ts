@@ -1,7 +1,7 @@
 import multipart from '@fastify/multipart';
 import type { PolicyIngestJobPayload, PolicyIngestJobResult } from '@lectern/contracts';
-import type { PolicyKbDeps as UseCaseDeps } from '@lectern/policy-kb';
-import { mcpTimeouts, policyKbMcpService } from '@lectern/platform';
+import { policyKbMcpService, type PolicyKbDeps as UseCaseDeps } from '@lectern/policy-kb';
+import { mcpTimeouts } from '@lectern/platform';
 import type { JobQueue } from '@lectern/queue';
 import { createHttpApp, mountMcp, type ToolRegistration } from '@lectern/transport';
 import type { Logger } from '@lectern/runtime';

@@ -1,14 +1,13 @@
-import { policyKbEnvShape } from '@lectern/platform';
-import { commonEnvShape, envEnum, envPort, mcpOriginEnvShape, parseEnv, queueEnvShape } from '@lectern/runtime';
+import { policyKbEnvShape } from '@lectern/policy-kb';
+import { commonEnvShape, envEnum, envPort, mcpOriginEnvShape, parseEnv } from '@lectern/runtime';
 import { z } from 'zod';
 
 /** Environment of policy-kb-mcp (spec 001's names and defaults, plus the platform's). */
 export const PolicyKbEnvSchema = z.object({
   ...commonEnvShape,
   ...mcpOriginEnvShape,
+  // With the platform's shared variables: QUEUE_* (how the policy-ingest worker holds jobs), as the converter's.
   ...policyKbEnvShape,
-  // How the policy-ingest worker holds jobs (lock, stall limit, shutdown grace), as the converter's.
-  ...queueEnvShape,
   POLICY_KB_PORT: envPort(3003),
   MCP_HTTP_SESSIONS: envEnum(['stateless', 'stateful'] as const, 'stateless'),
 });

@@ -2,8 +2,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { policyIngestQueue } from '@lectern/contracts';
-import { checkPolicyConsistency, liveIngestRevisions } from '@lectern/policy-kb';
-import { createPlatform, policyKbReader, policyKbSettings } from '@lectern/platform';
+import { createPlatform } from '@lectern/platform';
+import { checkPolicyConsistency, liveIngestRevisions, policyKbReader, policyKbSettings } from '@lectern/policy-kb';
 import {
   fixtureFile,
   killAtLine,

@@ -1,9 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { PolicyKbDeps } from '@lectern/policy-kb';
+import { createPlatform, type Platform } from '@lectern/platform';
+import { policyIngestService, policyKbDeps, policyKbSettings, type PolicyKbDeps } from '@lectern/policy-kb';
 import { queueWorkerSettings } from '@lectern/runtime';
-import { createPlatform, policyIngestService, policyKbDeps, policyKbSettings, type Platform } from '@lectern/platform';
 import {
   connectMcp,
   corporaDir,
@@ -59,7 +59,7 @@ export const startPolicyKb = async (
     registry: { redisKeyPrefix: options.redisKeyPrefix },
   });
   // enqueueOnly (distributed mode): this process runs no policy-ingest worker, another replica would.
-  const { queue: ingestQueue } = options.enqueueOnly ? platform.policyIngest({}) : policyIngestService(platform, deps);
+  const { queue: ingestQueue } = policyIngestService(platform, options.enqueueOnly ? undefined : deps);
   const app = buildApp({ config, logger: log, policyKb: deps, ingestQueue });
   const baseUrl = await listenOnFreePort(app);
   const client = await connectMcp(baseUrl, transport, config.MCP_API_KEY ? { token: config.MCP_API_KEY } : {});

@@ -1,3 +1,4 @@
+import { policyIngestQueue } from '@lectern/contracts';
 import { startRedis, type TestRedis } from '@lectern/testing';
 import { startPolicyKb, type RunningPolicyKb } from './policy-kb.testkit.js';
 
@@ -67,7 +68,7 @@ it('answers registry_unavailable while Redis is down, then recovers', async () =
     revisions: [],
   });
   // The BullMQ queues on the same Redis are back too (and so close promptly afterwards).
-  const { queue } = kb.platform.policyIngest({});
+  const queue = kb.platform.queue(policyIngestQueue);
   let answered = false;
   for (let attempt = 0; attempt < 100 && !answered; attempt++) {
     answered = await queue.getJob('policy-ingest-none').then(

@@ -17,4 +17,8 @@ export type { IndexedChunk, LoadedIndex } from './doc-index.js';
 export { rankChunks, snippetOf } from './search-index.js';
 export { normalizeString, validateAndNormalize } from './validate-normalize.js';
 export { bm25Scorer, inverseDocumentFrequencies, tfidfScore, tokenize, termStats, BM25_DEFAULTS } from './terms.js';
+export { docToolsDeps, docToolsMcpService, docToolsModule } from './doc-tools.module.js';
+export type { DocToolsModule, DocToolsSettings } from './doc-tools.module.js';
+export { DocToolsEnvSchema, docToolsEnvShape, docToolsSettings } from './doc-tools.env.js';
+export type { DocToolsEnv } from './doc-tools.env.js';
 export { sweepInterruptedIndexBuilds } from './recover-builds.js';

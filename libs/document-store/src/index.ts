@@ -83,5 +83,22 @@ export {
   trimAtWord,
 } from './project-chunks.js';
 export type { ProjectChunkDeps, RetrievalPolicy } from './project-chunks.js';
+export {
+  documentStoreDeps,
+  documentStoreMcpService,
+  documentStoreModule,
+  documentStoreReader,
+  sciragMcpService,
+} from './document-store.module.js';
+export type { DocumentStoreModule, DocumentStoreSettings } from './document-store.module.js';
+export {
+  DocumentStoreEnvSchema,
+  describeDocumentStore,
+  documentStoreEnvShape,
+  documentStoreSettings,
+} from './document-store.env.js';
+export type { DocumentStoreEnv } from './document-store.env.js';
+export { serviceIngestDeps, serviceIngestSettings } from './service-ingest.js';
+export type { ServiceIngestSettings } from './service-ingest.js';
 export { recoverHalfWrittenDocuments } from './recover-half-written.js';
 export type { HalfWrittenReport } from './recover-half-written.js';

@@ -14,3 +14,5 @@ export * from './evidence/verify-evidence.js';
 export * from './evidence/finalize-result.js';
 export * from './local/local-extractor.js';
 export * from './extraction-runner.js';
+export * from './extraction.env.js';
+export * from './extraction.module.js';

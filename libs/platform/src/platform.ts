@@ -2,11 +2,8 @@ import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import {
   conversionQueue,
-  policyIngestQueue,
   type ConversionJobPayload,
   type ConversionJobResult,
-  type PolicyIngestJobPayload,
-  type PolicyIngestJobResult,
   QUEUE_WORKER_DEFAULTS,
   type QueueDefinition,
   type QueueRetryPolicy,
@@ -105,17 +102,11 @@ export interface ConversionService {
   worker: JobWorker | undefined;
 }
 
-/** The `policy-ingest` queue (admin API uploads -> the policy KB's ingest) and this process's worker on it. */
-export interface PolicyIngestService {
-  queue: JobQueue<PolicyIngestJobPayload, PolicyIngestJobResult>;
-  worker: JobWorker | undefined;
-}
-
-export interface PolicyIngestOptions {
-  /** The job handler (`createPolicyIngestProcessor` of libs/policy-kb); unset: this process only enqueues. */
-  processor?: JobHandler<PolicyIngestJobPayload, PolicyIngestJobResult> | undefined;
-  /** Jobs run at once by this process (default 1: an ingest embeds a whole document). */
+export interface QueueWorkerOptions {
+  /** Jobs this process runs at once (default 1). */
   concurrency?: number | undefined;
+  /** Finished jobs an in-process queue remembers (see `queue`). */
+  keepFinished?: number | undefined;
 }
 
 export interface ShutdownStep {
@@ -124,9 +115,10 @@ export interface ShutdownStep {
 }
 
 /**
- * The composition layer: builds exactly the services an app asks for — vector store, embedders, the
- * conversion job path, queues — chosen by configuration alone (embedded or distributed), each once, and
- * closes them in order. Apps and the CLI compose only through it; feature libs receive the ports.
+ * The infrastructure every service shares: builds exactly what is asked for — vector store, embedders, the
+ * conversion job path, queues and their workers, the policy registry, the task store — chosen by configuration
+ * alone (embedded or distributed), each once, and closes them in order. It knows no feature: each feature lib's
+ * module (`documentStoreModule`, `policyKbModule`, ...) composes itself from it, and its use cases receive the ports.
  * "Once" is literal: a second `vectorStore()`, `embedders()` or `conversion()` call returns the service the first
  * call built and ignores its options — so two services composed on one platform share one store and one
  * conversion queue (the converter and the document store in one process convert a file once).
@@ -157,8 +149,15 @@ export interface Platform {
   addShutdownStep(stage: Stage, name: string, close: () => Promise<void>): void;
   /** extraction-api's task store (spec 003): a SQLite file, `<dataDir>/tasks.db` unless `path` (`DB_PATH`) says otherwise. */
   taskStore(options?: TaskStoreOptions): TaskStore;
-  /** The `policy-ingest` queue: BullMQ on the platform's Redis, else in-process (then a processor is required). */
-  policyIngest(options: PolicyIngestOptions): PolicyIngestService;
+  /**
+   * This process's worker on the queue `definition` names (the queue built once as by `queue`), running `handler`;
+   * closed at the `worker` stage as `<queue name> worker`. A feature composes its queues' workers with it.
+   */
+  worker<P extends z.ZodType, R extends z.ZodType>(
+    definition: QueueDefinition<P, R>,
+    handler: JobHandler<z.output<P>, z.output<R>>,
+    options?: QueueWorkerOptions,
+  ): JobWorker;
   /** What to close after HTTP, in order: workers, queues, Redis, conversion pools, embedders, stores and registries (of what was built so far). */
   shutdownSteps(): ShutdownStep[];
   close(): Promise<void>;
@@ -317,16 +316,16 @@ export const createPlatform = (options: PlatformOptions): Platform => {
         steps.push({ stage: 'store', name: 'task store', close: () => store.close() });
         return store;
       }),
-    policyIngest: (o) =>
-      once('policy-ingest', () => {
-        const queue: JobQueue<PolicyIngestJobPayload, PolicyIngestJobResult> = platform.queue(policyIngestQueue, {
-          keepFinished: 200,
-        });
-        if (!options.redisUrl && !o.processor)
-          throw new Error('embedded mode needs the policy-ingest processor in this process');
-        const worker = o.processor ? queue.process(o.processor, { concurrency: o.concurrency ?? 1 }) : undefined;
-        if (worker) steps.push({ stage: 'worker', name: 'policy-ingest worker', close: () => worker.close() });
-        return { queue, worker };
+    worker: <P extends z.ZodType, R extends z.ZodType>(
+      definition: QueueDefinition<P, R>,
+      handler: JobHandler<z.output<P>, z.output<R>>,
+      o: QueueWorkerOptions = {},
+    ) =>
+      once(`worker:${definition.name}`, () => {
+        const queue = platform.queue(definition, o.keepFinished ? { keepFinished: o.keepFinished } : {});
+        const worker = queue.process(handler, { concurrency: o.concurrency ?? 1 });
+        steps.push({ stage: 'worker', name: `${definition.name} worker`, close: () => worker.close() });
+        return worker;
       }),
     shutdownSteps: () =>
       ORDER.flatMap((stage) => steps.filter((s) => s.stage === stage)).map(({ name, close }) => ({ name, close })),

@@ -19,6 +19,16 @@ export { createPolicyIngestProcessor, policyUploadsDir } from './policy-ingest.p
 export { SEED_POLICIES, seedPolicies } from './seed-policies.js';
 export type { SeedPolicy, SeedReport, SeedRevision } from './seed-policies.js';
 export {
+  policyIngestService,
+  policyKbDeps,
+  policyKbMcpService,
+  policyKbModule,
+  policyKbReader,
+} from './policy-kb.module.js';
+export type { PolicyIngestService, PolicyKbModule, PolicyKbSettings } from './policy-kb.module.js';
+export { PolicyKbEnvSchema, policyKbEnvShape, policyKbSettings } from './policy-kb.env.js';
+export type { PolicyKbEnv } from './policy-kb.env.js';
+export {
   findStuckRevisions,
   liveIngestRevisions,
   recoverInterruptedRevisions,

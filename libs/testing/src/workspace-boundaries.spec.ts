@@ -32,6 +32,29 @@ describe('workspace module boundaries (ESLint)', () => {
     expect(errors).toEqual([expect.stringMatching(/^@nx\/enforce-module-boundaries: .*tagged with "layer:contracts"/)]);
   });
 
+  it('refuses the platform (infrastructure) importing a feature lib', async () => {
+    const errors = await lint(
+      'libs/platform/src/bad-import.ts',
+      "import { prepareDocument } from '@lectern/ingestion';\nexport const x = prepareDocument;\n",
+    );
+    expect(errors).toEqual([expect.stringMatching(/^@nx\/enforce-module-boundaries: .*tagged with "layer:platform"/)]);
+  });
+
+  it('lets a feature lib compose itself from the platform, and the conversion job sit below it', async () => {
+    expect(
+      await lint(
+        'libs/policy-kb/src/good-import.ts',
+        "import type { Platform } from '@lectern/platform';\nexport type X = Platform;\n",
+      ),
+    ).toEqual([]);
+    expect(
+      await lint(
+        'libs/platform/src/good-import.ts',
+        "import { createConversionSubmitter } from '@lectern/conversion-job';\nexport const x = createConversionSubmitter;\n",
+      ),
+    ).toEqual([]);
+  });
+
   it('refuses a raw client outside its adapter lib and names the wrapper to use', async () => {
     const errors = await lint('apps/document-store-mcp/src/bad-import.ts', "import 'better-sqlite3';\nexport {};\n");
     expect(errors).toEqual([expect.stringMatching(/no-restricted-imports: .*@lectern\/vector-store/)]);

@@ -1,6 +1,6 @@
 import { AppError, isAppError } from '@lectern/contracts';
-import { checkConsistency } from '@lectern/document-store';
-import { createPlatform, documentStoreReader } from '@lectern/platform';
+import { checkConsistency, documentStoreReader } from '@lectern/document-store';
+import { createPlatform } from '@lectern/platform';
 import { pino } from 'pino';
 import type { Command } from 'commander';
 import type { CliContext } from '../cli.js';

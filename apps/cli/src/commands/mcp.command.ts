@@ -1,16 +1,7 @@
-import {
-  createPlatform,
-  documentStoreDeps,
-  documentStoreEnvShape,
-  documentStoreMcpService,
-  documentStoreSettings,
-  mcpTimeouts,
-  policyKbDeps,
-  policyKbEnvShape,
-  policyKbMcpService,
-  policyKbSettings,
-} from '@lectern/platform';
-import { commonEnvShape, createLogger, parseEnv, queueWorkerSettings } from '@lectern/runtime';
+import { documentStoreEnvShape, documentStoreModule } from '@lectern/document-store';
+import { createPlatform, platformOptions } from '@lectern/platform';
+import { policyKbEnvShape, policyKbModule } from '@lectern/policy-kb';
+import { commonEnvShape, createLogger, parseEnv } from '@lectern/runtime';
 import { serveStdio } from '@lectern/transport';
 import type { Command } from 'commander';
 import { destination } from 'pino';
@@ -39,17 +30,9 @@ export const registerMcpCommand = (program: Command, context: () => CliContext):
     .action(async () => {
       const env = parseEnv(DocumentsEnvSchema, context().io.env);
       const log = stderrLogger('document-store-mcp', env.LOG_LEVEL);
-      const platform = createPlatform({
-        dataDir: env.DATA_DIR,
-        log,
-        redisUrl: env.REDIS_URL,
-        queue: queueWorkerSettings(env),
-      });
+      const platform = createPlatform(platformOptions(env, log));
       try {
-        await serveStdio({
-          ...documentStoreMcpService(documentStoreDeps(platform, documentStoreSettings(env)), mcpTimeouts(env)),
-          log,
-        });
+        await serveStdio({ ...documentStoreModule(platform, env).mcpService, log });
       } finally {
         await platform.close();
       }
@@ -60,17 +43,9 @@ export const registerMcpCommand = (program: Command, context: () => CliContext):
     .action(async () => {
       const env = parseEnv(PoliciesEnvSchema, context().io.env);
       const log = stderrLogger('policy-kb-mcp', env.LOG_LEVEL);
-      const platform = createPlatform({
-        dataDir: env.DATA_DIR,
-        log,
-        redisUrl: env.REDIS_URL,
-        queue: queueWorkerSettings(env),
-      });
+      const platform = createPlatform(platformOptions(env, log));
       try {
-        await serveStdio({
-          ...policyKbMcpService(policyKbDeps(platform, policyKbSettings(env)), mcpTimeouts(env)),
-          log,
-        });
+        await serveStdio({ ...policyKbModule(platform, env).mcpService, log });
       } finally {
         await platform.close();
       }

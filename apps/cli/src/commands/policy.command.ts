@@ -1,15 +1,16 @@
 import { resolve } from 'node:path';
 import { AppError } from '@lectern/contracts';
 import { policyIngestQueue } from '@lectern/contracts';
-import { checkPolicyConsistency, liveIngestRevisions, seedPolicies } from '@lectern/policy-kb';
+import { createPlatform, platformOptions, type Platform } from '@lectern/platform';
 import {
-  createPlatform,
+  checkPolicyConsistency,
+  liveIngestRevisions,
   policyKbDeps,
   policyKbEnvShape,
   policyKbReader,
   policyKbSettings,
-  type Platform,
-} from '@lectern/platform';
+  seedPolicies,
+} from '@lectern/policy-kb';
 import { commonEnvShape, envString, parseEnv } from '@lectern/runtime';
 import type { Command } from 'commander';
 import { pino } from 'pino';
@@ -39,11 +40,7 @@ export const registerPolicyCommand = (program: Command, context: () => CliContex
     async (opts: O): Promise<void> => {
       const { io } = context();
       const env = parseEnv(PolicyEnvSchema, io.env);
-      const platform = createPlatform({
-        dataDir: env.DATA_DIR,
-        log: pino({ level: 'silent' }),
-        redisUrl: env.REDIS_URL,
-      });
+      const platform = createPlatform(platformOptions(env, pino({ level: 'silent' })));
       try {
         await work(opts, env, platform, io);
       } finally {

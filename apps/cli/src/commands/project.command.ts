@@ -18,16 +18,13 @@ import {
   runProjectIngest,
   saveReindexState,
   validateProject,
-  type DocumentStoreDeps,
-  type ProjectRunSummary,
-} from '@lectern/document-store';
-import {
-  createPlatform,
   documentStoreDeps,
   documentStoreEnvShape,
   documentStoreSettings,
-  type Platform,
-} from '@lectern/platform';
+  type DocumentStoreDeps,
+  type ProjectRunSummary,
+} from '@lectern/document-store';
+import { createPlatform, type Platform } from '@lectern/platform';
 import { commonEnvShape, parseEnv } from '@lectern/runtime';
 import { SingleBar } from 'cli-progress';
 import type { Command } from 'commander';

@@ -1,12 +1,12 @@
 import { DocSearchModeSchema } from '@lectern/contracts';
+import { documentInputEnvShape, embeddingSettings, mcpServiceEnvShape, storeEnvShape } from '@lectern/platform';
 import { commonEnvShape, envInt, envString, envUrl } from '@lectern/runtime';
 import { z } from 'zod';
-import type { DocToolsSettings } from './doc-tools.js';
-import { documentStoreEnvShape } from './document-store.env.js';
+import type { DocToolsSettings } from './doc-tools.module.js';
 
 /**
  * Spec 003's doc-tool variables, for extraction-api (which serves the tools at `/mcp`). Roots, size limit, OCR and
- * the embedding model are the document store's variables (same names, same meaning).
+ * the embedding model are the platform's shared variables (same names, same meaning as the document store's).
  */
 export const docToolsEnvShape = {
   /** Spec 003: a converter's base URL; unset, Markdown comes through the conversion job path. */
@@ -14,17 +14,15 @@ export const docToolsEnvShape = {
   /** Its bearer token (default: MCP_API_KEY, the converter's own default). */
   MARKITDOWN_API_KEY: envString(),
   DOC_INDEX_TIMEOUT_S: envInt(600, 1, 86_400),
-  MCP_TOOL_TIMEOUT_S: documentStoreEnvShape.MCP_TOOL_TIMEOUT_S,
+  ...mcpServiceEnvShape,
   /** doc_search's mode when a call names none (docs/benchmarks/extraction-search.md). */
   DOC_SEARCH_MODE: z.preprocess((v) => (v === '' ? undefined : v), DocSearchModeSchema.default('bm25')),
-  DOCUMENT_ROOTS: documentStoreEnvShape.DOCUMENT_ROOTS,
-  MAX_DOCUMENT_BYTES: documentStoreEnvShape.MAX_DOCUMENT_BYTES,
-  ENABLE_OCR: documentStoreEnvShape.ENABLE_OCR,
-  EMBEDDING_MODEL: documentStoreEnvShape.EMBEDDING_MODEL,
-  EMBEDDING_MODEL_DIR: documentStoreEnvShape.EMBEDDING_MODEL_DIR,
-  EMBEDDING_QUANTIZED: documentStoreEnvShape.EMBEDDING_QUANTIZED,
-  EMBEDDING_THREADS: documentStoreEnvShape.EMBEDDING_THREADS,
-  REDIS_URL: documentStoreEnvShape.REDIS_URL,
+  ...documentInputEnvShape,
+  EMBEDDING_MODEL: storeEnvShape.EMBEDDING_MODEL,
+  EMBEDDING_MODEL_DIR: storeEnvShape.EMBEDDING_MODEL_DIR,
+  EMBEDDING_QUANTIZED: storeEnvShape.EMBEDDING_QUANTIZED,
+  EMBEDDING_THREADS: storeEnvShape.EMBEDDING_THREADS,
+  REDIS_URL: storeEnvShape.REDIS_URL,
 };
 
 export const DocToolsEnvSchema = z.object({
@@ -41,12 +39,7 @@ export const docToolsSettings = (env: DocToolsEnv): DocToolsSettings => ({
   defaultMode: env.DOC_SEARCH_MODE,
   markitdownUrl: env.MARKITDOWN_URL,
   markitdownApiKey: env.MARKITDOWN_API_KEY ?? env.MCP_API_KEY,
-  embedding: {
-    model: env.EMBEDDING_MODEL,
-    modelDir: env.EMBEDDING_MODEL_DIR,
-    quantized: env.EMBEDDING_QUANTIZED,
-    threads: env.EMBEDDING_THREADS || undefined,
-  },
+  embedding: embeddingSettings(env),
   pdfEngine: env.PDF_ENGINE,
   enableOcr: env.ENABLE_OCR,
 });

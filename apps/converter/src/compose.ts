@@ -1,16 +1,16 @@
-import { createPlatform, type ConversionService, type Platform, type ShutdownStep } from '@lectern/platform';
+import { createPlatform, platformOptions, type ConversionService, type Platform } from '@lectern/platform';
 import { queueWorkerSettings, type Logger } from '@lectern/runtime';
 import { conversionDefaults, type ConverterConfig } from './config.js';
 
-export interface ConverterServices {
+/** The converter composed: the platform (its shutdown steps) and the conversion job path it serves. */
+export interface ComposedConverter {
+  /** Owns the queue, worker, Redis and engine; `platform.shutdownSteps()` closes them in order. */
+  platform: Platform;
   /** The conversion job path (queue, submitter, worker) and this process's engine. */
   conversion: ConversionService;
-  platform: Platform;
-  /** In shutdown order, after HTTP: worker, queue, Redis, the engine's pools (read when shutting down). */
-  readonly closeSteps: ShutdownStep[];
 }
 
-export interface ConverterServiceOptions {
+export interface ComposeConverterOptions {
   /** Wraps the engine (tests count conversions with it). */
   instrument?: Parameters<Platform['conversion']>[0]['instrument'];
   /** BullMQ key prefix (default `lectern`; tests use their own). */
@@ -21,18 +21,14 @@ export interface ConverterServiceOptions {
  * The converter's services through `@lectern/platform`: the `conversion` queue (BullMQ on REDIS_URL, so
  * workers scale out across replicas; else in-process), its one processor, and the engine `POST /convert` uses.
  */
-export const createConverterServices = (
+export const composeConverter = (
   config: ConverterConfig,
   logger: Logger,
-  options: ConverterServiceOptions = {},
-): ConverterServices => {
-  const platform = createPlatform({
-    dataDir: config.DATA_DIR,
-    log: logger,
-    redisUrl: config.REDIS_URL,
-    redisPrefix: options.redisPrefix,
-    queue: queueWorkerSettings(config),
-  });
+  options: ComposeConverterOptions = {},
+): ComposedConverter => {
+  const platform = createPlatform(
+    platformOptions(config, logger, { redisPrefix: options.redisPrefix, queue: queueWorkerSettings(config) }),
+  );
   const { enableOcr, imageRatioThreshold, maxBytes, maxPages, timeoutMs } = conversionDefaults(config);
   const conversion = platform.conversion({
     pdfEngine: config.PDF_ENGINE,
@@ -43,11 +39,5 @@ export const createConverterServices = (
     filesTtlMs: config.CONVERSION_FILES_TTL_S * 1000,
     ...(options.instrument ? { instrument: options.instrument } : {}),
   });
-  return {
-    conversion,
-    platform,
-    get closeSteps() {
-      return platform.shutdownSteps();
-    },
-  };
+  return { platform, conversion };
 };

@@ -1,0 +1,101 @@
+import { envBool, envInt, envList, envString, envUrl, queueEnvShape, queueWorkerSettings } from '@lectern/runtime';
+import { z } from 'zod';
+import type { EmbedderOptions, PlatformOptions, VectorStoreOptions } from './platform.js';
+
+/**
+ * The variables every service reading the store takes from the same names, so that document-store-mcp,
+ * policy-kb-mcp, extraction-api and the CLI read one store with one model: the vector store (embedded SQLite
+ * or Qdrant), the embedding model, Redis (BullMQ queues and the Redis policy registry when set) and how this
+ * process's queue workers hold their jobs.
+ */
+export const storeEnvShape = {
+  /** Spec 000 names ChromaDB's directory; here it is where the embedded store lives (default DATA_DIR/vectors). */
+  CHROMA_PERSIST_DIR: envString(),
+  QDRANT_URL: envUrl(),
+  QDRANT_API_KEY: envString(),
+  /** Embedding model for new projects: a model id or `auto` (MiniLM when its files are present, else the bundled model). */
+  EMBEDDING_MODEL: z.preprocess((v) => (v === '' ? undefined : v), z.string().default('auto')),
+  /** Directory holding the all-MiniLM-L6-v2 files (default: `DATA_DIR/models/<model>`). */
+  EMBEDDING_MODEL_DIR: envString(),
+  EMBEDDING_QUANTIZED: envBool(false),
+  EMBEDDING_THREADS: envInt(0, 0, 256),
+  /** Redis: BullMQ queues (and the Redis policy registry) when set; in-process queues and SQLite otherwise. */
+  REDIS_URL: envUrl(),
+  /** How this process's queue workers hold their jobs (QUEUE_LOCK_MS, QUEUE_STALL_LIMIT, QUEUE_SHUTDOWN_GRACE_MS). */
+  ...queueEnvShape,
+};
+
+/** The document input variables of every service that reads client files (same names, same meaning). */
+export const documentInputEnvShape = {
+  /** Allowed roots for client-supplied file paths; default: the data directory. */
+  DOCUMENT_ROOTS: envList([]),
+  ENABLE_OCR: envBool(true),
+  MAX_DOCUMENT_BYTES: envInt(200 * 1024 * 1024, 1),
+};
+
+/** The MCP servers' variables (document-store-mcp, policy-kb-mcp, extraction-api's doc tools, `lectern mcp`). */
+export const mcpServiceEnvShape = {
+  /**
+   * Deadline of each MCP tool call other than the ingest tools (INGEST_TIMEOUT_S, DOC_INDEX_TIMEOUT_S) and spec
+   * 004's (TOOL_TIMEOUT_S): searches, reads, listings, deletions. A client may lower it per call, never raise it.
+   */
+  MCP_TOOL_TIMEOUT_S: envInt(60, 1, 86_400),
+};
+
+type StoreEnv = z.infer<z.ZodObject<typeof storeEnvShape>>;
+type QueueEnv = z.infer<z.ZodObject<typeof queueEnvShape>>;
+
+/** The embedder settings from those variables. */
+export const embeddingSettings = (
+  env: Pick<StoreEnv, 'EMBEDDING_MODEL' | 'EMBEDDING_MODEL_DIR' | 'EMBEDDING_QUANTIZED' | 'EMBEDDING_THREADS'>,
+): EmbedderOptions => ({
+  model: env.EMBEDDING_MODEL,
+  modelDir: env.EMBEDDING_MODEL_DIR,
+  quantized: env.EMBEDDING_QUANTIZED,
+  threads: env.EMBEDDING_THREADS || undefined,
+});
+
+/** The vector store and embedding settings every service reading the store takes from the same variables. */
+export const storeAndEmbeddingSettings = (
+  env: Pick<
+    StoreEnv,
+    | 'CHROMA_PERSIST_DIR'
+    | 'QDRANT_URL'
+    | 'QDRANT_API_KEY'
+    | 'EMBEDDING_MODEL'
+    | 'EMBEDDING_MODEL_DIR'
+    | 'EMBEDDING_QUANTIZED'
+    | 'EMBEDDING_THREADS'
+  >,
+): Pick<VectorStoreOptions, 'vectorDir' | 'qdrantUrl' | 'qdrantApiKey'> & { embedding: EmbedderOptions } => ({
+  vectorDir: env.CHROMA_PERSIST_DIR,
+  qdrantUrl: env.QDRANT_URL,
+  qdrantApiKey: env.QDRANT_API_KEY,
+  embedding: embeddingSettings(env),
+});
+
+/**
+ * `createPlatform`'s options from a service's configuration and its logger: `DATA_DIR`, `REDIS_URL` (embedded or
+ * distributed), and the queue worker settings when the configuration reads them (`queueEnvShape`).
+ */
+export const platformOptions = (
+  env: { DATA_DIR: string; REDIS_URL?: string | undefined } & Partial<QueueEnv>,
+  log: PlatformOptions['log'],
+  extra: Omit<Partial<PlatformOptions>, 'dataDir' | 'log' | 'redisUrl'> = {},
+): PlatformOptions => ({
+  dataDir: env.DATA_DIR,
+  log,
+  redisUrl: env.REDIS_URL,
+  ...(env.QUEUE_LOCK_MS !== undefined &&
+  env.QUEUE_STALL_LIMIT !== undefined &&
+  env.QUEUE_SHUTDOWN_GRACE_MS !== undefined
+    ? {
+        queue: queueWorkerSettings({
+          QUEUE_LOCK_MS: env.QUEUE_LOCK_MS,
+          QUEUE_STALL_LIMIT: env.QUEUE_STALL_LIMIT,
+          QUEUE_SHUTDOWN_GRACE_MS: env.QUEUE_SHUTDOWN_GRACE_MS,
+        }),
+      }
+    : {}),
+  ...extra,
+});
