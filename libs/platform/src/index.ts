@@ -22,5 +22,11 @@ export {
 } from './platform.env.js';
 export { serviceConversion } from './service-conversion.js';
 export type { ServiceConversionSettings } from './service-conversion.js';
-export { mcpTimeouts, serviceToolDeadlineMs, toolDeadlines, unboundTools } from './mcp-services.js';
+export {
+  INGEST_DEADLINE_GRACE_MS,
+  mcpTimeouts,
+  serviceToolDeadlineMs,
+  toolDeadlines,
+  unboundTools,
+} from './mcp-services.js';
 export type { McpService, McpTimeouts } from './mcp-services.js';

@@ -34,7 +34,19 @@ export const mcpTimeouts = (env: { MCP_TOOL_TIMEOUT_S: number }, ingestS?: numbe
   ...(ingestS === undefined ? {} : { ingestMs: ingestS * 1000 }),
 });
 
-/** A service's tool deadlines: `ingestTools` get the ingest deadline (else `fallbackIngestMs`), the others `toolMs`. */
+/**
+ * How long past its own deadline an ingest tool's call may run before the transport answers for it. The ingest use
+ * cases enforce INGEST_TIMEOUT_S / DOC_INDEX_TIMEOUT_S themselves (`runBounded` in libs/ingestion): they stop at the
+ * next boundary, remove what the call wrote and answer in their contract's shape (spec 002's `success: false`, the
+ * others' `timeout`). The transport's deadline is the backstop for a step that does not stop, so it must not win
+ * that race.
+ */
+export const INGEST_DEADLINE_GRACE_MS = 30_000;
+
+/**
+ * A service's tool deadlines: `ingestTools` get the ingest deadline (else `fallbackIngestMs`) plus
+ * `INGEST_DEADLINE_GRACE_MS`, the others `toolMs`. A client's `_meta` limit still applies to either as it is.
+ */
 export const toolDeadlines = (
   ingestTools: readonly string[],
   timeouts: McpTimeouts,
@@ -43,7 +55,9 @@ export const toolDeadlines = (
   const ingestMs = timeouts.ingestMs ?? fallbackIngestMs;
   return {
     defaultMs: timeouts.toolMs ?? DEFAULT_TOOL_DEADLINE_MS,
-    ...(ingestMs === undefined ? {} : { byTool: Object.fromEntries(ingestTools.map((name) => [name, ingestMs])) }),
+    ...(ingestMs === undefined
+      ? {}
+      : { byTool: Object.fromEntries(ingestTools.map((name) => [name, ingestMs + INGEST_DEADLINE_GRACE_MS])) }),
   };
 };
 
