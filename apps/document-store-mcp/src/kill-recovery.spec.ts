@@ -1,19 +1,6 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { checkConsistency, documentStoreReader, resolveProject } from '@lectern/document-store';
 import { createPlatform } from '@lectern/platform';
-import {
-  connectMcp,
-  fixturesDir,
-  numberedPdfFile,
-  silentLogger,
-  spawnService,
-  startRedis,
-  toolText,
-  type SpawnedService,
-  type TestRedis,
-} from '@lectern/testing';
+import { fixturesDir, numberedPdfFile, silentLogger, toolText, killScenario } from '@lectern/testing';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ProgressNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 
@@ -34,21 +21,17 @@ describe.each([
   ['embedded', false],
   ['distributed', true],
 ] as const)('ingest_document killed mid-way (%s mode)', (_mode, distributed) => {
-  let dataDir: string;
-  let redis: TestRedis | undefined;
-  let env: Record<string, string>;
-  const services: SpawnedService[] = [];
-  const clients: Client[] = [];
-  const start = async (entry: string, port: string): Promise<SpawnedService> => {
-    const s = await spawnService(entry, port, env);
-    services.push(s);
-    return s;
-  };
-  const connect = async (service: SpawnedService): Promise<Client> => {
-    const client = await connectMcp(service.baseUrl, 'streamable-http');
-    clients.push(client);
-    return client;
-  };
+  const scenario = killScenario({
+    prefix: 'lectern-docstore-kill-',
+    distributed,
+    env: (dataDir) => ({
+      DATA_DIR: dataDir,
+      DOCUMENT_ROOTS: fixturesDir(),
+      LOG_LEVEL: 'info',
+      INGEST_TIMEOUT_S: '120',
+    }),
+  });
+  const { start, connect } = scenario;
   const ingest = async (client: Client, file: string, ref: string) =>
     (
       await client.callTool(
@@ -60,28 +43,13 @@ describe.each([
       )
     ).structuredContent as { status: string; document_id: string; chunks_created: number };
   const withStore = async <T>(work: (deps: ReturnType<typeof documentStoreReader>) => Promise<T>): Promise<T> => {
-    const platform = createPlatform({ dataDir, log: silentLogger() });
+    const platform = createPlatform({ dataDir: scenario.dataDir, log: silentLogger() });
     try {
       return await work(documentStoreReader(platform, { defaultProject: PROJECT }));
     } finally {
       await platform.close();
     }
   };
-
-  beforeAll(async () => {
-    dataDir = mkdtempSync(join(tmpdir(), 'lectern-docstore-kill-'));
-    env = { DATA_DIR: dataDir, DOCUMENT_ROOTS: fixturesDir(), LOG_LEVEL: 'info', INGEST_TIMEOUT_S: '120' };
-    if (distributed) {
-      redis = await startRedis();
-      Object.assign(env, { REDIS_URL: redis.url, QUEUE_LOCK_MS: '1000', QUEUE_STALL_LIMIT: '3' });
-    }
-  });
-  afterAll(async () => {
-    for (const c of clients.splice(0)) await c.close().catch(() => undefined);
-    for (const s of services.splice(0)) await s.stop();
-    await redis?.stop();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
 
   it('leaves nothing half-written after a restart; the retry converges to a clean ingest; the check is clean', async () => {
     if (distributed) await start('apps/converter/src/main.ts', 'CONVERTER_PORT');
@@ -110,7 +78,6 @@ describe.each([
     expect(await killed).toMatch(/page \d+|embedded/);
     await client.close().catch(() => undefined);
     expect(await call).toHaveProperty('message');
-    services.splice(services.indexOf(first), 1);
 
     if (!distributed) {
       // What a kill between the chunk write and the registry write leaves: a document's chunks, no registry entry.
@@ -150,7 +117,6 @@ describe.each([
     expect(retry).toMatchObject({ status: 'success' });
     expect(clean).toMatchObject({ status: 'success', chunks_created: retry.chunks_created });
     await second.stop();
-    services.splice(services.indexOf(second), 1);
 
     const report = await withStore((deps) => checkConsistency(deps, {}));
     expect(report).toMatchObject({ documents: 3, orphan_chunks: 0, count_mismatches: [], consistent: true });

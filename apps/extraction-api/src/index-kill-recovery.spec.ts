@@ -1,16 +1,6 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  connectMcp,
-  fixturesDir,
-  numberedPdfFile,
-  spawnService,
-  startRedis,
-  toolText,
-  type SpawnedService,
-  type TestRedis,
-} from '@lectern/testing';
+import { fixturesDir, numberedPdfFile, toolText, killScenario } from '@lectern/testing';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ProgressNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 
@@ -35,42 +25,18 @@ describe.each([
   ['embedded', false],
   ['distributed', true],
 ] as const)('doc_index_build killed mid-way (%s mode)', (_mode, distributed) => {
-  let dataDir: string;
-  let redis: TestRedis | undefined;
-  let env: Record<string, string>;
-  const services: SpawnedService[] = [];
-  const clients: Client[] = [];
-  const start = async (entry: string, port: string): Promise<SpawnedService> => {
-    const s = await spawnService(entry, port, env);
-    services.push(s);
-    return s;
-  };
-  const connect = async (service: SpawnedService): Promise<Client> => {
-    const client = await connectMcp(service.baseUrl, 'streamable-http');
-    clients.push(client);
-    return client;
-  };
+  const scenario = killScenario({
+    prefix: 'lectern-index-kill-',
+    distributed,
+    env: (dataDir) => ({ DATA_DIR: dataDir, DOCUMENT_ROOTS: fixturesDir(), LOG_LEVEL: 'info', EXTRACTOR: 'local' }),
+  });
+  const { start, connect } = scenario;
   const build = async (client: Client, args: Record<string, unknown>): Promise<IndexBody> =>
     toolText(
       await client.callTool({ name: 'doc_index_build', arguments: { file_path: PDF, ...args } }, undefined, {
         timeout: 120_000,
       }),
     ) as IndexBody;
-
-  beforeAll(async () => {
-    dataDir = mkdtempSync(join(tmpdir(), 'lectern-index-kill-'));
-    env = { DATA_DIR: dataDir, DOCUMENT_ROOTS: fixturesDir(), LOG_LEVEL: 'info', EXTRACTOR: 'local' };
-    if (distributed) {
-      redis = await startRedis();
-      Object.assign(env, { REDIS_URL: redis.url, QUEUE_LOCK_MS: '1000', QUEUE_STALL_LIMIT: '3' });
-    }
-  });
-  afterAll(async () => {
-    for (const c of clients.splice(0)) await c.close().catch(() => undefined);
-    for (const s of services.splice(0)) await s.stop();
-    await redis?.stop();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
 
   it('serves no half-built index after a restart; the rebuild equals a clean build; leftovers are swept', async () => {
     if (distributed) await start('apps/converter/src/main.ts', 'CONVERTER_PORT');
@@ -96,10 +62,9 @@ describe.each([
     expect(await killed).toMatch(/page \d+\/\d+/);
     await client.close().catch(() => undefined);
     expect(await call).toHaveProperty('message');
-    services.splice(services.indexOf(first), 1);
 
     // What a kill during `writeIndex` leaves: a temporary directory with part of the files (an hour old).
-    const cache = join(dataDir, 'cache');
+    const cache = join(scenario.dataDir, 'cache');
     const leftover = join(cache, '.building-0123abcd-deadbeef');
     mkdirSync(leftover, { recursive: true });
     writeFileSync(join(leftover, 'chunks.json'), '[{"locator":"h1"');

@@ -1,19 +1,8 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { policyIngestQueue } from '@lectern/contracts';
 import { createPlatform } from '@lectern/platform';
 import { checkPolicyConsistency, liveIngestRevisions, policyKbReader, policyKbSettings } from '@lectern/policy-kb';
-import {
-  fixtureFile,
-  killAtLine,
-  makePolicyPdf,
-  silentLogger,
-  spawnService,
-  startRedis,
-  type SpawnedService,
-  type TestRedis,
-} from '@lectern/testing';
+import { fixtureFile, killAtLine, makePolicyPdf, silentLogger, killScenario } from '@lectern/testing';
 import { loadConfig } from './config.js';
 
 const ENTRY = 'apps/policy-kb-mcp/src/main.ts';
@@ -38,30 +27,12 @@ describe.each([
   ['embedded', false],
   ['distributed', true],
 ] as const)('policy revision ingest killed mid-way (%s mode)', (_mode, distributed) => {
-  let dataDir: string;
-  let redis: TestRedis | undefined;
-  let env: Record<string, string>;
-  const services: SpawnedService[] = [];
-  const start = async (entry: string, port: string): Promise<SpawnedService> => {
-    const s = await spawnService(entry, port, env);
-    services.push(s);
-    return s;
-  };
-
-  beforeAll(async () => {
-    dataDir = mkdtempSync(join(tmpdir(), 'lectern-policy-kill-'));
-    env = { DATA_DIR: dataDir, DOCUMENT_ROOTS: dataDir, LOG_LEVEL: 'info' };
-    if (distributed) {
-      redis = await startRedis();
-      // a killed worker's job counts as stalled a second after its last lock renewal, and is re-queued
-      Object.assign(env, { REDIS_URL: redis.url, QUEUE_LOCK_MS: '1000', QUEUE_STALL_LIMIT: '3' });
-    }
+  const scenario = killScenario({
+    prefix: 'lectern-policy-kill-',
+    distributed,
+    env: (dataDir) => ({ DATA_DIR: dataDir, DOCUMENT_ROOTS: dataDir, LOG_LEVEL: 'info' }),
   });
-  afterAll(async () => {
-    for (const s of services.splice(0)) await s.stop();
-    await redis?.stop();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  const { start } = scenario;
 
   const api = async <T>(base: string, path: string, init?: RequestInit): Promise<{ status: number; body: T }> => {
     const res = await fetch(`${base}${path}`, init);
@@ -99,9 +70,8 @@ describe.each([
     // The job's first stage after it took the revision: converting (the revision is `processing`, no chunks yet).
     const line = await killAtLine(first, /policy ingest: (converting|embedded)/);
     expect(line).toContain('KILLED_PLAN');
-    services.splice(services.indexOf(first), 1);
-    const config = loadConfig(env);
-    const reader = createPlatform({ dataDir, log: silentLogger(), redisUrl: config.REDIS_URL });
+    const config = loadConfig(scenario.env);
+    const reader = createPlatform({ dataDir: scenario.dataDir, log: silentLogger(), redisUrl: config.REDIS_URL });
     try {
       // the state issue 24 measured: `processing`, no chunks, no process working on it
       expect(await reader.policyRegistry().getRevision('KILLED_PLAN', revisionId)).toMatchObject({
@@ -130,9 +100,8 @@ describe.each([
       page_count: reference.page_count,
     });
     await second.stop();
-    services.splice(services.indexOf(second), 1);
 
-    const platform = createPlatform({ dataDir, log: silentLogger(), redisUrl: config.REDIS_URL });
+    const platform = createPlatform({ dataDir: scenario.dataDir, log: silentLogger(), redisUrl: config.REDIS_URL });
     try {
       const live = distributed ? await liveIngestRevisions(platform.queue(policyIngestQueue)) : undefined;
       const report = await checkPolicyConsistency(policyKbReader(platform, policyKbSettings(config)), {
