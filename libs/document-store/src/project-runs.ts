@@ -249,7 +249,8 @@ export interface RebuildSummary {
   duration_ms: number;
 }
 
-const modelName = (f: ProjectRecord['fingerprint']): string => `${f.model_id}@${f.revision}`;
+/** A project's model as its records name it (`model_id@revision`). */
+export const modelName = (f: ProjectRecord['fingerprint']): string => `${f.model_id}@${f.revision}`;
 
 /** A chunking policy in one line (logs, audit, `project show`). */
 export const describeChunking = (c: ChunkingPolicy): string =>

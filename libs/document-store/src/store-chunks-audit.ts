@@ -1,16 +1,15 @@
-import { isAppError, type ProjectRecord, type StoreChunksInput, type StoreChunksOutput } from '@lectern/contracts';
+import { isAppError, type StoreChunksInput, type StoreChunksOutput } from '@lectern/contracts';
 import type { IngestContext } from '@lectern/ingestion';
 import type { z } from 'zod';
 import type { AuditDocumentSchema } from './audit.js';
 import type { DocumentStoreDeps } from './deps.js';
 import { storeChunks, type ProjectChunkDeps } from './project-chunks.js';
+import { modelName } from './project-runs.js';
 import { readProjectRecord } from './projects.js';
 
 type Deps = ProjectChunkDeps & Pick<DocumentStoreDeps, 'log'>;
 type Input = z.input<typeof StoreChunksInput>;
 type Output = z.infer<typeof StoreChunksOutput>;
-
-const modelOf = (f: ProjectRecord['fingerprint']): string => `${f.model_id}@${f.revision}`;
 
 /** One audit document per `doc_id` of the call (the client made the chunks: no file, nothing removed). */
 const auditDocuments = (input: Input, durationMs: number): Array<z.input<typeof AuditDocumentSchema>> => {
@@ -51,7 +50,7 @@ export const storeChunksAudited = async (deps: Deps, input: Input, ctx: IngestCo
     failure = error;
   }
   const after =
-    before && (failure !== undefined || out?.embedding_model !== modelOf(before.fingerprint))
+    before && (failure !== undefined || out?.embedding_model !== modelName(before.fingerprint))
       ? await readProjectRecord(deps.store, input.project)
       : before;
   const migrated = before !== null && after !== null && after.collection !== before.collection;
@@ -60,8 +59,8 @@ export const storeChunksAudited = async (deps: Deps, input: Input, ctx: IngestCo
   const steps: string[] = [];
   if (migrated) {
     steps.push(
-      `migrated ${input.project} from ${before.collection} (${modelOf(before.fingerprint)}) to ${after.collection} ` +
-        `(${modelOf(after.fingerprint)}); ${before.collection} kept`,
+      `migrated ${input.project} from ${before.collection} (${modelName(before.fingerprint)}) to ${after.collection} ` +
+        `(${modelName(after.fingerprint)}); ${before.collection} kept`,
     );
   }
   const documents = out ? auditDocuments(input, duration) : [];
@@ -74,7 +73,7 @@ export const storeChunksAudited = async (deps: Deps, input: Input, ctx: IngestCo
       project: input.project,
       at: new Date(started).toISOString(),
       duration_ms: duration,
-      model: out?.embedding_model ?? (after ? modelOf(after.fingerprint) : undefined),
+      model: out?.embedding_model ?? (after ? modelName(after.fingerprint) : undefined),
       documents,
       totals: {
         documents: documents.length,
