@@ -143,7 +143,7 @@ describe('policy-kb-api:FR-006 remove_policy_revision does not modify the policy
   });
 });
 
-describe('policy-kb-api:FR-001 search_policy results ordered by relevance_score', () => {
+describe('policy-kb-api:FR-001 search_policy results ordered by the score they report (issue 25)', () => {
   // Every paragraph but one is near the query in meaning and shares its common words; the odd one out repeats
   // the query's one rare word, so keyword ranking puts it high while its cosine is low.
   const paragraphs = [
@@ -156,7 +156,7 @@ describe('policy-kb-api:FR-001 search_policy results ordered by relevance_score'
   ];
   const query = 'secure cycle parking quorum';
 
-  it('returns the hybrid hits sorted by relevance_score, highest first, where the fused order differs', async () => {
+  it('returns the hybrid hits in fused order with the fused score as rank_score, relevance_score the cosine, where the orders differ', async () => {
     await kb.deps.registry.createPolicy({ source: 'ORDER_POL', title: 'Order', category: 'local_guidance' });
     await createPolicyRevision(kb.deps, {
       source: 'ORDER_POL',
@@ -166,7 +166,7 @@ describe('policy-kb-api:FR-001 search_policy results ordered by relevance_score'
     });
     await ingest('ORDER_POL', 'rev_ORDER', fixtureFile('order-policy.pdf', makeTextPdf([paragraphs])));
 
-    // Precondition (what made the old answer wrong): the store's fused order is not the cosine order.
+    // Precondition (what makes the two scores tell different orders): the store's fused order is not the cosine order.
     const collection = await kb.deps.store.getCollection(kb.deps.collection);
     const embedder = await kb.deps.embedders.for(collection!.fingerprint);
     const hits = await kb.deps.store.searchHybrid(
@@ -179,11 +179,15 @@ describe('policy-kb-api:FR-001 search_policy results ordered by relevance_score'
     expect(fused).not.toEqual(byCosine);
 
     const r = await kb.call('search_policy', { query, sources: ['ORDER_POL'], n_results: 10 });
-    const results = r.body['results'] as Array<{ chunk_id: string; relevance_score: number }>;
-    expect(results.map((x) => x.chunk_id).sort()).toEqual([...fused].sort());
-    const scores = results.map((x) => x.relevance_score);
+    const results = r.body['results'] as Array<{ chunk_id: string; relevance_score: number; rank_score: number }>;
+    // Ordered by the score each result shows (rank_score, the fused score), highest first: the store's order.
+    const scores = results.map((x) => x.rank_score);
     expect(scores).toEqual([...scores].sort((a, b) => b - a));
-    expect(results.map((x) => x.chunk_id)).toEqual(byCosine);
+    expect(results.map((x) => x.chunk_id)).toEqual(fused);
+    hits.forEach((h, i) => {
+      expect(results[i]!.rank_score).toBeCloseTo(h.score, 5);
+      expect(results[i]!.relevance_score).toBeCloseTo(h.denseScore ?? -1, 5);
+    });
     // The batch answers are ordered the same way.
     const batch = await kb.call('search_policy', {
       query: 'x',
@@ -191,7 +195,7 @@ describe('policy-kb-api:FR-001 search_policy results ordered by relevance_score'
       sources: ['ORDER_POL'],
       n_results: 10,
     });
-    const batched = (batch.body['batch'] as Array<{ results: Array<{ relevance_score: number }> }>)[0]!.results;
-    expect(batched.map((x) => x.relevance_score)).toEqual(scores);
+    const batched = (batch.body['batch'] as Array<{ results: Array<{ rank_score: number }> }>)[0]!.results;
+    expect(batched.map((x) => x.rank_score)).toEqual(scores);
   });
 });

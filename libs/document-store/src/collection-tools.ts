@@ -118,7 +118,7 @@ export const storeDocumentChunks = async (
   };
 };
 
-const toRetrieved = (hit: Hit) => {
+const toRetrieved = (hit: Hit, rank: number) => {
   const p = hit.payload;
   const metadata =
     typeof p['metadata'] === 'object' && p['metadata'] !== null
@@ -129,6 +129,7 @@ const toRetrieved = (hit: Hit) => {
     source_filename: String(p['source_filename'] ?? p['source_file'] ?? ''),
     chunk_index: Number(p['chunk_index'] ?? 0),
     score: Math.round(hit.score * 10_000) / 10_000,
+    rank_score: Math.round(rank * 10_000) / 10_000,
     metadata,
   };
 };
@@ -139,8 +140,8 @@ export type RetrieveMode = 'hybrid' | 'dense';
 /**
  * Spec 002 retrieve: in one collection (two store calls: the collection, one search) or across all (each
  * collection searched with the model it was built with). Hybrid by default — BM25 and dense fused, the
- * ranking spec 000's search uses — with `score` still the spec's similarity (the chunk's cosine); dense only
- * when the server is configured so. Across collections, hits are merged by the ranking score (fused scores
+ * ranking spec 000's search uses — with `score` still the spec's similarity (the chunk's cosine) and the list
+ * ordered by `rank_score`, the fused score each result reports; dense only when the server is configured so. Across collections, hits are merged by the ranking score (fused scores
  * are z-score based, so comparable across lists). An unknown collection is an error (spec 002 raises).
  */
 export const retrieveDocumentChunks = async (
@@ -196,5 +197,5 @@ export const retrieveDocumentChunks = async (
     ranked.push(...found.map((hit) => asCosine(hit, fusedNames.has(hit.collection))));
   }
   ranked.sort((a, b) => b.rank - a.rank);
-  return { result: ranked.slice(0, topK).map((r) => toRetrieved(r.hit)) };
+  return { result: ranked.slice(0, topK).map((r) => toRetrieved(r.hit, r.rank)) };
 };

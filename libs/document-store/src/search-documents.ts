@@ -1,6 +1,6 @@
 import {
   AppError,
-  ChunkMetadataSchema,
+  ExtractionMethodSchema,
   type SearchApplicationDocsInput,
   type SearchApplicationDocsOutput,
 } from '@lectern/contracts';
@@ -27,13 +27,53 @@ export const searchFilter = (
 
 const round = (n: number): number => Math.round(n * 10_000) / 10_000;
 
+const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
+const count = (v: unknown): number | null => (typeof v === 'number' && Number.isInteger(v) && v >= 0 ? v : null);
+
+/** "3,4,5" from spec 000's page_numbers, else from spec 004's page_start/page_end span, else "". */
+const pageNumbers = (p: Record<string, unknown>): string => {
+  if (typeof p['page_numbers'] === 'string') return p['page_numbers'];
+  const start = count(p['page_start']);
+  if (start === null || start === 0) return '';
+  const end = Math.max(start, count(p['page_end']) ?? start);
+  return Array.from({ length: Math.min(end - start + 1, 1000) }, (_, i) => String(start + i)).join(',');
+};
+
+/**
+ * Spec 000 metadata of any chunk of a project: spec 000's own payload as stored; a chunk written by spec 002
+ * (`source_filename`, `chunk_index`, `metadata`) or spec 004 (`document_id`, page span, `source_path`) gets the
+ * fields it can derive and null for the rest, so a search over such a project answers instead of failing.
+ */
+export const searchMetadata = (p: Record<string, unknown>, text: string): SearchResultItem['metadata'] => {
+  const nested =
+    typeof p['metadata'] === 'object' && p['metadata'] !== null ? (p['metadata'] as Record<string, unknown>) : {};
+  const sourceFile =
+    str(p['source_file']) ?? str(p['source_filename']) ?? str(p['source_path']) ?? str(nested['title']) ?? '';
+  const method = ExtractionMethodSchema.safeParse(p['extraction_method']);
+  const words = text.trim() === '' ? 0 : text.trim().split(/\s+/).length;
+  return {
+    application_ref: str(p['application_ref']),
+    document_id: str(p['document_id']) ?? str(p['source_filename']) ?? sourceFile,
+    source_file: sourceFile.split(/[\\/]/).pop() ?? sourceFile,
+    document_type: str(p['document_type']),
+    page_numbers: pageNumbers(p),
+    chunk_index: count(p['chunk_index']) ?? 0,
+    total_chunks: count(p['total_chunks']),
+    extraction_method: method.success ? method.data : null,
+    char_count: count(p['char_count']) ?? text.length,
+    word_count: count(p['word_count']) ?? words,
+  };
+};
+
 /**
  * Spec 000 FR-002, in two store calls: the collection, then one search. `relevance_score` is the spec's
  * `max(0, 1 - L2/2)` on unit vectors, i.e. the cosine similarity clipped at 0, in every mode with a dense
- * side (hybrid hits carry their own cosine). In hybrid mode (the default) results are *ordered* by the
- * fused score (z-score convex fusion of BM25 and dense, the measured default of `@lectern/vector-store`),
- * which measurably finds more, so a later result may have a higher relevance_score. Keyword-only results
- * carry the keyword score normalised to 0-1 by the best hit.
+ * side (hybrid hits carry their own cosine). Results are ordered by `rank_score`, which each result reports:
+ * in hybrid mode (the default) the fused score (z-score convex fusion of BM25 and dense, the measured default
+ * of `@lectern/vector-store`), which measurably finds more, so a later result may have a higher
+ * relevance_score; in semantic mode the cosine. Keyword-only results carry the keyword score normalised to
+ * 0-1 by the best hit as both scores. Any project can be searched: chunks written by spec 002 or 004 get
+ * derived or null metadata (`searchMetadata`).
  */
 export const searchDocuments = async (
   deps: SearchDeps,
@@ -49,10 +89,12 @@ export const searchDocuments = async (
 
   let hits: Hit[];
   let score: (h: Hit) => number;
+  let rank: (h: Hit) => number;
   if (mode === 'keyword') {
     hits = await deps.store.searchKeyword(collection.name, input.query, { limit, ...(filter ? { filter } : {}) });
     const best = hits[0]?.score ?? 1;
     score = (h) => (best > 0 ? h.score / best : 0);
+    rank = score;
   } else {
     const embedder = await deps.embedders.for(collection.fingerprint);
     const vector = await embedder.embed(input.query);
@@ -64,12 +106,17 @@ export const searchDocuments = async (
       hits = await deps.store.searchHybrid(collection.name, { vector, text: input.query }, opts);
       score = (h) => h.denseScore ?? 0;
     }
+    rank = (h) => h.score;
   }
-  const results: SearchResultItem[] = hits.map((h) => ({
-    chunk_id: h.id,
-    text: h.text,
-    relevance_score: round(score(h)),
-    metadata: ChunkMetadataSchema.parse(h.payload),
-  }));
+  // The store answers best first; the stable sort only makes "ordered by rank_score" hold by construction.
+  const results: SearchResultItem[] = [...hits]
+    .sort((a, b) => rank(b) - rank(a))
+    .map((h) => ({
+      chunk_id: h.id,
+      text: h.text,
+      relevance_score: round(score(h)),
+      rank_score: round(rank(h)),
+      metadata: searchMetadata(h.payload, h.text),
+    }));
   return { status: 'success', query: input.query, results_count: results.length, results };
 };

@@ -15,6 +15,8 @@ const toResult = (h: Hit): Result => ({
   text: h.text,
   // Spec 001: max(0, 1 - d/2) of the squared L2 distance of unit vectors, which is their cosine (clipped).
   relevance_score: Number((h.denseScore ?? h.score).toFixed(6)),
+  // The fused score of the hybrid search, which decides the order (issue 25: order = a score shown).
+  rank_score: Number(h.score.toFixed(6)),
   source: str(h.payload['source']),
   revision_id: str(h.payload['revision_id']),
   version_label: str(h.payload['version_label']),
@@ -24,17 +26,18 @@ const toResult = (h: Hit): Result => ({
 
 /**
  * FR-001: "ranked results ordered by relevance score". The store's hybrid search ranks by the fused score while
- * `relevance_score` is the cosine, so the hits it chose are put in `relevance_score` order, highest first (a stable
- * sort: equal scores keep the fused order).
+ * the spec's `relevance_score` is the cosine; re-sorting the fused top-n by cosine would undo the fusion inside
+ * the page, so the results keep the fused order and report the fused score as `rank_score` (issue 25: every
+ * search tool orders by a score it shows). A stable sort: equal fused scores keep the store's tie order.
  */
-const byRelevance = (results: Result[]): Result[] => results.sort((a, b) => b.relevance_score - a.relevance_score);
+const byRank = (results: Result[]): Result[] => results.sort((a, b) => b.rank_score - a.rank_score);
 
 /**
  * Spec 001 FR-001, temporal search that cannot disagree with the registry: with `effective_date`, the
  * `EffectiveDateResolver` names the revision of each policy in force on that day and the store search is
  * restricted to exactly those revisions' chunks (none in force: no results, no store call). Hybrid retrieval
- * (the store's fusion of dense and BM25 rankings) runs inside that filter and chooses the hits; `relevance_score`
- * is the chunk's cosine, and the results are in its order. `queries` answers more queries with the same filters in the same call (`batch`).
+ * (the store's fusion of dense and BM25 rankings) runs inside that filter and chooses and orders the hits;
+ * `relevance_score` is the chunk's cosine, `rank_score` the fused score they are ordered by. `queries` answers more queries with the same filters in the same call (`batch`).
  */
 export const searchPolicy = async (
   deps: PolicySearchDeps,
@@ -77,7 +80,7 @@ export const searchPolicy = async (
       const kept = inForce
         ? hits.filter((h) => inForce.has(`${str(h.payload['source'])}\u0000${str(h.payload['revision_id'])}`))
         : hits;
-      perQuery.push(byRelevance(kept.map(toResult)));
+      perQuery.push(byRank(kept.map(toResult)));
     }
   }
   return {

@@ -25,7 +25,13 @@ export const RetrievedChunkSchema = z.object({
   text: z.string(),
   source_filename: z.string(),
   chunk_index: z.number().int().nonnegative(),
-  score: z.number(),
+  score: z.number().describe('Cosine similarity of chunk and query (0-1).'),
+  rank_score: z
+    .number()
+    .describe(
+      'The score the list is ordered by, highest first: the fused keyword + semantic score for a hybrid ' +
+        'collection (a weighted sum of z-scores), else equal to score.',
+    ),
   metadata: CollectionChunkMetadataSchema,
 });
 
@@ -36,9 +42,10 @@ export const retrieveDocumentChunksTool = defineTool({
   title: 'Retrieve document chunks',
   description:
     'Search stored document chunks for a query by meaning and keywords (hybrid: BM25 + semantic, fused), in one ' +
-    'collection or all. Returns a list of {text, source_filename, chunk_index, score, metadata}, best first by the ' +
-    'fused ranking; score is the cosine similarity of chunk and query (0-1), so it need not decrease down the list ' +
-    '(a server started with RETRIEVE_SEARCH_MODE=dense ranks by score alone).',
+    'collection or all. Returns a list of {text, source_filename, chunk_index, score, rank_score, metadata} ordered ' +
+    'by rank_score, highest first (the fused score; equal to score where no fusion ran, e.g. with ' +
+    'RETRIEVE_SEARCH_MODE=dense); score is the cosine similarity of chunk and query (0-1), so it need not decrease ' +
+    'down the list.',
   input: RetrieveDocumentChunksInput,
   output: RetrieveDocumentChunksOutput,
   annotations: { readOnlyHint: true, openWorldHint: false },

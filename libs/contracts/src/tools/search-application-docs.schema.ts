@@ -34,6 +34,19 @@ export const ChunkMetadataSchema = z.object({
 });
 export type ChunkMetadata = z.infer<typeof ChunkMetadataSchema>;
 
+/**
+ * A search result's metadata. Spec 000's chunks carry every field of `ChunkMetadataSchema`; chunks a project got
+ * from spec 002's store_document_chunks or spec 004's ingest and store_chunks lack some, so a result derives what it
+ * can (document id from the source file name, page numbers from the page span, counts from the text) and gives null
+ * for what it cannot (application_ref, document_type, total_chunks, extraction_method).
+ */
+export const SearchResultMetadataSchema = ChunkMetadataSchema.extend({
+  application_ref: z.string().nullable(),
+  document_type: z.string().nullable(),
+  total_chunks: z.number().int().nonnegative().nullable(),
+  extraction_method: ExtractionMethodSchema.nullable(),
+});
+
 export const SearchApplicationDocsOutput = z.object({
   status: z.literal('success'),
   query: z.string(),
@@ -43,7 +56,13 @@ export const SearchApplicationDocsOutput = z.object({
       chunk_id: z.string(),
       text: z.string(),
       relevance_score: z.number(),
-      metadata: ChunkMetadataSchema,
+      rank_score: z
+        .number()
+        .describe(
+          'The score the results are ordered by, highest first: in hybrid mode the fused keyword + semantic score ' +
+            '(a weighted sum of z-scores, may be negative), in semantic and keyword mode equal to relevance_score.',
+        ),
+      metadata: SearchResultMetadataSchema,
     }),
   ),
 });
@@ -55,8 +74,9 @@ export const searchApplicationDocsTool = defineTool({
     'Search ingested document chunks by meaning (and keywords, in hybrid mode). Optional filters: ' +
     'application_ref and document_types, combined with AND. Each result carries relevance_score (the cosine ' +
     'similarity of chunk and query, 0-1; in keyword mode the keyword score relative to the best hit), page numbers ' +
-    'and document metadata for citation. Order: in hybrid mode (default) by the fused keyword + semantic score, so ' +
-    'relevance_score need not decrease down the list; in semantic and keyword mode by relevance_score.',
+    'and document metadata for citation. Results are ordered by rank_score, highest first: in hybrid mode (default) ' +
+    'rank_score is the fused keyword + semantic score that decides the order (so relevance_score need not decrease ' +
+    'down the list); in semantic and keyword mode rank_score equals relevance_score.',
   input: SearchApplicationDocsInput,
   output: SearchApplicationDocsOutput,
   annotations: { readOnlyHint: true, openWorldHint: false },

@@ -29,7 +29,13 @@ export const SearchPolicyInput = z.object({
 export const PolicySearchResultSchema = z.object({
   chunk_id: z.string(),
   text: z.string(),
-  relevance_score: z.number(),
+  relevance_score: z.number().describe('Cosine similarity of chunk and query (spec 001: max(0, 1 - L2/2)), 0-1.'),
+  rank_score: z
+    .number()
+    .describe(
+      'The score the results are ordered by, highest first: the fused keyword (BM25) + semantic score of the hybrid ' +
+        'search (a weighted sum of z-scores, may be negative).',
+    ),
   source: z.string(),
   revision_id: z.string(),
   version_label: z.string(),
@@ -60,7 +66,9 @@ export const searchPolicyTool = defineTool({
   title: 'Search policy',
   description:
     'Semantic search across policy document chunks, optionally restricted to sources and to the revisions in ' +
-    'force on effective_date ("as in force on date X"). Results are ordered by relevance_score.',
+    'force on effective_date ("as in force on date X"). Hybrid retrieval (keywords and meaning): results are ' +
+    'ordered by rank_score, the fused score, highest first; relevance_score is the cosine similarity (0-1) and need ' +
+    'not decrease down the list.',
   input: SearchPolicyInput,
   output: SearchPolicyOutput,
   annotations: { readOnlyHint: true, openWorldHint: false },
