@@ -47,8 +47,13 @@ export interface DocumentOutcome {
   chunks: number;
   /** Chunks embedded and written (new or changed). */
   written: number;
-  /** Stale chunks of this document removed (its earlier chunking no longer produces them). */
+  /**
+   * Stale chunks removed: this document's that its earlier chunking no longer produces, and every chunk of an earlier
+   * version of the same source file (another content hash, so another doc id) that this version replaced.
+   */
   removed: number;
+  /** Doc ids of earlier versions of this source file whose chunks this run replaced (FR-019, SC-008). */
+  replaced: string[];
   page_count: number;
   citekey: string | null;
   /** How the citation was matched, or the hint when it was not (references given). */
@@ -108,10 +113,45 @@ const storedChunks = async (
 };
 
 /**
+ * Chunk ids of earlier versions of the file at `sourcePath`: its chunks under another doc id (the doc id is the
+ * content hash, so a changed file is a new document). Spec 004 FR-019/SC-008: re-ingesting a changed file replaces
+ * them rather than leaving both versions searchable. Only chunks spec 004's ingest wrote (`origin`) are touched.
+ */
+const earlierVersions = async (
+  deps: DocumentStoreDeps,
+  collection: string,
+  sourcePath: string,
+  docId: string,
+): Promise<{ ids: string[]; docIds: string[] }> => {
+  const ids: string[] = [];
+  const docIds = new Set<string>();
+  let cursor: string | null = null;
+  do {
+    const page: { points: StoredPoint[]; next: string | null } = await deps.store.scroll(collection, {
+      filter: { source_path: sourcePath, origin: PROJECT_INGEST_ORIGIN },
+      limit: 1000,
+      cursor,
+    });
+    for (const p of page.points) {
+      const other = p.payload['document_id'];
+      if (typeof other === 'string' && other !== docId) {
+        ids.push(p.id);
+        docIds.add(other);
+      }
+    }
+    cursor = page.next;
+  } while (cursor);
+  return { ids, docIds: [...docIds].sort() };
+};
+
+/**
  * Spec 004 ingest of one file into a project (FR-001-FR-007, FR-014, FR-019): converted once, chunked by
  * heading over the converter's Markdown within the model's token limit (its own tokenizer), enriched with the
  * matching CSL-JSON entry, and written idempotently: deterministic chunk ids; only new or changed chunks are
  * embedded and written, and chunks of an earlier chunking of this document that no longer exist are removed.
+ * A changed file (same path, another content, so another doc id) replaces its earlier version: the new chunks are
+ * written first, then the earlier version's removed, so a reader sees the old or the new (both only in the moment
+ * between the two writes, never neither) and a failure before the end leaves the old ones as they were.
  * A document yielding no chunk is processed with 0 chunks.
  */
 export const ingestProjectFile = async (
@@ -171,6 +211,7 @@ export const ingestProjectFile = async (
       const keep = new Set(points.map((p) => p.id));
       const stale = [...existing.keys()].filter((id) => !keep.has(id));
       let removed = 0;
+      let replaced: string[] = [];
       // Only new or changed chunks are embedded and written; a chunk that existed is updated in place, never removed.
       await storeChunks(
         {
@@ -182,7 +223,15 @@ export const ingestProjectFile = async (
           existing: new Set(existing.keys()),
           // Stale chunks go last: a failure before this leaves extra chunks (removed by the next run), never missing ones.
           record: async (signal) => {
-            removed = stale.length > 0 ? await deps.store.deleteByIds(info.name, stale, { signal }) : 0;
+            const earlier = await earlierVersions(deps, info.name, source.path, docId);
+            const gone = [...stale, ...earlier.ids];
+            removed = gone.length > 0 ? await deps.store.deleteByIds(info.name, gone, { signal }) : 0;
+            replaced = earlier.docIds;
+            if (replaced.length > 0)
+              deps.log.info(
+                { project: record.project, file: rel, doc_id: docId, replaced, removed: earlier.ids.length },
+                `${rel} changed: its earlier version's chunks were replaced`,
+              );
           },
           label: rel,
           log: deps.log,
@@ -197,6 +246,7 @@ export const ingestProjectFile = async (
         chunks: chunks.length,
         written: changed.length,
         removed,
+        replaced,
         page_count: converted.page_count,
         citekey: citation?.citekey ?? null,
         citation: how,
