@@ -11,3 +11,4 @@ export { repeatPdfPages } from './testing/repeat-pages.js';
 export { DEFAULT_OCR_SETTINGS, OCR_LANG_DATA, OCR_THRESHOLDS } from './ocr/ocr-settings.js';
 export type { OcrSettings } from './ocr/ocr-settings.js';
 export { renderGrayPages, type GrayScan } from './testing/scan-pages.js';
+export { readPdfFrontMatter, readPdfOutline, type PdfFrontMatter, type PdfOutlineEntry } from './pdf/pdf-outline.js';

@@ -5,8 +5,10 @@ import { appErrorCode } from '@lectern/testing';
 import {
   citationMeta,
   doisIn,
+  mainTitle,
   matchCitation,
   normaliseDoi,
+  normaliseTitle,
   readCslJson,
   titleSimilarity,
   type CslItem,
@@ -100,6 +102,57 @@ describe('CSL-JSON citation matching (FR-006/FR-007, SC-002)', () => {
       return m.matched && m.item.id === `ref${i}`;
     });
     expect(matched.filter(Boolean).length / docs.length).toBeGreaterThanOrEqual(0.95);
+  });
+
+  it('normalises accents, letters NFKD keeps, ligatures, dashes, quotes, & and non-Latin scripts', () => {
+    expect(normaliseTitle('Ærø Bridge Study — “Øresund” & Łódź’s ﬁeld trials')).toBe(
+      'aero bridge study oresund and lodz s field trials',
+    );
+    expect(normaliseTitle('Straße – Ελληνικά: Привет')).toBe('strasse ελληνικα привет');
+    expect(mainTitle('Householder Design Guide (SPD) – Adoption: Cabinet Report')).toBe('householder design guide spd');
+    expect(mainTitle('An Introduction to R: Notes on R')).toBe('an introduction to r');
+    expect(mainTitle('Green belt review methodology')).toBeNull();
+  });
+
+  it('matches an entry whose title has a subtitle the document does not show, and accented or punctuated variants', () => {
+    const refs: CslItem[] = [
+      { id: 'sub', title: 'Trees in Towns: A Guide to Urban Forestry Practice' },
+      { id: 'acc', title: 'Réseaux cyclables à Montréal & Québec' },
+      { id: 'hyp', title: 'Post-Examination Decision Statement for the Willenhall Plan' },
+      { id: 'other', title: 'Trees in hedgerows and field margins' },
+    ];
+    const by = (over: Partial<Parameters<typeof matchCitation>[1]>) => {
+      const m = matchCitation(refs, evidence(over), 0.85);
+      return m.matched ? m.item.id : null;
+    };
+    // The issue's miss: the entry carries "Main: Subtitle", the document's title is the main title alone.
+    expect(by({ title: 'Trees in Towns', filename: 'trees.pdf' })).toBe('sub');
+    expect(by({ title: 'Trees', filename: 'trees.pdf' })).toBeNull();
+    expect(by({ headings: ['Trees in Towns Guide'], firstPages: 'TREES IN TOWNS GUIDE\nUrban forestry' })).toBe('sub');
+    expect(by({ firstPages: 'Council report\n\nTREES IN TOWNS\n\nA guide to urban\nforestry practice, 2019' })).toBe(
+      'sub',
+    );
+    expect(by({ title: 'Reseaux cyclables a Montreal and Quebec' })).toBe('acc');
+    expect(by({ firstPages: 'WILLENHALL PLAN\nPOST- EXAMINATION DECISION STATEMENT FOR THE WILLENHALL PLAN' })).toBe(
+      'hyp',
+    );
+  });
+
+  it('prefers the entry a document is over a shorter one it names in its text', () => {
+    const refs: CslItem[] = [
+      { id: 'spd', title: 'Hot Food Takeaway Supplementary Planning Document' },
+      { id: 'report', title: 'Draft Hot Food Takeaway Supplementary Planning Document: Cabinet Member Report' },
+    ];
+    const page =
+      'Cabinet Member Report\nTitle: Draft Hot Food Takeaway Supplementary Planning Document\nThis SPD provides guidance.';
+    const m = matchCitation(refs, evidence({ firstPages: page }), 0.85);
+    expect(m.matched && m.item.id).toBe('report');
+    const plain = matchCitation(
+      refs,
+      evidence({ firstPages: 'Hot Food Takeaway Supplementary Planning Document\nAdopted 2019' }),
+      0.85,
+    );
+    expect(plain.matched && plain.item.id).toBe('spd');
   });
 
   it('leaves an unmatched document unmatched with an actionable hint naming the closest candidates', () => {

@@ -131,14 +131,47 @@ export const doisIn = (text: string): string[] => [
   ...new Set([...text.matchAll(DOI)].map((m) => normaliseDoi(m[1] ?? ''))),
 ];
 
-/** Lower case, letters and digits only, single spaces (accents folded). */
+/** Letters NFKD does not decompose into a base letter and an accent. */
+const FOLD: Record<string, string> = {
+  ø: 'o',
+  ł: 'l',
+  đ: 'd',
+  ð: 'd',
+  þ: 'th',
+  æ: 'ae',
+  œ: 'oe',
+  ß: 'ss',
+  ı: 'i',
+};
+
+/**
+ * Lower case, letters and digits only (any script), single spaces: accents folded (NFKD, then ø, ł, æ, ß, ... by
+ * hand), ligatures split, `&` read as "and", every punctuation mark, dash and quote a space.
+ */
 export const normaliseTitle = (title: string): string =>
   title
     .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/\p{M}+/gu, '')
     .toLowerCase()
-    .replace(/[^a-z0-9]+/g, ' ')
+    .replace(/[øłđðþæœßı]/g, (c) => FOLD[c] ?? c)
+    .replace(/&/g, ' and ')
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
     .trim();
+
+/** The same without spaces: "post examination" and "postexamination" (a hyphen or a line break read differently) agree. */
+const compact = (normalised: string): string => normalised.replace(/ /g, '');
+
+/**
+ * An entry title's main title, before its subtitle (`Main: Subtitle`, `Main – Subtitle`, `Main - Subtitle`,
+ * `Main. Subtitle`, `Main? Subtitle`), normalised; null when the title has no subtitle.
+ */
+export const mainTitle = (title: string): string | null => {
+  const m = /^(.+?)(?:\s*[:;.?!]\s+|\s+[-\u2013\u2014]\s+|\s*[\u2013\u2014]\s*)\S/u.exec(title.trim());
+  return m?.[1] ? normaliseTitle(m[1]) : null;
+};
+
+const MINOR = new Set(['a', 'an', 'the', 'of', 'and', 'for', 'to', 'in', 'on', 'at', 'by', 'with', 'or', 'from']);
+const contentWords = (normalised: string): string[] => normalised.split(' ').filter((w) => w !== '' && !MINOR.has(w));
 
 const bigrams = (s: string): Map<string, number> => {
   const out = new Map<string, number>();
@@ -181,9 +214,12 @@ export type CitationMatch =
 
 /**
  * Match a document to a references entry: a DOI found in its metadata or first pages equal to an entry's DOI
- * first; otherwise the best title similarity of the entry titles against the document's title candidates
- * (metadata title, first headings, file name, and the entry title printed on the first pages), accepted at or
- * above `threshold`. Unmatched: a hint saying what was tried and the closest candidates.
+ * first; otherwise the best title evidence of each entry, accepted at or above `threshold`: its similarity to the
+ * document's title candidates (metadata title, first headings, file name), also of its main title alone when the
+ * entry carries a subtitle the document does not show; the entry title or main title printed on the first pages;
+ * the share of its words (weighted by rarity among the entries) on the first page. Titles are compared normalised
+ * (accents, ligatures, punctuation, dashes, `&`, hyphenation). Unmatched: a hint saying what was tried and the
+ * closest candidates.
  */
 export const matchCitation = (items: readonly CslItem[], doc: MatchEvidence, threshold: number): CitationMatch => {
   const dois = doisIn([...Object.values(doc.metadata), doc.firstPages].join('\n'));
@@ -196,25 +232,78 @@ export const matchCitation = (items: readonly CslItem[], doc: MatchEvidence, thr
     (c) => normaliseTitle(c).length >= 4,
   );
   const printed = normaliseTitle(doc.firstPages);
-  const scored = items
-    .filter((i) => i.title)
+  const printedCompact = compact(printed);
+  // The words of the first page or so, for the coverage of an entry title's words (a title printed over several
+  // lines with other text between them, or with its words in another order).
+  // The file name counts too: a title set as an image (a scanned letterhead) is often in the name the file was given.
+  const printedWords = new Set(normaliseTitle(`${doc.firstPages.slice(0, 6000)} ${stem}`).split(' '));
+  const titled = items.filter((i) => i.title);
+  // A word shared by many entry titles ("statement", "plan") says less about which entry this is than a rare one.
+  const df = new Map<string, number>();
+  for (const i of titled)
+    for (const w of new Set(contentWords(normaliseTitle(i.title ?? '')))) df.set(w, (df.get(w) ?? 0) + 1);
+  const idf = (w: string): number => Math.log(1 + titled.length / (df.get(w) ?? 1));
+  const holds = (words: string, text: string, textCompact: string): boolean =>
+    ` ${text} `.includes(` ${words} `) || (words.length >= 12 && textCompact.includes(compact(words)));
+  const scored = titled
     .map((item) => {
       const title = item.title ?? '';
       const norm = normaliseTitle(title);
-      let best = { score: 0, candidate: '' };
+      const main = mainTitle(title);
+      const mainWords = main ? main.split(' ').length : 0;
+      let best = { score: 0, candidate: '', weight: 0, coverage: 0 };
+      const offer = (score: number, candidate: string): void => {
+        if (score > best.score) best = { ...best, score, candidate };
+      };
       for (const c of candidates) {
-        let s = titleSimilarity(title, c);
+        const nc = normaliseTitle(c);
+        offer(titleSimilarity(title, c), c);
         // A candidate holding the whole entry title (at least three words) plus a subtitle or series label.
-        if (s < 0.95 && norm.split(' ').length >= 3 && ` ${normaliseTitle(c)} `.includes(` ${norm} `)) s = 0.95;
-        if (s > best.score) best = { score: s, candidate: c };
+        if (norm.split(' ').length >= 3 && holds(norm, nc, compact(nc))) offer(0.95, c);
+        // The document shows the main title only; the entry adds its subtitle (at least three words of main title).
+        if (main && mainWords >= 3) {
+          offer(0.97 * titleSimilarity(main, nc), c);
+          if (holds(main, nc, compact(nc)) && nc.split(' ').length <= mainWords + 3) offer(0.93, c);
+        }
       }
       // The full entry title printed on the first pages (at least four words, so short titles cannot match by accident).
-      if (norm.split(' ').length >= 4 && ` ${printed} `.includes(` ${norm} `) && best.score < 0.99)
-        best = { score: 0.99, candidate: 'first pages' };
+      if (norm.split(' ').length >= 4 && holds(norm, printed, printedCompact)) offer(0.99, 'first pages');
+      // Its main title printed there (at least four words), the subtitle elsewhere or not at all.
+      if (main && mainWords >= 4 && holds(main, printed, printedCompact)) offer(0.93, 'first pages (main title)');
+      // Most of its words, weighted by how rare each is among the entries, on the first page (at least three words).
+      const words = [...new Set(contentWords(norm))];
+      if (words.length >= 3) {
+        const total = words.reduce((a, w) => a + idf(w), 0);
+        const found = words.filter((w) => printedWords.has(w)).reduce((a, w) => a + idf(w), 0);
+        const coverage = total > 0 ? found / total : 0;
+        offer(0.96 * coverage * coverage, 'first pages (title words)');
+        best.weight = found;
+        best.coverage = Math.round(coverage * 100) / 100;
+      }
       return { item, ...best };
     })
-    .sort((a, b) => b.score - a.score);
-  const top = scored[0];
+    // Equal scores: the entry more of whose (rarer) words the first page holds, i.e. the more specific title.
+    .sort((a, b) => b.score - a.score || b.weight - a.weight);
+  // A document often names a shorter entry's title in its own (a cabinet report on the Hot Food Takeaway SPD prints
+  // "Hot Food Takeaway Supplementary Planning Document"): of the entries that pass, the one more of whose words
+  // (weighted by rarity) the first page holds describes this document more specifically, so it is preferred: the
+  // larger share of its own words on the page first, then the larger weight of them, then the score.
+  const passing = scored.filter((s) => s.score >= threshold);
+  // And an entry whose title words include all of the chosen one's and more (its title plus a subtitle) is preferred.
+  const wordsOf = (i: CslItem): Set<string> => new Set(contentWords(normaliseTitle(i.title ?? '')));
+  let top =
+    passing.length > 0
+      ? [...passing].sort((a, b) => b.coverage - a.coverage || b.weight - a.weight || b.score - a.score)[0]
+      : scored[0];
+  for (let moved = passing.length > 1; moved && top; ) {
+    const have = wordsOf(top.item);
+    const wider = passing.find((s) => {
+      const w = wordsOf(s.item);
+      return s !== top && w.size > have.size && [...have].every((x) => w.has(x));
+    });
+    moved = wider !== undefined;
+    if (wider) top = wider;
+  }
   if (top && top.score >= threshold) {
     return {
       matched: true,
