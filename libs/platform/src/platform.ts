@@ -17,6 +17,7 @@ import {
   startStorageJanitor,
   type ConversionSubmitter,
 } from '@lectern/conversion-job';
+import { LocalBlobStore, RedisBlobStore, type BlobStore } from '@lectern/blob-store';
 import { EmbedderPool } from '@lectern/embedding';
 import {
   closeRedis,
@@ -44,7 +45,24 @@ export interface PlatformOptions {
   redisPrefix?: string | undefined;
   /** How this process's queue workers hold jobs (lock, stall limit, shutdown grace): `queueWorkerSettings(config)`. */
   queue?: Partial<QueueWorkerSettings> | undefined;
+  /** The blob store's limits (`blobSettings(config)`: BLOB_TTL_S, BLOB_MAX_BYTES, BLOB_QUOTA_BYTES, BLOB_CHUNK_BYTES). */
+  blob?: Partial<BlobSettings> | undefined;
 }
+
+export interface BlobSettings {
+  ttlMs: number;
+  maxBytes: number;
+  quotaBytes: number;
+  chunkBytes: number;
+}
+
+/** The blob store's defaults: the same as the variables' (`blobEnvShape`). */
+export const BLOB_DEFAULTS: BlobSettings = {
+  ttlMs: 24 * 3600 * 1000,
+  maxBytes: 256 * 1024 * 1024,
+  quotaBytes: 4 * 1024 ** 3,
+  chunkBytes: 1024 * 1024,
+};
 
 export interface VectorStoreOptions {
   /** Directory of the embedded database (default `<dataDir>/vectors`). */
@@ -145,6 +163,12 @@ export interface Platform {
    * so a Redis outage answers `registry_unavailable` instead of waiting), else a SQLite file under the data dir.
    */
   policyRegistry(options?: PolicyRegistryOptions): PolicyRegistry;
+  /**
+   * The files passed between services (uploads, large results): in Redis when the platform has a `REDIS_URL`
+   * (chunked, with TTL, size cap and quota: no directory shared between pods), else in `<dataDir>/blobs`.
+   * Closed at the `store` stage.
+   */
+  blobStore(): BlobStore;
   /** Register a shutdown step of something an app built on the platform's services (closed at its stage). */
   addShutdownStep(stage: Stage, name: string, close: () => Promise<void>): void;
   /** extraction-api's task store (spec 003): a SQLite file, `<dataDir>/tasks.db` unless `path` (`DB_PATH`) says otherwise. */
@@ -306,6 +330,21 @@ export const createPlatform = (options: PlatformOptions): Platform => {
         // A store: closed after the workers and queues that may still update revisions.
         steps.push({ stage: 'store', name: 'policy registry', close: () => registry.close() });
         return registry;
+      }),
+    blobStore: () =>
+      once('blob-store', () => {
+        const settings = { ...BLOB_DEFAULTS, ...options.blob };
+        const limits = { ttlMs: settings.ttlMs, maxBytes: settings.maxBytes, quotaBytes: settings.quotaBytes };
+        const store: BlobStore = options.redisUrl
+          ? new RedisBlobStore({
+              url: options.redisUrl,
+              keyPrefix: `${options.redisPrefix ?? 'lectern'}:blob:`,
+              limits,
+              chunkBytes: settings.chunkBytes,
+            })
+          : new LocalBlobStore({ root: resolve(dataDir, 'blobs'), limits });
+        steps.push({ stage: 'store', name: 'blob store', close: () => store.close() });
+        return store;
       }),
     addShutdownStep: (stage, name, close) => {
       steps.push({ stage, name, close });
