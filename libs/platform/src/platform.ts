@@ -285,6 +285,8 @@ export const createPlatform = (options: PlatformOptions): Platform => {
         });
         // In-process, the worker is in this process: the bytes a caller read are handed over, not staged.
         const handedOver = options.redisUrl ? undefined : new HandedOverFiles();
+        // Distributed: uploads and large results go through the blob store (no directory shared by pods).
+        const blobs = options.redisUrl ? platform.blobStore() : undefined;
         const concurrency = options.redisUrl ? o.workers.distributed : o.workers.embedded;
         if (!options.redisUrl && concurrency < 1)
           throw new Error('embedded mode needs at least one conversion worker in this process');
@@ -296,12 +298,18 @@ export const createPlatform = (options: PlatformOptions): Platform => {
                   engine,
                   inlineMaxBytes: o.inlineMaxBytes,
                   ...(handedOver ? { handedOver } : {}),
+                  ...(blobs ? { blobs } : {}),
                 }),
                 { concurrency },
               )
             : undefined;
         if (worker) steps.push({ stage: 'worker', name: 'conversion worker', close: () => worker.close() });
-        const submitter = createConversionSubmitter({ queue, dataDir, ...(handedOver ? { handedOver } : {}) });
+        const submitter = createConversionSubmitter({
+          queue,
+          dataDir,
+          ...(handedOver ? { handedOver } : {}),
+          ...(blobs ? { blobs } : {}),
+        });
         if (o.filesTtlMs !== undefined) {
           const ttlMs = o.filesTtlMs;
           const janitor = startStorageJanitor({
