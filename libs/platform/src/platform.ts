@@ -31,7 +31,7 @@ import {
 } from '@lectern/queue';
 import { createRedisPolicyRegistry, createSqlitePolicyRegistry, type PolicyRegistry } from '@lectern/policy-registry';
 import type { Logger } from '@lectern/runtime';
-import { SqliteTaskStore, type TaskStore } from '@lectern/task-store';
+import { RedisTaskStore, SqliteTaskStore, type TaskStore } from '@lectern/task-store';
 import type { z } from 'zod';
 import { createVectorStore, type FusionDefaults, type VectorStore } from '@lectern/vector-store';
 
@@ -90,7 +90,7 @@ export interface PolicyRegistryOptions {
 }
 
 export interface TaskStoreOptions {
-  /** The SQLite file (default `<dataDir>/tasks.db`). */
+  /** The SQLite file (default `<dataDir>/tasks.db`); unused with Redis. */
   path?: string | undefined;
 }
 
@@ -171,7 +171,10 @@ export interface Platform {
   blobStore(): BlobStore;
   /** Register a shutdown step of something an app built on the platform's services (closed at its stage). */
   addShutdownStep(stage: Stage, name: string, close: () => Promise<void>): void;
-  /** extraction-api's task store (spec 003): a SQLite file, `<dataDir>/tasks.db` unless `path` (`DB_PATH`) says otherwise. */
+  /**
+   * extraction-api's task store (spec 003): on the platform's Redis when it has one (any number of API replicas),
+   * else a SQLite file, `<dataDir>/tasks.db` unless `path` (`DB_PATH`) says otherwise.
+   */
   taskStore(options?: TaskStoreOptions): TaskStore;
   /**
    * This process's worker on the queue `definition` names (the queue built once as by `queue`), running `handler`;
@@ -359,7 +362,9 @@ export const createPlatform = (options: PlatformOptions): Platform => {
     },
     taskStore: (o = {}) =>
       once('task-store', () => {
-        const store = new SqliteTaskStore({ path: o.path ? resolve(o.path) : resolve(dataDir, 'tasks.db') });
+        const store: TaskStore = options.redisUrl
+          ? new RedisTaskStore({ url: options.redisUrl, keyPrefix: `${options.redisPrefix ?? 'lectern'}:tasks:` })
+          : new SqliteTaskStore({ path: o.path ? resolve(o.path) : resolve(dataDir, 'tasks.db') });
         steps.push({ stage: 'store', name: 'task store', close: () => store.close() });
         return store;
       }),
