@@ -8,7 +8,11 @@ import nx from '@nx/eslint-plugin';
  */
 const rawClients = [
   { name: 'bullmq', allowedIn: ['libs/queue'], use: '@lectern/queue' },
-  { name: 'ioredis', allowedIn: ['libs/queue', 'libs/policy-registry'], use: '@lectern/queue' },
+  {
+    name: 'ioredis',
+    allowedIn: ['libs/queue', 'libs/policy-registry', 'libs/blob-store', 'libs/task-store'],
+    use: '@lectern/queue',
+  },
   { name: '@qdrant/js-client-rest', allowedIn: ['libs/vector-store'], use: '@lectern/vector-store' },
   {
     name: 'better-sqlite3',

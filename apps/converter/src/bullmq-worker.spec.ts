@@ -8,7 +8,8 @@ import { closeRedis, connectRedis, type RedisConnection } from '@lectern/queue';
 import { numberedPdfFile, silentLogger, startRedis, type TestRedis } from '@lectern/testing';
 import { installShutdown } from '@lectern/transport';
 import { createHash } from 'node:crypto';
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pollTask, postFile, startConverter, type TestConverter } from './converter.testkit.js';
@@ -64,7 +65,7 @@ afterAll(async () => {
 });
 
 describe('converter with REDIS_URL (BullMQ worker on the "conversion" queue)', () => {
-  it('converts a task end to end through redis-server; a large result is written to DATA_DIR and referenced', async () => {
+  it('converts a task end to end through redis-server; a large result is put in the blob store (Redis) and referenced', async () => {
     const converter = await start({ INLINE_RESULT_MAX_BYTES: '10000' });
     const { task_id } = await submit(converter, { path: NPPF });
     expect(task_id).toBe(`convert-${nppfSha}`);
@@ -79,19 +80,21 @@ describe('converter with REDIS_URL (BullMQ worker on the "conversion" queue)', (
       await (await fetch(`${converter.baseUrl}/tasks/${task_id}/result`)).json(),
     );
     expect(result).toMatchObject({ fingerprint: nppfSha, page_count: 82 });
-    // Redis holds only the reference; the JSON is in the shared data directory.
+    // The job holds only the reference; the JSON is in the blob store (chunked Redis values), not in DATA_DIR.
     const stored = await inspect.hget(`${prefix}:conversion:${task_id}`, 'returnvalue');
     expect(JSON.parse(stored ?? 'null')).toMatchObject({
       version: 1,
-      kind: 'data_dir',
-      file: { path: `conversions/${task_id}.json` },
+      kind: 'blob',
+      file: { key: `conversion/results/${task_id}.json` },
     });
     expect((stored ?? '').length).toBeLessThan(1000);
-    expect((await stat(join(converter.dataDir, 'conversions', `${task_id}.json`))).size).toBeGreaterThan(100_000);
+    const size = await inspect.hget(`${prefix}:blob:meta:conversion/results/${task_id}.json`, 'size');
+    expect(Number(size)).toBeGreaterThan(100_000);
+    expect(existsSync(join(converter.dataDir, 'conversions', `${task_id}.json`))).toBe(false);
   });
 
-  it('converts the same file once across two replicas sharing Redis and DATA_DIR (API-only + worker)', async () => {
-    const dataDir = await mkdtemp(join(tmpdir(), 'lectern-shared-data-'));
+  it('converts the same file once across two replicas sharing Redis and no directory (API-only + worker)', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'lectern-api-data-'));
     try {
       const api = await start({ CONVERTER_CONCURRENCY: '0' }, dataDir);
       const [a, b] = await Promise.all([submit(api, { path: NPPF }), submit(api, { path: NPPF })]);
@@ -103,7 +106,7 @@ describe('converter with REDIS_URL (BullMQ worker on the "conversion" queue)', (
       expect(early.status).toBe(409);
       expect(RestErrorSchema.parse(await early.json()).error.code).toBe('task_not_finished');
 
-      const worker = await start({}, dataDir);
+      const worker = await start({}); // its own DATA_DIR: the upload reaches it through the blob store
       const third = await submit(worker, { path: NPPF });
       expect(third).toMatchObject({ task_id: a.task_id, deduplicated: true });
       expect((await pollTask(api.baseUrl, a.task_id)).at(-1)).toMatchObject({ status: 'succeeded' });
@@ -168,6 +171,7 @@ describe('converter with REDIS_URL (BullMQ worker on the "conversion" queue)', (
       'conversion queue',
       'redis',
       'conversion pools',
+      'blob store',
     ]);
     const job = await inspect.hgetall(`${prefix}:conversion:${task_id}`);
     expect(job['finishedOn']).toBeDefined();

@@ -10,6 +10,7 @@ import {
   parseEnv,
 } from '@lectern/runtime';
 import { MAX_TIMER_MS } from '@lectern/contracts';
+import { blobEnvShape } from '@lectern/platform';
 import { OCR_THRESHOLDS } from '@lectern/conversion';
 import { z } from 'zod';
 
@@ -39,6 +40,8 @@ export const ConverterEnvSchema = z
     /** Disk quota of DATA_DIR/uploads + DATA_DIR/conversions; uploads beyond it answer 507. 0 = no quota. */
     CONVERSION_STORAGE_QUOTA_BYTES: envInt(10 * 1024 ** 3, 0),
     REDIS_URL: envUrl(),
+    /** The blob store (distributed mode: uploads and large results in Redis): BLOB_TTL_S, BLOB_MAX_BYTES, ... */
+    ...blobEnvShape,
   })
   .refine((env) => env.CONVERTER_CONCURRENCY > 0 || env.REDIS_URL !== undefined, {
     path: ['CONVERTER_CONCURRENCY'],

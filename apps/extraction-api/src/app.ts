@@ -9,7 +9,7 @@ import {
   type ExtractionTaskQueue,
 } from '@lectern/extraction';
 import { LECTERN_VERSION, type Logger } from '@lectern/runtime';
-import type { TaskStore } from '@lectern/task-store';
+import { TaskUploads, type TaskStore } from '@lectern/task-store';
 import { createHttpApp } from '@lectern/transport';
 import type { FastifyInstance } from 'fastify';
 import { resolve } from 'node:path';
@@ -26,6 +26,8 @@ export interface ExtractionDeps {
   store?: TaskStore;
   /** The `extraction-task` queue the tasks run on (`extractionModule(platform, config).taskQueue`); required with a store. */
   taskQueue?: ExtractionTaskQueue;
+  /** Where task uploads are kept (`extractionModule(...).taskUploads`; default: DATA_DIR alone, embedded). */
+  uploads?: TaskUploads;
 }
 
 /**
@@ -49,8 +51,10 @@ export const buildApp = (deps: ExtractionDeps): FastifyInstance => {
   if (!deps.taskQueue) throw new Error('extraction-api: a task store needs its task queue');
   const settings = llmSettings(config);
   const extractor = resolveExtractor(settings);
+  const uploads = deps.uploads ?? new TaskUploads({ dataDir: resolve(config.DATA_DIR) });
   const runner = new ExtractionRunner({
     store,
+    uploads,
     queue: deps.taskQueue,
     extractor,
     provider: extractor === 'local' ? undefined : createLlmProvider(settings, extractor, deps.logger),
@@ -82,6 +86,7 @@ export const buildApp = (deps: ExtractionDeps): FastifyInstance => {
       store,
       runner,
       dataDir: resolve(config.DATA_DIR),
+      uploads,
       maxUploadBytes: config.MAX_UPLOAD_BYTES,
     }),
   );

@@ -26,4 +26,5 @@ export const extractionAppDeps = ({ extraction }: ComposedExtraction) => ({
   docTools: extraction.docTools.tools,
   store: extraction.taskStore,
   taskQueue: extraction.taskQueue,
+  uploads: extraction.taskUploads,
 });

@@ -10,6 +10,7 @@ import {
   parseEnv,
   queueEnvShape,
 } from '@lectern/runtime';
+import { blobEnvShape } from '@lectern/platform';
 import { z } from 'zod';
 
 /**
@@ -23,6 +24,8 @@ export const ExtractionEnvSchema = z.object({
   MCP_HTTP_SESSIONS: envEnum(['stateless', 'stateful'] as const, 'stateless'),
   /** How this process's queue workers (extraction tasks, conversion when embedded) hold their jobs. */
   ...queueEnvShape,
+  /** Distributed mode: task uploads and conversion files in the blob store (BLOB_TTL_S, BLOB_MAX_BYTES, ...). */
+  ...blobEnvShape,
   EXTRACTION_API_PORT: envPort(8000),
   /** Bearer token of this REST API; default: MCP_API_KEY. Unset/empty → no auth. */
   EXTRACTION_API_KEY: envString(),

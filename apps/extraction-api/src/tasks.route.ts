@@ -12,7 +12,7 @@ import {
 } from '@lectern/contracts';
 import { discardReceivedFile, receiveConversionFile, type ReceivedFile } from '@lectern/conversion-job';
 import type { ExtractionRunner } from '@lectern/extraction';
-import { keepTaskUpload, newTaskId, removeTaskUpload, type TaskRecord, type TaskStore } from '@lectern/task-store';
+import { newTaskId, type TaskRecord, type TaskStore, type TaskUploads } from '@lectern/task-store';
 import { describeZodError, readMultipartUpload } from '@lectern/transport';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { extractionTaskSchemas } from './tasks.openapi.js';
@@ -21,6 +21,8 @@ export interface TaskRoutesDeps {
   store: TaskStore;
   runner: ExtractionRunner;
   dataDir: string;
+  /** Where task uploads are kept (distributed: in the blob store too, for the replica that runs the task). */
+  uploads: TaskUploads;
   maxUploadBytes: number;
 }
 
@@ -88,8 +90,8 @@ const receiveTask = async (
 
 /** Spec 003 section 4's task API, plus `GET /tasks` (newest first) and `DELETE /tasks/{id}`. */
 export const registerTaskRoutes = (app: FastifyInstance, deps: TaskRoutesDeps): void => {
-  const find = (id: string): TaskRecord => {
-    const task = TASK_ID.test(id) ? deps.store.get(id) : undefined;
+  const find = async (id: string): Promise<TaskRecord> => {
+    const task = TASK_ID.test(id) ? await deps.store.get(id) : undefined;
     if (!task) throw new AppError('task_not_found', `No task ${id.slice(0, 64)}.`, { httpStatus: 404 });
     return task;
   };
@@ -99,19 +101,19 @@ export const registerTaskRoutes = (app: FastifyInstance, deps: TaskRoutesDeps): 
     const taskId = newTaskId();
     let uploadPath: string;
     try {
-      uploadPath = await keepTaskUpload(deps.dataDir, taskId, received.absolutePath, received.filename);
+      uploadPath = await deps.uploads.keep(taskId, received.absolutePath, received.filename);
     } finally {
       await discardReceivedFile(received);
     }
     // persisted (queued) before it is acknowledged
-    deps.store.create({
+    await deps.store.create({
       task_id: taskId,
       original_filename: received.filename,
       upload_path: uploadPath,
       schema,
       extractor: deps.runner.extractor,
     });
-    deps.runner.enqueue(taskId);
+    await deps.runner.enqueue(taskId);
     const body: ExtractionTaskCreated = { task_id: taskId };
     return reply.code(202).header('location', `/tasks/${taskId}`).send(body);
   });
@@ -119,7 +121,7 @@ export const registerTaskRoutes = (app: FastifyInstance, deps: TaskRoutesDeps): 
   app.get('/tasks', { schema: extractionTaskSchemas.list }, async (request) => {
     const parsed = ExtractionTaskListQuerySchema.safeParse(request.query ?? {});
     if (!parsed.success) throw invalid(`Invalid query: ${describeZodError(parsed.error)}`);
-    const page = deps.store.list(parsed.data);
+    const page = await deps.store.list(parsed.data);
     const body: ExtractionTaskList = {
       tasks: page.tasks.map(toStatus),
       ...(page.next_cursor ? { next_cursor: page.next_cursor } : {}),
@@ -128,14 +130,14 @@ export const registerTaskRoutes = (app: FastifyInstance, deps: TaskRoutesDeps): 
   });
 
   app.get<{ Params: { id: string } }>('/tasks/:id', { schema: extractionTaskSchemas.status }, async (request) =>
-    toStatus(find(request.params.id)),
+    toStatus(await find(request.params.id)),
   );
 
   app.get<{ Params: { id: string } }>(
     '/tasks/:id/result',
     { schema: extractionTaskSchemas.result },
     async (request, reply) => {
-      const task = find(request.params.id);
+      const task = await find(request.params.id);
       if (task.status === 'failed' && task.error) {
         const body: ExtractionTaskFailed = { task_id: task.task_id, status: 'failed', error: task.error };
         return reply.code(422).send(body);
@@ -155,10 +157,10 @@ export const registerTaskRoutes = (app: FastifyInstance, deps: TaskRoutesDeps): 
     '/tasks/:id',
     { schema: extractionTaskSchemas.remove },
     async (request, reply) => {
-      const task = find(request.params.id);
+      const task = await find(request.params.id);
       deps.runner.cancel(task.task_id);
-      deps.store.delete(task.task_id);
-      await removeTaskUpload(deps.dataDir, task.task_id);
+      await deps.store.delete(task.task_id);
+      await deps.uploads.remove(task.task_id, task.upload_path);
       return reply.code(204).send();
     },
   );

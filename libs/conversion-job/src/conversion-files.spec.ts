@@ -6,7 +6,15 @@ import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { loadConversionResult, stageConversionFile, storeConversionResult } from './conversion-files.js';
+import { LocalBlobStore } from '@lectern/blob-store';
+import {
+  loadConversionResult,
+  receiveConversionFile,
+  stageConversionFile,
+  stageReceivedBlob,
+  storeConversionResult,
+  uploadBlobKey,
+} from './conversion-files.js';
 import { resolveDataPath, safeFilename } from './data-dir.js';
 
 /** A generated 82-page PDF on disk (this suite runs without ../shared). */
@@ -95,7 +103,10 @@ describe('stageConversionFile', () => {
     const staged = await stageConversionFile(dataDir, Readable.from([Buffer.from('hello')]), '../../etc/passwd.txt', {
       maxBytes: 100,
     });
-    expect(staged.file.path).toMatch(/^uploads\/[0-9a-f]{64}\/passwd\.txt$/);
+    expect(staged.file).toMatchObject({
+      kind: 'data_dir',
+      path: expect.stringMatching(/^uploads\/[0-9a-f]{64}\/passwd\.txt$/),
+    });
   });
 });
 
@@ -149,5 +160,35 @@ describe('storeConversionResult / loadConversionResult', () => {
       code: 'result_unavailable',
       httpStatus: 410,
     });
+  });
+});
+
+describe('through the blob store (distributed mode)', () => {
+  const blobsIn = (dir: string) =>
+    new LocalBlobStore({ root: join(dir, 'blobs'), limits: { ttlMs: 0, maxBytes: 50e6, quotaBytes: 100e6 } });
+
+  it('stages a received file as a content-addressed blob and deletes the received copy', async () => {
+    const blobs = blobsIn(dataDir);
+    const received = await receiveConversionFile(dataDir, createReadStream(NPPF), 'NPPF December 2024.pdf', {
+      maxBytes: 50e6,
+    });
+    const staged = await stageReceivedBlob(blobs, received);
+    expect(staged.file).toEqual({ kind: 'blob', key: `conversion/uploads/${received.sha256}/NPPF_December_2024.pdf` });
+    expect(
+      (await blobs.get(uploadBlobKey(received.sha256, 'NPPF December 2024.pdf')))?.equals(await readFile(NPPF)),
+    ).toBe(true);
+    expect(await readdir(join(dataDir, 'uploads', '.incoming'))).toEqual([]);
+  });
+
+  it('puts a large result in the blob store and reads it back verified; a damaged or missing one is result_unavailable', async () => {
+    const blobs = blobsIn(dataDir);
+    const result = sampleResult('word '.repeat(50_000));
+    const stored = await storeConversionResult(dataDir, 'convert-big', result, { inlineMaxBytes: 64 * 1024, blobs });
+    expect(stored).toMatchObject({ kind: 'blob', file: { key: 'conversion/results/convert-big.json' } });
+    await expect(loadConversionResult(dataDir, stored, blobs)).resolves.toEqual(result);
+    await blobs.put('conversion/results/convert-big.json', Buffer.from(JSON.stringify({ ...result, markdown: 'x' })));
+    await expect(loadConversionResult(dataDir, stored, blobs)).rejects.toMatchObject({ code: 'result_unavailable' });
+    await blobs.delete('conversion/results/convert-big.json');
+    await expect(loadConversionResult(dataDir, stored, blobs)).rejects.toMatchObject({ httpStatus: 410 });
   });
 });

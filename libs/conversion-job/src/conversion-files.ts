@@ -7,7 +7,8 @@ import {
   type ConversionResult,
 } from '@lectern/contracts';
 import { createHash, randomUUID } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
+import type { BlobStore } from '@lectern/blob-store';
+import { createReadStream, createWriteStream } from 'node:fs';
 import { access, mkdir, readFile, rename, rm, rmdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { Transform, type Readable } from 'node:stream';
@@ -15,9 +16,10 @@ import { pipeline } from 'node:stream/promises';
 import { resolveDataPath, safeFilename } from './data-dir.js';
 
 export interface StagedFile {
-  /** For the job payload: relative to the shared data directory. */
-  file: Extract<ConversionFileRef, { kind: 'data_dir' }>;
-  absolutePath: string;
+  /** For the job payload: relative to the data directory (embedded), or a blob store key (distributed). */
+  file: Exclude<ConversionFileRef, { kind: 'local_path' }>;
+  /** Where the file is on this machine (data directory only). */
+  absolutePath?: string;
   filename: string;
   sha256: string;
   byteSize: number;
@@ -112,11 +114,58 @@ export const stageConversionFile = async (
   limits: ReceiveLimits,
 ): Promise<StagedFile> => promoteReceivedFile(dataDir, await receiveConversionFile(dataDir, source, filename, limits));
 
+/** The blob key of an upload: content-addressed like `uploads/<sha256>/<name>` in the data directory. */
+export const uploadBlobKey = (sha256: string, filename: string): string =>
+  `conversion/uploads/${sha256}/${
+    safeFilename(filename)
+      .replace(/[^A-Za-z0-9._-]/g, '_')
+      .replace(/^[._-]+/, '') || 'document'
+  }`;
+
 /**
- * Delete an upload a job no longer needs (`uploads/<sha256>/<name>`, and its directory when empty). Other
- * payload files (a producer's own local path) are never touched.
+ * Distributed mode: a received file put into the blob store (`conversion/uploads/<sha256>/<name>`), where a
+ * converter worker on any node reads it; the received file is deleted either way.
  */
-export const removeStagedUpload = async (dataDir: string, file: ConversionFileRef): Promise<void> => {
+export const stageReceivedBlob = async (blobs: BlobStore, received: ReceivedFile): Promise<StagedFile> => {
+  try {
+    const key = uploadBlobKey(received.sha256, received.filename);
+    await blobs.put(key, createReadStream(received.absolutePath));
+    return {
+      file: { kind: 'blob', key },
+      filename: received.filename,
+      sha256: received.sha256,
+      byteSize: received.byteSize,
+    };
+  } finally {
+    await discardReceivedFile(received);
+  }
+};
+
+/** Distributed mode: bytes already read and hashed by the caller, put into the blob store. */
+export const stageBlobBytes = async (
+  blobs: BlobStore,
+  bytes: Uint8Array,
+  filename: string,
+  sha256: string,
+): Promise<StagedFile> => {
+  const key = uploadBlobKey(sha256, filename);
+  await blobs.put(key, bytes);
+  return { file: { kind: 'blob', key }, filename: safeFilename(filename), sha256, byteSize: bytes.length };
+};
+
+/**
+ * Delete an upload a job no longer needs (`uploads/<sha256>/<name>`, and its directory when empty, or its blob).
+ * Other payload files (a producer's own local path) are never touched.
+ */
+export const removeStagedUpload = async (
+  dataDir: string,
+  file: ConversionFileRef,
+  blobs?: BlobStore,
+): Promise<void> => {
+  if (file.kind === 'blob') {
+    if (blobs && file.key.startsWith('conversion/uploads/')) await blobs.delete(file.key);
+    return;
+  }
   if (file.kind !== 'data_dir' || !file.path.startsWith('uploads/')) return;
   const path = await resolveDataPath(dataDir, file.path);
   await rm(path, { force: true });
@@ -144,8 +193,20 @@ export const stageConversionBytes = async (
 };
 
 /** Where a payload's file is on this machine (data-dir paths are contained; local paths are taken as given). */
-export const resolveConversionFile = async (dataDir: string, file: ConversionFileRef): Promise<string> =>
-  file.kind === 'data_dir' ? resolveDataPath(dataDir, file.path) : file.path;
+export const resolveConversionFile = async (
+  dataDir: string,
+  file: Exclude<ConversionFileRef, { kind: 'blob' }>,
+): Promise<string> => (file.kind === 'data_dir' ? resolveDataPath(dataDir, file.path) : file.path);
+
+/** The upload of a job is gone from the blob store (expired, or deleted): the job cannot succeed. */
+export const uploadMissing = (filename: string): AppError =>
+  new AppError(
+    'upload_missing',
+    `The upload of ${filename} expired or was removed before it was converted; submit it again.`,
+    {
+      httpStatus: 410,
+    },
+  );
 
 /** Results above this size go to a file in the data directory instead of Redis (default). */
 export const DEFAULT_INLINE_RESULT_BYTES = 512 * 1024;
@@ -158,11 +219,22 @@ export const storeConversionResult = async (
   dataDir: string,
   jobId: string,
   result: ConversionResult,
-  options: { inlineMaxBytes?: number } = {},
+  options: { inlineMaxBytes?: number | undefined; blobs?: BlobStore | undefined } = {},
 ): Promise<ConversionJobResult> => {
   const json = JSON.stringify(result);
   const bytes = Buffer.byteLength(json);
   if (bytes <= (options.inlineMaxBytes ?? DEFAULT_INLINE_RESULT_BYTES)) return { version: 1, kind: 'inline', result };
+  if (options.blobs) {
+    const key = `conversion/results/${jobId}.json`;
+    const stored = await options.blobs.put(key, Buffer.from(json));
+    return {
+      version: 1,
+      kind: 'blob',
+      file: { key, byte_size: stored.byteSize, sha256: stored.sha256 },
+      fingerprint: result.fingerprint,
+      page_count: result.page_count,
+    };
+  }
   const relPath = `conversions/${jobId}.json`;
   const target = await resolveDataPath(dataDir, relPath);
   await mkdir(dirname(target), { recursive: true });
@@ -182,13 +254,19 @@ export const storeConversionResult = async (
 export const loadConversionResult = async (
   dataDir: string,
   jobResult: ConversionJobResult,
+  blobs?: BlobStore,
 ): Promise<ConversionResult> => {
   if (jobResult.kind === 'inline') return jobResult.result;
-  const path = await resolveDataPath(dataDir, jobResult.file.path);
   const missing = () =>
     new AppError('result_unavailable', 'The conversion result file is missing or damaged; submit the document again.', {
       httpStatus: 410,
     });
+  if (jobResult.kind === 'blob') {
+    const json = blobs ? await blobs.get(jobResult.file.key) : undefined;
+    if (!json || createHash('sha256').update(json).digest('hex') !== jobResult.file.sha256) throw missing();
+    return ConversionResultSchema.parse(JSON.parse(json.toString('utf8')));
+  }
+  const path = await resolveDataPath(dataDir, jobResult.file.path);
   await access(path).catch(() => {
     throw missing();
   });

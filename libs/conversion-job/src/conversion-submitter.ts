@@ -10,13 +10,28 @@ import {
 } from '@lectern/contracts';
 import { JOB_STALLED, type JobHandle, type JobQueue, type JobSnapshot } from '@lectern/queue';
 import { raceAbort } from '@lectern/runtime';
-import { loadConversionResult, removeStagedUpload, stageConversionBytes, type StagedFile } from './conversion-files.js';
+import type { BlobStore } from '@lectern/blob-store';
+import {
+  loadConversionResult,
+  promoteReceivedFile,
+  removeStagedUpload,
+  stageBlobBytes,
+  stageConversionBytes,
+  stageReceivedBlob,
+  type ReceivedFile,
+  type StagedFile,
+} from './conversion-files.js';
 import type { ConversionProgressReport } from './conversion.processor.js';
 import type { HandedOverFiles } from './handed-over-files.js';
 
-/** A document to convert: already staged under DATA_DIR/uploads, or read and hashed by the caller. */
+/**
+ * A document to convert: already staged (DATA_DIR/uploads or the blob store), received by a request (the submitter
+ * stages it where the workers read it: the data directory embedded, the blob store distributed), or read and hashed
+ * by the caller.
+ */
 export type SubmittedFile =
   | { kind: 'staged'; staged: StagedFile }
+  | { kind: 'received'; received: ReceivedFile }
   | { kind: 'read'; path: string; filename: string; bytes: Uint8Array; sha256: string };
 
 export interface ConvertCall {
@@ -42,9 +57,11 @@ export interface ConversionSubmitterDeps {
   dataDir: string;
   /**
    * Set when the queue's processor runs in this process: bytes a caller read are handed over in memory
-   * (no staging copy, no second read or hash). Unset (distributed mode): they are staged in DATA_DIR.
+   * (no staging copy, no second read or hash). Unset (distributed mode): they are staged in the blob store.
    */
   handedOver?: HandedOverFiles;
+  /** Distributed mode: uploads are staged in it and large results read from it (no directory shared by pods). */
+  blobs?: BlobStore;
 }
 
 const defaults = ConversionOptionsSchema.parse({});
@@ -73,8 +90,11 @@ export const jobOptions = (settings: ConversionJobOptions): ConversionJobOptions
     Object.entries(settings).filter(([k, v]) => v !== undefined && v !== defaults[k as keyof typeof defaults]),
   ) as ConversionJobOptions;
 
+const submittedName = (file: SubmittedFile): string =>
+  file.kind === 'staged' ? file.staged.filename : file.kind === 'received' ? file.received.filename : file.filename;
+
 export const createConversionSubmitter = (deps: ConversionSubmitterDeps): ConversionSubmitter => {
-  const { queue, dataDir, handedOver } = deps;
+  const { queue, dataDir, handedOver, blobs } = deps;
 
   /** Handed-over bytes live as long as their job: released when it settles, whoever waits for it. */
   const releaseWhenSettled = (handle: JobHandle<ConversionJobResult>): void => {
@@ -86,18 +106,23 @@ export const createConversionSubmitter = (deps: ConversionSubmitterDeps): Conver
    * The job already existed, so this producer's staged upload is not what it reads unless the paths are the same:
    * delete ours when the job is finished (it needs no file) or reads another (same bytes, another name).
    */
-  const dropUnneededUpload = async (
-    jobId: string,
-    ours: Extract<ConversionJobPayload['file'], { kind: 'data_dir' }>,
-  ): Promise<void> => {
+  const dropUnneededUpload = async (jobId: string, ours: StagedFile['file']): Promise<void> => {
     const job = await queue.getJob(jobId);
     if (!job) return;
     const theirs = job.payload.file;
-    if (job.status === 'succeeded' || theirs.kind !== 'data_dir' || theirs.path !== ours.path)
-      await removeStagedUpload(dataDir, ours).catch(() => undefined);
+    const same =
+      (theirs.kind === 'data_dir' && ours.kind === 'data_dir' && theirs.path === ours.path) ||
+      (theirs.kind === 'blob' && ours.kind === 'blob' && theirs.key === ours.key);
+    if (job.status === 'succeeded' || !same) await removeStagedUpload(dataDir, ours, blobs).catch(() => undefined);
   };
 
-  const enqueue = async (file: SubmittedFile, options: ConversionJobOptions) => {
+  /** A received file staged where the workers read it. */
+  const stageReceived = (received: ReceivedFile): Promise<StagedFile> =>
+    blobs ? stageReceivedBlob(blobs, received) : promoteReceivedFile(dataDir, received);
+
+  const enqueue = async (submitted: SubmittedFile, options: ConversionJobOptions) => {
+    const file: Exclude<SubmittedFile, { kind: 'received' }> =
+      submitted.kind === 'received' ? { kind: 'staged', staged: await stageReceived(submitted.received) } : submitted;
     const sha256 = file.kind === 'staged' ? file.staged.sha256 : file.sha256;
     const jobId = conversionJobId(sha256, options);
     let fileRef: ConversionJobPayload['file'];
@@ -113,13 +138,15 @@ export const createConversionSubmitter = (deps: ConversionSubmitterDeps): Conver
       ({ filename } = file);
       byteSize = file.bytes.length;
     } else {
-      const staged = await stageConversionBytes(dataDir, file.bytes, file.filename, sha256);
+      const staged = blobs
+        ? await stageBlobBytes(blobs, file.bytes, file.filename, sha256)
+        : await stageConversionBytes(dataDir, file.bytes, file.filename, sha256);
       ({ file: fileRef, filename, byteSize } = staged);
     }
     const payload: ConversionJobPayload = { version: 1, file: fileRef, filename, sha256, byte_size: byteSize, options };
     try {
       const handle = await queue.add(payload, { jobId });
-      if (handle.deduplicated && fileRef.kind === 'data_dir') await dropUnneededUpload(jobId, fileRef);
+      if (handle.deduplicated && fileRef.kind !== 'local_path') await dropUnneededUpload(jobId, fileRef);
       return { handle, held };
     } catch (error) {
       if (held) handedOver?.release(jobId);
@@ -149,15 +176,15 @@ export const createConversionSubmitter = (deps: ConversionSubmitterDeps): Conver
         // The caller may stop waiting (its own timeout); the job itself runs on for other waiters.
         const settled = handle.result();
         const result = await (call.signal ? raceAbort(settled, call.signal) : settled).catch((error: unknown) => {
-          throw asConversionFailure(error, file.kind === 'staged' ? file.staged.filename : file.filename);
+          throw asConversionFailure(error, submittedName(file));
         });
-        return await loadConversionResult(dataDir, result);
+        return await loadConversionResult(dataDir, result, blobs);
       } finally {
         stop();
         if (held) releaseWhenSettled(handle);
       }
     },
     getJob: (jobId) => queue.getJob(jobId),
-    loadResult: (result) => loadConversionResult(dataDir, result),
+    loadResult: (result) => loadConversionResult(dataDir, result, blobs),
   };
 };

@@ -1,7 +1,9 @@
 import { AppError, ConversionErrorCode, type ConversionJobPayload, type ConversionJobResult } from '@lectern/contracts';
+import type { BlobStore } from '@lectern/blob-store';
 import type { ConversionEngine } from '@lectern/conversion';
+import { createHash } from 'node:crypto';
 import { isPermanentError, markPermanent, type JobContext, type JobHandler } from '@lectern/queue';
-import { removeStagedUpload, resolveConversionFile, storeConversionResult } from './conversion-files.js';
+import { removeStagedUpload, resolveConversionFile, storeConversionResult, uploadMissing } from './conversion-files.js';
 import type { HandedOverFiles } from './handed-over-files.js';
 
 export interface ConversionProgressReport {
@@ -19,6 +21,8 @@ export interface ConversionProcessorDeps {
   inlineMaxBytes?: number;
   /** Bytes the producer in this process has already read and hashed (in-process queue only). */
   handedOver?: HandedOverFiles;
+  /** Distributed mode: uploads are read from it and large results written to it (no shared directory). */
+  blobs?: BlobStore;
 }
 
 /** Page progress -> percent: pages are the work; the last percent is left for writing the result. */
@@ -38,7 +42,8 @@ const percentOf = (p: ConversionProgressReport): number | undefined =>
 export const createConversionProcessor =
   (deps: ConversionProcessorDeps): JobHandler<ConversionJobPayload, ConversionJobResult> =>
   async (payload, context) => {
-    const ended = (): Promise<void> => removeStagedUpload(deps.dataDir, payload.file).catch(() => undefined);
+    const ended = (): Promise<void> =>
+      removeStagedUpload(deps.dataDir, payload.file, deps.blobs).catch(() => undefined);
     try {
       const stored = await convertAndStore(deps, payload, context);
       await ended();
@@ -54,10 +59,12 @@ const convertAndStore = async (
   payload: ConversionJobPayload,
   context: JobContext,
 ): Promise<ConversionJobResult> => {
-  const inMemory = deps.handedOver?.get(context.jobId);
+  const inMemory = deps.handedOver?.get(context.jobId) ?? (await readBlob(deps, payload));
   const input = inMemory
     ? { bytes: inMemory.bytes, filename: payload.filename, fingerprint: inMemory.sha256 }
-    : { path: await resolveConversionFile(deps.dataDir, payload.file) };
+    : {
+        path: await resolveConversionFile(deps.dataDir, payload.file as Exclude<typeof payload.file, { kind: 'blob' }>),
+      };
   let percent = 0;
   const result = await deps.engine
     .convert(input, {
@@ -83,7 +90,19 @@ const convertAndStore = async (
   }
   const stored = await storeConversionResult(deps.dataDir, context.jobId, result, {
     inlineMaxBytes: deps.inlineMaxBytes,
+    blobs: deps.blobs,
   });
   context.log(`converted ${result.page_count} page(s), method ${result.method}, stored ${stored.kind}`);
   return stored;
+};
+
+/** A blob upload's bytes, hashed here (the fingerprint check compares them with the payload's), or undefined for a file. */
+const readBlob = async (
+  deps: ConversionProcessorDeps,
+  payload: ConversionJobPayload,
+): Promise<{ bytes: Uint8Array; sha256: string } | undefined> => {
+  if (payload.file.kind !== 'blob') return undefined;
+  const bytes = deps.blobs ? await deps.blobs.get(payload.file.key) : undefined;
+  if (!bytes) throw uploadMissing(payload.filename);
+  return { bytes, sha256: createHash('sha256').update(bytes).digest('hex') };
 };

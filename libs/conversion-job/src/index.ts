@@ -19,8 +19,12 @@ export {
   removeStagedUpload,
   resolveConversionFile,
   stageConversionBytes,
+  stageBlobBytes,
   stageConversionFile,
+  stageReceivedBlob,
   storeConversionResult,
+  uploadBlobKey,
+  uploadMissing,
 } from './conversion-files.js';
 export type { ReceivedFile, ReceiveLimits, StagedFile } from './conversion-files.js';
 export { resolveDataPath, safeFilename } from './data-dir.js';

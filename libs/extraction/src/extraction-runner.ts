@@ -10,7 +10,7 @@ import {
 import { SUPPORTED_EXTENSIONS } from '@lectern/conversion';
 import type { JobContext, JobQueue, JobWorker } from '@lectern/queue';
 import type { Logger } from '@lectern/runtime';
-import type { TaskRecord, TaskStore } from '@lectern/task-store';
+import { interruptedError, type TaskRecord, type TaskStore, type TaskUploads } from '@lectern/task-store';
 import { setMaxListeners } from 'node:events';
 import { extname } from 'node:path';
 import { runAgent } from './agent/agent-loop.js';
@@ -26,6 +26,8 @@ export type ExtractionTaskQueue = JobQueue<ExtractionTaskJobPayload, ExtractionT
 
 export interface ExtractionRunnerOptions {
   store: TaskStore;
+  /** Where the task uploads are (distributed: fetched from the blob store into this replica's DATA_DIR). */
+  uploads: TaskUploads;
   /** Where tasks wait and run; its attempts should be `maxRetries + 1`. */
   queue: ExtractionTaskQueue;
   /** One MCP session to the doc tools per task. */
@@ -97,29 +99,30 @@ export class ExtractionRunner {
     return this.options.extractor;
   }
 
-  /** Recover interrupted tasks, start the queue's worker, then enqueue every queued task. */
-  start(): void {
-    const recovered = this.options.store.recoverInterrupted(this.options.maxRetries);
+  /**
+   * Recover interrupted tasks (a store this process owns: every task left running; a shared store: none, the
+   * queue delivers a dead worker's job again), start the queue's worker, then enqueue every queued task (a job
+   * already on the queue is not added twice: same job id).
+   */
+  async start(): Promise<void> {
+    const recovered = await this.options.store.recoverInterrupted(this.options.maxRetries);
     if (recovered.requeued.length || recovered.failed.length)
       this.options.log.warn(recovered, 'tasks interrupted by a restart: re-queued or failed');
     this.worker ??= this.options.queue.process((payload, ctx) => this.runJob(payload.task_id, ctx), {
       concurrency: this.options.maxConcurrent,
     });
-    for (const id of this.options.store.queuedIds()) this.enqueue(id);
+    for (const id of await this.options.store.queuedIds()) await this.enqueue(id);
   }
 
   /** Put a queued task on the queue (one job per task and attempt count: a job id never hides a re-queued task). */
-  enqueue(taskId: string): void {
+  async enqueue(taskId: string): Promise<void> {
     if (this.closed) return;
-    const attempts = this.options.store.get(taskId)?.attempts ?? 0;
-    this.options.queue
-      .add({ version: 1, task_id: taskId }, { jobId: extractionTaskJobId(taskId, attempts) })
-      .catch((err: unknown) =>
-        this.options.log.error(
-          { err, task_id: taskId },
-          'extraction task could not be queued; it runs after a restart',
-        ),
-      );
+    try {
+      const attempts = (await this.options.store.get(taskId))?.attempts ?? 0;
+      await this.options.queue.add({ version: 1, task_id: taskId }, { jobId: extractionTaskJobId(taskId, attempts) });
+    } catch (err) {
+      this.options.log.error({ err, task_id: taskId }, 'extraction task could not be queued; it runs after a restart');
+    }
   }
 
   /** Stop a task's work (it was deleted); a job still waiting finds no task to claim. */
@@ -146,21 +149,31 @@ export class ExtractionRunner {
     ctx.signal.addEventListener('abort', onQueueAbort, { once: true });
     this.running.set(taskId, controller);
     try {
-      return { version: 1, outcome: await this.runTask(taskId, controller) };
+      return { version: 1, outcome: await this.runTask(taskId, controller, ctx.jobId) };
     } finally {
       ctx.signal.removeEventListener('abort', onQueueAbort);
       this.running.delete(taskId);
     }
   }
 
-  private async runTask(taskId: string, controller: AbortController): Promise<ExtractionTaskJobResult['outcome']> {
+  private async runTask(
+    taskId: string,
+    controller: AbortController,
+    jobId: string,
+  ): Promise<ExtractionTaskJobResult['outcome']> {
     const { store, log } = this.options;
     if (this.closed) throw new AppError('shutting_down', 'The service is shutting down.', { httpStatus: 503 });
-    const task = store.claim(taskId, { stage: 'indexing' });
-    if (!task) return 'skipped'; // deleted or already taken
+    // a job delivered again after its worker died re-claims its task (one more attempt)
+    const task = await store.claim(taskId, { stage: 'indexing' }, jobId);
+    if (!task) return 'skipped'; // deleted, finished, or run by another job
+    if (task.attempts > this.options.maxRetries + 1) {
+      await store.fail(taskId, interruptedError(task.attempts - 1, this.options.maxRetries));
+      log.warn({ task_id: taskId, attempts: task.attempts - 1 }, 'extraction task interrupted too often; failed');
+      return 'failed';
+    }
     const ext = extname(task.original_filename).toLowerCase();
     if (!SUPPORTED_EXTENSIONS.includes(ext)) {
-      store.fail(taskId, {
+      await store.fail(taskId, {
         code: ExtractionErrorCodes.unsupported,
         message: `Unsupported file format: ${ext || '(no extension)'}`,
         details: [supportedList()],
@@ -181,7 +194,7 @@ export class ExtractionRunner {
     try {
       const result = await this.extract(task, controller.signal);
       if (controller.signal.aborted) throw controller.signal.reason;
-      store.succeed(taskId, result);
+      await store.succeed(taskId, result);
       log.info(
         { task_id: taskId, extractor: result.extractor, timing: result.timing, warnings: result.warnings.length },
         'extraction task succeeded',
@@ -196,11 +209,11 @@ export class ExtractionRunner {
         log.error({ err: error, task_id: taskId }, 'extraction task failed unexpectedly');
       if (!isFinal(error) && task.attempts <= this.options.maxRetries) {
         log.warn({ task_id: taskId, attempt: task.attempts, err: error }, 'extraction attempt failed; retrying');
-        if (store.requeue(taskId, `Attempt ${task.attempts} failed: ${toTaskError(error).message}`))
+        if (await store.requeue(taskId, `Attempt ${task.attempts} failed: ${toTaskError(error).message}`))
           throw retryLater(taskId, toTaskError(error));
         return 'skipped'; // deleted meanwhile
       }
-      store.fail(taskId, toTaskError(error));
+      await store.fail(taskId, toTaskError(error));
       log.warn({ task_id: taskId, error: toTaskError(error) }, 'extraction task failed');
       return 'failed';
     } finally {
@@ -211,6 +224,14 @@ export class ExtractionRunner {
   private async extract(task: TaskRecord, signal: AbortSignal): Promise<ExtractionResult> {
     const { store } = this.options;
     const startedAt = process.hrtime.bigint();
+    const uploadPath = await this.options.uploads.localPath(task);
+    if (!uploadPath)
+      throw new AppError('upload_missing', 'The uploaded document is no longer stored; submit it again.', {
+        httpStatus: 410,
+      });
+    // progress is informative: a failed write of it does not stop the task
+    const progress = (value: Parameters<TaskStore['setProgress']>[1]): void =>
+      void store.setProgress(task.task_id, value).catch(() => undefined);
     const fields = schemaFields(task.schema);
     const total = fields.length;
     const tools = await this.options.connectTools();
@@ -224,45 +245,40 @@ export class ExtractionRunner {
       let warnings: string[] = [];
       if (this.options.extractor === 'local') {
         const indexStarted = process.hrtime.bigint();
-        indexId = (await docIndexBuild(tools, task.upload_path, signal)).index_id;
+        indexId = (await docIndexBuild(tools, uploadPath, signal)).index_id;
         indexSeconds = Number(process.hrtime.bigint() - indexStarted) / 1e9;
-        store.setProgress(task.task_id, { stage: 'extracting', fields_done: 0, fields_total: total });
+        progress({ stage: 'extracting', fields_done: 0, fields_total: total });
         const local = await extractLocally({
           tools,
           indexId,
           fields,
           signal,
           read: chunks.reader(indexId),
-          onField: (done) =>
-            store.setProgress(task.task_id, { stage: 'extracting', fields_done: done, fields_total: total }),
+          onField: (done) => progress({ stage: 'extracting', fields_done: done, fields_total: total }),
         });
         ({ data, evidence, warnings } = local);
       } else {
         const agent = await runAgent({
           provider: this.options.provider!,
           tools,
-          filePath: task.upload_path,
+          filePath: uploadPath,
           schema: task.schema,
           signal,
           maxTurns: this.options.maxTurns,
           log: this.options.log.child({ task_id: task.task_id }),
           onChunk: chunks.remember,
           onSearch: (searches) =>
-            store.setProgress(task.task_id, {
-              stage: 'extracting',
-              fields_done: Math.min(searches, total),
-              fields_total: total,
-            }),
+            progress({ stage: 'extracting', fields_done: Math.min(searches, total), fields_total: total }),
         });
         indexSeconds = agent.indexSeconds;
-        indexId = agent.indexId ?? (await docIndexBuild(tools, task.upload_path, signal)).index_id;
+        indexId = agent.indexId ?? (await docIndexBuild(tools, uploadPath, signal)).index_id;
         ({ data, evidence } = agent);
         if (agent.refusals.length)
           warnings = [
             `The agent broke the search-then-read protocol ${agent.refusals.length} time(s); those calls were refused.`,
           ];
       }
-      store.setProgress(task.task_id, { stage: 'verifying', fields_done: total, fields_total: total });
+      progress({ stage: 'verifying', fields_done: total, fields_total: total });
       const outcome = await finalizeResult({
         tools,
         indexId,

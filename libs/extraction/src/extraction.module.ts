@@ -2,7 +2,7 @@ import { join, resolve } from 'node:path';
 import { extractionTaskQueue } from '@lectern/contracts';
 import { docToolsModule, type DocToolsEnv, type DocToolsModule } from '@lectern/doc-tools';
 import type { Platform } from '@lectern/platform';
-import type { TaskStore } from '@lectern/task-store';
+import { TaskUploads, type TaskStore } from '@lectern/task-store';
 import type { ExtractionTaskQueue } from './extraction-runner.js';
 import type { ExtractionEnv } from './extraction.env.js';
 
@@ -19,8 +19,10 @@ export const extractionTaskQueueOf = (
 export interface ExtractionModule {
   /** The document tools the extractors use (served at extraction-api's `/mcp`), indexing the task uploads too. */
   docTools: DocToolsModule;
-  /** The durable record of every task (a SQLite file: `DB_PATH`, default `<DATA_DIR>/tasks.db`). */
+  /** The durable record of every task (SQLite `DB_PATH`, default `<DATA_DIR>/tasks.db`; Redis with `REDIS_URL`). */
   taskStore: TaskStore;
+  /** The task uploads: under `DATA_DIR/uploads/`, and in the blob store in distributed mode (any replica runs a task). */
+  taskUploads: TaskUploads;
   /** The `extraction-task` queue the tasks run on. */
   taskQueue: ExtractionTaskQueue;
   /**
@@ -44,6 +46,10 @@ export const extractionModule = (platform: Platform, env: ExtractionEnv & DocToo
     docTools,
     recover: () => docTools.recover(),
     taskStore: platform.taskStore({ path: env.DB_PATH }),
+    taskUploads: new TaskUploads({
+      dataDir: resolve(platform.dataDir),
+      ...(platform.mode === 'distributed' ? { blobs: platform.blobStore() } : {}),
+    }),
     taskQueue: extractionTaskQueueOf(platform, env),
   };
 };

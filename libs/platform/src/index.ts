@@ -1,5 +1,6 @@
-export { createPlatform } from './platform.js';
+export { BLOB_DEFAULTS, createPlatform } from './platform.js';
 export type {
+  BlobSettings,
   ConversionService,
   ConversionServiceOptions,
   EmbedderOptions,
@@ -13,6 +14,8 @@ export type {
   VectorStoreOptions,
 } from './platform.js';
 export {
+  blobEnvShape,
+  blobSettings,
   documentInputEnvShape,
   embeddingSettings,
   mcpServiceEnvShape,

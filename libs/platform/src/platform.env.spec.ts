@@ -21,6 +21,8 @@ describe('the platform configuration shared by every service', () => {
       QUEUE_LOCK_MS: '4000',
       QUEUE_STALL_LIMIT: '3',
       QUEUE_SHUTDOWN_GRACE_MS: '1500',
+      BLOB_TTL_S: '600',
+      BLOB_QUOTA_BYTES: '1000000',
     });
     const log = silentLogger();
     expect(platformOptions(env, log, { redisPrefix: 'p' })).toEqual({
@@ -28,6 +30,7 @@ describe('the platform configuration shared by every service', () => {
       log,
       redisUrl: 'redis://127.0.0.1:6390',
       queue: { lockMs: 4000, stallLimit: 3, shutdownGraceMs: 1500 },
+      blob: { ttlMs: 600_000, maxBytes: 256 * 1024 * 1024, quotaBytes: 1_000_000, chunkBytes: 1024 * 1024 },
       redisPrefix: 'p',
     });
     expect(storeAndEmbeddingSettings(env)).toEqual({

@@ -8,6 +8,21 @@ import type { EmbedderOptions, PlatformOptions, VectorStoreOptions } from './pla
  * or Qdrant), the embedding model, Redis (BullMQ queues and the Redis policy registry when set) and how this
  * process's queue workers hold their jobs.
  */
+/**
+ * The blob store (files passed between services: uploads, large conversion results; `platform.blobStore()`):
+ * a local directory embedded, Redis distributed. Every service that reads or writes those files takes them.
+ */
+export const blobEnvShape = {
+  /** Lifetime of an upload or a result in the blob store (policy uploads are kept until their revision is deleted). */
+  BLOB_TTL_S: envInt(24 * 3600, 60, 365 * 24 * 3600),
+  /** Largest blob (a document upload, a conversion result); more is `too_large` (413). */
+  BLOB_MAX_BYTES: envInt(256 * 1024 * 1024, 1),
+  /** All live blobs together; a write beyond it is `insufficient_storage` (507). */
+  BLOB_QUOTA_BYTES: envInt(4 * 1024 ** 3, 1),
+  /** Bytes per Redis value of a blob (distributed mode). */
+  BLOB_CHUNK_BYTES: envInt(1024 * 1024, 64 * 1024, 64 * 1024 * 1024),
+};
+
 export const storeEnvShape = {
   /** Spec 000 names ChromaDB's directory; here it is where the embedded store lives (default DATA_DIR/vectors). */
   CHROMA_PERSIST_DIR: envString(),
@@ -23,6 +38,7 @@ export const storeEnvShape = {
   REDIS_URL: envUrl(),
   /** How this process's queue workers hold their jobs (QUEUE_LOCK_MS, QUEUE_STALL_LIMIT, QUEUE_SHUTDOWN_GRACE_MS). */
   ...queueEnvShape,
+  ...blobEnvShape,
 };
 
 /** The document input variables of every service that reads client files (same names, same meaning). */
@@ -44,6 +60,15 @@ export const mcpServiceEnvShape = {
 
 type StoreEnv = z.infer<z.ZodObject<typeof storeEnvShape>>;
 type QueueEnv = z.infer<z.ZodObject<typeof queueEnvShape>>;
+type BlobEnv = z.infer<z.ZodObject<typeof blobEnvShape>>;
+
+/** The blob store's settings from its variables (`platformOptions` passes them when a configuration reads them). */
+export const blobSettings = (env: BlobEnv): NonNullable<PlatformOptions['blob']> => ({
+  ttlMs: env.BLOB_TTL_S * 1000,
+  maxBytes: env.BLOB_MAX_BYTES,
+  quotaBytes: env.BLOB_QUOTA_BYTES,
+  chunkBytes: env.BLOB_CHUNK_BYTES,
+});
 
 /** The embedder settings from those variables. */
 export const embeddingSettings = (
@@ -76,10 +101,11 @@ export const storeAndEmbeddingSettings = (
 
 /**
  * `createPlatform`'s options from a service's configuration and its logger: `DATA_DIR`, `REDIS_URL` (embedded or
- * distributed), and the queue worker settings when the configuration reads them (`queueEnvShape`).
+ * distributed), and the queue worker and blob store settings when the configuration reads them (`queueEnvShape`,
+ * `blobEnvShape`).
  */
 export const platformOptions = (
-  env: { DATA_DIR: string; REDIS_URL?: string | undefined } & Partial<QueueEnv>,
+  env: { DATA_DIR: string; REDIS_URL?: string | undefined } & Partial<QueueEnv> & Partial<BlobEnv>,
   log: PlatformOptions['log'],
   extra: Omit<Partial<PlatformOptions>, 'dataDir' | 'log' | 'redisUrl'> = {},
 ): PlatformOptions => ({
@@ -94,6 +120,19 @@ export const platformOptions = (
           QUEUE_LOCK_MS: env.QUEUE_LOCK_MS,
           QUEUE_STALL_LIMIT: env.QUEUE_STALL_LIMIT,
           QUEUE_SHUTDOWN_GRACE_MS: env.QUEUE_SHUTDOWN_GRACE_MS,
+        }),
+      }
+    : {}),
+  ...(env.BLOB_TTL_S !== undefined &&
+  env.BLOB_MAX_BYTES !== undefined &&
+  env.BLOB_QUOTA_BYTES !== undefined &&
+  env.BLOB_CHUNK_BYTES !== undefined
+    ? {
+        blob: blobSettings({
+          BLOB_TTL_S: env.BLOB_TTL_S,
+          BLOB_MAX_BYTES: env.BLOB_MAX_BYTES,
+          BLOB_QUOTA_BYTES: env.BLOB_QUOTA_BYTES,
+          BLOB_CHUNK_BYTES: env.BLOB_CHUNK_BYTES,
         }),
       }
     : {}),

@@ -17,6 +17,7 @@ import {
   startStorageJanitor,
   type ConversionSubmitter,
 } from '@lectern/conversion-job';
+import { LocalBlobStore, RedisBlobStore, type BlobStore } from '@lectern/blob-store';
 import { EmbedderPool } from '@lectern/embedding';
 import {
   closeRedis,
@@ -30,7 +31,7 @@ import {
 } from '@lectern/queue';
 import { createRedisPolicyRegistry, createSqlitePolicyRegistry, type PolicyRegistry } from '@lectern/policy-registry';
 import type { Logger } from '@lectern/runtime';
-import { SqliteTaskStore, type TaskStore } from '@lectern/task-store';
+import { RedisTaskStore, SqliteTaskStore, type TaskStore } from '@lectern/task-store';
 import type { z } from 'zod';
 import { createVectorStore, type FusionDefaults, type VectorStore } from '@lectern/vector-store';
 
@@ -44,7 +45,24 @@ export interface PlatformOptions {
   redisPrefix?: string | undefined;
   /** How this process's queue workers hold jobs (lock, stall limit, shutdown grace): `queueWorkerSettings(config)`. */
   queue?: Partial<QueueWorkerSettings> | undefined;
+  /** The blob store's limits (`blobSettings(config)`: BLOB_TTL_S, BLOB_MAX_BYTES, BLOB_QUOTA_BYTES, BLOB_CHUNK_BYTES). */
+  blob?: Partial<BlobSettings> | undefined;
 }
+
+export interface BlobSettings {
+  ttlMs: number;
+  maxBytes: number;
+  quotaBytes: number;
+  chunkBytes: number;
+}
+
+/** The blob store's defaults: the same as the variables' (`blobEnvShape`). */
+export const BLOB_DEFAULTS: BlobSettings = {
+  ttlMs: 24 * 3600 * 1000,
+  maxBytes: 256 * 1024 * 1024,
+  quotaBytes: 4 * 1024 ** 3,
+  chunkBytes: 1024 * 1024,
+};
 
 export interface VectorStoreOptions {
   /** Directory of the embedded database (default `<dataDir>/vectors`). */
@@ -72,7 +90,7 @@ export interface PolicyRegistryOptions {
 }
 
 export interface TaskStoreOptions {
-  /** The SQLite file (default `<dataDir>/tasks.db`). */
+  /** The SQLite file (default `<dataDir>/tasks.db`); unused with Redis. */
   path?: string | undefined;
 }
 
@@ -145,9 +163,18 @@ export interface Platform {
    * so a Redis outage answers `registry_unavailable` instead of waiting), else a SQLite file under the data dir.
    */
   policyRegistry(options?: PolicyRegistryOptions): PolicyRegistry;
+  /**
+   * The files passed between services (uploads, large results): in Redis when the platform has a `REDIS_URL`
+   * (chunked, with TTL, size cap and quota: no directory shared between pods), else in `<dataDir>/blobs`.
+   * Closed at the `store` stage.
+   */
+  blobStore(): BlobStore;
   /** Register a shutdown step of something an app built on the platform's services (closed at its stage). */
   addShutdownStep(stage: Stage, name: string, close: () => Promise<void>): void;
-  /** extraction-api's task store (spec 003): a SQLite file, `<dataDir>/tasks.db` unless `path` (`DB_PATH`) says otherwise. */
+  /**
+   * extraction-api's task store (spec 003): on the platform's Redis when it has one (any number of API replicas),
+   * else a SQLite file, `<dataDir>/tasks.db` unless `path` (`DB_PATH`) says otherwise.
+   */
   taskStore(options?: TaskStoreOptions): TaskStore;
   /**
    * This process's worker on the queue `definition` names (the queue built once as by `queue`), running `handler`;
@@ -261,6 +288,8 @@ export const createPlatform = (options: PlatformOptions): Platform => {
         });
         // In-process, the worker is in this process: the bytes a caller read are handed over, not staged.
         const handedOver = options.redisUrl ? undefined : new HandedOverFiles();
+        // Distributed: uploads and large results go through the blob store (no directory shared by pods).
+        const blobs = options.redisUrl ? platform.blobStore() : undefined;
         const concurrency = options.redisUrl ? o.workers.distributed : o.workers.embedded;
         if (!options.redisUrl && concurrency < 1)
           throw new Error('embedded mode needs at least one conversion worker in this process');
@@ -272,12 +301,18 @@ export const createPlatform = (options: PlatformOptions): Platform => {
                   engine,
                   inlineMaxBytes: o.inlineMaxBytes,
                   ...(handedOver ? { handedOver } : {}),
+                  ...(blobs ? { blobs } : {}),
                 }),
                 { concurrency },
               )
             : undefined;
         if (worker) steps.push({ stage: 'worker', name: 'conversion worker', close: () => worker.close() });
-        const submitter = createConversionSubmitter({ queue, dataDir, ...(handedOver ? { handedOver } : {}) });
+        const submitter = createConversionSubmitter({
+          queue,
+          dataDir,
+          ...(handedOver ? { handedOver } : {}),
+          ...(blobs ? { blobs } : {}),
+        });
         if (o.filesTtlMs !== undefined) {
           const ttlMs = o.filesTtlMs;
           const janitor = startStorageJanitor({
@@ -307,12 +342,29 @@ export const createPlatform = (options: PlatformOptions): Platform => {
         steps.push({ stage: 'store', name: 'policy registry', close: () => registry.close() });
         return registry;
       }),
+    blobStore: () =>
+      once('blob-store', () => {
+        const settings = { ...BLOB_DEFAULTS, ...options.blob };
+        const limits = { ttlMs: settings.ttlMs, maxBytes: settings.maxBytes, quotaBytes: settings.quotaBytes };
+        const store: BlobStore = options.redisUrl
+          ? new RedisBlobStore({
+              url: options.redisUrl,
+              keyPrefix: `${options.redisPrefix ?? 'lectern'}:blob:`,
+              limits,
+              chunkBytes: settings.chunkBytes,
+            })
+          : new LocalBlobStore({ root: resolve(dataDir, 'blobs'), limits });
+        steps.push({ stage: 'store', name: 'blob store', close: () => store.close() });
+        return store;
+      }),
     addShutdownStep: (stage, name, close) => {
       steps.push({ stage, name, close });
     },
     taskStore: (o = {}) =>
       once('task-store', () => {
-        const store = new SqliteTaskStore({ path: o.path ? resolve(o.path) : resolve(dataDir, 'tasks.db') });
+        const store: TaskStore = options.redisUrl
+          ? new RedisTaskStore({ url: options.redisUrl, keyPrefix: `${options.redisPrefix ?? 'lectern'}:tasks:` })
+          : new SqliteTaskStore({ path: o.path ? resolve(o.path) : resolve(dataDir, 'tasks.db') });
         steps.push({ stage: 'store', name: 'task store', close: () => store.close() });
         return store;
       }),

@@ -1,3 +1,4 @@
+import type { PolicyUploads } from './policy-uploads.js';
 import type { ConversionSubmitter } from '@lectern/conversion-job';
 import type { KeyedMutex } from '@lectern/document-store';
 import type { EmbedderProvider } from '@lectern/embedding';
@@ -30,6 +31,8 @@ export interface PolicyKbDeps extends PolicySearchDeps {
   maxDocumentBytes: number;
   locks: KeyedMutex;
   log: Logger;
+  /** The admin API's revision uploads (distributed: in the blob store too); unset: DATA_DIR alone. */
+  uploads?: PolicyUploads;
 }
 
 export type { ProgressFn } from '@lectern/ingestion';

@@ -15,7 +15,8 @@ export { checkPolicyConsistency } from './check-policy-consistency.js';
 export type { PolicyConsistencyReport } from './check-policy-consistency.js';
 export { countRevisionChunks, revisionFilter, syncRevisionDates } from './revision-chunks.js';
 export { policyKbToolRegistrations } from './tools/policy-tools.js';
-export { createPolicyIngestProcessor, policyUploadsDir } from './policy-ingest.processor.js';
+export { createPolicyIngestProcessor } from './policy-ingest.processor.js';
+export { PolicyUploads, policyUploadsDir } from './policy-uploads.js';
 export { SEED_POLICIES, seedPolicies } from './seed-policies.js';
 export type { SeedPolicy, SeedReport, SeedRevision } from './seed-policies.js';
 export {

@@ -1,21 +1,25 @@
-import { resolve } from 'node:path';
 import type { PolicyIngestJobPayload, PolicyIngestJobResult } from '@lectern/contracts';
 import { resolveDataPath } from '@lectern/conversion-job';
 import type { JobHandler } from '@lectern/queue';
 import type { PolicyKbDeps } from './deps.js';
 import { ingestPolicyRevision } from './ingest-policy-revision.js';
-
-/** Where the admin API keeps uploaded revision files (kept: a reindex reads them again). */
-export const policyUploadsDir = (dataDir: string): string => resolve(dataDir, 'uploads', 'policies');
+import { policyUploadsDir, PolicyUploads } from './policy-uploads.js';
 
 /**
  * The `policy-ingest` worker: the uploaded file (inside DATA_DIR) through `ingest_policy_revision`'s use case, so
  * the revision moves `processing` -> `active`/`failed` as the job runs; progress is the job's progress.
  */
 export const createPolicyIngestProcessor =
-  (deps: PolicyKbDeps, dataDir: string): JobHandler<PolicyIngestJobPayload, PolicyIngestJobResult> =>
+  (
+    deps: PolicyKbDeps,
+    dataDir: string,
+    uploads: PolicyUploads = new PolicyUploads({ dataDir }),
+  ): JobHandler<PolicyIngestJobPayload, PolicyIngestJobResult> =>
   async (payload, ctx) => {
-    const path = await resolveDataPath(dataDir, payload.file.path);
+    const inDataDir = await resolveDataPath(dataDir, payload.file.path);
+    // distributed: the replica that received the upload may be another; the file comes from the blob store (a
+    // file that is nowhere fails the ingest as a missing file does)
+    const path = (await uploads.localPath(inDataDir)) ?? inDataDir;
     // One log line per stage (converting, <conversion stage>, embedded, storing): an operator, or a test killing
     // the process mid-ingest, sees how far a job got without a line per page.
     const logged = new Set<string>();

@@ -22,6 +22,7 @@ import type { PolicyKbDeps, PolicyStoreDeps } from './deps.js';
 import { policyKbSettings, type PolicyKbEnv } from './policy-kb.env.js';
 import { createPolicyIngestProcessor } from './policy-ingest.processor.js';
 import { recoverInterruptedRevisions } from './recover-interrupted.js';
+import { PolicyUploads } from './policy-uploads.js';
 import { policyKbToolRegistrations } from './tools/policy-tools.js';
 
 /** `roots`: the allowed roots of `ingest_policy_revision`'s paths. */
@@ -48,6 +49,10 @@ export const policyKbReader = (
 export const policyKbDeps = (platform: Platform, s: PolicyKbSettings): PolicyKbDeps => ({
   ...policyKbReader(platform, s),
   ...serviceIngestDeps(platform, s),
+  uploads: new PolicyUploads({
+    dataDir: platform.dataDir,
+    ...(platform.mode === 'distributed' ? { blobs: platform.blobStore() } : {}),
+  }),
 });
 
 /** The `policy-ingest` queue (admin API uploads -> the policy KB's ingest) and this process's worker on it. */
@@ -66,7 +71,9 @@ export const policyIngestService = (platform: Platform, deps?: PolicyKbDeps): Po
   if (platform.mode === 'embedded' && !deps)
     throw new Error('embedded mode needs the policy-ingest processor in this process');
   const worker = deps
-    ? platform.worker(policyIngestQueue, createPolicyIngestProcessor(deps, platform.dataDir), { concurrency: 1 })
+    ? platform.worker(policyIngestQueue, createPolicyIngestProcessor(deps, platform.dataDir, deps.uploads), {
+        concurrency: 1,
+      })
     : undefined;
   return { queue, worker };
 };
@@ -125,12 +132,15 @@ export const policyKbModule = (platform: Platform, env: PolicyKbEnv): PolicyKbMo
       embedding: env.EMBEDDING_MODEL,
     },
     recover: async () => {
-      await recoverInterruptedRevisions(deps, { jobs: ingest().queue, dataDir: platform.dataDir }).catch(
-        (err: unknown) =>
-          platform.log.error(
-            { err },
-            'policy KB recovery at start failed; revisions stuck in processing stay so until the next start',
-          ),
+      await recoverInterruptedRevisions(deps, {
+        jobs: ingest().queue,
+        dataDir: platform.dataDir,
+        ...(deps.uploads ? { uploads: deps.uploads } : {}),
+      }).catch((err: unknown) =>
+        platform.log.error(
+          { err },
+          'policy KB recovery at start failed; revisions stuck in processing stay so until the next start',
+        ),
       );
     },
   };

@@ -7,7 +7,7 @@ import type { PolicyRegistry } from '@lectern/policy-registry';
 import type { JobQueue } from '@lectern/queue';
 import type { Logger } from '@lectern/runtime';
 import type { PolicyStoreDeps } from './deps.js';
-import { policyUploadsDir } from './policy-ingest.processor.js';
+import { PolicyUploads } from './policy-uploads.js';
 import { deleteRevisionChunks } from './revision-chunks.js';
 
 export type PolicyIngestJobs = Pick<JobQueue<PolicyIngestJobPayload, PolicyIngestJobResult>, 'add' | 'listUnfinished'>;
@@ -68,14 +68,14 @@ const isFile = async (path: string): Promise<boolean> =>
  */
 export const recoverInterruptedRevisions = async (
   deps: PolicyStoreDeps & { log: Logger },
-  o: { jobs: PolicyIngestJobs; dataDir: string },
+  o: { jobs: PolicyIngestJobs; dataDir: string; uploads?: PolicyUploads },
 ): Promise<PolicyRecoveryReport> => {
   const report: PolicyRecoveryReport = { requeued: [], failed: [], removed_chunks: 0, left_to_jobs: 0 };
   const processing = await findStuckRevisions(deps.registry, new Set());
   if (processing.length === 0) return report;
   // The jobs are read after the registry: a revision uploaded meanwhile (entry first, then its job) is not stuck.
   const live = await liveIngestRevisions(o.jobs);
-  const uploads = policyUploadsDir(o.dataDir);
+  const uploads = o.uploads ?? new PolicyUploads({ dataDir: o.dataDir });
   for (const candidate of processing) {
     const { source, revision_id: revisionId } = candidate;
     if (live.has(revisionKey(source, revisionId))) {
@@ -86,14 +86,16 @@ export const recoverInterruptedRevisions = async (
     if (current?.status !== 'processing') continue; // finished or deleted meanwhile
     report.removed_chunks += await deleteRevisionChunks(deps, source, revisionId);
     const file = current.file_path;
-    if (file && isInside(file, uploads) && (await isFile(file))) {
+    // the upload under this DATA_DIR, or (distributed) fetched from the blob store
+    const local = file ? await uploads.localPath(file) : undefined;
+    if (local && isInside(local, uploads.dir) && (await isFile(local))) {
       const jobId = `policy-ingest-recovered-${randomUUID()}`;
       await o.jobs.add(
         {
           version: 1,
           source,
           revision_id: revisionId,
-          file: { kind: 'data_dir', path: relative(o.dataDir, file) },
+          file: { kind: 'data_dir', path: relative(o.dataDir, local) },
           reindex: true,
         },
         { jobId },

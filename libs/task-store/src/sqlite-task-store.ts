@@ -9,50 +9,20 @@ import {
   type ExtractionTaskError,
   type ExtractionTaskProgress,
   type ExtractionTaskState,
-  type ExtractorKind,
 } from '@lectern/contracts';
+import {
+  interruptedError,
+  interruptedMessage,
+  type NewTask,
+  type RecoveredTasks,
+  type TaskPage,
+  type TaskRecord,
+  type TaskStore,
+} from './task-store.port.js';
 
-export interface TaskStoreOptions {
+export interface SqliteTaskStoreOptions {
   /** The database file (`DB_PATH`, default `<DATA_DIR>/tasks.db`), created with its directory if missing. */
   path: string;
-}
-
-/** A task as stored: spec 003's columns (section 8) plus the upload, attempts, extractor and progress. */
-export interface TaskRecord {
-  task_id: string;
-  status: ExtractionTaskState;
-  original_filename: string;
-  /** The uploaded file (`<DATA_DIR>/uploads/<task_id>/original.<ext>`). */
-  upload_path: string;
-  schema: Record<string, unknown>;
-  extractor: ExtractorKind;
-  attempts: number;
-  progress: ExtractionTaskProgress;
-  created_at: string;
-  updated_at: string;
-  started_at: string | null;
-  finished_at: string | null;
-  result: Record<string, unknown> | null;
-  error: ExtractionTaskError | null;
-}
-
-export interface NewTask {
-  task_id: string;
-  original_filename: string;
-  upload_path: string;
-  schema: Record<string, unknown>;
-  extractor: ExtractorKind;
-}
-
-export interface TaskPage {
-  tasks: TaskRecord[];
-  /** The last task id of this page: pass it back for the next (older) page; absent on the last page. */
-  next_cursor?: string;
-}
-
-export interface RecoveredTasks {
-  requeued: string[];
-  failed: string[];
 }
 
 const SCHEMA = `
@@ -70,7 +40,8 @@ CREATE TABLE IF NOT EXISTS tasks (
   upload_path TEXT NOT NULL,
   extractor TEXT NOT NULL,
   attempts INTEGER NOT NULL DEFAULT 0,
-  progress_json TEXT NOT NULL
+  progress_json TEXT NOT NULL,
+  job_id TEXT
 );
 CREATE INDEX IF NOT EXISTS tasks_by_status ON tasks(status, task_id);
 `;
@@ -116,19 +87,23 @@ const now = () => new Date().toISOString();
  * synchronous), so a state change is on disk before the API acknowledges it; transitions are guarded by the
  * current status in the same statement, so a task is claimed by one worker only. One process owns the file.
  */
-export class SqliteTaskStore {
+export class SqliteTaskStore implements TaskStore {
+  readonly shared = false;
   private readonly db: Db;
 
-  constructor(options: TaskStoreOptions) {
+  constructor(options: SqliteTaskStoreOptions) {
     mkdirSync(dirname(options.path), { recursive: true });
     this.db = new Database(options.path);
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = FULL');
     this.db.pragma('busy_timeout = 5000');
     this.db.exec(SCHEMA);
+    // files written before job ids were kept
+    const columns = this.db.prepare('PRAGMA table_info(tasks)').all() as { name: string }[];
+    if (!columns.some((c) => c.name === 'job_id')) this.db.exec('ALTER TABLE tasks ADD COLUMN job_id TEXT');
   }
 
-  create(task: NewTask): TaskRecord {
+  async create(task: NewTask): Promise<TaskRecord> {
     const at = now();
     this.db
       .prepare(
@@ -148,13 +123,21 @@ export class SqliteTaskStore {
     return this.require(task.task_id);
   }
 
-  get(taskId: string): TaskRecord | undefined {
+  async get(taskId: string): Promise<TaskRecord | undefined> {
+    return this.getSync(taskId);
+  }
+
+  private getSync(taskId: string): TaskRecord | undefined {
     const row = this.db.prepare('SELECT * FROM tasks WHERE task_id = ?').get(taskId) as Row | undefined;
     return row ? toRecord(row) : undefined;
   }
 
   /** Newest first (task ids are ULIDs: they sort by creation time), `limit` per page. */
-  list(options: { limit: number; cursor?: string | undefined; status?: ExtractionTaskState | undefined }): TaskPage {
+  async list(options: {
+    limit: number;
+    cursor?: string | undefined;
+    status?: ExtractionTaskState | undefined;
+  }): Promise<TaskPage> {
     const where: string[] = [];
     const params: unknown[] = [];
     if (options.cursor) {
@@ -176,7 +159,7 @@ export class SqliteTaskStore {
   }
 
   /** Queued task ids, oldest first (the order workers take them). */
-  queuedIds(): string[] {
+  async queuedIds(): Promise<string[]> {
     return (
       this.db.prepare("SELECT task_id FROM tasks WHERE status = 'queued' ORDER BY task_id").all() as {
         task_id: string;
@@ -184,25 +167,24 @@ export class SqliteTaskStore {
     ).map((r) => r.task_id);
   }
 
-  /** queued → running (one more attempt); undefined when the task is no longer queued (deleted, or taken). */
-  claim(taskId: string, progress: ExtractionTaskProgress): TaskRecord | undefined {
+  async claim(taskId: string, progress: ExtractionTaskProgress, jobId?: string): Promise<TaskRecord | undefined> {
     const at = now();
     const changed = this.db
       .prepare(
-        "UPDATE tasks SET status = 'running', attempts = attempts + 1, started_at = ?, updated_at = ?, progress_json = ? WHERE task_id = ? AND status = 'queued'",
+        "UPDATE tasks SET status = 'running', attempts = attempts + 1, started_at = ?, updated_at = ?, progress_json = ?, job_id = ? WHERE task_id = ? AND (status = 'queued' OR (status = 'running' AND job_id IS NOT NULL AND job_id = ?))",
       )
-      .run(at, at, JSON.stringify(progress), taskId).changes;
-    return changed === 1 ? this.get(taskId) : undefined;
+      .run(at, at, JSON.stringify(progress), jobId ?? null, taskId, jobId ?? null).changes;
+    return changed === 1 ? this.getSync(taskId) : undefined;
   }
 
-  setProgress(taskId: string, progress: ExtractionTaskProgress): void {
+  async setProgress(taskId: string, progress: ExtractionTaskProgress): Promise<void> {
     this.db
       .prepare("UPDATE tasks SET progress_json = ?, updated_at = ? WHERE task_id = ? AND status = 'running'")
       .run(JSON.stringify(progress), now(), taskId);
   }
 
   /** running → succeeded with its result; false when the task is no longer running (deleted meanwhile). */
-  succeed(taskId: string, result: Record<string, unknown>): boolean {
+  async succeed(taskId: string, result: Record<string, unknown>): Promise<boolean> {
     const at = now();
     return (
       this.db
@@ -213,8 +195,11 @@ export class SqliteTaskStore {
     );
   }
 
-  /** queued or running → failed with its error. */
-  fail(taskId: string, error: ExtractionTaskError): boolean {
+  async fail(taskId: string, error: ExtractionTaskError): Promise<boolean> {
+    return this.failSync(taskId, error);
+  }
+
+  private failSync(taskId: string, error: ExtractionTaskError): boolean {
     const at = now();
     return (
       this.db
@@ -226,8 +211,11 @@ export class SqliteTaskStore {
     );
   }
 
-  /** running → queued (a retry), keeping its attempt count. */
-  requeue(taskId: string, message?: string): boolean {
+  async requeue(taskId: string, message?: string): Promise<boolean> {
+    return this.requeueSync(taskId, message);
+  }
+
+  private requeueSync(taskId: string, message?: string): boolean {
     return (
       this.db
         .prepare(
@@ -237,15 +225,15 @@ export class SqliteTaskStore {
     );
   }
 
-  delete(taskId: string): boolean {
+  async delete(taskId: string): Promise<boolean> {
     return this.db.prepare('DELETE FROM tasks WHERE task_id = ?').run(taskId).changes === 1;
   }
 
   /**
-   * At start-up: tasks left `running` by a process that died are queued again while they have attempts left
-   * (`attempts <= maxRetries`), else failed with an error saying so. One transaction.
+   * At start-up: tasks left `running` by a process that died (this process owns the file, so every one) are queued
+   * again while they have attempts left (`attempts <= maxRetries`), else failed with an error saying so. One transaction.
    */
-  recoverInterrupted(maxRetries: number): RecoveredTasks {
+  async recoverInterrupted(maxRetries: number): Promise<RecoveredTasks> {
     const recovered: RecoveredTasks = { requeued: [], failed: [] };
     this.db.transaction(() => {
       const rows = this.db
@@ -253,17 +241,10 @@ export class SqliteTaskStore {
         .all() as { task_id: string; attempts: number }[];
       for (const row of rows) {
         if (row.attempts <= maxRetries) {
-          this.requeue(
-            row.task_id,
-            `Interrupted by a restart; retrying (attempt ${row.attempts + 1} of ${maxRetries + 1}).`,
-          );
+          this.requeueSync(row.task_id, interruptedMessage(row.attempts, maxRetries));
           recovered.requeued.push(row.task_id);
         } else {
-          this.fail(row.task_id, {
-            code: 'task_interrupted',
-            message: `The task was interrupted by a restart of the service ${row.attempts} time(s); no retries left (AGENT_MAX_RETRIES=${maxRetries}).`,
-            details: ['Submit the document again to retry.'],
-          });
+          this.failSync(row.task_id, interruptedError(row.attempts, maxRetries));
           recovered.failed.push(row.task_id);
         }
       }
@@ -271,30 +252,13 @@ export class SqliteTaskStore {
     return recovered;
   }
 
-  close(): void {
+  async close(): Promise<void> {
     if (this.db.open) this.db.close();
   }
 
   private require(taskId: string): TaskRecord {
-    const task = this.get(taskId);
+    const task = this.getSync(taskId);
     if (!task) throw new Error(`task ${taskId} vanished`);
     return task;
   }
 }
-
-/** The task store as its users see it (the SQLite adapter is the one implementation). */
-export type TaskStore = Pick<
-  SqliteTaskStore,
-  | 'create'
-  | 'get'
-  | 'list'
-  | 'queuedIds'
-  | 'claim'
-  | 'setProgress'
-  | 'succeed'
-  | 'fail'
-  | 'requeue'
-  | 'delete'
-  | 'recoverInterrupted'
-  | 'close'
->;

@@ -4,7 +4,7 @@ import {
   type ConversionTaskFailed,
   type ConversionTaskStatus,
 } from '@lectern/contracts';
-import { promoteReceivedFile, type ConversionSnapshot, type ConversionSubmitter } from '@lectern/conversion-job';
+import { type ConversionSnapshot, type ConversionSubmitter } from '@lectern/conversion-job';
 import type { FastifyInstance } from 'fastify';
 import { taskSchemas } from './openapi.schemas.js';
 import { receiveDocument, wantsMarkdown, type UploadLimits } from './upload.js';
@@ -50,9 +50,9 @@ export const registerTaskRoutes = (app: FastifyInstance, deps: TasksRouteDeps): 
 
   app.post('/tasks', { schema: taskSchemas.create }, async (request, reply) => {
     const { received, options } = await receiveDocument(request, deps);
-    // the job's processor deletes the upload when the job ends
-    const staged = await promoteReceivedFile(deps.dataDir, received);
-    const handle = await deps.submitter.submit({ kind: 'staged', staged }, options);
+    // staged where the workers read it (DATA_DIR embedded, the blob store distributed); the job's processor
+    // deletes the upload when the job ends
+    const handle = await deps.submitter.submit({ kind: 'received', received }, options);
     const job = await find(handle.id);
     const body: ConversionTaskCreated = { task_id: handle.id, status: job.status, deduplicated: handle.deduplicated };
     return reply.code(202).header('location', `/tasks/${handle.id}`).send(body);

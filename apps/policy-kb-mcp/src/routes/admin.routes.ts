@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { rm, stat } from 'node:fs/promises';
-import { dirname, join, relative } from 'node:path';
+import { stat } from 'node:fs/promises';
+import { join, relative } from 'node:path';
 import {
   AppError,
   CommonErrorCodes,
@@ -19,8 +19,13 @@ import {
   type PolicyIngestJobResult,
 } from '@lectern/contracts';
 import { safeFilename } from '@lectern/conversion-job';
-import { isInside } from '@lectern/documents';
-import { createPolicyRevision, deletePolicyRevision, policyUploadsDir, type PolicyKbDeps } from '@lectern/policy-kb';
+import {
+  createPolicyRevision,
+  deletePolicyRevision,
+  PolicyUploads,
+  policyUploadsDir,
+  type PolicyKbDeps,
+} from '@lectern/policy-kb';
 import { parseDay } from '@lectern/policy-registry';
 import type { JobQueue } from '@lectern/queue';
 import {
@@ -75,6 +80,7 @@ const readRoute = (summary: string, path: z.ZodObject | null, ok: z.ZodType, not
 export const registerAdminRoutes = (app: FastifyInstance, deps: AdminApiDeps): void => {
   const { policyKb } = deps;
   const { registry } = policyKb;
+  const uploads = policyKb.uploads ?? new PolicyUploads({ dataDir: deps.dataDir });
   const requirePolicy = async (source: string) => {
     const policy = await registry.getPolicy(source);
     if (!policy) throw new AppError('policy_not_found', `Policy not found: ${source}`, { httpStatus: 404 });
@@ -150,6 +156,8 @@ export const registerAdminRoutes = (app: FastifyInstance, deps: AdminApiDeps): v
       });
       let revisionId: string;
       try {
+        // distributed: into the blob store as well, for whichever replica runs the job (or recovers it)
+        await uploads.keep(upload.path);
         const fields = parse(PolicyRevisionUploadFieldsSchema, upload.fields, 'fields');
         const from = parseDay(fields.effective_from, 'effective_from');
         const to = fields.effective_to === undefined ? null : parseDay(fields.effective_to, 'effective_to');
@@ -168,6 +176,7 @@ export const registerAdminRoutes = (app: FastifyInstance, deps: AdminApiDeps): v
         });
       } catch (error) {
         await upload.discard();
+        await uploads.remove(upload.path).catch(() => undefined);
         throw error;
       }
       const jobId = `policy-ingest-${randomUUID()}`;
@@ -250,8 +259,9 @@ export const registerAdminRoutes = (app: FastifyInstance, deps: AdminApiDeps): v
       const deleted = await deletePolicyRevision(policyKb, { source, revision_id, force: force === 'true' });
       // The uploaded file goes with its revision (only a file the admin API stored, never another path).
       const file = deleted.revision.file_path;
-      if (file && isInside(file, policyUploadsDir(deps.dataDir)))
-        await rm(dirname(file), { recursive: true, force: true });
+      // (`remove` touches only `<source>/<uuid>/` under this DATA_DIR's uploads/policies and that upload's blob, so a
+      // revision another replica received loses its blob too)
+      if (file) await uploads.remove(file);
       return RevisionDeletedResponseSchema.parse(deleted);
     },
   );

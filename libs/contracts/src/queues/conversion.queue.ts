@@ -25,6 +25,16 @@ export const ConversionFileRefSchema = z.discriminatedUnion('kind', [
       .min(1)
       .describe("Absolute path; only for workers that share the producer's filesystem (in-process)."),
   }),
+  z.object({
+    kind: z.literal('blob'),
+    key: z
+      .string()
+      .min(1)
+      .max(512)
+      .describe(
+        'Key in the blob store (distributed mode: Redis, no shared disk), e.g. "conversion/uploads/<sha256>/a.pdf".',
+      ),
+  }),
 ]);
 export type ConversionFileRef = z.infer<typeof ConversionFileRefSchema>;
 
@@ -65,12 +75,26 @@ export const ConversionResultFileRefSchema = z.object({
 });
 export type ConversionResultFileRef = z.infer<typeof ConversionResultFileRefSchema>;
 
+/** A result too large to keep in the job, in the blob store (distributed mode). */
+export const ConversionResultBlobRefSchema = z.object({
+  key: z.string().min(1).max(512).describe('Key in the blob store (e.g. "conversion/results/<job id>.json").'),
+  byte_size: z.number().int().nonnegative().describe('Size of the JSON.'),
+  sha256: Sha256Schema.describe('SHA-256 of the JSON, checked when it is read back.'),
+});
+
 export const ConversionJobResultSchema = z.discriminatedUnion('kind', [
   z.object({ version: z.literal(1), kind: z.literal('inline'), result: ConversionResultSchema }),
   z.object({
     version: z.literal(1),
     kind: z.literal('data_dir'),
     file: ConversionResultFileRefSchema,
+    fingerprint: Sha256Schema,
+    page_count: z.number().int().nonnegative(),
+  }),
+  z.object({
+    version: z.literal(1),
+    kind: z.literal('blob'),
+    file: ConversionResultBlobRefSchema,
     fingerprint: Sha256Schema,
     page_count: z.number().int().nonnegative(),
   }),
