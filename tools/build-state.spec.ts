@@ -1,7 +1,6 @@
 import { mkdir, mkdtemp, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-// @ts-expect-error a plain JavaScript module of the tools (no declarations)
 import { sourceApps, staleReason } from './build-state.mjs';
 
 type BuildInfo = { version: string; builtMs: number; apps: string[]; programs: string[]; inputs: string[] };

@@ -1,7 +1,10 @@
 #!/usr/bin/env node
 // `npm run build`: the production build. Compiles into `dist/`, with esbuild (type-checking stays `npm run typecheck`):
-// - every app (`apps/<name>/src/main.ts` but the command line's; tools/build-state.mjs's `sourceApps`) into one ES
-//   module, `dist/apps/<name>/src/main.js`, the npm packages left as imports;
+// - every app (`apps/<name>/src/main.ts` but the command line's; tools/build-state.mjs's `sourceApps`) into one
+//   CommonJS script, `dist/apps/<name>/src/main.cjs`, the npm packages left as `require`s: a service then starts
+//   without Node's ES module loader, which parses every CommonJS package an ES module imports once more to find its
+//   exports (measured: 1.8 CPU-s to a healthy converter as an ES module, 1.25 as CommonJS; docs/benchmarks/startup.md);
+//   a package that is an ES module only (mupdf) is loaded by `import()`, which a CommonJS script keeps;
 // - every worker-thread entry the services start (`libs/**/*.worker.ts`, not the test-only ones) into
 //   `dist/<its path>.js`, where `tsWorker` (libs/runtime) starts it from when the process runs compiled code;
 // - the `lectern` command line: one CommonJS program per command module (apps/cli/bin/cli-build.mjs) into
@@ -49,14 +52,17 @@ export async function build({ log = (line) => process.stderr.write(`${line}\n`) 
   mkdirSync(DIST, { recursive: true });
 
   const apps = sourceApps();
-  /** @param {string} entry */
-  const esm = async (entry) => {
-    const outfile = outFileOf(entry);
+  /**
+   * @param {string} entry
+   * @param {'esm' | 'cjs'} format
+   */
+  const compile = async (entry, format) => {
+    const outfile = outFileOf(entry).replace(/\.js$/, format === 'cjs' ? '.cjs' : '.js');
     const result = await esbuild({
       entryPoints: [entry],
       outfile,
       bundle: true,
-      format: 'esm',
+      format,
       platform: 'node',
       target: 'node20',
       metafile: true,
@@ -67,16 +73,14 @@ export async function build({ log = (line) => process.stderr.write(`${line}\n`) 
       absWorkingDir: ROOT,
       banner: { js: BANNER },
       // side effects kept: a service's modules are all loaded anyway
-      plugins: [
-        repositorySourcesPlugin({ relocatable: { outDir: dirname(outfile), format: 'esm' }, treeShake: false }),
-      ],
+      plugins: [repositorySourcesPlugin({ relocatable: { outDir: dirname(outfile), format }, treeShake: false })],
       logLevel: 'warning',
     });
     return result.metafile;
   };
   const metafiles = await Promise.all([
-    ...apps.map((app) => esm(join(ROOT, 'apps', app, 'src', 'main.ts'))),
-    ...workerEntries().map(esm),
+    ...apps.map((app) => compile(join(ROOT, 'apps', app, 'src', 'main.ts'), 'cjs')),
+    ...workerEntries().map((entry) => compile(entry, 'esm')),
     ...PROGRAMS.map((program) =>
       buildDistProgram(program, join(DIST, 'apps', 'cli', 'programs', `${program}.cjs`), BANNER),
     ),

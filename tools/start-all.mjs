@@ -13,6 +13,7 @@
 // the build found (`apps/<name>/src/main.ts`) is a service. `lectern start` runs this same launcher.
 import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { clearTimeout, setTimeout } from 'node:timers';
 import { DIST, readBuildInfo, staleReason } from './build-state.mjs';
@@ -29,7 +30,9 @@ if (staleReason(info) !== null) {
     process.exit(1);
   }
 }
-const ALL = info.apps.map((name) => ({ name, entry: join(DIST, 'apps', name, 'src', 'main.js') }));
+// Node 22.1+ keeps the compiled code of every module in this directory across starts (Node 20 ignores it)
+const childEnv = { NODE_COMPILE_CACHE: join(tmpdir(), 'lectern-node-compile-cache'), ...process.env };
+const ALL = info.apps.map((name) => ({ name, entry: join(DIST, 'apps', name, 'src', 'main.cjs') }));
 
 const positiveInt = (name, fallback) => {
   const raw = process.env[name];
@@ -76,7 +79,7 @@ const exitWhenAllStopped = () => {
 
 const start = (service) => {
   service.timer = undefined;
-  const child = spawn(process.execPath, [service.entry], { stdio: 'inherit', env: process.env, cwd: process.cwd() });
+  const child = spawn(process.execPath, [service.entry], { stdio: 'inherit', env: childEnv });
   service.child = child;
   service.startedAt = Date.now();
   say(`started ${service.name} (pid ${child.pid})`);

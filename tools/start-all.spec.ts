@@ -95,7 +95,7 @@ describe('tools/start-all.mjs (npm start)', () => {
     expect(extractionPid).toBeDefined();
     // the compiled build, nothing compiled at run time (issue 27)
     const commandLine = (await readFile(`/proc/${converterPid}/cmdline`, 'utf8')).split('\0');
-    expect(commandLine).toEqual([process.execPath, join(repoRoot, 'dist', 'apps', 'converter', 'src', 'main.js'), '']);
+    expect(commandLine).toEqual([process.execPath, join(repoRoot, 'dist', 'apps', 'converter', 'src', 'main.cjs'), '']);
 
     process.kill(converterPid as number, 'SIGKILL');
     let extractionAnswered = 0;
