@@ -75,7 +75,10 @@ describe('docker-compose.yml', () => {
     for (const [, s] of lectern) {
       expect(existsSync(join(root, s.build!.context))).toBe(true);
       expect(existsSync(join(root, s.build!.context, s.build!.dockerfile))).toBe(true);
-      expect(existsSync(join(root, s.command![0]!))).toBe(true);
+      // the production build's entry of an app whose source exists (dist/ is built in the image)
+      const app = /^dist\/apps\/([a-z-]+)\/src\/main\.cjs$/.exec(s.command![0]!)?.[1];
+      expect(app).toBeDefined();
+      expect(existsSync(join(root, 'apps', app!, 'src', 'main.ts'))).toBe(true);
     }
   });
 
@@ -314,11 +317,15 @@ describe('deploy/k8s (kustomize base + example overlay)', () => {
     ]);
     for (const d of lecternDeployments) {
       for (const c of containersOf(d) as Array<z.infer<typeof Container>>) {
-        expect(c.image).toBe('registry.example.com/lectern:0.1.0');
+        expect(c.image).toBe(
+          `registry.example.com/lectern:${(JSON.parse(read('package.json')) as { version: string }).version}`,
+        );
         expect(c.readinessProbe.httpGet?.path).toBe('/health');
         expect(c.livenessProbe.httpGet?.path).toBe('/health');
         expect(c.resources.limits.memory).toBe('2Gi');
-        expect(existsSync(join(root, c.args![0]!))).toBe(true);
+        const app = /^dist\/apps\/([a-z-]+)\/src\/main\.cjs$/.exec(c.args![0]!)?.[1];
+        expect(app).toBeDefined();
+        expect(existsSync(join(root, 'apps', app!, 'src', 'main.ts'))).toBe(true);
         // authentication fails closed: the key comes from the Secret, and a missing Secret stops the pod
         const key = c.env?.find((e) => e.name === 'MCP_API_KEY');
         expect(key?.valueFrom?.secretKeyRef).toEqual({ name: 'lectern-secrets', key: 'MCP_API_KEY' });
@@ -361,6 +368,67 @@ describe('deploy/k8s (kustomize base + example overlay)', () => {
       expect(() => kustomizeBuild(dir)).toThrow(/unsupported by this renderer: patches/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+// ---- The image -------------------------------------------------------------------------------------------------
+/** deploy/Dockerfile's instructions, continuation lines joined (no Docker engine here to build it). */
+const dockerfile = (): Array<{ instruction: string; args: string; stage: string }> => {
+  const lines = read('deploy/Dockerfile')
+    .replace(/\\\n/g, ' ')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith('#'));
+  let stage = '';
+  return lines.map((line) => {
+    const [instruction = '', ...rest] = line.split(/\s+/);
+    const args = rest.join(' ');
+    if (instruction.toUpperCase() === 'FROM') stage = /\bAS\s+(\S+)/i.exec(args)?.[1] ?? '';
+    return { instruction: instruction.toUpperCase(), args, stage };
+  });
+};
+
+describe('deploy/Dockerfile (checked statically)', () => {
+  const steps = dockerfile();
+  const inStage = (stage: string) => steps.filter((s) => s.stage === stage);
+  const runtime = inStage('runtime');
+
+  it('is multi-stage on a supported Node LTS (22 or 24, slim), every stage', () => {
+    const froms = steps.filter((s) => s.instruction === 'FROM').map((s) => s.args);
+    expect(froms.length).toBeGreaterThanOrEqual(2);
+    for (const from of froms) expect(from).toMatch(/^node:(22|24)(\.\d+)*-\w+-slim AS \w+$/);
+    expect(steps.at(-1)?.stage).toBe('runtime');
+  });
+
+  it("installs production dependencies only, prunes other platforms' onnxruntime binaries, and builds dist/", () => {
+    const build = inStage('build')
+      .filter((s) => s.instruction === 'RUN')
+      .map((s) => s.args);
+    expect(build.some((r) => /npm ci\b.*--omit=dev/.test(r))).toBe(true);
+    expect(build.some((r) => /npm (ci|install)\b/.test(r) && !r.includes('--omit=dev'))).toBe(false);
+    expect(build.some((r) => r.includes('onnxruntime-node/bin/napi-v6') && r.includes('rm -rf'))).toBe(true);
+    expect(build).toContain('node tools/build.mjs');
+  });
+
+  it('runs dist/ as the non-root user with no TypeScript, tsx or sources in the runtime stage', () => {
+    const copies = runtime.filter((s) => s.instruction === 'COPY').map((s) => s.args);
+    for (const copy of copies) expect(copy).not.toMatch(/(^|\s)(\.\/)?(apps|libs)\/?(\s|$)|tsconfig|\.ts(\s|$)/);
+    expect(copies).toEqual(expect.arrayContaining(['--from=build /app/dist ./dist']));
+    const entrypoint = runtime.find((s) => s.instruction === 'ENTRYPOINT')?.args;
+    expect(JSON.parse(entrypoint ?? 'null')).toEqual(['node']);
+    const cmd = JSON.parse(runtime.find((s) => s.instruction === 'CMD')?.args ?? '[]') as string[];
+    expect(cmd).toEqual(['dist/apps/document-store-mcp/src/main.cjs']);
+    expect(read('deploy/Dockerfile')).not.toMatch(/--import\s+tsx|build-worker-bundles/);
+    const users = runtime.filter((s) => s.instruction === 'USER').map((s) => s.args);
+    expect(users.at(-1)).toBe('node');
+    expect(runtime.some((s) => s.instruction === 'HEALTHCHECK')).toBe(true);
+  });
+
+  it('copies only files that exist into the runtime stage (or come from the build stage)', () => {
+    for (const copy of runtime.filter((s) => s.instruction === 'COPY' && !s.args.startsWith('--from'))) {
+      const sources = copy.args.split(/\s+/).slice(0, -1);
+      for (const source of sources) expect(existsSync(join(root, source))).toBe(true);
     }
   });
 });
