@@ -7,18 +7,32 @@
 // for a minute starts again from the first delay); the others keep running. SIGTERM/SIGINT are forwarded to
 // every running service, each shuts down in its own order, pending restarts are cancelled, and this launcher
 // exits when all have (LECTERN_STOP_TIMEOUT_MS later, any left are killed). LECTERN_SERVICES (comma-separated names) starts only some of them.
+//
+// The services run compiled (the production build, `dist/`: tools/build.mjs), built first when the build is
+// stale (tools/build-state.mjs: a few hundred `stat`s) or missing; nothing compiles TypeScript at run time. Every app
+// the build found (`apps/<name>/src/main.ts`) is a service. `lectern start` runs this same launcher.
 import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { clearTimeout, setTimeout } from 'node:timers';
-
-const ALL = [
-  { name: 'converter', entry: 'apps/converter/src/main.ts' },
-  { name: 'document-store-mcp', entry: 'apps/document-store-mcp/src/main.ts' },
-  { name: 'policy-kb-mcp', entry: 'apps/policy-kb-mcp/src/main.ts' },
-  { name: 'extraction-api', entry: 'apps/extraction-api/src/main.ts' },
-];
+import { DIST, readBuildInfo, staleReason } from './build-state.mjs';
 
 const say = (message) => process.stderr.write(`lectern: ${message}\n`);
+
+let info = readBuildInfo();
+if (staleReason(info) !== null) {
+  try {
+    // the build's modules (esbuild) are loaded only when there is something to build
+    info = await (await import('./build.mjs')).ensureBuilt();
+  } catch (error) {
+    say(`the build failed: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  }
+}
+// Node 22.1+ keeps the compiled code of every module in this directory across starts (Node 20 ignores it)
+const childEnv = { NODE_COMPILE_CACHE: join(tmpdir(), 'lectern-node-compile-cache'), ...process.env };
+const ALL = info.apps.map((name) => ({ name, entry: join(DIST, 'apps', name, 'src', 'main.cjs') }));
 
 const positiveInt = (name, fallback) => {
   const raw = process.env[name];
@@ -65,7 +79,7 @@ const exitWhenAllStopped = () => {
 
 const start = (service) => {
   service.timer = undefined;
-  const child = spawn(process.execPath, ['--import', 'tsx', service.entry], { stdio: 'inherit', env: process.env });
+  const child = spawn(process.execPath, [service.entry], { stdio: 'inherit', env: childEnv });
   service.child = child;
   service.startedAt = Date.now();
   say(`started ${service.name} (pid ${child.pid})`);

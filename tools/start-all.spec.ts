@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -93,6 +93,9 @@ describe('tools/start-all.mjs (npm start)', () => {
     const [extractionPid] = pids('extraction-api');
     expect(converterPid).toBeDefined();
     expect(extractionPid).toBeDefined();
+    // the compiled build, nothing compiled at run time (issue 27)
+    const commandLine = (await readFile(`/proc/${converterPid}/cmdline`, 'utf8')).split('\0');
+    expect(commandLine).toEqual([process.execPath, join(repoRoot, 'dist', 'apps', 'converter', 'src', 'main.cjs'), '']);
 
     process.kill(converterPid as number, 'SIGKILL');
     let extractionAnswered = 0;

@@ -8,7 +8,7 @@
 // script, so that lectern.cjs can run it with V8's code cache (Node 20's ES module loader keeps none).
 // Plain JavaScript: it runs before anything can compile TypeScript.
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
   dependencyExternals,
@@ -66,16 +66,13 @@ const englishOnlyZod = {
 };
 
 /**
- * Compiles `src/main.ts` with the commands of `program` (lectern.cjs's `programFor`) into a new build directory,
- * makes it the current one and answers its `main.cjs`.
+ * The esbuild options that compile `src/main.ts` with the commands of `program` (lectern.cjs's `programFor`).
  * @param {string} program
- * @returns {Promise<string>}
+ * @param {{ relocatable?: { outDir: string; format: 'cjs' } }} [options] relocatable: for the production build
+ *   (tools/build.mjs), whose programs find the repository's files relative to themselves
+ * @returns {import('esbuild').BuildOptions}
  */
-export async function buildProgram(program) {
-  const { build: esbuild } = await import('esbuild');
-  mkdirSync(bundleDir, { recursive: true });
-  const builtMs = Date.now();
-  const dir = `${program}-${builtMs}-${process.pid}`;
+function programOptions(program, { relocatable } = {}) {
   /** @type {import('esbuild').Plugin} */
   const onlyItsCommands = {
     name: 'lectern-program-commands',
@@ -103,10 +100,8 @@ export async function buildProgram(program) {
       });
     },
   };
-  const result = await esbuild({
+  return {
     entryPoints: { main: join(cliDir, 'src', 'main.ts') },
-    outdir: join(bundleDir, dir),
-    outExtension: { '.js': '.cjs' },
     bundle: true,
     format: 'cjs',
     platform: 'node',
@@ -122,8 +117,48 @@ export async function buildProgram(program) {
     external: dependencyExternals(['zod', 'commander']),
     tsconfig: join(repoRoot, 'tsconfig.json'),
     absWorkingDir: repoRoot,
-    plugins: [onlyItsCommands, lazyCommanderSpawn, englishOnlyZod, repositorySourcesPlugin()],
+    plugins: [onlyItsCommands, lazyCommanderSpawn, englishOnlyZod, repositorySourcesPlugin({ relocatable })],
     logLevel: 'silent',
+  };
+}
+
+/** Every program: one per command module, `all` and `base`. */
+export const PROGRAMS = [...new Set(Object.values(COMMAND_MODULES)), 'all', 'base'];
+
+/**
+ * Compiles one program for the production build (tools/build.mjs) into `outFile` (a CommonJS script that finds the
+ * repository's files relative to itself and marks the process as running compiled code: worker threads then start
+ * from the build's compiled workers too). Answers the esbuild metafile.
+ * @param {string} program
+ * @param {string} outFile
+ * @param {string} banner
+ */
+export async function buildDistProgram(program, outFile, banner) {
+  const { build: esbuild } = await import('esbuild');
+  const result = await esbuild({
+    ...programOptions(program, { relocatable: { outDir: dirname(outFile), format: 'cjs' } }),
+    entryPoints: [join(cliDir, 'src', 'main.ts')],
+    outfile: outFile,
+    banner: { js: banner },
+  });
+  return /** @type {import('esbuild').Metafile} */ (result.metafile);
+}
+
+/**
+ * Compiles `src/main.ts` with the commands of `program` (lectern.cjs's `programFor`) into a new build directory,
+ * makes it the current one and answers its `main.cjs`.
+ * @param {string} program
+ * @returns {Promise<string>}
+ */
+export async function buildProgram(program) {
+  const { build: esbuild } = await import('esbuild');
+  mkdirSync(bundleDir, { recursive: true });
+  const builtMs = Date.now();
+  const dir = `${program}-${builtMs}-${process.pid}`;
+  const result = await esbuild({
+    ...programOptions(program),
+    outdir: join(bundleDir, dir),
+    outExtension: { '.js': '.cjs' },
   });
   // the configuration and this build script: a program built otherwise is built again
   const configs = [
@@ -131,7 +166,15 @@ export async function buildProgram(program) {
     fileURLToPath(import.meta.url),
   ];
   /** @type {ProgramBuild} */
-  const current = { dir, builtMs, inputs: [...metafileInputs(result.metafile, repoRoot), ...configs, commandsDir] };
+  const current = {
+    dir,
+    builtMs,
+    inputs: [
+      ...metafileInputs(/** @type {import('esbuild').Metafile} */ (result.metafile), repoRoot),
+      ...configs,
+      commandsDir,
+    ],
+  };
   // a process starting at the same moment reads the old pointer or the new one
   writeFileAside(join(bundleDir, `${program}.json`), JSON.stringify(current));
   for (const old of readdirSync(bundleDir)) {

@@ -86,11 +86,24 @@ function runCompiled(file) {
   run(module.exports, createRequire(file), module, file, dirname(file));
 }
 
-/** The compiled program, built when missing or stale; null when it cannot be built. */
+/** The installation root: the repository, or the installed package. */
+const root = join(cliDir, '..', '..');
+
+/**
+ * The compiled program: in an installed package (no TypeScript sources beside it), the production build's
+ * (`dist/apps/cli/programs/`, tools/build.mjs); in a checkout, this command line's own build, built when missing or
+ * stale; null when it cannot be built.
+ */
 async function compiledProgram() {
+  const program = programFor(process.argv.slice(2));
+  if (!existsSync(join(root, 'tsconfig.json'))) {
+    const packaged = join(root, 'dist', 'apps', 'cli', 'programs', `${program}.cjs`);
+    if (existsSync(packaged)) return packaged;
+    process.stderr.write(`lectern: ${packaged} is missing: this installation is incomplete\n`);
+    process.exit(1);
+  }
   if (process.env['LECTERN_CLI_BUNDLE'] === '0') return null;
   try {
-    const program = programFor(process.argv.slice(2));
     return (
       currentProgram(program) ??
       (await (await import(pathToFileURL(join(__dirname, 'cli-build.mjs')).href)).buildProgram(program))

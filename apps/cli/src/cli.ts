@@ -53,6 +53,7 @@ const MODULES: Record<string, () => Promise<Register>> = {
   extract: async () => (await import('./commands/extract.command.js')).registerExtractCommand,
   policy: async () => (await import('./commands/policy.command.js')).registerPolicyCommand,
   queue: async () => (await import('./commands/queue.command.js')).registerQueueCommand,
+  start: async () => (await import('./commands/start.command.js')).registerStartCommand,
 };
 
 /** The command line's program with the command modules `argv` needs (`modulesFor`). */

@@ -22,6 +22,7 @@ const COMMAND_MODULES = Object.freeze({
   extract: 'extract',
   policy: 'policy',
   queue: 'queue',
+  start: 'start',
 });
 
 /**

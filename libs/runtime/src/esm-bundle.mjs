@@ -2,7 +2,7 @@
 // the worker-thread bundles (worker-bundle.ts) and the `lectern` command line's bundle (apps/cli/bin). Plain
 // JavaScript: the command line's bin loads it before anything can compile TypeScript.
 import { existsSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve, sep } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 /** The repository's root directory. */
@@ -55,15 +55,29 @@ const sourceRoots = [join(repoRoot, 'libs') + sep, join(repoRoot, 'apps') + sep]
 const isRepoSource = (/** @type {string} */ path) =>
   sourceRoots.some((root) => path.startsWith(root)) && !path.includes(`${sep}node_modules${sep}`);
 
+/** The repository path of a module, with `/` separators (a URL path) whatever the platform. */
+const posix = (/** @type {string} */ path) => path.split(sep).join('/');
+
 /**
- * An esbuild plugin for bundles that gather modules of many directories (the command line's):
- * - each repository module keeps its own `import.meta.url` (the file's URL, written in at build time), so the
- *   paths it resolves from it (the native mupdf addon, worker entries, package.json) hold wherever the bundle is;
- * - repository modules are declared free of side effects, so a module none of whose exports is used is left
- *   out (the contracts' schemas of other services, the loggers of a command that logs nothing).
+ * An esbuild plugin for bundles that gather modules of many directories (the command line's, the production build's):
+ * - each repository module keeps its own `import.meta.url`, so the paths it resolves from it (the native mupdf addon,
+ *   worker entries, package.json) hold wherever the bundle is. Without `relocatable`, the file's absolute URL is
+ *   written in at build time (a bundle that runs on this machine only: the command line's `.bundle/`). With it, the
+ *   URL is computed at run time relative to the bundle's own location (`relocatable.outDir`, the directory the
+ *   output file is written to): the module's source path under the installation root, whether or not the source is
+ *   there (an installed package has none), so `dist/` can be moved with the tree it was built in;
+ * - with `treeShake` (the default), repository modules are declared free of side effects, so a module none of whose
+ *   exports is used is left out (the contracts' schemas of other services, the loggers of a command that logs nothing).
+ * @param {{ relocatable?: { outDir: string; format: 'esm' | 'cjs' }; treeShake?: boolean }} [options]
  * @returns {import('esbuild').Plugin}
  */
-export function repositorySourcesPlugin() {
+export function repositorySourcesPlugin({ relocatable, treeShake = true } = {}) {
+  /** @param {string} path */
+  const urlOf = (path) => {
+    if (!relocatable) return JSON.stringify(pathToFileURL(path).href);
+    const base = relocatable.format === 'esm' ? 'import.meta.url' : 'require("node:url").pathToFileURL(__filename)';
+    return `new URL(${JSON.stringify(posix(relative(relocatable.outDir, path)))}, ${base}).href`;
+  };
   return {
     name: 'lectern-repository-sources',
     setup(build) {
@@ -77,14 +91,17 @@ export function repositorySourcesPlugin() {
         });
         if (found.errors.length || found.external || !isRepoSource(found.path))
           return found.errors.length ? { errors: found.errors } : found;
+        if (!treeShake) return found;
         // an entry point keeps its side effects (it is the program)
         return { ...found, sideEffects: args.kind === 'entry-point' };
       });
       build.onLoad({ filter: /\.(ts|mts|js|mjs)$/ }, (args) => {
         if (!isRepoSource(args.path)) return undefined;
         const source = readFileSync(args.path, 'utf8');
-        const url = JSON.stringify(pathToFileURL(args.path).href);
-        return { contents: source.replaceAll('import.meta.url', url), loader: /\.m?ts$/.test(args.path) ? 'ts' : 'js' };
+        return {
+          contents: source.replaceAll('import.meta.url', urlOf(args.path)),
+          loader: /\.m?ts$/.test(args.path) ? 'ts' : 'js',
+        };
       });
     },
   };

@@ -16,7 +16,7 @@ export {
 } from './env.js';
 export { createLogger } from './logger.js';
 export type { Logger } from 'pino';
-export { LECTERN_VERSION } from './version.js';
+export { LECTERN_VERSION, sourceUrl } from './version.js';
 export { raceAbort } from './race-abort.js';
 export { TS_WORKER_BOOTSTRAP, TS_WORKER_ENTRY_KEY, tsWorker } from './ts-worker.js';
 export type { TsWorkerOptions } from './ts-worker.js';

@@ -47,7 +47,9 @@ describe('createHttpApp: the console', () => {
       transports: 'MCP /mcp',
       details: { store: 'sqlite' },
     });
-    expect(line).toMatch(/^console-test ready at http:\/\/127\.0\.0\.1:\d+ \| MCP \/mcp \| auth off \| store sqlite$/);
+    expect(line).toMatch(
+      /^console-test ready at http:\/\/127\.0\.0\.1:\d+ \| MCP \/mcp \| auth off \| store sqlite \| source \S/,
+    );
     expect(lines.filter((l) => l['level'] === 40)).toEqual([]);
     announceReady(app, logger, { service: 'console-test', host: '0.0.0.0', auth: false, transports: 'MCP /mcp' });
     expect(lines.filter((l) => l['level'] === 40).map((l) => l['msg'])).toEqual([
@@ -56,6 +58,35 @@ describe('createHttpApp: the console', () => {
     announceReady(app, logger, { service: 'console-test', host: '0.0.0.0', auth: true, transports: 'MCP /mcp' });
     expect(lines.filter((l) => l['level'] === 40)).toHaveLength(1);
     expect(lines.filter((l) => l['event'] === 'ready')).toHaveLength(3);
+    await app.close();
+  });
+});
+
+describe('the link to the source (AGPL-3.0 §13)', () => {
+  const saved = process.env['LECTERN_SOURCE_URL'];
+  afterEach(() => {
+    if (saved === undefined) delete process.env['LECTERN_SOURCE_URL'];
+    else process.env['LECTERN_SOURCE_URL'] = saved;
+  });
+
+  it('is a Link header on every answer, /health and refused ones too, and ends the ready line', async () => {
+    process.env['LECTERN_SOURCE_URL'] = 'https://git.example.org/acme/lectern-fork';
+    const { logger } = capture();
+    const app = createHttpApp({ service: 'source-test', logger, apiKey: 'secret-token' });
+    const base = await listenOnFreePort(app);
+    const health = await fetch(`${base}/health`);
+    expect(await health.json()).toEqual({ status: 'ok' });
+    expect(health.headers.get('link')).toBe('<https://git.example.org/acme/lectern-fork>; rel="source"');
+    const refused = await fetch(`${base}/metrics`);
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get('link')).toBe('<https://git.example.org/acme/lectern-fork>; rel="source"');
+    const line = announceReady(app, logger, {
+      service: 'source-test',
+      host: '127.0.0.1',
+      auth: true,
+      transports: 'REST',
+    });
+    expect(line).toMatch(/ \| source https:\/\/git\.example\.org\/acme\/lectern-fork$/);
     await app.close();
   });
 });

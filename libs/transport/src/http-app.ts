@@ -1,5 +1,6 @@
 import { AppError, CommonErrorCodes } from '@lectern/contracts';
 import { installBearerAuth } from '@lectern/auth';
+import { sourceUrl } from '@lectern/runtime';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { InflightWork } from './inflight.js';
@@ -37,6 +38,14 @@ export const createHttpApp = (options: HttpAppOptions): FastifyInstance => {
     forceCloseConnections: 'idle',
   });
   app.decorate('metrics', metrics);
+  // AGPL-3.0 §13: every answer says where this program's source is (LECTERN_SOURCE_URL, else package.json's repository)
+  const source = sourceUrl();
+  if (source) {
+    const link = `<${source}>; rel="source"`;
+    app.addHook('onRequest', async (_request, reply) => {
+      reply.header('link', link);
+    });
+  }
   // In-flight tool calls and REST requests (request-signal.ts): on close, once fastify refuses new requests (503),
   // their signals are aborted with `shutting_down` so the work stops at its next boundary; registered before any
   // other preClose hook (the MCP streams close after their calls have answered).

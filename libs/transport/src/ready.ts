@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
+import { sourceUrl } from '@lectern/runtime';
 
 export interface ReadyFacts {
   service: string;
@@ -32,6 +33,8 @@ export const announceReady = (app: FastifyInstance, log: Logger, facts: ReadyFac
     facts.transports,
     `auth ${facts.auth ? 'on' : 'off'}`,
     ...details,
+    // AGPL-3.0 §13: where a network user gets the source
+    `source ${sourceUrl() ?? 'not set (LECTERN_SOURCE_URL)'}`,
   ].join(' | ');
   if (!facts.auth && !isLoopbackHost(facts.host)) {
     log.warn(

