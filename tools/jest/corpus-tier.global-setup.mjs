@@ -4,6 +4,8 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 export default async function corpusTierSetup() {
+  // No test reaches the model hub (see plain-tier.setup.mjs); the workers and spawned services inherit it.
+  process.env.EMBEDDING_AUTO_FETCH ??= '0';
   const root = resolve(import.meta.dirname, '..', '..');
   const shared = resolve(process.env.LECTERN_SHARED_DIR ?? process.env.SHARED_DIR ?? join(root, '..', 'shared'));
   /** @type {Array<[string, string]>} */

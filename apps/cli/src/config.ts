@@ -15,6 +15,10 @@ export const CliEnvSchema = z.object({
   EMBEDDING_QUANTIZED: envBool(false),
   /** ONNX intra-op threads; 0 = the machine's cores. */
   EMBEDDING_THREADS: envInt(0, 0, 256),
+  /** `auto` with no model present: fetch potion-base-2M at the first embedding (as the servers do). */
+  EMBEDDING_AUTO_FETCH: envBool(true),
+  /** The model hub's base URL for that fetch (default https://huggingface.co). */
+  HF_ENDPOINT: envUrl(),
   /** Where `lectern models pull` downloads from (default: the Hugging Face hub). */
   MODEL_DOWNLOAD_URL: envString(),
   /** The document store the `docstore` commands work on (the same variables as document-store-mcp). */

@@ -84,7 +84,11 @@ const docIdOf = (p: Record<string, unknown>): string =>
 /** A stored chunk's payload as spec 004's RetrievalResult. Chunks of spec 000/002 writes get what they have. */
 export const toRetrievalResult = (hit: Hit, maxChars: number, score: number): RetrievalResult => {
   const p = hit.payload;
-  const citation = CitationMetaSchema.safeParse(p['citation']);
+  // Most chunks carry no citation: skip the parse that would fail (a failed zod parse builds an error, per hit).
+  const citation =
+    p['citation'] === undefined || p['citation'] === null
+      ? { success: false as const }
+      : CitationMetaSchema.safeParse(p['citation']);
   const meta: z.infer<typeof CitationMetaSchema> | null =
     citation.success && Object.keys(citation.data).length > 0 ? citation.data : null;
   const docId = docIdOf(p);

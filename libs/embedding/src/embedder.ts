@@ -105,13 +105,18 @@ export const createEmbedder = (meta: {
     return backend;
   };
 
+  // Said once per embedder: a warning per chunk flooded the log (and the CLI's output) on a long document.
+  let truncationWarned = false;
   const prepare = (text: string, index: number): number[] => {
     const ids = tok.tokenize(tokenisablePrefix(text, tok.maxTokens));
     if (ids.length <= tok.maxTokens) return ids;
-    meta.log?.warn(
-      { model: meta.modelId, tokens: ids.length, max_tokens: tok.maxTokens, index },
-      `text of ${ids.length} tokens truncated to ${tok.maxTokens} (${meta.modelId} limit); chunk long texts to the model's limit`,
-    );
+    if (!truncationWarned) {
+      truncationWarned = true;
+      meta.log?.warn(
+        { model: meta.modelId, tokens: ids.length, max_tokens: tok.maxTokens, index },
+        `text of ${ids.length} tokens truncated to ${tok.maxTokens} (${meta.modelId} limit); chunk long texts to the model's limit (further truncations by this model are not logged)`,
+      );
+    }
     return tok.truncate(ids);
   };
 

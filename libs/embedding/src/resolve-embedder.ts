@@ -7,6 +7,7 @@ import { dirname, join } from 'node:path';
 import { AppError, type EmbeddingFingerprint } from '@lectern/contracts';
 import { createEmbedder, type Embedder, type EmbeddingLogger } from './embedder.js';
 import { assertSameModel, modelUnavailableError } from './errors.js';
+import { fetchDefaultModel, type FetchDefaultModelOptions } from './fetch-default-model.js';
 import {
   findWeightsFile,
   locateStaticEmbeddings,
@@ -62,6 +63,11 @@ export interface ResolveEmbedderOptions {
   log?: EmbeddingLogger | undefined;
   /** The models this resolver knows, with their pinned sha256 values (default: MODEL_REGISTRY). */
   registry?: readonly KnownModel[] | undefined;
+  /**
+   * 'auto' with no verified model present: fetch potion-base-2M from the hub first (a fresh install's first
+   * start; EMBEDDING_AUTO_FETCH, HF_ENDPOINT). Off when absent: libraries and tests never reach the network.
+   */
+  fetchDefault?: Omit<FetchDefaultModelOptions, 'cacheDir' | 'log' | 'registry'> | undefined;
 }
 
 type DirOptions = Pick<ResolveEmbedderOptions, 'modelDir' | 'cacheDir' | 'quantized'>;
@@ -276,7 +282,18 @@ const betterModelHint = (modelId: string, quantized: boolean | undefined): strin
  * and, when it is not MiniLM, the command that enables MiniLM.
  */
 export const resolveEmbedder = async (o: ResolveEmbedderOptions): Promise<Embedder> => {
-  const id = o.model === 'auto' ? await pickAuto(o) : o.model;
+  let id = o.model === 'auto' ? await pickAuto(o) : o.model;
+  let fallback = '';
+  if (o.model === 'auto' && id === BUNDLED_MODEL_ID && o.fetchDefault) {
+    const outcome = await fetchDefaultModel({
+      ...o.fetchDefault,
+      cacheDir: o.cacheDir,
+      log: o.log,
+      registry: o.registry,
+    });
+    if ('fetched' in outcome && (await modelAvailable(outcome.fetched, o))) id = outcome.fetched;
+    else fallback = 'failed' in outcome ? outcome.failed : `${outcome.fetched} was fetched but does not verify`;
+  }
   const model = findModel(id, o.registry);
   if (!model) {
     throw new AppError(
@@ -286,10 +303,11 @@ export const resolveEmbedder = async (o: ResolveEmbedderOptions): Promise<Embedd
   }
   const embedder = await build(model, o);
   const hint = betterModelHint(embedder.modelId, o.quantized);
-  o.log?.info(
-    { model: embedder.modelId, fingerprint: embedder.fingerprint, requested: o.model },
-    `embedding model: ${embedder.modelId} (${embedder.dimension}-d, ${embedder.fingerprint.revision})${hint}`,
-  );
+  const line = `embedding model: ${embedder.modelId} (${embedder.dimension}-d, ${embedder.fingerprint.revision})`;
+  const fields = { model: embedder.modelId, fingerprint: embedder.fingerprint, requested: o.model };
+  // One line either way: a fallback says why (the fetch's failure) and how to get the better model.
+  if (fallback) o.log?.warn({ ...fields, fallback }, `${line}, the bundled fallback (${fallback})${hint}`);
+  else o.log?.info(fields, `${line}${hint}`);
   return embedder;
 };
 

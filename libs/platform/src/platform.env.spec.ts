@@ -18,6 +18,7 @@ describe('the platform configuration shared by every service', () => {
       QDRANT_URL: 'http://127.0.0.1:6333',
       EMBEDDING_MODEL: 'potion-base-2M',
       EMBEDDING_THREADS: '0',
+      HF_ENDPOINT: 'http://mirror.internal:8080',
       QUEUE_LOCK_MS: '4000',
       QUEUE_STALL_LIMIT: '3',
       QUEUE_SHUTDOWN_GRACE_MS: '1500',
@@ -37,8 +38,18 @@ describe('the platform configuration shared by every service', () => {
       vectorDir: undefined,
       qdrantUrl: 'http://127.0.0.1:6333',
       qdrantApiKey: undefined,
-      embedding: { model: 'potion-base-2M', modelDir: undefined, quantized: false, threads: undefined },
+      embedding: {
+        model: 'potion-base-2M',
+        modelDir: undefined,
+        quantized: false,
+        threads: undefined,
+        // EMBEDDING_AUTO_FETCH defaults to on: a fresh install's 'auto' fetches the default model from HF_ENDPOINT.
+        fetchDefault: { endpoint: 'http://mirror.internal:8080' },
+      },
     });
+    expect(storeAndEmbeddingSettings({ ...env, EMBEDDING_AUTO_FETCH: false }).embedding).not.toHaveProperty(
+      'fetchDefault',
+    );
     expect(env.DOCUMENT_ROOTS).toEqual([]);
     expect(env.ENABLE_OCR).toBe(true);
   });

@@ -34,6 +34,10 @@ export const storeEnvShape = {
   EMBEDDING_MODEL_DIR: envString(),
   EMBEDDING_QUANTIZED: envBool(false),
   EMBEDDING_THREADS: envInt(0, 0, 256),
+  /** `auto` with no model present: fetch potion-base-2M (7.5 MB, sha256-verified) at the first embedding. */
+  EMBEDDING_AUTO_FETCH: envBool(true),
+  /** The model hub's base URL (as huggingface_hub reads it), e.g. a mirror; default https://huggingface.co. */
+  HF_ENDPOINT: envUrl(),
   /** Redis: BullMQ queues (and the Redis policy registry) when set; in-process queues and SQLite otherwise. */
   REDIS_URL: envUrl(),
   /** How this process's queue workers hold their jobs (QUEUE_LOCK_MS, QUEUE_STALL_LIMIT, QUEUE_SHUTDOWN_GRACE_MS). */
@@ -72,12 +76,14 @@ export const blobSettings = (env: BlobEnv): NonNullable<PlatformOptions['blob']>
 
 /** The embedder settings from those variables. */
 export const embeddingSettings = (
-  env: Pick<StoreEnv, 'EMBEDDING_MODEL' | 'EMBEDDING_MODEL_DIR' | 'EMBEDDING_QUANTIZED' | 'EMBEDDING_THREADS'>,
+  env: Pick<StoreEnv, 'EMBEDDING_MODEL' | 'EMBEDDING_MODEL_DIR' | 'EMBEDDING_QUANTIZED' | 'EMBEDDING_THREADS'> &
+    Partial<Pick<StoreEnv, 'EMBEDDING_AUTO_FETCH' | 'HF_ENDPOINT'>>,
 ): EmbedderOptions => ({
   model: env.EMBEDDING_MODEL,
   modelDir: env.EMBEDDING_MODEL_DIR,
   quantized: env.EMBEDDING_QUANTIZED,
   threads: env.EMBEDDING_THREADS || undefined,
+  ...(env.EMBEDDING_AUTO_FETCH ? { fetchDefault: { endpoint: env.HF_ENDPOINT } } : {}),
 });
 
 /** The vector store and embedding settings every service reading the store takes from the same variables. */
@@ -91,7 +97,8 @@ export const storeAndEmbeddingSettings = (
     | 'EMBEDDING_MODEL_DIR'
     | 'EMBEDDING_QUANTIZED'
     | 'EMBEDDING_THREADS'
-  >,
+  > &
+    Partial<Pick<StoreEnv, 'EMBEDDING_AUTO_FETCH' | 'HF_ENDPOINT'>>,
 ): Pick<VectorStoreOptions, 'vectorDir' | 'qdrantUrl' | 'qdrantApiKey'> & { embedding: EmbedderOptions } => ({
   vectorDir: env.CHROMA_PERSIST_DIR,
   qdrantUrl: env.QDRANT_URL,

@@ -80,6 +80,8 @@ export interface EmbedderOptions {
   modelDir?: string | undefined;
   quantized?: boolean | undefined;
   threads?: number | undefined;
+  /** `auto` with no model present fetches the default model from this hub (EMBEDDING_AUTO_FETCH, HF_ENDPOINT). */
+  fetchDefault?: { endpoint?: string | undefined } | undefined;
 }
 
 export interface PolicyRegistryOptions {
@@ -239,6 +241,7 @@ export const createPlatform = (options: PlatformOptions): Platform => {
           cacheDir: resolve(dataDir, 'models'),
           quantized: o.quantized ?? false,
           ...(o.threads ? { threads: o.threads } : {}),
+          ...(o.fetchDefault ? { fetchDefault: o.fetchDefault } : {}),
           log,
         });
         steps.push({ stage: 'embedders', name: 'embedders', close: () => pool.close() });

@@ -1,9 +1,13 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import {
   CallToolRequestSchema,
   ErrorCode,
   ListToolsRequestSchema,
   McpError,
+  type CallToolRequest,
+  type CallToolResult,
+  type ServerNotification,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from 'pino';
@@ -58,61 +62,91 @@ export const describeTools = (tools: readonly ToolRegistration[]): Tool[] =>
  * (`toolDeadlineMs`), lowered by the client's `_meta["lectern/timeout_ms"]`; at expiry the call answers its
  * contract's timeout code and the handler's signal is aborted. Shutdown (`inflight.abortAll`) aborts it too.
  */
-export const createMcpServerFactory = (options: McpServerOptions): (() => Server) => {
+/** What a `tools/call` needs of its request besides the request itself. */
+export interface ToolCallExtra {
+  signal: AbortSignal;
+  requestId: string | number;
+  /** Absent: the answer cannot carry notifications (the fast path only runs calls without a progress token). */
+  sendNotification?: (notification: ServerNotification) => Promise<void>;
+}
+export type ToolCallHandler = (request: CallToolRequest, extra: ToolCallExtra) => Promise<CallToolResult>;
+
+/** A server per connection (`() => Server`), and the tool call every server runs (`callTool`). */
+export type McpServerFactory = (() => Server) & { callTool: ToolCallHandler };
+
+export const createMcpServerFactory = (options: McpServerOptions): McpServerFactory => {
   const listed = describeTools(options.tools);
   const byName = new Map(options.tools.map((t) => [t.definition.name, t]));
   const names = new Set(byName.keys());
   const inflight = options.inflight ?? new InflightWork();
   if (names.size !== options.tools.length) throw new Error(`duplicate tool names in ${options.name}`);
+  // One JSON Schema validator for every server this factory makes: the SDK's default builds a new Ajv (with its
+  // formats) per Server, i.e. per stateless request, which was the largest single cost of a cheap tool call. It
+  // validates only elicitation answers (none here) and caches what it compiles, so sharing it changes no check.
+  const jsonSchemaValidator = new AjvJsonSchemaValidator();
 
-  return () => {
+  /** One `tools/call`, the same for the SDK's servers and the stateless fast path (tool-call-fast-path.ts). */
+  const callTool: ToolCallHandler = async (request, extra) => {
+    const receivedAt = Date.now();
+    const registration = byName.get(request.params.name);
+    if (!registration) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
+    const progressToken = request.params._meta?.progressToken;
+    const log = options.log.child({ tool: request.params.name, request_id: extra.requestId });
+    const ctx: ToolContext = {
+      log,
+      signal: extra.signal,
+      progress: async (progress, total, message) => {
+        if (progressToken === undefined || !extra.sendNotification) return;
+        try {
+          await extra.sendNotification({
+            method: 'notifications/progress',
+            params: {
+              progressToken,
+              progress,
+              ...(total === undefined ? {} : { total }),
+              ...(message ? { message } : {}),
+            },
+          });
+        } catch (error) {
+          log.warn({ err: error }, 'progress notification not delivered');
+        }
+      },
+    };
+    const meta = request.params._meta as Record<string, unknown> | undefined;
+    const bounded: ToolHandler<unknown, unknown> = async (input, handlerCtx) => {
+      const ticket = inflight.begin();
+      try {
+        return await runWithDeadline(registration.handler, input, handlerCtx, {
+          ms: callDeadlineMs(toolDeadlineMs(registration, options.deadlines), meta),
+          errorCode: timeoutCode(registration.definition, registration),
+          stop: ticket.signal,
+          receivedAt,
+        });
+      } finally {
+        ticket.end();
+      }
+    };
+    return runTool(registration.definition, bounded, request.params.arguments, ctx, options.metrics);
+  };
+
+  const makeServer = () => {
     const server = new Server(
       { name: options.name, version: options.version },
-      { capabilities: { tools: { listChanged: false }, logging: {} }, instructions: options.instructions },
+      {
+        capabilities: { tools: { listChanged: false }, logging: {} },
+        instructions: options.instructions,
+        jsonSchemaValidator,
+      },
     );
     server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listed }));
-    server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
-      const receivedAt = Date.now();
-      const registration = byName.get(request.params.name);
-      if (!registration) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
-      const progressToken = request.params._meta?.progressToken;
-      const log = options.log.child({ tool: request.params.name, request_id: extra.requestId });
-      const ctx: ToolContext = {
-        log,
+    server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
+      callTool(request, {
         signal: extra.signal,
-        progress: async (progress, total, message) => {
-          if (progressToken === undefined) return;
-          try {
-            await extra.sendNotification({
-              method: 'notifications/progress',
-              params: {
-                progressToken,
-                progress,
-                ...(total === undefined ? {} : { total }),
-                ...(message ? { message } : {}),
-              },
-            });
-          } catch (error) {
-            log.warn({ err: error }, 'progress notification not delivered');
-          }
-        },
-      };
-      const meta = request.params._meta as Record<string, unknown> | undefined;
-      const bounded: ToolHandler<unknown, unknown> = async (input, handlerCtx) => {
-        const ticket = inflight.begin();
-        try {
-          return await runWithDeadline(registration.handler, input, handlerCtx, {
-            ms: callDeadlineMs(toolDeadlineMs(registration, options.deadlines), meta),
-            errorCode: timeoutCode(registration.definition, registration),
-            stop: ticket.signal,
-            receivedAt,
-          });
-        } finally {
-          ticket.end();
-        }
-      };
-      return runTool(registration.definition, bounded, request.params.arguments, ctx, options.metrics);
-    });
+        requestId: extra.requestId,
+        sendNotification: (n) => extra.sendNotification(n),
+      }),
+    );
     return server;
   };
+  return Object.assign(makeServer, { callTool });
 };

@@ -4,7 +4,9 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { ErrorCode, isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hijackWithHeaders } from './raw-reply.js';
+import type { ToolCallHandler } from './mcp-server-factory.js';
 import { connectGuarded } from './request-guard.js';
+import { answerToolCallDirectly } from './tool-call-fast-path.js';
 
 export type McpSessionMode = 'stateless' | 'stateful';
 
@@ -23,6 +25,18 @@ const refuseEmptyBatch = (reply: FastifyReply) =>
   jsonRpcError(reply, 400, 'Invalid Request: empty batch', {}, ErrorCode.InvalidRequest);
 
 /**
+ * A stateless POST is answered as one JSON body (the transport specification lets the server choose JSON or an
+ * SSE stream) unless a request in it asked for progress (`_meta.progressToken`): those notifications need the
+ * stream. The JSON answer costs the server one write instead of an SSE stream's framing and chunks; the tools
+ * send no other notification tied to a request.
+ */
+const answersInJson = (body: unknown): boolean =>
+  (Array.isArray(body) ? body : [body]).every((m) => {
+    const meta = (m as { params?: { _meta?: Record<string, unknown> } } | null)?.params?._meta;
+    return meta?.['progressToken'] === undefined;
+  });
+
+/**
  * Streamable HTTP at `/mcp`.
  *
  * - `stateless` (default): every POST gets a fresh server + transport, so any replica serves any
@@ -33,7 +47,7 @@ const refuseEmptyBatch = (reply: FastifyReply) =>
  */
 export const registerStreamableHttp = (
   app: FastifyInstance,
-  makeServer: () => Server,
+  makeServer: (() => Server) & { callTool?: ToolCallHandler },
   mode: McpSessionMode,
 ): { closeAll(): Promise<void> } => {
   const sessions = new Map<string, StreamableHTTPServerTransport>();
@@ -43,8 +57,12 @@ export const registerStreamableHttp = (
       return jsonRpcError(reply, 405, 'Method not allowed: this server is stateless; use POST.', { allow: 'POST' });
     }
     if (isEmptyBatch(request)) return refuseEmptyBatch(reply);
+    if (makeServer.callTool && (await answerToolCallDirectly(request, reply, makeServer.callTool))) return;
     const server = makeServer();
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: answersInJson(request.body),
+    });
     reply.raw.on('close', () => {
       void transport.close();
       void server.close();
