@@ -84,7 +84,8 @@ export const jestConfig = (tier) => {
     // No forceExit: every suite closes what it opens (servers, Redis connections, worker pools), and a suite
     // that leaks a handle shows up as a hanging run instead of being hidden.
     forceExit: false,
-    ...(tier === 'corpus' ? { globalSetup: join(process.cwd(), 'tools', 'jest', 'corpus-tier.global-setup.mjs') } : {}),
+    // each tier's: the services compiled once for the suites that spawn them; the corpus tier also checks ../shared
+    globalSetup: join(process.cwd(), 'tools', 'jest', `${tier}-tier.global-setup.mjs`),
   };
 };
 
