@@ -23,6 +23,9 @@ const moduleNameMapper = {
   '^(\\.{1,2}/.*)\\.js$': '$1',
 };
 
+// jest's Node environment, logging each test file's CPU time when LECTERN_TEST_CPU_LOG is set (tools/jest)
+const testEnvironment = join(process.cwd(), 'tools', 'jest', 'cpu-environment.mjs');
+
 const TIERS = {
   plain: {
     testMatch: ['<rootDir>/**/*.spec.ts'],
@@ -42,7 +45,7 @@ export const jestConfig = (tier) => {
           .map((d) => ({
             displayName: `${group}/${d.name}`,
             rootDir: join(process.cwd(), group, d.name),
-            testEnvironment: 'node',
+            testEnvironment,
             ...match,
             extensionsToTreatAsEsm: ['.ts'],
             transform: { '^.+\\.ts$': swc },
@@ -55,7 +58,7 @@ export const jestConfig = (tier) => {
   const toolsProject = {
     displayName: 'tools',
     rootDir: join(process.cwd(), 'tools'),
-    testEnvironment: 'node',
+    testEnvironment,
     ...match,
     extensionsToTreatAsEsm: ['.ts'],
     transform: { '^.+\\.ts$': swc },
@@ -65,7 +68,7 @@ export const jestConfig = (tier) => {
   const benchProject = {
     displayName: 'bench',
     rootDir: join(process.cwd(), 'bench'),
-    testEnvironment: 'node',
+    testEnvironment,
     ...match,
     extensionsToTreatAsEsm: ['.ts'],
     transform: { '^.+\\.ts$': swc },
@@ -81,7 +84,8 @@ export const jestConfig = (tier) => {
     // No forceExit: every suite closes what it opens (servers, Redis connections, worker pools), and a suite
     // that leaks a handle shows up as a hanging run instead of being hidden.
     forceExit: false,
-    ...(tier === 'corpus' ? { globalSetup: join(process.cwd(), 'tools', 'jest', 'corpus-tier.global-setup.mjs') } : {}),
+    // each tier's: the services compiled once for the suites that spawn them; the corpus tier also checks ../shared
+    globalSetup: join(process.cwd(), 'tools', 'jest', `${tier}-tier.global-setup.mjs`),
   };
 };
 

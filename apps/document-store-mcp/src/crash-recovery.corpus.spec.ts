@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { checkConsistency } from '@lectern/document-store';
-import { connectMcp, corporaDir, corpusFile, repoRoot, silentLogger, toolText } from '@lectern/testing';
+import { connectMcp, corporaDir, corpusFile, repoRoot, serviceArgs, silentLogger, toolText } from '@lectern/testing';
 import { ProgressNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { composeDocumentStore } from './compose.js';
 import { loadConfig } from './config.js';
@@ -19,7 +19,7 @@ const REPORT = corpusFile(
 
 const startService = (env: Record<string, string>): Promise<{ child: ChildProcess; baseUrl: string }> =>
   new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'apps/document-store-mcp/src/main.ts'], {
+    const child = spawn(process.execPath, serviceArgs('apps/document-store-mcp/src/main.ts'), {
       cwd: repoRoot(),
       env: { ...process.env, ...env, DOCUMENT_STORE_PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info' },
       stdio: ['ignore', 'pipe', 'pipe'],

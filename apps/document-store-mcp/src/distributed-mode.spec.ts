@@ -26,7 +26,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 
 /**
  * Distributed mode end to end (issue 17): a real redis-server with persistence on, every app as its own process
- * (`node --import tsx apps/<app>/src/main.ts`, as compose and Kubernetes run them) with two converter workers, real
+ * (`apps/<app>/src/main.ts`, as compose and Kubernetes run them; compiled once for the run: `spawnService`) with two converter workers, real
  * (generated) PDFs ingested through document-store-mcp's MCP endpoint by a real MCP SDK client; then the converter
  * running a job is SIGKILLed and the other converter completes it; then Redis is restarted and nothing queued is
  * lost. Between them, a policy revision uploaded through policy-kb-mcp's admin API goes through the `policy-ingest`

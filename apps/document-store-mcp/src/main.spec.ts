@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { repoRoot } from '@lectern/testing';
+import { repoRoot, serviceArgs } from '@lectern/testing';
 
 interface LogLine {
   msg: string;
@@ -24,7 +24,7 @@ describe.each(['SIGTERM', 'SIGINT'] as const)('document-store-mcp main on %s', (
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
   it('closes open streams, then stores, and exits 0', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'apps/document-store-mcp/src/main.ts'], {
+    const child = spawn(process.execPath, serviceArgs('apps/document-store-mcp/src/main.ts'), {
       cwd: repoRoot(),
       env: { ...process.env, DOCUMENT_STORE_PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'info' },
       stdio: ['ignore', 'pipe', 'pipe'],

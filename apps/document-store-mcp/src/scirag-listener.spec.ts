@@ -1,13 +1,14 @@
 import { AuthMessages } from '@lectern/auth';
 import type { Platform } from '@lectern/platform';
 import {
-  MCP_TRANSPORTS,
   connectMcp,
   expectAuthMatrix,
   listenOnFreePort,
+  MCP_TRANSPORTS,
   mcpAuthProbes,
   repoRoot,
   runAuthMatrix,
+  serviceArgs,
   silentLogger,
   toolText,
 } from '@lectern/testing';
@@ -142,7 +143,7 @@ describe('document-store-mcp:spec 002 connection details (SSE at :8001/sse) — 
 
   it('main.ts: SCIRAG_PORT set → a second listener beside the main one, closed first on SIGTERM', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'lectern-scirag-main-'));
-    const child = spawn(process.execPath, ['--import', 'tsx', 'apps/document-store-mcp/src/main.ts'], {
+    const child = spawn(process.execPath, serviceArgs('apps/document-store-mcp/src/main.ts'), {
       cwd: repoRoot(),
       env: {
         ...process.env,

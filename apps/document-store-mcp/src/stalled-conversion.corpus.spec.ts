@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { conversionJobId } from '@lectern/contracts';
 import { sha256File } from '@lectern/documents';
 import { createPlatform, type ConversionService, type Platform } from '@lectern/platform';
-import { corpusFile, repoRoot, silentLogger, startRedis, type TestRedis } from '@lectern/testing';
+import { corpusFile, repoRoot, serviceArgs, silentLogger, startRedis, type TestRedis } from '@lectern/testing';
 import { startDocumentStore, type RunningDocumentStore } from './document-store.testkit.js';
 
 // A scanned page: OCR keeps a converter busy for a second or more, long enough to kill it mid-job.
@@ -11,7 +11,7 @@ const SCAN = corpusFile('scanned-ocr', 'ocrmypdf-resources', 'linn.pdf');
 /** A real converter process (its BullMQ worker) on the test's Redis and the document store's DATA_DIR. */
 const startConverter = (env: Record<string, string>): Promise<ChildProcess> =>
   new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'apps/converter/src/main.ts'], {
+    const child = spawn(process.execPath, serviceArgs('apps/converter/src/main.ts'), {
       cwd: repoRoot(),
       env: { ...process.env, ...env, CONVERTER_PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info' },
       stdio: ['ignore', 'pipe', 'pipe'],

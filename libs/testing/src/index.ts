@@ -32,6 +32,7 @@ export {
 } from './hostile-files.js';
 export type { HostileCase } from './hostile-files.js';
 export { spawnService } from './spawn-service.js';
+export { serviceArgs } from './service-args.js';
 export { killScenario } from './kill-scenario.js';
 export type { KillScenario } from './kill-scenario.js';
 export { killAtLine } from './kill-at-line.js';

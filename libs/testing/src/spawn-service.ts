@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { repoRoot } from './paths.js';
+import { serviceArgs } from './service-args.js';
 
 export interface SpawnedService {
   child: ChildProcess;
@@ -12,7 +13,8 @@ export interface SpawnedService {
 }
 
 /**
- * Start an app's `main.ts` as its own process (node + tsx, as `npm start` runs it) on a free loopback port, and
+ * Start an app's `main.ts` as its own process (its bundle built by the test run's globalSetup, else node + tsx, as
+ * `npm start` runs it: `serviceArgs`) on a free loopback port, and
  * resolve once it logs fastify's "Server listening at". `portVariable` names the app's port setting.
  */
 export const spawnService = (
@@ -21,7 +23,7 @@ export const spawnService = (
   env: Record<string, string>,
 ): Promise<SpawnedService> =>
   new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+    const child = spawn(process.execPath, serviceArgs(entry), {
       cwd: repoRoot(),
       env: { ...process.env, ...env, [portVariable]: '0', HOST: '127.0.0.1', LOG_LEVEL: env['LOG_LEVEL'] ?? 'info' },
       stdio: ['ignore', 'pipe', 'pipe'],

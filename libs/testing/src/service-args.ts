@@ -1,0 +1,33 @@
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { repoRoot } from './paths.js';
+
+/** Where the jest globalSetup puts the services' bundles (tools/jest/service-bundles.mjs). */
+const bundleDir = (): string => join(repoRoot(), 'tmp', 'jest-services');
+
+/** Whether the record says the bundle was built after its last source change (every source still there). */
+const fresh = (bundle: string): boolean => {
+  const record = `${bundle}.json`;
+  if (!existsSync(bundle) || !existsSync(record)) return false;
+  try {
+    const { builtMs, inputs } = JSON.parse(readFileSync(record, 'utf8')) as { builtMs: number; inputs: string[] };
+    return inputs.every((f) => existsSync(f) && statSync(f).mtimeMs <= builtMs);
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * The node arguments that run an app's entry (`apps/<app>/src/main.ts`, relative to the repository) as its own
+ * process: its bundle compiled by the test run's globalSetup when one is there and newer than every source it was
+ * built from — the same program without tsx compiling it in every spawned process —, else the TypeScript through tsx,
+ * as `npm start` runs it. Any other entry runs through tsx. `bundles`: where the bundles are (tests of this).
+ */
+export const serviceArgs = (entry: string, bundles: string = bundleDir()): string[] => {
+  const m = /^apps\/([a-z-]+)\/src\/main\.ts$/.exec(entry);
+  if (m?.[1]) {
+    const bundle = join(bundles, `${m[1]}.mjs`);
+    if (fresh(bundle)) return [bundle];
+  }
+  return ['--import', 'tsx', entry];
+};
