@@ -83,6 +83,7 @@ export const buildApp = (deps: ExtractionDeps): FastifyInstance => {
       runner,
       dataDir: resolve(config.DATA_DIR),
       maxUploadBytes: config.MAX_UPLOAD_BYTES,
+      uploadIdleTimeoutMs: config.UPLOAD_IDLE_TIMEOUT_S * 1000,
     }),
   );
   return app;

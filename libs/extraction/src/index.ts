@@ -17,3 +17,4 @@ export * from './local/local-extractor.js';
 export * from './extraction-runner.js';
 export * from './extraction.env.js';
 export * from './extraction.module.js';
+export * from './sweep-incoming.js';

@@ -6,7 +6,54 @@ import { z } from 'zod';
  */
 
 /** Bounds of a target schema skeleton: a client can send a smaller one, never a larger one. */
-export const EXTRACTION_SCHEMA_LIMITS = { maxBytes: 64 * 1024, maxDepth: 8, maxLeaves: 500, maxKeyChars: 200 } as const;
+export const EXTRACTION_SCHEMA_LIMITS = {
+  maxBytes: 64 * 1024,
+  maxDepth: 8,
+  maxLeaves: 500,
+  /** Keys at every level together (groups and fields). */
+  maxKeys: 1000,
+  maxKeyChars: 200,
+} as const;
+
+/** Keys a schema may not use: they name JavaScript's object machinery, not fields. */
+export const RESERVED_SCHEMA_KEYS = ['__proto__', 'constructor', 'prototype'] as const;
+
+/** The dotted path of the first reserved key in a parsed JSON value (own keys, as JSON.parse makes them), if any. */
+export const reservedKeyPath = (value: unknown, path = ''): string | undefined => {
+  if (typeof value !== 'object' || value === null) return undefined;
+  for (const key of Object.keys(value)) {
+    const here = path ? `${path}.${key}` : key;
+    if ((RESERVED_SCHEMA_KEYS as readonly string[]).includes(key)) return here;
+    const found = reservedKeyPath((value as Record<string, unknown>)[key], here);
+    if (found) return found;
+  }
+  return undefined;
+};
+
+/**
+ * The deepest nesting of objects and arrays in a JSON text, counted on the raw text (strings skipped) and given
+ * up past `limit`: a 10,000-level document is refused before any recursive parser or validator sees it.
+ * Hand-written: a one-pass bracket counter; JSON.parse and zod would recurse (and overflow) first.
+ */
+export const jsonNestingExceeds = (raw: string, limit: number): boolean => {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < raw.length; i += 1) {
+    const c = raw.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c)
+        i += 1; // backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+      continue;
+    }
+    if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) {
+      depth += 1;
+      if (depth > limit) return true;
+    } else if (c === 0x7d || c === 0x5d) depth -= 1;
+  }
+  return false;
+};
 
 export const ExtractionTaskStatusValues = ['queued', 'running', 'succeeded', 'failed'] as const;
 export const ExtractionTaskStatusEnum = z.enum(ExtractionTaskStatusValues);
@@ -144,10 +191,24 @@ export const ExtractionSchemaSkeleton = z
   )
   .superRefine((value, ctx) => {
     let leaves = 0;
+    let keys = 0;
     const walk = (node: Record<string, SkeletonValue>, depth: number, path: string): void => {
-      if (depth > EXTRACTION_SCHEMA_LIMITS.maxDepth)
+      if (depth > EXTRACTION_SCHEMA_LIMITS.maxDepth) {
         ctx.addIssue({ code: 'custom', message: `${path}: nested deeper than ${describeBounds}` });
+        return;
+      }
       for (const [key, child] of Object.entries(node)) {
+        keys += 1;
+        if (keys > EXTRACTION_SCHEMA_LIMITS.maxKeys) {
+          if (keys === EXTRACTION_SCHEMA_LIMITS.maxKeys + 1)
+            ctx.addIssue({ code: 'custom', message: `more than ${EXTRACTION_SCHEMA_LIMITS.maxKeys} keys in all` });
+          return;
+        }
+        if ((RESERVED_SCHEMA_KEYS as readonly string[]).includes(key))
+          ctx.addIssue({
+            code: 'custom',
+            message: `${path ? `${path}.` : ''}${key}: "${key}" is reserved (${RESERVED_SCHEMA_KEYS.join(', ')} name JavaScript's object machinery); rename the field, e.g. "${key.replace(/_/g, '')}_value"`,
+          });
         if (key.length === 0 || key.length > EXTRACTION_SCHEMA_LIMITS.maxKeyChars)
           ctx.addIssue({ code: 'custom', message: `${path}: key "${key.slice(0, 40)}" is empty or too long` });
         if (child && typeof child === 'object' && !Array.isArray(child) && Object.keys(child).length > 0)
