@@ -88,6 +88,7 @@ export const buildApp = (deps: ExtractionDeps): FastifyInstance => {
       dataDir: resolve(config.DATA_DIR),
       uploads,
       maxUploadBytes: config.MAX_UPLOAD_BYTES,
+      uploadIdleTimeoutMs: config.UPLOAD_IDLE_TIMEOUT_S * 1000,
     }),
   );
   return app;

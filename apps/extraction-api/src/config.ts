@@ -30,6 +30,8 @@ export const ExtractionEnvSchema = z.object({
   /** Bearer token of this REST API; default: MCP_API_KEY. Unset/empty → no auth. */
   EXTRACTION_API_KEY: envString(),
   MAX_UPLOAD_BYTES: envInt(200 * 1024 * 1024, 1),
+  /** Seconds an upload may send nothing before it is answered 408 and dropped (the whole upload: 20 times this). */
+  UPLOAD_IDLE_TIMEOUT_S: envInt(30, 1),
   ...extractionEnvShape,
 });
 

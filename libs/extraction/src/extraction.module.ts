@@ -5,6 +5,7 @@ import type { Platform } from '@lectern/platform';
 import { TaskUploads, type TaskStore } from '@lectern/task-store';
 import type { ExtractionTaskQueue } from './extraction-runner.js';
 import type { ExtractionEnv } from './extraction.env.js';
+import { sweepStaleIncoming } from './sweep-incoming.js';
 
 /**
  * The `extraction-task` queue of this service (BullMQ when the platform has Redis, else in-process):
@@ -26,7 +27,8 @@ export interface ExtractionModule {
   /** The `extraction-task` queue the tasks run on. */
   taskQueue: ExtractionTaskQueue;
   /**
-   * Recovery at start: the doc tools' interrupted index builds (`docTools.recover`). Tasks left running are re-queued
+   * Recovery at start: the doc tools' interrupted index builds (`docTools.recover`), and uploads a killed process
+   * left half received in `uploads/.incoming` (`sweepStaleIncoming`). Tasks left running are re-queued
    * or failed by the extraction runner's `recoverInterrupted` when it starts. Never throws.
    */
   recover(): Promise<void>;
@@ -44,7 +46,10 @@ export const extractionModule = (platform: Platform, env: ExtractionEnv & DocToo
   const docTools = docToolsModule(platform, { ...env, DOCUMENT_ROOTS: roots });
   return {
     docTools,
-    recover: () => docTools.recover(),
+    recover: async () => {
+      await docTools.recover();
+      await sweepStaleIncoming(platform.dataDir);
+    },
     taskStore: platform.taskStore({ path: env.DB_PATH }),
     taskUploads: new TaskUploads({
       dataDir: resolve(platform.dataDir),
