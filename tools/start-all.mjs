@@ -16,6 +16,8 @@ const ALL = [
   { name: 'document-store-mcp', entry: 'apps/document-store-mcp/src/main.ts' },
   { name: 'policy-kb-mcp', entry: 'apps/policy-kb-mcp/src/main.ts' },
   { name: 'extraction-api', entry: 'apps/extraction-api/src/main.ts' },
+  // the console for people (issue 29): builds its UI bundle at start when a source is newer, then serves it
+  { name: 'console', entry: 'apps/console/src/main.ts' },
 ];
 
 const say = (message) => process.stderr.write(`lectern: ${message}\n`);
@@ -111,3 +113,5 @@ const stop = (signal) => {
 process.on('SIGTERM', () => stop('SIGTERM'));
 process.on('SIGINT', () => stop('SIGINT'));
 for (const service of services) start(service);
+if (services.some((s) => s.name === 'console'))
+  say(`console: http://localhost:${process.env.CONSOLE_PORT || 3000}/ (ready once its services are)`);
