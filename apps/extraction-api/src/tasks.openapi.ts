@@ -79,3 +79,62 @@ export const extractionTaskSchemas = {
     response: { 204: { description: 'Deleted', type: 'null' }, 404: errorResponse('No such task') },
   },
 };
+
+const dpiQuery = {
+  type: 'object',
+  properties: {
+    dpi: {
+      type: 'integer',
+      minimum: 20,
+      maximum: 200,
+      default: 110,
+      description: 'Resolution (a large page is drawn smaller to stay within 6 million pixels)',
+    },
+  },
+};
+const pngResponse = (description: string) => ({
+  description,
+  content: { 'image/png': { schema: { type: 'string', format: 'binary' } } },
+});
+
+/** The page images of issue 26 (evidence a person can see). */
+export const pageImageSchemas = {
+  page: {
+    summary: "A page of the task's PDF as PNG",
+    params: {
+      type: 'object',
+      properties: {
+        id: idParam.properties.id,
+        page: { type: 'string', pattern: '^\\d{1,6}$', description: '1-based page number' },
+      },
+      required: ['id', 'page'],
+    },
+    querystring: dpiQuery,
+    response: {
+      200: pngResponse('The page as PNG'),
+      400: errorResponse('dpi outside 20-200'),
+      404: errorResponse('No such task, page, or stored document'),
+      415: errorResponse('The document is not a PDF'),
+    },
+  },
+  evidence: {
+    summary: 'The page of one evidence entry as PNG, its quads highlighted',
+    description:
+      "n addresses the result's evidence list: every evidence leaf depth first in the schema's key order (a per-model field's leaves in model order), 0-based; or an entry's dotted path (`group.field`, `field.Model`, URL-encoded).",
+    params: {
+      type: 'object',
+      properties: {
+        id: idParam.properties.id,
+        n: { type: 'string', description: '0-based index into the evidence list, or a dotted path' },
+      },
+      required: ['id', 'n'],
+    },
+    querystring: dpiQuery,
+    response: {
+      200: pngResponse('The page as PNG with the evidence highlighted'),
+      400: errorResponse('dpi outside 20-200'),
+      404: errorResponse('No such task, evidence entry (or it was not located on a page), or stored document'),
+      415: errorResponse('The document is not a PDF'),
+    },
+  },
+};

@@ -15,6 +15,7 @@ import type { ExtractionRunner } from '@lectern/extraction';
 import { keepTaskUpload, newTaskId, removeTaskUpload, type TaskRecord, type TaskStore } from '@lectern/task-store';
 import { describeZodError, readMultipartUpload } from '@lectern/transport';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { registerPageImageRoutes } from './page-image.route.js';
 import { extractionTaskSchemas } from './tasks.openapi.js';
 
 export interface TaskRoutesDeps {
@@ -93,6 +94,8 @@ export const registerTaskRoutes = (app: FastifyInstance, deps: TaskRoutesDeps): 
     if (!task) throw new AppError('task_not_found', `No task ${id.slice(0, 64)}.`, { httpStatus: 404 });
     return task;
   };
+
+  registerPageImageRoutes(app, { find });
 
   app.post('/tasks', { schema: extractionTaskSchemas.create }, async (request, reply) => {
     const { received, schema } = await receiveTask(request, deps);

@@ -5,6 +5,8 @@ export type { ConversionProgress } from './types.js';
 export type { PdfEngine, PdfEngineInfo } from './pdf/pdf-worker-pool.js';
 export { sha256File, sha256Bytes } from './sha256.js';
 export { isRenderingFilename } from './rendering.js';
+export { findTextQuads, openPdfPages, renderPagePng, PAGE_IMAGE_LIMITS } from './pdf/page-image.js';
+export type { FindTextOptions, PageQuads, PdfPages, RenderPageOptions } from './pdf/page-image.js';
 export { pageAt } from './markdown-index.js';
 export { SUPPORTED_EXTENSIONS } from './detect-type.js';
 export { repeatPdfPages } from './testing/repeat-pages.js';

@@ -11,6 +11,7 @@ export * from './agent/system-prompt.js';
 export * from './agent/agent-loop.js';
 export * from './evidence/text-match.js';
 export * from './evidence/verify-evidence.js';
+export * from './evidence/evidence-leaves.js';
 export * from './evidence/finalize-result.js';
 export * from './local/local-extractor.js';
 export * from './extraction-runner.js';

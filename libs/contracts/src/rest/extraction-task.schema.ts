@@ -61,6 +61,13 @@ export const EvidenceLeafSchema = z.object({
   grounded: z.boolean().optional(),
   /** How the snippet was located in the chunk: exact, normalised (whitespace/case) or fuzzy. */
   match: z.enum(['exact', 'normalized', 'fuzzy']).optional(),
+  /** Lectern's additions (issue 26): the 1-based PDF page the snippet was found on, by mupdf's text search. */
+  page: z.number().int().positive().optional(),
+  /** The snippet's quads on that page: 8 numbers each (ul, ur, ll, lr corners), PDF points, origin top-left. */
+  quads: z.array(z.array(z.number()).length(8)).optional(),
+  /** The page's size in PDF points (what the quads are relative to). */
+  page_width: z.number().positive().optional(),
+  page_height: z.number().positive().optional(),
 });
 export type EvidenceLeaf = z.infer<typeof EvidenceLeafSchema>;
 
@@ -102,6 +109,12 @@ export const ExtractionTaskListSchema = z.object({
   next_cursor: z.string().optional(),
 });
 export type ExtractionTaskList = z.infer<typeof ExtractionTaskListSchema>;
+
+/** `GET /tasks/{id}/pages/{page}.png?dpi=` and `GET /tasks/{id}/evidence/{n}/page.png?dpi=`: the image's resolution. */
+export const PageImageQuerySchema = z.object({
+  dpi: z.coerce.number().int().min(20).max(200).default(110),
+});
+export type PageImageQuery = z.infer<typeof PageImageQuerySchema>;
 
 /** A JSON value of a target schema skeleton (objects nest groups; arrays, `{}` and scalars are leaves). */
 type SkeletonValue = null | boolean | number | string | SkeletonValue[] | { [key: string]: SkeletonValue };
