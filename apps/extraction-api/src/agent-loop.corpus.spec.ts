@@ -159,14 +159,16 @@ describe.each([
     });
     expect(result.evidence['rated_torque']).toMatchObject({
       grounded: true,
-      match: 'exact',
+      snippet_match: 'exact',
+      match: 'agent',
+      page: expect.any(Number),
       locator: expect.stringMatching(/^h\d+-t\d+$/),
       snippet: expect.stringMatching(/^\| Rated torque \| N·m \|/),
     });
     expect(result.evidence['ip_rating']).toMatchObject({ grounded: true });
     expect(result.evidence['peak_current']).toMatchObject({
       grounded: false,
-      warning: expect.stringMatching(/the value 77\.7A does not occur in chunk h\d+-t\d+/),
+      warning: expect.stringMatching(/the value 77\.7A does not occur in the snippet/),
     });
     expect(result.evidence['thd']).toEqual({ locator: null, snippet: null, warning: 'Not found in document' });
     expect(result.warnings).toEqual(

@@ -13,3 +13,4 @@ export { repeatPdfPages } from './testing/repeat-pages.js';
 export { DEFAULT_OCR_SETTINGS, OCR_LANG_DATA, OCR_THRESHOLDS } from './ocr/ocr-settings.js';
 export type { OcrSettings } from './ocr/ocr-settings.js';
 export { renderGrayPages, type GrayScan } from './testing/scan-pages.js';
+export { decodePng, pixelAt, type DecodedImage } from './testing/decode-png.js';

@@ -7,11 +7,12 @@ import {
   type ExtractionTaskJobResult,
   type ExtractorKind,
 } from '@lectern/contracts';
-import { SUPPORTED_EXTENSIONS } from '@lectern/conversion';
+import { openPdfPages, SUPPORTED_EXTENSIONS, type PdfPages } from '@lectern/conversion';
 import type { JobContext, JobQueue, JobWorker } from '@lectern/queue';
 import type { Logger } from '@lectern/runtime';
 import type { TaskRecord, TaskStore } from '@lectern/task-store';
 import { setMaxListeners } from 'node:events';
+import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { runAgent } from './agent/agent-loop.js';
 import { chunkCache, docIndexBuild } from './doc-tool-calls.js';
@@ -216,6 +217,7 @@ export class ExtractionRunner {
     const tools = await this.options.connectTools();
     // every chunk is read once per task: by the extractor (or the agent), then found here by the evidence check
     const chunks = chunkCache(tools, signal);
+    let pages: PdfPages | undefined;
     try {
       let indexId: string;
       let indexSeconds: number;
@@ -263,7 +265,9 @@ export class ExtractionRunner {
           ];
       }
       store.setProgress(task.task_id, { stage: 'verifying', fields_done: total, fields_total: total });
+      pages = await openTaskPdf(task.upload_path);
       const outcome = await finalizeResult({
+        pages,
         tools,
         indexId,
         read: chunks.reader(indexId),
@@ -286,7 +290,19 @@ export class ExtractionRunner {
         extractor: outcome.extractor,
       };
     } finally {
+      pages?.close();
       await tools.close().catch(() => undefined);
     }
   }
 }
+
+/** The task's document opened for page search when it is a PDF (evidence quads); undefined otherwise. */
+const openTaskPdf = async (path: string): Promise<PdfPages | undefined> => {
+  if (!/\.pdf$/i.test(path)) return undefined;
+  try {
+    return await openPdfPages(await readFile(path));
+  } catch {
+    // an unreadable PDF was already refused by the conversion; evidence then carries no page
+    return undefined;
+  }
+};

@@ -53,14 +53,24 @@ export const ExtractionTaskStatusSchema = z.object({
 });
 export type ExtractionTaskStatus = z.infer<typeof ExtractionTaskStatusSchema>;
 
-/** One evidence leaf: where the value was read. `grounded` says whether Lectern found the snippet there itself. */
+/**
+ * One evidence leaf: where the value was read. `grounded` (Lectern's own check): the value occurs in the snippet,
+ * the snippet in the chunk at `locator` and on the page (`page`, `quads`, for a PDF), and the snippet names the field.
+ */
 export const EvidenceLeafSchema = z.object({
   locator: z.string().nullable(),
   snippet: z.string().nullable(),
   warning: z.string().optional(),
   grounded: z.boolean().optional(),
+  /**
+   * How the value was matched (issue 26): a table cell under a row label, a `Label: value` line, a pattern in a
+   * labelled sentence (a date, a party, a total), or an LLM agent's reading.
+   */
+  match: z.enum(['table_cell', 'key_value', 'pattern', 'agent']).optional(),
   /** How the snippet was located in the chunk: exact, normalised (whitespace/case) or fuzzy. */
-  match: z.enum(['exact', 'normalized', 'fuzzy']).optional(),
+  snippet_match: z.enum(['exact', 'normalized', 'fuzzy']).optional(),
+  /** 0..1: the extractor's confidence in the value (label and unit fit), capped low when it is not grounded. */
+  confidence: z.number().min(0).max(1).optional(),
   /** Lectern's additions (issue 26): the 1-based PDF page the snippet was found on, by mupdf's text search. */
   page: z.number().int().positive().optional(),
   /** The snippet's quads on that page: 8 numbers each (ul, ur, ll, lr corners), PDF points, origin top-left. */

@@ -1,30 +1,11 @@
 import { makeTextPdf } from '@lectern/testing';
-import type * as Mupdf from 'mupdf';
-import { importEsm } from '../util/import-esm.js';
+import { decodePng as decode, pixelAt as pixel } from '../testing/decode-png.js';
 import { findTextQuads, openPdfPages, renderPagePng } from './page-image.js';
-
-interface Decoded {
-  width: number;
-  height: number;
-  data: Uint8ClampedArray;
-  n: number;
-}
-/** A PNG decoded by mupdf itself (no PNG library in the tree). */
-const decode = async (png: Buffer): Promise<Decoded> => {
-  const mupdf = await importEsm<typeof Mupdf>('mupdf');
-  const pix = new mupdf.Image(png).toPixmap();
-  return { width: pix.getWidth(), height: pix.getHeight(), data: pix.getPixels(), n: pix.getNumberOfComponents() };
-};
 
 const pdf = makeTextPdf([
   ['# Widget W-100', 'Rated torque 0.64 N.m at 3000 rpm', 'Torque con-', 'stant 0.41 N.m/A'],
   ['# Page two', 'Mass | 0.104 kg', 'Rated current 1.6 A'],
 ]);
-
-const pixel = (png: Decoded, x: number, y: number) => {
-  const i = (Math.round(y) * png.width + Math.round(x)) * png.n;
-  return [png.data[i]!, png.data[i + 1]!, png.data[i + 2]!];
-};
 
 describe('page images and quads (mupdf)', () => {
   it('finds a snippet by whitespace-, case- and Markdown-tolerant search, with page size in points', async () => {

@@ -56,6 +56,9 @@ const isPdf = (bytes: Uint8Array): boolean => {
 
 type MupdfModule = typeof Mupdf;
 
+/** mupdf's search options: case and diacritics ignored (whitespace runs already match one space). */
+const SEARCH_OPTIONS = 'ignore-case,ignore-diacritics';
+
 /** A PDF opened once for several searches (one document per task, many evidence leaves). Call `close()`. */
 export interface PdfPages {
   readonly pageCount: number;
@@ -149,27 +152,26 @@ const openDoc = (mupdf: MupdfModule, bytes: Uint8Array): Mupdf.Document => {
 const openWith = (mupdf: MupdfModule, bytes: Uint8Array): PdfPages => {
   const doc = openDoc(mupdf, bytes);
   const pageCount = doc.countPages();
-  const pages = new Map<number, Mupdf.Page>();
-  const load = (page: number): Mupdf.Page => {
+  // one structured text per page, kept for every search of the document (building it is the costly part)
+  const pages = new Map<number, { page: Mupdf.Page; text: Mupdf.StructuredText }>();
+  const load = (page: number) => {
     if (!Number.isInteger(page) || page < 1 || page > pageCount) throw pageNotFound(page, pageCount);
     let loaded = pages.get(page);
     if (!loaded) {
-      loaded = doc.loadPage(page - 1);
+      const p = doc.loadPage(page - 1);
+      loaded = { page: p, text: p.toStructuredText('dehyphenate') };
       pages.set(page, loaded);
     }
     return loaded;
   };
-  const quadsOn = (page: Mupdf.Page, text: string, max: number): number[][] => {
-    const search = (needle: string): number[][][] =>
-      page.search(
-        needle.slice(0, PAGE_IMAGE_LIMITS.maxNeedleChars),
-        'ignore-case,ignore-diacritics',
-      ) as unknown as number[][][];
-    for (const form of needleForms(text)) {
+  const quadsOn = (text: Mupdf.StructuredText, needle: string, max: number): number[][] => {
+    const search = (n: string): number[][][] =>
+      text.search(n.slice(0, PAGE_IMAGE_LIMITS.maxNeedleChars), SEARCH_OPTIONS) as unknown as number[][][];
+    for (const form of needleForms(needle)) {
       const hits = search(form);
       if (hits.length > 0) return hits.flat().slice(0, max);
     }
-    const parts = segments(text);
+    const parts = segments(needle);
     if (parts.length < 2) return [];
     return (findBySegments(search, parts) ?? []).slice(0, max);
   };
@@ -177,18 +179,21 @@ const openWith = (mupdf: MupdfModule, bytes: Uint8Array): PdfPages => {
     pageCount,
     find(page, text, opts = {}) {
       const loaded = load(page);
-      const [x0, y0, x1, y1] = loaded.getBounds();
-      const quads = text.trim() ? quadsOn(loaded, text, opts.maxQuads ?? 64) : [];
+      const [x0, y0, x1, y1] = loaded.page.getBounds();
+      const quads = text.trim() ? quadsOn(loaded.text, text, opts.maxQuads ?? 64) : [];
       return { page_width: x1 - x0, page_height: y1 - y0, quads: quads.map((q) => Array.from(q)) };
     },
     pagesWith(text) {
       const found: number[] = [];
       if (!text.trim()) return found;
-      for (let p = 1; p <= pageCount; p += 1) if (quadsOn(load(p), text, 1).length > 0) found.push(p);
+      for (let p = 1; p <= pageCount; p += 1) if (quadsOn(load(p).text, text, 1).length > 0) found.push(p);
       return found;
     },
     close() {
-      for (const page of pages.values()) page.destroy();
+      for (const { page, text } of pages.values()) {
+        text.destroy();
+        page.destroy();
+      }
       pages.clear();
       doc.destroy();
     },

@@ -1,4 +1,5 @@
 import type { ExtractionTiming, ExtractorKind } from '@lectern/contracts';
+import type { PdfPages } from '@lectern/conversion';
 import { chunkReader, docValidate, type ChunkReader } from '../doc-tool-calls.js';
 import type { DocToolsClient } from '../doc-tools-client.js';
 import { getAt, setAt, schemaFields } from '../schema-fields.js';
@@ -29,6 +30,8 @@ export interface FinalizeInput {
   read?: ChunkReader | undefined;
   /** Warnings the extractor itself raised. */
   warnings?: string[];
+  /** The task's document when it is a PDF: evidence is located on its pages (page, quads). */
+  pages?: PdfPages | undefined;
 }
 
 /**
@@ -46,6 +49,7 @@ export const finalizeResult = async (input: FinalizeInput): Promise<ExtractionOu
     data,
     input.claimedEvidence,
     input.read ?? chunkReader(input.tools, input.indexId, input.signal),
+    { pages: input.pages },
   );
   const validationWarnings = validation.warnings.filter((w) => !/\bis null\b|\bmissing\b/i.test(w));
   const errors = validation.errors.map((e) => (typeof e === 'string' ? e : JSON.stringify(e)));

@@ -77,7 +77,12 @@ describe('verifyEvidence', () => {
         series_name: { locator: intro.locator, snippet: 'The MOD series' },
       },
       pv: {
-        max_dc_voltage: { locator: table.locator, snippet: 'Max. DC Voltage | 1100V' },
+        max_dc_voltage: {
+          locator: table.locator,
+          snippet: 'Max. DC Voltage | 1100V',
+          match: 'table_cell',
+          confidence: 0.9,
+        },
         number_of_mppts: { locator: 'h1-c1', snippet: 'No. of MPP Trackers | 2' },
         max_pv_power_per_model: {
           'MOD 8KTL3-X2(Pro)': { locator: table.locator, snippet: 'Max. recommended PV power | 12000W' },
@@ -88,11 +93,15 @@ describe('verifyEvidence', () => {
     const result = await verifyEvidence(schemaFields(schema), data, evidence, read);
     expect(result.evidence).toEqual({
       product: {
+        // the value is in the snippet and the snippet in the chunk, but nothing names a product type: not grounded
         product_type: {
           locator: intro.locator,
           snippet: 'three-phase hybrid inverter for homes',
-          grounded: true,
-          match: 'exact',
+          grounded: false,
+          snippet_match: 'exact',
+          match: 'agent',
+          confidence: 0.2,
+          warning: 'the snippet does not name the field (product_type) or its synonyms',
         },
         series_name: expect.objectContaining({
           grounded: false,
@@ -100,7 +109,14 @@ describe('verifyEvidence', () => {
         }),
       },
       pv: {
-        max_dc_voltage: { locator: table.locator, snippet: 'Max. DC Voltage | 1100V', grounded: true, match: 'exact' },
+        max_dc_voltage: {
+          locator: table.locator,
+          snippet: 'Max. DC Voltage | 1100V',
+          grounded: true,
+          snippet_match: 'exact',
+          match: 'table_cell',
+          confidence: 0.9,
+        },
         number_of_mppts: expect.objectContaining({
           grounded: false,
           warning: expect.stringMatching(/snippet was not found in chunk h1-c1/),
@@ -110,37 +126,81 @@ describe('verifyEvidence', () => {
           'MOD 10KTL3-X2(Pro)': expect.objectContaining({ grounded: true }),
         },
       },
-      ip: { locator: null, snippet: null, grounded: false, warning: 'no evidence was given for this value' },
+      ip: {
+        locator: null,
+        snippet: null,
+        grounded: false,
+        warning: 'no evidence was given for this value',
+        match: 'agent',
+        confidence: 0.2,
+      },
       thd: { locator: null, snippet: null, warning: 'Not found in document' },
     });
     expect(result.warnings).toEqual([
+      expect.stringMatching(/^Field 'product.product_type' is not grounded/),
       expect.stringMatching(/^Field 'product.series_name' is not grounded/),
       expect.stringMatching(/^Field 'pv.number_of_mppts' is not grounded/),
       expect.stringMatching(/^Field 'ip' is not grounded/),
       "Field 'thd' not found in document",
     ]);
-    expect(result.counts).toEqual({ values: 7, grounded: 4 });
+    expect(result.counts).toEqual({ values: 7, grounded: 3 });
     expect(protection.locator).toMatch(/^h\d+-c\d+$/);
   });
 
   it('refuses a locator that is not one, or one the document lacks', async () => {
-    const fields = schemaFields({ a: '' });
-    const bad = await verifyEvidence(fields, { a: 'IP66' }, { a: { locator: '../../etc', snippet: 'IP66' } }, read);
+    const fields = schemaFields({ protection_class: '' });
+    const bad = await verifyEvidence(
+      fields,
+      { protection_class: 'IP66' },
+      { protection_class: { locator: '../../etc', snippet: 'IP66' } },
+      read,
+    );
     expect(bad.evidence).toEqual({
-      a: expect.objectContaining({ grounded: false, warning: expect.stringMatching(/is not a locator/) }),
+      protection_class: expect.objectContaining({
+        grounded: false,
+        warning: expect.stringMatching(/is not a locator/),
+      }),
     });
-    const missing = await verifyEvidence(fields, { a: 'IP66' }, { a: { locator: 'h99-c1', snippet: 'IP66' } }, read);
+    const missing = await verifyEvidence(
+      fields,
+      { protection_class: 'IP66' },
+      { protection_class: { locator: 'h99-c1', snippet: 'IP66' } },
+      read,
+    );
     expect(missing.evidence).toEqual({
-      a: expect.objectContaining({ grounded: false, warning: 'there is no chunk h99-c1 in the document' }),
+      protection_class: expect.objectContaining({
+        grounded: false,
+        warning: 'there is no chunk h99-c1 in the document',
+      }),
     });
     const ok = await verifyEvidence(
       fields,
-      { a: 'IP66' },
-      { a: { locator: protection.locator, snippet: 'Protection class: IP66' } },
+      { protection_class: 'IP66' },
+      { protection_class: { locator: protection.locator, snippet: 'Protection class: IP66' } },
       read,
     );
     expect(ok.evidence).toEqual({
-      a: { locator: protection.locator, snippet: 'Protection class: IP66', grounded: true, match: 'exact' },
+      protection_class: {
+        locator: protection.locator,
+        snippet: 'Protection class: IP66',
+        grounded: true,
+        snippet_match: 'exact',
+        match: 'agent',
+        confidence: 0.8,
+      },
+    });
+    // the value is in the chunk but not in the snippet given for it: not grounded
+    const elsewhere = await verifyEvidence(
+      fields,
+      { protection_class: 'IP66' },
+      { protection_class: { locator: protection.locator, snippet: 'Protection class:' } },
+      read,
+    );
+    expect(elsewhere.evidence).toEqual({
+      protection_class: expect.objectContaining({
+        grounded: false,
+        warning: 'the value IP66 does not occur in the snippet',
+      }),
     });
   });
 });
