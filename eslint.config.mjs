@@ -78,6 +78,7 @@ export default tseslint.config(
       'tmp/**',
       '**/.*.bundle.mjs',
       'apps/cli/.bundle/**',
+      'apps/console/.ui/**',
     ],
   },
   js.configs.recommended,

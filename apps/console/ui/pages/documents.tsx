@@ -6,12 +6,18 @@ import {
   ListIngestedDocumentsOutput,
 } from '@lectern/contracts';
 import { useEffect, useState } from 'preact/hooks';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { callTool, upload } from '../api.js';
 import { ErrorNote, PageView, Progress, Section, bytes } from '../components.js';
 import { href } from '../router.js';
 
 type Ingested = z.infer<typeof IngestDocumentOutput>;
+/** document-store-mcp's `GET /api/documents/{id}/pages/{page}/quads` answer. */
+const PageQuadsSchema = z.object({
+  page_width: z.number(),
+  page_height: z.number(),
+  quads: z.array(z.array(z.number())),
+});
 type Listing = z.infer<typeof ListIngestedDocumentsOutput>;
 
 const Outcome = ({ result }: { result: Ingested }) => (
@@ -134,24 +140,46 @@ export const DocumentView = ({
   useEffect(() => {
     setQuads(null);
     if (!highlight) return;
+    let stale = false;
     const key = sessionStorage.getItem('lectern.console.key');
-    fetch(
-      `/svc/documents/api/documents/${encodeURIComponent(documentId)}/pages/${page}/quads?highlight=${encodeURIComponent(highlight.slice(0, 1000))}${projectQuery ? `&${projectQuery}` : ''}`,
-      { headers: key ? { authorization: `Bearer ${key}` } : {} },
-    )
-      .then((r) => (r.ok ? r.json() : null))
-      .then((b: { quads?: number[][]; page_width?: number; page_height?: number } | null) => {
-        if (b && Array.isArray(b.quads) && typeof b.page_width === 'number' && typeof b.page_height === 'number')
-          setQuads({ quads: b.quads, width: b.page_width, height: b.page_height });
-      })
-      .catch(() => undefined);
+    // A passage may run over two pages: each of its lines is looked for on this page, and the boxes of the lines
+    // found here are drawn (the whole passage is one search when it has a single line).
+    const lines = highlight
+      .split('\n')
+      .map((l) => l.trim())
+      .filter((l) => l.length >= 3)
+      .slice(0, 12);
+    void Promise.all(
+      lines.map((line) =>
+        fetch(
+          `/svc/documents/api/documents/${encodeURIComponent(documentId)}/pages/${page}/quads?highlight=${encodeURIComponent(line.slice(0, 1000))}${projectQuery ? `&${projectQuery}` : ''}`,
+          { headers: key ? { authorization: `Bearer ${key}` } : {} },
+        )
+          .then((r) => (r.ok ? (r.json() as Promise<unknown>) : null))
+          .catch(() => null),
+      ),
+    ).then((answers) => {
+      if (stale) return;
+      const found = answers.map((a) => PageQuadsSchema.safeParse(a)).flatMap((p) => (p.success ? [p.data] : []));
+      if (found.length > 0)
+        setQuads({
+          quads: found.flatMap((f) => f.quads),
+          width: found[0]!.page_width,
+          height: found[0]!.page_height,
+        });
+    });
+    return () => {
+      stale = true;
+    };
   }, [documentId, page, highlight, projectQuery]);
   const id = encodeURIComponent(documentId);
   return (
     <Section title={`Document ${documentId}, page ${page}`}>
       <nav aria-label="Pages" class="pager">
-        {page > 1 && <a href={href('document', { id: documentId, page: page - 1, project })}>Previous page</a>}
-        <a href={href('document', { id: documentId, page: page + 1, project })}>Next page</a>
+        {page > 1 && (
+          <a href={href('document', { id: documentId, page: page - 1, project, highlight })}>Previous page</a>
+        )}
+        <a href={href('document', { id: documentId, page: page + 1, project, highlight })}>Next page</a>
       </nav>
       <div class="split">
         <PageView

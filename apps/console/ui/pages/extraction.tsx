@@ -112,7 +112,7 @@ const Value = ({
   );
 };
 
-const Task = ({ taskId }: { taskId: string }) => {
+const Task = ({ taskId, onSettled }: { taskId: string; onSettled: () => void }) => {
   const [status, setStatus] = useState<Status | null>(null);
   const [result, setResult] = useState<Result | null>(null);
   const [picked, setPicked] = useState<{ path: string; leaf: Leaf } | null>(null);
@@ -128,9 +128,11 @@ const Task = ({ taskId }: { taskId: string }) => {
           const s = await rest('extraction', `/tasks/${taskId}`, ExtractionTaskStatusSchema);
           if (stopped) return;
           setStatus(s);
-          if (s.status === 'succeeded')
-            return setResult(await rest('extraction', `/tasks/${taskId}/result`, ExtractionResultSchema));
-          if (s.status === 'failed') return;
+          if (s.status === 'succeeded') {
+            setResult(await rest('extraction', `/tasks/${taskId}/result`, ExtractionResultSchema));
+            return onSettled();
+          }
+          if (s.status === 'failed') return onSettled();
           await new Promise((r) => setTimeout(r, 700));
         }
       } catch (err) {
@@ -211,9 +213,10 @@ export const ExtractionPage = ({ taskId, onTask }: { taskId: string; onTask: (id
   const [sent, setSent] = useState<{ value: number; max: number } | null>(null);
   const [tasks, setTasks] = useState<z.infer<typeof ExtractionTaskListSchema> | null>(null);
   const [error, setError] = useState<unknown>(null);
-  useEffect(() => {
+  const loadTasks = () => {
     rest('extraction', '/tasks?limit=10', ExtractionTaskListSchema).then(setTasks).catch(setError);
-  }, [taskId]);
+  };
+  useEffect(loadTasks, [taskId]);
   const save = () => {
     if (!name) return;
     const next = { ...saved, [name]: schema };
@@ -282,7 +285,7 @@ export const ExtractionPage = ({ taskId, onTask }: { taskId: string; onTask: (id
           <ErrorNote error={error} />
         </form>
       </Section>
-      {taskId && <Task taskId={taskId} />}
+      {taskId && <Task taskId={taskId} onSettled={loadTasks} />}
       {tasks && tasks.tasks.length > 0 && (
         <Section title="Recent tasks">
           <ul>

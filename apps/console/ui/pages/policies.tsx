@@ -152,11 +152,13 @@ const RevisionUpload = ({
       </button>
       {status && <Progress label={status.label} value={status.value} max={status.max} />}
       {outcome.length > 0 && (
-        <ul role="status" class="supersession">
-          {outcome.map((l) => (
-            <li key={l}>{l}</li>
-          ))}
-        </ul>
+        <div role="status">
+          <ul class="supersession">
+            {outcome.map((l) => (
+              <li key={l}>{l}</li>
+            ))}
+          </ul>
+        </div>
       )}
       <ErrorNote error={error} />
     </form>

@@ -76,7 +76,7 @@ const search = async (scope: Scope, query: string, f: Record<string, string>): P
         score: r.relevance_score,
         extra: extras(raws[i]),
         ...(pages[0]
-          ? { open: href('document', { id: r.metadata.document_id, page: pages[0], highlight: r.text.slice(0, 200) }) }
+          ? { open: href('document', { id: r.metadata.document_id, page: pages[0], highlight: r.text.slice(0, 1000) }) }
           : {}),
       };
     });
@@ -108,7 +108,7 @@ const search = async (scope: Scope, query: string, f: Record<string, string>): P
               id: r.doc_id,
               page: r.page_start,
               project: f['project'],
-              highlight: r.text.slice(0, 200),
+              highlight: r.text.slice(0, 1000),
             }),
           }
         : {}),
