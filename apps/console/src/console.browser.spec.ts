@@ -1,5 +1,3 @@
-import { renderGrayPages } from '@lectern/conversion';
-import { fixtureFile, makePdf, makePolicyPdf, makeTextPdf, pdfString } from '@lectern/testing';
 import type { Page } from 'puppeteer-core';
 import {
   axeViolations,
@@ -8,46 +6,16 @@ import {
   waitForText,
   type ConsoleStack,
 } from './console-stack.testkit.js';
-
-/** A planning statement uploaded through the console (its file is not kept by the upload route). */
-const STATEMENT = fixtureFile(
-  'planning-statement.pdf',
-  makeTextPdf([
-    ['# Planning statement', 'The proposed cycle store holds forty bicycles beside the north entrance.'],
-    ['# Drainage', 'Soakaways are sized for a one in one hundred year storm event.'],
-  ]),
-);
-/** A transport assessment ingested from the server's document roots (its pages can be drawn). */
-const TRANSPORT = fixtureFile(
-  'transport-assessment.pdf',
-  makeTextPdf([
-    ['# Transport assessment', 'Traffic counts were taken in March on weekdays.'],
-    ['# Junction capacity', 'Junction capacity at the Mill Lane roundabout remains below eighty five percent.'],
-  ]),
-);
-/** A scanned letter: one image of a page and no text layer, skipped as image_based (SCANNED_PDF_POLICY=skip). */
-const scannedLetter = async (): Promise<string> => {
-  const lines = [
-    'Dear Planning Officer,',
-    'I write about the new library on Station Road.',
-    'Yours faithfully, M. Holloway',
-  ];
-  const content = lines.map((s, i) => `BT /F1 14 Tf 60 ${700 - i * 24} Td (${pdfString(s)}) Tj ET`).join('\n');
-  const [scan] = await renderGrayPages(makePdf([{ content }]), 100);
-  if (!scan) throw new Error('no page rendered');
-  return fixtureFile('scanned-letter.pdf', makePdf([{ content: 'q 612 0 0 792 0 0 cm /Im1 Do Q', image: scan }]));
-};
-const DATASHEET = fixtureFile(
-  'widget-datasheet.pdf',
-  makeTextPdf([
-    ['# Widget W-100 datasheet', 'The W-100 is a compact industrial widget.', 'Rated current: 1.6 A'],
-    ['# Environment', 'Protection class: IP65', 'Operating temperature: 0 to 40 C.'],
-  ]),
-);
-const POLICY_2020 = fixtureFile('cycling-policy-2020.pdf', makePolicyPdf('cycling'));
-const POLICY_2023 = fixtureFile('walking-policy-2023.pdf', makePolicyPdf('walking'));
-
-const REF = '25/00042/FUL';
+import {
+  DATASHEET,
+  DATASHEET_FIELDS,
+  POLICY_2020,
+  POLICY_2023,
+  REF,
+  STATEMENT,
+  TRANSPORT,
+  scannedLetter,
+} from './console-fixtures.testkit.js';
 
 // Shapes of the page's elements the callbacks below touch (the tests compile without the DOM's types).
 type InputLike = { value: string; dispatchEvent(event: Event): boolean };
@@ -90,10 +58,7 @@ describe('console in a browser', () => {
 
   beforeAll(async () => {
     stack = await startConsoleStack({
-      fields: [
-        { key: 'rated_current', query: 'rated current', line: /Rated current: ([\d.]+ A)/ },
-        { key: 'protection_class', query: 'protection class', line: /Protection class: (IP\d\d)/ },
-      ],
+      fields: DATASHEET_FIELDS,
     });
     page = await stack.open();
   }, 120_000);

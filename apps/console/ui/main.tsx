@@ -72,7 +72,7 @@ const App = () => {
       case 'search':
         return <SearchPage />;
       case 'policies':
-        return <PoliciesPage initialSource={p.get('source') ?? ''} />;
+        return <PoliciesPage key={p.get('source') ?? ''} initialSource={p.get('source') ?? ''} />;
       case 'extraction':
         return (
           <ExtractionPage
@@ -92,7 +92,7 @@ const App = () => {
           />
         );
       default:
-        return <DocumentsPage initialRef={p.get('ref') ?? ''} />;
+        return <DocumentsPage key={p.get('ref') ?? ''} initialRef={p.get('ref') ?? ''} />;
     }
   })();
   return (
