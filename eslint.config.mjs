@@ -82,6 +82,7 @@ export default tseslint.config(
       'tmp/**',
       '**/.*.bundle.mjs',
       'apps/cli/.bundle/**',
+      'apps/console/.ui/**',
     ],
   },
   js.configs.recommended,

@@ -125,3 +125,5 @@ const stop = (signal) => {
 process.on('SIGTERM', () => stop('SIGTERM'));
 process.on('SIGINT', () => stop('SIGINT'));
 for (const service of services) start(service);
+if (services.some((s) => s.name === 'console'))
+  say(`console: http://localhost:${process.env.CONSOLE_PORT || 3000}/ (ready once its services are)`);

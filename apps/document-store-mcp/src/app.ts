@@ -9,6 +9,7 @@ import type { Logger } from '@lectern/runtime';
 import { createHttpApp, mountMcp, type ToolRegistration } from '@lectern/transport';
 import type { FastifyInstance } from 'fastify';
 import type { DocumentStoreConfig } from './config.js';
+import { registerDocumentPagesRoute } from './routes/document-pages.route.js';
 import { registerUploadDocumentRoute } from './routes/upload-document.route.js';
 
 export interface DocumentStoreDeps {
@@ -42,6 +43,7 @@ export const buildApp = (deps: DocumentStoreDeps): FastifyInstance => {
       limits: { fileSize: config.MAX_DOCUMENT_BYTES + 1, files: 1, fields: 8, fieldSize: 64 * 1024 },
     });
     app.register(async (scope) => registerUploadDocumentRoute(scope, { ...store, dataDir: config.DATA_DIR }));
+    app.register(async (scope) => registerDocumentPagesRoute(scope, store));
   }
   return app;
 };

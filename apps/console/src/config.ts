@@ -1,0 +1,46 @@
+import { envEnum, envList, envPort, envUrl, parseEnv } from '@lectern/runtime';
+import { z } from 'zod';
+
+const blank = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
+const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
+
+/**
+ * Environment of the console (issue 29). The console holds no key: the browser sends the bearer key it was given,
+ * and the proxy passes it on. Each service's URL defaults to loopback on that service's own port variable (the one
+ * `npm start` gives it), so one environment starts all five.
+ */
+export const ConsoleEnvSchema = z.object({
+  LOG_LEVEL: envEnum(LOG_LEVELS, 'info'),
+  HOST: z.preprocess(blank, z.string().default('127.0.0.1')),
+  CONSOLE_PORT: envPort(3000),
+  CONVERTER_PORT: envPort(8002),
+  DOCUMENT_STORE_PORT: envPort(3002),
+  POLICY_KB_PORT: envPort(3003),
+  EXTRACTION_API_PORT: envPort(8000),
+  /** Where the console's proxy finds each service (default: http://127.0.0.1:<its port variable>). */
+  CONSOLE_CONVERTER_URL: envUrl(),
+  CONSOLE_DOCUMENT_STORE_URL: envUrl(),
+  CONSOLE_POLICY_KB_URL: envUrl(),
+  CONSOLE_EXTRACTION_API_URL: envUrl(),
+  /** Host / Origin values the proxy accepts (default: loopback names on the console's port); `*` accepts any. */
+  CONSOLE_ALLOWED_HOSTS: envList([]),
+  CONSOLE_ALLOWED_ORIGINS: envList([]),
+});
+
+export type ConsoleConfig = z.infer<typeof ConsoleEnvSchema>;
+
+export const loadConfig = (env: Record<string, string | undefined>): ConsoleConfig => parseEnv(ConsoleEnvSchema, env);
+
+/** The four services behind `/svc/<name>/…`, by the name the UI uses. */
+export const SERVICE_NAMES = ['converter', 'documents', 'policies', 'extraction'] as const;
+export type ServiceName = (typeof SERVICE_NAMES)[number];
+
+export const serviceUrls = (config: ConsoleConfig): Record<ServiceName, string> => {
+  const local = (port: number) => `http://127.0.0.1:${port}`;
+  return {
+    converter: config.CONSOLE_CONVERTER_URL ?? local(config.CONVERTER_PORT),
+    documents: config.CONSOLE_DOCUMENT_STORE_URL ?? local(config.DOCUMENT_STORE_PORT),
+    policies: config.CONSOLE_POLICY_KB_URL ?? local(config.POLICY_KB_PORT),
+    extraction: config.CONSOLE_EXTRACTION_API_URL ?? local(config.EXTRACTION_API_PORT),
+  };
+};

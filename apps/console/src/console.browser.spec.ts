@@ -1,0 +1,240 @@
+import type { Page } from 'puppeteer-core';
+import {
+  axeViolations,
+  startConsoleStack,
+  visibleText,
+  waitForText,
+  type ConsoleStack,
+} from './console-stack.testkit.js';
+import {
+  DATASHEET,
+  DATASHEET_FIELDS,
+  POLICY_2020,
+  POLICY_2023,
+  REF,
+  STATEMENT,
+  TRANSPORT,
+  scannedLetter,
+} from './console-fixtures.testkit.js';
+
+// Shapes of the page's elements the callbacks below touch (the tests compile without the DOM's types).
+type InputLike = { value: string; dispatchEvent(event: Event): boolean };
+type ImageLike = { naturalWidth: number; naturalHeight: number };
+type TextLike = { innerText: string };
+
+const fill = async (page: Page, label: string, value: string) => {
+  const handle = await page.waitForSelector(
+    `xpath/.//label[contains(., ${JSON.stringify(label)})]//input | .//label[contains(., ${JSON.stringify(label)})]//textarea`,
+  );
+  await handle!.click({ count: 3 });
+  await handle!.type(value);
+};
+const clickButton = async (page: Page, text: string) => {
+  const button = await page.waitForSelector(`xpath/.//button[contains(., ${JSON.stringify(text)})]`);
+  await button!.click();
+};
+const upload = async (page: Page, label: string, file: string) => {
+  const input = await page.waitForSelector(
+    `xpath/.//label[contains(., ${JSON.stringify(label)})]//input[@type='file']`,
+  );
+  await (input as unknown as { uploadFile(f: string): Promise<void> }).uploadFile(file);
+};
+const highlightBoxes = (page: Page) =>
+  page.$$eval('.page-frame .highlight', (boxes) =>
+    boxes.map((b) => {
+      const r = b.getBoundingClientRect();
+      return { width: r.width, height: r.height };
+    }),
+  );
+
+/**
+ * The console in real headless chromium (Debian's), in front of the four services each in its own process: real
+ * generated PDFs go in through the console's forms, and each test reads what a person sees. axe-core checks every
+ * page (no serious or critical violation), and no page breaks its strict CSP.
+ */
+describe('console in a browser', () => {
+  let stack: ConsoleStack;
+  let page: Page;
+
+  beforeAll(async () => {
+    stack = await startConsoleStack({
+      fields: DATASHEET_FIELDS,
+    });
+    page = await stack.open();
+  }, 120_000);
+  afterAll(async () => {
+    await stack?.close();
+  });
+  afterEach(() => {
+    expect(stack.problems).toEqual([]);
+  });
+
+  it('Documents: uploads and ingests with progress, shows the skip reason, lists, deletes, and draws pages with their chunks', async () => {
+    await page.goto(`${stack.url}/#/documents`);
+    await fill(page, 'Application reference', REF);
+    await clickButton(page, 'Show documents');
+    await waitForText(page, `Documents of ${REF}`);
+    await upload(page, 'File to upload', STATEMENT);
+    await clickButton(page, 'Ingest');
+    await waitForText(page, /Ingested \S+: \d+ chunks \(text_layer\)/);
+    await upload(page, 'File to upload', await scannedLetter());
+    await clickButton(page, 'Ingest');
+    await waitForText(page, /Skipped: .*\(reason: image_based\)/);
+    // a file already inside the server's document roots, by path (MCP ingest_document with live progress)
+    await page.reload();
+    await fill(page, 'Application reference', REF);
+    await clickButton(page, 'Show documents');
+    await fill(page, 'or a file already on the server', TRANSPORT);
+    await clickButton(page, 'Ingest');
+    await waitForText(page, /Ingested \S+: \d+ chunks/);
+    await waitForText(page, '2 document(s)');
+    const text = await visibleText(page);
+    expect(text).toContain('planning-statement.pdf');
+    expect(text).toContain('transport-assessment.pdf');
+    expect(await axeViolations(page)).toEqual([]);
+
+    // delete the uploaded statement
+    const row = await page.waitForSelector("xpath/.//tr[contains(., 'planning-statement.pdf')]//button");
+    await row!.click();
+    await waitForText(page, /Deleted \S+: \d+ chunks removed/);
+    await waitForText(page, '1 document(s)');
+
+    // the transport assessment's page 2, drawn, with its chunk's text beside it
+    const link = await page.waitForSelector("xpath/.//tr[contains(., 'transport-assessment.pdf')]//a");
+    await link!.click();
+    await page.waitForSelector('.page-frame img');
+    const next = await page.waitForSelector("xpath/.//a[contains(., 'Next page')]");
+    await next!.click();
+    await waitForText(page, 'Junction capacity at the Mill Lane roundabout');
+    await page.waitForSelector('.page-frame img[alt^="Page 2 of"]');
+    const size = await page.$eval('.page-frame img', (img) => ({
+      w: (img as unknown as ImageLike).naturalWidth,
+      h: (img as unknown as ImageLike).naturalHeight,
+    }));
+    expect(size.w).toBeGreaterThan(300);
+    expect(size.h).toBeGreaterThan(size.w);
+    expect(await axeViolations(page)).toEqual([]);
+  }, 240_000);
+
+  it('Search: every result shows its citation and page span, and opens its page with the passage highlighted', async () => {
+    await page.goto(`${stack.url}/#/search`);
+    await fill(page, 'Search for', 'Mill Lane roundabout junction capacity');
+    await fill(page, 'Application reference', REF);
+    await clickButton(page, 'Search');
+    await waitForText(page, /\d+ result\(s\)/);
+    const text = await visibleText(page);
+    expect(text).toContain(`transport-assessment.pdf (${REF}`);
+    expect(text).toMatch(/p\. 2|pp\. 1–2/);
+    expect(await axeViolations(page)).toEqual([]);
+    const open = await page.waitForSelector("xpath/.//li[contains(., 'Mill Lane')]//a[contains(., 'Open the page')]");
+    await open!.click();
+    // the passage runs over pages 1 and 2: its lines on each page are boxed there
+    for (const n of [1, 2]) {
+      if (n === 2) await (await page.waitForSelector("xpath/.//a[contains(., 'Next page')]"))!.click();
+      await page.waitForSelector(`.page-frame img[alt^="Page ${n} of"]`);
+      await page.waitForSelector('.page-frame .highlight', { timeout: 30_000 });
+      const boxes = await highlightBoxes(page);
+      expect(boxes.length).toBeGreaterThan(0);
+      for (const b of boxes) expect(b.width * b.height).toBeGreaterThan(20);
+    }
+    expect(await axeViolations(page)).toEqual([]);
+  }, 120_000);
+
+  it('Policies: the timeline shows each revision with its dates, a new one supersedes, and search follows the date', async () => {
+    await page.goto(`${stack.url}/#/policies`);
+    await waitForText(page, 'No policies registered');
+    await page.click('summary');
+    await fill(page, 'Source (slug)', 'CYCLE_PLAN');
+    await fill(page, 'Title', 'Cycle plan');
+    await clickButton(page, 'Register policy');
+    await waitForText(page, 'Cycle plan: revisions');
+    const uploadRevision = async (file: string, label: string, from: string) => {
+      await upload(page, 'Revision file', file);
+      await fill(page, 'Version label', label);
+      await page.$eval('input[type=date]:not([aria-hidden])', () => undefined);
+      const date = await page.waitForSelector("xpath/.//label[contains(., 'In force from')]//input");
+      await date!.evaluate((el, v) => {
+        const input = el as unknown as InputLike;
+        input.value = v;
+        input.dispatchEvent(new Event('input', { bubbles: true }));
+      }, from);
+      await clickButton(page, 'Upload revision');
+      await waitForText(page, `${label} is active`, 120_000);
+    };
+    await uploadRevision(POLICY_2020, 'Cycling 2020', '2020-01-01');
+    await uploadRevision(POLICY_2023, 'Walking 2023', '2023-06-01');
+    await waitForText(page, 'Cycling 2020 is now superseded, in force until 2023-05-31');
+    const timeline = await page.$$eval('.timeline .revision', (items) =>
+      items.map((i) => (i as unknown as TextLike).innerText),
+    );
+    expect(timeline).toHaveLength(2);
+    expect(timeline[0]).toMatch(/Cycling 2020[\s\S]*superseded[\s\S]*2020-01-01 to 2023-05-31/);
+    expect(timeline[1]).toMatch(/Walking 2023[\s\S]*active[\s\S]*2023-06-01 to now/);
+    expect(await axeViolations(page)).toEqual([]);
+
+    const asOf = await page.waitForSelector("xpath/.//label[contains(., 'As in force on')]//input");
+    await asOf!.evaluate((el) => {
+      const input = el as unknown as InputLike;
+      input.value = '2021-03-01';
+      input.dispatchEvent(new Event('input', { bubbles: true }));
+    });
+    await fill(page, 'Search the policy for', 'proposals meet standard');
+    await clickButton(page, 'Search as in force');
+    await page.waitForSelector('[aria-label="Policy results"] .result');
+    const results = await page.$$eval('[aria-label="Policy results"] .result', (items) =>
+      items.map((i) => (i as unknown as TextLike).innerText),
+    );
+    expect(results.length).toBeGreaterThan(0);
+    for (const r of results) expect(r).toContain('Cycling 2020');
+
+    await fill(page, 'Section (e.g. Para 11', 'Para 2');
+    await clickButton(page, 'Look up');
+    await waitForText(page, 'Paragraph 2 of the walking policy');
+  }, 300_000);
+
+  it('Extraction: watches the task, shows the result tree, and opens a value on its page with the evidence highlighted', async () => {
+    await page.goto(`${stack.url}/#/extraction`);
+    await upload(page, 'Document', DATASHEET);
+    await page.$eval('textarea', (el) => {
+      const t = el as unknown as InputLike;
+      t.value = JSON.stringify({ rated_current: '', protection_class: '', max_torque: '' });
+      t.dispatchEvent(new Event('input', { bubbles: true }));
+    });
+    await clickButton(page, 'Extract');
+    await waitForText(page, /widget-datasheet\.pdf: succeeded/, 120_000);
+    await waitForText(page, /rated_current\s+1\.6 ?A/);
+    const text = await visibleText(page);
+    expect(text).toMatch(/protection_class\s+IP65/);
+    // a value the document does not hold stands out
+    expect(
+      await page.$$eval('.value.warned, .value.ungrounded', (v) => v.map((e) => (e as unknown as TextLike).innerText)),
+    ).toEqual([expect.stringContaining('max_torque')]);
+    expect(await axeViolations(page)).toEqual([]);
+    const value = await page.waitForSelector(
+      "xpath/.//div[contains(@class,'value')][contains(., 'protection_class')]//button",
+    );
+    await value!.click();
+    await page.waitForSelector('.page-frame .highlight', { timeout: 30_000 });
+    expect((await highlightBoxes(page)).length).toBeGreaterThan(0);
+    expect(await visibleText(page)).toContain('Page 2 of widget-datasheet.pdf');
+  }, 240_000);
+
+  it('System: every service healthy, its key figures, the queues and the models', async () => {
+    await page.goto(`${stack.url}/#/system`);
+    await waitForText(page, 'Extraction queue:');
+    await page.waitForFunction(
+      () =>
+        (
+          globalThis as unknown as { document: { querySelectorAll(s: string): { length: number } } }
+        ).document.querySelectorAll('.card .ok').length === 4,
+      { timeout: 30_000 },
+    );
+    const text = await visibleText(page);
+    for (const name of ['converter', 'document-store-mcp', 'policy-kb-mcp', 'extraction-api'])
+      expect(text).toContain(name);
+    expect(text).toMatch(/requests\s+\d+/);
+    expect(text).toMatch(/memory\s+\d+ MB/);
+    expect(text).toMatch(/Extraction queue: 0 queued, 0 running, 0 failed/);
+    expect(await axeViolations(page)).toEqual([]);
+  }, 120_000);
+});
