@@ -21,6 +21,7 @@ export const buildApp = (deps: ConverterDeps): FastifyInstance => {
     service: 'converter',
     logger: deps.logger,
     apiKey: restApiKey(config),
+    originPolicy: { allowedHosts: config.MCP_ALLOWED_HOSTS, allowedOrigins: config.MCP_ALLOWED_ORIGINS },
     openapi: {
       version: LECTERN_VERSION,
       description: 'Any document to Markdown, a page map and a heading tree (spec 003 conversion service).',

@@ -27,13 +27,13 @@ export const buildApp = (deps: DocumentStoreDeps): FastifyInstance => {
     service: service.name,
     logger: deps.logger,
     apiKey: config.MCP_API_KEY,
+    originPolicy: { allowedHosts: config.MCP_ALLOWED_HOSTS, allowedOrigins: config.MCP_ALLOWED_ORIGINS },
     openapi: { version: service.version },
   });
   mountMcp(app, {
     ...service,
     tools: deps.tools ?? service.tools,
     sessionMode: config.MCP_HTTP_SESSIONS,
-    originPolicy: { allowedHosts: config.MCP_ALLOWED_HOSTS, allowedOrigins: config.MCP_ALLOWED_ORIGINS },
   });
   const store = deps.documentStore;
   if (store) {
@@ -59,12 +59,12 @@ export const buildScirAgApp = (deps: DocumentStoreDeps): FastifyInstance => {
     service: 'document-store-mcp-scirag',
     logger: deps.logger,
     apiKey: config.MCP_API_KEY,
+    originPolicy: { allowedHosts: config.MCP_ALLOWED_HOSTS, allowedOrigins: config.MCP_ALLOWED_ORIGINS },
     openapi: { title: 'document-store-mcp (spec 002 listener)', version: service.version },
   });
   mountMcp(app, {
     ...service,
     sessionMode: config.MCP_HTTP_SESSIONS,
-    originPolicy: { allowedHosts: config.MCP_ALLOWED_HOSTS, allowedOrigins: config.MCP_ALLOWED_ORIGINS },
   });
   return app;
 };

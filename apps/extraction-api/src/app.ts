@@ -38,6 +38,7 @@ export const buildApp = (deps: ExtractionDeps): FastifyInstance => {
     service: 'extraction-api',
     logger: deps.logger,
     apiKey: restApiKey(config),
+    originPolicy: { allowedHosts: config.MCP_ALLOWED_HOSTS, allowedOrigins: config.MCP_ALLOWED_ORIGINS },
     openapi: {
       version: LECTERN_VERSION,
       description: 'Schema-driven extraction with verified evidence (spec 003): tasks, and the doc tools at /mcp.',

@@ -30,6 +30,7 @@ export const buildApp = (deps: PolicyKbDeps): FastifyInstance => {
     service: service.name,
     logger: deps.logger,
     apiKey: config.MCP_API_KEY,
+    originPolicy: { allowedHosts: config.MCP_ALLOWED_HOSTS, allowedOrigins: config.MCP_ALLOWED_ORIGINS },
     openapi: {
       version: service.version,
       description: 'Policy knowledge base: MCP tools, and the admin REST API under /api.',
@@ -40,7 +41,6 @@ export const buildApp = (deps: PolicyKbDeps): FastifyInstance => {
     ...service,
     tools: deps.tools ?? service.tools,
     sessionMode: config.MCP_HTTP_SESSIONS,
-    originPolicy: { allowedHosts: config.MCP_ALLOWED_HOSTS, allowedOrigins: config.MCP_ALLOWED_ORIGINS },
   });
   const { policyKb, ingestQueue } = deps;
   if (policyKb && ingestQueue) {

@@ -1,13 +1,17 @@
 import { AppError, CommonErrorCodes } from '@lectern/contracts';
 import { installBearerAuth } from '@lectern/auth';
+import cors from '@fastify/cors';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { InflightWork } from './inflight.js';
 import { ServiceMetrics } from './metrics.js';
 import { OPENAPI_PATHS, registerOpenApi } from './openapi.js';
+import { MCP_PATHS, createSiteGuard, isConfiguredOrigin, type OriginPolicy } from './origin-guard.js';
 
 /** Probes: their request lines are logged at `debug`, so a console at `info` is not a wall of health checks. */
 const QUIET_ROUTES = new Set(['/health', '/metrics']);
+/** Probes open to any Host (a kubelet calls them with the pod's address): they answer no data. */
+const PROBE_ROUTES: readonly string[] = ['/health'];
 
 export interface HttpAppOptions {
   service: string;
@@ -15,6 +19,12 @@ export interface HttpAppOptions {
   /** Bearer token; unset or empty disables authentication. */
   apiKey: string | undefined;
   metrics?: ServiceMetrics;
+  /**
+   * `MCP_ALLOWED_HOSTS` / `MCP_ALLOWED_ORIGINS` (default: loopback names on the listen port): checked on the MCP
+   * endpoints, on every state-changing request, and on every request when no credential is required
+   * (origin-guard.ts `createSiteGuard`). The configured origins are also the only ones CORS answers.
+   */
+  originPolicy?: OriginPolicy;
   bodyLimitBytes?: number;
   /** Title, version and description of the service's OpenAPI document (default: the service name). */
   openapi?: { title?: string; version?: string; description?: string; paths?: { json: string; page: string } };
@@ -70,6 +80,37 @@ export const createHttpApp = (options: HttpAppOptions): FastifyInstance => {
       metrics.httpDuration.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);
     });
   });
+
+  // Host/Origin: before authentication, so a request from another site is refused whatever it carries.
+  const authRequired = Boolean(options.apiKey);
+  app.addHook(
+    'onRequest',
+    createSiteGuard({
+      ...(options.originPolicy ? { policy: options.originPolicy } : {}),
+      authRequired,
+      mcpRoutes: MCP_PATHS,
+      openRoutes: PROBE_ROUTES,
+    }),
+  );
+  // CORS only for the configured origins (none by default: a browser page elsewhere cannot read an answer).
+  const corsOrigins = (options.originPolicy?.allowedOrigins ?? []).filter((o) => o.trim() !== '');
+  if (corsOrigins.length > 0) {
+    app.register(cors, {
+      origin: (origin, callback) => callback(null, origin !== undefined && isConfiguredOrigin(origin, corsOrigins)),
+      methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
+      allowedHeaders: [
+        'authorization',
+        'content-type',
+        'accept',
+        'mcp-session-id',
+        'mcp-protocol-version',
+        'last-event-id',
+      ],
+      exposedHeaders: ['mcp-session-id', 'www-authenticate'],
+      credentials: false,
+      maxAge: 600,
+    });
+  }
 
   // Where the OpenAPI document and page are served (default `/openapi.json` and `/docs`; policy-kb-mcp: under `/api`).
   const docs = options.openapi?.paths ?? OPENAPI_PATHS;
