@@ -18,7 +18,7 @@ const start = async () => {
   });
   const logger = createLogger('converter', config.LOG_LEVEL);
   const { platform, conversion } = composeConverter(config, logger);
-  const app = buildApp({ config, logger, conversion });
+  const app = buildApp({ config, logger, conversion, dependencies: platform.dependencyChecks() });
   // Ordered: stop taking requests, then the worker (finishes its job), the queue, Redis, the engine.
   installShutdown({ log: logger, steps: [httpShutdownStep(app), ...platform.shutdownSteps()] });
   await app.listen({ port: config.CONVERTER_PORT, host: config.HOST });

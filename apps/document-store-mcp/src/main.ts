@@ -17,12 +17,13 @@ const start = async () => {
   const { platform, documentStore } = composeDocumentStore(config, logger);
   // Recovery at start (half-written documents: removed when this process owns the store, else reported).
   await documentStore.recover();
-  const app = buildApp({ config, logger, documentStore: documentStore.deps });
+  const dependencies = platform.dependencyChecks();
+  const app = buildApp({ config, logger, documentStore: documentStore.deps, dependencies });
   // spec 002's own listener, only when SCIRAG_PORT is set
   const scirag =
     config.SCIRAG_PORT === undefined
       ? undefined
-      : buildScirAgApp({ config, logger, documentStore: documentStore.deps });
+      : buildScirAgApp({ config, logger, documentStore: documentStore.deps, dependencies });
   const http = [httpShutdownStep(app), ...(scirag ? [{ ...httpShutdownStep(scirag), name: 'http-scirag' }] : [])];
   // Order: HTTP and its open streams first, then the platform's workers, queues, Redis, engine, embedders, store.
   installShutdown({ log: logger, steps: [...http, ...platform.shutdownSteps()] });

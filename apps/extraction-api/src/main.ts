@@ -21,7 +21,12 @@ const start = async () => {
   const { platform } = composed;
   // Recovery at start (interrupted index builds; tasks are recovered by the runner when it starts).
   await composed.extraction.recover();
-  const app = buildApp({ config, logger, ...extractionAppDeps(composed) });
+  const app = buildApp({
+    config,
+    logger,
+    ...extractionAppDeps(composed),
+    dependencies: platform.dependencyChecks(),
+  });
   installShutdown({ log: logger, steps: [httpShutdownStep(app), ...platform.shutdownSteps()] });
   await app.listen({ port: config.EXTRACTION_API_PORT, host: config.HOST });
   announceReady(app, logger, {

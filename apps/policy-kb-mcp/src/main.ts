@@ -17,7 +17,13 @@ const start = async () => {
   const { platform, policyKb, ingest } = composePolicyKb(config, logger);
   // Recovery at start (revisions left processing: re-queued from their upload, or failed with the reason).
   await policyKb.recover();
-  const app = buildApp({ config, logger, policyKb: policyKb.deps, ingestQueue: ingest.queue });
+  const app = buildApp({
+    config,
+    logger,
+    policyKb: policyKb.deps,
+    ingestQueue: ingest.queue,
+    dependencies: platform.dependencyChecks(),
+  });
   // Order: HTTP and its open streams first, then the platform's workers, queues, Redis, engine, embedders, stores.
   installShutdown({ log: logger, steps: [httpShutdownStep(app), ...platform.shutdownSteps()] });
   await app.listen({ port: config.POLICY_KB_PORT, host: config.HOST });

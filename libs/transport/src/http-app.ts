@@ -6,12 +6,11 @@ import type { Logger } from 'pino';
 import { InflightWork } from './inflight.js';
 import { ServiceMetrics } from './metrics.js';
 import { OPENAPI_PATHS, registerOpenApi } from './openapi.js';
+import { PROBE_PATHS, registerProbes, type DependencyCheck } from './health.js';
 import { MCP_PATHS, createSiteGuard, isConfiguredOrigin, type OriginPolicy } from './origin-guard.js';
 
 /** Probes: their request lines are logged at `debug`, so a console at `info` is not a wall of health checks. */
-const QUIET_ROUTES = new Set(['/health', '/metrics']);
-/** Probes open to any Host (a kubelet calls them with the pod's address): they answer no data. */
-const PROBE_ROUTES: readonly string[] = ['/health'];
+const QUIET_ROUTES = new Set(['/health', '/ready', '/metrics']);
 
 export interface HttpAppOptions {
   service: string;
@@ -25,6 +24,8 @@ export interface HttpAppOptions {
    * (origin-guard.ts `createSiteGuard`). The configured origins are also the only ones CORS answers.
    */
   originPolicy?: OriginPolicy;
+  /** What `/health` reports and `/ready` needs up (the platform's `dependencyChecks()`); default none. */
+  dependencies?: readonly DependencyCheck[];
   bodyLimitBytes?: number;
   /** Title, version and description of the service's OpenAPI document (default: the service name). */
   openapi?: { title?: string; version?: string; description?: string; paths?: { json: string; page: string } };
@@ -89,7 +90,7 @@ export const createHttpApp = (options: HttpAppOptions): FastifyInstance => {
       ...(options.originPolicy ? { policy: options.originPolicy } : {}),
       authRequired,
       mcpRoutes: MCP_PATHS,
-      openRoutes: PROBE_ROUTES,
+      openRoutes: PROBE_PATHS,
     }),
   );
   // CORS only for the configured origins (none by default: a browser page elsewhere cannot read an answer).
@@ -116,7 +117,7 @@ export const createHttpApp = (options: HttpAppOptions): FastifyInstance => {
   const docs = options.openapi?.paths ?? OPENAPI_PATHS;
   installBearerAuth(app, {
     apiKey: options.apiKey,
-    exemptPaths: ['/health', docs.json, docs.page],
+    exemptPaths: [...PROBE_PATHS, docs.json, docs.page],
     exemptRoutePrefixes: [`${docs.page}/`],
   });
 
@@ -128,9 +129,7 @@ export const createHttpApp = (options: HttpAppOptions): FastifyInstance => {
   });
   // In a plugin registered after the OpenAPI one, so that the document lists them.
   app.register(async (scope) => {
-    scope.get('/health', { schema: { summary: 'Liveness probe (no token needed)', security: [] } }, async () => ({
-      status: 'ok',
-    }));
+    registerProbes(scope, options.dependencies ?? []);
     scope.get(
       '/metrics',
       { schema: { summary: 'Prometheus metrics (text exposition format)' } },
