@@ -1,13 +1,15 @@
 import multipart from '@fastify/multipart';
 import type { ConversionService } from '@lectern/platform';
 import { LECTERN_VERSION, type Logger } from '@lectern/runtime';
-import { createAdmission, createHttpApp } from '@lectern/transport';
+import { createAdmission, createHttpApp, type DependencyCheck } from '@lectern/transport';
 import type { FastifyInstance } from 'fastify';
 import { conversionDefaults, convertAdmission, restApiKey, type ConverterConfig } from './config.js';
 import { registerConvertRoute } from './routes/convert.route.js';
 import { registerTaskRoutes } from './routes/tasks.route.js';
 
 export interface ConverterDeps {
+  /** What `/health` reports and `/ready` needs up (`platform.dependencyChecks()`). */
+  dependencies?: DependencyCheck[];
   config: ConverterConfig;
   logger: Logger;
   /** The conversion job path: `/tasks` submits jobs; `POST /convert` runs the engine directly. */
@@ -21,6 +23,8 @@ export const buildApp = (deps: ConverterDeps): FastifyInstance => {
     service: 'converter',
     logger: deps.logger,
     apiKey: restApiKey(config),
+    originPolicy: { allowedHosts: config.MCP_ALLOWED_HOSTS, allowedOrigins: config.MCP_ALLOWED_ORIGINS },
+    ...(deps.dependencies ? { dependencies: deps.dependencies } : {}),
     openapi: {
       version: LECTERN_VERSION,
       description: 'Any document to Markdown, a page map and a heading tree (spec 003 conversion service).',

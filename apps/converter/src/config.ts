@@ -1,5 +1,6 @@
 import {
   commonEnvShape,
+  mcpOriginEnvShape,
   queueEnvShape,
   envBool,
   envInt,
@@ -18,6 +19,8 @@ import { z } from 'zod';
 export const ConverterEnvSchema = z
   .object({
     ...commonEnvShape,
+    /** Host/Origin checks of its REST API (state-changing routes; every route without a key) and CORS origins. */
+    ...mcpOriginEnvShape,
     CONVERTER_PORT: envPort(8002),
     /** Bearer token of this REST API; default: MCP_API_KEY. Unset/empty → no auth. */
     CONVERTER_API_KEY: envString(),

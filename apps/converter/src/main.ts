@@ -1,3 +1,4 @@
+import { assertStartupAuth } from '@lectern/auth';
 import { createLogger, ConfigError } from '@lectern/runtime';
 import { announceReady, httpShutdownStep, installShutdown } from '@lectern/transport';
 import { buildApp } from './app.js';
@@ -6,9 +7,18 @@ import { composeConverter } from './compose.js';
 
 const start = async () => {
   const config = loadConfig(process.env);
+  // No placeholder or short key; beyond loopback, no running without one unless LECTERN_ALLOW_NO_AUTH=true.
+  assertStartupAuth({
+    host: config.HOST,
+    keys: [
+      ['CONVERTER_API_KEY', config.CONVERTER_API_KEY],
+      ['MCP_API_KEY', config.MCP_API_KEY],
+    ],
+    allowNoAuth: config.LECTERN_ALLOW_NO_AUTH,
+  });
   const logger = createLogger('converter', config.LOG_LEVEL);
   const { platform, conversion } = composeConverter(config, logger);
-  const app = buildApp({ config, logger, conversion });
+  const app = buildApp({ config, logger, conversion, dependencies: platform.dependencyChecks() });
   // Ordered: stop taking requests, then the worker (finishes its job), the queue, Redis, the engine.
   installShutdown({ log: logger, steps: [httpShutdownStep(app), ...platform.shutdownSteps()] });
   await app.listen({ port: config.CONVERTER_PORT, host: config.HOST });

@@ -6,13 +6,15 @@ import {
 } from '@lectern/document-store';
 import { mcpTimeouts } from '@lectern/platform';
 import type { Logger } from '@lectern/runtime';
-import { createHttpApp, mountMcp, type ToolRegistration } from '@lectern/transport';
+import { createHttpApp, mountMcp, type ToolRegistration, type DependencyCheck } from '@lectern/transport';
 import type { FastifyInstance } from 'fastify';
 import type { DocumentStoreConfig } from './config.js';
 import { registerDocumentPagesRoute } from './routes/document-pages.route.js';
 import { registerUploadDocumentRoute } from './routes/upload-document.route.js';
 
 export interface DocumentStoreDeps {
+  /** What `/health` reports and `/ready` needs up (`platform.dependencyChecks()`). */
+  dependencies?: DependencyCheck[];
   config: DocumentStoreConfig;
   logger: Logger;
   /** The use cases' adapters (see compose.ts); without them every tool answers `not_implemented`. */
@@ -28,13 +30,14 @@ export const buildApp = (deps: DocumentStoreDeps): FastifyInstance => {
     service: service.name,
     logger: deps.logger,
     apiKey: config.MCP_API_KEY,
+    originPolicy: { allowedHosts: config.MCP_ALLOWED_HOSTS, allowedOrigins: config.MCP_ALLOWED_ORIGINS },
+    ...(deps.dependencies ? { dependencies: deps.dependencies } : {}),
     openapi: { version: service.version },
   });
   mountMcp(app, {
     ...service,
     tools: deps.tools ?? service.tools,
     sessionMode: config.MCP_HTTP_SESSIONS,
-    originPolicy: { allowedHosts: config.MCP_ALLOWED_HOSTS, allowedOrigins: config.MCP_ALLOWED_ORIGINS },
   });
   const store = deps.documentStore;
   if (store) {
@@ -61,12 +64,13 @@ export const buildScirAgApp = (deps: DocumentStoreDeps): FastifyInstance => {
     service: 'document-store-mcp-scirag',
     logger: deps.logger,
     apiKey: config.MCP_API_KEY,
+    originPolicy: { allowedHosts: config.MCP_ALLOWED_HOSTS, allowedOrigins: config.MCP_ALLOWED_ORIGINS },
+    ...(deps.dependencies ? { dependencies: deps.dependencies } : {}),
     openapi: { title: 'document-store-mcp (spec 002 listener)', version: service.version },
   });
   mountMcp(app, {
     ...service,
     sessionMode: config.MCP_HTTP_SESSIONS,
-    originPolicy: { allowedHosts: config.MCP_ALLOWED_HOSTS, allowedOrigins: config.MCP_ALLOWED_ORIGINS },
   });
   return app;
 };

@@ -1,3 +1,4 @@
+import { assertStartupAuth } from '@lectern/auth';
 import { createLogger, ConfigError } from '@lectern/runtime';
 import { announceReady, httpShutdownStep, installShutdown } from '@lectern/transport';
 import { buildApp, buildScirAgApp } from './app.js';
@@ -6,16 +7,23 @@ import { loadConfig } from './config.js';
 
 const start = async () => {
   const config = loadConfig(process.env);
+  // No placeholder or short key; beyond loopback, no running without one unless LECTERN_ALLOW_NO_AUTH=true.
+  assertStartupAuth({
+    host: config.HOST,
+    keys: [['MCP_API_KEY', config.MCP_API_KEY]],
+    allowNoAuth: config.LECTERN_ALLOW_NO_AUTH,
+  });
   const logger = createLogger('document-store-mcp', config.LOG_LEVEL);
   const { platform, documentStore } = composeDocumentStore(config, logger);
   // Recovery at start (half-written documents: removed when this process owns the store, else reported).
   await documentStore.recover();
-  const app = buildApp({ config, logger, documentStore: documentStore.deps });
+  const dependencies = platform.dependencyChecks();
+  const app = buildApp({ config, logger, documentStore: documentStore.deps, dependencies });
   // spec 002's own listener, only when SCIRAG_PORT is set
   const scirag =
     config.SCIRAG_PORT === undefined
       ? undefined
-      : buildScirAgApp({ config, logger, documentStore: documentStore.deps });
+      : buildScirAgApp({ config, logger, documentStore: documentStore.deps, dependencies });
   const http = [httpShutdownStep(app), ...(scirag ? [{ ...httpShutdownStep(scirag), name: 'http-scirag' }] : [])];
   // Order: HTTP and its open streams first, then the platform's workers, queues, Redis, engine, embedders, store.
   installShutdown({ log: logger, steps: [...http, ...platform.shutdownSteps()] });

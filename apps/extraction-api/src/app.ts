@@ -10,7 +10,7 @@ import {
 } from '@lectern/extraction';
 import { LECTERN_VERSION, type Logger } from '@lectern/runtime';
 import { TaskUploads, type TaskStore } from '@lectern/task-store';
-import { createHttpApp } from '@lectern/transport';
+import { createHttpApp, type DependencyCheck } from '@lectern/transport';
 import type { FastifyInstance } from 'fastify';
 import { resolve } from 'node:path';
 import { llmSettings, restApiKey, type ExtractionConfig } from './config.js';
@@ -18,6 +18,8 @@ import { mountDocTools } from './mcp.js';
 import { registerTaskRoutes } from './tasks.route.js';
 
 export interface ExtractionDeps {
+  /** What `/health` reports and `/ready` needs up (`platform.dependencyChecks()`). */
+  dependencies?: DependencyCheck[];
   config: ExtractionConfig;
   logger: Logger;
   /** The document tools served at `/mcp` (unset: they answer `not_implemented`). */
@@ -40,6 +42,8 @@ export const buildApp = (deps: ExtractionDeps): FastifyInstance => {
     service: 'extraction-api',
     logger: deps.logger,
     apiKey: restApiKey(config),
+    originPolicy: { allowedHosts: config.MCP_ALLOWED_HOSTS, allowedOrigins: config.MCP_ALLOWED_ORIGINS },
+    ...(deps.dependencies ? { dependencies: deps.dependencies } : {}),
     openapi: {
       version: LECTERN_VERSION,
       description: 'Schema-driven extraction with verified evidence (spec 003): tasks, and the doc tools at /mcp.',

@@ -1,3 +1,4 @@
+import { assertStartupAuth } from '@lectern/auth';
 import { createLogger, ConfigError } from '@lectern/runtime';
 import { announceReady, httpShutdownStep, installShutdown } from '@lectern/transport';
 import { buildApp } from './app.js';
@@ -6,12 +7,26 @@ import { loadConfig, restApiKey } from './config.js';
 
 const start = async () => {
   const config = loadConfig(process.env);
+  // No placeholder or short key; beyond loopback, no running without one unless LECTERN_ALLOW_NO_AUTH=true.
+  assertStartupAuth({
+    host: config.HOST,
+    keys: [
+      ['EXTRACTION_API_KEY', config.EXTRACTION_API_KEY],
+      ['MCP_API_KEY', config.MCP_API_KEY],
+    ],
+    allowNoAuth: config.LECTERN_ALLOW_NO_AUTH,
+  });
   const logger = createLogger('extraction-api', config.LOG_LEVEL);
   const composed = composeExtraction(config, logger);
   const { platform } = composed;
   // Recovery at start (interrupted index builds; tasks are recovered by the runner when it starts).
   await composed.extraction.recover();
-  const app = buildApp({ config, logger, ...extractionAppDeps(composed) });
+  const app = buildApp({
+    config,
+    logger,
+    ...extractionAppDeps(composed),
+    dependencies: platform.dependencyChecks(),
+  });
   installShutdown({ log: logger, steps: [httpShutdownStep(app), ...platform.shutdownSteps()] });
   await app.listen({ port: config.EXTRACTION_API_PORT, host: config.HOST });
   announceReady(app, logger, {

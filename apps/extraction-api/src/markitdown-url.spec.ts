@@ -18,9 +18,12 @@ describe('doc_index_build with MARKITDOWN_URL: Markdown from a converter over HT
     converterDir = mkdtempSync(join(tmpdir(), 'lectern-converter-'));
     converter = await spawnService('apps/converter/src/main.ts', 'CONVERTER_PORT', {
       DATA_DIR: converterDir,
-      MCP_API_KEY: 'converter-token',
+      MCP_API_KEY: 'converter-token-0123456789',
     });
-    api = await startExtractionApi({ MARKITDOWN_URL: converter.baseUrl, MARKITDOWN_API_KEY: 'converter-token' });
+    api = await startExtractionApi({
+      MARKITDOWN_URL: converter.baseUrl,
+      MARKITDOWN_API_KEY: 'converter-token-0123456789',
+    });
     await mkdir(join(api.dataDir, 'uploads'), { recursive: true });
   }, 120_000);
 

@@ -20,6 +20,5 @@ export const mountDocTools = (
   return mountMcp(app, {
     ...service,
     sessionMode: config.MCP_HTTP_SESSIONS,
-    originPolicy: { allowedHosts: config.MCP_ALLOWED_HOSTS, allowedOrigins: config.MCP_ALLOWED_ORIGINS },
   });
 };

@@ -3,13 +3,15 @@ import type { PolicyIngestJobPayload, PolicyIngestJobResult } from '@lectern/con
 import { policyKbMcpService, type PolicyKbDeps as UseCaseDeps } from '@lectern/policy-kb';
 import { mcpTimeouts } from '@lectern/platform';
 import type { JobQueue } from '@lectern/queue';
-import { createHttpApp, mountMcp, type ToolRegistration } from '@lectern/transport';
+import { createHttpApp, mountMcp, type ToolRegistration, type DependencyCheck } from '@lectern/transport';
 import type { Logger } from '@lectern/runtime';
 import type { FastifyInstance } from 'fastify';
 import type { PolicyKbConfig } from './config.js';
 import { registerAdminRoutes } from './routes/admin.routes.js';
 
 export interface PolicyKbDeps {
+  /** What `/health` reports and `/ready` needs up (`platform.dependencyChecks()`). */
+  dependencies?: DependencyCheck[];
   config: PolicyKbConfig;
   logger: Logger;
   /** The use cases' adapters (from the platform, see main.ts); without them every tool answers `not_implemented`. */
@@ -30,6 +32,8 @@ export const buildApp = (deps: PolicyKbDeps): FastifyInstance => {
     service: service.name,
     logger: deps.logger,
     apiKey: config.MCP_API_KEY,
+    originPolicy: { allowedHosts: config.MCP_ALLOWED_HOSTS, allowedOrigins: config.MCP_ALLOWED_ORIGINS },
+    ...(deps.dependencies ? { dependencies: deps.dependencies } : {}),
     openapi: {
       version: service.version,
       description: 'Policy knowledge base: MCP tools, and the admin REST API under /api.',
@@ -40,7 +44,6 @@ export const buildApp = (deps: PolicyKbDeps): FastifyInstance => {
     ...service,
     tools: deps.tools ?? service.tools,
     sessionMode: config.MCP_HTTP_SESSIONS,
-    originPolicy: { allowedHosts: config.MCP_ALLOWED_HOSTS, allowedOrigins: config.MCP_ALLOWED_ORIGINS },
   });
   const { policyKb, ingestQueue } = deps;
   if (policyKb && ingestQueue) {

@@ -1,3 +1,4 @@
+import { assertStartupAuth } from '@lectern/auth';
 import { createLogger, ConfigError } from '@lectern/runtime';
 import { announceReady, httpShutdownStep, installShutdown } from '@lectern/transport';
 import { buildApp } from './app.js';
@@ -6,11 +7,23 @@ import { loadConfig } from './config.js';
 
 const start = async () => {
   const config = loadConfig(process.env);
+  // No placeholder or short key; beyond loopback, no running without one unless LECTERN_ALLOW_NO_AUTH=true.
+  assertStartupAuth({
+    host: config.HOST,
+    keys: [['MCP_API_KEY', config.MCP_API_KEY]],
+    allowNoAuth: config.LECTERN_ALLOW_NO_AUTH,
+  });
   const logger = createLogger('policy-kb-mcp', config.LOG_LEVEL);
   const { platform, policyKb, ingest } = composePolicyKb(config, logger);
   // Recovery at start (revisions left processing: re-queued from their upload, or failed with the reason).
   await policyKb.recover();
-  const app = buildApp({ config, logger, policyKb: policyKb.deps, ingestQueue: ingest.queue });
+  const app = buildApp({
+    config,
+    logger,
+    policyKb: policyKb.deps,
+    ingestQueue: ingest.queue,
+    dependencies: platform.dependencyChecks(),
+  });
   // Order: HTTP and its open streams first, then the platform's workers, queues, Redis, engine, embedders, stores.
   installShutdown({ log: logger, steps: [httpShutdownStep(app), ...platform.shutdownSteps()] });
   await app.listen({ port: config.POLICY_KB_PORT, host: config.HOST });

@@ -110,6 +110,21 @@ describe('policy-kb-api:FR-006 remove_policy_revision does not modify the policy
     }
   });
 
+  it.each(['../../etc', '__', 'rev__x', 'a/b', 'rev:x', '.hidden'])(
+    'refuses the revision id %p as invalid_arguments in every tool, before any registry or store call',
+    async (revision_id) => {
+      for (const [tool, args] of [
+        ['remove_policy_revision', { source: 'NPPF', revision_id }],
+        ['get_policy_section', { source: 'NPPF', section_ref: 'Para 1', revision_id }],
+        ['ingest_policy_revision', { source: 'NPPF', revision_id, file_path: '/nonexistent.pdf' }],
+      ] as const) {
+        const r = await kb.call(tool, args);
+        expect(r).toMatchObject({ isError: true, body: { status: 'error', error_type: 'invalid_arguments' } });
+        expect(String(r.body['message'])).toMatch(/revision_id/);
+      }
+    },
+  );
+
   it('search keeps answering; policy check reports the removed chunks, repair leaves them, re-ingest restores', async () => {
     // The date of the revision without chunks: no results, no error; an earlier date still finds its revision.
     const now = await kb.call('search_policy', { query: 'proposals meet standard', effective_date: '2026-06-01' });

@@ -28,6 +28,8 @@ export const installBearerAuth = (app: FastifyInstance, options: BearerAuthOptio
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     const path = request.url.split('?')[0] ?? request.url;
     if (exempt.has(path)) return;
+    // A CORS preflight carries no credential by definition (Fetch standard); the CORS plugin answers it.
+    if (request.method === 'OPTIONS' && request.headers['access-control-request-method'] !== undefined) return;
     const route = request.routeOptions.url;
     if (route !== undefined && prefixes.some((p) => route.startsWith(p))) return;
     const decision = checkAuthorization(request.headers.authorization, apiKey);

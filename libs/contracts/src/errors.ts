@@ -61,4 +61,6 @@ export const CommonErrorCodes = {
   timeout: 'timeout',
   shuttingDown: 'shutting_down',
   forbiddenPath: 'forbidden_path',
+  /** A dependency (Redis, the vector store) is down: answered at once (503) instead of waiting for it. */
+  dependencyUnavailable: 'dependency_unavailable',
 } as const;

@@ -23,6 +23,7 @@ import {
   closeRedis,
   connectRedis,
   createBullmqQueue,
+  pingRedis,
   createInProcessQueue,
   type JobHandler,
   type JobQueue,
@@ -32,6 +33,7 @@ import {
 import { createRedisPolicyRegistry, createSqlitePolicyRegistry, type PolicyRegistry } from '@lectern/policy-registry';
 import type { Logger } from '@lectern/runtime';
 import { RedisTaskStore, SqliteTaskStore, type TaskStore } from '@lectern/task-store';
+import type { DependencyCheck } from '@lectern/transport';
 import type { z } from 'zod';
 import { createVectorStore, type FusionDefaults, type VectorStore } from '@lectern/vector-store';
 
@@ -187,6 +189,11 @@ export interface Platform {
     handler: JobHandler<z.output<P>, z.output<R>>,
     options?: QueueWorkerOptions,
   ): JobWorker;
+  /**
+   * What the service needs up, for `/health` and `/ready` (`createHttpApp({ dependencies })`): Redis when the
+   * platform has a `REDIS_URL` (its shared connection), the vector store once built. Call it after composing.
+   */
+  dependencyChecks(): DependencyCheck[];
   /** What to close after HTTP, in order: workers, queues, Redis, conversion pools, embedders, stores and registries (of what was built so far). */
   shutdownSteps(): ShutdownStep[];
   close(): Promise<void>;
@@ -382,6 +389,10 @@ export const createPlatform = (options: PlatformOptions): Platform => {
         steps.push({ stage: 'worker', name: `${definition.name} worker`, close: () => worker.close() });
         return worker;
       }),
+    dependencyChecks: () => [
+      ...(options.redisUrl ? [{ name: 'redis', check: () => pingRedis(redisConnection()) }] : []),
+      ...(memo.has('vector-store') ? [{ name: 'vector_store', check: () => platform.vectorStore().ping() }] : []),
+    ],
     shutdownSteps: () =>
       ORDER.flatMap((stage) => steps.filter((s) => s.stage === stage)).map(({ name, close }) => ({ name, close })),
     close: async () => {

@@ -25,6 +25,7 @@ import type {
   QueueLogger,
   RetryOptions,
 } from './job-queue.port.js';
+import { withRedis } from './redis-connection.js';
 import {
   closedError,
   listFailedBounds,
@@ -110,6 +111,12 @@ class BullmqJobQueue<P, R> implements JobQueue<P, R> {
     validateJobId(jobId);
     const parsed = this.options.definition.payload.safeParse(payload);
     if (!parsed.success) throw invalidPayload(this.name, parsed.error);
+    // Redis down: `dependency_unavailable` at once (or after the producer bound), never a wait without an answer.
+    return withRedis(this.options.connection, `queue ${this.name}`, () => this.enqueue(parsed.data, jobId));
+  }
+
+  private async enqueue(data: P, jobId: string): Promise<JobHandle<R>> {
+    const parsed = { data };
     await this.queueEvents().waitUntilReady();
     const existing = await this.queue.getJob(jobId);
     if (existing) {

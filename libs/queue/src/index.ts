@@ -14,6 +14,6 @@ export { createInProcessQueue } from './in-process.adapter.js';
 export type { InProcessQueueOptions } from './in-process.adapter.js';
 export { createBullmqQueue } from './bullmq.adapter.js';
 export type { BullmqQueueOptions } from './bullmq.adapter.js';
-export { connectRedis, closeRedis } from './redis-connection.js';
+export { connectRedis, closeRedis, pingRedis, redisUnavailable, withRedis } from './redis-connection.js';
 export type { RedisConnection } from './redis-connection.js';
 export { isPermanentError, JOB_STALLED, markPermanent, toJobError } from './job-error.js';

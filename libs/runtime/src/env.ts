@@ -75,6 +75,8 @@ export const commonEnvShape = {
   /** Listen address: loopback by default; containers set 0.0.0.0 (and should set MCP_API_KEY). */
   HOST: z.preprocess(blankToUndefined, z.string().default('127.0.0.1')),
   MCP_API_KEY: envString(),
+  /** `true`: listening beyond loopback (HOST) without any credential is intended; otherwise the service refuses to start. */
+  LECTERN_ALLOW_NO_AUTH: envBool(false),
   /** Which mupdf reads PDFs: the native addon over Debian's libmupdf when built (`auto`), or the WASM build. */
   PDF_ENGINE: envEnum(['auto', 'native', 'wasm'] as const, 'auto'),
 };

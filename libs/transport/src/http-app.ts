@@ -1,14 +1,17 @@
 import { AppError, CommonErrorCodes } from '@lectern/contracts';
 import { installBearerAuth } from '@lectern/auth';
 import { sourceUrl } from '@lectern/runtime';
+import cors from '@fastify/cors';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { InflightWork } from './inflight.js';
 import { ServiceMetrics } from './metrics.js';
 import { OPENAPI_PATHS, registerOpenApi } from './openapi.js';
+import { PROBE_PATHS, registerProbes, type DependencyCheck } from './health.js';
+import { MCP_PATHS, createSiteGuard, isConfiguredOrigin, type OriginPolicy } from './origin-guard.js';
 
 /** Probes: their request lines are logged at `debug`, so a console at `info` is not a wall of health checks. */
-const QUIET_ROUTES = new Set(['/health', '/metrics']);
+const QUIET_ROUTES = new Set(['/health', '/ready', '/metrics']);
 
 export interface HttpAppOptions {
   service: string;
@@ -16,6 +19,14 @@ export interface HttpAppOptions {
   /** Bearer token; unset or empty disables authentication. */
   apiKey: string | undefined;
   metrics?: ServiceMetrics;
+  /**
+   * `MCP_ALLOWED_HOSTS` / `MCP_ALLOWED_ORIGINS` (default: loopback names on the listen port): checked on the MCP
+   * endpoints, on every state-changing request, and on every request when no credential is required
+   * (origin-guard.ts `createSiteGuard`). The configured origins are also the only ones CORS answers.
+   */
+  originPolicy?: OriginPolicy;
+  /** What `/health` reports and `/ready` needs up (the platform's `dependencyChecks()`); default none. */
+  dependencies?: readonly DependencyCheck[];
   bodyLimitBytes?: number;
   /** Title, version and description of the service's OpenAPI document (default: the service name). */
   openapi?: { title?: string; version?: string; description?: string; paths?: { json: string; page: string } };
@@ -80,11 +91,42 @@ export const createHttpApp = (options: HttpAppOptions): FastifyInstance => {
     });
   });
 
+  // Host/Origin: before authentication, so a request from another site is refused whatever it carries.
+  const authRequired = Boolean(options.apiKey);
+  app.addHook(
+    'onRequest',
+    createSiteGuard({
+      ...(options.originPolicy ? { policy: options.originPolicy } : {}),
+      authRequired,
+      mcpRoutes: MCP_PATHS,
+      openRoutes: PROBE_PATHS,
+    }),
+  );
+  // CORS only for the configured origins (none by default: a browser page elsewhere cannot read an answer).
+  const corsOrigins = (options.originPolicy?.allowedOrigins ?? []).filter((o) => o.trim() !== '');
+  if (corsOrigins.length > 0) {
+    app.register(cors, {
+      origin: (origin, callback) => callback(null, origin !== undefined && isConfiguredOrigin(origin, corsOrigins)),
+      methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
+      allowedHeaders: [
+        'authorization',
+        'content-type',
+        'accept',
+        'mcp-session-id',
+        'mcp-protocol-version',
+        'last-event-id',
+      ],
+      exposedHeaders: ['mcp-session-id', 'www-authenticate'],
+      credentials: false,
+      maxAge: 600,
+    });
+  }
+
   // Where the OpenAPI document and page are served (default `/openapi.json` and `/docs`; policy-kb-mcp: under `/api`).
   const docs = options.openapi?.paths ?? OPENAPI_PATHS;
   installBearerAuth(app, {
     apiKey: options.apiKey,
-    exemptPaths: ['/health', docs.json, docs.page],
+    exemptPaths: [...PROBE_PATHS, docs.json, docs.page],
     exemptRoutePrefixes: [`${docs.page}/`],
   });
 
@@ -96,9 +138,7 @@ export const createHttpApp = (options: HttpAppOptions): FastifyInstance => {
   });
   // In a plugin registered after the OpenAPI one, so that the document lists them.
   app.register(async (scope) => {
-    scope.get('/health', { schema: { summary: 'Liveness probe (no token needed)', security: [] } }, async () => ({
-      status: 'ok',
-    }));
+    registerProbes(scope, options.dependencies ?? []);
     scope.get(
       '/metrics',
       { schema: { summary: 'Prometheus metrics (text exposition format)' } },

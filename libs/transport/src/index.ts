@@ -39,3 +39,5 @@ export type { ReadyFacts } from './ready.js';
 export { errorResponse, jsonSchemaOf, multipartBody, multipartBodyOf, OPENAPI_PATHS } from './openapi.js';
 export { readMultipartUpload, receiveUpload } from './multipart-upload.js';
 export type { MultipartUploadHandlers, ReceivedUpload } from './multipart-upload.js';
+export { checkDependencies, registerProbes, DEPENDENCY_CHECK_TIMEOUT_MS, PROBE_PATHS } from './health.js';
+export type { DependencyCheck, DependencyStatus } from './health.js';

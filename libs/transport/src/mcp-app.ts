@@ -3,7 +3,6 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { createMcpServerFactory } from './mcp-server-factory.js';
 import { registerLegacySse } from './legacy-sse.route.js';
-import { createOriginGuard, type OriginPolicy } from './origin-guard.js';
 import { registerStreamableHttp, type McpSessionMode } from './streamable-http.route.js';
 import type { ToolDeadlines } from './tool-deadline.js';
 import type { ToolRegistration } from './tool-registration.js';
@@ -16,17 +15,14 @@ export interface MountMcpOptions {
   /** Each tool's deadline (ms); see `createMcpServerFactory`. */
   deadlines?: ToolDeadlines;
   sessionMode?: McpSessionMode;
-  /** Host/Origin checks of the MCP endpoints (default: loopback names on the listen port; no Origin passes). */
-  originPolicy?: OriginPolicy;
 }
 
-/** The MCP endpoints: what the Host/Origin guard covers. */
-export const MCP_PATHS: readonly string[] = ['/mcp', '/sse', '/messages/'];
+export { MCP_PATHS } from './origin-guard.js';
 
 /**
  * Mount one MCP server on both transports of specs 000/001 FR-009: Streamable HTTP at `/mcp`
- * and the legacy SSE transport at `GET /sse` + `POST /messages/`, each behind the Host/Origin guard
- * (origin-guard.ts). Open streams are closed in
+ * and the legacy SSE transport at `GET /sse` + `POST /messages/`, each behind the Host/Origin guard that
+ * `createHttpApp` installs (its `originPolicy`; origin-guard.ts). Open streams are closed in
  * `preClose`, before the HTTP server stops, so shutdown never waits on a client. Returns the server factory both
  * transports use, so the app can reach the same server in-process (the SDK's in-memory transport).
  */
@@ -40,10 +36,6 @@ export const mountMcp = (app: FastifyInstance, options: MountMcpOptions): (() =>
     metrics: app.metrics,
     ...(options.deadlines ? { deadlines: options.deadlines } : {}),
     inflight: app.inflight,
-  });
-  const guard = createOriginGuard(options.originPolicy);
-  app.addHook('onRequest', async function (request, reply) {
-    if (MCP_PATHS.includes(request.routeOptions.url ?? '')) return guard.call(this, request, reply);
   });
   const streamable = registerStreamableHttp(app, makeServer, options.sessionMode ?? 'stateless');
   const sse = registerLegacySse(app, makeServer);

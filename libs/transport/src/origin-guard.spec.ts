@@ -45,8 +45,13 @@ const probe = (baseUrl: string, method: 'GET' | 'POST', path: string, headers: R
   });
 
 const start = async (policy?: OriginPolicy) => {
-  const app = createHttpApp({ service: 'guard-test', logger: silentLogger(), apiKey: undefined });
-  mountMcp(app, { name: 'guard-test', version: '0', tools: [], ...(policy ? { originPolicy: policy } : {}) });
+  const app = createHttpApp({
+    service: 'guard-test',
+    logger: silentLogger(),
+    apiKey: undefined,
+    ...(policy ? { originPolicy: policy } : {}),
+  });
+  mountMcp(app, { name: 'guard-test', version: '0', tools: [] });
   const baseUrl = await listenOnFreePort(app);
   return { app, baseUrl, port: new URL(baseUrl).port };
 };
@@ -94,7 +99,7 @@ describe('MCP endpoints: Host and Origin (DNS rebinding)', () => {
       ).toBe(200);
     });
 
-    it('other routes are not guarded (health checks through a proxy keep working)', async () => {
+    it('the liveness probe is not guarded (health checks through a proxy keep working)', async () => {
       expect(
         (await probe(baseUrl, 'GET', '/health', { host: 'lectern.internal', origin: 'http://evil.example' })).status,
       ).toBe(200);

@@ -1,3 +1,4 @@
+import { isLoopbackHost } from '@lectern/auth';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { sourceUrl } from '@lectern/runtime';
@@ -14,9 +15,7 @@ export interface ReadyFacts {
   details?: Record<string, string>;
 }
 
-const LOOPBACK = /^(localhost|127(?:\.\d{1,3}){3}|::1|\[::1\])$/i;
-
-export const isLoopbackHost = (host: string): boolean => LOOPBACK.test(host.trim());
+export { isLoopbackHost };
 
 /**
  * After `listen`: one `info` line a person can read (URL, transports, auth, and the service's details), and a

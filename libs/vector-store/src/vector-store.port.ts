@@ -168,6 +168,8 @@ export interface VectorStore {
   inspect(name: string, sampleSize?: number): Promise<Inspection>;
   listCollections(): Promise<CollectionInfo[]>;
   dropCollection(name: string): Promise<boolean>;
+  /** Resolves when the store answers one cheap request (readiness, `/health`); no retry, the caller bounds it. */
+  ping(): Promise<void>;
   close(): Promise<void>;
 }
 

@@ -12,6 +12,7 @@ import {
   PolicySchema,
   RevisionAcceptedResponseSchema,
   RevisionDeletedResponseSchema,
+  RevisionIdSchema,
   RevisionListResponseSchema,
   SourceSlugSchema,
   defaultRevisionId,
@@ -56,7 +57,7 @@ const parse = <S extends z.ZodType>(schema: S, value: unknown, what: string): z.
 };
 
 const SourceParams = z.object({ source: SourceSlugSchema });
-const RevisionParams = SourceParams.extend({ revision_id: z.string().min(1).max(200) });
+const RevisionParams = SourceParams.extend({ revision_id: RevisionIdSchema });
 const params = (schema: z.ZodObject) => jsonSchemaOf(schema, 'input');
 const common = {
   400: errorResponse('Invalid input (invalid_arguments, invalid_date)'),

@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { IdField } from './input-bounds.schema.js';
+import { DocumentIdField } from './input-bounds.schema.js';
 import { defineTool } from '../tool-definition.js';
 import { OptionalProjectField } from './ingest-document.schema.js';
 
 export const DeleteDocumentInput = z.object({
-  document_id: IdField.describe('Document ID to delete (e.g. "25_01178_REM_a1b2c3").'),
+  document_id: DocumentIdField.describe('Document ID to delete (e.g. "25_01178_REM_a1b2c3").'),
   project: OptionalProjectField,
 });
 

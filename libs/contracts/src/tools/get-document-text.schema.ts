@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { IdField } from './input-bounds.schema.js';
+import { DocumentIdField } from './input-bounds.schema.js';
 import { defineTool } from '../tool-definition.js';
 import { OptionalProjectField } from './ingest-document.schema.js';
 
@@ -7,7 +7,7 @@ import { OptionalProjectField } from './ingest-document.schema.js';
 export const GET_DOCUMENT_TEXT_MAX_CHARS = 100_000;
 
 export const GetDocumentTextInput = z.object({
-  document_id: IdField.describe('Document ID (e.g. "25_01178_REM_a1b2c3").'),
+  document_id: DocumentIdField.describe('Document ID (e.g. "25_01178_REM_a1b2c3").'),
   project: OptionalProjectField,
   offset: z
     .number()

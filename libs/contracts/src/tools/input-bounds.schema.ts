@@ -31,3 +31,13 @@ export const boundedString = (max: number) => z.string().min(1).max(max);
 export const QueryField = boundedString(InputBounds.queryChars);
 export const PathField = boundedString(InputBounds.pathChars);
 export const IdField = boundedString(InputBounds.idChars);
+
+/**
+ * A stored document's id (spec 000: `{sanitized_ref}_{hash_6}`, e.g. `25_01178_REM_a1b2c3`; spec 002/004 ids of
+ * the caller's choosing, e.g. `paper-1`): letters, digits, `_`, `-` and `.`, starting with a letter or digit, so
+ * no id can name a path (`../etc`, `a/b`).
+ */
+export const DocumentIdField = IdField.regex(
+  /^[A-Za-z0-9][A-Za-z0-9_.-]*$/,
+  'document ids use letters, digits, "_", "-" and "." (starting with a letter or digit), e.g. "25_01178_REM_a1b2c3"',
+);

@@ -474,6 +474,10 @@ export class EmbeddedVectorStore implements VectorStore {
     });
   }
 
+  async ping(): Promise<void> {
+    this.stmt('SELECT 1').get();
+  }
+
   async close(): Promise<void> {
     this.dense.clear();
     this.statements.clear();

@@ -476,6 +476,11 @@ export class QdrantVectorStore implements VectorStore {
     };
   }
 
+  async ping(): Promise<void> {
+    // Straight to the client: a readiness probe must see an outage, not wait out the retries.
+    await this.client.getCollections();
+  }
+
   async close(): Promise<void> {
     // The REST client holds no resources beyond keep-alive sockets, which close on their own.
   }

@@ -1,0 +1,93 @@
+import { ConfigError } from '@lectern/runtime';
+import { assertStartupAuth, isPlaceholderKey, startupAuthProblems } from './startup-auth.js';
+
+const GOOD = '9f1c2e7a0b4d8f3e6a5c1b2d7e9f0a3c';
+
+describe('startup key rules (issue 27)', () => {
+  it.each([
+    'change-me-to-a-long-random-string',
+    'change-me-too',
+    'CHANGEME',
+    'replace_me',
+    'your-api-key',
+    '<token>',
+    'xxxxxxxxxxxxxxxxxxxx',
+    '${MCP_API_KEY}',
+    'secret',
+  ])('refuses the placeholder %p, without echoing it', (key) => {
+    expect(isPlaceholderKey(key)).toBe(true);
+    const problems = startupAuthProblems({ host: '127.0.0.1', keys: [['MCP_API_KEY', key]], allowNoAuth: true });
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatch(/^MCP_API_KEY: a placeholder/);
+    expect(problems[0]).not.toContain(key);
+  });
+
+  it('refuses a key shorter than 16 characters, on loopback too', () => {
+    expect(
+      startupAuthProblems({ host: '127.0.0.1', keys: [['MCP_API_KEY', 'k3y-0f-15-chars']], allowNoAuth: false }),
+    ).toEqual(['MCP_API_KEY: too short (15 characters, at least 16)']);
+  });
+
+  it('accepts a long random key anywhere', () => {
+    for (const host of ['127.0.0.1', '0.0.0.0', '::'])
+      expect(startupAuthProblems({ host, keys: [['MCP_API_KEY', GOOD]], allowNoAuth: false })).toEqual([]);
+  });
+
+  it('beyond loopback, no key stops the start unless LECTERN_ALLOW_NO_AUTH=true; loopback needs none', () => {
+    const keys = [
+      ['CONVERTER_API_KEY', undefined],
+      ['MCP_API_KEY', ''],
+    ] as const;
+    const open = startupAuthProblems({ host: '0.0.0.0', keys, allowNoAuth: false });
+    expect(open).toHaveLength(1);
+    expect(open[0]).toMatch(
+      /^CONVERTER_API_KEY or MCP_API_KEY: required when listening beyond loopback \(HOST=0\.0\.0\.0\)/,
+    );
+    expect(open[0]).toMatch(/LECTERN_ALLOW_NO_AUTH=true/);
+    expect(startupAuthProblems({ host: '0.0.0.0', keys, allowNoAuth: true })).toEqual([]);
+    for (const host of ['127.0.0.1', 'localhost', '::1', '[::1]'])
+      expect(startupAuthProblems({ host, keys, allowNoAuth: false })).toEqual([]);
+  });
+
+  it('another required credential (OAuth) stands in for the key', () => {
+    expect(
+      startupAuthProblems({
+        host: '0.0.0.0',
+        keys: [['MCP_API_KEY', undefined]],
+        allowNoAuth: false,
+        otherCredential: true,
+      }),
+    ).toEqual([]);
+  });
+
+  it('assertStartupAuth throws a ConfigError listing every problem', () => {
+    expect(() =>
+      assertStartupAuth({
+        host: '0.0.0.0',
+        keys: [
+          ['EXTRACTION_API_KEY', 'short'],
+          ['MCP_API_KEY', 'change-me'],
+        ],
+        allowNoAuth: false,
+      }),
+    ).toThrow(ConfigError);
+    try {
+      assertStartupAuth({
+        host: '0.0.0.0',
+        keys: [
+          ['EXTRACTION_API_KEY', 'short'],
+          ['MCP_API_KEY', 'change-me'],
+        ],
+        allowNoAuth: false,
+      });
+    } catch (error) {
+      expect((error as ConfigError).problems).toEqual([
+        'EXTRACTION_API_KEY: too short (5 characters, at least 16)',
+        expect.stringMatching(/^MCP_API_KEY: a placeholder/),
+      ]);
+    }
+    expect(() =>
+      assertStartupAuth({ host: '0.0.0.0', keys: [['MCP_API_KEY', GOOD]], allowNoAuth: false }),
+    ).not.toThrow();
+  });
+});
