@@ -280,12 +280,8 @@ export class ExtractionRunner {
             `The agent broke the search-then-read protocol ${agent.refusals.length} time(s); those calls were refused.`,
           ];
       }
-<<<<<<< HEAD
       progress({ stage: 'verifying', fields_done: total, fields_total: total });
-=======
-      store.setProgress(task.task_id, { stage: 'verifying', fields_done: total, fields_total: total });
-      pages = await openTaskPdf(task.upload_path);
->>>>>>> extraction
+      pages = await openTaskPdf(uploadPath);
       const outcome = await finalizeResult({
         pages,
         tools,
