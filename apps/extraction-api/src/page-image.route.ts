@@ -9,9 +9,9 @@ import { pageImageSchemas } from './tasks.openapi.js';
 
 export interface PageImageRoutesDeps {
   /** The task `id` names, or a typed 404 (the task routes' own lookup). */
-  find(id: string): TaskRecord;
-  /** The task's document bytes (its upload). */
-  readDocument?(task: TaskRecord): Promise<Uint8Array>;
+  find(id: string): Promise<TaskRecord>;
+  /** Where the task's upload is on this replica (fetched from the blob store in distributed mode). */
+  localUpload(task: TaskRecord): Promise<string | undefined>;
 }
 
 const parseDpi = (query: unknown): number => {
@@ -23,9 +23,15 @@ const parseDpi = (query: unknown): number => {
   return parsed.data.dpi;
 };
 
-const readUpload = async (task: TaskRecord): Promise<Uint8Array> => {
+const readUpload = async (deps: PageImageRoutesDeps, task: TaskRecord): Promise<Uint8Array> => {
+  const gone = () =>
+    new AppError('document_not_found', `The document of task ${task.task_id} is no longer stored.`, {
+      httpStatus: 404,
+    });
+  const path = await deps.localUpload(task);
+  if (!path) throw gone();
   try {
-    return await readFile(task.upload_path);
+    return await readFile(path);
   } catch (cause) {
     throw new AppError('document_not_found', `The document of task ${task.task_id} is no longer stored.`, {
       httpStatus: 404,
@@ -39,14 +45,14 @@ const readUpload = async (task: TaskRecord): Promise<Uint8Array> => {
  * highlighted. Same auth as the task routes (registered in their scope).
  */
 export const registerPageImageRoutes = (app: FastifyInstance, deps: PageImageRoutesDeps): void => {
-  const read = deps.readDocument ?? readUpload;
+  const read = (task: TaskRecord) => readUpload(deps, task);
   const png = (body: Buffer) => ({ body, type: 'image/png' });
 
   app.get<{ Params: { id: string; page: string } }>(
     '/tasks/:id/pages/:page(^\\d{1,6}).png',
     { schema: pageImageSchemas.page },
     async (request, reply) => {
-      const task = deps.find(request.params.id);
+      const task = await deps.find(request.params.id);
       const dpi = parseDpi(request.query);
       const image = png(await renderPagePng(await read(task), { page: Number(request.params.page), dpi }));
       return reply.type(image.type).header('cache-control', 'private, max-age=300').send(image.body);
@@ -57,7 +63,7 @@ export const registerPageImageRoutes = (app: FastifyInstance, deps: PageImageRou
     '/tasks/:id/evidence/:n/page.png',
     { schema: pageImageSchemas.evidence },
     async (request, reply) => {
-      const task = deps.find(request.params.id);
+      const task = await deps.find(request.params.id);
       const dpi = parseDpi(request.query);
       const entry = task.result ? evidenceEntry(task.result['evidence'], request.params.n) : undefined;
       if (!entry)

@@ -208,7 +208,7 @@ export const registerTaskRoutes = (app: FastifyInstance, deps: TaskRoutesDeps): 
     return task;
   };
 
-  registerPageImageRoutes(app, { find });
+  registerPageImageRoutes(app, { find, localUpload: (task) => deps.uploads.localPath(task) });
 
   app.post('/tasks', { schema: extractionTaskSchemas.create }, async (request, reply) => {
     const { received, schema } = await receiveTask(request, reply, deps);
