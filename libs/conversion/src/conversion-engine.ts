@@ -37,6 +37,8 @@ export interface ConversionEngineOptions {
    */
   inlinePdf?: boolean;
   ocrWorkers?: number;
+  /** How long an idle tesseract worker is kept before it is terminated (default OCR_IDLE_RELEASE_MS). */
+  ocrIdleMs?: number;
   /** Internal: OCR model data, page segmentation, resolution, binarisation (default DEFAULT_OCR_SETTINGS); for the OCR trials bench. */
   ocrSettings?: Partial<OcrSettings>;
 }
@@ -47,6 +49,8 @@ export interface ConversionEngineOptions {
  */
 export interface ConversionEngine {
   convert(input: ConversionInput, options?: ConvertDocumentOptions): Promise<ConversionResult>;
+  /** tesseract workers running now (started by pages that needed OCR, until their idle period ends). */
+  ocrWorkersRunning(): number;
   /** Which mupdf engine the PDF workers use (starts a worker if none is running). */
   pdfEngineInUse(): Promise<PdfEngineInfo>;
   /** Start the workers now instead of on the first document (`ocr: false`: only mupdf). */
@@ -93,7 +97,7 @@ export function createConversionEngine(options: ConversionEngineOptions = {}): C
         log: options.log,
         inline: options.inlinePdf,
       }),
-      ocr: new OcrPool(options.ocrWorkers, ocr),
+      ocr: new OcrPool(options.ocrWorkers, ocr, 'eng', options.ocrIdleMs),
     };
     return pools;
   };
@@ -101,6 +105,7 @@ export function createConversionEngine(options: ConversionEngineOptions = {}): C
   return {
     convert: (input, callOptions = {}) =>
       runConversion(getPools, input, effectiveOptions(options.defaults, limits, { log: options.log, ...callOptions })),
+    ocrWorkersRunning: () => pools?.ocr.running ?? 0,
     pdfEngineInUse: () => getPools().pdf.engineInUse(),
     warm: async (o = {}) => {
       const p = getPools();

@@ -3,7 +3,7 @@ import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import type Tesseract from 'tesseract.js';
 import { ResourcePool } from '../util/resource-pool.js';
-import { ocrSettings, type OcrSettings } from './ocr-settings.js';
+import { OCR_IDLE_RELEASE_MS, ocrSettings, type OcrSettings } from './ocr-settings.js';
 
 export interface OcrText {
   text: string;
@@ -21,19 +21,27 @@ function langPath(data: OcrSettings['langData']): string {
 }
 
 /**
- * tesseract.js workers (each its own worker thread running the WASM engine), sized to the machine's cores,
- * created on first use and reused for every page of every document. A worker whose job is abandoned
- * (document timeout) is terminated and replaced.
+ * tesseract.js workers (each its own worker thread running the WASM engine), at most the machine's cores, each
+ * created only when a page needs OCR and no worker is free (a document with one scanned page starts one), reused
+ * for every page of every document while busy, and terminated after `idleMs` without a page (OCR_IDLE_RELEASE_MS):
+ * a service that met one scanned cover does not keep its memory. A worker whose job is abandoned (document
+ * timeout) is terminated and replaced.
  */
 export class OcrPool {
   private readonly pool: ResourcePool<Tesseract.Worker>;
   readonly settings: Readonly<OcrSettings>;
 
-  constructor(size = Math.max(1, availableParallelism()), settings: Partial<OcrSettings> = {}, lang = 'eng') {
+  constructor(
+    size = Math.max(1, availableParallelism()),
+    settings: Partial<OcrSettings> = {},
+    lang = 'eng',
+    idleMs: number = OCR_IDLE_RELEASE_MS,
+  ) {
     const s = ocrSettings(settings);
     this.settings = s;
     this.pool = new ResourcePool<Tesseract.Worker>({
       size,
+      idleMs,
       // tesseract.js is loaded with the first OCR page: a conversion without one never loads it. A require, not an
       // import(): the compiled command line runs where Node 20 has no dynamic import (apps/cli/bin/lectern.cjs)
       create: async () => {
@@ -48,6 +56,11 @@ export class OcrPool {
 
   get size(): number {
     return this.pool.size;
+  }
+
+  /** tesseract workers running now (busy or idle). */
+  get running(): number {
+    return this.pool.liveCount;
   }
 
   /** Recognises an image (PAM/PNG/...); `rectangle` limits recognition to a region (cheap orientation trials). */

@@ -33,6 +33,12 @@ export const OCR_THRESHOLDS = {
   scannedText: { minWordsPerPage: 30, minConfidence: 60 },
 } as const;
 
+/**
+ * How long a tesseract worker may sit idle before it is terminated and its memory (~250-300 MB with the eng model
+ * after a 300-DPI page) given back; the next OCR page starts one again (~1-2 s of CPU). Engine option `ocrIdleMs`.
+ */
+export const OCR_IDLE_RELEASE_MS = 30_000;
+
 /** Language data directories of `@tesseract.js-data/eng` available offline (no float "best" model is installed). */
 export const OCR_LANG_DATA = ['4.0.0_best_int', '4.0.0'] as const;
 

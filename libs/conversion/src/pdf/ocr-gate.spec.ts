@@ -8,9 +8,15 @@ import { looksLikeLettering } from './convert-paged.js';
 // an image or a drawing dense like lettering; a blank page, a part title, a page of rules do not.
 const ADDON = fileURLToPath(new URL('../../native/build/Release/lectern_mupdf.node', import.meta.url));
 const ENGINES: PdfEngine[] = existsSync(ADDON) ? ['wasm', 'native'] : ['wasm'];
+/** Idle period of the tesseract workers here (the default is OCR_IDLE_RELEASE_MS). */
+const IDLE_MS = 3000;
 const engines = new Map(
   ENGINES.map(
-    (e) => [e, createConversionEngine({ pdfEngine: e, pdfWorkers: 1, ocrWorkers: 1 })] as [PdfEngine, ConversionEngine],
+    (e) =>
+      [e, createConversionEngine({ pdfEngine: e, pdfWorkers: 1, ocrWorkers: 1, ocrIdleMs: IDLE_MS })] as [
+        PdfEngine,
+        ConversionEngine,
+      ],
   ),
 );
 afterAll(() => Promise.all([...engines.values()].map((e) => e.close())));
@@ -55,6 +61,8 @@ describe.each(ENGINES)('OCR gate (%s engine)', (pdfEngine) => {
     expect(r.pages.map((p) => p.ocr_confidence)).toEqual([null, null, null, null, null]);
     expect(r.pages[2]?.text).toBe('PART ONE');
     expect(r.warnings).toContain("3 page(s) without text, images or lettering drawn as paths: not OCR'd");
+    // no page needed OCR: no tesseract worker was started
+    expect(engine().ocrWorkersRunning()).toBe(0);
   });
 
   it('a page carrying an image, or lettering drawn as paths, is sent to OCR', async () => {
@@ -69,6 +77,14 @@ describe.each(ENGINES)('OCR gate (%s engine)', (pdfEngine) => {
     const r = await engine().convert({ bytes, filename: 'scan.pdf' });
     expect(r.pages.map((p) => p.method)).toEqual(['text_layer', 'ocr', 'ocr']);
     expect(r.warnings.join(' ')).not.toMatch(/not OCR'd/);
+    // the pages that needed OCR started the (one-worker) pool; idle, the worker is terminated
+    expect(engine().ocrWorkersRunning()).toBe(1);
+    let waited = 0;
+    while (engine().ocrWorkersRunning() > 0 && waited < 30_000) {
+      await new Promise((done) => setTimeout(done, 100));
+      waited += 100;
+    }
+    expect(engine().ocrWorkersRunning()).toBe(0);
   });
 });
 

@@ -6,10 +6,11 @@ interface Res {
   destroyed: boolean;
 }
 
-function makePool(size: number): { pool: ResourcePool<Res>; created: Res[] } {
+function makePool(size: number, idleMs?: number): { pool: ResourcePool<Res>; created: Res[] } {
   const created: Res[] = [];
   const pool = new ResourcePool<Res>({
     size,
+    ...(idleMs === undefined ? {} : { idleMs }),
     create: async () => {
       const r = { id: created.length + 1, broken: false, destroyed: false };
       created.push(r);
@@ -97,5 +98,42 @@ describe('ResourcePool (worker pools of the conversion lib)', () => {
     await pool.close();
     expect(created[0]?.destroyed).toBe(true);
     await expect(pool.use(async () => undefined)).rejects.toThrow('pool closed');
+  });
+
+  describe('idle release (idleMs)', () => {
+    const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+    it('destroys a resource left idle for idleMs, and creates a new one when next needed', async () => {
+      const { pool, created } = makePool(2, 30);
+      await pool.use(async () => undefined);
+      expect(pool.liveCount).toBe(1);
+      await sleep(150);
+      expect(created[0]?.destroyed).toBe(true);
+      expect(pool.liveCount).toBe(0);
+      await pool.use(async (r) => expect(r.id).toBe(2));
+      expect(created).toHaveLength(2);
+      await pool.close();
+    });
+
+    it('keeps a resource that is used again before its idle period ends', async () => {
+      const { pool, created } = makePool(1, 5000);
+      for (let i = 0; i < 3; i++) {
+        await pool.use(async () => undefined);
+        await sleep(20);
+      }
+      expect(created).toHaveLength(1);
+      expect(created[0]?.destroyed).toBe(false);
+      await pool.close();
+      expect(created[0]?.destroyed).toBe(true);
+    });
+
+    it('without idleMs keeps idle resources until close', async () => {
+      const { pool, created } = makePool(1);
+      await pool.use(async () => undefined);
+      await sleep(100);
+      expect(created[0]?.destroyed).toBe(false);
+      expect(pool.liveCount).toBe(1);
+      await pool.close();
+    });
   });
 });

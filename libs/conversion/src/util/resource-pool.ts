@@ -13,11 +13,18 @@ export interface PoolOptions<R> {
   destroy: (resource: R) => Promise<void>;
   /** A resource that reports itself broken (its thread died) is destroyed instead of being reused. */
   isBroken?: (resource: R) => boolean;
+  /**
+   * A resource left idle this long is destroyed (its thread and memory given back) and created again when next
+   * needed; absent: idle resources are kept until `close`.
+   */
+  idleMs?: number;
 }
 
 export class ResourcePool<R> {
   private readonly idle: R[] = [];
   private readonly waiters: Array<{ resolve: (r: R | null) => void }> = [];
+  /** The idle-release timer of each idle resource (options.idleMs). */
+  private readonly idleTimers = new Map<R, NodeJS.Timeout>();
   private live = 0;
   private closed = false;
 
@@ -25,6 +32,11 @@ export class ResourcePool<R> {
 
   get size(): number {
     return this.options.size;
+  }
+
+  /** Resources created and not destroyed (busy or idle). */
+  get liveCount(): number {
+    return this.live;
   }
 
   /** Runs `task` with a resource; if `signal` aborts first, the resource is destroyed and the call rejects. */
@@ -71,17 +83,19 @@ export class ResourcePool<R> {
   async close(): Promise<void> {
     this.closed = true;
     for (const w of this.waiters.splice(0)) w.resolve(null);
+    for (const timer of this.idleTimers.values()) clearTimeout(timer);
+    this.idleTimers.clear();
     const all = this.idle.splice(0);
     await Promise.all(all.map((r) => this.discard(r)));
   }
 
   private async acquire(signal?: AbortSignal): Promise<R> {
     if (this.closed) throw new Error('pool closed');
-    let ready = this.idle.pop();
+    let ready = this.takeIdle();
     // a resource can break while idle (its thread exited after the last reply): replace it
     while (ready !== undefined && this.options.isBroken?.(ready)) {
       void this.discard(ready);
-      ready = this.idle.pop();
+      ready = this.takeIdle();
     }
     if (ready !== undefined) return ready;
     if (this.live < this.options.size) {
@@ -112,8 +126,30 @@ export class ResourcePool<R> {
 
   private release(resource: R): void {
     const w = this.waiters.shift();
-    if (w) w.resolve(resource);
-    else this.idle.push(resource);
+    if (w) return w.resolve(resource);
+    this.idle.push(resource);
+    const { idleMs } = this.options;
+    if (idleMs === undefined) return;
+    const timer = setTimeout(() => {
+      this.idleTimers.delete(resource);
+      const i = this.idle.indexOf(resource);
+      if (i < 0) return;
+      this.idle.splice(i, 1);
+      void this.discard(resource);
+    }, idleMs);
+    // an idle pool never keeps the process alive
+    timer.unref();
+    this.idleTimers.set(resource, timer);
+  }
+
+  /** The most recently used idle resource (its idle-release timer stopped), if any. */
+  private takeIdle(): R | undefined {
+    const r = this.idle.pop();
+    if (r !== undefined) {
+      clearTimeout(this.idleTimers.get(r));
+      this.idleTimers.delete(r);
+    }
+    return r;
   }
 
   private async discard(resource: R): Promise<void> {
