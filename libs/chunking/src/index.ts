@@ -32,3 +32,5 @@ export type {
   LocatorChunkOptions,
   LocatorHeading,
 } from './locator-chunker.js';
+export { applyOutline } from './outline-sections.js';
+export type { OutlineEntry, SectionedChunk } from './outline-sections.js';

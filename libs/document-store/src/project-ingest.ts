@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { basename, relative } from 'node:path';
 import type { CitationMetaSchema, ConversionResult } from '@lectern/contracts';
 import type { z } from 'zod';
-import { chunkMarkdown, projectChunkId, type MarkdownChunk } from '@lectern/chunking';
+import { applyOutline, chunkMarkdown, projectChunkId, type MarkdownChunk, type OutlineEntry } from '@lectern/chunking';
+import { readPdfOutline } from '@lectern/conversion';
 import {
   conversionJob,
   prepareDocument,
@@ -170,7 +171,7 @@ export const ingestProjectFile = async (
   return deps.locks.run(`${record.project}:${docId}`, () =>
     runBounded(call, undefined, async (bound) => {
       const maxTokens = Math.min(record.chunking.max_tokens ?? ctx.embedder.maxTokens, ctx.embedder.maxTokens);
-      const { converted, chunks } = await prepareDocument(
+      const { converted, chunks: headed } = await prepareDocument(
         source,
         {
           // Spec 004 ingests sources to cite (papers, books, manuals): an image-based one is a scan to read, never a
@@ -191,6 +192,8 @@ export const ingestProjectFile = async (
         },
         bound,
       );
+      // Section paths from the PDF's outline where it has one (the author's table of contents), else the heading tree.
+      const chunks = applyOutline(headed, await outlineOf(deps, source.bytes, rel));
       const { citation, how } = citationOf(deps, ctx, converted, source.filename, rel);
       const fp = info.fingerprint;
       const points = chunks.map((c) => {
@@ -254,6 +257,19 @@ export const ingestProjectFile = async (
       };
     }),
   );
+};
+
+const PDF_MAGIC = '%PDF-';
+
+/** A PDF's outline, or none (another format, or an outline mupdf cannot read: the heading tree then stands). */
+const outlineOf = async (deps: DocumentStoreDeps, bytes: Uint8Array, rel: string): Promise<OutlineEntry[]> => {
+  if (new TextDecoder().decode(bytes.subarray(0, 1024)).indexOf(PDF_MAGIC) < 0) return [];
+  try {
+    return await readPdfOutline(bytes);
+  } catch (error) {
+    deps.log.warn({ file: rel, error: String(error) }, `${rel}: outline unreadable, section paths from headings`);
+    return [];
+  }
 };
 
 /** The document's citation: the one given, or the matching CSL-JSON entry (by DOI, then title), logged either way. */

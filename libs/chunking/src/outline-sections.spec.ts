@@ -1,0 +1,49 @@
+import { applyOutline, type OutlineEntry } from './outline-sections.js';
+
+const chunk = (page_start: number, page_end: number, section_heading: string, section_path: string[]) => ({
+  page_start,
+  page_end,
+  section_heading,
+  section_path,
+  text: `chunk on ${page_start}-${page_end}`,
+});
+
+const OUTLINE: OutlineEntry[] = [
+  { title: 'Preface', level: 1, page: 2 },
+  { title: '1 Introduction and preliminaries', level: 1, page: 3 },
+  { title: '1.1 The R environment', level: 2, page: 3 },
+  { title: '1.2 Related software', level: 2, page: 4 },
+  { title: '2 Simple manipulations', level: 1, page: 7 },
+  { title: '2.1 Vectors and assignment', level: 2, page: 7 },
+  { title: 'Broken link', level: 2, page: null },
+];
+
+describe('applyOutline: section paths from the PDF outline (issue 25)', () => {
+  it("gives each chunk the ancestry of its own heading's outline entry, else of the last entry before its page", () => {
+    const out = applyOutline(
+      [
+        chunk(1, 1, 'Cover', ['Cover']),
+        chunk(3, 3, 'The R environment', ['Introduction', 'The R environment']), // named entry, numbering ignored
+        chunk(5, 5, 'Some paragraph heading', ['Wrong chapter', 'Some paragraph heading']), // not in the outline
+        chunk(6, 7, 'Vectors and assignment', ['Vectors and assignment']), // its heading starts on its last page
+        chunk(9, 9, '', []),
+      ],
+      OUTLINE,
+    );
+    expect(out.map((c) => c.section_path)).toEqual([
+      ['Cover'], // before the first entry: the heading tree stays
+      ['1 Introduction and preliminaries', '1.1 The R environment'],
+      ['1 Introduction and preliminaries', '1.2 Related software'],
+      ['2 Simple manipulations', '2.1 Vectors and assignment'],
+      ['2 Simple manipulations', '2.1 Vectors and assignment'],
+    ]);
+    expect(out[1]!.section_heading).toBe('1.1 The R environment');
+    expect(out[0]!.text).toBe('chunk on 1-1'); // other fields kept
+  });
+
+  it('keeps the heading tree when there is no outline, or none of it points at a page', () => {
+    const chunks = [chunk(1, 2, 'Methods', ['Paper', 'Methods'])];
+    expect(applyOutline(chunks, [])).toEqual(chunks);
+    expect(applyOutline(chunks, [{ title: 'x', level: 1, page: null }])).toEqual(chunks);
+  });
+});
