@@ -85,6 +85,16 @@ export async function build({ log = (line) => process.stderr.write(`${line}\n`) 
       buildDistProgram(program, join(DIST, 'apps', 'cli', 'programs', `${program}.cjs`), BANNER),
     ),
   ]);
+  // The console's browser UI (preact, TSX) is bundled here too, so a compiled start compiles nothing: its builder
+  // (apps/console/src/ui-build.ts) is compiled like an app and run once, writing apps/console/.ui/ (shipped).
+  if (apps.includes('console')) {
+    const builderSource = join(ROOT, 'apps', 'console', 'src', 'ui-build.ts');
+    metafiles.push(await compile(builderSource, 'cjs'));
+    const { createRequire } = await import('node:module');
+    const builder = createRequire(import.meta.url)(outFileOf(builderSource).replace(/\.js$/, '.cjs'));
+    const ui = await builder.buildUi();
+    log(`lectern: built the console UI (${ui.totalGzipBytes} bytes gzip)`);
+  }
   const configs = [
     'package.json',
     'tsconfig.json',
@@ -105,7 +115,7 @@ export async function build({ log = (line) => process.stderr.write(`${line}\n`) 
   writeFileSync(tmp, `${JSON.stringify(info, null, 1)}\n`);
   renameSync(tmp, BUILD_INFO);
   log(
-    `lectern: built dist/ in ${Date.now() - started} ms: ${apps.length} apps, ${metafiles.length - apps.length - PROGRAMS.length} workers, ${PROGRAMS.length} command-line programs`,
+    `lectern: built dist/ in ${Date.now() - started} ms: ${apps.length} apps, ${workerEntries().length} workers, ${PROGRAMS.length} command-line programs`,
   );
   return info;
 }

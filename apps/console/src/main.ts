@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ConfigError, createLogger } from '@lectern/runtime';
@@ -9,8 +10,12 @@ import { buildUi, DEFAULT_UI_OUT_DIR, UI_SOURCE_DIR, uiBuildIsFresh } from './ui
 const start = async () => {
   const config = loadConfig(process.env);
   const logger = createLogger('console', config.LOG_LEVEL);
-  const sources = (await readdir(UI_SOURCE_DIR, { recursive: true })).map((f) => join(UI_SOURCE_DIR, f));
-  if (!(await uiBuildIsFresh(DEFAULT_UI_OUT_DIR, sources))) {
+  // `npm run build` bundles the UI; a checkout whose UI sources changed since rebuilds it here (an installed package
+  // ships the bundle without its sources, so there is nothing to compare)
+  const sources = existsSync(UI_SOURCE_DIR)
+    ? (await readdir(UI_SOURCE_DIR, { recursive: true })).map((f) => join(UI_SOURCE_DIR, f))
+    : [];
+  if (sources.length > 0 && !(await uiBuildIsFresh(DEFAULT_UI_OUT_DIR, sources))) {
     const built = await buildUi(DEFAULT_UI_OUT_DIR);
     logger.info({ gzip_bytes: built.totalGzipBytes }, 'console UI built');
   }
