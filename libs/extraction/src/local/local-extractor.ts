@@ -1,6 +1,8 @@
 import { chunkReader, docSearch, type ChunkReader } from '../doc-tool-calls.js';
 import type { DocToolsClient } from '../doc-tools-client.js';
-import { tokens } from '../evidence/text-match.js';
+import type { MatchMethod } from '../evidence/verify-evidence.js';
+import { fieldKind, misfit, type FieldKind } from '../fields/field-kinds.js';
+import { LABEL_MATCH, labelScore, nameWords, wordGroups } from '../fields/field-words.js';
 import { fieldName, getAt, setAt, type SchemaField } from '../schema-fields.js';
 
 export interface LocalExtractInput {
@@ -21,54 +23,11 @@ export interface LocalExtractOutput {
   warnings: string[];
 }
 
-/**
- * Words a datasheet uses for a field name's words. Small and domain-general on purpose (electrical and
- * mechanical specs); the field's own words always count.
- */
-const SYNONYMS: Record<string, string[]> = {
-  max: ['maximum', 'max.', 'max'],
-  maximum: ['max', 'max.'],
-  peak: ['instantaneous', 'momentary', 'peak', 'max'],
-  weight: ['mass', 'weight'],
-  mass: ['weight'],
-  power: ['output', 'power'],
-  speed: ['speed', 'r/min', 'rpm', 'rotation'],
-  inertia: ['inertia', 'moment'],
-  axial: ['thrust', 'axial'],
-  radial: ['radial'],
-  load: ['load'],
-  force: ['load', 'force'],
-  rating: [],
-  ip: ['enclosure', 'ip', 'protection'],
-  voltage: ['voltage', 'v'],
-  current: ['current', 'a'],
-  constant: ['constant'],
-  encoder: ['encoder'],
-  mppts: ['mpp', 'mppt', 'trackers'],
-  number: ['no.', 'number'],
-  efficiency: ['efficiency'],
-};
-
-const STOP = new Set(['of', 'the', 'a', 'an', 'and', 'per', 'model', 'support', 'rating', 'value', 'type']);
-
-const words = (name: string): string[] =>
-  name
-    .replace(/([a-z])([A-Z])/g, '$1 $2')
-    .toLowerCase()
-    .split(/[^a-z0-9]+/)
-    .filter((w) => w.length > 0);
-
-/** A field's words and their synonyms, as groups: a label matches a group when it has any word of it. */
-const wordGroups = (field: SchemaField): string[][] =>
-  words(field.path[field.path.length - 1]!)
-    .filter((w) => !STOP.has(w))
-    .map((w) => [w, ...(SYNONYMS[w] ?? [])]);
-
 /** Search queries: the field's name, its path, and its synonyms. */
 const queriesFor = (field: SchemaField): string[] => {
-  const name = words(field.path[field.path.length - 1]!).join(' ');
+  const name = nameWords(field.path[field.path.length - 1]!).join(' ');
   const withParent =
-    field.path.length > 1 ? `${words(field.path[field.path.length - 2]!).join(' ')} ${name}` : undefined;
+    field.path.length > 1 ? `${nameWords(field.path[field.path.length - 2]!).join(' ')} ${name}` : undefined;
   const synonyms = wordGroups(field)
     .map((g) => g.find((w) => w !== g[0] && w.length > 2) ?? g[0])
     .join(' ');
@@ -77,17 +36,6 @@ const queriesFor = (field: SchemaField): string[] => {
       ? `${name} ${field.hint}`
       : undefined;
   return [...new Set([name, withParent, synonyms, hint].filter((q): q is string => Boolean(q && q.trim())))];
-};
-
-/** Share of the field's word groups present in a label, less for a label with many other words ("rated power rate"). */
-const labelScore = (groups: string[][], label: string): number => {
-  if (groups.length === 0) return 0;
-  const labelWords = tokens(label).filter((t) => /\p{L}/u.test(t));
-  const have = new Set(labelWords);
-  const hits = groups.filter((g) => g.some((w) => have.has(w))).length;
-  // every word of a short name must be there ("voltage constant" is not "applied voltage")
-  if (hits < Math.min(groups.length, 3)) return 0;
-  return (hits / groups.length) * (0.7 + 0.3 * Math.min(1, groups.length / Math.max(1, labelWords.length)));
 };
 
 /** A value cell: starts with a number (a unit cell such as "min-1" or "kg·m2x10-4" does not). */
@@ -99,16 +47,26 @@ interface Candidate {
   snippet: string;
   locator: string;
   score: number;
+  method: MatchMethod;
 }
 
+/** A labelled value that did not fit the field: said in the null field's warning. */
+interface Rejected {
+  seen: string;
+  label: string;
+  why: string;
+  score: number;
+}
+
+/** A Markdown table row's cells; `\|` (a pipe the writer escaped inside a cell) stays in its cell, unescaped. */
 const splitRow = (line: string): string[] | undefined => {
   const t = line.trim();
   if (!t.startsWith('|')) return undefined;
   return t
     .replace(/^\|/, '')
-    .replace(/\|$/, '')
-    .split('|')
-    .map((c) => c.trim());
+    .replace(/(?<!\\)\|$/, '')
+    .split(/(?<!\\)\|/)
+    .map((c) => c.replace(/\\\|/g, '|').trim());
 };
 
 const isSeparator = (cells: string[]) => cells.every((c) => /^:?-{2,}:?$/.test(c) || c === '');
@@ -159,7 +117,8 @@ const withUnit = (value: string, unit: string | undefined) =>
 /** Candidates of one chunk: table rows whose label matches, and `Label: value` lines. */
 const candidatesIn = (
   field: SchemaField,
-  groups: string[][],
+  kind: FieldKind,
+  rejected: Rejected[],
   locator: string,
   content: string,
   rank: number,
@@ -169,7 +128,7 @@ const candidatesIn = (
   const found: Candidate[] = [];
   const lines = content.split('\n');
   const rows = lines.map(splitRow);
-  const isIp = groups.some((g) => g[0] === 'ip');
+  const isIp = kind.kind === 'ip_code';
   lines.forEach((line, i) => {
     const cells = rows[i];
     const rankWeight = 1 - rank * 0.05;
@@ -179,8 +138,8 @@ const candidatesIn = (
       if (labelEnd <= 0) return;
       const labelCells = cells.slice(0, labelEnd);
       const label = labelCells.join(' ');
-      const score = labelScore(groups, label);
-      if (score < 0.5) return;
+      const score = labelScore(field, label);
+      if (score < LABEL_MATCH) return;
       const unitCell =
         labelCells.length > 1 && UNIT.test(labelCells[labelCells.length - 1]!)
           ? labelCells[labelCells.length - 1]
@@ -188,12 +147,17 @@ const candidatesIn = (
       const values = cells.slice(labelEnd).filter((c) => c.length > 0);
       if (values.length === 0) return;
       let value: unknown;
+      const reject = (seen: string, why: string) => rejected.push({ seen, label, why, score });
       if (field.kind === 'dict' && models.length >= 2) {
         const dict: Record<string, string> = {};
         models.forEach((m, k) => {
           const v = values[Math.min(k, values.length - 1)];
-          if (v) dict[m] = withUnit(v, unitCell);
+          if (!v) return;
+          const wrong = misfit(kind, v, unitCell ?? label);
+          if (wrong) reject(v, wrong);
+          else dict[m] = withUnit(v, unitCell);
         });
+        if (Object.keys(dict).length === 0) return;
         value = dict;
       } else if (field.kind === 'list') {
         value = values;
@@ -201,20 +165,39 @@ const candidatesIn = (
         const k = targetIndex(models, target);
         const cell = values[k !== undefined && k < values.length ? k : 0]!;
         // a cell of many words is a merged block of several rows, not a value
-        if (cell.split(/\s+/).length > 6 && !isIp) return;
+        if (cell.split(/\s+/).length > 6 && !isIp) return reject(cell, 'it is a block of several cells');
+        const wrong = misfit(kind, cell, unitCell ?? label);
+        if (wrong) return reject(cell, wrong);
         value = withUnit(cell, unitCell);
         // a table naming the target model is where its values are
         if (target && k === undefined)
-          return found.push({ value, snippet: line.trim().slice(0, 400), locator, score: score * rankWeight * 0.6 });
+          return found.push({
+            value,
+            snippet: line.trim().slice(0, 400),
+            locator,
+            score: score * rankWeight * 0.6,
+            method: 'table_cell',
+          });
       }
-      found.push({ value, snippet: line.trim().slice(0, 400), locator, score: score * rankWeight });
+      found.push({
+        value,
+        snippet: line.trim().slice(0, 400),
+        locator,
+        score: score * rankWeight,
+        method: 'table_cell',
+      });
       return;
     }
     const kv = /^\s*(?:[-*]\s*)?([^:|]{2,80}?)\s*[:：]\s*(.{1,200})$/.exec(line);
     if (kv) {
-      const score = labelScore(groups, kv[1]!);
-      if (score >= 0.5 && kv[2]!.trim())
-        found.push({ value: leadingValue(kv[2]!), snippet: line.trim(), locator, score: score * rankWeight * 0.95 });
+      const score = labelScore(field, kv[1]!);
+      if (score >= LABEL_MATCH && kv[2]!.trim()) {
+        const value = leadingValue(kv[2]!);
+        const wrong = misfit(kind, value);
+        if (wrong && !isIp) rejected.push({ seen: value, label: kv[1]!, why: wrong, score });
+        else
+          found.push({ value, snippet: line.trim(), locator, score: score * rankWeight * 0.95, method: 'key_value' });
+      }
     }
   });
   // An IP rating is an IP code: from a matching row or line when it has one, else anywhere in the chunk.
@@ -224,7 +207,7 @@ const candidatesIn = (
       return ip ? [{ ...c, value: `IP${ip[1]}` }] : [];
     });
     const ip = IP_CODE.exec(content);
-    if (ip) codes.push({ value: `IP${ip[1]}`, snippet: ip[0], locator, score: 0.5 - rank * 0.05 });
+    if (ip) codes.push({ value: `IP${ip[1]}`, snippet: ip[0], locator, score: 0.5 - rank * 0.05, method: 'pattern' });
     return codes;
   }
   return found;
@@ -272,6 +255,8 @@ export const extractLocally = async (input: LocalExtractInput): Promise<LocalExt
   let done = 0;
   for (const field of input.fields) {
     const groups = wordGroups(field);
+    const kind = fieldKind(field);
+    const rejected: Rejected[] = [];
     let best: Candidate | undefined;
     if (groups.length > 0) {
       for (const query of queriesFor(field)) {
@@ -285,7 +270,7 @@ export const extractLocally = async (input: LocalExtractInput): Promise<LocalExt
           const content = await read(hit.locator);
           if (content === undefined) continue;
           const models = await tableModels(hit.locator, content);
-          for (const candidate of candidatesIn(field, groups, hit.locator, content, rank, target, models)) {
+          for (const candidate of candidatesIn(field, kind, rejected, hit.locator, content, rank, target, models)) {
             if (!best || candidate.score > best.score) best = candidate;
           }
         }
@@ -293,9 +278,22 @@ export const extractLocally = async (input: LocalExtractInput): Promise<LocalExt
     }
     if (best && getAt(data, field.path) === undefined) {
       setAt(data, field.path, best.value);
-      setAt(evidence, field.path, { locator: best.locator, snippet: best.snippet });
+      setAt(evidence, field.path, {
+        locator: best.locator,
+        snippet: best.snippet,
+        match: best.method,
+        confidence: Math.round(Math.min(1, best.score) * 100) / 100,
+      });
     } else {
       setAt(data, field.path, null);
+      // precision first: say what was seen and why it was not taken
+      const seen = rejected.sort((a, b) => b.score - a.score)[0];
+      if (seen)
+        setAt(evidence, field.path, {
+          locator: null,
+          snippet: null,
+          warning: `saw ${JSON.stringify(seen.seen.slice(0, 60))} under "${seen.label.slice(0, 60)}", but ${seen.why}`,
+        });
     }
     if (!best && groups.length === 0)
       warnings.push(`Field '${fieldName(field.path)}' has no searchable words in its name`);

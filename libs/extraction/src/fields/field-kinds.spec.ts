@@ -1,0 +1,37 @@
+import { schemaFields } from '../schema-fields.js';
+import { fieldKind, misfit } from './field-kinds.js';
+
+const kindOf = (name: string, hint: unknown = '') => fieldKind(schemaFields({ [name]: hint })[0]!);
+
+describe('field kinds: what a value must look like', () => {
+  it('reads the kind from the name (and description)', () => {
+    expect(kindOf('rated_torque')).toMatchObject({ kind: 'quantity', quantity: 'torque' });
+    expect(kindOf('peak_current')).toMatchObject({ kind: 'quantity', quantity: 'current' });
+    expect(kindOf('max_dc_voltage')).toMatchObject({ kind: 'quantity', quantity: 'voltage' });
+    expect(kindOf('weight')).toMatchObject({ kind: 'quantity', quantity: 'mass' });
+    expect(kindOf('torque_constant')).toEqual({ kind: 'text' });
+    expect(kindOf('number_of_mppts')).toEqual({ kind: 'count' });
+    expect(kindOf('effective_date')).toEqual({ kind: 'date' });
+    expect(kindOf('ip_rating')).toEqual({ kind: 'ip_code' });
+    expect(kindOf('output', 'rated output power in W')).toMatchObject({ kind: 'quantity', quantity: 'power' });
+  });
+
+  it("refuses what the issue's wrong values were: a label, merged rows, a prose range, a wrong unit", () => {
+    const power = kindOf('output_power');
+    const torque = kindOf('rated_torque');
+    expect(misfit(power, 'Rated speed (Note 2)')).toMatch(/no number|unit/);
+    expect(misfit(torque, '10000 0.145')).toMatch(/several numbers/);
+    expect(misfit(torque, '0.457Nm to 9.68Nm')).toMatch(/range|several/);
+    expect(misfit(torque, '0.64', 'V')).toMatch(/unit/);
+    expect(misfit(torque, '0.64 N·m')).toBeUndefined();
+    expect(misfit(torque, '0.64', 'Rated torque (Nm)')).toBeUndefined();
+    expect(misfit(power, '200 W')).toBeUndefined();
+    expect(misfit(kindOf('rated_speed'), '3,000', 'min-1')).toBeUndefined();
+    expect(misfit(kindOf('number_of_mppts'), '2')).toBeUndefined();
+    expect(misfit(kindOf('number_of_mppts'), 'two trackers')).toMatch(/whole number/);
+    expect(misfit(kindOf('effective_date'), 'March 3, 2024')).toBeUndefined();
+    expect(misfit(kindOf('effective_date'), '2024-03-03')).toBeUndefined();
+    expect(misfit(kindOf('effective_date'), 'upon signature')).toMatch(/not a date/);
+    expect(misfit(kindOf('ip_rating'), 'IP65')).toBeUndefined();
+  });
+});

@@ -1,0 +1,92 @@
+import type { SchemaField } from '../schema-fields.js';
+import { hintWords, nameWords } from './field-words.js';
+
+/**
+ * What a field's value must look like (issue 26's precision first): a quantity in a unit, a date, an integer
+ * count, a code, or free text. Read from the field's name and description; a value that does not fit is not
+ * returned (null, with a warning saying what was seen).
+ */
+export type FieldKind =
+  | { kind: 'quantity'; quantity: string; units: RegExp }
+  | { kind: 'date' }
+  | { kind: 'count' }
+  | { kind: 'ip_code' }
+  | { kind: 'text' };
+
+const Q = (quantity: string, units: RegExp): FieldKind => ({ kind: 'quantity', quantity, units });
+
+/** Units by the word that names the quantity. Order matters: the first word of the name that is here decides. */
+const QUANTITIES: [RegExp, FieldKind][] = [
+  [/^torque$/, Q('torque', /(?:N\s*[·.⋅*-]?\s*m|Nm|kgf\s*[·.]?\s*cm|oz\s*[·.-]?\s*in|lb\s*[·.-]?\s*(?:in|ft))\b/i)],
+  [/^(voltage|volt|volts)$/, Q('voltage', /(?:^|[\d\s(])(?:k|m)?V(?:ac|dc|rms|AC|DC)?\b|\bvolts?\b/)],
+  [/^current$/, Q('current', /(?:^|[\d\s(])(?:m)?A(?:rms|\(rms\)|0-p|\(0-p\))?(?:\b|$)|\bamps?\b/)],
+  [/^(power|output)$/, Q('power', /(?:^|[\d\s(])(?:k|M)?W\b|\bwatts?\b|\bhp\b|\bVA\b/)],
+  [/^speed$/, Q('speed', /\b(?:rpm|r\/min|min-1|min⁻¹|min\^-1|1\/min)\b|min-1/i)],
+  [/^(mass|weight)$/, Q('mass', /(?:^|[\d\s(])(?:kg|g|lb|lbs|oz)\b/)],
+  [/^temperature$/, Q('temperature', /°\s*[CF]\b|\bdeg\b|℃/)],
+  [/^resistance$/, Q('resistance', /Ω|\bohms?\b|mΩ|kΩ/i)],
+  [/^inductance$/, Q('inductance', /\b[mµu]?H\b/)],
+  [/^inertia$/, Q('inertia', /kg\s*[·.]?\s*m\s*2|kg\s*[·.]?\s*m²|g\s*[·.]?\s*cm\s*2|g\s*[·.]?\s*cm²|kgm2|oz/i)],
+  [/^frequency$/, Q('frequency', /\b[kM]?Hz\b/)],
+  [/^efficiency$/, Q('efficiency', /%/)],
+];
+
+const DATE_WORDS = /^(date|dated|effective|expiry|expiration|issued|signed)$/;
+const COUNT_WORDS = /^(number|count|num|quantity|qty|poles|mppts|phases|trackers)$/;
+
+/** The kind of a field: by its name's words, then its description's. */
+export const fieldKind = (field: SchemaField): FieldKind => {
+  const name = nameWords(field.path[field.path.length - 1]!);
+  const words = [...name, ...hintWords(field)];
+  if (name.includes('ip') || (name.includes('protection') && name.some((w) => /class|rating|degree/.test(w))))
+    return { kind: 'ip_code' };
+  if (name.some((w) => DATE_WORDS.test(w))) return { kind: 'date' };
+  // "voltage constant" (V/krpm), "torque constant" (N·m/A): a ratio, not the quantity
+  if (name.includes('constant') || name.includes('ratio') || name.includes('range')) return { kind: 'text' };
+  for (const word of words) for (const [re, kind] of QUANTITIES) if (re.test(word)) return kind;
+  if (name.some((w) => COUNT_WORDS.test(w)) || (typeof field.hint === 'number' && Number.isInteger(field.hint)))
+    return { kind: 'count' };
+  return { kind: 'text' };
+};
+
+const NUMBER = /[-+±]?\d+(?:[.,]\d+)*/g;
+const MONTHS =
+  'jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|jun(?:e)?|jul(?:y)?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?';
+export const DATE_PATTERN = new RegExp(
+  `\\b(?:\\d{4}-\\d{2}-\\d{2}|\\d{1,2}[/.-]\\d{1,2}[/.-]\\d{2,4}|\\d{1,2}(?:st|nd|rd|th)?\\s+(?:of\\s+)?(?:${MONTHS})\\.?,?\\s+\\d{4}|(?:${MONTHS})\\.?\\s+\\d{1,2}(?:st|nd|rd|th)?,?\\s+\\d{4})\\b`,
+  'i',
+);
+
+/**
+ * Does `value` (with the unit the table's header or unit cell gave, `unit`) fit the field's kind? `undefined`
+ * when it does; else what was wrong, for the warning. A quantity wants one number (or a range only when the
+ * field is one) and its unit; a merged cell of two rows' numbers ("10000 0.145") or prose ("0.457Nm to 9.68Nm")
+ * does not fit a single value.
+ */
+export const misfit = (kind: FieldKind, value: string, unit = ''): string | undefined => {
+  const text = value.trim();
+  if (text.length === 0) return 'it is empty';
+  if (text.length > 120 && kind.kind !== 'text') return 'it is a passage of text, not a value';
+  switch (kind.kind) {
+    case 'quantity': {
+      const numbers = text.match(NUMBER) ?? [];
+      if (numbers.length === 0) return `it has no number (a ${kind.quantity} is a number and a unit)`;
+      const isRange = /^\s*[-+±]?\d[\d.,]*\s*(?:[~～–—-]|to)\s*[-+±]?\d[\d.,]*/.test(text);
+      if (numbers.length > 1 && !isRange && !/^\d[\d.,]*\s*\(\s*\d/.test(text) && !/x\s*10/i.test(text))
+        return `it holds several numbers (${numbers.slice(0, 3).join(', ')}): cells merged, not one value`;
+      // a range is a value only of a quantity that is one by nature (an operating temperature); "0.457Nm to
+      // 9.68Nm" for a peak torque is the family's span, not the value
+      if (isRange && kind.quantity !== 'temperature') return 'it is a range, not one value';
+      if (!kind.units.test(`${text} ${unit}`)) return `its unit is not one of a ${kind.quantity}`;
+      return undefined;
+    }
+    case 'date':
+      return DATE_PATTERN.test(text) ? undefined : 'it is not a date';
+    case 'count':
+      return /^\s*\d{1,6}\s*$/.test(text) ? undefined : 'it is not a whole number';
+    case 'ip_code':
+      return /\bIP\s?\d{2}[A-Z]?\b/i.test(text) ? undefined : 'it is not an IP code';
+    case 'text':
+      return undefined;
+  }
+};
