@@ -25,7 +25,8 @@ import {
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 
 /**
- * Distributed mode end to end (issue 17): a real redis-server with persistence on, every app as its own process
+ * Distributed mode end to end (issues 17 and 27): a real redis-server with persistence on, every app as its own process
+ * with a DATA_DIR of its own (no directory in common: uploads and large results pass through the blob store in Redis)
  * (`apps/<app>/src/main.ts`, as compose and Kubernetes run them; compiled once for the run: `spawnService`) with two converter workers, real
  * (generated) PDFs ingested through document-store-mcp's MCP endpoint by a real MCP SDK client; then the converter
  * running a job is SIGKILLed and the other converter completes it; then Redis is restarted and nothing queued is
@@ -40,6 +41,7 @@ describe('distributed mode: every app its own process on one Redis', () => {
   let redis: TestRedis;
   let redisDir: string;
   let dataDir: string;
+  const nodeDirs: string[] = [];
   let env: Record<string, string>;
   const services: Record<string, SpawnedService> = {};
   let converters: SpawnedService[] = [];
@@ -58,9 +60,16 @@ describe('distributed mode: every app its own process on one Redis', () => {
     );
     return { isError: Boolean(result.isError), body: toolText(result) as Record<string, unknown> };
   };
+  /** A DATA_DIR of its own for each process: no directory in common (files pass through the blob store in Redis). */
+  const ownDataDir = (): string => {
+    const dir = mkdtempSync(join(tmpdir(), 'lectern-e2e-node-'));
+    nodeDirs.push(dir);
+    return dir;
+  };
   const startConverter = () =>
     spawnService('apps/converter/src/main.ts', 'CONVERTER_PORT', {
       ...env,
+      DATA_DIR: ownDataDir(),
       CONVERTER_CONCURRENCY: '1',
       MAX_PAGES: '5000',
     });
@@ -109,10 +118,15 @@ describe('distributed mode: every app its own process on one Redis', () => {
     const started = await Promise.all([
       startConverter(),
       startConverter(),
-      spawnService('apps/document-store-mcp/src/main.ts', 'DOCUMENT_STORE_PORT', { ...env, INGEST_TIMEOUT_S: '300' }),
-      spawnService('apps/policy-kb-mcp/src/main.ts', 'POLICY_KB_PORT', env),
+      spawnService('apps/document-store-mcp/src/main.ts', 'DOCUMENT_STORE_PORT', {
+        ...env,
+        DATA_DIR: ownDataDir(),
+        INGEST_TIMEOUT_S: '300',
+      }),
+      spawnService('apps/policy-kb-mcp/src/main.ts', 'POLICY_KB_PORT', { ...env, DATA_DIR: ownDataDir() }),
       spawnService('apps/extraction-api/src/main.ts', 'EXTRACTION_API_PORT', {
         ...env,
+        DATA_DIR: ownDataDir(),
         ANTHROPIC_API_KEY: 'fake-key',
         ANTHROPIC_BASE_URL: llm.url,
         EXTRACTOR: 'anthropic',
@@ -144,6 +158,7 @@ describe('distributed mode: every app its own process on one Redis', () => {
     await redis?.stop();
     rmSync(redisDir, { recursive: true, force: true });
     rmSync(dataDir, { recursive: true, force: true });
+    for (const dir of nodeDirs) rmSync(dir, { recursive: true, force: true });
   });
 
   it('runs every app as its own healthy process, with authentication on', async () => {
