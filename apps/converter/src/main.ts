@@ -15,6 +15,8 @@ const start = async () => {
       ['MCP_API_KEY', config.MCP_API_KEY],
     ],
     allowNoAuth: config.LECTERN_ALLOW_NO_AUTH,
+    otherCredential: config.AUTH_MODE === 'oauth',
+    authEnv: config,
   });
   const logger = createLogger('converter', config.LOG_LEVEL);
   const { platform, conversion } = composeConverter(config, logger);
@@ -25,7 +27,7 @@ const start = async () => {
   announceReady(app, logger, {
     service: 'converter',
     host: config.HOST,
-    auth: Boolean(restApiKey(config)),
+    auth: Boolean(restApiKey(config)) || config.AUTH_MODE === 'oauth',
     transports: 'REST POST /convert, POST /tasks, OpenAPI /docs',
     details: {
       queue: config.REDIS_URL ? 'bullmq (redis)' : 'in-process',

@@ -12,6 +12,8 @@ const start = async () => {
     host: config.HOST,
     keys: [['MCP_API_KEY', config.MCP_API_KEY]],
     allowNoAuth: config.LECTERN_ALLOW_NO_AUTH,
+    otherCredential: config.AUTH_MODE === 'oauth',
+    authEnv: config,
   });
   const logger = createLogger('document-store-mcp', config.LOG_LEVEL);
   const { platform, documentStore } = composeDocumentStore(config, logger);
@@ -27,7 +29,11 @@ const start = async () => {
   const http = [httpShutdownStep(app), ...(scirag ? [{ ...httpShutdownStep(scirag), name: 'http-scirag' }] : [])];
   // Order: HTTP and its open streams first, then the platform's workers, queues, Redis, engine, embedders, store.
   installShutdown({ log: logger, steps: [...http, ...platform.shutdownSteps()] });
-  const facts = { host: config.HOST, auth: Boolean(config.MCP_API_KEY), details: documentStore.details };
+  const facts = {
+    host: config.HOST,
+    auth: Boolean(config.MCP_API_KEY) || config.AUTH_MODE === 'oauth',
+    details: documentStore.details,
+  };
   await app.listen({ port: config.DOCUMENT_STORE_PORT, host: config.HOST });
   if (scirag) {
     await scirag.listen({ port: config.SCIRAG_PORT, host: config.HOST });

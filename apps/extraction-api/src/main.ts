@@ -15,6 +15,8 @@ const start = async () => {
       ['MCP_API_KEY', config.MCP_API_KEY],
     ],
     allowNoAuth: config.LECTERN_ALLOW_NO_AUTH,
+    otherCredential: config.AUTH_MODE === 'oauth',
+    authEnv: config,
   });
   const logger = createLogger('extraction-api', config.LOG_LEVEL);
   const composed = composeExtraction(config, logger);
@@ -32,7 +34,7 @@ const start = async () => {
   announceReady(app, logger, {
     service: 'extraction-api',
     host: config.HOST,
-    auth: Boolean(restApiKey(config)),
+    auth: Boolean(restApiKey(config)) || config.AUTH_MODE === 'oauth',
     transports: `REST /tasks, MCP /mcp (${config.MCP_HTTP_SESSIONS}) + /sse (doc tools), OpenAPI /docs`,
     details: {
       markdown:

@@ -12,6 +12,8 @@ const start = async () => {
     host: config.HOST,
     keys: [['MCP_API_KEY', config.MCP_API_KEY]],
     allowNoAuth: config.LECTERN_ALLOW_NO_AUTH,
+    otherCredential: config.AUTH_MODE === 'oauth',
+    authEnv: config,
   });
   const logger = createLogger('policy-kb-mcp', config.LOG_LEVEL);
   const { platform, policyKb, ingest } = composePolicyKb(config, logger);
@@ -30,7 +32,7 @@ const start = async () => {
   announceReady(app, logger, {
     service: 'policy-kb-mcp',
     host: config.HOST,
-    auth: Boolean(config.MCP_API_KEY),
+    auth: Boolean(config.MCP_API_KEY) || config.AUTH_MODE === 'oauth',
     transports: `MCP /mcp (${config.MCP_HTTP_SESSIONS}) + /sse, admin REST /api, OpenAPI /api/docs`,
     details: policyKb.details,
   });

@@ -10,3 +10,7 @@ export {
   startupAuthProblems,
 } from './startup-auth.js';
 export type { StartupAuthFacts } from './startup-auth.js';
+export { createTokenVerifier, oauthSettings, protectedResourceMetadataPath } from './oauth.js';
+export type { AuthEnv, OAuthSettings, Principal, TokenCheck, TokenVerifier } from './oauth.js';
+export { installOAuth, refuseInsufficientScope, requireScope } from './fastify-oauth.js';
+export type { OAuthGuardOptions } from './fastify-oauth.js';
