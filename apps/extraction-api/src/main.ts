@@ -1,4 +1,4 @@
-import { assertStartupAuth } from '@lectern/auth';
+import { startupAuthProblems } from '@lectern/auth';
 import { createLogger, ConfigError } from '@lectern/runtime';
 import { announceReady, httpShutdownStep, installShutdown } from '@lectern/transport';
 import { buildApp } from './app.js';
@@ -8,7 +8,7 @@ import { loadConfig, restApiKey } from './config.js';
 const start = async () => {
   const config = loadConfig(process.env);
   // No placeholder or short key; beyond loopback, no running without one unless LECTERN_ALLOW_NO_AUTH=true.
-  assertStartupAuth({
+  const authProblems = startupAuthProblems({
     host: config.HOST,
     keys: [
       ['EXTRACTION_API_KEY', config.EXTRACTION_API_KEY],
@@ -18,6 +18,7 @@ const start = async () => {
     otherCredential: config.AUTH_MODE === 'oauth',
     authEnv: config,
   });
+  if (authProblems.length > 0) throw new ConfigError(authProblems);
   const logger = createLogger('extraction-api', config.LOG_LEVEL);
   const composed = composeExtraction(config, logger);
   const { platform } = composed;

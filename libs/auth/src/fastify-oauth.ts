@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { scopesGrant, type LecternScope } from '@lectern/contracts';
+import { scopesGrant, type LecternScope } from './scopes.js';
 import { protectedResourceMetadataPath, type Principal, type TokenVerifier } from './oauth.js';
 
 export interface OAuthGuardOptions {

@@ -1,6 +1,16 @@
 import { createRemoteJWKSet, errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
-import { ALL_SCOPES } from '@lectern/contracts';
-import { ConfigError } from '@lectern/runtime';
+import { ALL_SCOPES } from './scopes.js';
+
+/**
+ * Missing or contradictory auth settings. Its own class (not libs/runtime's `ConfigError`): libs/auth stays free of
+ * imports, so any layer may use it; the services report `problems` as configuration errors (startup-auth.ts).
+ */
+export class AuthConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'AuthConfigError';
+  }
+}
 
 /** A resource server's settings (`AUTH_MODE=oauth`). */
 export interface OAuthSettings {
@@ -185,7 +195,7 @@ export interface AuthEnv {
   OAUTH_INTROSPECTION_CLIENT_SECRET?: string | undefined;
 }
 
-/** `AUTH_MODE=oauth`'s settings (undefined in the other modes); a `ConfigError` names what is missing. */
+/** `AUTH_MODE=oauth`'s settings (undefined in the other modes); an `AuthConfigError` names what is missing. */
 export const oauthSettings = (env: AuthEnv): OAuthSettings | undefined => {
   if (env.AUTH_MODE !== 'oauth') return undefined;
   return oauthSettingsOf(env);
@@ -203,7 +213,7 @@ export const authModeProblems = (env: AuthEnv, keySet: boolean): string[] => {
     try {
       oauthSettingsOf(env);
     } catch (error) {
-      return error instanceof ConfigError ? error.problems : [String(error)];
+      return error instanceof AuthConfigError ? error.problems : [String(error)];
     }
   }
   return [];
@@ -216,7 +226,7 @@ const oauthSettingsOf = (env: AuthEnv): OAuthSettings => {
   const introspecting = Boolean(env.OAUTH_INTROSPECTION_CLIENT_ID || env.OAUTH_INTROSPECTION_CLIENT_SECRET);
   if (introspecting && !(env.OAUTH_INTROSPECTION_CLIENT_ID && env.OAUTH_INTROSPECTION_CLIENT_SECRET))
     problems.push('OAUTH_INTROSPECTION_CLIENT_ID and OAUTH_INTROSPECTION_CLIENT_SECRET: set both or neither');
-  if (problems.length > 0 || !env.OAUTH_ISSUER || !env.OAUTH_RESOURCE) throw new ConfigError(problems);
+  if (problems.length > 0 || !env.OAUTH_ISSUER || !env.OAUTH_RESOURCE) throw new AuthConfigError(problems);
   return {
     issuer: env.OAUTH_ISSUER,
     resource: env.OAUTH_RESOURCE,

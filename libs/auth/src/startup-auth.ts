@@ -1,4 +1,3 @@
-import { ConfigError } from '@lectern/runtime';
 import { authModeProblems, type AuthEnv } from './oauth.js';
 
 /** The shortest bearer key a service starts with (16 characters: a random one holds ~95 bits). */
@@ -58,10 +57,4 @@ export const startupAuthProblems = (facts: StartupAuthFacts): string[] => {
     );
   }
   return problems;
-};
-
-/** `startupAuthProblems` as a `ConfigError` (the services print it and exit 1 before composing anything). */
-export const assertStartupAuth = (facts: StartupAuthFacts): void => {
-  const problems = startupAuthProblems(facts);
-  if (problems.length > 0) throw new ConfigError(problems);
 };

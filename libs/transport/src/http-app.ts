@@ -1,5 +1,12 @@
-import { AppError, CommonErrorCodes, LecternScopes, type LecternScope } from '@lectern/contracts';
-import { createTokenVerifier, installBearerAuth, installOAuth, type OAuthSettings } from '@lectern/auth';
+import { AppError, CommonErrorCodes } from '@lectern/contracts';
+import {
+  createTokenVerifier,
+  installBearerAuth,
+  installOAuth,
+  LecternScopes,
+  type LecternScope,
+  type OAuthSettings,
+} from '@lectern/auth';
 import cors from '@fastify/cors';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';

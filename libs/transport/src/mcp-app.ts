@@ -1,6 +1,5 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { requireScope } from '@lectern/auth';
-import { higherScope, LecternScopes, toolScope, type LecternScope } from '@lectern/contracts';
+import { higherScope, LecternScopes, requireScope, toolScope, type LecternScope } from '@lectern/auth';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { createMcpServerFactory } from './mcp-server-factory.js';

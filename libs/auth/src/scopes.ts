@@ -1,5 +1,3 @@
-import type { AnyToolDefinition } from './tool-definition.js';
-
 /**
  * OAuth scopes of Lectern's resource servers (issue 30, `AUTH_MODE=oauth`). They nest: `lectern:admin` grants
  * write and read, `lectern:write` grants read, so a client asks for the one scope its job needs.
@@ -22,7 +20,10 @@ const RANK: Record<LecternScope, number> = { 'lectern:read': 1, 'lectern:write':
 const ADMIN_TOOLS = new Set(['ingest_policy_revision', 'remove_policy_revision']);
 
 /** The scope a tool call needs: admin for the policy KB's changes, read for a read-only tool, write otherwise. */
-export const toolScope = (definition: Pick<AnyToolDefinition, 'name' | 'annotations'>): LecternScope => {
+export const toolScope = (definition: {
+  name: string;
+  annotations: { readOnlyHint?: boolean | undefined };
+}): LecternScope => {
   if (ADMIN_TOOLS.has(definition.name)) return LecternScopes.admin;
   return definition.annotations.readOnlyHint ? LecternScopes.read : LecternScopes.write;
 };
