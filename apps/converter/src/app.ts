@@ -1,3 +1,4 @@
+import { oauthSettings } from '@lectern/auth';
 import multipart from '@fastify/multipart';
 import type { ConversionService } from '@lectern/platform';
 import { LECTERN_VERSION, type Logger } from '@lectern/runtime';
@@ -24,6 +25,7 @@ export const buildApp = (deps: ConverterDeps): FastifyInstance => {
     logger: deps.logger,
     apiKey: restApiKey(config),
     originPolicy: { allowedHosts: config.MCP_ALLOWED_HOSTS, allowedOrigins: config.MCP_ALLOWED_ORIGINS },
+    oauth: oauthSettings(config),
     ...(deps.dependencies ? { dependencies: deps.dependencies } : {}),
     openapi: {
       version: LECTERN_VERSION,

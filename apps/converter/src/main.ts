@@ -1,4 +1,4 @@
-import { assertStartupAuth } from '@lectern/auth';
+import { startupAuthProblems } from '@lectern/auth';
 import { createLogger, ConfigError } from '@lectern/runtime';
 import { announceReady, httpShutdownStep, installShutdown } from '@lectern/transport';
 import { buildApp } from './app.js';
@@ -8,14 +8,17 @@ import { composeConverter } from './compose.js';
 const start = async () => {
   const config = loadConfig(process.env);
   // No placeholder or short key; beyond loopback, no running without one unless LECTERN_ALLOW_NO_AUTH=true.
-  assertStartupAuth({
+  const authProblems = startupAuthProblems({
     host: config.HOST,
     keys: [
       ['CONVERTER_API_KEY', config.CONVERTER_API_KEY],
       ['MCP_API_KEY', config.MCP_API_KEY],
     ],
     allowNoAuth: config.LECTERN_ALLOW_NO_AUTH,
+    otherCredential: config.AUTH_MODE === 'oauth',
+    authEnv: config,
   });
+  if (authProblems.length > 0) throw new ConfigError(authProblems);
   const logger = createLogger('converter', config.LOG_LEVEL);
   const { platform, conversion } = composeConverter(config, logger);
   const app = buildApp({ config, logger, conversion, dependencies: platform.dependencyChecks() });
@@ -25,7 +28,7 @@ const start = async () => {
   announceReady(app, logger, {
     service: 'converter',
     host: config.HOST,
-    auth: Boolean(restApiKey(config)),
+    auth: Boolean(restApiKey(config)) || config.AUTH_MODE === 'oauth',
     transports: 'REST POST /convert, POST /tasks, OpenAPI /docs',
     details: {
       queue: config.REDIS_URL ? 'bullmq (redis)' : 'in-process',

@@ -1,3 +1,4 @@
+import { oauthSettings } from '@lectern/auth';
 import multipart from '@fastify/multipart';
 import {
   documentStoreMcpService,
@@ -31,6 +32,7 @@ export const buildApp = (deps: DocumentStoreDeps): FastifyInstance => {
     logger: deps.logger,
     apiKey: config.MCP_API_KEY,
     originPolicy: { allowedHosts: config.MCP_ALLOWED_HOSTS, allowedOrigins: config.MCP_ALLOWED_ORIGINS },
+    oauth: oauthSettings(config),
     ...(deps.dependencies ? { dependencies: deps.dependencies } : {}),
     openapi: { version: service.version },
   });
@@ -65,6 +67,7 @@ export const buildScirAgApp = (deps: DocumentStoreDeps): FastifyInstance => {
     logger: deps.logger,
     apiKey: config.MCP_API_KEY,
     originPolicy: { allowedHosts: config.MCP_ALLOWED_HOSTS, allowedOrigins: config.MCP_ALLOWED_ORIGINS },
+    oauth: oauthSettings(config),
     ...(deps.dependencies ? { dependencies: deps.dependencies } : {}),
     openapi: { title: 'document-store-mcp (spec 002 listener)', version: service.version },
   });

@@ -1,4 +1,4 @@
-import { assertStartupAuth } from '@lectern/auth';
+import { startupAuthProblems } from '@lectern/auth';
 import { createLogger, ConfigError } from '@lectern/runtime';
 import { announceReady, httpShutdownStep, installShutdown } from '@lectern/transport';
 import { buildApp, buildScirAgApp } from './app.js';
@@ -8,11 +8,14 @@ import { loadConfig } from './config.js';
 const start = async () => {
   const config = loadConfig(process.env);
   // No placeholder or short key; beyond loopback, no running without one unless LECTERN_ALLOW_NO_AUTH=true.
-  assertStartupAuth({
+  const authProblems = startupAuthProblems({
     host: config.HOST,
     keys: [['MCP_API_KEY', config.MCP_API_KEY]],
     allowNoAuth: config.LECTERN_ALLOW_NO_AUTH,
+    otherCredential: config.AUTH_MODE === 'oauth',
+    authEnv: config,
   });
+  if (authProblems.length > 0) throw new ConfigError(authProblems);
   const logger = createLogger('document-store-mcp', config.LOG_LEVEL);
   const { platform, documentStore } = composeDocumentStore(config, logger);
   // Recovery at start (half-written documents: removed when this process owns the store, else reported).
@@ -27,7 +30,11 @@ const start = async () => {
   const http = [httpShutdownStep(app), ...(scirag ? [{ ...httpShutdownStep(scirag), name: 'http-scirag' }] : [])];
   // Order: HTTP and its open streams first, then the platform's workers, queues, Redis, engine, embedders, store.
   installShutdown({ log: logger, steps: [...http, ...platform.shutdownSteps()] });
-  const facts = { host: config.HOST, auth: Boolean(config.MCP_API_KEY), details: documentStore.details };
+  const facts = {
+    host: config.HOST,
+    auth: Boolean(config.MCP_API_KEY) || config.AUTH_MODE === 'oauth',
+    details: documentStore.details,
+  };
   await app.listen({ port: config.DOCUMENT_STORE_PORT, host: config.HOST });
   if (scirag) {
     await scirag.listen({ port: config.SCIRAG_PORT, host: config.HOST });

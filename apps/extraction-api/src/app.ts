@@ -1,3 +1,4 @@
+import { oauthSettings } from '@lectern/auth';
 import multipart from '@fastify/multipart';
 import { EXTRACTION_SCHEMA_LIMITS } from '@lectern/contracts';
 import type { DocTools } from '@lectern/doc-tools';
@@ -43,6 +44,7 @@ export const buildApp = (deps: ExtractionDeps): FastifyInstance => {
     logger: deps.logger,
     apiKey: restApiKey(config),
     originPolicy: { allowedHosts: config.MCP_ALLOWED_HOSTS, allowedOrigins: config.MCP_ALLOWED_ORIGINS },
+    oauth: oauthSettings(config),
     ...(deps.dependencies ? { dependencies: deps.dependencies } : {}),
     openapi: {
       version: LECTERN_VERSION,

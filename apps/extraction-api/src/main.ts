@@ -1,4 +1,4 @@
-import { assertStartupAuth } from '@lectern/auth';
+import { startupAuthProblems } from '@lectern/auth';
 import { createLogger, ConfigError } from '@lectern/runtime';
 import { announceReady, httpShutdownStep, installShutdown } from '@lectern/transport';
 import { buildApp } from './app.js';
@@ -8,14 +8,17 @@ import { loadConfig, restApiKey } from './config.js';
 const start = async () => {
   const config = loadConfig(process.env);
   // No placeholder or short key; beyond loopback, no running without one unless LECTERN_ALLOW_NO_AUTH=true.
-  assertStartupAuth({
+  const authProblems = startupAuthProblems({
     host: config.HOST,
     keys: [
       ['EXTRACTION_API_KEY', config.EXTRACTION_API_KEY],
       ['MCP_API_KEY', config.MCP_API_KEY],
     ],
     allowNoAuth: config.LECTERN_ALLOW_NO_AUTH,
+    otherCredential: config.AUTH_MODE === 'oauth',
+    authEnv: config,
   });
+  if (authProblems.length > 0) throw new ConfigError(authProblems);
   const logger = createLogger('extraction-api', config.LOG_LEVEL);
   const composed = composeExtraction(config, logger);
   const { platform } = composed;
@@ -32,7 +35,7 @@ const start = async () => {
   announceReady(app, logger, {
     service: 'extraction-api',
     host: config.HOST,
-    auth: Boolean(restApiKey(config)),
+    auth: Boolean(restApiKey(config)) || config.AUTH_MODE === 'oauth',
     transports: `REST /tasks, MCP /mcp (${config.MCP_HTTP_SESSIONS}) + /sse (doc tools), OpenAPI /docs`,
     details: {
       markdown:

@@ -1,3 +1,4 @@
+import { oauthSettings } from '@lectern/auth';
 import multipart from '@fastify/multipart';
 import type { PolicyIngestJobPayload, PolicyIngestJobResult } from '@lectern/contracts';
 import { policyKbMcpService, type PolicyKbDeps as UseCaseDeps } from '@lectern/policy-kb';
@@ -33,6 +34,9 @@ export const buildApp = (deps: PolicyKbDeps): FastifyInstance => {
     logger: deps.logger,
     apiKey: config.MCP_API_KEY,
     originPolicy: { allowedHosts: config.MCP_ALLOWED_HOSTS, allowedOrigins: config.MCP_ALLOWED_ORIGINS },
+    oauth: oauthSettings(config),
+    // the admin API's changes (a policy, its revisions) need lectern:admin; its reads lectern:read
+    adminRoute: (method, route) => method !== 'GET' && method !== 'HEAD' && route.startsWith('/api/policies'),
     ...(deps.dependencies ? { dependencies: deps.dependencies } : {}),
     openapi: {
       version: service.version,

@@ -1,4 +1,4 @@
-import { assertStartupAuth } from '@lectern/auth';
+import { startupAuthProblems } from '@lectern/auth';
 import { createLogger, ConfigError } from '@lectern/runtime';
 import { announceReady, httpShutdownStep, installShutdown } from '@lectern/transport';
 import { buildApp } from './app.js';
@@ -8,11 +8,14 @@ import { loadConfig } from './config.js';
 const start = async () => {
   const config = loadConfig(process.env);
   // No placeholder or short key; beyond loopback, no running without one unless LECTERN_ALLOW_NO_AUTH=true.
-  assertStartupAuth({
+  const authProblems = startupAuthProblems({
     host: config.HOST,
     keys: [['MCP_API_KEY', config.MCP_API_KEY]],
     allowNoAuth: config.LECTERN_ALLOW_NO_AUTH,
+    otherCredential: config.AUTH_MODE === 'oauth',
+    authEnv: config,
   });
+  if (authProblems.length > 0) throw new ConfigError(authProblems);
   const logger = createLogger('policy-kb-mcp', config.LOG_LEVEL);
   const { platform, policyKb, ingest } = composePolicyKb(config, logger);
   // Recovery at start (revisions left processing: re-queued from their upload, or failed with the reason).
@@ -30,7 +33,7 @@ const start = async () => {
   announceReady(app, logger, {
     service: 'policy-kb-mcp',
     host: config.HOST,
-    auth: Boolean(config.MCP_API_KEY),
+    auth: Boolean(config.MCP_API_KEY) || config.AUTH_MODE === 'oauth',
     transports: `MCP /mcp (${config.MCP_HTTP_SESSIONS}) + /sse, admin REST /api, OpenAPI /api/docs`,
     details: policyKb.details,
   });

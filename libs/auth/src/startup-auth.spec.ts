@@ -1,5 +1,5 @@
-import { ConfigError } from '@lectern/runtime';
-import { assertStartupAuth, isPlaceholderKey, startupAuthProblems } from './startup-auth.js';
+import { AuthConfigError, oauthSettings } from './oauth.js';
+import { isPlaceholderKey, startupAuthProblems } from './startup-auth.js';
 
 const GOOD = '9f1c2e7a0b4d8f3e6a5c1b2d7e9f0a3c';
 
@@ -60,9 +60,9 @@ describe('startup key rules (issue 27)', () => {
     ).toEqual([]);
   });
 
-  it('assertStartupAuth throws a ConfigError listing every problem', () => {
-    expect(() =>
-      assertStartupAuth({
+  it('lists every problem', () => {
+    expect(
+      startupAuthProblems({
         host: '0.0.0.0',
         keys: [
           ['EXTRACTION_API_KEY', 'short'],
@@ -70,24 +70,53 @@ describe('startup key rules (issue 27)', () => {
         ],
         allowNoAuth: false,
       }),
-    ).toThrow(ConfigError);
-    try {
-      assertStartupAuth({
-        host: '0.0.0.0',
-        keys: [
-          ['EXTRACTION_API_KEY', 'short'],
-          ['MCP_API_KEY', 'change-me'],
-        ],
-        allowNoAuth: false,
-      });
-    } catch (error) {
-      expect((error as ConfigError).problems).toEqual([
-        'EXTRACTION_API_KEY: too short (5 characters, at least 16)',
-        expect.stringMatching(/^MCP_API_KEY: a placeholder/),
-      ]);
-    }
-    expect(() =>
-      assertStartupAuth({ host: '0.0.0.0', keys: [['MCP_API_KEY', GOOD]], allowNoAuth: false }),
-    ).not.toThrow();
+    ).toEqual([
+      'EXTRACTION_API_KEY: too short (5 characters, at least 16)',
+      expect.stringMatching(/^MCP_API_KEY: a placeholder/),
+    ]);
+  });
+});
+
+describe('AUTH_MODE at start (issue 30)', () => {
+  const base = { OAUTH_CLOCK_SKEW_S: 60 };
+  it('key needs a key, none refuses one, oauth needs its issuer and resource URI', () => {
+    const facts = (env: Record<string, unknown>, key?: string) => ({
+      host: '127.0.0.1',
+      keys: [['MCP_API_KEY', key]] as const,
+      allowNoAuth: false,
+      authEnv: { ...base, ...env },
+    });
+    expect(startupAuthProblems(facts({ AUTH_MODE: 'key' }))).toEqual([
+      "AUTH_MODE=key: no key is set (MCP_API_KEY or the service's own)",
+    ]);
+    expect(startupAuthProblems(facts({ AUTH_MODE: 'none' }, GOOD))).toEqual([
+      expect.stringMatching(/^AUTH_MODE=none: a key is set/),
+    ]);
+    expect(startupAuthProblems(facts({ AUTH_MODE: 'oauth' }))).toEqual([
+      expect.stringMatching(/^OAUTH_ISSUER: required/),
+      expect.stringMatching(/^OAUTH_RESOURCE: required/),
+    ]);
+    expect(
+      startupAuthProblems(
+        facts({ AUTH_MODE: 'oauth', OAUTH_ISSUER: 'https://idp.example', OAUTH_RESOURCE: 'https://docs.example' }),
+      ),
+    ).toEqual([]);
+    expect(startupAuthProblems(facts({}, GOOD))).toEqual([]);
+  });
+
+  it('oauthSettings: undefined unless AUTH_MODE=oauth; introspection needs both client credentials', () => {
+    expect(oauthSettings({ ...base, AUTH_MODE: 'key' })).toBeUndefined();
+    const env = {
+      ...base,
+      AUTH_MODE: 'oauth' as const,
+      OAUTH_ISSUER: 'https://idp.example',
+      OAUTH_RESOURCE: 'https://r.example',
+    };
+    expect(oauthSettings(env)).toMatchObject({
+      issuer: 'https://idp.example',
+      resource: 'https://r.example',
+      clockSkewSeconds: 60,
+    });
+    expect(() => oauthSettings({ ...env, OAUTH_INTROSPECTION_CLIENT_ID: 'rs' })).toThrow(AuthConfigError);
   });
 });

@@ -1,4 +1,4 @@
-import { ConfigError } from '@lectern/runtime';
+import { authModeProblems, type AuthEnv } from './oauth.js';
 
 /** The shortest bearer key a service starts with (16 characters: a random one holds ~95 bits). */
 export const MIN_API_KEY_LENGTH = 16;
@@ -29,6 +29,8 @@ export interface StartupAuthFacts {
   allowNoAuth: boolean;
   /** Another credential is required instead of a key (`AUTH_MODE=oauth`): no key needed. */
   otherCredential?: boolean;
+  /** `AUTH_MODE` and the OAuth variables, checked against the keys (`authModeProblems`). */
+  authEnv?: AuthEnv;
 }
 
 /**
@@ -46,6 +48,7 @@ export const startupAuthProblems = (facts: StartupAuthFacts): string[] => {
       problems.push(`${name}: too short (${value.length} characters, at least ${MIN_API_KEY_LENGTH})`);
   }
   const keySet = facts.keys.some(([, value]) => value !== undefined && value !== '');
+  if (facts.authEnv) problems.push(...authModeProblems(facts.authEnv, keySet));
   if (!keySet && !facts.otherCredential && !isLoopbackHost(facts.host) && !facts.allowNoAuth) {
     const names = facts.keys.map(([name]) => name).join(' or ');
     problems.push(
@@ -54,10 +57,4 @@ export const startupAuthProblems = (facts: StartupAuthFacts): string[] => {
     );
   }
   return problems;
-};
-
-/** `startupAuthProblems` as a `ConfigError` (the services print it and exit 1 before composing anything). */
-export const assertStartupAuth = (facts: StartupAuthFacts): void => {
-  const problems = startupAuthProblems(facts);
-  if (problems.length > 0) throw new ConfigError(problems);
 };

@@ -75,6 +75,23 @@ export const commonEnvShape = {
   /** Listen address: loopback by default; containers set 0.0.0.0 (and should set MCP_API_KEY). */
   HOST: z.preprocess(blankToUndefined, z.string().default('127.0.0.1')),
   MCP_API_KEY: envString(),
+  /**
+   * How requests authenticate: `key` (a bearer key, `MCP_API_KEY` or the service's own), `oauth` (OAuth 2.1 access
+   * tokens: the service is a resource server, issue 30), `none`. Unset: `key` when a key is set, else `none`.
+   */
+  AUTH_MODE: z.preprocess(blankToUndefined, z.enum(['key', 'oauth', 'none']).optional()),
+  /** `AUTH_MODE=oauth`: the authorization server (the tokens' `iss`; its metadata names the JWKS). */
+  OAUTH_ISSUER: envUrl(),
+  /** `AUTH_MODE=oauth`: this service's resource URI (RFC 8707; the tokens' `aud`), e.g. `https://docs.example.com`. */
+  OAUTH_RESOURCE: envUrl(),
+  /** The issuer's JWKS, when its metadata does not say (default: `jwks_uri` of the issuer's metadata). */
+  OAUTH_JWKS_URL: envUrl(),
+  /** Clock skew allowed on `exp`/`nbf`/`iat`, seconds. */
+  OAUTH_CLOCK_SKEW_S: envInt(60, 0, 600),
+  /** Opaque (non-JWT) tokens: RFC 7662 introspection endpoint (default: the issuer metadata's) and its client. */
+  OAUTH_INTROSPECTION_URL: envUrl(),
+  OAUTH_INTROSPECTION_CLIENT_ID: envString(),
+  OAUTH_INTROSPECTION_CLIENT_SECRET: envString(),
   /** `true`: listening beyond loopback (HOST) without any credential is intended; otherwise the service refuses to start. */
   LECTERN_ALLOW_NO_AUTH: envBool(false),
   /** Which mupdf reads PDFs: the native addon over Debian's libmupdf when built (`auto`), or the WASM build. */

@@ -1,5 +1,12 @@
 import { AppError, CommonErrorCodes } from '@lectern/contracts';
-import { installBearerAuth } from '@lectern/auth';
+import {
+  createTokenVerifier,
+  installBearerAuth,
+  installOAuth,
+  LecternScopes,
+  type LecternScope,
+  type OAuthSettings,
+} from '@lectern/auth';
 import { sourceUrl } from '@lectern/runtime';
 import cors from '@fastify/cors';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
@@ -12,12 +19,22 @@ import { MCP_PATHS, createSiteGuard, isConfiguredOrigin, type OriginPolicy } fro
 
 /** Probes: their request lines are logged at `debug`, so a console at `info` is not a wall of health checks. */
 const QUIET_ROUTES = new Set(['/health', '/ready', '/metrics']);
+/** Methods that change nothing: `lectern:read` in OAuth mode (except an MCP POST, scoped by what it calls). */
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 export interface HttpAppOptions {
   service: string;
   logger: Logger;
   /** Bearer token; unset or empty disables authentication. */
   apiKey: string | undefined;
+  /**
+   * `AUTH_MODE=oauth` (`oauthSettings(config)` of libs/auth): OAuth 2.1 access tokens instead of the key. Each route
+   * needs a scope: read for GET/HEAD, write for other methods, admin where `adminRoute` says; MCP tool calls the
+   * scope of their tool (mcp-app.ts).
+   */
+  oauth?: OAuthSettings | undefined;
+  /** OAuth mode: the routes that need `lectern:admin` (policy-kb-mcp: changes under `/api/policies`). */
+  adminRoute?: (method: string, route: string) => boolean;
   metrics?: ServiceMetrics;
   /**
    * `MCP_ALLOWED_HOSTS` / `MCP_ALLOWED_ORIGINS` (default: loopback names on the listen port): checked on the MCP
@@ -92,7 +109,7 @@ export const createHttpApp = (options: HttpAppOptions): FastifyInstance => {
   });
 
   // Host/Origin: before authentication, so a request from another site is refused whatever it carries.
-  const authRequired = Boolean(options.apiKey);
+  const authRequired = Boolean(options.apiKey) || options.oauth !== undefined;
   app.addHook(
     'onRequest',
     createSiteGuard({
@@ -124,11 +141,22 @@ export const createHttpApp = (options: HttpAppOptions): FastifyInstance => {
 
   // Where the OpenAPI document and page are served (default `/openapi.json` and `/docs`; policy-kb-mcp: under `/api`).
   const docs = options.openapi?.paths ?? OPENAPI_PATHS;
-  installBearerAuth(app, {
-    apiKey: options.apiKey,
-    exemptPaths: [...PROBE_PATHS, docs.json, docs.page],
-    exemptRoutePrefixes: [`${docs.page}/`],
-  });
+  const open = { exemptPaths: [...PROBE_PATHS, docs.json, docs.page], exemptRoutePrefixes: [`${docs.page}/`] };
+  if (options.oauth) {
+    const adminRoute = options.adminRoute ?? (() => false);
+    installOAuth(app, {
+      ...open,
+      verifier: createTokenVerifier(options.oauth),
+      resourceName: options.service,
+      routeScope: (method, route): LecternScope => {
+        // an MCP POST needs what its messages call: checked once the body is parsed (mcp-app.ts)
+        if (SAFE_METHODS.has(method) || MCP_PATHS.includes(route ?? '')) return LecternScopes.read;
+        return route !== undefined && adminRoute(method, route) ? LecternScopes.admin : LecternScopes.write;
+      },
+    });
+  } else {
+    installBearerAuth(app, { apiKey: options.apiKey, ...open });
+  }
 
   registerOpenApi(app, {
     title: options.openapi?.title ?? options.service,

@@ -1,4 +1,5 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { higherScope, LecternScopes, requireScope, toolScope, type LecternScope } from '@lectern/auth';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { createMcpServerFactory } from './mcp-server-factory.js';
@@ -20,6 +21,22 @@ export interface MountMcpOptions {
 export { MCP_PATHS } from './origin-guard.js';
 
 /**
+ * The scope a JSON-RPC POST needs (OAuth mode): the highest of its messages' — a `tools/call` its tool's
+ * (`toolScope`: read-only tools read, the others write, the policy KB's changes admin), anything else read.
+ */
+export const mcpMessageScope = (body: unknown, scopes: ReadonlyMap<string, LecternScope>): LecternScope => {
+  const messages = Array.isArray(body) ? (body as unknown[]) : [body];
+  let needed: LecternScope = LecternScopes.read;
+  for (const message of messages) {
+    if (typeof message !== 'object' || message === null) continue;
+    const { method, params } = message as { method?: unknown; params?: { name?: unknown } };
+    if (method !== 'tools/call' || typeof params?.name !== 'string') continue;
+    needed = higherScope(needed, scopes.get(params.name) ?? LecternScopes.read);
+  }
+  return needed;
+};
+
+/**
  * Mount one MCP server on both transports of specs 000/001 FR-009: Streamable HTTP at `/mcp`
  * and the legacy SSE transport at `GET /sse` + `POST /messages/`, each behind the Host/Origin guard that
  * `createHttpApp` installs (its `originPolicy`; origin-guard.ts). Open streams are closed in
@@ -36,6 +53,14 @@ export const mountMcp = (app: FastifyInstance, options: MountMcpOptions): (() =>
     metrics: app.metrics,
     ...(options.deadlines ? { deadlines: options.deadlines } : {}),
     inflight: app.inflight,
+  });
+  // OAuth mode: a tool call needs its tool's scope (the request's principal was set by the auth hook).
+  const scopes = new Map(options.tools.map((t) => [t.definition.name, toolScope(t.definition)] as const));
+  app.addHook('preHandler', async (request, reply) => {
+    if (!request.principal || request.method !== 'POST') return;
+    const route = request.routeOptions.url;
+    if (route !== '/mcp' && route !== '/messages/') return;
+    if (!requireScope(request, reply, mcpMessageScope(request.body, scopes))) return reply;
   });
   const streamable = registerStreamableHttp(app, makeServer, options.sessionMode ?? 'stateless');
   const sse = registerLegacySse(app, makeServer);

@@ -1,0 +1,375 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { generateKeyPair, exportJWK, type JWK } from 'jose';
+import Provider from 'oidc-provider';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ClientCredentialsProvider } from '@modelcontextprotocol/sdk/client/auth-extensions.js';
+import { deleteDocumentTool, listCollectionsTool, removePolicyRevisionTool } from '@lectern/contracts';
+import { listenOnFreePort, silentLogger } from '@lectern/testing';
+import type { FastifyInstance } from 'fastify';
+import { createHttpApp } from './http-app.js';
+import { mountMcp } from './mcp-app.js';
+import { bindTool } from './tool-registration.js';
+
+/*
+ * Issue 30: AUTH_MODE=oauth against a real OpenID provider (oidc-provider) on loopback, tokens from its real
+ * endpoints (client credentials; authorization code with PKCE), and the MCP SDK client's own OAuth support
+ * (discovery from a 401, client credentials).
+ */
+
+const ALL = 'lectern:read lectern:write lectern:admin';
+
+interface Idp {
+  issuer: string;
+  server: Server;
+  port: number;
+  close(): Promise<void>;
+}
+
+const signingKey = async (kid: string): Promise<JWK> => {
+  const { privateKey } = await generateKeyPair('RS256', { extractable: true });
+  return { ...(await exportJWK(privateKey)), kid, alg: 'RS256', use: 'sig' };
+};
+
+/**
+ * One oidc-provider: clients `reader` (read), `writer` (read write), `admin` (all), `short` (all, 1 s tokens) and
+ * `spa` (public, authorization code + PKCE); JWT access tokens for any `resource` (audience = the resource).
+ * Interactions (login, consent) are finished by the test's own route for the account `alice`.
+ */
+const startIdp = async (keys: JWK[], port = 0): Promise<Idp> => {
+  const server = createServer();
+  await new Promise<void>((r) => server.listen(port, '127.0.0.1', () => r()));
+  const actual = (server.address() as AddressInfo).port;
+  const issuer = `http://127.0.0.1:${actual}`;
+  const confidential = (id: string, scope: string) => ({
+    client_id: id,
+    client_secret: `${id}-secret-0123456789`,
+    grant_types: ['client_credentials'],
+    redirect_uris: [],
+    response_types: [],
+    scope,
+  });
+  const provider = new Provider(issuer, {
+    clients: [
+      confidential('reader', 'lectern:read'),
+      confidential('writer', 'lectern:read lectern:write'),
+      confidential('admin', ALL),
+      confidential('short', ALL),
+      {
+        client_id: 'spa',
+        token_endpoint_auth_method: 'none',
+        grant_types: ['authorization_code'],
+        response_types: ['code'],
+        redirect_uris: ['http://127.0.0.1/callback'],
+        scope: `openid ${ALL}`,
+      },
+    ],
+    jwks: { keys },
+    scopes: ['openid', 'lectern:read', 'lectern:write', 'lectern:admin'],
+    pkce: { required: () => true },
+    features: {
+      devInteractions: { enabled: false },
+      clientCredentials: { enabled: true },
+      introspection: { enabled: true },
+      resourceIndicators: {
+        enabled: true,
+        defaultResource: () => undefined as unknown as string,
+        useGrantedResource: () => true,
+        getResourceServerInfo: (_ctx, resource, client) => ({
+          scope: ALL,
+          audience: resource,
+          accessTokenFormat: 'jwt',
+          accessTokenTTL: client.clientId === 'short' ? 1 : 300,
+          jwt: { sign: { alg: 'RS256' } },
+        }),
+      },
+    },
+    interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
+    findAccount: (_ctx, sub) => ({ accountId: sub, claims: () => ({ sub }) }),
+  });
+  const callback = provider.callback();
+  server.on('request', (req, res) => {
+    if (!req.url?.startsWith('/interaction/')) return void callback(req, res);
+    void (async () => {
+      const details = await provider.interactionDetails(req, res);
+      const params = details.params as Record<string, string>;
+      const grant = new provider.Grant({ accountId: 'alice', clientId: params['client_id'] ?? '' });
+      // the lectern scopes are registered provider scopes, so they are granted as such and for the resource
+      grant.addOIDCScope(params['scope'] ?? 'openid');
+      grant.addResourceScope(params['resource'] ?? '', params['scope']?.replace('openid', '').trim() ?? '');
+      const grantId = await grant.save();
+      await provider.interactionFinished(req, res, { login: { accountId: 'alice' }, consent: { grantId } });
+    })();
+  });
+  return {
+    issuer,
+    server,
+    port: actual,
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
+};
+
+const basic = (id: string) => `Basic ${Buffer.from(`${id}:${id}-secret-0123456789`).toString('base64')}`;
+
+const clientCredentials = async (idp: Idp, client: string, scope: string, resource: string): Promise<string> => {
+  const res = await fetch(`${idp.issuer}/token`, {
+    method: 'POST',
+    headers: { authorization: basic(client), 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ grant_type: 'client_credentials', scope, resource }),
+  });
+  const body = (await res.json()) as { access_token?: string };
+  if (!body.access_token) throw new Error(`no token: ${JSON.stringify(body)}`);
+  return body.access_token;
+};
+
+/** Authorization code with PKCE, following the redirects by hand (cookies kept) through the test's interaction. */
+const authorizationCode = async (idp: Idp, scope: string, resource: string): Promise<string> => {
+  const { createHash, randomBytes } = await import('node:crypto');
+  const verifier = randomBytes(32).toString('base64url');
+  const challenge = createHash('sha256').update(verifier).digest('base64url');
+  const redirectUri = 'http://127.0.0.1/callback';
+  const cookies = new Map<string, string>();
+  let url = `${idp.issuer}/auth?${new URLSearchParams({
+    client_id: 'spa',
+    response_type: 'code',
+    redirect_uri: redirectUri,
+    scope: `openid ${scope}`,
+    resource,
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+    state: 'st',
+  })}`;
+  for (let hop = 0; hop < 10; hop++) {
+    const res = await fetch(url, {
+      redirect: 'manual',
+      headers: { cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join('; ') },
+    });
+    for (const c of res.headers.getSetCookie()) {
+      const pair = c.split(';')[0] ?? '';
+      const eq = pair.indexOf('=');
+      if (eq > 0) cookies.set(pair.slice(0, eq), pair.slice(eq + 1));
+    }
+    const location = res.headers.get('location');
+    if (!location) throw new Error(`no redirect at ${url}: ${res.status} ${await res.text()}`);
+    const next = new URL(location, url);
+    if (next.href.startsWith(redirectUri)) {
+      const code = next.searchParams.get('code');
+      if (!code) throw new Error(`no code: ${next.href}`);
+      const token = await fetch(`${idp.issuer}/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          grant_type: 'authorization_code',
+          code,
+          redirect_uri: redirectUri,
+          client_id: 'spa',
+          code_verifier: verifier,
+          resource,
+        }),
+      });
+      const body = (await token.json()) as { access_token?: string };
+      if (!body.access_token) throw new Error(`no token: ${JSON.stringify(body)}`);
+      return body.access_token;
+    }
+    url = next.href;
+  }
+  throw new Error('too many redirects');
+};
+
+const tools = [
+  bindTool(listCollectionsTool, async () => ({ result: ['read-ok'] })),
+  bindTool(deleteDocumentTool, async (input) => ({
+    status: 'success' as const,
+    document_id: input.document_id,
+    chunks_deleted: 0,
+    registry_entries_deleted: 0,
+  })),
+  bindTool(removePolicyRevisionTool, async (input) => ({
+    status: 'success' as const,
+    source: input.source,
+    revision_id: input.revision_id,
+    chunks_removed: 0,
+  })),
+];
+
+const callTool = (name: string, args: Record<string, unknown>) =>
+  JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } });
+
+describe('AUTH_MODE=oauth: an OAuth 2.1 resource server', () => {
+  let idp: Idp;
+  let other: Idp;
+  let app: FastifyInstance;
+  let baseUrl: string;
+  let resource: string;
+  let firstKey: JWK;
+
+  beforeAll(async () => {
+    firstKey = await signingKey('k1');
+    idp = await startIdp([firstKey]);
+    other = await startIdp([firstKey]); // same key, another issuer
+    // The resource URI is the service's own origin: listen first, then build the app on that port.
+    const probe = createHttpApp({ service: 'p', logger: silentLogger(), apiKey: undefined });
+    const probeUrl = await listenOnFreePort(probe);
+    const port = Number(new URL(probeUrl).port);
+    await probe.close();
+    resource = `http://127.0.0.1:${port}`;
+    app = createHttpApp({
+      service: 'oauth-test',
+      logger: silentLogger(),
+      apiKey: 'ignored-in-oauth-mode-0123456789',
+      oauth: { issuer: idp.issuer, resource, clockSkewSeconds: 0, jwksCooldownMs: 0 },
+      adminRoute: (method, route) => method !== 'GET' && route.startsWith('/api/policies'),
+      originPolicy: { allowedHosts: ['127.0.0.1'] },
+    });
+    mountMcp(app, { name: 'oauth-test', version: '0', tools });
+    app.register(async (scope) => {
+      scope.get('/api/policies', async () => ({ policies: [] }));
+      scope.post('/api/policies', async () => ({ created: true }));
+      scope.post('/tasks', async () => ({ task_id: 't' }));
+    });
+    await app.listen({ port, host: '127.0.0.1' });
+    baseUrl = resource;
+  }, 30_000);
+
+  afterAll(async () => {
+    await app?.close();
+    await idp?.close();
+    await other?.close();
+  });
+
+  const post = (path: string, token: string | undefined, body = '{}') =>
+    fetch(`${baseUrl}${path}`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+      },
+      body,
+    });
+
+  it('serves RFC 9728 metadata naming the issuer and the scopes, without a token', async () => {
+    const res = await fetch(`${baseUrl}/.well-known/oauth-protected-resource`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({
+      resource,
+      authorization_servers: [idp.issuer],
+      scopes_supported: ['lectern:read', 'lectern:write', 'lectern:admin'],
+      bearer_methods_supported: ['header'],
+      resource_name: 'oauth-test',
+    });
+  });
+
+  it('401 without a token, with WWW-Authenticate pointing at the metadata; probes stay open', async () => {
+    const res = await post('/mcp', undefined);
+    expect(res.status).toBe(401);
+    expect(res.headers.get('www-authenticate')).toBe(
+      `Bearer resource_metadata="${resource}/.well-known/oauth-protected-resource"`,
+    );
+    expect((await fetch(`${baseUrl}/health`)).status).toBe(200);
+  });
+
+  it('the static key is not a credential in OAuth mode', async () => {
+    const res = await fetch(`${baseUrl}/api/policies`, {
+      headers: { authorization: 'Bearer ignored-in-oauth-mode-0123456789' },
+    });
+    expect(res.status).toBe(401);
+    expect(res.headers.get('www-authenticate')).toMatch(/error="invalid_token"/);
+  });
+
+  it('client credentials: a read token searches, and gets 403 insufficient_scope for a write or admin tool', async () => {
+    const token = await clientCredentials(idp, 'reader', 'lectern:read', resource);
+    const read = await post('/mcp', token, callTool('list_collections', {}));
+    expect(read.status).toBe(200);
+    expect(await read.text()).toContain('read-ok');
+    for (const [tool, args, scope] of [
+      ['delete_document', { document_id: 'a_123456' }, 'lectern:write'],
+      ['remove_policy_revision', { source: 'NPPF', revision_id: 'r1' }, 'lectern:admin'],
+    ] as const) {
+      const res = await post('/mcp', token, callTool(tool, args));
+      expect(res.status).toBe(403);
+      expect(res.headers.get('www-authenticate')).toBe(
+        `Bearer error="insufficient_scope", scope="${scope}", resource_metadata="${resource}/.well-known/oauth-protected-resource"`,
+      );
+      expect(await res.json()).toEqual({
+        error: { code: 'insufficient_scope', message: `This request needs the ${scope} scope` },
+      });
+    }
+  });
+
+  it('REST routes: GET needs read, POST write, policy admin admin', async () => {
+    const reader = await clientCredentials(idp, 'reader', 'lectern:read', resource);
+    const writer = await clientCredentials(idp, 'writer', 'lectern:read lectern:write', resource);
+    const admin = await clientCredentials(idp, 'admin', ALL, resource);
+    const get = (token: string) =>
+      fetch(`${baseUrl}/api/policies`, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.status);
+    expect(await get(reader)).toBe(200);
+    expect((await post('/tasks', reader)).status).toBe(403);
+    expect((await post('/tasks', writer)).status).toBe(200);
+    expect((await post('/api/policies', writer)).status).toBe(403);
+    expect((await post('/api/policies', admin)).status).toBe(200);
+  });
+
+  it('authorization code with PKCE: a user token with write scope deletes', async () => {
+    const token = await authorizationCode(idp, 'lectern:read lectern:write', resource);
+    const res = await post('/mcp', token, callTool('delete_document', { document_id: 'a_123456' }));
+    expect(res.status).toBe(200);
+    expect(await res.text()).toContain('a_123456');
+  });
+
+  it('refuses a token for another audience, from another issuer, or expired (401 invalid_token)', async () => {
+    const cases: Array<[string, string]> = [
+      [await clientCredentials(idp, 'admin', ALL, 'http://elsewhere.example'), 'not for this resource'],
+      [await clientCredentials(other, 'admin', ALL, resource), 'another issuer'],
+    ];
+    const short = await clientCredentials(idp, 'short', ALL, resource);
+    expect((await post('/mcp', short, callTool('list_collections', {}))).status).toBe(200);
+    await new Promise((r) => setTimeout(r, 2_100)); // the token's 1 s life, and no clock skew allowed here
+    cases.push([short, 'expired']);
+    for (const [token, reason] of cases) {
+      const res = await post('/mcp', token, callTool('list_collections', {}));
+      expect(res.status).toBe(401);
+      expect(res.headers.get('www-authenticate')).toMatch(/^Bearer error="invalid_token", error_description="[^"]+"/);
+      expect(((await res.json()) as { error: { message: string } }).error.message).toMatch(reason);
+    }
+  });
+
+  it('the MCP SDK client discovers the authorization server from the 401 and signs in (client credentials)', async () => {
+    const provider = new ClientCredentialsProvider({
+      clientId: 'writer',
+      clientSecret: 'writer-secret-0123456789',
+      scope: 'lectern:read lectern:write',
+      expectedIssuer: idp.issuer,
+    });
+    const client = new Client({ name: 'sdk-oauth', version: '0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL('/mcp', baseUrl), { authProvider: provider }));
+    try {
+      const listed = await client.listTools();
+      expect(listed.tools.map((t) => t.name).sort()).toEqual([
+        'delete_document',
+        'list_collections',
+        'remove_policy_revision',
+      ]);
+      const deleted = await client.callTool({ name: 'delete_document', arguments: { document_id: 'b_654321' } });
+      expect(deleted.isError).toBeFalsy();
+      expect(provider.tokens()?.access_token).toBeDefined();
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('a rotated signing key: tokens signed with the new key are accepted once the JWKS is fetched again', async () => {
+    const before = await clientCredentials(idp, 'reader', 'lectern:read', resource);
+    expect((await post('/mcp', before, callTool('list_collections', {}))).status).toBe(200);
+    // The provider restarts on the same issuer with a new key only.
+    const port = idp.port;
+    await idp.close();
+    idp = await startIdp([await signingKey('k2')], port);
+    const after = await clientCredentials(idp, 'reader', 'lectern:read', resource);
+    const res = await post('/mcp', after, callTool('list_collections', {}));
+    expect(res.status).toBe(200);
+    // A token signed with the retired key no longer verifies.
+    expect((await post('/mcp', before, callTool('list_collections', {}))).status).toBe(401);
+  });
+});
