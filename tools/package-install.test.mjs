@@ -112,10 +112,18 @@ test('the installed package holds the build, not the sources', async (t) => {
   assert.ok(existsSync(join(installed, 'dist', 'apps', 'cli', 'programs', 'mcp.cjs')));
   assert.equal(existsSync(join(installed, 'libs', 'runtime')), false);
   assert.equal(existsSync(join(installed, 'tsconfig.json')), false);
-  assert.equal(
-    existsSync(join(installed, 'node_modules', 'typescript')),
-    false,
-    'a development dependency was installed',
+  // development dependencies stay out (typescript does not: @qdrant/js-client-rest declares it a peer dependency)
+  for (const dev of ['jest', 'eslint', 'prettier', 'puppeteer-core'])
+    assert.equal(
+      existsSync(join(installed, 'node_modules', dev)),
+      false,
+      `${dev}, a development dependency, was installed`,
+    );
+  // the production dependency tree's size, for docs/benchmarks/startup.md ("Image contents")
+  const du = async (path) => (await run('du', ['-sm', path])).stdout.split('\t')[0];
+  const ort = join(installed, 'node_modules', 'onnxruntime-node', 'bin', 'napi-v6');
+  t.diagnostic(
+    `installed: ${await du(installed)} MiB; node_modules ${await du(join(installed, 'node_modules'))} MiB, of which onnxruntime-node binaries ${await du(ort)} MiB (linux/x64 ${await du(join(ort, 'linux', 'x64'))} MiB); dist ${await du(join(installed, 'dist'))} MiB`,
   );
 });
 
