@@ -4,12 +4,15 @@
 // `lectern convert <pdf>` writes Markdown, `lectern start` brings every service to a healthy /health.
 //
 // Slow, so in neither jest tier: `npm run test:package` (node's test runner). The install resolves from the npm cache
-// where it can (`--prefer-offline`) but compiles better-sqlite3 from source (its prebuilt binary is downloaded from
-// outside the npm registry, which these machines cannot reach): measured ~2.5 CPU-minutes, 3-10 minutes wall.
-// The native mupdf addon is not built (LECTERN_SKIP_NATIVE_BUILD=1): conversion uses mupdf's WASM build.
+// where it can (`--prefer-offline`, with the package's shrinkwrap pinning the repository's dependency tree).
+// better-sqlite3's install downloads a prebuilt binary from outside the npm registry, which these machines cannot
+// reach, and else compiles SQLite for minutes: the test serves it the binary this checkout already has, from a
+// loopback server (prebuild-install's `npm_config_better_sqlite3_binary_host`), as a mirror would. The native mupdf
+// addon is not built (LECTERN_SKIP_NATIVE_BUILD=1): conversion uses mupdf's WASM build.
 import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -69,31 +72,58 @@ const freePort = () =>
     });
   });
 
+/**
+ * A loopback mirror of better-sqlite3's prebuilt binaries holding this machine's (`{host}/v{version}/<name>.tar.gz`,
+ * prebuild-install's layout), so the install does not compile it. Answers its URL and a close function.
+ */
+const binaryMirror = async () => {
+  const pkgDir = join(root, 'node_modules', 'better-sqlite3');
+  const { version } = JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8'));
+  const name = `better-sqlite3-v${version}-node-v${process.versions.modules}-${process.platform}-${process.arch}.tar.gz`;
+  const tarball = join(work, name);
+  await run('tar', ['czf', tarball, '-C', pkgDir, 'build/Release/better_sqlite3.node']);
+  const server = createHttpServer((request, response) => {
+    if (request.url !== `/v${version}/${name}`) return response.writeHead(404).end();
+    response.writeHead(200, { 'content-type': 'application/gzip' }).end(readFileSync(tarball));
+  });
+  await new Promise((done) => server.listen(0, '127.0.0.1', done));
+  return { url: `http://127.0.0.1:${server.address().port}`, close: () => server.close() };
+};
+
 before(async () => {
   mkdirSync(prefix, { recursive: true });
   mkdirSync(empty, { recursive: true });
+  const mirror = await binaryMirror();
   await run('npm', ['pack', '--pack-destination', work], { cwd: root, env, maxBuffer: 64 << 20 });
   const tarball = readdirSync(work).find((f) => f.endsWith('.tgz'));
   assert.ok(tarball, 'npm pack wrote no tarball');
   await run(
     'npm',
     ['install', '-g', join(work, tarball), '--prefix', prefix, '--prefer-offline', '--no-audit', '--no-fund'],
-    { cwd: empty, env, maxBuffer: 64 << 20 },
-  );
+    { cwd: empty, env: { ...env, npm_config_better_sqlite3_binary_host: mirror.url }, maxBuffer: 64 << 20 },
+  ).finally(() => mirror.close());
 });
 
 after(() => rmSync(work, { recursive: true, force: true }));
 
-test('the installed package holds the build, not the sources', () => {
+test('the installed package holds the build, not the sources', async (t) => {
   const installed = join(prefix, 'lib', 'node_modules', 'lectern');
   assert.ok(existsSync(join(installed, 'dist', 'apps', 'converter', 'src', 'main.cjs')));
   assert.ok(existsSync(join(installed, 'dist', 'apps', 'cli', 'programs', 'mcp.cjs')));
   assert.equal(existsSync(join(installed, 'libs', 'runtime')), false);
   assert.equal(existsSync(join(installed, 'tsconfig.json')), false);
-  assert.equal(
-    existsSync(join(installed, 'node_modules', 'typescript')),
-    false,
-    'a development dependency was installed',
+  // development dependencies stay out (typescript does not: @qdrant/js-client-rest declares it a peer dependency)
+  for (const dev of ['jest', 'eslint', 'prettier', 'puppeteer-core'])
+    assert.equal(
+      existsSync(join(installed, 'node_modules', dev)),
+      false,
+      `${dev}, a development dependency, was installed`,
+    );
+  // the production dependency tree's size, for docs/benchmarks/startup.md ("Image contents")
+  const du = async (path) => (await run('du', ['-sm', path])).stdout.split('\t')[0];
+  const ort = join(installed, 'node_modules', 'onnxruntime-node', 'bin', 'napi-v6');
+  t.diagnostic(
+    `installed: ${await du(installed)} MiB; node_modules ${await du(join(installed, 'node_modules'))} MiB, of which onnxruntime-node binaries ${await du(ort)} MiB (linux/x64 ${await du(join(ort, 'linux', 'x64'))} MiB); dist ${await du(join(installed, 'dist'))} MiB`,
   );
 });
 

@@ -85,7 +85,7 @@ describe.each(['SIGTERM', 'SIGINT'] as const)('document-store-mcp main on %s', (
     const ready = lines.filter((l) => (l as { event?: string }).event === 'ready').map((l) => l.msg);
     expect(ready).toEqual([
       expect.stringMatching(
-        /^document-store-mcp ready at http:\/\/127\.0\.0\.1:\d+ \| MCP \/mcp .*\| auth off \| store sqlite .*\| queue in-process .*\| embedding auto$/,
+        /^document-store-mcp ready at http:\/\/127\.0\.0\.1:\d+ \| MCP \/mcp .*\| auth off \| store sqlite .*\| queue in-process .*\| embedding auto \| source \S/,
       ),
     ]);
     expect(lines.filter((l) => (l as { event?: string }).event === 'open_without_auth')).toEqual([]);
