@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // One jest project per Nx project (apps/* and libs/*), discovered from the directory layout.
 // Tests are TypeScript ESM, transformed by swc, run with --experimental-vm-modules (see package.json).
 //

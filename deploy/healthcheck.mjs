@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 /* global fetch, AbortSignal */
 // The image's HEALTHCHECK (and compose's): GET http://127.0.0.1:$LECTERN_HEALTH_PORT/health must answer 200 within
 // 4 s. Node itself, so the image needs no curl. /health is never authenticated.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // Whether the production build (`dist/`, tools/build.mjs) is current: read by `npm start` (tools/start-all.mjs) and
 // the `lectern` bin before anything else, so it loads nothing but Node's own modules. The build records what it was
 // built from (`dist/build-info.json`: every source file esbuild read, the configuration, the apps); it is stale when

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // `npm run build`: the production build. Compiles into `dist/`, with esbuild (type-checking stays `npm run typecheck`):
 // - every app (`apps/<name>/src/main.ts` but the command line's; tools/build-state.mjs's `sourceApps`) into one
 //   CommonJS script, `dist/apps/<name>/src/main.cjs`, the npm packages left as `require`s: a service then starts

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // Runs `npm ci` when node_modules is missing or older than package-lock.json (npm records every
 // install in node_modules/.package-lock.json), so that `npm start` and `npm test` work on a fresh
 // clone, and after a pull that changed dependencies, with no other step.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // The packed tarball, installed as a user installs it (issue 27): `npm pack` (its `prepack` builds dist/ and the
 // shrinkwrap), `npm install -g <tarball> --prefix <tmp>` run in an empty directory, then the installed `lectern`
 // with no repository beside it: `lectern mcp documents` over stdio answers `tools/list` to the MCP SDK's client,

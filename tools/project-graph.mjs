@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // @nx/enforce-module-boundaries reads Nx's cached project graph and *skips itself with a warning* when
 // there is none (fresh clone, CI). Compute the graph first so the rule always runs.
 import { spawnSync } from 'node:child_process';

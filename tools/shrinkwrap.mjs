@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // The package's npm-shrinkwrap.json (issue 27), written by `prepack` and removed by `postpack`: the repository's
 // package-lock.json without the development-only entries and the command line's workspace, so that `npm install -g`
 // of the tarball installs exactly the dependency tree the repository is tested with (and can do so offline from the

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // SPDX licence identifiers (issue 27): every source file of the repository starts with
 // `// SPDX-License-Identifier: AGPL-3.0-or-later` (after a `#!` line, and after `'use strict'` never: the identifier
 // comes first). Hand-written: the tools that do this (reuse, licensee) are Python or Ruby programs, not npm packages,

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // `npm start`: every Lectern service, embedded defaults, one terminal. Each service is its own process
 // (as in compose/Kubernetes) and inherits this environment, so any variable set for `npm start` is honoured.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // A/B benchmark of two checkouts of this repository on the same machine at the same time: runs a bench
 // command from each tree in turn (base, head, base, head, ...), so load on the machine falls on both alike,
 // and prints every run's JSON line with the tree it came from plus the median per tree.

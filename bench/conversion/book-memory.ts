@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // Child process of the memory measurement (docs/benchmarks/conversion.md, "Memory"): one conversion with OCR on, in a
 // fresh process, so that its peak RSS (main thread + mupdf and tesseract worker threads) is this conversion's alone.
 //   npx tsx bench/conversion/book-memory.ts FILE [--engine native|wasm|auto] [--idle-ms N]

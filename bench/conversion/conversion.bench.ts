@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // Conversion benchmark: text-layer PDFs and OCR pages, @lectern/conversion side by side with PyMuPDF,
 // pdfminer (MarkItDown's extractor) and native tesseract 5.3, all in one run on this machine.
 //   npx tsx bench/conversion/conversion.bench.ts [--out FILE.json] [--text-only] [--engine native|wasm|auto]

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // Child process of conversion.bench.ts: converts files with @lectern/conversion in a fresh process so its
 // peak RSS (main thread + mupdf/tesseract worker threads) belongs to this measurement alone.
 //   text mode: convert-one.ts text FILE   -> cold run (pool start-up included), 4 untimed, then 5 warm runs (median)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // The OCR benchmarks' shared parts (conversion.bench.ts through convert-one.ts, ocr-trials.bench.ts): the
 // ocrmypdf scans, which of them have linn.txt as every page's transcript, and how a set of scans is converted.
 import { readFileSync } from 'node:fs';

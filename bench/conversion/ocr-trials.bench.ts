@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // OCR tuning trials (issue 18, "OCR quality"): model data, page segmentation mode, render resolution and
 // binarisation, each configuration run through the real conversion path on the 8 pages whose transcript is
 // linn.txt. Tuned on linn.pdf + skew.pdf, judged on the other 6 pages.

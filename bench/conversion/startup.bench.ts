@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // One-shot start-up benchmark (issue 18): a whole `lectern convert --no-ocr FILE` process (the compiled command line,
 // apps/cli/bin/lectern.cjs) against a whole PyMuPDF process (`pdf_text_reference.py pymupdf FILE`: python3, import
 // fitz, get_text() of every page), on short corpus PDFs, each command run many times by hyperfine (mean wall time

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 /**
  * Issue 17: peak memory per process in distributed mode. A real redis-server and every app as its own process (two
  * converter workers, document-store-mcp, policy-kb-mcp, extraction-api — `node --import tsx apps/<app>/src/main.ts`,

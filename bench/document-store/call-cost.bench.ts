@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 /**
  * What one MCP tool call costs the server: document-store-mcp *processes* (as `npm start` runs it, potion-base-2M)
  * holding a spec 004 project of ~10k SciFact chunks (5,183 abstracts, two chunks each), called back to back by one

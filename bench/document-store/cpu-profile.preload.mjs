@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // Preloaded into a service by call-cost.bench.ts (`NODE_OPTIONS=--import <this>`; `--cpu-prof` is not allowed in
 // NODE_OPTIONS): the first SIGUSR2 starts V8's sampling profiler, the second writes the profile to
 // $LECTERN_CPU_PROFILE, so the profile covers exactly the measured calls.

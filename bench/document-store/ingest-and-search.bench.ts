@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 /**
  * Issue 6 benchmark: end-to-end ingestion split by stage (convert, chunk, embed, store) for the NPPF (82 p)
  * and the gnuplot manual (311 p); search latency through MCP (Streamable HTTP, real SDK clients) with 1, 10

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 /**
  * BEIR SciFact through the product's MCP tools, as a spec 002 client uses them: every abstract stored with
  * `store_document_chunks` (one chunk per abstract, `source_filename` = the document id), then each train query

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 /**
  * Spec 004 through its MCP tools (a real MCP client on Streamable HTTP against document-store-mcp):
  * - SC-003 / SC-004: `find_chunks` and `query_hybrid` latency in a project of ~10,000 chunks (BEIR SciFact's 5,183

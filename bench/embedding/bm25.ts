@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // A minimal in-memory Okapi BM25, for the fusion measurement only (the product's BM25 is SQLite FTS5 in
 // libs/vector-store). Lowercase alphanumeric tokens, a tiny stoplist, title + text, like the reference run
 // described in ../shared/corpora/beir-scifact/SOURCE.md.

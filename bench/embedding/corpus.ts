@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // SciFact texts for the embedding benchmarks (corpus from ../shared/corpora/beir-scifact, never copied).
 import { readFileSync } from 'node:fs';
 import { corpusFile } from '@lectern/testing';

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 /**
  * fp32 efficiency: the MiniLM-shaped model's useful GFLOP/s through @lectern/embedding against the machine's
  * matrix-multiply peak, both measured in the same alternating rounds (best round each), so background load

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 /**
  * The offline fallback, measured side by side in one run: what each bundled option costs to index the same SciFact
  * abstracts (CPU beside wall, load recorded), against potion-base-2M (what a fresh install fetches).

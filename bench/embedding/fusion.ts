@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // Rank-fusion methods compared on SciFact; the chosen one becomes the vector store's default.
 export interface Scored {
   id: string;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // The machine's matrix-multiply peak as onnxruntime reaches it: a graph with one fp32 MatMul, timed at the
 // shapes a MiniLM layer uses. The best GFLOP/s is the ceiling the model's throughput is compared with.
 import { createRequire } from 'node:module';

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 /**
  * potion-base-2M (Model2Vec, on the caller's thread) beside the bundled USE-lite and the MiniLM-shaped fp32 model
  * (random weights, real cost), through @lectern/embedding: texts/s by wall time AND by CPU time (process-wide, so

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 /**
  * Retrieval quality on BEIR SciFact: dense-only (the bundled model), BM25, and hybrid fusion, nDCG@10 and
  * Recall@100 on the train judgments (the only ones here). Fusion parameters are chosen on a random half of the train

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 /**
  * Embedding throughput and latency: the MiniLM-shaped model (random weights, the real graph, tokenizer and cost;
  * fp32 and int8) through @lectern/embedding and through Transformers.js on the same ONNX file, and the bundled

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 /**
  * Writes the MiniLM-shaped random-weights fp32 model (the one every embedding bench uses) to a file, for tools
  * outside Node (ort-fusion.py).

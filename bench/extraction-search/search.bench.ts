@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 /**
  * Which doc_search scoring finds the right locator more often on real datasheets: TF-IDF (spec 003's floor),
  * BM25, or hybrid (BM25 z-score-fused with an embedder's cosine at two weightings), each over chunks searched by

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 /**
  * Issue 15: the offline extractor (EXTRACTOR=local) scored on the datasheets that have expected values
  * (../shared/corpora/datasheets/datasheetminer-benchmark: the Omron G-Series servo motors, product R88M-G20030).

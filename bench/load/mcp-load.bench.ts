@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 /**
  * Issue 12 load benchmark: N concurrent MCP clients (real SDK clients over Streamable HTTP) search for D seconds
  * against a document-store-mcp *process* (spawned as `npm start` runs it, temporary DATA_DIR, a few corpus

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 /**
  * The headline figure of each benchmark page, from the numbers already measured: reads
  * `bench/<area>/results/headline.json` (copied from the page's table; its `source` says which) and writes

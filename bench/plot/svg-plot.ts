@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 /**
  * The benchmark pages' plots: small, dependency-free SVG. One line plot (log or linear axes: latency against
  * size or concurrency) and one bar chart (per-item values of a few series, e.g. time per page for three

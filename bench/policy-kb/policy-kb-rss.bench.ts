@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 /**
  * Spec 001 NFR-002 (the policy-kb-mcp container within 2 GB): peak RSS of a policy-kb-mcp **process** (started as
  * `npm start` runs it: node + tsx, `apps/policy-kb-mcp/src/main.ts`, a temporary DATA_DIR) while it ingests every

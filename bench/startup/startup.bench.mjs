@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // Issue 27: CPU-seconds `npm start` spends until the four services answer /health, before (services run through
 // `node --import tsx`, TypeScript compiled at start) and after (the production build, dist/), side by side in one run.
 //   node bench/startup/startup.bench.mjs [--runs 3] [--before <launcher.mjs>]

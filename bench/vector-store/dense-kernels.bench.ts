@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 /**
  * Why the embedded store scans vectors with its own WebAssembly SIMD kernel: exact top-10 cosine search
  * over 100k x 384-d with sqlite-vec (vec0 KNN; vec_distance_cosine over a BLOB column), a plain JS loop,

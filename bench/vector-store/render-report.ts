@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 /**
  * Renders bench/vector-store/results/embedded-*.json as a latency-vs-size SVG plot and prints the
  * Markdown table used in docs/benchmarks/vector-store.md.

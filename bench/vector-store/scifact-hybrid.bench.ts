@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 /**
  * Retrieval quality on BEIR SciFact THROUGH THE REAL EMBEDDED VECTOR STORE: the 5,183 abstracts chunked to the
  * bundled model's token limit (one point per chunk, `document_id` payload), searched with `searchDense`,

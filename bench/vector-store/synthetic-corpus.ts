@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 /**
  * Synthetic chunks for the vector-store benchmark: 384-d unit vectors drawn around 256 cluster centres
  * (so neighbourhoods exist, like real embeddings) and ~120-word texts over a 50k-word Zipf vocabulary

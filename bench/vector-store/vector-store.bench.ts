@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 /**
  * Embedded vector store at 10k / 100k / 1M 384-d chunks: ingest rate, file size, cold matrix load,
  * query latency (p50/p99, excluding query embedding) and single-process queries/second for dense,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // globalSetup of the corpus tier (`npm run test:corpus`): the shared corpora and models must be there. Fails the
 // whole run, naming the missing directory, instead of letting suites skip or fail one by one. Then, as in the plain
 // tier, the services are compiled once for the tests that spawn them (service-bundles.mjs).

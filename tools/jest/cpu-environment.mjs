@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // The test environment of every jest project: jest's own Node environment, plus, when LECTERN_TEST_CPU_LOG names a
 // file, one JSON line per test file with the CPU time it cost — the jest worker's own user + system time and that of
 // every child process it started and reaped (spawned services, redis-servers, the `lectern` binary, and their own

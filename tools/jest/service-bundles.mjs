@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // The four services compiled once for the tests that start them as processes (libs/testing's `spawnService` and
 // `serviceArgs`): each app's `src/main.ts` bundled by esbuild into `tmp/jest-services/<app>.mjs` (git-ignored), with a
 // record of the sources it was built from beside it (`<app>.mjs.json`). Started from its bundle, a service costs

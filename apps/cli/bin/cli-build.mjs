@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // Compiles the `lectern` command line (apps/cli/.bundle/, git-ignored; lectern.cjs runs it), so that a command
 // starts without tsx compiling hundreds of TypeScript modules (~1 s) and loads only what it uses. One program per
 // command module (`convert`, `project`, ...: the program with that module's commands alone, with only the repository

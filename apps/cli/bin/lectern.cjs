@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // The `lectern` bin. Runs the command line compiled (cli-build.mjs: one program per command module, built on first
 // use and whenever a source changed) with V8's code cache; where no compiled program can be had (a read-only
 // checkout, esbuild missing, `LECTERN_CLI_BUNDLE=0`), the TypeScript sources through tsx, with the repository's

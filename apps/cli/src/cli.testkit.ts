@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { documentStoreDeps } from '@lectern/document-store';
 import { createPlatform } from '@lectern/platform';
 import { fixturesDir, silentLogger } from '@lectern/testing';

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { join, resolve } from 'node:path';
 import { isAppError } from '@lectern/contracts';
 import { ConfigError, LECTERN_VERSION } from '@lectern/runtime';

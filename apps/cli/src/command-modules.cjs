@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // Which module under `commands/` registers each top-level command of `lectern`. Read by cli.ts (which loads only
 // the module a command line needs) and by the bin (apps/cli/bin/lectern.cjs, which runs the program compiled for
 // that module): plain CommonJS, so that the bin reads it before anything can compile TypeScript and without

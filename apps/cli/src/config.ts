@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { commonEnvShape, envBool, envInt, envString, envUrl, parseEnv } from '@lectern/runtime';
 import { ProjectIdSchema } from '@lectern/contracts';
 import { z } from 'zod';

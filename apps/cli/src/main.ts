@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { runCli } from './cli.js';
 
 // No top-level await: the compiled command line is a CommonJS script (apps/cli/bin/cli-build.mjs).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import fastifyStatic from '@fastify/static';
 import type { Logger } from '@lectern/runtime';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';

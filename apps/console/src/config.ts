@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { envEnum, envList, envPort, envUrl, parseEnv } from '@lectern/runtime';
 import { z } from 'zod';
 

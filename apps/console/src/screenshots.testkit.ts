@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 /**
  * Regenerates the console's screenshots in docs/console/ (shown in the README):
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { apiKey, onUnauthorized, resetClients } from './api.js';

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { useEffect, useState } from 'preact/hooks';
 
 /** Hash routes (`#/search?...`): the console is one static page, so every view is a fragment. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { AuthMessages } from '@lectern/auth';
 import { expectAuthMatrix, runRestAuthMatrix } from '@lectern/testing';
 import { loadConfig, restApiKey } from './config.js';

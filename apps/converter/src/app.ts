@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { oauthSettings } from '@lectern/auth';
 import multipart from '@fastify/multipart';
 import type { ConversionService } from '@lectern/platform';

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { RestErrorSchema } from '@lectern/contracts';
 import { hostileCorpus, spawnService, type HostileCase, type SpawnedService } from '@lectern/testing';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { RestErrorSchema } from '@lectern/contracts';
 import { numberedPdfFile } from '@lectern/testing';
 import { postFile, startConverter, type TestConverter } from './converter.testkit.js';

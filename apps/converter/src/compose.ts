@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { createPlatform, platformOptions, type ConversionService, type Platform } from '@lectern/platform';
 import { queueWorkerSettings, type Logger } from '@lectern/runtime';
 import { conversionDefaults, type ConverterConfig } from './config.js';

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { RestErrorSchema } from '@lectern/contracts';
 import type { ConversionEngine } from '@lectern/conversion';
 import { listenOnFreePort, silentLogger } from '@lectern/testing';

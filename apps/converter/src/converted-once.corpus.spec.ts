@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { ConversionTaskCreatedSchema, conversionJobId } from '@lectern/contracts';
 import { ingestDocument, type DocumentStoreDeps } from '@lectern/document-store';
 import { documentStoreDeps } from '@lectern/document-store';

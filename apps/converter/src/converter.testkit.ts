@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import type { ConversionResult } from '@lectern/contracts';
 import { listenOnFreePort, silentLogger } from '@lectern/testing';
 import type { FastifyInstance } from 'fastify';

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { createLogger } from '@lectern/runtime';
 import { listenOnFreePort } from '@lectern/testing';
 import type { FastifyInstance } from 'fastify';

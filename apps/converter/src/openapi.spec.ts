@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { ConversionTaskCreatedSchema } from '@lectern/contracts';
 import { openApiErrors, makeTextPdf } from '@lectern/testing';
 import { postFile, startConverter, type TestConverter } from './converter.testkit.js';

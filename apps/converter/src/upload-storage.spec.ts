@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { RestErrorSchema } from '@lectern/contracts';
 import { sweepConversionStorage } from '@lectern/conversion-job';
 import { mkdir, readdir, stat, utimes, writeFile } from 'node:fs/promises';

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { setTimeout as sleep } from 'node:timers/promises';
 import { numberedPdfFile } from '@lectern/testing';
 import { storeDocumentChunks } from '@lectern/document-store';

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { documentStoreModule, type DocumentStoreModule } from '@lectern/document-store';
 import { createPlatform, platformOptions, type Platform } from '@lectern/platform';
 import type { Logger } from '@lectern/runtime';

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { fixtureFile, makeTextPdf } from '@lectern/testing';
 import { startDocumentStore, type RunningDocumentStore } from './document-store.testkit.js';
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { copyFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { checkConsistency } from '@lectern/document-store';

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { checkConsistency, documentStoreReader, resolveProject } from '@lectern/document-store';
 import { createPlatform } from '@lectern/platform';
 import { fixturesDir, numberedPdfFile, silentLogger, toolText, killScenario } from '@lectern/testing';

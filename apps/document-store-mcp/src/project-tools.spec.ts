@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { createProject, CLIENT_CHUNKING, readProjectRecord } from '@lectern/document-store';
 import { fixtureFile, makeTextPdf } from '@lectern/testing';
 import { startDocumentStore, type RunningDocumentStore } from './document-store.testkit.js';

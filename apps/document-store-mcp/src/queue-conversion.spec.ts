@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { conversionJobId } from '@lectern/contracts';
 import { createPlatform, type ConversionService, type Platform } from '@lectern/platform';
 import { numberedPdfFile, silentLogger, startRedis, type TestRedis } from '@lectern/testing';

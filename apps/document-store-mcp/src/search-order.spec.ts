@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import type { Hit } from '@lectern/vector-store';
 import { startDocumentStore, type RunningDocumentStore } from './document-store.testkit.js';
 

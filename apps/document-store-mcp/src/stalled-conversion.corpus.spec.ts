@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { spawn, type ChildProcess } from 'node:child_process';
 import { conversionJobId } from '@lectern/contracts';
 import { sha256File } from '@lectern/documents';

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { AuthMessages } from '@lectern/auth';
 import { expectAuthMatrix, listenOnFreePort, runRestAuthMatrix, silentLogger } from '@lectern/testing';
 import type { FastifyInstance } from 'fastify';

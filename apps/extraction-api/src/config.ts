@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { docToolsEnvShape } from '@lectern/doc-tools';
 import { extractionEnvShape, type LlmSettings } from '@lectern/extraction';
 import {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { decodePng, findTextQuads, pixelAt } from '@lectern/conversion';
 import { evidenceLeaves } from '@lectern/extraction';
 import { makeTextPdf } from '@lectern/testing';

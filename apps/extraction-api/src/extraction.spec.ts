@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { ExtractionResultSchema, ExtractionTaskStatusSchema } from '@lectern/contracts';
 import { anthropicScript, wellBehavedScript, startFakeLlm, type FakeLlmServer } from '@lectern/testing';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';

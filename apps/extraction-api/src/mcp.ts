@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { docToolsMcpService, type DocTools } from '@lectern/doc-tools';
 import { mcpTimeouts } from '@lectern/platform';
 import type { LocalMcpServer } from '@lectern/extraction';

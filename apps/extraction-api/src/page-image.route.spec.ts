@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { extractionTaskQueueOf } from '@lectern/extraction';
 import { createPlatform } from '@lectern/platform';
 import { listenOnFreePort, makeTextPdf, silentLogger } from '@lectern/testing';

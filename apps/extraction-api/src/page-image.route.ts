@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { AppError, CommonErrorCodes, PageImageQuerySchema } from '@lectern/contracts';
 import { renderPagePng } from '@lectern/conversion';
 import { evidenceEntry } from '@lectern/extraction';

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { extractionTaskJobId, extractionTaskQueue } from '@lectern/contracts';
 import { startFakeLlm, startRedis, type FakeLlmServer, type TestRedis } from '@lectern/testing';
 import { mkdtempSync, rmSync } from 'node:fs';

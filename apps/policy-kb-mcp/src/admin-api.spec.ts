@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { policyUploadsDir } from '@lectern/policy-kb';

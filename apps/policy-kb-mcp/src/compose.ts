@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { createPlatform, platformOptions, type Platform } from '@lectern/platform';
 import { policyKbModule, type PolicyIngestService, type PolicyKbModule } from '@lectern/policy-kb';
 import type { Logger } from '@lectern/runtime';

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { readFileSync } from 'node:fs';
 import { policyIngestQueue } from '@lectern/contracts';
 import { createPlatform } from '@lectern/platform';

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { createPolicyRevision } from '@lectern/policy-kb';
 import { EffectiveDateResolver, dateInt } from '@lectern/policy-registry';
 import { corpusFile, fixtureFile, makePolicyPdf } from '@lectern/testing';

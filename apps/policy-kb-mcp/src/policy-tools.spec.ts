@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { listCollectionNames } from '@lectern/document-store';
 import { checkPolicyConsistency, createPolicyRevision } from '@lectern/policy-kb';
 import { EffectiveDateResolver, dateInt } from '@lectern/policy-registry';

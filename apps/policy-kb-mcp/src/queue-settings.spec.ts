@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { makePolicyPdf, spawnService, startRedis, type SpawnedService, type TestRedis } from '@lectern/testing';
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';

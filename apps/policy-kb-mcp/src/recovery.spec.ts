@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { policyIngestQueue } from '@lectern/contracts';

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { checkPolicyConsistency, createPolicyRevision } from '@lectern/policy-kb';
 import { fixtureFile, makePolicyPdf, makeTextPdf } from '@lectern/testing';
 import { startPolicyKb, type RunningPolicyKb } from './policy-kb.testkit.js';

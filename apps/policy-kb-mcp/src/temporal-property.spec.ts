@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { isAppError } from '@lectern/contracts';
 import { createPolicyRevision, ingestPolicyRevision, searchPolicy } from '@lectern/policy-kb';
 import { EffectiveDateResolver, addDays, dateInt } from '@lectern/policy-registry';

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // Conversion-quality benchmark: every PDF of ../shared/corpora with a text layer, converted by @lectern/conversion
 // (text layer only; the engine chosen by --engine, default auto = native when built) and compared with PyMuPDF
 // 1.21 (Debian python3-fitz, `pymupdf_quality.py`):

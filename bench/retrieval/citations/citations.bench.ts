@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 /**
  * Citation matching (spec 004 SC-002) on the corpus PDFs against corpus-references.csl.json, a CSL-JSON file written
  * for them by this project (titles as a reference manager holds them; six entries have no document here). Evidence

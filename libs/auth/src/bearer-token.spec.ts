@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { checkAuthorization, tokensMatch } from './bearer-token.js';
 
 describe('checkAuthorization', () => {

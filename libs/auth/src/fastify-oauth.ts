@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { scopesGrant, type LecternScope } from './scopes.js';
 import { protectedResourceMetadataPath, type Principal, type TokenVerifier } from './oauth.js';

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 export { AuthMessages, checkAuthorization, tokensMatch } from './bearer-token.js';
 export type { AuthDecision, AuthFailure } from './bearer-token.js';
 export { installBearerAuth } from './fastify-bearer-auth.js';

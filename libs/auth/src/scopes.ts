@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 /**
  * OAuth scopes of Lectern's resource servers (issue 30, `AUTH_MODE=oauth`). They nest: `lectern:admin` grants
  * write and read, `lectern:write` grants read, so a client asks for the one scope its job needs.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { AuthConfigError, oauthSettings } from './oauth.js';
 import { isPlaceholderKey, startupAuthProblems } from './startup-auth.js';
 

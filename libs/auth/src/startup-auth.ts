@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { authModeProblems, type AuthEnv } from './oauth.js';
 
 /** The shortest bearer key a service starts with (16 characters: a random one holds ~95 bits). */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { AppError } from '@lectern/contracts';
 
 /** What is stored under a key: its size and SHA-256 (computed while it was written). */

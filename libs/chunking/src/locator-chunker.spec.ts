@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { chunkByLocator, LOCATOR_MAX_CHARS } from './locator-chunker.js';
 
 const para = (word: string, n = 12) => `${Array.from({ length: n }, () => word).join(' ')}.`;

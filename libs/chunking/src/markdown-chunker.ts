@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { createHash } from 'node:crypto';
 import type { ConversionHeading, PageMapEntry, TableSpan } from '@lectern/contracts';
 import { pageAt } from './page-map.js';

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { applyOutline, type OutlineEntry } from './outline-sections.js';
 
 const chunk = (page_start: number, page_end: number, section_heading: string, section_path: string[]) => ({

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 /** One entry of a document's outline (PDF bookmarks), in document order: title, depth (1 = top), 1-based page. */
 export interface OutlineEntry {
   title: string;

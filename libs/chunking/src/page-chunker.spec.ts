@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { chunkPages, joinPages, type PageText } from './page-chunker.js';
 import { codePointLength, countWords } from './python-text.js';
 

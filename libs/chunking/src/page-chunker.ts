@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { codePointLength, countWords, isPythonSpace } from './python-text.js';
 import { RecursiveCharacterTextSplitter, type SplitterOptions } from './recursive-character-splitter.js';
 

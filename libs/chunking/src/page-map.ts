@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import type { PageMapEntry } from '@lectern/contracts';
 
 /** The page printed at a Markdown offset: the last page-map entry starting at or before it. */

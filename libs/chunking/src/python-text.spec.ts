@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { codePointLength, countWords, isPythonSpace, pythonStrip } from './python-text.js';
 
 describe('Python string semantics', () => {

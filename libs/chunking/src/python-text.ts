@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 /**
  * The three string primitives the splitter's behaviour depends on, with Python's semantics (the spec's
  * system is Python: `len()`, `str.strip()` and `str.split()` define chunk sizes, stripping and word counts).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { readFileSync } from 'node:fs';
 import { chunkPages, joinPages, type PageText } from './page-chunker.js';
 import { reassembleChunks, type StoredChunk } from './reassemble.js';

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { codePointLength } from './python-text.js';
 import { SPEC000_CHUNK_OVERLAP } from './recursive-character-splitter.js';
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import type { AnyToolDefinition } from './tool-definition.js';
 import { docIndexBuildTool } from './tools/doc-index-build.schema.js';
 import { docReadTool } from './tools/doc-read.schema.js';

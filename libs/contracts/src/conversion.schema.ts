@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { z } from 'zod';
 
 /** How a document's text was obtained (a conversion's `method`; the document store records it per document). */

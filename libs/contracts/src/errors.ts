@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { z } from 'zod';
 
 /** The error body every tool returns (spec 000/001/004 shape), as text JSON with `isError: true`. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 export * from './errors.js';
 export * from './tool-definition.js';
 export * from './catalog.js';

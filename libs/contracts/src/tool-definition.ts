@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import type { z } from 'zod';
 
 /** MCP tool annotations (hints for clients; see the MCP specification, `ToolAnnotations`). */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { ConversionResultSchema, type ConversionResult } from '@lectern/contracts';
 import { makeNumberedPdf } from '@lectern/testing';
 import { createHash } from 'node:crypto';

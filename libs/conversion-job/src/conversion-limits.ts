@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import type { ConversionJobOptions, ConversionOptions } from '@lectern/contracts';
 
 /** The operator's limits (from the converter's environment) that a job's options may lower, never raise. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { AppError, ConversionErrorCode, type ConversionJobPayload, type ConversionJobResult } from '@lectern/contracts';
 import type { BlobStore } from '@lectern/blob-store';
 import type { ConversionEngine } from '@lectern/conversion';

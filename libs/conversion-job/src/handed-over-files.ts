@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 /**
  * Bytes a producer has already read and hashed, handed to the processor of the same process by job id (the
  * in-process queue), so an embedded-mode ingest reads and hashes its file once. Distributed producers stage

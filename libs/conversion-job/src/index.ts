@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 export { createConversionProcessor } from './conversion.processor.js';
 export type { ConversionProcessorDeps, ConversionProgressReport } from './conversion.processor.js';
 export { createConversionSubmitter, jobOptions } from './conversion-submitter.js';

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // Builds the native mupdf addon (see README.md) when Debian's libmupdf-dev is installed; run by the root
 // package's `postinstall` (so `npm ci` builds it) and by `npm run build:native`.
 // - no libmupdf-dev (`pkg-config --exists mupdf` fails): nothing is built, the install succeeds, and PDF

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { effectiveOptions } from './conversion-engine.js';
 
 /** What a conversion runs with: a call (a client's options, a job's) may lower the operator's limits only. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { setMaxListeners } from 'node:events';

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { corpusFile } from '@lectern/testing';
 import type { ConversionResult } from '@lectern/contracts';
 import { createConversionEngine, pageAt, sha256File } from './index.js';

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import type { DetectedFileType } from '@lectern/contracts';
 import { extname } from 'node:path';
 import { conversionError } from './errors.js';

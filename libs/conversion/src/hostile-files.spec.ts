@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { isAppError } from '@lectern/contracts';
 import { deepHtml, handmadePdf, hugeJpegHeader, hugePng, lyingDocx } from '@lectern/testing';
 import { createConversionEngine, type ConversionInput, type ConvertDocumentOptions } from './index.js';

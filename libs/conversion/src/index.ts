@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 export { createConversionEngine, effectiveOptions } from './conversion-engine.js';
 export type { ConversionEngine, ConversionEngineOptions, ConversionLimits } from './conversion-engine.js';
 export type { ConversionInput, ConvertDocumentOptions } from './convert-document.js';

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 /**
  * Spec 000 (FR-001 step 3, FR-005): architectural renderings, recognised by filename, bypass OCR (3D renders
  * hold no useful text). Patterns: bird's eye, perspective, CGI, 3D visual, artist's impression, photomontage,

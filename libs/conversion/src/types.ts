@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import type { ConversionOptions, ConversionPage, PageMapEntry } from '@lectern/contracts';
 import type { Logger } from '@lectern/runtime';
 import type { OcrPool } from './ocr/ocr-pool.js';

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import type { DocSearchMode } from '@lectern/contracts';
 import type { EmbedderProvider } from '@lectern/embedding';
 import type { Logger } from '@lectern/runtime';

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { DocSearchModeSchema } from '@lectern/contracts';
 import { documentInputEnvShape, embeddingSettings, mcpServiceEnvShape, storeEnvShape } from '@lectern/platform';
 import { commonEnvShape, envInt, envString, envUrl } from '@lectern/runtime';

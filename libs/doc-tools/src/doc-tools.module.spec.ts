@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { INGEST_DEADLINE_GRACE_MS, mcpTimeouts, serviceToolDeadlineMs } from '@lectern/platform';
 import { docToolsMcpService } from './doc-tools.module.js';
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { resolve } from 'node:path';
 import { extractionDocTools, type DocSearchMode } from '@lectern/contracts';
 import type { PdfEngine } from '@lectern/conversion';

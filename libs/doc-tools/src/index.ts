@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 export { createDocTools } from './doc-tools.js';
 export type { DocTools } from './doc-tools.js';
 export type { DocToolsDeps, ProgressFn } from './deps.js';

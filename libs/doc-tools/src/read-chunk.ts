@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { AppError, type DocReadInput, type DocReadOutput } from '@lectern/contracts';
 import type { z } from 'zod';
 import type { IndexCache } from './index-cache.js';

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import type { JsonValidateAndNormalizeInput, JsonValidateAndNormalizeOutput } from '@lectern/contracts';
 import type { z } from 'zod';
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { randomUUID } from 'node:crypto';
 import { isAppError } from '@lectern/contracts';
 import type { Logger } from '@lectern/runtime';

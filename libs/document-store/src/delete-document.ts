@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { AppError, type DeleteDocumentInput, type DeleteDocumentOutput } from '@lectern/contracts';
 import type { z } from 'zod';
 import type { StoreDeps } from './deps.js';

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import type { ConversionSubmitter } from '@lectern/conversion-job';
 import type { EmbedderProvider } from '@lectern/embedding';
 import type { ScannedPdfPolicy } from '@lectern/ingestion';

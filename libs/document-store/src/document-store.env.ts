@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { ProjectIdSchema } from '@lectern/contracts';
 import { OCR_THRESHOLDS } from '@lectern/conversion';
 import { documentInputEnvShape, mcpServiceEnvShape, storeEnvShape } from '@lectern/platform';

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { INGEST_DEADLINE_GRACE_MS, mcpTimeouts, serviceToolDeadlineMs } from '@lectern/platform';
 import { DEFAULT_TOOL_DEADLINE_MS } from '@lectern/transport';
 import { documentStoreMcpService, sciragMcpService } from './document-store.module.js';

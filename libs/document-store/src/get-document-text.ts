@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { AppError, type GetDocumentTextInput, type GetDocumentTextOutput } from '@lectern/contracts';
 import type { z } from 'zod';
 import { reassembleChunks } from '@lectern/chunking';

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 export type { ConversionPort, DocumentStoreDeps, ProgressFn, SearchDeps, StoreDeps } from './deps.js';
 export { KeyedMutex } from './keyed-mutex.js';
 export { AUDIT_COLLECTION, AuditLog, AuditRecordSchema } from './audit.js';

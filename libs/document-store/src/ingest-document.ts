@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { resolve } from 'node:path';
 import type { IngestDocumentInput as IngestDocumentInputSchema, IngestDocumentOutput } from '@lectern/contracts';
 import { chunkPages, countWords, markdownPages, sectionAt, sectionPaths } from '@lectern/chunking';

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 /**
  * Serialises work per key inside one process (e.g. two `ingest_document` calls for the same file and
  * application: the second waits, then finds the document already ingested). Across replicas the

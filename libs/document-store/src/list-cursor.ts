@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { createHash } from 'node:crypto';
 import { AppError } from '@lectern/contracts';
 import { z } from 'zod';

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { AppError } from '@lectern/contracts';
 import type { CollectionInfo } from '@lectern/vector-store';
 import type { SearchDeps, StoreDeps } from './deps.js';

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import type { StoreDeps } from './deps.js';
 import { requireProjectCollection } from './project-collection.js';
 

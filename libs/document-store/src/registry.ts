@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import {
   REGISTRY_COLLECTION_SUFFIX,
   RegistryEntrySchema as BaseEntrySchema,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { isAppError, type StoreChunksInput, type StoreChunksOutput } from '@lectern/contracts';
 import type { IngestContext } from '@lectern/ingestion';
 import type { z } from 'zod';

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { ChunkMetadataSchema } from '@lectern/contracts';
 import { chunkPages, reassembleChunks } from '@lectern/chunking';
 import { buildChunkRecords } from './chunk-records.js';

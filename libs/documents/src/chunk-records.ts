@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import type { ChunkMetadata, ExtractionMethod } from '@lectern/contracts';
 import type { PageChunk } from '@lectern/chunking';
 import { chunkId } from './document-ids.js';

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { DocumentTypeSchema } from '@lectern/contracts';
 import { classifyDocument, isArchitecturalRendering, normaliseFilename } from './classify-document.js';
 import { DOCUMENT_TYPE_RULES } from './document-type.rules.js';

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { basename, extname } from 'node:path';
 import type { DocumentType } from '@lectern/contracts';
 import { DOCUMENT_TYPE_RULES, RENDERING_PATTERNS } from './document-type.rules.js';

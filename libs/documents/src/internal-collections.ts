@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 /**
  * Collections of the vector store that are not projects: a project's document registry (`<project>__registry`)
  * and the policy knowledge base's chunks (`<POLICY_KB_PROJECT>__policy`). Spec 002's `list_collections` and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { extname } from 'node:path';
 import { AppError } from '@lectern/contracts';
 

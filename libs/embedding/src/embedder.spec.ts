@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { createEmbedder, type EncoderBackend } from './embedder.js';
 
 /** A backend that records the calls it gets: the batching plan is the unit under test, not the model. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { AppError, type EmbeddingFingerprint } from '@lectern/contracts';
 import { findModel, pullCommand } from './model-registry.js';
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import type { EmbeddingLogger } from './embedder.js';
 import { findModel, POTION_MODEL_ID, type KnownModel } from './model-registry.js';
 import { pullModel, type PullProgress } from './pull-model.js';

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 export { DEFAULT_BATCH_SIZE, createEmbedder } from './embedder.js';
 export { DEFAULT_ONNX_BATCH_TOKENS } from './onnx/minilm.backend.js';
 export type { EmbedBatchOptions, Embedder, EmbeddingFingerprint, EmbeddingLogger, EncoderBackend } from './embedder.js';

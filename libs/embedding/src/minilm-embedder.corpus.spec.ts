@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { rm } from 'node:fs/promises';
 import { AppError } from '@lectern/contracts';
 import { sharedModelDir } from '@lectern/testing';

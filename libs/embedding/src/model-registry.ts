@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { z } from 'zod';
 import { SAFETENSORS_DTYPES } from './model2vec/safetensors.js';
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 /**
  * Mean of each row's first `lengths[r]` token vectors (padding ignored), then L2 normalisation.
  * Accumulates in float64 in a fixed order, so a row's result depends only on its own tokens.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { tsWorker } from '@lectern/runtime';
 import type { Worker } from 'node:worker_threads';
 

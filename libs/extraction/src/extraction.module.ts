@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { join, resolve } from 'node:path';
 import { extractionTaskQueue } from '@lectern/contracts';
 import { docToolsModule, type DocToolsEnv, type DocToolsModule } from '@lectern/doc-tools';

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 export * from './llm/llm.port.js';
 export * from './llm/http-json.js';
 export * from './llm/anthropic.provider.js';

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import type { ExtractionSchema } from '@lectern/contracts';
 
 /** A field to extract: a leaf of the target schema skeleton. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { AppError } from '@lectern/contracts';
 
 /** Progress reporting of long use cases (mapped onto MCP progress notifications by the tool layer). */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { basename } from 'node:path';
 import { AppError, type ConversionJobOptions, type ConversionResult } from '@lectern/contracts';
 import { jobOptions, type ConversionProgressReport, type ConversionSubmitter } from '@lectern/conversion-job';

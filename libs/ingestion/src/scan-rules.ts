@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { AppError, type ConversionResult } from '@lectern/contracts';
 import { OCR_THRESHOLDS } from '@lectern/conversion';
 

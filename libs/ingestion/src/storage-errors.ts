@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { AppError } from '@lectern/contracts';
 
 /** The client message of a full disk (REST 507; MCP the spec's error shape with this `error_type`). */

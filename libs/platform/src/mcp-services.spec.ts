@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { DEFAULT_TOOL_DEADLINE_MS } from '@lectern/transport';
 import { INGEST_DEADLINE_GRACE_MS, mcpTimeouts, toolDeadlines } from './mcp-services.js';
 

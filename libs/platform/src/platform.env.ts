@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { envBool, envInt, envList, envString, envUrl, queueEnvShape, queueWorkerSettings } from '@lectern/runtime';
 import { z } from 'zod';
 import type { EmbedderOptions, PlatformOptions, VectorStoreOptions } from './platform.js';

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import type { PolicyStoreDeps } from './deps.js';
 import { revisionKey } from './recover-interrupted.js';
 import { revisionFilter } from './revision-chunks.js';

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import type { PolicyUploads } from './policy-uploads.js';
 import type { ConversionSubmitter } from '@lectern/conversion-job';
 import type { KeyedMutex } from '@lectern/document-store';

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 export type { PolicyKbDeps, PolicySearchDeps, PolicyStoreDeps, ProgressFn } from './deps.js';
 export { extractSections, normaliseSectionRef, sanitizeSectionRef, PREAMBLE } from './sections.js';
 export type { PolicySection } from './sections.js';

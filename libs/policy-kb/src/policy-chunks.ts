@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { chunkPages } from '@lectern/chunking';
 import type { PageText } from '@lectern/chunking';
 import { extractSections, sanitizeSectionRef } from './sections.js';

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import type { PolicyIngestJobPayload, PolicyIngestJobResult } from '@lectern/contracts';
 import { resolveDataPath } from '@lectern/conversion-job';
 import type { JobHandler } from '@lectern/queue';

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import type { BlobStore } from '@lectern/blob-store';
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { dateInt } from '@lectern/policy-registry';
 import type { PolicyRevision } from '@lectern/contracts';
 import type { Filter } from '@lectern/vector-store';

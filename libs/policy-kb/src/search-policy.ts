@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { AppError, type SearchPolicyInput, type SearchPolicyOutput } from '@lectern/contracts';
 import { EffectiveDateResolver, parseDay } from '@lectern/policy-registry';
 import type { Filter, Hit } from '@lectern/vector-store';

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { chunkPolicy, policyChunkId } from './policy-chunks.js';
 import { extractSections, normaliseSectionRef, sanitizeSectionRef } from './sections.js';
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { AppError, isCalendarDay, PolicyRegistryErrorCodes } from '@lectern/contracts';
 
 const MS_PER_DAY = 86_400_000;

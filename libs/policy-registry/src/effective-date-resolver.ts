@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import type { Policy, PolicyRevision } from '@lectern/contracts';
 import { parseDay } from './dates.js';
 import type { PolicyRegistry } from './policy-registry.port.js';

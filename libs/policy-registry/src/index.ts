@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 export type { CreatedRevision, DeleteRevisionOptions, PolicyRegistry } from './policy-registry.port.js';
 export { RedisPolicyRegistry, createRedisPolicyRegistry } from './redis/redis.adapter.js';
 export type { RedisPolicyRegistryOptions } from './redis/redis.adapter.js';

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { appErrorCode } from '@lectern/testing';
 import type { AppError } from '@lectern/contracts';
 import type { CreateRevisionInput, PolicyRegistry } from './policy-registry.port.js';

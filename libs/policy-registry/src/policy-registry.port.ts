@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import type { CreatePolicyInput, CreateRevisionInput, Policy, PolicyRevision, RevisionPatch } from '@lectern/contracts';
 
 export type { CreatePolicyInput, CreateRevisionInput, Policy, PolicyRevision, RevisionPatch } from '@lectern/contracts';

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { AppError, PolicyRegistryErrorCodes as Codes } from '@lectern/contracts';
 import type { ZodError, ZodType, z } from 'zod';
 

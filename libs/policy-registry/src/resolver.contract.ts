@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { appErrorCode, seededRandom } from '@lectern/testing';
 import { AppError, type PolicyRevision } from '@lectern/contracts';
 import { dayFromNumber, dayNumber } from './dates.js';

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { hostname } from 'node:os';
 import { AppError, type JobStatus, type QueueDefinition } from '@lectern/contracts';
 import { Job, Queue, QueueEvents, UnrecoverableError, Worker, type JobState } from 'bullmq';

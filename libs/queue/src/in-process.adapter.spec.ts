@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { defineQueue } from '@lectern/contracts';
 import { z } from 'zod';
 import { createInProcessQueue } from './in-process.adapter.js';

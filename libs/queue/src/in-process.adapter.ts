@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { AppError, type JobError, type JobProgress, type QueueDefinition } from '@lectern/contracts';
 import { backoffDelay } from '@lectern/runtime';
 import type { z } from 'zod';

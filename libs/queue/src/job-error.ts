@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { AppError, CommonErrorCodes, JobErrorSchema, type JobError } from '@lectern/contracts';
 import { z } from 'zod';
 

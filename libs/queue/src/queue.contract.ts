@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { AppError, defineQueue, type QueueDefinition } from '@lectern/contracts';
 import { z } from 'zod';
 import type { JobContext, JobQueue, RetryOptions } from './job-queue.port.js';

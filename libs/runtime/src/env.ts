@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { MAX_TIMER_MS, QUEUE_WORKER_DEFAULTS, type QueueWorkerSettings } from '@lectern/contracts';
 import { z } from 'zod';
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // Compiling the repository's TypeScript into ES modules with esbuild (what tsx itself compiles with), shared by
 // the worker-thread bundles (worker-bundle.ts) and the `lectern` command line's bundle (apps/cli/bin). Plain
 // JavaScript: the command line's bin loads it before anything can compile TypeScript.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { pino, type DestinationStream, type Logger } from 'pino';
 
 /** Request headers that carry credentials; their values never reach a log line. */

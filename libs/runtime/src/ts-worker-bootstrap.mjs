@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // The entry of every TypeScript worker thread (see ts-worker.ts): a Worker's execArgv `--import tsx` is not applied
 // before the worker's entry module on Node 20, so this registers tsx and imports the real entry, `workerData.__entry`,
 // with the repository's tsconfig (its `@lectern/*` paths resolve whatever the working directory). Plain JavaScript:

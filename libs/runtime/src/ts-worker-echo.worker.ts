@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // Test worker for ts-worker.spec.ts: TypeScript-only syntax (types, `satisfies`), answers with what it was given.
 import { parentPort, workerData } from 'node:worker_threads';
 

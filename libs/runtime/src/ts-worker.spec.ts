@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { once } from 'node:events';
 import { compiledWorker, tsWorker } from './ts-worker.js';
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database, { type Database as Db } from 'better-sqlite3';

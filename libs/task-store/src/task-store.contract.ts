@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { newTaskId } from './task-id.js';
 import type { NewTask, TaskStore } from './task-store.port.js';
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import type { BlobStore } from '@lectern/blob-store';
 import { createReadStream } from 'node:fs';
 import { access, mkdir, rename, rm } from 'node:fs/promises';

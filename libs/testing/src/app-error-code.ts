@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { AppError } from '@lectern/contracts';
 
 /** The `code` of the AppError `p` rejects with; fails the test if it resolves or rejects with anything else. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 export { corporaDir, corpusFile, corpusTier, repoRoot, sharedDir, sharedModelDir, smallReportPdf } from './paths.js';
 export { startRedis } from './redis-server.js';
 export type { TestRedis } from './redis-server.js';

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 /**
  * Small, valid text-layer PDFs for plain-tier tests that need "some PDF" (a real one, with a text layer the
  * converter reads), written by hand so the helper needs no PDF library. Each page is a list of lines; a line

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { Validator } from '@seriousme/openapi-schema-validator';
 
 /** Validate an OpenAPI document against the published OpenAPI 3.x JSON Schemas; returns the errors (none: []). */

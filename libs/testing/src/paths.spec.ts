@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { corporaDir, corpusFile, corpusTier, sharedDir, sharedModelDir } from './paths.js';
 
 describe('libs/testing paths in the plain tier', () => {

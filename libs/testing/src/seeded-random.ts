@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 /**
  * A small seeded PRNG (mulberry32) for property tests without a property-testing library in node_modules: the
  * same seed gives the same cases. Returns `next(n)`, an integer in `[0, n)`.

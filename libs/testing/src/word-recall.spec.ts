@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { wordPairRecall, wordRecall } from './word-recall.js';
 
 describe('wordRecall', () => {

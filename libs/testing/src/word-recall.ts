@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 /** Lower-case alphanumeric words of a text. */
 export const words = (s: string): string[] => s.toLowerCase().match(/[a-z0-9]+/g) ?? [];
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { request as httpRequest } from 'node:http';
 import { AppError, defineTool } from '@lectern/contracts';
 import { connectMcp, listenOnFreePort, silentLogger, toolText } from '@lectern/testing';

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 export { createHttpApp } from './http-app.js';
 export type { HttpAppOptions } from './http-app.js';
 export { mountMcp } from './mcp-app.js';

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { AppError, CommonErrorCodes } from '@lectern/contracts';
 
 /** One unit of in-flight work (a tool call, a REST request): its signal, and `end()` when it is over. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { AppError, defineTool } from '@lectern/contracts';
 import { MCP_TRANSPORTS, connectMcp, listenOnFreePort, silentLogger, toolText } from '@lectern/testing';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { higherScope, LecternScopes, requireScope, toolScope, type LecternScope } from '@lectern/auth';
 import type { FastifyInstance } from 'fastify';

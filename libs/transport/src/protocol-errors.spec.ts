@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { defineTool } from '@lectern/contracts';
 import { MCP_TRANSPORTS, connectMcp, listenOnFreePort, silentLogger, type McpTransportKind } from '@lectern/testing';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';

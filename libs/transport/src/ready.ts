@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { isLoopbackHost } from '@lectern/auth';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';

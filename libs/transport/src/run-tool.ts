@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { AppError, CommonErrorCodes, type AnyToolDefinition, type ToolError } from '@lectern/contracts';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { ZodError, type z } from 'zod';

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { defineTool } from '@lectern/contracts';
 import { connectMcp, listenOnFreePort, silentLogger } from '@lectern/testing';
 import type { FastifyInstance } from 'fastify';

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { AppError, CommonErrorCodes, type AnyToolDefinition } from '@lectern/contracts';
 import { raceAbort } from '@lectern/runtime';
 import { z } from 'zod';

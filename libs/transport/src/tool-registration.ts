@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import type { AnyToolDefinition, ToolDefinition } from '@lectern/contracts';
 import type { Logger } from 'pino';
 import type { z } from 'zod';

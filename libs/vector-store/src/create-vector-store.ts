@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { EmbeddedVectorStore } from './embedded/embedded.adapter.js';
 import { QdrantVectorStore } from './qdrant/qdrant.adapter.js';
 import type { VectorStore, VectorStoreOptions } from './vector-store.port.js';

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { FUSION_DEFAULTS, fuse, resolveFusion, rrfFuse, zscoreFuse, type Scored } from './fusion.js';
 
 const list = (...entries: [string, number][]): Scored[] => entries.map(([id, score]) => ({ id, score }));

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { FUSION_DEFAULTS } from './fusion.js';
 import type { EmbeddingFingerprint, Hit, HybridOptions, Point, VectorStore } from './vector-store.port.js';
 

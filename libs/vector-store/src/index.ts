@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 export { createVectorStore } from './create-vector-store.js';
 export { EmbeddedVectorStore, EMBEDDED_DB_FILE, EMBEDDED_WRITE_BATCH } from './embedded/embedded.adapter.js';
 export { QdrantVectorStore } from './qdrant/qdrant.adapter.js';

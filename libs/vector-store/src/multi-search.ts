@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import type { EmbeddingFingerprint, Filter, Hit, VectorStore } from './vector-store.port.js';
 
 /** One collection of a multi-collection search, with the query embedded by that collection's own model. */

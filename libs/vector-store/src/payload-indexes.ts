@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 /**
  * Payload fields the platform filters on (specs 000/001/004), indexed when a collection is created:
  * keyword fields for equality/$in, integer fields for ranges (dates are stored as integers, e.g. 20240131)

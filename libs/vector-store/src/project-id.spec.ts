@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { PROJECT_ID_MAX_LENGTH, ProjectIdSchema, ingestDocumentTool, storeChunksTool } from '@lectern/contracts';
 import { CollectionNameSchema } from './vector-store.port.js';
 

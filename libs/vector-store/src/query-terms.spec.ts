@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { queryTerms } from './query-terms.js';
 
 describe('queryTerms', () => {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { appErrorCode } from '@lectern/testing';
 import { runHybridContract } from './hybrid.contract.js';
 import type { EmbeddingFingerprint, Filter, Hit, Point, VectorStore } from './vector-store.port.js';

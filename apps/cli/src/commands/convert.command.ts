@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { basename, resolve } from 'node:path';

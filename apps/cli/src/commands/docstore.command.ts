@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { AppError, isAppError } from '@lectern/contracts';
 import { checkConsistency, documentStoreReader } from '@lectern/document-store';
 import { createPlatform } from '@lectern/platform';

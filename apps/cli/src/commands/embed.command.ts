@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { resolveEmbedder } from '@lectern/embedding';
 import type { Command } from 'commander';
 import type { CliContext } from '../cli.js';

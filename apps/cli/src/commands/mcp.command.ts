@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { documentStoreEnvShape, documentStoreModule } from '@lectern/document-store';
 import { createPlatform, platformOptions } from '@lectern/platform';
 import { policyKbEnvShape, policyKbModule } from '@lectern/policy-kb';

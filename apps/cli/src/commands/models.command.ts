@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { MODEL_REGISTRY, modelAvailable, pullModel, type PullProgress } from '@lectern/embedding';
 import { SingleBar } from 'cli-progress';
 import type { Command } from 'commander';

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { AppError, isAppError, ProjectIdSchema, type ChunkingPolicy, type ProjectRecord } from '@lectern/contracts';

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { AppError, QUEUE_CATALOG, queueNames, type FailedJob, type QueueDefinition } from '@lectern/contracts';
 import { createPlatform, type Platform } from '@lectern/platform';
 import { envString, envUrl, parseEnv } from '@lectern/runtime';

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { FindChunksOutput, RetrieveDocumentChunksOutput, SearchApplicationDocsOutput } from '@lectern/contracts';
 import { useState } from 'preact/hooks';
 import { callTool } from '../api.js';

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import type { ConversionResult } from '@lectern/contracts';
 import type { ConversionEngine } from '@lectern/conversion';
 import { discardReceivedFile } from '@lectern/conversion-job';

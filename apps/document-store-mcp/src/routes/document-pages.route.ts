@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { open } from 'node:fs/promises';
 import { AppError, CommonErrorCodes, ProjectIdSchema } from '@lectern/contracts';
 import { findTextQuads, renderPagePng, PAGE_IMAGE_LIMITS } from '@lectern/conversion';

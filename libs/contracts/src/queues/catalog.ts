@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { conversionQueue } from './conversion.queue.js';
 import { extractionTaskQueue } from './extraction-task.queue.js';
 import { policyIngestQueue } from './policy-ingest.queue.js';

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 export * from './job.schema.js';
 export * from './conversion.queue.js';
 export * from './conversion-task.schema.js';

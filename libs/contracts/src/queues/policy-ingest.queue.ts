@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { z } from 'zod';
 import { IngestPolicyRevisionOutput } from '../tools/ingest-policy-revision.schema.js';
 import { RevisionIdSchema, SourceSlugSchema } from '../tools/policy-common.schema.js';

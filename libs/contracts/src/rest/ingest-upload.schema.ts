@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import type { z } from 'zod';
 import { IngestDocumentInput, IngestDocumentOutput } from '../tools/ingest-document.schema.js';
 

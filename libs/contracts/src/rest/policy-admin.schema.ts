@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { z } from 'zod';
 import { PolicyRevisionSchema, PolicySchema } from '../policy-registry.schema.js';
 import { InputBounds } from '../tools/input-bounds.schema.js';

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { z } from 'zod';
 import { PathField } from './input-bounds.schema.js';
 import { defineTool } from '../tool-definition.js';

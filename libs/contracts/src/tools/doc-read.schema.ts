@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { z } from 'zod';
 import { defineTool } from '../tool-definition.js';
 import { ChunkMetaSchema, IndexIdField, LocatorSchema, ReadKindSchema } from './doc-common.schema.js';

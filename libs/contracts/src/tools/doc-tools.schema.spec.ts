@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { DocIndexBuildInput } from './doc-index-build.schema.js';
 import { DocReadInput } from './doc-read.schema.js';
 import { DocSearchInput } from './doc-search.schema.js';

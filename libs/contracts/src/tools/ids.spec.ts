@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { DocumentIdField } from './input-bounds.schema.js';
 import { RevisionIdSchema } from './policy-common.schema.js';
 

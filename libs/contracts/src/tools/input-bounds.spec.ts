@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { z } from 'zod';
 import { documentStoreTools, extractionDocTools, policyKbTools } from '../catalog.js';
 import { StoreChunkSchema } from './store-document-chunks.schema.js';

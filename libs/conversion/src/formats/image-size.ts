@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 /**
  * Largest image (pixels, all pages of a TIFF each) a conversion decodes: a 300-DPI A3 scan is 17 MP. Decoding
  * costs several bytes a pixel in mupdf and again in the OCR engine, so a small file declaring 20000x20000 pixels

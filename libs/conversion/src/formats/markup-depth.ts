@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 /** Deepest element nesting a document may have: far beyond real pages (tens of levels), far below the parser's limits. */
 export const MAX_NESTING_DEPTH = 512;
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // The channel between `run-markup.ts` (main thread) and `markup.worker.ts`: one worker per document, started
 // with the document in its workerData, answering with one message.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // DOCX (mammoth -> HTML) and HTML -> Markdown (turndown + GFM tables), in a worker thread started per
 // document with a memory cap: a decompression bomb or a pathological file exhausts this worker, not the
 // process, and the caller's timeout terminates it. Started by `run-markup.ts` through the tsx worker bootstrap

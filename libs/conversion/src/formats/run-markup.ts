@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { tsWorker } from '@lectern/runtime';
 import { conversionError } from '../errors.js';
 import type { MarkupOp, MarkupOutput, MarkupReply, MarkupWorkerData } from './markup.protocol.js';

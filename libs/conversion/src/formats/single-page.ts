@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import type { FormatOutput } from '../types.js';
 
 /** Formats without pages (DOCX, HTML, TXT, MD) are one page: every offset maps to page 1. */

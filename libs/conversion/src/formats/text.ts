@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { decodeText } from '../detect-type.js';
 import type { FormatContext, FormatOutput } from '../types.js';
 import { singlePage } from './single-page.js';

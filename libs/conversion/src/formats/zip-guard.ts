@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { createRequire } from 'node:module';
 import type * as Zlib from 'node:zlib';
 import { conversionError } from '../errors.js';

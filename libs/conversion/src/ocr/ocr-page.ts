@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { conversionError } from '../errors.js';
 import type { DocRef, PageOrientation } from '../pdf/pdf-worker-pool.js';
 import type { FormatContext } from '../types.js';

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import * as mupdf from 'mupdf';
 import { makePdf, pdfString, wordRecall } from '@lectern/testing';
 import { createConversionEngine, DEFAULT_OCR_SETTINGS, type ConversionEngine, type OcrSettings } from '../index.js';

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import type { ConversionPage } from '@lectern/contracts';
 import { conversionError } from '../errors.js';
 import type { FormatContext, FormatOutput } from '../types.js';

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import type { TableBlock } from './tables.js';
 
 // The page layout computed in the mupdf worker threads (page-layout.ts) and read by the Markdown builder on the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { makePdf, pdfString } from '@lectern/testing';
 import { createConversionEngine, pageAt } from '../index.js';
 

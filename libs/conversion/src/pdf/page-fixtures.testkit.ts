@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import type { RawBlock, RawLine, RawPage } from './pdf-page.protocol.js';
 
 // Page data built by hand for the layout and table tests: text lines with boxes and font sizes, as the mupdf

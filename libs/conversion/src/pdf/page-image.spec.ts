@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { makeTextPdf } from '@lectern/testing';
 import { decodePng as decode, pixelAt as pixel } from '../testing/decode-png.js';
 import { findTextQuads, openPdfPages, renderPagePng } from './page-image.js';

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import type { TextBlock } from './layout.js';
 import { findGutter, joinLines, layoutPage, mergeLines } from './page-layout.js';
 import { block, line, page, stack, PAGE } from './page-fixtures.testkit.js';

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // One page's layout from its raw mupdf lines: column gutter, tables, visual lines, paragraphs, reading order.
 // Runs in the mupdf worker threads (pdf-page.worker.ts), next to the extraction, so that a document's pages
 // are laid out on both cores while the main thread only assembles the Markdown. The shapes it returns are

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { detectTables } from './page-tables.js';
 import type { RawLine } from './pdf-page.protocol.js';
 import { line, stack } from './page-fixtures.testkit.js';

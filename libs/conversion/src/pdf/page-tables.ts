@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // Table detection in a page's text lines, for page-layout.ts (runs in the mupdf worker threads). The table
 // shape is typed in tables.ts (TableBlock), which also renders it.
 //

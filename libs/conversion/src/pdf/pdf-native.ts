@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // The native PDF engine of a mupdf worker thread: Debian's libmupdf through the addon built from
 // `libs/conversion/native` (see its README). Same results as the WASM path of `pdf-page.worker.ts` for `info`
 // and `extract`, without printing the structured text to JSON and HTML and parsing it back.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // The PDF operations of one mupdf engine (open, per-page structured text laid out into blocks and tables,
 // image-area ratio, renders, orientation, vector drawing counts), behind one `handle(request)`. Run in a worker
 // thread by `pdf-page.worker.ts` (the services' case: a timeout can terminate the thread), or on the calling

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import type { PageLayout } from './layout.js';
 
 // The channel between the mupdf worker pool (pdf-worker-pool.ts, main thread) and its worker threads

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // A worker thread that owns one mupdf engine (`pdf-page.engine.ts`) and does the CPU-heavy PDF work off the
 // event loop, one message at a time, in order. Started by `pdf-worker-pool.ts` through the TypeScript worker
 // bootstrap (@lectern/runtime); the messages both sides exchange are typed in `pdf-page.protocol.ts`.

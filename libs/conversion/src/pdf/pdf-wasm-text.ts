@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // The WASM engine's text extraction (npm `mupdf`), for `pdf-page.worker.ts`: a page's structured text printed
 // to JSON (boxes, first character's font) and HTML (style runs) and read back into RawPage lines. The native
 // engine (`pdf-native.ts`) returns the same RawPage without the printing.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import type { Worker } from 'node:worker_threads';
 import { availableParallelism } from 'node:os';
 import { tsWorker, type Logger } from '@lectern/runtime';

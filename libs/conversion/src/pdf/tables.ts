@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 /** A table found on a page (page-tables.ts, in the mupdf workers): cell texts by row, the first row the header. */
 export interface TableBlock {
   kind: 'table';

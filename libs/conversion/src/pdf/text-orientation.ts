@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // Which way up a scanned page is, from a binarised render and no OCR, in the mupdf worker thread
 // (`pdf-page.worker.ts`). Hand-written because the npm language data for tesseract.js has no OSD model
 // (native tesseract's orientation detector), and reading a page the wrong way up costs a full recognition

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 /** Where the command line's bin puts its `import()` (apps/cli/bin/lectern.cjs). */
 const HOST_IMPORT = Symbol.for('lectern.import');
 

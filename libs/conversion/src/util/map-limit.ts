@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 /** Maps with at most `limit` calls in flight, results in input order (keeps memory bounded, e.g. rendered pages). */
 export async function mapLimit<T, R>(
   items: readonly T[],

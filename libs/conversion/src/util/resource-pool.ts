@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 /**
  * A fixed-size pool of reusable, expensive resources (worker threads holding a WASM engine).
  * Hand-written because the two engines (mupdf workers, tesseract.js workers) need the same three things no

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { docIndexBuildTool, docReadTool, docSearchTool, jsonValidateAndNormalizeTool } from '@lectern/contracts';
 import { bindTool, type ToolRegistration } from '@lectern/transport';
 import type { DocTools } from '../doc-tools.js';

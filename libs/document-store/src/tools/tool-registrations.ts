@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { documentStoreTools } from '@lectern/contracts';
 import type { DocumentStoreDeps } from '../deps.js';
 import { notImplemented, type ToolRegistration } from '@lectern/transport';

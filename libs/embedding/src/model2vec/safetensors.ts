@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { readFile } from 'node:fs/promises';
 import { endianness } from 'node:os';
 import { AppError } from '@lectern/contracts';

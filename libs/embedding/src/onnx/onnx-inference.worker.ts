@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // Worker thread: one onnxruntime session for a BERT-style sentence encoder (MiniLM), mean pooling over the
 // attention mask and L2 normalisation. onnxruntime-node's `run` is synchronous on the calling thread, so it
 // lives here and never on the caller's event loop.

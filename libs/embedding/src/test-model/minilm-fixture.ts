@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // Test/benchmark helper: a MiniLM model directory (real tokenizer files + random-weights ONNX) in a temp dir.
 import { copyFile, mkdir, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // Builds an ONNX model with exactly the all-MiniLM-L6-v2 architecture (BERT, 6 layers, 12 heads, hidden 384,
 // FFN 1536, vocab 30522, 512 positions), the same input/output names as the Hugging Face export
 // (input_ids, attention_mask, token_type_ids -> last_hidden_state), and seeded random weights.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // Builds the random-weights model in a plain Node thread: inside jest's VM realm protobufjs takes a slow path
 // for typed arrays (about 50x slower), so the fixture is built here.
 import { parentPort, workerData } from 'node:worker_threads';

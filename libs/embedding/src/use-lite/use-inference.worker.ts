@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // Worker thread: Universal Sentence Encoder lite on the official TensorFlow.js stack (tfjs-core + tfjs-converter)
 // with the WebAssembly backend, loading the graph and weights from disk (no network). TensorFlow.js computes on
 // the calling thread, so it lives here, never on the caller's event loop.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import type { EncoderBackend } from '../embedder.js';
 import { WorkerPool } from '../worker-client.js';
 import type { UseTokenizer } from './use-tokenizer.js';

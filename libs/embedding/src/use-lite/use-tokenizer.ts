@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 /**
  * The Universal Sentence Encoder lite tokenizer: SentencePiece unigram segmentation (Viterbi over a trie of the
  * 8k-piece vocabulary shipped beside the weights). Ported from TensorFlow.js models

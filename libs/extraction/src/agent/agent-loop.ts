@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { AppError } from '@lectern/contracts';
 import type { Logger } from '@lectern/runtime';
 import { hitLocators, wholeChunk } from '../doc-tool-calls.js';

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { jsonObjectsIn, parseFinalAnswer } from './final-answer.js';
 
 describe('parseFinalAnswer (spec 003 step 4)', () => {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 /** Spec 003 section 7's system prompt, verbatim. */
 export const AGENT_SYSTEM_PROMPT = `You are a document data extraction agent. You extract structured data from
 documents using the provided tools. You MUST follow this protocol exactly:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import type { ExtractionTiming, ExtractorKind } from '@lectern/contracts';
 import type { PdfPages } from '@lectern/conversion';
 import { chunkReader, docValidate, type ChunkReader } from '../doc-tool-calls.js';

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 /**
  * Locating an evidence snippet in a chunk, and checking that a value occurs in it. Hand-written: the checks are
  * a few normalisations and a token-coverage ratio; no installed library does this (and a windowed edit distance

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { chunkByLocator } from '@lectern/chunking';
 import { schemaFields } from '../schema-fields.js';
 import { locateSnippet, valueOccurs } from './text-match.js';

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import type { EvidenceLeaf } from '@lectern/contracts';
 import type { PdfPages } from '@lectern/conversion';
 import type { ChunkReader } from '../doc-tool-calls.js';

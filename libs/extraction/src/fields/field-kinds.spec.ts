@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { schemaFields } from '../schema-fields.js';
 import { fieldKind, misfit } from './field-kinds.js';
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { tokens } from '../evidence/text-match.js';
 import type { SchemaField } from '../schema-fields.js';
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import type { ExtractorKind } from '@lectern/contracts';
 import type { Logger } from '@lectern/runtime';
 import { createAnthropicProvider } from './anthropic.provider.js';

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 /**
  * The LLM provider port: one request/response turn of a tool-using conversation. The conversation is kept in
  * the Anthropic Messages shape (content blocks); the OpenAI-compatible adapter translates both ways.

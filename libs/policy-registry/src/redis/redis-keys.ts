@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 /**
  * Spec 001 FR-008's key schema, exactly (after an optional prefix, empty by default; tests give each run its own).
  */

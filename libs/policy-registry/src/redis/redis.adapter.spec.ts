@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { AppError } from '@lectern/contracts';
 import { startRedis, type TestRedis } from '@lectern/testing';
 import { Redis } from 'ioredis';

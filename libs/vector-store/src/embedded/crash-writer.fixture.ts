@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 /**
  * Child process for the crash test: commits one upsert, then starts a second one of two write batches
  * (`EMBEDDED_WRITE_BATCH` points each) and hangs inside the second batch's transaction (after half of its rows are

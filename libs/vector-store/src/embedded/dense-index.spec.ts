@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { DenseIndex } from './dense-index.js';
 
 /** Deterministic pseudo-random vectors (mulberry32). */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { simdScores, wasmMemory, type ScoresFn } from './simd-dot.js';
 
 /**

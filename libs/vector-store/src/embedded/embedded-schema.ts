@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import type { Database } from 'better-sqlite3';
 import type { EmbeddingFingerprint } from '../vector-store.port.js';
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import type { Statement } from 'better-sqlite3';
 import type { Filter, Hit } from '../vector-store.port.js';
 import type { DenseIndex } from './dense-index.js';

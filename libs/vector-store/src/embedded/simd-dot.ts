@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 /**
  * A WebAssembly SIMD kernel: out[r] = Σ_j matrix[r][j] * query[j] over int8 rows (int32 results).
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import type { QdrantClient, Schemas } from '@qdrant/js-client-rest';
 import { fuse, type FusionParams, type Scored } from '../fusion.js';
 import type { Hit } from '../vector-store.port.js';

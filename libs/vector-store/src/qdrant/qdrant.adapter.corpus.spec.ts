@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { join } from 'node:path';
 import { sharedDir } from '@lectern/testing';
 import { AppError } from '@lectern/contracts';

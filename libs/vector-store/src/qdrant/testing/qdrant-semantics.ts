@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 /**
  * Test double: the part of Qdrant's query semantics the adapter uses, evaluated in memory so the simulated
  * server can answer with data (filters, full-text match, formula, RRF, nearest). It is a stand-in for the
