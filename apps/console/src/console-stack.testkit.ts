@@ -43,7 +43,7 @@ export const startConsoleStack = async (options: {
   fields: { key: string; query: string; line: RegExp }[];
   documentRoots?: string[];
 }): Promise<ConsoleStack> => {
-  const key = 'console-e2e-key';
+  const key = 'console-e2e-key-0123';
   const dataDir = mkdtempSync(join(tmpdir(), 'lectern-console-'));
   const uiDir = join(dataDir, 'ui');
   const replies = anthropicScript(() => wellBehavedScript(options.fields));
