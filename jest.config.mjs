@@ -80,8 +80,9 @@ export const jestConfig = (tier) => {
     projects: [...projects, toolsProject, benchProject],
     testTimeout: 60_000,
     // Jest's default (cores - 1) is one worker on the 2-core machines CI runs on, while most suites wait on child
-    // processes, Redis and sockets: two workers there halve the wall time (measured: 9.5 min against 20).
-    maxWorkers: Math.max(2, availableParallelism() - 1),
+    // processes, Redis and sockets: two workers there halve the wall time (measured: 9.5 min against 20), and a third
+    // overlaps more of that waiting (the suites that spawn services, kill them and wait for queue locks).
+    maxWorkers: Math.max(3, availableParallelism() - 1),
     // No forceExit: every suite closes what it opens (servers, Redis connections, worker pools), and a suite
     // that leaks a handle shows up as a hanging run instead of being hidden.
     forceExit: false,

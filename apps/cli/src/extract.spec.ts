@@ -26,7 +26,7 @@ describe('lectern extract', () => {
     service = await spawnService('apps/extraction-api/src/main.ts', 'EXTRACTION_API_PORT', {
       DATA_DIR: join(dir, 'data'),
       EXTRACTOR: 'local',
-      EXTRACTION_API_KEY: 'cli-token',
+      EXTRACTION_API_KEY: 'cli-token-0123456789',
     });
     await writeFile(
       join(dir, 'pump.md'),
@@ -43,7 +43,7 @@ describe('lectern extract', () => {
   it('submits, shows progress on stderr and prints a per-field summary (the token from EXTRACTION_API_KEY)', async () => {
     const { code, stdout, stderr } = await run(
       ['extract', join(dir, 'pump.md'), join(dir, 'schema.json'), '--url', service.baseUrl, '--interval', '100'],
-      { EXTRACTION_API_KEY: 'cli-token' },
+      { EXTRACTION_API_KEY: 'cli-token-0123456789' },
     );
     expect(code).toBe(0);
     expect(stderr).toMatch(/^lectern: task [0-9A-Z]{26}$/m);
@@ -67,7 +67,7 @@ describe('lectern extract', () => {
         '--interval',
         '100',
       ],
-      { MCP_API_KEY: 'cli-token' },
+      { MCP_API_KEY: 'cli-token-0123456789' },
     );
     expect(json.code).toBe(0);
     const result = JSON.parse(json.stdout) as {
