@@ -3,7 +3,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ConversionResult } from '@lectern/contracts';
-import { repeatPdfPages } from '@lectern/conversion';
+import { readPdfOutline, repeatPdfPages } from '@lectern/conversion';
 import { createProject, findChunks, runProjectIngest, type DocumentStoreDeps } from '@lectern/document-store';
 import { documentStoreDeps } from '@lectern/document-store';
 import { createPlatform, type Platform } from '@lectern/platform';
@@ -158,23 +158,23 @@ describe('spec 004 ingest of two long real PDFs (corpus)', () => {
     },
   );
 
-  it("R-intro.pdf: section paths follow the manual's own headings", () => {
+  it("R-intro.pdf: section paths follow the manual's own headings and outline", async () => {
     const conv = conversions.get('R-intro.pdf') as ConversionResult;
-    const titles = new Set(conv.headings.map((h) => h.title));
+    // A PDF with an outline has its chunks' section paths from it (issue 25), else from the heading tree: either
+    // way every element is one of the manual's own titles.
+    const outline = await readPdfOutline(readFileSync(join(docs, 'R-intro.pdf')));
+    expect(outline.length).toBeGreaterThan(10);
+    const titles = new Set([...conv.headings.map((h) => h.title), ...outline.map((e) => e.title)]);
     for (const c of ofFile('R-intro.pdf')) {
       const path = c.payload['section_path'] as string[];
-      for (const t of path) expect(titles.has(t)).toBe(true);
+      expect(path.filter((t) => !titles.has(t))).toEqual([]);
       if (path.length > 0) expect(path[path.length - 1]).toBe(c.payload['section_heading']);
     }
-    const vectors = ofFile('R-intro.pdf').find(
-      (c) => (c.payload['section_heading'] as string) === '2.1 Vectors and assignment',
-    );
-    expect(vectors?.payload['section_path']).toEqual([
-      '2 Simple manipulations; numbers and vectors',
-      '2.1 Vectors and assignment',
-    ]);
-    const heading = conv.headings.find((h) => h.title === '2.1 Vectors and assignment');
-    expect(vectors?.payload['page_start']).toBe(heading?.page);
+    // which outline entry each chunk gets is checked against the outline itself in
+    // libs/document-store/src/project-sections.corpus.spec.ts (at least 95% of chunks right)
+    expect(
+      ofFile('R-intro.pdf').filter((c) => (c.payload['section_path'] as string[]).length > 0).length,
+    ).toBeGreaterThan(ofFile('R-intro.pdf').length / 2);
   });
 
   it('finds the manual section on vectors with a citation string of its pages', async () => {
