@@ -42,3 +42,5 @@ export { openApiErrors } from './openapi.js';
 export { appErrorCode } from './app-error-code.js';
 export * from './fake-llm.js';
 export * from './agent-script.js';
+export { EVIL_ORIGIN, runCrossSite } from './cross-site.js';
+export type { CrossSiteResult } from './cross-site.js';

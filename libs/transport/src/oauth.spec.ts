@@ -113,8 +113,14 @@ const startIdp = async (keys: JWK[], port = 0): Promise<Idp> => {
 
 const basic = (id: string) => `Basic ${Buffer.from(`${id}:${id}-secret-0123456789`).toString('base64')}`;
 
-const clientCredentials = async (idp: Idp, client: string, scope: string, resource: string): Promise<string> => {
-  const res = await fetch(`${idp.issuer}/token`, {
+const clientCredentials = async (
+  idp: Idp,
+  client: string,
+  scope: string,
+  resource: string,
+  tokenEndpoint = `${idp.issuer}/token`,
+): Promise<string> => {
+  const res = await fetch(tokenEndpoint, {
     method: 'POST',
     headers: { authorization: basic(client), 'content-type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams({ grant_type: 'client_credentials', scope, resource }),
@@ -125,13 +131,18 @@ const clientCredentials = async (idp: Idp, client: string, scope: string, resour
 };
 
 /** Authorization code with PKCE, following the redirects by hand (cookies kept) through the test's interaction. */
-const authorizationCode = async (idp: Idp, scope: string, resource: string): Promise<string> => {
+const authorizationCode = async (
+  idp: Idp,
+  scope: string,
+  resource: string,
+  endpoints = { authorization: `${idp.issuer}/auth`, token: `${idp.issuer}/token` },
+): Promise<string> => {
   const { createHash, randomBytes } = await import('node:crypto');
   const verifier = randomBytes(32).toString('base64url');
   const challenge = createHash('sha256').update(verifier).digest('base64url');
   const redirectUri = 'http://127.0.0.1/callback';
   const cookies = new Map<string, string>();
-  let url = `${idp.issuer}/auth?${new URLSearchParams({
+  let url = `${endpoints.authorization}?${new URLSearchParams({
     client_id: 'spa',
     response_type: 'code',
     redirect_uri: redirectUri,
@@ -157,7 +168,7 @@ const authorizationCode = async (idp: Idp, scope: string, resource: string): Pro
     if (next.href.startsWith(redirectUri)) {
       const code = next.searchParams.get('code');
       if (!code) throw new Error(`no code: ${next.href}`);
-      const token = await fetch(`${idp.issuer}/token`, {
+      const token = await fetch(endpoints.token, {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
         body: new URLSearchParams({
@@ -334,6 +345,54 @@ describe('AUTH_MODE=oauth: an OAuth 2.1 resource server', () => {
       expect(res.headers.get('www-authenticate')).toMatch(/^Bearer error="invalid_token", error_description="[^"]+"/);
       expect(((await res.json()) as { error: { message: string } }).error.message).toMatch(reason);
     }
+  });
+
+  it('the discovery a client follows from a 401: WWW-Authenticate → resource metadata → authorization server metadata → token (client credentials, and authorization code with PKCE)', async () => {
+    const refused = await post('/mcp', undefined, callTool('list_collections', {}));
+    expect(refused.status).toBe(401);
+    const metadataUrl = /resource_metadata="([^"]+)"/.exec(refused.headers.get('www-authenticate') ?? '')?.[1];
+    expect(metadataUrl).toBe(`${resource}/.well-known/oauth-protected-resource`);
+    const prm = (await (await fetch(metadataUrl ?? '')).json()) as {
+      resource: string;
+      authorization_servers: string[];
+    };
+    expect(prm.resource).toBe(resource);
+    const issuer = prm.authorization_servers[0] ?? '';
+    expect(issuer).toBe(idp.issuer);
+    // RFC 8414 first, then OpenID Connect discovery (oidc-provider serves the latter).
+    const candidates = [
+      `${issuer}/.well-known/oauth-authorization-server`,
+      `${issuer}/.well-known/openid-configuration`,
+    ];
+    let as: Record<string, unknown> | undefined;
+    for (const candidate of candidates) {
+      const res = await fetch(candidate);
+      if (res.ok) {
+        as = (await res.json()) as Record<string, unknown>;
+        break;
+      }
+    }
+    expect(as).toMatchObject({
+      issuer,
+      token_endpoint: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\//),
+      authorization_endpoint: expect.any(String),
+      code_challenge_methods_supported: expect.arrayContaining(['S256']),
+      grant_types_supported: expect.arrayContaining(['client_credentials', 'authorization_code']),
+    });
+    const tokenEndpoint = String(as?.['token_endpoint']);
+    const viaCredentials = await clientCredentials(idp, 'reader', 'lectern:read', prm.resource, tokenEndpoint);
+    const listed = await post('/mcp', viaCredentials, callTool('list_collections', {}));
+    expect(listed.status).toBe(200);
+    expect(await listed.text()).toContain('read-ok');
+    const viaCode = await authorizationCode(idp, 'lectern:read', prm.resource, {
+      authorization: String(as?.['authorization_endpoint']),
+      token: tokenEndpoint,
+    });
+    expect((await post('/mcp', viaCode, callTool('list_collections', {}))).status).toBe(200);
+    // the user token holds read only: a write tool is 403 insufficient_scope, naming the scope to ask for
+    const denied = await post('/mcp', viaCode, callTool('delete_document', { document_id: 'a_123456' }));
+    expect(denied.status).toBe(403);
+    expect(denied.headers.get('www-authenticate')).toMatch(/^Bearer error="insufficient_scope", scope="lectern:write"/);
   });
 
   it('the MCP SDK client discovers the authorization server from the 401 and signs in (client credentials)', async () => {
