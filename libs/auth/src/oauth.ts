@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
+import { createHash } from 'node:crypto';
 import { createRemoteJWKSet, errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
 import { ALL_SCOPES } from './scopes.js';
 
@@ -25,8 +26,19 @@ export interface OAuthSettings {
   /** Shortest time between two JWKS fetches for an unknown key (default 30 s; rotation is picked up after it). */
   jwksCooldownMs?: number;
   /** Opaque tokens: RFC 7662 introspection (endpoint default: the issuer metadata's), with this client's credentials. */
-  introspection?: { url?: string | undefined; clientId: string; clientSecret: string } | undefined;
+  introspection?:
+    | {
+        url?: string | undefined;
+        clientId: string;
+        clientSecret: string;
+        /** How long an answer is reused (default 30 s; never past the token's `exp`; 0: every request asks). */
+        cacheSeconds?: number | undefined;
+      }
+    | undefined;
 }
+
+/** Most introspection answers held at once (the oldest goes first). */
+const INTROSPECTION_CACHE_ENTRIES = 10_000;
 
 /** Who a valid token speaks for. */
 export interface Principal {
@@ -126,9 +138,32 @@ export const createTokenVerifier = (settings: OAuthSettings): TokenVerifier => {
     },
   });
 
-  const introspect = async (token: string): Promise<TokenCheck> => {
+  /**
+   * Introspection answers by token hash (never the token itself), each until the cache TTL or the token's `exp`,
+   * whichever comes first, so a busy client does not cost one authorization server round trip per request. A
+   * revoked token is refused at the latest `cacheSeconds` later: keep the TTL short. Refusals are cached the same
+   * way (a refused token never becomes valid). Hand-written: a Map with expiry is all it needs.
+   */
+  const cache = new Map<string, { check: TokenCheck; until: number }>();
+  const cacheSeconds = settings.introspection?.cacheSeconds ?? 30;
+  const introspectCached = async (token: string): Promise<TokenCheck> => {
+    const key = createHash('sha256').update(token).digest('base64url');
+    const now = Date.now();
+    const hit = cache.get(key);
+    if (hit && hit.until > now) return hit.check;
+    if (hit) cache.delete(key);
+    const { check, exp } = await introspect(token);
+    const until = Math.min(now + cacheSeconds * 1000, exp === undefined ? Infinity : exp * 1000);
+    if (until > now) {
+      if (cache.size >= INTROSPECTION_CACHE_ENTRIES) cache.delete(cache.keys().next().value as string);
+      cache.set(key, { check, until });
+    }
+    return check;
+  };
+
+  const introspect = async (token: string): Promise<{ check: TokenCheck; exp?: number | undefined }> => {
     const config = settings.introspection;
-    if (!config) return { ok: false, description: 'The access token is not valid' };
+    if (!config) return { check: { ok: false, description: 'The access token is not valid' } };
     const url = config.url ?? (await issuerMetadata()).introspection_endpoint;
     if (!url) throw new Error('no introspection endpoint');
     const res = await fetch(url, {
@@ -143,16 +178,16 @@ export const createTokenVerifier = (settings: OAuthSettings): TokenVerifier => {
     });
     if (!res.ok) throw new Error(`introspection answered ${res.status}`);
     const claims = (await res.json()) as JWTPayload & { active?: boolean; scope?: unknown; client_id?: unknown };
-    if (claims.active !== true) return { ok: false, description: 'The access token is not active' };
+    if (claims.active !== true) return { check: { ok: false, description: 'The access token is not active' } };
+    const exp = typeof claims.exp === 'number' ? claims.exp + settings.clockSkewSeconds : undefined;
+    const refuse = (description: string) => ({ check: { ok: false as const, description }, exp });
     if (claims.iss !== undefined && claims.iss !== settings.issuer)
-      return { ok: false, description: 'The access token is from another issuer' };
+      return refuse('The access token is from another issuer');
     const audiences = claims.aud === undefined ? [] : Array.isArray(claims.aud) ? claims.aud : [claims.aud];
-    if (!audiences.includes(settings.resource))
-      return { ok: false, description: 'The access token is not for this resource (audience)' };
-    const now = Date.now() / 1000;
-    if (typeof claims.exp === 'number' && claims.exp + settings.clockSkewSeconds < now)
-      return { ok: false, description: 'The access token expired' };
-    return accept(claims);
+    if (!audiences.includes(settings.resource)) return refuse('The access token is not for this resource (audience)');
+    if (exp !== undefined && exp < Date.now() / 1000)
+      return { check: { ok: false, description: 'The access token expired' } };
+    return { check: accept(claims), exp };
   };
 
   const metadataUrl = new URL(protectedResourceMetadataPath(settings.resource), settings.resource).href;
@@ -160,7 +195,8 @@ export const createTokenVerifier = (settings: OAuthSettings): TokenVerifier => {
   return {
     metadataUrl,
     verify: async (token) => {
-      if (!looksLikeJwt(token)) return introspect(token);
+      if (!looksLikeJwt(token))
+        return settings.introspection ? introspectCached(token) : introspect(token).then((r) => r.check);
       try {
         const { payload } = await jwtVerify(token, await keySet(), {
           issuer: settings.issuer,
@@ -194,6 +230,7 @@ export interface AuthEnv {
   OAUTH_INTROSPECTION_URL?: string | undefined;
   OAUTH_INTROSPECTION_CLIENT_ID?: string | undefined;
   OAUTH_INTROSPECTION_CLIENT_SECRET?: string | undefined;
+  OAUTH_INTROSPECTION_CACHE_S?: number | undefined;
 }
 
 /** `AUTH_MODE=oauth`'s settings (undefined in the other modes); an `AuthConfigError` names what is missing. */
@@ -239,6 +276,7 @@ const oauthSettingsOf = (env: AuthEnv): OAuthSettings => {
             url: env.OAUTH_INTROSPECTION_URL,
             clientId: env.OAUTH_INTROSPECTION_CLIENT_ID,
             clientSecret: env.OAUTH_INTROSPECTION_CLIENT_SECRET,
+            cacheSeconds: env.OAUTH_INTROSPECTION_CACHE_S,
           }
         : undefined,
   };

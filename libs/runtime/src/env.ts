@@ -93,6 +93,8 @@ export const commonEnvShape = {
   OAUTH_INTROSPECTION_URL: envUrl(),
   OAUTH_INTROSPECTION_CLIENT_ID: envString(),
   OAUTH_INTROSPECTION_CLIENT_SECRET: envString(),
+  /** How long an introspection answer is reused, seconds (never past the token's `exp`; 0: not cached). */
+  OAUTH_INTROSPECTION_CACHE_S: envInt(30, 0, 300),
   /** `true`: listening beyond loopback (HOST) without any credential is intended; otherwise the service refuses to start. */
   LECTERN_ALLOW_NO_AUTH: envBool(false),
   /** Which mupdf reads PDFs: the native addon over Debian's libmupdf when built (`auto`), or the WASM build. */

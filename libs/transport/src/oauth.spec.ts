@@ -57,6 +57,9 @@ const startIdp = async (keys: JWK[], port = 0): Promise<Idp> => {
       confidential('writer', 'lectern:read lectern:write'),
       confidential('admin', ALL),
       confidential('short', ALL),
+      confidential('opaque-reader', 'lectern:read'),
+      confidential('opaque-short', ALL),
+      confidential('rs', 'lectern:read'),
       {
         client_id: 'spa',
         token_endpoint_auth_method: 'none',
@@ -80,8 +83,8 @@ const startIdp = async (keys: JWK[], port = 0): Promise<Idp> => {
         getResourceServerInfo: (_ctx, resource, client) => ({
           scope: ALL,
           audience: resource,
-          accessTokenFormat: 'jwt',
-          accessTokenTTL: client.clientId === 'short' ? 1 : 300,
+          accessTokenFormat: client.clientId.startsWith('opaque') ? 'opaque' : 'jwt',
+          accessTokenTTL: client.clientId.endsWith('short') ? 1 : 300,
           jwt: { sign: { alg: 'RS256' } },
         }),
       },
@@ -431,5 +434,84 @@ describe('AUTH_MODE=oauth: an OAuth 2.1 resource server', () => {
     expect(res.status).toBe(200);
     // A token signed with the retired key no longer verifies.
     expect((await post('/mcp', before, callTool('list_collections', {}))).status).toBe(401);
+  });
+});
+
+describe('AUTH_MODE=oauth with RFC 7662 introspection: opaque access tokens', () => {
+  let idp: Idp;
+  let app: FastifyInstance;
+  let resource: string;
+  let introspections = 0;
+
+  beforeAll(async () => {
+    idp = await startIdp([await signingKey('k1')]);
+    idp.server.prependListener('request', (req) => {
+      if (req.method === 'POST' && req.url?.startsWith('/token/introspection')) introspections += 1;
+    });
+    const probe = createHttpApp({ service: 'p', logger: silentLogger(), apiKey: undefined });
+    const port = Number(new URL(await listenOnFreePort(probe)).port);
+    await probe.close();
+    resource = `http://127.0.0.1:${port}`;
+    app = createHttpApp({
+      service: 'introspection-test',
+      logger: silentLogger(),
+      apiKey: undefined,
+      // the endpoint comes from the issuer's metadata; answers are reused for 60 s, never past the token's exp
+      oauth: {
+        issuer: idp.issuer,
+        resource,
+        clockSkewSeconds: 0,
+        introspection: { clientId: 'rs', clientSecret: 'rs-secret-0123456789', cacheSeconds: 60 },
+      },
+      originPolicy: { allowedHosts: ['127.0.0.1'] },
+    });
+    mountMcp(app, { name: 'introspection-test', version: '0', tools });
+    await app.listen({ port, host: '127.0.0.1' });
+  }, 30_000);
+
+  afterAll(async () => {
+    await app?.close();
+    await idp?.close();
+  });
+
+  const call = (token: string, name: string, args: Record<string, unknown>) =>
+    fetch(`${resource}/mcp`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        authorization: `Bearer ${token}`,
+      },
+      body: callTool(name, args),
+    });
+
+  it('an opaque token from the provider is introspected at its real endpoint; scopes apply; the answer is cached', async () => {
+    const token = await clientCredentials(idp, 'opaque-reader', 'lectern:read', resource);
+    expect(token.split('.')).toHaveLength(1); // not a JWT
+    const before = introspections;
+    const read = await call(token, 'list_collections', {});
+    expect(read.status).toBe(200);
+    expect(await read.text()).toContain('read-ok');
+    const write = await call(token, 'delete_document', { document_id: 'a_123456' });
+    expect(write.status).toBe(403);
+    expect(write.headers.get('www-authenticate')).toMatch(/error="insufficient_scope", scope="lectern:write"/);
+    expect((await call(token, 'list_collections', {})).status).toBe(200);
+    expect(introspections - before).toBe(1); // three requests, one introspection
+  });
+
+  it('refuses an opaque token for another resource, an unknown one, and one past its exp despite the cache', async () => {
+    const elsewhere = await clientCredentials(idp, 'opaque-reader', 'lectern:read', 'http://elsewhere.example');
+    const foreign = await call(elsewhere, 'list_collections', {});
+    expect(foreign.status).toBe(401);
+    expect(((await foreign.json()) as { error: { message: string } }).error.message).toMatch(/not for this resource/);
+    const unknown = await call('not-a-token-the-provider-issued', 'list_collections', {});
+    expect(unknown.status).toBe(401);
+    expect(((await unknown.json()) as { error: { message: string } }).error.message).toMatch(/not active/);
+    const short = await clientCredentials(idp, 'opaque-short', ALL, resource);
+    expect((await call(short, 'list_collections', {})).status).toBe(200);
+    await new Promise((r) => setTimeout(r, 2_100)); // the token's 1 s life; the cache's 60 s do not outlive it
+    const expired = await call(short, 'list_collections', {});
+    expect(expired.status).toBe(401);
+    expect(expired.headers.get('www-authenticate')).toMatch(/^Bearer error="invalid_token"/);
   });
 });
