@@ -34,12 +34,31 @@ export interface McpServerOptions {
 
 type JsonSchemaObject = { type: 'object'; [key: string]: unknown };
 
+/**
+ * zod's `.int()` advertises `minimum: -9007199254740991` / `maximum: 9007199254740991` (Number.MAX_SAFE_INTEGER):
+ * bounds that say nothing a JSON integer does not, 52 copies of them in document-store-mcp's `tools/list` alone.
+ * They are dropped from the advertised schema only; the server still checks every argument with the zod schema
+ * itself (`runTool`), so nothing is weakened. Any other bound (a real limit of a contract) is kept. Hand-written:
+ * zod's `override` hook would be per call site; this walks the finished JSON once per server.
+ */
+const dropSafeIntegerBounds = (node: unknown): unknown => {
+  if (Array.isArray(node)) return node.map(dropSafeIntegerBounds);
+  if (typeof node !== 'object' || node === null) return node;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) {
+    if ((key === 'maximum' || key === 'exclusiveMaximum') && value === Number.MAX_SAFE_INTEGER) continue;
+    if ((key === 'minimum' || key === 'exclusiveMinimum') && value === Number.MIN_SAFE_INTEGER) continue;
+    out[key] = dropSafeIntegerBounds(value);
+  }
+  return out;
+};
+
 const toJsonSchema = (schema: z.ZodType, io: 'input' | 'output'): JsonSchemaObject => {
   const { $schema: _ignored, ...json } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Record<
     string,
     unknown
   >;
-  return { ...json, type: 'object' };
+  return { ...(dropSafeIntegerBounds(json) as Record<string, unknown>), type: 'object' };
 };
 
 /** `tools/list` entries, generated once from the contracts (input, output, annotations). */
