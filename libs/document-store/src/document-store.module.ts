@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
+import { documentResources } from './document-resources.js';
 import { sciragTools } from '@lectern/contracts';
 import type { ScannedPdfPolicy } from '@lectern/ingestion';
 import {
@@ -73,6 +74,7 @@ export const documentStoreMcpService = (deps?: DocumentStoreDeps, timeouts: McpT
     '(page numbers), read them, and store/query citable chunks in per-project collections.',
   tools: documentStoreToolRegistrations(deps),
   deadlines: toolDeadlines(['ingest_document', 'store_document_chunks'], timeouts, deps?.ingestTimeoutMs),
+  resources: deps ? documentResources(deps) : undefined,
 });
 
 /**

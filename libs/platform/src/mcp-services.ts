@@ -4,6 +4,7 @@ import {
   DEFAULT_TOOL_DEADLINE_MS,
   notImplemented,
   toolDeadlineMs,
+  type McpResourceProvider,
   type ToolDeadlines,
   type ToolRegistration,
 } from '@lectern/transport';
@@ -19,6 +20,8 @@ export interface McpService {
   instructions: string;
   tools: ToolRegistration[];
   deadlines: ToolDeadlines;
+  /** MCP resources (issue 30), when the service offers any. */
+  resources?: McpResourceProvider | undefined;
 }
 
 /** The deadlines a service's tools get: `toolMs` (MCP_TOOL_TIMEOUT_S) for most, `ingestMs` for its ingest tools. */

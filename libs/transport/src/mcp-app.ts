@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import { createMcpServerFactory } from './mcp-server-factory.js';
 import { registerLegacySse } from './legacy-sse.route.js';
 import { registerStreamableHttp, type McpSessionMode } from './streamable-http.route.js';
+import type { McpResourceProvider } from './mcp-resources.js';
 import type { ToolDeadlines } from './tool-deadline.js';
 import type { ToolRegistration } from './tool-registration.js';
 
@@ -17,6 +18,8 @@ export interface MountMcpOptions {
   /** Each tool's deadline (ms); see `createMcpServerFactory`. */
   deadlines?: ToolDeadlines;
   sessionMode?: McpSessionMode;
+  /** MCP resources (issue 30); they need the read scope in OAuth mode, as every request but a tool call does. */
+  resources?: McpResourceProvider | undefined;
 }
 
 export { MCP_PATHS } from './origin-guard.js';
@@ -54,6 +57,7 @@ export const mountMcp = (app: FastifyInstance, options: MountMcpOptions): (() =>
     metrics: app.metrics,
     ...(options.deadlines ? { deadlines: options.deadlines } : {}),
     inflight: app.inflight,
+    ...(options.resources ? { resources: options.resources } : {}),
   });
   // OAuth mode: a tool call needs its tool's scope (the request's principal was set by the auth hook).
   const scopes = new Map(options.tools.map((t) => [t.definition.name, toolScope(t.definition)] as const));

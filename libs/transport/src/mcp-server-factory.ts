@@ -4,8 +4,11 @@ import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv
 import {
   CallToolRequestSchema,
   ErrorCode,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
   McpError,
+  ReadResourceRequestSchema,
   type CallToolRequest,
   type CallToolResult,
   type ServerNotification,
@@ -13,7 +16,9 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from 'pino';
 import { z } from 'zod';
+import { AppError } from '@lectern/contracts';
 import { InflightWork } from './inflight.js';
+import type { McpResourceProvider } from './mcp-resources.js';
 import type { ServiceMetrics } from './metrics.js';
 import { runTool } from './run-tool.js';
 import { callDeadlineMs, runWithDeadline, timeoutCode, toolDeadlineMs, type ToolDeadlines } from './tool-deadline.js';
@@ -30,7 +35,22 @@ export interface McpServerOptions {
   deadlines?: ToolDeadlines;
   /** Where tool calls register, so that shutdown aborts them (the HTTP app's; default: one of this factory's own). */
   inflight?: InflightWork;
+  /** MCP resources (listing, templates, reads); absent: the server offers none. */
+  resources?: McpResourceProvider;
 }
+
+/** MCP's "resource not found" JSON-RPC error code (specification, Resources: Error Handling). */
+const RESOURCE_NOT_FOUND = -32002;
+
+/** An `AppError` of a resource or prompt handler as a JSON-RPC error: the client message only, the code in `data`. */
+export const toMcpError = (error: unknown): McpError => {
+  if (error instanceof McpError) return error;
+  if (error instanceof AppError) {
+    const code = error.code.endsWith('_not_found') ? RESOURCE_NOT_FOUND : ErrorCode.InvalidParams;
+    return new McpError(code, error.message, { code: error.code });
+  }
+  return new McpError(ErrorCode.InternalError, 'Internal error');
+};
 
 type JsonSchemaObject = { type: 'object'; [key: string]: unknown };
 
@@ -153,7 +173,11 @@ export const createMcpServerFactory = (options: McpServerOptions): McpServerFact
     const server = new Server(
       { name: options.name, version: options.version },
       {
-        capabilities: { tools: { listChanged: false }, logging: {} },
+        capabilities: {
+          tools: { listChanged: false },
+          logging: {},
+          ...(options.resources ? { resources: { listChanged: false } } : {}),
+        },
         instructions: options.instructions,
         jsonSchemaValidator,
       },
@@ -166,6 +190,32 @@ export const createMcpServerFactory = (options: McpServerOptions): McpServerFact
         sendNotification: (n) => extra.sendNotification(n),
       }),
     );
+    const resources = options.resources;
+    if (resources) {
+      const guarded =
+        <T>(run: (signal: AbortSignal) => Promise<T>) =>
+        async (signal: AbortSignal): Promise<T> => {
+          try {
+            return await run(signal);
+          } catch (error) {
+            if (!(error instanceof AppError) && !(error instanceof McpError))
+              options.log.error({ err: error }, 'resource request failed');
+            throw toMcpError(error);
+          }
+        };
+      server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({
+        resourceTemplates: resources.templates,
+      }));
+      server.setRequestHandler(ListResourcesRequestSchema, (request, extra) =>
+        guarded(async (signal) => {
+          const page = await resources.list(request.params?.cursor, signal);
+          return { resources: page.resources, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
+        })(extra.signal),
+      );
+      server.setRequestHandler(ReadResourceRequestSchema, (request, extra) =>
+        guarded(async (signal) => ({ contents: await resources.read(request.params.uri, signal) }))(extra.signal),
+      );
+    }
     return server;
   };
   return Object.assign(makeServer, { callTool });

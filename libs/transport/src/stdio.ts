@@ -3,6 +3,7 @@ import type { Readable, Writable } from 'node:stream';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Logger } from 'pino';
 import { createMcpServerFactory } from './mcp-server-factory.js';
+import type { McpResourceProvider } from './mcp-resources.js';
 import { connectGuarded } from './request-guard.js';
 import type { ToolDeadlines } from './tool-deadline.js';
 import type { ToolRegistration } from './tool-registration.js';
@@ -12,6 +13,8 @@ export interface ServeStdioOptions {
   version: string;
   instructions?: string;
   tools: readonly ToolRegistration[];
+  /** MCP resources, as on HTTP. */
+  resources?: McpResourceProvider | undefined;
   /** Each tool's deadline (ms); see `createMcpServerFactory`. */
   deadlines?: ToolDeadlines;
   /** Must not write to `stdout` (the protocol stream): log to stderr. */
@@ -35,6 +38,7 @@ export const serveStdio = async (options: ServeStdioOptions): Promise<void> => {
     tools: options.tools,
     log: options.log,
     ...(options.deadlines ? { deadlines: options.deadlines } : {}),
+    ...(options.resources ? { resources: options.resources } : {}),
   })();
   const transport = new StdioServerTransport(stdin, stdout);
   const closed = new Promise<void>((resolve) => {
