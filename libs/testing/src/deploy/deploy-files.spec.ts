@@ -390,6 +390,15 @@ describe('deploy/k8s (kustomize base + example overlay)', () => {
     for (const d of lecternDeployments)
       expect(templateOf(d).metadata?.labels?.['app.kubernetes.io/part-of']).toBe('lectern');
     expect(read('README.md')).toContain('__meta_kubernetes_pod_label_app_kubernetes_io_part_of], regex: lectern');
+    // the job scrapes with the metrics token, which every Lectern pod reads from the Secret (optional: /metrics then
+    // takes the key), not with the full key
+    expect(read('README.md')).toContain('credentials_file: /etc/prometheus/secrets/lectern-secrets/METRICS_TOKEN }');
+    for (const c of lecternContainers())
+      expect(c.env?.find((e) => e.name === 'METRICS_TOKEN')?.valueFrom?.secretKeyRef).toEqual({
+        name: 'lectern-secrets',
+        key: 'METRICS_TOKEN',
+        optional: true,
+      });
     const config = byKind('ConfigMap').find((c) => c.metadata.name === 'lectern-config')!;
     const allowed = (config['data'] as Record<string, string>)['MCP_ALLOWED_HOSTS']!.split(',').map((h) => h.trim());
     for (const service of ['document-store-mcp', 'policy-kb-mcp', 'extraction-api'])
