@@ -422,6 +422,10 @@ describe('deploy/k8s (kustomize base + example overlay)', () => {
     // the job scrapes with the metrics token, which every Lectern pod reads from the Secret (optional: /metrics then
     // takes the key), not with the full key
     expect(read('README.md')).toContain('credentials_file: /etc/prometheus/secrets/lectern-secrets/METRICS_TOKEN }');
+    // the console serves no /metrics: the job drops it by the label its pods carry
+    expect(read('README.md')).toContain(
+      '[__meta_kubernetes_pod_label_app_kubernetes_io_name], regex: console, action: drop',
+    );
     for (const c of lecternContainers())
       expect(c.env?.find((e) => e.name === 'METRICS_TOKEN')?.valueFrom?.secretKeyRef).toEqual({
         name: 'lectern-secrets',
