@@ -25,6 +25,7 @@ export const buildApp = (deps: ConverterDeps): FastifyInstance => {
     service: 'converter',
     logger: deps.logger,
     apiKey: restApiKey(config),
+    metricsToken: config.METRICS_TOKEN,
     originPolicy: { allowedHosts: config.MCP_ALLOWED_HOSTS, allowedOrigins: config.MCP_ALLOWED_ORIGINS },
     oauth: oauthSettings(config),
     ...(deps.dependencies ? { dependencies: deps.dependencies } : {}),

@@ -13,6 +13,7 @@ const start = async () => {
     host: config.HOST,
     keys: [['MCP_API_KEY', config.MCP_API_KEY]],
     allowNoAuth: config.LECTERN_ALLOW_NO_AUTH,
+    tokens: [['METRICS_TOKEN', config.METRICS_TOKEN]],
     otherCredential: config.AUTH_MODE === 'oauth',
     authEnv: config,
   });

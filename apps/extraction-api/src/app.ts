@@ -44,6 +44,7 @@ export const buildApp = (deps: ExtractionDeps): FastifyInstance => {
     service: 'extraction-api',
     logger: deps.logger,
     apiKey: restApiKey(config),
+    metricsToken: config.METRICS_TOKEN,
     originPolicy: { allowedHosts: config.MCP_ALLOWED_HOSTS, allowedOrigins: config.MCP_ALLOWED_ORIGINS },
     oauth: oauthSettings(config),
     ...(deps.dependencies ? { dependencies: deps.dependencies } : {}),

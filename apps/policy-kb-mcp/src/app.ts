@@ -34,6 +34,7 @@ export const buildApp = (deps: PolicyKbDeps): FastifyInstance => {
     service: service.name,
     logger: deps.logger,
     apiKey: config.MCP_API_KEY,
+    metricsToken: config.METRICS_TOKEN,
     originPolicy: { allowedHosts: config.MCP_ALLOWED_HOSTS, allowedOrigins: config.MCP_ALLOWED_ORIGINS },
     oauth: oauthSettings(config),
     // the admin API's changes (a policy, its revisions) need lectern:admin; its reads lectern:read

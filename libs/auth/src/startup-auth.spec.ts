@@ -61,6 +61,24 @@ describe('startup key rules (issue 27)', () => {
     ).toEqual([]);
   });
 
+  it('checks METRICS_TOKEN like a key, but a metrics token alone is no credential beyond loopback', () => {
+    expect(
+      startupAuthProblems({
+        host: '127.0.0.1',
+        keys: [['MCP_API_KEY', GOOD]],
+        tokens: [['METRICS_TOKEN', 'change-me-metrics']],
+        allowNoAuth: false,
+      }),
+    ).toEqual([expect.stringMatching(/^METRICS_TOKEN: a placeholder/)]);
+    const open = startupAuthProblems({
+      host: '0.0.0.0',
+      keys: [['MCP_API_KEY', undefined]],
+      tokens: [['METRICS_TOKEN', GOOD]],
+      allowNoAuth: false,
+    });
+    expect(open).toEqual([expect.stringMatching(/^MCP_API_KEY: required when listening beyond loopback/)]);
+  });
+
   it('lists every problem', () => {
     expect(
       startupAuthProblems({

@@ -28,6 +28,8 @@ export interface StartupAuthFacts {
   keys: ReadonlyArray<readonly [name: string, value: string | undefined]>;
   /** `LECTERN_ALLOW_NO_AUTH=true`: listening beyond loopback without any credential is intended. */
   allowNoAuth: boolean;
+  /** Tokens checked like keys (no placeholder, long enough) that open one route only (`METRICS_TOKEN`): no credential. */
+  tokens?: ReadonlyArray<readonly [name: string, value: string | undefined]>;
   /** Another credential is required instead of a key (`AUTH_MODE=oauth`): no key needed. */
   otherCredential?: boolean;
   /** `AUTH_MODE` and the OAuth variables, checked against the keys (`authModeProblems`). */
@@ -41,7 +43,7 @@ export interface StartupAuthFacts {
  */
 export const startupAuthProblems = (facts: StartupAuthFacts): string[] => {
   const problems: string[] = [];
-  for (const [name, value] of facts.keys) {
+  for (const [name, value] of [...facts.keys, ...(facts.tokens ?? [])]) {
     if (value === undefined || value === '') continue;
     if (isPlaceholderKey(value))
       problems.push(`${name}: a placeholder value, not a key; set a long random string (e.g. openssl rand -hex 32)`);

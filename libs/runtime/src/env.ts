@@ -76,6 +76,8 @@ export const commonEnvShape = {
   /** Listen address: loopback by default; containers set 0.0.0.0 (and should set MCP_API_KEY). */
   HOST: z.preprocess(blankToUndefined, z.string().default('127.0.0.1')),
   MCP_API_KEY: envString(),
+  /** A bearer token that opens `GET /metrics` only (Prometheus), so the scrape job holds no full key. */
+  METRICS_TOKEN: envString(),
   /**
    * How requests authenticate: `key` (a bearer key, `MCP_API_KEY` or the service's own), `oauth` (OAuth 2.1 access
    * tokens: the service is a resource server, issue 30), `none`. Unset: `key` when a key is set, else `none`.

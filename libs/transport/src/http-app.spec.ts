@@ -92,6 +92,45 @@ describe('the link to the source (AGPL-3.0 §13)', () => {
   });
 });
 
+describe('METRICS_TOKEN: a token for GET /metrics alone', () => {
+  const bearer = (token: string) => ({ headers: { authorization: `Bearer ${token}` } });
+
+  it('opens /metrics (the key still does) and nothing else; a wrong token is refused', async () => {
+    const app = createHttpApp({
+      service: 'metrics-token-test',
+      logger: pino({ level: 'silent' }),
+      apiKey: 'the-full-service-key',
+      metricsToken: 'scrape-only-token-123',
+    });
+    app.get('/work', async () => ({ done: true }));
+    const base = await listenOnFreePort(app);
+    const scraped = await fetch(`${base}/metrics`, bearer('scrape-only-token-123'));
+    expect(scraped.status).toBe(200);
+    expect(await scraped.text()).toMatch(/^# HELP /m);
+    expect((await fetch(`${base}/metrics`, bearer('the-full-service-key'))).status).toBe(200);
+    const wrong = await fetch(`${base}/metrics`, bearer('not-the-token-at-all'));
+    expect(wrong.status).toBe(401);
+    expect(await wrong.json()).toEqual({ error: { code: 'unauthorized', message: 'Invalid bearer token' } });
+    expect((await fetch(`${base}/metrics`)).status).toBe(401);
+    expect((await fetch(`${base}/work`, bearer('scrape-only-token-123'))).status).toBe(401);
+    expect((await fetch(`${base}/work`, bearer('the-full-service-key'))).status).toBe(200);
+    await app.close();
+  });
+
+  it('is required for /metrics even on a service with no key', async () => {
+    const app = createHttpApp({
+      service: 'metrics-token-test',
+      logger: pino({ level: 'silent' }),
+      apiKey: undefined,
+      metricsToken: 'scrape-only-token-123',
+    });
+    const base = await listenOnFreePort(app);
+    expect((await fetch(`${base}/metrics`)).status).toBe(401);
+    expect((await fetch(`${base}/metrics`, bearer('scrape-only-token-123'))).status).toBe(200);
+    await app.close();
+  });
+});
+
 describe('GET /openapi.json and /docs', () => {
   it('answer without a token on an authenticated service, and the document is valid OpenAPI 3', async () => {
     const app = createHttpApp({ service: 'openapi-test', logger: pino({ level: 'silent' }), apiKey: 'secret-token' });

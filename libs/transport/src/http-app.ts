@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 import { AppError, CommonErrorCodes } from '@lectern/contracts';
 import {
+  AuthMessages,
+  checkAuthorization,
   createTokenVerifier,
   installBearerAuth,
   installOAuth,
@@ -10,7 +12,7 @@ import {
 } from '@lectern/auth';
 import { sourceUrl } from '@lectern/runtime';
 import cors from '@fastify/cors';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { InflightWork } from './inflight.js';
 import { ServiceMetrics } from './metrics.js';
@@ -37,6 +39,12 @@ export interface HttpAppOptions {
   /** OAuth mode: the routes that need `lectern:admin` (policy-kb-mcp: changes under `/api/policies`). */
   adminRoute?: (method: string, route: string) => boolean;
   metrics?: ServiceMetrics;
+  /**
+   * `METRICS_TOKEN`: a bearer token that opens `GET /metrics` and nothing else, so a Prometheus scrape job needs no
+   * full key. `/metrics` then also takes the service's key (bearer mode); in OAuth mode only this token. Unset: `/metrics`
+   * is behind the same credential as every other route.
+   */
+  metricsToken?: string | undefined;
   /**
    * `MCP_ALLOWED_HOSTS` / `MCP_ALLOWED_ORIGINS` (default: loopback names on the listen port): checked on the MCP
    * endpoints, on every state-changing request, and on every request when no credential is required
@@ -142,7 +150,12 @@ export const createHttpApp = (options: HttpAppOptions): FastifyInstance => {
 
   // Where the OpenAPI document and page are served (default `/openapi.json` and `/docs`; policy-kb-mcp: under `/api`).
   const docs = options.openapi?.paths ?? OPENAPI_PATHS;
-  const open = { exemptPaths: [...PROBE_PATHS, docs.json, docs.page], exemptRoutePrefixes: [`${docs.page}/`] };
+  const metricsToken = options.metricsToken?.trim() || undefined;
+  // With a metrics token, `/metrics` is checked by its own route (below), which takes that token or the key.
+  const open = {
+    exemptPaths: [...PROBE_PATHS, docs.json, docs.page, ...(metricsToken ? ['/metrics'] : [])],
+    exemptRoutePrefixes: [`${docs.page}/`],
+  };
   if (options.oauth) {
     const adminRoute = options.adminRoute ?? (() => false);
     installOAuth(app, {
@@ -170,7 +183,28 @@ export const createHttpApp = (options: HttpAppOptions): FastifyInstance => {
     registerProbes(scope, options.dependencies ?? []);
     scope.get(
       '/metrics',
-      { schema: { summary: 'Prometheus metrics (text exposition format)' } },
+      {
+        schema: { summary: 'Prometheus metrics (text exposition format)' },
+        ...(metricsToken
+          ? {
+              onRequest: async (request: FastifyRequest, reply: FastifyReply) => {
+                const header = request.headers.authorization;
+                const decision = checkAuthorization(header, metricsToken);
+                if (decision.ok) return;
+                // the full key opens it too (bearer mode); an OAuth token does not (scrape with the metrics token)
+                if (options.apiKey && !options.oauth && checkAuthorization(header, options.apiKey).ok) return;
+                request.log.warn(
+                  { event: 'auth_failed', reason: decision.reason, client_ip: request.ip, path: '/metrics' },
+                  'authentication failed',
+                );
+                return reply
+                  .code(401)
+                  .header('www-authenticate', 'Bearer')
+                  .send({ error: { code: 'unauthorized', message: AuthMessages[decision.reason] } });
+              },
+            }
+          : {}),
+      },
       async (_request, reply) => {
         reply.header('content-type', metrics.registry.contentType);
         return metrics.registry.metrics();

@@ -99,7 +99,8 @@ describe('docker-compose.yml', () => {
   const parsed = YAML.parse(text, { merge: true }) as unknown;
   const compose = parsed as ComposeFile;
   const services = compose.services;
-  const lectern = Object.entries(services).filter(([, s]) => s.build);
+  // the services built from this repository; the console (a UI holding no key and no state) is checked on its own
+  const lectern = Object.entries(services).filter(([name, s]) => s.build && name !== 'console');
 
   it("is valid against the Compose specification's JSON schema", () => {
     const validate = composeValidator();
@@ -132,6 +133,7 @@ describe('docker-compose.yml', () => {
       expect(s.healthcheck.test.length).toBeGreaterThan(1);
     }
     expect(Object.keys(services).sort()).toEqual([
+      'console',
       'converter',
       'converter-api',
       'document-store-mcp',
@@ -177,6 +179,29 @@ describe('docker-compose.yml', () => {
     expect(services['qdrant']!.environment?.['QDRANT__SERVICE__API_KEY']).toMatch(/^\$\{QDRANT_API_KEY:\?/);
     expect(services['redis']!.command).toEqual(expect.arrayContaining(['--appendonly', 'yes']));
     expect(services['converter-api']!.environment?.['CONVERTER_CONCURRENCY']).toBe('0');
+  });
+
+  it('runs the console on 3000, holding no key, pointed at the services by their compose names', () => {
+    const console = services['console']!;
+    expect(console.command).toEqual(['dist/apps/console/src/main.cjs']);
+    expect(existsSync(join(root, 'apps/console/src/main.ts'))).toBe(true);
+    expect(console.ports).toEqual(['${CONSOLE_HOST_PORT:-3000}:3000']);
+    expect(console.environment?.['LECTERN_HEALTH_PORT']).toBe(console.environment?.['CONSOLE_PORT']);
+    expect(console.environment?.['MCP_API_KEY']).toBeUndefined();
+    expect(console.healthcheck.test).toEqual(['CMD', 'node', 'deploy/healthcheck.mjs']);
+    for (const [variable, service] of [
+      ['CONSOLE_CONVERTER_URL', 'converter-api'],
+      ['CONSOLE_DOCUMENT_STORE_URL', 'document-store-mcp'],
+      ['CONSOLE_POLICY_KB_URL', 'policy-kb-mcp'],
+      ['CONSOLE_EXTRACTION_API_URL', 'extraction-api'],
+    ] as const) {
+      const url = new URL(String(console.environment?.[variable]));
+      expect({ variable, host: url.hostname }).toEqual({ variable, host: service });
+      expect(Object.keys(console.depends_on ?? {})).toContain(service);
+      // the services accept the Host the console's proxy sends
+      const allowed = String(services[service]!.environment?.['MCP_ALLOWED_HOSTS']);
+      expect(allowed).toMatch(new RegExp(`[-:,]${service}[,}]`));
+    }
   });
 
   it('passes every documented variable through, and .env.example documents every one it reads', () => {
@@ -242,11 +267,14 @@ interface Container {
   livenessProbe?: { httpGet?: { path: string }; initialDelaySeconds?: number };
   resources?: { limits?: { memory?: string } };
   volumeMounts?: Array<{ name: string; mountPath: string }>;
+  ports?: Array<{ name?: string; containerPort: number }>;
+  securityContext?: { readOnlyRootFilesystem?: boolean };
 }
 interface PodTemplate {
   metadata?: { labels?: Record<string, string> };
   spec: {
     affinity?: unknown;
+    securityContext?: { runAsNonRoot?: boolean };
     containers: Container[];
     volumes?: Array<{ name: string; emptyDir?: object; persistentVolumeClaim?: { claimName: string } }>;
   };
@@ -256,7 +284,8 @@ const templateOf = (m: Manifest): PodTemplate => (m['spec'] as { template: PodTe
 describe('deploy/k8s (kustomize base + example overlay)', () => {
   const { renderer, manifests } = renderKustomization(join(root, 'deploy/k8s/overlays/example'));
   const byKind = (kind: string): Manifest[] => manifests.filter((m) => m.kind === kind);
-  const lecternDeployments = byKind('Deployment');
+  // the services; the console (a UI holding no key and no state) is checked on its own
+  const lecternDeployments = byKind('Deployment').filter((d) => d.metadata.name !== 'console');
   const lecternContainers = (): Container[] => lecternDeployments.flatMap((d) => templateOf(d).spec.containers);
 
   it(`renders (${renderer}), and every manifest is valid against the Kubernetes 1.34 API's schemas`, async () => {
@@ -390,10 +419,56 @@ describe('deploy/k8s (kustomize base + example overlay)', () => {
     for (const d of lecternDeployments)
       expect(templateOf(d).metadata?.labels?.['app.kubernetes.io/part-of']).toBe('lectern');
     expect(read('README.md')).toContain('__meta_kubernetes_pod_label_app_kubernetes_io_part_of], regex: lectern');
+    // the job scrapes with the metrics token, which every Lectern pod reads from the Secret (optional: /metrics then
+    // takes the key), not with the full key
+    expect(read('README.md')).toContain('credentials_file: /etc/prometheus/secrets/lectern-secrets/METRICS_TOKEN }');
+    // the console serves no /metrics: the job drops it by the label its pods carry
+    expect(read('README.md')).toContain(
+      '[__meta_kubernetes_pod_label_app_kubernetes_io_name], regex: console, action: drop',
+    );
+    for (const c of lecternContainers())
+      expect(c.env?.find((e) => e.name === 'METRICS_TOKEN')?.valueFrom?.secretKeyRef).toEqual({
+        name: 'lectern-secrets',
+        key: 'METRICS_TOKEN',
+        optional: true,
+      });
     const config = byKind('ConfigMap').find((c) => c.metadata.name === 'lectern-config')!;
     const allowed = (config['data'] as Record<string, string>)['MCP_ALLOWED_HOSTS']!.split(',').map((h) => h.trim());
     for (const service of ['document-store-mcp', 'policy-kb-mcp', 'extraction-api'])
       expect(allowed).toEqual(expect.arrayContaining([service, `${service}.lectern.svc.cluster.local`]));
+  });
+
+  it('runs the console: Deployment, Service, PDB, probes on /health, non-root, no Secret, a NetworkPolicy on its port only', () => {
+    const deployment = byKind('Deployment').find((d) => d.metadata.name === 'console')!;
+    expect(deployment).toBeDefined();
+    const pod = templateOf(deployment);
+    expect(pod.metadata?.labels?.['app.kubernetes.io/part-of']).toBe('lectern');
+    const [c] = pod.spec.containers;
+    expect(c!.args).toEqual(['dist/apps/console/src/main.cjs']);
+    const version = (JSON.parse(read('package.json')) as { version: string }).version;
+    expect(c!.image).toBe(`registry.example.com/lectern:${version}`);
+    for (const probe of [c!.startupProbe, c!.readinessProbe, c!.livenessProbe])
+      expect(probe?.httpGet).toEqual({ path: '/health', port: 'http' });
+    expect(c!.ports).toEqual([{ name: 'http', containerPort: 3000 }]);
+    expect(c!.env?.find((e) => e.name === 'CONSOLE_PORT')?.value).toBe('3000');
+    expect(c!.env?.filter((e) => e.valueFrom?.secretKeyRef)).toEqual([]);
+    expect(c!.securityContext?.readOnlyRootFilesystem).toBe(true);
+    expect(pod.spec.securityContext?.runAsNonRoot).toBe(true);
+    const urls = (c!.env ?? []).filter((e) => /^CONSOLE_.*_URL$/.test(e.name)).map((e) => new URL(e.value!).hostname);
+    const serviceNames = new Set(byKind('Service').map((s) => s.metadata.name));
+    expect(urls).toHaveLength(4);
+    for (const host of urls) expect({ host, service: serviceNames.has(host) }).toEqual({ host, service: true });
+    expect(serviceNames.has('console')).toBe(true);
+    const pdb = byKind('PodDisruptionBudget').find((p) => p.metadata.name === 'console');
+    expect(pdb).toBeDefined();
+    const policy = byKind('NetworkPolicy').find((p) => p.metadata.name === 'console')!['spec'] as {
+      podSelector: { matchLabels: Record<string, string> };
+      policyTypes: string[];
+      ingress: Array<{ ports: Array<{ port: number }> }>;
+    };
+    expect(policy.podSelector.matchLabels).toEqual({ 'app.kubernetes.io/name': 'console' });
+    expect(policy.policyTypes).toEqual(['Ingress']);
+    expect(policy.ingress.flatMap((r) => r.ports.map((p) => p.port))).toEqual([3000]);
   });
 
   it('the in-repo renderer renders includeTemplates as kustomize does, and refuses a feature it does not render', () => {
