@@ -137,6 +137,22 @@ describe('console in a browser, with real documents', () => {
     expect(text).not.toContain('Allesley_Neighbourhood_Plan_Area_Application.pdf');
     expect(await axeViolations(page)).toEqual([]);
 
+    // the uploaded decision statement's page 2, drawn from the original kept at upload
+    const uploaded = await page.waitForSelector(
+      "xpath/.//tr[contains(., 'Willenhall_Neighbourhood_Plan_Decision_Statement.pdf')]//a",
+    );
+    await uploaded!.click();
+    await page.waitForSelector('.page-frame img[alt^="Page 1 of"]');
+    await (await page.waitForSelector("xpath/.//a[contains(., 'Next page')]"))!.click();
+    await page.waitForSelector('.page-frame img[alt^="Page 2 of"]');
+    expect(
+      await page.$eval('.page-frame img', (img) => (img as unknown as { naturalWidth: number }).naturalWidth),
+    ).toBeGreaterThan(300);
+    await page.goto(`${stack.url}/#/documents`);
+    await fill(page, 'Application reference', REF);
+    await clickButton(page, 'Show documents');
+    await waitForText(page, '2 document(s)');
+
     // the control plan's first page, drawn, with its chunks' text beside it
     const link = await page.waitForSelector("xpath/.//tr[contains(., 'Kenilworth_Road_control_plan.pdf')]//a");
     await link!.click();
