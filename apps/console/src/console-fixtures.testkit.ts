@@ -4,7 +4,7 @@ import { fixtureFile, makePdf, makePolicyPdf, makeTextPdf, pdfString } from '@le
 
 /** The documents the console's browser tests and screenshots put in (generated: no ../shared needed). */
 
-/** A planning statement uploaded through the console (its file is not kept by the upload route). */
+/** A planning statement uploaded through the console (its original is kept, so its pages can be drawn). */
 export const STATEMENT = fixtureFile(
   'planning-statement.pdf',
   makeTextPdf([

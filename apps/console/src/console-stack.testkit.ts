@@ -11,6 +11,7 @@ import {
   startFakeLlm,
   wellBehavedScript,
   type FakeLlmServer,
+  type ScriptedField,
   type SpawnedService,
 } from '@lectern/testing';
 import type { FastifyInstance } from 'fastify';
@@ -40,7 +41,7 @@ export interface ConsoleStack {
  * way), the console built and listening in-process in front of them, and headless chromium.
  */
 export const startConsoleStack = async (options: {
-  fields: { key: string; query: string; line: RegExp }[];
+  fields: ScriptedField[];
   documentRoots?: string[];
 }): Promise<ConsoleStack> => {
   const key = 'console-e2e-key-0123';

@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fixtureFile, makeTextPdf } from '@lectern/testing';
 import { startDocumentStore, type RunningDocumentStore } from './document-store.testkit.js';
 
@@ -14,6 +16,7 @@ describe('GET /api/documents/{document_id}/pages/{page}.png and …/quads', () =
   let ds: RunningDocumentStore;
   let documentId: string;
   let uploadedId: string;
+  let goneId: string;
 
   beforeAll(async () => {
     ds = await startDocumentStore({ MCP_API_KEY: TOKEN });
@@ -27,6 +30,15 @@ describe('GET /api/documents/{document_id}/pages/{page}.png and …/quads', () =
     form.append('file', new Blob([makeTextPdf([['An uploaded letter about bins.']])]), 'letter.pdf');
     const uploaded = await fetch(`${ds.baseUrl}/api/documents`, { method: 'POST', headers: auth, body: form });
     uploadedId = ((await uploaded.json()) as { document_id: string }).document_id;
+    // a document ingested by path whose file was removed afterwards
+    const gone = join(ds.dataDir, 'gone.pdf');
+    writeFileSync(gone, makeTextPdf([['A file that leaves the server after its ingest.']]));
+    goneId = (
+      (await ds.call('ingest_document', { file_path: gone, application_ref: 'PAGES/3' })).body as {
+        document_id: string;
+      }
+    ).document_id;
+    rmSync(gone);
   });
   afterAll(async () => ds.stop());
 
@@ -69,7 +81,7 @@ describe('GET /api/documents/{document_id}/pages/{page}.png and …/quads', () =
     const cases: [string, number, string][] = [
       [`/api/documents/NOPE_1_abcdef/pages/1.png`, 404, 'document_not_found'],
       [`/api/documents/${documentId}/pages/9.png`, 404, 'page_not_found'],
-      [`/api/documents/${uploadedId}/pages/1.png`, 404, 'source_file_missing'],
+      [`/api/documents/${goneId}/pages/1.png`, 404, 'source_file_missing'],
       [`/api/documents/${documentId}/pages/1.png?dpi=5000`, 400, 'invalid_arguments'],
       [`/api/documents/${documentId}/pages/1/quads`, 400, 'invalid_arguments'],
     ];
@@ -80,5 +92,25 @@ describe('GET /api/documents/{document_id}/pages/{page}.png and …/quads', () =
       expect(body.error.code).toBe(code);
       expect(body.error.message).not.toMatch(/\/tmp\/|at .*\.ts:/);
     }
+  });
+
+  it('draws the pages of an uploaded document from its kept original, which is deleted with the document', async () => {
+    const res = await get(`/api/documents/${uploadedId}/pages/1.png`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('image/png');
+    const png = Buffer.from(await res.arrayBuffer());
+    expect(png.subarray(0, 8)).toEqual(PNG_SIGNATURE);
+    expect(png.readUInt32BE(16)).toBe(Math.round((612 * 110) / 72));
+    const quads = (await (await get(`/api/documents/${uploadedId}/pages/1/quads?highlight=bins`)).json()) as {
+      quads: unknown[];
+    };
+    expect(quads.quads.length).toBeGreaterThan(0);
+    expect(await ds.deps.keptFiles?.get(ds.deps.defaultProject, uploadedId)).toBeInstanceOf(Buffer);
+
+    expect((await ds.call('delete_document', { document_id: uploadedId })).isError).toBe(false);
+    const after = await get(`/api/documents/${uploadedId}/pages/1.png`);
+    expect(after.status).toBe(404);
+    expect(((await after.json()) as { error: { code: string } }).error.code).toBe('document_not_found');
+    expect(await ds.deps.keptFiles?.get(ds.deps.defaultProject, uploadedId)).toBeUndefined();
   });
 });

@@ -2,13 +2,17 @@
 import { AppError, type DeleteDocumentInput, type DeleteDocumentOutput } from '@lectern/contracts';
 import type { z } from 'zod';
 import type { StoreDeps } from './deps.js';
+import type { KeptDocumentFiles } from './kept-files.js';
 import type { KeyedMutex } from './keyed-mutex.js';
 import { requireProjectCollection } from './project-collection.js';
 import { VectorStoreDocumentRegistry } from './registry.js';
 
-/** Remove a document's chunks, then its registry entry; unknown ids are `document_not_found`. */
+/**
+ * Remove a document's chunks, its kept original (an upload's, for its pages), then its registry entry; unknown ids
+ * are `document_not_found`.
+ */
 export const deleteDocument = async (
-  deps: StoreDeps & { locks: KeyedMutex },
+  deps: StoreDeps & { locks: KeyedMutex; keptFiles?: KeptDocumentFiles | undefined },
   input: z.input<typeof DeleteDocumentInput>,
 ): Promise<z.infer<typeof DeleteDocumentOutput>> => {
   const project = input.project ?? deps.defaultProject;
@@ -22,6 +26,8 @@ export const deleteDocument = async (
     if (!entry && chunks === 0) {
       throw new AppError('document_not_found', `Document not found: ${input.document_id}`, { httpStatus: 404 });
     }
+    // before the registry entry: a failure here leaves the document listed, so a second delete finishes the job
+    await deps.keptFiles?.delete(project, input.document_id);
     const removed = (await registry.delete(input.document_id)) ? 1 : 0;
     return {
       status: 'success' as const,

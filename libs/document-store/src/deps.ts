@@ -6,6 +6,7 @@ import type { Logger } from '@lectern/runtime';
 import type { VectorStore } from '@lectern/vector-store';
 import type { KeyedMutex } from './keyed-mutex.js';
 import type { AuditLog } from './audit.js';
+import type { KeptDocumentFiles } from './kept-files.js';
 import type { ProjectCache } from './projects.js';
 
 /** Conversion as the use cases see it: the `conversion` job (in-process or on converter workers). */
@@ -42,6 +43,8 @@ export interface DocumentStoreDeps extends SearchDeps {
   maxDocumentBytes: number;
   locks: KeyedMutex;
   log: Logger;
+  /** Uploaded documents' original PDFs, kept for drawing their pages and deleted with the document (issue 29). */
+  keptFiles?: KeptDocumentFiles;
   /** Spec 004 FR-011: the deadline of each spec 004 tool call (clamped to 8-15 s; TOOL_TIMEOUT_S). */
   toolDeadlineMs?: number;
   /** Spec 004 FR-010: the most characters a retrieved chunk's text keeps (RETRIEVAL_MAX_CHARS). */

@@ -15,6 +15,7 @@ import { AuditLog } from './audit.js';
 import type { RetrieveMode } from './collection-tools.js';
 import type { DocumentStoreDeps, StoreDeps } from './deps.js';
 import { describeDocumentStore, documentStoreSettings, type DocumentStoreEnv } from './document-store.env.js';
+import { blobKeptDocumentFiles } from './kept-files.js';
 import { ProjectCache } from './projects.js';
 import { recoverHalfWrittenDocuments } from './recover-half-written.js';
 import { serviceIngestDeps, type ServiceIngestSettings } from './service-ingest.js';
@@ -56,6 +57,7 @@ export const documentStoreDeps = (
   ...serviceIngestDeps(platform, s),
   imageRatioThreshold: s.imageRatioThreshold,
   scannedPdfPolicy: s.scannedPdfPolicy ?? 'ocr',
+  keptFiles: blobKeptDocumentFiles(() => platform.blobStore()),
   retrieveMode: s.retrieveMode ?? 'hybrid',
   ...(s.toolDeadlineMs ? { toolDeadlineMs: s.toolDeadlineMs } : {}),
   ...(s.retrievalMaxChars ? { retrieval: { maxResultChars: s.retrievalMaxChars } } : {}),

@@ -60,6 +60,7 @@ export type { SearchDocumentsInput, SearchDocumentsResult, SearchMode, SearchRes
 export { getDocumentText } from './get-document-text.js';
 export { listIngestedDocuments } from './list-documents.js';
 export { deleteDocument } from './delete-document.js';
+export { blobKeptDocumentFiles, type KeptDocumentFiles } from './kept-files.js';
 export { checkConsistency } from './check-consistency.js';
 export type { ConsistencyReport } from './check-consistency.js';
 export { listCollectionNames, retrieveDocumentChunks, storeDocumentChunks } from './collection-tools.js';

@@ -83,6 +83,11 @@ export interface ScriptedField {
   query: string;
   /** A line of the chunk that holds the value; its first group is the value. */
   line: RegExp;
+  /**
+   * The part of that line the "model" quotes as its evidence snippet (default: the whole line). A model quotes
+   * the words, not the chunk's markdown around them (a list item's `- `, a table row's pipes).
+   */
+  quote?: RegExp;
 }
 
 /** Set `a.b.c` in a nested object, creating the objects on the way. */
@@ -115,7 +120,7 @@ export const wellBehavedScript = (fields: ScriptedField[]): ScriptStep => {
         evidence,
         field.key,
         value
-          ? { locator: hits[i], snippet: line!.trim() }
+          ? { locator: hits[i], snippet: (field.quote ? field.quote.exec(line!)?.[0] : undefined) ?? line!.trim() }
           : { locator: null, snippet: null, warning: 'Not found in document' },
       );
     });

@@ -41,8 +41,8 @@ const parse = <S extends z.ZodType>(schema: S, value: unknown, what: string): z.
 
 /**
  * The bytes of a registered document's file, read inside the allowed roots again (the registry's path may be stale
- * or swapped since ingest). Uploads (`POST /api/documents`) are deleted after their ingest, so their pages cannot
- * be drawn: `source_file_missing` says so.
+ * or swapped since ingest). An upload (`POST /api/documents`) is deleted after its ingest: its original kept in the
+ * blob store (`keptFiles`) is read instead; `source_file_missing` when there is neither.
  */
 const documentBytes = async (deps: DocumentStoreDeps, documentId: string, project: string): Promise<Uint8Array> => {
   const entry = await new VectorStoreDocumentRegistry(deps.store, project).get(documentId);
@@ -51,9 +51,11 @@ const documentBytes = async (deps: DocumentStoreDeps, documentId: string, projec
   try {
     path = (await resolveInsideRoots(entry.file_path, deps.roots)).path;
   } catch (cause) {
+    const kept = await deps.keptFiles?.get(project, documentId);
+    if (kept) return kept;
     throw new AppError(
       'source_file_missing',
-      'The document’s file is no longer on the server (an uploaded file is deleted after its ingest), so its pages cannot be drawn.',
+      'The document’s file is no longer on the server, so its pages cannot be drawn.',
       { httpStatus: 404, cause },
     );
   }
