@@ -5,6 +5,7 @@ import type { MatchMethod } from '../evidence/verify-evidence.js';
 import { fieldKind, misfit, type FieldKind } from '../fields/field-kinds.js';
 import { LABEL_MATCH, labelScore, nameWords, wordGroups } from '../fields/field-words.js';
 import { fieldName, getAt, setAt, type SchemaField } from '../schema-fields.js';
+import { splitRow } from './markdown-table.js';
 
 export interface LocalExtractInput {
   tools: DocToolsClient;
@@ -58,17 +59,6 @@ interface Rejected {
   why: string;
   score: number;
 }
-
-/** A Markdown table row's cells; `\|` (a pipe the writer escaped inside a cell) stays in its cell, unescaped. */
-const splitRow = (line: string): string[] | undefined => {
-  const t = line.trim();
-  if (!t.startsWith('|')) return undefined;
-  return t
-    .replace(/^\|/, '')
-    .replace(/(?<!\\)\|$/, '')
-    .split(/(?<!\\)\|/)
-    .map((c) => c.replace(/\\\|/g, '|').trim());
-};
 
 const isSeparator = (cells: string[]) => cells.every((c) => /^:?-{2,}:?$/.test(c) || c === '');
 const hasNumber = (s: string) => /\d/.test(s);
