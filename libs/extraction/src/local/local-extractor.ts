@@ -84,6 +84,52 @@ const headerModels = (rows: string[][]): string[] => {
   return [];
 };
 
+/**
+ * Which cell of a row is each model's (issue 26: multi-model columns): the value positions of the rows that hold
+ * exactly one value per model, the most frequent pattern. The converter keeps a merged cell (one value for two
+ * models) in one column and leaves the other empty, so positions, not the order of the non-empty cells, say whose
+ * a value is. `undefined` when no row has one value per model.
+ */
+export const modelColumns = (rows: string[][], modelCount: number): number[] | undefined => {
+  const patterns = new Map<string, number>();
+  for (const row of rows) {
+    const at = row.flatMap((c, k) => (k > 0 && VALUE_CELL.test(c) ? [k] : []));
+    if (at.length === modelCount) patterns.set(at.join(','), (patterns.get(at.join(',')) ?? 0) + 1);
+  }
+  const best = [...patterns.entries()].sort((a, b) => b[1] - a[1])[0];
+  return best ? best[0].split(',').map(Number) : undefined;
+};
+
+/**
+ * The value of model `k` in a row: the cell in its column; else a cell between its column and a neighbour's (a
+ * merged cell spanning both, as the page prints one value for two models). `undefined` when the row has none.
+ * Without known columns, the k-th value only when the row has exactly one value per model.
+ */
+export const modelValue = (
+  cells: string[],
+  labelEnd: number,
+  k: number,
+  modelCount: number,
+  columns: number[] | undefined,
+): string | undefined => {
+  const filled = (i: number) => (i >= labelEnd && (cells[i] ?? '').length > 0 ? cells[i] : undefined);
+  if (!columns) {
+    const values = cells.slice(labelEnd).filter((c) => c.length > 0);
+    return values.length === modelCount ? values[k] : undefined;
+  }
+  const own = filled(columns[k]!);
+  if (own !== undefined) return own;
+  const spanning = (from: number, to: number) => {
+    const between = [];
+    for (let i = from + 1; i < to; i += 1) if (filled(i) !== undefined) between.push(filled(i)!);
+    return between.length === 1 ? between[0] : undefined;
+  };
+  return (
+    (k > 0 ? spanning(columns[k - 1]!, columns[k]!) : undefined) ??
+    (k < modelCount - 1 ? spanning(columns[k]!, columns[k + 1]!) : undefined)
+  );
+};
+
 const targetIndex = (models: string[], target: string | undefined): number | undefined => {
   if (!target) return undefined;
   const wanted = target.toLowerCase().replace(/[^a-z0-9]/g, '');
@@ -115,6 +161,7 @@ const candidatesIn = (
   rank: number,
   target: string | undefined,
   models: string[],
+  columns: number[] | undefined,
 ): Candidate[] => {
   const found: Candidate[] = [];
   const lines = content.split('\n');
@@ -142,19 +189,29 @@ const candidatesIn = (
       if (field.kind === 'dict' && models.length >= 2) {
         const dict: Record<string, string> = {};
         models.forEach((m, k) => {
-          const v = values[Math.min(k, values.length - 1)];
+          const v = modelValue(cells, labelEnd, k, models.length, columns);
           if (!v) return;
           const wrong = misfit(kind, v, unitCell ?? label);
           if (wrong) reject(v, wrong);
           else dict[m] = withUnit(v, unitCell);
         });
-        if (Object.keys(dict).length === 0) return;
+        if (Object.keys(dict).length === 0)
+          return reject(
+            values.join(' '),
+            `its ${values.length} values do not line up with the ${models.length} models`,
+          );
         value = dict;
       } else if (field.kind === 'list') {
         value = values;
       } else {
         const k = targetIndex(models, target);
-        const cell = values[k !== undefined && k < values.length ? k : 0]!;
+        // the target model's column; a row of several models' values without it is not this product's value
+        const cell = k !== undefined ? modelValue(cells, labelEnd, k, models.length, columns) : values[0]!;
+        if (cell === undefined)
+          return reject(
+            values.join(' '),
+            `its ${values.length} values do not line up with the ${models.length} models, so ${target}'s is not known`,
+          );
         // a cell of many words is a merged block of several rows, not a value
         if (cell.split(/\s+/).length > 6 && !isIp) return reject(cell, 'it is a block of several cells');
         const wrong = misfit(kind, cell, unitCell ?? label);
@@ -261,7 +318,18 @@ export const extractLocally = async (input: LocalExtractInput): Promise<LocalExt
           const content = await read(hit.locator);
           if (content === undefined) continue;
           const models = await tableModels(hit.locator, content);
-          for (const candidate of candidatesIn(field, kind, rejected, hit.locator, content, rank, target, models)) {
+          const columns = models.length >= 2 ? modelColumns(tableRowsOf(content), models.length) : undefined;
+          for (const candidate of candidatesIn(
+            field,
+            kind,
+            rejected,
+            hit.locator,
+            content,
+            rank,
+            target,
+            models,
+            columns,
+          )) {
             if (!best || candidate.score > best.score) best = candidate;
           }
         }
