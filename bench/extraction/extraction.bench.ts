@@ -18,6 +18,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { anthropicScript, corporaDir, startFakeLlm } from '@lectern/testing';
 import { startExtraction, submitTask, waitForTask } from '../../apps/extraction-api/src/extraction.testkit.js';
+import { generatedDocuments } from './generated-set.js';
 import { oracleScript } from './oracle-script.js';
 import { add, emptyTally, merge, score, summary, type Tally } from './score.js';
 
@@ -136,7 +137,7 @@ const show = (v: unknown) => {
 };
 
 const main = async () => {
-  const documents = corpusDocuments();
+  const documents = [...corpusDocuments(), ...generatedDocuments()];
   const dataDir = mkdtempSync(join(tmpdir(), 'lectern-bench-extraction-'));
   const scripts = new Map(documents.map((d) => [d.name, anthropicScript(oracleScript(d.expected))]));
   // documents run one at a time: the fake LLM answers with the oracle of the document being extracted

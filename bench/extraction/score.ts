@@ -41,6 +41,12 @@ const keyFor = (got: Record<string, unknown>, model: string): string | undefined
 export const score = (expected: unknown, got: unknown): Outcome => {
   if (expected === null || expected === undefined) return isEmpty(got) ? 'null_correct' : 'wrong';
   if (isEmpty(got)) return 'null_when_present';
+  if (Array.isArray(expected)) {
+    // a list (a contract's parties): every expected item in some returned item, nothing returned besides
+    const items = (Array.isArray(got) ? got : [got]).map(String);
+    if (!expected.every((e) => items.some((i) => valueRight(e, i)))) return 'wrong';
+    return items.length === expected.length ? 'right' : 'wrong';
+  }
   if (isObject(expected)) {
     if (!isObject(got)) return 'wrong';
     let missing = false;

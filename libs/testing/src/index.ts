@@ -42,3 +42,4 @@ export { openApiErrors } from './openapi.js';
 export { appErrorCode } from './app-error-code.js';
 export * from './fake-llm.js';
 export * from './agent-script.js';
+export * from './business-docs.js';

@@ -2,7 +2,8 @@
 import { chunkReader, docSearch, type ChunkReader } from '../doc-tool-calls.js';
 import type { DocToolsClient } from '../doc-tools-client.js';
 import type { MatchMethod } from '../evidence/verify-evidence.js';
-import { fieldKind, misfit, type FieldKind } from '../fields/field-kinds.js';
+import { DATE_PATTERN, DURATION_PATTERN, fieldKind, misfit, type FieldKind } from '../fields/field-kinds.js';
+import { proseCandidates, proseQueries } from './prose-patterns.js';
 import { LABEL_MATCH, labelScore, nameWords, wordGroups } from '../fields/field-words.js';
 import { fieldName, getAt, setAt, type SchemaField } from '../schema-fields.js';
 import { splitRow } from './markdown-table.js';
@@ -37,7 +38,11 @@ const queriesFor = (field: SchemaField): string[] => {
     typeof field.hint === 'string' && field.hint.length > 0 && field.hint.length < 60
       ? `${name} ${field.hint}`
       : undefined;
-  return [...new Set([name, withParent, synonyms, hint].filter((q): q is string => Boolean(q && q.trim())))];
+  return [
+    ...new Set(
+      [name, withParent, synonyms, hint, ...proseQueries(field)].filter((q): q is string => Boolean(q && q.trim())),
+    ),
+  ];
 };
 
 /** A value cell: starts with a number (a unit cell such as "min-1" or "kg·m2x10-4" does not). */
@@ -143,9 +148,22 @@ const targetIndex = (models: string[], target: string | undefined): number | und
 /** A measured value or code written in prose ("IP65 for the housing", "0 to 40 °C in operation") keeps its leading value only. */
 const leadingValue = (text: string): string => {
   const value = text.trim();
-  if (!/^(?:[-+±]?\d|[A-Z]{1,4}\d)/.test(value)) return value;
+  if (!/^(?:[-+±$€£¥]?\s?\d|[A-Z]{1,4}\s?\d)/.test(value)) return value;
   const cut = /,|;|\s\(|\s(?:for|in|at|when|with|under)\s/.exec(value);
   return (cut ? value.slice(0, cut.index) : value).replace(/\.$/, '').trim();
+};
+
+/**
+ * The value a `Label: value` line or a label cell gives the field, by its kind: a date or a length of time is
+ * the part that is one ("14 March 2024 (the Effective Date)" gives "14 March 2024"); a text keeps the whole
+ * line (an address has commas); a measured value keeps its leading value.
+ */
+const valueByKind = (kind: FieldKind, text: string): string => {
+  const value = text.trim();
+  if (kind.kind === 'date') return DATE_PATTERN.exec(value)?.[0] ?? value;
+  if (kind.kind === 'duration') return DURATION_PATTERN.exec(value)?.[0] ?? value;
+  if (kind.kind === 'text') return value.replace(/[.;,]$/, '').trim();
+  return leadingValue(value);
 };
 
 const withUnit = (value: string, unit: string | undefined) =>
@@ -172,7 +190,9 @@ const candidatesIn = (
     const rankWeight = 1 - rank * 0.05;
     if (cells && !isSeparator(cells)) {
       const startsNumeric = cells.findIndex((c, k) => k > 0 && VALUE_CELL.test(c));
-      const labelEnd = startsNumeric > 0 ? startsNumeric : cells.findIndex((c, k) => k > 0 && hasNumber(c));
+      let labelEnd = startsNumeric > 0 ? startsNumeric : cells.findIndex((c, k) => k > 0 && hasNumber(c));
+      // a label cell and a value in words (a vendor, an address, a governing law): the first cell is the label
+      if (labelEnd <= 0 && cells.length >= 2 && kind.kind !== 'quantity' && cells[0]) labelEnd = 1;
       if (labelEnd <= 0) return;
       const labelCells = cells.slice(0, labelEnd);
       const label = labelCells.join(' ');
@@ -213,10 +233,12 @@ const candidatesIn = (
             `its ${values.length} values do not line up with the ${models.length} models, so ${target}'s is not known`,
           );
         // a cell of many words is a merged block of several rows, not a value
-        if (cell.split(/\s+/).length > 6 && !isIp) return reject(cell, 'it is a block of several cells');
-        const wrong = misfit(kind, cell, unitCell ?? label);
+        if (cell.split(/\s+/).length > (kind.kind === 'text' ? 16 : 6) && !isIp)
+          return reject(cell, 'it is a block of several cells');
+        const picked = kind.kind === 'quantity' ? cell : valueByKind(kind, cell);
+        const wrong = misfit(kind, picked, unitCell ?? label);
         if (wrong) return reject(cell, wrong);
-        value = withUnit(cell, unitCell);
+        value = withUnit(picked, unitCell);
         // a table naming the target model is where its values are
         if (target && k === undefined)
           return found.push({
@@ -240,7 +262,7 @@ const candidatesIn = (
     if (kv) {
       const score = labelScore(field, kv[1]!);
       if (score >= LABEL_MATCH && kv[2]!.trim()) {
-        const value = leadingValue(kv[2]!);
+        const value = valueByKind(kind, kv[2]!);
         const wrong = misfit(kind, value);
         if (wrong && !isIp) rejected.push({ seen: value, label: kv[1]!, why: wrong, score });
         else
@@ -248,6 +270,51 @@ const candidatesIn = (
       }
     }
   });
+  // "TOTAL $43.20", "Date 14/03/2024": a label and an amount or date with no colon (receipts print them so)
+  if (kind.kind === 'money' || kind.kind === 'date')
+    for (const line of lines) {
+      if (line.trim().startsWith('|')) continue;
+      const m =
+        kind.kind === 'money'
+          ? /^\s*(?:[-*]\s*)?([A-Za-z][A-Za-z .#/&()-]{1,40}?)\s+([$€£¥]?\s?[-+]?\d[\d,.]*(?:\s?(?:[A-Z]{3}|[$€£¥]))?)\s*$/.exec(
+              line,
+            )
+          : new RegExp(
+              `^\\s*(?:[-*]\\s*)?([A-Za-z][A-Za-z .#/&()-]{1,40}?)\\s+(${DATE_PATTERN.source})\\s*$`,
+              'i',
+            ).exec(line);
+      if (!m) continue;
+      const score = labelScore(field, m[1]!);
+      if (score < LABEL_MATCH || misfit(kind, m[2]!.trim())) continue;
+      found.push({
+        value: m[2]!.trim(),
+        snippet: line.trim(),
+        locator,
+        score: score * (1 - rank * 0.05) * 0.9,
+        method: 'key_value',
+      });
+    }
+  // a list (or the parties of a contract) written as several labelled lines ("Party A: …", "Party B: …"): one
+  // value of all of them, the lines from the first to the last as its evidence
+  const lineValues = found.filter((c) => c.method === 'key_value');
+  if (lineValues.length >= 2 && (field.kind === 'list' || /part(y|ies)$/.test(field.path[field.path.length - 1]!))) {
+    const first = lines.findIndex((l) => l.trim() === lineValues[0]!.snippet);
+    const last = lines.findIndex((l) => l.trim() === lineValues[lineValues.length - 1]!.snippet);
+    if (first >= 0 && last > first && last - first <= 8) {
+      const values = lineValues.map((c) => String(c.value));
+      found.splice(0, found.length, {
+        value: field.kind === 'list' ? values : values.join(' and '),
+        snippet: lines
+          .slice(first, last + 1)
+          .join('\n')
+          .trim(),
+        locator,
+        score: Math.max(...lineValues.map((c) => c.score)),
+        method: 'key_value',
+      });
+    }
+  }
+  found.push(...proseCandidates(field, kind, content, locator, rank));
   // An IP rating is an IP code: from a matching row or line when it has one, else anywhere in the chunk.
   if (isIp) {
     const codes = found.flatMap((c) => {
