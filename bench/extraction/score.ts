@@ -10,7 +10,7 @@
 export type Outcome = 'right' | 'wrong' | 'null_when_present' | 'null_correct';
 
 export const firstNumber = (v: unknown): number | undefined => {
-  const m = /-?\d+(?:[.,]\d+)?/.exec(String(v).replace(/(\d),(\d{3})\b/g, '$1$2'));
+  const m = /-?\d+(?:[.,]\d+)?/.exec(String(v).replace(/(\d),(\d{3})(?!\d)/g, '$1$2'));
   return m ? Number(m[0].replace(',', '.')) : undefined;
 };
 

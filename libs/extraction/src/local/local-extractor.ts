@@ -51,6 +51,10 @@ const IP_CODE = /\bIP\s?(\d{2})\b/;
 
 interface Candidate {
   value: unknown;
+  /** The table row's label, for a value read from a table. */
+  label?: string;
+  /** Read from the column of the target model the schema names. */
+  targeted?: boolean;
   snippet: string;
   locator: string;
   score: number;
@@ -180,6 +184,8 @@ const candidatesIn = (
   target: string | undefined,
   models: string[],
   columns: number[] | undefined,
+  /** The values of every table row whose label matches, by label (filled here, for the caller's ambiguity check). */
+  rowsSeen: Map<string, Set<string>>,
 ): Candidate[] => {
   const found: Candidate[] = [];
   const lines = content.split('\n');
@@ -195,13 +201,18 @@ const candidatesIn = (
       if (labelEnd <= 0 && cells.length >= 2 && kind.kind !== 'quantity' && cells[0]) labelEnd = 1;
       if (labelEnd <= 0) return;
       const labelCells = cells.slice(0, labelEnd);
-      const label = labelCells.join(' ');
+      const label = labelCells.filter((c) => c.length > 0).join(' ');
       const score = labelScore(field, label);
       if (score < LABEL_MATCH) return;
-      const unitCell =
-        labelCells.length > 1 && UNIT.test(labelCells[labelCells.length - 1]!)
-          ? labelCells[labelCells.length - 1]
-          : undefined;
+      // the rows' values by label: one label giving different values on different rows is ambiguous
+      // (under one heading: a catalogue's other section may repeat a label for other products)
+      const key = `${locator.split('-')[0]}|${label}`;
+      rowsSeen.set(key, (rowsSeen.get(key) ?? new Set()).add(cells.slice(labelEnd).join(' ').trim()));
+      // units from the header: the label's last non-empty cell when it is a unit ("N·m", "[kV]", "A (rms)")
+      const named = labelCells.filter((c) => c.length > 0);
+      const lastLabel = named.length > 1 ? named[named.length - 1] : undefined;
+      const bracketed = lastLabel && /^\[([^\]]{1,20})\]$/.exec(lastLabel);
+      const unitCell = bracketed ? bracketed[1] : lastLabel && UNIT.test(lastLabel) ? lastLabel : undefined;
       const values = cells.slice(labelEnd).filter((c) => c.length > 0);
       if (values.length === 0) return;
       let value: unknown;
@@ -243,6 +254,7 @@ const candidatesIn = (
         if (target && k === undefined)
           return found.push({
             value,
+            label,
             snippet: line.trim().slice(0, 400),
             locator,
             score: score * rankWeight * 0.6,
@@ -251,6 +263,8 @@ const candidatesIn = (
       }
       found.push({
         value,
+        label,
+        targeted: field.kind === 'scalar' && targetIndex(models, target) !== undefined,
         snippet: line.trim().slice(0, 400),
         locator,
         score: score * rankWeight,
@@ -373,6 +387,9 @@ export const extractLocally = async (input: LocalExtractInput): Promise<LocalExt
     const kind = fieldKind(field);
     const rejected: Rejected[] = [];
     let best: Candidate | undefined;
+    /** A per-model field's dicts from every matching table (a catalogue prints its models in several). */
+    const perModel: Candidate[] = [];
+    const rowsSeen = new Map<string, Set<string>>();
     if (groups.length > 0) {
       for (const query of queriesFor(field)) {
         const hits = await docSearch(
@@ -396,13 +413,50 @@ export const extractLocally = async (input: LocalExtractInput): Promise<LocalExt
             target,
             models,
             columns,
+            rowsSeen,
           )) {
             if (!best || candidate.score > best.score) best = candidate;
+            if (field.kind === 'dict' && typeof candidate.value === 'object') perModel.push(candidate);
           }
         }
       }
     }
-    if (best && getAt(data, field.path) === undefined) {
+    // precision first: one label on several rows ("Conventional free air thermal current" of the main and of the
+    // auxiliary contacts), no target model's column to choose by: which row is the field's is not known
+    const sameLabel =
+      best?.method === 'table_cell' && !best.targeted
+        ? rowsSeen.get(`${best.locator.split('-')[0]}|${best.label ?? ''}`)
+        : undefined;
+    if (best && field.kind === 'scalar' && sameLabel && sameLabel.size > 1) {
+      rejected.push({
+        seen: String(best.value).slice(0, 60),
+        label: best.label ?? '',
+        why: `${sameLabel.size} table rows with that label give different values, so which one is meant is not known`,
+        score: 1,
+      });
+      best = undefined;
+    }
+    const tables = perModel.filter(
+      (c, i) => c.score >= 0.9 * best!.score && perModel.findIndex((o) => o.snippet === c.snippet) === i,
+    );
+    if (best && tables.length > 1 && getAt(data, field.path) === undefined) {
+      // the dicts merged (the best table's value wins a model both give), each model's evidence its own row
+      const value: Record<string, unknown> = {};
+      const leaves: Record<string, unknown> = {};
+      for (const c of [best, ...tables.filter((t) => t !== best)])
+        for (const [model, v] of Object.entries(c.value as Record<string, unknown>)) {
+          if (model in value) continue;
+          value[model] = v;
+          leaves[model] = {
+            locator: c.locator,
+            snippet: c.snippet,
+            match: c.method,
+            confidence: Math.round(Math.min(1, c.score) * 100) / 100,
+          };
+        }
+      setAt(data, field.path, value);
+      setAt(evidence, field.path, leaves);
+    } else if (best && getAt(data, field.path) === undefined) {
       setAt(data, field.path, best.value);
       setAt(evidence, field.path, {
         locator: best.locator,
