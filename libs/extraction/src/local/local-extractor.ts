@@ -437,7 +437,7 @@ export const extractLocally = async (input: LocalExtractInput): Promise<LocalExt
       best = undefined;
     }
     const tables = perModel.filter(
-      (c, i) => c.score >= 0.9 * best!.score && perModel.findIndex((o) => o.snippet === c.snippet) === i,
+      (c, i) => c.score >= 0.75 * best!.score && perModel.findIndex((o) => o.snippet === c.snippet) === i,
     );
     if (best && tables.length > 1 && getAt(data, field.path) === undefined) {
       // the dicts merged (the best table's value wins a model both give), each model's evidence its own row
