@@ -9,6 +9,7 @@ export { isRenderingFilename } from './rendering.js';
 export { findTextQuads, openPdfPages, renderPagePng, PAGE_IMAGE_LIMITS } from './pdf/page-image.js';
 export type { FindTextOptions, PageQuads, PdfPages, RenderPageOptions } from './pdf/page-image.js';
 export { pageAt } from './markdown-index.js';
+export { tableToMarkdown } from './pdf/tables.js';
 export { SUPPORTED_EXTENSIONS } from './detect-type.js';
 export { repeatPdfPages } from './testing/repeat-pages.js';
 export { DEFAULT_OCR_SETTINGS, OCR_LANG_DATA, OCR_THRESHOLDS } from './ocr/ocr-settings.js';

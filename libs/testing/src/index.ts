@@ -44,3 +44,4 @@ export * from './fake-llm.js';
 export * from './agent-script.js';
 export { EVIL_ORIGIN, runCrossSite } from './cross-site.js';
 export type { CrossSiteResult } from './cross-site.js';
+export * from './business-docs.js';

@@ -75,7 +75,15 @@ function groupRows(lines: RawLine[]): Row[] {
   for (const l of sorted) {
     const r = rows[rows.length - 1];
     const h = l.y1 - l.y0;
-    if (r && Math.min(r.y1, l.y1) - Math.max(r.y0, l.y0) > 0.5 * Math.min(h, r.y1 - r.y0)) {
+    // A line joins the row it overlaps vertically, unless it sits above or below one of the row's lines (their
+    // x-ranges overlap): text stacked in one column is two rows, however tight the table is set. Without this,
+    // values set larger than their labels chain the rows' extents and merge two rows into one
+    // ("No-load Speed (RPM) Rated torque (Nm) | 10000 0.145", issue 26).
+    if (
+      r &&
+      Math.min(r.y1, l.y1) - Math.max(r.y0, l.y0) > 0.5 * Math.min(h, r.y1 - r.y0) &&
+      !r.lines.some((o) => overlapX(o, l) > 0)
+    ) {
       r.lines.push(l);
       r.y0 = Math.min(r.y0, l.y0);
       r.y1 = Math.max(r.y1, l.y1);
@@ -104,8 +112,9 @@ function isContinuation(r: Row, run: Row[]): boolean {
   if (!cell || !prev || run.length < 1) return false;
   const firstColX0 = Math.min(...run.map((x) => x.cells[0]?.x0 ?? Infinity));
   if (Math.abs(cell.x0 - firstColX0) < 2 && prev.cells.length >= 2) {
-    // under the first column: continuation only if the previous row's first cell also wrapped there
-    return false;
+    // under the first column: a new label (a row whose other cells are empty), unless it is set so tight under
+    // the previous row that it overlaps it: the second line of a wrapped label whose value is centred on both
+    return r.y0 < prev.y1 - 0.25 * (r.y1 - r.y0);
   }
   return prev.cells.some((c) => overlapX(c, cell) > 0.5 * Math.min(c.x1 - c.x0, cell.x1 - cell.x0));
 }

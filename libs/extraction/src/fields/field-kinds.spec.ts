@@ -35,4 +35,21 @@ describe('field kinds: what a value must look like', () => {
     expect(misfit(kindOf('effective_date'), 'upon signature')).toMatch(/not a date/);
     expect(misfit(kindOf('ip_rating'), 'IP65')).toBeUndefined();
   });
+
+  it('contracts and receipts: an amount of money, a length of time; a quantity word wins over them', () => {
+    expect(kindOf('total')).toEqual({ kind: 'money' });
+    expect(kindOf('amount_due')).toEqual({ kind: 'money' });
+    expect(kindOf('term')).toEqual({ kind: 'duration' });
+    expect(kindOf('total_power')).toMatchObject({ kind: 'quantity', quantity: 'power' });
+    const total = kindOf('total');
+    expect(misfit(total, '$1,234.50')).toBeUndefined();
+    expect(misfit(total, 'EUR 45.10')).toBeUndefined();
+    expect(misfit(total, '$40.00 $3.20')).toMatch(/several amounts/);
+    expect(misfit(total, 'see page 2')).toMatch(/amount/);
+    expect(misfit(total, 'paid')).toMatch(/no amount/);
+    const term = kindOf('term');
+    expect(misfit(term, 'two (2) years')).toBeUndefined();
+    expect(misfit(term, '36 months')).toBeUndefined();
+    expect(misfit(term, 'until terminated')).toMatch(/length of time/);
+  });
 });

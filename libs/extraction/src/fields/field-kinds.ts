@@ -12,6 +12,8 @@ export type FieldKind =
   | { kind: 'date' }
   | { kind: 'count' }
   | { kind: 'ip_code' }
+  | { kind: 'money' }
+  | { kind: 'duration' }
   | { kind: 'text' };
 
 const Q = (quantity: string, units: RegExp): FieldKind => ({ kind: 'quantity', quantity, units });
@@ -33,6 +35,10 @@ const QUANTITIES: [RegExp, FieldKind][] = [
 ];
 
 const DATE_WORDS = /^(date|dated|effective|expiry|expiration|issued|signed)$/;
+/** An amount of money (a receipt's total, an invoice's tax): one number, a currency sign or code at most. */
+const MONEY_WORDS = /^(total|subtotal|amount|price|cost|tax|vat|balance|fee|fees|payment)$/;
+/** A length of time (a contract's term). */
+const DURATION_WORDS = /^(term|duration|period|tenure)$/;
 const COUNT_WORDS = /^(number|count|num|quantity|qty|poles|mppts|phases|trackers)$/;
 
 /** The kind of a field: by its name's words, then its description's. */
@@ -42,6 +48,10 @@ export const fieldKind = (field: SchemaField): FieldKind => {
   if (name.includes('ip') || (name.includes('protection') && name.some((w) => /class|rating|degree/.test(w))))
     return { kind: 'ip_code' };
   if (name.some((w) => DATE_WORDS.test(w))) return { kind: 'date' };
+  // "total_power" is a power: a quantity's word wins over a money or time word
+  const quantityWord = name.some((w) => QUANTITIES.some(([re]) => re.test(w)));
+  if (!quantityWord && name.some((w) => MONEY_WORDS.test(w))) return { kind: 'money' };
+  if (!quantityWord && name.some((w) => DURATION_WORDS.test(w))) return { kind: 'duration' };
   // "voltage constant" (V/krpm), "torque constant" (N·m/A): a ratio, not the quantity
   if (name.includes('constant') || name.includes('ratio') || name.includes('range')) return { kind: 'text' };
   for (const word of words) for (const [re, kind] of QUANTITIES) if (re.test(word)) return kind;
@@ -55,6 +65,14 @@ const MONTHS =
   'jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|jun(?:e)?|jul(?:y)?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?';
 export const DATE_PATTERN = new RegExp(
   `\\b(?:\\d{4}-\\d{2}-\\d{2}|\\d{1,2}[/.-]\\d{1,2}[/.-]\\d{2,4}|\\d{1,2}(?:st|nd|rd|th)?\\s+(?:of\\s+)?(?:${MONTHS})\\.?,?\\s+\\d{4}|(?:${MONTHS})\\.?\\s+\\d{1,2}(?:st|nd|rd|th)?,?\\s+\\d{4})\\b`,
+  'i',
+);
+
+const NUMBER_WORDS =
+  'one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|eighteen|twenty|thirty|sixty|ninety';
+/** A length of time: "24 months", "two (2) years", "thirty days". */
+export const DURATION_PATTERN = new RegExp(
+  `\\b(?:\\d{1,4}|(?:${NUMBER_WORDS})(?:[\\s-](?:${NUMBER_WORDS}))?)(?:\\s*\\(\\d{1,4}\\))?[\\s-]*(?:calendar\\s+|business\\s+)?(?:years?|months?|weeks?|days?)\\b`,
   'i',
 );
 
@@ -85,6 +103,16 @@ export const misfit = (kind: FieldKind, value: string, unit = ''): string | unde
       return DATE_PATTERN.test(text) ? undefined : 'it is not a date';
     case 'count':
       return /^\s*\d{1,6}\s*$/.test(text) ? undefined : 'it is not a whole number';
+    case 'money': {
+      const numbers = text.match(NUMBER) ?? [];
+      if (numbers.length !== 1) return numbers.length ? 'it holds several amounts' : 'it has no amount';
+      // a sign or code and the amount, nothing else ("$1,234.50", "EUR 45.10", "45.10 €")
+      return /^(?:[A-Z]{3}\s?|[$€£¥]\s?)?[-+]?\d[\d,. ]*(?:\s?(?:[A-Z]{3}|[$€£¥]))?$/.test(text)
+        ? undefined
+        : 'it is not an amount of money';
+    }
+    case 'duration':
+      return DURATION_PATTERN.test(text) ? undefined : 'it is not a length of time';
     case 'ip_code':
       return /\bIP\s?\d{2}[A-Z]?\b/i.test(text) ? undefined : 'it is not an IP code';
     case 'text':

@@ -2,9 +2,11 @@
 import { chunkReader, docSearch, type ChunkReader } from '../doc-tool-calls.js';
 import type { DocToolsClient } from '../doc-tools-client.js';
 import type { MatchMethod } from '../evidence/verify-evidence.js';
-import { fieldKind, misfit, type FieldKind } from '../fields/field-kinds.js';
+import { DATE_PATTERN, DURATION_PATTERN, fieldKind, misfit, type FieldKind } from '../fields/field-kinds.js';
+import { proseCandidates, proseQueries } from './prose-patterns.js';
 import { LABEL_MATCH, labelScore, nameWords, wordGroups } from '../fields/field-words.js';
 import { fieldName, getAt, setAt, type SchemaField } from '../schema-fields.js';
+import { splitRow } from './markdown-table.js';
 
 export interface LocalExtractInput {
   tools: DocToolsClient;
@@ -36,7 +38,11 @@ const queriesFor = (field: SchemaField): string[] => {
     typeof field.hint === 'string' && field.hint.length > 0 && field.hint.length < 60
       ? `${name} ${field.hint}`
       : undefined;
-  return [...new Set([name, withParent, synonyms, hint].filter((q): q is string => Boolean(q && q.trim())))];
+  return [
+    ...new Set(
+      [name, withParent, synonyms, hint, ...proseQueries(field)].filter((q): q is string => Boolean(q && q.trim())),
+    ),
+  ];
 };
 
 /** A value cell: starts with a number (a unit cell such as "min-1" or "kg·m2x10-4" does not). */
@@ -45,6 +51,10 @@ const IP_CODE = /\bIP\s?(\d{2})\b/;
 
 interface Candidate {
   value: unknown;
+  /** The table row's label, for a value read from a table. */
+  label?: string;
+  /** Read from the column of the target model the schema names. */
+  targeted?: boolean;
   snippet: string;
   locator: string;
   score: number;
@@ -58,17 +68,6 @@ interface Rejected {
   why: string;
   score: number;
 }
-
-/** A Markdown table row's cells; `\|` (a pipe the writer escaped inside a cell) stays in its cell, unescaped. */
-const splitRow = (line: string): string[] | undefined => {
-  const t = line.trim();
-  if (!t.startsWith('|')) return undefined;
-  return t
-    .replace(/^\|/, '')
-    .replace(/(?<!\\)\|$/, '')
-    .split(/(?<!\\)\|/)
-    .map((c) => c.replace(/\\\|/g, '|').trim());
-};
 
 const isSeparator = (cells: string[]) => cells.every((c) => /^:?-{2,}:?$/.test(c) || c === '');
 const hasNumber = (s: string) => /\d/.test(s);
@@ -94,6 +93,52 @@ const headerModels = (rows: string[][]): string[] => {
   return [];
 };
 
+/**
+ * Which cell of a row is each model's (issue 26: multi-model columns): the value positions of the rows that hold
+ * exactly one value per model, the most frequent pattern. The converter keeps a merged cell (one value for two
+ * models) in one column and leaves the other empty, so positions, not the order of the non-empty cells, say whose
+ * a value is. `undefined` when no row has one value per model.
+ */
+export const modelColumns = (rows: string[][], modelCount: number): number[] | undefined => {
+  const patterns = new Map<string, number>();
+  for (const row of rows) {
+    const at = row.flatMap((c, k) => (k > 0 && VALUE_CELL.test(c) ? [k] : []));
+    if (at.length === modelCount) patterns.set(at.join(','), (patterns.get(at.join(',')) ?? 0) + 1);
+  }
+  const best = [...patterns.entries()].sort((a, b) => b[1] - a[1])[0];
+  return best ? best[0].split(',').map(Number) : undefined;
+};
+
+/**
+ * The value of model `k` in a row: the cell in its column; else a cell between its column and a neighbour's (a
+ * merged cell spanning both, as the page prints one value for two models). `undefined` when the row has none.
+ * Without known columns, the k-th value only when the row has exactly one value per model.
+ */
+export const modelValue = (
+  cells: string[],
+  labelEnd: number,
+  k: number,
+  modelCount: number,
+  columns: number[] | undefined,
+): string | undefined => {
+  const filled = (i: number) => (i >= labelEnd && (cells[i] ?? '').length > 0 ? cells[i] : undefined);
+  if (!columns) {
+    const values = cells.slice(labelEnd).filter((c) => c.length > 0);
+    return values.length === modelCount ? values[k] : undefined;
+  }
+  const own = filled(columns[k]!);
+  if (own !== undefined) return own;
+  const spanning = (from: number, to: number) => {
+    const between = [];
+    for (let i = from + 1; i < to; i += 1) if (filled(i) !== undefined) between.push(filled(i)!);
+    return between.length === 1 ? between[0] : undefined;
+  };
+  return (
+    (k > 0 ? spanning(columns[k - 1]!, columns[k]!) : undefined) ??
+    (k < modelCount - 1 ? spanning(columns[k]!, columns[k + 1]!) : undefined)
+  );
+};
+
 const targetIndex = (models: string[], target: string | undefined): number | undefined => {
   if (!target) return undefined;
   const wanted = target.toLowerCase().replace(/[^a-z0-9]/g, '');
@@ -107,9 +152,22 @@ const targetIndex = (models: string[], target: string | undefined): number | und
 /** A measured value or code written in prose ("IP65 for the housing", "0 to 40 °C in operation") keeps its leading value only. */
 const leadingValue = (text: string): string => {
   const value = text.trim();
-  if (!/^(?:[-+±]?\d|[A-Z]{1,4}\d)/.test(value)) return value;
+  if (!/^(?:[-+±$€£¥]?\s?\d|[A-Z]{1,4}\s?\d)/.test(value)) return value;
   const cut = /,|;|\s\(|\s(?:for|in|at|when|with|under)\s/.exec(value);
   return (cut ? value.slice(0, cut.index) : value).replace(/\.$/, '').trim();
+};
+
+/**
+ * The value a `Label: value` line or a label cell gives the field, by its kind: a date or a length of time is
+ * the part that is one ("14 March 2024 (the Effective Date)" gives "14 March 2024"); a text keeps the whole
+ * line (an address has commas); a measured value keeps its leading value.
+ */
+const valueByKind = (kind: FieldKind, text: string): string => {
+  const value = text.trim();
+  if (kind.kind === 'date') return DATE_PATTERN.exec(value)?.[0] ?? value;
+  if (kind.kind === 'duration') return DURATION_PATTERN.exec(value)?.[0] ?? value;
+  if (kind.kind === 'text') return value.replace(/[.;,]$/, '').trim();
+  return leadingValue(value);
 };
 
 const withUnit = (value: string, unit: string | undefined) =>
@@ -125,6 +183,9 @@ const candidatesIn = (
   rank: number,
   target: string | undefined,
   models: string[],
+  columns: number[] | undefined,
+  /** The values of every table row whose label matches, by label (filled here, for the caller's ambiguity check). */
+  rowsSeen: Map<string, Set<string>>,
 ): Candidate[] => {
   const found: Candidate[] = [];
   const lines = content.split('\n');
@@ -135,16 +196,23 @@ const candidatesIn = (
     const rankWeight = 1 - rank * 0.05;
     if (cells && !isSeparator(cells)) {
       const startsNumeric = cells.findIndex((c, k) => k > 0 && VALUE_CELL.test(c));
-      const labelEnd = startsNumeric > 0 ? startsNumeric : cells.findIndex((c, k) => k > 0 && hasNumber(c));
+      let labelEnd = startsNumeric > 0 ? startsNumeric : cells.findIndex((c, k) => k > 0 && hasNumber(c));
+      // a label cell and a value in words (a vendor, an address, a governing law): the first cell is the label
+      if (labelEnd <= 0 && cells.length >= 2 && kind.kind !== 'quantity' && cells[0]) labelEnd = 1;
       if (labelEnd <= 0) return;
       const labelCells = cells.slice(0, labelEnd);
-      const label = labelCells.join(' ');
+      const label = labelCells.filter((c) => c.length > 0).join(' ');
       const score = labelScore(field, label);
       if (score < LABEL_MATCH) return;
-      const unitCell =
-        labelCells.length > 1 && UNIT.test(labelCells[labelCells.length - 1]!)
-          ? labelCells[labelCells.length - 1]
-          : undefined;
+      // the rows' values by label: one label giving different values on different rows is ambiguous
+      // (under one heading: a catalogue's other section may repeat a label for other products)
+      const key = `${locator.split('-')[0]}|${label}`;
+      rowsSeen.set(key, (rowsSeen.get(key) ?? new Set()).add(cells.slice(labelEnd).join(' ').trim()));
+      // units from the header: the label's last non-empty cell when it is a unit ("N·m", "[kV]", "A (rms)")
+      const named = labelCells.filter((c) => c.length > 0);
+      const lastLabel = named.length > 1 ? named[named.length - 1] : undefined;
+      const bracketed = lastLabel && /^\[([^\]]{1,20})\]$/.exec(lastLabel);
+      const unitCell = bracketed ? bracketed[1] : lastLabel && UNIT.test(lastLabel) ? lastLabel : undefined;
       const values = cells.slice(labelEnd).filter((c) => c.length > 0);
       if (values.length === 0) return;
       let value: unknown;
@@ -152,28 +220,41 @@ const candidatesIn = (
       if (field.kind === 'dict' && models.length >= 2) {
         const dict: Record<string, string> = {};
         models.forEach((m, k) => {
-          const v = values[Math.min(k, values.length - 1)];
+          const v = modelValue(cells, labelEnd, k, models.length, columns);
           if (!v) return;
           const wrong = misfit(kind, v, unitCell ?? label);
           if (wrong) reject(v, wrong);
           else dict[m] = withUnit(v, unitCell);
         });
-        if (Object.keys(dict).length === 0) return;
+        if (Object.keys(dict).length === 0)
+          return reject(
+            values.join(' '),
+            `its ${values.length} values do not line up with the ${models.length} models`,
+          );
         value = dict;
       } else if (field.kind === 'list') {
         value = values;
       } else {
         const k = targetIndex(models, target);
-        const cell = values[k !== undefined && k < values.length ? k : 0]!;
+        // the target model's column; a row of several models' values without it is not this product's value
+        const cell = k !== undefined ? modelValue(cells, labelEnd, k, models.length, columns) : values[0]!;
+        if (cell === undefined)
+          return reject(
+            values.join(' '),
+            `its ${values.length} values do not line up with the ${models.length} models, so ${target}'s is not known`,
+          );
         // a cell of many words is a merged block of several rows, not a value
-        if (cell.split(/\s+/).length > 6 && !isIp) return reject(cell, 'it is a block of several cells');
-        const wrong = misfit(kind, cell, unitCell ?? label);
+        if (cell.split(/\s+/).length > (kind.kind === 'text' ? 16 : 6) && !isIp)
+          return reject(cell, 'it is a block of several cells');
+        const picked = kind.kind === 'quantity' ? cell : valueByKind(kind, cell);
+        const wrong = misfit(kind, picked, unitCell ?? label);
         if (wrong) return reject(cell, wrong);
-        value = withUnit(cell, unitCell);
+        value = withUnit(picked, unitCell);
         // a table naming the target model is where its values are
         if (target && k === undefined)
           return found.push({
             value,
+            label,
             snippet: line.trim().slice(0, 400),
             locator,
             score: score * rankWeight * 0.6,
@@ -182,6 +263,8 @@ const candidatesIn = (
       }
       found.push({
         value,
+        label,
+        targeted: field.kind === 'scalar' && targetIndex(models, target) !== undefined,
         snippet: line.trim().slice(0, 400),
         locator,
         score: score * rankWeight,
@@ -193,7 +276,7 @@ const candidatesIn = (
     if (kv) {
       const score = labelScore(field, kv[1]!);
       if (score >= LABEL_MATCH && kv[2]!.trim()) {
-        const value = leadingValue(kv[2]!);
+        const value = valueByKind(kind, kv[2]!);
         const wrong = misfit(kind, value);
         if (wrong && !isIp) rejected.push({ seen: value, label: kv[1]!, why: wrong, score });
         else
@@ -201,6 +284,51 @@ const candidatesIn = (
       }
     }
   });
+  // "TOTAL $43.20", "Date 14/03/2024": a label and an amount or date with no colon (receipts print them so)
+  if (kind.kind === 'money' || kind.kind === 'date')
+    for (const line of lines) {
+      if (line.trim().startsWith('|')) continue;
+      const m =
+        kind.kind === 'money'
+          ? /^\s*(?:[-*]\s*)?([A-Za-z][A-Za-z .#/&()-]{1,40}?)\s+([$€£¥]?\s?[-+]?\d[\d,.]*(?:\s?(?:[A-Z]{3}|[$€£¥]))?)\s*$/.exec(
+              line,
+            )
+          : new RegExp(
+              `^\\s*(?:[-*]\\s*)?([A-Za-z][A-Za-z .#/&()-]{1,40}?)\\s+(${DATE_PATTERN.source})\\s*$`,
+              'i',
+            ).exec(line);
+      if (!m) continue;
+      const score = labelScore(field, m[1]!);
+      if (score < LABEL_MATCH || misfit(kind, m[2]!.trim())) continue;
+      found.push({
+        value: m[2]!.trim(),
+        snippet: line.trim(),
+        locator,
+        score: score * (1 - rank * 0.05) * 0.9,
+        method: 'key_value',
+      });
+    }
+  // a list (or the parties of a contract) written as several labelled lines ("Party A: …", "Party B: …"): one
+  // value of all of them, the lines from the first to the last as its evidence
+  const lineValues = found.filter((c) => c.method === 'key_value');
+  if (lineValues.length >= 2 && (field.kind === 'list' || /part(y|ies)$/.test(field.path[field.path.length - 1]!))) {
+    const first = lines.findIndex((l) => l.trim() === lineValues[0]!.snippet);
+    const last = lines.findIndex((l) => l.trim() === lineValues[lineValues.length - 1]!.snippet);
+    if (first >= 0 && last > first && last - first <= 8) {
+      const values = lineValues.map((c) => String(c.value));
+      found.splice(0, found.length, {
+        value: field.kind === 'list' ? values : values.join(' and '),
+        snippet: lines
+          .slice(first, last + 1)
+          .join('\n')
+          .trim(),
+        locator,
+        score: Math.max(...lineValues.map((c) => c.score)),
+        method: 'key_value',
+      });
+    }
+  }
+  found.push(...proseCandidates(field, kind, content, locator, rank));
   // An IP rating is an IP code: from a matching row or line when it has one, else anywhere in the chunk.
   if (isIp) {
     const codes = found.flatMap((c) => {
@@ -259,6 +387,9 @@ export const extractLocally = async (input: LocalExtractInput): Promise<LocalExt
     const kind = fieldKind(field);
     const rejected: Rejected[] = [];
     let best: Candidate | undefined;
+    /** A per-model field's dicts from every matching table (a catalogue prints its models in several). */
+    const perModel: Candidate[] = [];
+    const rowsSeen = new Map<string, Set<string>>();
     if (groups.length > 0) {
       for (const query of queriesFor(field)) {
         const hits = await docSearch(
@@ -271,13 +402,61 @@ export const extractLocally = async (input: LocalExtractInput): Promise<LocalExt
           const content = await read(hit.locator);
           if (content === undefined) continue;
           const models = await tableModels(hit.locator, content);
-          for (const candidate of candidatesIn(field, kind, rejected, hit.locator, content, rank, target, models)) {
+          const columns = models.length >= 2 ? modelColumns(tableRowsOf(content), models.length) : undefined;
+          for (const candidate of candidatesIn(
+            field,
+            kind,
+            rejected,
+            hit.locator,
+            content,
+            rank,
+            target,
+            models,
+            columns,
+            rowsSeen,
+          )) {
             if (!best || candidate.score > best.score) best = candidate;
+            if (field.kind === 'dict' && typeof candidate.value === 'object') perModel.push(candidate);
           }
         }
       }
     }
-    if (best && getAt(data, field.path) === undefined) {
+    // precision first: one label on several rows ("Conventional free air thermal current" of the main and of the
+    // auxiliary contacts), no target model's column to choose by: which row is the field's is not known
+    const sameLabel =
+      best?.method === 'table_cell' && !best.targeted
+        ? rowsSeen.get(`${best.locator.split('-')[0]}|${best.label ?? ''}`)
+        : undefined;
+    if (best && field.kind === 'scalar' && sameLabel && sameLabel.size > 1) {
+      rejected.push({
+        seen: String(best.value).slice(0, 60),
+        label: best.label ?? '',
+        why: `${sameLabel.size} table rows with that label give different values, so which one is meant is not known`,
+        score: 1,
+      });
+      best = undefined;
+    }
+    const tables = perModel.filter(
+      (c, i) => c.score >= 0.75 * best!.score && perModel.findIndex((o) => o.snippet === c.snippet) === i,
+    );
+    if (best && tables.length > 1 && getAt(data, field.path) === undefined) {
+      // the dicts merged (the best table's value wins a model both give), each model's evidence its own row
+      const value: Record<string, unknown> = {};
+      const leaves: Record<string, unknown> = {};
+      for (const c of [best, ...tables.filter((t) => t !== best)])
+        for (const [model, v] of Object.entries(c.value as Record<string, unknown>)) {
+          if (model in value) continue;
+          value[model] = v;
+          leaves[model] = {
+            locator: c.locator,
+            snippet: c.snippet,
+            match: c.method,
+            confidence: Math.round(Math.min(1, c.score) * 100) / 100,
+          };
+        }
+      setAt(data, field.path, value);
+      setAt(evidence, field.path, leaves);
+    } else if (best && getAt(data, field.path) === undefined) {
       setAt(data, field.path, best.value);
       setAt(evidence, field.path, {
         locator: best.locator,

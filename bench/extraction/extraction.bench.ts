@@ -1,0 +1,217 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+/**
+ * Issue 26's extraction benchmark: every datasheet of ../shared/corpora/datasheets (the OMRON G-Series catalogue
+ * with its datasheetminer expected record plus per-model fields written here; Contactors.pdf with an expected file
+ * written here by reading the PDF) and the generated contract/receipt set (`generated-set.ts`, marked generated).
+ * Each document goes through extraction-api as a user's would (POST /tasks, the doc tools over MCP, evidence
+ * verification), twice: the offline extractor (`EXTRACTOR=local`), and the agent path (`EXTRACTOR=anthropic`)
+ * against the fake LLM server running an oracle script that knows the answers and uses only the real doc tools:
+ * the upper bound of the tool chain, not a model's score. Per field: right, wrong (returned), null-when-present,
+ * null-correct; precision, recall, F1 per document, per split (tuning / report) and overall.
+ *
+ *   npx tsx bench/extraction/extraction.bench.ts > bench/extraction/results/extraction.md
+ *
+ * The per-field table goes to stdout, timings and /proc/loadavg to stderr; docs/benchmarks/extraction.md records a run.
+ */
+import { existsSync, readFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { anthropicScript, corporaDir, startFakeLlm } from '@lectern/testing';
+import { startExtraction, submitTask, waitForTask } from '../../apps/extraction-api/src/extraction.testkit.js';
+import { generatedDocuments } from './generated-set.js';
+import { oracleScript } from './oracle-script.js';
+import { add, emptyTally, merge, score, summary, type Tally } from './score.js';
+
+export interface BenchDocument {
+  name: string;
+  /** tuning: looked at while changing the extractor; report: not looked at (expected written first). */
+  split: 'tuning' | 'report';
+  source: 'corpus' | 'generated';
+  filename: string;
+  bytes: () => Uint8Array | Promise<Uint8Array>;
+  /** The schema sent (a field's value is its hint; `part_number`'s names the product). */
+  schema: Record<string, unknown>;
+  /** Expected value per scored field (null: the document does not state it). */
+  expected: Record<string, unknown>;
+}
+
+const here = new URL('.', import.meta.url).pathname;
+const datasheets = join(corporaDir(), 'datasheets', 'datasheetminer-benchmark');
+const json = (path: string) => JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
+
+/** The OMRON record's specification fields (ids, URLs, page lists and prices are not in the document). */
+const OMRON_FIELDS = [
+  'manufacturer',
+  'series',
+  'rated_voltage',
+  'rated_speed',
+  'max_speed',
+  'rated_torque',
+  'peak_torque',
+  'rated_power',
+  'encoder_feedback_support',
+  'poles',
+  'rated_current',
+  'peak_current',
+  'voltage_constant',
+  'torque_constant',
+  'resistance',
+  'inductance',
+  'ip_rating',
+  'rotor_inertia',
+  'axial_load_force_rating',
+  'radial_load_force_rating',
+  'weight',
+];
+
+const corpusDocuments = (): BenchDocument[] => {
+  if (!existsSync(datasheets)) {
+    process.stderr.write(`${datasheets} is absent: only the generated set is scored\n`);
+    return [];
+  }
+  const omron = (
+    json(join(datasheets, 'expected', 'omron-g-series-servo-motors.json')) as unknown as Record<string, unknown>[]
+  )[0]!;
+  const omronExtra = json(join(here, 'expected', 'omron-per-model.json'));
+  delete omronExtra['_about'];
+  const contactors = json(join(here, 'expected', 'contactors.json'));
+  delete contactors['_about'];
+  const schemaOf = (partNumber: string, expected: Record<string, unknown>) => ({
+    part_number: partNumber,
+    ...Object.fromEntries(Object.keys(expected).map((k) => [k, /_per_model$/.test(k) ? {} : ''])),
+  });
+  const omronExpected = {
+    ...Object.fromEntries(OMRON_FIELDS.map((f) => [f, omron[f] ?? null])),
+    ...omronExtra,
+  };
+  const { part_number: contactorPart, ...contactorExpected } = contactors;
+  const pdf = (file: string) => () => readFileSync(join(datasheets, 'datasheets', file));
+  return [
+    {
+      name: 'omron-g-series-servo-motors.pdf',
+      split: 'tuning',
+      source: 'corpus',
+      filename: 'omron-g-series-servo-motors.pdf',
+      bytes: pdf('omron-g-series-servo-motors.pdf'),
+      schema: schemaOf(String(omron['part_number']), omronExpected),
+      expected: omronExpected,
+    },
+    {
+      name: 'Contactors.pdf',
+      split: 'report',
+      source: 'corpus',
+      filename: 'Contactors.pdf',
+      bytes: pdf('Contactors.pdf'),
+      schema: schemaOf(String(contactorPart), contactorExpected),
+      expected: contactorExpected,
+    },
+  ];
+};
+
+interface Run {
+  data: Record<string, unknown>;
+  evidence: Record<string, unknown>;
+  seconds: number;
+}
+
+const runTask = async (baseUrl: string, doc: BenchDocument): Promise<Run> => {
+  const started = performance.now();
+  const id = await submitTask(baseUrl, doc.filename, await doc.bytes(), doc.schema);
+  const task = await waitForTask(baseUrl, id);
+  if (task.status !== 'succeeded') throw new Error(`${doc.name}: ${JSON.stringify(task.error)}`);
+  const result = (await (await fetch(`${baseUrl}/tasks/${id}/result`)).json()) as Run;
+  return { ...result, seconds: (performance.now() - started) / 1000 };
+};
+
+const grounded = (leaf: unknown): string => {
+  if (typeof leaf !== 'object' || leaf === null) return '';
+  const l = leaf as Record<string, unknown>;
+  if ('grounded' in l) return l['grounded'] === true ? `yes p${String(l['page'] ?? '?')}` : 'NO';
+  const inner = Object.values(l).map(grounded);
+  return inner.length ? `${inner.filter((g) => g.startsWith('yes')).length}/${inner.length} keys` : '';
+};
+
+const show = (v: unknown) => {
+  const text = JSON.stringify(v ?? null);
+  return (text.length > 70 ? `${text.slice(0, 67)}...` : text).replace(/\|/g, '\\|');
+};
+
+const main = async () => {
+  const documents = [...corpusDocuments(), ...generatedDocuments()];
+  const dataDir = mkdtempSync(join(tmpdir(), 'lectern-bench-extraction-'));
+  const scripts = new Map(documents.map((d) => [d.name, anthropicScript(oracleScript(d.expected))]));
+  // documents run one at a time: the fake LLM answers with the oracle of the document being extracted
+  let current = documents[0]?.name ?? '';
+  const llm = await startFakeLlm((body) => scripts.get(current)!(body));
+  const local = await startExtraction({ DATA_DIR: join(dataDir, 'local'), EXTRACTOR: 'local' });
+  const agent = await startExtraction({
+    DATA_DIR: join(dataDir, 'agent'),
+    EXTRACTOR: 'anthropic',
+    ANTHROPIC_API_KEY: 'bench-key',
+    ANTHROPIC_BASE_URL: llm.url,
+    ANTHROPIC_DEFAULT_SONNET_MODEL: 'oracle',
+  });
+  const rows: string[] = [];
+  const tallies = new Map<string, Tally>();
+  const tally = (key: string) => tallies.get(key) ?? tallies.set(key, emptyTally()).get(key)!;
+  const cpu0 = process.cpuUsage();
+  const wall0 = performance.now();
+  process.stderr.write(
+    `loadavg before: ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}\n`,
+  );
+  try {
+    for (const doc of documents) {
+      // offline and agent side by side, document by document
+      current = doc.name;
+      const runs = { local: await runTask(local.baseUrl, doc), agent: await runTask(agent.baseUrl, doc) };
+      for (const [path, run] of Object.entries(runs)) {
+        const perDoc = emptyTally();
+        for (const [field, expected] of Object.entries(doc.expected)) {
+          const got = run.data[field];
+          const outcome = score(expected, got);
+          add(perDoc, outcome, expected);
+          rows.push(
+            `| ${path} | ${doc.name} | ${field} | ${show(expected)} | ${show(got)} | ${outcome} | ${got === null ? '' : grounded(run.evidence[field])} |`,
+          );
+        }
+        merge(tally(`${path}|doc|${doc.name}`), perDoc);
+        merge(tally(`${path}|split|${doc.source === 'generated' ? 'generated' : doc.split}`), perDoc);
+        if (doc.source === 'corpus') merge(tally(`${path}|split|datasheets (all)`), perDoc);
+        merge(tally(`${path}|all|all`), perDoc);
+        process.stderr.write(`${path} ${doc.name}: ${run.seconds.toFixed(1)} s\n`);
+      }
+    }
+  } finally {
+    await local.close();
+    await agent.close();
+    await llm.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+  const cpu = process.cpuUsage(cpu0);
+  process.stderr.write(
+    `wall ${((performance.now() - wall0) / 1000).toFixed(1)} s, CPU ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s; loadavg after: ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}\n`,
+  );
+  const summaryRows = [...tallies.entries()].map(([key, t]) => {
+    const [path, , what] = key.split('|');
+    const s = summary(t);
+    return `| ${path} | ${what} | ${t.fields} | ${t.right} | ${t.wrong} | ${t.null_when_present} | ${t.null_correct} | ${s.fieldsRight} | ${s.returnedWrong} | ${s.precision} | ${s.recall} | ${s.f1} |`;
+  });
+  process.stdout.write(
+    [
+      '| path | documents | fields | right | wrong | null when present | null correct | fields right | returned wrong | precision | recall | F1 |',
+      '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+      ...summaryRows,
+      '',
+      '| path | document | field | expected | extracted | outcome | grounded |',
+      '| --- | --- | --- | --- | --- | --- | --- |',
+      ...rows,
+      '',
+    ].join('\n'),
+  );
+};
+
+await main();

@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+import { modelColumns, modelValue } from './local-extractor.js';
+import { splitRow } from './markdown-table.js';
+
+// Issue 26: per-model columns of a datasheet table as the converter writes it: one value per model where each
+// model has its own, a merged cell (one value printed for two models) in one column with its neighbour empty.
+const TABLE = `| Servo motor model | | G05030 G10030 G20030 G40030 | | | |
+| --- | --- | --- | --- | --- | --- |
+| Rated torque | N·m | 0.16 | | 0.32 | 0.64 | 1.3 |
+| Rated current | A (rms) | | 1.1 | | 1.6 | 2.6 |
+| Allowable radial load | N | 68 | | | 245 | |
+| Rated speed | min-1 | 3,000 | | | | |`;
+const rows = TABLE.split('\n').flatMap((l) => {
+  const cells = splitRow(l);
+  return cells && !cells.every((c) => /^-*$/.test(c)) ? [cells] : [];
+});
+const row = (label: string) => rows.find((r) => r[0] === label)!;
+
+describe('per-model table columns', () => {
+  const columns = modelColumns(rows, 4);
+
+  it('takes the model columns from the rows with one value per model', () => {
+    expect(columns).toEqual([2, 4, 5, 6]);
+  });
+
+  it("gives each model its column's value, and a merged cell to both models it spans", () => {
+    const values = (label: string) => [0, 1, 2, 3].map((k) => modelValue(row(label), 2, k, 4, columns));
+    expect(values('Rated torque')).toEqual(['0.16', '0.32', '0.64', '1.3']);
+    expect(values('Rated current')).toEqual(['1.1', '1.1', '1.6', '2.6']);
+    // 68 sits in G05030's column; 245 in G20030's; G10030 and G40030 have none
+    expect(values('Allowable radial load')).toEqual(['68', undefined, '245', undefined]);
+  });
+
+  it('without known columns, a row with fewer values than models gives none (which is whose is unknown)', () => {
+    expect(modelValue(row('Rated current'), 2, 2, 4, undefined)).toBeUndefined();
+    expect(modelValue(row('Rated torque'), 2, 2, 4, undefined)).toBe('0.64');
+  });
+});

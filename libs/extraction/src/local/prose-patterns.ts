@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+import type { MatchMethod } from '../evidence/verify-evidence.js';
+import { DATE_PATTERN, DURATION_PATTERN, misfit, type FieldKind } from '../fields/field-kinds.js';
+import { LABEL_MATCH, labelScore, nameWords } from '../fields/field-words.js';
+import type { SchemaField } from '../schema-fields.js';
+
+export interface ProseCandidate {
+  value: unknown;
+  snippet: string;
+  locator: string;
+  score: number;
+  method: MatchMethod;
+}
+
+/**
+ * Values a contract states in prose (issue 26, beyond datasheets), found by the phrases agreements use:
+ * "This Agreement is made on 1 March 2024 between Acme Ltd and Beta LLC", "governed by the laws of the State of
+ * New York", "the courts of England and Wales shall have exclusive jurisdiction", "for a term of two (2) years".
+ * Precision first as everywhere: the phrase must name the field (its words or synonyms, `labelScore` on the
+ * snippet, which the evidence check repeats) and the value must fit the field's kind; the snippet is the phrase
+ * itself, short enough to be found on the page. Hand-written: these few phrases need no NLP library.
+ */
+const NAME = String.raw`[A-Z][\w&'.,-]*(?:\s+(?:[A-Z][\w&'.,-]*|&|of|and|de|la|the))*?`;
+const PARTIES = new RegExp(
+  String.raw`\bbetween\s+(?:the\s+)?(${NAME})(?:\s*\([^)]{1,60}\))?,?\s+and\s+(?:the\s+)?(${NAME})(?=\s*\(|\s*[,.;]|\s+(?:dated|on|as|for|with|whereby|who)\b|\s*$)`,
+);
+const LAW = new RegExp(
+  String.raw`\bgoverned\s+by(?:[\w\s,]{0,60}?)\s+(?:the\s+)?laws?\s+of\s+((?:the\s+)?(?:State|Commonwealth|Province|Republic|Kingdom)?(?:\s+of)?\s*[A-Z][\w]*(?:\s+(?:[A-Z][\w]*|and|of))*)`,
+);
+const COURTS = new RegExp(
+  String.raw`\bcourts?\s+(?:located\s+)?(?:of|in)\s+((?:the\s+)?[A-Z][\w]*(?:\s+(?:[A-Z][\w]*|and|of))*)[^.]{0,60}?\bjurisdiction\b`,
+);
+const MADE_ON = new RegExp(
+  String.raw`\b(?:made|entered\s+into|dated|effective(?:\s+as\s+of)?|commenc\w*(?:\s+on)?)\s+(?:(?:on|as\s+of)\s+)?(?:this\s+|the\s+)?(${DATE_PATTERN.source}|\d{1,2}(?:st|nd|rd|th)\s+day\s+of\s+[A-Z][a-z]+,?\s+\d{4})`,
+  'i',
+);
+const TERM = new RegExp(
+  String.raw`\b(?:term\s+of|period\s+of|(?:remain|continue)\s+in\s+(?:full\s+)?(?:force|effect)\s+for(?:\s+a\s+period\s+of)?|duration\s+of)\s+(${DURATION_PATTERN.source})`,
+  'i',
+);
+
+/**
+ * Extra search queries for the phrases above: BM25 finds "made on … between" by neither "effective date" nor
+ * "parties" (and drops "between" as a stop word), so the local extractor also searches with the phrases' words.
+ */
+export const proseQueries = (field: SchemaField): string[] => {
+  const words = new Set(nameWords(field.path[field.path.length - 1]!));
+  const has = (...w: string[]) => w.some((x) => words.has(x));
+  const queries: string[] = [];
+  if (has('parties', 'party', 'counterparties')) queries.push('agreement made between party parties');
+  if (has('effective', 'agreement', 'contract', 'commencement', 'start'))
+    queries.push('agreement made entered into dated effective');
+  if (has('law', 'governing', 'jurisdiction')) queries.push('governed laws courts jurisdiction');
+  if (has('term', 'duration', 'period')) queries.push('term period continue remain force effect years months');
+  return queries;
+};
+
+/** The phrase of the match as the snippet: from the trigger to the end of the value, on one line of the chunk. */
+const phrase = (line: string, m: RegExpExecArray) => line.slice(m.index, m.index + m[0].length).trim();
+
+const trimName = (s: string) =>
+  s
+    .trim()
+    .replace(/[,.;]+$/, '')
+    .replace(/^the\s+/i, '')
+    .trim();
+
+export const proseCandidates = (
+  field: SchemaField,
+  kind: FieldKind,
+  content: string,
+  locator: string,
+  rank: number,
+): ProseCandidate[] => {
+  const words = new Set(nameWords(field.path[field.path.length - 1]!));
+  const has = (...w: string[]) => w.some((x) => words.has(x));
+  const found: ProseCandidate[] = [];
+  const take = (value: unknown, snippet: string) => {
+    const score = labelScore(field, snippet);
+    if (score < LABEL_MATCH) return;
+    const text = Array.isArray(value) ? value.join(' and ') : String(value);
+    if (misfit(kind, text)) return;
+    found.push({ value, snippet, locator, score: score * (1 - rank * 0.05) * 0.85, method: 'pattern' });
+  };
+  for (const line of content.split('\n')) {
+    if (line.trim().startsWith('|') || line.length < 12) continue;
+    if (has('parties', 'party', 'counterparties')) {
+      const m = PARTIES.exec(line);
+      if (m) {
+        const parties = [trimName(m[1]!), trimName(m[2]!)];
+        take(field.kind === 'list' ? parties : parties.join(' and '), phrase(line, m));
+      }
+    }
+    if (kind.kind === 'date' && has('effective', 'agreement', 'contract', 'commencement', 'start')) {
+      const m = MADE_ON.exec(line);
+      if (m) take(m[1]!, phrase(line, m));
+    }
+    if (has('law', 'governing', 'jurisdiction')) {
+      const m = LAW.exec(line) ?? (has('jurisdiction') ? COURTS.exec(line) : null);
+      if (m) take(trimName(m[1]!), phrase(line, m));
+    }
+    if (kind.kind === 'duration') {
+      const m = TERM.exec(line);
+      if (m) take(m[1]!, phrase(line, m));
+    }
+  }
+  return found;
+};
