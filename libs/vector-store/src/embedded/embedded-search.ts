@@ -4,6 +4,7 @@ import type { Filter, Hit } from '../vector-store.port.js';
 import type { DenseIndex } from './dense-index.js';
 import { chunksTable, ftsTable, pointsTable, type Collection } from './embedded-schema.js';
 import { compileFilter, ftsQuery } from './sql-filter.js';
+import { FIELD_WEIGHTS } from '../lexical.js';
 
 /** Prepared-statement source (the adapter's cache). */
 export type Stmt = (sql: string) => Statement;
@@ -48,7 +49,14 @@ export const denseCandidates = (
   return idx.search(q, k, allowed);
 };
 
-/** BM25 (FTS5) candidates as [rid, score], best first; score = -bm25() > 0. */
+/** bm25() over the four fields with their weights (lexical.ts), as an FTS5 rank function. */
+const RANK = `bm25(${FIELD_WEIGHTS.text}, ${FIELD_WEIGHTS.title}, ${FIELD_WEIGHTS.section}, ${FIELD_WEIGHTS.codes})`;
+
+/**
+ * BM25 (FTS5) candidates as [rid, score], best first; score = -bm25() > 0, the fields weighted (FIELD_WEIGHTS).
+ * Ordered by FTS5's `rank` (the weighted bm25 set per query), which FTS5 computes once per match; without a
+ * filter the points table is not joined at all (a JOIN before the LIMIT costs a lookup per matching chunk).
+ */
 export const keywordCandidates = (
   stmt: Stmt,
   c: Collection,
@@ -58,12 +66,18 @@ export const keywordCandidates = (
 ): [number, number][] => {
   const match = ftsQuery(text);
   if (match === null) return [];
-  const f = compileFilter(filter);
   const fts = ftsTable(c.cid);
+  if (filter === undefined) {
+    const found = stmt(
+      `SELECT rowid AS rid, -rank AS s FROM ${fts} WHERE ${fts} MATCH ? AND rank MATCH ? ORDER BY rank, rowid LIMIT ?`,
+    ).all(match, RANK, k) as { rid: number; s: number }[];
+    return found.map((r) => [r.rid, r.s]);
+  }
+  const f = compileFilter(filter);
   const found = stmt(
-    `SELECT p.rid AS rid, -bm25(${fts}) AS s FROM ${fts} JOIN ${pointsTable(c.cid)} p ON p.rid = ${fts}.rowid
-     WHERE ${fts} MATCH ? AND ${f.sql} ORDER BY bm25(${fts}), p.rid LIMIT ?`,
-  ).all(match, ...f.params, k) as { rid: number; s: number }[];
+    `SELECT p.rid AS rid, -${fts}.rank AS s FROM ${fts} JOIN ${pointsTable(c.cid)} p ON p.rid = ${fts}.rowid
+     WHERE ${fts} MATCH ? AND ${fts}.rank MATCH ? AND ${f.sql} ORDER BY ${fts}.rank, p.rid LIMIT ?`,
+  ).all(match, RANK, ...f.params, k) as { rid: number; s: number }[];
   return found.map((r) => [r.rid, r.s]);
 };
 
