@@ -125,4 +125,38 @@ describe('VectorStore (embedded): lexical fields', () => {
     expect(await keywordIds(again, 'old', 'manual')).toEqual(['streets']);
     await again.close();
   });
+
+  it('leaves a word found in most chunks out of a long query, keeping the rarer words and their ranking', async () => {
+    const store = new EmbeddedVectorStore({ dataDir: dir });
+    await store.ensureCollection('c', { fingerprint: FP, hybrid: true });
+    const filler = Array.from({ length: 40 }, (_, i) => ({
+      id: `f${i}`,
+      text: `The patients in cohort ${i} were observed.`,
+      payload: {},
+      vector: vec(i % 9),
+    }));
+    await store.upsert(
+      'c',
+      [
+        ...filler,
+        { id: 'a', text: 'Patients given aspirin showed lower thrombosis risk.', payload: {}, vector: vec(1) },
+        { id: 'b', text: 'Aspirin dosage and bleeding.', payload: {}, vector: vec(2) },
+      ],
+      { fingerprint: FP },
+    );
+    // 'patients' is in 41 of 42 chunks: with four rarer words it is not matched (no filler chunk comes back).
+    const long = await keywordIds(store, 'c', 'patients aspirin thrombosis risk bleeding');
+    expect(long.sort()).toEqual(['a', 'b']);
+    // Short queries keep every word.
+    expect((await keywordIds(store, 'c', 'patients aspirin')).filter((id) => id.startsWith('f'))).toHaveLength(8);
+    // After more writes (a new collection version), the frequencies are read again: 'aspirin' now common.
+    await store.upsert(
+      'c',
+      filler.map((f) => ({ ...f, text: `${f.text} aspirin` })),
+      { fingerprint: FP },
+    );
+    const after = await keywordIds(store, 'c', 'patients aspirin thrombosis risk bleeding lower');
+    expect(after.sort()).toEqual(['a', 'b']);
+    await store.close();
+  });
 });

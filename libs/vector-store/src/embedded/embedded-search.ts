@@ -4,7 +4,9 @@ import type { Filter, Hit } from '../vector-store.port.js';
 import type { DenseIndex } from './dense-index.js';
 import { chunksTable, ftsTable, pointsTable, type Collection } from './embedded-schema.js';
 import { compileFilter, ftsQuery } from './sql-filter.js';
+import { stemmer } from 'stemmer';
 import { FIELD_WEIGHTS } from '../lexical.js';
+import { queryTerms } from '../query-terms.js';
 
 /** Prepared-statement source (the adapter's cache). */
 export type Stmt = (sql: string) => Statement;
@@ -64,7 +66,7 @@ export const keywordCandidates = (
   filter: Filter | undefined,
   k: number,
 ): [number, number][] => {
-  const match = ftsQuery(text);
+  const match = ftsQuery(text, commonTerms(stmt, c, text));
   if (match === null) return [];
   const fts = ftsTable(c.cid);
   if (filter === undefined) {
@@ -79,6 +81,61 @@ export const keywordCandidates = (
      WHERE ${fts} MATCH ? AND ${fts}.rank MATCH ? AND ${f.sql} ORDER BY ${fts}.rank, p.rid LIMIT ?`,
   ).all(match, RANK, ...f.params, k) as { rid: number; s: number }[];
   return found.map((r) => [r.rid, r.s]);
+};
+
+/**
+ * A query word in more than this share of a collection's chunks is left out of the MATCH when the query has at
+ * least `KEEP_RAREST` rarer words: FTS5 scores every chunk that holds any query word, so one very common word
+ * costs more than all the others together, while its BM25 weight (IDF) is small. Measured in
+ * docs/benchmarks/vector-store.md ("BM25 on natural-language queries").
+ */
+export const COMMON_TERM_SHARE = 0.05;
+export const KEEP_RAREST = 4;
+
+interface TermStats {
+  version: number;
+  chunks: number;
+  df: Map<string, number>;
+}
+const termStats = new WeakMap<Stmt, Map<number, TermStats>>();
+
+/** The query words to leave out (see COMMON_TERM_SHARE); document frequencies cached per collection version. */
+const commonTerms = (stmt: Stmt, c: Collection, text: string): Set<string> => {
+  const words = queryTerms(text, 64);
+  if (words.length <= KEEP_RAREST) return new Set();
+  let byCid = termStats.get(stmt);
+  if (!byCid) termStats.set(stmt, (byCid = new Map()));
+  let stats = byCid.get(c.cid);
+  if (!stats || stats.version !== c.version) {
+    const chunks =
+      (stmt(`SELECT count(*) FROM ${pointsTable(c.cid)}`)
+        .pluck()
+        .get() as number) ?? 0;
+    stats = { version: c.version, chunks, df: new Map() };
+    byCid.set(c.cid, stats);
+  }
+  const vocab = `vs_ftsv_${c.cid}`;
+  stmt(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.${vocab} USING fts5vocab(main, ${ftsTable(c.cid)}, 'row')`).run();
+  const s = stats;
+  // The index holds porter stems: `stemmer` is the same Porter (1980) algorithm; a word it stems differently
+  // simply reads as absent (df 0) and stays in the query.
+  const df = (w: string): number => {
+    const term = stemmer(w);
+    let n = s.df.get(term);
+    if (n === undefined) {
+      n = (stmt(`SELECT doc FROM temp.${vocab} WHERE term = ?`).pluck().get(term) as number | undefined) ?? 0;
+      if (s.df.size > 50_000) s.df.clear();
+      s.df.set(term, n);
+    }
+    return n;
+  };
+  const ranked = words.map((w) => ({ w, n: df(w) })).sort((a, b) => a.n - b.n);
+  return new Set(
+    ranked
+      .slice(KEEP_RAREST)
+      .filter((x) => x.n > COMMON_TERM_SHARE * s.chunks)
+      .map((x) => x.w),
+  );
 };
 
 const rows = (stmt: Stmt, c: Collection, rids: number[]): Map<number, Row> => {

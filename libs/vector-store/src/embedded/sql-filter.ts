@@ -62,9 +62,10 @@ const condition = (field: string, cond: unknown, params: (string | number)[]): s
 
 /**
  * FTS5 MATCH expression: the query's words (see queryTerms) and its code tokens (lexical.ts: `MR-J5-60G4`,
- * `Para 11` as one compound, found in the `codes` field), each quoted, OR-ed; null when there is none.
+ * `Para 11` as one compound, found in the `codes` field), each quoted, OR-ed, less the words in `leaveOut`;
+ * null when there is none.
  */
-export const ftsQuery = (text: string): string | null => {
-  const words = [...new Set([...queryTerms(text, 64), ...codeTokens(text)])];
+export const ftsQuery = (text: string, leaveOut: ReadonlySet<string> = new Set()): string | null => {
+  const words = [...new Set([...queryTerms(text, 64).filter((w) => !leaveOut.has(w)), ...codeTokens(text)])];
   return words.length === 0 ? null : words.map((w) => `"${w}"`).join(' OR ');
 };
