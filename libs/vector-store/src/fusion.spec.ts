@@ -1,5 +1,13 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-import { FUSION_DEFAULTS, fuse, resolveFusion, rrfFuse, zscoreFuse, type Scored } from './fusion.js';
+import {
+  effectiveDenseWeight,
+  FUSION_DEFAULTS,
+  fuse,
+  resolveFusion,
+  rrfFuse,
+  zscoreFuse,
+  type Scored,
+} from './fusion.js';
 
 const list = (...entries: [string, number][]): Scored[] => entries.map(([id, score]) => ({ id, score }));
 const ids = (l: { id: string }[]): string[] => l.map((x) => x.id);
@@ -12,6 +20,7 @@ describe('resolveFusion', () => {
       denseWeight: 0.2,
       candidates: 100,
       rrfK: 60,
+      denseConfidence: 0,
     });
     expect(resolveFusion(10, {})).toEqual({
       method: 'zscore',
@@ -19,6 +28,7 @@ describe('resolveFusion', () => {
       denseWeight: 0.2,
       keywordWeight: 0.8,
       candidates: 100,
+      denseConfidence: 0,
     });
     expect(resolveFusion(250, {}).candidates).toBe(250);
   });
@@ -30,6 +40,7 @@ describe('resolveFusion', () => {
       denseWeight: 0.2,
       keywordWeight: 2,
       candidates: 100,
+      denseConfidence: 0,
     });
     expect(resolveFusion(20, { fusion: 'zscore', rrfK: 5, candidates: 7 }, { method: 'rrf', rrfK: 10 })).toMatchObject({
       method: 'zscore',
@@ -99,8 +110,36 @@ describe('fuse', () => {
   it('dispatches on the method', () => {
     const dense = list(['y', 0.52], ['z', 0.51], ['x', 0.5]);
     const keyword = list(['x', 30], ['y', 10], ['z', 9.9]);
-    const base = { rrfK: 60, denseWeight: 0.3, keywordWeight: 0.7, candidates: 100 };
+    const base = { rrfK: 60, denseWeight: 0.3, keywordWeight: 0.7, candidates: 100, denseConfidence: 1 };
     expect(fuse(dense, keyword, { ...base, method: 'zscore' }, 3)).toEqual(zscoreFuse(dense, keyword, base, 3));
     expect(fuse(dense, keyword, { ...base, method: 'rrf' }, 3)).toEqual(rrfFuse(dense, keyword, base, 3));
+  });
+});
+
+describe('zscoreFuse with denseConfidence', () => {
+  // 30 candidates. Keyword: x stands far above a smooth tail (decisive). Dense: a smooth slope, y barely first.
+  const tail = Array.from({ length: 28 }, (_, i) => `t${i}`);
+  const keyword = list(['x', 30], ...tail.map((id, i): [string, number] => [id, 5 - i * 0.05]), ['y', 3]);
+  const dense = list(['y', 0.41], ['x', 0.405], ...tail.map((id, i): [string, number] => [id, 0.404 - i * 0.0005]));
+  it('shrinks the dense weight by (zTop_dense / zTop_keyword)^gamma, never above the set weight', () => {
+    expect(effectiveDenseWeight(0.5, 0, 1, 4)).toBe(0.5);
+    expect(effectiveDenseWeight(0.5, 1, 1, 4)).toBeCloseTo(0.125, 10);
+    expect(effectiveDenseWeight(0.5, 2, 1, 4)).toBeCloseTo(0.03125, 10);
+    expect(effectiveDenseWeight(0.5, 1, 6, 4)).toBe(0.5);
+    expect(effectiveDenseWeight(0.5, 1, 3, 0)).toBe(0.5);
+    expect(effectiveDenseWeight(0.5, 1, -1, 2)).toBe(0);
+  });
+  it('keeps a decisive keyword winner first where plain z-score fusion lets a flat dense list overturn it', () => {
+    const w = { denseWeight: 0.9, keywordWeight: 0.1 };
+    expect(zscoreFuse(dense, keyword, w, 1)[0]?.id).toBe('y');
+    expect(zscoreFuse(dense, keyword, { ...w, denseConfidence: 1 }, 1)[0]?.id).toBe('x');
+  });
+  it('leaves a confident dense list its full weight', () => {
+    const sharp = list(['y', 0.9], ['x', 0.2], ['a', 0.2], ['b', 0.2], ['c', 0.2]);
+    const flatKeyword = list(['x', 5], ['a', 4.9], ['b', 4.8], ['c', 4.7], ['y', 4.6]);
+    const w = { denseWeight: 0.5, keywordWeight: 0.5 };
+    expect(zscoreFuse(sharp, flatKeyword, { ...w, denseConfidence: 2 }, 5)).toEqual(
+      zscoreFuse(sharp, flatKeyword, w, 5),
+    );
   });
 });

@@ -22,12 +22,19 @@ export const FUSION_DEFAULTS: {
   /** Candidates per side before fusion: max(limit, candidates). z-score statistics are taken over these. */
   readonly candidates: number;
   readonly rrfK: number;
+  /**
+   * z-score fusion only: the dense weight is scaled by (zTop_dense / zTop_keyword)^denseConfidence, capped at 1,
+   * where zTop is how far a list's best candidate stands above its own candidates (its z-score). A query whose
+   * keyword list has a clear winner while the dense list is flat keeps its lexical answer; 0 turns this off.
+   */
+  readonly denseConfidence: number;
 } = {
   method: 'zscore',
   denseWeight: 0.2,
   keywordWeight: 0.8,
   candidates: 100,
   rrfK: 60,
+  denseConfidence: 0,
 };
 
 export interface FusionParams {
@@ -36,6 +43,7 @@ export interface FusionParams {
   denseWeight: number;
   keywordWeight: number;
   candidates: number;
+  denseConfidence: number;
 }
 
 /** Store-wide fusion defaults (e.g. from app config); anything unset falls back to FUSION_DEFAULTS. */
@@ -51,6 +59,8 @@ export interface FusionOptions {
   keywordWeight?: number;
   /** How many candidates each side contributes before fusion. */
   candidates?: number;
+  /** z-score fusion: how strongly a flat dense list gives way to a decisive keyword list (see FUSION_DEFAULTS). */
+  denseConfidence?: number;
 }
 
 /** Per-call options win over the store's defaults, which win over FUSION_DEFAULTS. */
@@ -62,6 +72,7 @@ export const resolveFusion = (limit: number, o: FusionOptions, store: FusionDefa
     denseWeight: o.denseWeight ?? d.denseWeight,
     keywordWeight: o.keywordWeight ?? d.keywordWeight,
     candidates: o.candidates ?? Math.max(limit, d.candidates),
+    denseConfidence: o.denseConfidence ?? d.denseConfidence,
   };
   if (!(FUSION_METHODS as readonly string[]).includes(p.method)) {
     throw new AppError('invalid_arguments', `Fusion method must be one of ${FUSION_METHODS.join(', ')}.`);
@@ -70,12 +81,13 @@ export const resolveFusion = (limit: number, o: FusionOptions, store: FusionDefa
     !(p.rrfK >= 1) ||
     !(p.denseWeight >= 0) ||
     !(p.keywordWeight >= 0) ||
+    !(p.denseConfidence >= 0) ||
     !Number.isInteger(p.candidates) ||
     p.candidates < 1
   ) {
     throw new AppError(
       'invalid_arguments',
-      'Fusion needs rrfK >= 1, non-negative weights and a positive integer candidate count.',
+      'Fusion needs rrfK >= 1, non-negative weights and confidence, and a positive integer candidate count.',
     );
   }
   return { ...p, candidates: Math.min(p.candidates, 1000) };
@@ -163,20 +175,42 @@ const zScores = (list: Scored[]): ((s: Scored) => number) => {
   return (s) => (s.score - mean) / sd;
 };
 
+/** The z-score of a list's best entry: how far it stands above its own candidates (0 for fewer than two). */
+const topZ = (list: Scored[], z: (s: Scored) => number): number => {
+  if (list.length < 2) return 0;
+  let m = Number.NEGATIVE_INFINITY;
+  for (const s of list) m = Math.max(m, z(s));
+  return m;
+};
+
+/**
+ * The dense weight after its confidence: w_dense · min(1, zTop_dense / zTop_keyword)^gamma (unchanged when gamma
+ * is 0 or the keyword list has no standout; 0 when the dense list has none while the keyword list has one).
+ */
+export const effectiveDenseWeight = (denseWeight: number, gamma: number, zTopDense: number, zTopKeyword: number) => {
+  if (gamma <= 0 || !(zTopKeyword > 0)) return denseWeight;
+  return denseWeight * Math.min(1, Math.max(0, zTopDense) / zTopKeyword) ** gamma;
+};
+
 /**
  * Convex combination of z-score-normalised scores: score(d) = w_dense · z_dense(d) + w_keyword · z_keyword(d),
  * each list normalised over its own candidates. A candidate missing from one list gets that list's minimum z
  * (it is not rewarded for being absent); an empty list contributes 0 to everyone. Unlike RRF, a confident hit
- * (far above its list's mean) counts for more than a marginal one at the same rank.
+ * (far above its list's mean) counts for more than a marginal one at the same rank. With `denseConfidence` > 0,
+ * w_dense shrinks when the dense list's best stands out less than the keyword list's (`effectiveDenseWeight`),
+ * so a decisive lexical match is not diluted by a weak dense signal (z-scores alone make a flat list look as
+ * sure of itself as a sharp one).
  * Hand-written: a few lines of arithmetic, no library covers this fusion.
  */
 export const zscoreFuse = (
   dense: Scored[],
   keyword: Scored[],
-  p: Pick<FusionParams, 'denseWeight' | 'keywordWeight'>,
+  p: Pick<FusionParams, 'denseWeight' | 'keywordWeight'> & { denseConfidence?: number },
   limit: number,
 ): Fused[] => {
-  const byId = collect(dense, keyword, zScores);
+  const zd = zScores(dense);
+  const zk = zScores(keyword);
+  const byId = collect(dense, keyword, (list) => (list === dense ? zd : zk));
   const floor = (key: 'dense' | 'keyword'): number => {
     let m = Number.POSITIVE_INFINITY;
     for (const e of byId.values()) if (e[key] !== undefined && (e[key] as number) < m) m = e[key] as number;
@@ -184,8 +218,8 @@ export const zscoreFuse = (
   };
   const minDense = floor('dense');
   const minKeyword = floor('keyword');
-  for (const e of byId.values())
-    e.score = p.denseWeight * (e.dense ?? minDense) + p.keywordWeight * (e.keyword ?? minKeyword);
+  const wd = effectiveDenseWeight(p.denseWeight, p.denseConfidence ?? 0, topZ(dense, zd), topZ(keyword, zk));
+  for (const e of byId.values()) e.score = wd * (e.dense ?? minDense) + p.keywordWeight * (e.keyword ?? minKeyword);
   return ranked(byId.values(), limit);
 };
 

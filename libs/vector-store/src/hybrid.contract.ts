@@ -182,4 +182,35 @@ export const runHybridContract = (t: HybridContractContext): void => {
       'HYBRID_NOT_SUPPORTED',
     );
   });
+
+  it('keyword side: title and section path are searched, codes and labelled numbers match as one unit', async () => {
+    const name = t.fresh('lexical');
+    const store = t.store();
+    await store.ensureCollection(name, { fingerprint: MODEL, hybrid: true });
+    await store.upsert(
+      name,
+      [
+        {
+          id: 's',
+          vector: unit(1, 0, 0, 0),
+          text: 'Carriageway widths.',
+          payload: { source_title: 'Manual for Streets' },
+        },
+        {
+          id: 'w',
+          vector: unit(0, 1, 0, 0),
+          text: 'Wiring the MR-J5-60G4 amplifier.',
+          payload: { section_path: ['Installation'] },
+        },
+        { id: 'p', vector: unit(0, 0, 1, 0), text: 'Para 11 sets out the presumption.', payload: {} },
+        { id: 'o', vector: unit(0, 0, 0, 1), text: 'Streets, para 3 and 11 buses; J5 wiring.', payload: {} },
+      ],
+      { fingerprint: MODEL },
+    );
+    const kw = async (q: string): Promise<string[]> => ids(await store.searchKeyword(name, q, { limit: 10 }));
+    expect(await kw('manual')).toEqual(['s']);
+    expect(await kw('installation')).toEqual(['w']);
+    expect((await kw('MR-J5-60G4'))[0]).toBe('w');
+    expect((await kw('Para 11'))[0]).toBe('p');
+  });
 };

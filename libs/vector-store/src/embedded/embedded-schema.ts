@@ -19,11 +19,15 @@ export const vectorsTable = (cid: number): string => `vs_vectors_${cid}`;
 export const deletedTable = (cid: number): string => `vs_deleted_${cid}`;
 export const ftsTable = (cid: number): string => `vs_fts_${cid}`;
 
+/** The lexical fields beside the text in the chunks table (added to an older file's table on open). */
+const CHUNK_FIELD_COLUMNS = `title TEXT NOT NULL DEFAULT '', section TEXT NOT NULL DEFAULT '', codes TEXT NOT NULL DEFAULT ''`;
+export const CHUNK_FIELDS = ['title', 'section', 'codes'] as const;
+
 /**
  * A point is spread over three tables sharing its `rid` (never reused: AUTOINCREMENT):
  * - points (id, payload): narrow, so payload filters scan few pages (with text and vector in the same
  *   row, a filter over 10k rows took 24-44 ms: every row filled most of a page);
- * - chunks (text): the full-text index's content table;
+ * - chunks (text, title, section, codes): the full-text index's content table (the lexical fields, lexical.ts);
  * - vectors (ver, vector): what the in-memory matrix loads; `ver` is the collection version that wrote
  *   the row, and deleted rids are logged with their version, so a process whose matrix is at version V
  *   catches up by reading only the rows changed after V (another process's writes cost what they changed).
@@ -33,7 +37,7 @@ export const createPointsSql = (cid: number): string => {
   const [p, c, v, d] = [pointsTable(cid), chunksTable(cid), vectorsTable(cid), deletedTable(cid)];
   return `
 CREATE TABLE ${p} (rid INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE, payload BLOB NOT NULL);
-CREATE TABLE ${c} (rid INTEGER PRIMARY KEY, text TEXT NOT NULL);
+CREATE TABLE ${c} (rid INTEGER PRIMARY KEY, text TEXT NOT NULL, ${CHUNK_FIELD_COLUMNS});
 CREATE TABLE ${v} (rid INTEGER PRIMARY KEY, ver INTEGER NOT NULL, vector BLOB NOT NULL);
 CREATE INDEX ${v}_ver ON ${v}(ver);
 CREATE TABLE ${d} (rid INTEGER NOT NULL, ver INTEGER NOT NULL);
@@ -44,26 +48,40 @@ CREATE TRIGGER ${p}_ad AFTER DELETE ON ${p} BEGIN
 END;`;
 };
 
+/** The full-text table's definition; a file whose index was made by another one is re-indexed on open. */
+export const ftsTableSql = (cid: number): string =>
+  `CREATE VIRTUAL TABLE ${ftsTable(cid)} USING fts5(text, title, section, codes, content='${chunksTable(cid)}', content_rowid='rid', tokenize='porter unicode61 remove_diacritics 2')`;
+
 /**
- * Full text: an FTS5 external-content index over the chunk text (porter stemming, diacritics folded),
- * kept in step by triggers inside the same transaction as the row change. Built from existing rows.
+ * Full text: an FTS5 external-content index over the chunk text and its lexical fields (porter stemming,
+ * diacritics folded), kept in step by triggers inside the same transaction as the row change. Built from
+ * existing rows.
  */
 export const createFtsSql = (cid: number): string => {
   const c = chunksTable(cid);
   const f = ftsTable(cid);
+  const cols = 'text, title, section, codes';
+  const nw = 'new.text, new.title, new.section, new.codes';
+  const old = 'old.text, old.title, old.section, old.codes';
   return `
-CREATE VIRTUAL TABLE ${f} USING fts5(text, content='${c}', content_rowid='rid', tokenize='porter unicode61 remove_diacritics 2');
+${ftsTableSql(cid)};
 CREATE TRIGGER ${f}_ai AFTER INSERT ON ${c} BEGIN
-  INSERT INTO ${f}(rowid, text) VALUES (new.rid, new.text);
+  INSERT INTO ${f}(rowid, ${cols}) VALUES (new.rid, ${nw});
 END;
 CREATE TRIGGER ${f}_ad AFTER DELETE ON ${c} BEGIN
-  INSERT INTO ${f}(${f}, rowid, text) VALUES ('delete', old.rid, old.text);
+  INSERT INTO ${f}(${f}, rowid, ${cols}) VALUES ('delete', old.rid, ${old});
 END;
-CREATE TRIGGER ${f}_au AFTER UPDATE OF text ON ${c} BEGIN
-  INSERT INTO ${f}(${f}, rowid, text) VALUES ('delete', old.rid, old.text);
-  INSERT INTO ${f}(rowid, text) VALUES (new.rid, new.text);
+CREATE TRIGGER ${f}_au AFTER UPDATE ON ${c} BEGIN
+  INSERT INTO ${f}(${f}, rowid, ${cols}) VALUES ('delete', old.rid, ${old});
+  INSERT INTO ${f}(rowid, ${cols}) VALUES (new.rid, ${nw});
 END;
 INSERT INTO ${f}(${f}) VALUES ('rebuild');`;
+};
+
+/** Drops a full-text index and its triggers (the content table stays). */
+export const dropFtsSql = (cid: number): string => {
+  const f = ftsTable(cid);
+  return `DROP TRIGGER IF EXISTS ${f}_ai; DROP TRIGGER IF EXISTS ${f}_ad; DROP TRIGGER IF EXISTS ${f}_au; DROP TABLE IF EXISTS ${f};`;
 };
 
 export const dropCollectionSql = (cid: number): string =>

@@ -4,6 +4,9 @@ import type { Filter, Hit } from '../vector-store.port.js';
 import type { DenseIndex } from './dense-index.js';
 import { chunksTable, ftsTable, pointsTable, type Collection } from './embedded-schema.js';
 import { compileFilter, ftsQuery } from './sql-filter.js';
+import { stemmer } from 'stemmer';
+import { FIELD_WEIGHTS } from '../lexical.js';
+import { queryTerms } from '../query-terms.js';
 
 /** Prepared-statement source (the adapter's cache). */
 export type Stmt = (sql: string) => Statement;
@@ -48,7 +51,14 @@ export const denseCandidates = (
   return idx.search(q, k, allowed);
 };
 
-/** BM25 (FTS5) candidates as [rid, score], best first; score = -bm25() > 0. */
+/** bm25() over the four fields with their weights (lexical.ts), as an FTS5 rank function. */
+const RANK = `bm25(${FIELD_WEIGHTS.text}, ${FIELD_WEIGHTS.title}, ${FIELD_WEIGHTS.section}, ${FIELD_WEIGHTS.codes})`;
+
+/**
+ * BM25 (FTS5) candidates as [rid, score], best first; score = -bm25() > 0, the fields weighted (FIELD_WEIGHTS).
+ * Ordered by FTS5's `rank` (the weighted bm25 set per query), which FTS5 computes once per match; without a
+ * filter the points table is not joined at all (a JOIN before the LIMIT costs a lookup per matching chunk).
+ */
 export const keywordCandidates = (
   stmt: Stmt,
   c: Collection,
@@ -56,15 +66,76 @@ export const keywordCandidates = (
   filter: Filter | undefined,
   k: number,
 ): [number, number][] => {
-  const match = ftsQuery(text);
+  const match = ftsQuery(text, commonTerms(stmt, c, text));
   if (match === null) return [];
-  const f = compileFilter(filter);
   const fts = ftsTable(c.cid);
+  if (filter === undefined) {
+    const found = stmt(
+      `SELECT rowid AS rid, -rank AS s FROM ${fts} WHERE ${fts} MATCH ? AND rank MATCH ? ORDER BY rank, rowid LIMIT ?`,
+    ).all(match, RANK, k) as { rid: number; s: number }[];
+    return found.map((r) => [r.rid, r.s]);
+  }
+  const f = compileFilter(filter);
   const found = stmt(
-    `SELECT p.rid AS rid, -bm25(${fts}) AS s FROM ${fts} JOIN ${pointsTable(c.cid)} p ON p.rid = ${fts}.rowid
-     WHERE ${fts} MATCH ? AND ${f.sql} ORDER BY bm25(${fts}), p.rid LIMIT ?`,
-  ).all(match, ...f.params, k) as { rid: number; s: number }[];
+    `SELECT p.rid AS rid, -${fts}.rank AS s FROM ${fts} JOIN ${pointsTable(c.cid)} p ON p.rid = ${fts}.rowid
+     WHERE ${fts} MATCH ? AND ${fts}.rank MATCH ? AND ${f.sql} ORDER BY ${fts}.rank, p.rid LIMIT ?`,
+  ).all(match, RANK, ...f.params, k) as { rid: number; s: number }[];
   return found.map((r) => [r.rid, r.s]);
+};
+
+/**
+ * A query word in more than this share of a collection's chunks is left out of the MATCH when the query has at
+ * least `KEEP_RAREST` rarer words: FTS5 scores every chunk that holds any query word, so one very common word
+ * costs more than all the others together, while its BM25 weight (IDF) is small. Measured in
+ * docs/benchmarks/vector-store.md ("BM25 on natural-language queries").
+ */
+export const COMMON_TERM_SHARE = 0.05;
+export const KEEP_RAREST = 4;
+
+interface TermStats {
+  version: number;
+  chunks: number;
+  df: Map<string, number>;
+}
+const termStats = new WeakMap<Stmt, Map<number, TermStats>>();
+
+/** The query words to leave out (see COMMON_TERM_SHARE); document frequencies cached per collection version. */
+const commonTerms = (stmt: Stmt, c: Collection, text: string): Set<string> => {
+  const words = queryTerms(text, 64);
+  if (words.length <= KEEP_RAREST) return new Set();
+  let byCid = termStats.get(stmt);
+  if (!byCid) termStats.set(stmt, (byCid = new Map()));
+  let stats = byCid.get(c.cid);
+  if (!stats || stats.version !== c.version) {
+    const chunks =
+      (stmt(`SELECT count(*) FROM ${pointsTable(c.cid)}`)
+        .pluck()
+        .get() as number) ?? 0;
+    stats = { version: c.version, chunks, df: new Map() };
+    byCid.set(c.cid, stats);
+  }
+  const vocab = `vs_ftsv_${c.cid}`;
+  stmt(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.${vocab} USING fts5vocab(main, ${ftsTable(c.cid)}, 'row')`).run();
+  const s = stats;
+  // The index holds porter stems: `stemmer` is the same Porter (1980) algorithm; a word it stems differently
+  // simply reads as absent (df 0) and stays in the query.
+  const df = (w: string): number => {
+    const term = stemmer(w);
+    let n = s.df.get(term);
+    if (n === undefined) {
+      n = (stmt(`SELECT doc FROM temp.${vocab} WHERE term = ?`).pluck().get(term) as number | undefined) ?? 0;
+      if (s.df.size > 50_000) s.df.clear();
+      s.df.set(term, n);
+    }
+    return n;
+  };
+  const ranked = words.map((w) => ({ w, n: df(w) })).sort((a, b) => a.n - b.n);
+  return new Set(
+    ranked
+      .slice(KEEP_RAREST)
+      .filter((x) => x.n > COMMON_TERM_SHARE * s.chunks)
+      .map((x) => x.w),
+  );
 };
 
 const rows = (stmt: Stmt, c: Collection, rids: number[]): Map<number, Row> => {

@@ -53,6 +53,8 @@ import {
   type Collection,
 } from './embedded-schema.js';
 import { compileFilter } from './sql-filter.js';
+import { fillLexicalFields, upgradeLexicalSchema } from './embedded-upgrade.js';
+import { LEXICAL_PAYLOAD_KEYS, lexicalFields } from '../lexical.js';
 
 export const EMBEDDED_DB_FILE = 'vectors.sqlite';
 
@@ -101,6 +103,7 @@ export class EmbeddedVectorStore implements VectorStore {
     this.db.pragma('mmap_size = 1073741824');
     this.db.pragma('cache_size = -65536');
     this.db.exec(CATALOG_DDL);
+    upgradeLexicalSchema(this.db, this.log);
     this.dense = new DenseCache((sql) => this.stmt(sql), this.log);
   }
 
@@ -224,10 +227,13 @@ export class EmbeddedVectorStore implements VectorStore {
         `INSERT INTO ${pointsTable(c.cid)}(id, payload) VALUES (?, jsonb(?))
          ON CONFLICT(id) DO UPDATE SET payload = excluded.payload RETURNING rid`,
       );
-      // An unchanged text is not rewritten, so re-ingesting the same chunks leaves the full-text index alone.
+      // An unchanged chunk is not rewritten, so re-ingesting the same chunks leaves the full-text index alone.
       const chunk = this.stmt(
-        `INSERT INTO ${chunksTable(c.cid)}(rid, text) VALUES (?, ?)
-         ON CONFLICT(rid) DO UPDATE SET text = excluded.text WHERE text IS NOT excluded.text`,
+        `INSERT INTO ${chunksTable(c.cid)}(rid, text, title, section, codes) VALUES (?, ?, ?, ?, ?)
+         ON CONFLICT(rid) DO UPDATE SET text = excluded.text, title = excluded.title, section = excluded.section,
+           codes = excluded.codes
+         WHERE text IS NOT excluded.text OR title IS NOT excluded.title OR section IS NOT excluded.section
+           OR codes IS NOT excluded.codes`,
       );
       const vec = this.stmt(
         `INSERT INTO ${vectorsTable(c.cid)}(rid, ver, vector) VALUES (?, ?, ?)
@@ -235,7 +241,8 @@ export class EmbeddedVectorStore implements VectorStore {
       );
       const rids = points.map((p, i) => {
         const { rid } = ins.get(p.id, JSON.stringify(p.payload)) as { rid: number };
-        chunk.run(rid, p.text);
+        const f = lexicalFields(p.payload, p.text);
+        chunk.run(rid, p.text, f.title, f.section, f.codes);
         vec.run(rid, c.version + 1, toBlob(vectors[i] as Float32Array));
         return rid;
       });
@@ -307,9 +314,14 @@ export class EmbeddedVectorStore implements VectorStore {
     // untouched, so the collection version (which the dense cache follows) stays.
     const run = this.db.transaction(() => {
       const c = this.require(name);
-      return this.stmt(
+      const rids = this.stmt(
         `UPDATE ${pointsTable(c.cid)} AS p SET payload = jsonb_patch(p.payload, ?) WHERE ${f.sql} RETURNING rid`,
-      ).all(json, ...f.params).length;
+      )
+        .pluck()
+        .all(json, ...f.params) as number[];
+      // A patched title or section path re-derives those points' lexical fields (and so their index entries).
+      if (rids.length > 0 && LEXICAL_PAYLOAD_KEYS.some((k) => k in patch)) fillLexicalFields(this.db, c.cid, rids);
+      return rids.length;
     });
     return run.immediate();
   }

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
+import { codeTokens } from '../lexical.js';
 import { queryTerms } from '../query-terms.js';
 import type { Filter, Scalar } from '../vector-store.port.js';
 
@@ -59,8 +60,12 @@ const condition = (field: string, cond: unknown, params: (string | number)[]): s
   return each(field, bounds.join(' AND '));
 };
 
-/** FTS5 MATCH expression: the query's words (see queryTerms), each quoted, OR-ed; null when there is none. */
-export const ftsQuery = (text: string): string | null => {
-  const words = queryTerms(text, 64);
+/**
+ * FTS5 MATCH expression: the query's words (see queryTerms) and its code tokens (lexical.ts: `MR-J5-60G4`,
+ * `Para 11` as one compound, found in the `codes` field), each quoted, OR-ed, less the words in `leaveOut`;
+ * null when there is none.
+ */
+export const ftsQuery = (text: string, leaveOut: ReadonlySet<string> = new Set()): string | null => {
+  const words = [...new Set([...queryTerms(text, 64).filter((w) => !leaveOut.has(w)), ...codeTokens(text)])];
   return words.length === 0 ? null : words.map((w) => `"${w}"`).join(' OR ');
 };

@@ -7,6 +7,8 @@ import { EmbeddingFingerprintSchema, type EmbeddingFingerprint } from '../vector
 /** Reserved payload keys: the caller's string id and the chunk text (full-text indexed when hybrid). */
 export const ID_KEY = '__id';
 export const TEXT_KEY = '__text';
+/** The lexical fields (title, section path, code tokens; lexical.ts) as one text-indexed payload key. */
+export const LEX_KEY = '__lex';
 export const DENSE = 'dense';
 /** Key of Lectern's entry in the Qdrant collection metadata. */
 export const META_KEY = 'lectern';
@@ -39,7 +41,7 @@ export const readMeta = (metadata: unknown): CollectionMeta | null => {
 export const splitPayload = (
   p: Record<string, unknown> | null | undefined,
 ): { id: string; text: string; payload: Record<string, unknown> } => {
-  const { [ID_KEY]: id, [TEXT_KEY]: text, ...payload } = p ?? {};
+  const { [ID_KEY]: id, [TEXT_KEY]: text, [LEX_KEY]: _lex, ...payload } = p ?? {};
   return { id: String(id ?? ''), text: typeof text === 'string' ? text : '', payload };
 };
 

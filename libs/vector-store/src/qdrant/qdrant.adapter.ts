@@ -37,6 +37,16 @@ import type {
   WriteOptions,
 } from '../vector-store.port.js';
 import { queryTerms } from '../query-terms.js';
+import { codeTokens, FIELD_WEIGHTS, lexicalFields } from '../lexical.js';
+
+/** A query word found in the title or section path (LEX_KEY) adds this share of its IDF (cf. FIELD_WEIGHTS). */
+const LEX_WEIGHT = (FIELD_WEIGHTS.title + FIELD_WEIGHTS.section) / 2;
+
+/** The lexical fields of a point as one text (title, section path, code tokens) for the LEX_KEY index. */
+const lexText = (payload: Record<string, unknown>, text: string): string => {
+  const f = lexicalFields(payload, text);
+  return [f.title, f.section, f.codes].filter((x) => x !== '').join('\n');
+};
 import { toQdrantFilter } from './qdrant-filter.js';
 import { clientFusion, serverRrf, type Call } from './qdrant-hybrid.js';
 import {
@@ -44,6 +54,7 @@ import {
   ID_KEY,
   META_KEY,
   TEXT_KEY,
+  LEX_KEY,
   httpStatus,
   idf,
   pointUuid,
@@ -175,7 +186,12 @@ export class QdrantVectorStore implements VectorStore {
       ...KEYWORD_FIELDS.map((f): [string, Schemas['PayloadFieldSchema']] => [f, 'keyword']),
       ...INTEGER_FIELDS.map((f): [string, Schemas['PayloadFieldSchema']] => [f, 'integer']),
       [ID_KEY, 'keyword'],
-      ...(hybrid ? [[TEXT_KEY, TEXT_INDEX] as [string, Schemas['PayloadFieldSchema']]] : []),
+      ...(hybrid
+        ? [
+            [TEXT_KEY, TEXT_INDEX] as [string, Schemas['PayloadFieldSchema']],
+            [LEX_KEY, TEXT_INDEX] as [string, Schemas['PayloadFieldSchema']],
+          ]
+        : []),
     ];
     for (const [field_name, field_schema] of fields) {
       await this.call('create index', (c) => c.createPayloadIndex(physical, { field_name, field_schema, wait: true }));
@@ -216,9 +232,11 @@ export class QdrantVectorStore implements VectorStore {
       return this.infoOf(name, physical, meta);
     }
     if (spec.hybrid && !current.meta.hybrid) {
-      await this.call('create index', (c) =>
-        c.createPayloadIndex(physical, { field_name: TEXT_KEY, field_schema: TEXT_INDEX, wait: true }),
-      );
+      for (const field_name of [TEXT_KEY, LEX_KEY]) {
+        await this.call('create index', (c) =>
+          c.createPayloadIndex(physical, { field_name, field_schema: TEXT_INDEX, wait: true }),
+        );
+      }
       const meta = { ...current.meta, hybrid: true };
       await this.call('update collection', (c) => c.updateCollection(physical, { metadata: { [META_KEY]: meta } }));
       return this.infoOf(name, physical, meta);
@@ -265,7 +283,7 @@ export class QdrantVectorStore implements VectorStore {
       const batch = points.slice(i, i + this.batchSize).map((p, j) => ({
         id: pointUuid(p.id),
         vector: { [DENSE]: Array.from(vectors[i + j] as Float32Array) },
-        payload: { ...p.payload, [ID_KEY]: p.id, [TEXT_KEY]: p.text },
+        payload: { ...p.payload, [ID_KEY]: p.id, [TEXT_KEY]: p.text, [LEX_KEY]: lexText(p.payload, p.text) },
       }));
       await this.call('upsert', (cl) => cl.upsert(c.physical, { wait: true, points: batch }));
     }
@@ -388,19 +406,49 @@ export class QdrantVectorStore implements VectorStore {
     filter: Filter | undefined,
     limit: number,
   ): Promise<Schemas['QueryRequest'] | null> {
-    const terms = queryTerms(text, 16); // one count request per word: keep it bounded
-    if (terms.length === 0) return null;
-    const matching = toQdrantFilter(filter, { key: TEXT_KEY, match: { text_any: terms.join(' ') } });
+    const words = queryTerms(text, 16); // one count request per word: keep it bounded
+    const codes = codeTokens(text).slice(0, 8);
+    if (words.length === 0 && codes.length === 0) return null;
+    // A word counts in the text and, weighted, in the lexical fields; a code token only exists in the latter.
+    const anyWord = [...words, ...codes].join(' ');
+    const matching = toQdrantFilter(filter, {
+      should: [
+        { key: TEXT_KEY, match: { text_any: anyWord } },
+        { key: LEX_KEY, match: { text_any: anyWord } },
+      ],
+    });
     const [total, found, ...perTerm] = await Promise.all([
       this.countIn(physical, toQdrantFilter(filter)),
       this.countIn(physical, matching),
-      ...terms.map((t) => this.countIn(physical, { must: [{ key: TEXT_KEY, match: { text: t } }] })),
+      ...words.map((t) =>
+        this.countIn(physical, {
+          should: [
+            { key: TEXT_KEY, match: { text: t } },
+            { key: LEX_KEY, match: { text: t } },
+          ],
+        }),
+      ),
+      ...codes.map((t) => this.countIn(physical, { must: [{ key: LEX_KEY, match: { text: t } }] })),
     ]);
     if (!found) return null;
-    const weighted = terms
-      .map((t, i) => ({ t, n: perTerm[i] ?? 0 }))
-      .filter((x) => x.n > 0)
-      .map((x) => ({ mult: [idf(Math.max(total ?? 0, x.n), x.n), { key: TEXT_KEY, match: { text: x.t } }] }));
+    const n = Math.max(total ?? 0, 1);
+    const weighted = [
+      ...words.flatMap((t, i) => {
+        const df = perTerm[i] ?? 0;
+        if (df === 0) return [];
+        const w = idf(Math.max(n, df), df);
+        return [
+          { mult: [w, { key: TEXT_KEY, match: { text: t } }] },
+          { mult: [w * LEX_WEIGHT, { key: LEX_KEY, match: { text: t } }] },
+        ];
+      }),
+      ...codes.flatMap((t, i) => {
+        const df = perTerm[words.length + i] ?? 0;
+        return df === 0
+          ? []
+          : [{ mult: [idf(Math.max(n, df), df) * FIELD_WEIGHTS.codes, { key: LEX_KEY, match: { text: t } }] }];
+      }),
+    ];
     return {
       prefetch: { filter: matching, limit: Math.min(found, this.keywordScanLimit) },
       query: { formula: { sum: weighted } },
@@ -461,7 +509,7 @@ export class QdrantVectorStore implements VectorStore {
     const indexes = Object.entries(c.info.payload_schema)
       .filter(([field]) => field !== ID_KEY)
       .map(([field, i]) => ({
-        field: field === TEXT_KEY ? 'text' : field,
+        field: field === TEXT_KEY ? 'text' : field === LEX_KEY ? 'title, section, codes' : field,
         type: i?.data_type === 'text' ? 'full-text' : String(i?.data_type),
       }));
     return {

@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+import Database from 'better-sqlite3';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { EMBEDDED_DB_FILE, EmbeddedVectorStore } from './embedded.adapter.js';
+
+const FP = { model_id: 'test/unit-4', revision: '1', dimension: 4, normalized: true };
+const vec = (i: number): number[] => [1, i / 10, 0, 0];
+
+/** The schema files were written with before the lexical fields (text-only FTS5 index), as it stood. */
+const OLD_SCHEMA = `
+CREATE TABLE vs_collections (cid INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT NOT NULL UNIQUE, fingerprint TEXT NOT NULL,
+  hybrid INTEGER NOT NULL, version INTEGER NOT NULL DEFAULT 0, created_at TEXT NOT NULL);
+INSERT INTO vs_collections(cid, name, fingerprint, hybrid, version, created_at)
+  VALUES (1, 'lectern_old', '${JSON.stringify(FP)}', 1, 1, '2026-01-01T00:00:00Z');
+CREATE TABLE vs_points_1 (rid INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE, payload BLOB NOT NULL);
+CREATE TABLE vs_chunks_1 (rid INTEGER PRIMARY KEY, text TEXT NOT NULL);
+CREATE TABLE vs_vectors_1 (rid INTEGER PRIMARY KEY, ver INTEGER NOT NULL, vector BLOB NOT NULL);
+CREATE INDEX vs_vectors_1_ver ON vs_vectors_1(ver);
+CREATE TABLE vs_deleted_1 (rid INTEGER NOT NULL, ver INTEGER NOT NULL);
+CREATE INDEX vs_deleted_1_ver ON vs_deleted_1(ver);
+CREATE TRIGGER vs_points_1_ad AFTER DELETE ON vs_points_1 BEGIN
+  DELETE FROM vs_chunks_1 WHERE rid = old.rid;
+  DELETE FROM vs_vectors_1 WHERE rid = old.rid;
+END;
+CREATE VIRTUAL TABLE vs_fts_1 USING fts5(text, content='vs_chunks_1', content_rowid='rid', tokenize='porter unicode61 remove_diacritics 2');
+CREATE TRIGGER vs_fts_1_ai AFTER INSERT ON vs_chunks_1 BEGIN
+  INSERT INTO vs_fts_1(rowid, text) VALUES (new.rid, new.text);
+END;
+CREATE TRIGGER vs_fts_1_ad AFTER DELETE ON vs_chunks_1 BEGIN
+  INSERT INTO vs_fts_1(vs_fts_1, rowid, text) VALUES ('delete', old.rid, old.text);
+END;
+CREATE TRIGGER vs_fts_1_au AFTER UPDATE OF text ON vs_chunks_1 BEGIN
+  INSERT INTO vs_fts_1(vs_fts_1, rowid, text) VALUES ('delete', old.rid, old.text);
+  INSERT INTO vs_fts_1(rowid, text) VALUES (new.rid, new.text);
+END;`;
+
+const DOCS = [
+  { id: 'streets', text: 'Carriageway widths for residential roads.', payload: { source_title: 'Manual for Streets' } },
+  { id: 'drive', text: 'Wiring the MR-J5-60G4 servo amplifier.', payload: { section_path: ['Installation'] } },
+  { id: 'para', text: 'Para 11 sets out the presumption in favour.', payload: { section_heading: 'Achieving growth' } },
+  { id: 'other', text: 'Streets and roads are mentioned here; para 3 and 11 buses.', payload: {} },
+];
+
+describe('VectorStore (embedded): lexical fields', () => {
+  let dir = '';
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'lectern-vs-lexical-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  const keywordIds = async (store: EmbeddedVectorStore, name: string, q: string): Promise<string[]> =>
+    (await store.searchKeyword(name, q, { limit: 10 })).map((h) => h.id);
+
+  const expectLexicalRanking = async (store: EmbeddedVectorStore, name: string): Promise<void> => {
+    // A title word: only in the title field of 'streets', in the text of 'other'.
+    expect(await keywordIds(store, name, 'manual')).toEqual(['streets']);
+    expect((await keywordIds(store, name, 'streets'))[0]).toBe('streets');
+    // A section path word.
+    expect(await keywordIds(store, name, 'installation')).toEqual(['drive']);
+    // A code matches as one unit; a labelled number beats its parts scattered in another chunk.
+    expect((await keywordIds(store, name, 'MR-J5-60G4 wiring'))[0]).toBe('drive');
+    expect((await keywordIds(store, name, 'Para 11'))[0]).toBe('para');
+    // Stemming: "widths" and "width".
+    expect(await keywordIds(store, name, 'width')).toEqual(['streets']);
+  };
+
+  it('indexes title, section path and code tokens as weighted fields', async () => {
+    const store = new EmbeddedVectorStore({ dataDir: dir });
+    await store.ensureCollection('c', { fingerprint: FP, hybrid: true });
+    await store.upsert(
+      'c',
+      DOCS.map((d, i) => ({ ...d, vector: vec(i) })),
+      { fingerprint: FP },
+    );
+    await expectLexicalRanking(store, 'c');
+    // A patched section path re-indexes the point.
+    expect(await store.setPayload('c', { section_heading: 'Achieving growth' }, { section_heading: 'Viability' })).toBe(
+      1,
+    );
+    expect(await keywordIds(store, 'c', 'viability')).toEqual(['para']);
+    expect(await keywordIds(store, 'c', 'growth')).toEqual([]);
+    await store.close();
+  });
+
+  it('rebuilds the full-text index of a file written with the old text-only schema on open', async () => {
+    const db = new Database(join(dir, EMBEDDED_DB_FILE));
+    db.exec(OLD_SCHEMA);
+    const ins = db.prepare('INSERT INTO vs_points_1(id, payload) VALUES (?, jsonb(?)) RETURNING rid');
+    DOCS.forEach((d, i) => {
+      const { rid } = ins.get(d.id, JSON.stringify(d.payload)) as { rid: number };
+      db.prepare('INSERT INTO vs_chunks_1(rid, text) VALUES (?, ?)').run(rid, d.text);
+      const v = new Float32Array(vec(i));
+      const n = Math.hypot(...v);
+      db.prepare('INSERT INTO vs_vectors_1(rid, ver, vector) VALUES (?, 1, ?)').run(
+        rid,
+        Buffer.from(v.map((x) => x / n).buffer),
+      );
+    });
+    // The old index answers on the text only.
+    const old = db.prepare(`SELECT rowid FROM vs_fts_1 WHERE vs_fts_1 MATCH '"manual"'`).all();
+    expect(old).toEqual([]);
+    db.close();
+
+    const store = new EmbeddedVectorStore({ dataDir: dir });
+    expect((await store.getCollection('old'))?.pointsCount).toBe(4);
+    await expectLexicalRanking(store, 'old');
+    // Writes after the upgrade keep the index in step (insert, update, delete).
+    await store.upsert(
+      'old',
+      [{ id: 'new', text: 'A new chunk.', payload: { title: 'Design Code' }, vector: vec(9) }],
+      {
+        fingerprint: FP,
+      },
+    );
+    expect(await keywordIds(store, 'old', 'design code')).toEqual(['new']);
+    await store.deleteByIds('old', ['drive']);
+    expect(await keywordIds(store, 'old', 'installation')).toEqual([]);
+    const hybrid = await store.searchHybrid('old', { vector: vec(0), text: 'manual' }, { fingerprint: FP, limit: 2 });
+    expect(hybrid[0]?.id).toBe('streets');
+    await store.close();
+    // A second open finds nothing to upgrade and keeps the index.
+    const again = new EmbeddedVectorStore({ dataDir: dir });
+    expect(await keywordIds(again, 'old', 'manual')).toEqual(['streets']);
+    await again.close();
+  });
+
+  it('leaves a word found in most chunks out of a long query, keeping the rarer words and their ranking', async () => {
+    const store = new EmbeddedVectorStore({ dataDir: dir });
+    await store.ensureCollection('c', { fingerprint: FP, hybrid: true });
+    const filler = Array.from({ length: 40 }, (_, i) => ({
+      id: `f${i}`,
+      text: `The patients in cohort ${i} were observed.`,
+      payload: {},
+      vector: vec(i % 9),
+    }));
+    await store.upsert(
+      'c',
+      [
+        ...filler,
+        { id: 'a', text: 'Patients given aspirin showed lower thrombosis risk.', payload: {}, vector: vec(1) },
+        { id: 'b', text: 'Aspirin dosage and bleeding.', payload: {}, vector: vec(2) },
+      ],
+      { fingerprint: FP },
+    );
+    // 'patients' is in 41 of 42 chunks: with four rarer words it is not matched (no filler chunk comes back).
+    const long = await keywordIds(store, 'c', 'patients aspirin thrombosis risk bleeding');
+    expect(long.sort()).toEqual(['a', 'b']);
+    // Short queries keep every word.
+    expect((await keywordIds(store, 'c', 'patients aspirin')).filter((id) => id.startsWith('f'))).toHaveLength(8);
+    // After more writes (a new collection version), the frequencies are read again: 'aspirin' now common.
+    await store.upsert(
+      'c',
+      filler.map((f) => ({ ...f, text: `${f.text} aspirin` })),
+      { fingerprint: FP },
+    );
+    const after = await keywordIds(store, 'c', 'patients aspirin thrombosis risk bleeding lower');
+    expect(after.sort()).toEqual(['a', 'b']);
+    await store.close();
+  });
+});

@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+import { eng } from 'stopword';
+
+/**
+ * The lexical side's fields and tokens, shared by both adapters (the embedded store's FTS5 columns, the Qdrant
+ * adapter's second text index). A chunk is indexed as four fields:
+ * - `text`: the chunk text;
+ * - `title`: its document's title (the first present of `document_title`, `title`, `source_title`,
+ *   `citation.title`, else `source_file` without its extension, `_`/`-` read as spaces);
+ * - `section`: its section path (`section_path` joined, else `section_heading`, `section_title`, `section_ref`);
+ * - `codes`: compound tokens for numbers and codes (see `codeTokens`), so that `MR-J5-60G4`, `2021–2041` or
+ *   `Para 11` match as one unit, not only as their parts (which the text field still holds).
+ */
+export interface LexicalFields {
+  title: string;
+  section: string;
+  codes: string;
+}
+
+/** bm25() column weights (text, title, section, codes): a word in the title or section path counts more. */
+export const FIELD_WEIGHTS = { text: 1, title: 2, section: 1.5, codes: 1.5 } as const;
+
+const STOPWORDS = new Set(eng);
+
+/** Payload keys the title and section fields are read from: a payload patch touching one re-derives the fields. */
+export const LEXICAL_PAYLOAD_KEYS = [
+  'document_title',
+  'title',
+  'source_title',
+  'citation',
+  'source_file',
+  'section_path',
+  'section_heading',
+  'section_title',
+  'section_ref',
+] as const;
+
+const str = (v: unknown): string => (typeof v === 'string' ? v : '');
+
+const titleOf = (p: Record<string, unknown>): string => {
+  const citation = p['citation'];
+  const citationTitle =
+    citation && typeof citation === 'object' ? str((citation as Record<string, unknown>)['title']) : '';
+  const direct = str(p['document_title']) || str(p['title']) || str(p['source_title']) || citationTitle;
+  if (direct) return direct;
+  return str(p['source_file'])
+    .replace(/\.[A-Za-z0-9]{1,5}$/, '')
+    .replace(/[_-]+/g, ' ');
+};
+
+const sectionOf = (p: Record<string, unknown>): string => {
+  const path = p['section_path'];
+  if (Array.isArray(path) && path.length > 0) return path.map(String).join(' / ');
+  return str(p['section_heading']) || str(p['section_title']) || str(p['section_ref']);
+};
+
+// A code: word parts joined by hyphens, dashes, slashes or dots, with a digit somewhere (MR-J5-60G4, 2021–2041,
+// 3.2.1, A/B/1). Hand-written: FTS5's unicode61 and Qdrant's word tokenizer both split these into parts, and a
+// `tokenchars` option would stop "well-being" from matching "well being"; the compound goes in its own field.
+const CODE = /[\p{L}\p{N}]+(?:[-\u2010-\u2015/.][\p{L}\p{N}]+)+/gu;
+// A labelled number: a content word followed by a number (Para 11, Policy 5, Table 3.1, Appendix B2 is a code).
+const LABELLED = /(\p{L}{1,16})\.?\s+(\d[\p{L}\p{N}]*(?:\.\d+)*)/gu;
+const parts = (s: string): string[] => s.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+
+/**
+ * Compound tokens for the codes and labelled numbers in `text`: parts lowercased and joined ("mrj560g4",
+ * "20212041", "para11"), de-duplicated, in order of first appearance.
+ */
+export const codeTokens = (text: string): string[] => {
+  const out = new Set<string>();
+  for (const m of text.matchAll(CODE)) {
+    if (/\d/.test(m[0])) out.add(parts(m[0]).join(''));
+  }
+  for (const m of text.matchAll(LABELLED)) {
+    const word = (m[1] ?? '').toLowerCase();
+    if (!STOPWORDS.has(word)) out.add(word + parts(m[2] ?? '').join(''));
+  }
+  return [...out];
+};
+
+/** The lexical fields of one chunk (its text is the fourth, indexed as is). */
+export const lexicalFields = (payload: Record<string, unknown>, text: string): LexicalFields => {
+  const title = titleOf(payload);
+  const section = sectionOf(payload);
+  return { title, section, codes: codeTokens(`${text}\n${title}\n${section}`).join(' ') };
+};
