@@ -7,8 +7,10 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { z } from 'zod';
 import { loadQrels, loadQueries } from '../../embedding/corpus.js';
+import { PlanningSetSchema } from './set-schema.js';
+
+export { PlanningQuestionSchema, PlanningSetSchema, type PlanningQuestion } from './set-schema.js';
 
 export const SET_NAMES = [
   'planning-smoke',
@@ -19,29 +21,6 @@ export const SET_NAMES = [
 ] as const;
 export type SetName = (typeof SET_NAMES)[number];
 export type CorpusName = 'uk-planning-policy' | 'beir-scifact';
-
-export const PlanningQuestionSchema = z.object({
-  id: z.string().min(1),
-  question: z.string().min(5),
-  /** Path of the PDF under ../shared/corpora/uk-planning-policy. */
-  document: z.string().endsWith('.pdf'),
-  /** 1-based page that answers the question. */
-  page: z.number().int().positive(),
-  /** The answer's key phrase as it stands on the page (matched after normalisation). */
-  key_phrase: z.string().min(2),
-  answer: z.string().min(1),
-  kind: z.enum(['number', 'code', 'definition', 'procedure', 'place', 'fact']),
-  /** True when the question does not reuse the page's wording. */
-  paraphrased: z.boolean(),
-});
-export type PlanningQuestion = z.infer<typeof PlanningQuestionSchema>;
-
-export const PlanningSetSchema = z.object({
-  name: z.string(),
-  corpus: z.literal('uk-planning-policy'),
-  description: z.string(),
-  questions: z.array(PlanningQuestionSchema).min(1),
-});
 
 /** One query of a set, in the form the harness scores. */
 export interface EvalQuery {
