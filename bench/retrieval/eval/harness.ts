@@ -60,6 +60,9 @@ export interface EvalOptions {
   log?: (m: string) => void;
 }
 
+/** One question's scores for one system (kind: the planning question's kind). */
+export type PerQuery = { id: string; kind?: string } & QuestionScore;
+
 export interface SystemResult {
   system: SystemName;
   label: string;
@@ -68,7 +71,7 @@ export interface SystemResult {
   wall_ms_per_query: number;
   cpu_ms_per_query: number;
   /** Per question: id and scores (for paired comparisons). */
-  per_query: Array<{ id: string } & QuestionScore>;
+  per_query: PerQuery[];
 }
 
 export interface EvalReport {
@@ -198,23 +201,23 @@ export const runEval = async (o: EvalOptions): Promise<EvalReport> => {
       log(`peers: ${texts.length} texts`);
     }
     const ask = new Map(systems.map((s) => [s, asker(s, set, lectern, peers)]));
-    const acc = new Map(systems.map((s) => [s, { wall: 0, cpu: 0, per: [] as Array<{ id: string } & QuestionScore> }]));
+    const acc = new Map(systems.map((s) => [s, { wall: 0, cpu: 0, per: [] as PerQuery[] }]));
     for (const [qi, q] of queries.entries()) {
       const judgment = { docs: judge(q.docs), ...(q.page ? { page: q.page, keyPhrase: q.keyPhrase } : {}) };
       for (let k = 0; k < systems.length; k++) {
         const s = systems[(qi + k) % systems.length] as SystemName;
-        const a = acc.get(s) as { wall: number; cpu: number; per: Array<{ id: string } & QuestionScore> };
+        const a = acc.get(s) as { wall: number; cpu: number; per: PerQuery[] };
         const t = performance.now();
         const c = process.cpuUsage();
         const hits = await (ask.get(s) as (q: string) => Promise<Hit[]>)(q.text);
         a.cpu += cpuMs(c);
         a.wall += performance.now() - t;
-        a.per.push({ id: q.id, ...scoreQuestion(hits, judgment) });
+        a.per.push({ id: q.id, ...(q.kind ? { kind: q.kind } : {}), ...scoreQuestion(hits, judgment) });
       }
       if ((qi + 1) % 100 === 0) log(`  ${qi + 1}/${queries.length} queries`);
     }
     const results: SystemResult[] = systems.map((s) => {
-      const a = acc.get(s) as { wall: number; cpu: number; per: Array<{ id: string } & QuestionScore> };
+      const a = acc.get(s) as { wall: number; cpu: number; per: PerQuery[] };
       return {
         system: s,
         label: SYSTEM_LABELS[s],

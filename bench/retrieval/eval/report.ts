@@ -18,7 +18,60 @@ export const markdownTable = (r: EvalReport): string => {
     '|---|---:|---:|---:|---:|---:|---:|',
     ...rows,
     '',
+    ...byKind(r),
+    ...losses(r),
   ].join('\n');
+};
+
+/** answer@5 per question kind (planning sets), one column per system. */
+const byKind = (r: EvalReport): string[] => {
+  const kinds = [...new Set(r.results.flatMap((s) => s.per_query.map((q) => q.kind)))].filter(
+    (k): k is string => k !== undefined,
+  );
+  if (kinds.length === 0) return [];
+  const cell = (s: EvalReport['results'][number], k: string) => {
+    const qs = s.per_query.filter((q) => q.kind === k);
+    return f3(qs.reduce((a, q) => a + q.answer5, 0) / Math.max(1, qs.length));
+  };
+  return [
+    'answer@5 by question kind:',
+    '',
+    `| kind (n) | ${r.results.map((s) => s.system).join(' | ')} |`,
+    `|---|${r.results.map(() => '---:').join('|')}|`,
+    ...kinds.map(
+      (k) =>
+        `| ${k} (${r.results[0]?.per_query.filter((q) => q.kind === k).length ?? 0}) | ${r.results.map((s) => cell(s, k)).join(' | ')} |`,
+    ),
+    '',
+  ];
+};
+
+/**
+ * Where a default hybrid system misses what the better peer finds: questions with answer@5 (planning) or hit@1
+ * 1 for the peer and 0 for the system, named for planning sets and counted for SciFact.
+ */
+const losses = (r: EvalReport): string[] => {
+  const planning = r.corpus === 'uk-planning-policy';
+  const metric = planning ? 'answer5' : 'hit1';
+  const out: string[] = [];
+  for (const system of ['sad-hybrid', 'query_hybrid'] as const) {
+    const mine = r.results.find((s) => s.system === system);
+    if (!mine) continue;
+    for (const peer of ['bm25-peer', 'dense-peer'] as const) {
+      const theirs = r.results.find((s) => s.system === peer);
+      if (!theirs) continue;
+      const score = new Map(mine.per_query.map((q) => [q.id, q[metric]]));
+      const lost = theirs.per_query.filter((q) => q[metric] === 1 && score.get(q.id) === 0).map((q) => q.id);
+      const won = mine.per_query.filter(
+        (q) => q[metric] === 1 && theirs.per_query.find((t) => t.id === q.id)?.[metric] === 0,
+      ).length;
+      out.push(
+        `- ${system} vs ${peer} (${planning ? 'answer@5' : 'hit@1'}): ${peer} only ${lost.length}, ${system} only ${won}` +
+          (planning && lost.length ? ` — ${peer} only: ${lost.join(', ')}` : ''),
+      );
+    }
+  }
+  return out.length ? [...out, ''] : [];
 };
 
 const COLORS = ['#1f77b4', '#ff7f0e', '#2ca02c', '#d62728'];

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 /**
  * The retrieval evaluation from the command line (see README.md beside this file):
- *   npx tsx bench/retrieval/eval/run.ts --set planning-dev|planning-heldout|scifact-train|scifact-test
+ *   npx tsx bench/retrieval/eval/run.ts --set planning-dev|planning-heldout|scifact-train|scifact-test|all
  *     [--systems sad-hybrid,bm25-peer,...] [--limit n] [--fresh] [--reuse-index] [--no-write]
  * Writes bench/retrieval/eval/results/<set>.json and .md, and docs/benchmarks/retrieval-eval-<set>.svg.
  */
@@ -24,9 +24,11 @@ const { values } = parseArgs({
     'no-write': { type: 'boolean', default: false },
   },
 });
-const sets = (values.set ?? []).flatMap((s) => s.split(','));
+const sets = (values.set ?? [])
+  .flatMap((s) => s.split(','))
+  .flatMap((s) => (s === 'all' ? ['planning-dev', 'planning-heldout', 'scifact-train', 'scifact-test'] : [s]));
 if (sets.length === 0 || sets.some((s) => !(SET_NAMES as readonly string[]).includes(s)))
-  throw new Error(`--set one or more of ${SET_NAMES.join(', ')}`);
+  throw new Error(`--set one or more of ${SET_NAMES.join(', ')} (or all: the four that are not smoke)`);
 const systems = values.systems?.split(',') as SystemName[] | undefined;
 for (const s of systems ?? [])
   if (!(SYSTEMS as readonly string[]).includes(s)) throw new Error(`unknown system ${s} (${SYSTEMS.join(', ')})`);

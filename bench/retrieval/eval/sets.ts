@@ -30,6 +30,8 @@ export interface EvalQuery {
   docs: string[];
   page?: number;
   keyPhrase?: string;
+  /** Planning: the question's kind (number, code, definition, procedure, place, fact). */
+  kind?: string;
 }
 
 export interface EvalSet {
@@ -57,6 +59,7 @@ export const loadSet = (name: SetName): EvalSet => {
         docs: [q.document],
         page: q.page,
         keyPhrase: q.key_phrase,
+        kind: q.kind,
       })),
     };
   }
