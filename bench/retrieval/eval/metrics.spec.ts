@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { answerBearing, meanScores, normalise, scoreQuestion, type Hit } from './metrics.js';
+import { PlanningSetSchema } from './set-schema.js';
+
+const hit = (doc: string, pageStart: number | null, text: string, pageEnd = pageStart): Hit => ({
+  doc,
+  pageStart,
+  pageEnd,
+  text,
+});
+
+describe('bench/retrieval/eval metrics', () => {
+  it('normalise unifies case, quotes, dashes, hyphenated line breaks and punctuation', () => {
+    expect(normalise('The AAP adoption date is 6th\u00a0December\u20142017')).toBe(
+      'the aap adoption date is 6th december 2017',
+    );
+    expect(normalise('City centre\u2019s   “University”')).toBe('city centre s university');
+    expect(normalise('under-\n delivery of 1,020 homes')).toBe('underdelivery of 1 020 homes');
+    expect(normalise('less than 75% of')).toBe('less than 75% of');
+  });
+
+  it('an answer-bearing hit needs the right document, a span covering the page and the key phrase', () => {
+    const j = { docs: new Set(['A']), page: 6, keyPhrase: 'less than 75% of' };
+    expect(answerBearing(hit('A', 5, 'below (less than 75% of) the requirement', 6), j)).toBe(true);
+    expect(answerBearing(hit('B', 6, 'less than 75% of'), j)).toBe(false);
+    expect(answerBearing(hit('A', 7, 'less than 75% of'), j)).toBe(false);
+    expect(answerBearing(hit('A', 6, 'less than 85% of'), j)).toBe(false);
+    expect(answerBearing(hit('A', null, 'less than 75% of'), j)).toBe(false);
+  });
+
+  it('planning scores: hit@1 on the document, answer@5 and MRR on answer-bearing hits, nDCG on the page', () => {
+    const j = { docs: new Set(['A']), page: 3, keyPhrase: 'key phrase' };
+    const ranked = [
+      hit('B', 3, 'key phrase'),
+      hit('A', 3, 'other words'),
+      hit('A', 3, 'other words'),
+      hit('A', 2, 'key phrase'),
+      hit('A', 3, 'the key phrase here'),
+    ];
+    const s = scoreQuestion(ranked, j);
+    expect(s.hit1).toBe(0);
+    expect(s.answer5).toBe(1);
+    expect(s.mrr).toBeCloseTo(1 / 5);
+    expect(s.ndcg10).toBeCloseTo(1 / Math.log2(3));
+    const late = scoreQuestion([...ranked.slice(0, 4), hit('C', 1, ''), hit('A', 3, 'key phrase')], j);
+    expect(late.answer5).toBe(0);
+    expect(late.mrr).toBeCloseTo(1 / 6);
+    expect(scoreQuestion([], j)).toEqual({ ndcg10: 0, hit1: 0, answer5: 0, mrr: 0 });
+  });
+
+  it('SciFact scores collapse chunks to documents and use binary nDCG over the qrels', () => {
+    const j = { docs: new Set(['d1', 'd2']) };
+    const s = scoreQuestion([hit('d1', null, ''), hit('d1', null, ''), hit('x', null, ''), hit('d2', null, '')], j);
+    expect(s.hit1).toBe(1);
+    expect(s.mrr).toBe(1);
+    expect(s.answer5).toBe(1);
+    expect(s.ndcg10).toBeCloseTo((1 + 1 / Math.log2(4)) / (1 + 1 / Math.log2(3)));
+    expect(meanScores([s, { ndcg10: 0, hit1: 0, answer5: 0, mrr: 0 }]).hit1).toBe(0.5);
+  });
+
+  it('the planning sets parse, have unique ids and share no document', () => {
+    const load = (name: string) =>
+      PlanningSetSchema.parse(JSON.parse(readFileSync(join(import.meta.dirname, 'sets', `${name}.json`), 'utf8')));
+    const dev = load('planning-dev');
+    const heldout = load('planning-heldout');
+    expect(dev.questions.length).toBeGreaterThanOrEqual(45);
+    expect(heldout.questions.length).toBeGreaterThanOrEqual(25);
+    const ids = [...dev.questions, ...heldout.questions].map((q) => q.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    const devDocs = new Set(dev.questions.map((q) => q.document));
+    expect(heldout.questions.filter((q) => devDocs.has(q.document))).toEqual([]);
+    for (const set of [dev, heldout])
+      expect(set.questions.filter((q) => q.paraphrased).length * 2).toBeGreaterThanOrEqual(set.questions.length);
+    const smoke = load('planning-smoke');
+    const devQuestions = new Set(dev.questions.map((q) => `${q.question}|${q.document}|${q.page}|${q.key_phrase}`));
+    for (const q of smoke.questions)
+      expect(devQuestions.has(`${q.question}|${q.document}|${q.page}|${q.key_phrase}`)).toBe(true);
+  });
+});
