@@ -53,7 +53,7 @@ export const buildApp = (deps: ExtractionDeps): FastifyInstance => {
       description: 'Schema-driven extraction with verified evidence (spec 003): tasks, and the doc tools at /mcp.',
     },
   });
-  const localDocTools = mountDocTools(app, config, deps.docTools);
+  const localDocTools = mountDocTools(app, config, deps.docTools, deps.store);
   if (!deps.store) return app;
   const store = deps.store;
   if (!deps.taskQueue) throw new Error('extraction-api: a task store needs its task queue');

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 import { documentResources } from './document-resources.js';
+import { documentStoreCompletions, documentStorePrompts } from './document-prompts.js';
 import { sciragTools } from '@lectern/contracts';
 import type { ScannedPdfPolicy } from '@lectern/ingestion';
 import {
@@ -77,6 +78,8 @@ export const documentStoreMcpService = (deps?: DocumentStoreDeps, timeouts: McpT
   tools: documentStoreToolRegistrations(deps),
   deadlines: toolDeadlines(['ingest_document', 'store_document_chunks'], timeouts, deps?.ingestTimeoutMs),
   resources: deps ? documentResources(deps) : undefined,
+  prompts: documentStorePrompts,
+  completions: deps ? documentStoreCompletions(deps) : undefined,
 });
 
 /**

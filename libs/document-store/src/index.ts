@@ -104,4 +104,11 @@ export { serviceIngestDeps, serviceIngestSettings } from './service-ingest.js';
 export type { ServiceIngestSettings } from './service-ingest.js';
 export { recoverHalfWrittenDocuments } from './recover-half-written.js';
 export type { HalfWrittenReport } from './recover-half-written.js';
+export {
+  citeAndAnswerPrompt,
+  documentStoreCompletions,
+  documentStorePrompts,
+  reviewApplicationPrompt,
+} from './document-prompts.js';
+export { pageAfter } from './list-cursor.js';
 export { DOCUMENT_RESOURCES_PAGE, DOCUMENT_URI_TEMPLATE, documentResources } from './document-resources.js';

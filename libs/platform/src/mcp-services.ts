@@ -4,6 +4,8 @@ import {
   DEFAULT_TOOL_DEADLINE_MS,
   notImplemented,
   toolDeadlineMs,
+  type McpCompletions,
+  type McpPrompt,
   type McpResourceProvider,
   type ToolDeadlines,
   type ToolRegistration,
@@ -22,6 +24,10 @@ export interface McpService {
   deadlines: ToolDeadlines;
   /** MCP resources (issue 30), when the service offers any. */
   resources?: McpResourceProvider | undefined;
+  /** MCP prompts for the common agent jobs (issue 30). */
+  prompts?: readonly McpPrompt[] | undefined;
+  /** Argument completions (prompt arguments, resource template variables) from the real stores. */
+  completions?: McpCompletions | undefined;
 }
 
 /** The deadlines a service's tools get: `toolMs` (MCP_TOOL_TIMEOUT_S) for most, `ingestMs` for its ingest tools. */

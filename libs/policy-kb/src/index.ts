@@ -37,3 +37,10 @@ export {
   revisionKey,
 } from './recover-interrupted.js';
 export type { PolicyIngestJobs, PolicyRecoveryReport } from './recover-interrupted.js';
+export { policyInForcePrompt, policyKbCompletions, policyKbPrompts } from './policy-prompts.js';
+export {
+  POLICY_RESOURCES_PAGE,
+  POLICY_REVISION_URI_TEMPLATE,
+  policyRevisionResources,
+  policyRevisionUri,
+} from './policy-resources.js';

@@ -24,6 +24,8 @@ import { policyKbSettings, type PolicyKbEnv } from './policy-kb.env.js';
 import { createPolicyIngestProcessor } from './policy-ingest.processor.js';
 import { recoverInterruptedRevisions } from './recover-interrupted.js';
 import { PolicyUploads } from './policy-uploads.js';
+import { policyKbCompletions, policyKbPrompts } from './policy-prompts.js';
+import { policyRevisionResources } from './policy-resources.js';
 import { policyKbToolRegistrations } from './tools/policy-tools.js';
 
 /** `roots`: the allowed roots of `ingest_policy_revision`'s paths. */
@@ -91,6 +93,9 @@ export const policyKbMcpService = (deps?: PolicyKbDeps, timeouts: McpTimeouts = 
     'list policies and revisions, ingest and remove revisions.',
   tools: deps ? policyKbToolRegistrations(deps) : unboundTools(policyKbTools),
   deadlines: toolDeadlines(['ingest_policy_revision'], timeouts, deps?.ingestTimeoutMs),
+  resources: deps ? policyRevisionResources(deps) : undefined,
+  prompts: policyKbPrompts,
+  completions: deps ? policyKbCompletions(deps) : undefined,
 });
 
 /** The policy KB composed on a platform: what policy-kb-mcp and `lectern mcp policies` serve. */

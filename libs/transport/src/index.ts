@@ -44,3 +44,13 @@ export { checkDependencies, registerProbes, DEPENDENCY_CHECK_TIMEOUT_MS, PROBE_P
 export type { DependencyCheck, DependencyStatus } from './health.js';
 export { RESOURCE_TEXT_MAX_CHARS, matchResourceUri, truncationMarker } from './mcp-resources.js';
 export type { McpResourceProvider, ResourcePage } from './mcp-resources.js';
+export {
+  COMPLETION_MAX_VALUES,
+  PROMPT_ARGUMENT_MAX_CHARS,
+  completionOf,
+  definePrompt,
+  describePrompts,
+  templateVariables,
+  toolCall,
+} from './mcp-prompts.js';
+export type { McpCompleter, McpCompletions, McpPrompt, PromptArgumentSchema } from './mcp-prompts.js';

@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import { createMcpServerFactory } from './mcp-server-factory.js';
 import { registerLegacySse } from './legacy-sse.route.js';
 import { registerStreamableHttp, type McpSessionMode } from './streamable-http.route.js';
+import type { McpCompletions, McpPrompt } from './mcp-prompts.js';
 import type { McpResourceProvider } from './mcp-resources.js';
 import type { ToolDeadlines } from './tool-deadline.js';
 import type { ToolRegistration } from './tool-registration.js';
@@ -20,6 +21,9 @@ export interface MountMcpOptions {
   sessionMode?: McpSessionMode;
   /** MCP resources (issue 30); they need the read scope in OAuth mode, as every request but a tool call does. */
   resources?: McpResourceProvider | undefined;
+  /** MCP prompts and argument completions (issue 30); the read scope in OAuth mode, like resources. */
+  prompts?: readonly McpPrompt[] | undefined;
+  completions?: McpCompletions | undefined;
 }
 
 export { MCP_PATHS } from './origin-guard.js';
@@ -58,6 +62,8 @@ export const mountMcp = (app: FastifyInstance, options: MountMcpOptions): (() =>
     ...(options.deadlines ? { deadlines: options.deadlines } : {}),
     inflight: app.inflight,
     ...(options.resources ? { resources: options.resources } : {}),
+    ...(options.prompts ? { prompts: options.prompts } : {}),
+    ...(options.completions ? { completions: options.completions } : {}),
   });
   // OAuth mode: a tool call needs its tool's scope (the request's principal was set by the auth hook).
   const scopes = new Map(options.tools.map((t) => [t.definition.name, toolScope(t.definition)] as const));

@@ -3,7 +3,10 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import {
   CallToolRequestSchema,
+  CompleteRequestSchema,
   ErrorCode,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
   ListResourcesRequestSchema,
   ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
@@ -18,6 +21,16 @@ import type { Logger } from 'pino';
 import { z } from 'zod';
 import { AppError } from '@lectern/contracts';
 import { InflightWork } from './inflight.js';
+import {
+  COMPLETION_MAX_VALUES,
+  completionOf,
+  describePrompts,
+  parsePromptArguments,
+  PROMPT_ARGUMENT_MAX_CHARS,
+  templateVariables,
+  type McpCompletions,
+  type McpPrompt,
+} from './mcp-prompts.js';
 import type { McpResourceProvider } from './mcp-resources.js';
 import type { ServiceMetrics } from './metrics.js';
 import { runTool } from './run-tool.js';
@@ -37,6 +50,10 @@ export interface McpServerOptions {
   inflight?: InflightWork;
   /** MCP resources (listing, templates, reads); absent: the server offers none. */
   resources?: McpResourceProvider;
+  /** MCP prompts (`prompts/list`, `prompts/get`); absent or empty: the server offers none. */
+  prompts?: readonly McpPrompt[];
+  /** Value completers by argument name (`completion/complete` for prompt arguments and template variables). */
+  completions?: McpCompletions;
 }
 
 /** MCP's "resource not found" JSON-RPC error code (specification, Resources: Error Handling). */
@@ -169,6 +186,36 @@ export const createMcpServerFactory = (options: McpServerOptions): McpServerFact
     return runTool(registration.definition, bounded, request.params.arguments, ctx, options.metrics);
   };
 
+  const prompts = options.prompts ?? [];
+  const listedPrompts = describePrompts(prompts);
+  const promptsByName = new Map(prompts.map((p) => [p.name, p]));
+  if (promptsByName.size !== prompts.length) throw new Error(`duplicate prompt names in ${options.name}`);
+  const completions =
+    options.completions && Object.keys(options.completions).length > 0 ? options.completions : undefined;
+  const guarded =
+    <T>(run: (signal: AbortSignal) => Promise<T>) =>
+    async (signal: AbortSignal): Promise<T> => {
+      try {
+        return await run(signal);
+      } catch (error) {
+        if (!(error instanceof AppError) && !(error instanceof McpError))
+          options.log.error({ err: error }, 'resource, prompt or completion request failed');
+        throw toMcpError(error);
+      }
+    };
+  /** The argument names a completion reference offers: a prompt's arguments, a resource template's variables. */
+  const completableArguments = (ref: { type: string; name?: string; uri?: string }): string[] => {
+    if (ref.type === 'ref/prompt') {
+      const prompt = promptsByName.get(ref.name ?? '');
+      if (!prompt) throw new McpError(ErrorCode.InvalidParams, `Unknown prompt: ${String(ref.name).slice(0, 100)}`);
+      return Object.keys(prompt.arguments.shape);
+    }
+    const template = options.resources?.templates.find((t) => t.uriTemplate === ref.uri);
+    if (!template)
+      throw new McpError(ErrorCode.InvalidParams, `Unknown resource template: ${String(ref.uri).slice(0, 200)}`);
+    return templateVariables(template.uriTemplate);
+  };
+
   const makeServer = () => {
     const server = new Server(
       { name: options.name, version: options.version },
@@ -177,6 +224,8 @@ export const createMcpServerFactory = (options: McpServerOptions): McpServerFact
           tools: { listChanged: false },
           logging: {},
           ...(options.resources ? { resources: { listChanged: false } } : {}),
+          ...(prompts.length > 0 ? { prompts: { listChanged: false } } : {}),
+          ...(completions ? { completions: {} } : {}),
         },
         instructions: options.instructions,
         jsonSchemaValidator,
@@ -192,17 +241,6 @@ export const createMcpServerFactory = (options: McpServerOptions): McpServerFact
     );
     const resources = options.resources;
     if (resources) {
-      const guarded =
-        <T>(run: (signal: AbortSignal) => Promise<T>) =>
-        async (signal: AbortSignal): Promise<T> => {
-          try {
-            return await run(signal);
-          } catch (error) {
-            if (!(error instanceof AppError) && !(error instanceof McpError))
-              options.log.error({ err: error }, 'resource request failed');
-            throw toMcpError(error);
-          }
-        };
       server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({
         resourceTemplates: resources.templates,
       }));
@@ -214,6 +252,34 @@ export const createMcpServerFactory = (options: McpServerOptions): McpServerFact
       );
       server.setRequestHandler(ReadResourceRequestSchema, (request, extra) =>
         guarded(async (signal) => ({ contents: await resources.read(request.params.uri, signal) }))(extra.signal),
+      );
+    }
+    if (prompts.length > 0) {
+      server.setRequestHandler(ListPromptsRequestSchema, async () => ({ prompts: listedPrompts }));
+      server.setRequestHandler(GetPromptRequestSchema, (request, extra) =>
+        guarded(async (signal) => {
+          const prompt = promptsByName.get(request.params.name);
+          // the specification's answer for an unknown prompt: invalid params (-32602)
+          if (!prompt)
+            throw new McpError(ErrorCode.InvalidParams, `Unknown prompt: ${request.params.name.slice(0, 100)}`);
+          return prompt.render(parsePromptArguments(prompt, request.params.arguments), signal);
+        })(extra.signal),
+      );
+    }
+    if (completions) {
+      const none = { completion: { values: [], total: 0, hasMore: false } };
+      server.setRequestHandler(CompleteRequestSchema, (request, extra) =>
+        guarded(async (signal) => {
+          const { ref, argument, context } = request.params;
+          const complete = completions[argument.name];
+          if (!completableArguments(ref).includes(argument.name) || !complete) return none;
+          if (argument.value.length > PROMPT_ARGUMENT_MAX_CHARS) return none;
+          const known = Object.fromEntries(
+            Object.entries(context?.arguments ?? {}).filter(([, v]) => v.length <= PROMPT_ARGUMENT_MAX_CHARS),
+          );
+          const candidates = await complete(argument.value, known, COMPLETION_MAX_VALUES + 1, signal);
+          return { completion: completionOf(candidates, argument.value) };
+        })(extra.signal),
       );
     }
     return server;

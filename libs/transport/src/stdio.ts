@@ -3,6 +3,7 @@ import type { Readable, Writable } from 'node:stream';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Logger } from 'pino';
 import { createMcpServerFactory } from './mcp-server-factory.js';
+import type { McpCompletions, McpPrompt } from './mcp-prompts.js';
 import type { McpResourceProvider } from './mcp-resources.js';
 import { connectGuarded } from './request-guard.js';
 import type { ToolDeadlines } from './tool-deadline.js';
@@ -15,6 +16,9 @@ export interface ServeStdioOptions {
   tools: readonly ToolRegistration[];
   /** MCP resources, as on HTTP. */
   resources?: McpResourceProvider | undefined;
+  /** MCP prompts and argument completions, as on HTTP. */
+  prompts?: readonly McpPrompt[] | undefined;
+  completions?: McpCompletions | undefined;
   /** Each tool's deadline (ms); see `createMcpServerFactory`. */
   deadlines?: ToolDeadlines;
   /** Must not write to `stdout` (the protocol stream): log to stderr. */
@@ -39,6 +43,8 @@ export const serveStdio = async (options: ServeStdioOptions): Promise<void> => {
     log: options.log,
     ...(options.deadlines ? { deadlines: options.deadlines } : {}),
     ...(options.resources ? { resources: options.resources } : {}),
+    ...(options.prompts ? { prompts: options.prompts } : {}),
+    ...(options.completions ? { completions: options.completions } : {}),
   })();
   const transport = new StdioServerTransport(stdin, stdout);
   const closed = new Promise<void>((resolve) => {
