@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 import { AppError } from '@lectern/contracts';
 import type { GetPromptResult, Prompt } from '@modelcontextprotocol/sdk/types.js';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { describeZodError } from './run-tool.js';
 
-/** A prompt argument: MCP passes every argument as a string. */
-export type PromptArgumentSchema = z.ZodString | z.ZodOptional<z.ZodString>;
+/** A prompt argument: MCP passes every argument as a string (a string schema, an enum, optional or not). */
+export type PromptArgumentSchema = z.ZodType<string | undefined>;
 
 /**
  * One MCP prompt (issue 30): a template for a common agent job. `arguments` is a zod object of string fields (each
