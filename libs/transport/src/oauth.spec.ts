@@ -12,6 +12,8 @@ import type { FastifyInstance } from 'fastify';
 import { createHttpApp } from './http-app.js';
 import { mountMcp } from './mcp-app.js';
 import { bindTool } from './tool-registration.js';
+import { definePrompt } from './mcp-prompts.js';
+import { z } from 'zod';
 
 /*
  * Issue 30: AUTH_MODE=oauth against a real OpenID provider (oidc-provider) on loopback, tokens from its real
@@ -208,6 +210,29 @@ const tools = [
   })),
 ];
 
+/** A resource, a prompt and a completer: what OAuth mode must guard like a read tool (issue 30). */
+const extras = {
+  resources: {
+    templates: [{ uriTemplate: 'lectern://documents/{document_id}', name: 'document' }],
+    list: async () => ({ resources: [{ uri: 'lectern://documents/d1', name: 'd1' }] }),
+    read: async (uri: string) => [{ uri, text: 'resource-ok' }],
+  },
+  prompts: [
+    definePrompt({
+      name: 'ask',
+      title: 'Ask',
+      description: 'Ask.',
+      arguments: z.object({ document_id: z.string() }),
+      render: ({ document_id }) => ({
+        messages: [{ role: 'user', content: { type: 'text', text: `prompt-ok ${document_id}` } }],
+      }),
+    }),
+  ],
+  completions: { document_id: async () => ['d1', 'd2'] },
+};
+const rpc = (method: string, params: Record<string, unknown>) =>
+  JSON.stringify({ jsonrpc: '2.0', id: 1, method, params });
+
 const callTool = (name: string, args: Record<string, unknown>) =>
   JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } });
 
@@ -237,7 +262,7 @@ describe('AUTH_MODE=oauth: an OAuth 2.1 resource server', () => {
       adminRoute: (method, route) => method !== 'GET' && route.startsWith('/api/policies'),
       originPolicy: { allowedHosts: ['127.0.0.1'] },
     });
-    mountMcp(app, { name: 'oauth-test', version: '0', tools });
+    mountMcp(app, { name: 'oauth-test', version: '0', tools, ...extras });
     app.register(async (scope) => {
       scope.get('/api/policies', async () => ({ policies: [] }));
       scope.post('/api/policies', async () => ({ created: true }));
@@ -311,6 +336,35 @@ describe('AUTH_MODE=oauth: an OAuth 2.1 resource server', () => {
         error: { code: 'insufficient_scope', message: `This request needs the ${scope} scope` },
       });
     }
+  });
+
+  it('resources, prompts and completions need lectern:read: a read token gets them; no token 401, no scope 403', async () => {
+    const reader = await clientCredentials(idp, 'reader', 'lectern:read', resource);
+    const requests = [
+      [rpc('resources/list', {}), 'd1'],
+      [rpc('resources/read', { uri: 'lectern://documents/d1' }), 'resource-ok'],
+      [rpc('prompts/get', { name: 'ask', arguments: { document_id: 'd9' } }), 'prompt-ok d9'],
+      [
+        rpc('completion/complete', {
+          ref: { type: 'ref/resource', uri: 'lectern://documents/{document_id}' },
+          argument: { name: 'document_id', value: 'd' },
+        }),
+        '"values":["d1","d2"]',
+      ],
+    ] as const;
+    for (const [body, expected] of requests) {
+      const refused = await post('/mcp', undefined, body);
+      expect(refused.status).toBe(401);
+      expect(refused.headers.get('www-authenticate')).toMatch(/^Bearer resource_metadata=/);
+      const res = await post('/mcp', reader, body);
+      expect(res.status).toBe(200);
+      expect(await res.text()).toContain(expected);
+    }
+    // a token for this resource without any lectern scope: 403, naming the read scope to ask for
+    const unscoped = await clientCredentials(idp, 'reader', '', resource);
+    const denied = await post('/mcp', unscoped, rpc('resources/read', { uri: 'lectern://documents/d1' }));
+    expect(denied.status).toBe(403);
+    expect(denied.headers.get('www-authenticate')).toMatch(/^Bearer error="insufficient_scope", scope="lectern:read"/);
   });
 
   it('REST routes: GET needs read, POST write, policy admin admin', async () => {
