@@ -271,7 +271,8 @@ export const createMcpServerFactory = (options: McpServerOptions): McpServerFact
       server.setRequestHandler(CompleteRequestSchema, (request, extra) =>
         guarded(async (signal) => {
           const { ref, argument, context } = request.params;
-          const complete = completions[argument.name];
+          // own keys only: an argument named `constructor` must not reach Object.prototype's
+          const complete = Object.hasOwn(completions, argument.name) ? completions[argument.name] : undefined;
           if (!completableArguments(ref).includes(argument.name) || !complete) return none;
           if (argument.value.length > PROMPT_ARGUMENT_MAX_CHARS) return none;
           const known = Object.fromEntries(
