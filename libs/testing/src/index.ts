@@ -45,3 +45,5 @@ export * from './agent-script.js';
 export { EVIL_ORIGIN, runCrossSite } from './cross-site.js';
 export type { CrossSiteResult } from './cross-site.js';
 export * from './business-docs.js';
+export { ALL_LECTERN_SCOPES, idpClientCredentials, idpClientSecret, idpSigningKey, startOidcIdp } from './oidc-idp.js';
+export type { TestIdp, TestIdpClient } from './oidc-idp.js';

@@ -44,3 +44,5 @@ export { checkDependencies, registerProbes, DEPENDENCY_CHECK_TIMEOUT_MS, PROBE_P
 export type { DependencyCheck, DependencyStatus } from './health.js';
 export { RESOURCE_TEXT_MAX_CHARS, matchResourceUri, truncationMarker } from './mcp-resources.js';
 export type { McpResourceProvider, ResourcePage } from './mcp-resources.js';
+export { QUEUE_ADMIN_PREFIX, registerQueueAdminRoutes } from './queue-admin.route.js';
+export type { AdminQueue, QueueAdminRoutesOptions } from './queue-admin.route.js';
