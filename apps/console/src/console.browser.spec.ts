@@ -262,14 +262,25 @@ describe('console in a browser', () => {
       (b as unknown as { getAttribute(n: string): string }).getAttribute('aria-label'),
     );
     expect(label).toMatch(/^Retry job convert-[0-9a-f]{64}(?:-[0-9a-f]{12})? of the conversion queue$/);
+    // when the job last failed, as the admin API says (what the page shows, to the millisecond)
+    const failedAt = async () => {
+      const res = await fetch(`${stack.url}/svc/documents/admin/queues/conversion/failed`, {
+        headers: { authorization: `Bearer ${stack.key}` },
+      });
+      return ((await res.json()) as { jobs: { failed_at: string }[] }).jobs[0]?.failed_at ?? 'not failed';
+    };
+    const firstFailure = await failedAt();
     await retry!.click();
     await waitForText(page, /Job convert-[0-9a-f]{64}(?:-[0-9a-f]{12})? of the conversion queue was sent again\./);
-    // it runs again from its first attempt and (the file is still damaged) fails again: listed once more
-    for (let i = 0; i < 100; i++) {
-      if (/\(extraction_failed\)/.test(await visibleText(page))) break;
-      await clickButton(page, 'Refresh queues');
-      await new Promise((r) => setTimeout(r, 300));
-    }
-    await waitForText(page, /conversion job convert-[0-9a-f]{64}(?:-[0-9a-f]{12})? failed .*\(extraction_failed\)/);
+    // it ran again from its first attempt and failed again (a later failure time): the file is still damaged, or
+    // (embedded mode) the upload handed to the conversion was removed when its ingest ended: file_not_found
+    for (let i = 0; i < 100 && [firstFailure, 'not failed'].includes(await failedAt()); i++)
+      await new Promise((r) => setTimeout(r, 200));
+    expect(Date.parse(await failedAt())).toBeGreaterThan(Date.parse(firstFailure));
+    await clickButton(page, 'Refresh queues');
+    await waitForText(
+      page,
+      /conversion job convert-[0-9a-f]{64}(?:-[0-9a-f]{12})? failed .*\((?:extraction_failed|file_not_found)\)/,
+    );
   }, 180_000);
 });
