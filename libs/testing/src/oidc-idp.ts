@@ -47,6 +47,7 @@ export const startOidcIdp = async (options: {
   // imported when used: every test imports this package, few need an authorization server
   const { default: ProviderClass } = await import('oidc-provider');
   const keys = options.keys ?? [await idpSigningKey('k1')];
+  const ttl = options.accessTokenTtlSeconds ?? 300;
   const server = createServer();
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
   const port = (server.address() as AddressInfo).port;
@@ -74,6 +75,16 @@ export const startOidcIdp = async (options: {
             },
       ),
       jwks: { keys },
+      // fixed lifetimes (the provider's defaults work but print a notice each)
+      ttl: {
+        AccessToken: ttl,
+        AuthorizationCode: 60,
+        ClientCredentials: ttl,
+        Grant: 600,
+        IdToken: ttl,
+        Interaction: 600,
+        Session: 600,
+      },
       scopes: ['openid', 'lectern:read', 'lectern:write', 'lectern:admin'],
       pkce: { required: () => true },
       features: {
@@ -88,7 +99,7 @@ export const startOidcIdp = async (options: {
             scope: ALL_LECTERN_SCOPES,
             audience: resource,
             accessTokenFormat: 'jwt',
-            accessTokenTTL: options.accessTokenTtlSeconds ?? 300,
+            accessTokenTTL: ttl,
             jwt: { sign: { alg: 'RS256' } },
           }),
         },

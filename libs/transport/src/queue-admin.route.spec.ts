@@ -12,6 +12,7 @@ import {
   ALL_LECTERN_SCOPES,
   idpClientCredentials,
   listenOnFreePort,
+  openApiErrors,
   silentLogger,
   startOidcIdp,
   startRedis,
@@ -174,6 +175,21 @@ describe.each(adapters)('admin queue API over the %s adapter', (adapter, makeQue
     expect([body.statusCode, body.json().error.code]).toEqual([400, 'invalid_arguments']);
     const anonymous = await send({ url: '/admin/queues' });
     expect(anonymous.statusCode).toBe(401);
+  });
+
+  it('is described in the OpenAPI document (valid), with its error answers', async () => {
+    const doc = (await send({ url: '/openapi.json' })).json() as unknown as {
+      paths: Record<string, Record<string, { responses: Record<string, unknown> }>>;
+    };
+    expect(await openApiErrors(doc)).toEqual([]);
+    expect(Object.keys(doc.paths['/admin/queues/{queue}/jobs/{id}/retry']!.post!.responses).sort()).toEqual([
+      '202',
+      '400',
+      '404',
+      '409',
+    ]);
+    expect(doc.paths['/admin/queues']!.get).toBeDefined();
+    expect(doc.paths['/admin/queues/{queue}/failed']!.get).toBeDefined();
   });
 
   it('retries a failed job from its first attempt: it runs again and leaves the failed list', async () => {

@@ -82,7 +82,6 @@ export const registerQueueAdminRoutes = (app: FastifyInstance, options: QueueAdm
     return queue;
   };
   const tags = ['admin'];
-  const security = [{ bearerAuth: [] }];
 
   app.register(async (scope) => {
     scope.get(
@@ -92,7 +91,6 @@ export const registerQueueAdminRoutes = (app: FastifyInstance, options: QueueAdm
         schema: {
           summary: 'Depth of each queue of this service (lectern:admin)',
           tags,
-          security,
           response: { 200: jsonSchemaOf(QueueListResponseSchema), 401: errorResponse('No or a wrong credential') },
         },
       },
@@ -124,7 +122,6 @@ export const registerQueueAdminRoutes = (app: FastifyInstance, options: QueueAdm
         schema: {
           summary: 'Failed jobs of a queue, newest failure first (lectern:admin)',
           tags,
-          security,
           response: {
             200: jsonSchemaOf(FailedJobsPageSchema),
             400: errorResponse('Bad limit or offset'),
@@ -158,7 +155,6 @@ export const registerQueueAdminRoutes = (app: FastifyInstance, options: QueueAdm
         schema: {
           summary: 'Run a failed job again from its first attempt (lectern:admin)',
           tags,
-          security,
           response: {
             202: jsonSchemaOf(RetryJobResponseSchema),
             400: errorResponse('Bad queue name, job id or body'),
