@@ -213,6 +213,12 @@ const Queues = () => {
                     <span>
                       {job.queue} job <code>{job.id}</code> failed {new Date(job.failed_at).toLocaleString()} after{' '}
                       {job.attempts} attempt(s): {job.error.message} ({job.error.code})
+                      {job.error.http_status < 500 && (
+                        <span class="muted">
+                          {' '}
+                          — the input was refused: a retry runs it again, but only a corrected file succeeds
+                        </span>
+                      )}
                     </span>{' '}
                     <button
                       type="button"
