@@ -2,7 +2,8 @@
 import fastifyStatic from '@fastify/static';
 import type { Logger } from '@lectern/runtime';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import { serviceUrls, type ConsoleConfig } from './config.js';
+import { consoleOAuth, serviceUrls, type ConsoleConfig } from './config.js';
+import { registerOAuthRoutes } from './oauth.route.js';
 import { registerProxyRoutes } from './proxy.route.js';
 
 /**
@@ -41,10 +42,9 @@ export const buildApp = (deps: ConsoleDeps): FastifyInstance => {
   });
   app.get('/health', async () => ({ status: 'ok' }));
   app.register(fastifyStatic, { root: deps.uiDir, prefix: '/', index: ['index.html'], cacheControl: false });
-  registerProxyRoutes(app, {
-    services: serviceUrls(config),
-    originPolicy: { allowedHosts: config.CONSOLE_ALLOWED_HOSTS, allowedOrigins: config.CONSOLE_ALLOWED_ORIGINS },
-  });
+  const originPolicy = { allowedHosts: config.CONSOLE_ALLOWED_HOSTS, allowedOrigins: config.CONSOLE_ALLOWED_ORIGINS };
+  registerProxyRoutes(app, { services: serviceUrls(config), originPolicy });
+  registerOAuthRoutes(app, { oauth: consoleOAuth(config), originPolicy });
   app.setNotFoundHandler(async (request, reply) =>
     reply
       .code(404)

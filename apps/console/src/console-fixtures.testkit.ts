@@ -49,3 +49,8 @@ export const DATASHEET_FIELDS = [
   { key: 'rated_current', query: 'rated current', line: /Rated current: ([\d.]+ A)/ },
   { key: 'protection_class', query: 'protection class', line: /Protection class: (IP\d\d)/ },
 ];
+/** A damaged PDF (a header, then noise): its conversion job fails for real (extraction_failed). */
+export const DAMAGED = fixtureFile(
+  'damaged-statement.pdf',
+  Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(5000, 7)]),
+);

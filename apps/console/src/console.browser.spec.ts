@@ -8,6 +8,7 @@ import {
   type ConsoleStack,
 } from './console-stack.testkit.js';
 import {
+  DAMAGED,
   DATASHEET,
   DATASHEET_FIELDS,
   POLICY_2020,
@@ -238,4 +239,48 @@ describe('console in a browser', () => {
     expect(text).toMatch(/Extraction queue: 0 queued, 0 running, 0 failed/);
     expect(await axeViolations(page)).toEqual([]);
   }, 120_000);
+
+  it('System: a damaged upload fails its conversion job for real; the page lists it with its reason and retries it', async () => {
+    await page.goto(`${stack.url}/#/documents`);
+    await fill(page, 'Application reference', REF);
+    await clickButton(page, 'Show documents');
+    await upload(page, 'File to upload', DAMAGED);
+    await clickButton(page, 'Ingest');
+    await waitForText(page, /extraction_failed/i, 60_000);
+    await page.goto(`${stack.url}/#/system`);
+    await waitForText(page, 'Queues of document-store-mcp (embedded)');
+    // the failed job, with its short reason (code and message) and a Retry button
+    await waitForText(
+      page,
+      /conversion job convert-[0-9a-f]{64}(?:-[0-9a-f]{12})? failed .* after 1 attempt\(s\): .+\(extraction_failed\)/,
+    );
+    const before = await visibleText(page);
+    expect(before).toMatch(/conversion\s+0\s+0\s+[1-9]/);
+    expect(await axeViolations(page)).toEqual([]);
+    const retry = await page.waitForSelector("xpath/.//ul[@aria-label='Failed jobs of document-store-mcp']//button");
+    const label = await retry!.evaluate((b) =>
+      (b as unknown as { getAttribute(n: string): string }).getAttribute('aria-label'),
+    );
+    expect(label).toMatch(/^Retry job convert-[0-9a-f]{64}(?:-[0-9a-f]{12})? of the conversion queue$/);
+    // when the job last failed, as the admin API says (what the page shows, to the millisecond)
+    const failedAt = async () => {
+      const res = await fetch(`${stack.url}/svc/documents/admin/queues/conversion/failed`, {
+        headers: { authorization: `Bearer ${stack.key}` },
+      });
+      return ((await res.json()) as { jobs: { failed_at: string }[] }).jobs[0]?.failed_at ?? 'not failed';
+    };
+    const firstFailure = await failedAt();
+    await retry!.click();
+    await waitForText(page, /Job convert-[0-9a-f]{64}(?:-[0-9a-f]{12})? of the conversion queue was sent again\./);
+    // it ran again from its first attempt and failed again (a later failure time): the file is still damaged, or
+    // (embedded mode) the upload handed to the conversion was removed when its ingest ended: file_not_found
+    for (let i = 0; i < 100 && [firstFailure, 'not failed'].includes(await failedAt()); i++)
+      await new Promise((r) => setTimeout(r, 200));
+    expect(Date.parse(await failedAt())).toBeGreaterThan(Date.parse(firstFailure));
+    await clickButton(page, 'Refresh queues');
+    await waitForText(
+      page,
+      /conversion job convert-[0-9a-f]{64}(?:-[0-9a-f]{12})? failed .*\((?:extraction_failed|file_not_found)\)/,
+    );
+  }, 180_000);
 });

@@ -2,8 +2,10 @@
 /**
  * Regenerates the console's screenshots in docs/console/ (shown in the README):
  *
- *   node --import tsx apps/console/src/screenshots.testkit.ts
+ *   node --import tsx apps/console/src/screenshots.testkit.ts [page...]
  *
+ * (pages: documents, document-view, search, policies, extraction, system; default all — `system` alone skips the
+ * ingests and the extraction, which only the other pages show).
  * The same stack as the browser tests (the four services, the console, headless chromium), filled with the same
  * generated documents through the public APIs, then each page visited as a person would and photographed.
  * (A `.testkit.ts` because it builds on the test helpers; it is not a test.)
@@ -15,6 +17,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Page } from 'puppeteer-core';
 import {
+  DAMAGED,
   DATASHEET,
   DATASHEET_FIELDS,
   POLICY_2020,
@@ -43,12 +46,39 @@ const until = async <T>(read: () => Promise<T>, done: (v: T) => boolean): Promis
   throw new Error('never settled');
 };
 
+const ONLY = new Set(process.argv.slice(2));
+const wanted = (name: string) => ONLY.size === 0 || ONLY.has(name);
+
 const main = async () => {
   const stack = await startConsoleStack({ fields: DATASHEET_FIELDS });
   try {
     const auth = { authorization: `Bearer ${stack.key}` };
     const svc = (path: string, init: RequestInit = {}) =>
       fetch(`${stack.url}/svc${path}`, { ...init, headers: { ...auth, ...(init.headers as Record<string, string>) } });
+    // a damaged upload: its conversion job fails, so the System page has a failed job (with Retry) to show
+    await svc('/documents/api/documents', {
+      method: 'POST',
+      body: form({ application_ref: '25/00099/FUL' }, DAMAGED, 'damaged-statement.pdf'),
+    });
+    const page = await stack.open();
+    const shot = async (p: Page, name: string) => {
+      await new Promise((r) => setTimeout(r, 300));
+      await p.screenshot({ path: join(OUT, `${name}.png`), fullPage: true });
+      process.stdout.write(`docs/console/${name}.png\n`);
+    };
+    if (wanted('system')) {
+      await page.goto(`${stack.url}/#/system`);
+      await waitForText(page, 'Extraction queue:');
+      await waitForText(page, /\(extraction_failed\)/);
+      await page.waitForFunction(
+        () =>
+          (
+            globalThis as unknown as { document: { querySelectorAll(s: string): { length: number } } }
+          ).document.querySelectorAll('.card .ok').length === 4,
+      );
+      await shot(page, 'system');
+    }
+    if (!['documents', 'document-view', 'search', 'policies', 'extraction'].some(wanted)) return;
     // documents: one by path (its pages can be drawn), one uploaded
     const client = new Client({ name: 'console-screenshots', version: '0.0.0' });
     await client.connect(
@@ -102,12 +132,6 @@ const main = async () => {
       (s) => s === 'succeeded' || s === 'failed',
     );
 
-    const page = await stack.open();
-    const shot = async (p: Page, name: string) => {
-      await new Promise((r) => setTimeout(r, 300));
-      await p.screenshot({ path: join(OUT, `${name}.png`), fullPage: true });
-      process.stdout.write(`docs/console/${name}.png\n`);
-    };
     await page.goto(`${stack.url}/#/documents?ref=${encodeURIComponent(REF)}`);
     await waitForText(page, '2 document(s)');
     await shot(page, 'documents');
@@ -133,15 +157,6 @@ const main = async () => {
     await value!.click();
     await page.waitForSelector('.page-frame .highlight');
     await shot(page, 'extraction');
-    await page.goto(`${stack.url}/#/system`);
-    await waitForText(page, 'Extraction queue:');
-    await page.waitForFunction(
-      () =>
-        (
-          globalThis as unknown as { document: { querySelectorAll(s: string): { length: number } } }
-        ).document.querySelectorAll('.card .ok').length === 4,
-    );
-    await shot(page, 'system');
   } finally {
     await stack.close();
   }

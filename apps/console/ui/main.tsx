@@ -2,6 +2,7 @@
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { apiKey, onUnauthorized, resetClients } from './api.js';
+import { fetchAuth, finishSignIn, startSignIn, type ConsoleAuth } from './oauth.js';
 import { DocumentsPage, DocumentView } from './pages/documents.js';
 import { ExtractionPage } from './pages/extraction.js';
 import { PoliciesPage } from './pages/policies.js';
@@ -48,7 +49,73 @@ const KeyForm = ({ onDone, refused }: { onDone: () => void; refused: boolean }) 
   );
 };
 
+type OAuthClient = Extract<ConsoleAuth, { mode: 'oauth' }>;
+
+/** OAuth mode: the sign-in button (the issuer's page, then back here with a token for this tab). */
+const SignInForm = ({ client, problem }: { client: OAuthClient; problem: string | null }) => {
+  const [busy, setBusy] = useState(false);
+  return (
+    <main id="main">
+      <h1>Lectern console</h1>
+      <form
+        aria-label="Sign in"
+        onSubmit={(e) => {
+          e.preventDefault();
+          setBusy(true);
+          void startSignIn(client);
+        }}
+      >
+        {problem && (
+          <p class="error" role="alert">
+            {problem}
+          </p>
+        )}
+        <p>The services ask for an OAuth sign-in.</p>
+        <button type="submit" disabled={busy}>
+          Sign in
+        </button>
+        <p class="muted">
+          The access token is kept in this browser tab only (sessionStorage), sent to the services through the console.
+        </p>
+      </form>
+    </main>
+  );
+};
+
 const App = () => {
+  const [auth, setAuth] = useState<ConsoleAuth | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  useEffect(() => {
+    const start = async () => {
+      const found = await fetchAuth();
+      if (found.mode === 'oauth') {
+        try {
+          if (await finishSignIn(found)) resetClients();
+        } catch (error) {
+          setProblem(error instanceof Error ? error.message : String(error));
+        }
+      }
+      setAuth(found);
+    };
+    start().catch((error: unknown) => setProblem(error instanceof Error ? error.message : String(error)));
+  }, []);
+  if (!auth)
+    return (
+      <main id="main">
+        <h1>Lectern console</h1>
+        {problem ? (
+          <p class="error" role="alert">
+            {problem}
+          </p>
+        ) : (
+          <p aria-live="polite">Starting…</p>
+        )}
+      </main>
+    );
+  return <Console auth={auth} problem={problem} />;
+};
+
+const Console = ({ auth, problem }: { auth: ConsoleAuth; problem: string | null }) => {
   const route = useRoute();
   const [hasKey, setHasKey] = useState(apiKey.get() !== null);
   const [refused, setRefused] = useState(false);
@@ -66,6 +133,13 @@ const App = () => {
     const title = PAGES.find(([p]) => p === route.page)?.[1] ?? 'Document';
     document.title = `${title} · Lectern console`;
   }, [route.page]);
+  if (!hasKey && auth.mode === 'oauth')
+    return (
+      <SignInForm
+        client={auth}
+        problem={refused ? 'The services refused the sign-in (expired or not allowed). Sign in again.' : problem}
+      />
+    );
   if (!hasKey) return <KeyForm refused={refused} onDone={() => setHasKey(true)} />;
   const p = route.params;
   const page = (() => {
@@ -119,7 +193,7 @@ const App = () => {
             setHasKey(false);
           }}
         >
-          Change key
+          {auth.mode === 'oauth' ? 'Sign out' : 'Change key'}
         </button>
       </header>
       <main id="main">

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 import { startupAuthProblems } from '@lectern/auth';
 import { createLogger, ConfigError } from '@lectern/runtime';
-import { announceReady, httpShutdownStep, installShutdown } from '@lectern/transport';
+import { announceReady, httpShutdownStep, installShutdown, registerQueueAdminRoutes } from '@lectern/transport';
 import { buildApp } from './app.js';
 import { loadConfig, restApiKey } from './config.js';
 import { composeConverter } from './compose.js';
@@ -24,6 +24,8 @@ const start = async () => {
   const logger = createLogger('converter', config.LOG_LEVEL);
   const { platform, conversion } = composeConverter(config, logger);
   const app = buildApp({ config, logger, conversion, dependencies: platform.dependencyChecks() });
+  // the admin queue API (issue 29): the conversion queue's depth and failed jobs, retry
+  registerQueueAdminRoutes(app, { service: 'converter', mode: platform.mode, queues: [conversion.queue] });
   // Ordered: stop taking requests, then the worker (finishes its job), the queue, Redis, the engine.
   installShutdown({ log: logger, steps: [httpShutdownStep(app), ...platform.shutdownSteps()] });
   await app.listen({ port: config.CONVERTER_PORT, host: config.HOST });

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 import { startupAuthProblems } from '@lectern/auth';
 import { createLogger, ConfigError } from '@lectern/runtime';
-import { announceReady, httpShutdownStep, installShutdown } from '@lectern/transport';
+import { conversionQueue } from '@lectern/contracts';
+import { announceReady, httpShutdownStep, installShutdown, registerQueueAdminRoutes } from '@lectern/transport';
 import { buildApp, buildScirAgApp } from './app.js';
 import { composeDocumentStore } from './compose.js';
 import { loadConfig } from './config.js';
@@ -24,6 +25,12 @@ const start = async () => {
   await documentStore.recover();
   const dependencies = platform.dependencyChecks();
   const app = buildApp({ config, logger, documentStore: documentStore.deps, dependencies });
+  // the admin queue API (issue 29): the conversion queue its ingests use (its own when embedded, the shared one in Redis)
+  registerQueueAdminRoutes(app, {
+    service: 'document-store-mcp',
+    mode: platform.mode,
+    queues: [platform.queue(conversionQueue)],
+  });
   // spec 002's own listener, only when SCIRAG_PORT is set
   const scirag =
     config.SCIRAG_PORT === undefined

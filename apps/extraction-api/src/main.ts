@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 import { startupAuthProblems } from '@lectern/auth';
 import { createLogger, ConfigError } from '@lectern/runtime';
-import { announceReady, httpShutdownStep, installShutdown } from '@lectern/transport';
+import { conversionQueue, extractionTaskQueue } from '@lectern/contracts';
+import { announceReady, httpShutdownStep, installShutdown, registerQueueAdminRoutes } from '@lectern/transport';
 import { buildApp } from './app.js';
 import { composeExtraction, extractionAppDeps } from './compose.js';
 import { loadConfig, restApiKey } from './config.js';
@@ -31,6 +32,12 @@ const start = async () => {
     logger,
     ...extractionAppDeps(composed),
     dependencies: platform.dependencyChecks(),
+  });
+  // the admin queue API (issue 29): the task queue, and the conversion queue its uploads go through
+  registerQueueAdminRoutes(app, {
+    service: 'extraction-api',
+    mode: platform.mode,
+    queues: [platform.queue(extractionTaskQueue), platform.queue(conversionQueue)],
   });
   installShutdown({ log: logger, steps: [httpShutdownStep(app), ...platform.shutdownSteps()] });
   await app.listen({ port: config.EXTRACTION_API_PORT, host: config.HOST });

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 import { startupAuthProblems } from '@lectern/auth';
 import { createLogger, ConfigError } from '@lectern/runtime';
-import { announceReady, httpShutdownStep, installShutdown } from '@lectern/transport';
+import { conversionQueue } from '@lectern/contracts';
+import { announceReady, httpShutdownStep, installShutdown, registerQueueAdminRoutes } from '@lectern/transport';
 import { buildApp } from './app.js';
 import { composePolicyKb } from './compose.js';
 import { loadConfig } from './config.js';
@@ -28,6 +29,12 @@ const start = async () => {
     policyKb: policyKb.deps,
     ingestQueue: ingest.queue,
     dependencies: platform.dependencyChecks(),
+  });
+  // the admin queue API (issue 29): revision ingests, and the conversion queue they go through
+  registerQueueAdminRoutes(app, {
+    service: 'policy-kb-mcp',
+    mode: platform.mode,
+    queues: [ingest.queue, platform.queue(conversionQueue)],
   });
   // Order: HTTP and its open streams first, then the platform's workers, queues, Redis, engine, embedders, stores.
   installShutdown({ log: logger, steps: [httpShutdownStep(app), ...platform.shutdownSteps()] });

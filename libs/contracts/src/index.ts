@@ -37,3 +37,4 @@ export * from './queues/index.js';
 export * from './rest/ingest-upload.schema.js';
 export * from './rest/extraction-task.schema.js';
 export * from './rest/policy-admin.schema.js';
+export * from './rest/queue-admin.schema.js';

@@ -47,3 +47,5 @@ export type { CrossSiteResult } from './cross-site.js';
 export * from './business-docs.js';
 export { promptToolCalls, runInspectorCli, unknownToolNames } from './mcp-prompt-checks.js';
 export type { NamedToolCall } from './mcp-prompt-checks.js';
+export { ALL_LECTERN_SCOPES, idpClientCredentials, idpClientSecret, idpSigningKey, startOidcIdp } from './oidc-idp.js';
+export type { TestIdp, TestIdpClient } from './oidc-idp.js';

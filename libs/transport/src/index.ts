@@ -54,3 +54,5 @@ export {
   toolCall,
 } from './mcp-prompts.js';
 export type { McpCompleter, McpCompletions, McpPrompt, PromptArgumentSchema } from './mcp-prompts.js';
+export { QUEUE_ADMIN_PREFIX, registerQueueAdminRoutes } from './queue-admin.route.js';
+export type { AdminQueue, QueueAdminRoutesOptions } from './queue-admin.route.js';

@@ -22,6 +22,7 @@ declare module 'oidc-provider' {
         clients: Array<Record<string, unknown>>;
         jwks: { keys: unknown[] };
         scopes?: string[];
+        ttl?: Record<string, number>;
         pkce?: { required: () => boolean };
         features?: {
           devInteractions?: { enabled: boolean };

@@ -1,11 +1,16 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 import {
   ExtractionTaskListSchema,
+  FailedJobsPageSchema,
   ListProjectsOutput,
   PolicyDetailResponseSchema,
   PolicyListResponseSchema,
+  QueueListResponseSchema,
+  RetryJobResponseSchema,
+  type FailedJob,
+  type QueueDepth,
 } from '@lectern/contracts';
-import { useEffect, useState } from 'preact/hooks';
+import { useCallback, useEffect, useState } from 'preact/hooks';
 import { z } from 'zod';
 import { callTool, describeError, rest, restText, type Service } from '../api.js';
 import { ErrorNote, Section } from '../components.js';
@@ -91,6 +96,146 @@ const ServiceCard = ({ name, title }: { name: Service; title: string }) => {
       )}
       <ErrorNote error={error} />
     </article>
+  );
+};
+
+/** Failed jobs listed per queue on the page (the API pages them; the rest are counted). */
+const FAILED_SHOWN = 20;
+
+interface ServiceQueues {
+  service: Service;
+  title: string;
+  mode: string;
+  queues: (QueueDepth & { jobs: FailedJob[] })[];
+}
+
+/**
+ * Each service's queues through its admin queue API (`/admin/queues`, lectern:admin in OAuth mode): depths, the
+ * failed jobs with their reason, and a Retry button per job (`POST …/jobs/:id/retry`). In distributed mode the
+ * services share their queues in Redis, so the same failed job can be listed under more than one service.
+ */
+const Queues = () => {
+  const [services, setServices] = useState<ServiceQueues[]>([]);
+  const [errors, setErrors] = useState<{ title: string; error: unknown }[]>([]);
+  const [note, setNote] = useState<{ ok: boolean; text: string } | null>(null);
+  const [busy, setBusy] = useState<string | null>(null);
+  const load = useCallback(async () => {
+    const found: ServiceQueues[] = [];
+    const failed: { title: string; error: unknown }[] = [];
+    for (const { name, title } of SERVICES) {
+      try {
+        const list = await rest(name, '/admin/queues', QueueListResponseSchema);
+        const queues = await Promise.all(
+          list.queues.map(async (q) => ({
+            ...q,
+            jobs:
+              q.failed === 0
+                ? []
+                : (
+                    await rest(
+                      name,
+                      `/admin/queues/${encodeURIComponent(q.queue)}/failed?limit=${FAILED_SHOWN}`,
+                      FailedJobsPageSchema,
+                    )
+                  ).jobs,
+          })),
+        );
+        found.push({ service: name, title, mode: list.mode, queues });
+      } catch (error) {
+        failed.push({ title, error });
+      }
+    }
+    setServices(found);
+    setErrors(failed);
+  }, []);
+  useEffect(() => {
+    void load();
+  }, [load]);
+  const retry = async (service: Service, job: FailedJob) => {
+    setBusy(`${service}/${job.queue}/${job.id}`);
+    setNote(null);
+    try {
+      await rest(
+        service,
+        `/admin/queues/${encodeURIComponent(job.queue)}/jobs/${encodeURIComponent(job.id)}/retry`,
+        RetryJobResponseSchema,
+        { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' },
+      );
+      setNote({ ok: true, text: `Job ${job.id} of the ${job.queue} queue was sent again.` });
+    } catch (error) {
+      setNote({ ok: false, text: `Job ${job.id} was not sent again: ${describeError(error)}` });
+    } finally {
+      setBusy(null);
+      await load();
+    }
+  };
+  return (
+    <>
+      <div aria-live="polite">{note && <p class={note.ok ? 'ok' : 'error'}>{note.text}</p>}</div>
+      <button type="button" onClick={() => void load()}>
+        Refresh queues
+      </button>
+      {errors.map((e) => (
+        <p key={e.title} class="error">
+          {e.title} queues: {describeError(e.error)}
+        </p>
+      ))}
+      {services.map((s) => (
+        <div key={s.service} class="queues">
+          <table>
+            <caption>
+              Queues of {s.title} ({s.mode})
+            </caption>
+            <thead>
+              <tr>
+                <th scope="col">Queue</th>
+                <th scope="col">Queued</th>
+                <th scope="col">Running</th>
+                <th scope="col">Failed</th>
+              </tr>
+            </thead>
+            <tbody>
+              {s.queues.map((q) => (
+                <tr key={q.queue}>
+                  <td>{q.queue}</td>
+                  <td>{q.queued}</td>
+                  <td>{q.running}</td>
+                  <td>{q.failed}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          {s.queues.some((q) => q.jobs.length > 0) && (
+            <ul aria-label={`Failed jobs of ${s.title}`} class="failed-jobs">
+              {s.queues.flatMap((q) =>
+                q.jobs.map((job) => (
+                  <li key={`${q.queue}/${job.id}`}>
+                    <span>
+                      {job.queue} job <code>{job.id}</code> failed {new Date(job.failed_at).toLocaleString()} after{' '}
+                      {job.attempts} attempt(s): {job.error.message} ({job.error.code})
+                      {job.error.http_status < 500 && (
+                        <span class="muted">
+                          {' '}
+                          — the input was refused: a retry runs it again, but only a corrected file succeeds
+                        </span>
+                      )}
+                    </span>{' '}
+                    <button
+                      type="button"
+                      disabled={busy !== null}
+                      aria-label={`Retry job ${job.id} of the ${job.queue} queue`}
+                      onClick={() => void retry(s.service, job)}
+                    >
+                      Retry
+                    </button>
+                  </li>
+                )),
+              )}
+            </ul>
+          )}
+        </div>
+      ))}
+    </>
   );
 };
 
@@ -197,7 +342,10 @@ export const SystemPage = () => (
         ))}
       </div>
     </Section>
-    <Section title="Queues and failed work">
+    <Section title="Queues">
+      <Queues />
+    </Section>
+    <Section title="Failed tasks and revisions">
       <Failed />
     </Section>
     <Section title="Models">
