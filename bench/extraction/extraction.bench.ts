@@ -13,100 +13,15 @@
  *
  * The per-field table goes to stdout, timings and /proc/loadavg to stderr; docs/benchmarks/extraction.md records a run.
  */
-import { existsSync, readFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { anthropicScript, corporaDir, startFakeLlm } from '@lectern/testing';
+import { anthropicScript, startFakeLlm } from '@lectern/testing';
 import { startExtraction, submitTask, waitForTask } from '../../apps/extraction-api/src/extraction.testkit.js';
+import { corpusDocuments, type BenchDocument } from './documents.js';
 import { generatedDocuments } from './generated-set.js';
 import { oracleScript } from './oracle-script.js';
 import { add, emptyTally, merge, score, summary, type Tally } from './score.js';
-
-export interface BenchDocument {
-  name: string;
-  /** tuning: looked at while changing the extractor; report: not looked at (expected written first). */
-  split: 'tuning' | 'report';
-  source: 'corpus' | 'generated';
-  filename: string;
-  bytes: () => Uint8Array | Promise<Uint8Array>;
-  /** The schema sent (a field's value is its hint; `part_number`'s names the product). */
-  schema: Record<string, unknown>;
-  /** Expected value per scored field (null: the document does not state it). */
-  expected: Record<string, unknown>;
-}
-
-const here = new URL('.', import.meta.url).pathname;
-const datasheets = join(corporaDir(), 'datasheets', 'datasheetminer-benchmark');
-const json = (path: string) => JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
-
-/** The OMRON record's specification fields (ids, URLs, page lists and prices are not in the document). */
-const OMRON_FIELDS = [
-  'manufacturer',
-  'series',
-  'rated_voltage',
-  'rated_speed',
-  'max_speed',
-  'rated_torque',
-  'peak_torque',
-  'rated_power',
-  'encoder_feedback_support',
-  'poles',
-  'rated_current',
-  'peak_current',
-  'voltage_constant',
-  'torque_constant',
-  'resistance',
-  'inductance',
-  'ip_rating',
-  'rotor_inertia',
-  'axial_load_force_rating',
-  'radial_load_force_rating',
-  'weight',
-];
-
-const corpusDocuments = (): BenchDocument[] => {
-  if (!existsSync(datasheets)) {
-    process.stderr.write(`${datasheets} is absent: only the generated set is scored\n`);
-    return [];
-  }
-  const omron = (
-    json(join(datasheets, 'expected', 'omron-g-series-servo-motors.json')) as unknown as Record<string, unknown>[]
-  )[0]!;
-  const omronExtra = json(join(here, 'expected', 'omron-per-model.json'));
-  delete omronExtra['_about'];
-  const contactors = json(join(here, 'expected', 'contactors.json'));
-  delete contactors['_about'];
-  const schemaOf = (partNumber: string, expected: Record<string, unknown>) => ({
-    part_number: partNumber,
-    ...Object.fromEntries(Object.keys(expected).map((k) => [k, /_per_model$/.test(k) ? {} : ''])),
-  });
-  const omronExpected = {
-    ...Object.fromEntries(OMRON_FIELDS.map((f) => [f, omron[f] ?? null])),
-    ...omronExtra,
-  };
-  const { part_number: contactorPart, ...contactorExpected } = contactors;
-  const pdf = (file: string) => () => readFileSync(join(datasheets, 'datasheets', file));
-  return [
-    {
-      name: 'omron-g-series-servo-motors.pdf',
-      split: 'tuning',
-      source: 'corpus',
-      filename: 'omron-g-series-servo-motors.pdf',
-      bytes: pdf('omron-g-series-servo-motors.pdf'),
-      schema: schemaOf(String(omron['part_number']), omronExpected),
-      expected: omronExpected,
-    },
-    {
-      name: 'Contactors.pdf',
-      split: 'report',
-      source: 'corpus',
-      filename: 'Contactors.pdf',
-      bytes: pdf('Contactors.pdf'),
-      schema: schemaOf(String(contactorPart), contactorExpected),
-      expected: contactorExpected,
-    },
-  ];
-};
 
 interface Run {
   data: Record<string, unknown>;

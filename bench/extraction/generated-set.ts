@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 import { contractDocs, receiptDocs } from '@lectern/testing';
-import type { BenchDocument } from './extraction.bench.js';
+import type { BenchDocument } from './documents.js';
 
 /**
  * The generated set (clearly marked `source: 'generated'`): the contracts and receipts of
