@@ -21,7 +21,7 @@ import { startExtraction, submitTask, waitForTask } from '../../apps/extraction-
 import { corpusDocuments, type BenchDocument } from './documents.js';
 import { generatedDocuments } from './generated-set.js';
 import { oracleScript } from './oracle-script.js';
-import { add, emptyTally, merge, score, summary, type Tally } from './score.js';
+import { add, dictKeys, emptyTally, merge, score, summary, type Tally } from './score.js';
 
 interface Run {
   data: Record<string, unknown>;
@@ -67,6 +67,7 @@ const main = async () => {
     ANTHROPIC_DEFAULT_SONNET_MODEL: 'oracle',
   });
   const rows: string[] = [];
+  const dictRows: string[] = [];
   const tallies = new Map<string, Tally>();
   const tally = (key: string) => tallies.get(key) ?? tallies.set(key, emptyTally()).get(key)!;
   const cpu0 = process.cpuUsage();
@@ -87,13 +88,20 @@ const main = async () => {
           const got = run.data[field];
           const outcome = score(expected, got);
           add(perDoc, outcome, expected);
+          if (typeof expected === 'object' && expected !== null && !Array.isArray(expected)) {
+            const k = dictKeys(expected as Record<string, unknown>, got);
+            dictRows.push(
+              `| ${path} | ${doc.name} | ${field} | ${Object.keys(expected).length} | ${k.right} | ${k.wrong} | ${k.missing} | ${k.extra} |`,
+            );
+          }
           rows.push(
             `| ${path} | ${doc.name} | ${field} | ${show(expected)} | ${show(got)} | ${outcome} | ${got === null ? '' : grounded(run.evidence[field])} |`,
           );
         }
         merge(tally(`${path}|doc|${doc.name}`), perDoc);
-        merge(tally(`${path}|split|${doc.source === 'generated' ? 'generated' : doc.split}`), perDoc);
-        if (doc.source === 'corpus') merge(tally(`${path}|split|datasheets (all)`), perDoc);
+        const set = doc.source === 'generated' ? 'generated' : 'datasheets';
+        merge(tally(`${path}|split|${set}, ${doc.split}`), perDoc);
+        merge(tally(`${path}|split|${set} (all)`), perDoc);
         merge(tally(`${path}|all|all`), perDoc);
         process.stderr.write(`${path} ${doc.name}: ${run.seconds.toFixed(1)} s\n`);
       }
@@ -110,7 +118,9 @@ const main = async () => {
       .map((l) => l.toFixed(2))
       .join(' ')}\n`,
   );
-  const summaryRows = [...tallies.entries()].map(([key, t]) => {
+  const order = (key: string) => `${key.split('|')[0]}|${['doc', 'split', 'all'].indexOf(key.split('|')[1]!)}`;
+  const sorted = [...tallies.entries()].sort((a, b) => order(a[0]).localeCompare(order(b[0])));
+  const summaryRows = sorted.map(([key, t]) => {
     const [path, , what] = key.split('|');
     const s = summary(t);
     return `| ${path} | ${what} | ${t.fields} | ${t.right} | ${t.wrong} | ${t.null_when_present} | ${t.null_correct} | ${s.fieldsRight} | ${s.returnedWrong} | ${s.precision} | ${s.recall} | ${s.f1} |`;
@@ -120,6 +130,10 @@ const main = async () => {
       '| path | documents | fields | right | wrong | null when present | null correct | fields right | returned wrong | precision | recall | F1 |',
       '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
       ...summaryRows,
+      '',
+      '| path | document | per-model field | expected models | right | wrong | missing | extra keys |',
+      '| --- | --- | --- | --- | --- | --- | --- | --- |',
+      ...dictRows,
       '',
       '| path | document | field | expected | extracted | outcome | grounded |',
       '| --- | --- | --- | --- | --- | --- | --- |',
