@@ -166,6 +166,26 @@ function columnsOf(full: Row[]): XRange[] {
   return cols;
 }
 
+/** A word's shape: digit runs (with decimals) as 0, letter runs as a, punctuation kept ("MSO-2" -> "a-0"). */
+const shape = (word: string): string => word.replace(/\d+(?:[.,]\d+)?/g, '0').replace(/\p{L}+/gu, 'a');
+
+/**
+ * A fragment's text as `k` cells, when its words split into `k` runs of equal length and identical shape, codes
+ * and numbers with no word of prose ("MSO-2 x T12 MSO-2 x T20" -> "MSO-2 x T12", "MSO-2 x T20"); else null (a
+ * spanning note or a merged value stays whole).
+ */
+function fusedParts(text: string, k: number): string[] | null {
+  const words = text.split(/\s+/).filter((w) => w.length > 0);
+  if (words.length < k || words.length % k !== 0) return null;
+  // codes and numbers only: a phrase ("2 for UT-AX2 1 for UT-AX11") may repeat a shape and still be one cell
+  if (words.some((w) => /^\p{Ll}{3,}$/u.test(w))) return null;
+  const n = words.length / k;
+  const parts = Array.from({ length: k }, (_, i) => words.slice(i * n, (i + 1) * n));
+  const first = (parts[0] as string[]).map(shape).join(' ');
+  if (!/0/.test(first) || parts.some((p) => p.map(shape).join(' ') !== first)) return null;
+  return parts.map((p) => p.join(' '));
+}
+
 /** A run of rows as a table, or null when its columns do not line up or it reads as a list or as prose. */
 function toTable(run: Row[]): TableBlock | null {
   const multi = run.filter((r) => r.cells.length >= 2);
@@ -207,7 +227,18 @@ function toTable(run: Row[]): TableBlock | null {
   for (const r of run) {
     if (r.cells.length >= 2 || rows.length === 0) {
       const row = cols.map(() => '');
+      const taken = new Set(r.cells.map(colOf));
       for (const c of r.cells) {
+        // a fragment over several columns, each of which its row leaves empty, made of as many look-alike parts
+        // ("MS-2 x T35 MS-2 x T50"): the text extraction fused one cell per column, so each part goes to its own
+        const spanned = cols.flatMap((col, k) =>
+          c.x0 <= (col.x0 + col.x1) / 2 && c.x1 >= (col.x0 + col.x1) / 2 ? [k] : [],
+        );
+        const parts = spanned.length >= 2 ? fusedParts(c.text, spanned.length) : null;
+        if (parts && spanned.every((k) => k === colOf(c) || !taken.has(k))) {
+          spanned.forEach((k, n) => (row[k] = row[k] ? `${row[k]} ${parts[n]}` : (parts[n] as string)));
+          continue;
+        }
         const k = colOf(c);
         row[k] = row[k] ? `${row[k]} ${c.text}` : c.text;
       }
