@@ -5,7 +5,7 @@ import type { MatchMethod } from '../evidence/verify-evidence.js';
 import { DATE_PATTERN, DURATION_PATTERN, fieldKind, misfit, type FieldKind } from '../fields/field-kinds.js';
 import { proseCandidates, proseQueries } from './prose-patterns.js';
 import { LABEL_MATCH, labelScore, nameWords, wordGroups } from '../fields/field-words.js';
-import { fieldName, getAt, setAt, type SchemaField } from '../schema-fields.js';
+import { fieldName, getAt, isObject, setAt, type SchemaField } from '../schema-fields.js';
 import { splitRow } from './markdown-table.js';
 
 export interface LocalExtractInput {
@@ -55,6 +55,8 @@ export interface Candidate {
   label?: string;
   /** Read from the column of the target model the schema names. */
   targeted?: boolean;
+  /** A per-model value: the table's models whose cell gave none (empty, or not one value). */
+  missingModels?: string[];
   snippet: string;
   locator: string;
   score: number;
@@ -254,6 +256,9 @@ const candidatesIn = (
         const k = targetIndex(models, target);
         // the target model's column; a row of several models' values without it is not this product's value
         const cell = k !== undefined ? modelValue(cells, labelEnd, k, models.length, columns) : values[0]!;
+        // the target model's values on the rows with this label: two different ones are ambiguous too
+        if (k !== undefined && cell !== undefined)
+          rowsSeen.set(`${key}|target`, (rowsSeen.get(`${key}|target`) ?? new Set()).add(cell.trim()));
         if (cell === undefined)
           return reject(
             values.join(' '),
@@ -281,6 +286,7 @@ const candidatesIn = (
         value,
         label,
         targeted: field.kind === 'scalar' && targetIndex(models, target) !== undefined,
+        ...(isObject(value) ? { missingModels: models.filter((m) => !(m in value)) } : {}),
         snippet: line.trim().slice(0, 400),
         locator,
         score: score * rankWeight,
@@ -359,13 +365,16 @@ const candidatesIn = (
 };
 
 /**
- * How many different values the table rows carrying the best candidate's label give under its heading (a table
- * cell read without the target model's column; 0 otherwise). More than one: which row is the field's is not known.
+ * How many different values the table rows carrying the best candidate's label give under its heading: the rows'
+ * values, or for a value read from the target model's column, that column's values (the model column decides
+ * which cell of a row, not which row). More than one: which row is the field's is not known. 0 for a value not
+ * read from a table.
  */
-export const sameLabelValues = (best: Candidate, rowsSeen: Map<string, Set<string>>): number =>
-  best.method === 'table_cell' && !best.targeted
-    ? (rowsSeen.get(`${best.locator.split('-')[0]}|${best.label ?? ''}`)?.size ?? 0)
-    : 0;
+export const sameLabelValues = (best: Candidate, rowsSeen: Map<string, Set<string>>): number => {
+  if (best.method !== 'table_cell') return 0;
+  const key = `${best.locator.split('-')[0]}|${best.label ?? ''}`;
+  return rowsSeen.get(best.targeted ? `${key}|target` : key)?.size ?? 0;
+};
 
 const leafOf = (c: Candidate) => ({
   locator: c.locator,
@@ -497,12 +506,23 @@ export const extractLocally = async (input: LocalExtractInput): Promise<LocalExt
       best = undefined;
     }
     const merged = best ? mergePerModel(best, perModel) : undefined;
-    if (merged && getAt(data, field.path) === undefined) {
-      setAt(data, field.path, merged.value);
-      setAt(evidence, field.path, merged.evidence);
-    } else if (best && getAt(data, field.path) === undefined) {
-      setAt(data, field.path, best.value);
-      setAt(evidence, field.path, leafOf(best));
+    if (best && getAt(data, field.path) === undefined) {
+      const value = merged?.value ?? best.value;
+      setAt(data, field.path, value);
+      setAt(evidence, field.path, merged?.evidence ?? leafOf(best));
+      // honest about a partial per-model value: the table's models left without one are named
+      if (isObject(value)) {
+        const used = merged
+          ? perModel.filter((c) =>
+              Object.values(merged.evidence).some((l) => isObject(l) && l['snippet'] === c.snippet),
+            )
+          : [best];
+        const missing = [...new Set(used.flatMap((c) => c.missingModels ?? []))].filter((m) => !(m in value));
+        if (missing.length > 0)
+          warnings.push(
+            `Field '${fieldName(field.path)}' has no value for ${missing.length} of the table's models (${missing.slice(0, 12).join(', ')}): their cells are empty or not one value`,
+          );
+      }
     } else {
       setAt(data, field.path, null);
       // precision first: say what was seen and why it was not taken

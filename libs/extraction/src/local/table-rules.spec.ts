@@ -26,8 +26,16 @@ describe('same-label rule: one label on several rows with different values', () 
     expect(sameLabelValues(cell({}), seen(['A 20']))).toBe(1);
   });
 
-  it('leaves a value read from the target model’s column alone: the model column decides', () => {
-    expect(sameLabelValues(cell({ targeted: true }), seen(['A 20', 'A 10']))).toBe(0);
+  it('for a value read from the target model’s column, compares that column only: the model column decides', () => {
+    const targetSeen = (values: string[]) =>
+      new Map([
+        ['h2|Conventional free air thermal current', new Set(['A 20 25', 'A 10 10'])],
+        ['h2|Conventional free air thermal current|target', new Set(values)],
+      ]);
+    // the rows differ, but the target's cell is filled on one row only (or the same on both): decided
+    expect(sameLabelValues(cell({ targeted: true }), targetSeen(['25']))).toBe(1);
+    // the target's own cells differ between the rows: still ambiguous
+    expect(sameLabelValues(cell({ targeted: true }), targetSeen(['25', '10']))).toBe(2);
   });
 
   it('only applies to table cells, and only under the same heading', () => {
