@@ -13,100 +13,15 @@
  *
  * The per-field table goes to stdout, timings and /proc/loadavg to stderr; docs/benchmarks/extraction.md records a run.
  */
-import { existsSync, readFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { anthropicScript, corporaDir, startFakeLlm } from '@lectern/testing';
+import { anthropicScript, startFakeLlm } from '@lectern/testing';
 import { startExtraction, submitTask, waitForTask } from '../../apps/extraction-api/src/extraction.testkit.js';
+import { corpusDocuments, type BenchDocument } from './documents.js';
 import { generatedDocuments } from './generated-set.js';
 import { oracleScript } from './oracle-script.js';
-import { add, emptyTally, merge, score, summary, type Tally } from './score.js';
-
-export interface BenchDocument {
-  name: string;
-  /** tuning: looked at while changing the extractor; report: not looked at (expected written first). */
-  split: 'tuning' | 'report';
-  source: 'corpus' | 'generated';
-  filename: string;
-  bytes: () => Uint8Array | Promise<Uint8Array>;
-  /** The schema sent (a field's value is its hint; `part_number`'s names the product). */
-  schema: Record<string, unknown>;
-  /** Expected value per scored field (null: the document does not state it). */
-  expected: Record<string, unknown>;
-}
-
-const here = new URL('.', import.meta.url).pathname;
-const datasheets = join(corporaDir(), 'datasheets', 'datasheetminer-benchmark');
-const json = (path: string) => JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
-
-/** The OMRON record's specification fields (ids, URLs, page lists and prices are not in the document). */
-const OMRON_FIELDS = [
-  'manufacturer',
-  'series',
-  'rated_voltage',
-  'rated_speed',
-  'max_speed',
-  'rated_torque',
-  'peak_torque',
-  'rated_power',
-  'encoder_feedback_support',
-  'poles',
-  'rated_current',
-  'peak_current',
-  'voltage_constant',
-  'torque_constant',
-  'resistance',
-  'inductance',
-  'ip_rating',
-  'rotor_inertia',
-  'axial_load_force_rating',
-  'radial_load_force_rating',
-  'weight',
-];
-
-const corpusDocuments = (): BenchDocument[] => {
-  if (!existsSync(datasheets)) {
-    process.stderr.write(`${datasheets} is absent: only the generated set is scored\n`);
-    return [];
-  }
-  const omron = (
-    json(join(datasheets, 'expected', 'omron-g-series-servo-motors.json')) as unknown as Record<string, unknown>[]
-  )[0]!;
-  const omronExtra = json(join(here, 'expected', 'omron-per-model.json'));
-  delete omronExtra['_about'];
-  const contactors = json(join(here, 'expected', 'contactors.json'));
-  delete contactors['_about'];
-  const schemaOf = (partNumber: string, expected: Record<string, unknown>) => ({
-    part_number: partNumber,
-    ...Object.fromEntries(Object.keys(expected).map((k) => [k, /_per_model$/.test(k) ? {} : ''])),
-  });
-  const omronExpected = {
-    ...Object.fromEntries(OMRON_FIELDS.map((f) => [f, omron[f] ?? null])),
-    ...omronExtra,
-  };
-  const { part_number: contactorPart, ...contactorExpected } = contactors;
-  const pdf = (file: string) => () => readFileSync(join(datasheets, 'datasheets', file));
-  return [
-    {
-      name: 'omron-g-series-servo-motors.pdf',
-      split: 'tuning',
-      source: 'corpus',
-      filename: 'omron-g-series-servo-motors.pdf',
-      bytes: pdf('omron-g-series-servo-motors.pdf'),
-      schema: schemaOf(String(omron['part_number']), omronExpected),
-      expected: omronExpected,
-    },
-    {
-      name: 'Contactors.pdf',
-      split: 'report',
-      source: 'corpus',
-      filename: 'Contactors.pdf',
-      bytes: pdf('Contactors.pdf'),
-      schema: schemaOf(String(contactorPart), contactorExpected),
-      expected: contactorExpected,
-    },
-  ];
-};
+import { add, dictKeys, emptyTally, merge, score, summary, type Tally } from './score.js';
 
 interface Run {
   data: Record<string, unknown>;
@@ -152,6 +67,7 @@ const main = async () => {
     ANTHROPIC_DEFAULT_SONNET_MODEL: 'oracle',
   });
   const rows: string[] = [];
+  const dictRows: string[] = [];
   const tallies = new Map<string, Tally>();
   const tally = (key: string) => tallies.get(key) ?? tallies.set(key, emptyTally()).get(key)!;
   const cpu0 = process.cpuUsage();
@@ -172,13 +88,20 @@ const main = async () => {
           const got = run.data[field];
           const outcome = score(expected, got);
           add(perDoc, outcome, expected);
+          if (typeof expected === 'object' && expected !== null && !Array.isArray(expected)) {
+            const k = dictKeys(expected as Record<string, unknown>, got);
+            dictRows.push(
+              `| ${path} | ${doc.name} | ${field} | ${Object.keys(expected).length} | ${k.right} | ${k.wrong} | ${k.missing} | ${k.extra} |`,
+            );
+          }
           rows.push(
             `| ${path} | ${doc.name} | ${field} | ${show(expected)} | ${show(got)} | ${outcome} | ${got === null ? '' : grounded(run.evidence[field])} |`,
           );
         }
         merge(tally(`${path}|doc|${doc.name}`), perDoc);
-        merge(tally(`${path}|split|${doc.source === 'generated' ? 'generated' : doc.split}`), perDoc);
-        if (doc.source === 'corpus') merge(tally(`${path}|split|datasheets (all)`), perDoc);
+        const set = doc.source === 'generated' ? 'generated' : 'datasheets';
+        merge(tally(`${path}|split|${set}, ${doc.split}`), perDoc);
+        merge(tally(`${path}|split|${set} (all)`), perDoc);
         merge(tally(`${path}|all|all`), perDoc);
         process.stderr.write(`${path} ${doc.name}: ${run.seconds.toFixed(1)} s\n`);
       }
@@ -195,7 +118,9 @@ const main = async () => {
       .map((l) => l.toFixed(2))
       .join(' ')}\n`,
   );
-  const summaryRows = [...tallies.entries()].map(([key, t]) => {
+  const order = (key: string) => `${key.split('|')[0]}|${['doc', 'split', 'all'].indexOf(key.split('|')[1]!)}`;
+  const sorted = [...tallies.entries()].sort((a, b) => order(a[0]).localeCompare(order(b[0])));
+  const summaryRows = sorted.map(([key, t]) => {
     const [path, , what] = key.split('|');
     const s = summary(t);
     return `| ${path} | ${what} | ${t.fields} | ${t.right} | ${t.wrong} | ${t.null_when_present} | ${t.null_correct} | ${s.fieldsRight} | ${s.returnedWrong} | ${s.precision} | ${s.recall} | ${s.f1} |`;
@@ -205,6 +130,10 @@ const main = async () => {
       '| path | documents | fields | right | wrong | null when present | null correct | fields right | returned wrong | precision | recall | F1 |',
       '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
       ...summaryRows,
+      '',
+      '| path | document | per-model field | expected models | right | wrong | missing | extra keys |',
+      '| --- | --- | --- | --- | --- | --- | --- | --- |',
+      ...dictRows,
       '',
       '| path | document | field | expected | extracted | outcome | grounded |',
       '| --- | --- | --- | --- | --- | --- | --- |',

@@ -60,6 +60,29 @@ export const score = (expected: unknown, got: unknown): Outcome => {
   return valueRight(expected, got) ? 'right' : 'wrong';
 };
 
+/**
+ * A per-model dict key by key (the field's outcome above is all-or-nothing): expected models whose key holds the
+ * right value, a wrong one, or is missing; and returned keys naming no expected model.
+ */
+export const dictKeys = (
+  expected: Record<string, unknown>,
+  got: unknown,
+): { right: number; wrong: number; missing: number; extra: number } => {
+  const returned = isObject(got) ? got : {};
+  const counts = { right: 0, wrong: 0, missing: 0, extra: 0 };
+  const used = new Set<string>();
+  for (const [model, value] of Object.entries(expected)) {
+    const key = keyFor(returned, model);
+    if (key === undefined) counts.missing += 1;
+    else {
+      used.add(key);
+      counts[valueRight(value, returned[key]) ? 'right' : 'wrong'] += 1;
+    }
+  }
+  counts.extra = Object.keys(returned).filter((k) => !used.has(k)).length;
+  return counts;
+};
+
 export interface Tally {
   fields: number;
   right: number;

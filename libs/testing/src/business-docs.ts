@@ -46,7 +46,29 @@ const page = (blocks: Block[]): Buffer => {
   return makePdf([{ content: ops.join('\n') }]);
 };
 
-const CONTRACT_VARIANTS = [
+/** The names, dates and amounts of one generated contract (the same in each of its layouts). */
+export interface ContractVariant {
+  a: string;
+  b: string;
+  date: string;
+  law: string;
+  term: string;
+  /** The term as the table layout prints it ("24 months"). */
+  termShort: string;
+}
+
+/** The names, dates and amounts of one generated receipt. */
+export interface ReceiptVariant {
+  vendor: string;
+  address: string;
+  date: string;
+  items: string[][];
+  subtotal: string;
+  tax: string;
+  total: string;
+}
+
+const CONTRACT_VARIANTS: ContractVariant[] = [
   {
     a: 'Northwind Traders Ltd',
     b: 'Contoso Analytics LLC',
@@ -65,7 +87,7 @@ const CONTRACT_VARIANTS = [
   },
 ];
 
-const RECEIPT_VARIANTS = [
+const RECEIPT_VARIANTS: ReceiptVariant[] = [
   {
     vendor: 'Blue Heron Cafe',
     address: '12 Harbour Street, Portsmouth PO1 2AB',
@@ -95,8 +117,9 @@ const RECEIPT_VARIANTS = [
 const CONTRACT_SCHEMA = { parties: [], effective_date: '', governing_law: '', term: '' };
 const RECEIPT_SCHEMA = { vendor: '', date: '', address: '', total: '' };
 
-export const contractDocs = (): BusinessDoc[] =>
-  CONTRACT_VARIANTS.flatMap((v, n) => {
+/** Three layouts per variant (the built-in two by default; a benchmark passes held-out ones, numbered from `numberFrom`). */
+export const contractDocs = (variants: ContractVariant[] = CONTRACT_VARIANTS, numberFrom = 1): BusinessDoc[] =>
+  variants.flatMap((v, n) => {
     const expected = { parties: [v.a, v.b], effective_date: v.date, governing_law: v.law, term: v.term };
     return [
       {
@@ -155,14 +178,15 @@ export const contractDocs = (): BusinessDoc[] =>
       },
     ].map((d) => ({
       ...d,
-      name: `contract-${n + 1}-${d.layout.replace(/\s+/g, '-')}.pdf`,
+      name: `contract-${numberFrom + n}-${d.layout.replace(/\s+/g, '-')}.pdf`,
       kind: 'contract' as const,
       schema: CONTRACT_SCHEMA,
     }));
   });
 
-export const receiptDocs = (): BusinessDoc[] =>
-  RECEIPT_VARIANTS.flatMap((v, n) => {
+/** Three layouts per variant (the built-in two by default; a benchmark passes held-out ones, numbered from `numberFrom`). */
+export const receiptDocs = (variants: ReceiptVariant[] = RECEIPT_VARIANTS, numberFrom = 1): BusinessDoc[] =>
+  variants.flatMap((v, n) => {
     const expected = { vendor: v.vendor, date: v.date, address: v.address, total: v.total };
     const items: string[][] = [['Item', 'Qty', 'Amount'], ...v.items];
     return [
@@ -205,7 +229,7 @@ export const receiptDocs = (): BusinessDoc[] =>
       },
     ].map((d) => ({
       ...d,
-      name: `receipt-${n + 1}-${d.layout.replace(/\s+/g, '-')}.pdf`,
+      name: `receipt-${numberFrom + n}-${d.layout.replace(/\s+/g, '-')}.pdf`,
       kind: 'receipt' as const,
       schema: RECEIPT_SCHEMA,
     }));

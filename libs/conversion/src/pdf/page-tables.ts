@@ -121,6 +121,71 @@ function isContinuation(r: Row, run: Row[]): boolean {
 
 const overlapX = (a: XRange, b: XRange): number => Math.min(a.x1, b.x1) - Math.max(a.x0, b.x0);
 
+/**
+ * The columns of a table's fullest rows: the x-ranges their cells cover, split where only a few rows bridge a
+ * gutter the others leave open. A cell the PDF's text extraction fused across columns ("MSO-2 x T12 MSO-2 x T20
+ * MSO-2 x T21 MSO-2 x T25", printed in four cells set close together) would otherwise fuse those columns for the
+ * whole table (issue 26: Contactors' model list read "T10 | T12 T20 T21 T25 | T32" once rows stopped merging).
+ */
+function columnsOf(full: Row[]): XRange[] {
+  const cells = full.flatMap((r) => r.cells);
+  const xs = [...new Set(cells.flatMap((c) => [c.x0, c.x1]))].sort((a, b) => a - b);
+  // elementary segments between cell edges, each with the number of rows that have ink over it
+  const segs: { x0: number; x1: number; cov: number }[] = [];
+  for (let i = 0; i + 1 < xs.length; i++) {
+    const x0 = xs[i] as number;
+    const x1 = xs[i + 1] as number;
+    const mid = (x0 + x1) / 2;
+    const cov = full.filter((r) => r.cells.some((c) => c.x0 <= mid && c.x1 >= mid)).length;
+    segs.push({ x0, x1, cov });
+  }
+  const cols: XRange[] = [];
+  const split = (part: typeof segs): void => {
+    // the least covered inner segment splits the range when the rows on both sides far outnumber its own
+    let cut = -1;
+    for (let k = 1; k < part.length - 1; k++) {
+      const s = part[k] as (typeof segs)[number];
+      const left = Math.max(...part.slice(0, k).map((p) => p.cov));
+      const right = Math.max(...part.slice(k + 1).map((p) => p.cov));
+      if (Math.min(left, right) >= 3 && s.cov <= 0.25 * Math.min(left, right))
+        if (cut < 0 || s.cov < (part[cut] as (typeof segs)[number]).cov) cut = k;
+    }
+    if (cut < 0) {
+      cols.push({ x0: (part[0] as (typeof segs)[number]).x0, x1: (part[part.length - 1] as (typeof segs)[number]).x1 });
+      return;
+    }
+    split(part.slice(0, cut));
+    split(part.slice(cut + 1));
+  };
+  let start = 0;
+  for (let k = 0; k <= segs.length; k++) {
+    if (k < segs.length && (segs[k] as (typeof segs)[number]).cov > 0) continue;
+    if (k > start) split(segs.slice(start, k));
+    start = k + 1;
+  }
+  return cols;
+}
+
+/** A word's shape: digit runs (with decimals) as 0, letter runs as a, punctuation kept ("MSO-2" -> "a-0"). */
+const shape = (word: string): string => word.replace(/\d+(?:[.,]\d+)?/g, '0').replace(/\p{L}+/gu, 'a');
+
+/**
+ * A fragment's text as `k` cells, when its words split into `k` runs of equal length and identical shape, codes
+ * and numbers with no word of prose ("MSO-2 x T12 MSO-2 x T20" -> "MSO-2 x T12", "MSO-2 x T20"); else null (a
+ * spanning note or a merged value stays whole).
+ */
+function fusedParts(text: string, k: number): string[] | null {
+  const words = text.split(/\s+/).filter((w) => w.length > 0);
+  if (words.length < k || words.length % k !== 0) return null;
+  // codes and numbers only: a phrase ("2 for UT-AX2 1 for UT-AX11") may repeat a shape and still be one cell
+  if (words.some((w) => /^\p{Ll}{3,}$/u.test(w))) return null;
+  const n = words.length / k;
+  const parts = Array.from({ length: k }, (_, i) => words.slice(i * n, (i + 1) * n));
+  const first = (parts[0] as string[]).map(shape).join(' ');
+  if (!/0/.test(first) || parts.some((p) => p.map(shape).join(' ') !== first)) return null;
+  return parts.map((p) => p.join(' '));
+}
+
 /** A run of rows as a table, or null when its columns do not line up or it reads as a list or as prose. */
 function toTable(run: Row[]): TableBlock | null {
   const multi = run.filter((r) => r.cells.length >= 2);
@@ -129,13 +194,7 @@ function toTable(run: Row[]): TableBlock | null {
   // columns: merge the overlapping x-ranges of the cells of the fullest rows (a cell spanning several columns,
   // in a row with fewer cells, would otherwise fuse them); every other cell goes to the column it overlaps most
   const full = multi.filter((r) => r.cells.length >= Math.max(2, 0.8 * maxCells));
-  const ranges = full.flatMap((r) => r.cells.map((c) => ({ x0: c.x0, x1: c.x1 }))).sort((a, b) => a.x0 - b.x0);
-  const cols: XRange[] = [];
-  for (const c of ranges) {
-    const last = cols[cols.length - 1];
-    if (last && c.x0 <= last.x1) last.x1 = Math.max(last.x1, c.x1);
-    else cols.push({ ...c });
-  }
+  const cols = columnsOf(full);
   // ...unless many rows bridge two neighbouring columns with one cell: then those two are one column
   // ("1." | "Introduction" above "10. Supporting high quality communications")
   for (let k = cols.length - 2; k >= 0; k--) {
@@ -168,7 +227,18 @@ function toTable(run: Row[]): TableBlock | null {
   for (const r of run) {
     if (r.cells.length >= 2 || rows.length === 0) {
       const row = cols.map(() => '');
+      const taken = new Set(r.cells.map(colOf));
       for (const c of r.cells) {
+        // a fragment over several columns, each of which its row leaves empty, made of as many look-alike parts
+        // ("MS-2 x T35 MS-2 x T50"): the text extraction fused one cell per column, so each part goes to its own
+        const spanned = cols.flatMap((col, k) =>
+          c.x0 <= (col.x0 + col.x1) / 2 && c.x1 >= (col.x0 + col.x1) / 2 ? [k] : [],
+        );
+        const parts = spanned.length >= 2 ? fusedParts(c.text, spanned.length) : null;
+        if (parts && spanned.every((k) => k === colOf(c) || !taken.has(k))) {
+          spanned.forEach((k, n) => (row[k] = row[k] ? `${row[k]} ${parts[n]}` : (parts[n] as string)));
+          continue;
+        }
         const k = colOf(c);
         row[k] = row[k] ? `${row[k]} ${c.text}` : c.text;
       }

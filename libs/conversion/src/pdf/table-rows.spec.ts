@@ -50,4 +50,38 @@ describe('tight datasheet tables (page-tables.ts)', () => {
     const markdown = await convert(content);
     expect(markdown).toContain(tableToMarkdown(ROWS));
   });
+
+  it('keeps one model per column when a row prints models close enough to be read as one fragment', async () => {
+    // Contactors.pdf's model list: eight frames 34 pt apart in 6.4 pt type; in one row two model names sit so
+    // close that the text extraction reads "MS-T20 MS-T21" as one fragment spanning two columns. The columns come
+    // from the rows that leave the gutter between them open (without that, T20 and T21 were one column for the
+    // whole table), and the fused fragment, two look-alike codes over two empty columns, is split between them;
+    // a note spanning columns in another row stays whole.
+    const models = ['T10', 'T12', 'T20', 'T21', 'T25', 'T32', 'T35', 'T50'];
+    const x = (k: number) => 200 + 34 * k;
+    const rows: string[][] = [
+      ['Frame', ...models],
+      ['Contactor', ...models.map((m) => `S-${m}`)],
+      ['Starter', ...models.map((m) => `MS-${m}`)],
+      ['Rated current [A]', '9', '12', '18', '21', '25', '32', '35', '50'],
+      ['Coil [VA]', '7', '7', '4.5', '4.5', '10', '10', '12', '12'],
+      ['Options', '2 for UT-AX2 1 for UT-AX11', '', '', '', '', '', '', ''],
+    ];
+    const content = [
+      show(72, 700, 'Model list', 18),
+      ...rows.flatMap((row, i) =>
+        row.flatMap((cell, k) => {
+          const y = 660 - i * 9;
+          if (k === 0) return [show(72, y, cell, 6.4)];
+          // the starter row: T20's and T21's names in one string, the gap between them one space wide
+          if (i === 2 && k === 3) return [show(x(2), y, 'MS-T20 MS-T21', 6.4)];
+          if ((i === 2 && k === 4) || !cell) return [];
+          return [show(x(k - 1), y, cell, 6.4)];
+        }),
+      ),
+    ].join('\n');
+    const markdown = await convert(content);
+    expect(markdown).toContain(tableToMarkdown(rows.slice(0, 5)));
+    expect(markdown).toMatch(/\| Options \| 2 for UT-AX2 1 for UT-AX11 \|/);
+  });
 });

@@ -34,6 +34,11 @@ describe('field kinds: what a value must look like', () => {
     expect(misfit(kindOf('effective_date'), '2024-03-03')).toBeUndefined();
     expect(misfit(kindOf('effective_date'), 'upon signature')).toMatch(/not a date/);
     expect(misfit(kindOf('ip_rating'), 'IP65')).toBeUndefined();
+    // a dual mains rating is one frequency value; two merged cells are not
+    expect(misfit(kindOf('rated_frequency'), '50/60', '[Hz]')).toBeUndefined();
+    expect(misfit(kindOf('rated_frequency'), '50/60 Hz')).toBeUndefined();
+    expect(misfit(kindOf('rated_frequency'), '50 60', 'Hz')).toMatch(/several numbers/);
+    expect(misfit(kindOf('rated_voltage'), '220/240', 'V')).toMatch(/several numbers/);
   });
 
   it('contracts and receipts: an amount of money, a length of time; a quantity word wins over them', () => {

@@ -91,7 +91,15 @@ export const misfit = (kind: FieldKind, value: string, unit = ''): string | unde
       const numbers = text.match(NUMBER) ?? [];
       if (numbers.length === 0) return `it has no number (a ${kind.quantity} is a number and a unit)`;
       const isRange = /^\s*[-+±]?\d[\d.,]*\s*(?:[~～–—-]|to)\s*[-+±]?\d[\d.,]*/.test(text);
-      if (numbers.length > 1 && !isRange && !/^\d[\d.,]*\s*\(\s*\d/.test(text) && !/x\s*10/i.test(text))
+      // a dual mains rating ("50/60 Hz") is how a frequency is stated, not two cells merged
+      const dualFrequency = kind.quantity === 'frequency' && /^\s*\d{2,3}\s*\/\s*\d{2,3}\s*(?:Hz)?\s*$/.test(text);
+      if (
+        numbers.length > 1 &&
+        !isRange &&
+        !dualFrequency &&
+        !/^\d[\d.,]*\s*\(\s*\d/.test(text) &&
+        !/x\s*10/i.test(text)
+      )
         return `it holds several numbers (${numbers.slice(0, 3).join(', ')}): cells merged, not one value`;
       // a range is a value only of a quantity that is one by nature (an operating temperature); "0.457Nm to
       // 9.68Nm" for a peak torque is the family's span, not the value

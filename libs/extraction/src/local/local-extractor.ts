@@ -5,7 +5,7 @@ import type { MatchMethod } from '../evidence/verify-evidence.js';
 import { DATE_PATTERN, DURATION_PATTERN, fieldKind, misfit, type FieldKind } from '../fields/field-kinds.js';
 import { proseCandidates, proseQueries } from './prose-patterns.js';
 import { LABEL_MATCH, labelScore, nameWords, wordGroups } from '../fields/field-words.js';
-import { fieldName, getAt, setAt, type SchemaField } from '../schema-fields.js';
+import { fieldName, getAt, isObject, setAt, type SchemaField } from '../schema-fields.js';
 import { splitRow } from './markdown-table.js';
 
 export interface LocalExtractInput {
@@ -49,12 +49,14 @@ const queriesFor = (field: SchemaField): string[] => {
 const VALUE_CELL = /^[-+±~]?\d/;
 const IP_CODE = /\bIP\s?(\d{2})\b/;
 
-interface Candidate {
+export interface Candidate {
   value: unknown;
   /** The table row's label, for a value read from a table. */
   label?: string;
   /** Read from the column of the target model the schema names. */
   targeted?: boolean;
+  /** A per-model value: the table's models whose cell gave none (empty, or not one value). */
+  missingModels?: string[];
   snippet: string;
   locator: string;
   score: number;
@@ -81,16 +83,32 @@ const tableRowsOf = (content: string): string[][] =>
     return cells && !isSeparator(cells) ? [cells] : [];
   });
 
-/** The model names a table's header rows list, in order (cells, or several in one merged cell). */
-const headerModels = (rows: string[][]): string[] => {
+/** A header row's label naming what its columns are ("Frame", "Servo motor model", "Type"). */
+const HEADER_LABEL = /\b(?:frames?|frame size|models?|model names?|types?|part numbers?|sizes?|series)$/i;
+/** In a row labelled so, a model may be short ("T10"). */
+const SHORT_MODEL = /^(?=.*[A-Za-z])(?=.*\d)[A-Za-z0-9][A-Za-z0-9\-./()@]{1,}$/;
+
+export interface TableHeader {
+  models: string[];
+  /** The row's label says its cells are models ("Frame | T10 | T12 …"). */
+  named: boolean;
+}
+
+/**
+ * The model names a table's header rows list, in order (cells, or several in one merged cell). A row naming the
+ * same model twice is not a header ("2 for any UT-AX2/4/11" in two cells).
+ */
+export const tableHeader = (rows: string[][]): TableHeader => {
   for (const row of rows.slice(0, 3)) {
+    const label = row.slice(0, 3).find((c) => HEADER_LABEL.test(c.trim()) && !/\d/.test(c));
+    const pattern = label ? SHORT_MODEL : MODEL;
     const models = row
       .slice(1)
       .flatMap((c) => c.split(/\s+/))
-      .filter((t) => MODEL.test(t));
-    if (models.length >= 2) return models;
+      .filter((t) => pattern.test(t));
+    if (models.length >= 2 && new Set(models).size === models.length) return { models, named: label !== undefined };
   }
-  return [];
+  return { models: [], named: false };
 };
 
 /**
@@ -238,6 +256,9 @@ const candidatesIn = (
         const k = targetIndex(models, target);
         // the target model's column; a row of several models' values without it is not this product's value
         const cell = k !== undefined ? modelValue(cells, labelEnd, k, models.length, columns) : values[0]!;
+        // the target model's values on the rows with this label: two different ones are ambiguous too
+        if (k !== undefined && cell !== undefined)
+          rowsSeen.set(`${key}|target`, (rowsSeen.get(`${key}|target`) ?? new Set()).add(cell.trim()));
         if (cell === undefined)
           return reject(
             values.join(' '),
@@ -265,6 +286,7 @@ const candidatesIn = (
         value,
         label,
         targeted: field.kind === 'scalar' && targetIndex(models, target) !== undefined,
+        ...(isObject(value) ? { missingModels: models.filter((m) => !(m in value)) } : {}),
         snippet: line.trim().slice(0, 400),
         locator,
         score: score * rankWeight,
@@ -342,6 +364,51 @@ const candidatesIn = (
   return found;
 };
 
+/**
+ * How many different values the table rows carrying the best candidate's label give under its heading: the rows'
+ * values, or for a value read from the target model's column, that column's values (the model column decides
+ * which cell of a row, not which row). More than one: which row is the field's is not known. 0 for a value not
+ * read from a table.
+ */
+export const sameLabelValues = (best: Candidate, rowsSeen: Map<string, Set<string>>): number => {
+  if (best.method !== 'table_cell') return 0;
+  const key = `${best.locator.split('-')[0]}|${best.label ?? ''}`;
+  return rowsSeen.get(best.targeted ? `${key}|target` : key)?.size ?? 0;
+};
+
+const leafOf = (c: Candidate) => ({
+  locator: c.locator,
+  snippet: c.snippet,
+  match: c.method,
+  confidence: Math.round(Math.min(1, c.score) * 100) / 100,
+});
+
+/**
+ * A per-model field's dicts merged over every table whose matching row scores within 75 % of the best (a
+ * catalogue prints its models in several tables): the best table's value wins a model both give, and each model's
+ * evidence is its own row. `undefined` when fewer than two tables qualify (the best candidate stands alone).
+ */
+export const mergePerModel = (
+  best: Candidate,
+  perModel: Candidate[],
+): { value: Record<string, unknown>; evidence: Record<string, unknown> } | undefined => {
+  const tables = perModel.filter(
+    (c, i) => c.score >= 0.75 * best.score && perModel.findIndex((o) => o.snippet === c.snippet) === i,
+  );
+  if (tables.length <= 1) return undefined;
+  const value: Record<string, unknown> = {};
+  const evidence: Record<string, unknown> = {};
+  for (const c of [best, ...tables.filter((t) => t !== best)]) {
+    if (typeof c.value !== 'object' || c.value === null) continue;
+    for (const [model, v] of Object.entries(c.value as Record<string, unknown>)) {
+      if (model in value) continue;
+      value[model] = v;
+      evidence[model] = leafOf(c);
+    }
+  }
+  return { value, evidence };
+};
+
 /** A target model named by the schema (a `part_number`/`model` field's hint), to pick its column in per-model tables. */
 const targetModelOf = (fields: SchemaField[]): string | undefined => {
   const field = fields.find(
@@ -371,15 +438,20 @@ export const extractLocally = async (input: LocalExtractInput): Promise<LocalExt
    * nearest earlier table under the same heading that names them.
    */
   const tableModels = async (locator: string, content: string): Promise<string[]> => {
-    const own = headerModels(tableRowsOf(content));
+    const rows = tableRowsOf(content);
+    const own = tableHeader(rows);
     const part = /^(h\d+)-t(\d+)$/.exec(locator);
-    if (own.length > 0 || !part) return own;
+    if (own.named || !part) return own.models;
     for (let m = Number(part[2]) - 1; m >= 1; m -= 1) {
       const earlier = await read(`${part[1]}-t${m}`);
-      const models = earlier === undefined ? [] : headerModels(tableRowsOf(earlier));
-      if (models.length > 0) return models;
+      const header = earlier === undefined ? undefined : tableHeader(tableRowsOf(earlier));
+      if (!header || header.models.length === 0) continue;
+      // a header row labelled as models ("Frame | T10 | T12 …") names the columns of the tables after it under
+      // the same heading, when this table has rows with one value per model; else its own first row is
+      if (header.named && modelColumns(rows, header.models.length)) return header.models;
+      if (own.models.length === 0) return header.models;
     }
-    return [];
+    return own.models;
   };
   let done = 0;
   for (const field of input.fields) {
@@ -423,47 +495,34 @@ export const extractLocally = async (input: LocalExtractInput): Promise<LocalExt
     }
     // precision first: one label on several rows ("Conventional free air thermal current" of the main and of the
     // auxiliary contacts), no target model's column to choose by: which row is the field's is not known
-    const sameLabel =
-      best?.method === 'table_cell' && !best.targeted
-        ? rowsSeen.get(`${best.locator.split('-')[0]}|${best.label ?? ''}`)
-        : undefined;
-    if (best && field.kind === 'scalar' && sameLabel && sameLabel.size > 1) {
+    const conflicting = best && field.kind === 'scalar' ? sameLabelValues(best, rowsSeen) : 0;
+    if (best && conflicting > 1) {
       rejected.push({
         seen: String(best.value).slice(0, 60),
         label: best.label ?? '',
-        why: `${sameLabel.size} table rows with that label give different values, so which one is meant is not known`,
+        why: `${conflicting} table rows with that label give different values, so which one is meant is not known`,
         score: 1,
       });
       best = undefined;
     }
-    const tables = perModel.filter(
-      (c, i) => c.score >= 0.75 * best!.score && perModel.findIndex((o) => o.snippet === c.snippet) === i,
-    );
-    if (best && tables.length > 1 && getAt(data, field.path) === undefined) {
-      // the dicts merged (the best table's value wins a model both give), each model's evidence its own row
-      const value: Record<string, unknown> = {};
-      const leaves: Record<string, unknown> = {};
-      for (const c of [best, ...tables.filter((t) => t !== best)])
-        for (const [model, v] of Object.entries(c.value as Record<string, unknown>)) {
-          if (model in value) continue;
-          value[model] = v;
-          leaves[model] = {
-            locator: c.locator,
-            snippet: c.snippet,
-            match: c.method,
-            confidence: Math.round(Math.min(1, c.score) * 100) / 100,
-          };
-        }
+    const merged = best ? mergePerModel(best, perModel) : undefined;
+    if (best && getAt(data, field.path) === undefined) {
+      const value = merged?.value ?? best.value;
       setAt(data, field.path, value);
-      setAt(evidence, field.path, leaves);
-    } else if (best && getAt(data, field.path) === undefined) {
-      setAt(data, field.path, best.value);
-      setAt(evidence, field.path, {
-        locator: best.locator,
-        snippet: best.snippet,
-        match: best.method,
-        confidence: Math.round(Math.min(1, best.score) * 100) / 100,
-      });
+      setAt(evidence, field.path, merged?.evidence ?? leafOf(best));
+      // honest about a partial per-model value: the table's models left without one are named
+      if (isObject(value)) {
+        const used = merged
+          ? perModel.filter((c) =>
+              Object.values(merged.evidence).some((l) => isObject(l) && l['snippet'] === c.snippet),
+            )
+          : [best];
+        const missing = [...new Set(used.flatMap((c) => c.missingModels ?? []))].filter((m) => !(m in value));
+        if (missing.length > 0)
+          warnings.push(
+            `Field '${fieldName(field.path)}' has no value for ${missing.length} of the table's models (${missing.slice(0, 12).join(', ')}): their cells are empty or not one value`,
+          );
+      }
     } else {
       setAt(data, field.path, null);
       // precision first: say what was seen and why it was not taken

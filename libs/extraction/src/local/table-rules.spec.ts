@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+import { mergePerModel, sameLabelValues, tableHeader, type Candidate } from './local-extractor.js';
+
+// Issue 26's precision rules of the offline extractor's table reading, on the candidates it builds.
+const cell = (over: Partial<Candidate>): Candidate => ({
+  value: '20 A',
+  label: 'Conventional free air thermal current',
+  snippet: '| Conventional free air thermal current | A | 20 |',
+  locator: 'h2-t1',
+  score: 1,
+  method: 'table_cell',
+  ...over,
+});
+
+describe('same-label rule: one label on several rows with different values', () => {
+  const seen = (values: string[]) =>
+    new Map([
+      ['h2|Conventional free air thermal current', new Set(values)],
+      ['h3|Rated current', new Set(['5'])],
+    ]);
+
+  it('counts the different values the rows with the best candidate’s label give under its heading', () => {
+    // the main contacts' 20 A and the auxiliary contacts' 10 A under one heading: ambiguous (the caller nulls it)
+    expect(sameLabelValues(cell({}), seen(['A 20', 'A 10']))).toBe(2);
+    // several rows repeating one value are not a conflict
+    expect(sameLabelValues(cell({}), seen(['A 20']))).toBe(1);
+  });
+
+  it('for a value read from the target model’s column, compares that column only: the model column decides', () => {
+    const targetSeen = (values: string[]) =>
+      new Map([
+        ['h2|Conventional free air thermal current', new Set(['A 20 25', 'A 10 10'])],
+        ['h2|Conventional free air thermal current|target', new Set(values)],
+      ]);
+    // the rows differ, but the target's cell is filled on one row only (or the same on both): decided
+    expect(sameLabelValues(cell({ targeted: true }), targetSeen(['25']))).toBe(1);
+    // the target's own cells differ between the rows: still ambiguous
+    expect(sameLabelValues(cell({ targeted: true }), targetSeen(['25', '10']))).toBe(2);
+  });
+
+  it('only applies to table cells, and only under the same heading', () => {
+    expect(sameLabelValues(cell({ method: 'key_value' }), seen(['A 20', 'A 10']))).toBe(0);
+    expect(sameLabelValues(cell({ locator: 'h3-t1' }), seen(['A 20', 'A 10']))).toBe(0);
+  });
+});
+
+describe('dict-merge rule: a per-model field over several tables', () => {
+  const table = (models: Record<string, string>, score: number, row: string): Candidate =>
+    cell({ value: models, score, snippet: row, locator: `h1-t${row.length}`, label: 'Rated torque' });
+  const cylindrical = table({ G05030: '0.16 N·m', G10030: '0.32 N·m' }, 1, '| Rated torque | N·m | 0.16 | 0.32 |');
+  const flat = table({ GP10030: '0.32 N·m', G10030: '9 N·m' }, 0.8, '| Rated torque | N·m | 0.32 | 9 |');
+  const weak = table({ G90000: '5 N·m' }, 0.7, '| Torque | N·m | 5 |');
+
+  it('merges the tables whose row scores within 75 % of the best; the best table wins a model both give', () => {
+    const merged = mergePerModel(cylindrical, [cylindrical, flat, weak]);
+    expect(merged?.value).toEqual({ G05030: '0.16 N·m', G10030: '0.32 N·m', GP10030: '0.32 N·m' });
+    // 0.7 < 0.75 × 1: the weaker table's model is left out
+    expect(merged?.value).not.toHaveProperty('G90000');
+  });
+
+  it("gives each model its own row as evidence, with the match and confidence of that row's candidate", () => {
+    const merged = mergePerModel(cylindrical, [cylindrical, flat]);
+    expect(merged?.evidence['G10030']).toEqual({
+      locator: cylindrical.locator,
+      snippet: cylindrical.snippet,
+      match: 'table_cell',
+      confidence: 1,
+    });
+    expect(merged?.evidence['GP10030']).toMatchObject({ snippet: flat.snippet, confidence: 0.8 });
+  });
+
+  it('does nothing with one table (or the same row found twice)', () => {
+    expect(mergePerModel(cylindrical, [cylindrical])).toBeUndefined();
+    expect(mergePerModel(cylindrical, [cylindrical, { ...cylindrical }])).toBeUndefined();
+    expect(mergePerModel(cylindrical, [cylindrical, weak])).toBeUndefined();
+  });
+});
+
+describe('table headers: which row names the models', () => {
+  it('reads short model names from a row labelled as models ("Frame | T10 | T12 …")', () => {
+    expect(tableHeader([['', 'Frame', '', 'T10', 'T12', 'T20']])).toEqual({
+      models: ['T10', 'T12', 'T20'],
+      named: true,
+    });
+  });
+
+  it('takes a first row of model-like names, unlabelled, and refuses a row naming one model twice', () => {
+    expect(tableHeader([['Non-Reversing', 'MSO-T10KP', 'MSO-T12KP']])).toEqual({
+      models: ['MSO-T10KP', 'MSO-T12KP'],
+      named: false,
+    });
+    expect(tableHeader([['Auxiliary', '2 for any UT-AX2/4/11', '', '2 for any UT-AX2/4/11']]).models).toEqual([]);
+    // without a models label, a 3-character token is not a model name
+    expect(tableHeader([['Size', 'T10', 'T12']]).models).toEqual(['T10', 'T12']);
+    expect(tableHeader([['Rated current', 'T10', 'T12']]).models).toEqual([]);
+  });
+});
