@@ -98,6 +98,24 @@ describe('zscoreFuse', () => {
     expect(ids(rrfFuse(dense, keyword, { ...p, rrfK: 60 }, 3))).toEqual(['x', 'y', 'z']);
   });
 
+  it('counts the pool candidates a short keyword list lacks as keyword score 0: a lone match is decisive, not z = 0', () => {
+    // 10 dense candidates, a slope; only 'h' (dense rank 8) holds the query's rare code word.
+    const pool = 'abcdefghij'.split('');
+    const dense = list(...pool.map((id, i): [string, number] => [id, 0.6 - i * 0.02]));
+    const fused = zscoreFuse(dense, list(['h', 7.5]), { denseWeight: 0.2, keywordWeight: 0.8 }, 10);
+    expect(fused[0]?.id).toBe('h');
+    // keyword side: mean 0.75 and sd 2.25 over 1 match and 9 zeros → z(h) = 3, every other candidate z = -1/3
+    const zDense = (i: number) => (0.6 - i * 0.02 - 0.51) / Math.sqrt(0.0033);
+    expect(fused[0]?.score).toBeCloseTo(0.2 * zDense(7) + 0.8 * 3, 10);
+    expect(fused[1]).toEqual({ id: 'a', score: expect.closeTo(0.2 * zDense(0) + 0.8 * (-1 / 3), 10), denseRank: 1 });
+    // two matches among ten: both above the rest, in their BM25 order
+    expect(ids(zscoreFuse(dense, list(['j', 4], ['e', 3]), { denseWeight: 0.2, keywordWeight: 0.8 }, 3))).toEqual([
+      'j',
+      'e',
+      'a',
+    ]);
+  });
+
   it('treats an empty list as neutral, equal scores as z = 0, and cuts at the limit', () => {
     expect(ids(zscoreFuse(list(['a', 0.9], ['b', 0.2]), [], p, 10))).toEqual(['a', 'b']);
     const flat = zscoreFuse(list(['a', 0.5], ['b', 0.5]), [], p, 1);

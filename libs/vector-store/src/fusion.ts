@@ -167,17 +167,21 @@ export const rrfFuse = (
   return ranked(byId.values(), limit);
 };
 
-/** z-scores over one candidate list: (s - mean) / sd, population sd; sd = 1 when all scores are equal. */
-const zScores = (list: Scored[]): ((s: Scored) => number) => {
-  const n = Math.max(1, list.length);
+/**
+ * z-scores over one candidate list: (s - mean) / sd, population sd; sd = 1 when all scores are equal. `zeros` more
+ * candidates scoring 0 join the statistics (a keyword list shorter than the pool: every other candidate matched no
+ * query word, and its BM25 score is 0).
+ */
+const zScores = (list: Scored[], zeros = 0): ((s: Scored) => number) => {
+  const n = Math.max(1, list.length + zeros);
   const mean = list.reduce((a, s) => a + s.score, 0) / n;
-  const sd = Math.sqrt(list.reduce((a, s) => a + (s.score - mean) ** 2, 0) / n) || 1;
+  const sd = Math.sqrt((list.reduce((a, s) => a + (s.score - mean) ** 2, 0) + zeros * mean ** 2) / n) || 1;
   return (s) => (s.score - mean) / sd;
 };
 
-/** The z-score of a list's best entry: how far it stands above its own candidates (0 for fewer than two). */
-const topZ = (list: Scored[], z: (s: Scored) => number): number => {
-  if (list.length < 2) return 0;
+/** The z-score of a list's best entry: how far it stands above its own candidates (0 for fewer than two in all). */
+const topZ = (list: Scored[], z: (s: Scored) => number, size = list.length): number => {
+  if (size < 2 || list.length === 0) return 0;
   let m = Number.NEGATIVE_INFINITY;
   for (const s of list) m = Math.max(m, z(s));
   return m;
@@ -209,7 +213,12 @@ export const zscoreFuse = (
   limit: number,
 ): Fused[] => {
   const zd = zScores(dense);
-  const zk = zScores(keyword);
+  // The dense list is the candidate pool (it always fills up to it); a shorter keyword list means the rest of the
+  // pool scored 0 on the keyword side. Normalised without those zeros, a keyword list of one hit gave that hit z = 0
+  // and a short list of decisive matches a spread as if every candidate had matched (the lexical evidence was
+  // diluted); with them, a lone exact match stands far above the pool, as it does in BM25.
+  const zeros = Math.max(0, dense.length - keyword.length);
+  const zk = zScores(keyword, zeros);
   const byId = collect(dense, keyword, (list) => (list === dense ? zd : zk));
   const floor = (key: 'dense' | 'keyword'): number => {
     let m = Number.POSITIVE_INFINITY;
@@ -217,8 +226,14 @@ export const zscoreFuse = (
     return Number.isFinite(m) ? m : 0;
   };
   const minDense = floor('dense');
-  const minKeyword = floor('keyword');
-  const wd = effectiveDenseWeight(p.denseWeight, p.denseConfidence ?? 0, topZ(dense, zd), topZ(keyword, zk));
+  // Missing from a padded keyword list: the score of a candidate that matched nothing, z(0).
+  const minKeyword = zeros > 0 && keyword.length > 0 ? zk({ id: '', score: 0 }) : floor('keyword');
+  const wd = effectiveDenseWeight(
+    p.denseWeight,
+    p.denseConfidence ?? 0,
+    topZ(dense, zd),
+    topZ(keyword, zk, keyword.length + zeros),
+  );
   for (const e of byId.values()) e.score = wd * (e.dense ?? minDense) + p.keywordWeight * (e.keyword ?? minKeyword);
   return ranked(byId.values(), limit);
 };
