@@ -13,22 +13,22 @@ const list = (...entries: [string, number][]): Scored[] => entries.map(([id, sco
 const ids = (l: { id: string }[]): string[] => l.map((x) => x.id);
 
 describe('resolveFusion', () => {
-  it('defaults to z-score fusion, 0.8 keyword / 0.2 dense over 100 candidates per side', () => {
+  it('defaults to z-score fusion, 0.9 keyword / 0.1 dense, dense confidence 1, over 100 candidates per side', () => {
     expect(FUSION_DEFAULTS).toEqual({
       method: 'zscore',
-      keywordWeight: 0.8,
-      denseWeight: 0.2,
+      keywordWeight: 0.9,
+      denseWeight: 0.1,
       candidates: 100,
       rrfK: 60,
-      denseConfidence: 0,
+      denseConfidence: 1,
     });
     expect(resolveFusion(10, {})).toEqual({
       method: 'zscore',
       rrfK: 60,
-      denseWeight: 0.2,
-      keywordWeight: 0.8,
+      denseWeight: 0.1,
+      keywordWeight: 0.9,
       candidates: 100,
-      denseConfidence: 0,
+      denseConfidence: 1,
     });
     expect(resolveFusion(250, {}).candidates).toBe(250);
   });
@@ -37,10 +37,10 @@ describe('resolveFusion', () => {
     expect(resolveFusion(20, {}, { method: 'rrf', rrfK: 10, keywordWeight: 2 })).toEqual({
       method: 'rrf',
       rrfK: 10,
-      denseWeight: 0.2,
+      denseWeight: 0.1,
       keywordWeight: 2,
       candidates: 100,
-      denseConfidence: 0,
+      denseConfidence: 1,
     });
     expect(resolveFusion(20, { fusion: 'zscore', rrfK: 5, candidates: 7 }, { method: 'rrf', rrfK: 10 })).toMatchObject({
       method: 'zscore',

@@ -54,6 +54,7 @@ export const runHybridContract = (t: HybridContractContext): void => {
     q: { vector: number[]; text: string },
     wd: number,
     wk: number,
+    gamma = 0,
   ): Promise<Map<string, number>> => {
     const dense = await t.store().searchDense(name, q.vector, { fingerprint: MODEL, limit: 100 });
     const keyword = await t.store().searchKeyword(name, q.text, { limit: 100 });
@@ -70,15 +71,19 @@ export const runHybridContract = (t: HybridContractContext): void => {
     const minD = Math.min(...zd.values());
     const minK = dense.length > keyword.length ? padded.zero : Math.min(...zk.values());
     const all = new Set([...zd.keys(), ...zk.keys()]);
-    return new Map([...all].map((id) => [id, wd * (zd.get(id) ?? minD) + wk * (zk.get(id) ?? minK)]));
+    // denseConfidence (gamma): the dense weight times min(1, best dense z / best keyword z)^gamma.
+    const topD = Math.max(...zd.values());
+    const topK = Math.max(...zk.values());
+    const w = gamma > 0 && topK > 0 ? wd * Math.min(1, Math.max(0, topD) / topK) ** gamma : wd;
+    return new Map([...all].map((id) => [id, w * (zd.get(id) ?? minD) + wk * (zk.get(id) ?? minK)]));
   };
 
-  it('fuses by default with z-scores at FUSION_DEFAULTS (0.2 dense + 0.8 keyword); a point the keyword side did not match scores as keyword 0', async () => {
+  it('fuses by default with z-scores at FUSION_DEFAULTS (0.1 dense + 0.9 keyword, dense confidence 1); a point the keyword side did not match scores as keyword 0', async () => {
     const { name, q } = await disagreement();
     const hits = await t.store().searchHybrid(name, q, { fingerprint: MODEL, limit: 10 });
-    const { denseWeight: dw, keywordWeight: kw } = FUSION_DEFAULTS;
-    expect([dw, kw]).toEqual([0.2, 0.8]);
-    const expected = await expectedZ(name, q, dw, kw);
+    const { denseWeight: dw, keywordWeight: kw, denseConfidence: gamma } = FUSION_DEFAULTS;
+    expect([dw, kw, gamma]).toEqual([0.1, 0.9, 1]);
+    const expected = await expectedZ(name, q, dw, kw, gamma);
     expect(hits).toHaveLength(8);
     for (const h of hits) expect(h.score).toBeCloseTo(expected.get(h.id) ?? NaN, 5);
     expect(hits.map((h) => h.score)).toEqual([...hits.map((h) => h.score)].sort((a, b) => b - a));
@@ -94,10 +99,8 @@ export const runHybridContract = (t: HybridContractContext): void => {
     expect(kwOnly.get('y')).toBeLessThan(0);
     expect(kwOnly.get('f1')).toBeCloseTo(kwOnly.get('y') ?? NaN, 10);
     expect(kwOnly.get('x')).toBeGreaterThan(kwOnly.get('m') ?? NaN);
-    expect(y.score).toBeCloseTo(
-      dw * ((await expectedZ(name, q, 1, 0)).get('y') ?? NaN) + kw * (kwOnly.get('y') ?? NaN),
-      5,
-    );
+    const yDense = (await expectedZ(name, q, 1, 0)).get('y') ?? NaN;
+    expect(y.score).toBeLessThan(dw * yDense); // its keyword part (z of a 0 score) is negative
     // The explicit method name gives the same result.
     expect(await t.store().searchHybrid(name, q, { fingerprint: MODEL, limit: 10, fusion: 'zscore' })).toEqual(hits);
   });
