@@ -9,8 +9,9 @@ export type FusionMethod = (typeof FUSION_METHODS)[number];
  * Fusion defaults: the ONE place to change them. Issue 25 (docs/benchmarks/retrieval.md): chosen on the planning dev
  * set and SciFact train through the MCP tools (`bench/retrieval/eval/run.ts --fusion`), z-score weights 0.1-0.4 dense
  * x denseConfidence 0/1/2: 0.9 BM25 / 0.1 dense with denseConfidence 1 has the best planning answer@5 (0.824, against
- * 0.779-0.794 at 0.2 dense) and is the only setting tried that is at least its BM25 input on every SciFact train
- * metric (0.2 dense: nDCG@10 +0.002, hit@1 below BM25). Earlier history: chosen by measurement on BEIR SciFact through this store
+ * 0.779-0.794 at 0.2 dense) and, of the four settings run on SciFact train, the only one at least its BM25 input on
+ * every metric (0.2 dense: nDCG@10 +0.002, hit@1 below BM25).
+ * Before that, chosen by measurement on BEIR SciFact through this store
  * (`bench/vector-store/scifact-hybrid.bench.ts --tune`, train judgments; settings chosen on a random half of the
  * queries, "tune", reported on the other, "check"; docs/benchmarks/embedding.md). With both offline models
  * (USE-lite, dense-only 0.27; potion-base-2M, 0.41) the store's BM25 (0.70) dominates, and the former default

@@ -93,7 +93,7 @@ export const COMMON_TERM_SHARE = 0.05;
 export const KEEP_RAREST = 4;
 /**
  * ...and in at least this many chunks: the cost of a word is the number of chunks that hold it, so below this a
- * word costs little whatever its share, and leaving it out only loses evidence (issue 25: in a collection of ~1,600
+ * word costs little whatever its share, and leaving it out only loses evidence (issue 25: in a collection of ~1,900
  * planning chunks, "air", "quality" and "coventry" were dropped from questions that needed them).
  */
 export const COMMON_TERM_MIN_CHUNKS = 2_000;
