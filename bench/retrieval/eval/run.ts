@@ -2,7 +2,7 @@
 /**
  * The retrieval evaluation from the command line (see README.md beside this file):
  *   npx tsx bench/retrieval/eval/run.ts --set planning-dev|planning-heldout|scifact-train|scifact-test|all
- *     [--systems sad-hybrid,bm25-peer,...] [--limit n] [--fresh] [--reuse-index] [--no-write]
+ *     [--systems sad-hybrid,bm25-peer,...] [--limit n] [--fresh] [--reuse-index] [--no-write] [--fusion JSON]
  * Writes bench/retrieval/eval/results/<set>.json and .md, and docs/benchmarks/retrieval-eval-<set>.svg.
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -10,6 +10,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { corporaDir } from '@lectern/testing';
+import { FUSION_DEFAULTS } from '@lectern/vector-store';
+import { z } from 'zod';
 import { SYSTEMS, runEval, type SystemName } from './harness.js';
 import { markdownTable, plot } from './report.js';
 import { SET_NAMES, type SetName } from './sets.js';
@@ -23,8 +25,21 @@ const { values } = parseArgs({
     fresh: { type: 'boolean', default: false },
     'reuse-index': { type: 'boolean', default: false },
     'no-write': { type: 'boolean', default: false },
+    /** Tuning only: override the store's fusion defaults for this run, e.g. '{"denseWeight":0.3,"keywordWeight":0.7}'. */
+    fusion: { type: 'string' },
   },
 });
+const FusionOverride = z
+  .object({
+    method: z.enum(['zscore', 'rrf']),
+    denseWeight: z.number().min(0),
+    keywordWeight: z.number().min(0),
+    denseConfidence: z.number().min(0),
+    rrfK: z.number().min(1),
+    candidates: z.number().int().min(1).max(1000),
+  })
+  .partial()
+  .strict();
 const sets = (values.set ?? [])
   .flatMap((s) => s.split(','))
   .flatMap((s) => (s === 'all' ? ['planning-dev', 'planning-heldout', 'scifact-train', 'scifact-test'] : [s]))
@@ -41,6 +56,13 @@ if (sets.length === 0 || sets.some((s) => !(SET_NAMES as readonly string[]).incl
 const systems = values.systems?.split(',') as SystemName[] | undefined;
 for (const s of systems ?? [])
   if (!(SYSTEMS as readonly string[]).includes(s)) throw new Error(`unknown system ${s} (${SYSTEMS.join(', ')})`);
+
+if (values.fusion) {
+  // FUSION_DEFAULTS is read at every search (resolveFusion), so the in-process store follows this override.
+  const o = FusionOverride.parse(JSON.parse(values.fusion));
+  Object.assign(FUSION_DEFAULTS as Record<string, unknown>, o);
+  process.stderr.write(`fusion defaults for this run: ${JSON.stringify(FUSION_DEFAULTS)}\n`);
+}
 
 const here = dirname(fileURLToPath(import.meta.url));
 const log = (m: string) => process.stderr.write(`[${new Date().toISOString().slice(11, 19)}] ${m}\n`);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-import { applyOutline, type OutlineEntry } from './outline-sections.js';
+import { applyOutline, authorOutline, type OutlineEntry } from './outline-sections.js';
 
 const chunk = (page_start: number, page_end: number, section_heading: string, section_path: string[]) => ({
   page_start,
@@ -46,5 +46,26 @@ describe('applyOutline: section paths from the PDF outline (issue 25)', () => {
     const chunks = [chunk(1, 2, 'Methods', ['Paper', 'Methods'])];
     expect(applyOutline(chunks, [])).toEqual(chunks);
     expect(applyOutline(chunks, [{ title: 'x', level: 1, page: null }])).toEqual(chunks);
+  });
+
+  it('drops an Acrobat "Structure Bookmarks" root (the NPPF\'s outline) and moves its entries up a level', () => {
+    const nppf: OutlineEntry[] = [
+      { title: 'Structure Bookmarks', level: 1, page: null },
+      { title: '1. Introduction ', level: 2, page: 4 },
+      { title: '2. Achieving sustainable development ', level: 2, page: 5 },
+      { title: 'The presumption in favour of sustainable development ', level: 3, page: 6 },
+      { title: 'Annex 1', level: 1, page: 70 },
+    ];
+    expect(authorOutline(nppf).map((e) => [e.title.trim(), e.level])).toEqual([
+      ['1. Introduction', 1],
+      ['2. Achieving sustainable development', 1],
+      ['The presumption in favour of sustainable development', 2],
+      ['Annex 1', 1],
+    ]);
+    const [c] = applyOutline([chunk(6, 6, 'Paragraph 11', ['Paragraph 11'])], nppf);
+    expect(c!.section_path.map((t) => t.trim())).toEqual([
+      '2. Achieving sustainable development',
+      'The presumption in favour of sustainable development',
+    ]);
   });
 });

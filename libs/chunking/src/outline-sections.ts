@@ -32,6 +32,26 @@ interface Node {
 }
 
 /**
+ * An outline without the entries that are not the author's: Acrobat's "Structure Bookmarks" (the tagged-structure
+ * root that "bookmarks from structure" writes as a top entry above the real headings, seen on the NPPF). Such an entry
+ * is dropped and the entries under it move up one level, so no section path starts with it.
+ */
+export const authorOutline = (outline: readonly OutlineEntry[]): OutlineEntry[] => {
+  const out: OutlineEntry[] = [];
+  /** Levels of the dropped entries still open above the current one. */
+  const dropped: number[] = [];
+  for (const e of outline) {
+    while (dropped.length > 0 && (dropped[dropped.length - 1] as number) >= e.level) dropped.pop();
+    if (norm(e.title) === 'structure bookmarks') {
+      dropped.push(e.level);
+      continue;
+    }
+    out.push({ ...e, level: Math.max(1, e.level - dropped.length) });
+  }
+  return out;
+};
+
+/**
  * Section paths from the document's outline (issue 25, spec 004 FR-002 "hierarchical section structure"): a PDF's
  * outline is the author's own table of contents, while the heading tree the converter guesses from font sizes can
  * skip, merge or mis-nest levels (a chapter title set in a running header, a book whose headings share one size).
@@ -44,7 +64,7 @@ interface Node {
 export const applyOutline = <C extends SectionedChunk>(chunks: readonly C[], outline: readonly OutlineEntry[]): C[] => {
   const nodes: Node[] = [];
   const stack: Array<{ level: number; title: string }> = [];
-  for (const e of outline) {
+  for (const e of authorOutline(outline)) {
     while (stack.length > 0 && (stack[stack.length - 1] as { level: number }).level >= e.level) stack.pop();
     stack.push({ level: e.level, title: e.title });
     if (e.page !== null)

@@ -82,6 +82,29 @@ async function loadInput(
   }
 }
 
+/** Real words (three letters or more) a page's own text layer must carry to be a text page (see `isImageBased`). */
+export const TEXT_PAGE_MIN_WORDS = 30;
+
+const realWords = (text: string): number => text.split(/\s+/).filter((w) => /[A-Za-z]{3,}/.test(w)).length;
+
+/**
+ * Spec 000 FR-005's image-based test: the average image ratio of the pages above the threshold. The test exists to
+ * keep drawings and renderings out ("avoid ingesting unusable text", NFR-001), so a page whose own text layer carries
+ * prose (`TEXT_PAGE_MIN_WORDS` real words or more: a control plan or a public notice printed over a full-page
+ * background image) counts as a text page, image ratio 0, in that average. A scan (no text layer: its text, if any,
+ * came from OCR), a photograph or a drawing with a few labels keeps its measured ratio. `average_image_ratio` stays
+ * the measured mean.
+ */
+export const isImageBased = (
+  pages: ReadonlyArray<Pick<ConversionResult['pages'][number], 'image_ratio' | 'method' | 'text'>>,
+  threshold: number,
+): boolean => {
+  if (pages.length === 0) return false;
+  const ratio = (p: (typeof pages)[number]): number =>
+    p.method === 'text_layer' && realWords(p.text) >= TEXT_PAGE_MIN_WORDS ? 0 : p.image_ratio;
+  return pages.reduce((s, p) => s + ratio(p), 0) / pages.length > threshold;
+};
+
 /**
  * Any supported document (PDF, image, DOCX, HTML, TXT, MD) to a ConversionResult: Markdown with headings and
  * tables, per-page records, heading tree, page map. Every bad input ends in a typed AppError
@@ -145,7 +168,7 @@ export async function runConversion(
   const { headings, tables } = indexMarkdown(out.markdown, out.pageMap);
   const methods = new Set(out.pages.map((p) => p.method));
   const avg = out.pages.length ? out.pages.reduce((s, p) => s + p.image_ratio, 0) / out.pages.length : 0;
-  const imageBased = avg > opts.imageRatioThreshold;
+  const imageBased = isImageBased(out.pages, opts.imageRatioThreshold);
   const result: ConversionResult = {
     fingerprint,
     filename,

@@ -13,22 +13,22 @@ const list = (...entries: [string, number][]): Scored[] => entries.map(([id, sco
 const ids = (l: { id: string }[]): string[] => l.map((x) => x.id);
 
 describe('resolveFusion', () => {
-  it('defaults to z-score fusion, 0.8 keyword / 0.2 dense over 100 candidates per side', () => {
+  it('defaults to z-score fusion, 0.9 keyword / 0.1 dense, dense confidence 1, over 100 candidates per side', () => {
     expect(FUSION_DEFAULTS).toEqual({
       method: 'zscore',
-      keywordWeight: 0.8,
-      denseWeight: 0.2,
+      keywordWeight: 0.9,
+      denseWeight: 0.1,
       candidates: 100,
       rrfK: 60,
-      denseConfidence: 0,
+      denseConfidence: 1,
     });
     expect(resolveFusion(10, {})).toEqual({
       method: 'zscore',
       rrfK: 60,
-      denseWeight: 0.2,
-      keywordWeight: 0.8,
+      denseWeight: 0.1,
+      keywordWeight: 0.9,
       candidates: 100,
-      denseConfidence: 0,
+      denseConfidence: 1,
     });
     expect(resolveFusion(250, {}).candidates).toBe(250);
   });
@@ -37,10 +37,10 @@ describe('resolveFusion', () => {
     expect(resolveFusion(20, {}, { method: 'rrf', rrfK: 10, keywordWeight: 2 })).toEqual({
       method: 'rrf',
       rrfK: 10,
-      denseWeight: 0.2,
+      denseWeight: 0.1,
       keywordWeight: 2,
       candidates: 100,
-      denseConfidence: 0,
+      denseConfidence: 1,
     });
     expect(resolveFusion(20, { fusion: 'zscore', rrfK: 5, candidates: 7 }, { method: 'rrf', rrfK: 10 })).toMatchObject({
       method: 'zscore',
@@ -96,6 +96,24 @@ describe('zscoreFuse', () => {
     expect(z[0]?.score).toBeCloseTo(0.911, 3);
     // Same weights, ranks only: keyword's 1st place wins.
     expect(ids(rrfFuse(dense, keyword, { ...p, rrfK: 60 }, 3))).toEqual(['x', 'y', 'z']);
+  });
+
+  it('counts the pool candidates a short keyword list lacks as keyword score 0: a lone match is decisive, not z = 0', () => {
+    // 10 dense candidates, a slope; only 'h' (dense rank 8) holds the query's rare code word.
+    const pool = 'abcdefghij'.split('');
+    const dense = list(...pool.map((id, i): [string, number] => [id, 0.6 - i * 0.02]));
+    const fused = zscoreFuse(dense, list(['h', 7.5]), { denseWeight: 0.2, keywordWeight: 0.8 }, 10);
+    expect(fused[0]?.id).toBe('h');
+    // keyword side: mean 0.75 and sd 2.25 over 1 match and 9 zeros → z(h) = 3, every other candidate z = -1/3
+    const zDense = (i: number) => (0.6 - i * 0.02 - 0.51) / Math.sqrt(0.0033);
+    expect(fused[0]?.score).toBeCloseTo(0.2 * zDense(7) + 0.8 * 3, 10);
+    expect(fused[1]).toEqual({ id: 'a', score: expect.closeTo(0.2 * zDense(0) + 0.8 * (-1 / 3), 10), denseRank: 1 });
+    // two matches among ten: both above the rest, in their BM25 order
+    expect(ids(zscoreFuse(dense, list(['j', 4], ['e', 3]), { denseWeight: 0.2, keywordWeight: 0.8 }, 3))).toEqual([
+      'j',
+      'e',
+      'a',
+    ]);
   });
 
   it('treats an empty list as neutral, equal scores as z = 0, and cuts at the limit', () => {

@@ -6,7 +6,12 @@ export const FUSION_METHODS = ['zscore', 'rrf'] as const;
 export type FusionMethod = (typeof FUSION_METHODS)[number];
 
 /**
- * Fusion defaults: the ONE place to change them. Chosen by measurement on BEIR SciFact through this store
+ * Fusion defaults: the ONE place to change them. Issue 25 (docs/benchmarks/retrieval.md): chosen on the planning dev
+ * set and SciFact train through the MCP tools (`bench/retrieval/eval/run.ts --fusion`), z-score weights 0.1-0.4 dense
+ * x denseConfidence 0/1/2: 0.9 BM25 / 0.1 dense with denseConfidence 1 has the best planning answer@5 (0.824, against
+ * 0.779-0.794 at 0.2 dense) and, of the four settings run on SciFact train, the only one at least its BM25 input on
+ * every metric (0.2 dense: nDCG@10 +0.002, hit@1 below BM25).
+ * Before that, chosen by measurement on BEIR SciFact through this store
  * (`bench/vector-store/scifact-hybrid.bench.ts --tune`, train judgments; settings chosen on a random half of the
  * queries, "tune", reported on the other, "check"; docs/benchmarks/embedding.md). With both offline models
  * (USE-lite, dense-only 0.27; potion-base-2M, 0.41) the store's BM25 (0.70) dominates, and the former default
@@ -30,11 +35,11 @@ export const FUSION_DEFAULTS: {
   readonly denseConfidence: number;
 } = {
   method: 'zscore',
-  denseWeight: 0.2,
-  keywordWeight: 0.8,
+  denseWeight: 0.1,
+  keywordWeight: 0.9,
   candidates: 100,
   rrfK: 60,
-  denseConfidence: 0,
+  denseConfidence: 1,
 };
 
 export interface FusionParams {
@@ -167,17 +172,21 @@ export const rrfFuse = (
   return ranked(byId.values(), limit);
 };
 
-/** z-scores over one candidate list: (s - mean) / sd, population sd; sd = 1 when all scores are equal. */
-const zScores = (list: Scored[]): ((s: Scored) => number) => {
-  const n = Math.max(1, list.length);
+/**
+ * z-scores over one candidate list: (s - mean) / sd, population sd; sd = 1 when all scores are equal. `zeros` more
+ * candidates scoring 0 join the statistics (a keyword list shorter than the pool: every other candidate matched no
+ * query word, and its BM25 score is 0).
+ */
+const zScores = (list: Scored[], zeros = 0): ((s: Scored) => number) => {
+  const n = Math.max(1, list.length + zeros);
   const mean = list.reduce((a, s) => a + s.score, 0) / n;
-  const sd = Math.sqrt(list.reduce((a, s) => a + (s.score - mean) ** 2, 0) / n) || 1;
+  const sd = Math.sqrt((list.reduce((a, s) => a + (s.score - mean) ** 2, 0) + zeros * mean ** 2) / n) || 1;
   return (s) => (s.score - mean) / sd;
 };
 
-/** The z-score of a list's best entry: how far it stands above its own candidates (0 for fewer than two). */
-const topZ = (list: Scored[], z: (s: Scored) => number): number => {
-  if (list.length < 2) return 0;
+/** The z-score of a list's best entry: how far it stands above its own candidates (0 for fewer than two in all). */
+const topZ = (list: Scored[], z: (s: Scored) => number, size = list.length): number => {
+  if (size < 2 || list.length === 0) return 0;
   let m = Number.NEGATIVE_INFINITY;
   for (const s of list) m = Math.max(m, z(s));
   return m;
@@ -209,7 +218,12 @@ export const zscoreFuse = (
   limit: number,
 ): Fused[] => {
   const zd = zScores(dense);
-  const zk = zScores(keyword);
+  // The dense list is the candidate pool (it always fills up to it); a shorter keyword list means the rest of the
+  // pool scored 0 on the keyword side. Normalised without those zeros, a keyword list of one hit gave that hit z = 0
+  // and a short list of decisive matches a spread as if every candidate had matched (the lexical evidence was
+  // diluted); with them, a lone exact match stands far above the pool, as it does in BM25.
+  const zeros = Math.max(0, dense.length - keyword.length);
+  const zk = zScores(keyword, zeros);
   const byId = collect(dense, keyword, (list) => (list === dense ? zd : zk));
   const floor = (key: 'dense' | 'keyword'): number => {
     let m = Number.POSITIVE_INFINITY;
@@ -217,8 +231,14 @@ export const zscoreFuse = (
     return Number.isFinite(m) ? m : 0;
   };
   const minDense = floor('dense');
-  const minKeyword = floor('keyword');
-  const wd = effectiveDenseWeight(p.denseWeight, p.denseConfidence ?? 0, topZ(dense, zd), topZ(keyword, zk));
+  // Missing from a padded keyword list: the score of a candidate that matched nothing, z(0).
+  const minKeyword = zeros > 0 && keyword.length > 0 ? zk({ id: '', score: 0 }) : floor('keyword');
+  const wd = effectiveDenseWeight(
+    p.denseWeight,
+    p.denseConfidence ?? 0,
+    topZ(dense, zd),
+    topZ(keyword, zk, keyword.length + zeros),
+  );
   for (const e of byId.values()) e.score = wd * (e.dense ?? minDense) + p.keywordWeight * (e.keyword ?? minKeyword);
   return ranked(byId.values(), limit);
 };

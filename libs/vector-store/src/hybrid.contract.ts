@@ -54,53 +54,68 @@ export const runHybridContract = (t: HybridContractContext): void => {
     q: { vector: number[]; text: string },
     wd: number,
     wk: number,
+    gamma = 0,
   ): Promise<Map<string, number>> => {
     const dense = await t.store().searchDense(name, q.vector, { fingerprint: MODEL, limit: 100 });
     const keyword = await t.store().searchKeyword(name, q.text, { limit: 100 });
-    const z = (list: Hit[]): Map<string, number> => {
-      const mean = list.reduce((a, h) => a + h.score, 0) / list.length;
-      const sd = Math.sqrt(list.reduce((a, h) => a + (h.score - mean) ** 2, 0) / list.length) || 1;
-      return new Map(list.map((h) => [h.id, (h.score - mean) / sd]));
+    // `zeros` candidates of score 0 join the statistics: the dense pool's points that matched no keyword.
+    const z = (list: Hit[], zeros = 0): { at: Map<string, number>; zero: number } => {
+      const n = list.length + zeros;
+      const mean = list.reduce((a, h) => a + h.score, 0) / n;
+      const sd = Math.sqrt((list.reduce((a, h) => a + (h.score - mean) ** 2, 0) + zeros * mean ** 2) / n) || 1;
+      return { at: new Map(list.map((h) => [h.id, (h.score - mean) / sd])), zero: -mean / sd };
     };
-    const zd = z(dense);
-    const zk = z(keyword);
+    const zd = z(dense).at;
+    const padded = z(keyword, Math.max(0, dense.length - keyword.length));
+    const zk = padded.at;
     const minD = Math.min(...zd.values());
-    const minK = Math.min(...zk.values());
+    const minK = dense.length > keyword.length ? padded.zero : Math.min(...zk.values());
     const all = new Set([...zd.keys(), ...zk.keys()]);
-    return new Map([...all].map((id) => [id, wd * (zd.get(id) ?? minD) + wk * (zk.get(id) ?? minK)]));
+    // denseConfidence (gamma): the dense weight times min(1, best dense z / best keyword z)^gamma.
+    const topD = Math.max(...zd.values());
+    const topK = Math.max(...zk.values());
+    const w = gamma > 0 && topK > 0 ? wd * Math.min(1, Math.max(0, topD) / topK) ** gamma : wd;
+    return new Map([...all].map((id) => [id, w * (zd.get(id) ?? minD) + wk * (zk.get(id) ?? minK)]));
   };
 
-  it('fuses by default with z-scores at FUSION_DEFAULTS (0.2 dense + 0.8 keyword); a point missing from one list gets its minimum z', async () => {
+  it('fuses by default with z-scores at FUSION_DEFAULTS (0.1 dense + 0.9 keyword, dense confidence 1); a point the keyword side did not match scores as keyword 0', async () => {
     const { name, q } = await disagreement();
     const hits = await t.store().searchHybrid(name, q, { fingerprint: MODEL, limit: 10 });
-    const { denseWeight: dw, keywordWeight: kw } = FUSION_DEFAULTS;
-    expect([dw, kw]).toEqual([0.2, 0.8]);
-    const expected = await expectedZ(name, q, dw, kw);
+    const { denseWeight: dw, keywordWeight: kw, denseConfidence: gamma } = FUSION_DEFAULTS;
+    expect([dw, kw, gamma]).toEqual([0.1, 0.9, 1]);
+    const expected = await expectedZ(name, q, dw, kw, gamma);
     expect(hits).toHaveLength(8);
     for (const h of hits) expect(h.score).toBeCloseTo(expected.get(h.id) ?? NaN, 5);
     expect(hits.map((h) => h.score)).toEqual([...hits.map((h) => h.score)].sort((a, b) => b - a));
-    expect(ids(hits).slice(0, 2)).toEqual(['x', 'y']);
+    // x (both query words) first; m (one of them) now ahead of y, the dense winner that matched no word.
+    expect(ids(hits).slice(0, 3)).toEqual(['x', 'm', 'y']);
     expect(hits[0]).toMatchObject({ denseRank: 2, keywordRank: 1 });
-    expect(hits[1]).toMatchObject({ denseRank: 1 });
-    expect(hits[1]?.keywordRank).toBeUndefined();
-    // y is absent from the keyword list: it scores with that list's minimum z (-1 for a two-entry list).
-    const y = hits[1] as Hit;
-    expect(y.score).toBeCloseTo(dw * ((await expectedZ(name, q, 1, 0)).get('y') ?? NaN) + kw * -1, 5);
+    expect(hits[2]).toMatchObject({ denseRank: 1 });
+    expect(hits[2]?.keywordRank).toBeUndefined();
+    // y is absent from the keyword list: it scores as keyword 0 among the 8-point pool (x, m matched; 6 zeros),
+    // the same keyword z as every other unmatched point.
+    const y = hits[2] as Hit;
+    const kwOnly = await expectedZ(name, q, 0, 1);
+    expect(kwOnly.get('y')).toBeLessThan(0);
+    expect(kwOnly.get('f1')).toBeCloseTo(kwOnly.get('y') ?? NaN, 10);
+    expect(kwOnly.get('x')).toBeGreaterThan(kwOnly.get('m') ?? NaN);
+    const yDense = (await expectedZ(name, q, 1, 0)).get('y') ?? NaN;
+    expect(y.score).toBeLessThan(dw * yDense); // its keyword part (z of a 0 score) is negative
     // The explicit method name gives the same result.
     expect(await t.store().searchHybrid(name, q, { fingerprint: MODEL, limit: 10, fusion: 'zscore' })).toEqual(hits);
   });
 
-  it('z-score and RRF disagree where a dense hit is confident: equal weights put y first, RRF x', async () => {
+  it('z-score and RRF disagree where a dense hit is confident: 0.8 dense / 0.2 keyword put y first, RRF x', async () => {
     const { name, q } = await disagreement();
-    const equal: HybridOptions = { fingerprint: MODEL, limit: 3, denseWeight: 0.5, keywordWeight: 0.5 };
-    const z = await t.store().searchHybrid(name, q, equal);
+    const denseLed: HybridOptions = { fingerprint: MODEL, limit: 3, denseWeight: 0.8, keywordWeight: 0.2 };
+    const z = await t.store().searchHybrid(name, q, denseLed);
     expect(ids(z).slice(0, 2)).toEqual(['y', 'x']);
-    const expected = await expectedZ(name, q, 0.5, 0.5);
+    const expected = await expectedZ(name, q, 0.8, 0.2);
     for (const h of z) expect(h.score).toBeCloseTo(expected.get(h.id) ?? NaN, 5);
-    const rrf = await t.store().searchHybrid(name, q, { ...equal, fusion: 'rrf' });
+    const rrf = await t.store().searchHybrid(name, q, { ...denseLed, fusion: 'rrf' });
     // RRF: x (dense 2nd + keyword 1st) first, then m (dense 3rd + keyword 2nd), y (dense 1st only) third.
     expect(ids(rrf)).toEqual(['x', 'm', 'y']);
-    expect(rrf[0]?.score).toBeCloseTo(0.5 / 62 + 0.5 / 61, 6);
+    expect(rrf[0]?.score).toBeCloseTo(0.8 / 62 + 0.2 / 61, 6);
   });
 
   it('respects the weights: dense only, keyword only, and everything in between', async () => {
@@ -110,10 +125,12 @@ export const runHybridContract = (t: HybridContractContext): void => {
     // Keyword weight 0: the dense order (cosine, best first) whatever the keyword side says.
     const denseOrder = ids(await t.store().searchDense(name, q.vector, { fingerprint: MODEL, limit: 8 }));
     expect(ids(await run(1, 0))).toEqual(denseOrder);
-    // Dense weight 0: x (keyword z = +1) first, everyone else at the keyword list's minimum (-1).
+    // Dense weight 0: x (the best keyword z) first, then m, then every unmatched point at one score (keyword 0).
     const kwOnly = await run(0, 1);
-    expect(kwOnly[0]).toMatchObject({ id: 'x', score: expect.closeTo(1, 6) });
-    for (const h of kwOnly.slice(1)) expect(h.score).toBeCloseTo(-1, 6);
+    const kwExpected = await expectedZ(name, q, 0, 1);
+    expect(ids(kwOnly).slice(0, 2)).toEqual(['x', 'm']);
+    for (const h of kwOnly) expect(h.score).toBeCloseTo(kwExpected.get(h.id) ?? NaN, 6);
+    for (const h of kwOnly.slice(2)) expect(h.score).toBeCloseTo(kwOnly[2]?.score ?? NaN, 10);
     for (const [wd, wk] of [
       [0.9, 0.1],
       [0.2, 0.8],

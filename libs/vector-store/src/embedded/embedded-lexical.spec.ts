@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EMBEDDED_DB_FILE, EmbeddedVectorStore } from './embedded.adapter.js';
+import { COMMON_TERM_MIN_CHUNKS } from './embedded-search.js';
 
 const FP = { model_id: 'test/unit-4', revision: '1', dimension: 4, normalized: true };
 const vec = (i: number): number[] => [1, i / 10, 0, 0];
@@ -129,7 +130,8 @@ describe('VectorStore (embedded): lexical fields', () => {
   it('leaves a word found in most chunks out of a long query, keeping the rarer words and their ranking', async () => {
     const store = new EmbeddedVectorStore({ dataDir: dir });
     await store.ensureCollection('c', { fingerprint: FP, hybrid: true });
-    const filler = Array.from({ length: 40 }, (_, i) => ({
+    // More filler chunks than COMMON_TERM_MIN_CHUNKS: below that a common word costs little and is kept.
+    const filler = Array.from({ length: COMMON_TERM_MIN_CHUNKS + 40 }, (_, i) => ({
       id: `f${i}`,
       text: `The patients in cohort ${i} were observed.`,
       payload: {},
@@ -144,7 +146,7 @@ describe('VectorStore (embedded): lexical fields', () => {
       ],
       { fingerprint: FP },
     );
-    // 'patients' is in 41 of 42 chunks: with four rarer words it is not matched (no filler chunk comes back).
+    // 'patients' is in all chunks but b: with four rarer words it is not matched (no filler chunk comes back).
     const long = await keywordIds(store, 'c', 'patients aspirin thrombosis risk bleeding');
     expect(long.sort()).toEqual(['a', 'b']);
     // Short queries keep every word.
@@ -157,6 +159,30 @@ describe('VectorStore (embedded): lexical fields', () => {
     );
     const after = await keywordIds(store, 'c', 'patients aspirin thrombosis risk bleeding lower');
     expect(after.sort()).toEqual(['a', 'b']);
+    await store.close();
+  });
+
+  it('keeps a common word in a small collection, where it costs little: its evidence still ranks', async () => {
+    const store = new EmbeddedVectorStore({ dataDir: dir });
+    await store.ensureCollection('small', { fingerprint: FP, hybrid: true });
+    const filler = Array.from({ length: 40 }, (_, i) => ({
+      id: `f${i}`,
+      text: i < 5 ? `Air quality in ward ${i} was monitored.` : `Ward ${i} was visited.`,
+      payload: {},
+      vector: vec(i % 9),
+    }));
+    await store.upsert(
+      'small',
+      [
+        ...filler,
+        { id: 'a', text: 'Whole city Air Quality Management Area.', payload: {}, vector: vec(1) },
+        { id: 'b', text: 'Whole city management area.', payload: {}, vector: vec(2) },
+      ],
+      { fingerprint: FP },
+    );
+    // 'air' and 'quality' are in 6 of 42 chunks (> 5%), but the collection is small: they still count, so the
+    // chunk holding them beside the four rarer words comes before the shorter one holding only those four.
+    expect((await keywordIds(store, 'small', 'whole city air quality management area'))[0]).toBe('a');
     await store.close();
   });
 });

@@ -91,6 +91,12 @@ export const keywordCandidates = (
  */
 export const COMMON_TERM_SHARE = 0.05;
 export const KEEP_RAREST = 4;
+/**
+ * ...and in at least this many chunks: the cost of a word is the number of chunks that hold it, so below this a
+ * word costs little whatever its share, and leaving it out only loses evidence (issue 25: in a collection of ~1,900
+ * planning chunks, "air", "quality" and "coventry" were dropped from questions that needed them).
+ */
+export const COMMON_TERM_MIN_CHUNKS = 2_000;
 
 interface TermStats {
   version: number;
@@ -133,7 +139,7 @@ const commonTerms = (stmt: Stmt, c: Collection, text: string): Set<string> => {
   return new Set(
     ranked
       .slice(KEEP_RAREST)
-      .filter((x) => x.n > COMMON_TERM_SHARE * s.chunks)
+      .filter((x) => x.n > COMMON_TERM_SHARE * s.chunks && x.n >= COMMON_TERM_MIN_CHUNKS)
       .map((x) => x.w),
   );
 };
