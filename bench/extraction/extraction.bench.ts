@@ -16,12 +16,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { anthropicScript, startFakeLlm } from '@lectern/testing';
 import { startExtraction, submitTask, waitForTask } from '../../apps/extraction-api/src/extraction.testkit.js';
-import { corpusDocuments, type BenchDocument } from './documents.js';
+import { anthropicScript, corpusDocuments, extractionScore, startFakeLlm, type BenchDocument } from '@lectern/testing';
 import { generatedDocuments } from './generated-set.js';
 import { oracleScript } from './oracle-script.js';
-import { add, dictKeys, emptyTally, merge, score, summary, type Tally } from './score.js';
+
+const { add, dictKeys, emptyTally, merge, score, summary } = extractionScore;
+type Tally = extractionScore.Tally;
 
 interface Run {
   data: Record<string, unknown>;

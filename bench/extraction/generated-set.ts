@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 import { contractDocs, receiptDocs, type ContractVariant, type ReceiptVariant } from '@lectern/testing';
-import type { BenchDocument } from './documents.js';
+import type { BenchDocument } from '@lectern/testing';
 
 /**
  * Held-out names, dates and amounts for the generated layouts (variants 3 and 4), written for the report half

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 import type { ScriptStep, ToolResultSeen } from '@lectern/testing';
-import { firstNumber } from './score.js';
+import { extractionScore } from '@lectern/testing';
+
+const { firstNumber } = extractionScore;
 
 /**
  * The agent path's upper bound (issue 26): a scripted "model" for the fake LLM server that knows the expected

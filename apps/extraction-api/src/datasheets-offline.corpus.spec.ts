@@ -4,9 +4,11 @@ import { evidenceLeaves } from '@lectern/extraction';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { corpusDocuments } from '../../../bench/extraction/documents.js';
-import { add, emptyTally, merge, score } from '../../../bench/extraction/score.js';
+import { corpusDocuments, extractionScore } from '@lectern/testing';
+
 import { startExtraction, submitTask, waitForTask, type RunningExtraction } from './extraction.testkit.js';
+
+const { add, emptyTally, merge, score } = extractionScore;
 
 const overlaps = (a: number[], b: number[]) =>
   Math.min(a[2]!, b[2]!) > Math.max(a[0]!, b[0]!) && Math.min(a[5]!, b[5]!) > Math.max(a[1]!, b[1]!);

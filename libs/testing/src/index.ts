@@ -49,3 +49,6 @@ export { promptToolCalls, runInspectorCli, unknownToolNames } from './mcp-prompt
 export type { NamedToolCall } from './mcp-prompt-checks.js';
 export { ALL_LECTERN_SCOPES, idpClientCredentials, idpClientSecret, idpSigningKey, startOidcIdp } from './oidc-idp.js';
 export type { TestIdp, TestIdpClient } from './oidc-idp.js';
+export { corpusDocuments, datasheetsDir } from './extraction-bench/documents.js';
+export type { BenchDocument } from './extraction-bench/documents.js';
+export * as extractionScore from './extraction-bench/score.js';

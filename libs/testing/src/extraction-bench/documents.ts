@@ -2,12 +2,12 @@
 /**
  * The datasheets of issue 26's extraction benchmark with their expected values: the OMRON G-Series catalogue (its
  * datasheetminer record in ../shared plus per-model fields written here) and Contactors.pdf (expected values written
- * here by reading the PDF). Shared by the benchmark and the corpus-tier test of the offline extractor
+ * here by reading the PDF). Shared by the benchmark (bench/extraction) and the corpus-tier test of the offline extractor
  * (apps/extraction-api/src/datasheets-offline.corpus.spec.ts).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { corporaDir } from '@lectern/testing';
+import { corporaDir } from '../paths.js';
 
 export interface BenchDocument {
   name: string;
@@ -23,8 +23,8 @@ export interface BenchDocument {
 }
 
 const here = new URL('.', import.meta.url).pathname;
-/** Where the datasheets are (absent without ../shared). */
-export const datasheets = join(corporaDir(), 'datasheets', 'datasheetminer-benchmark');
+/** Where the datasheets are (absent without ../shared; a function: the plain tier must not ask for ../shared). */
+export const datasheetsDir = (): string => join(corporaDir(), 'datasheets', 'datasheetminer-benchmark');
 const json = (path: string) => JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
 
 /** The OMRON record's specification fields (ids, URLs, page lists and prices are not in the document). */
@@ -53,6 +53,7 @@ const OMRON_FIELDS = [
 ];
 
 export const corpusDocuments = (): BenchDocument[] => {
+  const datasheets = datasheetsDir();
   if (!existsSync(datasheets)) {
     process.stderr.write(`${datasheets} is absent: only the generated set is scored\n`);
     return [];
