@@ -9,7 +9,8 @@
 // - every worker-thread entry the services start (`libs/**/*.worker.ts`, not the test-only ones) into
 //   `dist/<its path>.js`, where `tsWorker` (libs/runtime) starts it from when the process runs compiled code;
 // - the `lectern` command line: one CommonJS program per command module (apps/cli/bin/cli-build.mjs) into
-//   `dist/apps/cli/programs/<program>.cjs`, which the bin runs in an installed package.
+//   `dist/apps/cli/programs/<program>.cjs`, which the bin runs in an installed package;
+// - `dist/source.tar.gz`, the source of this build, which the services serve at `GET /source` (AGPL-3.0 §13).
 // Each module of a bundle keeps its own `import.meta.url`, computed relative to the bundle (the module's source path
 // under the root): the native mupdf addon, worker entries and package.json are found in a checkout and in an
 // installed package alike. `dist/build-info.json`, written last, lists what the build read (tools/build-state.mjs
@@ -95,6 +96,18 @@ export async function build({ log = (line) => process.stderr.write(`${line}\n`) 
     const builder = createRequire(import.meta.url)(outFileOf(builderSource).replace(/\.js$/, '.cjs'));
     const ui = await builder.buildUi();
     log(`lectern: built the console UI (${ui.totalGzipBytes} bytes gzip)`);
+  }
+  // AGPL-3.0 §13: the source of this build, served by every service at GET /source (libs/transport/src/source.route.ts)
+  // from the package's dist/, so an installed package and the image carry the source of the code they run.
+  {
+    const archiver = join(ROOT, 'libs', 'transport', 'src', 'source.route.ts');
+    metafiles.push(await compile(archiver, 'cjs'));
+    const { createRequire } = await import('node:module');
+    const { buildSourceArchive } = createRequire(import.meta.url)(outFileOf(archiver).replace(/\.js$/, '.cjs'));
+    const { name, version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
+    const archive = await buildSourceArchive(ROOT, `${name}-${version}`);
+    writeFileSync(join(DIST, 'source.tar.gz'), archive);
+    log(`lectern: wrote dist/source.tar.gz (${archive.length} bytes)`);
   }
   const configs = [
     'package.json',
