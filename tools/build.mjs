@@ -25,6 +25,31 @@ import { BUILD_INFO, DIST, ROOT, hasSources, readBuildInfo, sourceApps, staleRea
 /** Set by every compiled bundle: `tsWorker` then starts worker threads from dist/ (libs/runtime/src/ts-worker.ts). */
 const BANNER = 'globalThis[Symbol.for("lectern.compiled")] = true;';
 
+/**
+ * The packages of distributed mode, which an embedded service (no REDIS_URL, no QDRANT_URL) never uses but would load
+ * at start (~0.2 CPU-s per service measured: docs/benchmarks/startup.md): in the apps' CommonJS bundles their
+ * `require("<name>")` becomes a proxy that loads the package on first use. esbuild compiles the sources' named
+ * imports (`import { Redis } from 'ioredis'`) to property reads on the required object (`import_ioredis.Redis`) at
+ * each use, so the package loads when distributed mode first constructs one of its classes.
+ */
+const LAZY_PACKAGES = ['bullmq', 'ioredis', '@qdrant/js-client-rest'];
+const LAZY_HELPER =
+  'var __lecternLazy = (load) => { let m; const get = () => (m ??= load()); return new Proxy({}, {' +
+  ' get: (_, k) => get()[k], has: (_, k) => k in get(), ownKeys: () => Reflect.ownKeys(get()),' +
+  ' getOwnPropertyDescriptor: (_, k) => { const d = Reflect.getOwnPropertyDescriptor(get(), k);' +
+  ' return d && { ...d, configurable: true }; } }); };';
+/** Rewrites a CommonJS bundle's requires of `LAZY_PACKAGES` to lazy ones; answers how many it rewrote. */
+const lazyRequires = (/** @type {string} */ file) => {
+  let count = 0;
+  const names = LAZY_PACKAGES.map((name) => name.replace(/[/.]/g, '\\$&')).join('|');
+  const text = readFileSync(file, 'utf8').replace(new RegExp(`\\brequire\\("(${names})"\\)`, 'g'), (call) => {
+    count += 1;
+    return `__lecternLazy(() => ${call})`;
+  });
+  if (count > 0) writeFileSync(file, text);
+  return count;
+};
+
 const posix = (/** @type {string} */ path) => path.split(sep).join('/');
 
 /** The worker entries the services start (test-only workers, `test-model/` and `*-echo.worker.ts`, are left out). */
@@ -73,11 +98,12 @@ export async function build({ log = (line) => process.stderr.write(`${line}\n`) 
       external: dependencyExternals(),
       tsconfig: join(ROOT, 'tsconfig.json'),
       absWorkingDir: ROOT,
-      banner: { js: BANNER },
+      banner: { js: format === 'cjs' ? `${BANNER}\n${LAZY_HELPER}` : BANNER },
       // side effects kept: a service's modules are all loaded anyway
       plugins: [repositorySourcesPlugin({ relocatable: { outDir: dirname(outfile), format }, treeShake: false })],
       logLevel: 'warning',
     });
+    if (format === 'cjs') lazyRequires(outfile);
     return result.metafile;
   };
   const metafiles = await Promise.all([
