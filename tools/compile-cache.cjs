@@ -8,13 +8,15 @@
 // hand-written, ~60 lines): each module's source is compiled through `vm.Script` with the cached data kept in
 // NODE_COMPILE_CACHE's directory (else <tmpdir>/lectern-node-compile-cache), one file per module keyed by its path and
 // a hash of its source, so a changed file is compiled afresh; a cache that V8 rejects is rewritten. The cache is
-// written 10 s after start (or at exit), so that it holds the functions the start-up compiled, not only top levels. Any error of the
+// written 10 s after start (or at exit), so that it holds the functions the start-up compiled, not only top levels;
+// past 20 000 entries (LECTERN_COMPILE_CACHE_MAX_ENTRIES) the directory is emptied first (~1 100 entries, ~6 MiB per
+// version of the services). Any error of the
 // cache itself (an unwritable directory) falls back to Node's own compile: it can only save time, never fail a start.
 // LECTERN_COMPILE_CACHE=0 turns it off; LECTERN_COMPILE_CACHE_DEBUG=1 prints its hits and misses at exit.
 'use strict';
 const Module = require('node:module');
 const { createHash } = require('node:crypto');
-const { mkdirSync, readFileSync, renameSync, writeFileSync } = require('node:fs');
+const { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { dirname, join } = require('node:path');
 const { setTimeout } = require('node:timers');
@@ -45,7 +47,18 @@ if (process.env.LECTERN_COMPILE_CACHE === '0') {
   const stats = { hits: 0, misses: 0 };
   if (process.env.LECTERN_COMPILE_CACHE_DEBUG === '1')
     process.once('exit', () => process.stderr.write(`compile cache: ${stats.hits} hits, ${stats.misses} misses\n`));
+  // bounded: entries of files that changed or moved (another version, another install) are never read again, so a
+  // directory past this many entries is emptied before new ones are written (the next start fills it again)
+  const maxEntries = Number(process.env.LECTERN_COMPILE_CACHE_MAX_ENTRIES) || 20_000;
   const flush = () => {
+    if (pending.length === 0) return;
+    try {
+      const entries = readdirSync(cacheDir);
+      if (entries.length + pending.length > maxEntries)
+        for (const entry of entries) rmSync(join(cacheDir, entry), { force: true });
+    } catch {
+      return;
+    }
     for (const { script, file } of pending.splice(0)) {
       try {
         const tmp = `${file}.${process.pid}.tmp`;

@@ -11,13 +11,13 @@ const HOOK = join(process.cwd(), 'tools', 'compile-cache.cjs');
 describe('tools/compile-cache.cjs', () => {
   let dir: string;
   const cacheDir = () => join(dir, 'cache');
-  const run = () => {
+  const run = (env: Record<string, string> = {}) => {
     const result = spawnSync(
       process.execPath,
       ['--require', HOOK, '-e', `require(${JSON.stringify(join(dir, 'main.cjs'))}).then((v) => console.log(v))`],
       {
         encoding: 'utf8',
-        env: { ...process.env, NODE_COMPILE_CACHE: cacheDir(), LECTERN_COMPILE_CACHE_DEBUG: '1' },
+        env: { ...process.env, NODE_COMPILE_CACHE: cacheDir(), LECTERN_COMPILE_CACHE_DEBUG: '1', ...env },
       },
     );
     expect({ status: result.status, stderr: result.status === 0 ? '' : result.stderr }).toEqual({
@@ -59,5 +59,11 @@ describe('tools/compile-cache.cjs', () => {
     const changed = run();
     expect(changed.out).toBe('43 true esm');
     expect(changed.stats?.slice(1)).toEqual(['1', '1']);
+    const entries = () => readdirSync(readdirSync(cacheDir()).map((d) => join(cacheDir(), d))[0]!);
+    expect(entries()).toHaveLength(3); // dep.cjs's old entry stays until the directory is full
+    // full (3 entries, at most 3): emptied, then the new entry written
+    writeFileSync(join(dir, 'dep.cjs'), 'module.exports = { answer: 44 };\n');
+    expect(run({ LECTERN_COMPILE_CACHE_MAX_ENTRIES: '3' }).out).toBe('44 true esm');
+    expect(entries()).toHaveLength(1);
   });
 });
