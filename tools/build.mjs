@@ -9,7 +9,8 @@
 // - every worker-thread entry the services start (`libs/**/*.worker.ts`, not the test-only ones) into
 //   `dist/<its path>.js`, where `tsWorker` (libs/runtime) starts it from when the process runs compiled code;
 // - the `lectern` command line: one CommonJS program per command module (apps/cli/bin/cli-build.mjs) into
-//   `dist/apps/cli/programs/<program>.cjs`, which the bin runs in an installed package.
+//   `dist/apps/cli/programs/<program>.cjs`, which the bin runs in an installed package;
+// - `dist/source.tar.gz`, the source of this build, which the services serve at `GET /source` (AGPL-3.0 §13).
 // Each module of a bundle keeps its own `import.meta.url`, computed relative to the bundle (the module's source path
 // under the root): the native mupdf addon, worker entries and package.json are found in a checkout and in an
 // installed package alike. `dist/build-info.json`, written last, lists what the build read (tools/build-state.mjs
@@ -23,6 +24,31 @@ import { BUILD_INFO, DIST, ROOT, hasSources, readBuildInfo, sourceApps, staleRea
 
 /** Set by every compiled bundle: `tsWorker` then starts worker threads from dist/ (libs/runtime/src/ts-worker.ts). */
 const BANNER = 'globalThis[Symbol.for("lectern.compiled")] = true;';
+
+/**
+ * The packages of distributed mode, which an embedded service (no REDIS_URL, no QDRANT_URL) never uses but would load
+ * at start (~0.2 CPU-s per service measured: docs/benchmarks/startup.md): in the apps' CommonJS bundles their
+ * `require("<name>")` becomes a proxy that loads the package on first use. esbuild compiles the sources' named
+ * imports (`import { Redis } from 'ioredis'`) to property reads on the required object (`import_ioredis.Redis`) at
+ * each use, so the package loads when distributed mode first constructs one of its classes.
+ */
+const LAZY_PACKAGES = ['bullmq', 'ioredis', '@qdrant/js-client-rest'];
+const LAZY_HELPER =
+  'var __lecternLazy = (load) => { let m; const get = () => (m ??= load()); return new Proxy({}, {' +
+  ' get: (_, k) => get()[k], has: (_, k) => k in get(), ownKeys: () => Reflect.ownKeys(get()),' +
+  ' getOwnPropertyDescriptor: (_, k) => { const d = Reflect.getOwnPropertyDescriptor(get(), k);' +
+  ' return d && { ...d, configurable: true }; } }); };';
+/** Rewrites a CommonJS bundle's requires of `LAZY_PACKAGES` to lazy ones; answers how many it rewrote. */
+const lazyRequires = (/** @type {string} */ file) => {
+  let count = 0;
+  const names = LAZY_PACKAGES.map((name) => name.replace(/[/.]/g, '\\$&')).join('|');
+  const text = readFileSync(file, 'utf8').replace(new RegExp(`\\brequire\\("(${names})"\\)`, 'g'), (call) => {
+    count += 1;
+    return `__lecternLazy(() => ${call})`;
+  });
+  if (count > 0) writeFileSync(file, text);
+  return count;
+};
 
 const posix = (/** @type {string} */ path) => path.split(sep).join('/');
 
@@ -72,11 +98,12 @@ export async function build({ log = (line) => process.stderr.write(`${line}\n`) 
       external: dependencyExternals(),
       tsconfig: join(ROOT, 'tsconfig.json'),
       absWorkingDir: ROOT,
-      banner: { js: BANNER },
+      banner: { js: format === 'cjs' ? `${BANNER}\n${LAZY_HELPER}` : BANNER },
       // side effects kept: a service's modules are all loaded anyway
       plugins: [repositorySourcesPlugin({ relocatable: { outDir: dirname(outfile), format }, treeShake: false })],
       logLevel: 'warning',
     });
+    if (format === 'cjs') lazyRequires(outfile);
     return result.metafile;
   };
   const metafiles = await Promise.all([
@@ -95,6 +122,18 @@ export async function build({ log = (line) => process.stderr.write(`${line}\n`) 
     const builder = createRequire(import.meta.url)(outFileOf(builderSource).replace(/\.js$/, '.cjs'));
     const ui = await builder.buildUi();
     log(`lectern: built the console UI (${ui.totalGzipBytes} bytes gzip)`);
+  }
+  // AGPL-3.0 §13: the source of this build, served by every service at GET /source (libs/transport/src/source.route.ts)
+  // from the package's dist/, so an installed package and the image carry the source of the code they run.
+  {
+    const archiver = join(ROOT, 'libs', 'transport', 'src', 'source.route.ts');
+    metafiles.push(await compile(archiver, 'cjs'));
+    const { createRequire } = await import('node:module');
+    const { buildSourceArchive } = createRequire(import.meta.url)(outFileOf(archiver).replace(/\.js$/, '.cjs'));
+    const { name, version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
+    const archive = await buildSourceArchive(ROOT, `${name}-${version}`);
+    writeFileSync(join(DIST, 'source.tar.gz'), archive);
+    log(`lectern: wrote dist/source.tar.gz (${archive.length} bytes)`);
   }
   const configs = [
     'package.json',

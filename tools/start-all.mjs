@@ -13,9 +13,10 @@
 // stale (tools/build-state.mjs: a few hundred `stat`s) or missing; nothing compiles TypeScript at run time. Every app
 // the build found (`apps/<name>/src/main.ts`) is a service. `lectern start` runs this same launcher.
 import { spawn } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { clearTimeout, setTimeout } from 'node:timers';
 import { DIST, readBuildInfo, staleReason } from './build-state.mjs';
 
@@ -33,6 +34,10 @@ if (staleReason(info) !== null) {
 }
 // Node 22.1+ keeps the compiled code of every module in this directory across starts (Node 20 ignores it)
 const childEnv = { NODE_COMPILE_CACHE: join(tmpdir(), 'lectern-node-compile-cache'), ...process.env };
+// Node 20: the same through a preloaded hook (tools/compile-cache.cjs; on Node 22 it turns NODE_COMPILE_CACHE's on);
+// left out where the file is not shipped (an image that copies only this launcher)
+const compileCache = fileURLToPath(new URL('./compile-cache.cjs', import.meta.url));
+const nodeArgs = existsSync(compileCache) ? ['--require', compileCache] : [];
 const ALL = info.apps.map((name) => ({ name, entry: join(DIST, 'apps', name, 'src', 'main.cjs') }));
 
 const positiveInt = (name, fallback) => {
@@ -80,7 +85,7 @@ const exitWhenAllStopped = () => {
 
 const start = (service) => {
   service.timer = undefined;
-  const child = spawn(process.execPath, [service.entry], { stdio: 'inherit', env: childEnv });
+  const child = spawn(process.execPath, [...nodeArgs, service.entry], { stdio: 'inherit', env: childEnv });
   service.child = child;
   service.startedAt = Date.now();
   say(`started ${service.name} (pid ${child.pid})`);

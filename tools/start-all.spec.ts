@@ -96,7 +96,14 @@ describe('tools/start-all.mjs (npm start)', () => {
     expect(extractionPid).toBeDefined();
     // the compiled build, nothing compiled at run time (issue 27)
     const commandLine = (await readFile(`/proc/${converterPid}/cmdline`, 'utf8')).split('\0');
-    expect(commandLine).toEqual([process.execPath, join(repoRoot, 'dist', 'apps', 'converter', 'src', 'main.cjs'), '']);
+    // (with the V8 code cache preloaded: tools/compile-cache.cjs)
+    expect(commandLine).toEqual([
+      process.execPath,
+      '--require',
+      join(repoRoot, 'tools', 'compile-cache.cjs'),
+      join(repoRoot, 'dist', 'apps', 'converter', 'src', 'main.cjs'),
+      '',
+    ]);
 
     process.kill(converterPid as number, 'SIGKILL');
     let extractionAnswered = 0;

@@ -80,12 +80,24 @@ const measure = async (launcher) => {
   }
   const wall = Number(process.hrtime.bigint() - started) / 1e9;
   const cpu = treeCpu(child.pid);
+  // each service's own CPU (its process tree), by the app in its command line; the launcher's is the rest
+  const perService = {};
+  for (const pid of childrenOf(child.pid)) {
+    let cmd = '';
+    try {
+      cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+    } catch {
+      continue;
+    }
+    const app = /apps\/([a-z-]+)\/src\/main/.exec(cmd)?.[1] ?? `pid ${pid}`;
+    perService[app] = treeCpu(pid);
+  }
   const exited = new Promise((r) => child.once('exit', r));
   child.kill('SIGTERM');
   await exited;
   rmSync(dataDir, { recursive: true, force: true });
   if (!up) throw new Error(`${launcher}: not healthy within 300 s`);
-  return { cpu, wall };
+  return { cpu, wall, perService };
 };
 
 const loadavg = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
@@ -112,4 +124,11 @@ for (const [name, rs] of Object.entries(results)) {
     `| ${name} | ${rs.length} | ${cpu.toFixed(2)} | ${(cpu / SERVICES).toFixed(2)} | ${median(rs.map((r) => r.wall)).toFixed(2)} | ${rs.map((r) => r.cpu.toFixed(2)).join(', ')} |\n`,
   );
 }
+const apps = [...new Set(Object.values(results).flatMap((rs) => rs.flatMap((r) => Object.keys(r.perService))))].sort();
+process.stdout.write(`\nEach service's own CPU-s to healthy (median over the runs; launcher not included):\n\n`);
+process.stdout.write(`| launcher | ${apps.join(' | ')} |\n|---|${apps.map(() => '---:').join('|')}|\n`);
+for (const [name, rs] of Object.entries(results))
+  process.stdout.write(
+    `| ${name} | ${apps.map((a) => median(rs.map((r) => r.perService[a] ?? 0)).toFixed(2)).join(' | ')} |\n`,
+  );
 process.stdout.write(`\nload (1/5/15 min) before each run: ${loads.join('; ')}\n`);

@@ -2,7 +2,13 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { conversionJobId, conversionQueue, policyIngestQueue } from '@lectern/contracts';
+import {
+  conversionJobId,
+  conversionQueue,
+  extractionTaskJobId,
+  extractionTaskQueue,
+  policyIngestQueue,
+} from '@lectern/contracts';
 import { sha256File } from '@lectern/documents';
 import { createPlatform, type Platform } from '@lectern/platform';
 import {
@@ -34,8 +40,9 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
  * lost. Between them, a policy revision uploaded through policy-kb-mcp's admin API goes through the `policy-ingest`
  * queue in Redis (its PDF converted by the converter workers) and is searchable by date, and an extraction task on
  * extraction-api (a loopback fake LLM speaking the Anthropic Messages API; the document converted by the converter
- * workers) answers verified values. One test per stage, in order (each stage starts from the state the previous one
- * left).
+ * workers) answers verified values; with two extraction-api replicas (own DATA_DIRs; tasks, their queue and uploads
+ * in Redis) the replica running a task is SIGKILLed mid-task and the other finishes it, and the tasks outlive the
+ * Redis restart. One test per stage, in order (each stage starts from the state the previous one left).
  */
 describe('distributed mode: every app its own process on one Redis', () => {
   const token = 'distributed-e2e-key';
@@ -48,6 +55,11 @@ describe('distributed mode: every app its own process on one Redis', () => {
   let converters: SpawnedService[] = [];
   let client: Client;
   let llm: FakeLlmServer;
+  let hangNextTask = false;
+  /** The task of the replica-kill stage, read again after the Redis restart. */
+  let killedTaskId = '';
+  /** Two extraction-api replicas, each with its own DATA_DIR; tasks and their queue in Redis. */
+  let extractors: SpawnedService[] = [];
   /** Reads job states the way an operator's `lectern queue` does (no worker here). */
   let observer: Platform;
 
@@ -75,6 +87,15 @@ describe('distributed mode: every app its own process on one Redis', () => {
       MAX_PAGES: '5000',
     });
   // the services run with default conversion settings, so a file's job id is `convert-<sha256>` (no option suffix)
+  const startExtractor = () =>
+    spawnService('apps/extraction-api/src/main.ts', 'EXTRACTION_API_PORT', {
+      ...env,
+      DATA_DIR: ownDataDir(),
+      ANTHROPIC_API_KEY: 'fake-key',
+      ANTHROPIC_BASE_URL: llm.url,
+      EXTRACTOR: 'anthropic',
+      LLM_MAX_RETRIES: '0',
+    });
   const jobOf = async (file: string) => observer.queue(conversionQueue).getJob(conversionJobId(await sha256File(file)));
   const authed = (init: RequestInit = {}): RequestInit => ({
     ...init,
@@ -106,7 +127,14 @@ describe('distributed mode: every app its own process on one Redis', () => {
         { key: 'protection_class', query: 'protection class', line: /Protection class: (IP\d\d)/ },
       ]),
     );
-    llm = await startFakeLlm((body) => replies(body));
+    // `hangNextTask`: the next conversation's first request is never answered in time (its replica is killed then)
+    llm = await startFakeLlm((body) => {
+      if (hangNextTask && (body['messages'] as unknown[]).length === 1) {
+        hangNextTask = false;
+        return { delayMs: 600_000, json: {} };
+      }
+      return replies(body);
+    });
     env = {
       REDIS_URL: redis.url,
       DATA_DIR: dataDir,
@@ -125,16 +153,11 @@ describe('distributed mode: every app its own process on one Redis', () => {
         INGEST_TIMEOUT_S: '300',
       }),
       spawnService('apps/policy-kb-mcp/src/main.ts', 'POLICY_KB_PORT', { ...env, DATA_DIR: ownDataDir() }),
-      spawnService('apps/extraction-api/src/main.ts', 'EXTRACTION_API_PORT', {
-        ...env,
-        DATA_DIR: ownDataDir(),
-        ANTHROPIC_API_KEY: 'fake-key',
-        ANTHROPIC_BASE_URL: llm.url,
-        EXTRACTOR: 'anthropic',
-        LLM_MAX_RETRIES: '0',
-      }),
+      startExtractor(),
+      startExtractor(),
     ]);
-    const [c1, c2, documentStore, policyKb, extraction] = started as [
+    const [c1, c2, documentStore, policyKb, e1, e2] = started as [
+      SpawnedService,
       SpawnedService,
       SpawnedService,
       SpawnedService,
@@ -142,11 +165,8 @@ describe('distributed mode: every app its own process on one Redis', () => {
       SpawnedService,
     ];
     converters = [c1, c2];
-    Object.assign(services, {
-      'document-store-mcp': documentStore,
-      'policy-kb-mcp': policyKb,
-      'extraction-api': extraction,
-    });
+    extractors = [e1, e2];
+    Object.assign(services, { 'document-store-mcp': documentStore, 'policy-kb-mcp': policyKb });
     client = await connectMcp(services['document-store-mcp']!.baseUrl, 'streamable-http', { token });
     observer = createPlatform({ dataDir, log: silentLogger(), redisUrl: redis.url });
   }, 120_000);
@@ -155,7 +175,7 @@ describe('distributed mode: every app its own process on one Redis', () => {
     await client?.close();
     await observer?.close();
     await llm?.close();
-    await Promise.all([...converters, ...Object.values(services)].map((s) => s.stop()));
+    await Promise.all([...converters, ...extractors, ...Object.values(services)].map((s) => s.stop()));
     await redis?.stop();
     rmSync(redisDir, { recursive: true, force: true });
     rmSync(dataDir, { recursive: true, force: true });
@@ -163,11 +183,12 @@ describe('distributed mode: every app its own process on one Redis', () => {
   });
 
   it('runs every app as its own healthy process, with authentication on', async () => {
-    for (const service of [...converters, ...Object.values(services)]) {
+    for (const service of [...converters, ...extractors, ...Object.values(services)]) {
       expect((await fetch(`${service.baseUrl}/health`)).status).toBe(200);
       expect((await fetch(`${service.baseUrl}/metrics`)).status).toBe(401);
     }
     expect(new Set(converters.map((c) => c.child.pid)).size).toBe(2);
+    expect(new Set(extractors.map((c) => c.child.pid)).size).toBe(2);
   });
 
   it('ingests PDFs through the MCP endpoint; converter workers convert them, the store answers searches', async () => {
@@ -253,7 +274,7 @@ describe('distributed mode: every app its own process on one Redis', () => {
   }, 300_000);
 
   it('runs an extraction task against a fake LLM: the document converted by the workers, the values verified', async () => {
-    const api = services['extraction-api']!.baseUrl;
+    const api = extractors[0]!.baseUrl;
     const pdf = fixtureFile(
       'e2e-widget.pdf',
       makeTextPdf([['Widget W-100 datasheet', 'Rated current: 1.6 A at 230 V', 'Protection class: IP65 housing']]),
@@ -284,6 +305,69 @@ describe('distributed mode: every app its own process on one Redis', () => {
     expect(result.evidence['protection_class']).toMatchObject({ grounded: true });
     expect(await jobOf(pdf)).toMatchObject({ status: 'succeeded' });
     expect(llm.requests.length).toBeGreaterThanOrEqual(4);
+  }, 300_000);
+
+  it('finishes an extraction task on the other replica when the one running it is killed mid-task', async () => {
+    const pdf = fixtureFile(
+      'e2e-gadget.pdf',
+      makeTextPdf([['Gadget G-200 datasheet', 'Rated current: 2.5 A at 230 V', 'Protection class: IP54 housing']]),
+    );
+    const conversations = () =>
+      llm.requests.filter((r) => (r.body['messages'] as unknown[] | undefined)?.length === 1).length;
+    const before = conversations();
+    hangNextTask = true;
+    const submitted = await fetch(
+      `${extractors[0]!.baseUrl}/tasks`,
+      authed({
+        method: 'POST',
+        body: form({ schema: JSON.stringify({ rated_current: '', protection_class: '' }) }, pdf, 'gadget.pdf'),
+      }),
+    );
+    expect(submitted.status).toBe(202);
+    const { task_id: id } = (await submitted.json()) as { task_id: string };
+    killedTaskId = id;
+    // the task's first LLM request is left unanswered: the replica running it is mid-task (indexed, extracting)
+    await poll(
+      async () => conversations(),
+      (n) => n > before,
+      'the first LLM request of the task',
+    );
+    const firstJob = await observer.queue(extractionTaskQueue).getJob(extractionTaskJobId(id, 0));
+    expect(firstJob).toMatchObject({ status: 'running' });
+    const victim = extractors.find((e) => String(e.child.pid) === firstJob?.worker?.split(':').pop());
+    if (!victim) throw new Error(`no extraction-api replica runs the task (worker ${firstJob?.worker})`);
+    const exited = new Promise((r) => victim.child.once('exit', r));
+    victim.child.kill('SIGKILL');
+    await exited;
+    const survivor = extractors.find((e) => e !== victim)!;
+    extractors = [survivor];
+
+    // the queue delivers the dead worker's job again (its lock expires); the survivor re-claims the task
+    const task = await poll(
+      async () =>
+        (await (await fetch(`${survivor.baseUrl}/tasks/${id}`, authed())).json()) as {
+          status: string;
+          attempts: number;
+          error: unknown;
+        },
+      (t) => t.status === 'succeeded' || t.status === 'failed',
+      'the interrupted extraction task',
+    );
+    expect(task).toMatchObject({ status: 'succeeded', attempts: 2, error: null });
+    const result = (await (await fetch(`${survivor.baseUrl}/tasks/${id}/result`, authed())).json()) as {
+      data: Record<string, unknown>;
+    };
+    expect(result.data).toMatchObject({ original_file: 'gadget.pdf', rated_current: '2.5A', protection_class: 'IP54' });
+    // nothing duplicated: one conversation per attempt (the hung one and the survivor's), one job, the task listed once
+    expect(conversations()).toBe(before + 2);
+    const job = await observer.queue(extractionTaskQueue).getJob(extractionTaskJobId(id, 0));
+    expect(job).toMatchObject({ status: 'succeeded' });
+    expect(job?.worker?.split(':').pop()).toBe(String(survivor.child.pid));
+    expect(await observer.queue(extractionTaskQueue).getJob(extractionTaskJobId(id, 1))).toBeUndefined();
+    const listed = (await (await fetch(`${survivor.baseUrl}/tasks?limit=100`, authed())).json()) as {
+      tasks: Array<{ task_id: string }>;
+    };
+    expect(listed.tasks.filter((t) => t.task_id === id)).toHaveLength(1);
   }, 300_000);
 
   it('completes a job on the other converter when the one running it is killed mid-job', async () => {
@@ -332,6 +416,15 @@ describe('distributed mode: every app its own process on one Redis', () => {
     await redis.stop();
     redis = await startRedis({ port: redis.port, persistDir: redisDir });
     for (const file of files) expect(await jobOf(file)).toMatchObject({ status: 'queued' });
+    // the extraction tasks (records and results) are in Redis too: still there, read through the surviving replica
+    const [extractor] = extractors;
+    const task = (await (await fetch(`${extractor!.baseUrl}/tasks/${killedTaskId}`, authed())).json()) as object;
+    expect(task).toMatchObject({ status: 'succeeded', attempts: 2 });
+    const kept = await fetch(`${extractor!.baseUrl}/tasks/${killedTaskId}/result`, authed());
+    expect(((await kept.json()) as { data: object }).data).toMatchObject({ rated_current: '2.5A' });
+    expect(await observer.queue(extractionTaskQueue).getJob(extractionTaskJobId(killedTaskId, 0))).toMatchObject({
+      status: 'succeeded',
+    });
 
     converters = [await startConverter()];
     const results = await Promise.all(ingesting);

@@ -12,7 +12,8 @@ export const LECTERN_VERSION: string = (createRequire(import.meta.url)('../../..
 /**
  * Where a network user gets this program's source (AGPL-3.0 §13): `LECTERN_SOURCE_URL` (an operator running a
  * modified copy points it at theirs), else the root package.json's `repository` URL; undefined when neither is set.
- * The HTTP services send it as a `Link: <url>; rel="source"` header on every answer and name it in their ready line.
+ * Unset (the project has no public repository URL), the services serve their own source at `GET /source`
+ * (libs/transport/src/source.route.ts), which their `Link: <url>; rel="source"` headers and ready line then name.
  */
 export const sourceUrl = (env: Record<string, string | undefined> = process.env): string | undefined => {
   const fromEnv = env['LECTERN_SOURCE_URL']?.trim();

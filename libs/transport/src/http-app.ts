@@ -10,13 +10,13 @@ import {
   type LecternScope,
   type OAuthSettings,
 } from '@lectern/auth';
-import { sourceUrl } from '@lectern/runtime';
 import cors from '@fastify/cors';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { InflightWork } from './inflight.js';
 import { ServiceMetrics } from './metrics.js';
 import { OPENAPI_PATHS, registerOpenApi } from './openapi.js';
+import { SOURCE_PATH, registerSourceRoute, sourceLink } from './source.route.js';
 import { PROBE_PATHS, registerProbes, type DependencyCheck } from './health.js';
 import { MCP_PATHS, createSiteGuard, isConfiguredOrigin, type OriginPolicy } from './origin-guard.js';
 
@@ -75,14 +75,11 @@ export const createHttpApp = (options: HttpAppOptions): FastifyInstance => {
     forceCloseConnections: 'idle',
   });
   app.decorate('metrics', metrics);
-  // AGPL-3.0 §13: every answer says where this program's source is (LECTERN_SOURCE_URL, else package.json's repository)
-  const source = sourceUrl();
-  if (source) {
-    const link = `<${source}>; rel="source"`;
-    app.addHook('onRequest', async (_request, reply) => {
-      reply.header('link', link);
-    });
-  }
+  // AGPL-3.0 §13: every answer says where this program's source is (LECTERN_SOURCE_URL, else GET /source here)
+  const link = `<${sourceLink()}>; rel="source"`;
+  app.addHook('onRequest', async (_request, reply) => {
+    reply.header('link', link);
+  });
   // In-flight tool calls and REST requests (request-signal.ts): on close, once fastify refuses new requests (503),
   // their signals are aborted with `shutting_down` so the work stops at its next boundary; registered before any
   // other preClose hook (the MCP streams close after their calls have answered).
@@ -153,7 +150,7 @@ export const createHttpApp = (options: HttpAppOptions): FastifyInstance => {
   const metricsToken = options.metricsToken?.trim() || undefined;
   // With a metrics token, `/metrics` is checked by its own route (below), which takes that token or the key.
   const open = {
-    exemptPaths: [...PROBE_PATHS, docs.json, docs.page, ...(metricsToken ? ['/metrics'] : [])],
+    exemptPaths: [...PROBE_PATHS, SOURCE_PATH, docs.json, docs.page, ...(metricsToken ? ['/metrics'] : [])],
     exemptRoutePrefixes: [`${docs.page}/`],
   };
   if (options.oauth) {
@@ -181,6 +178,7 @@ export const createHttpApp = (options: HttpAppOptions): FastifyInstance => {
   // In a plugin registered after the OpenAPI one, so that the document lists them.
   app.register(async (scope) => {
     registerProbes(scope, options.dependencies ?? []);
+    registerSourceRoute(scope);
     scope.get(
       '/metrics',
       {

@@ -10,6 +10,7 @@ import type { McpCompletions, McpPrompt } from './mcp-prompts.js';
 import type { McpResourceProvider } from './mcp-resources.js';
 import type { ToolDeadlines } from './tool-deadline.js';
 import type { ToolRegistration } from './tool-registration.js';
+import { SOURCE_PATH, sourceLink } from './source.route.js';
 
 export interface MountMcpOptions {
   name: string;
@@ -44,6 +45,11 @@ export const mcpMessageScope = (body: unknown, scopes: ReadonlyMap<string, Lecte
   return needed;
 };
 
+const sourceNote = (): string => {
+  const link = sourceLink();
+  return `Source code (AGPL-3.0-or-later): ${link === SOURCE_PATH ? 'GET /source on this server (a .tar.gz)' : link}`;
+};
+
 /**
  * Mount one MCP server on both transports of specs 000/001 FR-009: Streamable HTTP at `/mcp`
  * and the legacy SSE transport at `GET /sse` + `POST /messages/`, each behind the Host/Origin guard that
@@ -55,7 +61,8 @@ export const mountMcp = (app: FastifyInstance, options: MountMcpOptions): (() =>
   const makeServer = createMcpServerFactory({
     name: options.name,
     version: options.version,
-    ...(options.instructions ? { instructions: options.instructions } : {}),
+    // AGPL-3.0 §13: the MCP client's user is told where the source is too (source.route.ts)
+    instructions: [options.instructions, sourceNote()].filter(Boolean).join('\n\n'),
     tools: options.tools,
     log: app.log as unknown as Logger,
     metrics: app.metrics,

@@ -34,7 +34,7 @@ export const announceReady = (app: FastifyInstance, log: Logger, facts: ReadyFac
     `auth ${facts.auth ? 'on' : 'off'}`,
     ...details,
     // AGPL-3.0 §13: where a network user gets the source
-    `source ${sourceUrl() ?? 'not set (LECTERN_SOURCE_URL)'}`,
+    `source ${sourceUrl() ?? `${url}/source`}`,
   ].join(' | ');
   if (!facts.auth && !isLoopbackHost(facts.host)) {
     log.warn(
