@@ -45,3 +45,5 @@ export * from './agent-script.js';
 export { EVIL_ORIGIN, runCrossSite } from './cross-site.js';
 export type { CrossSiteResult } from './cross-site.js';
 export * from './business-docs.js';
+export { TEST_MODEL_DIMENSION, TEST_MODEL_ID, testModelDir, testModelEnv, withTestModel } from './test-model.js';
+export type { TestModelEnv } from './test-model.js';
