@@ -15,6 +15,7 @@ import {
   numberedPdfFile,
   silentLogger,
   spawnService,
+  testModelEnv,
   startFakeLlm,
   startRedis,
   toolText,
@@ -108,6 +109,7 @@ describe('distributed mode: every app its own process on one Redis', () => {
     );
     llm = await startFakeLlm((body) => replies(body));
     env = {
+      ...testModelEnv(),
       REDIS_URL: redis.url,
       DATA_DIR: dataDir,
       DOCUMENT_ROOTS: fixturesDir(),
