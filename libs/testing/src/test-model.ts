@@ -6,10 +6,8 @@ import { TEST_MODEL_DIMENSION, TEST_MODEL_ID, testModelDir } from './test-model-
 export { TEST_MODEL_DIMENSION, TEST_MODEL_ID, testModelDir };
 
 /** The variables that make a service (in-process config or spawned process) embed with the test model. */
-export interface TestModelEnv {
-  EMBEDDING_MODEL: string;
-  EMBEDDING_MODEL_DIR: string;
-}
+// a type, not an interface, so that it is assignable to a service's `Record<string, string>` environment
+export type TestModelEnv = Record<'EMBEDDING_MODEL' | 'EMBEDDING_MODEL_DIR', string>;
 
 /** `EMBEDDING_MODEL` and `EMBEDDING_MODEL_DIR` for the test model: spread into a service's env. */
 export const testModelEnv = (): TestModelEnv => ({
