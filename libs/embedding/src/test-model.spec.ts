@@ -5,7 +5,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { TEST_MODEL_DIMENSION, TEST_MODEL_ID, testModelDir, testModelEnv } from '@lectern/testing';
+import { TEST_MODEL_DIMENSION, TEST_MODEL_ID, testModelDir, testModelEnv, withTestModel } from '@lectern/testing';
 import { POTION_MODEL_ID, findModel } from './model-registry.js';
 import { resolveEmbedder } from './resolve-embedder.js';
 import type { Embedder } from './embedder.js';
@@ -66,5 +66,15 @@ describe('the generated test model (plain tier)', () => {
     expect(testModelDir()).toBe(dir);
     const config = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')) as Record<string, unknown>;
     expect(config).toMatchObject({ model_type: 'model2vec', hidden_dim: TEST_MODEL_DIMENSION, normalize: true });
+  });
+});
+
+describe('withTestModel (a whole spec file on the test model)', () => {
+  const before = process.env['EMBEDDING_MODEL'];
+  withTestModel();
+  it('sets EMBEDDING_MODEL and EMBEDDING_MODEL_DIR for the services the file starts', () => {
+    expect(process.env['EMBEDDING_MODEL']).toBe(TEST_MODEL_ID);
+    expect(process.env['EMBEDDING_MODEL_DIR']).toBe(testModelDir());
+    expect(before).not.toBe(TEST_MODEL_ID);
   });
 });
