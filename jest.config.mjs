@@ -86,8 +86,13 @@ export const jestConfig = (tier) => {
     // No forceExit: every suite closes what it opens (servers, Redis connections, worker pools), and a suite
     // that leaks a handle shows up as a hanging run instead of being hidden.
     forceExit: false,
-    // each tier's: the services compiled once for the suites that spawn them; the corpus tier also checks ../shared
+    // each tier's: the services compiled once for the suites that spawn them; the plain tier also generates the
+    // test embedding model, the corpus tier checks ../shared
     globalSetup: join(process.cwd(), 'tools', 'jest', `${tier}-tier.global-setup.mjs`),
+    // the plain tier's also removes the generated test embedding model (libs/testing test-model-files.mjs)
+    ...(tier === 'plain'
+      ? { globalTeardown: join(process.cwd(), 'tools', 'jest', 'plain-tier.global-teardown.mjs') }
+      : {}),
   };
 };
 

@@ -11,6 +11,7 @@ import {
   silentLogger,
   spawnService,
   startRedis,
+  testModelEnv,
   type SpawnedService,
   type TestRedis,
 } from '@lectern/testing';
@@ -26,6 +27,12 @@ interface CheckReport {
 }
 
 const FILES = 6;
+/**
+ * Pages of each report; the last (ingested last: files are taken in name order) is long, so that the run is still
+ * converting it when the first reports are seen stored — the test model embeds in microseconds, so without it the
+ * whole run could finish between two looks and leave nothing to kill.
+ */
+const pagesOf = (d: number): number => (d === FILES - 1 ? 40 : 3);
 
 /**
  * Issue 24: `kill -9` of a spec 004 `lectern ingest` mid-run (observed mid-way: some of the directory's documents in
@@ -52,7 +59,7 @@ describe.each([
       writeFileSync(
         join(docs, `report-${d}.pdf`),
         makeTextPdf(
-          Array.from({ length: 3 }, (_, p) => [
+          Array.from({ length: pagesOf(d) }, (_, p) => [
             `# Report ${d} part ${p + 1}`,
             ...Array.from(
               { length: 14 },
@@ -61,7 +68,7 @@ describe.each([
           ]),
         ),
       );
-    env = { DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
+    env = { ...testModelEnv(), DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
     if (distributed) {
       redis = await startRedis();
       env['REDIS_URL'] = redis.url;

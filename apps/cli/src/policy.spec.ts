@@ -8,7 +8,7 @@ import { policyCollection } from '@lectern/documents';
 import { ingestDocument } from '@lectern/document-store';
 import { createPlatform } from '@lectern/platform';
 import { removePolicyRevision } from '@lectern/policy-kb';
-import { makePolicyPdf, numberedPdfFile, repoRoot, silentLogger } from '@lectern/testing';
+import { makePolicyPdf, numberedPdfFile, repoRoot, silentLogger, testModelEnv } from '@lectern/testing';
 import { openDocumentStore } from './cli.testkit.js';
 
 /*
@@ -39,7 +39,7 @@ describe('lectern policy (real binary)', () => {
     writeFileSync(join(seedDir, 'nppf', 'NPPF_December_2024.pdf'), makePolicyPdf('framework'));
     writeFileSync(join(seedDir, 'LTN-1-20 cycle design.pdf'), makePolicyPdf('cycling'));
     writeFileSync(join(seedDir, 'unrelated.pdf'), makePolicyPdf('unrelated'));
-    env = { DATA_DIR: dataDir, LOG_LEVEL: 'silent' };
+    env = { ...testModelEnv(), DATA_DIR: dataDir, LOG_LEVEL: 'silent' };
   });
   afterAll(async () => {
     await rm(dataDir, { recursive: true, force: true });

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { createProject, CLIENT_CHUNKING } from '@lectern/document-store';
 import { documentStoreDeps } from '@lectern/document-store';
 import { createPlatform, type Platform } from '@lectern/platform';
-import { makeTextPdf, silentLogger } from '@lectern/testing';
+import { TEST_MODEL_ID, makeTextPdf, silentLogger, testModelDir, testModelEnv } from '@lectern/testing';
 import { lectern } from './lectern-binary.testkit.js';
 
 const json = <T>(s: string): T => JSON.parse(s) as T;
@@ -38,7 +38,7 @@ interface Found {
 /** The document store's services over a test's data directory (for setting up what the binary then reads). */
 const storeDeps = (platform: Platform, dataDir: string) =>
   documentStoreDeps(platform, {
-    embedding: { model: 'auto' },
+    embedding: { model: TEST_MODEL_ID, modelDir: testModelDir() },
     roots: [dataDir],
     defaultProject: 'application_docs',
     enableOcr: false,
@@ -123,7 +123,7 @@ describe('lectern project commands (spec 004) through the real binary', () => {
         { not: 'an item' },
       ]),
     );
-    env = { DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
+    env = { ...testModelEnv(), DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
   });
   afterAll(() => {
     rmSync(dataDir, { recursive: true, force: true });

@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { numberedPdfFile } from '@lectern/testing';
+import { numberedPdfFile, testModelEnv } from '@lectern/testing';
 import { startDocumentStore, type RunningDocumentStore } from './document-store.testkit.js';
 
 // Issue 24: a real small filesystem filling mid-ingest. The vector store (CHROMA_PERSIST_DIR) lives on a tmpfs of
@@ -33,7 +33,7 @@ beforeAll(async () => {
       `disk-full test: could not mount a tmpfs at ${mountDir} (needs root, as in CI): ${(error as Error).message}`,
     );
   }
-  ds = await startDocumentStore({ CHROMA_PERSIST_DIR: join(mountDir, 'vectors') });
+  ds = await startDocumentStore({ ...testModelEnv(), CHROMA_PERSIST_DIR: join(mountDir, 'vectors') });
 }, 120_000);
 
 afterAll(async () => {

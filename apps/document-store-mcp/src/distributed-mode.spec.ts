@@ -21,6 +21,7 @@ import {
   numberedPdfFile,
   silentLogger,
   spawnService,
+  testModelEnv,
   startFakeLlm,
   startRedis,
   toolText,
@@ -136,6 +137,7 @@ describe('distributed mode: every app its own process on one Redis', () => {
       return replies(body);
     });
     env = {
+      ...testModelEnv(),
       REDIS_URL: redis.url,
       DATA_DIR: dataDir,
       DOCUMENT_ROOTS: fixturesDir(),

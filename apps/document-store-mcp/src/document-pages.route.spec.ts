@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fixtureFile, makeTextPdf } from '@lectern/testing';
+import { fixtureFile, makeTextPdf, testModelEnv } from '@lectern/testing';
 import { startDocumentStore, type RunningDocumentStore } from './document-store.testkit.js';
 
 const TOKEN = 'pages-test-token';
@@ -19,7 +19,7 @@ describe('GET /api/documents/{document_id}/pages/{page}.png and …/quads', () =
   let goneId: string;
 
   beforeAll(async () => {
-    ds = await startDocumentStore({ MCP_API_KEY: TOKEN });
+    ds = await startDocumentStore({ ...testModelEnv(), MCP_API_KEY: TOKEN });
     const ingested = await ds.call('ingest_document', {
       file_path: fixtureFile('pages-route.pdf', PDF),
       application_ref: 'PAGES/1',

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 import { checkConsistency, documentStoreReader, resolveProject } from '@lectern/document-store';
 import { createPlatform } from '@lectern/platform';
-import { fixturesDir, numberedPdfFile, silentLogger, toolText, killScenario } from '@lectern/testing';
+import { fixturesDir, numberedPdfFile, silentLogger, testModelEnv, toolText, killScenario } from '@lectern/testing';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ProgressNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 
@@ -26,6 +26,7 @@ describe.each([
     prefix: 'lectern-docstore-kill-',
     distributed,
     env: (dataDir) => ({
+      ...testModelEnv(),
       DATA_DIR: dataDir,
       DOCUMENT_ROOTS: fixturesDir(),
       LOG_LEVEL: 'info',

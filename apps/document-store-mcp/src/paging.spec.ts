@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-import { makeNumberedPdf, makeTextPdf, fixtureFile } from '@lectern/testing';
+import { makeNumberedPdf, makeTextPdf, fixtureFile, testModelEnv } from '@lectern/testing';
 import { startDocumentStore, type RunningDocumentStore } from './document-store.testkit.js';
 
 interface TextAnswer {
@@ -22,7 +22,7 @@ describe('tools get_document_text and list_ingested_documents: paging', () => {
   let ds: RunningDocumentStore;
   let longId: string;
   beforeAll(async () => {
-    ds = await startDocumentStore();
+    ds = await startDocumentStore(testModelEnv());
     const long = await ds.call('ingest_document', {
       file_path: fixtureFile('long-report.pdf', makeNumberedPdf(30)),
       application_ref: 'PAGING/1',

@@ -3,7 +3,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { handmadePdf } from '@lectern/testing';
+import { handmadePdf, testModelEnv } from '@lectern/testing';
 import { startDocumentStore, type RunningDocumentStore } from './document-store.testkit.js';
 
 /**
@@ -43,7 +43,7 @@ describe('ingest_document racing a path swapper', () => {
   let swapper: ChildProcess | undefined;
 
   beforeAll(async () => {
-    ds = await startDocumentStore({ INGEST_TIMEOUT_S: '60' });
+    ds = await startDocumentStore({ ...testModelEnv(), INGEST_TIMEOUT_S: '60' });
     // the testkit's roots are its DATA_DIR and the corpora: a folder in DATA_DIR is inside, a new temp dir is not
     root = join(ds.dataDir, 'incoming');
     mkdirSync(root);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 import { conversionJobId } from '@lectern/contracts';
 import { createPlatform, type ConversionService, type Platform } from '@lectern/platform';
-import { numberedPdfFile, silentLogger, startRedis, type TestRedis } from '@lectern/testing';
+import { numberedPdfFile, silentLogger, startRedis, testModelEnv, type TestRedis } from '@lectern/testing';
 import { sha256File } from '@lectern/documents';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -25,7 +25,7 @@ describe('ingest_document with REDIS_URL (conversion through the queue)', () => 
 
   beforeAll(async () => {
     redis = await startRedis();
-    ds = await startDocumentStore({ REDIS_URL: redis.url });
+    ds = await startDocumentStore({ ...testModelEnv(), REDIS_URL: redis.url });
     // A converter worker as the converter app composes it: same Redis, a DATA_DIR of its own.
     converterDir = mkdtempSync(join(tmpdir(), 'lectern-converter-'));
     converterPlatform = createPlatform({ dataDir: converterDir, log: silentLogger(), redisUrl: redis.url });

@@ -5,7 +5,7 @@ import {
   registryCollection,
   resolveProject,
 } from '@lectern/document-store';
-import { numberedPdfFile, silentLogger } from '@lectern/testing';
+import { numberedPdfFile, silentLogger, testModelEnv } from '@lectern/testing';
 import { startDocumentStore, type RunningDocumentStore } from './document-store.testkit.js';
 
 /**
@@ -17,7 +17,7 @@ import { startDocumentStore, type RunningDocumentStore } from './document-store.
 describe('document store recovery at start', () => {
   let ds: RunningDocumentStore;
   beforeAll(async () => {
-    ds = await startDocumentStore();
+    ds = await startDocumentStore(testModelEnv());
   }, 60_000);
   afterAll(async () => ds?.stop());
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 import { documentResources } from '@lectern/document-store';
-import { fixtureFile, makeNumberedPdf, makeTextPdf } from '@lectern/testing';
+import { fixtureFile, makeNumberedPdf, makeTextPdf, testModelEnv } from '@lectern/testing';
 import { startDocumentStore, type RunningDocumentStore } from './document-store.testkit.js';
 
 /** Issue 30: documents as MCP resources, through a real MCP client (Streamable HTTP) on a real document-store-mcp. */
@@ -9,7 +9,7 @@ describe('document-store-mcp resources: lectern://documents/{document_id}', () =
   const ids: string[] = [];
   let longId = '';
   beforeAll(async () => {
-    ds = await startDocumentStore();
+    ds = await startDocumentStore(testModelEnv());
     const files = [
       fixtureFile('resource-long.pdf', makeNumberedPdf(6)),
       fixtureFile('resource-note.pdf', makeTextPdf([['# Site note', 'The site note records the hedgerow survey.']])),

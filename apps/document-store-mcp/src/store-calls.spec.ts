@@ -3,7 +3,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { VectorStore } from '@lectern/vector-store';
-import { connectMcp, fixtureFile, makeTextPdf, listenOnFreePort, silentLogger, toolText } from '@lectern/testing';
+import {
+  connectMcp,
+  fixtureFile,
+  makeTextPdf,
+  listenOnFreePort,
+  silentLogger,
+  testModelEnv,
+  toolText,
+} from '@lectern/testing';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
@@ -57,7 +65,7 @@ describe('search tools: store calls per query (real embedded store behind a coun
 
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'lectern-store-calls-'));
-    const config = loadConfig({ DATA_DIR: dataDir, DOCUMENT_ROOTS: dirname(REPORT) });
+    const config = loadConfig({ ...testModelEnv(), DATA_DIR: dataDir, DOCUMENT_ROOTS: dirname(REPORT) });
     composed = composeDocumentStore(config, silentLogger());
     const deps = { ...composed.documentStore.deps, store: counting(composed.documentStore.deps.store, calls) };
     app = buildApp({ config, logger: silentLogger(), documentStore: deps });

@@ -16,6 +16,9 @@ import {
   silentLogger,
   spawnService,
   startRedis,
+  TEST_MODEL_ID,
+  testModelDir,
+  testModelEnv,
   type SpawnedService,
   type TestRedis,
 } from '@lectern/testing';
@@ -64,7 +67,7 @@ describe.each([
 
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'lectern-store-chunks-kill-'));
-    env = { DATA_DIR: dataDir, LOG_LEVEL: 'info', TOOL_TIMEOUT_S: '15' };
+    env = { ...testModelEnv(), DATA_DIR: dataDir, LOG_LEVEL: 'info', TOOL_TIMEOUT_S: '15' };
     if (distributed) {
       redis = await startRedis();
       env['REDIS_URL'] = redis.url;
@@ -72,7 +75,7 @@ describe.each([
     const platform = createPlatform({ dataDir, log: silentLogger() });
     try {
       const deps = { ...documentStoreReader(platform, { defaultProject: 'application_docs' }) };
-      const embedders = platform.embedders({ model: 'auto' });
+      const embedders = platform.embedders({ model: TEST_MODEL_ID, modelDir: testModelDir() });
       for (const project of ['papers', 'clean'])
         await createProject({ ...deps, embedders }, { project, chunking: CLIENT_CHUNKING });
     } finally {

@@ -2,7 +2,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { policyUploadsDir } from '@lectern/policy-kb';
-import { makePolicyPdf, startRedis, type TestRedis } from '@lectern/testing';
+import { makePolicyPdf, startRedis, testModelEnv, type TestRedis } from '@lectern/testing';
 import { startPolicyKb, type RunningPolicyKb } from './policy-kb.testkit.js';
 
 /*
@@ -43,11 +43,15 @@ describe.each(modes)('admin API, %s', (mode) => {
 
   beforeAll(async () => {
     if (mode !== 'in-process') redis = await startRedis();
-    kb = await startPolicyKb({ MCP_API_KEY: TOKEN, ...(redis ? { REDIS_URL: redis.url } : {}) }, 'streamable-http', {
-      redisPrefix: `admin-${process.pid}`,
-      redisKeyPrefix: `admin-${process.pid}:`,
-      convertHere: true,
-    });
+    kb = await startPolicyKb(
+      { ...testModelEnv(), MCP_API_KEY: TOKEN, ...(redis ? { REDIS_URL: redis.url } : {}) },
+      'streamable-http',
+      {
+        redisPrefix: `admin-${process.pid}`,
+        redisKeyPrefix: `admin-${process.pid}:`,
+        convertHere: true,
+      },
+    );
   }, 60_000);
   afterAll(async () => {
     await kb?.stop();

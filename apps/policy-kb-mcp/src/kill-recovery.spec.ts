@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { policyIngestQueue } from '@lectern/contracts';
 import { createPlatform } from '@lectern/platform';
 import { checkPolicyConsistency, liveIngestRevisions, policyKbReader, policyKbSettings } from '@lectern/policy-kb';
-import { fixtureFile, killAtLine, makePolicyPdf, silentLogger, killScenario } from '@lectern/testing';
+import { fixtureFile, killAtLine, makePolicyPdf, silentLogger, killScenario, testModelEnv } from '@lectern/testing';
 import { loadConfig } from './config.js';
 
 const ENTRY = 'apps/policy-kb-mcp/src/main.ts';
@@ -31,7 +31,7 @@ describe.each([
   const scenario = killScenario({
     prefix: 'lectern-policy-kill-',
     distributed,
-    env: (dataDir) => ({ DATA_DIR: dataDir, DOCUMENT_ROOTS: dataDir, LOG_LEVEL: 'info' }),
+    env: (dataDir) => ({ ...testModelEnv(), DATA_DIR: dataDir, DOCUMENT_ROOTS: dataDir, LOG_LEVEL: 'info' }),
   });
   const { start } = scenario;
 

@@ -2,7 +2,7 @@
 import { isAppError } from '@lectern/contracts';
 import { createPolicyRevision, ingestPolicyRevision, searchPolicy } from '@lectern/policy-kb';
 import { EffectiveDateResolver, addDays, dateInt } from '@lectern/policy-registry';
-import { fixtureFile, makePolicyPdf, seededRandom } from '@lectern/testing';
+import { fixtureFile, makePolicyPdf, seededRandom, testModelEnv } from '@lectern/testing';
 import { startPolicyKb, type RunningPolicyKb } from './policy-kb.testkit.js';
 
 /*
@@ -16,7 +16,7 @@ const file = fixtureFile('property-policy.pdf', makePolicyPdf('property', 1, 2))
 const TRIALS = 12;
 
 beforeAll(async () => {
-  kb = await startPolicyKb();
+  kb = await startPolicyKb(testModelEnv());
 }, 120_000);
 afterAll(async () => {
   await kb?.stop();
