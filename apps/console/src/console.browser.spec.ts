@@ -283,4 +283,44 @@ describe('console in a browser', () => {
       /conversion job convert-[0-9a-f]{64}(?:-[0-9a-f]{12})? failed .*\((?:extraction_failed|file_not_found)\)/,
     );
   }, 180_000);
+
+  it("Bad input: markup typed into a field is shown as text, and a refused policy slug in the service's plain words", async () => {
+    const markup = '<img src="x" onerror="document.title=\'owned\'"><b>bold</b>';
+    // an element made of the typed text: the image, or a <b> holding "bold"
+    const injected = () =>
+      page.$$eval(
+        'img[src="x"], b',
+        (els) =>
+          els.filter((e) => {
+            const el = e as unknown as { tagName: string; innerText: string };
+            return el.tagName === 'IMG' || el.innerText === 'bold';
+          }).length,
+      );
+    await page.goto(`${stack.url}/#/documents`);
+    await fill(page, 'Application reference', markup);
+    await clickButton(page, 'Show documents');
+    // the typed reference comes back on the page as the very characters typed, and no element was made of it
+    await waitForText(page, `Documents of ${markup}`);
+    await waitForText(page, '0 document(s)'); // the service answered: an empty listing, not an error
+    expect(await injected()).toBe(0);
+    expect(await page.title()).not.toBe('owned');
+
+    await page.goto(`${stack.url}/#/policies`);
+    await page.waitForSelector('.policy-list'); // the list has loaded (the page has settled)
+    await page.click('summary');
+    await page.waitForSelector('details[open] form[aria-label="Register a policy"]');
+    await fill(page, 'Source (slug)', markup);
+    await fill(page, 'Title', markup);
+    await clickButton(page, 'Register policy');
+    const alert = await page.waitForSelector('form[aria-label="Register a policy"] [role=alert]', {
+      timeout: 60_000,
+    });
+    const said = await alert!.evaluate((e) => (e as unknown as TextLike).innerText);
+    // what the API answered (400 invalid_arguments, the slug's rule), in its words, not a status code or a stack
+    expect(said).toMatch(/source slugs are UPPER_SNAKE_CASE, e\.g\. "NPPF" or "LTN_1_20".*\(invalid_arguments\)/s);
+    expect(said).not.toMatch(/ZodError|at \w+ \(|\bstack\b|^400$/);
+    expect(await injected()).toBe(0);
+    expect(await visibleText(page)).not.toContain(`${markup} (`); // nothing registered under it
+    expect(await axeViolations(page)).toEqual([]);
+  }, 60_000);
 });
