@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Page } from 'puppeteer-core';
 import {
   axeViolations,
@@ -321,6 +323,53 @@ describe('console in a browser', () => {
     expect(said).not.toMatch(/ZodError|at \w+ \(|\bstack\b|^400$/);
     expect(await injected()).toBe(0);
     expect(await visibleText(page)).not.toContain(`${markup} (`); // nothing registered under it
+    expect(await axeViolations(page)).toEqual([]);
+  }, 60_000);
+
+  it('Search over a spec 002 collection: each result shows its citation (title, chunk) and score', async () => {
+    // chunks stored the spec 002 way (an agent's store_document_chunks), through the console's own proxy
+    const client = new Client({ name: 'console-e2e', version: '0' });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${stack.url}/svc/documents/mcp`), {
+        requestInit: { headers: { authorization: `Bearer ${stack.key}` } },
+      }),
+    );
+    try {
+      const stored = await client.callTool({
+        name: 'store_document_chunks',
+        arguments: {
+          collection: 'ConsoleNotes',
+          chunks: [
+            {
+              text: 'Otters were seen along the canal towpath near the old mill in spring.',
+              source_filename: 'otter-survey.pdf',
+              chunk_index: 0,
+              metadata: { title: 'Otter survey 2024', page_count: 3 },
+            },
+            {
+              text: 'The car park resurfacing is planned for the autumn.',
+              source_filename: 'estates-note.pdf',
+              chunk_index: 4,
+              metadata: { title: 'Estates note' },
+            },
+          ],
+        },
+      });
+      expect(stored.isError).toBeFalsy();
+    } finally {
+      await client.close();
+    }
+    await page.goto(`${stack.url}/#/search`);
+    await fill(page, 'Search for', 'otters on the canal towpath');
+    await page.select('xpath/.//label[contains(., "In")]//select', 'collection');
+    await fill(page, 'Collection (empty: all)', 'ConsoleNotes');
+    await clickButton(page, 'Search');
+    await waitForText(page, /\d+ result\(s\)/);
+    const results = await page.$$eval('.results .result', (items) =>
+      items.map((i) => (i as unknown as TextLike).innerText),
+    );
+    expect(results[0]).toMatch(/^Otter survey 2024, chunk 0\s+of 3 pages · score \d\.\d{3}/);
+    expect(results[0]).toContain('Otters were seen along the canal towpath');
     expect(await axeViolations(page)).toEqual([]);
   }, 60_000);
 });
