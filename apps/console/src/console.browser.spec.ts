@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { repoRoot } from '@lectern/testing';
 import type { Page } from 'puppeteer-core';
 import {
   axeViolations,
@@ -360,11 +364,12 @@ describe('console in a browser', () => {
       await client.close();
     }
     await page.goto(`${stack.url}/#/search`);
+    await page.reload(); // a fresh Search page (an earlier test may have left its results on this one)
     await fill(page, 'Search for', 'otters on the canal towpath');
     await page.select('xpath/.//label[contains(., "In")]//select', 'collection');
     await fill(page, 'Collection (empty: all)', 'ConsoleNotes');
     await clickButton(page, 'Search');
-    await waitForText(page, /\d+ result\(s\)/);
+    await waitForText(page, 'Otter survey 2024, chunk 0');
     const results = await page.$$eval('.results .result', (items) =>
       items.map((i) => (i as unknown as TextLike).innerText),
     );
@@ -372,4 +377,62 @@ describe('console in a browser', () => {
     expect(results[0]).toContain('Otters were seen along the canal towpath');
     expect(await axeViolations(page)).toEqual([]);
   }, 60_000);
+
+  it("Search in a spec 004 project: citation, section path and page span; System names the project's embedding model", async () => {
+    // a project is made by the command line on the same data directory (as an operator would)
+    await promisify(execFile)(
+      process.execPath,
+      [join(repoRoot(), 'apps', 'cli', 'bin', 'lectern.cjs'), 'project', 'create', 'canal-notes'],
+      { env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', DATA_DIR: stack.dataDir } },
+    );
+    const client = new Client({ name: 'console-e2e', version: '0' });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${stack.url}/svc/documents/mcp`), {
+        requestInit: { headers: { authorization: `Bearer ${stack.key}` } },
+      }),
+    );
+    try {
+      const stored = await client.callTool({
+        name: 'store_chunks',
+        arguments: {
+          project: 'canal-notes',
+          chunks: [
+            {
+              doc_id: 'otters2024',
+              text: 'Otters were seen along the canal towpath near the old mill in spring.',
+              chunk_index: 0,
+              page_start: 2,
+              page_end: 3,
+              section_path: ['Results', 'Mammals'],
+              citation: { citekey: 'otters2024', title: 'Otter survey' },
+            },
+          ],
+        },
+      });
+      expect(stored.isError).toBeFalsy();
+    } finally {
+      await client.close();
+    }
+    await page.goto(`${stack.url}/#/search`);
+    await page.reload(); // a fresh Search page (an earlier test may have left its results on this one)
+    await fill(page, 'Search for', 'otters on the canal towpath');
+    await page.select('xpath/.//label[contains(., "In")]//select', 'project');
+    await fill(page, 'Project', 'canal-notes');
+    await clickButton(page, 'Search');
+    await waitForText(page, 'Results › Mammals');
+    const results = await page.$$eval('.results .result', (items) =>
+      items.map((i) => (i as unknown as TextLike).innerText),
+    );
+    expect(results[0]).toContain('otters2024');
+    expect(results[0]).toMatch(/pp\. 2–3 · Results › Mammals · score \d\.\d{3}/);
+    expect(await axeViolations(page)).toEqual([]);
+
+    await page.goto(`${stack.url}/#/system`);
+    await waitForText(page, 'Embedding model of each project');
+    const models = await page.$$eval('xpath/.//table[caption[contains(., "Embedding model")]]//tbody/tr', (rows) =>
+      rows.map((r) => (r as unknown as TextLike).innerText),
+    );
+    expect(models).toContainEqual(expect.stringMatching(/^canal-notes\s+\S+\s+(yes|no)\s+1$/));
+    expect(await axeViolations(page)).toEqual([]);
+  }, 120_000);
 });
