@@ -434,5 +434,32 @@ describe('console in a browser', () => {
     );
     expect(models).toContainEqual(expect.stringMatching(/^canal-notes\s+\S+\s+(yes|no)\s+1$/));
     expect(await axeViolations(page)).toEqual([]);
-  }, 120_000);
+
+    // Documents per project: an upload into the project is listed there, not in the default project
+    await page.goto(`${stack.url}/#/documents`);
+    await page.reload();
+    await fill(page, 'Application reference', REF);
+    await fill(page, 'Project (optional)', 'canal-notes');
+    await clickButton(page, 'Show documents');
+    await waitForText(page, `Documents of ${REF} in project canal-notes`);
+    await waitForText(page, '0 document(s)');
+    await upload(page, 'File to upload', STATEMENT);
+    await clickButton(page, 'Ingest');
+    await waitForText(page, /Ingested \S+: \d+ chunks/, 120_000);
+    await waitForText(page, '1 document(s)');
+    expect(await visibleText(page)).toContain('planning-statement.pdf');
+    expect(await axeViolations(page)).toEqual([]);
+    const link = await page.waitForSelector("xpath/.//tr[contains(., 'planning-statement.pdf')]//a");
+    await link!.click();
+    await page.waitForSelector('.page-frame img[alt^="Page 1 of"]');
+    expect(page.url()).toContain('project=canal-notes');
+    await page.goto(`${stack.url}/#/documents`);
+    await page.reload();
+    await fill(page, 'Application reference', REF);
+    await clickButton(page, 'Show documents');
+    await waitForText(page, /\d+ document\(s\)/);
+    const defaultListing = await visibleText(page);
+    expect(defaultListing).not.toContain('in project');
+    expect(defaultListing).not.toContain('planning-statement.pdf'); // deleted there by the Documents test
+  }, 240_000);
 });
