@@ -1,4 +1,10 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { repoRoot } from '@lectern/testing';
 import type { Page } from 'puppeteer-core';
 import {
   axeViolations,
@@ -283,4 +289,177 @@ describe('console in a browser', () => {
       /conversion job convert-[0-9a-f]{64}(?:-[0-9a-f]{12})? failed .*\((?:extraction_failed|file_not_found)\)/,
     );
   }, 180_000);
+
+  it("Bad input: markup typed into a field is shown as text, and a refused policy slug in the service's plain words", async () => {
+    const markup = '<img src="x" onerror="document.title=\'owned\'"><b>bold</b>';
+    // an element made of the typed text: the image, or a <b> holding "bold"
+    const injected = () =>
+      page.$$eval(
+        'img[src="x"], b',
+        (els) =>
+          els.filter((e) => {
+            const el = e as unknown as { tagName: string; innerText: string };
+            return el.tagName === 'IMG' || el.innerText === 'bold';
+          }).length,
+      );
+    await page.goto(`${stack.url}/#/documents`);
+    await fill(page, 'Application reference', markup);
+    await clickButton(page, 'Show documents');
+    // the typed reference comes back on the page as the very characters typed, and no element was made of it
+    await waitForText(page, `Documents of ${markup}`);
+    await waitForText(page, '0 document(s)'); // the service answered: an empty listing, not an error
+    expect(await injected()).toBe(0);
+    expect(await page.title()).not.toBe('owned');
+
+    await page.goto(`${stack.url}/#/policies`);
+    await page.waitForSelector('.policy-list'); // the list has loaded (the page has settled)
+    await page.click('summary');
+    await page.waitForSelector('details[open] form[aria-label="Register a policy"]');
+    await fill(page, 'Source (slug)', markup);
+    await fill(page, 'Title', markup);
+    await clickButton(page, 'Register policy');
+    const alert = await page.waitForSelector('form[aria-label="Register a policy"] [role=alert]', {
+      timeout: 60_000,
+    });
+    const said = await alert!.evaluate((e) => (e as unknown as TextLike).innerText);
+    // what the API answered (400 invalid_arguments, the slug's rule), in its words, not a status code or a stack
+    expect(said).toMatch(/source slugs are UPPER_SNAKE_CASE, e\.g\. "NPPF" or "LTN_1_20".*\(invalid_arguments\)/s);
+    expect(said).not.toMatch(/ZodError|at \w+ \(|\bstack\b|^400$/);
+    expect(await injected()).toBe(0);
+    expect(await visibleText(page)).not.toContain(`${markup} (`); // nothing registered under it
+    expect(await axeViolations(page)).toEqual([]);
+  }, 60_000);
+
+  it('Search over a spec 002 collection: each result shows its citation (title, chunk) and score', async () => {
+    // chunks stored the spec 002 way (an agent's store_document_chunks), through the console's own proxy
+    const client = new Client({ name: 'console-e2e', version: '0' });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${stack.url}/svc/documents/mcp`), {
+        requestInit: { headers: { authorization: `Bearer ${stack.key}` } },
+      }),
+    );
+    try {
+      const stored = await client.callTool({
+        name: 'store_document_chunks',
+        arguments: {
+          collection: 'ConsoleNotes',
+          chunks: [
+            {
+              text: 'Otters were seen along the canal towpath near the old mill in spring.',
+              source_filename: 'otter-survey.pdf',
+              chunk_index: 0,
+              metadata: { title: 'Otter survey 2024', page_count: 3 },
+            },
+            {
+              text: 'The car park resurfacing is planned for the autumn.',
+              source_filename: 'estates-note.pdf',
+              chunk_index: 4,
+              metadata: { title: 'Estates note' },
+            },
+          ],
+        },
+      });
+      expect(stored.isError).toBeFalsy();
+    } finally {
+      await client.close();
+    }
+    await page.goto(`${stack.url}/#/search`);
+    await page.reload(); // a fresh Search page (an earlier test may have left its results on this one)
+    await fill(page, 'Search for', 'otters on the canal towpath');
+    await page.select('xpath/.//label[contains(., "In")]//select', 'collection');
+    await fill(page, 'Collection (empty: all)', 'ConsoleNotes');
+    await clickButton(page, 'Search');
+    await waitForText(page, 'Otter survey 2024, chunk 0');
+    const results = await page.$$eval('.results .result', (items) =>
+      items.map((i) => (i as unknown as TextLike).innerText),
+    );
+    expect(results[0]).toMatch(/^Otter survey 2024, chunk 0\s+of 3 pages · score \d\.\d{3}/);
+    expect(results[0]).toContain('Otters were seen along the canal towpath');
+    expect(await axeViolations(page)).toEqual([]);
+  }, 60_000);
+
+  it("Search in a spec 004 project: citation, section path and page span; System names the project's embedding model", async () => {
+    // a project is made by the command line on the same data directory (as an operator would)
+    await promisify(execFile)(
+      process.execPath,
+      [join(repoRoot(), 'apps', 'cli', 'bin', 'lectern.cjs'), 'project', 'create', 'canal-notes'],
+      { env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', DATA_DIR: stack.dataDir } },
+    );
+    const client = new Client({ name: 'console-e2e', version: '0' });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${stack.url}/svc/documents/mcp`), {
+        requestInit: { headers: { authorization: `Bearer ${stack.key}` } },
+      }),
+    );
+    try {
+      const stored = await client.callTool({
+        name: 'store_chunks',
+        arguments: {
+          project: 'canal-notes',
+          chunks: [
+            {
+              doc_id: 'otters2024',
+              text: 'Otters were seen along the canal towpath near the old mill in spring.',
+              chunk_index: 0,
+              page_start: 2,
+              page_end: 3,
+              section_path: ['Results', 'Mammals'],
+              citation: { citekey: 'otters2024', title: 'Otter survey' },
+            },
+          ],
+        },
+      });
+      expect(stored.isError).toBeFalsy();
+    } finally {
+      await client.close();
+    }
+    await page.goto(`${stack.url}/#/search`);
+    await page.reload(); // a fresh Search page (an earlier test may have left its results on this one)
+    await fill(page, 'Search for', 'otters on the canal towpath');
+    await page.select('xpath/.//label[contains(., "In")]//select', 'project');
+    await fill(page, 'Project', 'canal-notes');
+    await clickButton(page, 'Search');
+    await waitForText(page, 'Results › Mammals');
+    const results = await page.$$eval('.results .result', (items) =>
+      items.map((i) => (i as unknown as TextLike).innerText),
+    );
+    expect(results[0]).toContain('otters2024');
+    expect(results[0]).toMatch(/pp\. 2–3 · Results › Mammals · score \d\.\d{3}/);
+    expect(await axeViolations(page)).toEqual([]);
+
+    await page.goto(`${stack.url}/#/system`);
+    await waitForText(page, 'Embedding model of each project');
+    const models = await page.$$eval('xpath/.//table[caption[contains(., "Embedding model")]]//tbody/tr', (rows) =>
+      rows.map((r) => (r as unknown as TextLike).innerText),
+    );
+    expect(models).toContainEqual(expect.stringMatching(/^canal-notes\s+\S+\s+(yes|no)\s+1$/));
+    expect(await axeViolations(page)).toEqual([]);
+
+    // Documents per project: an upload into the project is listed there, not in the default project
+    await page.goto(`${stack.url}/#/documents`);
+    await page.reload();
+    await fill(page, 'Application reference', REF);
+    await fill(page, 'Project (optional)', 'canal-notes');
+    await clickButton(page, 'Show documents');
+    await waitForText(page, `Documents of ${REF} in project canal-notes`);
+    await waitForText(page, '0 document(s)');
+    await upload(page, 'File to upload', STATEMENT);
+    await clickButton(page, 'Ingest');
+    await waitForText(page, /Ingested \S+: \d+ chunks/, 120_000);
+    await waitForText(page, '1 document(s)');
+    expect(await visibleText(page)).toContain('planning-statement.pdf');
+    expect(await axeViolations(page)).toEqual([]);
+    const link = await page.waitForSelector("xpath/.//tr[contains(., 'planning-statement.pdf')]//a");
+    await link!.click();
+    await page.waitForSelector('.page-frame img[alt^="Page 1 of"]');
+    expect(page.url()).toContain('project=canal-notes');
+    await page.goto(`${stack.url}/#/documents`);
+    await page.reload();
+    await fill(page, 'Application reference', REF);
+    await clickButton(page, 'Show documents');
+    await waitForText(page, /\d+ document\(s\)/);
+    const defaultListing = await visibleText(page);
+    expect(defaultListing).not.toContain('in project');
+    expect(defaultListing).not.toContain('planning-statement.pdf'); // deleted there by the Documents test
+  }, 240_000);
 });

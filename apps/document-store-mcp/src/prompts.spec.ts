@@ -164,7 +164,7 @@ describe('document-store-mcp over stdio and with the MCP Inspector CLI', () => {
     }
   }, 120_000);
 
-  it('the Inspector CLI lists and gets the prompts (Streamable HTTP; stdio too) and lists the documents', async () => {
+  it('the Inspector CLI lists and gets the prompts, and lists and reads the document resource, over Streamable HTTP and stdio', async () => {
     const args = ['--prompt-name', 'review_application', '--prompt-args', 'application_ref=25/01178/REM'];
     const listed = (await runInspectorCli([`${ds.baseUrl}/mcp`], 'prompts/list')) as {
       prompts: Array<{ name: string }>;
@@ -179,10 +179,16 @@ describe('document-store-mcp over stdio and with the MCP Inspector CLI', () => {
         args: [...args, 'validation_date=2024-03-01'],
       })) as GetPromptResult;
       expectReal(got, REVIEW_TOOLS);
+      const uri = `lectern://documents/${documentId}`;
+      const resources = (await runInspectorCli(target, 'resources/list', { env: targetEnv })) as {
+        resources: Array<{ uri: string }>;
+      };
+      expect(resources.resources.map((r) => r.uri)).toEqual([uri]);
+      const read = (await runInspectorCli(target, 'resources/read', { env: targetEnv, args: ['--uri', uri] })) as {
+        contents: Array<{ uri: string; text?: string }>;
+      };
+      expect(read.contents.map((c) => c.uri)).toContain(uri);
+      expect(read.contents[1]?.text).toContain('hedgerow survey');
     }
-    const resources = (await runInspectorCli([`${ds.baseUrl}/mcp`], 'resources/list')) as {
-      resources: Array<{ uri: string }>;
-    };
-    expect(resources.resources.map((r) => r.uri)).toEqual([`lectern://documents/${documentId}`]);
   }, 240_000);
 });

@@ -175,6 +175,22 @@ describe.each(modes)('admin API, %s', (mode) => {
     expect(await kb.deps.store.count(kb.deps.collection, { revision_id: 'rev_next' })).toBe(0);
   });
 
+  it('an unknown revision is 404 revision_not_found; a revision id outside the pattern is 400, before any read', async () => {
+    const unknown = await api('/api/policies/LOCAL_PLAN/revisions/rev_LOCAL_PLAN_1999_01', { method: 'DELETE' });
+    expect(unknown.status).toBe(404);
+    expect(await json(unknown)).toMatchObject({ error: { code: 'revision_not_found' } });
+    expect((await api('/api/policies/LOCAL_PLAN/revisions/rev_LOCAL_PLAN_1999_01')).status).toBe(404);
+    for (const bad of ['..%2F..%2Fetc', '__', 'rev__x', '.hidden', 'rev%3Ax']) {
+      for (const method of ['GET', 'DELETE']) {
+        const r = await api(`/api/policies/LOCAL_PLAN/revisions/${bad}`, { method });
+        expect([bad, method, r.status]).toEqual([bad, method, 400]);
+        const body = await json(r);
+        expect(body).toMatchObject({ error: { code: 'invalid_arguments' } });
+        expect(JSON.stringify(body)).toMatch(/revision_id/);
+      }
+    }
+  });
+
   it('guards /api with the token and serves its OpenAPI document at /api/docs without one', async () => {
     expect((await fetch(`${kb.baseUrl}/api/policies`)).status).toBe(401);
     expect((await fetch(`${kb.baseUrl}/api/docs`)).status).toBe(200);

@@ -47,7 +47,14 @@ export type { CrossSiteResult } from './cross-site.js';
 export * from './business-docs.js';
 export { promptToolCalls, runInspectorCli, unknownToolNames } from './mcp-prompt-checks.js';
 export type { NamedToolCall } from './mcp-prompt-checks.js';
-export { ALL_LECTERN_SCOPES, idpClientCredentials, idpClientSecret, idpSigningKey, startOidcIdp } from './oidc-idp.js';
+export {
+  ALL_LECTERN_SCOPES,
+  idpAuthorizationCode,
+  idpClientCredentials,
+  idpClientSecret,
+  idpSigningKey,
+  startOidcIdp,
+} from './oidc-idp.js';
 export type { TestIdp, TestIdpClient } from './oidc-idp.js';
 export { corpusDocuments, datasheetsDir } from './extraction-bench/documents.js';
 export type { BenchDocument } from './extraction-bench/documents.js';

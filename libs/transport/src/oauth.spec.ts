@@ -1,13 +1,20 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { generateKeyPair, exportJWK, type JWK } from 'jose';
-import Provider from 'oidc-provider';
+import type { JWK } from 'jose';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ClientCredentialsProvider } from '@modelcontextprotocol/sdk/client/auth-extensions.js';
 import { deleteDocumentTool, listCollectionsTool, removePolicyRevisionTool } from '@lectern/contracts';
-import { listenOnFreePort, silentLogger } from '@lectern/testing';
+import {
+  ALL_LECTERN_SCOPES,
+  idpAuthorizationCode,
+  idpClientCredentials,
+  idpSigningKey,
+  listenOnFreePort,
+  silentLogger,
+  startOidcIdp,
+  type TestIdp,
+  type TestIdpClient,
+} from '@lectern/testing';
 import type { FastifyInstance } from 'fastify';
 import { createHttpApp } from './http-app.js';
 import { mountMcp } from './mcp-app.js';
@@ -21,178 +28,44 @@ import { z } from 'zod';
  * (discovery from a 401, client credentials).
  */
 
-const ALL = 'lectern:read lectern:write lectern:admin';
-
-interface Idp {
-  issuer: string;
-  server: Server;
-  port: number;
-  close(): Promise<void>;
-}
-
-const signingKey = async (kid: string): Promise<JWK> => {
-  const { privateKey } = await generateKeyPair('RS256', { extractable: true });
-  return { ...(await exportJWK(privateKey)), kid, alg: 'RS256', use: 'sig' };
-};
+const ALL = ALL_LECTERN_SCOPES;
+const REDIRECT_URI = 'http://127.0.0.1/callback';
 
 /**
- * One oidc-provider: clients `reader` (read), `writer` (read write), `admin` (all), `short` (all, 1 s tokens) and
- * `spa` (public, authorization code + PKCE); JWT access tokens for any `resource` (audience = the resource).
- * Interactions (login, consent) are finished by the test's own route for the account `alice`.
+ * The test identity provider of the testkit (one oidc-provider): clients `reader` (read), `writer` (read write),
+ * `admin` (all), `short` (all, 1 s tokens), `opaque-*` (opaque tokens, for introspection), `rs` (the resource
+ * server's introspection client) and `spa` (public, authorization code + PKCE); JWT access tokens for any
+ * `resource` (audience = the resource).
  */
-const startIdp = async (keys: JWK[], port = 0): Promise<Idp> => {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(port, '127.0.0.1', () => r()));
-  const actual = (server.address() as AddressInfo).port;
-  const issuer = `http://127.0.0.1:${actual}`;
-  const confidential = (id: string, scope: string) => ({
-    client_id: id,
-    client_secret: `${id}-secret-0123456789`,
-    grant_types: ['client_credentials'],
-    redirect_uris: [],
-    response_types: [],
+const CLIENTS: TestIdpClient[] = [
+  { client_id: 'reader', scope: 'lectern:read', confidential: true },
+  { client_id: 'writer', scope: 'lectern:read lectern:write', confidential: true },
+  { client_id: 'admin', scope: ALL, confidential: true },
+  { client_id: 'short', scope: ALL, confidential: true, accessTokenTtlSeconds: 1 },
+  { client_id: 'opaque-reader', scope: 'lectern:read', confidential: true, opaque: true },
+  { client_id: 'opaque-short', scope: ALL, confidential: true, opaque: true, accessTokenTtlSeconds: 1 },
+  { client_id: 'rs', scope: 'lectern:read', confidential: true },
+  { client_id: 'spa', scope: ALL, redirect_uris: [REDIRECT_URI] },
+];
+
+const startIdp = (keys: JWK[], port?: number): Promise<TestIdp> =>
+  startOidcIdp({ clients: () => CLIENTS, keys, ...(port === undefined ? {} : { port }) });
+
+const clientCredentials = idpClientCredentials;
+
+const authorizationCode = (
+  idp: TestIdp,
+  scope: string,
+  resource: string,
+  endpoints?: { authorization: string; token: string },
+): Promise<string> =>
+  idpAuthorizationCode(idp, {
+    clientId: 'spa',
+    redirectUri: REDIRECT_URI,
     scope,
-  });
-  const provider = new Provider(issuer, {
-    clients: [
-      confidential('reader', 'lectern:read'),
-      confidential('writer', 'lectern:read lectern:write'),
-      confidential('admin', ALL),
-      confidential('short', ALL),
-      confidential('opaque-reader', 'lectern:read'),
-      confidential('opaque-short', ALL),
-      confidential('rs', 'lectern:read'),
-      {
-        client_id: 'spa',
-        token_endpoint_auth_method: 'none',
-        grant_types: ['authorization_code'],
-        response_types: ['code'],
-        redirect_uris: ['http://127.0.0.1/callback'],
-        scope: `openid ${ALL}`,
-      },
-    ],
-    jwks: { keys },
-    scopes: ['openid', 'lectern:read', 'lectern:write', 'lectern:admin'],
-    pkce: { required: () => true },
-    features: {
-      devInteractions: { enabled: false },
-      clientCredentials: { enabled: true },
-      introspection: { enabled: true },
-      resourceIndicators: {
-        enabled: true,
-        defaultResource: () => undefined as unknown as string,
-        useGrantedResource: () => true,
-        getResourceServerInfo: (_ctx, resource, client) => ({
-          scope: ALL,
-          audience: resource,
-          accessTokenFormat: client.clientId.startsWith('opaque') ? 'opaque' : 'jwt',
-          accessTokenTTL: client.clientId.endsWith('short') ? 1 : 300,
-          jwt: { sign: { alg: 'RS256' } },
-        }),
-      },
-    },
-    interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
-    findAccount: (_ctx, sub) => ({ accountId: sub, claims: () => ({ sub }) }),
-  });
-  const callback = provider.callback();
-  server.on('request', (req, res) => {
-    if (!req.url?.startsWith('/interaction/')) return void callback(req, res);
-    void (async () => {
-      const details = await provider.interactionDetails(req, res);
-      const params = details.params as Record<string, string>;
-      const grant = new provider.Grant({ accountId: 'alice', clientId: params['client_id'] ?? '' });
-      // the lectern scopes are registered provider scopes, so they are granted as such and for the resource
-      grant.addOIDCScope(params['scope'] ?? 'openid');
-      grant.addResourceScope(params['resource'] ?? '', params['scope']?.replace('openid', '').trim() ?? '');
-      const grantId = await grant.save();
-      await provider.interactionFinished(req, res, { login: { accountId: 'alice' }, consent: { grantId } });
-    })();
-  });
-  return {
-    issuer,
-    server,
-    port: actual,
-    close: () => new Promise<void>((r) => server.close(() => r())),
-  };
-};
-
-const basic = (id: string) => `Basic ${Buffer.from(`${id}:${id}-secret-0123456789`).toString('base64')}`;
-
-const clientCredentials = async (
-  idp: Idp,
-  client: string,
-  scope: string,
-  resource: string,
-  tokenEndpoint = `${idp.issuer}/token`,
-): Promise<string> => {
-  const res = await fetch(tokenEndpoint, {
-    method: 'POST',
-    headers: { authorization: basic(client), 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: 'client_credentials', scope, resource }),
-  });
-  const body = (await res.json()) as { access_token?: string };
-  if (!body.access_token) throw new Error(`no token: ${JSON.stringify(body)}`);
-  return body.access_token;
-};
-
-/** Authorization code with PKCE, following the redirects by hand (cookies kept) through the test's interaction. */
-const authorizationCode = async (
-  idp: Idp,
-  scope: string,
-  resource: string,
-  endpoints = { authorization: `${idp.issuer}/auth`, token: `${idp.issuer}/token` },
-): Promise<string> => {
-  const { createHash, randomBytes } = await import('node:crypto');
-  const verifier = randomBytes(32).toString('base64url');
-  const challenge = createHash('sha256').update(verifier).digest('base64url');
-  const redirectUri = 'http://127.0.0.1/callback';
-  const cookies = new Map<string, string>();
-  let url = `${endpoints.authorization}?${new URLSearchParams({
-    client_id: 'spa',
-    response_type: 'code',
-    redirect_uri: redirectUri,
-    scope: `openid ${scope}`,
     resource,
-    code_challenge: challenge,
-    code_challenge_method: 'S256',
-    state: 'st',
-  })}`;
-  for (let hop = 0; hop < 10; hop++) {
-    const res = await fetch(url, {
-      redirect: 'manual',
-      headers: { cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join('; ') },
-    });
-    for (const c of res.headers.getSetCookie()) {
-      const pair = c.split(';')[0] ?? '';
-      const eq = pair.indexOf('=');
-      if (eq > 0) cookies.set(pair.slice(0, eq), pair.slice(eq + 1));
-    }
-    const location = res.headers.get('location');
-    if (!location) throw new Error(`no redirect at ${url}: ${res.status} ${await res.text()}`);
-    const next = new URL(location, url);
-    if (next.href.startsWith(redirectUri)) {
-      const code = next.searchParams.get('code');
-      if (!code) throw new Error(`no code: ${next.href}`);
-      const token = await fetch(endpoints.token, {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({
-          grant_type: 'authorization_code',
-          code,
-          redirect_uri: redirectUri,
-          client_id: 'spa',
-          code_verifier: verifier,
-          resource,
-        }),
-      });
-      const body = (await token.json()) as { access_token?: string };
-      if (!body.access_token) throw new Error(`no token: ${JSON.stringify(body)}`);
-      return body.access_token;
-    }
-    url = next.href;
-  }
-  throw new Error('too many redirects');
-};
+    ...(endpoints ? { endpoints } : {}),
+  });
 
 const tools = [
   bindTool(listCollectionsTool, async () => ({ result: ['read-ok'] })),
@@ -237,15 +110,15 @@ const callTool = (name: string, args: Record<string, unknown>) =>
   JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } });
 
 describe('AUTH_MODE=oauth: an OAuth 2.1 resource server', () => {
-  let idp: Idp;
-  let other: Idp;
+  let idp: TestIdp;
+  let other: TestIdp;
   let app: FastifyInstance;
   let baseUrl: string;
   let resource: string;
   let firstKey: JWK;
 
   beforeAll(async () => {
-    firstKey = await signingKey('k1');
+    firstKey = await idpSigningKey('k1');
     idp = await startIdp([firstKey]);
     other = await startIdp([firstKey]); // same key, another issuer
     // The resource URI is the service's own origin: listen first, then build the app on that port.
@@ -482,7 +355,7 @@ describe('AUTH_MODE=oauth: an OAuth 2.1 resource server', () => {
     // The provider restarts on the same issuer with a new key only.
     const port = idp.port;
     await idp.close();
-    idp = await startIdp([await signingKey('k2')], port);
+    idp = await startIdp([await idpSigningKey('k2')], port);
     const after = await clientCredentials(idp, 'reader', 'lectern:read', resource);
     const res = await post('/mcp', after, callTool('list_collections', {}));
     expect(res.status).toBe(200);
@@ -492,13 +365,13 @@ describe('AUTH_MODE=oauth: an OAuth 2.1 resource server', () => {
 });
 
 describe('AUTH_MODE=oauth with RFC 7662 introspection: opaque access tokens', () => {
-  let idp: Idp;
+  let idp: TestIdp;
   let app: FastifyInstance;
   let resource: string;
   let introspections = 0;
 
   beforeAll(async () => {
-    idp = await startIdp([await signingKey('k1')]);
+    idp = await startIdp([await idpSigningKey('k1')]);
     idp.server.prependListener('request', (req) => {
       if (req.method === 'POST' && req.url?.startsWith('/token/introspection')) introspections += 1;
     });

@@ -22,7 +22,12 @@ declare module 'oidc-provider' {
         clients: Array<Record<string, unknown>>;
         jwks: { keys: unknown[] };
         scopes?: string[];
-        ttl?: Record<string, number>;
+        /** A lifetime in seconds, or a function of the token (its resource server's `accessTokenTTL`). */
+        ttl?: Record<
+          string,
+          | number
+          | ((ctx: Ctx, token: { resourceServer?: { accessTokenTTL?: number } }, client: ProviderClient) => number)
+        >;
         pkce?: { required: () => boolean };
         features?: {
           devInteractions?: { enabled: boolean };

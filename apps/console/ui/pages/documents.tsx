@@ -32,7 +32,8 @@ const Outcome = ({ result }: { result: Ingested }) => (
 );
 
 /** Upload a file (bytes progress), or ingest one already inside the server's document roots (live stages). */
-const IngestForm = ({ appRef, onDone }: { appRef: string; onDone: () => void }) => {
+const IngestForm = ({ appRef, project, onDone }: { appRef: string; project: string; onDone: () => void }) => {
+  const scope = project ? { project } : {};
   const [file, setFile] = useState<File | null>(null);
   const [path, setPath] = useState('');
   const [type, setType] = useState('');
@@ -48,6 +49,7 @@ const IngestForm = ({ appRef, onDone }: { appRef: string; onDone: () => void }) 
       if (file) {
         const form = new FormData();
         form.append('application_ref', appRef);
+        if (project) form.append('project', project);
         if (type) form.append('document_type', type);
         form.append('file', file, file.name);
         setStatus({ label: 'Uploading', value: 0, max: file.size });
@@ -68,7 +70,7 @@ const IngestForm = ({ appRef, onDone }: { appRef: string; onDone: () => void }) 
         const { data } = await callTool(
           'documents',
           'ingest_document',
-          { file_path: path, application_ref: appRef, ...(type ? { document_type: type } : {}) },
+          { file_path: path, application_ref: appRef, ...scope, ...(type ? { document_type: type } : {}) },
           IngestDocumentOutput,
           (p) => setStatus({ label: p.message ?? 'Working', value: p.progress, max: p.total ?? 0 }),
         );
@@ -207,21 +209,30 @@ export const DocumentView = ({
 export const DocumentsPage = ({ initialRef }: { initialRef: string }) => {
   const [appRef, setAppRef] = useState(initialRef);
   const [shown, setShown] = useState(initialRef);
+  // a spec 004 project (empty: the server's default one)
+  const [project, setProject] = useState('');
+  const [shownProject, setShownProject] = useState('');
+  const scope = shownProject ? { project: shownProject } : {};
   const [listing, setListing] = useState<Listing | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [note, setNote] = useState('');
   const load = (ref: string) => {
     setError(null);
     if (!ref) return setListing(null);
-    callTool('documents', 'list_ingested_documents', { application_ref: ref }, ListIngestedDocumentsOutput)
+    callTool('documents', 'list_ingested_documents', { application_ref: ref, ...scope }, ListIngestedDocumentsOutput)
       .then(({ data }) => setListing(data))
       .catch(setError);
   };
-  useEffect(() => load(shown), [shown]);
+  useEffect(() => load(shown), [shown, shownProject]);
   const remove = async (id: string) => {
     if (!confirm(`Delete ${id} and its chunks?`)) return;
     try {
-      const { data } = await callTool('documents', 'delete_document', { document_id: id }, DeleteDocumentOutput);
+      const { data } = await callTool(
+        'documents',
+        'delete_document',
+        { document_id: id, ...scope },
+        DeleteDocumentOutput,
+      );
       setNote(`Deleted ${data.document_id}: ${data.chunks_deleted} chunks removed.`);
       load(shown);
     } catch (err) {
@@ -235,6 +246,7 @@ export const DocumentsPage = ({ initialRef }: { initialRef: string }) => {
           onSubmit={(e) => {
             e.preventDefault();
             setShown(appRef.trim());
+            setShownProject(project.trim());
           }}
         >
           <label>
@@ -246,11 +258,15 @@ export const DocumentsPage = ({ initialRef }: { initialRef: string }) => {
               placeholder="25/01178/REM"
             />
           </label>
+          <label>
+            Project (optional)
+            <input type="text" value={project} onInput={(e) => setProject(e.currentTarget.value)} />
+          </label>
           <button type="submit">Show documents</button>
         </form>
       </Section>
       {shown && (
-        <Section title={`Documents of ${shown}`}>
+        <Section title={`Documents of ${shown}${shownProject ? ` in project ${shownProject}` : ''}`}>
           <ErrorNote error={error} />
           {note && <p role="status">{note}</p>}
           {listing && (
@@ -270,7 +286,9 @@ export const DocumentsPage = ({ initialRef }: { initialRef: string }) => {
                 {listing.documents.map((d) => (
                   <tr key={d.document_id}>
                     <td>
-                      <a href={href('document', { id: d.document_id, page: 1 })}>{d.document_id}</a>
+                      <a href={href('document', { id: d.document_id, page: 1, project: shownProject })}>
+                        {d.document_id}
+                      </a>
                       <div class="muted">{d.file_path.split('/').pop()}</div>
                     </td>
                     <td>{d.document_type}</td>
@@ -291,7 +309,7 @@ export const DocumentsPage = ({ initialRef }: { initialRef: string }) => {
             </table>
           )}
           <h3>Ingest a document into {shown}</h3>
-          <IngestForm appRef={shown} onDone={() => load(shown)} />
+          <IngestForm appRef={shown} project={shownProject} onDone={() => load(shown)} />
         </Section>
       )}
     </>

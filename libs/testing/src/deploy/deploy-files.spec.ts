@@ -310,7 +310,7 @@ describe('deploy/k8s (kustomize base + example overlay)', () => {
     await expect(modelOf(service).then((m) => m!.validate())).rejects.toThrow();
   });
 
-  it('runs the five Lectern deployments from the overlay image, non-root, with startup, readiness and liveness probes on /health and 2 Gi limits', () => {
+  it('runs the five Lectern deployments from the overlay image, non-root, with startup and liveness probes on /health, readiness on /ready (unready while Redis or the vector store is down) and 2 Gi limits', () => {
     expect(lecternDeployments.map((d) => d.metadata.name).sort()).toEqual([
       'converter',
       'converter-api',
@@ -322,7 +322,8 @@ describe('deploy/k8s (kustomize base + example overlay)', () => {
     for (const c of lecternContainers()) {
       expect(c.image).toBe(`registry.example.com/lectern:${version}`);
       expect(c.startupProbe?.httpGet?.path).toBe('/health');
-      expect(c.readinessProbe?.httpGet?.path).toBe('/health');
+      // issue 30: Kubernetes stops routing to a pod whose dependency is down, without restarting it
+      expect(c.readinessProbe?.httpGet?.path).toBe('/ready');
       expect(c.livenessProbe?.httpGet?.path).toBe('/health');
       // the startup probe holds the others back: no guessed initial delay
       expect(c.livenessProbe?.initialDelaySeconds).toBeUndefined();
