@@ -6,6 +6,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { wordPieceTokenizerJson } from '@lectern/testing';
 import { MODEL_REGISTRY, POTION_MODEL_ID, type KnownModel } from './model-registry.js';
 import { resolveEmbedder } from './resolve-embedder.js';
 
@@ -29,40 +30,7 @@ const safetensors = (): Buffer => {
   return Buffer.concat([size, header, data]);
 };
 
-const tokenizer = (): Buffer =>
-  Buffer.from(
-    JSON.stringify({
-      version: '1.0',
-      truncation: null,
-      padding: null,
-      added_tokens: VOCAB.slice(0, 4).map((content, id) => ({
-        id,
-        content,
-        single_word: false,
-        lstrip: false,
-        rstrip: false,
-        normalized: false,
-        special: true,
-      })),
-      normalizer: {
-        type: 'BertNormalizer',
-        clean_text: true,
-        handle_chinese_chars: true,
-        strip_accents: null,
-        lowercase: true,
-      },
-      pre_tokenizer: { type: 'BertPreTokenizer' },
-      post_processor: null,
-      decoder: { type: 'WordPiece', prefix: '##', cleanup: true },
-      model: {
-        type: 'WordPiece',
-        unk_token: '[UNK]',
-        continuing_subword_prefix: '##',
-        max_input_chars_per_word: 100,
-        vocab: Object.fromEntries(VOCAB.map((t, i) => [t, i])),
-      },
-    }),
-  );
+const tokenizer = (): Buffer => Buffer.from(wordPieceTokenizerJson(VOCAB, 4));
 
 const HUB_FILES: Record<string, Buffer> = {
   'model.safetensors': safetensors(),

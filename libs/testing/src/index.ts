@@ -59,5 +59,12 @@ export type { TestIdp, TestIdpClient } from './oidc-idp.js';
 export { corpusDocuments, datasheetsDir } from './extraction-bench/documents.js';
 export type { BenchDocument } from './extraction-bench/documents.js';
 export * as extractionScore from './extraction-bench/score.js';
-export { TEST_MODEL_DIMENSION, TEST_MODEL_ID, testModelDir, testModelEnv, withTestModel } from './test-model.js';
+export {
+  TEST_MODEL_DIMENSION,
+  TEST_MODEL_ID,
+  testModelDir,
+  testModelEnv,
+  withTestModel,
+  wordPieceTokenizerJson,
+} from './test-model.js';
 export type { TestModelEnv } from './test-model.js';

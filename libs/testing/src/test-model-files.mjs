@@ -87,15 +87,17 @@ const vocabulary = () => {
 };
 
 /**
- * tokenizer.json in the Hugging Face tokenizers format (BERT uncased WordPiece, as potion-base-2M's).
- * @param {Map<string, number>} vocab
+ * tokenizer.json in the Hugging Face tokenizers format (BERT uncased WordPiece, as potion-base-2M's): `tokens` in id
+ * order, the first `specials` of them special tokens. Also used by the model-fetch tests' fake hub.
+ * @param {string[]} tokens
+ * @param {number} specials
  */
-const tokenizerJson = (vocab) =>
+export const wordPieceTokenizerJson = (tokens, specials) =>
   JSON.stringify({
     version: '1.0',
     truncation: null,
     padding: null,
-    added_tokens: SPECIAL.map((content, id) => ({
+    added_tokens: tokens.slice(0, specials).map((content, id) => ({
       id,
       content,
       single_word: false,
@@ -119,7 +121,7 @@ const tokenizerJson = (vocab) =>
       unk_token: '[UNK]',
       continuing_subword_prefix: '##',
       max_input_chars_per_word: 100,
-      vocab: Object.fromEntries(vocab),
+      vocab: Object.fromEntries(tokens.map((t, i) => [t, i])),
     },
   });
 
@@ -157,7 +159,7 @@ export const writeTestModel = (dir) => {
   mkdirSync(dir, { recursive: true });
   const vocab = vocabulary();
   const files = {
-    'tokenizer.json': tokenizerJson(vocab),
+    'tokenizer.json': wordPieceTokenizerJson([...vocab.keys()], SPECIAL.length),
     'config.json': JSON.stringify({ model_type: 'model2vec', hidden_dim: TEST_MODEL_DIMENSION, normalize: true }),
     'model.safetensors': safetensors(vocab.size),
   };

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 // The tiny generated Model2Vec test model (test-model-files.mjs) for tests that need "some embedder", not USE-lite's or
 // any semantic ranking. The plain tier's globalSetup generates it once per run; outside it, the first call does.
-import { TEST_MODEL_DIMENSION, TEST_MODEL_ID, testModelDir } from './test-model-files.mjs';
+import { TEST_MODEL_DIMENSION, TEST_MODEL_ID, testModelDir, wordPieceTokenizerJson } from './test-model-files.mjs';
 
-export { TEST_MODEL_DIMENSION, TEST_MODEL_ID, testModelDir };
+export { TEST_MODEL_DIMENSION, TEST_MODEL_ID, testModelDir, wordPieceTokenizerJson };
 
 /** The variables that make a service (in-process config or spawned process) embed with the test model. */
 // a type, not an interface, so that it is assignable to a service's `Record<string, string>` environment
