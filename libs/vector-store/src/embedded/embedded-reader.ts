@@ -15,7 +15,7 @@ import {
 import type { EmbeddingFingerprint, Filter, Hit, HybridOptions } from '../vector-store.port.js';
 import { DenseCache } from './dense-cache.js';
 import { denseCandidates, hits, keywordCandidates, type Stmt } from './embedded-search.js';
-import { readCollection, type Collection } from './embedded-schema.js';
+import { toCollection, type CatalogRow, type Collection } from './embedded-schema.js';
 
 /** A prepared-statement cache over `db` (at most ~256 statements kept). */
 export const statementCache = (db: Db): Stmt => {
@@ -58,15 +58,23 @@ export class EmbeddedReader {
     return new EmbeddedReader(db, stmt, new DenseCache(stmt, log), prefix, fusion);
   }
 
+  /** The collection by the callers' name, through the statement cache (a search's hot path). */
+  lookup(name: string): Collection | null {
+    const r = this.stmt('SELECT cid, name, fingerprint, hybrid, version FROM vs_collections WHERE name = ?').get(
+      this.prefix + checkName(name),
+    ) as CatalogRow | undefined;
+    return r ? toCollection(r) : null;
+  }
+
   private require(name: string): Collection {
-    const c = readCollection(this.db, this.prefix + checkName(name));
+    const c = this.lookup(name);
     if (!c) throw collectionNotFound(name);
     return c;
   }
 
   /** Loads the collection's matrix without blocking the event loop for long (no-op once held). */
   private async warm(name: string): Promise<void> {
-    const c = readCollection(this.db, this.prefix + checkName(name));
+    const c = this.lookup(name);
     if (c) await this.dense.warm(c);
   }
 

@@ -415,7 +415,8 @@ export class EmbeddedVectorStore implements VectorStore {
     if (!this.pool) return null;
     checkLimit(opts.limit);
     checkFilter(opts.filter);
-    const c = this.require(name);
+    const c = this.reader.lookup(name);
+    if (!c) throw collectionNotFound(name);
     if (opts.fingerprint) assertFingerprint(name, c.fingerprint, checkFingerprint(opts.fingerprint));
     if (keyword && !c.hybrid) throw hybridNotSupported(name);
     if (vector) checkVector(vector, c.fingerprint.dimension, 'Query vector');
