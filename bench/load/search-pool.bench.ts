@@ -11,7 +11,7 @@
  *
  *   npx tsx bench/load/search-pool.bench.ts [--threads 2] [--concurrency 20,50] [--seconds 20]
  */
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -81,13 +81,22 @@ interface Phase {
   p99: number;
   writes: number;
   load: number;
+  /** CPU ms of the main thread (the event loop) over the phase. */
+  mainMs: number;
 }
+
+/** utime + stime of this process's main thread (the event loop), in ms (clock ticks of 10 ms). */
+const mainThreadMs = (): number => {
+  const fields = readFileSync(`/proc/${process.pid}/task/${process.pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+};
 
 const phase = async (threads: number, store: EmbeddedVectorStore, concurrency: number): Promise<Phase> => {
   const latencies: number[] = [];
   let errors = 0;
   let writes = 0;
   const c0 = process.cpuUsage();
+  const m0 = mainThreadMs();
   const t0 = performance.now();
   const end = t0 + SECONDS * 1000;
   const searcher = async (i: number): Promise<void> => {
@@ -112,6 +121,7 @@ const phase = async (threads: number, store: EmbeddedVectorStore, concurrency: n
   await Promise.all([...Array.from({ length: concurrency }, (_, i) => searcher(i)), writer()]);
   const seconds = (performance.now() - t0) / 1000;
   const cpu = process.cpuUsage(c0);
+  const mainMs = mainThreadMs() - m0;
   const sorted = latencies.sort((a, b) => a - b);
   return {
     threads,
@@ -124,6 +134,7 @@ const phase = async (threads: number, store: EmbeddedVectorStore, concurrency: n
     p99: pct(sorted, 99),
     writes,
     load: loadavg()[0] ?? NaN,
+    mainMs,
   };
 };
 
@@ -148,6 +159,7 @@ try {
             errors: sum.errors + r.errors,
             seconds: sum.seconds + r.seconds,
             writes: sum.writes + r.writes,
+            mainMs: sum.mainMs + r.mainMs,
             p50: Math.max(sum.p50, r.p50),
             p99: Math.max(sum.p99, r.p99),
             load: r.load,
@@ -165,12 +177,12 @@ try {
       `Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}. ${SECONDS} s per phase, ${values.rounds} round(s), alternating (p50/p99: the worse round). ` +
         `Load average (1/5/15 min) before ${load0.map((x) => x.toFixed(2)).join('/')}.`,
       '',
-      '| SEARCH_THREADS | in flight | searches | errors | throughput | p50 | p99 | CPU-s per s (all threads) | CPU ms per search | writes (250 points) | load after (1 min) |',
-      '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+      '| SEARCH_THREADS | in flight | searches | errors | throughput | p50 | p99 | CPU-s per s (all threads) | CPU ms per search | of which main thread | writes (250 points) | load after (1 min) |',
+      '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
       ...results.map(
         (r) =>
           `| ${r.threads} | ${r.concurrency} | ${r.searches} | ${r.errors} | ${(r.searches / r.seconds).toFixed(1)} q/s | ${f(r.p50)} ms | ` +
-          `${f(r.p99)} ms | ${r.cpuPerS.toFixed(2)} | ${((r.cpuPerS * r.seconds * 1000) / r.searches).toFixed(1)} | ${r.writes} | ${r.load.toFixed(1)} |`,
+          `${f(r.p99)} ms | ${r.cpuPerS.toFixed(2)} | ${((r.cpuPerS * r.seconds * 1000) / r.searches).toFixed(1)} | ${(r.mainMs / r.searches).toFixed(1)} | ${r.writes} | ${r.load.toFixed(1)} |`,
       ),
     ].join('\n') + '\n',
   );

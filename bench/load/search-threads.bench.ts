@@ -39,9 +39,10 @@ const say = (m: string) => process.stderr.write(`[${new Date().toISOString().sli
 const pct = (sorted: number[], p: number): number =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 
-/** utime + stime of a process (all its threads), in ms (clock ticks of 10 ms). */
-const cpuMs = (pid: number): number => {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+/** utime + stime of a process (all its threads), or of its main thread (the event loop), in ms (ticks of 10 ms). */
+const cpuMs = (pid: number, mainThread = false): number => {
+  const path = mainThread ? `/proc/${pid}/task/${pid}/stat` : `/proc/${pid}/stat`;
+  const fields = readFileSync(path, 'utf8').split(') ')[1]?.split(' ') ?? [];
   return (Number(fields[11]) + Number(fields[12])) * 10;
 };
 
@@ -131,6 +132,8 @@ interface Phase {
   errors: number;
   seconds: number;
   cpuPerS: number;
+  /** The server's main thread (event loop): CPU-s per second. */
+  mainPerS: number;
   p50: number;
   p95: number;
   p99: number;
@@ -145,6 +148,7 @@ const phase = async (server: Server, clients: Client[]): Promise<Phase> => {
   const errors: string[] = [];
   let writes = 0;
   const c0 = cpuMs(server.pid);
+  const m0 = cpuMs(server.pid, true);
   const t0 = performance.now();
   const end = t0 + SECONDS * 1000;
   const searcher = async (client: Client, i: number): Promise<void> => {
@@ -171,6 +175,7 @@ const phase = async (server: Server, clients: Client[]): Promise<Phase> => {
   await Promise.all([...clients.map((c, i) => searcher(c, i)), writer()]);
   const seconds = (performance.now() - t0) / 1000;
   const cpu = cpuMs(server.pid) - c0;
+  const mainMs = cpuMs(server.pid, true) - m0;
   const sorted = latencies.sort((a, b) => a - b);
   return {
     threads: server.threads,
@@ -179,6 +184,7 @@ const phase = async (server: Server, clients: Client[]): Promise<Phase> => {
     errors: errors.length,
     seconds,
     cpuPerS: cpu / 1000 / seconds,
+    mainPerS: mainMs / 1000 / seconds,
     p50: pct(sorted, 50),
     p95: pct(sorted, 95),
     p99: pct(sorted, 99),
@@ -226,12 +232,12 @@ try {
       `Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}; potion-base-2M. ` +
         `${SECONDS} s per phase, phases alternating between the servers. Load average (1/5/15 min) before ${load0.map((x) => x.toFixed(2)).join('/')}.`,
       '',
-      '| SEARCH_THREADS | clients | searches | errors | throughput | p50 | p95 | p99 | max | server CPU-s per s | writes (250 chunks) | load after (1 min) |',
-      '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+      '| SEARCH_THREADS | clients | searches | errors | throughput | p50 | p95 | p99 | max | server CPU-s per s | of which main thread | server CPU ms per search | writes (250 chunks) | load after (1 min) |',
+      '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
       ...results.map(
         (r) =>
           `| ${r.threads} | ${r.clients} | ${r.searches} | ${r.errors} | ${(r.searches / r.seconds).toFixed(1)} q/s | ${f(r.p50)} ms | ` +
-          `${f(r.p95)} ms | ${f(r.p99)} ms | ${f(r.max)} ms | ${r.cpuPerS.toFixed(2)} | ${r.writes} | ${r.load[0]?.toFixed(1)} |`,
+          `${f(r.p95)} ms | ${f(r.p99)} ms | ${f(r.max)} ms | ${r.cpuPerS.toFixed(2)} | ${r.mainPerS.toFixed(2)} | ${((r.cpuPerS * r.seconds * 1000) / r.searches).toFixed(1)} | ${r.writes} | ${r.load[0]?.toFixed(1)} |`,
       ),
       '',
       ...results.filter((r) => r.firstError).map((r) => `First error (${r.threads}, ${r.clients}): ${r.firstError}`),
