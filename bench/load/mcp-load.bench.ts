@@ -56,7 +56,7 @@ const QUERIES = [
 ];
 
 const env: Record<string, string> = { LOG_LEVEL: 'warn' };
-for (const name of ['EMBEDDING_MODEL', 'EMBEDDING_MODEL_DIR', 'EMBEDDING_THREADS']) {
+for (const name of ['EMBEDDING_MODEL', 'EMBEDDING_MODEL_DIR', 'EMBEDDING_THREADS', 'SEARCH_THREADS']) {
   const value = process.env[name];
   if (value) env[name] = value;
 }

@@ -6,6 +6,7 @@ import { defineQueue } from '@lectern/contracts';
 import { commonEnvShape, parseEnv } from '@lectern/runtime';
 import { silentLogger } from '@lectern/testing';
 import { z } from 'zod';
+import { defaultSearchThreads } from '@lectern/vector-store';
 import { createPlatform } from './platform.js';
 import { documentInputEnvShape, platformOptions, storeAndEmbeddingSettings, storeEnvShape } from './platform.env.js';
 
@@ -19,6 +20,7 @@ describe('the platform configuration shared by every service', () => {
       QDRANT_URL: 'http://127.0.0.1:6333',
       EMBEDDING_MODEL: 'potion-base-2M',
       EMBEDDING_THREADS: '0',
+      SEARCH_THREADS: '3',
       HF_ENDPOINT: 'http://mirror.internal:8080',
       QUEUE_LOCK_MS: '4000',
       QUEUE_STALL_LIMIT: '3',
@@ -39,6 +41,7 @@ describe('the platform configuration shared by every service', () => {
       vectorDir: undefined,
       qdrantUrl: 'http://127.0.0.1:6333',
       qdrantApiKey: undefined,
+      searchThreads: 3,
       embedding: {
         model: 'potion-base-2M',
         modelDir: undefined,
@@ -53,6 +56,12 @@ describe('the platform configuration shared by every service', () => {
     );
     expect(env.DOCUMENT_ROOTS).toEqual([]);
     expect(env.ENABLE_OCR).toBe(true);
+  });
+
+  it("runs the embedded store's searches on min(4, cores) threads by default, in-process with SEARCH_THREADS=0", () => {
+    expect(parseEnv(Schema, { DATA_DIR: '/d' }).SEARCH_THREADS).toBe(defaultSearchThreads());
+    expect(storeAndEmbeddingSettings(parseEnv(Schema, { DATA_DIR: '/d', SEARCH_THREADS: '0' })).searchThreads).toBe(0);
+    expect(() => parseEnv(Schema, { DATA_DIR: '/d', SEARCH_THREADS: '-1' })).toThrow();
   });
 
   it('leaves the queue settings to the platform when a configuration does not read them', () => {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 import { envBool, envInt, envList, envString, envUrl, queueEnvShape, queueWorkerSettings } from '@lectern/runtime';
 import { z } from 'zod';
+import { defaultSearchThreads } from '@lectern/vector-store';
 import type { EmbedderOptions, PlatformOptions, VectorStoreOptions } from './platform.js';
 
 /**
@@ -29,6 +30,12 @@ export const storeEnvShape = {
   CHROMA_PERSIST_DIR: envString(),
   QDRANT_URL: envUrl(),
   QDRANT_API_KEY: envString(),
+  /**
+   * Worker threads that run the embedded store's searches (dense, keyword, hybrid), each over its own read-only
+   * connection; writes stay on the service's thread. Default min(4, cores) on more than one core; 0: searches run
+   * on the service's thread. Ignored with Qdrant.
+   */
+  SEARCH_THREADS: envInt(defaultSearchThreads(), 0, 64),
   /** Embedding model for new projects: a model id or `auto` (MiniLM when its files are present, else the bundled model). */
   EMBEDDING_MODEL: z.preprocess((v) => (v === '' ? undefined : v), z.string().default('auto')),
   /** Directory holding the all-MiniLM-L6-v2 files (default: `DATA_DIR/models/<model>`). */
@@ -99,11 +106,14 @@ export const storeAndEmbeddingSettings = (
     | 'EMBEDDING_QUANTIZED'
     | 'EMBEDDING_THREADS'
   > &
-    Partial<Pick<StoreEnv, 'EMBEDDING_AUTO_FETCH' | 'HF_ENDPOINT'>>,
-): Pick<VectorStoreOptions, 'vectorDir' | 'qdrantUrl' | 'qdrantApiKey'> & { embedding: EmbedderOptions } => ({
+    Partial<Pick<StoreEnv, 'EMBEDDING_AUTO_FETCH' | 'HF_ENDPOINT' | 'SEARCH_THREADS'>>,
+): Pick<VectorStoreOptions, 'vectorDir' | 'qdrantUrl' | 'qdrantApiKey' | 'searchThreads'> & {
+  embedding: EmbedderOptions;
+} => ({
   vectorDir: env.CHROMA_PERSIST_DIR,
   qdrantUrl: env.QDRANT_URL,
   qdrantApiKey: env.QDRANT_API_KEY,
+  ...(env.SEARCH_THREADS !== undefined ? { searchThreads: env.SEARCH_THREADS } : {}),
   embedding: embeddingSettings(env),
 });
 

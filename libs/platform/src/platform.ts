@@ -74,6 +74,8 @@ export interface VectorStoreOptions {
   qdrantUrl?: string | undefined;
   qdrantApiKey?: string | undefined;
   fusion?: FusionDefaults;
+  /** Embedded store: worker threads for its searches (`SEARCH_THREADS`); 0 or absent: on the service's thread. */
+  searchThreads?: number | undefined;
 }
 
 export interface EmbedderOptions {
@@ -236,6 +238,7 @@ export const createPlatform = (options: PlatformOptions): Platform => {
           ...(o.qdrantUrl ? { qdrantUrl: o.qdrantUrl } : {}),
           ...(o.qdrantApiKey ? { qdrantApiKey: o.qdrantApiKey } : {}),
           ...(o.fusion ? { fusion: o.fusion } : {}),
+          ...(o.searchThreads ? { searchThreads: o.searchThreads } : {}),
           log,
         });
         steps.push({ stage: 'store', name: 'vector store', close: () => store.close() });

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 export { createVectorStore } from './create-vector-store.js';
 export { EmbeddedVectorStore, EMBEDDED_DB_FILE, EMBEDDED_WRITE_BATCH } from './embedded/embedded.adapter.js';
+export { SEARCH_QUEUE_DEFAULT, SearchPool, defaultSearchThreads } from './embedded/search-pool.js';
 export { QdrantVectorStore } from './qdrant/qdrant.adapter.js';
 export type { QdrantStoreOptions } from './qdrant/qdrant.adapter.js';
 export { INTEGER_FIELDS, KEYWORD_FIELDS } from './payload-indexes.js';

@@ -185,4 +185,9 @@ export interface VectorStoreOptions {
   /** Store-wide hybrid fusion defaults (per-call options still win); see FUSION_DEFAULTS. */
   fusion?: FusionDefaults;
   log?: Logger;
+  /**
+   * Embedded store: worker threads that run the searches (`SEARCH_THREADS`; each opens the file read-only); 0 or
+   * absent: searches run on the calling thread. Ignored with Qdrant.
+   */
+  searchThreads?: number;
 }

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-import Database, { type Database as Db, type Statement } from 'better-sqlite3';
+import Database, { type Database as Db } from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from '@lectern/runtime';
-import { fuse, resolveFusion, type FusionDefaults, type Scored } from '../fusion.js';
+import type { FusionDefaults } from '../fusion.js';
 import {
   assertFingerprint,
   checkOrderBy,
@@ -37,7 +37,9 @@ import type {
   WriteOptions,
 } from '../vector-store.port.js';
 import { DenseCache } from './dense-cache.js';
-import { denseCandidates, hits, keywordCandidates } from './embedded-search.js';
+import type { Stmt } from './embedded-search.js';
+import { EmbeddedReader, statementCache, type DenseQuery } from './embedded-reader.js';
+import { SearchPool } from './search-pool.js';
 import {
   CATALOG_DDL,
   chunksTable,
@@ -87,15 +89,29 @@ const fromBlob = (b: Buffer): Float32Array =>
 export class EmbeddedVectorStore implements VectorStore {
   readonly engine = 'embedded' as const;
   private readonly db: Db;
-  private readonly statements = new Map<string, Statement>();
+  private readonly stmt: Stmt;
   private readonly dense: DenseCache;
+  private readonly reader: EmbeddedReader;
+  private readonly pool: SearchPool | null;
 
-  constructor(opts: { dataDir: string; collectionPrefix?: string; fusion?: FusionDefaults; log?: Logger }) {
+  /**
+   * `searchThreads` > 0: searches run in that many worker threads (`SearchPool`), each over its own read-only
+   * connection to this file; writes stay on this connection. 0 (default here): searches run on this thread.
+   */
+  constructor(opts: {
+    dataDir: string;
+    collectionPrefix?: string;
+    fusion?: FusionDefaults;
+    log?: Logger;
+    searchThreads?: number;
+    searchQueue?: number;
+  }) {
     this.fusion = opts.fusion ?? {};
     mkdirSync(opts.dataDir, { recursive: true });
     this.prefix = opts.collectionPrefix ?? 'lectern_';
     this.log = opts.log;
-    this.db = new Database(join(opts.dataDir, EMBEDDED_DB_FILE));
+    const file = join(opts.dataDir, EMBEDDED_DB_FILE);
+    this.db = new Database(file);
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = NORMAL');
     this.db.pragma('busy_timeout = 10000');
@@ -104,22 +120,30 @@ export class EmbeddedVectorStore implements VectorStore {
     this.db.pragma('cache_size = -65536');
     this.db.exec(CATALOG_DDL);
     upgradeLexicalSchema(this.db, this.log);
-    this.dense = new DenseCache((sql) => this.stmt(sql), this.log);
+    this.stmt = statementCache(this.db);
+    this.dense = new DenseCache(this.stmt, this.log);
+    this.reader = new EmbeddedReader(this.db, this.stmt, this.dense, this.prefix, this.fusion);
+    this.pool =
+      opts.searchThreads && opts.searchThreads > 0
+        ? new SearchPool({
+            file,
+            prefix: this.prefix,
+            fusion: this.fusion,
+            threads: opts.searchThreads,
+            ...(opts.searchQueue !== undefined ? { maxQueued: opts.searchQueue } : {}),
+            ...(opts.log ? { log: opts.log } : {}),
+          })
+        : null;
   }
 
   private readonly prefix: string;
   private readonly log: Logger | undefined;
   private readonly fusion: FusionDefaults;
 
-  private readonly stmt = (sql: string): Statement => {
-    let s = this.statements.get(sql);
-    if (!s) {
-      if (this.statements.size > 256) this.statements.clear();
-      s = this.db.prepare(sql);
-      this.statements.set(sql, s);
-    }
-    return s;
-  };
+  /** The worker-thread pool (tests); null when searches run on this thread. */
+  get searchPool(): SearchPool | null {
+    return this.pool;
+  }
 
   private physical(name: string): string {
     return this.prefix + checkName(name);
@@ -373,44 +397,38 @@ export class EmbeddedVectorStore implements VectorStore {
     };
   }
 
-  /** Loads the collection's matrix without blocking the event loop for long (no-op once held). */
-  private async warm(name: string): Promise<void> {
-    const c = readCollection(this.db, this.physical(name));
-    if (c) await this.dense.warm(c);
-  }
-
   /** Runs `fn` in one read transaction, so every statement sees the same snapshot. */
   private read<T>(fn: () => T): T {
     return this.db.transaction(fn).deferred();
   }
 
-  async searchDense(
+  /**
+   * With the pool: what a search would refuse at once (bad input, an unknown collection, a wrong model, no full-text
+   * index) is refused here, on this thread, before a worker is asked (the worker checks again in its snapshot).
+   */
+  private pooled(
     name: string,
-    vector: Float32Array | number[],
-    opts: { fingerprint: EmbeddingFingerprint; filter?: Filter; limit: number },
-  ): Promise<Hit[]> {
-    const limit = checkLimit(opts.limit);
-    const filter = checkFilter(opts.filter);
-    await this.warm(name);
-    return this.read(() => {
-      const c = this.require(name);
-      assertFingerprint(name, c.fingerprint, checkFingerprint(opts.fingerprint));
-      const q = checkVector(vector, c.fingerprint.dimension, 'Query vector');
-      const found = denseCandidates(this.stmt, this.dense.at(c), c, q, filter, limit).map(
-        ([rid, s]): [number, number] => [rid, Math.max(0, s)],
-      );
-      return hits(this.stmt, c, found);
-    });
+    opts: { limit: number; filter?: Filter | undefined; fingerprint?: EmbeddingFingerprint },
+    vector: Float32Array | number[] | null,
+    keyword: boolean,
+  ): SearchPool | null {
+    if (!this.pool) return null;
+    checkLimit(opts.limit);
+    checkFilter(opts.filter);
+    const c = this.reader.lookup(name);
+    if (!c) throw collectionNotFound(name);
+    if (opts.fingerprint) assertFingerprint(name, c.fingerprint, checkFingerprint(opts.fingerprint));
+    if (keyword && !c.hybrid) throw hybridNotSupported(name);
+    if (vector) checkVector(vector, c.fingerprint.dimension, 'Query vector');
+    return this.pool;
+  }
+
+  async searchDense(name: string, vector: Float32Array | number[], opts: DenseQuery): Promise<Hit[]> {
+    return (this.pooled(name, opts, vector, false) ?? this.reader).searchDense(name, vector, opts);
   }
 
   async searchKeyword(name: string, query: string, opts: { filter?: Filter; limit: number }): Promise<Hit[]> {
-    const limit = checkLimit(opts.limit);
-    const filter = checkFilter(opts.filter);
-    return this.read(() => {
-      const c = this.require(name);
-      if (!c.hybrid) throw hybridNotSupported(name);
-      return hits(this.stmt, c, keywordCandidates(this.stmt, c, query, filter, limit));
-    });
+    return (this.pooled(name, opts, null, true) ?? this.reader).searchKeyword(name, query, opts);
   }
 
   searchMany(targets: readonly SearchTarget[], opts: SearchManyOptions): Promise<CollectionHit[]> {
@@ -422,45 +440,7 @@ export class EmbeddedVectorStore implements VectorStore {
     q: { vector: Float32Array | number[]; text: string },
     opts: HybridOptions,
   ): Promise<Hit[]> {
-    const limit = checkLimit(opts.limit);
-    const filter = checkFilter(opts.filter);
-    const p = resolveFusion(limit, opts, this.fusion);
-    await this.warm(name);
-    return this.read(() => {
-      const c = this.require(name);
-      assertFingerprint(name, c.fingerprint, checkFingerprint(opts.fingerprint));
-      if (!c.hybrid) throw hybridNotSupported(name);
-      const v = checkVector(q.vector, c.fingerprint.dimension, 'Query vector');
-      const scored = (l: [number, number][]): Scored[] => l.map(([rid, score]) => ({ id: String(rid), score }));
-      const dense = scored(denseCandidates(this.stmt, this.dense.at(c), c, v, filter, p.candidates));
-      const keyword = scored(keywordCandidates(this.stmt, c, q.text, filter, p.candidates));
-      const fused = fuse(dense, keyword, p, limit);
-      const keywordScore = new Map(keyword.map((k) => [Number(k.id), k.score]));
-      const cosine = this.dense.at(c).similarity(
-        v,
-        fused.map((f) => Number(f.id)),
-      );
-      const extra = new Map(
-        fused.map((f) => {
-          const rid = Number(f.id);
-          return [
-            rid,
-            {
-              denseRank: f.denseRank,
-              keywordRank: f.keywordRank,
-              denseScore: Math.max(0, cosine.get(rid) ?? 0),
-              keywordScore: keywordScore.get(rid),
-            },
-          ];
-        }),
-      );
-      return hits(
-        this.stmt,
-        c,
-        fused.map((f) => [Number(f.id), f.score]),
-        extra,
-      ).map((h) => dropUndefined(h));
-    });
+    return (this.pooled(name, opts, q.vector, true) ?? this.reader).searchHybrid(name, q, opts);
   }
 
   async inspect(name: string, sampleSize = 1): Promise<Inspection> {
@@ -492,11 +472,8 @@ export class EmbeddedVectorStore implements VectorStore {
   }
 
   async close(): Promise<void> {
+    await this.pool?.close();
     this.dense.clear();
-    this.statements.clear();
     if (this.db.open) this.db.close();
   }
 }
-
-const dropUndefined = <T extends object>(o: T): T =>
-  Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;

@@ -1,0 +1,248 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+/**
+ * Issue 28 "Load": `SEARCH_THREADS` side by side. One document-store-mcp *process* per setting (as `npm start` runs
+ * it, potion-base-2M), each holding a spec 004 project of ~10k SciFact chunks (5,183 abstracts, two chunks each, as
+ * bench/document-store/call-cost.bench.ts stores them). For each client count, each server in turn gets N real MCP
+ * SDK clients over Streamable HTTP calling `query_hybrid` back to back for D seconds while one more client keeps
+ * writing (`store_chunks` of 250 chunks, re-storing the project's own abstracts: embedding + upserts, the size
+ * unchanged). Phases alternate between the servers, so the machine's load hits every setting alike. Server CPU is
+ * utime + stime of the whole process (every thread) from /proc/<pid>/stat over the phase.
+ *
+ *   npx tsx bench/load/search-threads.bench.ts [--threads 0,2] [--clients 20,50] [--seconds 30]
+ *
+ * Queries: SciFact claims outside the train judgments. docs/benchmarks/load.md records a run.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
+import { createProject } from '@lectern/document-store';
+import { connectMcp, sharedModelDir, silentLogger, toolText } from '@lectern/testing';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { composeDocumentStore } from '../../apps/document-store-mcp/src/compose.js';
+import { loadConfig } from '../../apps/document-store-mcp/src/config.js';
+import { loadCorpus, loadQrels, loadQueries } from '../embedding/corpus.js';
+
+const { values } = parseArgs({
+  options: {
+    threads: { type: 'string', default: '0,2' },
+    clients: { type: 'string', default: '20,50' },
+    seconds: { type: 'string', default: '30' },
+    /** Abstracts stored (default all 5,183: ~10k chunks); fewer for a quick check of the bench itself. */
+    docs: { type: 'string', default: '5183' },
+  },
+});
+const SECONDS = Number(values.seconds);
+const say = (m: string) => process.stderr.write(`[${new Date().toISOString().slice(11, 19)}] ${m}\n`);
+const pct = (sorted: number[], p: number): number =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+
+/** utime + stime of a process (all its threads), or of its main thread (the event loop), in ms (ticks of 10 ms). */
+const cpuMs = (pid: number, mainThread = false): number => {
+  const path = mainThread ? `/proc/${pid}/task/${pid}/stat` : `/proc/${pid}/stat`;
+  const fields = readFileSync(path, 'utf8').split(') ')[1]?.split(' ') ?? [];
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+};
+
+interface Server {
+  threads: number;
+  baseUrl: string;
+  pid: number;
+  client: Client;
+  stop(): Promise<void>;
+}
+
+const startServer = async (threads: number): Promise<Server> => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'lectern-search-threads-'));
+  const env = {
+    DATA_DIR: dataDir,
+    EMBEDDING_MODEL: 'potion-base-2M',
+    EMBEDDING_MODEL_DIR: sharedModelDir('potion-base-2M'),
+    DOCUMENT_ROOTS: dataDir,
+    LOG_LEVEL: 'warn',
+    SEARCH_THREADS: String(threads),
+  };
+  const { documentStore, platform } = composeDocumentStore(loadConfig(env), silentLogger());
+  await createProject(documentStore.deps, { project: 'scifact', chunking: { kind: 'client' } });
+  await platform.close();
+  const port = 20_000 + Math.floor(Math.random() * 20_000);
+  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/document-store-mcp/src/main.ts'], {
+    env: { ...process.env, ...env, DOCUMENT_STORE_PORT: String(port), HOST: '127.0.0.1' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const baseUrl = `http://127.0.0.1:${port}`;
+  for (let i = 0; ; i++) {
+    if (child.exitCode !== null) throw new Error(`SEARCH_THREADS=${threads}: exited (${child.exitCode})`);
+    if (
+      await fetch(`${baseUrl}/health`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      break;
+    if (i > 1200) throw new Error(`SEARCH_THREADS=${threads}: did not start`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const client = await connectMcp(baseUrl, 'streamable-http', { name: 'writer' });
+  return {
+    threads,
+    baseUrl,
+    pid: child.pid as number,
+    client,
+    stop: async () => {
+      await client.close();
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await exited;
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+};
+
+const call = async (client: Client, name: string, args: Record<string, unknown>) => {
+  const r = await client.callTool({ name, arguments: args }, undefined, { timeout: 120_000 });
+  if (r.isError) throw new Error(JSON.stringify(toolText(r)).slice(0, 200));
+  return r;
+};
+
+const docs = loadCorpus().slice(0, Number(values.docs));
+const batches: Record<string, unknown>[][] = [];
+for (let i = 0; i < docs.length; i += 250)
+  batches.push(
+    docs.slice(i, i + 250).flatMap((d) => {
+      const sentences = d.text.split(/(?<=\.)\s+/);
+      const half = Math.max(1, Math.ceil(sentences.length / 2));
+      return [sentences.slice(0, half).join(' '), sentences.slice(half).join(' ')]
+        .filter((p) => p.trim() !== '')
+        .map((text, k) => ({ doc_id: d.id, chunk_index: k, text: `${d.title}. ${text}`, tags: ['scifact'] }));
+    }),
+  );
+const stored = batches.reduce((n, b) => n + b.length, 0);
+const train = loadQrels('train');
+const queries = loadQueries()
+  .filter((q) => !train.has(q.id))
+  .map((q) => q.text);
+
+interface Phase {
+  threads: number;
+  clients: number;
+  searches: number;
+  errors: number;
+  seconds: number;
+  cpuPerS: number;
+  /** The server's main thread (event loop): CPU-s per second. */
+  mainPerS: number;
+  p50: number;
+  p95: number;
+  p99: number;
+  max: number;
+  writes: number;
+  load: number[];
+  firstError?: string;
+}
+
+const phase = async (server: Server, clients: Client[]): Promise<Phase> => {
+  const latencies: number[] = [];
+  const errors: string[] = [];
+  let writes = 0;
+  const c0 = cpuMs(server.pid);
+  const m0 = cpuMs(server.pid, true);
+  const t0 = performance.now();
+  const end = t0 + SECONDS * 1000;
+  const searcher = async (client: Client, i: number): Promise<void> => {
+    for (let n = 0; performance.now() < end; n++) {
+      const s = performance.now();
+      try {
+        await call(client, 'query_hybrid', { project: 'scifact', query: queries[(i * 7 + n) % queries.length] });
+      } catch (e) {
+        errors.push(String(e).slice(0, 200));
+      }
+      latencies.push(performance.now() - s);
+    }
+  };
+  const writer = async (): Promise<void> => {
+    for (let n = 0; performance.now() < end; n++) {
+      try {
+        await call(server.client, 'store_chunks', { project: 'scifact', chunks: batches[n % batches.length] });
+        writes += 1;
+      } catch (e) {
+        errors.push(`write: ${String(e).slice(0, 200)}`);
+      }
+    }
+  };
+  await Promise.all([...clients.map((c, i) => searcher(c, i)), writer()]);
+  const seconds = (performance.now() - t0) / 1000;
+  const cpu = cpuMs(server.pid) - c0;
+  const mainMs = cpuMs(server.pid, true) - m0;
+  const sorted = latencies.sort((a, b) => a - b);
+  return {
+    threads: server.threads,
+    clients: clients.length,
+    searches: sorted.length,
+    errors: errors.length,
+    seconds,
+    cpuPerS: cpu / 1000 / seconds,
+    mainPerS: mainMs / 1000 / seconds,
+    p50: pct(sorted, 50),
+    p95: pct(sorted, 95),
+    p99: pct(sorted, 99),
+    max: sorted.at(-1) ?? NaN,
+    writes,
+    load: loadavg(),
+    ...(errors[0] ? { firstError: errors[0] } : {}),
+  };
+};
+
+const servers: Server[] = [];
+try {
+  for (const t of values.threads.split(',').map(Number)) servers.push(await startServer(t));
+  for (const server of servers) {
+    const s0 = performance.now();
+    for (const b of batches) await call(server.client, 'store_chunks', { project: 'scifact', chunks: b });
+    say(
+      `SEARCH_THREADS=${server.threads}: stored ${stored} chunks in ${((performance.now() - s0) / 1000).toFixed(1)} s`,
+    );
+    for (let i = 0; i < 40; i++) await call(server.client, 'query_hybrid', { project: 'scifact', query: queries[i] }); // warm-up
+  }
+  const load0 = loadavg();
+  const results: Phase[] = [];
+  for (const n of values.clients.split(',').map(Number)) {
+    const connected = await Promise.all(
+      servers.map((s) =>
+        Promise.all(
+          Array.from({ length: n }, (_, i) => connectMcp(s.baseUrl, 'streamable-http', { name: `searcher-${i}` })),
+        ),
+      ),
+    );
+    for (const [i, server] of servers.entries()) {
+      say(`SEARCH_THREADS=${server.threads}, ${n} clients: ${SECONDS} s`);
+      const r = await phase(server, connected[i] as Client[]);
+      say(JSON.stringify(r));
+      results.push(r);
+    }
+    await Promise.all(connected.flat().map((c) => c.close()));
+  }
+  const f = (x: number) => x.toFixed(0);
+  process.stdout.write(
+    [
+      `## SEARCH_THREADS side by side: \`query_hybrid\` over ${stored} SciFact chunks, one writer (${new Date().toISOString()})`,
+      '',
+      `Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}; potion-base-2M. ` +
+        `${SECONDS} s per phase, phases alternating between the servers. Load average (1/5/15 min) before ${load0.map((x) => x.toFixed(2)).join('/')}.`,
+      '',
+      '| SEARCH_THREADS | clients | searches | errors | throughput | p50 | p95 | p99 | max | server CPU-s per s | of which main thread | server CPU ms per search | writes (250 chunks) | load after (1 min) |',
+      '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+      ...results.map(
+        (r) =>
+          `| ${r.threads} | ${r.clients} | ${r.searches} | ${r.errors} | ${(r.searches / r.seconds).toFixed(1)} q/s | ${f(r.p50)} ms | ` +
+          `${f(r.p95)} ms | ${f(r.p99)} ms | ${f(r.max)} ms | ${r.cpuPerS.toFixed(2)} | ${r.mainPerS.toFixed(2)} | ${((r.cpuPerS * r.seconds * 1000) / r.searches).toFixed(1)} | ${r.writes} | ${r.load[0]?.toFixed(1)} |`,
+      ),
+      '',
+      ...results.filter((r) => r.firstError).map((r) => `First error (${r.threads}, ${r.clients}): ${r.firstError}`),
+    ].join('\n') + '\n',
+  );
+} finally {
+  for (const server of servers) await server.stop();
+}

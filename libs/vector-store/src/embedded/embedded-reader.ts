@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+import type { Database as Db, Statement } from 'better-sqlite3';
+import type { Logger } from '@lectern/runtime';
+import { fuse, resolveFusion, type FusionDefaults, type Scored } from '../fusion.js';
+import {
+  assertFingerprint,
+  checkFilter,
+  checkFingerprint,
+  checkLimit,
+  checkName,
+  checkVector,
+  collectionNotFound,
+  hybridNotSupported,
+} from '../validation.js';
+import type { EmbeddingFingerprint, Filter, Hit, HybridOptions } from '../vector-store.port.js';
+import { DenseCache } from './dense-cache.js';
+import { denseCandidates, hits, keywordCandidates, type Stmt } from './embedded-search.js';
+import { toCollection, type CatalogRow, type Collection } from './embedded-schema.js';
+
+/** A prepared-statement cache over `db` (at most ~256 statements kept). */
+export const statementCache = (db: Db): Stmt => {
+  const statements = new Map<string, Statement>();
+  return (sql: string): Statement => {
+    let s = statements.get(sql);
+    if (!s) {
+      if (statements.size > 256) statements.clear();
+      s = db.prepare(sql);
+      statements.set(sql, s);
+    }
+    return s;
+  };
+};
+
+export interface DenseQuery {
+  fingerprint: EmbeddingFingerprint;
+  filter?: Filter;
+  limit: number;
+}
+
+/**
+ * The query side of the embedded store: dense, keyword and hybrid search over one connection, each in one read
+ * transaction (one snapshot). The adapter runs it on its own connection (`SEARCH_THREADS=0`); each search worker
+ * thread (search.worker.ts) runs one over its own read-only connection, with its own statement and matrix caches:
+ * a snapshot begun after a write committed sees that write, and the matrix catches up to the collection's version
+ * inside the snapshot (`DenseCache.at`), so a search never lags a write that has returned.
+ */
+export class EmbeddedReader {
+  constructor(
+    private readonly db: Db,
+    readonly stmt: Stmt,
+    readonly dense: DenseCache,
+    private readonly prefix: string,
+    private readonly fusion: FusionDefaults,
+  ) {}
+
+  static open(db: Db, prefix: string, fusion: FusionDefaults, log?: Logger): EmbeddedReader {
+    const stmt = statementCache(db);
+    return new EmbeddedReader(db, stmt, new DenseCache(stmt, log), prefix, fusion);
+  }
+
+  /** The collection by the callers' name, through the statement cache (a search's hot path). */
+  lookup(name: string): Collection | null {
+    const r = this.stmt('SELECT cid, name, fingerprint, hybrid, version FROM vs_collections WHERE name = ?').get(
+      this.prefix + checkName(name),
+    ) as CatalogRow | undefined;
+    return r ? toCollection(r) : null;
+  }
+
+  private require(name: string): Collection {
+    const c = this.lookup(name);
+    if (!c) throw collectionNotFound(name);
+    return c;
+  }
+
+  /** Loads the collection's matrix without blocking the event loop for long (no-op once held). */
+  private async warm(name: string): Promise<void> {
+    const c = this.lookup(name);
+    if (c) await this.dense.warm(c);
+  }
+
+  /** Runs `fn` in one read transaction, so every statement sees the same snapshot. */
+  private read<T>(fn: () => T): T {
+    return this.db.transaction(fn).deferred();
+  }
+
+  async searchDense(name: string, vector: Float32Array | number[], opts: DenseQuery): Promise<Hit[]> {
+    const limit = checkLimit(opts.limit);
+    const filter = checkFilter(opts.filter);
+    await this.warm(name);
+    return this.read(() => {
+      const c = this.require(name);
+      assertFingerprint(name, c.fingerprint, checkFingerprint(opts.fingerprint));
+      const q = checkVector(vector, c.fingerprint.dimension, 'Query vector');
+      const found = denseCandidates(this.stmt, this.dense.at(c), c, q, filter, limit).map(
+        ([rid, s]): [number, number] => [rid, Math.max(0, s)],
+      );
+      return hits(this.stmt, c, found);
+    });
+  }
+
+  async searchKeyword(name: string, query: string, opts: { filter?: Filter; limit: number }): Promise<Hit[]> {
+    const limit = checkLimit(opts.limit);
+    const filter = checkFilter(opts.filter);
+    return this.read(() => {
+      const c = this.require(name);
+      if (!c.hybrid) throw hybridNotSupported(name);
+      return hits(this.stmt, c, keywordCandidates(this.stmt, c, query, filter, limit));
+    });
+  }
+
+  async searchHybrid(
+    name: string,
+    q: { vector: Float32Array | number[]; text: string },
+    opts: HybridOptions,
+  ): Promise<Hit[]> {
+    const limit = checkLimit(opts.limit);
+    const filter = checkFilter(opts.filter);
+    const p = resolveFusion(limit, opts, this.fusion);
+    await this.warm(name);
+    return this.read(() => {
+      const c = this.require(name);
+      assertFingerprint(name, c.fingerprint, checkFingerprint(opts.fingerprint));
+      if (!c.hybrid) throw hybridNotSupported(name);
+      const v = checkVector(q.vector, c.fingerprint.dimension, 'Query vector');
+      const scored = (l: [number, number][]): Scored[] => l.map(([rid, score]) => ({ id: String(rid), score }));
+      const dense = scored(denseCandidates(this.stmt, this.dense.at(c), c, v, filter, p.candidates));
+      const keyword = scored(keywordCandidates(this.stmt, c, q.text, filter, p.candidates));
+      const fused = fuse(dense, keyword, p, limit);
+      const keywordScore = new Map(keyword.map((k) => [Number(k.id), k.score]));
+      const cosine = this.dense.at(c).similarity(
+        v,
+        fused.map((f) => Number(f.id)),
+      );
+      const extra = new Map(
+        fused.map((f) => {
+          const rid = Number(f.id);
+          return [
+            rid,
+            {
+              denseRank: f.denseRank,
+              keywordRank: f.keywordRank,
+              denseScore: Math.max(0, cosine.get(rid) ?? 0),
+              keywordScore: keywordScore.get(rid),
+            },
+          ];
+        }),
+      );
+      return hits(
+        this.stmt,
+        c,
+        fused.map((f) => [Number(f.id), f.score]),
+        extra,
+      ).map((h) => dropUndefined(h));
+    });
+  }
+}
+
+const dropUndefined = <T extends object>(o: T): T =>
+  Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;

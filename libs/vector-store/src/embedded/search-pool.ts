@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+import type { Worker } from 'node:worker_threads';
+import { availableParallelism } from 'node:os';
+import { AppError, CommonErrorCodes } from '@lectern/contracts';
+import { tsWorker, type Logger } from '@lectern/runtime';
+import type { FusionDefaults } from '../fusion.js';
+import type { Filter, Hit, HybridOptions } from '../vector-store.port.js';
+import type { DenseQuery } from './embedded-reader.js';
+import type { SearchReply, SearchRequest, SearchWorkerData, WireError } from './search-pool.protocol.js';
+
+/** `SEARCH_THREADS`' default: min(4, cores) on a machine with more than one core, else 0 (searches in-process). */
+export const defaultSearchThreads = (cores = availableParallelism()): number => (cores > 1 ? Math.min(4, cores) : 0);
+
+/** Searches in flight or waiting across the pool's workers by default; one more is refused (`overloaded`). */
+export const SEARCH_QUEUE_DEFAULT = 256;
+
+export interface SearchPoolOptions {
+  /** The embedded store's SQLite file (WAL); each worker opens it read-only. */
+  file: string;
+  prefix: string;
+  fusion: FusionDefaults;
+  /** Worker threads (≥ 1), started as searches need them. */
+  threads: number;
+  /** Searches in flight or waiting at once (default SEARCH_QUEUE_DEFAULT). */
+  maxQueued?: number;
+  log?: Logger;
+  /** Tests: let `stall` hold a worker. */
+  testHooks?: boolean;
+}
+
+type Distribute<T> = T extends unknown ? Omit<T, 'id'> : never;
+type Pending = { resolve: (hits: Hit[]) => void; reject: (e: Error) => void };
+
+interface Lane {
+  worker: Worker;
+  pending: Map<number, Pending>;
+  gone: boolean;
+}
+
+const fromWire = (e: WireError): Error =>
+  e.code
+    ? new AppError(e.code, e.message, {
+        ...(e.httpStatus !== undefined ? { httpStatus: e.httpStatus } : {}),
+        ...(e.details ? { details: e.details } : {}),
+      })
+    : new Error(e.message);
+
+/**
+ * The embedded store's searches on every core: up to `threads` worker threads (search.worker.ts), each with its own
+ * read-only connection and caches; a search goes to the worker with the fewest searches in flight. Read-your-writes
+ * holds without any message from the writer: a write has committed when it returns, and each search is one read
+ * transaction begun after its request arrived, in which the worker's matrix catches up to the collection's version.
+ * At most `maxQueued` searches are in flight or waiting (more: `overloaded`, 503, as the transports' admission
+ * control answers). A worker that dies fails its searches with `dependency_unavailable` (503, retry) at once and is
+ * replaced by the next search; `close` terminates them (searches still in flight: `shutting_down`).
+ */
+export class SearchPool {
+  private readonly lanes: Lane[] = [];
+  private readonly maxQueued: number;
+  private inFlight = 0;
+  private nextId = 1;
+  private closed = false;
+
+  constructor(private readonly opts: SearchPoolOptions) {
+    if (!Number.isInteger(opts.threads) || opts.threads < 1) throw new RangeError('a search pool needs ≥ 1 thread');
+    this.maxQueued = opts.maxQueued ?? SEARCH_QUEUE_DEFAULT;
+  }
+
+  /** The live worker threads (tests). */
+  get workers(): readonly Worker[] {
+    return this.lanes.map((l) => l.worker);
+  }
+
+  /** Searches in flight or waiting. */
+  get queued(): number {
+    return this.inFlight;
+  }
+
+  searchDense(name: string, vector: Float32Array | number[], opts: DenseQuery): Promise<Hit[]> {
+    return this.call({ op: 'dense', name, vector, opts });
+  }
+
+  searchKeyword(name: string, text: string, opts: { filter?: Filter; limit: number }): Promise<Hit[]> {
+    return this.call({ op: 'keyword', name, text, opts });
+  }
+
+  searchHybrid(
+    name: string,
+    q: { vector: Float32Array | number[]; text: string },
+    opts: HybridOptions,
+  ): Promise<Hit[]> {
+    return this.call({ op: 'hybrid', name, vector: q.vector, text: q.text, opts });
+  }
+
+  /** Tests (`testHooks`): holds one worker's thread for `ms` (counts as a search in flight). */
+  stall(ms: number): Promise<Hit[]> {
+    return this.call({ op: 'stall', ms });
+  }
+
+  private call(req: Distribute<SearchRequest>): Promise<Hit[]> {
+    if (this.closed)
+      return Promise.reject(
+        new AppError(CommonErrorCodes.shuttingDown, 'The vector store is closing.', { httpStatus: 503 }),
+      );
+    if (this.inFlight >= this.maxQueued)
+      return Promise.reject(
+        new AppError('overloaded', `The server is busy (${this.inFlight} searches waiting); retry later.`, {
+          httpStatus: 503,
+        }),
+      );
+    let lane: Lane;
+    try {
+      lane = this.pick();
+    } catch (e) {
+      this.opts.log?.warn({ err: e }, 'search worker could not start');
+      return Promise.reject(this.unavailable());
+    }
+    const id = this.nextId++;
+    this.inFlight += 1;
+    if (lane.pending.size === 0) lane.worker.ref(); // a search in flight keeps the process alive
+    return new Promise<Hit[]>((resolve, reject) => {
+      lane.pending.set(id, { resolve, reject });
+      // a structured clone: a Float32Array vector is copied, not transferred (the caller keeps it)
+      lane.worker.postMessage({ ...req, id } as SearchRequest);
+    });
+  }
+
+  /** An idle worker, else a new one while fewer than `threads` run, else the least busy. */
+  private pick(): Lane {
+    const idle = this.lanes.find((l) => l.pending.size === 0);
+    if (idle) return idle;
+    if (this.lanes.length < this.opts.threads) return this.start();
+    return this.lanes.reduce((a, b) => (b.pending.size < a.pending.size ? b : a));
+  }
+
+  private start(): Lane {
+    const workerData: SearchWorkerData = {
+      file: this.opts.file,
+      prefix: this.opts.prefix,
+      fusion: this.opts.fusion,
+      testHooks: this.opts.testHooks === true,
+    };
+    const worker = tsWorker(new URL('./search.worker.ts', import.meta.url), { workerData });
+    worker.unref();
+    const lane: Lane = { worker, pending: new Map(), gone: false };
+    this.lanes.push(lane);
+    worker.on('message', (reply: SearchReply) => {
+      const p = lane.pending.get(reply.id);
+      if (!p) return;
+      this.settle(lane, reply.id);
+      if (reply.ok) p.resolve(reply.hits);
+      else p.reject(fromWire(reply.error));
+    });
+    const fail = (why: string): void => {
+      if (lane.gone) return;
+      lane.gone = true;
+      const at = this.lanes.indexOf(lane);
+      if (at >= 0) this.lanes.splice(at, 1);
+      if (!this.closed) this.opts.log?.warn({ why, searches: lane.pending.size }, 'search worker stopped: replaced');
+      const error = this.closed
+        ? new AppError(CommonErrorCodes.shuttingDown, 'The vector store is closing.', { httpStatus: 503 })
+        : this.unavailable();
+      for (const [id, p] of [...lane.pending]) {
+        this.settle(lane, id);
+        p.reject(error);
+      }
+    };
+    worker.on('error', (e) => fail(e.message));
+    worker.on('exit', (code) => fail(`exited (${code})`));
+    return lane;
+  }
+
+  private settle(lane: Lane, id: number): void {
+    if (!lane.pending.delete(id)) return;
+    this.inFlight -= 1;
+    if (lane.pending.size === 0 && !lane.gone) lane.worker.unref();
+  }
+
+  /** The worker's own reason is logged, not told to the client. */
+  private unavailable(): AppError {
+    return new AppError(CommonErrorCodes.dependencyUnavailable, 'A search worker stopped; retry the search.', {
+      httpStatus: 503,
+    });
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const lanes = this.lanes.splice(0);
+    await Promise.all(lanes.map((l) => l.worker.terminate()));
+  }
+}
