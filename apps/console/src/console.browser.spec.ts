@@ -47,6 +47,45 @@ const upload = async (page: Page, label: string, file: string) => {
   );
   await (input as unknown as { uploadFile(f: string): Promise<void> }).uploadFile(file);
 };
+/**
+ * Records every text the ingest form's progress element shows, from now on: a MutationObserver sees each DOM change
+ * (each render of a new stage), so the list does not depend on when the test looks. `stop` returns the texts.
+ */
+type ProgressLog = { texts: string[]; observer: { disconnect(): void } };
+const recordProgress = async (page: Page) => {
+  await page.evaluate(() => {
+    const g = globalThis as unknown as {
+      document: { body: unknown; querySelector(s: string): { textContent: string | null } | null };
+      MutationObserver: new (cb: () => void) => { observe(n: unknown, o: object): void; disconnect(): void };
+      __progress?: ProgressLog;
+    };
+    g.__progress?.observer.disconnect();
+    const texts: string[] = [];
+    const observer = new g.MutationObserver(() => {
+      const text = g.document.querySelector('form[aria-label="Ingest a document"] .progress span')?.textContent;
+      if (text && texts[texts.length - 1] !== text) texts.push(text);
+    });
+    observer.observe(g.document.body, { childList: true, subtree: true, characterData: true });
+    g.__progress = { texts, observer };
+  });
+  return {
+    stop: () =>
+      page.evaluate(() => {
+        const log = (globalThis as unknown as { __progress: ProgressLog }).__progress;
+        log.observer.disconnect();
+        return log.texts;
+      }),
+  };
+};
+/** The index of the first text matching each pattern, in order (-1 where one is missing or out of order). */
+const inOrder = (texts: readonly string[], patterns: readonly RegExp[]): number[] => {
+  let from = 0;
+  return patterns.map((p) => {
+    const i = texts.findIndex((t, k) => k >= from && p.test(t));
+    if (i >= 0) from = i + 1;
+    return i;
+  });
+};
 const highlightBoxes = (page: Page) =>
   page.$$eval('.page-frame .highlight', (boxes) =>
     boxes.map((b) => {
@@ -83,8 +122,17 @@ describe('console in a browser', () => {
     await clickButton(page, 'Show documents');
     await waitForText(page, `Documents of ${REF}`);
     await upload(page, 'File to upload', STATEMENT);
+    const uploadProgress = await recordProgress(page);
     await clickButton(page, 'Ingest');
     await waitForText(page, /Ingested \S+: \d+ chunks \(text_layer\)/);
+    // an upload reports its bytes, then the service's one answer (the REST upload reports no stages of its own)
+    const uploadTexts = await uploadProgress.stop();
+    expect({ uploadTexts, order: inOrder(uploadTexts, [/^Uploading/, /^Converting, embedding and storing$/]) }).toEqual(
+      {
+        uploadTexts,
+        order: expect.not.arrayContaining([-1]),
+      },
+    );
     await upload(page, 'File to upload', await scannedLetter());
     await clickButton(page, 'Ingest');
     await waitForText(page, /Skipped: .*\(reason: image_based\)/);
@@ -93,8 +141,23 @@ describe('console in a browser', () => {
     await fill(page, 'Application reference', REF);
     await clickButton(page, 'Show documents');
     await fill(page, 'or a file already on the server', TRANSPORT);
+    const pathProgress = await recordProgress(page);
     await clickButton(page, 'Ingest');
     await waitForText(page, /Ingested \S+: \d+ chunks/);
+    // live stages from ingest_document's MCP progress notifications, in order: conversion (per page), embedding,
+    // storing (this 2-page PDF has a text layer, so no OCR stage: ENABLE_OCR is off in this stack)
+    const pathTexts = await pathProgress.stop();
+    const stages = [
+      /^Starting$/,
+      /^converting$/,
+      /^extract page [12] of 2$/,
+      /^embedded \d+ of \d+ chunks$/,
+      /^storing chunks$/,
+    ];
+    expect({ pathTexts, order: inOrder(pathTexts, stages) }).toEqual({
+      pathTexts,
+      order: expect.not.arrayContaining([-1]),
+    });
     await waitForText(page, '2 document(s)');
     const text = await visibleText(page);
     expect(text).toContain('planning-statement.pdf');
@@ -114,11 +177,15 @@ describe('console in a browser', () => {
     const next = await page.waitForSelector("xpath/.//a[contains(., 'Next page')]");
     await next!.click();
     await waitForText(page, 'Junction capacity at the Mill Lane roundabout');
-    await page.waitForSelector('.page-frame img[alt^="Page 2 of"]');
-    const size = await page.$eval('.page-frame img', (img) => ({
-      w: (img as unknown as ImageLike).naturalWidth,
-      h: (img as unknown as ImageLike).naturalHeight,
-    }));
+    // read in one step with finding it: the image can be drawn anew between a wait and a later read
+    const size = (await (
+      await page.waitForFunction(() => {
+        const img = (
+          globalThis as unknown as { document: { querySelector(s: string): ImageLike | null } }
+        ).document.querySelector('.page-frame img[alt^="Page 2 of"]');
+        return img && img.naturalWidth > 0 ? { w: img.naturalWidth, h: img.naturalHeight } : null;
+      })
+    ).jsonValue()) as { w: number; h: number };
     expect(size.w).toBeGreaterThan(300);
     expect(size.h).toBeGreaterThan(size.w);
     expect(await axeViolations(page)).toEqual([]);
@@ -243,6 +310,13 @@ describe('console in a browser', () => {
     expect(text).toMatch(/requests\s+\d+/);
     expect(text).toMatch(/memory\s+\d+ MB/);
     expect(text).toMatch(/Extraction queue: 0 queued, 0 running, 0 failed/);
+    // models in use: document-store-mcp embedded the Documents test's uploads (lectern_embedding_model_info on its
+    // /metrics); the converter embeds nothing, so its card names no model
+    const card = (title: string) =>
+      page.$eval(`article.card[aria-label="${title}"]`, (a) => (a as unknown as TextLike).innerText);
+    // (no EMBEDDING_MODEL in this stack: `auto` with no model files resolves to the built-in default)
+    expect(await card('document-store-mcp')).toMatch(/embedding models\s+universal-sentence-encoder-lite\b/);
+    expect(await card('converter')).not.toContain('embedding models');
     expect(await axeViolations(page)).toEqual([]);
   }, 120_000);
 

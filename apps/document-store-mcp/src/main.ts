@@ -25,6 +25,8 @@ const start = async () => {
   await documentStore.recover();
   const dependencies = platform.dependencyChecks();
   const app = buildApp({ config, logger, documentStore: documentStore.deps, dependencies });
+  // the embedding models loaded so far, as `lectern_embedding_model_info` on /metrics (the console's System page)
+  app.metrics.trackEmbeddingModels(() => platform.embeddingModels());
   // the admin queue API (issue 29): the conversion queue its ingests use (its own when embedded, the shared one in Redis)
   registerQueueAdminRoutes(app, {
     service: 'document-store-mcp',

@@ -33,6 +33,8 @@ const start = async () => {
     ...extractionAppDeps(composed),
     dependencies: platform.dependencyChecks(),
   });
+  // the embedding models loaded so far, as `lectern_embedding_model_info` on /metrics (the console's System page)
+  app.metrics.trackEmbeddingModels(() => platform.embeddingModels());
   // the admin queue API (issue 29): the task queue, and the conversion queue its uploads go through
   registerQueueAdminRoutes(app, {
     service: 'extraction-api',

@@ -30,6 +30,8 @@ const start = async () => {
     ingestQueue: ingest.queue,
     dependencies: platform.dependencyChecks(),
   });
+  // the embedding models loaded so far, as `lectern_embedding_model_info` on /metrics (the console's System page)
+  app.metrics.trackEmbeddingModels(() => platform.embeddingModels());
   // the admin queue API (issue 29): revision ingests, and the conversion queue they go through
   registerQueueAdminRoutes(app, {
     service: 'policy-kb-mcp',

@@ -16,6 +16,8 @@ export interface EmbedderProvider {
 
 export class EmbedderPool implements EmbedderProvider {
   private readonly byKey = new Map<string, Promise<Embedder>>();
+  /** The embedders that finished loading (a pending or failed load is not "in use"). */
+  private readonly loaded = new Set<Embedder>();
   private closed = false;
 
   constructor(private readonly options: ResolveEmbedderOptions) {}
@@ -41,6 +43,11 @@ export class EmbedderPool implements EmbedderProvider {
     });
   }
 
+  /** The model ids of the embedders loaded so far, sorted, each once (read-only; loads nothing). */
+  loadedModels(): string[] {
+    return [...new Set([...this.loaded].map((e) => e.fingerprint.model_id))].sort();
+  }
+
   /** Closes every embedder built; afterwards none is built (work still running at shutdown gets an error). */
   async close(): Promise<void> {
     this.closed = true;
@@ -48,6 +55,7 @@ export class EmbedderPool implements EmbedderProvider {
     const unique = new Set(all.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : [])));
     await Promise.allSettled([...unique].map((e) => e.close()));
     this.byKey.clear();
+    this.loaded.clear();
   }
 
   private memo(key: string, make: () => Promise<Embedder>): Promise<Embedder> {
@@ -62,6 +70,12 @@ export class EmbedderPool implements EmbedderProvider {
     let pending = this.byKey.get(key);
     if (!pending) {
       pending = make();
+      pending.then(
+        (embedder) => {
+          if (!this.closed) this.loaded.add(embedder);
+        },
+        () => undefined,
+      );
       // A failed load is not cached: the next call retries (e.g. after `lectern models pull`).
       pending.catch(() => this.byKey.delete(key));
       this.byKey.set(key, pending);

@@ -155,6 +155,11 @@ export interface Platform {
   vectorStore(options?: VectorStoreOptions): VectorStore;
   embedders(options: EmbedderOptions): EmbedderPool;
   /**
+   * The embedding models this process has loaded (none when no embedder pool was built): read at every `/metrics`
+   * scrape through `app.metrics.trackEmbeddingModels(() => platform.embeddingModels())`; builds nothing.
+   */
+  embeddingModels(): string[];
+  /**
    * The queue `definition` names (BullMQ on the platform's Redis, else in-process), built once per name with the
    * definition's retry policy and the platform's worker settings; closed at the `queue` stage. `keepFinished`:
    * finished jobs an in-process queue remembers (default 1000); `retry`: the app's override of the definition's
@@ -258,6 +263,7 @@ export const createPlatform = (options: PlatformOptions): Platform => {
         steps.push({ stage: 'embedders', name: 'embedders', close: () => pool.close() });
         return pool;
       }),
+    embeddingModels: () => (memo.get('embedders') as EmbedderPool | undefined)?.loadedModels() ?? [],
     queue: <P extends z.ZodType, R extends z.ZodType>(
       definition: QueueDefinition<P, R>,
       o: { keepFinished?: number; retry?: Partial<QueueRetryPolicy> } = {},

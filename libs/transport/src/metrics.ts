@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+const EMBEDDING_MODEL_INFO = 'lectern_embedding_model_info';
 
 /**
  * Prometheus metrics of one service. A registry per app instance (not prom-client's global one), so
@@ -42,6 +44,30 @@ export class ServiceMetrics {
       registers: [this.registry],
     });
   }
+
+  /**
+   * `lectern_embedding_model_info{model="<id>"} 1` for each embedding model the service has loaded, read from
+   * `models()` at every scrape (the console's System page shows them). Called once per service; a second call
+   * replaces the source.
+   */
+  trackEmbeddingModels(models: () => readonly string[]): void {
+    this.embeddingModels = models;
+    if (this.registry.getSingleMetric(EMBEDDING_MODEL_INFO)) return;
+    // prom-client calls collect() with the gauge as `this`: the source is read through this arrow.
+    const current = () => this.embeddingModels();
+    new Gauge({
+      name: EMBEDDING_MODEL_INFO,
+      help: 'Embedding models this service has loaded (value always 1)',
+      labelNames: ['model'],
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        for (const model of current()) this.set({ model }, 1);
+      },
+    });
+  }
+
+  private embeddingModels: () => readonly string[] = () => [];
 
   observeTool(tool: string, outcome: string, seconds: number): void {
     this.toolCalls.inc({ tool, outcome });

@@ -40,6 +40,22 @@ export const metricSums = (text: string, names: readonly string[]): Record<strin
   return sums;
 };
 
+/**
+ * The values of one label over the samples of one metric, sorted, each once: the models of
+ * `lectern_embedding_model_info{model="…"} 1` (label values are escaped as in the exposition format).
+ */
+export const metricLabelValues = (text: string, name: string, label: string): string[] => {
+  const values = new Set<string>();
+  for (const line of text.split('\n')) {
+    if (!line.startsWith(`${name}{`)) continue;
+    const m = new RegExp(`[{,]${label}="((?:[^"\\\\]|\\\\.)*)"`).exec(line);
+    if (m) values.add(m[1]!.replace(/\\(.)/g, (_, c: string) => (c === 'n' ? '\n' : c)));
+  }
+  return [...values].sort();
+};
+
+const EMBEDDING_MODEL_INFO = 'lectern_embedding_model_info';
+
 const FIGURES = [
   ['http_requests_total', 'requests', (v: number) => String(v)],
   ['mcp_tool_calls_total', 'tool calls', (v: number) => String(v)],
@@ -51,6 +67,8 @@ const FIGURES = [
 interface ServiceState {
   health: string;
   figures: Record<string, number>;
+  /** The embedding models the service has loaded (from `/metrics`). */
+  models: string[];
 }
 
 const ServiceCard = ({ name, title }: { name: Service; title: string }) => {
@@ -62,18 +80,20 @@ const ServiceCard = ({ name, title }: { name: Service; title: string }) => {
         (h) => h.status,
         (e: unknown) => `down: ${describeError(e)}`,
       );
-      const figures = await restText(name, '/metrics').then(
-        (t) =>
-          metricSums(
+      const { figures, models } = await restText(name, '/metrics').then(
+        (t) => ({
+          figures: metricSums(
             t,
             FIGURES.map((f) => f[0]),
           ),
+          models: metricLabelValues(t, EMBEDDING_MODEL_INFO, 'model'),
+        }),
         (e: unknown) => {
           setError(e);
-          return {};
+          return { figures: {}, models: [] };
         },
       );
-      setState({ health, figures });
+      setState({ health, figures, models });
     };
     void load();
   }, [name]);
@@ -91,6 +111,12 @@ const ServiceCard = ({ name, title }: { name: Service; title: string }) => {
                 <dd>{fmt(state.figures[k]!)}</dd>
               </div>
             ))}
+            {state.models.length > 0 && (
+              <div>
+                <dt>embedding models</dt>
+                <dd class="models">{state.models.join(', ')}</dd>
+              </div>
+            )}
           </dl>
         </>
       )}
