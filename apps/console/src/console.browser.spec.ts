@@ -30,6 +30,21 @@ type InputLike = { value: string; dispatchEvent(event: Event): boolean };
 type ImageLike = { naturalWidth: number; naturalHeight: number };
 type TextLike = { innerText: string };
 
+/** One call to document-store-mcp's MCP endpoint through the console's own proxy, as an agent would make it. */
+const callDocumentsTool = async (stack: { url: string; key: string }, request: Parameters<Client['callTool']>[0]) => {
+  const client = new Client({ name: 'console-e2e', version: '0' });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${stack.url}/svc/documents/mcp`), {
+      requestInit: { headers: { authorization: `Bearer ${stack.key}` } },
+    }),
+  );
+  try {
+    return await client.callTool(request);
+  } finally {
+    await client.close();
+  }
+};
+
 const fill = async (page: Page, label: string, value: string) => {
   const handle = await page.waitForSelector(
     `xpath/.//label[contains(., ${JSON.stringify(label)})]//input | .//label[contains(., ${JSON.stringify(label)})]//textarea`,
@@ -406,37 +421,27 @@ describe('console in a browser', () => {
 
   it('Search over a spec 002 collection: each result shows its citation (title, chunk) and score', async () => {
     // chunks stored the spec 002 way (an agent's store_document_chunks), through the console's own proxy
-    const client = new Client({ name: 'console-e2e', version: '0' });
-    await client.connect(
-      new StreamableHTTPClientTransport(new URL(`${stack.url}/svc/documents/mcp`), {
-        requestInit: { headers: { authorization: `Bearer ${stack.key}` } },
-      }),
-    );
-    try {
-      const stored = await client.callTool({
-        name: 'store_document_chunks',
-        arguments: {
-          collection: 'ConsoleNotes',
-          chunks: [
-            {
-              text: 'Otters were seen along the canal towpath near the old mill in spring.',
-              source_filename: 'otter-survey.pdf',
-              chunk_index: 0,
-              metadata: { title: 'Otter survey 2024', page_count: 3 },
-            },
-            {
-              text: 'The car park resurfacing is planned for the autumn.',
-              source_filename: 'estates-note.pdf',
-              chunk_index: 4,
-              metadata: { title: 'Estates note' },
-            },
-          ],
-        },
-      });
-      expect(stored.isError).toBeFalsy();
-    } finally {
-      await client.close();
-    }
+    const stored = await callDocumentsTool(stack, {
+      name: 'store_document_chunks',
+      arguments: {
+        collection: 'ConsoleNotes',
+        chunks: [
+          {
+            text: 'Otters were seen along the canal towpath near the old mill in spring.',
+            source_filename: 'otter-survey.pdf',
+            chunk_index: 0,
+            metadata: { title: 'Otter survey 2024', page_count: 3 },
+          },
+          {
+            text: 'The car park resurfacing is planned for the autumn.',
+            source_filename: 'estates-note.pdf',
+            chunk_index: 4,
+            metadata: { title: 'Estates note' },
+          },
+        ],
+      },
+    });
+    expect(stored.isError).toBeFalsy();
     await page.goto(`${stack.url}/#/search`);
     await page.reload(); // a fresh Search page (an earlier test may have left its results on this one)
     await fill(page, 'Search for', 'otters on the canal towpath');
@@ -459,34 +464,24 @@ describe('console in a browser', () => {
       [join(repoRoot(), 'apps', 'cli', 'bin', 'lectern.cjs'), 'project', 'create', 'canal-notes'],
       { env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', DATA_DIR: stack.dataDir } },
     );
-    const client = new Client({ name: 'console-e2e', version: '0' });
-    await client.connect(
-      new StreamableHTTPClientTransport(new URL(`${stack.url}/svc/documents/mcp`), {
-        requestInit: { headers: { authorization: `Bearer ${stack.key}` } },
-      }),
-    );
-    try {
-      const stored = await client.callTool({
-        name: 'store_chunks',
-        arguments: {
-          project: 'canal-notes',
-          chunks: [
-            {
-              doc_id: 'otters2024',
-              text: 'Otters were seen along the canal towpath near the old mill in spring.',
-              chunk_index: 0,
-              page_start: 2,
-              page_end: 3,
-              section_path: ['Results', 'Mammals'],
-              citation: { citekey: 'otters2024', title: 'Otter survey' },
-            },
-          ],
-        },
-      });
-      expect(stored.isError).toBeFalsy();
-    } finally {
-      await client.close();
-    }
+    const stored = await callDocumentsTool(stack, {
+      name: 'store_chunks',
+      arguments: {
+        project: 'canal-notes',
+        chunks: [
+          {
+            doc_id: 'otters2024',
+            text: 'Otters were seen along the canal towpath near the old mill in spring.',
+            chunk_index: 0,
+            page_start: 2,
+            page_end: 3,
+            section_path: ['Results', 'Mammals'],
+            citation: { citekey: 'otters2024', title: 'Otter survey' },
+          },
+        ],
+      },
+    });
+    expect(stored.isError).toBeFalsy();
     await page.goto(`${stack.url}/#/search`);
     await page.reload(); // a fresh Search page (an earlier test may have left its results on this one)
     await fill(page, 'Search for', 'otters on the canal towpath');
