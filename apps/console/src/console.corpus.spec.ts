@@ -144,10 +144,16 @@ describe('console in a browser, with real documents', () => {
     await uploaded!.click();
     await page.waitForSelector('.page-frame img[alt^="Page 1 of"]');
     await (await page.waitForSelector("xpath/.//a[contains(., 'Next page')]"))!.click();
-    await page.waitForSelector('.page-frame img[alt^="Page 2 of"]');
-    expect(
-      await page.$eval('.page-frame img', (img) => (img as unknown as { naturalWidth: number }).naturalWidth),
-    ).toBeGreaterThan(300);
+    // found and read in one step: the page image can be drawn anew between a wait and a later read
+    const width = (await (
+      await page.waitForFunction(() => {
+        const img = (
+          globalThis as unknown as { document: { querySelector(s: string): { naturalWidth: number } | null } }
+        ).document.querySelector('.page-frame img[alt^="Page 2 of"]');
+        return img && img.naturalWidth > 0 ? img.naturalWidth : null;
+      })
+    ).jsonValue()) as number;
+    expect(width).toBeGreaterThan(300);
     await page.goto(`${stack.url}/#/documents`);
     await fill(page, 'Application reference', REF);
     await clickButton(page, 'Show documents');
