@@ -73,15 +73,19 @@ const service = await spawnService('apps/document-store-mcp/src/main.ts', 'DOCUM
 });
 const pid = service.child.pid as number;
 if (process.env['BENCH_SERVER_LOG']) service.child.stdout?.on('data', (d: Buffer) => process.stderr.write(d));
-const status = (): { rss: number; hwm: number } => {
+/** MB: VmRSS = RssAnon (heaps, matrices, SQLite page caches) + RssFile (the database's memory maps, shared libs). */
+const status = (): { rss: number; hwm: number; anon: number; file: number } => {
   const s = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = (k: string): number => Number(new RegExp(`${k}:\\s+(\\d+) kB`).exec(s)?.[1] ?? 0) / 1024;
-  return { rss: kb('VmRSS'), hwm: kb('VmHWM') };
+  return { rss: kb('VmRSS'), hwm: kb('VmHWM'), anon: kb('RssAnon'), file: kb('RssFile') };
 };
-const samples: { t: number; phase: string; rss: number }[] = [];
+const samples: { t: number; phase: string; rss: number; anon: number; file: number }[] = [];
 let phase = 'seed';
 const t00 = performance.now();
-const sampler = setInterval(() => samples.push({ t: (performance.now() - t00) / 1000, phase, rss: status().rss }), 1000);
+const sampler = setInterval(() => {
+  const { rss, anon, file } = status();
+  samples.push({ t: (performance.now() - t00) / 1000, phase, rss, anon, file });
+}, 1000);
 try {
   const texts = windows();
   const seeder = await connectMcp(service.baseUrl, 'streamable-http', { name: 'seeder' });
@@ -187,7 +191,7 @@ try {
       `| ${label} | ${sorted.length} | ${errors.length} | ${(sorted.length / elapsed).toFixed(1)} | ${f(pct(sorted, 50))} ms | ` +
         `${f(pct(sorted, 99))} ms | ${cpuS.toFixed(1)} | ${writes} | ${f(afterSeed.rss)} MB | ` +
         `${f(pct([...loadRss].sort((a, b) => a - b), 50))} / ${f(Math.max(...loadRss))} MB | ${f(after.hwm)} MB | ` +
-        `${f(atEnd.rss)} MB | ${f(after.rss)} MB |`,
+        `${f(atEnd.rss)} MB (anon ${f(atEnd.anon)}, file ${f(atEnd.file)}) | ${f(after.rss)} MB (anon ${f(after.anon)}, file ${f(after.file)}) |`,
       '',
       errors.length ? `First errors: ${errors.slice(0, 3).join(' | ')}` : '',
     ].join('\n') + '\n',
