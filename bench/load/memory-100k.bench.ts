@@ -110,7 +110,7 @@ try {
     if (r.isError) throw new Error(`store_chunks failed: ${JSON.stringify(r.content).slice(0, 300)}`);
   };
   const seedStart = performance.now();
-  for (let i = 0; i < texts.length; i += 5000) await store(i, Math.min(texts.length, i + 5000));
+  for (let i = 0; i < texts.length; i += 1000) await store(i, Math.min(texts.length, i + 1000)); // store_chunks has a 15 s deadline
   const seedSeconds = (performance.now() - seedStart) / 1000;
   log(`stored ${texts.length} chunks in ${seedSeconds.toFixed(0)} s; RSS ${status().rss.toFixed(0)} MB`);
   const afterSeed = status();

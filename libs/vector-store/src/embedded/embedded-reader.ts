@@ -14,6 +14,7 @@ import {
 } from '../validation.js';
 import type { EmbeddingFingerprint, Filter, Hit, HybridOptions } from '../vector-store.port.js';
 import { DenseCache } from './dense-cache.js';
+import type { DenseSearch } from './dense-index.js';
 import { denseCandidates, hits, keywordCandidates, type Stmt } from './embedded-search.js';
 import { toCollection, type CatalogRow, type Collection } from './embedded-schema.js';
 
@@ -30,6 +31,14 @@ export const statementCache = (db: Db): Stmt => {
     return s;
   };
 };
+
+/** Where a reader gets a collection's matrix: DenseCache (its own), or a search worker's SharedDenseCache. */
+export interface MatrixSource {
+  /** Loads the matrix ahead of the read transaction (no-op once held). */
+  warm(c: Collection): Promise<void>;
+  /** The matrix at `c.version`, inside the read transaction that read `c`. */
+  at(c: Collection): DenseSearch;
+}
 
 export interface DenseQuery {
   fingerprint: EmbeddingFingerprint;
@@ -48,14 +57,20 @@ export class EmbeddedReader {
   constructor(
     private readonly db: Db,
     readonly stmt: Stmt,
-    readonly dense: DenseCache,
+    readonly dense: MatrixSource,
     private readonly prefix: string,
     private readonly fusion: FusionDefaults,
   ) {}
 
-  static open(db: Db, prefix: string, fusion: FusionDefaults, log?: Logger): EmbeddedReader {
+  static open(
+    db: Db,
+    prefix: string,
+    fusion: FusionDefaults,
+    log?: Logger,
+    matrices: (stmt: Stmt) => MatrixSource = (stmt) => new DenseCache(stmt, log),
+  ): EmbeddedReader {
     const stmt = statementCache(db);
-    return new EmbeddedReader(db, stmt, new DenseCache(stmt, log), prefix, fusion);
+    return new EmbeddedReader(db, stmt, matrices(stmt), prefix, fusion);
   }
 
   /** The collection by the callers' name, through the statement cache (a search's hot path). */

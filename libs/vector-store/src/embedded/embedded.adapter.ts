@@ -184,6 +184,7 @@ export class EmbeddedVectorStore implements VectorStore {
         this.db.exec(dropCollectionSql(c.cid));
         this.db.prepare('DELETE FROM vs_collections WHERE cid = ?').run(c.cid);
         this.dense.drop(c.cid);
+        this.pool?.drop(c.cid);
         c = null;
       }
       if (!c) {
@@ -223,6 +224,7 @@ export class EmbeddedVectorStore implements VectorStore {
       this.db.exec(dropCollectionSql(c.cid));
       this.db.prepare('DELETE FROM vs_collections WHERE cid = ?').run(c.cid);
       this.dense.drop(c.cid);
+      this.pool?.drop(c.cid);
       return true;
     });
     return run.immediate();
