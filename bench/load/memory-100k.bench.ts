@@ -190,7 +190,12 @@ try {
       '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
       `| ${label} | ${sorted.length} | ${errors.length} | ${(sorted.length / elapsed).toFixed(1)} | ${f(pct(sorted, 50))} ms | ` +
         `${f(pct(sorted, 99))} ms | ${cpuS.toFixed(1)} | ${writes} | ${f(afterSeed.rss)} MB | ` +
-        `${f(pct([...loadRss].sort((a, b) => a - b), 50))} / ${f(Math.max(...loadRss))} MB | ${f(after.hwm)} MB | ` +
+        `${f(
+          pct(
+            [...loadRss].sort((a, b) => a - b),
+            50,
+          ),
+        )} / ${f(Math.max(...loadRss))} MB | ${f(after.hwm)} MB | ` +
         `${f(atEnd.rss)} MB (anon ${f(atEnd.anon)}, file ${f(atEnd.file)}) | ${f(after.rss)} MB (anon ${f(after.anon)}, file ${f(after.file)}) |`,
       '',
       errors.length ? `First errors: ${errors.slice(0, 3).join(' | ')}` : '',

@@ -39,13 +39,18 @@ export interface WireError {
 
 export type SearchReply = { id: number } & ({ ok: true; hits: Hit[] } | { ok: false; error: WireError });
 
-/** Matrix sharing, worker → pool: ask for a collection's matrix, hand over one built, or give up building it. */
+/**
+ * Matrix sharing, worker → pool: ask for a collection's matrix, hand over one built, give up building it, or ask to
+ * build a newer one (merging the writes since).
+ */
 export type WorkerMatrixMessage =
   | { kind: 'acquire'; cid: number }
   | { kind: 'publish'; handle: SharedMatrixHandle }
-  | { kind: 'failed'; cid: number };
+  | { kind: 'failed'; cid: number }
+  | { kind: 'claim'; cid: number };
 
-/** Pool → worker: the current matrix (or 'build': this worker builds it; null: none), or a dropped collection. */
+/** Pool → worker: the current matrix (or 'build': this worker builds it; null: none), a dropped collection, a claim's answer. */
 export type PoolMatrixMessage =
   | { kind: 'matrix'; cid: number; handle: SharedMatrixHandle | 'build' | null }
-  | { kind: 'drop'; cid: number };
+  | { kind: 'drop'; cid: number }
+  | { kind: 'claimed'; cid: number; granted: boolean };

@@ -246,6 +246,10 @@ export class SearchPool {
         const latest = this.matrices.get(h.cid) ?? null;
         if (latest !== h) for (const w of b.waiters) this.tell(w, { kind: 'matrix', cid: h.cid, handle: latest });
       }
+    } else if (m.kind === 'claim') {
+      const granted = !this.building.has(m.cid);
+      if (granted) this.building.set(m.cid, { builder: lane, waiters: [] });
+      this.tell(lane, { kind: 'claimed', cid: m.cid, granted });
     } else this.unbuilt(m.cid);
   }
 

@@ -39,7 +39,13 @@ const broker: MatrixBroker = {
     }),
   publish: (handle) => send({ kind: 'publish', handle }),
   failed: (cid) => send({ kind: 'failed', cid }),
+  claim: (cid) =>
+    new Promise((resolve) => {
+      (claims.get(cid) ?? claims.set(cid, []).get(cid)!).push(resolve);
+      send({ kind: 'claim', cid });
+    }),
 };
+const claims = new Map<number, ((granted: boolean) => void)[]>();
 let matrices: SharedDenseCache | undefined;
 const reader = EmbeddedReader.open(db, data.prefix, data.fusion, undefined, (stmt) => {
   matrices = new SharedDenseCache(db, stmt, broker, data.slot, data.slots);
@@ -49,6 +55,10 @@ const reader = EmbeddedReader.open(db, data.prefix, data.fusion, undefined, (stm
 const onMatrix = (m: PoolMatrixMessage): void => {
   if (m.kind === 'drop') {
     matrices?.drop(m.cid);
+    return;
+  }
+  if (m.kind === 'claimed') {
+    claims.get(m.cid)?.shift()?.(m.granted);
     return;
   }
   if (m.handle !== null && m.handle !== 'build') matrices?.adopt(m.handle);
