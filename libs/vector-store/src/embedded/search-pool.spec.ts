@@ -257,6 +257,32 @@ describe('SearchPool: one shared matrix per collection version for all its worke
     expect(pool.matricesBuilt).toBe(before + 1);
   });
 
+  it('stops workers left idle and lets go of the shared matrices; the next search starts again', async () => {
+    const idle = new SearchPool({
+      file: join(dir, EMBEDDED_DB_FILE),
+      prefix: 'lectern_',
+      fusion: {},
+      threads: 2,
+      idleReleaseMs: 200,
+    });
+    try {
+      const q = queries[0]!;
+      const expected = await writer.searchDense('s', q, { fingerprint, limit: 5 });
+      expect(await Promise.all([1, 2].map(() => idle.searchDense('s', q, { fingerprint, limit: 5 })))).toEqual([
+        expected,
+        expected,
+      ]);
+      // wait for the idle release (a condition, not a duration: a loaded machine takes longer)
+      for (let i = 0; i < 500 && idle.workers.length > 0; i++) await new Promise((r) => setTimeout(r, 20));
+      expect(idle.workers).toHaveLength(0);
+      expect(idle.matricesBuilt).toBe(1);
+      expect(await idle.searchDense('s', q, { fingerprint, limit: 5 })).toEqual(expected);
+      expect(idle.matricesBuilt).toBe(2); // built again: nothing was kept
+    } finally {
+      await idle.close();
+    }
+  });
+
   it('lets go of a dropped collection, and builds a new matrix for its successor of the same name', async () => {
     const before = pool.matricesBuilt;
     await writer.dropCollection('s');

@@ -26,6 +26,12 @@ export const SEARCH_QUEUE_DEFAULT = 256;
 export const SEARCH_CACHE_KIB = 8192;
 /** A worker idle this long hands its connection's spare cache memory back. */
 export const SEARCH_IDLE_TRIM_MS = 30_000;
+/**
+ * A worker idle this long is stopped (the next search starts one again, ~30 ms on an idle machine, and the first
+ * builds the matrix again: ~0.2 s at 100k chunks); with no worker left the pool lets go of its shared matrices:
+ * after a burst of load the service's memory comes back down (docs/benchmarks/load.md, "Memory").
+ */
+export const SEARCH_IDLE_RELEASE_MS = 30_000;
 
 export interface SearchPoolOptions {
   /** The embedded store's SQLite file (WAL); each worker opens it read-only. */
@@ -41,6 +47,8 @@ export interface SearchPoolOptions {
   cacheKib?: number;
   /** Idle time before a worker releases its spare cache memory (default SEARCH_IDLE_TRIM_MS). */
   idleTrimMs?: number;
+  /** Idle time before a worker is stopped (default SEARCH_IDLE_RELEASE_MS). */
+  idleReleaseMs?: number;
   /** Tests: let `stall` hold a worker. */
   testHooks?: boolean;
 }
@@ -54,6 +62,8 @@ interface Lane {
   slot: number;
   pending: Map<number, Pending>;
   gone: boolean;
+  /** Stops the worker once it has been idle for `idleReleaseMs`. */
+  idle?: NodeJS.Timeout | undefined;
 }
 
 const fromWire = (e: WireError): Error =>
@@ -154,6 +164,7 @@ export class SearchPool {
     }
     const id = this.nextId++;
     this.inFlight += 1;
+    clearTimeout(lane.idle);
     if (lane.pending.size === 0) lane.worker.ref(); // a search in flight keeps the process alive
     return new Promise<Hit[]>((resolve, reject) => {
       lane.pending.set(id, { resolve, reject });
@@ -263,7 +274,24 @@ export class SearchPool {
   private settle(lane: Lane, id: number): void {
     if (!lane.pending.delete(id)) return;
     this.inFlight -= 1;
-    if (lane.pending.size === 0 && !lane.gone) lane.worker.unref();
+    if (lane.pending.size === 0 && !lane.gone) {
+      lane.worker.unref();
+      clearTimeout(lane.idle);
+      lane.idle = setTimeout(() => this.retire(lane), this.opts.idleReleaseMs ?? SEARCH_IDLE_RELEASE_MS);
+      lane.idle.unref();
+    }
+  }
+
+  /** Stops a worker left idle; the last one takes the shared matrices with it (the next search builds again). */
+  private retire(lane: Lane): void {
+    if (lane.gone || lane.pending.size > 0 || this.closed) return;
+    lane.gone = true;
+    this.lanes.splice(this.lanes.indexOf(lane), 1);
+    for (const [cid, b] of this.building) if (b.builder === lane) this.unbuilt(cid);
+    for (const b of this.building.values()) b.waiters = b.waiters.filter((w) => w !== lane);
+    if (this.lanes.length === 0) this.matrices.clear();
+    this.opts.log?.debug({ workers: this.lanes.length }, 'idle search worker stopped');
+    void lane.worker.terminate();
   }
 
   /** The worker's own reason is logged, not told to the client. */
@@ -278,6 +306,7 @@ export class SearchPool {
     this.matrices.clear();
     this.building.clear();
     const lanes = this.lanes.splice(0);
+    for (const l of lanes) clearTimeout(l.idle);
     await Promise.all(lanes.map((l) => l.worker.terminate()));
   }
 }
