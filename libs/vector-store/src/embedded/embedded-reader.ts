@@ -49,9 +49,10 @@ export interface DenseQuery {
 /**
  * The query side of the embedded store: dense, keyword and hybrid search over one connection, each in one read
  * transaction (one snapshot). The adapter runs it on its own connection (`SEARCH_THREADS=0`); each search worker
- * thread (search.worker.ts) runs one over its own read-only connection, with its own statement and matrix caches:
- * a snapshot begun after a write committed sees that write, and the matrix catches up to the collection's version
- * inside the snapshot (`DenseCache.at`), so a search never lags a write that has returned.
+ * thread (search.worker.ts) runs one over its own read-only connection, with its own statement cache and a view of
+ * the matrices the workers share (`SharedDenseCache`): a snapshot begun after a write committed sees that write, and
+ * the matrix catches up to the collection's version inside the snapshot (`MatrixSource.at`), so a search never lags
+ * a write that has returned.
  */
 export class EmbeddedReader {
   constructor(
