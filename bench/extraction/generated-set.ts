@@ -1,5 +1,12 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-import { contractDocs, receiptDocs, type ContractVariant, type ReceiptVariant } from '@lectern/testing';
+import {
+  contractDocs,
+  freshDocs,
+  FRESH_VARIANTS_A,
+  receiptDocs,
+  type ContractVariant,
+  type ReceiptVariant,
+} from '@lectern/testing';
 import type { BenchDocument } from '@lectern/testing';
 
 /**
@@ -73,5 +80,7 @@ export const generatedDocuments = (): BenchDocument[] => {
   return [
     ...of([...contractDocs(), ...receiptDocs()], 'tuning'),
     ...of([...contractDocs(REPORT_CONTRACTS, 3), ...receiptDocs(REPORT_RECEIPTS, 3)], 'report'),
+    // fresh layouts and wordings (libs/testing/src/fresh-docs.ts), variant 5: its first run is a report figure
+    ...of(freshDocs(FRESH_VARIANTS_A, 5), 'tuning').map((d) => ({ ...d, source: 'fresh' as const })),
   ];
 };

@@ -10,17 +10,25 @@ import { makePdf, pdfString } from './make-pdf.js';
  */
 export interface BusinessDoc {
   name: string;
-  kind: 'contract' | 'receipt';
+  kind: 'contract' | 'receipt' | 'datasheet';
   layout: string;
   pdf: Buffer;
   schema: Record<string, unknown>;
   expected: Record<string, unknown>;
 }
 
-type Block = { text: string[] } | { heading: string } | { table: string[][] };
+export type Block =
+  | { text: string[] }
+  | { heading: string }
+  | { table: string[][] }
+  /** Two columns of lines side by side (a form's left and right halves). */
+  | { columns: [string[], string[]] };
 
-/** One page: headings, paragraphs (one line each, as given) and two- or three-column tables, top to bottom. */
-const page = (blocks: Block[]): Buffer => {
+/**
+ * One page: headings, paragraphs (one line each, as given), tables (two or three columns at fixed places, more
+ * spread evenly over the page) and two side-by-side columns of lines, top to bottom.
+ */
+export const page = (blocks: Block[]): Buffer => {
   const ops: string[] = [];
   let y = 700;
   const show = (x: number, text: string, font = 'F1', size = 10) =>
@@ -35,9 +43,19 @@ const page = (blocks: Block[]): Buffer => {
         y -= 15;
       }
       y -= 8;
+    } else if ('columns' in block) {
+      const [left, right] = block.columns;
+      for (let i = 0; i < Math.max(left.length, right.length); i += 1) {
+        if (left[i]) show(72, left[i]!);
+        if (right[i]) show(330, right[i]!);
+        y -= 15;
+      }
+      y -= 8;
     } else {
       for (const row of block.table) {
-        row.forEach((cell, k) => show([72, 240, 420][k]!, cell));
+        row.forEach((cell, k) =>
+          show(row.length <= 3 ? [72, 240, 420][k]! : 72 + Math.round((k * 468) / row.length), cell),
+        );
         y -= 16;
       }
       y -= 10;
