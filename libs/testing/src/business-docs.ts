@@ -1,5 +1,18 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-import { makePdf, pdfString } from './make-pdf.js';
+import { makePdf } from './make-pdf.js';
+
+/**
+ * A PDF string literal for the fonts' WinAnsiEncoding: Latin-1 letters and signs (°, £, ä) as octal escapes, so the
+ * page prints them (make-pdf's `pdfString` keeps ASCII only and prints '?'); anything else becomes '?'.
+ */
+const pdfString = (text: string): string =>
+  text.replace(/[\\()]|[^\x20-\x7e]/g, (c) =>
+    c === '\\' || c === '(' || c === ')'
+      ? `\\${c}`
+      : c.charCodeAt(0) >= 0xa0 && c.charCodeAt(0) <= 0xff
+        ? `\\${c.charCodeAt(0).toString(8)}`
+        : '?',
+  );
 
 /**
  * Generated contracts and receipts (issue 26, beyond datasheets): real PDFs in several layouts — `Label: value`

@@ -3,7 +3,7 @@ import { chunkReader, docSearch, type ChunkReader } from '../doc-tool-calls.js';
 import type { DocToolsClient } from '../doc-tools-client.js';
 import type { MatchMethod } from '../evidence/verify-evidence.js';
 import { DATE_PATTERN, DURATION_PATTERN, fieldKind, misfit, type FieldKind } from '../fields/field-kinds.js';
-import { proseCandidates, proseQueries } from './prose-patterns.js';
+import { proseCandidates, proseQueries, sectionCandidates } from './prose-patterns.js';
 import { LABEL_MATCH, labelScore, nameWords, wordGroups } from '../fields/field-words.js';
 import { fieldName, getAt, isObject, setAt, type SchemaField } from '../schema-fields.js';
 import { splitRow } from './markdown-table.js';
@@ -38,9 +38,15 @@ const queriesFor = (field: SchemaField): string[] => {
     typeof field.hint === 'string' && field.hint.length > 0 && field.hint.length < 60
       ? `${name} ${field.hint}`
       : undefined;
+  // every synonym at once: a label may use any of them ("Degree of protection" for an IP rating)
+  const allWords = [...new Set(wordGroups(field).flatMap((g) => g.filter((w) => /^[a-z]{3,}$/.test(w))))]
+    .slice(0, 16)
+    .join(' ');
   return [
     ...new Set(
-      [name, withParent, synonyms, hint, ...proseQueries(field)].filter((q): q is string => Boolean(q && q.trim())),
+      [name, withParent, synonyms, allWords, hint, ...proseQueries(field)].filter((q): q is string =>
+        Boolean(q && q.trim()),
+      ),
     ),
   ];
 };
@@ -209,9 +215,25 @@ const candidatesIn = (
   const lines = content.split('\n');
   const rows = lines.map(splitRow);
   const isIp = kind.kind === 'ip_code';
+  /** A `Label: value` text (a line, or a form's cell) whose label matches: a candidate, or a rejection. */
+  const keyValue = (text: string, rankWeight: number) => {
+    const kv = /^\s*(?:[-*]\s*)?([^:|]{2,80}?)\s*[:：]\s*(.{1,200})$/.exec(text);
+    if (!kv) return;
+    const score = labelScore(field, kv[1]!);
+    if (score < LABEL_MATCH || !kv[2]!.trim()) return;
+    const value = valueByKind(kind, kv[2]!);
+    const wrong = misfit(kind, value);
+    if (wrong && !isIp) rejected.push({ seen: value, label: kv[1]!, why: wrong, score });
+    else found.push({ value, snippet: text.trim(), locator, score: score * rankWeight * 0.95, method: 'key_value' });
+  };
   lines.forEach((line, i) => {
     const cells = rows[i];
     const rankWeight = 1 - rank * 0.05;
+    // a form laid out in columns ("| Licensor: Acme | Licensee: Beta |"): each cell is a `Label: value`
+    if (cells && !isSeparator(cells) && cells.some((c) => /^[^:]{2,40}:\s*\S/.test(c) && !/^\d/.test(c))) {
+      for (const cell of cells) if (cell.includes(':')) keyValue(cell, rankWeight);
+      return;
+    }
     if (cells && !isSeparator(cells)) {
       const startsNumeric = cells.findIndex((c, k) => k > 0 && VALUE_CELL.test(c));
       let labelEnd = startsNumeric > 0 ? startsNumeric : cells.findIndex((c, k) => k > 0 && hasNumber(c));
@@ -230,7 +252,15 @@ const candidatesIn = (
       const named = labelCells.filter((c) => c.length > 0);
       const lastLabel = named.length > 1 ? named[named.length - 1] : undefined;
       const bracketed = lastLabel && /^\[([^\]]{1,20})\]$/.exec(lastLabel);
-      const unitCell = bracketed ? bracketed[1] : lastLabel && UNIT.test(lastLabel) ? lastLabel : undefined;
+      // or the label's own end: "Rated current [A]", "Amount (EUR)", "Mass (kg)"
+      const trailing = /[[(]([^\])[(]{1,12})[\])]\s*$/.exec(label);
+      const unitCell = bracketed
+        ? bracketed[1]
+        : lastLabel && UNIT.test(lastLabel)
+          ? lastLabel
+          : trailing && UNIT.test(trailing[1]!) && !/\d/.test(trailing[1]!)
+            ? trailing[1]
+            : undefined;
       const values = cells.slice(labelEnd).filter((c) => c.length > 0);
       if (values.length === 0) return;
       let value: unknown;
@@ -294,17 +324,7 @@ const candidatesIn = (
       });
       return;
     }
-    const kv = /^\s*(?:[-*]\s*)?([^:|]{2,80}?)\s*[:：]\s*(.{1,200})$/.exec(line);
-    if (kv) {
-      const score = labelScore(field, kv[1]!);
-      if (score >= LABEL_MATCH && kv[2]!.trim()) {
-        const value = valueByKind(kind, kv[2]!);
-        const wrong = misfit(kind, value);
-        if (wrong && !isIp) rejected.push({ seen: value, label: kv[1]!, why: wrong, score });
-        else
-          found.push({ value, snippet: line.trim(), locator, score: score * rankWeight * 0.95, method: 'key_value' });
-      }
-    }
+    keyValue(line, rankWeight);
   });
   // "TOTAL $43.20", "Date 14/03/2024": a label and an amount or date with no colon (receipts print them so)
   if (kind.kind === 'money' || kind.kind === 'date')
@@ -312,7 +332,7 @@ const candidatesIn = (
       if (line.trim().startsWith('|')) continue;
       const m =
         kind.kind === 'money'
-          ? /^\s*(?:[-*]\s*)?([A-Za-z][A-Za-z .#/&()-]{1,40}?)\s+([$€£¥]?\s?[-+]?\d[\d,.]*(?:\s?(?:[A-Z]{3}|[$€£¥]))?)\s*$/.exec(
+          ? /^\s*(?:[-*]\s*)?([A-Za-z][A-Za-z .#/&()-]{1,40}?)\s+((?:[A-Z]{3}\s?|[$€£¥]\s?)?[-+]?\d[\d,.]*(?:\s?(?:[A-Z]{3}|[$€£¥]))?)\s*$/.exec(
               line,
             )
           : new RegExp(
@@ -332,12 +352,17 @@ const candidatesIn = (
     }
   // a list (or the parties of a contract) written as several labelled lines ("Party A: …", "Party B: …"): one
   // value of all of them, the lines from the first to the last as its evidence
-  const lineValues = found.filter((c) => c.method === 'key_value');
+  // (and a table's or a form's rows: "Supplier | …", "Customer | …"; "| Licensor: … | Licensee: … |")
+  const lineOf = (c: Candidate) => lines.findIndex((l) => l.trim() === c.snippet || l.includes(c.snippet));
+  const one = (v: unknown) => (Array.isArray(v) && v.length === 1 ? v[0] : v);
+  const lineValues = found
+    .filter((c) => (c.method === 'key_value' || c.method === 'table_cell') && typeof one(c.value) === 'string')
+    .sort((a, b) => lineOf(a) - lineOf(b));
   if (lineValues.length >= 2 && (field.kind === 'list' || /part(y|ies)$/.test(field.path[field.path.length - 1]!))) {
-    const first = lines.findIndex((l) => l.trim() === lineValues[0]!.snippet);
-    const last = lines.findIndex((l) => l.trim() === lineValues[lineValues.length - 1]!.snippet);
-    if (first >= 0 && last > first && last - first <= 8) {
-      const values = lineValues.map((c) => String(c.value));
+    const first = lineOf(lineValues[0]!);
+    const last = lineOf(lineValues[lineValues.length - 1]!);
+    if (first >= 0 && last >= first && last - first <= 8) {
+      const values = lineValues.map((c) => String(one(c.value)));
       found.splice(0, found.length, {
         value: field.kind === 'list' ? values : values.join(' and '),
         snippet: lines
@@ -475,6 +500,10 @@ export const extractLocally = async (input: LocalExtractInput): Promise<LocalExt
           if (content === undefined) continue;
           const models = await tableModels(hit.locator, content);
           const columns = models.length >= 2 ? modelColumns(tableRowsOf(content), models.length) : undefined;
+          // a chunk of a section ("h3-c1") does not hold its heading; the section ("h3") does: a heading that names
+          // the field is the label of the section's value ("2. Commencement" / "… begins on 2025-04-01")
+          const section = /^(h\d+)-c\d+$/.exec(hit.locator)?.[1];
+          const sectionContent = section ? await read(section) : undefined;
           for (const candidate of candidatesIn(
             field,
             kind,
@@ -490,6 +519,9 @@ export const extractLocally = async (input: LocalExtractInput): Promise<LocalExt
             if (!best || candidate.score > best.score) best = candidate;
             if (field.kind === 'dict' && typeof candidate.value === 'object') perModel.push(candidate);
           }
+          if (section && sectionContent !== undefined)
+            for (const candidate of sectionCandidates(field, kind, sectionContent, section, rank))
+              if (!best || candidate.score > best.score) best = candidate;
         }
       }
     }

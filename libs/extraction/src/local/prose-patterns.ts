@@ -65,6 +65,85 @@ const trimName = (s: string) =>
     .replace(/^the\s+/i, '')
     .trim();
 
+const LAWS_OF = new RegExp(
+  String.raw`\blaws?\s+of\s+((?:the\s+)?(?:State|Commonwealth|Province|Republic|Kingdom)?(?:\s+of)?\s*[A-Z][\w]*(?:\s+(?:[A-Z][\w]*|and|of))*)`,
+);
+/** A numbered party line of a contract's "Parties" clause: "(1) Acme Ltd (the "Company"); and". */
+const PARTY_LINE = new RegExp(
+  String.raw`^\s*\(?(?:\d{1,2}|[a-h]|i{1,3}|iv)[).]\s+(${NAME})(?=\s*\(|\s*[,;.]|\s+and\b|\s*$)`,
+);
+
+/**
+ * Values of a section whose heading names the field ("2. Commencement" / "The engagement begins on 2025-04-01"):
+ * the heading is the label. Precision first: the section must hold exactly one value of the field's kind (one
+ * date, one length of time, one "laws of …"; two or more numbered party lines for the parties), else nothing. The
+ * snippet is the heading and the line holding the value, so it names the field.
+ */
+export const sectionCandidates = (
+  field: SchemaField,
+  kind: FieldKind,
+  content: string,
+  locator: string,
+  rank: number,
+): ProseCandidate[] => {
+  const words = new Set(nameWords(field.path[field.path.length - 1]!));
+  const isParties = ['parties', 'party', 'counterparties'].some((w) => words.has(w));
+  const isLaw = ['law', 'governing', 'jurisdiction'].some((w) => words.has(w));
+  const lines = content.split('\n');
+  const found: ProseCandidate[] = [];
+  lines.forEach((line, i) => {
+    const heading = /^#{1,6}\s+(.{2,80})$/.exec(line.trim());
+    if (!heading) return;
+    const title = heading[1]!.trim();
+    const score = labelScore(field, title);
+    if (score < LABEL_MATCH) return;
+    const end = lines.findIndex((l, k) => k > i && /^#{1,6}\s/.test(l.trim()));
+    const body = lines.slice(i + 1, end < 0 ? undefined : end).filter((l) => l.trim() && !l.trim().startsWith('|'));
+    const unique = (re: RegExp): { value: string; line: string } | undefined => {
+      const hits = body.flatMap((l) =>
+        [...l.matchAll(new RegExp(re.source, `${re.flags.replace('g', '')}g`))].map((m) => ({
+          value: (m[1] ?? m[0]).trim(),
+          line: l.trim(),
+        })),
+      );
+      return new Set(hits.map((h) => h.value.toLowerCase())).size === 1 ? hits[0] : undefined;
+    };
+    const push = (value: unknown, valueLines: string[]) => {
+      const text = Array.isArray(value) ? value.join(' and ') : String(value);
+      if (misfit(kind, text)) return;
+      found.push({
+        value,
+        snippet: [title, ...valueLines].join('\n\n'),
+        locator,
+        score: score * (1 - rank * 0.05) * 0.8,
+        method: 'pattern',
+      });
+    };
+    if (isParties) {
+      const parties = body.flatMap((l) => {
+        const m = PARTY_LINE.exec(l);
+        return m ? [{ name: trimName(m[1]!), line: l.trim() }] : [];
+      });
+      if (parties.length >= 2)
+        push(
+          field.kind === 'list' ? parties.map((p) => p.name) : parties.map((p) => p.name).join(' and '),
+          parties.map((p) => p.line),
+        );
+      return;
+    }
+    const hit =
+      kind.kind === 'date'
+        ? unique(DATE_PATTERN)
+        : kind.kind === 'duration'
+          ? unique(DURATION_PATTERN)
+          : isLaw
+            ? unique(LAWS_OF)
+            : undefined;
+    if (hit) push(isLaw ? trimName(hit.value) : hit.value, [hit.line]);
+  });
+  return found;
+};
+
 export const proseCandidates = (
   field: SchemaField,
   kind: FieldKind,
