@@ -62,7 +62,7 @@ export const SYNONYMS: Record<string, string[]> = {
   supplier: ['supplier', 'vendor', 'seller', 'provider'],
   total: ['total', 'amount', 'balance', 'due'],
   // what an invoice says is to be paid: "Amount due", "Total", "Balance due", "Grand total"
-  amount: ['amount', 'total', 'sum'],
+  amount: ['amount', 'total', 'sum', 'balance'],
   due: ['due', 'payable', 'total', 'balance', 'outstanding'],
   address: ['address', 'addr'],
   // an agreement states its date as "made on" / "entered into on"
@@ -133,24 +133,12 @@ const CONTEXT = new Set([
 
 /**
  * Words that make a label name a different thing than a field without them: "Seller address" is not the seller,
- * "Due date" not the amount due, "Payment terms" not the term.
+ * "Due date" not the amount due, "Payment terms" not the term, "Seller VAT" not the seller.
  */
-const DISTINCT = new Set(['address', 'date', 'time', 'phone', 'tel', 'fax', 'email', 'terms']);
+const DISTINCT = new Set(['address', 'date', 'time', 'phone', 'tel', 'fax', 'email', 'terms', 'tax', 'vat', 'gst']);
 /** For an amount to pay: "Net amount", "Total VAT", "Subtotal", "Change", "Unit price" name another amount. */
 const MONEY_WORDS = new Set(['total', 'amount', 'due', 'balance', 'paid', 'payable', 'price', 'cost']);
-const DISTINCT_MONEY = new Set([
-  'net',
-  'subtotal',
-  'tax',
-  'vat',
-  'gst',
-  'discount',
-  'tip',
-  'change',
-  'deposit',
-  'shipping',
-  'unit',
-]);
+const DISTINCT_MONEY = new Set(['net', 'subtotal', 'discount', 'tip', 'change', 'deposit', 'shipping', 'unit']);
 
 export const nameWords = (name: string): string[] =>
   name
@@ -200,7 +188,7 @@ export const hintWords = (field: SchemaField): string[] =>
  * many other words ("rated power rate"); every word of a short name must be there ("voltage constant" is not
  * "applied voltage"). A description in the schema counts as an alternative name.
  */
-export const labelScore = (field: SchemaField, label: string): number => {
+export const labelScore = (field: SchemaField, label: string, asLabel = false): number => {
   // "IP65" also reads as "ip": a code's letters name what it is
   const labelWords = tokens(label)
     .flatMap((t) => {
@@ -211,10 +199,12 @@ export const labelScore = (field: SchemaField, label: string): number => {
   const have = new Set(labelWords);
   const groups = wordGroups(field);
   const context = optionalGroups(field);
-  // a label naming another thing ("Seller address" for a seller, "Total VAT" for a total) is not this field's
+  // a label naming another thing ("Seller address" for a seller, "Total VAT" for a total) is not this field's;
+  // only for a label (`asLabel`): a snippet also holds its value ("Term: 2 years from the Effective Date")
   const fieldWords = new Set([...groups, ...context].flat());
   const money = contentWords(field).some((w) => MONEY_WORDS.has(w));
-  if (labelWords.some((w) => (DISTINCT.has(w) || (money && DISTINCT_MONEY.has(w))) && !fieldWords.has(w))) return 0;
+  if (asLabel && labelWords.some((w) => (DISTINCT.has(w) || (money && DISTINCT_MONEY.has(w))) && !fieldWords.has(w)))
+    return 0;
   const score = (groups: string[][], extra = 0): number => {
     if (groups.length === 0) return 0;
     const hits = groups.filter((g) => g.some((w) => have.has(w))).length;

@@ -219,7 +219,7 @@ const candidatesIn = (
   const keyValue = (text: string, rankWeight: number) => {
     const kv = /^\s*(?:[-*]\s*)?([^:|]{2,80}?)\s*[:：]\s*(.{1,200})$/.exec(text);
     if (!kv) return;
-    const score = labelScore(field, kv[1]!);
+    const score = labelScore(field, kv[1]!, true);
     if (score < LABEL_MATCH || !kv[2]!.trim()) return;
     const value = valueByKind(kind, kv[2]!);
     const wrong = misfit(kind, value);
@@ -242,7 +242,7 @@ const candidatesIn = (
       if (labelEnd <= 0) return;
       const labelCells = cells.slice(0, labelEnd);
       const label = labelCells.filter((c) => c.length > 0).join(' ');
-      const score = labelScore(field, label);
+      const score = labelScore(field, label, true);
       if (score < LABEL_MATCH) return;
       // the rows' values by label: one label giving different values on different rows is ambiguous
       // (under one heading: a catalogue's other section may repeat a label for other products)
@@ -340,7 +340,7 @@ const candidatesIn = (
               'i',
             ).exec(line);
       if (!m) continue;
-      const score = labelScore(field, m[1]!);
+      const score = labelScore(field, m[1]!, true);
       if (score < LABEL_MATCH || misfit(kind, m[2]!.trim())) continue;
       found.push({
         value: m[2]!.trim(),
@@ -519,8 +519,12 @@ export const extractLocally = async (input: LocalExtractInput): Promise<LocalExt
             if (!best || candidate.score > best.score) best = candidate;
             if (field.kind === 'dict' && typeof candidate.value === 'object') perModel.push(candidate);
           }
+          // and a sentence the chunker cut over two chunks (one per PDF line) is whole in its section
           if (section && sectionContent !== undefined)
-            for (const candidate of sectionCandidates(field, kind, sectionContent, section, rank))
+            for (const candidate of [
+              ...sectionCandidates(field, kind, sectionContent, section, rank),
+              ...proseCandidates(field, kind, sectionContent, section, rank),
+            ])
               if (!best || candidate.score > best.score) best = candidate;
         }
       }

@@ -95,7 +95,7 @@ export const sectionCandidates = (
     const heading = /^#{1,6}\s+(.{2,80})$/.exec(line.trim());
     if (!heading) return;
     const title = heading[1]!.trim();
-    const score = labelScore(field, title);
+    const score = labelScore(field, title, true);
     if (score < LABEL_MATCH) return;
     const end = lines.findIndex((l, k) => k > i && /^#{1,6}\s/.test(l.trim()));
     const body = lines.slice(i + 1, end < 0 ? undefined : end).filter((l) => l.trim() && !l.trim().startsWith('|'));
@@ -161,13 +161,21 @@ export const proseCandidates = (
     if (misfit(kind, text)) return;
     found.push({ value, snippet, locator, score: score * (1 - rank * 0.05) * 0.85, method: 'pattern' });
   };
-  for (const line of content.split('\n')) {
+  const prose = content.split('\n').filter((l) => l.trim() && !l.trim().startsWith('|') && !l.trim().startsWith('#'));
+  for (const [i, line] of prose.entries()) {
     if (line.trim().startsWith('|') || line.length < 12) continue;
     if (has('parties', 'party', 'counterparties')) {
-      const m = PARTIES.exec(line);
+      // a sentence the PDF broke over two lines ("… by and between" / "Acme Ltd (the "Principal") and …")
+      const next = prose[i + 1];
+      const m =
+        PARTIES.exec(line) ??
+        (next && /\bbetween\s*$/.test(line) ? PARTIES.exec(`${line.trim()} ${next.trim()}`) : null);
       if (m) {
         const parties = [trimName(m[1]!), trimName(m[2]!)];
-        take(field.kind === 'list' ? parties : parties.join(' and '), phrase(line, m));
+        take(
+          field.kind === 'list' ? parties : parties.join(' and '),
+          m.input.slice(m.index, m.index + m[0].length).trim(),
+        );
       }
     }
     if (kind.kind === 'date' && has('effective', 'agreement', 'contract', 'commencement', 'start')) {
