@@ -159,8 +159,32 @@ export const modelValue = (
   };
   return (
     (k > 0 ? spanning(columns[k - 1]!, columns[k]!) : undefined) ??
-    (k < modelCount - 1 ? spanning(columns[k]!, columns[k + 1]!) : undefined)
+    (k < modelCount - 1 ? spanning(columns[k]!, columns[k + 1]!) : undefined) ??
+    centredValue(cells, labelEnd, k, columns)
   );
+};
+
+/**
+ * The value of a cell merged over an odd number of model columns: the page prints it once, centred, so the
+ * converter puts it in the middle column and leaves the others empty ("| | 20 | | | 32 | |" for T10-T20 and
+ * T21-T32). A value with `a` empty model cells on both sides (up to the next value or the table's edge) spans
+ * `a` columns each way; model `k`'s empty cell takes the one value whose span covers it, else none (a value at
+ * the edge, or two spans covering it, stays unknown). Only in rows whose values all sit in model columns.
+ */
+export const centredValue = (cells: string[], labelEnd: number, k: number, columns: number[]): string | undefined => {
+  const isModelColumn = new Set(columns);
+  if (cells.some((c, i) => i >= labelEnd && c.length > 0 && !isModelColumn.has(i))) return undefined;
+  const own = columns.map((col) => (col >= labelEnd && (cells[col] ?? '').length > 0 ? cells[col] : undefined));
+  const covering: string[] = [];
+  own.forEach((value, j) => {
+    if (value === undefined || j === k) return;
+    let left = 0;
+    while (j - left - 1 >= 0 && own[j - left - 1] === undefined) left += 1;
+    let right = 0;
+    while (j + right + 1 < own.length && own[j + right + 1] === undefined) right += 1;
+    if (Math.abs(k - j) <= Math.min(left, right)) covering.push(value);
+  });
+  return covering.length === 1 ? covering[0] : undefined;
 };
 
 const targetIndex = (models: string[], target: string | undefined): number | undefined => {
