@@ -197,6 +197,29 @@ const targetIndex = (models: string[], target: string | undefined): number | und
   return index >= 0 ? index : undefined;
 };
 
+/**
+ * Labels printed once for the rows around them ("Coil consumption [VA]" centred between its "Sealed" and "Inrush"
+ * rows): the converter gives such a label a row of its own, with no values. The rows just above and below that
+ * have values and nothing in the label's column take it after their own label ("Sealed Coil consumption [VA]"),
+ * so its words and its unit name their values. Keyed by line index, with the label's own line.
+ */
+export const spanningLabels = (rows: (string[] | undefined)[]): Map<number, { label: string; row: number }> => {
+  const labels = new Map<number, { label: string; row: number }>();
+  const hasValue = (r: string[] | undefined) => r !== undefined && r.some((c, k) => k > 0 && VALUE_CELL.test(c));
+  rows.forEach((row, i) => {
+    if (!row || isSeparator(row) || hasValue(row)) return;
+    const at = row.findIndex((c) => c.length > 0);
+    const text = row.filter((c) => c.length > 0);
+    if (at < 0 || text.length === 0 || text.length > 2 || !/\p{L}{3}/u.test(text[0]!)) return;
+    for (const n of [i - 1, i + 1]) {
+      const near = rows[n];
+      if (near && hasValue(near) && (near[at] ?? '') === '' && !labels.has(n))
+        labels.set(n, { label: text.join(' '), row: i });
+    }
+  });
+  return labels;
+};
+
 /** A measured value or code written in prose ("IP65 for the housing", "0 to 40 °C in operation") keeps its leading value only. */
 const leadingValue = (text: string): string => {
   const value = text.trim();
@@ -239,6 +262,7 @@ const candidatesIn = (
   const lines = content.split('\n');
   const rows = lines.map(splitRow);
   const isIp = kind.kind === 'ip_code';
+  const inherited = spanningLabels(rows);
   /** A `Label: value` text (a line, or a form's cell) whose label matches: a candidate, or a rejection. */
   const keyValue = (text: string, rankWeight: number) => {
     const kv = /^\s*(?:[-*]\s*)?([^:|]{2,80}?)\s*[:：]\s*(.{1,200})$/.exec(text);
@@ -265,7 +289,14 @@ const candidatesIn = (
       if (labelEnd <= 0 && cells.length >= 2 && kind.kind !== 'quantity' && cells[0]) labelEnd = 1;
       if (labelEnd <= 0) return;
       const labelCells = cells.slice(0, labelEnd);
-      const label = labelCells.filter((c) => c.length > 0).join(' ');
+      const spanning = inherited.get(i);
+      const label = [...labelCells.filter((c) => c.length > 0), spanning?.label ?? ''].join(' ').trim();
+      // the evidence of a row under a label printed once for it holds both lines (the label names the value)
+      const rowSnippet = (
+        spanning ? lines.slice(Math.min(i, spanning.row), Math.max(i, spanning.row) + 1).join('\n') : line
+      )
+        .trim()
+        .slice(0, 400);
       const score = labelScore(field, label, true);
       if (score < LABEL_MATCH) return;
       // the rows' values by label: one label giving different values on different rows is ambiguous
@@ -330,7 +361,7 @@ const candidatesIn = (
           return found.push({
             value,
             label,
-            snippet: line.trim().slice(0, 400),
+            snippet: rowSnippet,
             locator,
             score: score * rankWeight * 0.6,
             method: 'table_cell',
@@ -341,7 +372,7 @@ const candidatesIn = (
         label,
         targeted: field.kind === 'scalar' && targetIndex(models, target) !== undefined,
         ...(isObject(value) ? { missingModels: models.filter((m) => !(m in value)) } : {}),
-        snippet: line.trim().slice(0, 400),
+        snippet: rowSnippet,
         locator,
         score: score * rankWeight,
         method: 'table_cell',

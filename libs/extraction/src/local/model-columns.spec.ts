@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-import { centredValue, modelColumns, modelValue } from './local-extractor.js';
+import { centredValue, modelColumns, modelValue, spanningLabels } from './local-extractor.js';
 import { splitRow } from './markdown-table.js';
 
 // Issue 26: per-model columns of a datasheet table as the converter writes it: one value per model where each
@@ -63,5 +63,22 @@ describe('per-model table columns', () => {
   it('without known columns, a row with fewer values than models gives none (which is whose is unknown)', () => {
     expect(modelValue(row('Rated current'), 2, 2, 4, undefined)).toBeUndefined();
     expect(modelValue(row('Rated torque'), 2, 2, 4, undefined)).toBe('0.64');
+  });
+});
+
+describe('labels printed once for the rows around them', () => {
+  it("gives a value-less label row's label to the rows beside it that have values and no label of their own", () => {
+    // Contactors: "Coil consumption [VA]" centred between its Sealed and Inrush rows, which the converter splits
+    const lines = [
+      '|  |  |  | Sealed | 7 | 7 | 4.5 | 10 |',
+      '|  | Coil consumption (Note7) | [VA] |  |  |  |  |  |',
+      '| Characteristic | Power Consumption (Note 7) [W] |  | Inrush | 45 | 75 | 55 | 110 |',
+      '| Switching | Frequency | 1800 | 1200 |  |  |  |  |',
+    ];
+    const labels = spanningLabels(lines.map(splitRow));
+    expect(labels.get(0)).toEqual({ label: 'Coil consumption (Note7) [VA]', row: 1 });
+    // the Inrush row has a label of its own in that column (another label the converter put there): not given
+    expect(labels.has(2)).toBe(false);
+    expect(labels.has(3)).toBe(false);
   });
 });
