@@ -315,3 +315,151 @@ export const FRESH_VARIANTS_A: FreshVariant[] = [
     },
   },
 ];
+
+/**
+ * The report half of the fresh set: new names, dates, amounts and currencies in the fresh layouts (which were
+ * looked at while fixing the extractor), written before the extractor ran on them.
+ */
+export const FRESH_VARIANTS_B: FreshVariant[] = [
+  {
+    contract: {
+      a: 'Blackwater Robotics Oy',
+      b: 'Saffron Retail Group plc',
+      date: '30 November 2025',
+      dateWords: '12th day of January, 2026',
+      dateIso: '2026-02-15',
+      law: 'Finland',
+      term: 'thirty-six (36) months',
+    },
+    receipt: {
+      vendor: 'The Copper Kettle Tearoom',
+      address: ['3 Market Place', 'Ludlow SY8 1AB'],
+      dateDotted: '17.10.2025',
+      dateSlashed: '2025/10/17',
+      items: [
+        ['Cream tea for two', '1', '14.50'],
+        ['Lemon drizzle', '2', '6.40'],
+      ],
+      totalEu: '20,90',
+      total: '20.90',
+      currency: 'GBP',
+    },
+    datasheet: {
+      product: 'Aquila solenoid valve',
+      models: ['AQ-08', 'AQ-15', 'AQ-25'],
+      voltage: '230',
+      currents: ['0.12', '0.25', '0.4'],
+      weights: ['0.9 kg', '1.4 kg', '2.1 kg'],
+      tempRange: '-10 to 50 \u00b0C',
+      ip: 'IP65',
+    },
+  },
+];
+
+/**
+ * Layouts not seen while the extractor was changed (the report half's other part), one of each kind: a term sheet
+ * whose labels stand on a line above their values, a plain-language contract, a purchase record table with the
+ * currency in its header, and a datasheet whose labels carry their units ("Weight (kg): 1.2").
+ */
+export const unseenLayoutDocs = (): BusinessDoc[] => [
+  {
+    name: 'unseen-contract-term-sheet.pdf',
+    kind: 'contract',
+    layout: 'labels above values',
+    schema: { parties: [], effective_date: '', governing_law: '', term: '' },
+    expected: {
+      parties: ['Redwood Analytics Ltd', 'Orchard Health Trust'],
+      effective_date: '15 August 2025',
+      governing_law: 'Northern Ireland',
+      term: '24 months',
+    },
+    pdf: page([
+      { heading: 'Data Sharing Agreement: Term Sheet' },
+      { heading: 'Parties' },
+      { text: ['Redwood Analytics Ltd and Orchard Health Trust'] },
+      { heading: 'Effective Date' },
+      { text: ['15 August 2025'] },
+      { heading: 'Term' },
+      { text: ['24 months, renewable by written agreement'] },
+      { heading: 'Governing Law' },
+      { text: ['Northern Ireland'] },
+    ]),
+  },
+  {
+    name: 'unseen-contract-plain-language.pdf',
+    kind: 'contract',
+    layout: 'plain language',
+    schema: { parties: [], start_date: '', governing_law: '', duration: '' },
+    expected: {
+      parties: ['Brightline Studio LLC', 'Keller & Moss Architects'],
+      start_date: '1 March 2026',
+      governing_law: 'Ireland',
+      duration: '3 years',
+    },
+    pdf: page([
+      { heading: 'Our agreement' },
+      {
+        text: [
+          'This agreement is made between Brightline Studio LLC ("Agency") and Keller & Moss Architects ("Client").',
+          'It starts on 1 March 2026 and continues for 3 years.',
+          'The laws of Ireland govern this agreement.',
+        ],
+      },
+    ]),
+  },
+  {
+    name: 'unseen-receipt-purchase-record.pdf',
+    kind: 'receipt',
+    layout: 'purchase record table',
+    schema: { store_name: '', purchase_date: '', store_address: '', total_paid: '' },
+    expected: {
+      store_name: 'Harbourside Outdoor Supplies',
+      purchase_date: '9 Jan 2026',
+      store_address: '40 Quay Road, Whitby YO21 1DH',
+      total_paid: '86.97',
+    },
+    pdf: page([
+      { heading: 'Purchase record' },
+      {
+        table: [
+          ['Merchant', 'Harbourside Outdoor Supplies'],
+          ['Merchant address', '40 Quay Road, Whitby YO21 1DH'],
+          ['Date of purchase', '9 Jan 2026'],
+        ],
+      },
+      {
+        table: [
+          ['Item', 'Qty', 'Price (GBP)'],
+          ['Rain jacket', '1', '64.99'],
+          ['Wool socks', '2', '21.98'],
+          ['Total paid', '', '86.97'],
+        ],
+      },
+    ]),
+  },
+  {
+    name: 'unseen-datasheet-units-in-labels.pdf',
+    kind: 'datasheet',
+    layout: 'units in labels',
+    schema: { rated_voltage: '', rated_current: '', weight: '', operating_temperature: '', ip_rating: '' },
+    expected: {
+      rated_voltage: '230;V',
+      rated_current: '16;A',
+      weight: '1.2;kg',
+      operating_temperature: '-10',
+      ip_rating: 'IP65',
+    },
+    pdf: page([
+      { heading: 'Helix HX-16 heater controller' },
+      {
+        text: [
+          'Supply voltage (rated): 230 V AC',
+          'Rated current (A): 16',
+          'Weight (kg): 1.2',
+          'Operating temp. range: -10 ... +50 \u00b0C',
+          'Enclosure rating: IP65',
+        ],
+      },
+    ]),
+  },
+];
