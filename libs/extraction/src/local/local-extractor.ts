@@ -269,10 +269,20 @@ const candidatesIn = (
     if (!kv) return;
     const score = labelScore(field, kv[1]!, true);
     if (score < LABEL_MATCH || !kv[2]!.trim()) return;
+    // a unit in the label ("Rated current (A): 16", "Weight [kg]: 1.2")
+    const unit = /[[(]([^\])[(\d]{1,12})[\])]\s*$/.exec(kv[1]!)?.[1];
+    const labelUnit = unit && UNIT.test(unit) && kind.kind === 'quantity' ? unit : undefined;
     const value = valueByKind(kind, kv[2]!);
-    const wrong = misfit(kind, value);
+    const wrong = misfit(kind, value, labelUnit);
     if (wrong && !isIp) rejected.push({ seen: value, label: kv[1]!, why: wrong, score });
-    else found.push({ value, snippet: text.trim(), locator, score: score * rankWeight * 0.95, method: 'key_value' });
+    else
+      found.push({
+        value: withUnit(value, labelUnit),
+        snippet: text.trim(),
+        locator,
+        score: score * rankWeight * 0.95,
+        method: 'key_value',
+      });
   };
   lines.forEach((line, i) => {
     const cells = rows[i];

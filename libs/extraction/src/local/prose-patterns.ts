@@ -20,7 +20,8 @@ export interface ProseCandidate {
  * snippet, which the evidence check repeats) and the value must fit the field's kind; the snippet is the phrase
  * itself, short enough to be found on the page. Hand-written: these few phrases need no NLP library.
  */
-const NAME = String.raw`[A-Z][\w&'.,-]*(?:\s+(?:[A-Z][\w&'.,-]*|&|of|and|de|la|the))*?`;
+// legal forms written in lower case end a name too ("Saffron Retail Group plc", "Nordic Tools oy")
+const NAME = String.raw`[A-Z][\w&'.,-]*(?:\s+(?:[A-Z][\w&'.,-]*|&|of|and|de|la|the|(?:plc|ltd|llc|inc|oy|bv|nv|gmbh)\b))*?`;
 const PARTIES = new RegExp(
   String.raw`\bbetween\s+(?:the\s+)?(${NAME})(?:\s*\([^)]{1,60}\))?,?\s+and\s+(?:the\s+)?(${NAME})(?=\s*\(|\s*[,.;]|\s+(?:dated|on|as|for|with|whereby|who)\b|\s*$)`,
 );
@@ -124,11 +125,21 @@ export const sectionCandidates = (
         const m = PARTY_LINE.exec(l);
         return m ? [{ name: trimName(m[1]!), line: l.trim() }] : [];
       });
-      if (parties.length >= 2)
+      if (parties.length >= 2) {
         push(
           field.kind === 'list' ? parties.map((p) => p.name) : parties.map((p) => p.name).join(' and '),
           parties.map((p) => p.line),
         );
+        return;
+      }
+    }
+    // a term sheet's label above its value ("Governing Law" / "Northern Ireland"): a section of one short line
+    if (body.length === 1 && body[0]!.trim().length <= 80 && (kind.kind === 'text' || isParties)) {
+      const line = body[0]!.trim().replace(/[.;]$/, '');
+      if (isParties) {
+        const two = new RegExp(String.raw`^(?:the\s+)?(${NAME})\s+and\s+(?:the\s+)?(${NAME})$`).exec(line);
+        if (two) push(field.kind === 'list' ? [trimName(two[1]!), trimName(two[2]!)] : line, [line]);
+      } else push(line, [line]);
       return;
     }
     const hit =
