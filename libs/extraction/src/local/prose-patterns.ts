@@ -133,15 +133,6 @@ export const sectionCandidates = (
         return;
       }
     }
-    // a term sheet's label above its value ("Governing Law" / "Northern Ireland"): a section of one short line
-    if (body.length === 1 && body[0]!.trim().length <= 80 && (kind.kind === 'text' || isParties)) {
-      const line = body[0]!.trim().replace(/[.;]$/, '');
-      if (isParties) {
-        const two = new RegExp(String.raw`^(?:the\s+)?(${NAME})\s+and\s+(?:the\s+)?(${NAME})$`).exec(line);
-        if (two) push(field.kind === 'list' ? [trimName(two[1]!), trimName(two[2]!)] : line, [line]);
-      } else push(line, [line]);
-      return;
-    }
     const hit =
       kind.kind === 'date'
         ? unique(DATE_PATTERN)
@@ -150,7 +141,24 @@ export const sectionCandidates = (
           : isLaw
             ? unique(LAWS_OF)
             : undefined;
-    if (hit) push(isLaw ? trimName(hit.value) : hit.value, [hit.line]);
+    if (hit) return push(isLaw ? trimName(hit.value) : hit.value, [hit.line]);
+    // a term sheet's label above its value ("Governing Law" / "Northern Ireland"): a section of one short line
+    // that is not a sentence
+    const only = body.length === 1 ? body[0]!.trim() : '';
+    if (
+      only &&
+      only.length <= 80 &&
+      only.split(/\s+/).length <= 10 &&
+      !/[.!?]$/.test(only) &&
+      (kind.kind === 'text' || isParties)
+    ) {
+      const line = only.replace(/;$/, '');
+      if (isParties) {
+        const two = new RegExp(String.raw`^(?:the\s+)?(${NAME})\s+and\s+(?:the\s+)?(${NAME})$`).exec(line);
+        if (two) push(field.kind === 'list' ? [trimName(two[1]!), trimName(two[2]!)] : line, [line]);
+      } else push(line, [line]);
+      return;
+    }
   });
   return found;
 };
