@@ -67,7 +67,8 @@ describe.each([
 
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'lectern-store-chunks-kill-'));
-    env = { ...testModelEnv(), DATA_DIR: dataDir, LOG_LEVEL: 'info', TOOL_TIMEOUT_S: '15' };
+    // debug: a request's arrival is logged at debug (its answer at info), and the kill waits for the arrival
+    env = { ...testModelEnv(), DATA_DIR: dataDir, LOG_LEVEL: 'debug', TOOL_TIMEOUT_S: '15' };
     if (distributed) {
       redis = await startRedis();
       env['REDIS_URL'] = redis.url;
