@@ -124,11 +124,10 @@ export const runWithDeadline = async <I, O>(
       signal: handlerSignal.signal,
       progress: ctx.progress,
     };
-    const work = handler(input, handlerCtx);
     const stopped = new Promise<never>((_resolve, reject) => {
       answer = reject;
     });
-    return await Promise.race([work, stopped]);
+    return await Promise.race([handler(input, handlerCtx), stopped]);
   } finally {
     clearTimeout(timer);
     ctx.signal.removeEventListener('abort', onClientAbort);
