@@ -94,7 +94,8 @@ describe.each([
     services.push(first);
     const client = await connectMcp(first.baseUrl, 'streamable-http');
     // the session is open: the next POST /mcp the server logs is the store_chunks call
-    const killed = killAtLine(first, /"method":"POST","url":"\/mcp"/);
+    // (its arrival line: the answer's line of the previous POST, the `initialized` notification, may come after connect)
+    const killed = killAtLine(first, /"method":"POST","url":"\/mcp".*"msg":"incoming request"/);
     const call = client
       .callTool({ name: 'store_chunks', arguments: { project: 'papers', chunks: CHUNKS } }, undefined, {
         timeout: 60_000,
