@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runVectorStoreContract } from '../vector-store.contract.js';
+import type { ScrollOptions } from '../vector-store.port.js';
 import { EmbeddedVectorStore } from './embedded.adapter.js';
 
 describe('VectorStore (embedded SQLite adapter)', () => {
@@ -56,7 +57,7 @@ describe('VectorStore (embedded) filtered dense search beyond the first candidat
     await store.upsert('many', points, { fingerprint });
     // 5,000 ids, of which doc-3 and doc-7 exist: one OR per value used to pass SQLite's expression depth limit
     const wanted = [...Array.from({ length: 4998 }, (_, i) => `missing-${i}`), 'doc-3', 'doc-7'];
-    const ids = async (filter: Parameters<typeof store.scroll>[1]['filter']) =>
+    const ids = async (filter: ScrollOptions['filter']) =>
       (await store.scroll('many', { filter, limit: 100, cursor: null })).points.map((p) => p.id).sort();
     expect(await ids({ document_id: { $in: wanted } })).toEqual(['q3', 'q7']);
     // a number is not the string of it, and booleans match booleans only
