@@ -185,4 +185,23 @@ describe('VectorStore (embedded): lexical fields', () => {
     expect((await keywordIds(store, 'small', 'whole city air quality management area'))[0]).toBe('a');
     await store.close();
   });
+
+  it('ranks a chunk holding two query words side by side above one holding them apart (phrase credit)', async () => {
+    const store = new EmbeddedVectorStore({ dataDir: dir });
+    await store.ensureCollection('pairs', { fingerprint: FP, hybrid: true });
+    await store.upsert(
+      'pairs',
+      [
+        // Same words, same length: only the adjacency differs. 'apart' is first by id, so a tie would put it first.
+        { id: 'apart', text: 'Open fields near the space station car park.', payload: {}, vector: vec(1) },
+        { id: 'together', text: 'Fields near the station car park: open space.', payload: {}, vector: vec(2) },
+        { id: 'x', text: 'Station car park charges.', payload: {}, vector: vec(3) },
+      ],
+      { fingerprint: FP },
+    );
+    expect((await keywordIds(store, 'pairs', 'open space'))[0]).toBe('together');
+    // Words with a stopword or punctuation between them in the query are not a pair: no credit, the tie stays.
+    expect((await keywordIds(store, 'pairs', 'open, space'))[0]).toBe('apart');
+    await store.close();
+  });
 });
