@@ -35,14 +35,17 @@ const { values } = parseArgs({
     /** Source trees to start the service from, compared side by side (e.g. a checkout of the previous commit). */
     trees: { type: 'string' },
     'log-level': { type: 'string', default: 'info' },
+    /** Also record the server with Linux `perf` (on-CPU samples only: syscalls count their CPU, not their waits). */
+    perf: { type: 'string' },
   },
 });
 const CALLS = Number(values.calls);
 const say = (m: string) => process.stderr.write(`[${new Date().toISOString().slice(11, 19)}] ${m}\n`);
 
-/** utime + stime of a process, in ms (clock ticks of 10 ms). */
-const cpuMs = (pid: number): number => {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+/** utime + stime of a process (or, with `tid`, of one of its threads), in ms (clock ticks of 10 ms). */
+const cpuMs = (pid: number, tid?: number): number => {
+  const path = tid === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${tid}/stat`;
+  const fields = readFileSync(path, 'utf8').split(') ')[1]?.split(' ') ?? [];
   return (Number(fields[11]) + Number(fields[12])) * 10;
 };
 
@@ -76,6 +79,7 @@ const startServer = async (label: string, tree: string): Promise<Server> => {
       ...env,
       DOCUMENT_STORE_PORT: String(port),
       HOST: '127.0.0.1',
+      ...(values.perf ? { NODE_OPTIONS: '--perf-basic-prof' } : {}),
       ...(values.profile
         ? {
             NODE_OPTIONS: `--import ${join(import.meta.dirname, 'cpu-profile.preload.mjs')}`,
@@ -154,23 +158,44 @@ try {
     for (const server of servers) process.kill(server.pid, 'SIGUSR2'); // starts the profiler (the preload)
     await new Promise((r) => setTimeout(r, 300));
   }
+  const perfs = values.perf
+    ? servers.map((server) => {
+        mkdirSync(values.perf as string, { recursive: true });
+        const out = join(values.perf as string, `${server.label}.perf.data`);
+        const p = spawn(
+          'perf',
+          ['record', '-q', '-e', 'task-clock', '-F', '1999', '-g', '-p', String(server.pid), '-o', out],
+          {
+            stdio: 'inherit',
+          },
+        );
+        return { p, exited: new Promise((r) => p.once('exit', r)) };
+      })
+    : [];
+  if (perfs.length > 0) await new Promise((r) => setTimeout(r, 1000));
   // Alternating blocks, so that the machine's load hits every server alike.
-  const totals = new Map(servers.map((s) => [s.label, { cpu: 0, wall: 0, calls: 0 }]));
+  const totals = new Map(servers.map((s) => [s.label, { cpu: 0, main: 0, wall: 0, calls: 0 }]));
   const load0 = loadavg();
   const BLOCK = 50;
   for (let done = 0; done < CALLS; done += BLOCK) {
     for (const server of servers) {
       const c0 = cpuMs(server.pid);
+      const m0 = cpuMs(server.pid, server.pid);
       const t0 = performance.now();
       for (let i = done; i < done + BLOCK; i++)
         await call(server, values.tool, { project: 'scifact', query: queries[i % queries.length] });
-      const t = totals.get(server.label) as { cpu: number; wall: number; calls: number };
+      const t = totals.get(server.label) as { cpu: number; main: number; wall: number; calls: number };
       t.wall += performance.now() - t0;
       t.cpu += cpuMs(server.pid) - c0;
+      t.main += cpuMs(server.pid, server.pid) - m0;
       t.calls += BLOCK;
     }
   }
   const load1 = loadavg();
+  for (const { p, exited } of perfs) {
+    p.kill('SIGINT');
+    await exited;
+  }
   if (values.profile) {
     for (const server of servers) process.kill(server.pid, 'SIGUSR2');
     await new Promise((r) => setTimeout(r, 2000));
@@ -178,11 +203,11 @@ try {
   process.stdout.write(
     `${values.tool}, ${stored} chunks, ${CALLS} calls per server in alternating blocks of ${BLOCK}, LOG_LEVEL=${values['log-level']}; ` +
       `${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}; load average before ${load0.map((x) => x.toFixed(1)).join('/')}, after ${load1.map((x) => x.toFixed(1)).join('/')} (${new Date().toISOString()})\n\n` +
-      '| server | server CPU ms per call | wall ms per call (client) | CPU/wall |\n|---|---:|---:|---:|\n' +
+      '| server | server CPU ms per call | of which main thread | wall ms per call (client) | CPU/wall |\n|---|---:|---:|---:|---:|\n' +
       [...totals]
         .map(
           ([label, t]) =>
-            `| ${label} | ${(t.cpu / t.calls).toFixed(2)} | ${(t.wall / t.calls).toFixed(2)} | ${(t.cpu / t.wall).toFixed(2)} |`,
+            `| ${label} | ${(t.cpu / t.calls).toFixed(2)} | ${(t.main / t.calls).toFixed(2)} | ${(t.wall / t.calls).toFixed(2)} | ${(t.cpu / t.wall).toFixed(2)} |`,
         )
         .join('\n') +
       '\n',

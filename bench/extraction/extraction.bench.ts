@@ -53,7 +53,9 @@ const show = (v: unknown) => {
 };
 
 const main = async () => {
-  const documents = [...corpusDocuments(), ...generatedDocuments()];
+  // BENCH_ONLY=fresh: only the documents whose name has that text (a quick look at one set)
+  const only = process.env['BENCH_ONLY'];
+  const documents = [...corpusDocuments(), ...generatedDocuments()].filter((d) => !only || d.name.includes(only));
   const dataDir = mkdtempSync(join(tmpdir(), 'lectern-bench-extraction-'));
   const scripts = new Map(documents.map((d) => [d.name, anthropicScript(oracleScript(d.expected))]));
   // documents run one at a time: the fake LLM answers with the oracle of the document being extracted
@@ -100,7 +102,7 @@ const main = async () => {
           );
         }
         merge(tally(`${path}|doc|${doc.name}`), perDoc);
-        const set = doc.source === 'generated' ? 'generated' : 'datasheets';
+        const set = doc.source === 'corpus' ? 'datasheets' : doc.source;
         merge(tally(`${path}|split|${set}, ${doc.split}`), perDoc);
         merge(tally(`${path}|split|${set} (all)`), perDoc);
         merge(tally(`${path}|all|all`), perDoc);

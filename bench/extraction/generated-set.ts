@@ -1,5 +1,14 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-import { contractDocs, receiptDocs, type ContractVariant, type ReceiptVariant } from '@lectern/testing';
+import {
+  contractDocs,
+  freshDocs,
+  FRESH_VARIANTS_A,
+  FRESH_VARIANTS_B,
+  receiptDocs,
+  unseenLayoutDocs,
+  type ContractVariant,
+  type ReceiptVariant,
+} from '@lectern/testing';
 import type { BenchDocument } from '@lectern/testing';
 
 /**
@@ -73,5 +82,12 @@ export const generatedDocuments = (): BenchDocument[] => {
   return [
     ...of([...contractDocs(), ...receiptDocs()], 'tuning'),
     ...of([...contractDocs(REPORT_CONTRACTS, 3), ...receiptDocs(REPORT_RECEIPTS, 3)], 'report'),
+    // fresh layouts and wordings (libs/testing/src/fresh-docs.ts), variant 5: its first run is a report figure
+    ...of(freshDocs(FRESH_VARIANTS_A, 5), 'tuning').map((d) => ({ ...d, source: 'fresh' as const })),
+    // report: new values in the fresh layouts (variant 6), and four layouts never looked at
+    ...of([...freshDocs(FRESH_VARIANTS_B, 6), ...unseenLayoutDocs()], 'report').map((d) => ({
+      ...d,
+      source: 'fresh' as const,
+    })),
   ];
 };

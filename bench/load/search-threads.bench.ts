@@ -9,13 +9,17 @@
  * utime + stime of the whole process (every thread) from /proc/<pid>/stat over the phase.
  *
  *   npx tsx bench/load/search-threads.bench.ts [--threads 0,2] [--clients 20,50] [--seconds 30]
+ *     [--trees /tmp/base,.] [--log-level warn]
+ *
+ * With `--trees A,B` a server per setting is started from each source tree (e.g. `git archive <commit>` of the code
+ * before a change, node_modules linked): before/after side by side, the phases alternating between all servers.
  *
  * Queries: SciFact claims outside the train judgments. docs/benchmarks/load.md records a run.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { createProject } from '@lectern/document-store';
@@ -32,6 +36,9 @@ const { values } = parseArgs({
     seconds: { type: 'string', default: '30' },
     /** Abstracts stored (default all 5,183: ~10k chunks); fewer for a quick check of the bench itself. */
     docs: { type: 'string', default: '5183' },
+    /** Source trees to start the service from, compared side by side (e.g. a checkout of the previous commit). */
+    trees: { type: 'string' },
+    'log-level': { type: 'string', default: 'warn' },
   },
 });
 const SECONDS = Number(values.seconds);
@@ -47,6 +54,8 @@ const cpuMs = (pid: number, mainThread = false): number => {
 };
 
 interface Server {
+  /** `SEARCH_THREADS=n`, prefixed with the tree's label when several trees are compared. */
+  label: string;
   threads: number;
   baseUrl: string;
   pid: number;
@@ -54,14 +63,15 @@ interface Server {
   stop(): Promise<void>;
 }
 
-const startServer = async (threads: number): Promise<Server> => {
+const startServer = async (threads: number, tree: string, treeLabel: string): Promise<Server> => {
+  const label = `${treeLabel}SEARCH_THREADS=${threads}`;
   const dataDir = mkdtempSync(join(tmpdir(), 'lectern-search-threads-'));
   const env = {
     DATA_DIR: dataDir,
     EMBEDDING_MODEL: 'potion-base-2M',
     EMBEDDING_MODEL_DIR: sharedModelDir('potion-base-2M'),
     DOCUMENT_ROOTS: dataDir,
-    LOG_LEVEL: 'warn',
+    LOG_LEVEL: values['log-level'],
     SEARCH_THREADS: String(threads),
   };
   const { documentStore, platform } = composeDocumentStore(loadConfig(env), silentLogger());
@@ -69,12 +79,13 @@ const startServer = async (threads: number): Promise<Server> => {
   await platform.close();
   const port = 20_000 + Math.floor(Math.random() * 20_000);
   const child = spawn(process.execPath, ['--import', 'tsx', 'apps/document-store-mcp/src/main.ts'], {
+    cwd: tree,
     env: { ...process.env, ...env, DOCUMENT_STORE_PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const baseUrl = `http://127.0.0.1:${port}`;
   for (let i = 0; ; i++) {
-    if (child.exitCode !== null) throw new Error(`SEARCH_THREADS=${threads}: exited (${child.exitCode})`);
+    if (child.exitCode !== null) throw new Error(`${label}: exited (${child.exitCode})`);
     if (
       await fetch(`${baseUrl}/health`).then(
         (r) => r.ok,
@@ -82,11 +93,12 @@ const startServer = async (threads: number): Promise<Server> => {
       )
     )
       break;
-    if (i > 1200) throw new Error(`SEARCH_THREADS=${threads}: did not start`);
+    if (i > 1200) throw new Error(`${label}: did not start`);
     await new Promise((r) => setTimeout(r, 100));
   }
   const client = await connectMcp(baseUrl, 'streamable-http', { name: 'writer' });
   return {
+    label,
     threads,
     baseUrl,
     pid: child.pid as number,
@@ -126,6 +138,7 @@ const queries = loadQueries()
   .map((q) => q.text);
 
 interface Phase {
+  label: string;
   threads: number;
   clients: number;
   searches: number;
@@ -178,6 +191,7 @@ const phase = async (server: Server, clients: Client[]): Promise<Phase> => {
   const mainMs = cpuMs(server.pid, true) - m0;
   const sorted = latencies.sort((a, b) => a - b);
   return {
+    label: server.label,
     threads: server.threads,
     clients: clients.length,
     searches: sorted.length,
@@ -197,13 +211,14 @@ const phase = async (server: Server, clients: Client[]): Promise<Phase> => {
 
 const servers: Server[] = [];
 try {
-  for (const t of values.threads.split(',').map(Number)) servers.push(await startServer(t));
+  const trees = (values.trees ?? '.').split(',').map((t) => resolve(t));
+  for (const [i, tree] of trees.entries())
+    for (const t of values.threads.split(',').map(Number))
+      servers.push(await startServer(t, tree, trees.length > 1 ? `${i === 0 ? 'before' : 'after'}, ` : ''));
   for (const server of servers) {
     const s0 = performance.now();
     for (const b of batches) await call(server.client, 'store_chunks', { project: 'scifact', chunks: b });
-    say(
-      `SEARCH_THREADS=${server.threads}: stored ${stored} chunks in ${((performance.now() - s0) / 1000).toFixed(1)} s`,
-    );
+    say(`${server.label}: stored ${stored} chunks in ${((performance.now() - s0) / 1000).toFixed(1)} s`);
     for (let i = 0; i < 40; i++) await call(server.client, 'query_hybrid', { project: 'scifact', query: queries[i] }); // warm-up
   }
   const load0 = loadavg();
@@ -217,7 +232,7 @@ try {
       ),
     );
     for (const [i, server] of servers.entries()) {
-      say(`SEARCH_THREADS=${server.threads}, ${n} clients: ${SECONDS} s`);
+      say(`${server.label}, ${n} clients: ${SECONDS} s`);
       const r = await phase(server, connected[i] as Client[]);
       say(JSON.stringify(r));
       results.push(r);
@@ -230,17 +245,17 @@ try {
       `## SEARCH_THREADS side by side: \`query_hybrid\` over ${stored} SciFact chunks, one writer (${new Date().toISOString()})`,
       '',
       `Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}; potion-base-2M. ` +
-        `${SECONDS} s per phase, phases alternating between the servers. Load average (1/5/15 min) before ${load0.map((x) => x.toFixed(2)).join('/')}.`,
+        `${SECONDS} s per phase, phases alternating between the servers, LOG_LEVEL=${values['log-level']}. Load average (1/5/15 min) before ${load0.map((x) => x.toFixed(2)).join('/')}.`,
       '',
-      '| SEARCH_THREADS | clients | searches | errors | throughput | p50 | p95 | p99 | max | server CPU-s per s | of which main thread | server CPU ms per search | writes (250 chunks) | load after (1 min) |',
+      '| server | clients | searches | errors | throughput | p50 | p95 | p99 | max | server CPU-s per s | of which main thread | server CPU ms per search | writes (250 chunks) | load after (1 min) |',
       '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
       ...results.map(
         (r) =>
-          `| ${r.threads} | ${r.clients} | ${r.searches} | ${r.errors} | ${(r.searches / r.seconds).toFixed(1)} q/s | ${f(r.p50)} ms | ` +
+          `| ${r.label} | ${r.clients} | ${r.searches} | ${r.errors} | ${(r.searches / r.seconds).toFixed(1)} q/s | ${f(r.p50)} ms | ` +
           `${f(r.p95)} ms | ${f(r.p99)} ms | ${f(r.max)} ms | ${r.cpuPerS.toFixed(2)} | ${r.mainPerS.toFixed(2)} | ${((r.cpuPerS * r.seconds * 1000) / r.searches).toFixed(1)} | ${r.writes} | ${r.load[0]?.toFixed(1)} |`,
       ),
       '',
-      ...results.filter((r) => r.firstError).map((r) => `First error (${r.threads}, ${r.clients}): ${r.firstError}`),
+      ...results.filter((r) => r.firstError).map((r) => `First error (${r.label}, ${r.clients}): ${r.firstError}`),
     ].join('\n') + '\n',
   );
 } finally {

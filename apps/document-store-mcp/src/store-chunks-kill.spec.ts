@@ -67,7 +67,8 @@ describe.each([
 
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'lectern-store-chunks-kill-'));
-    env = { ...testModelEnv(), DATA_DIR: dataDir, LOG_LEVEL: 'info', TOOL_TIMEOUT_S: '15' };
+    // debug: a request's arrival is logged at debug (its answer at info), and the kill waits for the arrival
+    env = { ...testModelEnv(), DATA_DIR: dataDir, LOG_LEVEL: 'debug', TOOL_TIMEOUT_S: '15' };
     if (distributed) {
       redis = await startRedis();
       env['REDIS_URL'] = redis.url;
@@ -93,7 +94,8 @@ describe.each([
     services.push(first);
     const client = await connectMcp(first.baseUrl, 'streamable-http');
     // the session is open: the next POST /mcp the server logs is the store_chunks call
-    const killed = killAtLine(first, /"method":"POST","url":"\/mcp"/);
+    // (its arrival line: the answer's line of the previous POST, the `initialized` notification, may come after connect)
+    const killed = killAtLine(first, /"method":"POST","url":"\/mcp".*"msg":"incoming request"/);
     const call = client
       .callTool({ name: 'store_chunks', arguments: { project: 'papers', chunks: CHUNKS } }, undefined, {
         timeout: 60_000,

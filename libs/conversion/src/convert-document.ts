@@ -156,7 +156,13 @@ export async function runConversion(
   } catch (e) {
     if (ac.signal.aborted) throw ac.signal.reason === timeout ? timeout : ac.signal.reason;
     if (isAppError(e)) throw e;
-    throw conversionError('extraction_failed', `${filename} could not be converted: ${(e as Error).message}`, e);
+    // a parser's own message (mammoth, mupdf, the HTML reader) goes to the log, not to the client
+    log?.warn({ file: filename, err: (e as Error).message }, 'conversion failed');
+    throw conversionError(
+      'extraction_failed',
+      `${filename} could not be converted: the file is damaged or unreadable`,
+      e,
+    );
   } finally {
     clearTimeout(timer);
     outer?.removeEventListener('abort', onOuterAbort);

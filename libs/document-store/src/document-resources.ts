@@ -1,12 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 import { basename } from 'node:path';
 import { AppError, GetDocumentTextInput } from '@lectern/contracts';
-import {
-  RESOURCE_TEXT_MAX_CHARS,
-  matchResourceUri,
-  truncationMarker,
-  type McpResourceProvider,
-} from '@lectern/transport';
+import { RESOURCE_TEXT_MAX_CHARS, matchResourceUri, textResource, type McpResourceProvider } from '@lectern/transport';
 import type { StoreDeps } from './deps.js';
 import { getDocumentText } from './get-document-text.js';
 import { pageAfter } from './list-cursor.js';
@@ -82,20 +77,12 @@ export const documentResources = (
       total_chars: text.total_chars ?? text.text.length,
       truncated: remaining > 0,
     };
-    return [
-      { uri: `${uri}#metadata`, mimeType: 'application/json', text: JSON.stringify(metadata) },
-      {
-        uri,
-        mimeType: 'text/plain',
-        text:
-          remaining > 0
-            ? text.text +
-              truncationMarker(
-                remaining,
-                `call get_document_text with document_id "${id.data}", offset ${text.next_offset ?? 0}`,
-              )
-            : text.text,
-      },
-    ];
+    return textResource(
+      uri,
+      metadata,
+      text.text,
+      remaining,
+      () => `call get_document_text with document_id "${id.data}", offset ${text.next_offset ?? 0}`,
+    );
   },
 });

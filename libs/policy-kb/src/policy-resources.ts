@@ -2,12 +2,7 @@
 import { reassembleChunks } from '@lectern/chunking';
 import { AppError, RevisionIdSchema, SourceSlugSchema, type PolicyRevision } from '@lectern/contracts';
 import { pageAfter } from '@lectern/document-store';
-import {
-  RESOURCE_TEXT_MAX_CHARS,
-  matchResourceUri,
-  truncationMarker,
-  type McpResourceProvider,
-} from '@lectern/transport';
+import { RESOURCE_TEXT_MAX_CHARS, matchResourceUri, textResource, type McpResourceProvider } from '@lectern/transport';
 import type { StoredPoint } from '@lectern/vector-store';
 import type { PolicyStoreDeps } from './deps.js';
 import { revisionFilter } from './revision-chunks.js';
@@ -144,21 +139,14 @@ export const policyRevisionResources = (
       total_chars: text.length,
       truncated: remaining > 0,
     };
-    return [
-      { uri: `${uri}#metadata`, mimeType: 'application/json', text: JSON.stringify(metadata) },
-      {
-        uri,
-        mimeType: 'text/plain',
-        text:
-          remaining > 0
-            ? text.slice(0, maxChars) +
-              truncationMarker(
-                remaining,
-                `call get_policy_section with source "${policy.source}", revision_id "${revision.revision_id}", ` +
-                  `section_ref "${cutAt ?? ''}" and the sections after it`,
-              )
-            : text,
-      },
-    ];
+    return textResource(
+      uri,
+      metadata,
+      text.slice(0, maxChars),
+      remaining,
+      () =>
+        `call get_policy_section with source "${policy.source}", revision_id "${revision.revision_id}", ` +
+        `section_ref "${cutAt ?? ''}" and the sections after it`,
+    );
   },
 });

@@ -1,5 +1,18 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-import { makePdf, pdfString } from './make-pdf.js';
+import { makePdf } from './make-pdf.js';
+
+/**
+ * A PDF string literal for the fonts' WinAnsiEncoding: Latin-1 letters and signs (°, £, ä) as octal escapes, so the
+ * page prints them (make-pdf's `pdfString` keeps ASCII only and prints '?'); anything else becomes '?'.
+ */
+const pdfString = (text: string): string =>
+  text.replace(/[\\()]|[^\x20-\x7e]/g, (c) =>
+    c === '\\' || c === '(' || c === ')'
+      ? `\\${c}`
+      : c.charCodeAt(0) >= 0xa0 && c.charCodeAt(0) <= 0xff
+        ? `\\${c.charCodeAt(0).toString(8)}`
+        : '?',
+  );
 
 /**
  * Generated contracts and receipts (issue 26, beyond datasheets): real PDFs in several layouts — `Label: value`
@@ -10,17 +23,25 @@ import { makePdf, pdfString } from './make-pdf.js';
  */
 export interface BusinessDoc {
   name: string;
-  kind: 'contract' | 'receipt';
+  kind: 'contract' | 'receipt' | 'datasheet';
   layout: string;
   pdf: Buffer;
   schema: Record<string, unknown>;
   expected: Record<string, unknown>;
 }
 
-type Block = { text: string[] } | { heading: string } | { table: string[][] };
+export type Block =
+  | { text: string[] }
+  | { heading: string }
+  | { table: string[][] }
+  /** Two columns of lines side by side (a form's left and right halves). */
+  | { columns: [string[], string[]] };
 
-/** One page: headings, paragraphs (one line each, as given) and two- or three-column tables, top to bottom. */
-const page = (blocks: Block[]): Buffer => {
+/**
+ * One page: headings, paragraphs (one line each, as given), tables (two or three columns at fixed places, more
+ * spread evenly over the page) and two side-by-side columns of lines, top to bottom.
+ */
+export const page = (blocks: Block[]): Buffer => {
   const ops: string[] = [];
   let y = 700;
   const show = (x: number, text: string, font = 'F1', size = 10) =>
@@ -35,9 +56,19 @@ const page = (blocks: Block[]): Buffer => {
         y -= 15;
       }
       y -= 8;
+    } else if ('columns' in block) {
+      const [left, right] = block.columns;
+      for (let i = 0; i < Math.max(left.length, right.length); i += 1) {
+        if (left[i]) show(72, left[i]!);
+        if (right[i]) show(330, right[i]!);
+        y -= 15;
+      }
+      y -= 8;
     } else {
       for (const row of block.table) {
-        row.forEach((cell, k) => show([72, 240, 420][k]!, cell));
+        row.forEach((cell, k) =>
+          show(row.length <= 3 ? [72, 240, 420][k]! : 72 + Math.round((k * 468) / row.length), cell),
+        );
         y -= 16;
       }
       y -= 10;

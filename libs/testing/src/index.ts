@@ -45,6 +45,7 @@ export * from './agent-script.js';
 export { EVIL_ORIGIN, runCrossSite } from './cross-site.js';
 export type { CrossSiteResult } from './cross-site.js';
 export * from './business-docs.js';
+export * from './fresh-docs.js';
 export { promptToolCalls, runInspectorCli, unknownToolNames } from './mcp-prompt-checks.js';
 export type { NamedToolCall } from './mcp-prompt-checks.js';
 export {

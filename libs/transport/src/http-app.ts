@@ -61,7 +61,7 @@ export interface HttpAppOptions {
 /**
  * The fastify base every Lectern service shares: bearer auth on everything but `/health` and the OpenAPI
  * document and page, `GET /health` → `{"status":"ok"}`, `GET /metrics` (Prometheus text), request metrics
- * per route, request lines at `info` (probes at `debug`), `GET /openapi.json` + `/docs` for the routes
+ * per route, one request line at `info` when answered (probes at `debug`), `GET /openapi.json` + `/docs` for the routes
  * registered after this, and one REST error shape (`{"error":{"code","message"}}`) with no internals leaked.
  */
 export const createHttpApp = (options: HttpAppOptions): FastifyInstance => {
@@ -77,9 +77,6 @@ export const createHttpApp = (options: HttpAppOptions): FastifyInstance => {
   app.decorate('metrics', metrics);
   // AGPL-3.0 §13: every answer says where this program's source is (LECTERN_SOURCE_URL, else GET /source here)
   const link = `<${sourceLink()}>; rel="source"`;
-  app.addHook('onRequest', async (_request, reply) => {
-    reply.header('link', link);
-  });
   // In-flight tool calls and REST requests (request-signal.ts): on close, once fastify refuses new requests (503),
   // their signals are aborted with `shutting_down` so the work stops at its next boundary; registered before any
   // other preClose hook (the MCP streams close after their calls have answered).
@@ -94,14 +91,18 @@ export const createHttpApp = (options: HttpAppOptions): FastifyInstance => {
   app.setValidatorCompiler(() => (data) => ({ value: data }));
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
 
-  // Measured on the raw response so hijacked replies (MCP transports) are counted too.
-  app.addHook('onRequest', async (request, reply) => {
+  // One line per request at info, when it is answered, carrying the request (method, url, host, remote address) and
+  // the response (status, time); the line on arrival is at debug. Two lines per request were a tenth of a cheap MCP
+  // call's CPU (docs/benchmarks/document-store.md, "Cost of one call"). Measured on the raw response so hijacked
+  // replies (MCP transports) are counted too. A plain (not async) hook: fastify then skips a promise per request.
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.header('link', link);
     const started = process.hrtime.bigint();
-    const level = QUIET_ROUTES.has(request.routeOptions.url ?? '') ? 'debug' : 'info';
-    request.log[level]({ req: request }, 'incoming request');
+    const quiet = QUIET_ROUTES.has(request.routeOptions.url ?? '');
+    request.log.debug({ req: request }, 'incoming request');
     reply.raw.once('finish', () => {
-      request.log[level](
-        { res: reply, responseTime: Number(process.hrtime.bigint() - started) / 1e6 },
+      request.log[quiet ? 'debug' : 'info'](
+        { req: request, res: reply, responseTime: Number(process.hrtime.bigint() - started) / 1e6 },
         'request completed',
       );
       const labels = {
@@ -112,6 +113,7 @@ export const createHttpApp = (options: HttpAppOptions): FastifyInstance => {
       metrics.httpRequests.inc(labels);
       metrics.httpDuration.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);
     });
+    done();
   });
 
   // Host/Origin: before authentication, so a request from another site is refused whatever it carries.

@@ -42,7 +42,7 @@ export { readMultipartUpload, receiveUpload } from './multipart-upload.js';
 export type { MultipartUploadHandlers, ReceivedUpload } from './multipart-upload.js';
 export { checkDependencies, registerProbes, DEPENDENCY_CHECK_TIMEOUT_MS, PROBE_PATHS } from './health.js';
 export type { DependencyCheck, DependencyStatus } from './health.js';
-export { RESOURCE_TEXT_MAX_CHARS, matchResourceUri, truncationMarker } from './mcp-resources.js';
+export { RESOURCE_TEXT_MAX_CHARS, matchResourceUri, textResource, truncationMarker } from './mcp-resources.js';
 export type { McpResourceProvider, ResourcePage } from './mcp-resources.js';
 export {
   COMPLETION_MAX_VALUES,

@@ -28,6 +28,22 @@ export const truncationMarker = (remaining: number, howToReadOn: string): string
   `\n\n[lectern: truncated, ${remaining} more characters; ${howToReadOn}]`;
 
 /**
+ * A text resource as the servers return it: its metadata as JSON at `<uri>#metadata`, then the text at `uri`,
+ * already cut by the caller to what it may return. When `remaining` characters were left out, the marker says how
+ * many and `howToReadOn` (a tool call) how to read them.
+ */
+export const textResource = (
+  uri: string,
+  metadata: Record<string, unknown>,
+  text: string,
+  remaining: number,
+  howToReadOn: () => string,
+): ReadResourceResult['contents'] => [
+  { uri: `${uri}#metadata`, mimeType: 'application/json', text: JSON.stringify(metadata) },
+  { uri, mimeType: 'text/plain', text: remaining > 0 ? text + truncationMarker(remaining, howToReadOn()) : text },
+];
+
+/**
  * The variables of `uri` under one of `templates` (the SDK's RFC 6570 matcher), or `invalid_arguments`.
  * Each variable is URI-decoded.
  */

@@ -148,9 +148,13 @@ export const createMcpServerFactory = (options: McpServerOptions): McpServerFact
     const registration = byName.get(request.params.name);
     if (!registration) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
     const progressToken = request.params._meta?.progressToken;
-    const log = options.log.child({ tool: request.params.name, request_id: extra.requestId });
+    // Made on first use: a pino child (its bindings serialised, redaction set up) is a measurable part of a cheap
+    // call's CPU, and a call that succeeds usually logs nothing.
+    let log: Logger | undefined;
     const ctx: ToolContext = {
-      log,
+      get log() {
+        return (log ??= options.log.child({ tool: request.params.name, request_id: extra.requestId }));
+      },
       signal: extra.signal,
       progress: async (progress, total, message) => {
         if (progressToken === undefined || !extra.sendNotification) return;
@@ -165,7 +169,7 @@ export const createMcpServerFactory = (options: McpServerOptions): McpServerFact
             },
           });
         } catch (error) {
-          log.warn({ err: error }, 'progress notification not delivered');
+          ctx.log.warn({ err: error }, 'progress notification not delivered');
         }
       },
     };

@@ -13,6 +13,14 @@ export const describeZodError = (error: ZodError): string =>
     .map((issue) => `${issue.path.length ? issue.path.join('.') : '(arguments)'}: ${issue.message}`)
     .join('; ');
 
+/**
+ * The JSON text of each `structuredContent` runTool made (it is the text block too), so that the stateless fast path
+ * writes it once more instead of serialising the object again (tool-call-fast-path.ts). Weak: gone with the result.
+ */
+const structuredJson = new WeakMap<object, string>();
+export const structuredContentJson = (structured: object | undefined): string | undefined =>
+  structured === undefined ? undefined : structuredJson.get(structured);
+
 export const errorResult = (error: ToolError): CallToolResult => ({
   content: [{ type: 'text', text: JSON.stringify(error) }],
   isError: true,
@@ -42,7 +50,9 @@ export const runTool = async (
     const output = await handler(parsed.data, ctx);
     const structured = (definition.output as z.ZodObject).parse(output) as Record<string, unknown>;
     const textValue = definition.textShape === 'result' ? structured['result'] : structured;
-    return { content: [{ type: 'text', text: JSON.stringify(textValue) }], structuredContent: structured };
+    const text = JSON.stringify(textValue);
+    if (textValue === structured) structuredJson.set(structured, text);
+    return { content: [{ type: 'text', text }], structuredContent: structured };
   } catch (error) {
     if (error instanceof AppError) {
       outcome = 'error';

@@ -46,7 +46,13 @@ async function convert(ctx: FormatContext, kind: 'pdf' | 'image', doc: DocRef): 
     info = await pools.pdf.info(doc, signal);
   } catch (e) {
     signal.throwIfAborted();
-    throw conversionError('extraction_failed', `${ctx.filename} could not be opened: ${(e as Error).message}`, e);
+    // mupdf's own words ("format error: cannot find startxref ...") go to the log, not to the client.
+    ctx.log?.warn({ file: ctx.filename, err: (e as Error).message }, 'PDF could not be opened');
+    throw conversionError(
+      'extraction_failed',
+      `${ctx.filename} could not be opened: it is damaged, truncated or not a PDF`,
+      e,
+    );
   }
   if (info.needsPassword) throw conversionError('encrypted', `${ctx.filename} is password-protected`);
   if (info.pageCount === 0)
@@ -56,7 +62,10 @@ async function convert(ctx: FormatContext, kind: 'pdf' | 'image', doc: DocRef): 
     );
   if (info.pageCount > options.maxPages)
     throw conversionError('too_large', `${ctx.filename} has ${info.pageCount} pages (limit ${options.maxPages})`);
-  if (info.repaired) warnings.push(`damaged PDF repaired by the reader (${info.logs.slice(0, 3).join('; ')})`);
+  if (info.repaired) {
+    ctx.log?.warn({ file: ctx.filename, reader: info.logs.slice(0, 3) }, 'damaged PDF repaired by the reader');
+    warnings.push('damaged PDF repaired by the reader: some of its content may be missing');
+  }
   const pages = info.pageCount;
   ctx.progress({ stage: 'open', page: 0, pages });
 

@@ -7,6 +7,29 @@ import type { SchemaField } from '../schema-fields.js';
  * receipts); the field's own words always count. Shared by the offline extractor (which label is this field's)
  * and the evidence check (does the evidence name the field).
  */
+const PARTY_ROLES = [
+  'licensor',
+  'licensee',
+  'supplier',
+  'customer',
+  'buyer',
+  'seller',
+  'client',
+  'provider',
+  'contractor',
+  'consultant',
+  'landlord',
+  'tenant',
+  'lessor',
+  'lessee',
+  'employer',
+  'employee',
+  'principal',
+  'distributor',
+  'vendor',
+  'purchaser',
+];
+
 export const SYNONYMS: Record<string, string[]> = {
   max: ['maximum', 'max.', 'max'],
   maximum: ['max', 'max.'],
@@ -34,17 +57,33 @@ export const SYNONYMS: Record<string, string[]> = {
   efficiency: ['efficiency'],
   temperature: ['temperature', 'temp.', 'ambient'],
   vendor: ['vendor', 'seller', 'merchant', 'store', 'supplier', 'company', 'sold', 'issuer', 'from'],
-  merchant: ['merchant', 'vendor', 'seller', 'store'],
+  merchant: ['merchant', 'vendor', 'seller', 'store', 'shop'],
+  seller: ['seller', 'vendor', 'merchant', 'supplier', 'sold', 'issuer'],
+  supplier: ['supplier', 'vendor', 'seller', 'provider'],
   total: ['total', 'amount', 'balance', 'due'],
+  // what an invoice says is to be paid: "Amount due", "Total", "Balance due", "Grand total"
+  amount: ['amount', 'total', 'sum', 'balance'],
+  due: ['due', 'payable', 'total', 'balance', 'outstanding'],
   address: ['address', 'addr'],
   // an agreement states its date as "made on" / "entered into on"
   date: ['date', 'dated', 'made', 'entered'],
   effective: ['effective', 'commencement', 'dated', 'made', 'entered'],
+  commencement: ['commencement', 'commence', 'commences', 'effective', 'start', 'dated', 'made', 'entered'],
+  start: ['start', 'commencement', 'effective', 'begins'],
   jurisdiction: ['jurisdiction', 'governing', 'governed', 'law', 'laws', 'courts'],
-  governing: ['governing', 'governed'],
+  governing: ['governing', 'governed', 'applicable'],
+  applicable: ['applicable', 'governing', 'governed'],
   law: ['law', 'laws'],
   term: ['term', 'duration', 'period'],
-  parties: ['parties', 'between', 'party'],
+  duration: ['duration', 'term', 'period'],
+  // datasheets: a rated value is also called nominal; operating conditions are the ambient ones
+  rated: ['rated', 'nominal'],
+  nominal: ['nominal', 'rated'],
+  operating: ['operating', 'operation', 'ambient', 'working'],
+  protection: ['protection', 'enclosure', 'ip', 'ingress'],
+  // a contract names its parties by their roles ("Licensor: …", "Supplier | …")
+  parties: ['parties', 'between', 'party', ...PARTY_ROLES],
+  party: ['party', 'parties', ...PARTY_ROLES],
   invoice: ['invoice', 'bill'],
 };
 
@@ -70,6 +109,37 @@ const STOP = new Set([
   'or',
 ]);
 
+/**
+ * Words of a field's name that say which document it is about ("invoice_total", "seller_name",
+ * "contract_duration", "transaction_date"), not what the value is: a label may leave them out ("Total", "Seller",
+ * "Duration", "Date"). They count only when the name has another word.
+ */
+const CONTEXT = new Set([
+  'invoice',
+  'receipt',
+  'bill',
+  'contract',
+  'contracting',
+  'agreement',
+  'document',
+  'transaction',
+  'purchase',
+  'order',
+  'statement',
+  'name',
+  'names',
+  'full',
+]);
+
+/**
+ * Words that make a label name a different thing than a field without them: "Seller address" is not the seller,
+ * "Due date" not the amount due, "Payment terms" not the term, "Seller VAT" not the seller.
+ */
+const DISTINCT = new Set(['address', 'date', 'time', 'phone', 'tel', 'fax', 'email', 'terms', 'tax', 'vat', 'gst']);
+/** For an amount to pay: "Net amount", "Total VAT", "Subtotal", "Change", "Unit price" name another amount. */
+const MONEY_WORDS = new Set(['total', 'amount', 'due', 'balance', 'paid', 'payable', 'price', 'cost']);
+const DISTINCT_MONEY = new Set(['net', 'subtotal', 'discount', 'tip', 'change', 'deposit', 'shipping', 'unit']);
+
 export const nameWords = (name: string): string[] =>
   name
     .replace(/([a-z])([A-Z])/g, '$1 $2')
@@ -77,11 +147,35 @@ export const nameWords = (name: string): string[] =>
     .split(/[^a-z0-9]+/)
     .filter((w) => w.length > 0);
 
-/** A field's words and their synonyms, as groups: a label matches a group when it has any word of it. */
+const contentWords = (field: SchemaField): string[] =>
+  nameWords(field.path[field.path.length - 1]!).filter((w) => !STOP.has(w) && !/^\d+$/.test(w));
+
+/**
+ * Words of a field's name that say what kind of value it is ("effective_date", "seller_name"): the value's kind
+ * is checked by itself, so a label may leave them out ("Commencement: 1 May 2025", "Seller: Acme Ltd") when the
+ * name has another word.
+ */
+const KIND = new Set(['date', 'name', 'names']);
+
+/** The name's words split in the ones a label must have and the ones it may leave out (context, kind). */
+const splitWords = (field: SchemaField): { required: string[]; optional: string[] } => {
+  const words = contentWords(field);
+  const own = words.filter((w) => !CONTEXT.has(w) && !KIND.has(w));
+  const kind = words.filter((w) => KIND.has(w));
+  const required = own.length > 0 ? own : kind.length > 0 ? kind : words;
+  return { required, optional: words.filter((w) => !required.includes(w)) };
+};
+
+/**
+ * A field's words and their synonyms, as groups: a label matches a group when it has any word of it. Context
+ * and kind words ("invoice", "name", "date") are left out when the name has another word (`optionalGroups`).
+ */
 export const wordGroups = (field: SchemaField): string[][] =>
-  nameWords(field.path[field.path.length - 1]!)
-    .filter((w) => !STOP.has(w) && !/^\d+$/.test(w))
-    .map((w) => [w, ...(SYNONYMS[w] ?? [])]);
+  splitWords(field).required.map((w) => [w, ...(SYNONYMS[w] ?? [])]);
+
+/** The words of a field's name that `wordGroups` leaves out (a label having them scores a little higher). */
+const optionalGroups = (field: SchemaField): string[][] =>
+  splitWords(field).optional.map((w) => [w, ...(SYNONYMS[w] ?? [])]);
 
 /** The content words of a field's description (its skeleton value, when that is a short text). */
 export const hintWords = (field: SchemaField): string[] =>
@@ -94,7 +188,7 @@ export const hintWords = (field: SchemaField): string[] =>
  * many other words ("rated power rate"); every word of a short name must be there ("voltage constant" is not
  * "applied voltage"). A description in the schema counts as an alternative name.
  */
-export const labelScore = (field: SchemaField, label: string): number => {
+export const labelScore = (field: SchemaField, label: string, asLabel = false): number => {
   // "IP65" also reads as "ip": a code's letters name what it is
   const labelWords = tokens(label)
     .flatMap((t) => {
@@ -103,13 +197,24 @@ export const labelScore = (field: SchemaField, label: string): number => {
     })
     .filter((t) => /\p{L}/u.test(t));
   const have = new Set(labelWords);
-  const score = (groups: string[][]): number => {
+  const groups = wordGroups(field);
+  const context = optionalGroups(field);
+  // a label naming another thing ("Seller address" for a seller, "Total VAT" for a total) is not this field's;
+  // only for a label (`asLabel`): a snippet also holds its value ("Term: 2 years from the Effective Date")
+  const fieldWords = new Set([...groups, ...context].flat());
+  const money = contentWords(field).some((w) => MONEY_WORDS.has(w));
+  if (asLabel && labelWords.some((w) => (DISTINCT.has(w) || (money && DISTINCT_MONEY.has(w))) && !fieldWords.has(w)))
+    return 0;
+  const score = (groups: string[][], extra = 0): number => {
     if (groups.length === 0) return 0;
     const hits = groups.filter((g) => g.some((w) => have.has(w))).length;
     if (hits < Math.min(groups.length, 3)) return 0;
-    return (hits / groups.length) * (0.7 + 0.3 * Math.min(1, groups.length / Math.max(1, labelWords.length)));
+    const length = 0.7 + 0.3 * Math.min(1, (groups.length + extra) / Math.max(1, labelWords.length));
+    return (hits / groups.length) * length;
   };
-  const byName = score(wordGroups(field));
+  const contextHits = context.filter((g) => g.some((w) => have.has(w))).length;
+  // a label without the context words ("Total" for "invoice_total") scores a little lower than one with them
+  const byName = score(groups, contextHits) * (context.length === 0 ? 1 : 0.9 + (0.1 * contextHits) / context.length);
   const hint = hintWords(field);
   const byHint = hint.length >= 2 ? score(hint.slice(0, 4).map((w) => [w, ...(SYNONYMS[w] ?? [])])) * 0.9 : 0;
   return Math.max(byName, byHint);

@@ -3,7 +3,7 @@ import { chunkReader, docSearch, type ChunkReader } from '../doc-tool-calls.js';
 import type { DocToolsClient } from '../doc-tools-client.js';
 import type { MatchMethod } from '../evidence/verify-evidence.js';
 import { DATE_PATTERN, DURATION_PATTERN, fieldKind, misfit, type FieldKind } from '../fields/field-kinds.js';
-import { proseCandidates, proseQueries } from './prose-patterns.js';
+import { proseCandidates, proseQueries, sectionCandidates } from './prose-patterns.js';
 import { LABEL_MATCH, labelScore, nameWords, wordGroups } from '../fields/field-words.js';
 import { fieldName, getAt, isObject, setAt, type SchemaField } from '../schema-fields.js';
 import { splitRow } from './markdown-table.js';
@@ -38,9 +38,15 @@ const queriesFor = (field: SchemaField): string[] => {
     typeof field.hint === 'string' && field.hint.length > 0 && field.hint.length < 60
       ? `${name} ${field.hint}`
       : undefined;
+  // every synonym at once: a label may use any of them ("Degree of protection" for an IP rating)
+  const allWords = [...new Set(wordGroups(field).flatMap((g) => g.filter((w) => /^[a-z]{3,}$/.test(w))))]
+    .slice(0, 16)
+    .join(' ');
   return [
     ...new Set(
-      [name, withParent, synonyms, hint, ...proseQueries(field)].filter((q): q is string => Boolean(q && q.trim())),
+      [name, withParent, synonyms, allWords, hint, ...proseQueries(field)].filter((q): q is string =>
+        Boolean(q && q.trim()),
+      ),
     ),
   ];
 };
@@ -153,8 +159,32 @@ export const modelValue = (
   };
   return (
     (k > 0 ? spanning(columns[k - 1]!, columns[k]!) : undefined) ??
-    (k < modelCount - 1 ? spanning(columns[k]!, columns[k + 1]!) : undefined)
+    (k < modelCount - 1 ? spanning(columns[k]!, columns[k + 1]!) : undefined) ??
+    centredValue(cells, labelEnd, k, columns)
   );
+};
+
+/**
+ * The value of a cell merged over an odd number of model columns: the page prints it once, centred, so the
+ * converter puts it in the middle column and leaves the others empty ("| | 20 | | | 32 | |" for T10-T20 and
+ * T21-T32). A value with `a` empty model cells on both sides (up to the next value or the table's edge) spans
+ * `a` columns each way; model `k`'s empty cell takes the one value whose span covers it, else none (a value at
+ * the edge, or two spans covering it, stays unknown). Only in rows whose values all sit in model columns.
+ */
+export const centredValue = (cells: string[], labelEnd: number, k: number, columns: number[]): string | undefined => {
+  const isModelColumn = new Set(columns);
+  if (cells.some((c, i) => i >= labelEnd && c.length > 0 && !isModelColumn.has(i))) return undefined;
+  const own = columns.map((col) => (col >= labelEnd && (cells[col] ?? '').length > 0 ? cells[col] : undefined));
+  const covering: string[] = [];
+  own.forEach((value, j) => {
+    if (value === undefined || j === k) return;
+    let left = 0;
+    while (j - left - 1 >= 0 && own[j - left - 1] === undefined) left += 1;
+    let right = 0;
+    while (j + right + 1 < own.length && own[j + right + 1] === undefined) right += 1;
+    if (Math.abs(k - j) <= Math.min(left, right)) covering.push(value);
+  });
+  return covering.length === 1 ? covering[0] : undefined;
 };
 
 const targetIndex = (models: string[], target: string | undefined): number | undefined => {
@@ -165,6 +195,29 @@ const targetIndex = (models: string[], target: string | undefined): number | und
     return model.length >= 4 && (wanted.includes(model) || model.includes(wanted));
   });
   return index >= 0 ? index : undefined;
+};
+
+/**
+ * Labels printed once for the rows around them ("Coil consumption [VA]" centred between its "Sealed" and "Inrush"
+ * rows): the converter gives such a label a row of its own, with no values. The rows just above and below that
+ * have values and nothing in the label's column take it after their own label ("Sealed Coil consumption [VA]"),
+ * so its words and its unit name their values. Keyed by line index, with the label's own line.
+ */
+export const spanningLabels = (rows: (string[] | undefined)[]): Map<number, { label: string; row: number }> => {
+  const labels = new Map<number, { label: string; row: number }>();
+  const hasValue = (r: string[] | undefined) => r !== undefined && r.some((c, k) => k > 0 && VALUE_CELL.test(c));
+  rows.forEach((row, i) => {
+    if (!row || isSeparator(row) || hasValue(row)) return;
+    const at = row.findIndex((c) => c.length > 0);
+    const text = row.filter((c) => c.length > 0);
+    if (at < 0 || text.length === 0 || text.length > 2 || !/\p{L}{3}/u.test(text[0]!)) return;
+    for (const n of [i - 1, i + 1]) {
+      const near = rows[n];
+      if (near && hasValue(near) && (near[at] ?? '') === '' && !labels.has(n))
+        labels.set(n, { label: text.join(' '), row: i });
+    }
+  });
+  return labels;
 };
 
 /** A measured value or code written in prose ("IP65 for the housing", "0 to 40 °C in operation") keeps its leading value only. */
@@ -209,9 +262,36 @@ const candidatesIn = (
   const lines = content.split('\n');
   const rows = lines.map(splitRow);
   const isIp = kind.kind === 'ip_code';
+  const inherited = spanningLabels(rows);
+  /** A `Label: value` text (a line, or a form's cell) whose label matches: a candidate, or a rejection. */
+  const keyValue = (text: string, rankWeight: number) => {
+    const kv = /^\s*(?:[-*]\s*)?([^:|]{2,80}?)\s*[:：]\s*(.{1,200})$/.exec(text);
+    if (!kv) return;
+    const score = labelScore(field, kv[1]!, true);
+    if (score < LABEL_MATCH || !kv[2]!.trim()) return;
+    // a unit in the label ("Rated current (A): 16", "Weight [kg]: 1.2")
+    const unit = /[[(]([^\])[(\d]{1,12})[\])]\s*$/.exec(kv[1]!)?.[1];
+    const labelUnit = unit && UNIT.test(unit) && kind.kind === 'quantity' ? unit : undefined;
+    const value = valueByKind(kind, kv[2]!);
+    const wrong = misfit(kind, value, labelUnit);
+    if (wrong && !isIp) rejected.push({ seen: value, label: kv[1]!, why: wrong, score });
+    else
+      found.push({
+        value: withUnit(value, labelUnit),
+        snippet: text.trim(),
+        locator,
+        score: score * rankWeight * 0.95,
+        method: 'key_value',
+      });
+  };
   lines.forEach((line, i) => {
     const cells = rows[i];
     const rankWeight = 1 - rank * 0.05;
+    // a form laid out in columns ("| Licensor: Acme | Licensee: Beta |"): each cell is a `Label: value`
+    if (cells && !isSeparator(cells) && cells.some((c) => /^[^:]{2,40}:\s*\S/.test(c) && !/^\d/.test(c))) {
+      for (const cell of cells) if (cell.includes(':')) keyValue(cell, rankWeight);
+      return;
+    }
     if (cells && !isSeparator(cells)) {
       const startsNumeric = cells.findIndex((c, k) => k > 0 && VALUE_CELL.test(c));
       let labelEnd = startsNumeric > 0 ? startsNumeric : cells.findIndex((c, k) => k > 0 && hasNumber(c));
@@ -219,8 +299,15 @@ const candidatesIn = (
       if (labelEnd <= 0 && cells.length >= 2 && kind.kind !== 'quantity' && cells[0]) labelEnd = 1;
       if (labelEnd <= 0) return;
       const labelCells = cells.slice(0, labelEnd);
-      const label = labelCells.filter((c) => c.length > 0).join(' ');
-      const score = labelScore(field, label);
+      const spanning = inherited.get(i);
+      const label = [...labelCells.filter((c) => c.length > 0), spanning?.label ?? ''].join(' ').trim();
+      // the evidence of a row under a label printed once for it holds both lines (the label names the value)
+      const rowSnippet = (
+        spanning ? lines.slice(Math.min(i, spanning.row), Math.max(i, spanning.row) + 1).join('\n') : line
+      )
+        .trim()
+        .slice(0, 400);
+      const score = labelScore(field, label, true);
       if (score < LABEL_MATCH) return;
       // the rows' values by label: one label giving different values on different rows is ambiguous
       // (under one heading: a catalogue's other section may repeat a label for other products)
@@ -230,7 +317,15 @@ const candidatesIn = (
       const named = labelCells.filter((c) => c.length > 0);
       const lastLabel = named.length > 1 ? named[named.length - 1] : undefined;
       const bracketed = lastLabel && /^\[([^\]]{1,20})\]$/.exec(lastLabel);
-      const unitCell = bracketed ? bracketed[1] : lastLabel && UNIT.test(lastLabel) ? lastLabel : undefined;
+      // or the label's own end: "Rated current [A]", "Amount (EUR)", "Mass (kg)"
+      const trailing = /[[(]([^\])[(]{1,12})[\])]\s*$/.exec(label);
+      const unitCell = bracketed
+        ? bracketed[1]
+        : lastLabel && UNIT.test(lastLabel)
+          ? lastLabel
+          : trailing && UNIT.test(trailing[1]!) && !/\d/.test(trailing[1]!)
+            ? trailing[1]
+            : undefined;
       const values = cells.slice(labelEnd).filter((c) => c.length > 0);
       if (values.length === 0) return;
       let value: unknown;
@@ -276,7 +371,7 @@ const candidatesIn = (
           return found.push({
             value,
             label,
-            snippet: line.trim().slice(0, 400),
+            snippet: rowSnippet,
             locator,
             score: score * rankWeight * 0.6,
             method: 'table_cell',
@@ -287,24 +382,14 @@ const candidatesIn = (
         label,
         targeted: field.kind === 'scalar' && targetIndex(models, target) !== undefined,
         ...(isObject(value) ? { missingModels: models.filter((m) => !(m in value)) } : {}),
-        snippet: line.trim().slice(0, 400),
+        snippet: rowSnippet,
         locator,
         score: score * rankWeight,
         method: 'table_cell',
       });
       return;
     }
-    const kv = /^\s*(?:[-*]\s*)?([^:|]{2,80}?)\s*[:：]\s*(.{1,200})$/.exec(line);
-    if (kv) {
-      const score = labelScore(field, kv[1]!);
-      if (score >= LABEL_MATCH && kv[2]!.trim()) {
-        const value = valueByKind(kind, kv[2]!);
-        const wrong = misfit(kind, value);
-        if (wrong && !isIp) rejected.push({ seen: value, label: kv[1]!, why: wrong, score });
-        else
-          found.push({ value, snippet: line.trim(), locator, score: score * rankWeight * 0.95, method: 'key_value' });
-      }
-    }
+    keyValue(line, rankWeight);
   });
   // "TOTAL $43.20", "Date 14/03/2024": a label and an amount or date with no colon (receipts print them so)
   if (kind.kind === 'money' || kind.kind === 'date')
@@ -312,7 +397,7 @@ const candidatesIn = (
       if (line.trim().startsWith('|')) continue;
       const m =
         kind.kind === 'money'
-          ? /^\s*(?:[-*]\s*)?([A-Za-z][A-Za-z .#/&()-]{1,40}?)\s+([$€£¥]?\s?[-+]?\d[\d,.]*(?:\s?(?:[A-Z]{3}|[$€£¥]))?)\s*$/.exec(
+          ? /^\s*(?:[-*]\s*)?([A-Za-z][A-Za-z .#/&()-]{1,40}?)\s+((?:[A-Z]{3}\s?|[$€£¥]\s?)?[-+]?\d[\d,.]*(?:\s?(?:[A-Z]{3}|[$€£¥]))?)\s*$/.exec(
               line,
             )
           : new RegExp(
@@ -320,7 +405,7 @@ const candidatesIn = (
               'i',
             ).exec(line);
       if (!m) continue;
-      const score = labelScore(field, m[1]!);
+      const score = labelScore(field, m[1]!, true);
       if (score < LABEL_MATCH || misfit(kind, m[2]!.trim())) continue;
       found.push({
         value: m[2]!.trim(),
@@ -332,12 +417,17 @@ const candidatesIn = (
     }
   // a list (or the parties of a contract) written as several labelled lines ("Party A: …", "Party B: …"): one
   // value of all of them, the lines from the first to the last as its evidence
-  const lineValues = found.filter((c) => c.method === 'key_value');
+  // (and a table's or a form's rows: "Supplier | …", "Customer | …"; "| Licensor: … | Licensee: … |")
+  const lineOf = (c: Candidate) => lines.findIndex((l) => l.trim() === c.snippet || l.includes(c.snippet));
+  const one = (v: unknown) => (Array.isArray(v) && v.length === 1 ? v[0] : v);
+  const lineValues = found
+    .filter((c) => (c.method === 'key_value' || c.method === 'table_cell') && typeof one(c.value) === 'string')
+    .sort((a, b) => lineOf(a) - lineOf(b));
   if (lineValues.length >= 2 && (field.kind === 'list' || /part(y|ies)$/.test(field.path[field.path.length - 1]!))) {
-    const first = lines.findIndex((l) => l.trim() === lineValues[0]!.snippet);
-    const last = lines.findIndex((l) => l.trim() === lineValues[lineValues.length - 1]!.snippet);
-    if (first >= 0 && last > first && last - first <= 8) {
-      const values = lineValues.map((c) => String(c.value));
+    const first = lineOf(lineValues[0]!);
+    const last = lineOf(lineValues[lineValues.length - 1]!);
+    if (first >= 0 && last >= first && last - first <= 8) {
+      const values = lineValues.map((c) => String(one(c.value)));
       found.splice(0, found.length, {
         value: field.kind === 'list' ? values : values.join(' and '),
         snippet: lines
@@ -475,6 +565,10 @@ export const extractLocally = async (input: LocalExtractInput): Promise<LocalExt
           if (content === undefined) continue;
           const models = await tableModels(hit.locator, content);
           const columns = models.length >= 2 ? modelColumns(tableRowsOf(content), models.length) : undefined;
+          // a chunk of a section ("h3-c1") does not hold its heading; the section ("h3") does: a heading that names
+          // the field is the label of the section's value ("2. Commencement" / "… begins on 2025-04-01")
+          const section = /^(h\d+)-c\d+$/.exec(hit.locator)?.[1];
+          const sectionContent = section ? await read(section) : undefined;
           for (const candidate of candidatesIn(
             field,
             kind,
@@ -490,6 +584,13 @@ export const extractLocally = async (input: LocalExtractInput): Promise<LocalExt
             if (!best || candidate.score > best.score) best = candidate;
             if (field.kind === 'dict' && typeof candidate.value === 'object') perModel.push(candidate);
           }
+          // and a sentence the chunker cut over two chunks (one per PDF line) is whole in its section
+          if (section && sectionContent !== undefined)
+            for (const candidate of [
+              ...sectionCandidates(field, kind, sectionContent, section, rank),
+              ...proseCandidates(field, kind, sectionContent, section, rank),
+            ])
+              if (!best || candidate.score > best.score) best = candidate;
         }
       }
     }

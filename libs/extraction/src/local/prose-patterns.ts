@@ -20,7 +20,8 @@ export interface ProseCandidate {
  * snippet, which the evidence check repeats) and the value must fit the field's kind; the snippet is the phrase
  * itself, short enough to be found on the page. Hand-written: these few phrases need no NLP library.
  */
-const NAME = String.raw`[A-Z][\w&'.,-]*(?:\s+(?:[A-Z][\w&'.,-]*|&|of|and|de|la|the))*?`;
+// legal forms written in lower case end a name too ("Saffron Retail Group plc", "Nordic Tools oy")
+const NAME = String.raw`[A-Z][\w&'.,-]*(?:\s+(?:[A-Z][\w&'.,-]*|&|of|and|de|la|the|(?:plc|ltd|llc|inc|oy|bv|nv|gmbh)\b))*?`;
 const PARTIES = new RegExp(
   String.raw`\bbetween\s+(?:the\s+)?(${NAME})(?:\s*\([^)]{1,60}\))?,?\s+and\s+(?:the\s+)?(${NAME})(?=\s*\(|\s*[,.;]|\s+(?:dated|on|as|for|with|whereby|who)\b|\s*$)`,
 );
@@ -65,6 +66,103 @@ const trimName = (s: string) =>
     .replace(/^the\s+/i, '')
     .trim();
 
+const LAWS_OF = new RegExp(
+  String.raw`\blaws?\s+of\s+((?:the\s+)?(?:State|Commonwealth|Province|Republic|Kingdom)?(?:\s+of)?\s*[A-Z][\w]*(?:\s+(?:[A-Z][\w]*|and|of))*)`,
+);
+/** A numbered party line of a contract's "Parties" clause: "(1) Acme Ltd (the "Company"); and". */
+const PARTY_LINE = new RegExp(
+  String.raw`^\s*\(?(?:\d{1,2}|[a-h]|i{1,3}|iv)[).]\s+(${NAME})(?=\s*\(|\s*[,;.]|\s+and\b|\s*$)`,
+);
+
+/**
+ * Values of a section whose heading names the field ("2. Commencement" / "The engagement begins on 2025-04-01"):
+ * the heading is the label. Precision first: the section must hold exactly one value of the field's kind (one
+ * date, one length of time, one "laws of …"; two or more numbered party lines for the parties), else nothing. The
+ * snippet is the heading and the line holding the value, so it names the field.
+ */
+export const sectionCandidates = (
+  field: SchemaField,
+  kind: FieldKind,
+  content: string,
+  locator: string,
+  rank: number,
+): ProseCandidate[] => {
+  const words = new Set(nameWords(field.path[field.path.length - 1]!));
+  const isParties = ['parties', 'party', 'counterparties'].some((w) => words.has(w));
+  const isLaw = ['law', 'governing', 'jurisdiction'].some((w) => words.has(w));
+  const lines = content.split('\n');
+  const found: ProseCandidate[] = [];
+  lines.forEach((line, i) => {
+    const heading = /^#{1,6}\s+(.{2,80})$/.exec(line.trim());
+    if (!heading) return;
+    const title = heading[1]!.trim();
+    const score = labelScore(field, title, true);
+    if (score < LABEL_MATCH) return;
+    const end = lines.findIndex((l, k) => k > i && /^#{1,6}\s/.test(l.trim()));
+    const body = lines.slice(i + 1, end < 0 ? undefined : end).filter((l) => l.trim() && !l.trim().startsWith('|'));
+    const unique = (re: RegExp): { value: string; line: string } | undefined => {
+      const hits = body.flatMap((l) =>
+        [...l.matchAll(new RegExp(re.source, `${re.flags.replace('g', '')}g`))].map((m) => ({
+          value: (m[1] ?? m[0]).trim(),
+          line: l.trim(),
+        })),
+      );
+      return new Set(hits.map((h) => h.value.toLowerCase())).size === 1 ? hits[0] : undefined;
+    };
+    const push = (value: unknown, valueLines: string[]) => {
+      const text = Array.isArray(value) ? value.join(' and ') : String(value);
+      if (misfit(kind, text)) return;
+      found.push({
+        value,
+        snippet: [title, ...valueLines].join('\n\n'),
+        locator,
+        score: score * (1 - rank * 0.05) * 0.8,
+        method: 'pattern',
+      });
+    };
+    if (isParties) {
+      const parties = body.flatMap((l) => {
+        const m = PARTY_LINE.exec(l);
+        return m ? [{ name: trimName(m[1]!), line: l.trim() }] : [];
+      });
+      if (parties.length >= 2) {
+        push(
+          field.kind === 'list' ? parties.map((p) => p.name) : parties.map((p) => p.name).join(' and '),
+          parties.map((p) => p.line),
+        );
+        return;
+      }
+    }
+    const hit =
+      kind.kind === 'date'
+        ? unique(DATE_PATTERN)
+        : kind.kind === 'duration'
+          ? unique(DURATION_PATTERN)
+          : isLaw
+            ? unique(LAWS_OF)
+            : undefined;
+    if (hit) return push(isLaw ? trimName(hit.value) : hit.value, [hit.line]);
+    // a term sheet's label above its value ("Governing Law" / "Northern Ireland"): a section of one short line
+    // that is not a sentence
+    const only = body.length === 1 ? body[0]!.trim() : '';
+    if (
+      only &&
+      only.length <= 80 &&
+      only.split(/\s+/).length <= 10 &&
+      !/[.!?]$/.test(only) &&
+      (kind.kind === 'text' || isParties)
+    ) {
+      const line = only.replace(/;$/, '');
+      if (isParties) {
+        const two = new RegExp(String.raw`^(?:the\s+)?(${NAME})\s+and\s+(?:the\s+)?(${NAME})$`).exec(line);
+        if (two) push(field.kind === 'list' ? [trimName(two[1]!), trimName(two[2]!)] : line, [line]);
+      } else push(line, [line]);
+      return;
+    }
+  });
+  return found;
+};
+
 export const proseCandidates = (
   field: SchemaField,
   kind: FieldKind,
@@ -82,13 +180,21 @@ export const proseCandidates = (
     if (misfit(kind, text)) return;
     found.push({ value, snippet, locator, score: score * (1 - rank * 0.05) * 0.85, method: 'pattern' });
   };
-  for (const line of content.split('\n')) {
+  const prose = content.split('\n').filter((l) => l.trim() && !l.trim().startsWith('|') && !l.trim().startsWith('#'));
+  for (const [i, line] of prose.entries()) {
     if (line.trim().startsWith('|') || line.length < 12) continue;
     if (has('parties', 'party', 'counterparties')) {
-      const m = PARTIES.exec(line);
+      // a sentence the PDF broke over two lines ("… by and between" / "Acme Ltd (the "Principal") and …")
+      const next = prose[i + 1];
+      const m =
+        PARTIES.exec(line) ??
+        (next && /\bbetween\s*$/.test(line) ? PARTIES.exec(`${line.trim()} ${next.trim()}`) : null);
       if (m) {
         const parties = [trimName(m[1]!), trimName(m[2]!)];
-        take(field.kind === 'list' ? parties : parties.join(' and '), phrase(line, m));
+        take(
+          field.kind === 'list' ? parties : parties.join(' and '),
+          m.input.slice(m.index, m.index + m[0].length).trim(),
+        );
       }
     }
     if (kind.kind === 'date' && has('effective', 'agreement', 'contract', 'commencement', 'start')) {

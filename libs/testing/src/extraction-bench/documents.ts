@@ -13,7 +13,8 @@ export interface BenchDocument {
   name: string;
   /** tuning: looked at while changing the extractor; report: not looked at (expected written first). */
   split: 'tuning' | 'report';
-  source: 'corpus' | 'generated';
+  /** generated: `business-docs.ts`'s layouts; fresh: `fresh-docs.ts`'s (other layouts and schema wordings). */
+  source: 'corpus' | 'generated' | 'fresh';
   filename: string;
   bytes: () => Uint8Array | Promise<Uint8Array>;
   /** The schema sent (a field's value is its hint; `part_number`'s names the product). */

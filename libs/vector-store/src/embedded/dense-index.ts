@@ -1,6 +1,30 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 import { simdScores, wasmMemory, type ScoresFn } from './simd-dot.js';
 
+/** What a search asks of a collection's matrix (a DenseIndex, or a search worker's shared matrix plus its own rows). */
+export interface DenseSearch {
+  /** The `k` most similar rows as [rid, cosine], best first (ties: lower rid first); `allowed` restricts the rids. */
+  search(q: Float32Array, k: number, allowed?: readonly number[]): [number, number][];
+  /** Exact cosine of `q` with each given row (rids without a vector are left out). */
+  similarity(q: Float32Array, rids: readonly number[]): Map<number, number>;
+}
+
+/** Writes `v` into `i8` as int8 at byte `at` (symmetric, scale = max|v| / 127) and returns the scale. */
+export const quantizeInto = (i8: Int8Array, at: number, v: Float32Array): number => {
+  let max = 0;
+  for (let j = 0; j < v.length; j++) max = Math.max(max, Math.abs(v[j]!));
+  const scale = max / 127 || 1;
+  for (let j = 0; j < v.length; j++) i8[at + j] = Math.round(v[j]! / scale);
+  return scale;
+};
+
+/** The norm of `v` (1 for a zero vector). */
+export const normOf = (v: Float32Array): number => {
+  let s = 0;
+  for (let j = 0; j < v.length; j++) s += v[j]! * v[j]!;
+  return Math.sqrt(s) || 1;
+};
+
 /**
  * Cosine k-NN over one collection's vectors, held in memory.
  *
@@ -10,7 +34,7 @@ import { simdScores, wasmMemory, type ScoresFn } from './simd-dot.js';
  * loop 42 ms, this scan ~3 ms, with the same top 10 as exact search (docs/benchmarks/vector-store.md).
  * The matrix is a cache of the SQLite rows (the source of truth), tagged with the collection's write version.
  */
-export class DenseIndex {
+export class DenseIndex implements DenseSearch {
   /** Row length in the int8 matrix: the dimension rounded up to 16 bytes. */
   private readonly stride: number;
   private capacity = 0;
@@ -67,11 +91,7 @@ export class DenseIndex {
 
   /** Writes `v` as int8 at byte `at` (symmetric, scale = max|v| / 127) and returns the scale. */
   private quantize(v: Float32Array, at: number): number {
-    let max = 0;
-    for (let j = 0; j < v.length; j++) max = Math.max(max, Math.abs(v[j]!));
-    const scale = max / 127 || 1;
-    for (let j = 0; j < v.length; j++) this.i8[at + j] = Math.round(v[j]! / scale);
-    return scale;
+    return quantizeInto(this.i8, at, v);
   }
 
   /** Inserts or replaces the vector of `rid`. */
@@ -84,10 +104,18 @@ export class DenseIndex {
       this.rids[i] = rid;
     }
     this.rows.set(v, i * this.dimension);
-    let s = 0;
-    for (let j = 0; j < v.length; j++) s += v[j]! * v[j]!;
-    this.norms[i] = Math.sqrt(s) || 1;
+    this.norms[i] = normOf(v);
     this.scales[i] = this.quantize(v, this.rowsAt + i * this.stride);
+  }
+
+  has(rid: number): boolean {
+    return this.slot.has(rid);
+  }
+
+  /** Every row as [rid, vector] (views into this matrix: copy before it changes). */
+  *entries(): IterableIterator<[number, Float32Array]> {
+    for (let i = 0; i < this.size; i++)
+      yield [this.rids[i]!, this.rows.subarray(i * this.dimension, (i + 1) * this.dimension)];
   }
 
   remove(rid: number): void {
@@ -168,7 +196,7 @@ export class DenseIndex {
  * Bounded best-k selection of [key, score]: a min-heap on (score, then larger key), O(log k) per offer.
  * `sorted()` gives best first, ties by smaller key.
  */
-class TopK {
+export class TopK {
   private readonly keys: Float64Array;
   private readonly vals: Float64Array;
   private n = 0;

@@ -14,6 +14,7 @@ import {
 } from '../validation.js';
 import type { EmbeddingFingerprint, Filter, Hit, HybridOptions } from '../vector-store.port.js';
 import { DenseCache } from './dense-cache.js';
+import type { DenseSearch } from './dense-index.js';
 import { denseCandidates, hits, keywordCandidates, type Stmt } from './embedded-search.js';
 import { toCollection, type CatalogRow, type Collection } from './embedded-schema.js';
 
@@ -31,6 +32,14 @@ export const statementCache = (db: Db): Stmt => {
   };
 };
 
+/** Where a reader gets a collection's matrix: DenseCache (its own), or a search worker's SharedDenseCache. */
+export interface MatrixSource {
+  /** Loads the matrix ahead of the read transaction (no-op once held). */
+  warm(c: Collection): Promise<void>;
+  /** The matrix at `c.version`, inside the read transaction that read `c`. */
+  at(c: Collection): DenseSearch;
+}
+
 export interface DenseQuery {
   fingerprint: EmbeddingFingerprint;
   filter?: Filter;
@@ -40,22 +49,29 @@ export interface DenseQuery {
 /**
  * The query side of the embedded store: dense, keyword and hybrid search over one connection, each in one read
  * transaction (one snapshot). The adapter runs it on its own connection (`SEARCH_THREADS=0`); each search worker
- * thread (search.worker.ts) runs one over its own read-only connection, with its own statement and matrix caches:
- * a snapshot begun after a write committed sees that write, and the matrix catches up to the collection's version
- * inside the snapshot (`DenseCache.at`), so a search never lags a write that has returned.
+ * thread (search.worker.ts) runs one over its own read-only connection, with its own statement cache and a view of
+ * the matrices the workers share (`SharedDenseCache`): a snapshot begun after a write committed sees that write, and
+ * the matrix catches up to the collection's version inside the snapshot (`MatrixSource.at`), so a search never lags
+ * a write that has returned.
  */
 export class EmbeddedReader {
   constructor(
     private readonly db: Db,
     readonly stmt: Stmt,
-    readonly dense: DenseCache,
+    readonly dense: MatrixSource,
     private readonly prefix: string,
     private readonly fusion: FusionDefaults,
   ) {}
 
-  static open(db: Db, prefix: string, fusion: FusionDefaults, log?: Logger): EmbeddedReader {
+  static open(
+    db: Db,
+    prefix: string,
+    fusion: FusionDefaults,
+    log?: Logger,
+    matrices: (stmt: Stmt) => MatrixSource = (stmt) => new DenseCache(stmt, log),
+  ): EmbeddedReader {
     const stmt = statementCache(db);
-    return new EmbeddedReader(db, stmt, new DenseCache(stmt, log), prefix, fusion);
+    return new EmbeddedReader(db, stmt, matrices(stmt), prefix, fusion);
   }
 
   /** The collection by the callers' name, through the statement cache (a search's hot path). */

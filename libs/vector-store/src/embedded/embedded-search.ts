@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 import type { Statement } from 'better-sqlite3';
 import type { Filter, Hit } from '../vector-store.port.js';
-import type { DenseIndex } from './dense-index.js';
+import type { DenseSearch } from './dense-index.js';
 import { chunksTable, ftsTable, pointsTable, type Collection } from './embedded-schema.js';
 import { compileFilter, ftsPhraseQuery, ftsQuery } from './sql-filter.js';
 import { stemmer } from 'stemmer';
@@ -26,7 +26,7 @@ interface Row {
  */
 export const denseCandidates = (
   stmt: Stmt,
-  idx: DenseIndex,
+  idx: DenseSearch,
   c: Collection,
   q: Float32Array,
   filter: Filter | undefined,

@@ -42,6 +42,36 @@ describe('VectorStore (embedded) filtered dense search beyond the first candidat
     expect(even.map((h) => h.id)).toEqual(['p000', 'p002', 'p004']);
     await store.close();
   });
+
+  it('takes an $in of thousands of values (a store_chunks naming thousands of documents) and keeps its types', async () => {
+    const store = new EmbeddedVectorStore({ dataDir: dir });
+    const fingerprint = { model_id: 'm', revision: 'r', dimension: 2, normalized: true };
+    await store.ensureCollection('many', { fingerprint, hybrid: true });
+    const points = Array.from({ length: 30 }, (_, i) => ({
+      id: `q${i}`,
+      vector: [1, i / 30],
+      text: `chunk ${i}`,
+      payload: { document_id: `doc-${i}`, n: i, flag: i === 29 },
+    }));
+    await store.upsert('many', points, { fingerprint });
+    // 5,000 ids, of which doc-3 and doc-7 exist: one OR per value used to pass SQLite's expression depth limit
+    const wanted = [...Array.from({ length: 4998 }, (_, i) => `missing-${i}`), 'doc-3', 'doc-7'];
+    const ids = async (filter: Parameters<typeof store.scroll>[1]['filter']) =>
+      (await store.scroll('many', { filter, limit: 100, cursor: null })).points.map((p) => p.id).sort();
+    expect(await ids({ document_id: { $in: wanted } })).toEqual(['q3', 'q7']);
+    // a number is not the string of it, and booleans match booleans only
+    expect(await ids({ n: { $in: [5, '6', 4.0] } })).toEqual(['q4', 'q5']);
+    expect(await ids({ flag: { $in: [true, 'true'] } })).toEqual(['q29']);
+    const hits = await store.searchHybrid(
+      'many',
+      { vector: [1, 0], text: 'chunk' },
+      { fingerprint, limit: 10, filter: { document_id: { $in: wanted } } },
+    );
+    expect(hits.map((h) => h.id).sort()).toEqual(['q3', 'q7']);
+    await store.deleteByFilter('many', { document_id: { $in: wanted } });
+    expect(await ids(undefined)).toHaveLength(28);
+    await store.close();
+  });
 });
 
 describe('VectorStore (embedded) with two connections, as two processes', () => {

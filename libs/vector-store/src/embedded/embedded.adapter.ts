@@ -39,7 +39,7 @@ import type {
 import { DenseCache } from './dense-cache.js';
 import type { Stmt } from './embedded-search.js';
 import { EmbeddedReader, statementCache, type DenseQuery } from './embedded-reader.js';
-import { SearchPool } from './search-pool.js';
+import { SEARCH_IDLE_TRIM_MS, SearchPool } from './search-pool.js';
 import {
   CATALOG_DDL,
   chunksTable,
@@ -115,8 +115,11 @@ export class EmbeddedVectorStore implements VectorStore {
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = NORMAL');
     this.db.pragma('busy_timeout = 10000');
-    // Reads through a memory map and a larger page cache: filters scan the points table.
-    this.db.pragma('mmap_size = 1073741824');
+    // Reads through a memory map and a larger page cache: filters scan the points table. With search workers (which
+    // read through their own memory maps) this connection mostly writes: no map of its own, whose resident pages
+    // counted once more in the process's memory (docs/benchmarks/load.md, "Memory").
+    const pooled = opts.searchThreads !== undefined && opts.searchThreads > 0;
+    this.db.pragma(`mmap_size = ${pooled ? 0 : 1073741824}`);
     this.db.pragma('cache_size = -65536');
     this.db.exec(CATALOG_DDL);
     upgradeLexicalSchema(this.db, this.log);
@@ -168,7 +171,15 @@ export class EmbeddedVectorStore implements VectorStore {
 
   private bump(c: Collection): void {
     this.stmt('UPDATE vs_collections SET version = version + 1 WHERE cid = ?').run(c.cid);
+    // 30 s after the last write, the connection's spare page-cache memory goes back (sqlite3_db_release_memory)
+    clearTimeout(this.idleTrim);
+    this.idleTrim = setTimeout(() => {
+      if (this.db.open) this.db.pragma('shrink_memory');
+    }, SEARCH_IDLE_TRIM_MS);
+    this.idleTrim.unref();
   }
+
+  private idleTrim: NodeJS.Timeout | undefined;
 
   async ensureCollection(name: string, spec: EnsureCollectionSpec): Promise<CollectionInfo> {
     const fp = checkFingerprint(spec.fingerprint);
@@ -184,6 +195,7 @@ export class EmbeddedVectorStore implements VectorStore {
         this.db.exec(dropCollectionSql(c.cid));
         this.db.prepare('DELETE FROM vs_collections WHERE cid = ?').run(c.cid);
         this.dense.drop(c.cid);
+        this.pool?.drop(c.cid);
         c = null;
       }
       if (!c) {
@@ -223,6 +235,7 @@ export class EmbeddedVectorStore implements VectorStore {
       this.db.exec(dropCollectionSql(c.cid));
       this.db.prepare('DELETE FROM vs_collections WHERE cid = ?').run(c.cid);
       this.dense.drop(c.cid);
+      this.pool?.drop(c.cid);
       return true;
     });
     return run.immediate();
@@ -472,6 +485,7 @@ export class EmbeddedVectorStore implements VectorStore {
   }
 
   async close(): Promise<void> {
+    clearTimeout(this.idleTrim);
     await this.pool?.close();
     this.dense.clear();
     if (this.db.open) this.db.close();

@@ -186,3 +186,109 @@ describe('SearchPool failures', () => {
     expect(await appErrorCode(pool.searchDense('c', v, { fingerprint, limit: 1 }))).toBe('shutting_down');
   });
 });
+
+describe('SearchPool: one shared matrix per collection version for all its workers', () => {
+  let dir = '';
+  let writer: EmbeddedVectorStore;
+  let pool: SearchPool;
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'lectern-vs-pool4-'));
+    writer = new EmbeddedVectorStore({ dataDir: dir });
+    await writer.ensureCollection('s', { fingerprint, hybrid: true });
+    await writer.upsert('s', makePoints(1000), { fingerprint });
+    pool = new SearchPool({ file: join(dir, EMBEDDED_DB_FILE), prefix: 'lectern_', fusion: {}, threads: 2 });
+  });
+  afterAll(async () => {
+    await pool.close();
+    await writer.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const queries = makePoints(6).map((p) => p.vector.map((x) => -x));
+  /** Every query on both workers at once (two in flight: one per worker), each answer equal to in-process. */
+  const agree = async (): Promise<void> => {
+    for (const q of queries) {
+      const filter = { document_id: { $in: ['d2', 'd5'] } };
+      const [inProcess, a, b, filtered, expectFiltered] = await Promise.all([
+        writer.searchDense('s', q, { fingerprint, limit: 10 }),
+        pool.searchDense('s', q, { fingerprint, limit: 10 }),
+        pool.searchDense('s', q, { fingerprint, limit: 10 }),
+        pool.searchHybrid('s', { vector: q, text: 'river stone' }, { fingerprint, limit: 8, filter }),
+        writer.searchHybrid('s', { vector: q, text: 'river stone' }, { fingerprint, limit: 8, filter }),
+      ]);
+      expect(inProcess).toHaveLength(10);
+      expect(a).toEqual(inProcess);
+      expect(b).toEqual(inProcess);
+      expect(filtered).toEqual(expectFiltered);
+    }
+  };
+
+  it('builds the matrix once for two workers, and each write since is caught up without another build', async () => {
+    await agree();
+    expect(pool.workers).toHaveLength(2);
+    expect(pool.matricesBuilt).toBe(1);
+    const moved = makePoints(40).map((p, i) => ({ ...p, vector: p.vector.map((x) => x * (i % 2 ? -1 : 0.5)) }));
+    for (let round = 0; round < 4; round++) {
+      // replace 10 vectors of the shared matrix, add 5 new points, delete 3 of the shared ones
+      await writer.upsert('s', moved.slice(round * 10, round * 10 + 10), { fingerprint });
+      await writer.upsert(
+        's',
+        makePoints(5).map((p, i) => ({ ...p, id: `r${round}-${i}` })),
+        { fingerprint },
+      );
+      await writer.deleteByIds('s', [`p${500 + round}`, `p${600 + round}`, `p${700 + round}`]);
+      await agree();
+    }
+    expect(pool.matricesBuilt).toBe(1);
+  });
+
+  it('past compactAfter changes, one worker merges them into a new shared matrix (still equal to in-process)', async () => {
+    const before = pool.matricesBuilt;
+    await writer.upsert(
+      's',
+      makePoints(4200).map((p) => ({ ...p, id: `big-${p.id}` })),
+      { fingerprint },
+    );
+    await agree();
+    // the merge runs after the search that found the changes: a few more searches give it the turn to arrive
+    for (let i = 0; i < 100 && pool.matricesBuilt === before; i++)
+      await pool.searchDense('s', queries[0]!, { fingerprint, limit: 1 });
+    expect(pool.matricesBuilt).toBe(before + 1);
+    await agree();
+    expect(pool.matricesBuilt).toBe(before + 1);
+  });
+
+  it('stops workers left idle and lets go of the shared matrices; the next search starts again', async () => {
+    const idle = new SearchPool({
+      file: join(dir, EMBEDDED_DB_FILE),
+      prefix: 'lectern_',
+      fusion: {},
+      threads: 2,
+      idleReleaseMs: 200,
+    });
+    try {
+      const q = queries[0]!;
+      const expected = await writer.searchDense('s', q, { fingerprint, limit: 5 });
+      expect(await Promise.all([1, 2].map(() => idle.searchDense('s', q, { fingerprint, limit: 5 })))).toEqual([
+        expected,
+        expected,
+      ]);
+      // wait for the idle release (a condition, not a duration: a loaded machine takes longer)
+      for (let i = 0; i < 500 && idle.workers.length > 0; i++) await new Promise((r) => setTimeout(r, 20));
+      expect(idle.workers).toHaveLength(0);
+      expect(idle.matricesBuilt).toBe(1);
+      expect(await idle.searchDense('s', q, { fingerprint, limit: 5 })).toEqual(expected);
+      expect(idle.matricesBuilt).toBe(2); // built again: nothing was kept
+    } finally {
+      await idle.close();
+    }
+  });
+
+  it('lets go of a dropped collection, and builds a new matrix for its successor of the same name', async () => {
+    const before = pool.matricesBuilt;
+    await writer.dropCollection('s');
+    await writer.ensureCollection('s', { fingerprint, hybrid: true });
+    await writer.upsert('s', makePoints(300), { fingerprint });
+    await agree();
+    expect(pool.matricesBuilt).toBeGreaterThan(before);
+  });
+});

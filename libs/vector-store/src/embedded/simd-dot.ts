@@ -21,12 +21,12 @@
  */
 /** The few WebAssembly globals used (this repo's TS lib settings do not declare them). */
 export interface WasmMemory {
-  readonly buffer: ArrayBuffer;
+  readonly buffer: ArrayBuffer | SharedArrayBuffer;
 }
 interface WasmApi {
   Module: new (bytes: Uint8Array) => object;
   Instance: new (module: object, imports: object) => { exports: Record<string, unknown> };
-  Memory: new (d: { initial: number; maximum?: number }) => WasmMemory;
+  Memory: new (d: { initial: number; maximum?: number; shared?: boolean }) => WasmMemory;
 }
 const Wasm = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
 
@@ -140,23 +140,28 @@ const body = [
   0x0b,
 ];
 
-const MODULE = new Wasm.Module(
-  new Uint8Array([
-    0x00,
-    0x61,
-    0x73,
-    0x6d,
-    1,
-    0,
-    0,
-    0,
-    ...section(1, vec([[0x60, ...vec([[0x7f], [0x7f], [0x7f], [0x7f], [0x7f]]), 0]])),
-    ...section(2, vec([[...name('env'), ...name('memory'), 0x02, 0x00, 1]])),
-    ...section(3, vec([[0]])),
-    ...section(7, vec([[...name('scores'), 0x00, 0]])),
-    ...section(10, vec([[...leb(body.length), ...body]])),
-  ]),
-);
+/** The module, importing `env.memory` with the given limits (plain: min 1 page; shared: also a maximum). */
+const module = (limits: number[]): object =>
+  new Wasm.Module(
+    new Uint8Array([
+      0x00,
+      0x61,
+      0x73,
+      0x6d,
+      1,
+      0,
+      0,
+      0,
+      ...section(1, vec([[0x60, ...vec([[0x7f], [0x7f], [0x7f], [0x7f], [0x7f]]), 0]])),
+      ...section(2, vec([[...name('env'), ...name('memory'), 0x02, ...limits]])),
+      ...section(3, vec([[0]])),
+      ...section(7, vec([[...name('scores'), 0x00, 0]])),
+      ...section(10, vec([[...leb(body.length), ...body]])),
+    ]),
+  );
+const MODULE = module([0x00, 1]);
+/** For a shared memory (threads proposal: limits flag 3 = shared with a maximum). */
+const SHARED_MODULE = module([0x03, 1, ...leb(65_536)]);
 
 export type ScoresFn = (
   matrixByte: number,
@@ -168,14 +173,16 @@ export type ScoresFn = (
 
 /** The kernel bound to `memory` (byte offsets; the dimension must be a multiple of 16: pad rows with zeros). */
 export const simdScores = (memory: WasmMemory): ScoresFn =>
-  new Wasm.Instance(MODULE, { env: { memory } }).exports['scores'] as ScoresFn;
+  new Wasm.Instance(memory.buffer instanceof SharedArrayBuffer ? SHARED_MODULE : MODULE, { env: { memory } }).exports[
+    'scores'
+  ] as ScoresFn;
 
 /** Linear memory of `bytes` (rounded up to whole pages); throws beyond wasm32's 4 GiB. */
-export const wasmMemory = (bytes: number): WasmMemory => {
+export const wasmMemory = (bytes: number, shared = false): WasmMemory => {
   const pages = Math.ceil(bytes / WASM_PAGE);
   if (pages > MAX_PAGES)
     throw new RangeError(`a dense matrix of ${bytes} bytes exceeds the embedded store's 4 GiB limit`);
-  return new Wasm.Memory({ initial: pages, maximum: pages });
+  return new Wasm.Memory({ initial: pages, maximum: pages, ...(shared ? { shared: true } : {}) });
 };
 
 export const WASM_PAGE = 65_536;

@@ -39,6 +39,25 @@ const scalar = (v: Scalar, params: (string | number)[]): string => {
   return typeof v === 'number' ? `(type IN ('integer','real') AND value = ?)` : `(type = 'text' AND value = ?)`;
 };
 
+/**
+ * One of `values`: an `IN (...)` list per JSON type, not one OR-ed comparison per value — a chain of thousands of ORs
+ * passes SQLite's expression depth limit ("Expression tree is too large"), e.g. a `store_chunks` call naming
+ * thousands of documents.
+ */
+const anyOf = (values: readonly Scalar[], params: (string | number)[]): string => {
+  const texts = values.filter((v): v is string => typeof v === 'string');
+  const numbers = values.filter((v): v is number => typeof v === 'number');
+  const parts: string[] = [];
+  const list = (vs: readonly (string | number)[]): string => {
+    params.push(...vs);
+    return vs.map(() => '?').join(',');
+  };
+  if (texts.length > 0) parts.push(`(type = 'text' AND value IN (${list(texts)}))`);
+  if (numbers.length > 0) parts.push(`(type IN ('integer','real') AND value IN (${list(numbers)}))`);
+  for (const b of new Set(values.filter((v): v is boolean => typeof v === 'boolean'))) parts.push(scalar(b, params));
+  return `(${parts.join(' OR ')})`;
+};
+
 const condition = (field: string, cond: unknown, params: (string | number)[]): string => {
   if (typeof cond === 'string' || typeof cond === 'number' || typeof cond === 'boolean') {
     return each(field, scalar(cond, params));
@@ -46,7 +65,7 @@ const condition = (field: string, cond: unknown, params: (string | number)[]): s
   const c = cond as { $in?: Scalar[]; $gte?: number; $lte?: number };
   if (c.$in !== undefined) {
     if (c.$in.length === 0) return '0';
-    return each(field, `(${c.$in.map((v) => scalar(v, params)).join(' OR ')})`);
+    return each(field, anyOf(c.$in, params));
   }
   const bounds: string[] = [`type IN ('integer','real')`];
   if (c.$gte !== undefined) {

@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+import { fieldKind } from '../fields/field-kinds.js';
+import type { SchemaField } from '../schema-fields.js';
+import { proseCandidates, sectionCandidates } from './prose-patterns.js';
+
+const field = (name: string, kind: SchemaField['kind'] = 'scalar'): SchemaField => ({
+  path: [name],
+  kind,
+  hint: kind === 'list' ? [] : '',
+});
+const values = (f: SchemaField, section: string) =>
+  sectionCandidates(f, fieldKind(f), section, 'h3', 0).map((c) => c.value);
+
+// Issue 26, generalisation: a contract's clause headed by the field's name holds its value in a sentence.
+describe('values under a heading that names the field', () => {
+  it('takes the one date, length of time or "laws of" of the section, with the heading in its evidence', () => {
+    const f = field('effective_date');
+    const found = sectionCandidates(
+      f,
+      fieldKind(f),
+      '# 2. Commencement\n\nThe engagement begins on 2025-04-01.',
+      'h3',
+      0,
+    );
+    expect(found.map((c) => [c.value, c.snippet])).toEqual([
+      ['2025-04-01', '2. Commencement\n\nThe engagement begins on 2025-04-01.'],
+    ]);
+    expect(
+      values(field('governing_law'), '# Governing law\n\nThis agreement is subject to the laws of Scotland.'),
+    ).toEqual(['Scotland']);
+    expect(values(field('term'), '# Term\n\nThe licence lasts thirty-six (36) months.')).toEqual([
+      'thirty-six (36) months',
+    ]);
+  });
+
+  it('takes nothing when the section holds two different values of the kind, or its heading names another field', () => {
+    expect(values(field('effective_date'), '# Commencement\n\nSigned 1 May 2025; services begin 1 June 2025.')).toEqual(
+      [],
+    );
+    expect(values(field('effective_date'), '# Payment\n\nInvoices are due on 2025-04-01.')).toEqual([]);
+  });
+
+  it('reads numbered party lines, and a term sheet line under its label', () => {
+    const parties = field('parties', 'list');
+    expect(
+      values(
+        parties,
+        '# 1. Parties\n\n(1) Saffron Retail Group plc (the "Company"); and\n\n(2) Nordic Tools Oy (the "Consultant").',
+      ),
+    ).toEqual([['Saffron Retail Group plc', 'Nordic Tools Oy']]);
+    expect(values(parties, '# Parties\n\nRedwood Analytics Ltd and Orchard Health Trust')).toEqual([
+      ['Redwood Analytics Ltd', 'Orchard Health Trust'],
+    ]);
+    expect(values(field('governing_law'), '# Governing Law\n\nNorthern Ireland')).toEqual(['Northern Ireland']);
+  });
+});
+
+describe('prose phrases', () => {
+  it('reads parties from a sentence the PDF broke after "between"', () => {
+    const f = field('contracting_parties', 'list');
+    const section =
+      '# AGREEMENT\n\nTHIS AGREEMENT is entered into by and between\n\nAltamira Software Ltd (the "Principal") and Pinecrest Media Inc. (the "Distributor").';
+    expect(proseCandidates(f, fieldKind(f), section, 'h1', 0).map((c) => c.value)).toEqual([
+      ['Altamira Software Ltd', 'Pinecrest Media Inc'],
+    ]);
+  });
+});
