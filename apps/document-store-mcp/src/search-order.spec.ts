@@ -145,3 +145,52 @@ describe('spec 004 find_chunks and query_hybrid: ordered by score', () => {
     expect(results.map((x) => x.chunk_id)).toEqual(fused.slice(0, 6).map((h) => h.id));
   });
 });
+
+// Last: its collection would join the cross-collection searches above.
+describe('search_application_docs: one copy of a text that sibling documents repeat', () => {
+  const BOILERPLATE =
+    'Any person with sufficient interest in the decision to adopt the SPD can apply to the High Court.';
+  const SIBLINGS = 'siblings';
+
+  it.each([['hybrid'], ['semantic'], ['keyword']])(
+    '%s: the best-ranked copy stays, the others give way to the next distinct texts',
+    async (mode) => {
+      if (!(await ds.deps.store.getCollection(SIBLINGS))) {
+        const files = ['energy', 'open-space', 'householder', 'affordable'];
+        for (const f of files) {
+          const stored = await ds.call('store_document_chunks', {
+            collection: SIBLINGS,
+            chunks: [
+              { text: BOILERPLATE, source_filename: `${f}.txt`, chunk_index: 0 },
+              // Same words, other case and spacing: still the same text.
+              ...(f === 'affordable'
+                ? [{ text: `  ${BOILERPLATE.toUpperCase()} `, source_filename: `${f}.txt`, chunk_index: 2 }]
+                : []),
+              {
+                text: `The ${f} SPD was adopted by the Council; a High Court challenge may follow.`,
+                source_filename: `${f}.txt`,
+                chunk_index: 1,
+              },
+            ],
+          });
+          expect(stored.structured).toMatchObject({ success: true });
+        }
+      }
+      const query = 'who can apply to the High Court about the decision to adopt the SPD';
+      const r = await ds.call('search_application_docs', {
+        query,
+        project: SIBLINGS,
+        max_results: 4,
+        search_mode: mode,
+      });
+      expect(r.isError).toBe(false);
+      const results = (r.structured as { results: DocsResult[] }).results;
+      const norm = (t: string) => t.toLowerCase().replace(/\s+/g, ' ').trim();
+      // Nine chunks, six distinct texts: four results, all distinct, one of them the boilerplate.
+      expect(results).toHaveLength(4);
+      expect(new Set(results.map((x) => norm(x.text))).size).toBe(4);
+      expect(results.filter((x) => norm(x.text) === norm(BOILERPLATE))).toHaveLength(1);
+      descending(results.map((x) => x.rank_score));
+    },
+  );
+});

@@ -109,6 +109,9 @@ export const openLectern = async (o: LecternOptions): Promise<Lectern> => {
     EMBEDDING_MODEL: o.model,
     EMBEDDING_MODEL_DIR: o.modelDir,
     LOG_LEVEL: 'silent',
+    // Searches on this thread: the --fusion / --phrase-weight overrides (module state) reach them, and the systems'
+    // CPU per query is this process's.
+    SEARCH_THREADS: '0',
   });
   const {
     documentStore: { deps },

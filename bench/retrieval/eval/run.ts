@@ -10,7 +10,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { corporaDir } from '@lectern/testing';
-import { FUSION_DEFAULTS } from '@lectern/vector-store';
+import { FUSION_DEFAULTS, PHRASE_CREDIT } from '@lectern/vector-store';
 import { z } from 'zod';
 import { SYSTEMS, runEval, type SystemName } from './harness.js';
 import { markdownTable, plot } from './report.js';
@@ -27,6 +27,8 @@ const { values } = parseArgs({
     'no-write': { type: 'boolean', default: false },
     /** Tuning only: override the store's fusion defaults for this run, e.g. '{"denseWeight":0.3,"keywordWeight":0.7}'. */
     fusion: { type: 'string' },
+    /** Tuning only: the lexical side's phrase credit weight for this run (PHRASE_CREDIT; 0 turns it off). */
+    'phrase-weight': { type: 'string' },
   },
 });
 const FusionOverride = z
@@ -62,6 +64,12 @@ if (values.fusion) {
   const o = FusionOverride.parse(JSON.parse(values.fusion));
   Object.assign(FUSION_DEFAULTS as Record<string, unknown>, o);
   process.stderr.write(`fusion defaults for this run: ${JSON.stringify(FUSION_DEFAULTS)}\n`);
+}
+
+if (values['phrase-weight'] !== undefined) {
+  const weight = z.coerce.number().min(0).max(10).parse(values['phrase-weight']);
+  Object.assign(PHRASE_CREDIT as { weight: number }, { weight });
+  process.stderr.write(`phrase credit for this run: ${JSON.stringify(PHRASE_CREDIT)}\n`);
 }
 
 const here = dirname(fileURLToPath(import.meta.url));

@@ -67,13 +67,32 @@ export const searchMetadata = (p: Record<string, unknown>, text: string): Search
 };
 
 /**
+ * The hits without repeated text: of chunks whose text is the same (case and runs of whitespace aside), only the
+ * first, best ranked, stays. Sibling documents share boilerplate word for word (five SPD adoption statements carry
+ * one paragraph on legal challenge), and their copies filled a result list, pushing out the chunk that answered
+ * (issue 25, planning-dev answer@5 0.838 -> 0.853; docs/benchmarks/retrieval.md). The copy kept is the one that ranks
+ * best, so the document whose title and sections match the query keeps it. Exact copies only: overlapping chunks of
+ * one document differ and all stay.
+ */
+export const distinctText = (hits: readonly Hit[]): Hit[] => {
+  const seen = new Set<string>();
+  return hits.filter((h) => {
+    const key = h.text.toLowerCase().replace(/\s+/g, ' ').trim();
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+};
+
+/**
  * Spec 000 FR-002, in two store calls: the collection, then one search. `relevance_score` is the spec's
  * `max(0, 1 - L2/2)` on unit vectors, i.e. the cosine similarity clipped at 0, in every mode with a dense
  * side (hybrid hits carry their own cosine). Results are ordered by `rank_score`, which each result reports:
  * in hybrid mode (the default) the fused score (z-score convex fusion of BM25 and dense, the measured default
  * of `@lectern/vector-store`), which measurably finds more, so a later result may have a higher
  * relevance_score; in semantic mode the cosine. Keyword-only results carry the keyword score normalised to
- * 0-1 by the best hit as both scores. Any project can be searched: chunks written by spec 002 or 004 get
+ * 0-1 by the best hit as both scores. A chunk whose text repeats a better-ranked one is left out (`distinctText`),
+ * so up to `max_results` distinct texts are answered. Any project can be searched: chunks written by spec 002 or 004 get
  * derived or null metadata (`searchMetadata`).
  */
 export const searchDocuments = async (
@@ -86,7 +105,9 @@ export const searchDocuments = async (
   const collection = await requireProjectCollection(deps, project);
   if (!collection) return { status: 'success', query: input.query, results_count: 0, results: [] };
   const filter = searchFilter(input);
-  const limit = input.max_results ?? 10;
+  const wanted = input.max_results ?? 10;
+  // Room for the copies `distinctText` drops: twice the results asked for (at most 200, the store takes 1,000).
+  const limit = wanted * 2;
 
   let hits: Hit[];
   let score: (h: Hit) => number;
@@ -110,8 +131,8 @@ export const searchDocuments = async (
     rank = (h) => h.score;
   }
   // The store answers best first; the stable sort only makes "ordered by rank_score" hold by construction.
-  const results: SearchResultItem[] = [...hits]
-    .sort((a, b) => rank(b) - rank(a))
+  const results: SearchResultItem[] = distinctText([...hits].sort((a, b) => rank(b) - rank(a)))
+    .slice(0, wanted)
     .map((h) => ({
       chunk_id: h.id,
       text: h.text,

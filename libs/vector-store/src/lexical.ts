@@ -20,6 +20,17 @@ export interface LexicalFields {
 /** bm25() column weights (text, title, section, codes): a word in the title or section path counts more. */
 export const FIELD_WEIGHTS = { text: 1, title: 2, section: 1.5, codes: 1.5 } as const;
 
+/**
+ * Phrase credit: a candidate's keyword score gains `weight` times the weighted BM25 of the query's adjacent
+ * content-word pairs found side by side in it (query-terms.ts `queryPhrases`), as in the sequential dependence model
+ * (Metzler & Croft 2005), whose default weights give the word-pair features 0.15 against 0.85 for the single words:
+ * 0.15 / 0.85 = 0.18. At full weight (a pair counted like one more query word, its IDF high because pairs are rare)
+ * the pairs outweighed the words: planning-dev hit@1 fell 0.779 -> 0.735; at 0.18 answer@5 rose 0.809 -> 0.838
+ * (docs/benchmarks/retrieval.md). Read at every search (the bench overrides it; 0 turns it off); embedded store only
+ * (the Qdrant adapter's text index is not built for phrase matching).
+ */
+export const PHRASE_CREDIT: { readonly weight: number } = { weight: 0.18 };
+
 const STOPWORDS = new Set(eng);
 
 /** Payload keys the title and section fields are read from: a payload patch touching one re-derives the fields. */

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EMBEDDED_DB_FILE, EmbeddedVectorStore } from './embedded.adapter.js';
 import { COMMON_TERM_MIN_CHUNKS } from './embedded-search.js';
+import { PHRASE_CREDIT } from '../lexical.js';
 
 const FP = { model_id: 'test/unit-4', revision: '1', dimension: 4, normalized: true };
 const vec = (i: number): number[] => [1, i / 10, 0, 0];
@@ -183,6 +184,56 @@ describe('VectorStore (embedded): lexical fields', () => {
     // 'air' and 'quality' are in 6 of 42 chunks (> 5%), but the collection is small: they still count, so the
     // chunk holding them beside the four rarer words comes before the shorter one holding only those four.
     expect((await keywordIds(store, 'small', 'whole city air quality management area'))[0]).toBe('a');
+    await store.close();
+  });
+
+  it('ranks a chunk holding two query words side by side above one holding them apart (phrase credit)', async () => {
+    const store = new EmbeddedVectorStore({ dataDir: dir });
+    await store.ensureCollection('pairs', { fingerprint: FP, hybrid: true });
+    await store.upsert(
+      'pairs',
+      [
+        // Same words, same length: only the adjacency differs. 'apart' is first by id, so a tie would put it first.
+        { id: 'apart', text: 'Open fields near the space station car park.', payload: {}, vector: vec(1) },
+        { id: 'together', text: 'Fields near the station car park: open space.', payload: {}, vector: vec(2) },
+        { id: 'x', text: 'Station car park charges.', payload: {}, vector: vec(3) },
+      ],
+      { fingerprint: FP },
+    );
+    expect((await keywordIds(store, 'pairs', 'open space'))[0]).toBe('together');
+    // Words with a stopword or punctuation between them in the query are not a pair: no credit, the tie stays.
+    expect((await keywordIds(store, 'pairs', 'open, space'))[0]).toBe('apart');
+    await store.close();
+  });
+
+  it('weighs a pair below a word: a chunk with one more query word beats a chunk with only the pair', async () => {
+    const store = new EmbeddedVectorStore({ dataDir: dir });
+    await store.ensureCollection('weights', { fingerprint: FP, hybrid: true });
+    const filler = Array.from({ length: 20 }, (_, i) => ({
+      id: `f${i}`,
+      text: `Ward ${i} has ${i % 2 ? 'open' : 'green'} land and ${i % 3 ? 'a play space' : 'trees'}.`,
+      payload: {},
+      vector: vec(i % 9),
+    }));
+    await store.upsert(
+      'weights',
+      [
+        ...filler,
+        { id: 'words', text: 'Allotments beside open fields and a space for play.', payload: {}, vector: vec(1) },
+        { id: 'pair', text: 'Open space in the ward.', payload: {}, vector: vec(2) },
+      ],
+      { fingerprint: FP },
+    );
+    const q = 'open space allotments';
+    expect((await keywordIds(store, 'weights', q))[0]).toBe('words');
+    // Counted like a word (weight 1), the rare pair outweighs the rare word: what the weight is there to prevent.
+    const weight = PHRASE_CREDIT.weight;
+    Object.assign(PHRASE_CREDIT as { weight: number }, { weight: 1 });
+    try {
+      expect((await keywordIds(store, 'weights', q))[0]).toBe('pair');
+    } finally {
+      Object.assign(PHRASE_CREDIT as { weight: number }, { weight });
+    }
     await store.close();
   });
 });

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 import { codeTokens } from '../lexical.js';
-import { queryTerms } from '../query-terms.js';
+import { queryPhrases, queryTerms } from '../query-terms.js';
 import type { Filter, Scalar } from '../vector-store.port.js';
 
 export interface SqlFragment {
@@ -87,4 +87,13 @@ const condition = (field: string, cond: unknown, params: (string | number)[]): s
 export const ftsQuery = (text: string, leaveOut: ReadonlySet<string> = new Set()): string | null => {
   const words = [...new Set([...queryTerms(text, 64).filter((w) => !leaveOut.has(w)), ...codeTokens(text)])];
   return words.length === 0 ? null : words.map((w) => `"${w}"`).join(' OR ');
+};
+
+/**
+ * FTS5 MATCH expression of the query's adjacent content-word pairs as phrases (queryPhrases), OR-ed; null when it has
+ * none. A pair with a left-out (common) word is not used: it would cost what leaving the word out saved.
+ */
+export const ftsPhraseQuery = (text: string, leaveOut: ReadonlySet<string> = new Set()): string | null => {
+  const pairs = queryPhrases(text).filter(([a, b]) => !leaveOut.has(a) && !leaveOut.has(b));
+  return pairs.length === 0 ? null : pairs.map(([a, b]) => `"${a} ${b}"`).join(' OR ');
 };
