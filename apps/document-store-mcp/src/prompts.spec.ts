@@ -11,6 +11,7 @@ import {
   repoRoot,
   runInspectorCli,
   silentLogger,
+  testModelEnv,
   unknownToolNames,
 } from '@lectern/testing';
 import { createHttpApp, mountMcp } from '@lectern/transport';
@@ -32,7 +33,8 @@ let platformTools: Tool[];
 let documentId = '';
 
 beforeAll(async () => {
-  ds = await startDocumentStore();
+  // the generated test model: nothing here depends on what the embeddings mean (libs/testing test-model.ts)
+  ds = await startDocumentStore(testModelEnv());
   const file_path = fixtureFile('prompt-note.pdf', makeTextPdf([['# Site note', 'The hedgerow survey is attached.']]));
   const ingested = await ds.call('ingest_document', { file_path, application_ref: '25/01178/REM' });
   expect(ingested.body).toMatchObject({ status: 'success' });
@@ -144,7 +146,12 @@ describe('document-store-mcp completions', () => {
 
 describe('document-store-mcp over stdio and with the MCP Inspector CLI', () => {
   const lectern = () => [process.execPath, join(repoRoot(), 'apps', 'cli', 'bin', 'lectern.cjs'), 'mcp', 'documents'];
-  const env = () => ({ ...(process.env as Record<string, string>), DATA_DIR: ds.dataDir, LOG_LEVEL: 'warn' });
+  const env = () => ({
+    ...(process.env as Record<string, string>),
+    ...testModelEnv(),
+    DATA_DIR: ds.dataDir,
+    LOG_LEVEL: 'warn',
+  });
 
   it('lectern mcp documents (the SDK client over stdio): prompts, completions and the document resource', async () => {
     const [command = '', ...args] = lectern();

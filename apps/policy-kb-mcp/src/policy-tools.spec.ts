@@ -2,12 +2,12 @@
 import { listCollectionNames } from '@lectern/document-store';
 import { checkPolicyConsistency, createPolicyRevision } from '@lectern/policy-kb';
 import { EffectiveDateResolver, dateInt } from '@lectern/policy-registry';
-import { appErrorCode, fixtureFile, makePolicyPdf } from '@lectern/testing';
+import { appErrorCode, fixtureFile, makePolicyPdf, testModelEnv } from '@lectern/testing';
 import { startPolicyKb, type RunningPolicyKb } from './policy-kb.testkit.js';
 
 /*
  * Spec 001's six tools through a real MCP client over Streamable HTTP, on a policy-kb-mcp composed by the
- * platform (SQLite registry and store, in-process conversion, the bundled embedding model), with generated
+ * platform (SQLite registry and store, in-process conversion, the generated test embedding model), with generated
  * policy PDFs. NFR-001: on every date the resolver, search_policy and a direct store query by the chunks'
  * integer dates name the same revisions.
  */
@@ -49,7 +49,8 @@ const storePairs = async (date: string): Promise<Pair[]> => {
 };
 
 beforeAll(async () => {
-  kb = await startPolicyKb({}, 'streamable-http');
+  // the generated test model: the checks below hold whatever the embeddings mean (libs/testing test-model.ts)
+  kb = await startPolicyKb(testModelEnv(), 'streamable-http');
   const { registry } = kb.deps;
   await registry.createPolicy({ source: 'TEST_POL', title: 'Test Policy', category: 'national_policy' });
   await registry.createPolicy({

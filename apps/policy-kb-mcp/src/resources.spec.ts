@@ -7,6 +7,7 @@ import {
   promptToolCalls,
   repoRoot,
   runInspectorCli,
+  testModelEnv,
   unknownToolNames,
 } from '@lectern/testing';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -25,7 +26,8 @@ const signal = new AbortController().signal;
 let kb: RunningPolicyKb;
 
 beforeAll(async () => {
-  kb = await startPolicyKb();
+  // the generated test model: nothing here depends on what the embeddings mean (libs/testing test-model.ts)
+  kb = await startPolicyKb(testModelEnv());
   await kb.deps.registry.createPolicy({ source: 'TEST_POL', title: 'Test Policy', category: 'national_policy' });
   await kb.deps.registry.createPolicy({ source: 'OTHER_POL', title: 'Other Policy', category: 'local_plan' });
   await createPolicyRevision(kb.deps, {
@@ -178,7 +180,12 @@ describe('policy-kb-mcp prompts and completions', () => {
 
 describe('over stdio and with the MCP Inspector CLI', () => {
   const lectern = () => [process.execPath, join(repoRoot(), 'apps', 'cli', 'bin', 'lectern.cjs'), 'mcp', 'policies'];
-  const stdioEnv = () => ({ ...(process.env as Record<string, string>), DATA_DIR: kb.dataDir, LOG_LEVEL: 'warn' });
+  const stdioEnv = () => ({
+    ...(process.env as Record<string, string>),
+    ...testModelEnv(),
+    DATA_DIR: kb.dataDir,
+    LOG_LEVEL: 'warn',
+  });
 
   it('lectern mcp policies (the SDK client over stdio): resources, prompts and completions', async () => {
     const [command = '', ...args] = lectern();

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Embedder } from '@lectern/embedding';
 import { createPlatform, type Platform } from '@lectern/platform';
-import { makeTextPdf, silentLogger } from '@lectern/testing';
+import { makeTextPdf, silentLogger, TEST_MODEL_ID, testModelDir } from '@lectern/testing';
 import { documentStoreDeps } from './document-store.module.js';
 import type { DocumentStoreDeps } from './deps.js';
 import { findChunks } from './project-chunks.js';
@@ -14,7 +14,8 @@ import { createProject } from './projects.js';
 /*
  * Spec 004 FR-019/SC-008 (issue 25, "fresh, never stale"): re-indexing a changed file replaces that source's chunks
  * (new written, then old removed), leaves one copy, and a failed re-index leaves the old version searchable.
- * Real platform (SQLite store, in-process conversion, the configured embedder), generated PDFs.
+ * Real platform (SQLite store, in-process conversion, the configured embedder: the generated test model, as nothing
+ * here depends on what the embeddings mean), generated PDFs.
  */
 const version = (word: string): Buffer =>
   makeTextPdf([
@@ -49,7 +50,7 @@ describe('spec 004 reindex of a changed file', () => {
     mkdirSync(docs);
     platform = createPlatform({ dataDir, log: silentLogger() });
     deps = documentStoreDeps(platform, {
-      embedding: { model: 'auto' },
+      embedding: { model: TEST_MODEL_ID, modelDir: testModelDir() },
       roots: [dataDir],
       defaultProject: 'application_docs',
       enableOcr: false,
