@@ -106,6 +106,21 @@ export function endsWithLetterHyphen(s: string): boolean {
   return isLetter(lo);
 }
 
+/**
+ * Three letters each written twice in a row ("CCoonn"): what a word of doubled letters (page-layout.ts's
+ * `undouble`, which changes a word only when every pair of its letters is doubled, six letters at least) must
+ * contain. Most lines have a doubled letter ("all", "see"); few have this.
+ */
+export function hasThreeDoubledLetters(s: string): boolean {
+  for (let j = 0; j + 5 < s.length; j++) {
+    const c = s.charCodeAt(j);
+    if (c !== s.charCodeAt(j + 1) || s.charCodeAt(j + 2) !== s.charCodeAt(j + 3)) continue;
+    if (s.charCodeAt(j + 4) !== s.charCodeAt(j + 5)) continue;
+    if (isLetter(c) && isLetter(s.charCodeAt(j + 2)) && isLetter(s.charCodeAt(j + 4))) return true;
+  }
+  return false;
+}
+
 /** `/(\p{L})\1/u.test(s)`: a letter written twice in a row. */
 export function hasDoubledLetter(s: string): boolean {
   let i = 0;

@@ -4,7 +4,7 @@
 // are laid out on both cores while the main thread only assembles the Markdown. The shapes it returns are
 // typed in layout.ts (PageLayout, TextBlock, TableBlock), the input in pdf-page.protocol.ts (RawPage).
 import type { CodeBlock, Line, PageBlock, PageLayout, TextBlock } from './layout.js';
-import { endsWithLetterHyphen, hasDoubledLetter, replaceLetterRuns } from './letters.js';
+import { endsWithLetterHyphen, hasThreeDoubledLetters, replaceLetterRuns } from './letters.js';
 import { detectTables } from './page-tables.js';
 import type { RawBlock, RawLine, RawPage } from './pdf-page.protocol.js';
 import type { TableBlock } from './tables.js';
@@ -54,8 +54,11 @@ const undouble = (word: string): string => {
   }
   return lead + half;
 };
-/** `/(\p{L})\1/u.test(s) ? s.replace(/\p{L}{7,}/gu, undouble) : s`, scanned (letters.ts: run on every line). */
-const undoubleWords = (s: string): string => (hasDoubledLetter(s) ? replaceLetterRuns(s, 7, undouble) : s);
+/**
+ * `/(\p{L})\1/u.test(s) ? s.replace(/\p{L}{7,}/gu, undouble) : s`, scanned (letters.ts: run on every line); only
+ * a line with three doubled letters in a row can hold a word `undouble` changes.
+ */
+export const undoubleWords = (s: string): string => (hasThreeDoubledLetters(s) ? replaceLetterRuns(s, 7, undouble) : s);
 
 /** Groups fragments of one raw block into visual lines (mupdf splits a line at large gaps, e.g. "11." + text). */
 export function mergeLines(lines: RawLine[]): Line[] {
