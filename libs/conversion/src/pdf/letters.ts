@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 // Hand-written scanners for the few letter-class patterns run over a whole document's text. Why not the regular
 // expressions they replace: V8 runs Unicode property classes (`\p{L}`) at ~0.3 µs a character, and a pattern
-// such as /(\p{L}+)\u00AD(\p{L}+)/gu backtracks over every letter run it fails on; on R-intro (113 pages) the
-// word list of `rejoinBrokenWords` alone took 200-400 ms of CPU per conversion, more than the rest of the
-// Markdown build. Each function here gives exactly what its regular expression gives (letters.spec.ts compares
+// such as /(\p{L}+)\u00AD(\p{L}+)/gu backtracks over every letter run it fails on. Measured in one process, old
+// and new side by side (docs/benchmarks/conversion.md, "CPU against PyMuPDF"): the Markdown build of gnuplot
+// (311 pages) 287 -> 139 ms CPU, its layout 255 -> 158 ms. Each function here gives exactly what its regular expression gives (letters.spec.ts compares
 // them on random text), at one table lookup per ASCII character.
 
 const LETTER = /^\p{L}$/u;
