@@ -3,20 +3,24 @@
 // peak RSS (main thread + mupdf/tesseract worker threads) belongs to this measurement alone.
 //   text mode: convert-one.ts text FILE   -> cold run (pool start-up included), 4 untimed, then 5 warm runs (median)
 //   ocr mode:  convert-one.ts ocr WARMUP FILE... -> warm-up on WARMUP (not timed), then the files, per-page text
-// LECTERN_PDF_ENGINE=native|wasm|auto (default auto) chooses the mupdf engine of the PDF workers.
-import { createConversionEngine, type PdfEngine } from '@lectern/conversion';
+// LECTERN_PDF_ENGINE=native|wasm|auto (default auto) chooses the mupdf engine of the PDF workers,
+// LECTERN_OCR_ENGINE=native|wasm|auto (default auto) the tesseract.
+import { createConversionEngine, type OcrEngine, type PdfEngine } from '@lectern/conversion';
 import { convertTwoAtATime } from './ocr-pages.js';
 
 const [mode, ...files] = process.argv.slice(2);
 const engine = (process.env['LECTERN_PDF_ENGINE'] ?? 'auto') as PdfEngine;
-const conversion = createConversionEngine({ pdfEngine: engine });
+const ocrEngine = (process.env['LECTERN_OCR_ENGINE'] ?? 'auto') as OcrEngine;
+const conversion = createConversionEngine({ pdfEngine: engine, ocrEngine });
 const seconds = (t: number): number => (performance.now() - t) / 1000;
 
 if (mode === 'text') {
   const file = files[0] ?? '';
   let t = performance.now();
+  const c0 = process.cpuUsage();
   const first = await conversion.convert({ path: file });
   const cold = seconds(t);
+  const coldUsed = process.cpuUsage(c0); // the first conversion: worker start, JIT warm-up, the document
   // untimed runs first: the service's steady state has its JIT warm (layout code in both workers)
   for (let i = 0; i < 4; i++) await conversion.convert({ path: file });
   const warm: { wall: number; cpu: number }[] = [];
@@ -35,6 +39,7 @@ if (mode === 'text') {
       headings: first.headings.length,
       tables: first.tables.length,
       cold_seconds: cold,
+      cold_cpu_seconds: (coldUsed.user + coldUsed.system) / 1e6,
       engine: (await conversion.pdfEngineInUse()).engine,
       warm_seconds: warm[2]?.wall,
       warm_cpu_seconds: warm[2]?.cpu,
@@ -45,8 +50,9 @@ if (mode === 'text') {
   const warmup = files[0] ?? '';
   await conversion.convert({ path: warmup }); // tesseract workers start and load eng data here, not in the timing
   const run = await convertTwoAtATime(conversion, files.slice(1));
+  const used = await conversion.ocrEngineInUse();
   process.stdout.write(
-    `${JSON.stringify({ seconds: run.seconds, peak_rss_mb: process.resourceUsage().maxRSS / 1024, per_file: run.per_file, pages: run.pages })}\n`,
+    `${JSON.stringify({ ocr_engine: used.engine, ocr_version: used.version, seconds: run.seconds, cpu_seconds: run.cpu_seconds, peak_rss_mb: process.resourceUsage().maxRSS / 1024, per_file: run.per_file, pages: run.pages })}\n`,
   );
 } else {
   throw new Error(`unknown mode ${mode}`);

@@ -74,7 +74,8 @@ const PAGES = 8;
 const measured = new Map<string, Measured>();
 
 async function runOnce(t: Trial, stage: number, round: number): Promise<void> {
-  const engine = createConversionEngine({ ocrSettings: t.settings });
+  // tesseract.js's settings are what is tried (the native program has its own model data: OCR_ENGINE=native)
+  const engine = createConversionEngine({ ocrSettings: t.settings, ocrEngine: 'wasm' });
   let r: OcrRun;
   try {
     await engine.warm(); // tesseract workers started, model data loaded: not timed
@@ -156,7 +157,7 @@ const report: Record<string, unknown> = {
 
 // one untimed pass first: the first conversion of a process also compiles the conversion code (JIT)
 {
-  const engine = createConversionEngine();
+  const engine = createConversionEngine({ ocrEngine: 'wasm' });
   await convertTwoAtATime(engine, LINN_FILES.map(scan)).finally(() => engine.close());
 }
 

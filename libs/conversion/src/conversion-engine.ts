@@ -3,7 +3,8 @@ import type { ConversionOptions, ConversionResult } from '@lectern/contracts';
 import type { Logger } from '@lectern/runtime';
 import { runConversion, type ConversionInput, type ConvertDocumentOptions } from './convert-document.js';
 import { conversionError } from './errors.js';
-import { OcrPool } from './ocr/ocr-pool.js';
+import type { OcrEngine } from './ocr/ocr-native.js';
+import { OcrPool, type OcrEngineInfo } from './ocr/ocr-pool.js';
 import { ocrSettings, type OcrSettings } from './ocr/ocr-settings.js';
 import { PdfWorkerPool, type PdfEngine, type PdfEngineInfo } from './pdf/pdf-worker-pool.js';
 import type { ConversionPools } from './types.js';
@@ -38,6 +39,11 @@ export interface ConversionEngineOptions {
    */
   inlinePdf?: boolean;
   ocrWorkers?: number;
+  /**
+   * Which tesseract reads OCR pages (env OCR_ENGINE): `auto` (default) the native `tesseract` program when it is on
+   * PATH with the eng data, else tesseract.js (WASM); `native` or `wasm` to force one.
+   */
+  ocrEngine?: OcrEngine;
   /** How long an idle tesseract worker is kept before it is terminated (default OCR_IDLE_RELEASE_MS). */
   ocrIdleMs?: number;
   /** Internal: OCR model data, page segmentation, resolution, binarisation (default DEFAULT_OCR_SETTINGS); for the OCR trials bench. */
@@ -52,6 +58,8 @@ export interface ConversionEngine {
   convert(input: ConversionInput, options?: ConvertDocumentOptions): Promise<ConversionResult>;
   /** tesseract workers running now (started by pages that needed OCR, until their idle period ends). */
   ocrWorkersRunning(): number;
+  /** Which tesseract reads OCR pages (looks for the native program once; starts no worker). */
+  ocrEngineInUse(): Promise<OcrEngineInfo>;
   /** Which mupdf engine the PDF workers use (starts a worker if none is running). */
   pdfEngineInUse(): Promise<PdfEngineInfo>;
   /** Start the workers now instead of on the first document (`ocr: false`: only mupdf). */
@@ -98,7 +106,7 @@ export function createConversionEngine(options: ConversionEngineOptions = {}): C
         log: options.log,
         inline: options.inlinePdf,
       }),
-      ocr: new OcrPool(options.ocrWorkers, ocr, 'eng', options.ocrIdleMs),
+      ocr: new OcrPool(options.ocrWorkers, ocr, 'eng', options.ocrIdleMs, options.ocrEngine),
     };
     return pools;
   };
@@ -107,6 +115,7 @@ export function createConversionEngine(options: ConversionEngineOptions = {}): C
     convert: (input, callOptions = {}) =>
       runConversion(getPools, input, effectiveOptions(options.defaults, limits, { log: options.log, ...callOptions })),
     ocrWorkersRunning: () => pools?.ocr.running ?? 0,
+    ocrEngineInUse: () => getPools().ocr.engineInUse(),
     pdfEngineInUse: () => getPools().pdf.engineInUse(),
     warm: async (o = {}) => {
       const p = getPools();

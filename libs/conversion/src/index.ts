@@ -14,6 +14,8 @@ export { SUPPORTED_EXTENSIONS } from './detect-type.js';
 export { repeatPdfPages } from './testing/repeat-pages.js';
 export { DEFAULT_OCR_SETTINGS, OCR_LANG_DATA, OCR_THRESHOLDS } from './ocr/ocr-settings.js';
 export type { OcrSettings } from './ocr/ocr-settings.js';
+export { OCR_ENGINES, type OcrEngine } from './ocr/ocr-native.js';
+export type { OcrEngineInfo } from './ocr/ocr-pool.js';
 export { renderGrayPages, type GrayScan } from './testing/scan-pages.js';
 export { readPdfFrontMatter, readPdfOutline, type PdfFrontMatter, type PdfOutlineEntry } from './pdf/pdf-outline.js';
 export { decodePng, pixelAt, type DecodedImage } from './testing/decode-png.js';

@@ -5,7 +5,7 @@ import { createConversionEngine, DEFAULT_OCR_SETTINGS, type ConversionEngine, ty
 import { ocrSettings } from './ocr-settings.js';
 
 // The internal OCR settings (bench/conversion/ocr-trials.bench.ts varies them): today's values by default, each
-// value actually reaching tesseract. The scans are made here: text pages rendered by mupdf, drawn as images.
+// value actually reaching tesseract.js (OCR_ENGINE=wasm here; the native program: ocr-native.spec.ts). The scans are made here: text pages rendered by mupdf, drawn as images.
 const OCR_TIMEOUT = 240_000;
 
 const LEFT = [
@@ -47,7 +47,12 @@ function twoColumnScan(): Buffer {
 
 const engines: ConversionEngine[] = [];
 const engineWith = (settings?: Partial<OcrSettings>): ConversionEngine => {
-  const e = createConversionEngine({ pdfWorkers: 1, ocrWorkers: 1, ...(settings ? { ocrSettings: settings } : {}) });
+  const e = createConversionEngine({
+    pdfWorkers: 1,
+    ocrWorkers: 1,
+    ocrEngine: 'wasm',
+    ...(settings ? { ocrSettings: settings } : {}),
+  });
   engines.push(e);
   return e;
 };

@@ -4,6 +4,7 @@
 // are laid out on both cores while the main thread only assembles the Markdown. The shapes it returns are
 // typed in layout.ts (PageLayout, TextBlock, TableBlock), the input in pdf-page.protocol.ts (RawPage).
 import type { CodeBlock, Line, PageBlock, PageLayout, TextBlock } from './layout.js';
+import { endsWithLetterHyphen, hasThreeDoubledLetters, replaceLetterRuns } from './letters.js';
 import { detectTables } from './page-tables.js';
 import type { RawBlock, RawLine, RawPage } from './pdf-page.protocol.js';
 import type { TableBlock } from './tables.js';
@@ -53,7 +54,11 @@ const undouble = (word: string): string => {
   }
   return lead + half;
 };
-const undoubleWords = (s: string): string => (/(\p{L})\1/u.test(s) ? s.replace(/\p{L}{7,}/gu, undouble) : s);
+/**
+ * `/(\p{L})\1/u.test(s) ? s.replace(/\p{L}{7,}/gu, undouble) : s`, scanned (letters.ts: run on every line); only
+ * a line with three doubled letters in a row can hold a word `undouble` changes.
+ */
+export const undoubleWords = (s: string): string => (hasThreeDoubledLetters(s) ? replaceLetterRuns(s, 7, undouble) : s);
 
 /** Groups fragments of one raw block into visual lines (mupdf splits a line at large gaps, e.g. "11." + text). */
 export function mergeLines(lines: RawLine[]): Line[] {
@@ -119,8 +124,8 @@ export function joinLines(lines: Line[]): string {
     const t = l.text.trim();
     if (!t) continue;
     if (!out) out = t;
-    else if (/\p{L}-$/u.test(out) && /^\p{Ll}/u.test(t)) out = `${out.slice(0, -1)}\u00AD${t}`;
-    else if (/\p{L}-$/u.test(out) && /^[\p{Lu}\p{N}]/u.test(t)) out += t;
+    else if (endsWithLetterHyphen(out) && /^\p{Ll}/u.test(t)) out = `${out.slice(0, -1)}\u00AD${t}`;
+    else if (endsWithLetterHyphen(out) && /^[\p{Lu}\p{N}]/u.test(t)) out += t;
     else out += ` ${t}`;
   }
   return out;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 import type { PageMapEntry } from '@lectern/contracts';
 import type { PageLayout, TextBlock } from './layout.js';
+import { hyphenatedWords, replaceSoftHyphenated } from './letters.js';
 import { tableToMarkdown } from './tables.js';
 
 /** A page as the Markdown builder sees it: laid-out blocks (text layer) or recognised paragraphs (OCR). */
@@ -213,9 +214,6 @@ export function buildMarkdown(pages: BuildPage[], options: { pageMarkers?: boole
   return { markdown, pageMap, furniture: skip };
 }
 
-/** A word broken at a line end, as page-layout.ts joins it: the two parts around a soft hyphen. */
-const BROKEN = /(\p{L}+)\u00AD(\p{L}+)/gu;
-
 /**
  * Words hyphenated across a line end, rejoined: "hyphen-" + "ated" is "hyphenated", unless the document
  * writes the word with its hyphen inside a line ("plan-making" elsewhere keeps "plan-" + "making" as
@@ -232,17 +230,18 @@ export function rejoinBrokenWords(layouts: PageLayout[]): void {
       // the broken words themselves left out: their parts are not evidence of anything
       const text =
         b.kind === 'text'
-          ? b.text.replace(BROKEN, ' ')
+          ? replaceSoftHyphenated(b.text, () => ' ')
           : b.kind === 'table'
             ? b.rows.flat().join(' ')
             : b.lines.join(' ');
-      for (const w of text.toLowerCase().match(/[\p{L}\p{N}]+(?:-[\p{L}\p{N}]+)*/gu) ?? []) {
+      for (const w of hyphenatedWords(text.toLowerCase())) {
         words.add(w);
         if (w.includes('-')) for (const part of w.split('-')) words.add(part);
       }
     }
+  // a word broken at a line end, as page-layout.ts joins it: the two parts around a soft hyphen
   for (const b of blocks)
-    b.text = b.text.replace(BROKEN, (_m, a: string, z: string) => {
+    b.text = replaceSoftHyphenated(b.text, (a, z) => {
       const [la, lz] = [a.toLowerCase(), z.toLowerCase()];
       if (words.has(`${la}-${lz}`)) return `${a}-${z}`;
       if (words.has(la + lz)) return a + z;

@@ -45,6 +45,13 @@ export interface PdfWorkerPoolOptions {
 /** Pages a document may have for the inline engine alone to extract it (more: worker threads join in). */
 export const INLINE_MAX_PAGES = 32;
 
+/**
+ * Pages a document may have to be extracted by one worker thread (more: spread over all of them). A second worker
+ * opens the document again (its fonts and cross-reference table parsed twice) and, in a fresh process, starts and
+ * warms up its JIT: CPU a short document cannot win back in wall time (~2 ms a page; issue 28).
+ */
+export const SINGLE_LANE_MAX_PAGES = 8;
+
 /** The document a call works on; bytes are sent to a worker only when it does not hold that document. */
 export interface DocRef {
   key: string;
@@ -274,8 +281,9 @@ export class PdfWorkerPool {
     return [...this.workers].filter((w) => !w.inline).length;
   }
 
-  /** How many engines a document of `pages` pages is spread over: 1 when the inline engine alone serves it. */
+  /** How many engines a document of `pages` pages is spread over: 1 when the inline engine or one worker serves it. */
   lanes(pages: number): number {
+    if (pages <= SINGLE_LANE_MAX_PAGES) return 1;
     return this.inline && pages <= INLINE_MAX_PAGES ? 1 : this.pool.size;
   }
 

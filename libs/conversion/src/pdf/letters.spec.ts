@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+import {
+  endsWithLetterHyphen,
+  hasDoubledLetter,
+  hyphenatedWords,
+  isLetter,
+  isWordChar,
+  replaceLetterRuns,
+  replaceSoftHyphenated,
+} from './letters.js';
+
+// The scanners give exactly what the regular expressions they replace give, on random text drawn from ASCII
+// letters and digits, hyphens, soft hyphens, spaces, accented and non-Latin letters, an astral letter (a surrogate
+// pair), a lone surrogate, a combining mark and non-ASCII digits.
+const ALPHABET = [
+  'a',
+  'Z',
+  'q',
+  '7',
+  '-',
+  '-',
+  '\u00AD',
+  '\u00AD',
+  ' ',
+  '.',
+  'é',
+  'Ж',
+  '中',
+  '𝐀',
+  '\uD800',
+  '\uDC00',
+  '\u0301',
+  '½',
+  '٣',
+  '_',
+];
+
+/** A small deterministic generator (mulberry32): the same cases on every run. */
+function random(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+const texts = (n: number): string[] => {
+  const r = random(28);
+  return Array.from({ length: n }, () =>
+    Array.from({ length: Math.floor(r() * 40) }, () => ALPHABET[Math.floor(r() * ALPHABET.length)]).join(''),
+  );
+};
+const CASES = texts(5000);
+
+/** The first case where the two disagree (with both answers), or null: one assertion, not thousands (CI time). */
+const firstDifference = <T>(ours: (s: string) => T, theirs: (s: string) => T): [string, T, T] | null => {
+  for (const s of CASES) {
+    const [a, b] = [ours(s), theirs(s)];
+    if (JSON.stringify(a) !== JSON.stringify(b)) return [s, a, b];
+  }
+  return null;
+};
+
+describe('letter scanners', () => {
+  it('classify code points as \\p{L} and [\\p{L}\\p{N}] do', () => {
+    for (const ch of [...ALPHABET, 'ß', 'Ω', '١', '²', '!', '\u00AD']) {
+      const cp = ch.codePointAt(0) as number;
+      expect([ch, isLetter(cp)]).toEqual([ch, /^\p{L}$/u.test(ch)]);
+      expect([ch, isWordChar(cp)]).toEqual([ch, /^[\p{L}\p{N}]$/u.test(ch)]);
+    }
+  });
+
+  it('hyphenatedWords is match(/[\\p{L}\\p{N}]+(?:-[\\p{L}\\p{N}]+)*/gu)', () => {
+    expect(firstDifference(hyphenatedWords, (s) => s.match(/[\p{L}\p{N}]+(?:-[\p{L}\p{N}]+)*/gu) ?? [])).toBeNull();
+    expect(hyphenatedWords('plan-making, well- known 2-3')).toEqual(['plan-making', 'well', 'known', '2-3']);
+  });
+
+  it('replaceSoftHyphenated is replace(/(\\p{L}+)\\u00AD(\\p{L}+)/gu)', () => {
+    const join = (a: string, z: string): string => `<${a}|${z}>`;
+    expect(
+      firstDifference(
+        (s) => replaceSoftHyphenated(s, join),
+        (s) => s.replace(/(\p{L}+)\u00AD(\p{L}+)/gu, (_m, a: string, z: string) => join(a, z)),
+      ),
+    ).toBeNull();
+    expect(replaceSoftHyphenated('hy\u00ADphen\u00ADated and 1\u00ADx', (a, z) => a + z)).toBe(
+      'hyphen\u00ADated and 1\u00ADx',
+    );
+  });
+
+  it('endsWithLetterHyphen is /\\p{L}-$/u.test', () => {
+    expect(firstDifference(endsWithLetterHyphen, (s) => /\p{L}-$/u.test(s))).toBeNull();
+    for (const s of ['a-', '𝐀-', '\uDC00-', '7-', '-', '', 'a--'])
+      expect([s, endsWithLetterHyphen(s)]).toEqual([s, /\p{L}-$/u.test(s)]);
+  });
+
+  it('hasDoubledLetter is /(\\p{L})\\1/u.test; replaceLetterRuns is replace(/\\p{L}{7,}/gu)', () => {
+    expect(firstDifference(hasDoubledLetter, (s) => /(\p{L})\1/u.test(s))).toBeNull();
+    for (const s of ['aa', '𝐀𝐀', '\uD800\uD800', 'a a', '77'])
+      expect([s, hasDoubledLetter(s)]).toEqual([s, /(\p{L})\1/u.test(s)]);
+    const fn = (run: string): string => `<${run.length}>`;
+    expect(
+      firstDifference(
+        (s) => replaceLetterRuns(s, 7, fn),
+        (s) => s.replace(/\p{L}{7,}/gu, fn),
+      ),
+    ).toBeNull();
+    // longer letter runs than the random texts make
+    const long = ['CCoonntteennttss page', 'Zéé𝐀𝐀𝐀𝐀𝐀aa-bbbbbbb', 'abcdef abcdefg'];
+    for (const s of long) expect(replaceLetterRuns(s, 7, fn)).toBe(s.replace(/\p{L}{7,}/gu, fn));
+  });
+});
