@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
+import { seededRandom } from '@lectern/testing';
 import {
   endsWithLetterHyphen,
   hasDoubledLetter,
@@ -35,21 +36,9 @@ const ALPHABET = [
   '_',
 ];
 
-/** A small deterministic generator (mulberry32): the same cases on every run. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 const texts = (n: number): string[] => {
-  const r = random(28);
-  return Array.from({ length: n }, () =>
-    Array.from({ length: Math.floor(r() * 40) }, () => ALPHABET[Math.floor(r() * ALPHABET.length)]).join(''),
-  );
+  const r = seededRandom(28);
+  return Array.from({ length: n }, () => Array.from({ length: r(40) }, () => ALPHABET[r(ALPHABET.length)]).join(''));
 };
 const CASES = texts(5000);
 

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
+import { seededRandom } from '@lectern/testing';
 import { undoubleWords } from './page-layout.js';
 
 // The scanned undoubling (letters.ts) changes exactly what the regular expressions it replaced changed, on random
@@ -22,15 +23,6 @@ const PIECES = [
   '1',
   'x',
 ];
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 const undouble = (word: string): string => {
   const lead = word.length % 2 === 1 ? (word[0] as string) : '';
   const body = word.slice(lead.length);
@@ -46,9 +38,9 @@ const undouble = (word: string): string => {
 const byRegex = (s: string): string => (/(\p{L})\1/u.test(s) ? s.replace(/\p{L}{7,}/gu, undouble) : s);
 
 it('undoubleWords gives what the regular expressions gave', () => {
-  const r = random(7);
+  const r = seededRandom(7);
   const lines = Array.from({ length: 5000 }, () =>
-    Array.from({ length: Math.floor(r() * 8) }, () => PIECES[Math.floor(r() * PIECES.length)]).join(''),
+    Array.from({ length: r(8) }, () => PIECES[r(PIECES.length)]).join(''),
   );
   const differing = lines.filter((s) => undoubleWords(s) !== byRegex(s));
   expect(differing).toEqual([]);
