@@ -7,7 +7,8 @@ import type { OcrText } from './ocr-pool.js';
 /**
  * Which tesseract reads the pages: `native` Debian's `tesseract` program (tesseract-ocr 5.x, its own eng data),
  * `wasm` tesseract.js in worker threads (npm `@tesseract.js-data/eng`), `auto` (default) native when a `tesseract`
- * with the eng language is on PATH, else WASM. Env OCR_ENGINE.
+ * with the eng language is on PATH, else WASM. Chosen by the conversion engine's `ocrEngine` option (no environment
+ * variable sets it yet: the services and the command line use `auto`).
  */
 export const OCR_ENGINES = ['auto', 'native', 'wasm'] as const;
 export type OcrEngine = (typeof OCR_ENGINES)[number];
