@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-import { execFile, spawn } from 'node:child_process';
 import { constants, accessSync, statSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import type { OcrText } from './ocr-pool.js';
@@ -44,12 +43,20 @@ export function findOnPath(name: string, path = process.env['PATH'] ?? ''): stri
   return null;
 }
 
-const run = (bin: string, args: string[]): Promise<string> =>
-  new Promise((resolve, reject) =>
+/**
+ * `node:child_process`, loaded on first use: a conversion that OCRs nothing never loads it (the compiled one-shot
+ * `lectern convert` starts without it; apps/cli/src/cli-build.spec.ts).
+ */
+const childProcess = () => import('node:child_process');
+
+const run = async (bin: string, args: string[]): Promise<string> => {
+  const { execFile } = await childProcess();
+  return new Promise((resolve, reject) =>
     execFile(bin, args, { timeout: 10_000, maxBuffer: 1024 * 1024, encoding: 'utf8' }, (e, out, err) =>
       e ? reject(e) : resolve(`${out}\n${err}`),
     ),
   );
+};
 
 /**
  * The native tesseract, when one is on PATH and has the `lang` language data; null otherwise (why in `reason`).
@@ -179,10 +186,11 @@ export interface NativeReadOptions {
  * every argument is a number or the fixed language name). One thread per process (OMP_THREAD_LIMIT=1): the pool
  * runs one process per core. Killed on abort or after `timeoutMs`; its output is bounded.
  */
-export function recognizeNative(bin: string, image: Uint8Array, o: NativeReadOptions): Promise<OcrText> {
+export async function recognizeNative(bin: string, image: Uint8Array, o: NativeReadOptions): Promise<OcrText> {
   const pam = parsePam(image);
   if (pam.width * pam.height > NATIVE_OCR_MAX_PIXELS)
-    return Promise.reject(new Error(`OCR image of ${pam.width}x${pam.height} pixels is too large`));
+    throw new Error(`OCR image of ${pam.width}x${pam.height} pixels is too large`);
+  const { spawn } = await childProcess();
   const args = [
     'stdin',
     'stdout',
