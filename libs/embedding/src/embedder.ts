@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 import { AppError, type EmbeddingFingerprint } from '@lectern/contracts';
+import { QueryVectorCache } from './query-vector-cache.js';
 
 export type { EmbeddingFingerprint };
 /** What the embedding lib logs through (a pino logger fits). */
@@ -100,6 +101,7 @@ export const createEmbedder = (meta: {
   let backend: Promise<EncoderBackend> | undefined;
   let closed = false;
   const tok = meta.tokenizeOnly;
+  const queries = new QueryVectorCache(meta.fingerprint);
   const getBackend = (): Promise<EncoderBackend> => {
     if (closed) return Promise.reject(new AppError('model_unavailable', `embedder ${meta.modelId} is closed`));
     backend ??= meta.start();
@@ -207,11 +209,24 @@ export const createEmbedder = (meta: {
     dimension: tok.dimension,
     maxTokens: tok.maxTokens,
     fingerprint: meta.fingerprint,
-    embed: async (text: string) => (await embedBatch([assertText(text, 'embed')]))[0] as Float32Array,
+    // One text (a query): the row embedBatch would make of it — the same ids, the same padded length, so the same
+    // vector — without the batching plan's queue and lanes; recent queries come from the cache.
+    embed: async (text: string) => {
+      assertText(text, 'embed');
+      const kept = closed ? undefined : queries.get(text);
+      if (kept) return kept;
+      const engine = await getBackend();
+      const ids = prepare(text, 0);
+      const flat = await engine.run([ids], engine.padLength(ids.length) ?? ids.length);
+      const vector = flat.length === engine.dimension ? flat : flat.slice(0, engine.dimension);
+      queries.set(text, vector);
+      return vector;
+    },
     embedBatch,
     countTokens: (text: string) => tok.tokenize(tokenisablePrefix(text, tok.maxTokens)).length,
     close: async () => {
       closed = true;
+      queries.clear();
       const b = backend;
       backend = undefined;
       if (b) await (await b.catch(() => undefined))?.close();

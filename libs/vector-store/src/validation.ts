@@ -115,6 +115,37 @@ export const checkVector = (v: Float32Array | number[], dimension: number, what:
   return f;
 };
 
+/**
+ * What a search asks of the collection it reads, in both stores: the query's model is the collection's, a keyword
+ * or hybrid search finds a full-text index, and the query vector (when there is one) fits the model. Returns the
+ * vector as Float32Array (null without one).
+ */
+export function checkQueryTarget(
+  name: string,
+  c: { fingerprint: EmbeddingFingerprint; hybrid: boolean },
+  vector: Float32Array | number[],
+  fingerprint: EmbeddingFingerprint | undefined,
+  keyword: boolean,
+): Float32Array;
+export function checkQueryTarget(
+  name: string,
+  c: { fingerprint: EmbeddingFingerprint; hybrid: boolean },
+  vector: Float32Array | number[] | null,
+  fingerprint: EmbeddingFingerprint | undefined,
+  keyword: boolean,
+): Float32Array | null;
+export function checkQueryTarget(
+  name: string,
+  c: { fingerprint: EmbeddingFingerprint; hybrid: boolean },
+  vector: Float32Array | number[] | null,
+  fingerprint: EmbeddingFingerprint | undefined,
+  keyword: boolean,
+): Float32Array | null {
+  if (fingerprint) assertFingerprint(name, c.fingerprint, checkFingerprint(fingerprint));
+  if (keyword && !c.hybrid) throw hybridNotSupported(name);
+  return vector ? checkVector(vector, c.fingerprint.dimension, 'Query vector') : null;
+}
+
 export const RESERVED_PREFIX = '__';
 
 export const checkPoints = (points: Point[], dimension: number): Float32Array[] => {

@@ -1,22 +1,13 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-import type { Database as Db, Statement } from 'better-sqlite3';
+import type { Database as Db, Statement, Transaction } from 'better-sqlite3';
 import type { Logger } from '@lectern/runtime';
 import { fuse, resolveFusion, type FusionDefaults, type Scored } from '../fusion.js';
-import {
-  assertFingerprint,
-  checkFilter,
-  checkFingerprint,
-  checkLimit,
-  checkName,
-  checkVector,
-  collectionNotFound,
-  hybridNotSupported,
-} from '../validation.js';
+import { checkFilter, checkLimit, checkName, checkQueryTarget, collectionNotFound } from '../validation.js';
 import type { EmbeddingFingerprint, Filter, Hit, HybridOptions } from '../vector-store.port.js';
 import { DenseCache } from './dense-cache.js';
 import type { DenseSearch } from './dense-index.js';
 import { denseCandidates, hits, keywordCandidates, type Stmt } from './embedded-search.js';
-import { toCollection, type CatalogRow, type Collection } from './embedded-schema.js';
+import { readCollection, type Collection } from './embedded-schema.js';
 
 /** A prepared-statement cache over `db` (at most ~256 statements kept). */
 export const statementCache = (db: Db): Stmt => {
@@ -55,13 +46,18 @@ export interface DenseQuery {
  * a write that has returned.
  */
 export class EmbeddedReader {
+  /** One transaction function for every read: `db.transaction(fn)` per search built a new wrapper each time. */
+  private readonly tx: Transaction<(fn: () => unknown) => unknown>;
+
   constructor(
-    private readonly db: Db,
+    db: Db,
     readonly stmt: Stmt,
     readonly dense: MatrixSource,
     private readonly prefix: string,
     private readonly fusion: FusionDefaults,
-  ) {}
+  ) {
+    this.tx = db.transaction((fn: () => unknown) => fn());
+  }
 
   static open(
     db: Db,
@@ -76,10 +72,7 @@ export class EmbeddedReader {
 
   /** The collection by the callers' name, through the statement cache (a search's hot path). */
   lookup(name: string): Collection | null {
-    const r = this.stmt('SELECT cid, name, fingerprint, hybrid, version FROM vs_collections WHERE name = ?').get(
-      this.prefix + checkName(name),
-    ) as CatalogRow | undefined;
-    return r ? toCollection(r) : null;
+    return readCollection(this.stmt, this.prefix + checkName(name));
   }
 
   private require(name: string): Collection {
@@ -96,7 +89,7 @@ export class EmbeddedReader {
 
   /** Runs `fn` in one read transaction, so every statement sees the same snapshot. */
   private read<T>(fn: () => T): T {
-    return this.db.transaction(fn).deferred();
+    return this.tx.deferred(fn) as T;
   }
 
   async searchDense(name: string, vector: Float32Array | number[], opts: DenseQuery): Promise<Hit[]> {
@@ -105,8 +98,7 @@ export class EmbeddedReader {
     await this.warm(name);
     return this.read(() => {
       const c = this.require(name);
-      assertFingerprint(name, c.fingerprint, checkFingerprint(opts.fingerprint));
-      const q = checkVector(vector, c.fingerprint.dimension, 'Query vector');
+      const q = checkQueryTarget(name, c, vector, opts.fingerprint, false);
       const found = denseCandidates(this.stmt, this.dense.at(c), c, q, filter, limit).map(
         ([rid, s]): [number, number] => [rid, Math.max(0, s)],
       );
@@ -119,7 +111,7 @@ export class EmbeddedReader {
     const filter = checkFilter(opts.filter);
     return this.read(() => {
       const c = this.require(name);
-      if (!c.hybrid) throw hybridNotSupported(name);
+      checkQueryTarget(name, c, null, undefined, true);
       return hits(this.stmt, c, keywordCandidates(this.stmt, c, query, filter, limit));
     });
   }
@@ -135,9 +127,7 @@ export class EmbeddedReader {
     await this.warm(name);
     return this.read(() => {
       const c = this.require(name);
-      assertFingerprint(name, c.fingerprint, checkFingerprint(opts.fingerprint));
-      if (!c.hybrid) throw hybridNotSupported(name);
-      const v = checkVector(q.vector, c.fingerprint.dimension, 'Query vector');
+      const v = checkQueryTarget(name, c, q.vector, opts.fingerprint, true);
       const scored = (l: [number, number][]): Scored[] => l.map(([rid, score]) => ({ id: String(rid), score }));
       const dense = scored(denseCandidates(this.stmt, this.dense.at(c), c, v, filter, p.candidates));
       const keyword = scored(keywordCandidates(this.stmt, c, q.text, filter, p.candidates));

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-import type { Database } from 'better-sqlite3';
+import type { Statement } from 'better-sqlite3';
 import type { EmbeddingFingerprint } from '../vector-store.port.js';
 
 /** Catalogue of collections; each collection's rows live in tables named by its never-reused `cid`. */
@@ -113,9 +113,13 @@ export const toCollection = (r: CatalogRow): Collection => ({
   version: r.version,
 });
 
-export const readCollection = (db: Database, physicalName: string): Collection | null => {
-  const r = db
-    .prepare('SELECT cid, name, fingerprint, hybrid, version FROM vs_collections WHERE name = ?')
-    .get(physicalName) as CatalogRow | undefined;
+/**
+ * A collection's catalogue row by its physical name, through a connection's statement cache (`Stmt`): every search
+ * and every project lookup reads it, and preparing the statement each time cost more than running it.
+ */
+export const readCollection = (stmt: (sql: string) => Statement, physicalName: string): Collection | null => {
+  const r = stmt('SELECT cid, name, fingerprint, hybrid, version FROM vs_collections WHERE name = ?').get(
+    physicalName,
+  ) as CatalogRow | undefined;
   return r ? toCollection(r) : null;
 };

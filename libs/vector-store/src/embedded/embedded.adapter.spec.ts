@@ -141,3 +141,40 @@ describe('VectorStore (embedded) loading a large matrix while another connection
     await reader.close();
   });
 });
+
+describe('VectorStore (embedded) getCollection: the points count it keeps between writes', () => {
+  let dir = '';
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'lectern-vs-count-'));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("follows every write, this process's and another connection's, and starts again for a collection made anew", async () => {
+    const reader = new EmbeddedVectorStore({ dataDir: dir });
+    const writer = new EmbeddedVectorStore({ dataDir: dir });
+    const fingerprint = { model_id: 'm', revision: 'r', dimension: 2, normalized: true };
+    const points = (from: number, n: number) =>
+      Array.from({ length: n }, (_, i) => ({ id: `p${from + i}`, vector: [1, i], text: `t${i}`, payload: {} }));
+    const count = async () => (await reader.getCollection('c'))?.pointsCount;
+    await reader.ensureCollection('c', { fingerprint, hybrid: true });
+    expect(await count()).toBe(0);
+    await reader.upsert('c', points(0, 3), { fingerprint });
+    expect(await count()).toBe(3);
+    expect(await count()).toBe(3);
+    await writer.upsert('c', points(3, 4), { fingerprint }); // the other connection writes
+    expect(await count()).toBe(7);
+    await writer.deleteByIds('c', ['p0', 'p1']);
+    expect(await count()).toBe(5);
+    await reader.deleteByFilter('c', { $and: [{ document_id: 'none' }] }); // deletes nothing: no new version
+    expect(await count()).toBe(5);
+    await writer.dropCollection('c');
+    expect(await reader.getCollection('c')).toBeNull();
+    await writer.ensureCollection('c', { fingerprint, hybrid: false });
+    expect(await count()).toBe(0);
+    await writer.upsert('c', points(0, 2), { fingerprint });
+    expect(await count()).toBe(2);
+    expect((await reader.listCollections()).map((c) => c.pointsCount)).toEqual([2]);
+    await reader.close();
+    await writer.close();
+  });
+});

@@ -16,7 +16,7 @@ import {
   checkLimit,
   checkName,
   checkPoints,
-  checkVector,
+  checkQueryTarget,
   collectionNotFound,
   hybridNotSupported,
   sameFingerprint,
@@ -391,8 +391,7 @@ export class QdrantVectorStore implements VectorStore {
     const limit = checkLimit(opts.limit);
     const filter = toQdrantFilter(checkFilter(opts.filter));
     const c = await this.require(name);
-    assertFingerprint(name, c.fingerprint, checkFingerprint(opts.fingerprint));
-    const q = Array.from(checkVector(vector, c.fingerprint.dimension, 'Query vector'));
+    const q = Array.from(checkQueryTarget(name, c, vector, opts.fingerprint, false));
     const r = await this.call('query', (cl) =>
       cl.query(c.physical, { query: q, using: DENSE, filter, limit, with_payload: true }),
     );
@@ -481,9 +480,7 @@ export class QdrantVectorStore implements VectorStore {
     const filter = checkFilter(opts.filter);
     const p = resolveFusion(limit, opts, this.fusion);
     const c = await this.require(name);
-    assertFingerprint(name, c.fingerprint, checkFingerprint(opts.fingerprint));
-    if (!c.hybrid) throw hybridNotSupported(name);
-    const vector = Array.from(checkVector(q.vector, c.fingerprint.dimension, 'Query vector'));
+    const vector = Array.from(checkQueryTarget(name, c, q.vector, opts.fingerprint, true));
     const dense: Schemas['QueryRequest'] = {
       query: vector,
       using: DENSE,
