@@ -10,21 +10,26 @@
  * change, node_modules linked) and the calls alternate between them in blocks: a side-by-side before/after.
  *
  *   npx tsx bench/document-store/call-cost.bench.ts [--calls 600] [--tool find_chunks] [--trees /tmp/base,.]
- *     [--log-level info] [--profile /tmp/prof]
+ *     [--log-level info] [--profile /tmp/prof] [--perf /tmp/perf] [--repeat-queries]
  *
- * Queries: SciFact claims outside the train judgments (any tuning used the train split's).
+ * Queries: SciFact claims outside the train judgments (any tuning used the train split's). Every measured call asks
+ * a text the server has not seen (after the ~300 claims, each again with one word appended that names the round and
+ * that no chunk holds), so a cache of query vectors never answers one; `--repeat-queries` asks the claims again as
+ * they are (what such a cache saves).
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { cpus, loadavg, tmpdir } from 'node:os';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { createProject } from '@lectern/document-store';
-import { connectMcp, sharedModelDir, silentLogger, toolText } from '@lectern/testing';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { composeDocumentStore } from '../../apps/document-store-mcp/src/compose.js';
-import { loadConfig } from '../../apps/document-store-mcp/src/config.js';
-import { loadCorpus, loadQrels, loadQueries } from '../embedding/corpus.js';
+import {
+  callTool,
+  cpuMs,
+  heldOutQueries,
+  scifactBatches,
+  startDocumentStore,
+  type ServiceProcess,
+} from './service-process.js';
 
 const { values } = parseArgs({
   options: {
@@ -37,48 +42,19 @@ const { values } = parseArgs({
     'log-level': { type: 'string', default: 'info' },
     /** Also record the server with Linux `perf` (on-CPU samples only: syscalls count their CPU, not their waits). */
     perf: { type: 'string' },
+    /** Ask the held-out claims again as they are once all were asked (default: each round's texts are new). */
+    'repeat-queries': { type: 'boolean', default: false },
   },
 });
 const CALLS = Number(values.calls);
 const say = (m: string) => process.stderr.write(`[${new Date().toISOString().slice(11, 19)}] ${m}\n`);
 
-/** utime + stime of a process (or, with `tid`, of one of its threads), in ms (clock ticks of 10 ms). */
-const cpuMs = (pid: number, tid?: number): number => {
-  const path = tid === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${tid}/stat`;
-  const fields = readFileSync(path, 'utf8').split(') ')[1]?.split(' ') ?? [];
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-};
-
-interface Server {
-  label: string;
-  dataDir: string;
-  pid: number;
-  client: Client;
-  stop(): Promise<void>;
-}
-
-/** The service started from `tree` (its own sources; node + tsx as `npm start`), ready when /health answers. */
-const startServer = async (label: string, tree: string): Promise<Server> => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'lectern-call-cost-'));
-  const env = {
-    DATA_DIR: dataDir,
-    EMBEDDING_MODEL: 'potion-base-2M',
-    EMBEDDING_MODEL_DIR: sharedModelDir('potion-base-2M'),
-    DOCUMENT_ROOTS: dataDir,
-    LOG_LEVEL: values['log-level'],
-  };
-  // The project is created on the DATA_DIR before the service starts (spec 004 has no create tool).
-  const { documentStore, platform } = composeDocumentStore(loadConfig(env), silentLogger());
-  await createProject(documentStore.deps, { project: 'scifact', chunking: { kind: 'client' } });
-  await platform.close();
-  const port = 20_000 + Math.floor(Math.random() * 20_000);
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/document-store-mcp/src/main.ts'], {
-    cwd: tree,
+const startServer = (label: string, tree: string): Promise<ServiceProcess> =>
+  startDocumentStore({
+    label,
+    tree,
+    logLevel: values['log-level'],
     env: {
-      ...process.env,
-      ...env,
-      DOCUMENT_STORE_PORT: String(port),
-      HOST: '127.0.0.1',
       ...(values.perf ? { NODE_OPTIONS: '--perf-basic-prof' } : {}),
       ...(values.profile
         ? {
@@ -87,72 +63,32 @@ const startServer = async (label: string, tree: string): Promise<Server> => {
           }
         : {}),
     },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    startTimeoutMs: 60_000,
   });
-  const baseUrl = `http://127.0.0.1:${port}`;
-  for (let i = 0; ; i++) {
-    if (child.exitCode !== null) throw new Error(`${label} exited (${child.exitCode})`);
-    if (
-      await fetch(`${baseUrl}/health`).then(
-        (r) => r.ok,
-        () => false,
-      )
-    )
-      break;
-    if (i > 600) throw new Error(`${label} did not start`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  const client = await connectMcp(baseUrl, 'streamable-http');
-  return {
-    label,
-    dataDir,
-    pid: child.pid as number,
-    client,
-    stop: async () => {
-      await client.close();
-      const exited = new Promise((r) => child.once('exit', r));
-      child.kill('SIGTERM');
-      await exited;
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
-};
 
-const call = async (server: Server, name: string, args: Record<string, unknown>) => {
-  const r = await server.client.callTool({ name, arguments: args }, undefined, { timeout: 600_000 });
-  if (r.isError) throw new Error(JSON.stringify(toolText(r)));
-  return r;
-};
+const call = (server: ServiceProcess, name: string, args: Record<string, unknown>) =>
+  callTool(server.client, name, args);
 
 const trees = (values.trees ?? '.').split(',').map((t) => resolve(t));
-const servers: Server[] = [];
+const servers: ServiceProcess[] = [];
 try {
   for (const [i, tree] of trees.entries())
     servers.push(await startServer(trees.length > 1 ? `${i === 0 ? 'before' : 'after'}` : 'server', tree));
-  const docs = loadCorpus().slice(0, Number(values.docs));
-  let stored = 0;
-  for (const server of servers) {
-    stored = 0;
-    for (let i = 0; i < docs.length; i += 250) {
-      const chunks = docs.slice(i, i + 250).flatMap((d) => {
-        const sentences = d.text.split(/(?<=\.)\s+/);
-        const half = Math.max(1, Math.ceil(sentences.length / 2));
-        return [sentences.slice(0, half).join(' '), sentences.slice(half).join(' ')]
-          .filter((p) => p.trim() !== '')
-          .map((text, k) => ({ doc_id: d.id, chunk_index: k, text: `${d.title}. ${text}`, tags: ['scifact'] }));
-      });
-      stored += chunks.length;
-      await call(server, 'store_chunks', { project: 'scifact', chunks });
-    }
-  }
+  const batches = scifactBatches(Number(values.docs));
+  const stored = batches.reduce((n, b) => n + b.length, 0);
+  for (const server of servers)
+    for (const chunks of batches) await call(server, 'store_chunks', { project: 'scifact', chunks });
   say(`stored ${stored} chunks in each of ${servers.length} servers`);
-  const train = loadQrels('train');
-  const queries = loadQueries()
-    .filter((q) => !train.has(q.id))
-    .map((q) => q.text);
+  const claims = heldOutQueries();
+  /** The i-th measured query: a new text each time unless --repeat-queries. */
+  const query = (i: number): string => {
+    const q = claims[i % claims.length] as string;
+    const round = Math.floor(i / claims.length);
+    return round === 0 || values['repeat-queries'] ? q : `${q} q${round}x`;
+  };
   for (const server of servers)
     for (let i = 0; i < 50; i++)
-      await call(server, values.tool, { project: 'scifact', query: queries[i % queries.length] }); // warm-up
+      await call(server, values.tool, { project: 'scifact', query: `warm-up ${claims[i % claims.length]}` });
   if (values.profile) {
     mkdirSync(values.profile, { recursive: true });
     for (const server of servers) process.kill(server.pid, 'SIGUSR2'); // starts the profiler (the preload)
@@ -183,7 +119,7 @@ try {
       const m0 = cpuMs(server.pid, server.pid);
       const t0 = performance.now();
       for (let i = done; i < done + BLOCK; i++)
-        await call(server, values.tool, { project: 'scifact', query: queries[i % queries.length] });
+        await call(server, values.tool, { project: 'scifact', query: query(i) });
       const t = totals.get(server.label) as { cpu: number; main: number; wall: number; calls: number };
       t.wall += performance.now() - t0;
       t.cpu += cpuMs(server.pid) - c0;
@@ -201,7 +137,8 @@ try {
     await new Promise((r) => setTimeout(r, 2000));
   }
   process.stdout.write(
-    `${values.tool}, ${stored} chunks, ${CALLS} calls per server in alternating blocks of ${BLOCK}, LOG_LEVEL=${values['log-level']}; ` +
+    `${values.tool}, ${stored} chunks, ${CALLS} calls per server in alternating blocks of ${BLOCK}, LOG_LEVEL=${values['log-level']}, ` +
+      `${values['repeat-queries'] ? 'claims asked again as they are' : 'every query text new to the server'}; ` +
       `${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}; load average before ${load0.map((x) => x.toFixed(1)).join('/')}, after ${load1.map((x) => x.toFixed(1)).join('/')} (${new Date().toISOString()})\n\n` +
       '| server | server CPU ms per call | of which main thread | wall ms per call (client) | CPU/wall |\n|---|---:|---:|---:|---:|\n' +
       [...totals]

@@ -9,25 +9,29 @@
  * utime + stime of the whole process (every thread) from /proc/<pid>/stat over the phase.
  *
  *   npx tsx bench/load/search-threads.bench.ts [--threads 0,2] [--clients 20,50] [--seconds 30]
- *     [--trees /tmp/base,.] [--log-level warn]
+ *     [--trees /tmp/base,.] [--log-level warn] [--repeat-queries]
  *
  * With `--trees A,B` a server per setting is started from each source tree (e.g. `git archive <commit>` of the code
  * before a change, node_modules linked): before/after side by side, the phases alternating between all servers.
  *
- * Queries: SciFact claims outside the train judgments. docs/benchmarks/load.md records a run.
+ * Queries: SciFact claims outside the train judgments, each search's text new to the server (the claim and one word no chunk
+ * holds, naming the phase, the client and its round), so a cache of query vectors answers none; `--repeat-queries` asks the claims as
+ * they are (the ~300 claims again and again). docs/benchmarks/load.md records a run.
  */
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { cpus, loadavg, tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { cpus, loadavg } from 'node:os';
+import { resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import { createProject } from '@lectern/document-store';
-import { connectMcp, sharedModelDir, silentLogger, toolText } from '@lectern/testing';
+import { connectMcp } from '@lectern/testing';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { composeDocumentStore } from '../../apps/document-store-mcp/src/compose.js';
-import { loadConfig } from '../../apps/document-store-mcp/src/config.js';
-import { loadCorpus, loadQrels, loadQueries } from '../embedding/corpus.js';
+import {
+  callTool,
+  cpuMs,
+  heldOutQueries,
+  scifactBatches,
+  startDocumentStore,
+  type ServiceProcess,
+} from '../document-store/service-process.js';
 
 const { values } = parseArgs({
   options: {
@@ -39,6 +43,8 @@ const { values } = parseArgs({
     /** Source trees to start the service from, compared side by side (e.g. a checkout of the previous commit). */
     trees: { type: 'string' },
     'log-level': { type: 'string', default: 'warn' },
+    /** Ask the claims as they are (repeated) rather than a new text per search. */
+    'repeat-queries': { type: 'boolean', default: false },
   },
 });
 const SECONDS = Number(values.seconds);
@@ -46,96 +52,27 @@ const say = (m: string) => process.stderr.write(`[${new Date().toISOString().sli
 const pct = (sorted: number[], p: number): number =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 
-/** utime + stime of a process (all its threads), or of its main thread (the event loop), in ms (ticks of 10 ms). */
-const cpuMs = (pid: number, mainThread = false): number => {
-  const path = mainThread ? `/proc/${pid}/task/${pid}/stat` : `/proc/${pid}/stat`;
-  const fields = readFileSync(path, 'utf8').split(') ')[1]?.split(' ') ?? [];
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-};
-
-interface Server {
+interface Server extends ServiceProcess {
   /** `SEARCH_THREADS=n`, prefixed with the tree's label when several trees are compared. */
-  label: string;
   threads: number;
-  baseUrl: string;
-  pid: number;
-  client: Client;
-  stop(): Promise<void>;
 }
 
-const startServer = async (threads: number, tree: string, treeLabel: string): Promise<Server> => {
-  const label = `${treeLabel}SEARCH_THREADS=${threads}`;
-  const dataDir = mkdtempSync(join(tmpdir(), 'lectern-search-threads-'));
-  const env = {
-    DATA_DIR: dataDir,
-    EMBEDDING_MODEL: 'potion-base-2M',
-    EMBEDDING_MODEL_DIR: sharedModelDir('potion-base-2M'),
-    DOCUMENT_ROOTS: dataDir,
-    LOG_LEVEL: values['log-level'],
-    SEARCH_THREADS: String(threads),
-  };
-  const { documentStore, platform } = composeDocumentStore(loadConfig(env), silentLogger());
-  await createProject(documentStore.deps, { project: 'scifact', chunking: { kind: 'client' } });
-  await platform.close();
-  const port = 20_000 + Math.floor(Math.random() * 20_000);
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/document-store-mcp/src/main.ts'], {
-    cwd: tree,
-    env: { ...process.env, ...env, DOCUMENT_STORE_PORT: String(port), HOST: '127.0.0.1' },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const baseUrl = `http://127.0.0.1:${port}`;
-  for (let i = 0; ; i++) {
-    if (child.exitCode !== null) throw new Error(`${label}: exited (${child.exitCode})`);
-    if (
-      await fetch(`${baseUrl}/health`).then(
-        (r) => r.ok,
-        () => false,
-      )
-    )
-      break;
-    if (i > 1200) throw new Error(`${label}: did not start`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  const client = await connectMcp(baseUrl, 'streamable-http', { name: 'writer' });
-  return {
-    label,
-    threads,
-    baseUrl,
-    pid: child.pid as number,
-    client,
-    stop: async () => {
-      await client.close();
-      const exited = new Promise((r) => child.once('exit', r));
-      child.kill('SIGTERM');
-      await exited;
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
-};
+const startServer = async (threads: number, tree: string, treeLabel: string): Promise<Server> => ({
+  threads,
+  ...(await startDocumentStore({
+    label: `${treeLabel}SEARCH_THREADS=${threads}`,
+    tree,
+    logLevel: values['log-level'],
+    env: { SEARCH_THREADS: String(threads) },
+    clientName: 'writer',
+  })),
+});
 
-const call = async (client: Client, name: string, args: Record<string, unknown>) => {
-  const r = await client.callTool({ name, arguments: args }, undefined, { timeout: 120_000 });
-  if (r.isError) throw new Error(JSON.stringify(toolText(r)).slice(0, 200));
-  return r;
-};
+const call = (client: Client, name: string, args: Record<string, unknown>) => callTool(client, name, args, 120_000);
 
-const docs = loadCorpus().slice(0, Number(values.docs));
-const batches: Record<string, unknown>[][] = [];
-for (let i = 0; i < docs.length; i += 250)
-  batches.push(
-    docs.slice(i, i + 250).flatMap((d) => {
-      const sentences = d.text.split(/(?<=\.)\s+/);
-      const half = Math.max(1, Math.ceil(sentences.length / 2));
-      return [sentences.slice(0, half).join(' '), sentences.slice(half).join(' ')]
-        .filter((p) => p.trim() !== '')
-        .map((text, k) => ({ doc_id: d.id, chunk_index: k, text: `${d.title}. ${text}`, tags: ['scifact'] }));
-    }),
-  );
+const batches = scifactBatches(Number(values.docs));
 const stored = batches.reduce((n, b) => n + b.length, 0);
-const train = loadQrels('train');
-const queries = loadQueries()
-  .filter((q) => !train.has(q.id))
-  .map((q) => q.text);
+const queries = heldOutQueries();
 
 interface Phase {
   label: string;
@@ -156,19 +93,23 @@ interface Phase {
   firstError?: string;
 }
 
+let phases = 0;
 const phase = async (server: Server, clients: Client[]): Promise<Phase> => {
+  const tag = ++phases; // the phase's queries are its own (a word no chunk holds: q<phase>x<client>x<round>)
   const latencies: number[] = [];
   const errors: string[] = [];
   let writes = 0;
   const c0 = cpuMs(server.pid);
-  const m0 = cpuMs(server.pid, true);
+  const m0 = cpuMs(server.pid, server.pid);
   const t0 = performance.now();
   const end = t0 + SECONDS * 1000;
   const searcher = async (client: Client, i: number): Promise<void> => {
     for (let n = 0; performance.now() < end; n++) {
       const s = performance.now();
       try {
-        await call(client, 'query_hybrid', { project: 'scifact', query: queries[(i * 7 + n) % queries.length] });
+        const claim = queries[(i * 7 + n) % queries.length] as string;
+        const query = values['repeat-queries'] ? claim : `${claim} q${tag}x${i}x${n}`;
+        await call(client, 'query_hybrid', { project: 'scifact', query });
       } catch (e) {
         errors.push(String(e).slice(0, 200));
       }
@@ -188,7 +129,7 @@ const phase = async (server: Server, clients: Client[]): Promise<Phase> => {
   await Promise.all([...clients.map((c, i) => searcher(c, i)), writer()]);
   const seconds = (performance.now() - t0) / 1000;
   const cpu = cpuMs(server.pid) - c0;
-  const mainMs = cpuMs(server.pid, true) - m0;
+  const mainMs = cpuMs(server.pid, server.pid) - m0;
   const sorted = latencies.sort((a, b) => a - b);
   return {
     label: server.label,
