@@ -199,6 +199,7 @@ export class EmbeddedVectorStore implements VectorStore {
   async ensureCollection(name: string, spec: EnsureCollectionSpec): Promise<CollectionInfo> {
     const fp = checkFingerprint(spec.fingerprint);
     const physical = this.physical(name);
+    this.checked.delete(name);
     const run = this.db.transaction((): Collection => {
       let c = readCollection(this.stmt, physical);
       if (c && !sameFingerprint(c.fingerprint, fp)) {
@@ -245,6 +246,7 @@ export class EmbeddedVectorStore implements VectorStore {
 
   async dropCollection(name: string): Promise<boolean> {
     const physical = this.physical(name);
+    this.checked.delete(name);
     const run = this.db.transaction((): boolean => {
       const c = readCollection(this.stmt, physical);
       if (!c) return false;
@@ -445,11 +447,27 @@ export class EmbeddedVectorStore implements VectorStore {
     if (!this.pool) return null;
     checkLimit(opts.limit);
     checkFilter(opts.filter);
+    // The worker checks again in its snapshot, so a collection that passed before may pass on what was read then
+    // (one SQLite read fewer per search); a refusal is only given on what is read now.
+    const held = this.checked.get(name);
+    if (held) {
+      try {
+        checkQueryTarget(name, held, vector, opts.fingerprint, keyword);
+        return this.pool;
+      } catch {
+        this.checked.delete(name);
+      }
+    }
     const c = this.reader.lookup(name);
     if (!c) throw collectionNotFound(name);
     checkQueryTarget(name, c, vector, opts.fingerprint, keyword);
+    if (this.checked.size >= 256) this.checked.clear();
+    this.checked.set(name, c);
     return this.pool;
   }
+
+  /** Collections a pooled search's early check passed on, by the callers' name (see `pooled`). */
+  private readonly checked = new Map<string, Collection>();
 
   async searchDense(name: string, vector: Float32Array | number[], opts: DenseQuery): Promise<Hit[]> {
     return (this.pooled(name, opts, vector, false) ?? this.reader).searchDense(name, vector, opts);

@@ -97,6 +97,24 @@ describe('SearchPool', () => {
     expect(await appErrorCode(pooled.searchDense('same', [1, 2], { fingerprint, limit: 3 }))).toBe('invalid_arguments');
   });
 
+  it("refuses or answers on the collection as it is now after another connection re-made it (the early check's memory)", async () => {
+    const other = { ...fingerprint, revision: 'r2' };
+    const v = Array.from({ length: 8 }, () => 0.5);
+    await writer.ensureCollection('remade', { fingerprint, hybrid: false });
+    await writer.upsert('remade', makePoints(5), { fingerprint });
+    expect(await pooled.searchDense('remade', v, { fingerprint, limit: 3 })).toHaveLength(3);
+    await writer.ensureCollection('remade', { fingerprint: other, hybrid: true, migrate: true }); // emptied, new model
+    await writer.upsert('remade', makePoints(2), { fingerprint: other });
+    expect(await appErrorCode(pooled.searchDense('remade', v, { fingerprint, limit: 3 }))).toBe('EMBEDDING_MISMATCH');
+    expect(await pooled.searchDense('remade', v, { fingerprint: other, limit: 3 })).toHaveLength(2);
+    // it has a full-text index now: the early check's memory (no index) does not refuse
+    expect((await pooled.searchKeyword('remade', WORDS.join(' '), { limit: 3 })).length).toBeGreaterThan(0);
+    await writer.dropCollection('remade');
+    expect(await appErrorCode(pooled.searchDense('remade', v, { fingerprint: other, limit: 3 }))).toBe(
+      'INVALID_PROJECT',
+    );
+  });
+
   it('sees every write that has returned (read-your-writes), on every worker', async () => {
     await writer.ensureCollection('ryw', { fingerprint, hybrid: true });
     await writer.upsert('ryw', makePoints(50), { fingerprint });
