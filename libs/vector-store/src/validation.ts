@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 import { AppError } from '@lectern/contracts';
+import { resolveFusion, type FusionDefaults, type FusionParams } from './fusion.js';
 import { INTEGER_FIELDS } from './payload-indexes.js';
 import {
   CollectionNameSchema,
@@ -7,6 +8,7 @@ import {
   FilterSchema,
   type EmbeddingFingerprint,
   type Filter,
+  type HybridOptions,
   type Point,
 } from './vector-store.port.js';
 
@@ -113,6 +115,15 @@ export const checkVector = (v: Float32Array | number[], dimension: number, what:
   const f = v instanceof Float32Array ? v : Float32Array.from(v);
   for (let i = 0; i < f.length; i++) if (!Number.isFinite(f[i])) throw invalid(`${what} holds a non-finite value.`);
   return f;
+};
+
+/** A hybrid search's options, checked (limit, filter) and resolved against the store's fusion defaults. */
+export const checkHybridOptions = (
+  opts: HybridOptions,
+  fusion: FusionDefaults,
+): { limit: number; filter: Filter | undefined; fusion: FusionParams } => {
+  const limit = checkLimit(opts.limit);
+  return { limit, filter: checkFilter(opts.filter), fusion: resolveFusion(limit, opts, fusion) };
 };
 
 /**

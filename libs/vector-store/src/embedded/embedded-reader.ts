@@ -1,8 +1,15 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 import type { Database as Db, Statement, Transaction } from 'better-sqlite3';
 import type { Logger } from '@lectern/runtime';
-import { fuse, resolveFusion, type FusionDefaults, type Scored } from '../fusion.js';
-import { checkFilter, checkLimit, checkName, checkQueryTarget, collectionNotFound } from '../validation.js';
+import { fuse, type FusionDefaults, type Scored } from '../fusion.js';
+import {
+  checkFilter,
+  checkHybridOptions,
+  checkLimit,
+  checkName,
+  checkQueryTarget,
+  collectionNotFound,
+} from '../validation.js';
 import type { EmbeddingFingerprint, Filter, Hit, HybridOptions } from '../vector-store.port.js';
 import { DenseCache } from './dense-cache.js';
 import type { DenseSearch } from './dense-index.js';
@@ -121,9 +128,7 @@ export class EmbeddedReader {
     q: { vector: Float32Array | number[]; text: string },
     opts: HybridOptions,
   ): Promise<Hit[]> {
-    const limit = checkLimit(opts.limit);
-    const filter = checkFilter(opts.filter);
-    const p = resolveFusion(limit, opts, this.fusion);
+    const { limit, filter, fusion: p } = checkHybridOptions(opts, this.fusion);
     await this.warm(name);
     return this.read(() => {
       const c = this.require(name);

@@ -4,7 +4,7 @@ import { AppError } from '@lectern/contracts';
 import type { Logger } from '@lectern/runtime';
 import { decodeCursor, encodeCursor } from '../cursor.js';
 import { searchAcross, type CollectionHit, type SearchManyOptions, type SearchTarget } from '../multi-search.js';
-import { resolveFusion, type FusionDefaults } from '../fusion.js';
+import type { FusionDefaults } from '../fusion.js';
 import { INTEGER_FIELDS, KEYWORD_FIELDS } from '../payload-indexes.js';
 import {
   assertFingerprint,
@@ -16,6 +16,7 @@ import {
   checkLimit,
   checkName,
   checkPoints,
+  checkHybridOptions,
   checkQueryTarget,
   collectionNotFound,
   hybridNotSupported,
@@ -476,9 +477,7 @@ export class QdrantVectorStore implements VectorStore {
     q: { vector: Float32Array | number[]; text: string },
     opts: HybridOptions,
   ): Promise<Hit[]> {
-    const limit = checkLimit(opts.limit);
-    const filter = checkFilter(opts.filter);
-    const p = resolveFusion(limit, opts, this.fusion);
+    const { limit, filter, fusion: p } = checkHybridOptions(opts, this.fusion);
     const c = await this.require(name);
     const vector = Array.from(checkQueryTarget(name, c, q.vector, opts.fingerprint, true));
     const dense: Schemas['QueryRequest'] = {
