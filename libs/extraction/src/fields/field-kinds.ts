@@ -90,7 +90,7 @@ export const misfit = (kind: FieldKind, value: string, unit = ''): string | unde
     case 'quantity': {
       const numbers = text.match(NUMBER) ?? [];
       if (numbers.length === 0) return `it has no number (a ${kind.quantity} is a number and a unit)`;
-      const isRange = /^\s*[-+±]?\d[\d.,]*\s*(?:[~～–—-]|to)\s*[-+±]?\d[\d.,]*/.test(text);
+      const isRange = /^\s*[-+±]?\d[\d.,]*?\s*(?:[~～–—-]|to|\.{2,3}|…)\s*[-+±]?\d[\d.,]*/.test(text);
       // a dual mains rating ("50/60 Hz") is how a frequency is stated, not two cells merged
       const dualFrequency = kind.quantity === 'frequency' && /^\s*\d{2,3}\s*\/\s*\d{2,3}\s*(?:Hz)?\s*$/.test(text);
       if (

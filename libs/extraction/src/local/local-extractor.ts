@@ -7,6 +7,7 @@ import { proseCandidates, proseQueries, sectionCandidates } from './prose-patter
 import { LABEL_MATCH, labelScore, nameWords, wordGroups } from '../fields/field-words.js';
 import { fieldName, getAt, isObject, setAt, type SchemaField } from '../schema-fields.js';
 import { splitRow } from './markdown-table.js';
+import { dateLineFromTop, isDocumentDate, issuerFromTop, issuerRole } from './issuer-block.js';
 
 export interface LocalExtractInput {
   tools: DocToolsClient;
@@ -241,6 +242,13 @@ const valueByKind = (kind: FieldKind, text: string): string => {
   return leadingValue(value);
 };
 
+/**
+ * A remark in words at the end of a measured value or its unit ("0.8kg (without brake)", "kg (without brake)")
+ * is not part of it; a unit's one-word qualifier is ("0.41N·m/A (rms)").
+ */
+const dropRemark = (text: string): string =>
+  text.replace(/\s*\((?=[^)]*\p{L}{2,}\s+\p{L})[^()]{3,40}\)\s*$/u, '').trim();
+
 const withUnit = (value: string, unit: string | undefined) =>
   unit && !value.includes(unit) ? `${value} ${unit}` : value;
 
@@ -271,7 +279,9 @@ const candidatesIn = (
     if (score < LABEL_MATCH || !kv[2]!.trim()) return;
     // a unit in the label ("Rated current (A): 16", "Weight [kg]: 1.2")
     const unit = /[[(]([^\])[(\d]{1,12})[\])]\s*$/.exec(kv[1]!)?.[1];
-    const labelUnit = unit && UNIT.test(unit) && kind.kind === 'quantity' ? unit : undefined;
+    // only a unit of the field's quantity: "Supply voltage (rated)" names no unit
+    const labelUnit =
+      unit && UNIT.test(unit) && kind.kind === 'quantity' && kind.units.test(`1 ${unit}`) ? unit : undefined;
     const value = valueByKind(kind, kv[2]!);
     const wrong = misfit(kind, value, labelUnit);
     if (wrong && !isIp) rejected.push({ seen: value, label: kv[1]!, why: wrong, score });
@@ -319,13 +329,15 @@ const candidatesIn = (
       const bracketed = lastLabel && /^\[([^\]]{1,20})\]$/.exec(lastLabel);
       // or the label's own end: "Rated current [A]", "Amount (EUR)", "Mass (kg)"
       const trailing = /[[(]([^\])[(]{1,12})[\])]\s*$/.exec(label);
-      const unitCell = bracketed
+      let unitCell = bracketed
         ? bracketed[1]
         : lastLabel && UNIT.test(lastLabel)
           ? lastLabel
           : trailing && UNIT.test(trailing[1]!) && !/\d/.test(trailing[1]!)
             ? trailing[1]
             : undefined;
+      // a remark in words after a unit or a value ("kg (without brake)") is not part of it
+      if (unitCell) unitCell = dropRemark(unitCell);
       const values = cells.slice(labelEnd).filter((c) => c.length > 0);
       if (values.length === 0) return;
       let value: unknown;
@@ -362,7 +374,7 @@ const candidatesIn = (
         // a cell of many words is a merged block of several rows, not a value
         if (cell.split(/\s+/).length > (kind.kind === 'text' ? 16 : 6) && !isIp)
           return reject(cell, 'it is a block of several cells');
-        const picked = kind.kind === 'quantity' ? cell : valueByKind(kind, cell);
+        const picked = kind.kind === 'quantity' ? dropRemark(cell) : valueByKind(kind, cell);
         const wrong = misfit(kind, picked, unitCell ?? label);
         if (wrong) return reject(cell, wrong);
         value = withUnit(picked, unitCell);
@@ -499,6 +511,12 @@ export const mergePerModel = (
   return { value, evidence };
 };
 
+/** The one value the alternatives give (those giving none aside); undefined when none or they differ. */
+const agreed = <T extends { value: string }>(found: (T | undefined)[]): T | undefined => {
+  const given = found.filter((f): f is T => f !== undefined);
+  return given.length > 0 && given.every((f) => f.value === given[0]!.value) ? given[0] : undefined;
+};
+
 /** A target model named by the schema (a `part_number`/`model` field's hint), to pick its column in per-model tables. */
 const targetModelOf = (fields: SchemaField[]): string | undefined => {
   const field = fields.find(
@@ -543,6 +561,24 @@ export const extractLocally = async (input: LocalExtractInput): Promise<LocalExt
     }
     return own.models;
   };
+  /**
+   * The top of the document: the section before the first heading (`h0`) when it has text, else the first
+   * heading's. The chunker moves a short text block after the table that follows it, so a section's text and its
+   * first table are read in both orders (the caller keeps a value only when the orders agree).
+   */
+  let top: Promise<{ locator: string; orders: string[] } | undefined> | undefined;
+  const documentTop = () =>
+    (top ??= (async () => {
+      for (const locator of ['h0', 'h1']) {
+        const section = await read(locator);
+        if (section === undefined || !section.trim()) continue;
+        const heading = /^#{1,6}\s.*$/m.exec(section.split('\n')[0] ?? '')?.[0] ?? '';
+        const text = (await read(`${locator}-c1`)) ?? '';
+        const table = (await read(`${locator}-t1`)) ?? '';
+        return { locator, orders: [[heading, text, table].join('\n\n'), [heading, table, text].join('\n\n')] };
+      }
+      return undefined;
+    })());
   let done = 0;
   for (const field of input.fields) {
     const groups = wordGroups(field);
@@ -605,6 +641,20 @@ export const extractLocally = async (input: LocalExtractInput): Promise<LocalExt
         score: 1,
       });
       best = undefined;
+    }
+    // an invoice's or receipt's issuer printed without a label at the top (its name, its address), and a till
+    // receipt's bare date line: only when no label gave the field a value or was refused, and only for a field
+    // that asks for the issuer or the document's own date (local/issuer-block.ts)
+    if (!best && rejected.length === 0) {
+      const role = issuerRole(field, input.fields);
+      const wantsDate =
+        kind.kind === 'date' && isDocumentDate(field, input.fields, (f) => fieldKind(f).kind === 'date');
+      if (role || wantsDate) {
+        const top = await documentTop();
+        const found = top && agreed(top.orders.map((o) => (role ? issuerFromTop(o, role) : dateLineFromTop(o))));
+        if (top && found)
+          best = { value: found.value, snippet: found.snippet, locator: top.locator, score: 0.5, method: 'pattern' };
+      }
     }
     const merged = best ? mergePerModel(best, perModel) : undefined;
     if (best && getAt(data, field.path) === undefined) {
