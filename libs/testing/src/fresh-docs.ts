@@ -446,7 +446,8 @@ export const unseenLayoutDocs = (): BusinessDoc[] => [
       rated_voltage: '230;V',
       rated_current: '16;A',
       weight: '1.2;kg',
-      operating_temperature: '-10',
+      // the whole range (round 1 wrote '-10', its first number, enough for the lenient scorer only)
+      operating_temperature: '-10 to 50 °C',
       ip_rating: 'IP65',
     },
     pdf: page([
