@@ -111,7 +111,7 @@ const main = async () => {
               );
           }
           merge(tally(`${mode}|${path}|doc|${doc.name}`), perDoc);
-          const set = doc.source === 'corpus' ? 'datasheets' : doc.source;
+          const set = doc.set ?? (doc.source === 'corpus' ? 'datasheets' : doc.source);
           merge(tally(`${mode}|${path}|split|${set}, ${doc.split}`), perDoc);
           merge(tally(`${mode}|${path}|split|${set} (all)`), perDoc);
           merge(tally(`${mode}|${path}|all|all`), perDoc);
