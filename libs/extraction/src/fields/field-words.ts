@@ -71,7 +71,7 @@ export const SYNONYMS: Record<string, string[]> = {
   address: ['address', 'addr'],
   // an agreement states its date as "made on" / "entered into on"
   date: ['date', 'dated', 'made', 'entered'],
-  effective: ['effective', 'commencement', 'dated', 'made', 'entered', 'starts', 'begins'],
+  effective: ['effective', 'effect', 'commencement', 'dated', 'made', 'entered', 'starts', 'begins'],
   commencement: [
     'commencement',
     'commence',
@@ -86,12 +86,13 @@ export const SYNONYMS: Record<string, string[]> = {
   ],
   start: ['start', 'starts', 'commencement', 'commences', 'effective', 'begins'],
   jurisdiction: ['jurisdiction', 'governing', 'governed', 'law', 'laws', 'courts'],
-  governing: ['governing', 'governed', 'govern', 'governs', 'applicable'],
+  // "subject to the laws of": how a contract says which law governs it
+  governing: ['governing', 'governed', 'govern', 'governs', 'applicable', 'subject'],
   applicable: ['applicable', 'governing', 'governed', 'govern', 'governs'],
   law: ['law', 'laws'],
   // plain language states a term by what the agreement does: "continues for 3 years", "lasts 12 months"
-  term: ['term', 'duration', 'period', 'continues', 'lasts'],
-  duration: ['duration', 'term', 'period', 'continues', 'lasts'],
+  term: ['term', 'duration', 'period', 'length', 'continues', 'lasts'],
+  duration: ['duration', 'term', 'period', 'length', 'continues', 'lasts'],
   // datasheets: a rated value is also called nominal; operating conditions are the ambient ones
   rated: ['rated', 'nominal'],
   nominal: ['nominal', 'rated'],

@@ -57,6 +57,11 @@ describe('issuerFromTop (the first lines of the document)', () => {
     expect(issuerFromTop('# Receipt\n\n12 Harbour Street\n\nPortsmouth', 'name')).toBeUndefined();
     expect(issuerFromTop('# Receipt\n\nTOTAL $12.96', 'name')).toBeUndefined();
     expect(issuerFromTop('# Receipt\n\nVendor: Acme', 'name')).toBeUndefined();
+    // the address ends at its postcode: a table number after it is not part of it
+    expect(
+      issuerFromTop('# Trattoria Il Faro\n\nVia del Porto 5, 16128 Genova\n\nTable 12 Covers 2', 'address')?.value,
+    ).toBe('Via del Porto 5, 16128 Genova');
+    expect(issuerFromTop('# Cafe\n\n3 Market Place\n\nTable 12 Covers 2', 'address')?.value).toBe('3 Market Place');
     // a name with no address line after it: no address (a date is not one)
     expect(issuerFromTop('# Blue Heron Cafe\n\nDate 03/14/2024', 'address')).toBeUndefined();
   });

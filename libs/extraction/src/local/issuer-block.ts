@@ -17,7 +17,20 @@ import { splitRow } from './markdown-table.js';
  *   "10969 Berlin", "Ludlow SY8 1AB"), at most three, stopping at a date, an amount or a label.
  * Hand-written: a layout rule over the first lines, no library reads letterheads.
  */
-const ISSUER = new Set(['vendor', 'seller', 'supplier', 'merchant', 'store', 'shop', 'issuer', 'retailer']);
+const ISSUER = new Set([
+  'vendor',
+  'seller',
+  'supplier',
+  'merchant',
+  'store',
+  'shop',
+  'issuer',
+  'retailer',
+  // the business a bill is from
+  'restaurant',
+  'hotel',
+  'cafe',
+]);
 /** Words of a name field besides the issuer word ("seller_name", "merchant_full_name", "invoice_vendor"). */
 const NAME_EXTRA = new Set(['name', 'names', 'full', 'legal', 'business', 'company', 'invoice', 'receipt', 'bill']);
 /** Another party than the issuer: a `billing_address` or `customer_address` is not the issuer's. */
@@ -95,6 +108,9 @@ const looksLikeName = (text: string) =>
   text.split(/\s+/).length <= 8 &&
   !/[.!?]$/.test(text.replace(/\b(?:inc|ltd|co|corp|llc|plc|s\.a|b\.v|n\.v)\.$/i, '')) &&
   !isLabelValue(text);
+/** A postcode: five digits, a UK postcode, a US state and ZIP, four digits before a town ("8001 Zurich"). */
+const POSTCODE =
+  /\b\d{5}\b|\b[A-Z]{1,2}\d[A-Z\d]?\s?\d[A-Z]{2}\b|\b[A-Z]{2}\s\d{5}(?:-\d{4})?\b|^\d{4}\s+\p{Lu}\p{L}+$/u;
 /** A line of an address: a number and a word of three letters or more, no date, no amount, no label. */
 const looksLikeAddress = (text: string) =>
   /\d/.test(text) &&
@@ -126,10 +142,14 @@ export const issuerFromTop = (content: string, role: IssuerRole): IssuerValue | 
   }
   if (first.labelled || !looksLikeName(first.text)) return undefined;
   if (role === 'name') return { value: first.text, snippet: first.line };
+  // the first line that looks like an address, then more lines up to the one with the postcode (a line after
+  // the address that has numbers, "Table 12 Covers 2", is not part of it)
   const address: TopLine[] = [];
   for (const next of lines.slice(i + 1, i + 4)) {
     if (next.labelled || !looksLikeAddress(next.text)) break;
+    if (address.length > 0 && !POSTCODE.test(next.text)) break;
     address.push(next);
+    if (POSTCODE.test(next.text)) break;
   }
   if (address.length === 0) return undefined;
   return {

@@ -221,9 +221,22 @@ export const spanningLabels = (rows: (string[] | undefined)[]): Map<number, { la
   return labels;
 };
 
+/** An amount in a line: a currency sign or code and a number, or a number and a code after it. */
+const MONEY_IN_LINE = /((?:[A-Z]{3}\s?|[$€£¥]\s?)[-+]?\d[\d,.]*\d|[-+]?\d[\d,.]*\d\s?(?:[A-Z]{3}|[$€£¥]))(?=\s|$)/g;
+
+/**
+ * "approx. 0.3 kg", "89 % typ.", "ca. 120 g": a word saying the value is approximate or typical is not part of
+ * it (a limit is: "< 20 mA", "max. 2.5 A" stay as printed).
+ */
+const dropQualifier = (text: string): string =>
+  text
+    .replace(/^(?:approx\.?|approximately|ca\.|circa|typ\.?|typically)\s*/i, '')
+    .replace(/\s*\(?(?:typ\.?|typical|approx\.?)\)?\s*$/i, '')
+    .trim();
+
 /** A measured value or code written in prose ("IP65 for the housing", "0 to 40 °C in operation") keeps its leading value only. */
 const leadingValue = (text: string): string => {
-  const value = text.trim();
+  const value = dropQualifier(text.trim());
   if (!/^(?:[-+±$€£¥]?\s?\d|[A-Z]{1,4}\s?\d)/.test(value)) return value;
   const cut = /,|;|\s\(|\s(?:for|in|at|when|with|under)\s/.exec(value);
   return (cut ? value.slice(0, cut.index) : value).replace(/\.$/, '').trim();
@@ -333,7 +346,11 @@ const candidatesIn = (
         ? bracketed[1]
         : lastLabel && UNIT.test(lastLabel)
           ? lastLabel
-          : trailing && UNIT.test(trailing[1]!) && !/\d/.test(trailing[1]!)
+          : trailing &&
+              UNIT.test(trailing[1]!) &&
+              !/\d/.test(trailing[1]!) &&
+              // a quantity's unit must be one of its units: "Output current (max.)", "Efficiency (typ.)" name none
+              (kind.kind !== 'quantity' || kind.units.test(`1 ${trailing[1]!}`))
             ? trailing[1]
             : undefined;
       // a remark in words after a unit or a value ("kg (without brake)") is not part of it
@@ -374,7 +391,7 @@ const candidatesIn = (
         // a cell of many words is a merged block of several rows, not a value
         if (cell.split(/\s+/).length > (kind.kind === 'text' ? 16 : 6) && !isIp)
           return reject(cell, 'it is a block of several cells');
-        const picked = kind.kind === 'quantity' ? dropRemark(cell) : valueByKind(kind, cell);
+        const picked = kind.kind === 'quantity' ? dropQualifier(dropRemark(cell)) : valueByKind(kind, cell);
         const wrong = misfit(kind, picked, unitCell ?? label);
         if (wrong) return reject(cell, wrong);
         value = withUnit(picked, unitCell);
@@ -404,23 +421,57 @@ const candidatesIn = (
     keyValue(line, rankWeight);
   });
   // "TOTAL $43.20", "Date 14/03/2024": a label and an amount or date with no colon (receipts print them so)
-  if (kind.kind === 'money' || kind.kind === 'date')
+  // "TOTAL $43.20", "Date 14/03/2024 21:05": a label and an amount or date with no colon (receipts print them so);
+  // several on one line when the converter joined a paragraph's lines ("Subtotal $1,200.00 … Balance Due
+  // $1,296.00"): each amount with the words since the previous one as its label
+  if (kind.kind === 'money')
     for (const line of lines) {
       if (line.trim().startsWith('|')) continue;
+      let from = 0;
+      for (const m of line.matchAll(MONEY_IN_LINE)) {
+        const label = line
+          .slice(from, m.index)
+          .replace(/^\s*[-*]\s+/, '')
+          .trim();
+        from = m.index + m[0].length;
+        if (!/^[A-Za-z][A-Za-z .#/&()%\d-]{1,40}$/.test(label)) continue;
+        const score = labelScore(field, label, true);
+        if (score < LABEL_MATCH || misfit(kind, m[1]!.trim())) continue;
+        found.push({
+          value: m[1]!.trim(),
+          snippet: `${label} ${m[1]!.trim()}`,
+          locator,
+          score: score * (1 - rank * 0.05) * 0.9,
+          method: 'key_value',
+        });
+      }
+    }
+  // "Measuring range 0 ... 10 bar", "Date 14-02-2026 21:05": a label, then the value from its first number or
+  // sign (a time may follow a date)
+  if (kind.kind !== 'money')
+    for (const line of lines) {
+      // (a `Label: value` line is read above; a time's colon is not a label's)
+      if (line.trim().startsWith('|') || /^[^:\d]{1,40}:/.test(line)) continue;
       const m =
-        kind.kind === 'money'
-          ? /^\s*(?:[-*]\s*)?([A-Za-z][A-Za-z .#/&()-]{1,40}?)\s+((?:[A-Z]{3}\s?|[$€£¥]\s?)?[-+]?\d[\d,.]*(?:\s?(?:[A-Z]{3}|[$€£¥]))?)\s*$/.exec(
-              line,
-            )
-          : new RegExp(
-              `^\\s*(?:[-*]\\s*)?([A-Za-z][A-Za-z .#/&()-]{1,40}?)\\s+(${DATE_PATTERN.source})\\s*$`,
+        kind.kind === 'date'
+          ? new RegExp(
+              `^\\s*(?:[-*]\\s*)?([A-Za-z][A-Za-z .#/&()-]{1,40}?)\\s+(${DATE_PATTERN.source})(?:\\s+\\d{1,2}:\\d{2}(?::\\d{2})?)?\\s*$`,
               'i',
-            ).exec(line);
-      if (!m) continue;
+            ).exec(line)
+          : /^\s*(?:[-*]\s*)?([A-Za-z][A-Za-z .()/-]{1,40}?)\s+((?:approx\.?\s*|ca\.\s*|typ\.\s*)?[<>≤≥±~+-]?\s?\d.{0,40})$/.exec(
+              line,
+            );
+      if (!m || /\d/.test(m[1]!)) continue;
       const score = labelScore(field, m[1]!, true);
-      if (score < LABEL_MATCH || misfit(kind, m[2]!.trim())) continue;
+      if (score < LABEL_MATCH) continue;
+      const value = kind.kind === 'date' ? m[2]!.trim() : dropQualifier(m[2]!.trim());
+      const wrong = misfit(kind, value);
+      if (wrong) {
+        if (kind.kind !== 'ip_code') rejected.push({ seen: value, label: m[1]!, why: wrong, score });
+        continue;
+      }
       found.push({
-        value: m[2]!.trim(),
+        value,
         snippet: line.trim(),
         locator,
         score: score * (1 - rank * 0.05) * 0.9,

@@ -26,13 +26,13 @@ const PARTIES = new RegExp(
   String.raw`\bbetween\s+(?:the\s+)?(${NAME})(?:\s*\([^)]{1,60}\))?,?\s+and\s+(?:the\s+)?(${NAME})(?=\s*\(|\s*[,.;]|\s+(?:dated|on|as|for|with|whereby|who)\b|\s*$)`,
 );
 const LAW = new RegExp(
-  String.raw`\bgoverned\s+by(?:[\w\s,]{0,60}?)\s+(?:the\s+)?laws?\s+of\s+((?:the\s+)?(?:State|Commonwealth|Province|Republic|Kingdom)?(?:\s+of)?\s*[A-Z][\w]*(?:\s+(?:[A-Z][\w]*|and|of))*)`,
+  String.raw`\b(?:governed\s+by(?:[\w\s,]{0,60}?)|subject\s+to)\s+(?:the\s+)?laws?\s+of\s+((?:the\s+)?(?:State|Commonwealth|Province|Republic|Kingdom)?(?:\s+of)?\s*[A-Z][\w]*(?:\s+(?:[A-Z][\w]*|and|of))*)`,
 );
 const COURTS = new RegExp(
   String.raw`\bcourts?\s+(?:located\s+)?(?:of|in)\s+((?:the\s+)?[A-Z][\w]*(?:\s+(?:[A-Z][\w]*|and|of))*)[^.]{0,60}?\bjurisdiction\b`,
 );
 const MADE_ON = new RegExp(
-  String.raw`\b(?:made|entered\s+into|dated|effective(?:\s+as\s+of)?|commenc\w*(?:\s+on)?|(?:starts?|begins?)\s+on)\s+(?:(?:on|as\s+of)\s+)?(?:this\s+|the\s+)?(${DATE_PATTERN.source}|\d{1,2}(?:st|nd|rd|th)\s+day\s+of\s+[A-Z][a-z]+,?\s+\d{4})`,
+  String.raw`\b(?:made|entered\s+into|dated|effective(?:\s+as\s+of)?|commenc\w*(?:\s+on)?|(?:starts?|begins?)\s+on|(?:takes?|took)\s+effect\s+(?:from|on))\s+(?:(?:on|as\s+of)\s+)?(?:this\s+|the\s+)?(${DATE_PATTERN.source}|\d{1,2}(?:st|nd|rd|th)\s+day\s+of\s+[A-Z][a-z]+,?\s+\d{4})`,
   'i',
 );
 const TERM = new RegExp(
