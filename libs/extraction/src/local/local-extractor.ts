@@ -503,6 +503,7 @@ const candidatesIn = (
       });
     }
   }
+  found.push(...modelRowCandidates(field, kind, content, locator, rank, target));
   found.push(...proseCandidates(field, kind, content, locator, rank));
   // An IP rating is an IP code: from a matching row or line when it has one, else anywhere in the chunk.
   if (isIp) {
@@ -514,6 +515,97 @@ const candidatesIn = (
     if (ip) codes.push({ value: `IP${ip[1]}`, snippet: ip[0], locator, score: 0.5 - rank * 0.05, method: 'pattern' });
     return codes;
   }
+  return found;
+};
+
+/**
+ * A table with one model per row ("| Model | Rated power [kW] | Rated current [A] |" / "| MX-1.5 | 1.5 | 3.8 |"):
+ * the column whose header names the field holds its values, the unit from the header. A per-model field takes
+ * the column keyed by the rows' models; a scalar field the target model's row (no target: which row is not known,
+ * nothing is taken). Only when the header's first cell says its column is models and most rows start with a
+ * model-like name. The evidence is the table from its header down to the row (the header names the field).
+ */
+export const modelRowCandidates = (
+  field: SchemaField,
+  kind: FieldKind,
+  content: string,
+  locator: string,
+  rank: number,
+  target: string | undefined,
+): Candidate[] => {
+  const lines = content.split('\n').filter((l) => l.trim().startsWith('|'));
+  const rows = lines.map((l) => splitRow(l) ?? []);
+  const headerAt = rows.findIndex((r) => r.length > 0 && !isSeparator(r));
+  const header = rows[headerAt];
+  if (!header || header.length < 2 || !HEADER_LABEL.test(header[0]!.trim())) return [];
+  const data = rows
+    .map((r, i) => ({ cells: r, line: i }))
+    .filter((r) => r.line > headerAt && !isSeparator(r.cells) && r.cells.length > 0);
+  const models = data.map((r) => r.cells[0]!.trim());
+  if (
+    data.length < 2 ||
+    models.filter((m) => SHORT_MODEL.test(m)).length < Math.max(2, Math.ceil((data.length * 2) / 3)) ||
+    new Set(models).size !== models.length
+  )
+    return [];
+  const found: Candidate[] = [];
+  header.forEach((title, c) => {
+    if (c === 0 || !title) return;
+    const score = labelScore(field, title, true);
+    if (score < LABEL_MATCH) return;
+    const trailing = /[[(]([^\])[(]{1,12})[\])]\s*$/.exec(title)?.[1];
+    const unit =
+      trailing && UNIT.test(trailing) && (kind.kind !== 'quantity' || kind.units.test(`1 ${trailing}`))
+        ? trailing
+        : undefined;
+    const valueOf = (cell: string | undefined) => {
+      const value = (cell ?? '').trim();
+      if (!value || (kind.kind === 'quantity' && !VALUE_CELL.test(value))) return undefined;
+      return misfit(kind, value, unit ?? title) ? undefined : withUnit(value, unit);
+    };
+    const snippet = (row: number) =>
+      row - headerAt <= 12
+        ? lines
+            .slice(headerAt, row + 1)
+            .join('\n')
+            .trim()
+        : undefined;
+    const weight = score * (1 - rank * 0.05) * 0.9;
+    if (field.kind === 'dict') {
+      const dict: Record<string, string> = {};
+      for (const r of data) {
+        const v = valueOf(r.cells[c]);
+        if (v !== undefined) dict[r.cells[0]!.trim()] = v;
+      }
+      const last = Math.max(...data.map((r) => r.line));
+      const evidence = snippet(last);
+      if (Object.keys(dict).length >= 2 && evidence)
+        found.push({
+          value: dict,
+          label: title,
+          missingModels: models.filter((m) => !(m in dict)),
+          snippet: evidence,
+          locator,
+          score: weight,
+          method: 'table_cell',
+        });
+      return;
+    }
+    const k = targetIndex(models, target);
+    if (field.kind !== 'scalar' || k === undefined) return;
+    const v = valueOf(data[k]!.cells[c]);
+    const evidence = snippet(data[k]!.line);
+    if (v !== undefined && evidence)
+      found.push({
+        value: v,
+        label: title,
+        targeted: true,
+        snippet: evidence,
+        locator,
+        score: weight,
+        method: 'table_cell',
+      });
+  });
   return found;
 };
 
