@@ -464,7 +464,8 @@ const candidatesIn = (
       if (!m || /\d/.test(m[1]!)) continue;
       const score = labelScore(field, m[1]!, true);
       if (score < LABEL_MATCH) continue;
-      const value = kind.kind === 'date' ? m[2]!.trim() : dropQualifier(m[2]!.trim());
+      // (read as a `Label: value` line's value is: "16 A at 40 °C" gives "16 A")
+      const value = kind.kind === 'date' ? m[2]!.trim() : valueByKind(kind, dropQualifier(m[2]!.trim()));
       const wrong = misfit(kind, value);
       if (wrong) {
         if (kind.kind !== 'ip_code') rejected.push({ seen: value, label: m[1]!, why: wrong, score });
