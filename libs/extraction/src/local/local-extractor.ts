@@ -234,6 +234,40 @@ const dropQualifier = (text: string): string =>
     .replace(/\s*\(?(?:typ\.?|typical|approx\.?)\)?\s*$/i, '')
     .trim();
 
+/**
+ * A label the converter put one row too high: a table prints a label once for the two rows around it ("Coil
+ * consumption [VA]" between its Sealed and Inrush rows: `spanningLabels`) and the next label ("Power consumption
+ * [W]") centred between the Inrush row and its own value row, so it lands in the Inrush row's label column, and its
+ * values come in a row with no label at all. When a row under such a value-less label row has a label cell in that
+ * label's column besides a sub-label of its own ("Inrush"), and the row below it has values and no label, that cell
+ * is the lower row's label: it is moved down (`from`: the row it came from, for the evidence).
+ */
+export const labelsMovedDown = (
+  rows: (string[] | undefined)[],
+): { rows: (string[] | undefined)[]; from: Map<number, number> } => {
+  const out = rows.map((r) => (r ? [...r] : r));
+  const from = new Map<number, number>();
+  const firstValue = (r: string[]) => r.findIndex((c, k) => k > 0 && VALUE_CELL.test(c));
+  rows.forEach((above, i) => {
+    const row = out[i + 1];
+    const below = out[i + 2];
+    if (!above || !row || !below || isSeparator(above) || firstValue(above) > 0) return;
+    const text = above.filter((c) => c.length > 0);
+    const at = above.findIndex((c) => c.length > 0);
+    if (at < 0 || text.length === 0 || text.length > 2 || !/\p{L}{3}/u.test(text[0]!)) return;
+    const rowValue = firstValue(row);
+    const belowValue = firstValue(below);
+    if (rowValue <= at + 1 || belowValue <= 0) return;
+    const ownLabel = row.slice(at + 1, rowValue).some((c) => /\p{L}{3}/u.test(c));
+    const belowLabelled = below.slice(0, belowValue).some((c) => c.length > 0);
+    if (!(row[at] ?? '') || !ownLabel || belowLabelled) return;
+    below[at] = row[at]!;
+    row[at] = '';
+    from.set(i + 2, i + 1);
+  });
+  return { rows: out, from };
+};
+
 /** A measured value or code written in prose ("IP65 for the housing", "0 to 40 °C in operation") keeps its leading value only. */
 const leadingValue = (text: string): string => {
   const value = dropQualifier(text.trim());
@@ -281,7 +315,7 @@ const candidatesIn = (
 ): Candidate[] => {
   const found: Candidate[] = [];
   const lines = content.split('\n');
-  const rows = lines.map(splitRow);
+  const { rows, from: movedFrom } = labelsMovedDown(lines.map(splitRow));
   const isIp = kind.kind === 'ip_code';
   const inherited = spanningLabels(rows);
   /** A `Label: value` text (a line, or a form's cell) whose label matches: a candidate, or a rejection. */
@@ -325,11 +359,10 @@ const candidatesIn = (
       const spanning = inherited.get(i);
       const label = [...labelCells.filter((c) => c.length > 0), spanning?.label ?? ''].join(' ').trim();
       // the evidence of a row under a label printed once for it holds both lines (the label names the value)
-      const rowSnippet = (
-        spanning ? lines.slice(Math.min(i, spanning.row), Math.max(i, spanning.row) + 1).join('\n') : line
-      )
-        .trim()
-        .slice(0, 400);
+      // (and of a row whose label the converter put on the row above, both lines)
+      const first = Math.min(i, spanning?.row ?? i, movedFrom.get(i) ?? i);
+      const last = Math.max(i, spanning?.row ?? i);
+      const rowSnippet = (first === last ? line : lines.slice(first, last + 1).join('\n')).trim().slice(0, 400);
       const score = labelScore(field, label, true);
       if (score < LABEL_MATCH) return;
       // the rows' values by label: one label giving different values on different rows is ambiguous
@@ -344,7 +377,8 @@ const candidatesIn = (
       const trailing = /[[(]([^\])[(]{1,12})[\])]\s*$/.exec(label);
       let unitCell = bracketed
         ? bracketed[1]
-        : lastLabel && UNIT.test(lastLabel)
+        : // a word is no unit ("Inrush", "Sealed": a row's sub-label)
+          lastLabel && UNIT.test(lastLabel) && !/^[A-Z]?[a-z]{4,}$/.test(lastLabel)
           ? lastLabel
           : trailing &&
               UNIT.test(trailing[1]!) &&
