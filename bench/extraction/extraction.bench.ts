@@ -7,7 +7,8 @@
  * verification), twice: the offline extractor (`EXTRACTOR=local`), and the agent path (`EXTRACTOR=anthropic`)
  * against the fake LLM server running an oracle script that knows the answers and uses only the real doc tools:
  * the upper bound of the tool chain, not a model's score. Per field: right, wrong (returned), null-when-present,
- * null-correct; precision, recall, F1 per document, per split (tuning / report) and overall.
+ * null-correct; precision, recall, F1 per document, per split (tuning / report) and overall, scored twice: strict
+ * (normalised exact match, the headline) and lenient (containment, the first rounds' scorer); see score.ts.
  *
  *   npx tsx bench/extraction/extraction.bench.ts > bench/extraction/results/extraction.md
  *
@@ -23,6 +24,9 @@ import { oracleScript } from './oracle-script.js';
 
 const { add, dictKeys, emptyTally, merge, score, summary } = extractionScore;
 type Tally = extractionScore.Tally;
+type Mode = extractionScore.Mode;
+/** Strict first: it is the headline. */
+const MODES: Mode[] = ['strict', 'lenient'];
 
 interface Run {
   data: Record<string, unknown>;
@@ -53,8 +57,10 @@ const show = (v: unknown) => {
 };
 
 const main = async () => {
-  // BENCH_ONLY=fresh: only the documents whose name has that text (a quick look at one set)
+  // BENCH_ONLY=fresh: only the documents whose name has that text (a quick look at one set);
+  // BENCH_PATHS=local: the offline extractor only (no oracle agent)
   const only = process.env['BENCH_ONLY'];
+  const withAgent = process.env['BENCH_PATHS'] !== 'local';
   const documents = [...corpusDocuments(), ...generatedDocuments()].filter((d) => !only || d.name.includes(only));
   const dataDir = mkdtempSync(join(tmpdir(), 'lectern-bench-extraction-'));
   const scripts = new Map(documents.map((d) => [d.name, anthropicScript(oracleScript(d.expected))]));
@@ -84,28 +90,32 @@ const main = async () => {
     for (const doc of documents) {
       // offline and agent side by side, document by document
       current = doc.name;
-      const runs = { local: await runTask(local.baseUrl, doc), agent: await runTask(agent.baseUrl, doc) };
+      const runs: Record<string, Run> = { local: await runTask(local.baseUrl, doc) };
+      if (withAgent) runs['agent'] = await runTask(agent.baseUrl, doc);
       for (const [path, run] of Object.entries(runs)) {
-        const perDoc = emptyTally();
-        for (const [field, expected] of Object.entries(doc.expected)) {
-          const got = run.data[field];
-          const outcome = score(expected, got);
-          add(perDoc, outcome, expected);
-          if (typeof expected === 'object' && expected !== null && !Array.isArray(expected)) {
-            const k = dictKeys(expected as Record<string, unknown>, got);
-            dictRows.push(
-              `| ${path} | ${doc.name} | ${field} | ${Object.keys(expected).length} | ${k.right} | ${k.wrong} | ${k.missing} | ${k.extra} |`,
-            );
+        for (const mode of MODES) {
+          const perDoc = emptyTally();
+          for (const [field, expected] of Object.entries(doc.expected)) {
+            const got = run.data[field];
+            const outcome = score(expected, got, mode);
+            add(perDoc, outcome, expected);
+            if (typeof expected === 'object' && expected !== null && !Array.isArray(expected)) {
+              const k = dictKeys(expected as Record<string, unknown>, got, mode);
+              dictRows.push(
+                `| ${mode} | ${path} | ${doc.name} | ${field} | ${Object.keys(expected).length} | ${k.right} | ${k.wrong} | ${k.missing} | ${k.extra} |`,
+              );
+            }
+            if (mode === 'strict')
+              rows.push(
+                `| ${path} | ${doc.name} | ${field} | ${show(expected)} | ${show(got)} | ${outcome} | ${score(expected, got, 'lenient')} | ${got === null ? '' : grounded(run.evidence[field])} |`,
+              );
           }
-          rows.push(
-            `| ${path} | ${doc.name} | ${field} | ${show(expected)} | ${show(got)} | ${outcome} | ${got === null ? '' : grounded(run.evidence[field])} |`,
-          );
+          merge(tally(`${mode}|${path}|doc|${doc.name}`), perDoc);
+          const set = doc.set ?? (doc.source === 'corpus' ? 'datasheets' : doc.source);
+          merge(tally(`${mode}|${path}|split|${set}, ${doc.split}`), perDoc);
+          merge(tally(`${mode}|${path}|split|${set} (all)`), perDoc);
+          merge(tally(`${mode}|${path}|all|all`), perDoc);
         }
-        merge(tally(`${path}|doc|${doc.name}`), perDoc);
-        const set = doc.source === 'corpus' ? 'datasheets' : doc.source;
-        merge(tally(`${path}|split|${set}, ${doc.split}`), perDoc);
-        merge(tally(`${path}|split|${set} (all)`), perDoc);
-        merge(tally(`${path}|all|all`), perDoc);
         process.stderr.write(`${path} ${doc.name}: ${run.seconds.toFixed(1)} s\n`);
       }
     }
@@ -121,25 +131,28 @@ const main = async () => {
       .map((l) => l.toFixed(2))
       .join(' ')}\n`,
   );
-  const order = (key: string) => `${key.split('|')[0]}|${['doc', 'split', 'all'].indexOf(key.split('|')[1]!)}`;
+  const order = (key: string) => {
+    const [mode, path, level] = key.split('|');
+    return `${MODES.indexOf(mode as Mode)}|${path}|${['doc', 'split', 'all'].indexOf(level!)}`;
+  };
   const sorted = [...tallies.entries()].sort((a, b) => order(a[0]).localeCompare(order(b[0])));
   const summaryRows = sorted.map(([key, t]) => {
-    const [path, , what] = key.split('|');
+    const [mode, path, , what] = key.split('|');
     const s = summary(t);
-    return `| ${path} | ${what} | ${t.fields} | ${t.right} | ${t.wrong} | ${t.null_when_present} | ${t.null_correct} | ${s.fieldsRight} | ${s.returnedWrong} | ${s.precision} | ${s.recall} | ${s.f1} |`;
+    return `| ${mode} | ${path} | ${what} | ${t.fields} | ${t.right} | ${t.wrong} | ${t.null_when_present} | ${t.null_correct} | ${s.fieldsRight} | ${s.returnedWrong} | ${s.precision} | ${s.recall} | ${s.f1} |`;
   });
   process.stdout.write(
     [
-      '| path | documents | fields | right | wrong | null when present | null correct | fields right | returned wrong | precision | recall | F1 |',
-      '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+      '| scoring | path | documents | fields | right | wrong | null when present | null correct | fields right | returned wrong | precision | recall | F1 |',
+      '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
       ...summaryRows,
       '',
-      '| path | document | per-model field | expected models | right | wrong | missing | extra keys |',
-      '| --- | --- | --- | --- | --- | --- | --- | --- |',
+      '| scoring | path | document | per-model field | expected models | right | wrong | missing | extra keys |',
+      '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
       ...dictRows,
       '',
-      '| path | document | field | expected | extracted | outcome | grounded |',
-      '| --- | --- | --- | --- | --- | --- | --- |',
+      '| path | document | field | expected | extracted | strict | lenient | grounded |',
+      '| --- | --- | --- | --- | --- | --- | --- | --- |',
       ...rows,
       '',
     ].join('\n'),

@@ -34,6 +34,16 @@ const overlaps = (a: number[], b: number[]) =>
   Math.min(a[2]!, b[2]!) > Math.max(a[0]!, b[0]!) && Math.min(a[5]!, b[5]!) > Math.max(a[1]!, b[1]!);
 
 /**
+ * A returned value's evidence is grounded, or (an issuer's name or address, a till receipt's date printed with no
+ * label: `local/issuer-block.ts`) honestly not, because no label names the field: anything else is a failure.
+ */
+const grounding = (leaf: { grounded?: boolean; match?: string; warning?: string }): string =>
+  leaf.grounded === true ||
+  (leaf.grounded === false && leaf.match === 'pattern' && /does not name the field/.test(leaf.warning ?? ''))
+    ? 'ok'
+    : `grounded ${String(leaf.grounded)}: ${leaf.warning ?? ''}`;
+
+/**
  * Issue 26, beyond datasheets: generated contracts (key-value lines, a table, prose) and receipts (labelled
  * lines, a till receipt, an invoice table) through POST /tasks with the offline extractor. Precision first: each
  * returned value is the one the document states (or null), and every returned value's page and quads are
@@ -75,7 +85,7 @@ describe('contracts and receipts (offline extractor, generated PDFs)', () => {
       for (const { path, leaf } of evidenceLeaves(r.evidence)) {
         if (!leaf.snippet) continue;
         const name = path.join('.');
-        expect([name, leaf.grounded, leaf.page, (leaf.quads?.length ?? 0) > 0]).toEqual([name, true, 1, true]);
+        expect([name, grounding(leaf), leaf.page, (leaf.quads?.length ?? 0) > 0]).toEqual([name, 'ok', 1, true]);
         const value = r.data[path[0]!];
         const first = String(Array.isArray(value) ? value[0] : value);
         const found = await findTextQuads(doc.pdf, leaf.page!, first);
@@ -105,8 +115,23 @@ describe('contracts and receipts (offline extractor, generated PDFs)', () => {
     });
     expect(fromProse.data['governing_law']).toBe('State of New York');
     const till = await extract(receiptDocs()[1]!);
-    // the shop's name and address printed without a label are not claimed; the total and date are
-    expect(till.data).toMatchObject({ vendor: null, address: null, total: '$12.96', date: '03/14/2024' });
+    // the shop's name and address printed without a label, at the top: taken, and said to be unlabelled
+    // (not grounded: no label names them), with their page and quads
+    expect(till.data).toMatchObject({
+      vendor: 'Blue Heron Cafe',
+      address: '12 Harbour Street, Portsmouth PO1 2AB',
+      total: '$12.96',
+      date: '03/14/2024',
+    });
+    expect(till.evidence['vendor']).toMatchObject({
+      grounded: false,
+      match: 'pattern',
+      page: 1,
+      snippet: '# Blue Heron Cafe',
+    });
+    expect(till.warnings).toContain(
+      "Field 'address' is not grounded: the snippet does not name the field (address) or its synonyms",
+    );
   });
 
   /**
@@ -115,12 +140,12 @@ describe('contracts and receipts (offline extractor, generated PDFs)', () => {
    * unit column, a multi-model table; amount_due, invoice_total, commencement_date, applicable_law…): nothing
    * returned is wrong, most is found, and each value is on its page where its evidence's quads are.
    */
-  it('fresh layouts and schema wordings: no wrong value, at least 30 of 40 fields right, every value on its page', async () => {
+  it('fresh layouts and schema wordings: no wrong value, at least 38 of 40 fields right (strict scoring), every value on its page', async () => {
     const counts = { right: 0, fields: 0 };
     for (const doc of freshDocs(FRESH_VARIANTS_A, 5)) {
       const r = await extract(doc);
       for (const [field, expected] of Object.entries(doc.expected)) {
-        const outcome = extractionScore.score(expected, r.data[field]);
+        const outcome = extractionScore.score(expected, r.data[field], 'strict');
         expect([doc.name, field, r.data[field], outcome === 'wrong']).toEqual([doc.name, field, r.data[field], false]);
         counts.fields += 1;
         if (outcome === 'right' || outcome === 'null_correct') counts.right += 1;
@@ -128,18 +153,19 @@ describe('contracts and receipts (offline extractor, generated PDFs)', () => {
       for (const { path, leaf } of evidenceLeaves(r.evidence)) {
         if (!leaf.snippet) continue;
         const name = `${doc.name} ${path.join('.')}`;
-        expect([name, leaf.grounded, leaf.page, (leaf.quads?.length ?? 0) > 0]).toEqual([name, true, 1, true]);
+        expect([name, grounding(leaf), leaf.page, (leaf.quads?.length ?? 0) > 0]).toEqual([name, 'ok', 1, true]);
         // the value's first number (or first word) is printed where the evidence's quads are (a per-model
         // value's evidence is its table row)
         const value = r.data[path[0]!];
         if (path.length > 1 || (typeof value === 'object' && value !== null && !Array.isArray(value))) continue;
         const text = String(Array.isArray(value) ? value[0] : value);
-        const needle = /\d[\d.,]*/.exec(text)?.[0] ?? text.split(/\s+/)[0]!;
+        // (a number ends before a comma or full stop that follows it: "Lindenstrasse 14, 10969 Berlin")
+        const needle = /\d+(?:[.,]\d+)*/.exec(text)?.[0] ?? text.split(/\s+/)[0]!;
         const found = await findTextQuads(doc.pdf, leaf.page!, needle);
         expect([name, found.quads.some((v) => leaf.quads!.some((e) => overlaps(v, e)))]).toEqual([name, true]);
       }
     }
     expect(counts.fields).toBe(40);
-    expect(counts.right).toBeGreaterThanOrEqual(30);
+    expect(counts.right).toBeGreaterThanOrEqual(38);
   });
 });

@@ -54,7 +54,7 @@ describe('offline extractor on the corpus datasheets', () => {
       };
       const tally = emptyTally();
       for (const [field, expected] of Object.entries(doc.expected)) {
-        const outcome = score(expected, r.data[field]);
+        const outcome = score(expected, r.data[field], 'strict');
         add(tally, outcome, expected);
         expect([field, outcome]).not.toEqual([field, 'wrong']);
         if (r.data[field] === null)

@@ -446,7 +446,8 @@ export const unseenLayoutDocs = (): BusinessDoc[] => [
       rated_voltage: '230;V',
       rated_current: '16;A',
       weight: '1.2;kg',
-      operating_temperature: '-10',
+      // the whole range (round 1 wrote '-10', its first number, enough for the lenient scorer only)
+      operating_temperature: '-10 to 50 °C',
       ip_rating: 'IP65',
     },
     pdf: page([
@@ -463,3 +464,258 @@ export const unseenLayoutDocs = (): BusinessDoc[] => [
     ]),
   },
 ];
+
+/**
+ * Fresh variant 7 (issue 26, round 3): an untouched report set, written and committed before the extractor ran on
+ * it, in layouts and wordings none of the earlier sets use — an engagement letter on a letterhead (sentences
+ * broken over lines, "take effect from", "run for an initial period of", "subject to the law of"), lease
+ * particulars (Landlord/Tenant rows, "Lease length", "Jurisdiction"), a supermarket receipt (no heading, VAT and
+ * phone lines under the address, the date at the bottom), a US invoice (the seller's letterhead above the title, a
+ * "Bill To" block beside the numbers, "Balance Due"), a restaurant bill (`restaurant_name`, dashed date, "Amount
+ * payable EUR 86,40"); a power supply's two-column technical data table, a sensor's key data lines with no colons,
+ * and a model-per-row table (units in the column headers). `expected` is what a reader writes down, as printed.
+ */
+export const freshVariant7Docs = (): BusinessDoc[] => {
+  const docs: Omit<BusinessDoc, 'name'>[] = [
+    {
+      kind: 'contract',
+      layout: 'engagement letter',
+      schema: { parties: [], effective_date: '', governing_law: '', term: '' },
+      expected: {
+        parties: ['Quillon Data Services Ltd', 'Marlowe & Finch LLP'],
+        effective_date: '3 November 2025',
+        governing_law: 'Scotland',
+        term: 'two years',
+      },
+      pdf: page([
+        { heading: 'Quillon Data Services Ltd' },
+        { text: ['9 Canal Street, Manchester M1 3HE', '21 October 2025', 'Dear Ms Finch,'] },
+        {
+          text: [
+            'Engagement letter: data migration services',
+            'This letter sets out the terms on which Quillon Data Services Ltd ("we") will',
+            'provide data migration services to Marlowe & Finch LLP ("you").',
+            'These terms take effect from 3 November 2025 and will run for an initial',
+            'period of two years, after which either of us may end them on 30 days notice.',
+            'These terms and any dispute arising from them are subject to the law of Scotland.',
+          ],
+        },
+        { text: ['Yours sincerely,', 'Priya Raman, Director'] },
+      ]),
+    },
+    {
+      kind: 'contract',
+      layout: 'lease particulars',
+      schema: { parties: [], start_date: '', duration: '', jurisdiction: '' },
+      expected: {
+        parties: ['Greyfriars Estates Limited', 'Nimbus Coffee Roasters Ltd'],
+        start_date: '1 April 2026',
+        duration: 'Five years',
+        jurisdiction: 'England and Wales',
+      },
+      pdf: page([
+        { heading: 'Commercial Lease: Particulars' },
+        {
+          table: [
+            ['Landlord', 'Greyfriars Estates Limited'],
+            ['Tenant', 'Nimbus Coffee Roasters Ltd'],
+            ['Premises', 'Unit 4, Riverside Works, Leeds LS10 1AB'],
+            ['Lease start', '1 April 2026'],
+            ['Lease length', 'Five years'],
+            ['Rent', 'GBP 24,000 per annum'],
+            ['Jurisdiction', 'England and Wales'],
+          ],
+        },
+      ]),
+    },
+    {
+      kind: 'receipt',
+      layout: 'supermarket receipt',
+      schema: { store_name: '', store_address: '', purchase_date: '', total: '' },
+      expected: {
+        store_name: 'Freshway Supermarket',
+        store_address: '27 Station Road, Harrogate HG1 1TE',
+        purchase_date: '12/02/2026',
+        total: '45.20',
+      },
+      pdf: page([
+        {
+          text: [
+            'FRESHWAY SUPERMARKET',
+            '27 Station Road',
+            'Harrogate HG1 1TE',
+            'VAT No. GB 284 5512 09',
+            'Tel 01423 555019',
+          ],
+        },
+        {
+          table: [
+            ['Semi-skimmed milk 2L', '1.65'],
+            ['Sourdough loaf', '3.20'],
+            ['Chicken breast 1kg', '8.75'],
+            ['Coffee beans 500g', '31.60'],
+          ],
+        },
+        {
+          text: ['TOTAL TO PAY \u00a345.20', 'VISA CONTACTLESS \u00a345.20', '12/02/2026 08:41 ST 0042 OP 7'],
+        },
+      ]),
+    },
+    {
+      kind: 'receipt',
+      layout: 'us invoice letterhead',
+      schema: { vendor_name: '', vendor_address: '', invoice_date: '', balance_due: '' },
+      expected: {
+        vendor_name: 'Northgate Print Co.',
+        vendor_address: '1450 Commerce Blvd, Suite 200, Denver, CO 80202',
+        invoice_date: 'March 9, 2026',
+        balance_due: '1,296.00',
+      },
+      pdf: page([
+        { heading: 'Northgate Print Co.' },
+        { text: ['1450 Commerce Blvd, Suite 200', 'Denver, CO 80202'] },
+        { heading: 'INVOICE' },
+        {
+          columns: [
+            ['Bill To:', 'Harlow Events LLC', '88 Pine Street', 'Boulder, CO 80302'],
+            ['Invoice #: 7781', 'Date: March 9, 2026', 'Due Date: April 8, 2026'],
+          ],
+        },
+        {
+          table: [
+            ['Description', 'Qty', 'Amount'],
+            ['Event programmes (A5, 16 pp)', '500', '900.00'],
+            ['Banner, 3 x 1 m', '2', '300.00'],
+          ],
+        },
+        { text: ['Subtotal $1,200.00', 'Sales Tax (8%) $96.00', 'Balance Due $1,296.00'] },
+      ]),
+    },
+    {
+      kind: 'receipt',
+      layout: 'restaurant bill',
+      schema: { restaurant_name: '', restaurant_address: '', bill_date: '', amount_payable: '' },
+      expected: {
+        restaurant_name: 'Trattoria Il Faro',
+        restaurant_address: 'Via del Porto 5, 16128 Genova',
+        bill_date: '14-02-2026',
+        amount_payable: '86,40',
+      },
+      pdf: page([
+        { heading: 'Trattoria Il Faro' },
+        { text: ['Via del Porto 5, 16128 Genova', 'Table 12   Covers 2', 'Date 14-02-2026 21:05'] },
+        {
+          table: [
+            ['Antipasto misto', '1', '14,00'],
+            ['Trofie al pesto', '2', '28,00'],
+            ['Branzino', '1', '26,00'],
+            ['Vino della casa', '1', '10,55'],
+          ],
+        },
+        { text: ['Service charge 10% EUR 7,85', 'Amount payable EUR 86,40', 'Grazie e arrivederci'] },
+      ]),
+    },
+    {
+      kind: 'datasheet',
+      layout: 'technical data table',
+      schema: {
+        output_voltage: '',
+        output_current: '',
+        efficiency: '',
+        operating_temperature: '',
+        weight: '',
+        ip_rating: '',
+      },
+      expected: {
+        output_voltage: '24;V',
+        output_current: '2.5;A',
+        efficiency: '89;%',
+        operating_temperature: '-25 to 70 \u00b0C',
+        weight: '0.3;kg',
+        ip_rating: 'IP20',
+      },
+      pdf: page([
+        { heading: 'PSU-24-60 DIN rail power supply' },
+        { heading: 'Technical data' },
+        {
+          table: [
+            ['Input voltage range', '85 ... 264 V AC'],
+            ['Output voltage', '24 V DC'],
+            ['Output current (max.)', '2.5 A'],
+            ['Efficiency (typ.)', '89 %'],
+            ['Operating temperature', '-25 ... +70 \u00b0C'],
+            ['Dimensions (W x H x D)', '40 x 90 x 100 mm'],
+            ['Weight', 'approx. 0.3 kg'],
+            ['Protection class', 'IP20'],
+          ],
+        },
+      ]),
+    },
+    {
+      kind: 'datasheet',
+      layout: 'key data lines without colons',
+      schema: {
+        measuring_range: '',
+        supply_voltage: '',
+        current_consumption: '',
+        ambient_temperature: '',
+        ip_rating: '',
+        weight: '',
+      },
+      expected: {
+        measuring_range: '0 to 10 bar',
+        supply_voltage: '10 to 30 V DC',
+        current_consumption: '< 20 mA',
+        ambient_temperature: '-40 \u00b0C to +85 \u00b0C',
+        ip_rating: 'IP67',
+        weight: '120;g',
+      },
+      pdf: page([
+        { heading: 'PTX-10 pressure transmitter' },
+        { text: ['Key data'] },
+        {
+          text: [
+            'Measuring range 0 ... 10 bar',
+            'Supply voltage 10 ... 30 V DC',
+            'Current consumption < 20 mA',
+            'Ambient temperature -40 \u00b0C to +85 \u00b0C',
+            'Protection rating IP67',
+            'Weight approx. 120 g',
+          ],
+        },
+      ]),
+    },
+    {
+      kind: 'datasheet',
+      layout: 'model per row table',
+      schema: {
+        model_number: 'MX-1.5',
+        rated_power: '',
+        rated_current: '',
+        weight: '',
+        ip_rating: '',
+        rated_current_per_model: {},
+      },
+      expected: {
+        rated_power: '1.5;kW',
+        rated_current: '3.8;A',
+        weight: '1.9;kg',
+        ip_rating: 'IP20',
+        rated_current_per_model: { 'MX-0.75': '2.1;A', 'MX-1.5': '3.8;A', 'MX-2.2': '5.2;A' },
+      },
+      pdf: page([
+        { heading: 'MX series frequency inverters' },
+        {
+          table: [
+            ['Model', 'Rated power [kW]', 'Rated current [A]', 'Weight [kg]'],
+            ['MX-0.75', '0.75', '2.1', '1.4'],
+            ['MX-1.5', '1.5', '3.8', '1.9'],
+            ['MX-2.2', '2.2', '5.2', '2.3'],
+          ],
+        },
+        { text: ['Supply: 3-phase 380-480 V, 50/60 Hz. Enclosure IP20 for all models.'] },
+      ]),
+    },
+  ];
+  return docs.map((doc) => ({ ...doc, name: `fresh-7-${doc.kind}-${doc.layout.replace(/\s+/g, '-')}.pdf` }));
+};

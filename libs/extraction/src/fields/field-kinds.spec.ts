@@ -15,6 +15,17 @@ describe('field kinds: what a value must look like', () => {
     expect(kindOf('effective_date')).toEqual({ kind: 'date' });
     expect(kindOf('ip_rating')).toEqual({ kind: 'ip_code' });
     expect(kindOf('output', 'rated output power in W')).toMatchObject({ kind: 'quantity', quantity: 'power' });
+    // the last quantity word is the head: an output voltage is a voltage, an output current a current
+    expect(kindOf('output_voltage')).toMatchObject({ kind: 'quantity', quantity: 'voltage' });
+    expect(kindOf('output_current')).toMatchObject({ kind: 'quantity', quantity: 'current' });
+    expect(kindOf('output_power')).toMatchObject({ kind: 'quantity', quantity: 'power' });
+  });
+
+  it('reads a temperature range written with dots or with the unit after both ends', () => {
+    const temperature = kindOf('operating_temperature');
+    expect(misfit(temperature, '-10 ... +50 °C')).toBeUndefined();
+    expect(misfit(temperature, '-40 °C to +85 °C')).toBeUndefined();
+    expect(misfit(kindOf('rated_voltage'), '10 ... 30 V DC')).toBe('it is a range, not one value');
   });
 
   it("refuses what the issue's wrong values were: a label, merged rows, a prose range, a wrong unit", () => {

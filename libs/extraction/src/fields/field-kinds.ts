@@ -54,6 +54,8 @@ export const fieldKind = (field: SchemaField): FieldKind => {
   if (!quantityWord && name.some((w) => DURATION_WORDS.test(w))) return { kind: 'duration' };
   // "voltage constant" (V/krpm), "torque constant" (N·m/A): a ratio, not the quantity
   if (name.includes('constant') || name.includes('ratio') || name.includes('range')) return { kind: 'text' };
+  // the name's last quantity word is its head ("output_voltage" is a voltage, "output_power" a power)
+  for (const word of [...name].reverse()) for (const [re, kind] of QUANTITIES) if (re.test(word)) return kind;
   for (const word of words) for (const [re, kind] of QUANTITIES) if (re.test(word)) return kind;
   if (name.some((w) => COUNT_WORDS.test(w)) || (typeof field.hint === 'number' && Number.isInteger(field.hint)))
     return { kind: 'count' };
@@ -90,7 +92,11 @@ export const misfit = (kind: FieldKind, value: string, unit = ''): string | unde
     case 'quantity': {
       const numbers = text.match(NUMBER) ?? [];
       if (numbers.length === 0) return `it has no number (a ${kind.quantity} is a number and a unit)`;
-      const isRange = /^\s*[-+±]?\d[\d.,]*\s*(?:[~～–—-]|to)\s*[-+±]?\d[\d.,]*/.test(text);
+      // (a unit may stand after the first end too: "-40 °C to +85 °C")
+      const isRange =
+        /^\s*[-+±]?\d[\d.,]*?\s*(?:°\s*[CF]\s*|[A-Za-z%]{1,4}\s+)?(?:[~～–—-]|to|\.{2,3}|…)\s*[-+±]?\d[\d.,]*/.test(
+          text,
+        );
       // a dual mains rating ("50/60 Hz") is how a frequency is stated, not two cells merged
       const dualFrequency = kind.quantity === 'frequency' && /^\s*\d{2,3}\s*\/\s*\d{2,3}\s*(?:Hz)?\s*$/.test(text);
       if (

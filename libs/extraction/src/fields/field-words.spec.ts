@@ -57,6 +57,16 @@ describe('labelMatches (schema wordings against printed labels)', () => {
     expect(no.filter((label) => labelMatches(f, label))).toEqual([]);
   });
 
+  it('reads a label word cut short with a full stop as the words it begins (three letters or more)', () => {
+    expect(labelMatches(field('operating_temperature'), 'Operating temp. range')).toBe(true);
+    expect(labelMatches(field('operating_temperature'), 'Amb. temp.')).toBe(true);
+    expect(labelMatches(field('invoice_number'), 'Inv. No.')).toBe(true);
+    expect(labelMatches(field('quantity'), 'Qty')).toBe(true);
+    // a cut word must begin the field's word; "No." is not "nominal", "Temp." not "storage"
+    expect(labelMatches(field('rated_voltage'), 'Inv. No.')).toBe(false);
+    expect(labelMatches(field('operating_temperature'), 'Stor. temp.')).toBe(false);
+  });
+
   it('as evidence (label and value together) a snippet may name other things', () => {
     expect(labelScore(field('term'), 'Term: two (2) years from the Effective Date')).toBeGreaterThanOrEqual(
       LABEL_MATCH,

@@ -54,12 +54,16 @@ export const SYNONYMS: Record<string, string[]> = {
   inductance: ['inductance'],
   mppts: ['mpp', 'mppt', 'trackers'],
   number: ['no.', 'number'],
+  quantity: ['quantity', 'qty'],
   efficiency: ['efficiency'],
   temperature: ['temperature', 'temp.', 'ambient'],
   vendor: ['vendor', 'seller', 'merchant', 'store', 'supplier', 'company', 'sold', 'issuer', 'from'],
   merchant: ['merchant', 'vendor', 'seller', 'store', 'shop'],
   seller: ['seller', 'vendor', 'merchant', 'supplier', 'sold', 'issuer'],
   supplier: ['supplier', 'vendor', 'seller', 'provider'],
+  // a receipt's store is its merchant ("Merchant: …" for `store_name`)
+  store: ['store', 'shop', 'merchant', 'vendor', 'seller', 'retailer'],
+  shop: ['shop', 'store', 'merchant', 'vendor', 'seller', 'retailer'],
   total: ['total', 'amount', 'balance', 'due'],
   // what an invoice says is to be paid: "Amount due", "Total", "Balance due", "Grand total"
   amount: ['amount', 'total', 'sum', 'balance'],
@@ -67,15 +71,28 @@ export const SYNONYMS: Record<string, string[]> = {
   address: ['address', 'addr'],
   // an agreement states its date as "made on" / "entered into on"
   date: ['date', 'dated', 'made', 'entered'],
-  effective: ['effective', 'commencement', 'dated', 'made', 'entered'],
-  commencement: ['commencement', 'commence', 'commences', 'effective', 'start', 'dated', 'made', 'entered'],
-  start: ['start', 'commencement', 'effective', 'begins'],
+  effective: ['effective', 'effect', 'commencement', 'dated', 'made', 'entered', 'starts', 'begins'],
+  commencement: [
+    'commencement',
+    'commence',
+    'commences',
+    'effective',
+    'start',
+    'starts',
+    'begins',
+    'dated',
+    'made',
+    'entered',
+  ],
+  start: ['start', 'starts', 'commencement', 'commences', 'effective', 'begins'],
   jurisdiction: ['jurisdiction', 'governing', 'governed', 'law', 'laws', 'courts'],
-  governing: ['governing', 'governed', 'applicable'],
-  applicable: ['applicable', 'governing', 'governed'],
+  // "subject to the laws of": how a contract says which law governs it
+  governing: ['governing', 'governed', 'govern', 'governs', 'applicable', 'subject'],
+  applicable: ['applicable', 'governing', 'governed', 'govern', 'governs'],
   law: ['law', 'laws'],
-  term: ['term', 'duration', 'period'],
-  duration: ['duration', 'term', 'period'],
+  // plain language states a term by what the agreement does: "continues for 3 years", "lasts 12 months"
+  term: ['term', 'duration', 'period', 'length', 'continues', 'lasts'],
+  duration: ['duration', 'term', 'period', 'length', 'continues', 'lasts'],
   // datasheets: a rated value is also called nominal; operating conditions are the ambient ones
   rated: ['rated', 'nominal'],
   nominal: ['nominal', 'rated'],
@@ -197,6 +214,20 @@ export const labelScore = (field: SchemaField, label: string, asLabel = false): 
     })
     .filter((t) => /\p{L}/u.test(t));
   const have = new Set(labelWords);
+  // an abbreviation: a label word of three letters or more cut short with a full stop ("Operating temp. range",
+  // "Amb. temp.", "Inv. No.") stands for the field's words it begins
+  const dotted = [
+    ...label
+      .normalize('NFKC')
+      .toLowerCase()
+      .matchAll(/(?<![\p{L}\p{N}])(\p{L}+)\.(?!\p{L})/gu),
+  ].map((m) => m[1]!);
+  const cut = dotted.filter((d) => d.length >= 3);
+  // a synonym written with its full stop ("no.", "max.") is that word printed with one
+  const hasWord = (w: string) =>
+    w.endsWith('.')
+      ? dotted.includes(w.slice(0, -1))
+      : have.has(w) || cut.some((c) => w.length > c.length && w.startsWith(c));
   const groups = wordGroups(field);
   const context = optionalGroups(field);
   // a label naming another thing ("Seller address" for a seller, "Total VAT" for a total) is not this field's;
@@ -207,12 +238,12 @@ export const labelScore = (field: SchemaField, label: string, asLabel = false): 
     return 0;
   const score = (groups: string[][], extra = 0): number => {
     if (groups.length === 0) return 0;
-    const hits = groups.filter((g) => g.some((w) => have.has(w))).length;
+    const hits = groups.filter((g) => g.some(hasWord)).length;
     if (hits < Math.min(groups.length, 3)) return 0;
     const length = 0.7 + 0.3 * Math.min(1, (groups.length + extra) / Math.max(1, labelWords.length));
     return (hits / groups.length) * length;
   };
-  const contextHits = context.filter((g) => g.some((w) => have.has(w))).length;
+  const contextHits = context.filter((g) => g.some(hasWord)).length;
   // a label without the context words ("Total" for "invoice_total") scores a little lower than one with them
   const byName = score(groups, contextHits) * (context.length === 0 ? 1 : 0.9 + (0.1 * contextHits) / context.length);
   const hint = hintWords(field);

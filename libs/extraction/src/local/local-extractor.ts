@@ -7,6 +7,7 @@ import { proseCandidates, proseQueries, sectionCandidates } from './prose-patter
 import { LABEL_MATCH, labelScore, nameWords, wordGroups } from '../fields/field-words.js';
 import { fieldName, getAt, isObject, setAt, type SchemaField } from '../schema-fields.js';
 import { splitRow } from './markdown-table.js';
+import { dateLineFromTop, isDocumentDate, issuerFromTop, issuerRole } from './issuer-block.js';
 
 export interface LocalExtractInput {
   tools: DocToolsClient;
@@ -220,9 +221,56 @@ export const spanningLabels = (rows: (string[] | undefined)[]): Map<number, { la
   return labels;
 };
 
+/** An amount in a line: a currency sign or code and a number, or a number and a code after it. */
+const MONEY_IN_LINE = /((?:[A-Z]{3}\s?|[$€£¥]\s?)[-+]?\d[\d,.]*\d|[-+]?\d[\d,.]*\d\s?(?:[A-Z]{3}|[$€£¥]))(?=\s|$)/g;
+
+/**
+ * "approx. 0.3 kg", "89 % typ.", "ca. 120 g": a word saying the value is approximate or typical is not part of
+ * it (a limit is: "< 20 mA", "max. 2.5 A" stay as printed).
+ */
+const dropQualifier = (text: string): string =>
+  text
+    .replace(/^(?:approx\.?|approximately|ca\.|circa|typ\.?|typically)\s*/i, '')
+    .replace(/\s*\(?(?:typ\.?|typical|approx\.?)\)?\s*$/i, '')
+    .trim();
+
+/**
+ * A label the converter put one row too high: a table prints a label once for the two rows around it ("Coil
+ * consumption [VA]" between its Sealed and Inrush rows: `spanningLabels`) and the next label ("Power consumption
+ * [W]") centred between the Inrush row and its own value row, so it lands in the Inrush row's label column, and its
+ * values come in a row with no label at all. When a row under such a value-less label row has a label cell in that
+ * label's column besides a sub-label of its own ("Inrush"), and the row below it has values and no label, that cell
+ * is the lower row's label: it is moved down (`from`: the row it came from, for the evidence).
+ */
+export const labelsMovedDown = (
+  rows: (string[] | undefined)[],
+): { rows: (string[] | undefined)[]; from: Map<number, number> } => {
+  const out = rows.map((r) => (r ? [...r] : r));
+  const from = new Map<number, number>();
+  const firstValue = (r: string[]) => r.findIndex((c, k) => k > 0 && VALUE_CELL.test(c));
+  rows.forEach((above, i) => {
+    const row = out[i + 1];
+    const below = out[i + 2];
+    if (!above || !row || !below || isSeparator(above) || firstValue(above) > 0) return;
+    const text = above.filter((c) => c.length > 0);
+    const at = above.findIndex((c) => c.length > 0);
+    if (at < 0 || text.length === 0 || text.length > 2 || !/\p{L}{3}/u.test(text[0]!)) return;
+    const rowValue = firstValue(row);
+    const belowValue = firstValue(below);
+    if (rowValue <= at + 1 || belowValue <= 0) return;
+    const ownLabel = row.slice(at + 1, rowValue).some((c) => /\p{L}{3}/u.test(c));
+    const belowLabelled = below.slice(0, belowValue).some((c) => c.length > 0);
+    if (!(row[at] ?? '') || !ownLabel || belowLabelled) return;
+    below[at] = row[at]!;
+    row[at] = '';
+    from.set(i + 2, i + 1);
+  });
+  return { rows: out, from };
+};
+
 /** A measured value or code written in prose ("IP65 for the housing", "0 to 40 °C in operation") keeps its leading value only. */
 const leadingValue = (text: string): string => {
-  const value = text.trim();
+  const value = dropQualifier(text.trim());
   if (!/^(?:[-+±$€£¥]?\s?\d|[A-Z]{1,4}\s?\d)/.test(value)) return value;
   const cut = /,|;|\s\(|\s(?:for|in|at|when|with|under)\s/.exec(value);
   return (cut ? value.slice(0, cut.index) : value).replace(/\.$/, '').trim();
@@ -240,6 +288,13 @@ const valueByKind = (kind: FieldKind, text: string): string => {
   if (kind.kind === 'text') return value.replace(/[.;,]$/, '').trim();
   return leadingValue(value);
 };
+
+/**
+ * A remark in words at the end of a measured value or its unit ("0.8kg (without brake)", "kg (without brake)")
+ * is not part of it; a unit's one-word qualifier is ("0.41N·m/A (rms)").
+ */
+const dropRemark = (text: string): string =>
+  text.replace(/\s*\((?=[^)]*\p{L}{2,}\s+\p{L})[^()]{3,40}\)\s*$/u, '').trim();
 
 const withUnit = (value: string, unit: string | undefined) =>
   unit && !value.includes(unit) ? `${value} ${unit}` : value;
@@ -260,7 +315,7 @@ const candidatesIn = (
 ): Candidate[] => {
   const found: Candidate[] = [];
   const lines = content.split('\n');
-  const rows = lines.map(splitRow);
+  const { rows, from: movedFrom } = labelsMovedDown(lines.map(splitRow));
   const isIp = kind.kind === 'ip_code';
   const inherited = spanningLabels(rows);
   /** A `Label: value` text (a line, or a form's cell) whose label matches: a candidate, or a rejection. */
@@ -271,7 +326,9 @@ const candidatesIn = (
     if (score < LABEL_MATCH || !kv[2]!.trim()) return;
     // a unit in the label ("Rated current (A): 16", "Weight [kg]: 1.2")
     const unit = /[[(]([^\])[(\d]{1,12})[\])]\s*$/.exec(kv[1]!)?.[1];
-    const labelUnit = unit && UNIT.test(unit) && kind.kind === 'quantity' ? unit : undefined;
+    // only a unit of the field's quantity: "Supply voltage (rated)" names no unit
+    const labelUnit =
+      unit && UNIT.test(unit) && kind.kind === 'quantity' && kind.units.test(`1 ${unit}`) ? unit : undefined;
     const value = valueByKind(kind, kv[2]!);
     const wrong = misfit(kind, value, labelUnit);
     if (wrong && !isIp) rejected.push({ seen: value, label: kv[1]!, why: wrong, score });
@@ -302,11 +359,10 @@ const candidatesIn = (
       const spanning = inherited.get(i);
       const label = [...labelCells.filter((c) => c.length > 0), spanning?.label ?? ''].join(' ').trim();
       // the evidence of a row under a label printed once for it holds both lines (the label names the value)
-      const rowSnippet = (
-        spanning ? lines.slice(Math.min(i, spanning.row), Math.max(i, spanning.row) + 1).join('\n') : line
-      )
-        .trim()
-        .slice(0, 400);
+      // (and of a row whose label the converter put on the row above, both lines)
+      const first = Math.min(i, spanning?.row ?? i, movedFrom.get(i) ?? i);
+      const last = Math.max(i, spanning?.row ?? i);
+      const rowSnippet = (first === last ? line : lines.slice(first, last + 1).join('\n')).trim().slice(0, 400);
       const score = labelScore(field, label, true);
       if (score < LABEL_MATCH) return;
       // the rows' values by label: one label giving different values on different rows is ambiguous
@@ -319,13 +375,20 @@ const candidatesIn = (
       const bracketed = lastLabel && /^\[([^\]]{1,20})\]$/.exec(lastLabel);
       // or the label's own end: "Rated current [A]", "Amount (EUR)", "Mass (kg)"
       const trailing = /[[(]([^\])[(]{1,12})[\])]\s*$/.exec(label);
-      const unitCell = bracketed
+      let unitCell = bracketed
         ? bracketed[1]
-        : lastLabel && UNIT.test(lastLabel)
+        : // a word is no unit ("Inrush", "Sealed": a row's sub-label)
+          lastLabel && UNIT.test(lastLabel) && !/^[A-Z]?[a-z]{4,}$/.test(lastLabel)
           ? lastLabel
-          : trailing && UNIT.test(trailing[1]!) && !/\d/.test(trailing[1]!)
+          : trailing &&
+              UNIT.test(trailing[1]!) &&
+              !/\d/.test(trailing[1]!) &&
+              // a quantity's unit must be one of its units: "Output current (max.)", "Efficiency (typ.)" name none
+              (kind.kind !== 'quantity' || kind.units.test(`1 ${trailing[1]!}`))
             ? trailing[1]
             : undefined;
+      // a remark in words after a unit or a value ("kg (without brake)") is not part of it
+      if (unitCell) unitCell = dropRemark(unitCell);
       const values = cells.slice(labelEnd).filter((c) => c.length > 0);
       if (values.length === 0) return;
       let value: unknown;
@@ -362,7 +425,7 @@ const candidatesIn = (
         // a cell of many words is a merged block of several rows, not a value
         if (cell.split(/\s+/).length > (kind.kind === 'text' ? 16 : 6) && !isIp)
           return reject(cell, 'it is a block of several cells');
-        const picked = kind.kind === 'quantity' ? cell : valueByKind(kind, cell);
+        const picked = kind.kind === 'quantity' ? dropQualifier(dropRemark(cell)) : valueByKind(kind, cell);
         const wrong = misfit(kind, picked, unitCell ?? label);
         if (wrong) return reject(cell, wrong);
         value = withUnit(picked, unitCell);
@@ -392,23 +455,58 @@ const candidatesIn = (
     keyValue(line, rankWeight);
   });
   // "TOTAL $43.20", "Date 14/03/2024": a label and an amount or date with no colon (receipts print them so)
-  if (kind.kind === 'money' || kind.kind === 'date')
+  // "TOTAL $43.20", "Date 14/03/2024 21:05": a label and an amount or date with no colon (receipts print them so);
+  // several on one line when the converter joined a paragraph's lines ("Subtotal $1,200.00 … Balance Due
+  // $1,296.00"): each amount with the words since the previous one as its label
+  if (kind.kind === 'money')
     for (const line of lines) {
       if (line.trim().startsWith('|')) continue;
+      let from = 0;
+      for (const m of line.matchAll(MONEY_IN_LINE)) {
+        const label = line
+          .slice(from, m.index)
+          .replace(/^\s*[-*]\s+/, '')
+          .trim();
+        from = m.index + m[0].length;
+        if (!/^[A-Za-z][A-Za-z .#/&()%\d-]{1,40}$/.test(label)) continue;
+        const score = labelScore(field, label, true);
+        if (score < LABEL_MATCH || misfit(kind, m[1]!.trim())) continue;
+        found.push({
+          value: m[1]!.trim(),
+          snippet: `${label} ${m[1]!.trim()}`,
+          locator,
+          score: score * (1 - rank * 0.05) * 0.9,
+          method: 'key_value',
+        });
+      }
+    }
+  // "Measuring range 0 ... 10 bar", "Date 14-02-2026 21:05": a label, then the value from its first number or
+  // sign (a time may follow a date)
+  if (kind.kind !== 'money')
+    for (const line of lines) {
+      // (a `Label: value` line is read above; a time's colon is not a label's)
+      if (line.trim().startsWith('|') || /^[^:\d]{1,40}:/.test(line)) continue;
       const m =
-        kind.kind === 'money'
-          ? /^\s*(?:[-*]\s*)?([A-Za-z][A-Za-z .#/&()-]{1,40}?)\s+((?:[A-Z]{3}\s?|[$€£¥]\s?)?[-+]?\d[\d,.]*(?:\s?(?:[A-Z]{3}|[$€£¥]))?)\s*$/.exec(
-              line,
-            )
-          : new RegExp(
-              `^\\s*(?:[-*]\\s*)?([A-Za-z][A-Za-z .#/&()-]{1,40}?)\\s+(${DATE_PATTERN.source})\\s*$`,
+        kind.kind === 'date'
+          ? new RegExp(
+              `^\\s*(?:[-*]\\s*)?([A-Za-z][A-Za-z .#/&()-]{1,40}?)\\s+(${DATE_PATTERN.source})(?:\\s+\\d{1,2}:\\d{2}(?::\\d{2})?)?\\s*$`,
               'i',
-            ).exec(line);
-      if (!m) continue;
+            ).exec(line)
+          : /^\s*(?:[-*]\s*)?([A-Za-z][A-Za-z .()/-]{1,40}?)\s+((?:approx\.?\s*|ca\.\s*|typ\.\s*)?[<>≤≥±~+-]?\s?\d.{0,40})$/.exec(
+              line,
+            );
+      if (!m || /\d/.test(m[1]!)) continue;
       const score = labelScore(field, m[1]!, true);
-      if (score < LABEL_MATCH || misfit(kind, m[2]!.trim())) continue;
+      if (score < LABEL_MATCH) continue;
+      // (read as a `Label: value` line's value is: "16 A at 40 °C" gives "16 A")
+      const value = kind.kind === 'date' ? m[2]!.trim() : valueByKind(kind, dropQualifier(m[2]!.trim()));
+      const wrong = misfit(kind, value);
+      if (wrong) {
+        if (kind.kind !== 'ip_code') rejected.push({ seen: value, label: m[1]!, why: wrong, score });
+        continue;
+      }
       found.push({
-        value: m[2]!.trim(),
+        value,
         snippet: line.trim(),
         locator,
         score: score * (1 - rank * 0.05) * 0.9,
@@ -440,6 +538,7 @@ const candidatesIn = (
       });
     }
   }
+  found.push(...modelRowCandidates(field, kind, content, locator, rank, target));
   found.push(...proseCandidates(field, kind, content, locator, rank));
   // An IP rating is an IP code: from a matching row or line when it has one, else anywhere in the chunk.
   if (isIp) {
@@ -451,6 +550,97 @@ const candidatesIn = (
     if (ip) codes.push({ value: `IP${ip[1]}`, snippet: ip[0], locator, score: 0.5 - rank * 0.05, method: 'pattern' });
     return codes;
   }
+  return found;
+};
+
+/**
+ * A table with one model per row ("| Model | Rated power [kW] | Rated current [A] |" / "| MX-1.5 | 1.5 | 3.8 |"):
+ * the column whose header names the field holds its values, the unit from the header. A per-model field takes
+ * the column keyed by the rows' models; a scalar field the target model's row (no target: which row is not known,
+ * nothing is taken). Only when the header's first cell says its column is models and most rows start with a
+ * model-like name. The evidence is the table from its header down to the row (the header names the field).
+ */
+export const modelRowCandidates = (
+  field: SchemaField,
+  kind: FieldKind,
+  content: string,
+  locator: string,
+  rank: number,
+  target: string | undefined,
+): Candidate[] => {
+  const lines = content.split('\n').filter((l) => l.trim().startsWith('|'));
+  const rows = lines.map((l) => splitRow(l) ?? []);
+  const headerAt = rows.findIndex((r) => r.length > 0 && !isSeparator(r));
+  const header = rows[headerAt];
+  if (!header || header.length < 2 || !HEADER_LABEL.test(header[0]!.trim())) return [];
+  const data = rows
+    .map((r, i) => ({ cells: r, line: i }))
+    .filter((r) => r.line > headerAt && !isSeparator(r.cells) && r.cells.length > 0);
+  const models = data.map((r) => r.cells[0]!.trim());
+  if (
+    data.length < 2 ||
+    models.filter((m) => SHORT_MODEL.test(m)).length < Math.max(2, Math.ceil((data.length * 2) / 3)) ||
+    new Set(models).size !== models.length
+  )
+    return [];
+  const found: Candidate[] = [];
+  header.forEach((title, c) => {
+    if (c === 0 || !title) return;
+    const score = labelScore(field, title, true);
+    if (score < LABEL_MATCH) return;
+    const trailing = /[[(]([^\])[(]{1,12})[\])]\s*$/.exec(title)?.[1];
+    const unit =
+      trailing && UNIT.test(trailing) && (kind.kind !== 'quantity' || kind.units.test(`1 ${trailing}`))
+        ? trailing
+        : undefined;
+    const valueOf = (cell: string | undefined) => {
+      const value = (cell ?? '').trim();
+      if (!value || (kind.kind === 'quantity' && !VALUE_CELL.test(value))) return undefined;
+      return misfit(kind, value, unit ?? title) ? undefined : withUnit(value, unit);
+    };
+    const snippet = (row: number) =>
+      row - headerAt <= 12
+        ? lines
+            .slice(headerAt, row + 1)
+            .join('\n')
+            .trim()
+        : undefined;
+    const weight = score * (1 - rank * 0.05) * 0.9;
+    if (field.kind === 'dict') {
+      const dict: Record<string, string> = {};
+      for (const r of data) {
+        const v = valueOf(r.cells[c]);
+        if (v !== undefined) dict[r.cells[0]!.trim()] = v;
+      }
+      const last = Math.max(...data.map((r) => r.line));
+      const evidence = snippet(last);
+      if (Object.keys(dict).length >= 2 && evidence)
+        found.push({
+          value: dict,
+          label: title,
+          missingModels: models.filter((m) => !(m in dict)),
+          snippet: evidence,
+          locator,
+          score: weight,
+          method: 'table_cell',
+        });
+      return;
+    }
+    const k = targetIndex(models, target);
+    if (field.kind !== 'scalar' || k === undefined) return;
+    const v = valueOf(data[k]!.cells[c]);
+    const evidence = snippet(data[k]!.line);
+    if (v !== undefined && evidence)
+      found.push({
+        value: v,
+        label: title,
+        targeted: true,
+        snippet: evidence,
+        locator,
+        score: weight,
+        method: 'table_cell',
+      });
+  });
   return found;
 };
 
@@ -499,6 +689,12 @@ export const mergePerModel = (
   return { value, evidence };
 };
 
+/** The one value the alternatives give (those giving none aside); undefined when none or they differ. */
+const agreed = <T extends { value: string }>(found: (T | undefined)[]): T | undefined => {
+  const given = found.filter((f): f is T => f !== undefined);
+  return given.length > 0 && given.every((f) => f.value === given[0]!.value) ? given[0] : undefined;
+};
+
 /** A target model named by the schema (a `part_number`/`model` field's hint), to pick its column in per-model tables. */
 const targetModelOf = (fields: SchemaField[]): string | undefined => {
   const field = fields.find(
@@ -543,6 +739,24 @@ export const extractLocally = async (input: LocalExtractInput): Promise<LocalExt
     }
     return own.models;
   };
+  /**
+   * The top of the document: the section before the first heading (`h0`) when it has text, else the first
+   * heading's. The chunker moves a short text block after the table that follows it, so a section's text and its
+   * first table are read in both orders (the caller keeps a value only when the orders agree).
+   */
+  let top: Promise<{ locator: string; orders: string[] } | undefined> | undefined;
+  const documentTop = () =>
+    (top ??= (async () => {
+      for (const locator of ['h0', 'h1']) {
+        const section = await read(locator);
+        if (section === undefined || !section.trim()) continue;
+        const heading = /^#{1,6}\s.*$/m.exec(section.split('\n')[0] ?? '')?.[0] ?? '';
+        const text = (await read(`${locator}-c1`)) ?? '';
+        const table = (await read(`${locator}-t1`)) ?? '';
+        return { locator, orders: [[heading, text, table].join('\n\n'), [heading, table, text].join('\n\n')] };
+      }
+      return undefined;
+    })());
   let done = 0;
   for (const field of input.fields) {
     const groups = wordGroups(field);
@@ -605,6 +819,20 @@ export const extractLocally = async (input: LocalExtractInput): Promise<LocalExt
         score: 1,
       });
       best = undefined;
+    }
+    // an invoice's or receipt's issuer printed without a label at the top (its name, its address), and a till
+    // receipt's bare date line: only when no label gave the field a value or was refused, and only for a field
+    // that asks for the issuer or the document's own date (local/issuer-block.ts)
+    if (!best && rejected.length === 0) {
+      const role = issuerRole(field, input.fields);
+      const wantsDate =
+        kind.kind === 'date' && isDocumentDate(field, input.fields, (f) => fieldKind(f).kind === 'date');
+      if (role || wantsDate) {
+        const top = await documentTop();
+        const found = top && agreed(top.orders.map((o) => (role ? issuerFromTop(o, role) : dateLineFromTop(o))));
+        if (top && found)
+          best = { value: found.value, snippet: found.snippet, locator: top.locator, score: 0.5, method: 'pattern' };
+      }
     }
     const merged = best ? mergePerModel(best, perModel) : undefined;
     if (best && getAt(data, field.path) === undefined) {

@@ -65,3 +65,24 @@ describe('prose phrases', () => {
     ]);
   });
 });
+
+// Issue 26, round 3: plain-language contract terms
+describe('plain-language contract phrases', () => {
+  const prose = (name: string, text: string) => {
+    const f = field(name);
+    return proseCandidates(f, fieldKind(f), `# Our agreement\n\n${text}`, 'h1', 0).map((c) => c.value);
+  };
+  it('reads "It starts on … and continues for …" and "The laws of X govern this agreement"', () => {
+    const line = 'It starts on 1 March 2026 and continues for 3 years.';
+    expect(prose('start_date', line)).toEqual(['1 March 2026']);
+    expect(prose('duration', line)).toEqual(['3 years']);
+    expect(prose('governing_law', 'The laws of Ireland govern this agreement.')).toEqual(['Ireland']);
+    expect(prose('term', 'The engagement begins on 2025-04-01 and lasts twelve (12) months.')).toEqual([
+      'twelve (12) months',
+    ]);
+  });
+  it("takes no length of time that is not the agreement's, no law that is not said to govern", () => {
+    expect(prose('term', 'The battery lasts 3 years under normal use.')).toEqual([]);
+    expect(prose('governing_law', 'The laws of physics are not negotiable.')).toEqual([]);
+  });
+});

@@ -26,17 +26,30 @@ const PARTIES = new RegExp(
   String.raw`\bbetween\s+(?:the\s+)?(${NAME})(?:\s*\([^)]{1,60}\))?,?\s+and\s+(?:the\s+)?(${NAME})(?=\s*\(|\s*[,.;]|\s+(?:dated|on|as|for|with|whereby|who)\b|\s*$)`,
 );
 const LAW = new RegExp(
-  String.raw`\bgoverned\s+by(?:[\w\s,]{0,60}?)\s+(?:the\s+)?laws?\s+of\s+((?:the\s+)?(?:State|Commonwealth|Province|Republic|Kingdom)?(?:\s+of)?\s*[A-Z][\w]*(?:\s+(?:[A-Z][\w]*|and|of))*)`,
+  String.raw`\b(?:governed\s+by(?:[\w\s,]{0,60}?)|subject\s+to)\s+(?:the\s+)?laws?\s+of\s+((?:the\s+)?(?:State|Commonwealth|Province|Republic|Kingdom)?(?:\s+of)?\s*[A-Z][\w]*(?:\s+(?:[A-Z][\w]*|and|of))*)`,
 );
 const COURTS = new RegExp(
   String.raw`\bcourts?\s+(?:located\s+)?(?:of|in)\s+((?:the\s+)?[A-Z][\w]*(?:\s+(?:[A-Z][\w]*|and|of))*)[^.]{0,60}?\bjurisdiction\b`,
 );
 const MADE_ON = new RegExp(
-  String.raw`\b(?:made|entered\s+into|dated|effective(?:\s+as\s+of)?|commenc\w*(?:\s+on)?)\s+(?:(?:on|as\s+of)\s+)?(?:this\s+|the\s+)?(${DATE_PATTERN.source}|\d{1,2}(?:st|nd|rd|th)\s+day\s+of\s+[A-Z][a-z]+,?\s+\d{4})`,
+  String.raw`\b(?:made|entered\s+into|dated|effective(?:\s+as\s+of)?|commenc\w*(?:\s+on)?|(?:starts?|begins?)\s+on|(?:takes?|took)\s+effect\s+(?:from|on))\s+(?:(?:on|as\s+of)\s+)?(?:this\s+|the\s+)?(${DATE_PATTERN.source}|\d{1,2}(?:st|nd|rd|th)\s+day\s+of\s+[A-Z][a-z]+,?\s+\d{4})`,
   'i',
 );
 const TERM = new RegExp(
   String.raw`\b(?:term\s+of|period\s+of|(?:remain|continue)\s+in\s+(?:full\s+)?(?:force|effect)\s+for(?:\s+a\s+period\s+of)?|duration\s+of)\s+(${DURATION_PATTERN.source})`,
+  'i',
+);
+
+/** Plain language: "The laws of Ireland govern this agreement", "the law of Scotland applies". */
+const LAW_PLAIN = new RegExp(
+  String.raw`\blaws?\s+of\s+((?:the\s+)?(?:State|Commonwealth|Province|Republic|Kingdom)?(?:\s+of)?\s*[A-Z][\w]*(?:\s+(?:[A-Z][\w]*|and|of))*)\s+(?:govern|governs|apply|applies|shall\s+(?:govern|apply))\b`,
+);
+/**
+ * Plain language: what the agreement does, with the agreement as its subject ("It starts on … and continues for 3
+ * years", "The engagement … lasts twelve (12) months"): not any "lasts" (a warranty's, a battery's).
+ */
+const TERM_PLAIN = new RegExp(
+  String.raw`\b(?:agreement|contract|engagement|it|licence|license|lease)\b[^.;]{0,80}?\b(?:continues?|lasts?|runs?)\s+(?:for\s+)?(?:a\s+(?:period|term)\s+of\s+)?(${DURATION_PATTERN.source})`,
   'i',
 );
 
@@ -51,8 +64,10 @@ export const proseQueries = (field: SchemaField): string[] => {
   if (has('parties', 'party', 'counterparties')) queries.push('agreement made between party parties');
   if (has('effective', 'agreement', 'contract', 'commencement', 'start'))
     queries.push('agreement made entered into dated effective');
-  if (has('law', 'governing', 'jurisdiction')) queries.push('governed laws courts jurisdiction');
-  if (has('term', 'duration', 'period')) queries.push('term period continue remain force effect years months');
+  if (has('law', 'governing', 'jurisdiction')) queries.push('governed govern laws courts jurisdiction');
+  if (has('term', 'duration', 'period'))
+    queries.push('term period continue continues lasts remain force effect years months');
+  if (has('effective', 'commencement', 'start')) queries.push('starts begins commences on');
   return queries;
 };
 
@@ -202,11 +217,11 @@ export const proseCandidates = (
       if (m) take(m[1]!, phrase(line, m));
     }
     if (has('law', 'governing', 'jurisdiction')) {
-      const m = LAW.exec(line) ?? (has('jurisdiction') ? COURTS.exec(line) : null);
+      const m = LAW.exec(line) ?? LAW_PLAIN.exec(line) ?? (has('jurisdiction') ? COURTS.exec(line) : null);
       if (m) take(trimName(m[1]!), phrase(line, m));
     }
     if (kind.kind === 'duration') {
-      const m = TERM.exec(line);
+      const m = TERM.exec(line) ?? TERM_PLAIN.exec(line);
       if (m) take(m[1]!, phrase(line, m));
     }
   }

@@ -1,5 +1,12 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-import { mergePerModel, sameLabelValues, tableHeader, type Candidate } from './local-extractor.js';
+import {
+  labelsMovedDown,
+  mergePerModel,
+  sameLabelValues,
+  spanningLabels,
+  tableHeader,
+  type Candidate,
+} from './local-extractor.js';
 
 // Issue 26's precision rules of the offline extractor's table reading, on the candidates it builds.
 const cell = (over: Partial<Candidate>): Candidate => ({
@@ -93,5 +100,31 @@ describe('table headers: which row names the models', () => {
     // without a models label, a 3-character token is not a model name
     expect(tableHeader([['Size', 'T10', 'T12']]).models).toEqual(['T10', 'T12']);
     expect(tableHeader([['Rated current', 'T10', 'T12']]).models).toEqual([]);
+  });
+});
+
+// Issue 26, round 3: a label the converter put on the row above its values (Contactors' "Power Consumption [W]")
+describe('labelsMovedDown', () => {
+  const rows = [
+    ['', '', '', 'Sealed', '7', '7', '4.5', '10'],
+    ['', 'Coil consumption (Note7)', '[VA]', '', '', '', '', ''],
+    ['Characteristic', 'Power Consumption (Note 7) [W]', '', 'Inrush', '45', '75', '55', '110'],
+    ['', '', '', '', '2.2', '2.4 2.4', '1.8', '3.8 3.8'],
+  ];
+  it("moves the label in the spanning label's column down to the unlabelled value row below", () => {
+    const moved = labelsMovedDown(rows);
+    expect(moved.rows[2]).toEqual(['Characteristic', '', '', 'Inrush', '45', '75', '55', '110']);
+    expect(moved.rows[3]).toEqual(['', 'Power Consumption (Note 7) [W]', '', '', '2.2', '2.4 2.4', '1.8', '3.8 3.8']);
+    expect([...moved.from]).toEqual([[3, 2]]);
+    // and the vacated cell lets the spanning label name the Inrush row
+    expect(spanningLabels(moved.rows).get(2)).toEqual({ label: 'Coil consumption (Note7) [VA]', row: 1 });
+  });
+  it('moves nothing when the row below has a label, the row has no sub-label, or no label row is above', () => {
+    const labelled = rows.map((r, i) => (i === 3 ? ['Power', ...r.slice(1)] : r));
+    expect(labelsMovedDown(labelled).from.size).toBe(0);
+    const noSub = rows.map((r, i) => (i === 2 ? r.map((c, k) => (k === 3 ? '' : c)) : r));
+    expect(labelsMovedDown(noSub).from.size).toBe(0);
+    expect(labelsMovedDown(rows.slice(2)).from.size).toBe(0);
+    expect(labelsMovedDown(rows).rows[0]).toEqual(rows[0]);
   });
 });

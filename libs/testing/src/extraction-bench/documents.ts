@@ -15,6 +15,8 @@ export interface BenchDocument {
   split: 'tuning' | 'report';
   /** generated: `business-docs.ts`'s layouts; fresh: `fresh-docs.ts`'s (other layouts and schema wordings). */
   source: 'corpus' | 'generated' | 'fresh';
+  /** The bench's summary line for the document's set, when not its source's ("fresh variant 7"). */
+  set?: string;
   filename: string;
   bytes: () => Uint8Array | Promise<Uint8Array>;
   /** The schema sent (a field's value is its hint; `part_number`'s names the product). */
