@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EMBEDDED_DB_FILE, EmbeddedVectorStore } from './embedded.adapter.js';
 import { COMMON_TERM_MIN_CHUNKS } from './embedded-search.js';
-import { PHRASE_CREDIT } from '../lexical.js';
+import { HEADER_CREDIT, PHRASE_CREDIT } from '../lexical.js';
 
 const FP = { model_id: 'test/unit-4', revision: '1', dimension: 4, normalized: true };
 const vec = (i: number): number[] => [1, i / 10, 0, 0];
@@ -234,6 +234,49 @@ describe('VectorStore (embedded): lexical fields', () => {
     } finally {
       Object.assign(PHRASE_CREDIT as { weight: number }, { weight });
     }
+    await store.close();
+  });
+
+  it("ranks the chunks of the document whose running header names the query's subject first (running-header credit)", async () => {
+    const store = new EmbeddedVectorStore({ dataDir: dir });
+    await store.ensureCollection('headers', { fingerprint: FP, hybrid: true });
+    const header = 'Coventry Local Plan - Proposed Modifications, March 2017 Sustainability Appraisal';
+    await store.upsert(
+      'headers',
+      [
+        // Same words in both documents' texts; only the SA's running header says "sustainability appraisal".
+        {
+          id: 'other-long',
+          text: 'Mitigation for waste: policies support re-use of buildings.',
+          payload: {},
+          vector: vec(1),
+        },
+        {
+          id: 'sa-long',
+          text: 'Mitigation for waste: policies support re-use of materials.',
+          payload: { running_header: header },
+          vector: vec(2),
+        },
+        { id: 'sa-short', text: 'Mitigation for waste', payload: { running_header: header }, vector: vec(3) },
+        { id: 'sa-none', text: 'Housing trajectory', payload: { running_header: header }, vector: vec(4) },
+        { id: 'x', text: 'Parking standards for offices.', payload: {}, vector: vec(5) },
+      ],
+      { fingerprint: FP },
+    );
+    const q = 'sustainability appraisal mitigation for waste re-use of buildings';
+    const ids = await keywordIds(store, 'headers', q);
+    // Without the credit the other document's chunk (one more text word) is first.
+    const weight = HEADER_CREDIT.weight;
+    Object.assign(HEADER_CREDIT as { weight: number }, { weight: 0 });
+    try {
+      expect((await keywordIds(store, 'headers', q))[0]).toBe('other-long');
+    } finally {
+      Object.assign(HEADER_CREDIT as { weight: number }, { weight });
+    }
+    // With it the SA's chunks lead; a chunk whose text matches nothing is not a candidate for a header alone.
+    expect(ids.slice(0, 2).sort()).toEqual(['sa-long', 'sa-short']);
+    expect(ids).not.toContain('sa-none');
+    expect(ids).toContain('other-long');
     await store.close();
   });
 });
