@@ -193,4 +193,21 @@ describe('search_application_docs: one copy of a text that sibling documents rep
       descending(results.map((x) => x.rank_score));
     },
   );
+
+  it('query_hybrid (spec 004) on the same chunks: one copy too, top_k distinct texts by descending score', async () => {
+    // The collection the cases above wrote (they run first).
+    expect(await ds.deps.store.getCollection(SIBLINGS)).toBeTruthy();
+    const r = await ds.call('query_hybrid', {
+      project: SIBLINGS,
+      query: 'who can apply to the High Court about the decision to adopt the SPD',
+      top_k: 4,
+    });
+    expect(r.isError).toBe(false);
+    const results = (r.structured as { results: Array<{ text: string; score: number }> }).results;
+    const norm = (t: string) => t.toLowerCase().replace(/\s+/g, ' ').trim();
+    expect(results).toHaveLength(4);
+    expect(new Set(results.map((x) => norm(x.text))).size).toBe(4);
+    expect(results.filter((x) => norm(x.text) === norm(BOILERPLATE))).toHaveLength(1);
+    descending(results.map((x) => x.score));
+  });
 });

@@ -73,6 +73,17 @@ describe('bench/retrieval/eval metrics', () => {
     expect(heldout.questions.filter((q) => devDocs.has(q.document))).toEqual([]);
     for (const set of [dev, heldout])
       expect(set.questions.filter((q) => q.paraphrased).length * 2).toBeGreaterThanOrEqual(set.questions.length);
+    // The round 3 reporting set: pages neither earlier set uses (its documents are theirs: every text-bearing
+    // document of the corpus is in one of them).
+    const heldout2 = load('planning-heldout2');
+    expect(heldout2.questions.length).toBeGreaterThanOrEqual(30);
+    const all = [...ids, ...heldout2.questions.map((q) => q.id)];
+    expect(new Set(all).size).toBe(all.length);
+    const usedPages = new Set([...dev.questions, ...heldout.questions].map((q) => `${q.document}#${q.page}`));
+    expect(heldout2.questions.filter((q) => usedPages.has(`${q.document}#${q.page}`))).toEqual([]);
+    expect(heldout2.questions.filter((q) => q.paraphrased).length * 2).toBeGreaterThanOrEqual(
+      heldout2.questions.length,
+    );
     const smoke = load('planning-smoke');
     const devQuestions = new Set(dev.questions.map((q) => `${q.question}|${q.document}|${q.page}|${q.key_phrase}`));
     for (const q of smoke.questions)

@@ -3,6 +3,7 @@
  * The retrieval evaluation from the command line (see README.md beside this file):
  *   npx tsx bench/retrieval/eval/run.ts --set planning-dev|planning-heldout|scifact-train|scifact-test|all
  *     [--systems sad-hybrid,bm25-peer,...] [--limit n] [--fresh] [--reuse-index] [--no-write] [--fusion JSON]
+ *     [--phrase-weight w] [--header-weight w]
  * Writes bench/retrieval/eval/results/<set>.json and .md, and docs/benchmarks/retrieval-eval-<set>.svg.
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -10,7 +11,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { corporaDir } from '@lectern/testing';
-import { FUSION_DEFAULTS, PHRASE_CREDIT } from '@lectern/vector-store';
+import { FUSION_DEFAULTS, HEADER_CREDIT, PHRASE_CREDIT } from '@lectern/vector-store';
 import { z } from 'zod';
 import { SYSTEMS, runEval, type SystemName } from './harness.js';
 import { markdownTable, plot } from './report.js';
@@ -29,6 +30,8 @@ const { values } = parseArgs({
     fusion: { type: 'string' },
     /** Tuning only: the lexical side's phrase credit weight for this run (PHRASE_CREDIT; 0 turns it off). */
     'phrase-weight': { type: 'string' },
+    /** Tuning only: the running-header credit weight for this run (HEADER_CREDIT; 0 turns it off). */
+    'header-weight': { type: 'string' },
   },
 });
 const FusionOverride = z
@@ -70,6 +73,12 @@ if (values['phrase-weight'] !== undefined) {
   const weight = z.coerce.number().min(0).max(10).parse(values['phrase-weight']);
   Object.assign(PHRASE_CREDIT as { weight: number }, { weight });
   process.stderr.write(`phrase credit for this run: ${JSON.stringify(PHRASE_CREDIT)}\n`);
+}
+
+if (values['header-weight'] !== undefined) {
+  const weight = z.coerce.number().min(0).max(10).parse(values['header-weight']);
+  Object.assign(HEADER_CREDIT as { weight: number }, { weight });
+  process.stderr.write(`running-header credit for this run: ${JSON.stringify(HEADER_CREDIT)}\n`);
 }
 
 const here = dirname(fileURLToPath(import.meta.url));

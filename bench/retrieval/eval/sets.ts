@@ -16,6 +16,7 @@ export const SET_NAMES = [
   'planning-smoke',
   'planning-dev',
   'planning-heldout',
+  'planning-heldout2',
   'scifact-train',
   'scifact-test',
 ] as const;

@@ -85,6 +85,13 @@ export const ConversionResultSchema = z.object({
   page_map: z.array(PageMapEntrySchema),
   tables: z.array(TableSpanSchema).describe('Table blocks in the Markdown: never split them across chunks.'),
   warnings: z.array(z.string()),
+  running_headers: z
+    .array(z.string().max(200))
+    .max(6)
+    .optional()
+    .describe(
+      'Running headers and footers left out of the Markdown and page texts (page counters removed), most frequent first; absent when there are none.',
+    ),
   duration_ms: z.number().nonnegative(),
 });
 export type ConversionResult = z.infer<typeof ConversionResultSchema>;

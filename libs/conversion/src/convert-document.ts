@@ -195,6 +195,7 @@ export async function runConversion(
     page_map: out.pageMap,
     tables,
     warnings: out.warnings,
+    ...(out.runningHeaders?.length ? { running_headers: out.runningHeaders } : {}),
     duration_ms: Math.round(performance.now() - started),
   };
   ctx.progress({ stage: 'done', page: result.page_count, pages: result.page_count });

@@ -40,4 +40,6 @@ export interface FormatOutput {
   warnings: string[];
   /** Pages without text were left empty on purpose (OCR disabled, or a rendering): not a `no_content` error. */
   ocrSkipped?: boolean;
+  /** The running headers and footers left out of the Markdown (running-headers.ts), when the format has them. */
+  runningHeaders?: string[];
 }

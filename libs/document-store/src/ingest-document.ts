@@ -150,6 +150,8 @@ export const ingestDocument = async (
                 page_start: c?.pages[0] ?? c?.first_page,
                 page_end: c?.pages[c.pages.length - 1] ?? c?.first_page,
                 ...c?.section,
+                // The document's running headers, which the converter leaves out of the text: a lexical title signal.
+                ...(converted.running_headers?.length ? { running_header: converted.running_headers.join(' / ') } : {}),
               },
             };
           }),

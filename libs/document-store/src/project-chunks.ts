@@ -26,6 +26,7 @@ import {
   writeProjectRecord,
   type ResolvedProject,
 } from './projects.js';
+import { distinctText } from './search-documents.js';
 
 type RetrievalResult = z.infer<typeof RetrievalResultSchema>;
 type FindOutput = z.infer<typeof FindChunksOutput>;
@@ -207,7 +208,8 @@ export const findChunks = async (
 /**
  * Spec 004 query_hybrid: the store's fusion of BM25 and dense rankings (z-score convex combination by default),
  * ordered by the fused score, each result with both component ranks. HYBRID_NOT_SUPPORTED for a project
- * without a full-text index.
+ * without a full-text index. A chunk whose text repeats a better-ranked one (sibling documents' boilerplate) is left
+ * out, as in spec 000's search (`distinctText`): the store is asked for twice `top_k`, at most `top_k` answered.
  */
 export const queryHybrid = async (
   deps: ProjectChunkDeps,
@@ -225,12 +227,13 @@ export const queryHybrid = async (
   const embedder = await deps.embedders.for(info.fingerprint);
   const vector = await embedder.embed(input.query);
   const filter = retrievalFilter(input.filters);
+  const topK = input.top_k ?? 6;
   const hits = await deps.store.searchHybrid(
     info.name,
     { vector, text: input.query },
     {
       fingerprint: info.fingerprint,
-      limit: input.top_k ?? 6,
+      limit: 2 * topK,
       ...(filter ? { filter } : {}),
       ...(input.dense_weight !== undefined ? { denseWeight: input.dense_weight } : {}),
       ...(input.keyword_weight !== undefined ? { keywordWeight: input.keyword_weight } : {}),
@@ -240,7 +243,9 @@ export const queryHybrid = async (
   const out = answer(
     input.project,
     input.query,
-    hits.map((h) => toRetrievalResult(h, max, h.score)),
+    distinctText(hits)
+      .slice(0, topK)
+      .map((h) => toRetrievalResult(h, max, h.score)),
   );
   return auditRetrieval(
     deps,

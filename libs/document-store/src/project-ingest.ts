@@ -70,6 +70,7 @@ const payloadFor = (
   sourcePath: string,
   c: MarkdownChunk,
   citation: CitationMeta | null,
+  runningHeaders: readonly string[] | undefined,
 ) => ({
   document_id: docId,
   project,
@@ -87,6 +88,8 @@ const payloadFor = (
   heading_context: c.embed_text !== c.text,
   origin: PROJECT_INGEST_ORIGIN,
   ...(citation ? { citation } : {}),
+  // The converter's running headers (left out of the text): the store's keyword side credits a query naming them.
+  ...(runningHeaders?.length ? { running_header: runningHeaders.join(' / ') } : {}),
 });
 
 const fingerprintOf = (payload: Record<string, unknown>, text: string): string =>
@@ -198,7 +201,7 @@ export const ingestProjectFile = async (
       const { citation, how } = citationOf(deps, ctx, converted, source.filename, rel);
       const fp = info.fingerprint;
       const points = chunks.map((c) => {
-        const payload = payloadFor(record.project, docId, rel, source.path, c, citation);
+        const payload = payloadFor(record.project, docId, rel, source.path, c, citation, converted.running_headers);
         const id = projectChunkId({
           docId,
           pageStart: c.page_start,

@@ -9,6 +9,7 @@ import type { DocRef, ExtractedPage, PageDrawings } from './pdf-worker-pool.js';
 import { ocrPage } from '../ocr/ocr-page.js';
 import { OCR_THRESHOLDS } from '../ocr/ocr-settings.js';
 import { declaredImageSizes, MAX_IMAGE_PIXELS } from '../formats/image-size.js';
+import { runningHeaderTexts } from './running-headers.js';
 
 const visibleChars = (s: string): number => s.replace(/\s+/g, '').length;
 
@@ -184,6 +185,7 @@ async function convert(ctx: FormatContext, kind: 'pdf' | 'image', doc: DocRef): 
     metadata: info.metadata,
     warnings,
     ocrSkipped: needOcr.length > 0 && !ocrAllowed,
+    runningHeaders: runningHeaderTexts(furniture),
   };
 }
 

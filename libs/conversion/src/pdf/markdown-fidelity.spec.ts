@@ -56,12 +56,15 @@ describe('running headers and footers', () => {
       expect(p.text).toContain(`Section ${p.page_number}`);
       expect(p.char_count).toBe(p.text.length);
     }
+    // ...but handed on as the document's running headers (a search signal), page counters aside
+    expect(r.running_headers).toEqual(['Coventry City Council - Planning Committee Report']);
   });
 
   it('are never all of a page: a page whose only text repeats at its top keeps it (a register of one-line sheets)', async () => {
     const r = await convert([1, 2, 3, 4].map((n) => show(72, 770, `Register sheet number ${n}`, 'F1', 11)));
     for (const p of r.pages) expect(p.text).toBe(`Register sheet number ${p.page_number}`);
     expect(r.markdown).toContain('Register sheet number 4');
+    expect(r.running_headers).toBeUndefined();
   });
 });
 
@@ -79,6 +82,12 @@ describe('a running header carrying the chapter name', () => {
     );
     expect(r.markdown).not.toMatch(/Annual Monitoring Report/);
     expect(r.pages.map((p) => p.text.includes('Monitoring Report'))).toEqual([false, false, false, false, false]);
+    // one text per chapter name, the most frequent first
+    expect(r.running_headers).toEqual([
+      'Coventry City Council 2017/18 Annual Monitoring Report Housing',
+      'Coventry City Council 2017/18 Annual Monitoring Report Retail',
+      'Coventry City Council 2017/18 Annual Monitoring Report Employment',
+    ]);
   });
 });
 

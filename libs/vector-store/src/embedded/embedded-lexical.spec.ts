@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EMBEDDED_DB_FILE, EmbeddedVectorStore } from './embedded.adapter.js';
 import { COMMON_TERM_MIN_CHUNKS } from './embedded-search.js';
-import { PHRASE_CREDIT } from '../lexical.js';
+import { HEADER_CREDIT, PHRASE_CREDIT } from '../lexical.js';
 
 const FP = { model_id: 'test/unit-4', revision: '1', dimension: 4, normalized: true };
 const vec = (i: number): number[] => [1, i / 10, 0, 0];
@@ -234,6 +234,36 @@ describe('VectorStore (embedded): lexical fields', () => {
     } finally {
       Object.assign(PHRASE_CREDIT as { weight: number }, { weight });
     }
+    await store.close();
+  });
+
+  it("ranks the chunk of the document whose running header names the query's subject first (running-header credit)", async () => {
+    const store = new EmbeddedVectorStore({ dataDir: dir });
+    await store.ensureCollection('headers', { fingerprint: FP, hybrid: true });
+    const header = 'Coventry Local Plan - Proposed Modifications, March 2017 Sustainability Appraisal';
+    const text = 'Mitigation for waste: policies support re-use of materials.';
+    await store.upsert(
+      'headers',
+      [
+        // The same text in two documents; only the SA's running header says "sustainability appraisal".
+        { id: 'other', text, payload: {}, vector: vec(1) },
+        { id: 'sa', text, payload: { running_header: header }, vector: vec(2) },
+        { id: 'sa-none', text: 'Housing trajectory', payload: { running_header: header }, vector: vec(3) },
+        { id: 'x', text: 'Parking standards for offices.', payload: {}, vector: vec(4) },
+      ],
+      { fingerprint: FP },
+    );
+    const q = 'sustainability appraisal mitigation for waste';
+    // Without the credit the two copies tie and the first written leads.
+    const weight = HEADER_CREDIT.weight;
+    Object.assign(HEADER_CREDIT as { weight: number }, { weight: 0 });
+    try {
+      expect(await keywordIds(store, 'headers', q)).toEqual(['other', 'sa']);
+    } finally {
+      Object.assign(HEADER_CREDIT as { weight: number }, { weight });
+    }
+    // With it the SA's copy leads; a chunk whose text matches nothing is not a candidate for its header alone.
+    expect(await keywordIds(store, 'headers', q)).toEqual(['sa', 'other']);
     await store.close();
   });
 });

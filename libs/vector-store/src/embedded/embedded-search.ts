@@ -5,7 +5,7 @@ import type { DenseSearch } from './dense-index.js';
 import { chunksTable, ftsTable, pointsTable, type Collection } from './embedded-schema.js';
 import { compileFilter, ftsPhraseQuery, ftsQuery } from './sql-filter.js';
 import { stemmer } from 'stemmer';
-import { FIELD_WEIGHTS, PHRASE_CREDIT } from '../lexical.js';
+import { FIELD_WEIGHTS, HEADER_CREDIT, PHRASE_CREDIT, headerWords } from '../lexical.js';
 import { queryTerms } from '../query-terms.js';
 
 /** Prepared-statement source (the adapter's cache). */
@@ -85,7 +85,47 @@ export const keywordCandidates = (
      WHERE ${fts} MATCH ? AND ${fts}.rank MATCH ? AND ${f.sql} ORDER BY ${fts}.rank, p.rid LIMIT ?`,
     ).all(match, RANK, ...f.params, k) as { rid: number; s: number }[];
   }
-  return withPhraseCredit(stmt, fts, ftsPhraseQuery(text, leaveOut), found);
+  return withHeaderCredit(stmt, c, text, withPhraseCredit(stmt, fts, ftsPhraseQuery(text, leaveOut), found));
+};
+
+/**
+ * Adds the running-header credit (HEADER_CREDIT, lexical.ts) to scored candidates and re-sorts them: for each
+ * candidate whose payload has a `running_header`, `weight` times the summed BM25 IDF (FTS5's formula, over the
+ * collection's chunks) of the distinct query words whose Porter stem is a stem of a header word. Every chunk of a
+ * document gains the same, so the order inside a document stays the text's; a tie keeps the earlier order.
+ */
+const withHeaderCredit = (stmt: Stmt, c: Collection, text: string, found: [number, number][]): [number, number][] => {
+  const weight = HEADER_CREDIT.weight;
+  if (found.length === 0 || !(weight > 0)) return found;
+  const headers = stmt(
+    `SELECT rid, json_extract(payload, '$.running_header') AS h FROM ${pointsTable(c.cid)}
+     WHERE rid IN (SELECT value FROM json_each(?)) AND json_type(payload, '$.running_header') = 'text'`,
+  ).all(JSON.stringify(found.map(([rid]) => rid))) as { rid: number; h: string }[];
+  if (headers.length === 0) return found;
+  const stats = termStatsOf(stmt, c);
+  const words = [...new Set(queryTerms(text, 64).map((w) => stemmer(w)))];
+  const credit = new Map<string, number>();
+  const byRid = new Map<number, number>();
+  for (const { rid, h } of headers) {
+    let v = credit.get(h);
+    if (v === undefined) {
+      const stems = new Set(headerWords(h).map((w) => stemmer(w)));
+      v = weight * words.filter((w) => stems.has(w)).reduce((sum, w) => sum + idf(stats, w), 0);
+      credit.set(h, v);
+    }
+    if (v > 0) byRid.set(rid, v);
+  }
+  if (byRid.size === 0) return found;
+  return found
+    .map(([rid, score], i) => ({ rid, s: score + (byRid.get(rid) ?? 0), i }))
+    .sort((a, b) => b.s - a.s || a.i - b.i)
+    .map((r) => [r.rid, r.s]);
+};
+
+/** FTS5's BM25 IDF of a (stemmed) term over the collection's chunks: ln((N - n + 0.5) / (n + 0.5)), at least 1e-6. */
+const idf = (stats: TermStats & { dfOf: (stem: string) => number }, stem: string): number => {
+  const n = stats.dfOf(stem);
+  return Math.max(1e-6, Math.log((stats.chunks - n + 0.5) / (n + 0.5)));
 };
 
 /**
@@ -138,10 +178,8 @@ interface TermStats {
 }
 const termStats = new WeakMap<Stmt, Map<number, TermStats>>();
 
-/** The query words to leave out (see COMMON_TERM_SHARE); document frequencies cached per collection version. */
-const commonTerms = (stmt: Stmt, c: Collection, text: string): Set<string> => {
-  const words = queryTerms(text, 64);
-  if (words.length <= KEEP_RAREST) return new Set();
+/** The collection's chunk count and a (cached, per collection version) document frequency of a Porter stem. */
+const termStatsOf = (stmt: Stmt, c: Collection): TermStats & { dfOf: (stem: string) => number } => {
   let byCid = termStats.get(stmt);
   if (!byCid) termStats.set(stmt, (byCid = new Map()));
   let stats = byCid.get(c.cid);
@@ -156,10 +194,7 @@ const commonTerms = (stmt: Stmt, c: Collection, text: string): Set<string> => {
   const vocab = `vs_ftsv_${c.cid}`;
   stmt(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.${vocab} USING fts5vocab(main, ${ftsTable(c.cid)}, 'row')`).run();
   const s = stats;
-  // The index holds porter stems: `stemmer` is the same Porter (1980) algorithm; a word it stems differently
-  // simply reads as absent (df 0) and stays in the query.
-  const df = (w: string): number => {
-    const term = stemmer(w);
+  const dfOf = (term: string): number => {
     let n = s.df.get(term);
     if (n === undefined) {
       n = (stmt(`SELECT doc FROM temp.${vocab} WHERE term = ?`).pluck().get(term) as number | undefined) ?? 0;
@@ -168,6 +203,17 @@ const commonTerms = (stmt: Stmt, c: Collection, text: string): Set<string> => {
     }
     return n;
   };
+  return { ...s, dfOf };
+};
+
+/** The query words to leave out (see COMMON_TERM_SHARE); document frequencies cached per collection version. */
+const commonTerms = (stmt: Stmt, c: Collection, text: string): Set<string> => {
+  const words = queryTerms(text, 64);
+  if (words.length <= KEEP_RAREST) return new Set();
+  const s = termStatsOf(stmt, c);
+  // The index holds porter stems: `stemmer` is the same Porter (1980) algorithm; a word it stems differently
+  // simply reads as absent (df 0) and stays in the query.
+  const df = (w: string): number => s.dfOf(stemmer(w));
   const ranked = words.map((w) => ({ w, n: df(w) })).sort((a, b) => a.n - b.n);
   return new Set(
     ranked
