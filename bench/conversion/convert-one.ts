@@ -30,6 +30,13 @@ if (mode === 'text') {
   const sinceImport = process.cpuUsage(c00); // the same with loading @lectern/conversion
   const processCpu = process.cpuUsage(); // the same with Node's own start-up
   const coldWithImport = seconds(t00);
+  if (process.env['CONVERT_ONE_FIRST_ONLY'] === '1') {
+    // for profiling the first conversion (--cpu-prof): nothing after it
+    process.stdout.write(
+      `${JSON.stringify({ cold_cpu_seconds: cpuSeconds(coldUsed), cold_import_cpu_seconds: cpuSeconds(sinceImport), cold_process_cpu_seconds: cpuSeconds(processCpu) })}\n`,
+    );
+    process.exit(0);
+  }
   // untimed runs first: the service's steady state has its JIT warm (layout code in both workers)
   for (let i = 0; i < 4; i++) await conversion.convert({ path: file });
   const warm: { wall: number; cpu: number }[] = [];
