@@ -9,6 +9,9 @@
 // CPU per page (user + system, all threads) of ours warm (median of five after five) and of the first conversion
 // in a fresh process (worker start and JIT warm-up included, Node's own start-up not), against PyMuPDF's whole
 // get_text() pass; the OCR part runs ours with both tesseracts (OCR_ENGINE native and wasm).
+// PyMuPDF is measured warm (median of five passes after five, in one process, as ours) and cold (the first pass in a
+// fresh interpreter, `import fitz` included; and the same with the interpreter's own start-up).
+// Ours runs compiled (convert-one.ts bundled by esbuild, as a service runs its build; --tsx: through tsx as before).
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -17,6 +20,7 @@ import { fileURLToPath } from 'node:url';
 import { corpusFile, wordRecall } from '@lectern/testing';
 import { LINN_FILES, LINN_PAGES, linnReference, scan, type OcrRun } from './ocr-pages.js';
 import { flag } from './bench-args.js';
+import { compiledConvertOne } from './compiled.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const PY = '/usr/bin/python3';
@@ -59,6 +63,10 @@ const ocrOnly = process.argv.includes('--ocr-only');
 const withPdfminer = !process.argv.includes('--no-pdfminer');
 const engine = flag('--engine') ?? 'auto';
 const childEnv = { ...process.env, LECTERN_PDF_ENGINE: engine };
+/** How ours is started: the compiled convert-one (default), or its source through tsx (`--tsx`). */
+const convertOne = process.argv.includes('--tsx')
+  ? ['--import', 'tsx', join(here, 'convert-one.ts')]
+  : [await compiledConvertOne(join(here, 'convert-one.ts'))];
 
 const reference = linnReference();
 const recall = (text: string): number => wordRecall(text, reference);
@@ -81,15 +89,23 @@ for (const [name, file, tuned] of ocrOnly ? [] : TEXT_PDFS) {
       warm_cpu_seconds: number;
       cold_seconds: number;
       cold_cpu_seconds: number;
+      cold_import_cpu_seconds: number;
+      cold_process_cpu_seconds: number;
       peak_rss_mb: number;
       headings: number;
       tables: number;
-    }>(run(process.execPath, ['--import', 'tsx', join(here, 'convert-one.ts'), 'text', file], childEnv)),
+    }>(run(process.execPath, [...convertOne, 'text', file], childEnv)),
   );
   const fitz = [0, 1, 2].map(() =>
-    json<{ pages: number; seconds: number; cpu_seconds: number; peak_rss_mb: number }>(
-      run(PY, [join(here, 'pdf_text_reference.py'), 'pymupdf', file]),
-    ),
+    json<{
+      pages: number;
+      seconds: number;
+      cpu_seconds: number;
+      process_cpu_seconds: number;
+      warm_seconds: number;
+      warm_cpu_seconds: number;
+      peak_rss_mb: number;
+    }>(run(PY, [join(here, 'pdf_text_reference.py'), 'pymupdf', file, 'warm'])),
   );
   const miner = withPdfminer
     ? json<{ pages: number; seconds: number; cpu_seconds: number; peak_rss_mb: number }>(
@@ -100,6 +116,10 @@ for (const [name, file, tuned] of ocrOnly ? [] : TEXT_PDFS) {
   const warmCpu = median(ours.map((o) => o.warm_cpu_seconds));
   const coldCpu = median(ours.map((o) => o.cold_cpu_seconds));
   const fitzCpu = median(fitz.map((f) => f.cpu_seconds));
+  const fitzWarmCpu = median(fitz.map((f) => f.warm_cpu_seconds));
+  const fitzProcessCpu = median(fitz.map((f) => f.process_cpu_seconds));
+  const coldImportCpu = median(ours.map((o) => o.cold_import_cpu_seconds));
+  const coldProcessCpu = median(ours.map((o) => o.cold_process_cpu_seconds));
   const row = {
     document: name,
     set: tuned,
@@ -111,9 +131,25 @@ for (const [name, file, tuned] of ocrOnly ? [] : TEXT_PDFS) {
     lectern_cold_cpu_s: coldCpu,
     lectern_warm_cpu_ms_per_page: (1000 * warmCpu) / pages,
     lectern_cold_cpu_ms_per_page: (1000 * coldCpu) / pages,
+    lectern_cold_import_cpu_s: coldImportCpu,
+    lectern_cold_process_cpu_s: coldProcessCpu,
+    /** PyMuPDF cold: import fitz + open + get_text of every page, the first pass in a fresh interpreter. */
     pymupdf_cpu_ms_per_page: (1000 * fitzCpu) / pages,
-    warm_cpu_ratio: warmCpu / fitzCpu,
+    /** PyMuPDF warm: median of 5 passes after 5 in one process. */
+    pymupdf_warm_cpu_ms_per_page: (1000 * fitzWarmCpu) / pages,
+    pymupdf_process_cpu_s: fitzProcessCpu,
+    /** warm against warm */
+    warm_cpu_ratio: warmCpu / fitzWarmCpu,
+    /** warm against PyMuPDF cold (what the earlier runs called the warm ratio) */
+    warm_vs_cold_cpu_ratio: warmCpu / fitzCpu,
+    /** our first conversion (after our modules loaded) against PyMuPDF warm */
+    cold_vs_warm_cpu_ratio: coldCpu / fitzWarmCpu,
+    /** our first conversion (after our modules loaded) against PyMuPDF cold (import fitz included) */
     cold_cpu_ratio: coldCpu / fitzCpu,
+    /** loading @lectern/conversion + first conversion against import fitz + first pass: cold against cold */
+    cold_import_cpu_ratio: coldImportCpu / fitzCpu,
+    /** the same with each runtime's own start-up (Node's; the Python interpreter's) */
+    cold_process_cpu_ratio: coldProcessCpu / fitzProcessCpu,
     lectern_peak_rss_mb: Math.max(...ours.map((o) => o.peak_rss_mb)),
     lectern_headings: ours[0]?.headings,
     lectern_tables: ours[0]?.tables,
@@ -145,7 +181,7 @@ if (textOnly) {
 type OursOcr = OcrRun & { peak_rss_mb: number; ocr_engine: string; ocr_version: string };
 const oursWith = (ocrEngine: 'native' | 'wasm'): OursOcr =>
   json<OursOcr>(
-    run(process.execPath, ['--import', 'tsx', join(here, 'convert-one.ts'), 'ocr', scan('linn.png'), ...OCR_PDFS], {
+    run(process.execPath, [...convertOne, 'ocr', scan('linn.png'), ...OCR_PDFS], {
       ...childEnv,
       LECTERN_OCR_ENGINE: ocrEngine,
     }),

@@ -100,8 +100,10 @@ export const isImageBased = (
   threshold: number,
 ): boolean => {
   if (pages.length === 0) return false;
+  // a page without images counts 0 whatever its words: they are counted (a split of its whole text) only when they
+  // decide something
   const ratio = (p: (typeof pages)[number]): number =>
-    p.method === 'text_layer' && realWords(p.text) >= TEXT_PAGE_MIN_WORDS ? 0 : p.image_ratio;
+    p.image_ratio !== 0 && p.method === 'text_layer' && realWords(p.text) >= TEXT_PAGE_MIN_WORDS ? 0 : p.image_ratio;
   return pages.reduce((s, p) => s + ratio(p), 0) / pages.length > threshold;
 };
 

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { isAppError } from '@lectern/contracts';
 import { makeNumberedPdf } from '@lectern/testing';
 import { createConversionEngine, type PdfEngine } from '../index.js';
-import { INLINE_MAX_PAGES, PdfWorkerPool } from './pdf-worker-pool.js';
+import { INLINE_MAX_PAGES, PdfWorkerPool, SINGLE_LANE_MAX_PAGES } from './pdf-worker-pool.js';
 
 // The inline PDF engine (one-shot processes such as `lectern convert`): the engine on the calling thread, worker
 // threads only for a document over INLINE_MAX_PAGES pages, and the same results as the worker threads give.
@@ -13,6 +13,21 @@ const ENGINES: PdfEngine[] = existsSync(ADDON) ? ['wasm', 'native'] : ['wasm'];
 
 const short = makeNumberedPdf(3);
 const long = makeNumberedPdf(INLINE_MAX_PAGES + 8);
+
+describe('lanes: how many engines a document is spread over', () => {
+  it('one worker up to SINGLE_LANE_MAX_PAGES pages, every worker past it; the inline engine alone up to INLINE_MAX_PAGES', async () => {
+    const threaded = new PdfWorkerPool(2);
+    const inline = new PdfWorkerPool(2, { inline: true });
+    try {
+      expect(SINGLE_LANE_MAX_PAGES).toBeGreaterThan(INLINE_MAX_PAGES);
+      expect([1, SINGLE_LANE_MAX_PAGES, SINGLE_LANE_MAX_PAGES + 1].map((n) => threaded.lanes(n))).toEqual([1, 1, 2]);
+      expect([1, INLINE_MAX_PAGES, INLINE_MAX_PAGES + 1].map((n) => inline.lanes(n))).toEqual([1, 1, 2]);
+      expect(threaded.threads + inline.threads).toBe(0); // asking starts nothing
+    } finally {
+      await Promise.all([inline.close(), threaded.close()]);
+    }
+  });
+});
 
 describe.each(ENGINES)('inline PDF engine (%s)', (engine) => {
   it("extracts a short PDF on this thread, starting no worker thread, with the worker threads' result", async () => {

@@ -224,6 +224,20 @@ export function rejoinBrokenWords(layouts: PageLayout[]): void {
     p.blocks.filter((b): b is TextBlock => b.kind === 'text' && b.text.includes('\u00AD')),
   );
   if (blocks.length === 0) return;
+  // the only words the decisions below ask about (each break's parts, lower-cased, alone and joined both ways): the
+  // document's words are looked up in this small set, not all gathered into one (issue 28: a long manual's words
+  // were most of its Markdown build's CPU)
+  const asked = new Set<string>();
+  for (const b of blocks)
+    replaceSoftHyphenated(b.text, (a, z) => {
+      const [la, lz] = [a.toLowerCase(), z.toLowerCase()];
+      asked
+        .add(`${la}-${lz}`)
+        .add(la + lz)
+        .add(la)
+        .add(lz);
+      return '';
+    });
   const words = new Set<string>();
   for (const p of layouts)
     for (const b of p.blocks) {
@@ -235,8 +249,8 @@ export function rejoinBrokenWords(layouts: PageLayout[]): void {
             ? b.rows.flat().join(' ')
             : b.lines.join(' ');
       for (const w of hyphenatedWords(text.toLowerCase())) {
-        words.add(w);
-        if (w.includes('-')) for (const part of w.split('-')) words.add(part);
+        if (asked.has(w)) words.add(w);
+        if (w.includes('-')) for (const part of w.split('-')) if (asked.has(part)) words.add(part);
       }
     }
   // a word broken at a line end, as page-layout.ts joins it: the two parts around a soft hyphen

@@ -47,10 +47,14 @@ export const INLINE_MAX_PAGES = 32;
 
 /**
  * Pages a document may have to be extracted by one worker thread (more: spread over all of them). A second worker
- * opens the document again (its fonts and cross-reference table parsed twice) and, in a fresh process, starts and
- * warms up its JIT: CPU a short document cannot win back in wall time (~2 ms a page; issue 28).
+ * opens the document again (its fonts and cross-reference table parsed twice, in every conversion) and, in a fresh
+ * process, starts and warms up its JIT: CPU that only a long document wins back in wall time. Measured (issue 28,
+ * docs/benchmarks/conversion.md), the same process converting with one worker and with two, warm: 38% more CPU for
+ * two on a 99-page report, 12% on a 113-page manual, 8% on a 311-page one; in a fresh process a 14-page paper's
+ * first conversion ~0.06-0.1 CPU-s more. Past 128 pages (~0.3 s of one core at the corpus's ~2.5 ms a page in the
+ * worker) halving the extraction's wall time is taken to be worth it.
  */
-export const SINGLE_LANE_MAX_PAGES = 8;
+export const SINGLE_LANE_MAX_PAGES = 128;
 
 /** The document a call works on; bytes are sent to a worker only when it does not hold that document. */
 export interface DocRef {
@@ -283,8 +287,7 @@ export class PdfWorkerPool {
 
   /** How many engines a document of `pages` pages is spread over: 1 when the inline engine or one worker serves it. */
   lanes(pages: number): number {
-    if (pages <= SINGLE_LANE_MAX_PAGES) return 1;
-    return this.inline && pages <= INLINE_MAX_PAGES ? 1 : this.pool.size;
+    return pages <= (this.inline ? INLINE_MAX_PAGES : SINGLE_LANE_MAX_PAGES) ? 1 : this.pool.size;
   }
 
   /** The engine the workers use (starts one worker if none has started yet). */

@@ -51,6 +51,9 @@ export class ResourcePool<R> {
       const work = task(resource).finally(() => {
         settled = true;
       });
+      // observed here: when the signal has aborted by the time the race starts, raceAbort rejects without listening
+      // to `work`, and its later failure (the worker terminated under it) would be an unhandled rejection
+      work.catch(() => undefined);
       try {
         return await raceAbort(work, signal);
       } finally {
