@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 import { createRequire } from 'node:module';
+import { AppError, CommonErrorCodes } from '@lectern/contracts';
 import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import type Tesseract from 'tesseract.js';
@@ -43,7 +44,10 @@ async function chooseEngine(
 ): Promise<{ native: NativeTesseract | null; reason: string }> {
   if (engine === 'wasm') return { native: null, reason: 'OCR_ENGINE=wasm' };
   const probe = await probeNativeTesseract(lang);
-  if (engine === 'native' && !probe.native) throw new Error(`OCR_ENGINE=native, but ${probe.reason}`);
+  if (engine === 'native' && !probe.native)
+    throw new AppError(CommonErrorCodes.dependencyUnavailable, `OCR_ENGINE=native, but ${probe.reason}`, {
+      httpStatus: 503,
+    });
   return probe.native ? probe : { native: null, reason: `${probe.reason}: tesseract.js (WASM)` };
 }
 
