@@ -19,8 +19,10 @@ export interface OcrText {
  * (tesseract.js's default download crashes an offline process).
  */
 function langPath(data: OcrSettings['langData']): string {
-  const require = createRequire(import.meta.url);
-  return join(dirname(require.resolve('@tesseract.js-data/eng/package.json')), data);
+  // not named `require`: the production build turns `import.meta.url` into code that calls the module's `require`,
+  // which a local of that name would shadow (the compiled WASM OCR then failed before reading a page)
+  const resolver = createRequire(import.meta.url);
+  return join(dirname(resolver.resolve('@tesseract.js-data/eng/package.json')), data);
 }
 
 /** Which tesseract the pool's pages are read by, and why. */
