@@ -28,6 +28,8 @@ const { values } = parseArgs({
     seconds: { type: 'string', default: '60' },
     after: { type: 'string', default: '60' },
     chunks: { type: 'string', default: '100000' },
+    // chunks a seeding store_chunks call (each has the tool's 15 s deadline: smaller on a loaded box)
+    batch: { type: 'string', default: '1000' },
     label: { type: 'string', default: 'run' },
     // the tree whose compiled service runs (`node tools/build.mjs` there first): e.g. an exported copy of main
     root: { type: 'string' },
@@ -42,6 +44,7 @@ const CLIENTS = Number(values.clients);
 const SECONDS = Number(values.seconds);
 const AFTER = Number(values.after);
 const N = Number(values.chunks);
+const BATCH = Number(values.batch);
 const log = (m: string): void => console.error(`[${new Date().toISOString().slice(11, 19)}] ${m}`);
 const pct = (sorted: number[], p: number): number =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
@@ -161,7 +164,7 @@ try {
     if (r.isError) throw new Error(`store_chunks failed: ${JSON.stringify(r.content).slice(0, 300)}`);
   };
   const seedStart = performance.now();
-  if (!values.seeded) for (let i = 0; i < texts.length; i += 1000) await store(i, Math.min(texts.length, i + 1000)); // store_chunks has a 15 s deadline
+  if (!values.seeded) for (let i = 0; i < texts.length; i += BATCH) await store(i, Math.min(texts.length, i + BATCH));
   const seedSeconds = (performance.now() - seedStart) / 1000;
   log(`stored ${texts.length} chunks in ${seedSeconds.toFixed(0)} s; RSS ${status().rss.toFixed(0)} MB`);
   const afterSeed = status();
