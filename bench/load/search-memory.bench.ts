@@ -79,7 +79,7 @@ const phase = async (pool: SearchPool): Promise<{ n: number; cpuMs: number; p50:
 
 try {
   // warm both: workers started, matrices built
-  for (const s of settings) await phase(s.pool).catch((e: unknown) => Promise.reject(e));
+  for (const s of settings) await phase(s.pool);
   const rows: string[] = [];
   const load0 = loadavg();
   for (let r = 0; r < Number(values.rounds); r++)
