@@ -11,13 +11,14 @@
  *
  * Writes a Markdown row to stdout and the RSS samples to bench/load/results/memory-100k-<label>.json.
  */
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { performance } from 'node:perf_hooks';
-import { connectMcp, repoRoot, serviceArgs, spawnService } from '@lectern/testing';
+import { connectMcp, repoRoot } from '@lectern/testing';
+import type { ChildProcess } from 'node:child_process';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { loadCorpus, loadQueries } from '../embedding/corpus.js';
 
@@ -27,13 +28,23 @@ const { values } = parseArgs({
     seconds: { type: 'string', default: '60' },
     after: { type: 'string', default: '60' },
     chunks: { type: 'string', default: '100000' },
+    // chunks a seeding store_chunks call (each has the tool's 15 s deadline: smaller on a loaded box)
+    batch: { type: 'string', default: '1000' },
     label: { type: 'string', default: 'run' },
+    // the tree whose compiled service runs (`node tools/build.mjs` there first): e.g. an exported copy of main
+    root: { type: 'string' },
+    // extra node arguments for the service (e.g. --max-semi-space-size=1)
+    'node-args': { type: 'string', default: '' },
+    // reuse a seeded DATA_DIR (copied, so every run starts from the same files) / keep this run's seeded copy
+    seeded: { type: 'string' },
+    keep: { type: 'string' },
   },
 });
 const CLIENTS = Number(values.clients);
 const SECONDS = Number(values.seconds);
 const AFTER = Number(values.after);
 const N = Number(values.chunks);
+const BATCH = Number(values.batch);
 const log = (m: string): void => console.error(`[${new Date().toISOString().slice(11, 19)}] ${m}`);
 const pct = (sorted: number[], p: number): number =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
@@ -59,18 +70,61 @@ for (const name of ['EMBEDDING_MODEL', 'EMBEDDING_MODEL_DIR', 'EMBEDDING_THREADS
   if (value) env[name] = value;
 }
 
+const root = values.root ?? repoRoot();
+const compiled = (app: string): string => join(root, 'dist', 'apps', app, 'src', 'main.cjs');
+if (!existsSync(compiled('document-store-mcp')))
+  throw new Error(`no ${compiled('document-store-mcp')}: run node tools/build.mjs in ${root}`);
+// as `npm start` runs a service (tools/start-all.mjs): the production build, with the compile-cache hook
+const nodeArgs = [
+  ...values['node-args'].split(' ').filter(Boolean),
+  '--require',
+  join(root, 'tools', 'compile-cache.cjs'),
+];
 const dataDir = mkdtempSync(join(tmpdir(), 'lectern-bench-mem-'));
+if (values.seeded) cpSync(values.seeded, dataDir, { recursive: true });
 // The project exists before the service starts (`lectern project create`, as a user would make it).
-execFileSync(process.execPath, [...serviceArgs('apps/cli/src/main.ts'), 'project', 'create', 'bench'], {
-  cwd: repoRoot(),
-  env: { ...process.env, ...env, DATA_DIR: dataDir },
-  stdio: ['ignore', 'ignore', 'inherit'],
-});
-const service = await spawnService('apps/document-store-mcp/src/main.ts', 'DOCUMENT_STORE_PORT', {
-  ...env,
-  LOG_LEVEL: 'info',
-  DATA_DIR: dataDir,
-});
+else
+  execFileSync(
+    process.execPath,
+    [join(root, 'dist', 'apps', 'cli', 'programs', 'project.cjs'), 'project', 'create', 'bench'],
+    {
+      cwd: root,
+      env: { ...process.env, ...env, DATA_DIR: dataDir },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
+const service = await new Promise<{ child: ChildProcess; baseUrl: string; stop: () => Promise<void> }>(
+  (resolve, reject) => {
+    const child = spawn(process.execPath, [...nodeArgs, compiled('document-store-mcp')], {
+      cwd: root,
+      env: {
+        ...process.env,
+        ...env,
+        LOG_LEVEL: 'info',
+        DATA_DIR: dataDir,
+        DOCUMENT_STORE_PORT: '0',
+        HOST: '127.0.0.1',
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    child.once('exit', (code) => reject(new Error(`the service exited early (${code})`)));
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
+      if (!m?.[1]) return;
+      child.stdout.removeAllListeners('data');
+      child.stdout.resume();
+      const stop = async (): Promise<void> => {
+        if (child.exitCode !== null || child.signalCode !== null) return;
+        const exited = new Promise((r) => child.once('exit', r));
+        child.kill('SIGTERM');
+        await exited;
+      };
+      resolve({ child, baseUrl: m[1], stop });
+    });
+  },
+);
 const pid = service.child.pid as number;
 if (process.env['BENCH_SERVER_LOG']) service.child.stdout?.on('data', (d: Buffer) => process.stderr.write(d));
 /** MB: VmRSS = RssAnon (heaps, matrices, SQLite page caches) + RssFile (the database's memory maps, shared libs). */
@@ -110,7 +164,7 @@ try {
     if (r.isError) throw new Error(`store_chunks failed: ${JSON.stringify(r.content).slice(0, 300)}`);
   };
   const seedStart = performance.now();
-  for (let i = 0; i < texts.length; i += 1000) await store(i, Math.min(texts.length, i + 1000)); // store_chunks has a 15 s deadline
+  if (!values.seeded) for (let i = 0; i < texts.length; i += BATCH) await store(i, Math.min(texts.length, i + BATCH));
   const seedSeconds = (performance.now() - seedStart) / 1000;
   log(`stored ${texts.length} chunks in ${seedSeconds.toFixed(0)} s; RSS ${status().rss.toFixed(0)} MB`);
   const afterSeed = status();
@@ -204,5 +258,6 @@ try {
 } finally {
   clearInterval(sampler);
   await service.stop();
+  if (values.keep && !values.seeded) cpSync(dataDir, values.keep, { recursive: true });
   rmSync(dataDir, { recursive: true, force: true });
 }

@@ -160,13 +160,14 @@ describe('the compiled lectern command line', () => {
       makePdf([{ content: text }, { content: 'q 400 0 0 120 100 500 cm /Im1 Do Q', image: barsImage() }]),
     );
     for (let i = 0; i < 2; i++) {
-      const run = await lectern(['convert', '--json', scan], env);
+      // tesseract.js, not the tesseract program that OCR_ENGINE=auto picks when it is on PATH
+      const run = await lectern(['convert', '--json', scan], { ...env, OCR_ENGINE: 'wasm' });
       expect(run.stderr).toBe('');
       expect(run.code).toBe(0);
       const result = JSON.parse(run.stdout) as { pages: { method: string }[] };
       expect(result.pages.map((p) => p.method)).toEqual(['text_layer', 'ocr']);
     }
-  });
+  }, 120_000);
 
   it('runs the sources through tsx with LECTERN_CLI_BUNDLE=0', async () => {
     const run = await lectern(['convert', pdf], { ...env, LECTERN_CLI_BUNDLE: '0' });

@@ -9,6 +9,7 @@ export const CliEnvSchema = z.object({
   LOG_LEVEL: commonEnvShape.LOG_LEVEL,
   /** The PDF engine of `lectern convert` (as the converter's): native when built, else mupdf's WASM build. */
   PDF_ENGINE: commonEnvShape.PDF_ENGINE,
+  OCR_ENGINE: commonEnvShape.OCR_ENGINE,
   /** A model id or `auto` (MiniLM when its verified files are present, else potion-base-2M when present, else the bundled model). */
   EMBEDDING_MODEL: z.preprocess((v) => (v === '' ? undefined : v), z.string().default('auto')),
   /** Directory holding a model's files, looked in before `DATA_DIR/models/<model>`. */

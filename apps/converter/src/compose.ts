@@ -33,6 +33,7 @@ export const composeConverter = (
   const { enableOcr, imageRatioThreshold, maxBytes, maxPages, timeoutMs } = conversionDefaults(config);
   const conversion = platform.conversion({
     pdfEngine: config.PDF_ENGINE,
+    ocrEngine: config.OCR_ENGINE,
     defaults: { enableOcr, imageRatioThreshold },
     limits: { maxBytes, maxPages, timeoutMs, ocr: enableOcr },
     workers: { embedded: config.CONVERTER_CONCURRENCY, distributed: config.CONVERTER_CONCURRENCY },

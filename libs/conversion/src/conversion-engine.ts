@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 import type { ConversionOptions, ConversionResult } from '@lectern/contracts';
-import type { Logger } from '@lectern/runtime';
+import { ConfigError, type Logger } from '@lectern/runtime';
 import { runConversion, type ConversionInput, type ConvertDocumentOptions } from './convert-document.js';
 import { conversionError } from './errors.js';
-import type { OcrEngine } from './ocr/ocr-native.js';
+import { findOnPath, type OcrEngine } from './ocr/ocr-native.js';
 import { OcrPool, type OcrEngineInfo } from './ocr/ocr-pool.js';
 import { ocrSettings, type OcrSettings } from './ocr/ocr-settings.js';
 import { PdfWorkerPool, type PdfEngine, type PdfEngineInfo } from './pdf/pdf-worker-pool.js';
@@ -96,6 +96,13 @@ export const effectiveOptions = (
 
 export function createConversionEngine(options: ConversionEngineOptions = {}): ConversionEngine {
   const ocr = ocrSettings(options.ocrSettings); // a bad setting fails here, not on the first scanned page
+  // OCR_ENGINE=native with no program to run: the service stops at start-up naming the variable (a cheap look
+  // along PATH, no process started), not on its first scanned page; unless OCR is off here anyway
+  const ocrOn = options.limits?.ocr !== false && options.defaults?.enableOcr !== false;
+  if (options.ocrEngine === 'native' && ocrOn && !findOnPath('tesseract'))
+    throw new ConfigError([
+      'OCR_ENGINE: native needs the tesseract program on PATH (Debian: apt-get install tesseract-ocr tesseract-ocr-eng), or use auto or wasm',
+    ]);
   let pools: ConversionPools | null = null;
   let closed = false;
   const getPools = (): ConversionPools => {

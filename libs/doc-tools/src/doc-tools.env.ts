@@ -31,6 +31,7 @@ export const docToolsEnvShape = {
 export const DocToolsEnvSchema = z.object({
   ...docToolsEnvShape,
   PDF_ENGINE: commonEnvShape.PDF_ENGINE,
+  OCR_ENGINE: commonEnvShape.OCR_ENGINE,
   MCP_API_KEY: commonEnvShape.MCP_API_KEY,
 });
 export type DocToolsEnv = z.infer<typeof DocToolsEnvSchema>;
@@ -44,5 +45,6 @@ export const docToolsSettings = (env: DocToolsEnv): DocToolsSettings => ({
   markitdownApiKey: env.MARKITDOWN_API_KEY ?? env.MCP_API_KEY,
   embedding: embeddingSettings(env),
   pdfEngine: env.PDF_ENGINE,
+  ocrEngine: env.OCR_ENGINE,
   enableOcr: env.ENABLE_OCR,
 });

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 import { resolve } from 'node:path';
 import { extractionDocTools, type DocSearchMode } from '@lectern/contracts';
-import type { PdfEngine } from '@lectern/conversion';
+import type { OcrEngine, PdfEngine } from '@lectern/conversion';
 import {
   mcpTimeouts,
   serviceConversion,
@@ -32,6 +32,7 @@ export interface DocToolsSettings {
   /** The embedder of hybrid search. */
   embedding: EmbedderOptions;
   pdfEngine?: PdfEngine | undefined;
+  ocrEngine?: OcrEngine | undefined;
   enableOcr: boolean;
 }
 

@@ -30,7 +30,11 @@ export const documentStoreEnvShape = {
   ...storeEnvShape,
 };
 
-export const DocumentStoreEnvSchema = z.object({ ...documentStoreEnvShape, PDF_ENGINE: commonEnvShape.PDF_ENGINE });
+export const DocumentStoreEnvSchema = z.object({
+  ...documentStoreEnvShape,
+  PDF_ENGINE: commonEnvShape.PDF_ENGINE,
+  OCR_ENGINE: commonEnvShape.OCR_ENGINE,
+});
 export type DocumentStoreEnv = z.infer<typeof DocumentStoreEnvSchema>;
 
 /** The document store's settings from those variables. */

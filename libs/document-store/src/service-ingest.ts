@@ -36,6 +36,7 @@ export const serviceIngestDeps = (platform: Platform, s: ServiceIngestSettings) 
 type ServiceIngestEnv = Parameters<typeof storeAndEmbeddingSettings>[0] & {
   DOCUMENT_ROOTS: readonly string[];
   PDF_ENGINE: ServiceConversionSettings['pdfEngine'];
+  OCR_ENGINE: ServiceConversionSettings['ocrEngine'];
   ENABLE_OCR: boolean;
   MAX_DOCUMENT_BYTES: number;
   INGEST_TIMEOUT_S: number;
@@ -46,6 +47,7 @@ export const serviceIngestSettings = (env: ServiceIngestEnv): VectorStoreOptions
   ...storeAndEmbeddingSettings(env),
   roots: env.DOCUMENT_ROOTS,
   pdfEngine: env.PDF_ENGINE,
+  ocrEngine: env.OCR_ENGINE,
   enableOcr: env.ENABLE_OCR,
   maxDocumentBytes: env.MAX_DOCUMENT_BYTES,
   ingestTimeoutMs: env.INGEST_TIMEOUT_S * 1000,

@@ -101,7 +101,8 @@ export interface TaskStoreOptions {
   path?: string | undefined;
 }
 
-export interface ConversionServiceOptions extends Pick<ConversionEngineOptions, 'pdfEngine' | 'defaults' | 'limits'> {
+export interface ConversionServiceOptions
+  extends Pick<ConversionEngineOptions, 'pdfEngine' | 'ocrEngine' | 'defaults' | 'limits'> {
   /**
    * Conversion jobs this process runs at once, per mode. An MCP server converts in-process when embedded and
    * leaves it to converter workers when distributed ({embedded: 2, distributed: 0}); a converter works in both.
@@ -299,7 +300,13 @@ export const createPlatform = (options: PlatformOptions): Platform => {
       once('conversion', () => {
         // Cheap to create (its worker threads start on first use), so created now: its close step is then
         // registered before any app reads the shutdown steps.
-        const created = createConversionEngine({ pdfEngine: o.pdfEngine, defaults: o.defaults, limits: o.limits, log });
+        const created = createConversionEngine({
+          pdfEngine: o.pdfEngine,
+          ...(o.ocrEngine ? { ocrEngine: o.ocrEngine } : {}),
+          defaults: o.defaults,
+          limits: o.limits,
+          log,
+        });
         const engine = o.instrument ? o.instrument(created) : created;
         steps.push({ stage: 'engine', name: 'conversion pools', close: () => created.close() });
         // Finished jobs (results up to inlineMaxBytes) stay in memory for dedupe when in-process: bounded.

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 import type { ConversionSubmitter } from '@lectern/conversion-job';
-import type { PdfEngine } from '@lectern/conversion';
+import type { OcrEngine, PdfEngine } from '@lectern/conversion';
 import type { Platform } from './platform.js';
 
 /** The conversion settings a service that ingests documents reads from its variables. */
 export interface ServiceConversionSettings {
   pdfEngine?: PdfEngine | undefined;
+  ocrEngine?: OcrEngine | undefined;
   enableOcr: boolean;
   maxDocumentBytes: number;
   imageRatioThreshold?: number;
@@ -18,6 +19,7 @@ export interface ServiceConversionSettings {
 export const serviceConversion = (platform: Platform, s: ServiceConversionSettings): ConversionSubmitter =>
   platform.conversion({
     pdfEngine: s.pdfEngine,
+    ocrEngine: s.ocrEngine,
     defaults: {
       enableOcr: s.enableOcr,
       ...(s.imageRatioThreshold !== undefined ? { imageRatioThreshold: s.imageRatioThreshold } : {}),

@@ -21,7 +21,11 @@ export const policyKbEnvShape = {
   ...storeEnvShape,
 };
 
-export const PolicyKbEnvSchema = z.object({ ...policyKbEnvShape, PDF_ENGINE: commonEnvShape.PDF_ENGINE });
+export const PolicyKbEnvSchema = z.object({
+  ...policyKbEnvShape,
+  PDF_ENGINE: commonEnvShape.PDF_ENGINE,
+  OCR_ENGINE: commonEnvShape.OCR_ENGINE,
+});
 export type PolicyKbEnv = z.infer<typeof PolicyKbEnvSchema>;
 
 /** The policy KB's settings from those variables. */

@@ -56,4 +56,13 @@ describe('commonEnvShape', () => {
   it('rejects an unknown PDF_ENGINE, naming the variable', () => {
     expect(() => parseEnv(schema, { PDF_ENGINE: 'pdfium' })).toThrow(/PDF_ENGINE/);
   });
+
+  it('defaults OCR_ENGINE to auto, accepts native or wasm, and rejects anything else naming the variable', () => {
+    expect(parseEnv(schema, {}).OCR_ENGINE).toBe('auto');
+    expect(parseEnv(schema, { OCR_ENGINE: '' }).OCR_ENGINE).toBe('auto');
+    expect(parseEnv(schema, { OCR_ENGINE: 'native' }).OCR_ENGINE).toBe('native');
+    expect(parseEnv(schema, { OCR_ENGINE: 'wasm' }).OCR_ENGINE).toBe('wasm');
+    expect(() => parseEnv(schema, { OCR_ENGINE: 'tesseract' })).toThrow(ConfigError);
+    expect(() => parseEnv(schema, { OCR_ENGINE: 'tesseract' })).toThrow(/OCR_ENGINE/);
+  });
 });

@@ -101,6 +101,11 @@ export const commonEnvShape = {
   LECTERN_ALLOW_NO_AUTH: envBool(false),
   /** Which mupdf reads PDFs: the native addon over Debian's libmupdf when built (`auto`), or the WASM build. */
   PDF_ENGINE: envEnum(['auto', 'native', 'wasm'] as const, 'auto'),
+  /**
+   * Which tesseract reads OCR pages: Debian's `tesseract` program when it is on PATH with the eng data (`auto`), else
+   * tesseract.js (WASM, in worker threads); `native` (a service then refuses to start without the program) or `wasm`.
+   */
+  OCR_ENGINE: envEnum(['auto', 'native', 'wasm'] as const, 'auto'),
 };
 
 /**

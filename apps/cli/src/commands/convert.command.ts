@@ -53,7 +53,11 @@ export const registerConvertCommand = (program: Command, context: () => CliConte
     .option('--no-ocr', 'do not OCR pages without a text layer')
     .action(async (file: string, opts: { output?: string; json?: boolean; ocr: boolean }) => {
       const ctx = context();
-      const engine = createConversionEngine({ inlinePdf: true, pdfEngine: ctx.config.PDF_ENGINE });
+      const engine = createConversionEngine({
+        inlinePdf: true,
+        pdfEngine: ctx.config.PDF_ENGINE,
+        ocrEngine: ctx.config.OCR_ENGINE,
+      });
       const progress = pageProgress(ctx, basename(file));
       try {
         const result = await engine.convert(

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync, chmodSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as mupdf from 'mupdf';
+import { pino } from 'pino';
 import { makePdf, pdfString, wordRecall } from '@lectern/testing';
 import { createConversionEngine, type ConversionEngine } from '../index.js';
 import {
@@ -11,6 +12,7 @@ import {
   NATIVE_OCR_MAX_PIXELS,
   parsePam,
   probeNativeTesseract,
+  OcrEngineError,
   recognizeNative,
   textFromTsv,
 } from './ocr-native.js';
@@ -137,17 +139,28 @@ describe('native tesseract: reading', () => {
       const aborted = recognizeNative(bin, pam, { ...read, signal: ac.signal });
       ac.abort();
       await expect(aborted).rejects.toThrow(/aborted/);
-      await expect(recognizeNative(bin, pam, { ...read, timeoutMs: 1 })).rejects.toThrow(/longer than 1 ms/);
+      await expect(recognizeNative(bin, pam, { ...read, timeoutMs: 1 })).rejects.toMatchObject({
+        reason: 'timeout',
+        detail: 'killed after 1 ms',
+      });
       const side = Math.ceil(Math.sqrt(NATIVE_OCR_MAX_PIXELS)) + 1;
       const header = new TextEncoder().encode(
         `P7\nWIDTH ${side}\nHEIGHT ${side}\nDEPTH 1\nMAXVAL 255\nTUPLTYPE GRAYSCALE\nENDHDR\n`,
       );
       const huge = new Uint8Array(header.length + side * side);
       huge.set(header);
-      await expect(recognizeNative(bin, huge, read)).rejects.toThrow(/too large/);
+      await expect(recognizeNative(bin, huge, read)).rejects.toMatchObject({ reason: 'image_too_large' });
     },
     OCR_TIMEOUT,
   );
+
+  it('fails with a fixed reason; what the program printed is kept for the log only', async () => {
+    // the real program asked for a language it has no data for: it prints its own error and exits 1
+    const failed = await recognizeNative(bin, pagePam(), { ...read, lang: 'xyz' }).catch((e: unknown) => e);
+    expect(failed).toBeInstanceOf(OcrEngineError);
+    expect(failed).toMatchObject({ reason: 'engine_failed', message: 'the OCR engine failed on the page' });
+    expect((failed as OcrEngineError).detail).toMatch(/^exit code 1: .*xyz/);
+  });
 });
 
 describe('OCR_ENGINE in a conversion', () => {
@@ -185,11 +198,53 @@ describe('OCR_ENGINE in a conversion', () => {
         engine: 'wasm',
         reason: 'no tesseract program on PATH: tesseract.js (WASM)',
       });
-      await expect(make('native').ocrEngineInUse()).rejects.toThrow(
-        /OCR_ENGINE=native, but no tesseract program on PATH/,
-      );
+      expect(() => make('native')).toThrow(/OCR_ENGINE: native needs the tesseract program on PATH/);
     } finally {
       process.env['PATH'] = path;
     }
   });
+});
+
+describe('a native read that fails, in a conversion', () => {
+  it(
+    'fails the document with a short typed reason; what the program printed goes to the log',
+    async () => {
+      // a tesseract that answers the probe (version, eng data) and fails every read printing an internal path
+      const dir = mkdtempSync(join(tmpdir(), 'ocr-failing-'));
+      const script = [
+        '#!/bin/sh',
+        'case "$1" in',
+        '  --version) echo "tesseract 5.3.0" ;;',
+        '  --list-langs) echo "List of available languages (1):"; echo eng ;;',
+        '  *) cat >/dev/null; echo "Error in pixReadStream: /srv/secret/leptonica.c line 42" >&2; exit 3 ;;',
+        'esac',
+      ].join('\n');
+      writeFileSync(join(dir, 'tesseract'), `${script}\n`);
+      chmodSync(join(dir, 'tesseract'), 0o755);
+      const lines: string[] = [];
+      const log = pino({ level: 'warn' }, { write: (l: string) => lines.push(l) });
+      const path = process.env['PATH'];
+      process.env['PATH'] = `${dir}:${path ?? ''}`;
+      const engine = createConversionEngine({ pdfWorkers: 1, ocrWorkers: 1, ocrEngine: 'native', log });
+      try {
+        expect(await engine.ocrEngineInUse()).toMatchObject({ engine: 'native', version: 'tesseract 5.3.0' });
+        const failed = await engine.convert({ bytes: scanPdf(), filename: 'scan.pdf' }).catch((e: unknown) => e);
+        expect(failed).toMatchObject({
+          code: 'extraction_failed',
+          message: "page 1 could not be OCR'd: the OCR engine failed on the page",
+        });
+        expect(JSON.stringify(failed)).not.toMatch(/secret|leptonica|exit code/);
+        const logged = lines
+          .map((l) => JSON.parse(l) as Record<string, unknown>)
+          .find((l) => l['msg'] === 'OCR engine failed');
+        expect(logged).toMatchObject({ page: 1, reason: 'engine_failed' });
+        expect(logged?.['detail']).toMatch(/exit code 3: Error in pixReadStream: \/srv\/secret/);
+      } finally {
+        process.env['PATH'] = path;
+        await engine.close();
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+    OCR_TIMEOUT,
+  );
 });

@@ -6,8 +6,8 @@ import type { OcrText } from './ocr-pool.js';
 /**
  * Which tesseract reads the pages: `native` Debian's `tesseract` program (tesseract-ocr 5.x, its own eng data),
  * `wasm` tesseract.js in worker threads (npm `@tesseract.js-data/eng`), `auto` (default) native when a `tesseract`
- * with the eng language is on PATH, else WASM. Chosen by the conversion engine's `ocrEngine` option (no environment
- * variable sets it yet: the services and the command line use `auto`).
+ * with the eng language is on PATH, else WASM. Chosen by the conversion engine's `ocrEngine` option, which the
+ * services and the command line read from `OCR_ENGINE` (libs/runtime/src/env.ts).
  */
 export const OCR_ENGINES = ['auto', 'native', 'wasm'] as const;
 export type OcrEngine = (typeof OCR_ENGINES)[number];
@@ -19,6 +19,31 @@ export const NATIVE_OCR_MAX_PIXELS = 80_000_000;
 /** tesseract's TSV for a full page is ~100 KB; more than this is not a page of text. */
 const MAX_STDOUT = 32 * 1024 * 1024;
 const MAX_STDERR = 64 * 1024;
+
+/** Why a native read failed, as a client may be told it (the program's own output goes to the log only). */
+export type OcrFailure = 'timeout' | 'image_too_large' | 'output_too_large' | 'engine_failed' | 'aborted';
+
+const FAILURE_TEXT: Record<OcrFailure, string> = {
+  timeout: 'the OCR engine took too long on the page',
+  image_too_large: 'the page image is too large to OCR',
+  output_too_large: 'the OCR engine returned too much output',
+  engine_failed: 'the OCR engine failed on the page',
+  aborted: 'OCR was aborted',
+};
+
+/**
+ * A native read that failed: `reason` is one of a few fixed causes and the message a fixed sentence for it; `detail`
+ * (tesseract's stderr line, an exit code, a spawn error) is for the log, never for a client or a page warning.
+ */
+export class OcrEngineError extends Error {
+  constructor(
+    readonly reason: OcrFailure,
+    readonly detail: string,
+  ) {
+    super(FAILURE_TEXT[reason]);
+    this.name = 'OcrEngineError';
+  }
+}
 
 export interface NativeTesseract {
   /** Absolute path of the program. */
@@ -71,10 +96,10 @@ export async function probeNativeTesseract(
   try {
     const version = (await run(bin, ['--version'])).split('\n').find((l) => /tesseract/i.test(l)) ?? 'tesseract';
     const langs = (await run(bin, ['--list-langs'])).split(/\s+/);
-    if (!langs.includes(lang)) return { native: null, reason: `${bin} has no "${lang}" language data` };
+    if (!langs.includes(lang)) return { native: null, reason: `the tesseract on PATH has no "${lang}" language data` };
     return { native: { bin, version: version.trim() }, reason: 'tesseract on PATH' };
-  } catch (e) {
-    return { native: null, reason: `${bin} did not run: ${(e as Error).message.split('\n')[0] ?? ''}` };
+  } catch {
+    return { native: null, reason: 'the tesseract on PATH did not run' };
   }
 }
 
@@ -189,7 +214,7 @@ export interface NativeReadOptions {
 export async function recognizeNative(bin: string, image: Uint8Array, o: NativeReadOptions): Promise<OcrText> {
   const pam = parsePam(image);
   if (pam.width * pam.height > NATIVE_OCR_MAX_PIXELS)
-    throw new Error(`OCR image of ${pam.width}x${pam.height} pixels is too large`);
+    throw new OcrEngineError('image_too_large', `${pam.width}x${pam.height} pixels`);
   const { spawn } = await childProcess();
   const args = [
     'stdin',
@@ -213,34 +238,32 @@ export async function recognizeNative(bin: string, image: Uint8Array, o: NativeR
     const out: Buffer[] = [];
     let outBytes = 0;
     let err = '';
-    let failure: Error | null = null;
-    const kill = (why: Error): void => {
+    let failure: OcrEngineError | null = null;
+    const kill = (why: OcrEngineError): void => {
       failure ??= why;
       child.kill('SIGKILL');
     };
-    const timer = setTimeout(
-      () => kill(new Error(`native OCR took longer than ${o.timeoutMs ?? NATIVE_OCR_TIMEOUT_MS} ms`)),
-      o.timeoutMs ?? NATIVE_OCR_TIMEOUT_MS,
-    );
-    const onAbort = (): void => kill(new Error('native OCR aborted'));
+    const limit = o.timeoutMs ?? NATIVE_OCR_TIMEOUT_MS;
+    const timer = setTimeout(() => kill(new OcrEngineError('timeout', `killed after ${limit} ms`)), limit);
+    const onAbort = (): void => kill(new OcrEngineError('aborted', 'aborted'));
     o.signal?.addEventListener('abort', onAbort, { once: true });
     child.stdout.on('data', (b: Buffer) => {
       outBytes += b.length;
-      if (outBytes > MAX_STDOUT) kill(new Error('native OCR output too large'));
+      if (outBytes > MAX_STDOUT) kill(new OcrEngineError('output_too_large', `over ${MAX_STDOUT} bytes`));
       else out.push(b);
     });
     child.stderr.on('data', (b: Buffer) => {
       if (err.length < MAX_STDERR) err += b.toString('utf8');
     });
     child.stdin.on('error', () => undefined); // a process that exits early closes its stdin: its exit code tells
-    child.on('error', (e) => kill(e));
+    child.on('error', (e) => kill(new OcrEngineError('engine_failed', e.message)));
     child.on('close', (code) => {
       clearTimeout(timer);
       o.signal?.removeEventListener('abort', onAbort);
       if (failure) return reject(failure);
       if (code !== 0) {
-        const why = err.split('\n').find((l) => /error|fail|can't|cannot/i.test(l)) ?? `exit code ${code}`;
-        return reject(new Error(`native tesseract failed: ${why.slice(0, 200)}`));
+        const why = err.split('\n').find((l) => /error|fail|can't|cannot/i.test(l)) ?? '';
+        return reject(new OcrEngineError('engine_failed', `exit code ${code}${why ? `: ${why.slice(0, 200)}` : ''}`));
       }
       resolve(textFromTsv(Buffer.concat(out).toString('utf8')));
     });

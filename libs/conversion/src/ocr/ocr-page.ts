@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 import { conversionError } from '../errors.js';
+import { OcrEngineError } from './ocr-native.js';
 import type { DocRef, PageOrientation } from '../pdf/pdf-worker-pool.js';
 import type { FormatContext } from '../types.js';
 import { OCR_THRESHOLDS } from './ocr-settings.js';
@@ -35,6 +36,18 @@ const score = (r: { text: string; confidence: number }): number => r.confidence 
  * tesseract.js's own `rotateAuto` costs a layout pass per read.
  */
 export async function ocrPage(ctx: FormatContext, doc: DocRef, page: number, dpi: number): Promise<OcrPageResult> {
+  try {
+    return await readPage(ctx, doc, page, dpi);
+  } catch (e) {
+    if (!(e instanceof OcrEngineError)) throw e;
+    ctx.signal.throwIfAborted();
+    // the engine's own words (tesseract's stderr, an exit code) go to the log; the client gets the fixed reason
+    ctx.log?.warn({ file: ctx.filename, page, reason: e.reason, detail: e.detail }, 'OCR engine failed');
+    throw conversionError('extraction_failed', `page ${page} could not be OCR'd: ${e.message}`, e);
+  }
+}
+
+async function readPage(ctx: FormatContext, doc: DocRef, page: number, dpi: number): Promise<OcrPageResult> {
   const { pools, signal } = ctx;
   let o: PageOrientation = { axis: 'unknown', rotation: 0, confident: false, lines: 0, up: 0, down: 0, skew: 0 };
   try {

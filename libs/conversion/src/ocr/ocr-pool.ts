@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 import { createRequire } from 'node:module';
+import { AppError, CommonErrorCodes } from '@lectern/contracts';
 import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import type Tesseract from 'tesseract.js';
@@ -18,8 +19,10 @@ export interface OcrText {
  * (tesseract.js's default download crashes an offline process).
  */
 function langPath(data: OcrSettings['langData']): string {
-  const require = createRequire(import.meta.url);
-  return join(dirname(require.resolve('@tesseract.js-data/eng/package.json')), data);
+  // not named `require`: the production build turns `import.meta.url` into code that calls the module's `require`,
+  // which a local of that name would shadow (the compiled WASM OCR then failed before reading a page)
+  const resolver = createRequire(import.meta.url);
+  return join(dirname(resolver.resolve('@tesseract.js-data/eng/package.json')), data);
 }
 
 /** Which tesseract the pool's pages are read by, and why. */
@@ -43,7 +46,10 @@ async function chooseEngine(
 ): Promise<{ native: NativeTesseract | null; reason: string }> {
   if (engine === 'wasm') return { native: null, reason: 'OCR_ENGINE=wasm' };
   const probe = await probeNativeTesseract(lang);
-  if (engine === 'native' && !probe.native) throw new Error(`OCR_ENGINE=native, but ${probe.reason}`);
+  if (engine === 'native' && !probe.native)
+    throw new AppError(CommonErrorCodes.dependencyUnavailable, `OCR_ENGINE=native, but ${probe.reason}`, {
+      httpStatus: 503,
+    });
   return probe.native ? probe : { native: null, reason: `${probe.reason}: tesseract.js (WASM)` };
 }
 

@@ -16,6 +16,8 @@ export interface SearchWorkerData {
   slots: number;
   /** SQLite page cache per worker connection, KiB. */
   cacheKib: number;
+  /** The worker connection's memory map of the file, bytes (0: reads through its page cache). */
+  mmapBytes: number;
   /** Idle time after which the worker hands its connection's spare cache memory back (SQLite shrink_memory). */
   idleTrimMs: number;
   /** Honour `stall` requests (tests only: hold the thread to kill it mid-query or fill the queue). */

@@ -6,7 +6,7 @@ import { appErrorCode } from '@lectern/testing';
 import { runVectorStoreContract } from '../vector-store.contract.js';
 import type { Point } from '../vector-store.port.js';
 import { EMBEDDED_DB_FILE, EmbeddedVectorStore } from './embedded.adapter.js';
-import { SearchPool, defaultSearchThreads } from './search-pool.js';
+import { SEARCH_YOUNG_GENERATION_MB, SearchPool, defaultSearchThreads } from './search-pool.js';
 
 describe('VectorStore (embedded) with searches in worker threads (SEARCH_THREADS=2)', () => {
   let dir = '';
@@ -244,6 +244,11 @@ describe('SearchPool: one shared matrix per collection version for all its worke
     await agree();
     expect(pool.workers).toHaveLength(2);
     expect(pool.matricesBuilt).toBe(1);
+    // their memory is bounded (load.md, "Memory"): a small young generation each; reads without a memory map
+    expect(pool.workers.map((w) => w.resourceLimits?.maxYoungGenerationSizeMb)).toEqual([
+      SEARCH_YOUNG_GENERATION_MB,
+      SEARCH_YOUNG_GENERATION_MB,
+    ]);
     const moved = makePoints(40).map((p, i) => ({ ...p, vector: p.vector.map((x) => x * (i % 2 ? -1 : 0.5)) }));
     for (let round = 0; round < 4; round++) {
       // replace 10 vectors of the shared matrix, add 5 new points, delete 3 of the shared ones

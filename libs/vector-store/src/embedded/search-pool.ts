@@ -24,6 +24,19 @@ export const SEARCH_QUEUE_DEFAULT = 256;
 
 /** Each worker connection's SQLite page cache by default (KiB): reads go through the shared memory map. */
 export const SEARCH_CACHE_KIB = 8192;
+/**
+ * Each worker connection's memory map of the database (bytes) by default: none. The pages a search touched through a
+ * map stay resident and count in the service's RSS (30-90 MB of `RssFile` under load at 100k chunks); without one they
+ * are read into the bounded page cache above and the kernel's file cache, which is not the service's memory
+ * (docs/benchmarks/load.md, "Memory", round 2: peak 470 -> 406 MB alone, with the young generation below 354 MB).
+ */
+export const SEARCH_MMAP_BYTES = 0;
+/**
+ * Each worker's V8 young generation (MiB; Worker `resourceLimits.maxYoungGenerationSizeMb`). V8's default lets it grow
+ * to 48 MiB per thread under load (three semi-spaces of 16); a search's garbage is small and short-lived, so a small
+ * one costs more frequent, cheaper scavenges and no measurable CPU (same bench). 0: V8's default.
+ */
+export const SEARCH_YOUNG_GENERATION_MB = 8;
 /** A worker idle this long hands its connection's spare cache memory back. */
 export const SEARCH_IDLE_TRIM_MS = 30_000;
 /**
@@ -45,6 +58,10 @@ export interface SearchPoolOptions {
   log?: Logger;
   /** Each worker connection's SQLite page cache, KiB (default SEARCH_CACHE_KIB). */
   cacheKib?: number;
+  /** Each worker connection's memory map, bytes (default SEARCH_MMAP_BYTES: none). */
+  mmapBytes?: number;
+  /** Each worker's V8 young generation, MiB (default SEARCH_YOUNG_GENERATION_MB; 0: V8's default). */
+  youngGenerationMb?: number;
   /** Idle time before a worker releases its spare cache memory (default SEARCH_IDLE_TRIM_MS). */
   idleTrimMs?: number;
   /** Idle time before a worker is stopped (default SEARCH_IDLE_RELEASE_MS). */
@@ -192,10 +209,15 @@ export class SearchPool {
       slot,
       slots: this.opts.threads,
       cacheKib: this.opts.cacheKib ?? SEARCH_CACHE_KIB,
+      mmapBytes: this.opts.mmapBytes ?? SEARCH_MMAP_BYTES,
       idleTrimMs: this.opts.idleTrimMs ?? SEARCH_IDLE_TRIM_MS,
       testHooks: this.opts.testHooks === true,
     };
-    const worker = tsWorker(new URL('./search.worker.ts', import.meta.url), { workerData });
+    const young = this.opts.youngGenerationMb ?? SEARCH_YOUNG_GENERATION_MB;
+    const worker = tsWorker(new URL('./search.worker.ts', import.meta.url), {
+      workerData,
+      ...(young > 0 ? { resourceLimits: { maxYoungGenerationSizeMb: young } } : {}),
+    });
     worker.unref();
     const lane: Lane = { worker, slot, pending: new Map(), gone: false };
     this.lanes.push(lane);

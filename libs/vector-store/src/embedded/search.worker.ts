@@ -22,7 +22,7 @@ if (!port) throw new Error('search.worker.ts runs as a worker thread');
 
 const db = new Database(data.file, { readonly: true, fileMustExist: true });
 db.pragma('busy_timeout = 10000');
-db.pragma('mmap_size = 1073741824');
+db.pragma(`mmap_size = ${data.mmapBytes}`);
 db.pragma(`cache_size = -${data.cacheKib}`);
 
 const waiting = new Map<number, ((h: SharedMatrixHandle | 'build' | null) => void)[]>();
