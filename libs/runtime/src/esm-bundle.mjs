@@ -76,7 +76,12 @@ export function repositorySourcesPlugin({ relocatable, treeShake = true } = {}) 
   /** @param {string} path */
   const urlOf = (path) => {
     if (!relocatable) return JSON.stringify(pathToFileURL(path).href);
-    const base = relocatable.format === 'esm' ? 'import.meta.url' : 'require("node:url").pathToFileURL(__filename)';
+    // CommonJS: reach node:url through `process.getBuiltinModule` (Node >= 20.16), not the module's `require`, which
+    // any local variable named `require` in the rewritten module would shadow
+    const base =
+      relocatable.format === 'esm'
+        ? 'import.meta.url'
+        : 'globalThis.process.getBuiltinModule("node:url").pathToFileURL(__filename)';
     return `new URL(${JSON.stringify(posix(relative(relocatable.outDir, path)))}, ${base}).href`;
   };
   return {
