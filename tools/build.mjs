@@ -32,8 +32,8 @@ const BANNER = 'globalThis[Symbol.for("lectern.compiled")] = true;';
  * imports (`import { Redis } from 'ioredis'`) to property reads on the required object (`import_ioredis.Redis`) at
  * each use, so the package loads when distributed mode first constructs one of its classes.
  */
-const LAZY_PACKAGES = ['bullmq', 'ioredis', '@qdrant/js-client-rest'];
-const LAZY_HELPER =
+export const LAZY_PACKAGES = ['bullmq', 'ioredis', '@qdrant/js-client-rest'];
+export const LAZY_HELPER =
   'var __lecternLazy = (load) => { let m; const get = () => (m ??= load()); return new Proxy({}, {' +
   ' get: (_, k) => get()[k], has: (_, k) => k in get(), ownKeys: () => Reflect.ownKeys(get()),' +
   ' getOwnPropertyDescriptor: (_, k) => { const d = Reflect.getOwnPropertyDescriptor(get(), k);' +
@@ -52,7 +52,11 @@ const lazyRequires = (/** @type {string} */ file) => {
 
 const posix = (/** @type {string} */ path) => path.split(sep).join('/');
 
-/** The worker entries the services start (test-only workers, `test-model/` and `*-echo.worker.ts`, are left out). */
+/**
+ * The worker entries the services start (test-only workers, `test-model/` and `*-echo.worker.ts`, are left out).
+ * @param {string} [dir]
+ * @returns {string[]}
+ */
 export const workerEntries = (dir = join(ROOT, 'libs')) =>
   readdirSync(dir, { withFileTypes: true }).flatMap((d) => {
     const path = join(dir, d.name);

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
+import { testModelEnv } from '@lectern/testing';
 import { startDocumentStore, type RunningDocumentStore } from './document-store.testkit.js';
 
 type Json = Record<string, unknown>;
@@ -6,7 +7,7 @@ type Json = Record<string, unknown>;
 describe('spec 002 collection tools through a real MCP client (legacy SSE, as spec 002 connects)', () => {
   let ds: RunningDocumentStore;
   beforeAll(async () => {
-    ds = await startDocumentStore({}, 'sse');
+    ds = await startDocumentStore(testModelEnv(), 'sse');
   });
   afterAll(async () => {
     await ds.stop();

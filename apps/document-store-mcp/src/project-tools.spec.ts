@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 import { createProject, CLIENT_CHUNKING, readProjectRecord } from '@lectern/document-store';
-import { fixtureFile, makeTextPdf } from '@lectern/testing';
+import { fixtureFile, makeTextPdf, testModelEnv } from '@lectern/testing';
 import { startDocumentStore, type RunningDocumentStore } from './document-store.testkit.js';
 
 type Json = Record<string, unknown>;
@@ -82,7 +82,7 @@ const REPORT = fixtureFile(
 describe('spec 004 project tools through a real MCP client', () => {
   let ds: RunningDocumentStore;
   beforeAll(async () => {
-    ds = await startDocumentStore({ RETRIEVAL_MAX_CHARS: '400' });
+    ds = await startDocumentStore({ ...testModelEnv(), RETRIEVAL_MAX_CHARS: '400' });
     await createProject(ds.deps, { project: 'papers', chunking: CLIENT_CHUNKING });
     await createProject(ds.deps, { project: 'planning', chunking: CLIENT_CHUNKING });
     // A project declared with another model than this server writes with (FR-005).
@@ -291,7 +291,7 @@ describe('spec 004 tools with the vector database unreachable', () => {
   let ds: RunningDocumentStore;
   beforeAll(async () => {
     // Qdrant configured on a loopback port nothing listens on: every store call fails to connect.
-    ds = await startDocumentStore({ QDRANT_URL: 'http://127.0.0.1:9' });
+    ds = await startDocumentStore({ ...testModelEnv(), QDRANT_URL: 'http://127.0.0.1:9' });
   });
   afterAll(async () => {
     await ds.stop();
@@ -315,7 +315,7 @@ describe('spec 004 tools with the vector database unreachable', () => {
 describe('spec 004 FR-013 audit log for each ingest operation (store_chunks through a real MCP client)', () => {
   let ds: RunningDocumentStore;
   beforeAll(async () => {
-    ds = await startDocumentStore();
+    ds = await startDocumentStore(testModelEnv());
   }, 120_000);
   afterAll(async () => {
     await ds.stop();

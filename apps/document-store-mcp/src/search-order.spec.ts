@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 import type { Hit } from '@lectern/vector-store';
+import { testModelEnv } from '@lectern/testing';
 import { startDocumentStore, type RunningDocumentStore } from './document-store.testkit.js';
 
 /*
@@ -28,7 +29,7 @@ let fused: Hit[];
 const descending = (xs: number[]): void => expect(xs).toEqual([...xs].sort((a, b) => b - a));
 
 beforeAll(async () => {
-  ds = await startDocumentStore();
+  ds = await startDocumentStore(testModelEnv());
   const stored = await ds.call('store_document_chunks', {
     collection: PROJECT,
     chunks: PARAGRAPHS.map((text, i) => ({ text, source_filename: 'papers/cycle.txt', chunk_index: i })),

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 import { checkPolicyConsistency, createPolicyRevision } from '@lectern/policy-kb';
-import { fixtureFile, makePolicyPdf, makeTextPdf } from '@lectern/testing';
+import { fixtureFile, makePolicyPdf, makeTextPdf, testModelEnv } from '@lectern/testing';
 import { startPolicyKb, type RunningPolicyKb } from './policy-kb.testkit.js';
 
 /*
@@ -34,7 +34,7 @@ const chunkDates = async (revisionId: string): Promise<unknown[]> => {
 };
 
 beforeAll(async () => {
-  kb = await startPolicyKb({}, 'streamable-http');
+  kb = await startPolicyKb(testModelEnv(), 'streamable-http');
   await kb.deps.registry.createPolicy({ source: 'NPPF', title: 'NPPF', category: 'national_policy' });
   // Both revisions registered (processing) before either is ingested, as two quick uploads do.
   await createPolicyRevision(kb.deps, {

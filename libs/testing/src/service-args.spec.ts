@@ -2,6 +2,7 @@
 import { mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { repoRoot } from './paths.js';
 import { serviceArgs } from './service-args.js';
 
 describe('serviceArgs (how a test starts a service process)', () => {
@@ -18,15 +19,15 @@ describe('serviceArgs (how a test starts a service process)', () => {
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
   const build = (builtMs: number, inputs = [source]): string => {
-    const bundle = join(dir, 'converter.mjs');
+    const bundle = join(dir, 'converter.cjs');
     writeFileSync(bundle, '');
     writeFileSync(`${bundle}.json`, JSON.stringify({ builtMs, inputs }));
     return bundle;
   };
 
-  it('runs the bundle when it was built after every one of its sources', () => {
+  it('runs the bundle, with the V8 code cache preloaded, when it was built after every one of its sources', () => {
     const bundle = build(Date.now() + 1000);
-    expect(serviceArgs(entry, dir)).toEqual([bundle]);
+    expect(serviceArgs(entry, dir)).toEqual(['--require', join(repoRoot(), 'tools', 'compile-cache.cjs'), bundle]);
   });
 
   it('runs the TypeScript through tsx when a source changed after the build, or is gone', () => {
@@ -40,7 +41,7 @@ describe('serviceArgs (how a test starts a service process)', () => {
 
   it('runs through tsx without a bundle or its record, and for an entry that is not an app', () => {
     expect(serviceArgs(entry, dir)).toEqual(tsx);
-    writeFileSync(join(dir, 'converter.mjs'), '');
+    writeFileSync(join(dir, 'converter.cjs'), '');
     expect(serviceArgs(entry, dir)).toEqual(tsx);
     build(Date.now() + 1000);
     expect(serviceArgs('libs/vector-store/src/embedded/crash-writer.fixture.ts', dir)).toEqual([

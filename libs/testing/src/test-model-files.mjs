@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 // A tiny generated Model2Vec embedding model for the plain-tier tests that need "some embedder" but do not test
-// semantic similarity (ingest, kill/recovery, cancellation, disk-full, distributed mode...). Without
+// semantic similarity (ingest, kill/recovery, cancellation, disk-full, distributed mode...), and for the tests of our
+// ranking and fusion whose texts share words with the query (search-order, collection-tools...). Without
 // ../shared/models those tests would run the bundled USE-lite (TF.js WASM): ~2.3 CPU-s to load in every process
 // that embeds and ~30 ms of CPU per short text. This model loads in milliseconds and embeds in microseconds.
 //
