@@ -5,6 +5,7 @@ import {
   FRESH_VARIANTS_A,
   FRESH_VARIANTS_B,
   freshVariant7Docs,
+  freshVariant8Docs,
   receiptDocs,
   unseenLayoutDocs,
   type ContractVariant,
@@ -96,6 +97,13 @@ export const generatedDocuments = (): BenchDocument[] => {
       ...d,
       source: 'fresh' as const,
       set: 'fresh variant 7',
+    })),
+    // fresh variant 8: a blind held-out set, written by someone who had not read the extractor and committed before
+    // its first run (bench/extraction/results/extraction-fresh8-first-run.md)
+    ...of(freshVariant8Docs(), 'report').map((d) => ({
+      ...d,
+      source: 'fresh' as const,
+      set: 'fresh variant 8',
     })),
   ];
 };

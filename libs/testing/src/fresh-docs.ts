@@ -719,3 +719,330 @@ export const freshVariant7Docs = (): BusinessDoc[] => {
   ];
   return docs.map((doc) => ({ ...doc, name: `fresh-7-${doc.kind}-${doc.layout.replace(/\s+/g, '-')}.pdf` }));
 };
+
+/**
+ * Fresh variant 8 (issue 26, a blind held-out set): written by someone who had not read the offline extractor, and
+ * committed before its first run. Other layouts and wordings again: an Australian tax invoice (numbers in a
+ * right-hand column, totals as the last rows of the item table), a hotel guest folio, a mutual NDA in numbered
+ * prose clauses, a SaaS order form (provider and customer side by side), a purchase order (ISO and dotted dates,
+ * European amounts), a sensor datasheet with a Min/Typ/Max/Unit table, a two-model power-supply table (units in
+ * the cells), and a valve datasheet as two columns of label-value lines.
+ */
+export const freshVariant8Docs = (): BusinessDoc[] => {
+  const docs: Omit<BusinessDoc, 'name'>[] = [
+    {
+      kind: 'receipt',
+      layout: 'tax invoice',
+      schema: {
+        supplier_name: 'Company that issued the invoice',
+        invoice_number: '',
+        issue_date: 'Date the invoice was issued',
+        total_including_tax: 'Final amount payable including GST/VAT',
+      },
+      expected: {
+        supplier_name: 'Bellbird Joinery Pty Ltd',
+        invoice_number: 'INV-20417',
+        issue_date: '05 Jan 2026',
+        total_including_tax: '1,650.00',
+      },
+      pdf: page([
+        { heading: 'Bellbird Joinery Pty Ltd' },
+        { text: ['ABN 51 824 753 556', '14 Wattle Lane, Fremantle WA 6160', 'accounts@bellbirdjoinery.com.au'] },
+        { heading: 'TAX INVOICE' },
+        {
+          columns: [
+            ['Invoice to', 'Coastal Living Interiors', '3/88 Marine Parade', 'Cottesloe WA 6011'],
+            ['Invoice No.  INV-20417', 'Issue date  05 Jan 2026', 'Payment terms  14 days', 'Reference  PO 7712'],
+          ],
+        },
+        {
+          table: [
+            ['Qty', 'Description', 'Unit price (AUD)', 'Line total (AUD)'],
+            ['1', 'Jarrah bench top, oiled', '1,100.00', '1,100.00'],
+            ['4', 'Floating shelf, 900 mm', '100.00', '400.00'],
+            ['', '', 'GST 10%', '150.00'],
+            ['', '', 'Total incl. GST', '1,650.00'],
+          ],
+        },
+        { text: ['Please pay by EFT to BSB 016-185, account 4471 2290, quoting the invoice number.'] },
+      ]),
+    },
+    {
+      kind: 'receipt',
+      layout: 'hotel guest folio',
+      schema: {
+        hotel_name: '',
+        guest_name: '',
+        check_out_date: '',
+        total_charges: 'Total amount charged for the stay',
+      },
+      expected: {
+        hotel_name: 'The Linden Hotel',
+        guest_name: 'Mr Daniel Okafor',
+        check_out_date: 'Mar 13, 2026',
+        total_charges: '412.60',
+      },
+      pdf: page([
+        { heading: 'The Linden Hotel' },
+        { text: ['500 Lakeshore Drive, Chicago, IL 60611', 'Guest Folio'] },
+        {
+          columns: [
+            ['Guest  Mr Daniel Okafor', 'Room  1207', 'Folio No.  F-338150'],
+            ['Arrival  Mar 11, 2026', 'Departure  Mar 13, 2026', 'Nights  2'],
+          ],
+        },
+        {
+          table: [
+            ['Date', 'Description', 'Charges', 'Credits'],
+            ['Mar 11', 'Room charge', '179.00', ''],
+            ['Mar 11', 'Occupancy tax', '30.43', ''],
+            ['Mar 12', 'Room charge', '179.00', ''],
+            ['Mar 12', 'Occupancy tax', '24.17', ''],
+            ['Mar 13', 'Visa ending 4821', '', '412.60'],
+          ],
+        },
+        { text: ['Total charges  $412.60', 'Total credits  $412.60', 'Balance due  $0.00'] },
+      ]),
+    },
+    {
+      kind: 'contract',
+      layout: 'mutual nda numbered clauses',
+      schema: { parties: [], effective_date: '', governing_law: '', term: 'How long the agreement lasts' },
+      expected: {
+        parties: ['Altamira Robotics, Inc.', 'Kestrel Vision AB'],
+        effective_date: '9th of February 2026',
+        governing_law: 'State of Delaware',
+        term: 'three (3) years',
+      },
+      pdf: page([
+        { heading: 'MUTUAL NON-DISCLOSURE AGREEMENT' },
+        {
+          text: [
+            'This Mutual Non-Disclosure Agreement (the "Agreement") is entered into as of the 9th of',
+            'February 2026 (the "Effective Date") by and between Altamira Robotics, Inc., a Delaware',
+            'corporation ("Altamira"), and Kestrel Vision AB, a company organised under the laws of',
+            'Sweden ("Kestrel"). Altamira and Kestrel are each referred to as a "Party".',
+          ],
+        },
+        {
+          text: [
+            '1. Purpose. The Parties wish to evaluate a joint development of machine vision modules.',
+            "2. Confidential Information. Each Party shall hold the other Party's Confidential",
+            'Information in strict confidence and use it only for the Purpose.',
+            '7. Term. This Agreement shall remain in effect for a period of three (3) years from the',
+            'Effective Date, unless terminated earlier by either Party on thirty (30) days written notice.',
+            '8. Governing Law. This Agreement shall be governed by and construed in accordance with the',
+            'laws of the State of Delaware, without regard to its conflict of laws principles.',
+          ],
+        },
+        {
+          columns: [
+            ['ALTAMIRA ROBOTICS, INC.', 'By: Laura Chen', 'Title: CEO'],
+            ['KESTREL VISION AB', 'By: Erik Lund', 'Title: VD'],
+          ],
+        },
+      ]),
+    },
+    {
+      kind: 'contract',
+      layout: 'saas order form',
+      schema: {
+        provider: 'The company providing the service',
+        customer: 'The company buying the service',
+        subscription_start_date: '',
+        subscription_term: '',
+        governing_law: '',
+      },
+      expected: {
+        provider: 'Cobalt Ledger Ltd',
+        customer: 'Harrow & Vale Architects',
+        subscription_start_date: '01/07/2026',
+        subscription_term: '12 months',
+        governing_law: 'Ireland',
+      },
+      pdf: page([
+        { heading: 'Order Form  OF-2026-0419' },
+        {
+          columns: [
+            ['PROVIDER', 'Cobalt Ledger Ltd', '2 Grand Canal Square', 'Dublin 2, D02 A342'],
+            ['CUSTOMER', 'Harrow & Vale Architects', '61 Baggot Street Lower', 'Dublin 2, D02 XY45'],
+          ],
+        },
+        {
+          table: [
+            ['Service', 'Seats', 'Annual fee'],
+            ['Cobalt Ledger Professional', '25', 'EUR 9,000.00'],
+            ['Premium support', '1', 'EUR 1,200.00'],
+          ],
+        },
+        {
+          text: [
+            'Subscription start: 01/07/2026        Subscription term: 12 months, renewing annually',
+            'Billing: annually in advance, net 30 days.',
+            'This Order Form is subject to the Cobalt Ledger Master Subscription Agreement and is',
+            'governed by the laws of Ireland.',
+          ],
+        },
+      ]),
+    },
+    {
+      kind: 'receipt',
+      layout: 'purchase order',
+      schema: {
+        po_number: 'Purchase order number',
+        order_date: '',
+        supplier: 'Vendor the goods are ordered from',
+        net_total: 'Order total before VAT',
+        requested_delivery_date: '',
+      },
+      expected: {
+        po_number: '4500018832',
+        order_date: '2026-02-17',
+        supplier: 'Rhein-Ventil GmbH',
+        net_total: '3.412,80',
+        requested_delivery_date: '20.03.2026',
+      },
+      pdf: page([
+        { heading: 'PURCHASE ORDER' },
+        {
+          columns: [
+            ['Vendor', 'Rhein-Ventil GmbH', 'Industriestr. 12', '68169 Mannheim, Germany'],
+            ['PO number 4500018832', 'Order date 2026-02-17', 'Buyer M. Vogel', 'Currency EUR'],
+          ],
+        },
+        {
+          table: [
+            ['Material', 'Description', 'Qty', 'Price', 'Amount'],
+            ['100-4471', 'Ball valve DN25', '24', '86,20', '2.068,80'],
+            ['100-4490', 'Check valve DN50', '8', '168,00', '1.344,00'],
+          ],
+        },
+        {
+          text: [
+            'Total net value EUR 3.412,80 (VAT not included)',
+            'Requested delivery: 20.03.2026, DAP Werk Ludwigshafen, Gate 4',
+            'Please confirm this order within 3 working days quoting the PO number.',
+          ],
+        },
+      ]),
+    },
+    {
+      kind: 'datasheet',
+      layout: 'min typ max table',
+      schema: {
+        temperature_accuracy: '',
+        humidity_accuracy: 'Relative humidity accuracy',
+        response_time: '',
+        max_supply_current: '',
+        operating_temperature_range: '',
+        interface: 'Digital interface',
+      },
+      expected: {
+        temperature_accuracy: '\u00b10.2 \u00b0C',
+        humidity_accuracy: '\u00b12 %RH',
+        response_time: '8;s',
+        max_supply_current: '450;\u00b5A',
+        operating_temperature_range: '-40 to 125 \u00b0C',
+        interface: 'I2C',
+      },
+      pdf: page([
+        { heading: 'HTS-31 Digital Humidity and Temperature Sensor' },
+        {
+          text: [
+            'Fully calibrated, linearised and temperature compensated digital output.',
+            'I2C interface with up to 1 MHz communication speed. Operating range -40 to 125 \u00b0C.',
+          ],
+        },
+        { heading: 'Electrical and sensor specifications' },
+        {
+          table: [
+            ['Parameter', 'Min', 'Typ', 'Max', 'Unit'],
+            ['Supply voltage', '2.4', '3.3', '5.5', 'V'],
+            ['Supply current, measuring', '', '320', '450', '\u00b5A'],
+            ['Temperature accuracy', '', '\u00b10.2', '', '\u00b0C'],
+            ['RH accuracy', '', '\u00b12', '', '%RH'],
+            ['Response time (tau 63%)', '', '8', '', 's'],
+          ],
+        },
+      ]),
+    },
+    {
+      kind: 'datasheet',
+      layout: 'two model specification table',
+      schema: {
+        output_voltage_per_model: {},
+        rated_current_per_model: {},
+        efficiency_per_model: {},
+        working_temperature: '',
+        weight: 'Unit weight',
+      },
+      expected: {
+        output_voltage_per_model: { 'LPS-150-12': '12;V', 'LPS-150-24': '24;V' },
+        rated_current_per_model: { 'LPS-150-12': '12.5;A', 'LPS-150-24': '6.25;A' },
+        efficiency_per_model: { 'LPS-150-12': '88;%', 'LPS-150-24': '90;%' },
+        working_temperature: '-30 to +70 \u00b0C',
+        weight: '0.62;kg',
+      },
+      pdf: page([
+        { heading: 'LPS-150 series 150 W enclosed switching power supply' },
+        { heading: 'SPECIFICATION' },
+        {
+          table: [
+            ['MODEL', 'LPS-150-12', 'LPS-150-24'],
+            ['DC voltage', '12 V', '24 V'],
+            ['Rated current', '12.5 A', '6.25 A'],
+            ['Rated power', '150 W', '150 W'],
+            ['Ripple & noise (max.)', '120 mVp-p', '150 mVp-p'],
+            ['Efficiency (typ.)', '88 %', '90 %'],
+            ['Input voltage range', '85 ~ 264 VAC', '85 ~ 264 VAC'],
+            ['Working temp.', '-30 ~ +70 \u00b0C', '-30 ~ +70 \u00b0C'],
+            ['Weight', '0.62 kg/pc', '0.62 kg/pc'],
+          ],
+        },
+        { text: ['Note: derate output linearly above +50 \u00b0C; see the derating curve.'] },
+      ]),
+    },
+    {
+      kind: 'datasheet',
+      layout: 'two column key figures',
+      schema: {
+        port_size: '',
+        pressure_range: 'Operating pressure range',
+        coil_voltage: '',
+        power_consumption: '',
+        medium_temperature: '',
+        protection_class: '',
+      },
+      expected: {
+        port_size: 'G 1/2',
+        pressure_range: '0.5 - 16 bar',
+        coil_voltage: '24;V',
+        power_consumption: '8;W',
+        medium_temperature: '-10 to +90 \u00b0C',
+        protection_class: 'IP65',
+      },
+      pdf: page([
+        { heading: 'SV-220 2/2-way solenoid valve, normally closed' },
+        {
+          text: [
+            'Servo-assisted diaphragm valve for water, compressed air and light oils. Brass body,',
+            'FKM seals, coil with DIN EN 175301-803 form A connector.',
+          ],
+        },
+        { heading: 'Key figures' },
+        {
+          columns: [
+            ['Port size  G 1/2', 'Orifice  13 mm', 'Pressure range  0.5 - 16 bar', 'Kv value  3.0 m\u00b3/h'],
+            [
+              'Coil voltage  24 V DC',
+              'Power consumption  8 W',
+              'Medium temperature  -10 ... +90 \u00b0C',
+              'Degree of protection  IP65',
+            ],
+          ],
+        },
+      ]),
+    },
+  ];
+  return docs.map((doc) => ({ ...doc, name: `fresh-8-${doc.kind}-${doc.layout.replace(/\s+/g, '-')}.pdf` }));
+};
