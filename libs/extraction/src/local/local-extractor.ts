@@ -300,6 +300,39 @@ const withUnit = (value: string, unit: string | undefined) =>
   unit && !value.includes(unit) ? `${value} ${unit}` : value;
 
 /** Candidates of one chunk: table rows whose label matches, and `Label: value` lines. */
+/**
+ * Another schema field whose label begins `cell`, with a value for that field after it ("PO number 4500018832",
+ * "Coil voltage 24V DC") or alone ("CUSTOMER"): the cell is that field's label and value, printed beside this field's
+ * label (two blocks of a form side by side, read as one table row), not this field's value.
+ */
+export const otherFieldLabelled = (
+  field: SchemaField,
+  others: SchemaField[],
+  cell: string,
+): SchemaField | undefined => {
+  const words = cell.trim().split(/\s+/);
+  // the label is the words before the first one holding a digit, at most four
+  const leading = words.findIndex((w) => /\d/.test(w));
+  const most = Math.min(4, leading < 0 ? words.length : leading);
+  for (let n = most; n >= 1; n -= 1) {
+    const label = words.slice(0, n).join(' ');
+    const rest = words.slice(n).join(' ');
+    if (labelScore(field, label, true) >= LABEL_MATCH) return undefined;
+    const other = others.find(
+      (o) =>
+        o !== field &&
+        labelScore(o, label, true) >= LABEL_MATCH &&
+        (rest === ''
+          ? // the cell is the other field's name alone ("CUSTOMER" beside "PROVIDER")
+            n === words.length && nameWords(label).every((w) => nameWords(o.path[o.path.length - 1]!).includes(w))
+          : // a typed value of the other field; for a field of words, one with a number in it ("No. 4471")
+            !misfit(fieldKind(o), rest) && (fieldKind(o).kind !== 'text' || /\d/.test(rest))),
+    );
+    if (other) return other;
+  }
+  return undefined;
+};
+
 const candidatesIn = (
   field: SchemaField,
   kind: FieldKind,
@@ -312,6 +345,8 @@ const candidatesIn = (
   columns: number[] | undefined,
   /** The values of every table row whose label matches, by label (filled here, for the caller's ambiguity check). */
   rowsSeen: Map<string, Set<string>>,
+  /** The schema's other fields: a value cell that is one of them labelled is not this field's. */
+  others: SchemaField[] = [],
 ): Candidate[] => {
   const found: Candidate[] = [];
   const lines = content.split('\n');
@@ -425,6 +460,8 @@ const candidatesIn = (
         // a cell of many words is a merged block of several rows, not a value
         if (cell.split(/\s+/).length > (kind.kind === 'text' ? 16 : 6) && !isIp)
           return reject(cell, 'it is a block of several cells');
+        const labelled = otherFieldLabelled(field, others, cell);
+        if (labelled) return reject(cell, `it is labelled as ${fieldName(labelled.path)}, another field`);
         const picked = kind.kind === 'quantity' ? dropQualifier(dropRemark(cell)) : valueByKind(kind, cell);
         const wrong = misfit(kind, picked, unitCell ?? label);
         if (wrong) return reject(cell, wrong);
@@ -794,6 +831,7 @@ export const extractLocally = async (input: LocalExtractInput): Promise<LocalExt
             models,
             columns,
             rowsSeen,
+            input.fields,
           )) {
             if (!best || candidate.score > best.score) best = candidate;
             if (field.kind === 'dict' && typeof candidate.value === 'object') perModel.push(candidate);

@@ -2,11 +2,13 @@
 import {
   labelsMovedDown,
   mergePerModel,
+  otherFieldLabelled,
   sameLabelValues,
   spanningLabels,
   tableHeader,
   type Candidate,
 } from './local-extractor.js';
+import { schemaFields } from '../schema-fields.js';
 
 // Issue 26's precision rules of the offline extractor's table reading, on the candidates it builds.
 const cell = (over: Partial<Candidate>): Candidate => ({
@@ -126,5 +128,35 @@ describe('labelsMovedDown', () => {
     expect(labelsMovedDown(noSub).from.size).toBe(0);
     expect(labelsMovedDown(rows.slice(2)).from.size).toBe(0);
     expect(labelsMovedDown(rows).rows[0]).toEqual(rows[0]);
+  });
+});
+
+describe("another field's label in the value cell: two blocks of a form read as one row", () => {
+  const fields = schemaFields({
+    supplier: 'Vendor the goods are ordered from',
+    order_date: '',
+    provider: 'The company providing the service',
+    customer: 'The company buying the service',
+    coil_voltage: '',
+    port_size: '',
+    total: '',
+  });
+  const field = (name: string) => fields.find((f) => f.path[0] === name)!;
+
+  it('names the other field whose label and value the cell holds', () => {
+    // "| Vendor | | | Order date 2026-02-17 |": the right-hand block's line beside the left-hand label
+    expect(otherFieldLabelled(field('supplier'), fields, 'Order date 2026-02-17')?.path).toEqual(['order_date']);
+    expect(otherFieldLabelled(field('port_size'), fields, 'Coil voltage 24V DC')?.path).toEqual(['coil_voltage']);
+    // a heading of the other block alone
+    expect(otherFieldLabelled(field('provider'), fields, 'CUSTOMER')?.path).toEqual(['customer']);
+  });
+
+  it("leaves a value alone: one that only begins with another field's word, or with no other label at all", () => {
+    // "Total Tools Ltd" begins with the total's word, but "Tools Ltd" is no amount
+    expect(otherFieldLabelled(field('supplier'), fields, 'Total Tools Ltd')).toBeUndefined();
+    expect(otherFieldLabelled(field('supplier'), fields, 'Rhein-Ventil GmbH')).toBeUndefined();
+    expect(otherFieldLabelled(field('port_size'), fields, 'G 1/2')).toBeUndefined();
+    // the field's own label first: its own value follows
+    expect(otherFieldLabelled(field('customer'), fields, 'CUSTOMER')).toBeUndefined();
   });
 });
