@@ -12,6 +12,11 @@ describe('field kinds: what a value must look like', () => {
     expect(kindOf('weight')).toMatchObject({ kind: 'quantity', quantity: 'mass' });
     expect(kindOf('torque_constant')).toEqual({ kind: 'text' });
     expect(kindOf('number_of_mppts')).toEqual({ kind: 'count' });
+    expect(kindOf('pole_count')).toEqual({ kind: 'count' });
+    // a thing's number is its identifier: "PO number 4500018832", "Invoice No. INV-20417"
+    expect(kindOf('po_number', 'Purchase order number')).toEqual({ kind: 'text' });
+    expect(kindOf('invoice_number')).toEqual({ kind: 'text' });
+    expect(kindOf('serialNo')).toEqual({ kind: 'text' });
     expect(kindOf('effective_date')).toEqual({ kind: 'date' });
     expect(kindOf('ip_rating')).toEqual({ kind: 'ip_code' });
     expect(kindOf('output', 'rated output power in W')).toMatchObject({ kind: 'quantity', quantity: 'power' });

@@ -57,6 +57,10 @@ export const fieldKind = (field: SchemaField): FieldKind => {
   // the name's last quantity word is its head ("output_voltage" is a voltage, "output_power" a power)
   for (const word of [...name].reverse()) for (const [re, kind] of QUANTITIES) if (re.test(word)) return kind;
   for (const word of words) for (const [re, kind] of QUANTITIES) if (re.test(word)) return kind;
+  // "invoice_number", "po_number", "serial_number": a thing's number is its identifier, not a count
+  // ("number_of_poles", "pole_count" stay counts)
+  if (name.length >= 2 && /^(number|num|no)$/.test(name[name.length - 1]!) && !name.includes('of'))
+    return { kind: 'text' };
   if (name.some((w) => COUNT_WORDS.test(w)) || (typeof field.hint === 'number' && Number.isInteger(field.hint)))
     return { kind: 'count' };
   return { kind: 'text' };
