@@ -43,7 +43,7 @@ const composeAccents = (s: string): string =>
  * (mupdf keeps a repeated glyph a tenth of its size or more away). Three pairs at least; no English word is
  * spelled so.
  */
-const undouble = (word: string): string => {
+export const undouble = (word: string): string => {
   const lead = word.length % 2 === 1 ? (word[0] as string) : '';
   const body = word.slice(lead.length);
   if (body.length < 6 || (lead && lead.toLowerCase() === body[0]?.toLowerCase() && lead !== body[0])) return word;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 import { seededRandom } from '@lectern/testing';
-import { undoubleWords } from './page-layout.js';
+import { undouble, undoubleWords } from './page-layout.js';
 
 // The scanned undoubling (letters.ts) changes exactly what the regular expressions it replaced changed, on random
 // lines rich in doubled letters, shadow-printed words and their near misses.
@@ -23,18 +23,7 @@ const PIECES = [
   '1',
   'x',
 ];
-const undouble = (word: string): string => {
-  const lead = word.length % 2 === 1 ? (word[0] as string) : '';
-  const body = word.slice(lead.length);
-  if (body.length < 6 || (lead && lead.toLowerCase() === body[0]?.toLowerCase() && lead !== body[0])) return word;
-  let half = '';
-  for (let i = 0; i < body.length; i += 2) {
-    if (body[i] !== body[i + 1]) return word;
-    half += body[i];
-  }
-  return lead + half;
-};
-/** What page-layout.ts did before (its `undouble` copied above). */
+/** What page-layout.ts did before: its per-word `undouble` over runs found by a regular expression. */
 const byRegex = (s: string): string => (/(\p{L})\1/u.test(s) ? s.replace(/\p{L}{7,}/gu, undouble) : s);
 
 it('undoubleWords gives what the regular expressions gave', () => {
