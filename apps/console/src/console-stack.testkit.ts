@@ -120,6 +120,33 @@ export const startConsoleStack = async (options: {
   }
 };
 
+/** Type `value` into the input or textarea whose label contains `label`, replacing what it held. */
+export const fill = async (page: Page, label: string, value: string): Promise<void> => {
+  const handle = await page.waitForSelector(
+    `xpath/.//label[contains(., ${JSON.stringify(label)})]//input | .//label[contains(., ${JSON.stringify(label)})]//textarea`,
+  );
+  await handle!.click({ count: 3 });
+  await handle!.type(value);
+};
+
+/**
+ * Click the button whose text contains `text` once it is enabled: a form enables its submit button on the render
+ * after an input changes (a file chosen, a field filled), and a click on the still-disabled button is lost — the
+ * test then waits for an outcome that never comes.
+ */
+export const clickButton = async (page: Page, text: string): Promise<void> => {
+  const button = await page.waitForSelector(`xpath/.//button[contains(., ${JSON.stringify(text)}) and not(@disabled)]`);
+  await button!.click();
+};
+
+/** Choose `file` in the file input whose label contains `label` (the input's change event fires). */
+export const upload = async (page: Page, label: string, file: string): Promise<void> => {
+  const input = await page.waitForSelector(
+    `xpath/.//label[contains(., ${JSON.stringify(label)})]//input[@type='file']`,
+  );
+  await (input as unknown as { uploadFile(f: string): Promise<void> }).uploadFile(file);
+};
+
 /** Text of the page as a person reads it. */
 export const visibleText = (page: Page): Promise<string> =>
   page.evaluate(() => (globalThis as unknown as { document: { body: { innerText: string } } }).document.body.innerText);

@@ -8,7 +8,10 @@ import { repoRoot } from '@lectern/testing';
 import type { Page } from 'puppeteer-core';
 import {
   axeViolations,
+  clickButton,
+  fill,
   startConsoleStack,
+  upload,
   visibleText,
   waitForText,
   type ConsoleStack,
@@ -45,23 +48,6 @@ const callDocumentsTool = async (stack: { url: string; key: string }, request: P
   }
 };
 
-const fill = async (page: Page, label: string, value: string) => {
-  const handle = await page.waitForSelector(
-    `xpath/.//label[contains(., ${JSON.stringify(label)})]//input | .//label[contains(., ${JSON.stringify(label)})]//textarea`,
-  );
-  await handle!.click({ count: 3 });
-  await handle!.type(value);
-};
-const clickButton = async (page: Page, text: string) => {
-  const button = await page.waitForSelector(`xpath/.//button[contains(., ${JSON.stringify(text)})]`);
-  await button!.click();
-};
-const upload = async (page: Page, label: string, file: string) => {
-  const input = await page.waitForSelector(
-    `xpath/.//label[contains(., ${JSON.stringify(label)})]//input[@type='file']`,
-  );
-  await (input as unknown as { uploadFile(f: string): Promise<void> }).uploadFile(file);
-};
 /**
  * Records every text the ingest form's progress element shows, from now on: a MutationObserver sees each DOM change
  * (each render of a new stage), so the list does not depend on when the test looks. `stop` returns the texts.
@@ -100,6 +86,48 @@ const inOrder = (texts: readonly string[], patterns: readonly RegExp[]): number[
     if (i >= 0) from = i + 1;
     return i;
   });
+};
+/**
+ * Records every page image the page frame shows, as its label (alt) with its image (src) and whether highlight boxes
+ * were drawn with it, after each DOM change from now on. `stop` returns the list.
+ */
+type FrameLog = { seen: string[]; observer: { disconnect(): void } };
+const recordFrames = async (page: Page) => {
+  await page.evaluate(() => {
+    const g = globalThis as unknown as {
+      document: {
+        body: unknown;
+        querySelector(s: string): { getAttribute(a: string): string | null } | null;
+        querySelectorAll(s: string): { length: number };
+      };
+      MutationObserver: new (cb: () => void) => { observe(n: unknown, o: object): void; disconnect(): void };
+      __frames?: FrameLog;
+    };
+    g.__frames?.observer.disconnect();
+    const seen: string[] = [];
+    const record = () => {
+      const img = g.document.querySelector('.page-frame img');
+      if (!img) return;
+      const boxes = g.document.querySelectorAll('.page-frame .highlight').length;
+      const entry = `${img.getAttribute('alt') ?? ''}|${img.getAttribute('src') ?? ''}|${boxes > 0 ? 'boxes' : ''}`;
+      if (seen[seen.length - 1] !== entry) seen.push(entry);
+    };
+    record(); // what is shown now
+    const observer = new g.MutationObserver(record);
+    observer.observe(g.document.body, { childList: true, subtree: true, attributes: true });
+    g.__frames = { seen, observer };
+  });
+  return {
+    stop: () =>
+      page.evaluate(() => {
+        const log = (globalThis as unknown as { __frames: FrameLog }).__frames;
+        log.observer.disconnect();
+        return log.seen.map((e) => {
+          const [label = '', src = '', boxes = ''] = e.split('|');
+          return { label, src, boxes: boxes === 'boxes' };
+        });
+      }),
+  };
 };
 const highlightBoxes = (page: Page) =>
   page.$$eval('.page-frame .highlight', (boxes) =>
@@ -219,14 +247,25 @@ describe('console in a browser', () => {
     const open = await page.waitForSelector("xpath/.//li[contains(., 'Mill Lane')]//a[contains(., 'Open the page')]");
     await open!.click();
     // the passage runs over pages 1 and 2: its lines on each page are boxed there
+    let frames: Awaited<ReturnType<typeof recordFrames>> | undefined;
     for (const n of [1, 2]) {
-      if (n === 2) await (await page.waitForSelector("xpath/.//a[contains(., 'Next page')]"))!.click();
+      if (n === 2) {
+        frames = await recordFrames(page);
+        await (await page.waitForSelector("xpath/.//a[contains(., 'Next page')]"))!.click();
+      }
       await page.waitForSelector(`.page-frame img[alt^="Page ${n} of"]`);
       await page.waitForSelector('.page-frame .highlight', { timeout: 30_000 });
       const boxes = await highlightBoxes(page);
       expect(boxes.length).toBeGreaterThan(0);
       for (const b of boxes) expect(b.width * b.height).toBeGreaterThan(20);
     }
+    // moving to page 2 never showed page 1's image (or its boxes) under page 2's label: each image is shown under
+    // one label only, and page 2's label appears first with its own image
+    const shown = await frames!.stop();
+    const labelsOf = new Map<string, Set<string>>();
+    for (const f of shown) labelsOf.set(f.src, (labelsOf.get(f.src) ?? new Set()).add(f.label));
+    expect([...labelsOf.values()].filter((labels) => labels.size > 1)).toEqual([]);
+    expect(shown.some((f) => f.label.startsWith('Page 2 of') && f.boxes)).toBe(true);
     expect(await axeViolations(page)).toEqual([]);
   }, 120_000);
 

@@ -4,7 +4,10 @@ import { corpusFile } from '@lectern/testing';
 import type { Page } from 'puppeteer-core';
 import {
   axeViolations,
+  clickButton,
+  fill,
   startConsoleStack,
+  upload,
   visibleText,
   waitForText,
   type ConsoleStack,
@@ -53,13 +56,6 @@ const REF = 'COV/2017/0001';
 type InputLike = { value: string; dispatchEvent(event: Event): boolean };
 type TextLike = { innerText: string };
 
-const fill = async (page: Page, label: string, value: string) => {
-  const handle = await page.waitForSelector(
-    `xpath/.//label[contains(., ${JSON.stringify(label)})]//input | .//label[contains(., ${JSON.stringify(label)})]//textarea`,
-  );
-  await handle!.click({ count: 3 });
-  await handle!.type(value);
-};
 const setValue = async (page: Page, label: string, value: string) => {
   const input = await page.waitForSelector(`xpath/.//label[contains(., ${JSON.stringify(label)})]//input`);
   await input!.evaluate((el, v) => {
@@ -67,16 +63,6 @@ const setValue = async (page: Page, label: string, value: string) => {
     i.value = v;
     i.dispatchEvent(new Event('input', { bubbles: true }));
   }, value);
-};
-const clickButton = async (page: Page, text: string) => {
-  const button = await page.waitForSelector(`xpath/.//button[contains(., ${JSON.stringify(text)})]`);
-  await button!.click();
-};
-const upload = async (page: Page, label: string, file: string) => {
-  const input = await page.waitForSelector(
-    `xpath/.//label[contains(., ${JSON.stringify(label)})]//input[@type='file']`,
-  );
-  await (input as unknown as { uploadFile(f: string): Promise<void> }).uploadFile(file);
 };
 const highlightBoxes = (page: Page) =>
   page.$$eval('.page-frame .highlight', (boxes) =>

@@ -50,12 +50,14 @@ export const PageView = ({
   quads?: readonly (readonly number[])[];
   pageSize?: { width: number; height: number };
 }) => {
-  const [url, setUrl] = useState<string | null>(null);
+  // the image carries the path it was drawn from: when `path` changes, the last page's image is not shown under the
+  // new page's label (and boxes) in the renders before the new one arrives
+  const [drawn, setDrawn] = useState<{ path: string; url: string } | null>(null);
   const [error, setError] = useState<unknown>(null);
   useEffect(() => {
     let revoked = false;
     let objectUrl: string | null = null;
-    setUrl(null);
+    setDrawn(null);
     setError(null);
     const key = apiKey.get();
     fetch(`/svc/${service}${path}`, { headers: key ? { authorization: `Bearer ${key}` } : {} })
@@ -67,7 +69,7 @@ export const PageView = ({
         const blob = await response.blob();
         if (revoked) return;
         objectUrl = URL.createObjectURL(blob);
-        setUrl(objectUrl);
+        setDrawn({ path, url: objectUrl });
       })
       .catch((e: unknown) => !revoked && setError(e));
     return () => {
@@ -76,6 +78,7 @@ export const PageView = ({
     };
   }, [service, path]);
   if (error) return <ErrorNote error={error} />;
+  const url = drawn?.path === path ? drawn.url : null;
   if (!url) return <p aria-live="polite">Drawing the page…</p>;
   return (
     <figure class="page">

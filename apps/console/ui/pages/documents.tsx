@@ -126,7 +126,9 @@ export const DocumentView = ({
   const scope = project ? { project } : {};
   const projectQuery = project ? `project=${encodeURIComponent(project)}` : '';
   const [text, setText] = useState<z.infer<typeof GetDocumentTextOutput> | null>(null);
-  const [quads, setQuads] = useState<{ quads: number[][]; width: number; height: number } | null>(null);
+  // the boxes carry the page they were found on: on a page change they are not drawn over the next page's image
+  // in the render before the effect below clears them
+  const [quads, setQuads] = useState<{ page: number; quads: number[][]; width: number; height: number } | null>(null);
   const [error, setError] = useState<unknown>(null);
   useEffect(() => {
     setText(null);
@@ -166,6 +168,7 @@ export const DocumentView = ({
       const found = answers.map((a) => PageQuadsSchema.safeParse(a)).flatMap((p) => (p.success ? [p.data] : []));
       if (found.length > 0)
         setQuads({
+          page,
           quads: found.flatMap((f) => f.quads),
           width: found[0]!.page_width,
           height: found[0]!.page_height,
@@ -189,7 +192,9 @@ export const DocumentView = ({
           service="documents"
           path={`/api/documents/${id}/pages/${page}.png${projectQuery ? `?${projectQuery}` : ''}`}
           label={`Page ${page} of ${documentId}`}
-          {...(quads ? { quads: quads.quads, pageSize: { width: quads.width, height: quads.height } } : {})}
+          {...(quads && quads.page === page
+            ? { quads: quads.quads, pageSize: { width: quads.width, height: quads.height } }
+            : {})}
         />
         <div class="chunks" aria-label="Chunks on this page">
           <h3>Chunks on page {page}</h3>
