@@ -6,6 +6,7 @@ import {
   FRESH_VARIANTS_B,
   freshVariant7Docs,
   freshVariant8Docs,
+  freshVariant9Docs,
   receiptDocs,
   unseenLayoutDocs,
   type ContractVariant,
@@ -104,6 +105,13 @@ export const generatedDocuments = (): BenchDocument[] => {
       ...d,
       source: 'fresh' as const,
       set: 'fresh variant 8',
+    })),
+    // fresh variant 9: another blind held-out set (libs/testing/src/fresh-docs-9.ts), written without reading the
+    // extractor and committed before its first run
+    ...of(freshVariant9Docs(), 'report').map((d) => ({
+      ...d,
+      source: 'fresh' as const,
+      set: 'fresh variant 9',
     })),
   ];
 };

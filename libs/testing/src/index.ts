@@ -46,6 +46,7 @@ export { EVIL_ORIGIN, runCrossSite } from './cross-site.js';
 export type { CrossSiteResult } from './cross-site.js';
 export * from './business-docs.js';
 export * from './fresh-docs.js';
+export { freshVariant9Docs } from './fresh-docs-9.js';
 export { promptToolCalls, runInspectorCli, unknownToolNames } from './mcp-prompt-checks.js';
 export type { NamedToolCall } from './mcp-prompt-checks.js';
 export {
