@@ -84,6 +84,18 @@ describe('bench/retrieval/eval metrics', () => {
     expect(heldout2.questions.filter((q) => q.paraphrased).length * 2).toBeGreaterThanOrEqual(
       heldout2.questions.length,
     );
+    // The round 4 reporting set: pages none of the three earlier sets uses.
+    const heldout3 = load('planning-heldout3');
+    expect(heldout3.questions.length).toBeGreaterThanOrEqual(30);
+    const all3 = [...all, ...heldout3.questions.map((q) => q.id)];
+    expect(new Set(all3).size).toBe(all3.length);
+    const usedPages3 = new Set(
+      [...dev.questions, ...heldout.questions, ...heldout2.questions].map((q) => `${q.document}#${q.page}`),
+    );
+    expect(heldout3.questions.filter((q) => usedPages3.has(`${q.document}#${q.page}`))).toEqual([]);
+    expect(heldout3.questions.filter((q) => q.paraphrased).length * 2).toBeGreaterThanOrEqual(
+      heldout3.questions.length,
+    );
     const smoke = load('planning-smoke');
     const devQuestions = new Set(dev.questions.map((q) => `${q.question}|${q.document}|${q.page}|${q.key_phrase}`));
     for (const q of smoke.questions)

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 /**
  * The retrieval evaluation from the command line (see README.md beside this file):
- *   npx tsx bench/retrieval/eval/run.ts --set planning-dev|planning-heldout|scifact-train|scifact-test|all
+ *   npx tsx bench/retrieval/eval/run.ts --set planning-dev|planning-heldout|planning-heldout2|planning-heldout3|scifact-train|scifact-test|all
  *     [--systems sad-hybrid,bm25-peer,...] [--limit n] [--fresh] [--reuse-index] [--no-write] [--fusion JSON]
- *     [--phrase-weight w] [--header-weight w]
+ *     [--phrase-weight w] [--header-weight w] [--short-damping e]
  * Writes bench/retrieval/eval/results/<set>.json and .md, and docs/benchmarks/retrieval-eval-<set>.svg.
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -11,7 +11,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { corporaDir } from '@lectern/testing';
-import { FUSION_DEFAULTS, HEADER_CREDIT, PHRASE_CREDIT } from '@lectern/vector-store';
+import { FUSION_DEFAULTS, HEADER_CREDIT, PHRASE_CREDIT, SHORT_CHUNK_DAMPING } from '@lectern/vector-store';
 import { z } from 'zod';
 import { SYSTEMS, runEval, type SystemName } from './harness.js';
 import { markdownTable, plot } from './report.js';
@@ -32,6 +32,8 @@ const { values } = parseArgs({
     'phrase-weight': { type: 'string' },
     /** Tuning only: the running-header credit weight for this run (HEADER_CREDIT; 0 turns it off). */
     'header-weight': { type: 'string' },
+    /** Tuning only: the short-chunk damping exponent (SHORT_CHUNK_DAMPING; 0 turns it off). */
+    'short-damping': { type: 'string' },
   },
 });
 const FusionOverride = z
@@ -79,6 +81,12 @@ if (values['header-weight'] !== undefined) {
   const weight = z.coerce.number().min(0).max(10).parse(values['header-weight']);
   Object.assign(HEADER_CREDIT as { weight: number }, { weight });
   process.stderr.write(`running-header credit for this run: ${JSON.stringify(HEADER_CREDIT)}\n`);
+}
+
+if (values['short-damping'] !== undefined) {
+  const exponent = z.coerce.number().min(0).max(4).parse(values['short-damping']);
+  Object.assign(SHORT_CHUNK_DAMPING as { exponent: number }, { exponent });
+  process.stderr.write(`short-chunk damping for this run: ${JSON.stringify(SHORT_CHUNK_DAMPING)}\n`);
 }
 
 const here = dirname(fileURLToPath(import.meta.url));

@@ -17,6 +17,7 @@ export const SET_NAMES = [
   'planning-dev',
   'planning-heldout',
   'planning-heldout2',
+  'planning-heldout3',
   'scifact-train',
   'scifact-test',
 ] as const;

@@ -47,6 +47,22 @@ export const PHRASE_CREDIT: { readonly weight: number } = { weight: 0.18 };
  */
 export const HEADER_CREDIT: { readonly weight: number } = { weight: 0.25 };
 
+/**
+ * Short-chunk damping inside a document: FTS5's bm25() normalises by the row's length with a fixed b = 0.75, so a
+ * chunker's leftovers (a 233-character table caption, a 420-character legal notice, a footnote line) that carry the
+ * query's words outrank the full paragraph of the same document that answers; a fixed-window index (the BM25 peer's
+ * 800-character windows) has no such spread of lengths. Among the keyword candidates of one document, a chunk
+ * shorter than the collection's mean chunk is ordered by its bm25() times (length / mean)^`exponent`, and the
+ * document's bm25() scores go to its chunks in that order: the document's best score (and so its rank against
+ * other documents) is unchanged, only which of its chunks holds it. Applied across documents instead (each chunk's
+ * own damped score), planning-dev hit@1 fell 0.794 -> 0.750 (a short chunk that named the document was what put the
+ * right document first). `exponent` 0.25 was chosen on planning-dev (0.5 lost answer@5 questions; see
+ * docs/benchmarks/retrieval.md, round 4). A collection of one chunk per document (SciFact) is unchanged by
+ * construction. Read at every search (the bench overrides it; 0 turns it off); embedded store only (the Qdrant
+ * adapter has no second scoring pass).
+ */
+export const SHORT_CHUNK_DAMPING: { readonly exponent: number } = { exponent: 0.25 };
+
 /** The distinct lowercased words of a running header, at most 64 (the payload is bounded, this bounds the work). */
 export const headerWords = (header: string): string[] =>
   [...new Set(header.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [])].slice(0, 64);

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EMBEDDED_DB_FILE, EmbeddedVectorStore } from './embedded.adapter.js';
 import { COMMON_TERM_MIN_CHUNKS } from './embedded-search.js';
-import { HEADER_CREDIT, PHRASE_CREDIT } from '../lexical.js';
+import { HEADER_CREDIT, PHRASE_CREDIT, SHORT_CHUNK_DAMPING } from '../lexical.js';
 
 const FP = { model_id: 'test/unit-4', revision: '1', dimension: 4, normalized: true };
 const vec = (i: number): number[] => [1, i / 10, 0, 0];
@@ -264,6 +264,52 @@ describe('VectorStore (embedded): lexical fields', () => {
     }
     // With it the SA's copy leads; a chunk whose text matches nothing is not a candidate for its header alone.
     expect(await keywordIds(store, 'headers', q)).toEqual(['sa', 'other']);
+    await store.close();
+  });
+  it("orders a document's chunks with its short leftovers damped, keeping the document's best score (short-chunk damping)", async () => {
+    const store = new EmbeddedVectorStore({ dataDir: dir });
+    await store.ensureCollection('lengths', { fingerprint: FP, hybrid: true });
+    const filler = (w: string): string => `${w} ${'general planning matters for the city and its wards '.repeat(6)}`;
+    await store.upsert(
+      'lengths',
+      [
+        // Doc A: a 17-character leftover that holds both query words, and the paragraph that answers.
+        { id: 'a-short', text: 'Date of adoption.', payload: { document_id: 'A', chunk_index: 0 }, vector: vec(1) },
+        {
+          id: 'a-answer',
+          text:
+            'The Council resolved to adopt the plan; the adoption took effect on the date below, 6th December 2017, ' +
+            'after the inspector reported that the plan is sound subject to main modifications, which the Council ' +
+            'accepted in full at its meeting with every ward member present and voting in favour of it.',
+          payload: { document_id: 'A', chunk_index: 1 },
+          vector: vec(2),
+        },
+        {
+          id: 'b',
+          text: filler('Adoption of another plan.'),
+          payload: { document_id: 'B', chunk_index: 0 },
+          vector: vec(3),
+        },
+        { id: 'x', text: filler('Parking.'), payload: { document_id: 'C', chunk_index: 0 }, vector: vec(4) },
+      ],
+      { fingerprint: FP },
+    );
+    const q = 'adoption date';
+    const search = async () => (await store.searchKeyword('lengths', q, { limit: 10 })).map((h) => [h.id, h.score]);
+    const exponent = SHORT_CHUNK_DAMPING.exponent;
+    Object.assign(SHORT_CHUNK_DAMPING as { exponent: number }, { exponent: 0 });
+    let plain: (string | number)[][];
+    try {
+      plain = await search();
+    } finally {
+      Object.assign(SHORT_CHUNK_DAMPING as { exponent: number }, { exponent });
+    }
+    // Without damping bm25()'s length normalisation puts the leftover first.
+    expect(plain.map(([id]) => id)).toEqual(['a-short', 'a-answer', 'b']);
+    const damped = await search();
+    // With it the answer leads its document, with the document's best score; the other document keeps its own.
+    expect(damped.map(([id]) => id)).toEqual(['a-answer', 'a-short', 'b']);
+    expect(damped.map(([, score]) => score)).toEqual(plain.map(([, score]) => score));
     await store.close();
   });
 });

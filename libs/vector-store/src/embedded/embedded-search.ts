@@ -5,7 +5,7 @@ import type { DenseSearch } from './dense-index.js';
 import { chunksTable, ftsTable, pointsTable, type Collection } from './embedded-schema.js';
 import { compileFilter, ftsPhraseQuery, ftsQuery } from './sql-filter.js';
 import { stemmer } from 'stemmer';
-import { FIELD_WEIGHTS, HEADER_CREDIT, PHRASE_CREDIT, headerWords } from '../lexical.js';
+import { FIELD_WEIGHTS, HEADER_CREDIT, PHRASE_CREDIT, SHORT_CHUNK_DAMPING, headerWords } from '../lexical.js';
 import { queryTerms } from '../query-terms.js';
 
 /** Prepared-statement source (the adapter's cache). */
@@ -73,19 +73,85 @@ export const keywordCandidates = (
   const match = ftsQuery(text, leaveOut);
   if (match === null) return [];
   const fts = ftsTable(c.cid);
+  const damping = SHORT_CHUNK_DAMPING.exponent > 0 ? SHORT_CHUNK_DAMPING.exponent : 0;
+  // Damping lowers short chunks: take twice the candidates so the ones it lifts past the cut are there.
+  const pool = damping > 0 ? 2 * k : k;
   let found: { rid: number; s: number }[];
   if (filter === undefined) {
     found = stmt(
       `SELECT rowid AS rid, -rank AS s FROM ${fts} WHERE ${fts} MATCH ? AND rank MATCH ? ORDER BY rank, rowid LIMIT ?`,
-    ).all(match, RANK, k) as { rid: number; s: number }[];
+    ).all(match, RANK, pool) as { rid: number; s: number }[];
   } else {
     const f = compileFilter(filter);
     found = stmt(
       `SELECT p.rid AS rid, -${fts}.rank AS s FROM ${fts} JOIN ${pointsTable(c.cid)} p ON p.rid = ${fts}.rowid
      WHERE ${fts} MATCH ? AND ${fts}.rank MATCH ? AND ${f.sql} ORDER BY ${fts}.rank, p.rid LIMIT ?`,
-    ).all(match, RANK, ...f.params, k) as { rid: number; s: number }[];
+    ).all(match, RANK, ...f.params, pool) as { rid: number; s: number }[];
   }
+  if (damping > 0) found = withShortChunkDamping(stmt, c, found, damping, k);
   return withHeaderCredit(stmt, c, text, withPhraseCredit(stmt, fts, ftsPhraseQuery(text, leaveOut), found));
+};
+
+const meanLength = new WeakMap<Stmt, Map<number, { version: number; mean: number }>>();
+
+/**
+ * Short-chunk damping (SHORT_CHUNK_DAMPING, lexical.ts) inside each document: a candidate whose text is shorter than
+ * the collection's mean chunk text (characters; cached per collection version) is ordered by its score times
+ * (length / mean)^exponent among the candidates of its document (`document_id`; a chunk without one is its own
+ * document), and the document's scores, as bm25() gave them, go to its candidates in that order. So the document's
+ * best score, and its place against other documents, is unchanged; which of its chunks holds it can change. Then
+ * re-sorted (a tie keeps the earlier order) and cut to `k`.
+ */
+export const withShortChunkDamping = (
+  stmt: Stmt,
+  c: Collection,
+  found: { rid: number; s: number }[],
+  exponent: number,
+  k: number,
+): { rid: number; s: number }[] => {
+  if (found.length < 2) return found.slice(0, k);
+  let byCid = meanLength.get(stmt);
+  if (!byCid) meanLength.set(stmt, (byCid = new Map()));
+  let m = byCid.get(c.cid);
+  if (!m || m.version !== c.version) {
+    const mean =
+      (stmt(`SELECT avg(length(text)) FROM ${chunksTable(c.cid)}`)
+        .pluck()
+        .get() as number | null) ?? 0;
+    byCid.set(c.cid, (m = { version: c.version, mean }));
+  }
+  const mean = m.mean;
+  if (!(mean > 0)) return found.slice(0, k);
+  const info = new Map(
+    (
+      stmt(
+        `SELECT ch.rid AS rid, length(ch.text) AS n, json_extract(p.payload, '$.document_id') AS d
+         FROM ${chunksTable(c.cid)} ch JOIN ${pointsTable(c.cid)} p ON p.rid = ch.rid
+         WHERE ch.rid IN (SELECT value FROM json_each(?))`,
+      ).all(JSON.stringify(found.map((r) => r.rid))) as { rid: number; n: number; d: unknown }[]
+    ).map((r) => [r.rid, r]),
+  );
+  const groups = new Map<string, { rid: number; s: number; d: number; i: number }[]>();
+  found.forEach((r, i) => {
+    const row = info.get(r.rid);
+    const n = row?.n ?? mean;
+    const doc = typeof row?.d === 'string' || typeof row?.d === 'number' ? String(row.d) : `\u0000${r.rid}`;
+    const damped = { rid: r.rid, s: r.s, d: n < mean ? r.s * Math.pow(Math.max(n, 1) / mean, exponent) : r.s, i };
+    const g = groups.get(doc);
+    if (g) g.push(damped);
+    else groups.set(doc, [damped]);
+  });
+  const out: { rid: number; s: number; i: number }[] = [];
+  for (const g of groups.values()) {
+    const scores = g.map((r) => r.s).sort((a, b) => b - a);
+    [...g]
+      .sort((a, b) => b.d - a.d || a.i - b.i)
+      .forEach((r, j) => out.push({ rid: r.rid, s: scores[j] ?? r.s, i: r.i }));
+  }
+  return out
+    .sort((a, b) => b.s - a.s || a.i - b.i)
+    .slice(0, k)
+    .map(({ rid, s }) => ({ rid, s }));
 };
 
 /**
