@@ -84,6 +84,8 @@ export default tseslint.config(
       '**/.*.bundle.mjs',
       'apps/cli/.bundle/**',
       'apps/console/.ui/**',
+      // the conversion benches' child program compiled (bench/conversion/compiled.ts; git-ignored)
+      'bench/conversion/.compiled/**',
     ],
   },
   js.configs.recommended,

@@ -21,6 +21,10 @@ const swc = [
 
 const moduleNameMapper = {
   '^@lectern/([a-z-]+)$': '<rootDir>/../../libs/$1/src/index.ts',
+  // narrower entries (tsconfig.base.json): what a fresh process loads without evaluating every contract schema
+  '^@lectern/contracts/errors$': '<rootDir>/../../libs/contracts/src/errors.ts',
+  '^@lectern/contracts/conversion$': '<rootDir>/../../libs/contracts/src/conversion.schema.ts',
+  '^@lectern/runtime/core$': '<rootDir>/../../libs/runtime/src/core.ts',
   '^(\\.{1,2}/.*)\\.js$': '$1',
 };
 

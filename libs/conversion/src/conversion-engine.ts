@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 import type { ConversionOptions, ConversionResult } from '@lectern/contracts';
-import { ConfigError, type Logger } from '@lectern/runtime';
+import { ConfigError, type Logger } from '@lectern/runtime/core';
 import { runConversion, type ConversionInput, type ConvertDocumentOptions } from './convert-document.js';
 import { conversionError } from './errors.js';
 import { findOnPath, type OcrEngine } from './ocr/ocr-native.js';

@@ -4,15 +4,14 @@ import { open } from 'node:fs/promises';
 import { setMaxListeners } from 'node:events';
 import { basename } from 'node:path';
 import {
-  AppError,
   ConversionOptionsSchema,
   ConversionResultSchema,
-  isAppError,
   type ConversionOptions,
   type ConversionResult,
   type DetectedFileType,
-} from '@lectern/contracts';
-import type { Logger } from '@lectern/runtime';
+} from '@lectern/contracts/conversion';
+import { AppError, isAppError } from '@lectern/contracts/errors';
+import type { Logger } from '@lectern/runtime/core';
 import { detectType } from './detect-type.js';
 import { conversionError } from './errors.js';
 import { convertDocx } from './formats/docx.js';
@@ -23,7 +22,7 @@ import { convertPaged } from './pdf/convert-paged.js';
 import { isRenderingFilename } from './rendering.js';
 import { sha256Bytes } from './sha256.js';
 import type { ConversionPools, ConversionProgress, FormatContext, FormatOutput } from './types.js';
-import { raceAbort, readFileHandle } from '@lectern/runtime';
+import { raceAbort, readFileHandle } from '@lectern/runtime/core';
 
 /**
  * Each schema here is parsed once per conversion: zod's fast path (code it compiles with `new Function` on a schema's

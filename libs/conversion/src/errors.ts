@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-import { AppError, type ConversionErrorCode } from '@lectern/contracts';
+import type { ConversionErrorCode } from '@lectern/contracts/conversion';
+import { AppError } from '@lectern/contracts/errors';
 
 const STATUS: Record<ConversionErrorCode, number> = {
   unsupported_file_type: 415,

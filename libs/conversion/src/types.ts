@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 import type { ConversionOptions, ConversionPage, PageMapEntry } from '@lectern/contracts';
-import type { Logger } from '@lectern/runtime';
+import type { Logger } from '@lectern/runtime/core';
 import type { OcrPool } from './ocr/ocr-pool.js';
 import type { PdfWorkerPool } from './pdf/pdf-worker-pool.js';
 

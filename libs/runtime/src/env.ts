@@ -1,14 +1,9 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 import { MAX_TIMER_MS, QUEUE_WORKER_DEFAULTS, type QueueWorkerSettings } from '@lectern/contracts';
 import { z } from 'zod';
+import { ConfigError } from './config-error.js';
 
-/** Start-up configuration error: names every bad variable; printed without a stack trace. */
-export class ConfigError extends Error {
-  constructor(readonly problems: string[]) {
-    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
-    this.name = 'ConfigError';
-  }
-}
+export { ConfigError };
 
 /** Empty strings count as unset, so `FOO=` in a compose file means "use the default". */
 const blankToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);

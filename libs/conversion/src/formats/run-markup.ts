@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-import { tsWorker } from '@lectern/runtime';
+import { tsWorker } from '@lectern/runtime/core';
 import { conversionError } from '../errors.js';
 import type { MarkupOp, MarkupOutput, MarkupReply, MarkupWorkerData } from './markup.protocol.js';
 

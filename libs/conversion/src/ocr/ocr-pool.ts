@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 import { createRequire } from 'node:module';
-import { AppError, CommonErrorCodes } from '@lectern/contracts';
+import { AppError, CommonErrorCodes } from '@lectern/contracts/errors';
 import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import type Tesseract from 'tesseract.js';

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-import { CONVERSION_OCR_DEFAULTS } from '@lectern/contracts';
+import { CONVERSION_OCR_DEFAULTS } from '@lectern/contracts/conversion';
 
 /**
  * Every OCR setting and threshold of Lectern, in one place: how pages are OCR'd (tesseract's settings), when a

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-import { AppError } from '@lectern/contracts';
+import { AppError } from '@lectern/contracts/errors';
 import type * as Mupdf from 'mupdf';
 import { importEsm } from '../util/import-esm.js';
 

@@ -256,20 +256,26 @@ function splitParagraphs(lines: Line[]): Line[][] {
  * after it arrives as a second line, which a reader never sees as two.
  */
 export function dropOverprintedLines(page: RawPage): RawPage {
-  const seen = new Map<string, RawLine[]>();
+  // the lines kept so far under each trimmed text: one line, or a list once a text recurs (most texts occur once;
+  // no list or closure is made for them, issue 28)
+  const seen = new Map<string, RawLine | RawLine[]>();
   let dropped = 0;
   const blocks = page.blocks.map((b) => {
     const lines = b.lines.filter((l) => {
       const key = l.text.trim();
       const same = seen.get(key);
-      const near = (o: RawLine): boolean =>
-        Math.abs(o.x0 - l.x0) <= 0.1 * l.size + 1 && Math.abs(o.y0 - l.y0) <= 0.1 * l.size + 1;
-      if (same?.some(near)) {
+      if (same === undefined) {
+        seen.set(key, l);
+        return true;
+      }
+      const tolerance = 0.1 * l.size + 1;
+      const near = (o: RawLine): boolean => Math.abs(o.x0 - l.x0) <= tolerance && Math.abs(o.y0 - l.y0) <= tolerance;
+      if (Array.isArray(same) ? same.some(near) : near(same)) {
         dropped += 1;
         return false;
       }
-      if (same) same.push(l);
-      else seen.set(key, [l]);
+      if (Array.isArray(same)) same.push(l);
+      else seen.set(key, [same, l]);
       return true;
     });
     return lines.length === b.lines.length ? b : { ...b, lines };
@@ -287,9 +293,12 @@ const LINE_NUMBER = /^\d{1,4}$/;
  * two-column "tables" of numbers and prose.
  */
 export function dropLineNumbers(page: RawPage): RawPage {
+  // most pages have fewer than three bare numbers: counted first, without gathering the page's lines (issue 28)
+  let count = 0;
+  for (const b of page.blocks) for (const l of b.lines) if (LINE_NUMBER.test(l.text.trim())) count += 1;
+  if (count < 3) return page;
   const lines = page.blocks.flatMap((b) => b.lines);
   const numbers = lines.filter((l) => LINE_NUMBER.test(l.text.trim()));
-  if (numbers.length < 3) return page;
   // strips of numbers whose boxes overlap across (left- or right-aligned, "9" above "10")
   const strips: RawLine[][] = [];
   let stripX1 = -Infinity;

@@ -143,10 +143,24 @@ function columnsOf(full: Row[]): XRange[] {
   const split = (part: typeof segs): void => {
     // the least covered inner segment splits the range when the rows on both sides far outnumber its own
     let cut = -1;
+    // the most rows over any segment left of k (before[k]) and right of k (after[k]), in one pass each (issue 28:
+    // they were recomputed from slices for every k)
+    const before: number[] = [];
+    const after: number[] = new Array<number>(part.length);
+    let most = -Infinity;
+    for (let k = 0; k < part.length; k++) {
+      before.push(most);
+      most = Math.max(most, (part[k] as (typeof segs)[number]).cov);
+    }
+    most = -Infinity;
+    for (let k = part.length - 1; k >= 0; k--) {
+      after[k] = most;
+      most = Math.max(most, (part[k] as (typeof segs)[number]).cov);
+    }
     for (let k = 1; k < part.length - 1; k++) {
       const s = part[k] as (typeof segs)[number];
-      const left = Math.max(...part.slice(0, k).map((p) => p.cov));
-      const right = Math.max(...part.slice(k + 1).map((p) => p.cov));
+      const left = before[k] as number;
+      const right = after[k] as number;
       if (Math.min(left, right) >= 3 && s.cov <= 0.25 * Math.min(left, right))
         if (cut < 0 || s.cov < (part[cut] as (typeof segs)[number]).cov) cut = k;
     }

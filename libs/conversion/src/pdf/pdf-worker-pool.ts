@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 import type { Worker } from 'node:worker_threads';
 import { availableParallelism } from 'node:os';
-import { tsWorker, type Logger } from '@lectern/runtime';
+import { tsWorker, type Logger } from '@lectern/runtime/core';
 import { ResourcePool } from '../util/resource-pool.js';
 import type { PdfPageEngine } from './pdf-page.engine.js';
 import type {

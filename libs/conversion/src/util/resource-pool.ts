@@ -6,7 +6,7 @@
  * whose task was aborted (timeout): it is destroyed (its thread terminated) and replaced on demand, so a
  * hung or pathological document never blocks the pool.
  */
-import { raceAbort } from '@lectern/runtime';
+import { raceAbort } from '@lectern/runtime/core';
 
 export interface PoolOptions<R> {
   size: number;
