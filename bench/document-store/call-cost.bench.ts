@@ -9,7 +9,7 @@
  * With `--trees A,B` a server is started from each source tree (e.g. `git archive <commit>` of the code before a
  * change, node_modules linked) and the calls alternate between them in blocks: a side-by-side before/after.
  *
- *   npx tsx bench/document-store/call-cost.bench.ts [--calls 600] [--tool find_chunks] [--trees /tmp/base,.]
+ *   npx tsx bench/document-store/call-cost.bench.ts [--calls 600] [--warmup 50] [--tool find_chunks] [--trees /tmp/base,.]
  *     [--log-level info] [--profile /tmp/prof] [--perf /tmp/perf] [--repeat-queries]
  *
  * Queries: SciFact claims outside the train judgments (any tuning used the train split's). Every measured call asks
@@ -20,7 +20,7 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import {
   callTool,
@@ -34,6 +34,8 @@ import {
 const { values } = parseArgs({
   options: {
     calls: { type: 'string', default: '600' },
+    /** Unmeasured calls per server before the measured ones (V8 still compiles the request path after 50). */
+    warmup: { type: 'string', default: '50' },
     tool: { type: 'string', default: 'find_chunks' },
     profile: { type: 'string' },
     docs: { type: 'string', default: '5183' },
@@ -47,6 +49,7 @@ const { values } = parseArgs({
   },
 });
 const CALLS = Number(values.calls);
+const WARMUP = Number(values.warmup);
 const say = (m: string) => process.stderr.write(`[${new Date().toISOString().slice(11, 19)}] ${m}\n`);
 
 const startServer = (label: string, tree: string): Promise<ServiceProcess> =>
@@ -73,7 +76,12 @@ const trees = (values.trees ?? '.').split(',').map((t) => resolve(t));
 const servers: ServiceProcess[] = [];
 try {
   for (const [i, tree] of trees.entries())
-    servers.push(await startServer(trees.length > 1 ? `${i === 0 ? 'before' : 'after'}` : 'server', tree));
+    servers.push(
+      await startServer(
+        trees.length > 2 ? `${i}:${basename(tree)}` : trees.length > 1 ? (i === 0 ? 'before' : 'after') : 'server',
+        tree,
+      ),
+    );
   const batches = scifactBatches(Number(values.docs));
   const stored = batches.reduce((n, b) => n + b.length, 0);
   for (const server of servers)
@@ -87,7 +95,7 @@ try {
     return round === 0 || values['repeat-queries'] ? q : `${q} q${round}x`;
   };
   for (const server of servers)
-    for (let i = 0; i < 50; i++)
+    for (let i = 0; i < WARMUP; i++)
       await call(server, values.tool, { project: 'scifact', query: `warm-up ${claims[i % claims.length]}` });
   if (values.profile) {
     mkdirSync(values.profile, { recursive: true });
@@ -137,7 +145,7 @@ try {
     await new Promise((r) => setTimeout(r, 2000));
   }
   process.stdout.write(
-    `${values.tool}, ${stored} chunks, ${CALLS} calls per server in alternating blocks of ${BLOCK}, LOG_LEVEL=${values['log-level']}, ` +
+    `${values.tool}, ${stored} chunks, ${CALLS} calls per server in alternating blocks of ${BLOCK} after ${WARMUP} warm-up calls, LOG_LEVEL=${values['log-level']}, ` +
       `${values['repeat-queries'] ? 'claims asked again as they are' : 'every query text new to the server'}; ` +
       `${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}; load average before ${load0.map((x) => x.toFixed(1)).join('/')}, after ${load1.map((x) => x.toFixed(1)).join('/')} (${new Date().toISOString()})\n\n` +
       '| server | server CPU ms per call | of which main thread | wall ms per call (client) | CPU/wall |\n|---|---:|---:|---:|---:|\n' +

@@ -6,7 +6,7 @@
  * query with, and the server's CPU read from /proc.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createProject } from '@lectern/document-store';
@@ -61,10 +61,14 @@ export const startDocumentStore = async (o: StartOptions): Promise<ServiceProces
   await createProject(documentStore.deps, { project: 'scifact', chunking: { kind: 'client' } });
   await platform.close();
   const port = 20_000 + Math.floor(Math.random() * 20_000);
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/document-store-mcp/src/main.ts'], {
+  // LECTERN_BENCH_NODE_FLAGS: more node/V8 flags for the servers (e.g. `--trace-deopt`; its output is the server's
+  // stdout, written to $LECTERN_BENCH_STDOUT when set).
+  const flags = (process.env['LECTERN_BENCH_NODE_FLAGS'] ?? '').split(' ').filter(Boolean);
+  const stdoutFile = process.env['LECTERN_BENCH_STDOUT'];
+  const child = spawn(process.execPath, [...flags, '--import', 'tsx', 'apps/document-store-mcp/src/main.ts'], {
     cwd: o.tree,
     env: { ...process.env, ...env, DOCUMENT_STORE_PORT: String(port), HOST: '127.0.0.1' },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', stdoutFile ? openSync(`${stdoutFile}.${o.label}`, 'w') : 'ignore', 'inherit'],
   });
   const baseUrl = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + (o.startTimeoutMs ?? 120_000);

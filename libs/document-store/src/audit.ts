@@ -76,9 +76,14 @@ export class AuditLog {
     return full;
   }
 
-  /** Queue a record (retrieval); written with the next batch. */
+  /**
+   * Queue a record (retrieval); written with the next batch. Not parsed here, unlike `write`: its one caller
+   * (project-chunks.ts' auditRetrieval) builds it from the tool's parsed input and its own typed answer, and the parse
+   * was ~3 % of a `find_chunks` call's main-thread CPU (docs/benchmarks/document-store.md, call cost round 4); `list`
+   * parses every record it reads back.
+   */
   queue(record: NewAuditRecord): void {
-    this.pending.push(AuditRecordSchema.parse({ ...record, id: record.id ?? randomUUID() }));
+    this.pending.push({ ...record, id: record.id ?? randomUUID() });
     if (this.pending.length >= (this.options.batch ?? 100)) void this.flush();
     else if (!this.timer) {
       this.timer = setTimeout(() => void this.flush(), this.options.flushMs ?? 2000);

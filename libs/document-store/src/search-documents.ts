@@ -75,13 +75,58 @@ export const searchMetadata = (p: Record<string, unknown>, text: string): Search
  * one document differ and all stay.
  */
 export const distinctText = (hits: readonly Hit[]): Hit[] => {
-  const seen = new Set<string>();
+  // Texts are compared by `sameTextKey` only when they agree on `contentLength` (which that key determines): the
+  // key's lowercasing and whitespace regular expression over every hit's text were ~8 % of a query_hybrid call's
+  // main-thread CPU at 12 hits of ~1 KB (docs/benchmarks/document-store.md, call cost round 4), and distinct texts
+  // rarely agree on their length.
+  const seen = new Map<number, { text: string; key?: string }[]>();
   return hits.filter((h) => {
-    const key = h.text.toLowerCase().replace(/\s+/g, ' ').trim();
-    if (seen.has(key)) return false;
-    seen.add(key);
+    const n = contentLength(h.text);
+    const same = seen.get(n);
+    if (!same) {
+      seen.set(n, [{ text: h.text }]);
+      return true;
+    }
+    const key = sameTextKey(h.text);
+    for (const other of same) if ((other.key ??= sameTextKey(other.text)) === key) return false;
+    same.push({ text: h.text, key });
     return true;
   });
+};
+
+/** What `distinctText` compares: the text lowercased, runs of white space as one space, trimmed. */
+export const sameTextKey = (text: string): string => text.toLowerCase().replace(/\s+/g, ' ').trim();
+
+/**
+ * ECMAScript white space and line terminators: exactly what `\s` matches and `trim` removes (TAB, LF, VT, FF, CR,
+ * SPACE, NBSP, OGHAM SPACE MARK, U+2000-U+200A, LS, PS, NNBSP, MMSP, IDEOGRAPHIC SPACE, BOM).
+ */
+const isSpace = (c: number): boolean =>
+  c === 32 ||
+  (c >= 9 && c <= 13) ||
+  (c >= 0xa0 &&
+    (c === 0xa0 ||
+      c === 0x1680 ||
+      (c >= 0x2000 && c <= 0x200a) ||
+      c === 0x2028 ||
+      c === 0x2029 ||
+      c === 0x202f ||
+      c === 0x205f ||
+      c === 0x3000 ||
+      c === 0xfeff));
+
+/**
+ * The UTF-16 code units of `sameTextKey(text)` that are not spaces, counted without building it: collapsing and
+ * trimming white space leaves every other code unit as it was, and lowercasing never makes or removes white space and
+ * keeps each code unit's length but U+0130's (İ → i + U+0307). Two texts with the same key have the same count.
+ */
+export const contentLength = (text: string): number => {
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (!isSpace(c)) n += c === 0x130 ? 2 : 1;
+  }
+  return n;
 };
 
 /**

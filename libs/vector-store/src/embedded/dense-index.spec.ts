@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-import { DenseIndex } from './dense-index.js';
+import { DenseIndex, roughCandidates, TopK } from './dense-index.js';
 
 /** Deterministic pseudo-random vectors (mulberry32). */
 const rng = (seed: number) => () => {
@@ -83,6 +83,30 @@ describe('DenseIndex', () => {
       const got = idx.search(q, 10);
       expect(got.map(([rid]) => rid)).toEqual(exact.map(([rid]) => rid));
       got.forEach(([, s], i) => expect(s).toBeCloseTo(exact[i]![1], 5));
+    }
+  });
+
+  it('selects its scan candidates exactly as offering every row to a TopK would (ties, skipped rows, filters)', () => {
+    const next = rng(7);
+    const count = 2000;
+    // Few distinct scan scores, so that many rows tie with the worst kept candidate.
+    const i32 = Int32Array.from({ length: count + 5 }, () => Math.round(next() * 400));
+    const scales = Float32Array.from({ length: count }, () => (next() < 0.5 ? 0.5 : 1));
+    const norms = Float32Array.from({ length: count }, () => (next() < 0.5 ? 1 : 2));
+    const skip = (i: number): boolean => i % 11 === 3;
+    const slots = Array.from({ length: 300 }, (_, j) => (j * 7) % count);
+    for (const candidates of [1, 10, 128, 3000]) {
+      for (const [s, sk] of [
+        [undefined, undefined],
+        [undefined, skip],
+        [slots, undefined],
+      ] as const) {
+        const want = new TopK(candidates);
+        for (const i of s ?? Array.from({ length: count }, (_, i) => i))
+          if (!sk?.(i)) want.offer(i, (i32[5 + i]! * scales[i]!) / norms[i]!);
+        const got = roughCandidates(i32, 5, scales, norms, count, candidates, s, sk);
+        expect(got.sorted()).toEqual(want.sorted());
+      }
     }
   });
 });

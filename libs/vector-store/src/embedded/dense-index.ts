@@ -182,15 +182,43 @@ export class DenseIndex implements DenseSearch {
     this.i8.fill(0, 0, this.stride);
     this.quantize(q, 0);
     this.scores(this.rowsAt, 0, this.outAt, this.size, this.stride);
-    const out = this.outAt / 4;
-    const rough = new TopK(candidates);
-    const approx = (i: number): void => rough.offer(i, (this.i32[out + i]! * this.scales[i]!) / this.norms[i]!);
-    if (slots === undefined) for (let i = 0; i < this.size; i++) approx(i);
-    else for (const i of slots) approx(i);
+    const rough = roughCandidates(this.i32, this.outAt / 4, this.scales, this.norms, this.size, candidates, slots);
     for (const [i] of rough.sorted()) top.offer(this.rids[i]!, this.cosine(i, q, qn));
     return top.sorted();
   }
 }
+
+/**
+ * The best `candidates` rows by their int8 scan score (`i32[out + i] * scales[i] / norms[i]`) as a TopK of row
+ * indices: the rows 0..count-1 (but those `skip` rejects) or the given `slots`. The same selection as offering every
+ * row to the TopK, row by row in ascending order: once it is full, a row whose score is not above the worst kept
+ * (the heap's root) is refused by `offer` (a tie loses to the root's smaller index), so the loop refuses it without
+ * the call; ~10k rows are mostly such rows (docs/benchmarks/document-store.md, "call cost, round 4").
+ */
+export const roughCandidates = (
+  i32: Int32Array,
+  out: number,
+  scales: Float32Array,
+  norms: Float32Array,
+  count: number,
+  candidates: number,
+  slots?: readonly number[],
+  skip?: (i: number) => boolean,
+): TopK => {
+  const rough = new TopK(candidates);
+  if (slots !== undefined) {
+    for (const i of slots) rough.offer(i, (i32[out + i]! * scales[i]!) / norms[i]!);
+    return rough;
+  }
+  let floor = -Infinity;
+  for (let i = 0; i < count; i++) {
+    const s = (i32[out + i]! * scales[i]!) / norms[i]!;
+    if (s <= floor || (skip !== undefined && skip(i))) continue;
+    rough.offer(i, s);
+    if (rough.full) floor = rough.worst;
+  }
+  return rough;
+};
 
 /**
  * Bounded best-k selection of [key, score]: a min-heap on (score, then larger key), O(log k) per offer.
@@ -219,6 +247,16 @@ export class TopK {
     this.vals[a] = this.vals[b]!;
     this.keys[b] = k;
     this.vals[b] = v;
+  }
+
+  /** Holds k entries: an offer must beat `worst` to get in. */
+  get full(): boolean {
+    return this.n === this.k && this.k > 0;
+  }
+
+  /** The lowest score kept (the heap's root); only meaningful once `full`. */
+  get worst(): number {
+    return this.vals[0]!;
   }
 
   offer(key: number, score: number): void {

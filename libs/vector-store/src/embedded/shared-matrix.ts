@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 import type { Database as Db } from 'better-sqlite3';
 import type { Logger } from '@lectern/runtime';
-import { DenseIndex, normOf, quantizeInto, TopK, type DenseSearch } from './dense-index.js';
+import { DenseIndex, normOf, quantizeInto, roughCandidates, TopK, type DenseSearch } from './dense-index.js';
 import { deletedTable, vectorsTable, type Collection } from './embedded-schema.js';
 import type { Stmt } from './embedded-search.js';
 import { simdScores, wasmMemory, type ScoresFn, type WasmMemory } from './simd-dot.js';
@@ -152,12 +152,8 @@ export class SharedMatrix {
     i8.fill(0, this.queryAt, this.queryAt + this.stride);
     quantizeInto(i8, this.queryAt, q);
     this.scores(rowsAt, this.queryAt, this.outAt, this.count, this.stride);
-    const out = this.outAt / 4;
-    const rough = new TopK(candidates);
-    const approx = (i: number): void => rough.offer(i, (i32[out + i]! * scales[i]!) / norms[i]!);
-    if (slots === undefined) {
-      for (let i = 0; i < this.count; i++) if (live(i)) approx(i);
-    } else for (const i of slots) approx(i);
+    const dead = skip.size === 0 ? undefined : (i: number): boolean => skip.has(rids[i]!);
+    const rough = roughCandidates(i32, this.outAt / 4, scales, norms, this.count, candidates, slots, dead);
     for (const [i] of rough.sorted()) top.offer(rids[i]!, this.cosine(i, q, qn));
     return top;
   }
