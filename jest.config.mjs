@@ -87,6 +87,11 @@ export const jestConfig = (tier) => {
     // processes, Redis and sockets: two workers there halve the wall time (measured: 9.5 min against 20), and a third
     // overlaps more of that waiting (the suites that spawn services, kill them and wait for queue locks).
     maxWorkers: Math.max(3, availableParallelism() - 1),
+    // A worker's heap grows with every test file it runs (~20-25 MB a file: each file's module registry under
+    // --experimental-vm-modules is not all given back), and late files in a big-heap worker pay for it in garbage
+    // collection (doc-tools.module.spec: 11.0 CPU-s in a worker at 1.4 GB, 2.9 with this). A worker whose heap is
+    // over 1 GB after a file is replaced by a fresh one (~0.5 CPU-s): docs/benchmarks/test-suite.md, round 4.
+    workerIdleMemoryLimit: '1GB',
     // No forceExit: every suite closes what it opens (servers, Redis connections, worker pools), and a suite
     // that leaks a handle shows up as a hanging run instead of being hidden.
     forceExit: false,

@@ -44,6 +44,9 @@ export default class CpuLoggingEnvironment extends TestEnvironment {
       own_cpu_s: +(end.own - this.started.own).toFixed(2),
       children_cpu_s: +(end.children - this.started.children).toFixed(2),
       wall_s: +((Date.now() - this.startedAt) / 1000).toFixed(2),
+      // the worker's heap after the file (it grows file after file) and which worker ran it (a new pid: replaced)
+      heap_mb: Math.round(process.memoryUsage().heapUsed / 2 ** 20),
+      worker_pid: process.pid,
     };
     appendFileSync(this.logFile, `${JSON.stringify(line)}\n`);
   }
