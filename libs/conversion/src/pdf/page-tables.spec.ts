@@ -145,6 +145,23 @@ describe("detectTables: a form's side-by-side blocks (issue 26)", () => {
     expect(used.size).toBe(lines.length);
   });
 
+  it('two blocks right under the item table are not rows of it', () => {
+    const lines = [
+      ...ITEMS.flatMap((cells, k) => row(cells, ITEM_XS, 100 + 16 * k)),
+      ...blocks(
+        ['Ship to', 'Werft Ostsee GmbH', 'Kai 12, 24149 Kiel'],
+        ['Carrier', 'Nordfracht', 'Incoterms DAP'],
+        156,
+      ),
+    ];
+    const { tables, forms } = detectTables(lines);
+    expect(tables.map((t) => t.rows)).toEqual([ITEMS]);
+    expect(texts(forms)).toEqual([
+      ['Ship to', 'Werft Ostsee GmbH', 'Kai 12, 24149 Kiel'],
+      ['Carrier', 'Nordfracht', 'Incoterms DAP'],
+    ]);
+  });
+
   it('two blocks of `label  value` lines (a wide gap inside each line) are text, even with nothing below', () => {
     const left = ['Port size  G 1/2', 'Orifice  13 mm', 'Pressure range  0.5 - 16 bar'];
     const right = ['Coil voltage  24 V DC', 'Power consumption  8 W'];
