@@ -57,6 +57,7 @@ export const SYNONYMS: Record<string, string[]> = {
   quantity: ['quantity', 'qty'],
   efficiency: ['efficiency'],
   temperature: ['temperature', 'temp.', 'ambient'],
+  humidity: ['humidity', 'rh'],
   vendor: ['vendor', 'seller', 'merchant', 'store', 'supplier', 'company', 'sold', 'issuer', 'from'],
   merchant: ['merchant', 'vendor', 'seller', 'store', 'shop'],
   seller: ['seller', 'vendor', 'merchant', 'supplier', 'sold', 'issuer'],
