@@ -145,21 +145,26 @@ describe("detectTables: a form's side-by-side blocks (issue 26)", () => {
     expect(used.size).toBe(lines.length);
   });
 
-  it('two blocks right under the item table are not rows of it', () => {
+  it('two blocks of `label  value` lines right under the item table are not rows of it', () => {
+    const right = ['Carrier  Nordfracht', 'Incoterms  DAP', 'Weight  120 kg'];
     const lines = [
       ...ITEMS.flatMap((cells, k) => row(cells, ITEM_XS, 100 + 16 * k)),
-      ...blocks(
-        ['Ship to', 'Werft Ostsee GmbH', 'Kai 12, 24149 Kiel'],
-        ['Carrier', 'Nordfracht', 'Incoterms DAP'],
-        156,
-      ),
+      ...blocks(['Ship to  Werft Ostsee GmbH', 'Kai 12, 24149 Kiel', 'Germany'], right, 156),
     ];
     const { tables, forms } = detectTables(lines);
     expect(tables.map((t) => t.rows)).toEqual([ITEMS]);
-    expect(texts(forms)).toEqual([
-      ['Ship to', 'Werft Ostsee GmbH', 'Kai 12, 24149 Kiel'],
-      ['Carrier', 'Nordfracht', 'Incoterms DAP'],
-    ]);
+    expect(texts(forms)).toEqual([['Ship to  Werft Ostsee GmbH', 'Kai 12, 24149 Kiel', 'Germany'], right]);
+  });
+
+  it("a table's key-value rows under its wider rows stay in it (a datasheet's basic specifications)", () => {
+    const lines = [
+      ...ITEMS.flatMap((cells, k) => row(cells, ITEM_XS, 100 + 16 * k)),
+      ...blocks(['Rating', 'Insulation grade', 'Mounting'], ['Continuous', 'Type B', 'Flange-mounted'], 148),
+    ];
+    const { tables, forms } = detectTables(lines);
+    expect(forms).toEqual([]);
+    expect(tables).toHaveLength(1);
+    expect(tables[0]?.rows.map((r) => r.filter(Boolean))).toContainEqual(['Insulation grade', 'Type B']);
   });
 
   it('two blocks of `label  value` lines (a wide gap inside each line) are text, even with nothing below', () => {

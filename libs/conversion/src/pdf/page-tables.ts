@@ -69,8 +69,9 @@ export function detectTables(all: RawLine[]): { tables: TableBlock[]; used: Set<
       const lineH = Math.max(4, prev.y1 - prev.y0);
       if (r.y0 - prev.y1 > 2.2 * lineH) break;
       if (r.cells.length < 2 && !isContinuation(r, run)) break;
-      // a form's blocks right under the table are not its rows
-      if (r.cells.length === 2 && formBlock(rows, j)) break;
+      // a form's blocks of `label  value` lines right under the table are not its rows (what follows a table's
+      // two-cell rows says nothing there: a table's key-value part under its wider part looks the same)
+      if (r.cells.length === 2 && formBlock(rows, j, true)) break;
       run.push(r);
       j += 1;
     }
@@ -93,13 +94,13 @@ const near = (a: number, b: number): boolean => Math.abs(a - b) <= 2;
  * Two blocks of lines side by side, each left-aligned at its own x (a form's "Invoice to" address on the left and
  * "Invoice No.  INV-20417 / Issue date  05 Jan 2026" on the right; a provider's and a customer's blocks), starting
  * at row `i`: not a table, though its rows hold two cells. Told from a two-column table by either what follows it
- * (rows of another table right under it, or right over it, none of whose cells starts where the right block does:
- * the item table below an invoice's header would otherwise join it, and its cells be read as the blocks' values) or
- * by its lines
+ * (rows of another table right under it, none of whose cells starts where the right block does: the item table
+ * below an invoice's header would otherwise join it, and its cells be read as the blocks' values; not counted for
+ * rows inside a table, `inTable`) or by its lines
  * (half of them a label and a value with a wide gap inside one line). Its columns (each its cells' lines, top to
  * bottom), and the row after it.
  */
-function formBlock(rows: Row[], i: number): { columns: RawLine[][][]; end: number } | null {
+function formBlock(rows: Row[], i: number, inTable = false): { columns: RawLine[][][]; end: number } | null {
   const first = rows[i];
   if (!first || first.cells.length !== 2) return null;
   const [left, right] = first.cells as [Cell, Cell];
@@ -130,14 +131,7 @@ function formBlock(rows: Row[], i: number): { columns: RawLine[][][]; end: numbe
     next.cells.length >= 2 &&
     next.y0 - last.y1 <= 2.2 * Math.max(4, last.y1 - last.y0) &&
     rows.slice(end, end + 3).every((r) => r.cells.every((c) => !near(c.x0, R)));
-  // (or right above: the rows of a table just over it, none of whose cells starts where the right block does)
-  const above = rows.slice(Math.max(0, i - 2), i);
-  const tableAbove =
-    above.length === 2 &&
-    above.every((r) => r.cells.length >= 2 && r.cells.every((c) => !near(c.x0, R))) &&
-    first.y0 - (above[1] as Row).y1 <= 2.2 * Math.max(4, first.y1 - first.y0) &&
-    (above[1] as Row).y0 - (above[0] as Row).y1 <= 2.2 * Math.max(4, first.y1 - first.y0);
-  if (!tableBelow && !tableAbove && gapped < 0.5 * cells.length) return null;
+  if (!(tableBelow && !inTable) && gapped < 0.5 * cells.length) return null;
   const columns = [L, R].map((x) => seg.flatMap((r) => r.cells.filter((c) => near(c.x0, x)).map((c) => c.lines)));
   return { columns, end };
 }
