@@ -189,6 +189,8 @@ describe('contracts and receipts (offline extractor, generated PDFs)', () => {
         consignee: 'Who receives the goods',
         flow_rate: '',
         supply_voltage: '',
+        warranty_period: '',
+        total_including_vat: '',
       },
       expected: {},
       pdf: page([
@@ -202,9 +204,12 @@ describe('contracts and receipts (offline extractor, generated PDFs)', () => {
         {
           table: [
             ['Item', 'Description', 'Qty', 'Price', 'Amount'],
-            ['7-210', 'Circulation pump', '2', '410,00', '820,00'],
+            ['7-210', 'Circulation pump', '2', '1,410.00', '2,820.00'],
+            ['', '', '', 'VAT 19%', '535.80'],
+            ['', '', '', 'Total incl. VAT', '3,355.80'],
           ],
         },
+        { text: ['Payment terms: 30 days net        Warranty period: 24 months from delivery'] },
         {
           columns: [
             ['Consignee', 'Werft Ostsee GmbH', 'Kai 12, 24149 Kiel'],
@@ -222,6 +227,9 @@ describe('contracts and receipts (offline extractor, generated PDFs)', () => {
       consignee: 'Werft Ostsee GmbH',
       flow_rate: '12 m3/h',
       supply_voltage: '230V AC',
+      // the second `Label: value` pair of a line; an amount's thousands separator is not a cut
+      warranty_period: '24 months',
+      total_including_vat: '3,355.80',
     });
     // each from its label's line(s), on page 1 with quads
     for (const field of Object.keys(doc.schema))

@@ -274,7 +274,7 @@ export const labelsMovedDown = (
 const leadingValue = (text: string): string => {
   const value = dropQualifier(text.trim());
   if (!/^(?:[-+±$€£¥]?\s?\d|[A-Z]{1,4}\s?\d)/.test(value)) return value;
-  const cut = /,|;|\s\(|\s(?:for|in|at|when|with|under)\s/.exec(value);
+  const cut = /,(?!\d)|;|\s\(|\s(?:for|in|at|when|with|under)\s/.exec(value);
   return (cut ? value.slice(0, cut.index) : value).replace(/\.$/, '').trim();
 };
 
@@ -572,6 +572,11 @@ const candidatesIn = (
       return;
     }
     keyValue(line, rankWeight);
+    // several `Label: value` pairs on one line ("Subscription start: 01/07/2026 Subscription term: 12 months"): each
+    // pair from its label to the next one's
+    const pairs = [...line.matchAll(/(?<=^|\s)\p{Lu}[\p{L} .'/&-]{1,40}?:\s/gu)];
+    if (pairs.length >= 2)
+      pairs.forEach((m, k) => keyValue(line.slice(m.index, pairs[k + 1]?.index ?? line.length).trim(), rankWeight));
   });
   // "TOTAL $43.20", "Date 14/03/2024": a label and an amount or date with no colon (receipts print them so)
   // "TOTAL $43.20", "Date 14/03/2024 21:05": a label and an amount or date with no colon (receipts print them so);
