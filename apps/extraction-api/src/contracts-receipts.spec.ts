@@ -5,6 +5,7 @@ import {
   contractDocs,
   extractionScore,
   freshDocs,
+  page,
   FRESH_VARIANTS_A,
   receiptDocs,
   type BusinessDoc,
@@ -167,5 +168,72 @@ describe('contracts and receipts (offline extractor, generated PDFs)', () => {
     }
     expect(counts.fields).toBe(40);
     expect(counts.right).toBeGreaterThanOrEqual(38);
+  });
+
+  /**
+   * A form's two blocks side by side (issue 26, root causes of fresh variant 8's misses, on a document of its own):
+   * the supplier's block under its label on the left, `label  value` lines on the right, an item table right under
+   * both, and a block of key figures in two columns. The converter reads each block as lines (not one table with
+   * the items), a label and its value set apart by a wide gap are read as `Label: value`, a label on a line of its
+   * own names the line under it.
+   */
+  it("a form's side-by-side blocks: labels with a wide gap, labels above their values, the issuer's label", async () => {
+    const doc: BusinessDoc = {
+      name: 'form-blocks.pdf',
+      kind: 'receipt',
+      layout: 'form blocks',
+      schema: {
+        supplier: 'Company the goods are ordered from',
+        order_number: '',
+        order_date: '',
+        consignee: 'Who receives the goods',
+        flow_rate: '',
+        supply_voltage: '',
+        warranty_period: '',
+        total_including_vat: '',
+      },
+      expected: {},
+      pdf: page([
+        { heading: 'ORDER' },
+        {
+          columns: [
+            ['Supplier', 'Nordlicht Pumpen AG', 'Hafenweg 3', '24103 Kiel, Germany'],
+            ['Order No.  PO-88120', 'Order date  02.04.2026', 'Buyer  K. Jansen', 'Currency  EUR'],
+          ],
+        },
+        {
+          table: [
+            ['Item', 'Description', 'Qty', 'Price', 'Amount'],
+            ['7-210', 'Circulation pump', '2', '1,410.00', '2,820.00'],
+            ['', '', '', 'VAT 19%', '535.80'],
+            ['', '', '', 'Total incl. VAT', '3,355.80'],
+          ],
+        },
+        { text: ['Payment terms: 30 days net        Warranty period: 24 months from delivery'] },
+        {
+          columns: [
+            ['Consignee', 'Werft Ostsee GmbH', 'Kai 12, 24149 Kiel'],
+            ['Flow rate  12 m3/h', 'Supply voltage  230 V AC', 'Degree of protection  IP44'],
+          ],
+        },
+      ]),
+    };
+    const r = await extract(doc);
+    expect(r.data).toEqual({
+      original_file: 'form-blocks.pdf',
+      supplier: 'Nordlicht Pumpen AG',
+      order_number: 'PO-88120',
+      order_date: '02.04.2026',
+      consignee: 'Werft Ostsee GmbH',
+      flow_rate: '12 m3/h',
+      supply_voltage: '230V AC',
+      // the second `Label: value` pair of a line; an amount's thousands separator is not a cut
+      warranty_period: '24 months',
+      total_including_vat: '3,355.80',
+    });
+    // each from its label's line(s), on page 1 with quads
+    for (const field of Object.keys(doc.schema))
+      expect([field, r.evidence[field]]).toMatchObject([field, { page: 1, grounded: true }]);
+    expect(r.evidence['consignee']).toMatchObject({ snippet: 'Consignee\nWerft Ostsee GmbH' });
   });
 });

@@ -170,3 +170,17 @@ describe('mergeLines and joinLines (page-layout.ts)', () => {
     expect(joinLines(lines)).toBe('the plan\u00ADmaking process and the Lan-Guages');
   });
 });
+
+// Issue 26, round 4: a form's blocks keep a line per row
+describe("layoutPage: a form's two blocks side by side", () => {
+  it('reads them as two paragraphs of lines, left then right, the wide gap inside a line kept', () => {
+    const left = ['Invoice to', 'Coastal Living Interiors', '3/88 Marine Parade'];
+    const right = ['Invoice No.  INV-20417', 'Issue date  05 Jan 2026', 'Payment terms  14 days'];
+    const lines = left.flatMap((t, k) => [line(t, 72, 100 + 15 * k), line(right[k] as string, 330, 100 + 15 * k)]);
+    const laid = layoutPage(page([block(lines)]));
+    expect(laid.blocks.map((b) => (b.kind === 'text' ? (b as TextBlock).text : 'TABLE'))).toEqual([
+      left.join('\n'),
+      right.join('\n'),
+    ]);
+  });
+});

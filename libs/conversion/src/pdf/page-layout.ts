@@ -457,6 +457,29 @@ function listing(raw: RawLine[]): CodeBlock {
 }
 
 /**
+ * One block of a form's side-by-side blocks (page-tables.ts, `formBlock`) as one text block, a line per row: its
+ * lines are an address or `label  value` pairs, not a sentence, so they are not joined into one; a wide gap inside
+ * a line (between a label and its value) is kept as two spaces.
+ */
+export function formColumn(cells: RawLine[][]): TextBlock {
+  const lines = cells.flatMap((cell) => mergeLines(cell));
+  const block = toTextBlock(lines);
+  const text = cells.map((cell) =>
+    undoubleWords(
+      composeAccents(
+        [...cell]
+          .sort((a, b) => a.x0 - b.x0)
+          .map((l) => l.text.trim())
+          .join(' ')
+          .replace(/[^\S\n]{2,}/g, '  ')
+          .replace(/[^\S\n ]/g, ' '),
+      ),
+    ),
+  );
+  return { ...block, lineCount: cells.length, text: text.join('\n') };
+}
+
+/**
  * One page's blocks: column gutter first (so tables never pair lines across columns), then tables (they take
  * their lines), the rest merged into text blocks, all in reading order.
  */
@@ -479,12 +502,13 @@ export function layoutPage(raw: RawPage): PageLayout {
         ];
   const tables: TableBlock[] = [];
   const used = new Set<RawLine>();
+  const text: TextBlock[] = [];
   for (const region of regions) {
     const found = detectTables(region);
     tables.push(...found.tables);
     for (const l of found.used) used.add(l);
+    for (const column of found.forms) text.push(formColumn(column));
   }
-  const text: TextBlock[] = [];
   for (const b of page.blocks) {
     const rest = used.size ? b.lines.filter((l) => !used.has(l)) : b.lines;
     if (rest.length === 0) continue;

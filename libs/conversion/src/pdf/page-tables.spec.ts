@@ -78,7 +78,7 @@ describe('detectTables (page-tables.ts)', () => {
       72,
       100,
     );
-    expect(detectTables(prose)).toEqual({ tables: [], used: new Set() });
+    expect(detectTables(prose)).toEqual({ tables: [], used: new Set(), forms: [] });
   });
 
   it('does not take a code listing for a table', () => {
@@ -108,6 +108,120 @@ describe('detectTables (page-tables.ts)', () => {
     const right = ['while the run-', 'time decides the', 'order of evalu-', 'ation at startup'];
     const lines = left.flatMap((t, k) => [line(t, 72, 100 + 14 * k), line(right[k] as string, 320, 100 + 14 * k)]);
     expect(detectTables(lines).tables).toEqual([]);
+  });
+});
+
+describe("detectTables: a form's side-by-side blocks (issue 26)", () => {
+  /** Two left-aligned blocks of lines side by side, 15 pt apart, from y. */
+  const blocks = (left: string[], right: string[], y: number): RawLine[] =>
+    left.flatMap((t, k) => [
+      ...(t ? [line(t, 72, y + 15 * k)] : []),
+      ...(right[k] ? [line(right[k] as string, 330, y + 15 * k)] : []),
+    ]);
+  const ITEMS = [
+    ['Qty', 'Description', 'Unit price', 'Line total'],
+    ['1', 'Jarrah bench top', '1,100.00', '1,100.00'],
+    ['4', 'Floating shelf', '100.00', '400.00'],
+  ];
+  const ITEM_XS = [72, 189, 306, 423];
+  const texts = (forms: RawLine[][][]) => forms.map((col) => col.map((cell) => cell.map((l) => l.text).join(' ')));
+
+  it('an address block beside a block of numbers, right above the item table, is two blocks of text and the table', () => {
+    const lines = [
+      ...blocks(
+        ['Invoice to', 'Coastal Living Interiors', '3/88 Marine Parade'],
+        ['Invoice No. INV-20417', 'Issue date 05 Jan 2026', 'Payment terms 14 days'],
+        100,
+      ),
+      ...ITEMS.flatMap((cells, k) => row(cells, ITEM_XS, 153 + 16 * k)),
+    ];
+    const { tables, forms, used } = detectTables(lines);
+    expect(texts(forms)).toEqual([
+      ['Invoice to', 'Coastal Living Interiors', '3/88 Marine Parade'],
+      ['Invoice No. INV-20417', 'Issue date 05 Jan 2026', 'Payment terms 14 days'],
+    ]);
+    // the item table alone: no row of it holds a line of the blocks above
+    expect(tables.map((t) => t.rows)).toEqual([ITEMS]);
+    expect(used.size).toBe(lines.length);
+  });
+
+  it('two blocks of `label  value` lines right under the item table are not rows of it', () => {
+    const right = ['Carrier  Nordfracht', 'Incoterms  DAP', 'Weight  120 kg'];
+    const lines = [
+      ...ITEMS.flatMap((cells, k) => row(cells, ITEM_XS, 100 + 16 * k)),
+      ...blocks(['Ship to  Werft Ostsee GmbH', 'Kai 12, 24149 Kiel', 'Germany'], right, 156),
+    ];
+    const { tables, forms } = detectTables(lines);
+    expect(tables.map((t) => t.rows)).toEqual([ITEMS]);
+    expect(texts(forms)).toEqual([['Ship to  Werft Ostsee GmbH', 'Kai 12, 24149 Kiel', 'Germany'], right]);
+  });
+
+  it("a table's key-value rows under its wider rows stay in it (a datasheet's basic specifications)", () => {
+    const lines = [
+      ...ITEMS.flatMap((cells, k) => row(cells, ITEM_XS, 100 + 16 * k)),
+      ...blocks(['Rating', 'Insulation grade', 'Mounting'], ['Continuous', 'Type B', 'Flange-mounted'], 148),
+    ];
+    const { tables, forms } = detectTables(lines);
+    expect(forms).toEqual([]);
+    expect(tables).toHaveLength(1);
+    expect(tables[0]?.rows.map((r) => r.filter(Boolean))).toContainEqual(['Insulation grade', 'Type B']);
+  });
+
+  it('two blocks of `label  value` lines (a wide gap inside each line) are text, even with nothing below', () => {
+    const left = ['Port size  G 1/2', 'Orifice  13 mm', 'Pressure range  0.5 - 16 bar'];
+    const right = ['Coil voltage  24 V DC', 'Power consumption  8 W'];
+    const { tables, forms } = detectTables(blocks(left, right, 100));
+    expect(tables).toEqual([]);
+    expect(texts(forms)).toEqual([left, right]);
+  });
+
+  it('two blocks of plain lines with nothing under them stay a two-column table (signatures, a key-value table)', () => {
+    const lines = blocks(
+      ['ALTAMIRA ROBOTICS, INC.', 'By: Laura Chen', 'Title: CEO'],
+      ['KESTREL VISION AB', 'By: Erik Lund', 'Title: VD'],
+      100,
+    );
+    const { tables, forms } = detectTables(lines);
+    expect(forms).toEqual([]);
+    expect(tables.map((t) => t.rows)).toEqual([
+      [
+        ['ALTAMIRA ROBOTICS, INC.', 'KESTREL VISION AB'],
+        ['By: Laura Chen', 'By: Erik Lund'],
+        ['Title: CEO', 'Title: VD'],
+      ],
+    ]);
+  });
+
+  it('a table whose first rows have two cells where its own columns start stays one table', () => {
+    const lines = [
+      ...row(['Model', 'Unit price'], [72, 306], 100),
+      ...row(['Series', 'AUD'], [72, 306], 115),
+      ...ITEMS.slice(1).flatMap((cells, k) => row(cells, ITEM_XS, 130 + 15 * k)),
+    ];
+    const { tables, forms } = detectTables(lines);
+    expect(forms).toEqual([]);
+    expect(tables).toHaveLength(1);
+    expect(tables[0]?.rows[0]).toEqual(['Model', '', 'Unit price', '']);
+  });
+});
+
+describe('detectTables: a long label over a mostly empty column (issue 26)', () => {
+  it('a Min/Typ/Max/Unit table keeps its Min column when the labels overhang it', () => {
+    const XS = [72, 166, 259, 353, 446];
+    const rows = [
+      ['Parameter', 'Min', 'Typ', 'Max', 'Unit'],
+      ['Supply voltage', '2.4', '3.3', '5.5', 'V'],
+      ['Supply current, measuring', '', '320', '450', 'uA'],
+      ['Temperature accuracy', '', '±0.2', '', '°C'],
+      ['Response time (tau 63%)', '', '8', '', 's'],
+    ];
+    // the labels run past the Min column's left edge (set wider than textWidth's estimate)
+    const lines = rows.flatMap((cells, k) =>
+      row(cells, XS, 100 + 16 * k).map((l) => (l.x0 === 72 && l.text.length > 20 ? { ...l, x1: 72 + 116 } : l)),
+    );
+    expect(lines.some((l) => l.x0 === 72 && l.x1 > 166)).toBe(true);
+    const { tables } = detectTables(lines);
+    expect(tables.map((t) => t.rows)).toEqual([rows]);
   });
 });
 

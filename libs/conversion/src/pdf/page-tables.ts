@@ -34,17 +34,30 @@ const MARKER = /^(\(?\d{1,3}[.)]?|\(?[a-z][.)]|\(?[ivxl]{1,5}[.)]|[•●▪■�
 /** A rule set in type (a row of underscores, dashes or dots): a separator, not a cell. */
 const RULE = /^[\s_\-–—=.·…]{3,}$/;
 
-/** The tables among a region's lines, and the lines they took (the rest is text). */
-export function detectTables(all: RawLine[]): { tables: TableBlock[]; used: Set<RawLine> } {
+/**
+ * The tables among a region's lines, the lines they took (the rest is text), and the side-by-side blocks of a
+ * form (`formBlock`): each column's lines top to bottom, read as text, not as a table.
+ */
+export function detectTables(all: RawLine[]): { tables: TableBlock[]; used: Set<RawLine>; forms: RawLine[][][] } {
   const lines = all.filter((l) => l.text.trim().length > 0 && !RULE.test(l.text));
   const rows = groupRows(lines);
   const tables: TableBlock[] = [];
+  const forms: RawLine[][][] = [];
   const used = new Set<RawLine>();
   let i = 0;
   while (i < rows.length) {
     const first = rows[i];
     if (!first || first.cells.length < 2) {
       i += 1;
+      continue;
+    }
+    const form = formBlock(rows, i);
+    if (form) {
+      for (const column of form.columns) {
+        forms.push(column);
+        for (const l of column.flat()) used.add(l);
+      }
+      i = form.end;
       continue;
     }
     const run = [first];
@@ -56,6 +69,9 @@ export function detectTables(all: RawLine[]): { tables: TableBlock[]; used: Set<
       const lineH = Math.max(4, prev.y1 - prev.y0);
       if (r.y0 - prev.y1 > 2.2 * lineH) break;
       if (r.cells.length < 2 && !isContinuation(r, run)) break;
+      // a form's blocks of `label  value` lines right under the table are not its rows (what follows a table's
+      // two-cell rows says nothing there: a table's key-value part under its wider part looks the same)
+      if (r.cells.length === 2 && formBlock(rows, j, true)) break;
       run.push(r);
       j += 1;
     }
@@ -66,7 +82,58 @@ export function detectTables(all: RawLine[]): { tables: TableBlock[]; used: Set<
       i = j;
     } else i += 1;
   }
-  return { tables, used };
+  return { tables, used, forms };
+}
+
+/** Two words with a wide gap between them inside one text line ("Invoice No.  INV-20417"): a label and its value. */
+const WIDE_GAP = /\S {2,}\S/;
+
+const near = (a: number, b: number): boolean => Math.abs(a - b) <= 2;
+
+/**
+ * Two blocks of lines side by side, each left-aligned at its own x (a form's "Invoice to" address on the left and
+ * "Invoice No.  INV-20417 / Issue date  05 Jan 2026" on the right; a provider's and a customer's blocks), starting
+ * at row `i`: not a table, though its rows hold two cells. Told from a two-column table by either what follows it
+ * (rows of another table right under it, none of whose cells starts where the right block does: the item table
+ * below an invoice's header would otherwise join it, and its cells be read as the blocks' values; not counted for
+ * rows inside a table, `inTable`) or by its lines
+ * (half of them a label and a value with a wide gap inside one line). Its columns (each its cells' lines, top to
+ * bottom), and the row after it.
+ */
+function formBlock(rows: Row[], i: number, inTable = false): { columns: RawLine[][][]; end: number } | null {
+  const first = rows[i];
+  if (!first || first.cells.length !== 2) return null;
+  const [left, right] = first.cells as [Cell, Cell];
+  const [L, R] = [left.x0, right.x0];
+  const size = Math.max(...first.cells.flatMap((c) => c.lines.map((l) => l.size)));
+  if (R - L < 12 * size) return null;
+  let end = i + 1;
+  while (end < rows.length) {
+    const r = rows[end] as Row;
+    const prev = rows[end - 1] as Row;
+    if (r.y0 - prev.y1 > 2.2 * Math.max(4, prev.y1 - prev.y0)) break;
+    if (r.cells.length > 2) break;
+    // one cell per block, each where its block starts, the left one short of the right block
+    const inLeft = r.cells.filter((c) => near(c.x0, L) && c.x1 < R - size);
+    const inRight = r.cells.filter((c) => near(c.x0, R));
+    if (inLeft.length + inRight.length !== r.cells.length || inLeft.length > 1 || inRight.length > 1) break;
+    end += 1;
+  }
+  const seg = rows.slice(i, end);
+  if (seg.filter((r) => r.cells.length === 2).length < 2) return null;
+  if (seg.some((r) => r.cells.some((c) => !near(c.x0, R) && c.x1 >= R - size))) return null;
+  const cells = seg.flatMap((r) => r.cells);
+  const gapped = cells.filter((c) => WIDE_GAP.test(c.text)).length;
+  const next = rows[end];
+  const last = seg[seg.length - 1] as Row;
+  const tableBelow =
+    next !== undefined &&
+    next.cells.length >= 2 &&
+    next.y0 - last.y1 <= 2.2 * Math.max(4, last.y1 - last.y0) &&
+    rows.slice(end, end + 3).every((r) => r.cells.every((c) => !near(c.x0, R)));
+  if (!(tableBelow && !inTable) && gapped < 0.5 * cells.length) return null;
+  const columns = [L, R].map((x) => seg.flatMap((r) => r.cells.filter((c) => near(c.x0, x)).map((c) => c.lines)));
+  return { columns, end };
 }
 
 function groupRows(lines: RawLine[]): Row[] {
@@ -180,6 +247,32 @@ function columnsOf(full: Row[]): XRange[] {
   return cols;
 }
 
+/**
+ * A column split where cells of two rows or more start inside it while the only cells across that x are labels of
+ * the column's own, most of each to the left of it: a long label overhanging a mostly empty column ("Supply current,
+ * measuring" over the Min column of a Min/Typ/Max/Unit table) would otherwise fuse the two ("Parameter Min",
+ * "Supply voltage 2.4"). A cell mostly to the right of that x (a numbered list's long entry over its marker and
+ * text columns) keeps them one.
+ */
+function splitOverhangs(cols: XRange[], rows: Row[]): void {
+  for (let k = 0; k < cols.length; k++) {
+    const col = cols[k] as XRange;
+    const inside = rows.flatMap((r) => r.cells).filter((c) => overlapX(c, col) > 0);
+    const size = Math.max(...inside.flatMap((c) => c.lines.map((l) => l.size)));
+    const starts = inside.filter((c) => c.x0 > col.x0 + size);
+    for (const s of [...new Set(starts.map((c) => c.x0))].sort((a, b) => a - b)) {
+      const there = rows.filter((r) => r.cells.some((c) => near(c.x0, s) && overlapX(c, col) > 0));
+      if (there.length < 2) continue;
+      const across = inside.filter((c) => c.x0 < s - 1 && c.x1 > s + 1);
+      if (across.length === 0) continue;
+      if (!across.every((c) => near(c.x0, col.x0) && s - c.x0 > 2 * (c.x1 - s))) continue;
+      if (inside.some((c) => c.x0 > col.x0 + size && c.x0 < s - 1)) continue;
+      cols.splice(k, 1, { x0: col.x0, x1: s - 1 }, { x0: s, x1: col.x1 });
+      break;
+    }
+  }
+}
+
 /** A word's shape: digit runs (with decimals) as 0, letter runs as a, punctuation kept ("MSO-2" -> "a-0"). */
 const shape = (word: string): string => word.replace(/\d+(?:[.,]\d+)?/g, '0').replace(/\p{L}+/gu, 'a');
 
@@ -218,6 +311,7 @@ function toTable(run: Row[]): TableBlock | null {
     const bridging = run.filter((r) => r.cells.some((c) => c.x0 <= a.x1 && c.x1 >= b.x0 + 0.5 * (b.x1 - b.x0))).length;
     if (bridging >= 0.3 * run.length) cols.splice(k, 2, { x0: a.x0, x1: Math.max(a.x1, b.x1) });
   }
+  splitOverhangs(cols, multi);
   if (cols.length < 2) return null;
   const cellsAll = multi.flatMap((r) => r.cells);
   // prose wraps words across lines ("Lan-" / "guages"): tables do not

@@ -154,7 +154,8 @@ function paragraph(b: TextBlock): string {
   const t = blockText(b);
   const bullet = /^[•●▪■◦‣·*\uF0B7]\s*(.*)$/s.exec(t);
   if (bullet && bullet[1] !== undefined && bullet[1] !== t) return `- ${bullet[1]}`;
-  return escapeStart(t);
+  // (a form's block keeps a line per row: page-layout.ts, formColumn)
+  return t.split('\n').map(escapeStart).join('\n');
 }
 
 /** The comment that starts page `n` in the Markdown when page markers are asked for. */

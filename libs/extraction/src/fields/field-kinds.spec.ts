@@ -73,4 +73,15 @@ describe('field kinds: what a value must look like', () => {
     expect(misfit(term, '36 months')).toBeUndefined();
     expect(misfit(term, 'until terminated')).toMatch(/length of time/);
   });
+
+  describe('micro units (issue 26, round 4)', () => {
+    it('a current in µA, a voltage in µV, a power in mW fit their quantity', () => {
+      const kindOf = (name: string) => fieldKind({ path: [name], kind: 'scalar', hint: '' });
+      expect(misfit(kindOf('max_supply_current'), '450', 'µA')).toBeUndefined();
+      expect(misfit(kindOf('supply_current'), '450 μA')).toBeUndefined();
+      expect(misfit(kindOf('offset_voltage'), '20 µV')).toBeUndefined();
+      expect(misfit(kindOf('power_consumption'), '3.5 mW')).toBeUndefined();
+      expect(misfit(kindOf('supply_current'), '450 µs')).toBeDefined();
+    });
+  });
 });

@@ -21,9 +21,9 @@ const Q = (quantity: string, units: RegExp): FieldKind => ({ kind: 'quantity', q
 /** Units by the word that names the quantity. Order matters: the first word of the name that is here decides. */
 const QUANTITIES: [RegExp, FieldKind][] = [
   [/^torque$/, Q('torque', /(?:N\s*[·.⋅*-]?\s*m|Nm|kgf\s*[·.]?\s*cm|oz\s*[·.-]?\s*in|lb\s*[·.-]?\s*(?:in|ft))\b/i)],
-  [/^(voltage|volt|volts)$/, Q('voltage', /(?:^|[\d\s(])(?:k|m)?V(?:ac|dc|rms|AC|DC)?\b|\bvolts?\b/)],
-  [/^current$/, Q('current', /(?:^|[\d\s(])(?:m)?A(?:rms|\(rms\)|0-p|\(0-p\))?(?:\b|$)|\bamps?\b/)],
-  [/^(power|output)$/, Q('power', /(?:^|[\d\s(])(?:k|M)?W\b|\bwatts?\b|\bhp\b|\bVA\b/)],
+  [/^(voltage|volt|volts)$/, Q('voltage', /(?:^|[\d\s(])(?:k|m|µ|μ)?V(?:ac|dc|rms|AC|DC)?\b|\bvolts?\b/)],
+  [/^current$/, Q('current', /(?:^|[\d\s(])(?:m|µ|μ|u)?A(?:rms|\(rms\)|0-p|\(0-p\))?(?:\b|$)|\bamps?\b/)],
+  [/^(power|output)$/, Q('power', /(?:^|[\d\s(])(?:k|M|m|µ|μ)?W\b|\bwatts?\b|\bhp\b|\bVA\b/)],
   [/^speed$/, Q('speed', /\b(?:rpm|r\/min|min-1|min⁻¹|min\^-1|1\/min)\b|min-1/i)],
   [/^(mass|weight)$/, Q('mass', /(?:^|[\d\s(])(?:kg|g|lb|lbs|oz)\b/)],
   [/^temperature$/, Q('temperature', /°\s*[CF]\b|\bdeg\b|℃/)],

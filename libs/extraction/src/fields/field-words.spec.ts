@@ -2,6 +2,7 @@
 import { fieldKind } from './field-kinds.js';
 import { labelScore, LABEL_MATCH } from './field-words.js';
 import type { SchemaField } from '../schema-fields.js';
+import { schemaFields } from '../schema-fields.js';
 
 const field = (name: string, hint: unknown = ''): SchemaField => ({ path: [name], kind: 'scalar', hint });
 /** As the offline extractor reads a label (a table row's label cell, the text before a colon). */
@@ -99,5 +100,17 @@ describe('fieldKind (what a schema wording wants)', () => {
     ['governing_law', 'text'],
   ])('%s is a %s', (name, kind) => {
     expect(fieldKind(field(name)).kind).toBe(kind);
+  });
+
+  describe('taxes by their names, and amounts with or without them (issue 26, round 4)', () => {
+    const f = (name: string, hint = '') => schemaFields({ [name]: hint })[0]!;
+    it('"Total incl. GST" is a total including tax, not a tax amount; "Total VAT" is a tax amount', () => {
+      expect(labelScore(f('total_including_tax'), 'Total incl. GST', true)).toBeGreaterThanOrEqual(LABEL_MATCH);
+      expect(labelScore(f('tax_amount'), 'Total incl. GST', true)).toBe(0);
+      expect(labelScore(f('tax_amount'), 'Total excl. VAT', true)).toBe(0);
+      expect(labelScore(f('tax_amount'), 'Total VAT', true)).toBeGreaterThanOrEqual(LABEL_MATCH);
+      expect(labelScore(f('total_including_tax'), 'Total VAT', true)).toBeLessThan(LABEL_MATCH);
+      expect(labelScore(f('total_including_tax'), 'GST 10%', true)).toBeLessThan(LABEL_MATCH);
+    });
   });
 });

@@ -57,6 +57,7 @@ export const SYNONYMS: Record<string, string[]> = {
   quantity: ['quantity', 'qty'],
   efficiency: ['efficiency'],
   temperature: ['temperature', 'temp.', 'ambient'],
+  humidity: ['humidity', 'rh'],
   vendor: ['vendor', 'seller', 'merchant', 'store', 'supplier', 'company', 'sold', 'issuer', 'from'],
   merchant: ['merchant', 'vendor', 'seller', 'store', 'shop'],
   seller: ['seller', 'vendor', 'merchant', 'supplier', 'sold', 'issuer'],
@@ -65,6 +66,8 @@ export const SYNONYMS: Record<string, string[]> = {
   store: ['store', 'shop', 'merchant', 'vendor', 'seller', 'retailer'],
   shop: ['shop', 'store', 'merchant', 'vendor', 'seller', 'retailer'],
   total: ['total', 'amount', 'balance', 'due'],
+  // a sales tax by its names ("Total incl. GST" for `total_including_tax`)
+  tax: ['tax', 'vat', 'gst', 'hst'],
   // what an invoice says is to be paid: "Amount due", "Total", "Balance due", "Grand total"
   amount: ['amount', 'total', 'sum', 'balance'],
   due: ['due', 'payable', 'total', 'balance', 'outstanding'],
@@ -152,7 +155,24 @@ const CONTEXT = new Set([
  * Words that make a label name a different thing than a field without them: "Seller address" is not the seller,
  * "Due date" not the amount due, "Payment terms" not the term, "Seller VAT" not the seller.
  */
-const DISTINCT = new Set(['address', 'date', 'time', 'phone', 'tel', 'fax', 'email', 'terms', 'tax', 'vat', 'gst']);
+const DISTINCT = new Set([
+  'address',
+  'date',
+  'time',
+  'phone',
+  'tel',
+  'fax',
+  'email',
+  'terms',
+  'tax',
+  'vat',
+  'gst',
+  // an amount with or without a tax is not the tax ("Total incl. GST" is no `tax_amount`)
+  'including',
+  'incl',
+  'excluding',
+  'excl',
+]);
 /** For an amount to pay: "Net amount", "Total VAT", "Subtotal", "Change", "Unit price" name another amount. */
 const MONEY_WORDS = new Set(['total', 'amount', 'due', 'balance', 'paid', 'payable', 'price', 'cost']);
 const DISTINCT_MONEY = new Set(['net', 'subtotal', 'discount', 'tip', 'change', 'deposit', 'shipping', 'unit']);
@@ -234,8 +254,9 @@ export const labelScore = (field: SchemaField, label: string, asLabel = false): 
   // only for a label (`asLabel`): a snippet also holds its value ("Term: 2 years from the Effective Date")
   const fieldWords = new Set([...groups, ...context].flat());
   const money = contentWords(field).some((w) => MONEY_WORDS.has(w));
-  if (asLabel && labelWords.some((w) => (DISTINCT.has(w) || (money && DISTINCT_MONEY.has(w))) && !fieldWords.has(w)))
-    return 0;
+  // (a word cut short stands for the field's word it begins: "incl." for `including`)
+  const inField = (w: string) => fieldWords.has(w) || (cut.includes(w) && [...fieldWords].some((f) => f.startsWith(w)));
+  if (asLabel && labelWords.some((w) => (DISTINCT.has(w) || (money && DISTINCT_MONEY.has(w))) && !inField(w))) return 0;
   const score = (groups: string[][], extra = 0): number => {
     if (groups.length === 0) return 0;
     const hits = groups.filter((g) => g.some(hasWord)).length;

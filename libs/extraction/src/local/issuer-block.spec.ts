@@ -67,6 +67,22 @@ describe('issuerFromTop (the first lines of the document)', () => {
   });
 });
 
+describe('issuerFromTop: a block under a label of its own (issue 26, round 4)', () => {
+  it("reads the issuer's label line as a label: the name is the line under it, both lines the evidence", () => {
+    const po = '# PURCHASE ORDER\n\nVendor\nRhein-Ventil GmbH\nIndustriestr. 12\n68169 Mannheim, Germany';
+    expect(issuerFromTop(po, 'name')).toEqual({ value: 'Rhein-Ventil GmbH', snippet: 'Vendor\nRhein-Ventil GmbH' });
+    expect(issuerFromTop('# ORDER\n\nSupplier:\nNordlicht Pumpen AG', 'name')?.value).toBe('Nordlicht Pumpen AG');
+  });
+
+  it("claims nothing for a block under another party's label ('Invoice to', 'Bill to', 'Customer')", () => {
+    expect(
+      issuerFromTop('# INVOICE\n\nInvoice to\nCoastal Living Interiors\n3/88 Marine Parade', 'name'),
+    ).toBeUndefined();
+    expect(issuerFromTop('# INVOICE\n\nBill To\nHarbor Point LLP', 'name')).toBeUndefined();
+    expect(issuerFromTop('Customer\nHarrow & Vale Architects', 'name')).toBeUndefined();
+  });
+});
+
 describe("a till receipt's bare date line", () => {
   it("takes the one date a top line starts with, for the schema's one document date", () => {
     const top = '# THE COPPER KETTLE TEAROOM\n\n3 Market Place\n\nLudlow SY8 1AB\n\n2025/10/17 14:22 Till 3';

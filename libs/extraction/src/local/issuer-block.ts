@@ -131,9 +131,35 @@ export interface IssuerValue {
 export const issuerFromTop = (content: string, role: IssuerRole): IssuerValue | undefined => {
   const lines = topLines(content);
   let i = 0;
-  while (i < lines.length && isTitle(lines[i]!.text)) i += 1;
-  const first = lines[i];
+  while (i < lines.length && isTitle(lines[i]!.text)) {
+    // "Customer" alone is another party's label (the block under it is theirs), not a title ("Customer copy")
+    const words = lines[i]!.text.toLowerCase()
+      .split(/[^\p{L}]+/u)
+      .filter(Boolean);
+    if (!lines[i]!.heading && words.every((w) => OTHER_PARTY.test(w) || w === 'to')) return undefined;
+    i += 1;
+  }
+  let first = lines[i];
   if (!first) return undefined;
+  // a block under a label of its own: the issuer's ("Vendor" / "Rhein-Ventil GmbH") names it on the next line;
+  // another party's ("Invoice to", "Bill to", "Customer") is not the issuer's block
+  const labelWords =
+    first.heading || first.labelled
+      ? []
+      : first.text
+          .toLowerCase()
+          .split(/[^\p{L}]+/u)
+          .filter(Boolean);
+  let label: TopLine | undefined;
+  if (labelWords.length > 0 && labelWords.length <= 3 && !/\d/.test(first.text)) {
+    if (labelWords.some((w) => OTHER_PARTY.test(w) || w === 'to')) return undefined;
+    if (labelWords.every((w) => ISSUER.has(w) || NAME_EXTRA.has(w) || w === 'from')) {
+      label = first;
+      i += 1;
+      first = lines[i];
+      if (!first || first.heading) return undefined;
+    }
+  }
   const from = FROM_TITLE.exec(first.text);
   if (from) {
     const name = from[1]!.trim().replace(/[,;:]$/, '');
@@ -141,7 +167,7 @@ export const issuerFromTop = (content: string, role: IssuerRole): IssuerValue | 
     return role === 'name' && looksLikeName(name) ? { value: name, snippet: first.line } : undefined;
   }
   if (first.labelled || !looksLikeName(first.text)) return undefined;
-  if (role === 'name') return { value: first.text, snippet: first.line };
+  if (role === 'name') return { value: first.text, snippet: label ? `${label.line}\n${first.line}` : first.line };
   // the first line that looks like an address, then more lines up to the one with the postcode (a line after
   // the address that has numbers, "Table 12 Covers 2", is not part of it)
   const address: TopLine[] = [];

@@ -68,6 +68,8 @@ export interface Candidate {
   locator: string;
   score: number;
   method: MatchMethod;
+  /** What a reader should know about how it was read ("from the Typ column"): said in the warnings. */
+  note?: string;
 }
 
 /** A labelled value that did not fit the field: said in the null field's warning. */
@@ -272,7 +274,7 @@ export const labelsMovedDown = (
 const leadingValue = (text: string): string => {
   const value = dropQualifier(text.trim());
   if (!/^(?:[-+±$€£¥]?\s?\d|[A-Z]{1,4}\s?\d)/.test(value)) return value;
-  const cut = /,|;|\s\(|\s(?:for|in|at|when|with|under)\s/.exec(value);
+  const cut = /,(?!\d)|;|\s\(|\s(?:for|in|at|when|with|under)\s/.exec(value);
   return (cut ? value.slice(0, cut.index) : value).replace(/\.$/, '').trim();
 };
 
@@ -293,11 +295,66 @@ const valueByKind = (kind: FieldKind, text: string): string => {
  * A remark in words at the end of a measured value or its unit ("0.8kg (without brake)", "kg (without brake)")
  * is not part of it; a unit's one-word qualifier is ("0.41N·m/A (rms)").
  */
-const dropRemark = (text: string): string =>
-  text.replace(/\s*\((?=[^)]*\p{L}{2,}\s+\p{L})[^()]{3,40}\)\s*$/u, '').trim();
+export const dropRemark = (text: string): string =>
+  text
+    .replace(/\s*\((?=[^)]*\p{L}{2,}\s+\p{L})[^()]{3,40}\)\s*$/u, '')
+    // "per piece" after a unit ("0.62 kg/pc", "1.2 kg/pcs"): the unit is the value's
+    .replace(/(\p{L})\s*\/\s*(?:pcs?|piece|ea|each|unit)\.?\s*$/iu, '$1')
+    .trim();
 
 const withUnit = (value: string, unit: string | undefined) =>
   unit && !value.includes(unit) ? `${value} ${unit}` : value;
+
+/**
+ * A limits table's header ("| Parameter | Min | Typ | Max | Unit |"): its row and the columns of each limit and of
+ * the unit; undefined when the chunk's tables have none (two of Min/Typ/Max needed).
+ */
+export const limitsHeader = (
+  rows: (string[] | undefined)[],
+): { row: number; min?: number; typ?: number; max?: number; unit?: number } | undefined => {
+  const col = (r: string[], re: RegExp) => {
+    const k = r.findIndex((c, j) => j > 0 && re.test(c.trim()));
+    return k > 0 ? k : undefined;
+  };
+  for (const [row, r] of rows.entries()) {
+    if (!r) continue;
+    const min = col(r, /^min(?:\.|imum)?$/i);
+    const typ = col(r, /^(?:typ(?:\.|ical)?|nom(?:\.|inal)?)$/i);
+    const max = col(r, /^max(?:\.|imum)?$/i);
+    if ([min, typ, max].filter((k) => k !== undefined).length < 2) continue;
+    return { row, min, typ, max, unit: col(r, /^units?$/i) };
+  }
+  return undefined;
+};
+
+/**
+ * A limits table row's value for a field: the column the field's name asks for (`max_supply_current`: Max;
+ * `min_…`: Min), else Typ, else the one limit the row gives, else Min and Max as a range; the unit column's unit
+ * appended; and which column it came from. Undefined when the asked-for column is empty.
+ */
+export const limitsValue = (
+  field: SchemaField,
+  cells: string[],
+  header: NonNullable<ReturnType<typeof limitsHeader>>,
+): { value: string; unit: string | undefined; note: string } | undefined => {
+  const words = nameWords(field.path[field.path.length - 1]!);
+  const at = (k: number | undefined) => (k === undefined ? '' : (cells[k] ?? '').trim());
+  const unit = at(header.unit) || undefined;
+  const asks = words.some((w) => /^max(imum)?$/.test(w))
+    ? 'max'
+    : words.some((w) => /^min(imum)?$/.test(w))
+      ? 'min'
+      : undefined;
+  const named = { min: 'Min', typ: 'Typ', max: 'Max' } as const;
+  if (asks) return at(header[asks]) ? { value: at(header[asks]), unit, note: `the ${named[asks]} column` } : undefined;
+  if (at(header.typ)) return { value: at(header.typ), unit, note: 'the Typ column' };
+  const filled = (['min', 'max'] as const).filter((k) => at(header[k]));
+  if (filled.length === 1)
+    return { value: at(header[filled[0]!]), unit, note: `the ${named[filled[0]!]} column (the only limit given)` };
+  if (filled.length === 2)
+    return { value: `${at(header.min)} to ${at(header.max)}`, unit, note: 'the Min and Max columns, as a range' };
+  return undefined;
+};
 
 /** Candidates of one chunk: table rows whose label matches, and `Label: value` lines. */
 /**
@@ -353,9 +410,14 @@ const candidatesIn = (
   const { rows, from: movedFrom } = labelsMovedDown(lines.map(splitRow));
   const isIp = kind.kind === 'ip_code';
   const inherited = spanningLabels(rows);
+  const limitsAt = limitsHeader(rows);
   /** A `Label: value` text (a line, or a form's cell) whose label matches: a candidate, or a rejection. */
   const keyValue = (text: string, rankWeight: number) => {
-    const kv = /^\s*(?:[-*]\s*)?([^:|]{2,80}?)\s*[:：]\s*(.{1,200})$/.exec(text);
+    // (or a label and its value set apart by a wide gap, as a form's blocks print them: "Invoice No.  INV-20417"; the
+    // converter keeps such a gap as two spaces)
+    const kv =
+      /^\s*(?:[-*]\s*)?([^:|]{2,80}?)\s*[:：]\s*(.{1,200})$/.exec(text) ??
+      /^\s*(?:[-*]\s*)?([^:|\d\s][^:|\d]{1,60}?) {2,}(\S.{0,200})$/.exec(text);
     if (!kv) return;
     const score = labelScore(field, kv[1]!, true);
     if (score < LABEL_MATCH || !kv[2]!.trim()) return;
@@ -398,7 +460,12 @@ const candidatesIn = (
       const first = Math.min(i, spanning?.row ?? i, movedFrom.get(i) ?? i);
       const last = Math.max(i, spanning?.row ?? i);
       const rowSnippet = (first === last ? line : lines.slice(first, last + 1).join('\n')).trim().slice(0, 400);
-      const score = labelScore(field, label, true);
+      // (a limits table's column is the label's limit word: "Supply current" under Max is a max supply current)
+      const limitWord =
+        limitsAt !== undefined && limitsAt.row < i
+          ? nameWords(field.path[field.path.length - 1]!).find((w) => /^m(?:ax|in)(?:imum)?$/.test(w))
+          : undefined;
+      const score = labelScore(field, limitWord ? `${label} ${limitWord}` : label, true);
       if (score < LABEL_MATCH) return;
       // the rows' values by label: one label giving different values on different rows is ambiguous
       // (under one heading: a catalogue's other section may repeat a label for other products)
@@ -447,8 +514,17 @@ const candidatesIn = (
         value = values;
       } else {
         const k = targetIndex(models, target);
+        // a limits table's row: the column the field asks for, the unit column's unit (said in the warnings)
+        const limits = limitsAt !== undefined && limitsAt.row < i ? limitsValue(field, cells, limitsAt) : undefined;
+        if (limitsAt !== undefined && limitsAt.row < i && !limits)
+          return reject(values.join(' '), 'the limits column its name asks for is empty');
+        if (limits) unitCell = limits.unit;
         // the target model's column; a row of several models' values without it is not this product's value
-        const cell = k !== undefined ? modelValue(cells, labelEnd, k, models.length, columns) : values[0]!;
+        const cell = limits
+          ? limits.value
+          : k !== undefined
+            ? modelValue(cells, labelEnd, k, models.length, columns)
+            : values[0]!;
         // the target model's values on the rows with this label: two different ones are ambiguous too
         if (k !== undefined && cell !== undefined)
           rowsSeen.set(`${key}|target`, (rowsSeen.get(`${key}|target`) ?? new Set()).add(cell.trim()));
@@ -477,12 +553,18 @@ const candidatesIn = (
             method: 'table_cell',
           });
       }
+      const limitsNote =
+        field.kind === 'scalar' && limitsAt !== undefined && limitsAt.row < i
+          ? limitsValue(field, cells, limitsAt)?.note
+          : undefined;
       found.push({
         value,
         label,
+        ...(limitsNote ? { note: `read from ${limitsNote} of its table row "${label}"` } : {}),
         targeted: field.kind === 'scalar' && targetIndex(models, target) !== undefined,
         ...(isObject(value) ? { missingModels: models.filter((m) => !(m in value)) } : {}),
-        snippet: rowSnippet,
+        // (a limits table's row with its header: the column it was read from is named there)
+        snippet: limitsNote ? `${(lines[limitsAt!.row] ?? '').trim()}\n${rowSnippet}` : rowSnippet,
         locator,
         score: score * rankWeight,
         method: 'table_cell',
@@ -490,6 +572,11 @@ const candidatesIn = (
       return;
     }
     keyValue(line, rankWeight);
+    // several `Label: value` pairs on one line ("Subscription start: 01/07/2026 Subscription term: 12 months"): each
+    // pair from its label to the next one's
+    const pairs = [...line.matchAll(/(?<=^|\s)\p{Lu}[\p{L} .'/&-]{1,40}?:\s/gu)];
+    if (pairs.length >= 2)
+      pairs.forEach((m, k) => keyValue(line.slice(m.index, pairs[k + 1]?.index ?? line.length).trim(), rankWeight));
   });
   // "TOTAL $43.20", "Date 14/03/2024": a label and an amount or date with no colon (receipts print them so)
   // "TOTAL $43.20", "Date 14/03/2024 21:05": a label and an amount or date with no colon (receipts print them so);
@@ -550,6 +637,33 @@ const candidatesIn = (
         method: 'key_value',
       });
     }
+  // a label on a line of its own, its value on the next line of the same block ("PROVIDER" / "Cobalt Ledger Ltd",
+  // "Vendor" / "Rhein-Ventil GmbH": a form's block as the converter gives it, a line per row)
+  for (const [i, line] of lines.entries()) {
+    const label = line.trim().replace(/\s*[:：]$/, '');
+    const next = (lines[i + 1] ?? '').trim();
+    if (!label || !next || /^[|#>]/.test(label) || /^[|#>]/.test(next)) continue;
+    if (/\d/.test(label) || label.split(/\s+/).length > 4 || /[.!?,;]$/.test(label)) continue;
+    // the next line is a value, not a label and value of its own, nor a sentence
+    if (/^[^:]{1,40}:\s*\S/.test(next) || / {2,}/.test(next) || next.split(/\s+/).length > 10 || /[.!?]$/.test(next))
+      continue;
+    const score = labelScore(field, label, true);
+    if (score < LABEL_MATCH) continue;
+    const value = kind.kind === 'quantity' ? dropQualifier(dropRemark(next)) : valueByKind(kind, next);
+    const wrong = misfit(kind, value);
+    if (wrong) {
+      if (!isIp) rejected.push({ seen: value, label, why: wrong, score });
+      continue;
+    }
+    found.push({
+      value,
+      label,
+      snippet: `${line.trim()}\n${next}`,
+      locator,
+      score: score * (1 - rank * 0.05) * 0.9,
+      method: 'key_value',
+    });
+  }
   // a list (or the parties of a contract) written as several labelled lines ("Party A: …", "Party B: …"): one
   // value of all of them, the lines from the first to the last as its evidence
   // (and a table's or a form's rows: "Supplier | …", "Customer | …"; "| Licensor: … | Licensee: … |")
@@ -877,6 +991,7 @@ export const extractLocally = async (input: LocalExtractInput): Promise<LocalExt
       const value = merged?.value ?? best.value;
       setAt(data, field.path, value);
       setAt(evidence, field.path, merged?.evidence ?? leafOf(best));
+      if (best.note) warnings.push(`Field '${fieldName(field.path)}' was ${best.note}`);
       // honest about a partial per-model value: the table's models left without one are named
       if (isObject(value)) {
         const used = merged

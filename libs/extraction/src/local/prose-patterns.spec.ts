@@ -86,3 +86,30 @@ describe('plain-language contract phrases', () => {
     expect(prose('governing_law', 'The laws of physics are not negotiable.')).toEqual([]);
   });
 });
+
+// Issue 26, round 4: a recital the PDF broke over lines, with each party described after its name
+describe('recitals broken over lines', () => {
+  const recital = [
+    'This Supply Agreement (the "Agreement") is made as of the 3rd of',
+    '',
+    'June 2026 (the "Effective Date") by and between Halden Marine Oy, a Finnish',
+    '',
+    'limited company ("Halden"), and Brightwater Pumps Ltd, a company registered in',
+    '',
+    'Scotland ("Brightwater").',
+  ].join('\n');
+  const prose = (f: SchemaField) => proseCandidates(f, fieldKind(f), recital, 'h1', 0);
+
+  it('reads the date over the line break ("the 3rd of" / "June 2026") and the parties past their descriptions', () => {
+    expect(prose(field('effective_date')).map((c) => c.value)).toEqual(['3rd of June 2026']);
+    expect(prose(field('parties', 'list')).map((c) => c.value)).toEqual([
+      ['Halden Marine Oy', 'Brightwater Pumps Ltd'],
+    ]);
+  });
+
+  it('does not read across a full stop', () => {
+    const two = 'The Agreement is made as of the 3rd of.\n\nJune 2026 is when it was signed.';
+    const f = field('effective_date');
+    expect(proseCandidates(f, fieldKind(f), two, 'h1', 0)).toEqual([]);
+  });
+});

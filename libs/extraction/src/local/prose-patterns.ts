@@ -23,7 +23,7 @@ export interface ProseCandidate {
 // legal forms written in lower case end a name too ("Saffron Retail Group plc", "Nordic Tools oy")
 const NAME = String.raw`[A-Z][\w&'.,-]*(?:\s+(?:[A-Z][\w&'.,-]*|&|of|and|de|la|the|(?:plc|ltd|llc|inc|oy|bv|nv|gmbh)\b))*?`;
 const PARTIES = new RegExp(
-  String.raw`\bbetween\s+(?:the\s+)?(${NAME})(?:\s*\([^)]{1,60}\))?,?\s+and\s+(?:the\s+)?(${NAME})(?=\s*\(|\s*[,.;]|\s+(?:dated|on|as|for|with|whereby|who)\b|\s*$)`,
+  String.raw`\bbetween\s+(?:the\s+)?(${NAME})(?:,?\s+an?\s+\w[\w\s-]{0,40}?(?=\s*[(,]|\s+and\b))?(?:\s*\([^)]{1,60}\))?,?\s+and\s+(?:the\s+)?(${NAME})(?=\s*\(|\s*[,.;]|\s+(?:dated|on|as|for|with|whereby|who)\b|\s*$)`,
 );
 const LAW = new RegExp(
   String.raw`\b(?:governed\s+by(?:[\w\s,]{0,60}?)|subject\s+to)\s+(?:the\s+)?laws?\s+of\s+((?:the\s+)?(?:State|Commonwealth|Province|Republic|Kingdom)?(?:\s+of)?\s*[A-Z][\w]*(?:\s+(?:[A-Z][\w]*|and|of))*)`,
@@ -32,7 +32,7 @@ const COURTS = new RegExp(
   String.raw`\bcourts?\s+(?:located\s+)?(?:of|in)\s+((?:the\s+)?[A-Z][\w]*(?:\s+(?:[A-Z][\w]*|and|of))*)[^.]{0,60}?\bjurisdiction\b`,
 );
 const MADE_ON = new RegExp(
-  String.raw`\b(?:made|entered\s+into|dated|effective(?:\s+as\s+of)?|commenc\w*(?:\s+on)?|(?:starts?|begins?)\s+on|(?:takes?|took)\s+effect\s+(?:from|on))\s+(?:(?:on|as\s+of)\s+)?(?:this\s+|the\s+)?(${DATE_PATTERN.source}|\d{1,2}(?:st|nd|rd|th)\s+day\s+of\s+[A-Z][a-z]+,?\s+\d{4})`,
+  String.raw`\b(?:made|entered\s+into|dated|effective(?:\s+as\s+of)?|commenc\w*(?:\s+on)?|(?:starts?|begins?)\s+on|(?:takes?|took)\s+effect\s+(?:from|on))\s+(?:(?:on|as\s+of)\s+)?(?:this\s+|the\s+)?(${DATE_PATTERN.source}|\d{1,2}(?:st|nd|rd|th)\s+(?:day\s+)?of\s+[A-Z][a-z]+,?\s+\d{4})`,
   'i',
 );
 const TERM = new RegExp(
@@ -198,12 +198,13 @@ export const proseCandidates = (
   const prose = content.split('\n').filter((l) => l.trim() && !l.trim().startsWith('|') && !l.trim().startsWith('#'));
   for (const [i, line] of prose.entries()) {
     if (line.trim().startsWith('|') || line.length < 12) continue;
+    // a sentence the PDF broke over two lines ("… by and between" / "Acme Ltd (the "Principal") and …", "as of
+    // the 9th of" / "February 2026"): a line that ends in no full stop read with the next one, when it alone says
+    // nothing
+    const next = prose[i + 1];
+    const withNext = next && !/[.;:!?]\s*$/.test(line) ? `${line.trim()} ${next.trim()}` : undefined;
     if (has('parties', 'party', 'counterparties')) {
-      // a sentence the PDF broke over two lines ("… by and between" / "Acme Ltd (the "Principal") and …")
-      const next = prose[i + 1];
-      const m =
-        PARTIES.exec(line) ??
-        (next && /\bbetween\s*$/.test(line) ? PARTIES.exec(`${line.trim()} ${next.trim()}`) : null);
+      const m = PARTIES.exec(line) ?? (withNext ? PARTIES.exec(withNext) : null);
       if (m) {
         const parties = [trimName(m[1]!), trimName(m[2]!)];
         take(
@@ -213,8 +214,8 @@ export const proseCandidates = (
       }
     }
     if (kind.kind === 'date' && has('effective', 'agreement', 'contract', 'commencement', 'start')) {
-      const m = MADE_ON.exec(line);
-      if (m) take(m[1]!, phrase(line, m));
+      const m = MADE_ON.exec(line) ?? (withNext ? MADE_ON.exec(withNext) : null);
+      if (m) take(m[1]!, phrase(m.input, m));
     }
     if (has('law', 'governing', 'jurisdiction')) {
       const m = LAW.exec(line) ?? LAW_PLAIN.exec(line) ?? (has('jurisdiction') ? COURTS.exec(line) : null);

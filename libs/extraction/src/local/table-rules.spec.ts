@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 import {
+  dropRemark,
   labelsMovedDown,
+  limitsHeader,
+  limitsValue,
   mergePerModel,
   otherFieldLabelled,
   sameLabelValues,
@@ -158,5 +161,64 @@ describe("another field's label in the value cell: two blocks of a form read as 
     expect(otherFieldLabelled(field('port_size'), fields, 'G 1/2')).toBeUndefined();
     // the field's own label first: its own value follows
     expect(otherFieldLabelled(field('customer'), fields, 'CUSTOMER')).toBeUndefined();
+  });
+});
+
+describe('limits tables: Min / Typ / Max / Unit columns (issue 26, round 4)', () => {
+  const rows = [
+    ['Parameter', 'Min', 'Typ', 'Max', 'Unit'],
+    ['Supply voltage', '2.4', '3.3', '5.5', 'V'],
+    ['Supply current, measuring', '', '320', '450', 'µA'],
+    ['Temperature accuracy', '', '±0.2', '', '°C'],
+    ['Operating temperature', '-40', '', '125', '°C'],
+    ['Standby current', '', '', '1.5', 'µA'],
+  ];
+  const header = limitsHeader(rows)!;
+  const f = (name: string) => schemaFields({ [name]: '' })[0]!;
+
+  it('finds the header row and its limit and unit columns; a table without two limit columns has none', () => {
+    expect(header).toEqual({ row: 0, min: 1, typ: 2, max: 3, unit: 4 });
+    expect(
+      limitsHeader([
+        ['Parameter', 'Value', 'Unit'],
+        ['Max current', '2', 'A'],
+      ]),
+    ).toBeUndefined();
+  });
+
+  it('takes the column the field asks for, else Typ, else the only limit, else Min and Max as a range; the unit column appended and the column named', () => {
+    expect(limitsValue(f('max_supply_current'), rows[2]!, header)).toEqual({
+      value: '450',
+      unit: 'µA',
+      note: 'the Max column',
+    });
+    expect(limitsValue(f('supply_voltage'), rows[1]!, header)).toMatchObject({
+      value: '3.3',
+      unit: 'V',
+      note: 'the Typ column',
+    });
+    expect(limitsValue(f('min_supply_voltage'), rows[1]!, header)).toMatchObject({
+      value: '2.4',
+      note: 'the Min column',
+    });
+    expect(limitsValue(f('temperature_accuracy'), rows[3]!, header)).toMatchObject({ value: '±0.2', unit: '°C' });
+    expect(limitsValue(f('standby_current'), rows[5]!, header)).toMatchObject({
+      value: '1.5',
+      note: 'the Max column (the only limit given)',
+    });
+    expect(limitsValue(f('operating_temperature'), rows[4]!, header)).toMatchObject({
+      value: '-40 to 125',
+      note: 'the Min and Max columns, as a range',
+    });
+    // precision first: the asked-for column empty gives nothing (not the Typ value)
+    expect(limitsValue(f('min_temperature_accuracy'), rows[3]!, header)).toBeUndefined();
+  });
+
+  it('a unit "per piece" is the unit', () => {
+    expect(dropRemark('0.62 kg/pc')).toBe('0.62 kg');
+    expect(dropRemark('1.2kg / pcs')).toBe('1.2kg');
+    expect(dropRemark('0.8kg (without brake)')).toBe('0.8kg');
+    // a ratio's unit stays
+    expect(dropRemark('0.41 N·m/A')).toBe('0.41 N·m/A');
   });
 });
