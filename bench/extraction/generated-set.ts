@@ -7,6 +7,7 @@ import {
   freshVariant7Docs,
   freshVariant8Docs,
   freshVariant9Docs,
+  freshVariant10Docs,
   receiptDocs,
   unseenLayoutDocs,
   type ContractVariant,
@@ -112,6 +113,13 @@ export const generatedDocuments = (): BenchDocument[] => {
       ...d,
       source: 'fresh' as const,
       set: 'fresh variant 9',
+    })),
+    // fresh variant 10: another blind held-out set (libs/testing/src/fresh-docs-10.ts), written without reading the
+    // extractor and committed before its first run
+    ...of(freshVariant10Docs(), 'report').map((d) => ({
+      ...d,
+      source: 'fresh' as const,
+      set: 'fresh variant 10',
     })),
   ];
 };

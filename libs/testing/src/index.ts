@@ -47,6 +47,7 @@ export type { CrossSiteResult } from './cross-site.js';
 export * from './business-docs.js';
 export * from './fresh-docs.js';
 export { freshVariant9Docs } from './fresh-docs-9.js';
+export { freshVariant10Docs } from './fresh-docs-10.js';
 export { promptToolCalls, runInspectorCli, unknownToolNames } from './mcp-prompt-checks.js';
 export type { NamedToolCall } from './mcp-prompt-checks.js';
 export {
