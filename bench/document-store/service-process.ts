@@ -43,6 +43,8 @@ export interface StartOptions {
   clientName?: string;
   /** Give up after this long (ms). */
   startTimeoutMs?: number;
+  /** Node/V8 flags for this server only (after LECTERN_BENCH_NODE_FLAGS), e.g. `--max-semi-space-size=4`. */
+  nodeArgs?: string[];
 }
 
 /** The service started from `tree` with a fresh DATA_DIR and an empty project `scifact`, ready when /health answers. */
@@ -63,7 +65,7 @@ export const startDocumentStore = async (o: StartOptions): Promise<ServiceProces
   const port = 20_000 + Math.floor(Math.random() * 20_000);
   // LECTERN_BENCH_NODE_FLAGS: more node/V8 flags for the servers (e.g. `--trace-deopt`; its output is the server's
   // stdout, written to $LECTERN_BENCH_STDOUT when set).
-  const flags = (process.env['LECTERN_BENCH_NODE_FLAGS'] ?? '').split(' ').filter(Boolean);
+  const flags = [...(process.env['LECTERN_BENCH_NODE_FLAGS'] ?? '').split(' ').filter(Boolean), ...(o.nodeArgs ?? [])];
   const stdoutFile = process.env['LECTERN_BENCH_STDOUT'];
   const child = spawn(process.execPath, [...flags, '--import', 'tsx', 'apps/document-store-mcp/src/main.ts'], {
     cwd: o.tree,

@@ -46,6 +46,9 @@ const AFTER = Number(values.after);
 const N = Number(values.chunks);
 const BATCH = Number(values.batch);
 const log = (m: string): void => console.error(`[${new Date().toISOString().slice(11, 19)}] ${m}`);
+/** An error's tool and kind: `find_chunks TIMEOUT`, `store_chunks internal_error`, … */
+const kind = (e: string): string =>
+  `${e.split(':')[0]} ${/"error_type\\?":\\?"(\w+)/.exec(e)?.[1] ?? /(McpError[^:]*: [^:]+|Error: [\w ]{0,40})/.exec(e)?.[1] ?? 'other'}`;
 const pct = (sorted: number[], p: number): number =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 
@@ -192,9 +195,9 @@ try {
           undefined,
           { timeout: 30_000 },
         );
-        if (r.isError) errors.push(JSON.stringify(r.content).slice(0, 200));
+        if (r.isError) errors.push(`find_chunks: ${JSON.stringify(r.content).slice(0, 200)}`);
       } catch (e) {
-        errors.push(String(e).slice(0, 200));
+        errors.push(`find_chunks: ${String(e).slice(0, 200)}`);
       }
       latencies.push(performance.now() - t0);
     }
@@ -204,7 +207,7 @@ try {
       const from = (n * 100) % (texts.length - 100);
       await store(from, from + 100, `-w${n}`).then(
         () => (writes += 1),
-        (e: unknown) => errors.push(String(e).slice(0, 200)),
+        (e: unknown) => errors.push(`store_chunks: ${String(e).slice(0, 200)}`),
       );
     }
   };
@@ -239,11 +242,11 @@ try {
         `Load average before ${load0.map((x) => x.toFixed(2)).join('/')}, after ${load1.map((x) => x.toFixed(2)).join('/')}. ` +
         `${texts.length} chunks stored in ${seedSeconds.toFixed(0)} s.`,
       '',
-      '| run | searches | errors | req/s | p50 | p99 | server CPU-s | writes | RSS after seeding | RSS during load (median / max) | peak (VmHWM) | RSS at load end | RSS ' +
+      '| run | searches | errors | req/s | p50 | p99 | server CPU-s | CPU ms per search | writes | RSS after seeding | RSS during load (median / max) | peak (VmHWM) | RSS at load end | RSS ' +
         `${AFTER} s after |`,
-      '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+      '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
       `| ${label} | ${sorted.length} | ${errors.length} | ${(sorted.length / elapsed).toFixed(1)} | ${f(pct(sorted, 50))} ms | ` +
-        `${f(pct(sorted, 99))} ms | ${cpuS.toFixed(1)} | ${writes} | ${f(afterSeed.rss)} MB | ` +
+        `${f(pct(sorted, 99))} ms | ${cpuS.toFixed(1)} | ${((cpuS * 1000) / Math.max(1, sorted.length)).toFixed(1)} | ${writes} | ${f(afterSeed.rss)} MB | ` +
         `${f(
           pct(
             [...loadRss].sort((a, b) => a - b),
@@ -252,7 +255,11 @@ try {
         )} / ${f(Math.max(...loadRss))} MB | ${f(after.hwm)} MB | ` +
         `${f(atEnd.rss)} MB (anon ${f(atEnd.anon)}, file ${f(atEnd.file)}) | ${f(after.rss)} MB (anon ${f(after.anon)}, file ${f(after.file)}) |`,
       '',
-      errors.length ? `First errors: ${errors.slice(0, 3).join(' | ')}` : '',
+      // what the errors were: the tools' deadline (`TIMEOUT`, a starved box) or anything else
+      errors.length
+        ? `Errors: ${[...new Set(errors.map(kind))].map((k) => `${errors.filter((e) => kind(e) === k).length} ${k}`).join(', ')}. ` +
+          `First errors: ${errors.slice(0, 3).join(' | ')}`
+        : '',
     ].join('\n') + '\n',
   );
 } finally {

@@ -9,10 +9,13 @@
  * utime + stime of the whole process (every thread) from /proc/<pid>/stat over the phase.
  *
  *   npx tsx bench/load/search-threads.bench.ts [--threads 0,2] [--clients 20,50] [--seconds 30]
- *     [--trees /tmp/base,.] [--log-level warn] [--repeat-queries]
+ *     [--trees /tmp/base,.] [--log-level warn] [--repeat-queries] [--node-args '|--max-semi-space-size=4']
  *
  * With `--trees A,B` a server per setting is started from each source tree (e.g. `git archive <commit>` of the code
  * before a change, node_modules linked): before/after side by side, the phases alternating between all servers.
+ *
+ * With `--node-args 'A|B'` a server per set of node flags (`|`-separated sets, each space-separated; an empty set is
+ * node's defaults) is started for each tree and setting, e.g. `'|--max-semi-space-size=4'`: V8 flags side by side.
  *
  * Queries: SciFact claims outside the train judgments, each search's text new to the server (the claim and one word no chunk
  * holds, naming the phase, the client and its round), so a cache of query vectors answers none; `--repeat-queries` asks the claims as
@@ -45,6 +48,8 @@ const { values } = parseArgs({
     'log-level': { type: 'string', default: 'warn' },
     /** Ask the claims as they are (repeated) rather than a new text per search. */
     'repeat-queries': { type: 'boolean', default: false },
+    /** `|`-separated sets of node flags, a server for each (an empty set: node's defaults). */
+    'node-args': { type: 'string', default: '' },
   },
 });
 const SECONDS = Number(values.seconds);
@@ -57,10 +62,11 @@ interface Server extends ServiceProcess {
   threads: number;
 }
 
-const startServer = async (threads: number, tree: string, treeLabel: string): Promise<Server> => ({
+const startServer = async (threads: number, tree: string, treeLabel: string, nodeArgs: string): Promise<Server> => ({
   threads,
   ...(await startDocumentStore({
-    label: `${treeLabel}SEARCH_THREADS=${threads}`,
+    label: `${treeLabel}SEARCH_THREADS=${threads}${nodeArgs ? ` ${nodeArgs}` : ''}`,
+    nodeArgs: nodeArgs.split(' ').filter(Boolean),
     tree,
     logLevel: values['log-level'],
     env: { SEARCH_THREADS: String(threads) },
@@ -155,7 +161,8 @@ try {
   const trees = (values.trees ?? '.').split(',').map((t) => resolve(t));
   for (const [i, tree] of trees.entries())
     for (const t of values.threads.split(',').map(Number))
-      servers.push(await startServer(t, tree, trees.length > 1 ? `${i === 0 ? 'before' : 'after'}, ` : ''));
+      for (const args of values['node-args'].split('|').map((a) => a.trim()))
+        servers.push(await startServer(t, tree, trees.length > 1 ? `${i === 0 ? 'before' : 'after'}, ` : '', args));
   for (const server of servers) {
     const s0 = performance.now();
     for (const b of batches) await call(server.client, 'store_chunks', { project: 'scifact', chunks: b });
