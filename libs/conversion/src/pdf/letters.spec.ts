@@ -2,12 +2,14 @@
 import { seededRandom } from '@lectern/testing';
 import {
   endsWithLetterHyphen,
+  findListedWords,
   hasDoubledLetter,
   hyphenatedWords,
   isLetter,
   isWordChar,
   replaceLetterRuns,
   replaceSoftHyphenated,
+  wordList,
 } from './letters.js';
 
 // The scanners give exactly what the regular expressions they replace give, on random text drawn from ASCII
@@ -63,6 +65,27 @@ describe('letter scanners', () => {
   it('hyphenatedWords is match(/[\\p{L}\\p{N}]+(?:-[\\p{L}\\p{N}]+)*/gu)', () => {
     expect(firstDifference(hyphenatedWords, (s) => s.match(/[\p{L}\p{N}]+(?:-[\p{L}\p{N}]+)*/gu) ?? [])).toBeNull();
     expect(hyphenatedWords('plan-making, well- known 2-3')).toEqual(['plan-making', 'well', 'known', '2-3']);
+  });
+
+  it('findListedWords finds what hyphenatedWords finds of the list: whole words and the parts of compounds', () => {
+    // the list: every third word and compound part of the random texts, so most words are asked about and most not
+    const all = CASES.flatMap((s) => hyphenatedWords(s).flatMap((w) => [w, ...w.split('-')]));
+    const list = wordList([...new Set(all)].filter((_, i) => i % 3 === 0));
+    const listed = (s: string): string[] => {
+      const found = new Set<string>();
+      findListedWords(s, list, found);
+      return [...found].sort();
+    };
+    const reference = (s: string): string[] => {
+      const found = new Set<string>();
+      for (const w of hyphenatedWords(s)) for (const x of [w, ...w.split('-')]) if (list.words.has(x)) found.add(x);
+      return [...found].sort();
+    };
+    expect(firstDifference(listed, reference)).toBeNull();
+    const few = wordList(['plan', 'plan-making', 'well', 'known', 'x-y', '𝐀b']);
+    const found = new Set<string>();
+    findListedWords('plan-making; x-y-z, well-known; known- 𝐀b-c planning', few, found);
+    expect([...found].sort()).toEqual(['known', 'plan', 'plan-making', 'well', '𝐀b'].sort());
   });
 
   it('replaceSoftHyphenated is replace(/(\\p{L}+)\\u00AD(\\p{L}+)/gu)', () => {

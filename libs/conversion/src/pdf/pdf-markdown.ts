@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 import type { PageMapEntry } from '@lectern/contracts';
 import type { PageLayout, TextBlock } from './layout.js';
-import { hyphenatedWords, replaceSoftHyphenated } from './letters.js';
+import { findListedWords, replaceSoftHyphenated, wordList } from './letters.js';
 import { tableToMarkdown } from './tables.js';
 
 /** A page as the Markdown builder sees it: laid-out blocks (text layer) or recognised paragraphs (OCR). */
@@ -239,6 +239,8 @@ export function rejoinBrokenWords(layouts: PageLayout[]): void {
         .add(lz);
       return '';
     });
+  // (each word of the document hashed as it is scanned, cut out only when its hash is an asked word's: letters.ts)
+  const list = wordList(asked);
   const words = new Set<string>();
   for (const p of layouts)
     for (const b of p.blocks) {
@@ -249,10 +251,7 @@ export function rejoinBrokenWords(layouts: PageLayout[]): void {
           : b.kind === 'table'
             ? b.rows.flat().join(' ')
             : b.lines.join(' ');
-      for (const w of hyphenatedWords(text.toLowerCase())) {
-        if (asked.has(w)) words.add(w);
-        if (w.includes('-')) for (const part of w.split('-')) if (asked.has(part)) words.add(part);
-      }
+      findListedWords(text.toLowerCase(), list, words);
     }
   // a word broken at a line end, as page-layout.ts joins it: the two parts around a soft hyphen
   for (const b of blocks)
