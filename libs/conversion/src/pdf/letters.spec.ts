@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 import { seededRandom } from '@lectern/testing';
 import {
+  collapseSpaces,
   endsWithLetterHyphen,
+  endsWithSpace,
   findListedWords,
   hasDoubledLetter,
   hyphenatedWords,
@@ -86,6 +88,31 @@ describe('letter scanners', () => {
     const found = new Set<string>();
     findListedWords('plan-making; x-y-z, well-known; known- 𝐀b-c planning', few, found);
     expect([...found].sort()).toEqual(['known', 'plan', 'plan-making', 'well', '𝐀b'].sort());
+  });
+
+  it('endsWithSpace is /\\s$/.test; collapseSpaces is replace(/\\s+/g, " ").trim()', () => {
+    const SPACES = [
+      'a',
+      'é',
+      ' ',
+      ' ',
+      '\t',
+      '\n',
+      '\r',
+      '\u00A0',
+      '\u2003',
+      '\u3000',
+      '\uFEFF',
+      '\u200B',
+      '𝐀',
+      '\uDC00',
+    ];
+    const r = seededRandom(29);
+    const cases = Array.from({ length: 5000 }, () =>
+      Array.from({ length: r(12) }, () => SPACES[r(SPACES.length)]).join(''),
+    );
+    expect(cases.find((s) => endsWithSpace(s) !== /\s$/.test(s))).toBeUndefined();
+    expect(cases.find((s) => collapseSpaces(s) !== s.replace(/\s+/g, ' ').trim())).toBeUndefined();
   });
 
   it('replaceSoftHyphenated is replace(/(\\p{L}+)\\u00AD(\\p{L}+)/gu)', () => {

@@ -256,3 +256,28 @@ export function replaceLetterRuns(s: string, min: number, fn: (run: string) => s
   }
   return done === 0 ? s : out + s.slice(done);
 }
+
+const WHITE = /\s/;
+
+/** `/\s$/.test(s)`, looking at the last character only (V8 tries an end-anchored expression at every position). */
+export const endsWithSpace = (s: string): boolean => s.length > 0 && WHITE.test(s.charAt(s.length - 1));
+
+/**
+ * Whether `s.replace(/\s+/g, ' ').trim()` may differ from `s`: it starts or ends with a space, or has white space
+ * other than single ASCII spaces (any non-ASCII character counts as possible white space).
+ */
+function mayCollapse(s: string): boolean {
+  const n = s.length;
+  if (n === 0) return false;
+  if (s.charCodeAt(0) === 32 || s.charCodeAt(n - 1) === 32) return true;
+  for (let i = 0; i < n; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 32) {
+      if (s.charCodeAt(i + 1) === 32) return true;
+    } else if ((c >= 9 && c <= 13) || c >= 128) return true;
+  }
+  return false;
+}
+
+/** `s.replace(/\s+/g, ' ').trim()`, which most texts (single spaces between words) leave as they are. */
+export const collapseSpaces = (s: string): string => (mayCollapse(s) ? s.replace(/\s+/g, ' ').trim() : s);

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
+import { collapseSpaces } from './letters.js';
 /** A table found on a page (page-tables.ts, in the mupdf workers): cell texts by row, the first row the header. */
 export interface TableBlock {
   kind: 'table';
@@ -9,27 +10,10 @@ export interface TableBlock {
   rows: string[][];
 }
 
-/**
- * Whether `s.replace(/\s+/g, ' ').trim()` may differ from `s`: it has a white-space character other than a single
- * ASCII space between two others (any non-ASCII character counts as possible white space), or starts or ends with one.
- */
-function mayCollapse(s: string): boolean {
-  const n = s.length;
-  if (n === 0) return false;
-  if (s.charCodeAt(0) === 32 || s.charCodeAt(n - 1) === 32) return true;
-  for (let i = 0; i < n; i++) {
-    const c = s.charCodeAt(i);
-    if (c === 32) {
-      if (s.charCodeAt(i + 1) === 32) return true;
-    } else if ((c >= 9 && c <= 13) || c >= 128) return true;
-  }
-  return false;
-}
-
 /** A cell's text for a Markdown table: pipes escaped, white space collapsed to single spaces, trimmed. */
 const cellText = (s: string): string => {
   const piped = s.includes('|') ? s.replace(/\|/g, '\\|') : s;
-  return mayCollapse(piped) ? piped.replace(/\s+/g, ' ').trim() : piped;
+  return collapseSpaces(piped);
 };
 
 /** GitHub-flavoured Markdown table; the first row is the header. */
