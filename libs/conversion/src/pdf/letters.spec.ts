@@ -1,13 +1,17 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 import { seededRandom } from '@lectern/testing';
 import {
+  collapseSpaces,
   endsWithLetterHyphen,
+  endsWithSpace,
+  findListedWords,
   hasDoubledLetter,
   hyphenatedWords,
   isLetter,
   isWordChar,
   replaceLetterRuns,
   replaceSoftHyphenated,
+  wordList,
 } from './letters.js';
 
 // The scanners give exactly what the regular expressions they replace give, on random text drawn from ASCII
@@ -63,6 +67,52 @@ describe('letter scanners', () => {
   it('hyphenatedWords is match(/[\\p{L}\\p{N}]+(?:-[\\p{L}\\p{N}]+)*/gu)', () => {
     expect(firstDifference(hyphenatedWords, (s) => s.match(/[\p{L}\p{N}]+(?:-[\p{L}\p{N}]+)*/gu) ?? [])).toBeNull();
     expect(hyphenatedWords('plan-making, well- known 2-3')).toEqual(['plan-making', 'well', 'known', '2-3']);
+  });
+
+  it('findListedWords finds what hyphenatedWords finds of the list: whole words and the parts of compounds', () => {
+    // the list: every third word and compound part of the random texts, so most words are asked about and most not
+    const all = CASES.flatMap((s) => hyphenatedWords(s).flatMap((w) => [w, ...w.split('-')]));
+    const list = wordList([...new Set(all)].filter((_, i) => i % 3 === 0));
+    const listed = (s: string): string[] => {
+      const found = new Set<string>();
+      findListedWords(s, list, found);
+      return [...found].sort();
+    };
+    const reference = (s: string): string[] => {
+      const found = new Set<string>();
+      for (const w of hyphenatedWords(s)) for (const x of [w, ...w.split('-')]) if (list.words.has(x)) found.add(x);
+      return [...found].sort();
+    };
+    expect(firstDifference(listed, reference)).toBeNull();
+    const few = wordList(['plan', 'plan-making', 'well', 'known', 'x-y', '𝐀b']);
+    const found = new Set<string>();
+    findListedWords('plan-making; x-y-z, well-known; known- 𝐀b-c planning', few, found);
+    expect([...found].sort()).toEqual(['known', 'plan', 'plan-making', 'well', '𝐀b'].sort());
+  });
+
+  it('endsWithSpace is /\\s$/.test; collapseSpaces is replace(/\\s+/g, " ").trim()', () => {
+    const SPACES = [
+      'a',
+      'é',
+      ' ',
+      ' ',
+      '\t',
+      '\n',
+      '\r',
+      '\u00A0',
+      '\u2003',
+      '\u3000',
+      '\uFEFF',
+      '\u200B',
+      '𝐀',
+      '\uDC00',
+    ];
+    const r = seededRandom(29);
+    const cases = Array.from({ length: 5000 }, () =>
+      Array.from({ length: r(12) }, () => SPACES[r(SPACES.length)]).join(''),
+    );
+    expect(cases.find((s) => endsWithSpace(s) !== /\s$/.test(s))).toBeUndefined();
+    expect(cases.find((s) => collapseSpaces(s) !== s.replace(/\s+/g, ' ').trim())).toBeUndefined();
   });
 
   it('replaceSoftHyphenated is replace(/(\\p{L}+)\\u00AD(\\p{L}+)/gu)', () => {

@@ -63,6 +63,103 @@ export function hyphenatedWords(s: string): string[] {
   return out;
 }
 
+/** Bits of a word's hash that index a word list's bitmap: 2^18 bits (32 KB), a few thousand words per list. */
+const LIST_BITS = 18;
+const FNV_OFFSET = 0x811c9dc5;
+const FNV_PRIME = 0x01000193;
+
+/** FNV-1a over the UTF-16 code units of s[start, end). */
+function hashOf(s: string, start: number, end: number): number {
+  let h = FNV_OFFSET;
+  for (let i = start; i < end; i++) h = Math.imul(h ^ s.charCodeAt(i), FNV_PRIME);
+  return h;
+}
+
+/** A set of words that `findListedWords` tests stretches of text against without cutting them out first. */
+export interface WordList {
+  readonly words: ReadonlySet<string>;
+  /** Bit `hashOf(w)`'s top LIST_BITS bits set for every word `w`: a stretch whose bit is clear is not one of the words. */
+  readonly bits: Uint32Array;
+}
+
+export function wordList(words: Iterable<string>): WordList {
+  const set = new Set(words);
+  const bits = new Uint32Array(1 << (LIST_BITS - 5));
+  for (const w of set) {
+    const h = hashOf(w, 0, w.length) >>> (32 - LIST_BITS);
+    bits[h >>> 5] = (bits[h >>> 5] as number) | (1 << (h & 31));
+  }
+  return { words: set, bits };
+}
+
+/** Adds s[start, end) to `found` when it is one of `list`'s words (cut out only when its hash bit is set). */
+function addIfListed(s: string, start: number, end: number, h: number, list: WordList, found: Set<string>): void {
+  const k = h >>> (32 - LIST_BITS);
+  if ((((list.bits[k >>> 5] as number) >>> (k & 31)) & 1) === 0) return;
+  const w = s.slice(start, end);
+  if (list.words.has(w)) found.add(w);
+}
+
+/** Width in UTF-16 units of the code point at `i` when it is a letter or digit ([\p{L}\p{N}]), else 0. */
+function wordCharWidth(s: string, i: number): number {
+  const c = s.charCodeAt(i);
+  if (c < 128) return ASCII[c] === 0 ? 0 : 1;
+  const cp = s.codePointAt(i) as number;
+  return isWordChar(cp) ? width(cp) : 0;
+}
+
+/**
+ * What `hyphenatedWords(s)` finds of `list`'s words, added to `found`: each word (a hyphenated compound whole), and
+ * each part of a compound between its hyphens. The same as
+ * `for (const w of hyphenatedWords(s)) for (const x of [w, ...w.split('-')]) if (list.words.has(x)) found.add(x)`,
+ * but a word is hashed as it is scanned and cut out of `s` only when its hash is one of the list's: a long
+ * document's words are mostly not asked about (rejoinBrokenWords, pdf-markdown.ts).
+ */
+export function findListedWords(s: string, list: WordList, found: Set<string>): void {
+  const n = s.length;
+  let i = 0;
+  while (i < n) {
+    const c = s.charCodeAt(i);
+    if (c < 128 ? ASCII[c] === 0 : wordCharWidth(s, i) === 0) {
+      i += 1; // (a low surrogate alone is no word character: stepping into a pair's second half finds nothing)
+      continue;
+    }
+    const start = i;
+    let compound = false;
+    for (;;) {
+      // a run of letters and digits, hashed as it goes
+      const runStart = i;
+      let h = FNV_OFFSET;
+      while (i < n) {
+        const d = s.charCodeAt(i);
+        if (d < 128) {
+          if (ASCII[d] === 0) break;
+          h = Math.imul(h ^ d, FNV_PRIME);
+          i += 1;
+          continue;
+        }
+        const w = wordCharWidth(s, i);
+        if (w === 0) break;
+        h = Math.imul(h ^ d, FNV_PRIME);
+        if (w === 2) h = Math.imul(h ^ s.charCodeAt(i + 1), FNV_PRIME);
+        i += w;
+      }
+      const more = s.charCodeAt(i) === 45 && i + 1 < n && wordCharWidth(s, i + 1) !== 0;
+      if (!more && !compound) {
+        addIfListed(s, start, i, h, list, found); // a word of one run
+        break;
+      }
+      addIfListed(s, runStart, i, h, list, found); // a part of a compound
+      if (!more) {
+        addIfListed(s, start, i, hashOf(s, start, i), list, found); // the compound
+        break;
+      }
+      compound = true;
+      i += 1;
+    }
+  }
+}
+
 /**
  * `s.replace(/(\p{L}+)\u00AD(\p{L}+)/gu, (_m, a, z) => join(a, z))`: every soft hyphen with letters on both sides,
  * the letters around it (the left part starting after the previous match), replaced by `join`'s answer.
@@ -159,3 +256,28 @@ export function replaceLetterRuns(s: string, min: number, fn: (run: string) => s
   }
   return done === 0 ? s : out + s.slice(done);
 }
+
+const WHITE = /\s/;
+
+/** `/\s$/.test(s)`, looking at the last character only (V8 tries an end-anchored expression at every position). */
+export const endsWithSpace = (s: string): boolean => s.length > 0 && WHITE.test(s.charAt(s.length - 1));
+
+/**
+ * Whether `s.replace(/\s+/g, ' ').trim()` may differ from `s`: it starts or ends with a space, or has white space
+ * other than single ASCII spaces (any non-ASCII character counts as possible white space).
+ */
+function mayCollapse(s: string): boolean {
+  const n = s.length;
+  if (n === 0) return false;
+  if (s.charCodeAt(0) === 32 || s.charCodeAt(n - 1) === 32) return true;
+  for (let i = 0; i < n; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 32) {
+      if (s.charCodeAt(i + 1) === 32) return true;
+    } else if ((c >= 9 && c <= 13) || c >= 128) return true;
+  }
+  return false;
+}
+
+/** `s.replace(/\s+/g, ' ').trim()`, which most texts (single spaces between words) leave as they are. */
+export const collapseSpaces = (s: string): string => (mayCollapse(s) ? s.replace(/\s+/g, ' ').trim() : s);

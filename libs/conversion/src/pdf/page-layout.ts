@@ -4,7 +4,13 @@
 // are laid out on both cores while the main thread only assembles the Markdown. The shapes it returns are
 // typed in layout.ts (PageLayout, TextBlock, TableBlock), the input in pdf-page.protocol.ts (RawPage).
 import type { CodeBlock, Line, PageBlock, PageLayout, TextBlock } from './layout.js';
-import { endsWithLetterHyphen, hasThreeDoubledLetters, replaceLetterRuns } from './letters.js';
+import {
+  collapseSpaces,
+  endsWithLetterHyphen,
+  endsWithSpace,
+  hasThreeDoubledLetters,
+  replaceLetterRuns,
+} from './letters.js';
 import { detectTables } from './page-tables.js';
 import type { RawBlock, RawLine, RawPage } from './pdf-page.protocol.js';
 import type { TableBlock } from './tables.js';
@@ -76,11 +82,11 @@ export function mergeLines(lines: RawLine[]): Line[] {
     let prevX1 = -Infinity;
     for (const l of g) {
       // fragments closer than a fraction of a space are one word split by a style change ("applied" + "1")
-      const glue = text === '' || /\s$/.test(text) || /^\s/.test(l.text) || l.x0 - prevX1 < 0.15 * l.size ? '' : ' ';
+      const glue = text === '' || endsWithSpace(text) || /^\s/.test(l.text) || l.x0 - prevX1 < 0.15 * l.size ? '' : ' ';
       text += glue + l.text;
       prevX1 = l.x1;
     }
-    text = undoubleWords(composeAccents(text.replace(/\s+/g, ' ').trim()));
+    text = undoubleWords(composeAccents(collapseSpaces(text)));
     let total = 0;
     let boldChars = 0;
     let main = g[0];

@@ -44,6 +44,9 @@ export function detectTables(all: RawLine[]): { tables: TableBlock[]; used: Set<
   const tables: TableBlock[] = [];
   const forms: RawLine[][][] = [];
   const used = new Set<RawLine>();
+  // whether a form starts at row j (formBlock(rows, j, true), which reads `rows` only): asked again for the same
+  // row by every later start whose run is no table
+  const formAt: (boolean | undefined)[] = [];
   let i = 0;
   while (i < rows.length) {
     const first = rows[i];
@@ -71,7 +74,7 @@ export function detectTables(all: RawLine[]): { tables: TableBlock[]; used: Set<
       if (r.cells.length < 2 && !isContinuation(r, run)) break;
       // a form's blocks of `label  value` lines right under the table are not its rows (what follows a table's
       // two-cell rows says nothing there: a table's key-value part under its wider part looks the same)
-      if (r.cells.length === 2 && formBlock(rows, j, true)) break;
+      if (r.cells.length === 2 && (formAt[j] ??= formBlock(rows, j, true) !== null)) break;
       run.push(r);
       j += 1;
     }
@@ -273,8 +276,12 @@ function splitOverhangs(cols: XRange[], rows: Row[]): void {
   }
 }
 
+// (\p{...} expressions as module constants: esbuild writes such a literal as `new RegExp(...)`, built per call)
+const LETTER_RUN = /\p{L}+/gu;
+const LOWER_WORD = /^\p{Ll}{3,}$/u;
+const LOWER_HYPHEN = /\p{Ll}-$/u;
 /** A word's shape: digit runs (with decimals) as 0, letter runs as a, punctuation kept ("MSO-2" -> "a-0"). */
-const shape = (word: string): string => word.replace(/\d+(?:[.,]\d+)?/g, '0').replace(/\p{L}+/gu, 'a');
+const shape = (word: string): string => word.replace(/\d+(?:[.,]\d+)?/g, '0').replace(LETTER_RUN, 'a');
 
 /**
  * A fragment's text as `k` cells, when its words split into `k` runs of equal length and identical shape, codes
@@ -285,7 +292,7 @@ function fusedParts(text: string, k: number): string[] | null {
   const words = text.split(/\s+/).filter((w) => w.length > 0);
   if (words.length < k || words.length % k !== 0) return null;
   // codes and numbers only: a phrase ("2 for UT-AX2 1 for UT-AX11") may repeat a shape and still be one cell
-  if (words.some((w) => /^\p{Ll}{3,}$/u.test(w))) return null;
+  if (words.some((w) => LOWER_WORD.test(w))) return null;
   const n = words.length / k;
   const parts = Array.from({ length: k }, (_, i) => words.slice(i * n, (i + 1) * n));
   const first = (parts[0] as string[]).map(shape).join(' ');
@@ -315,7 +322,8 @@ function toTable(run: Row[]): TableBlock | null {
   if (cols.length < 2) return null;
   const cellsAll = multi.flatMap((r) => r.cells);
   // prose wraps words across lines ("Lan-" / "guages"): tables do not
-  if (cellsAll.filter((c) => /\p{Ll}-$/u.test(c.text)).length >= 2) return null;
+  // (the last character first: an end-anchored expression is tried at every position)
+  if (cellsAll.filter((c) => c.text.endsWith('-') && LOWER_HYPHEN.test(c.text)).length >= 2) return null;
   const avgLen = cellsAll.reduce((s, c) => s + c.text.length, 0) / cellsAll.length;
   if (cols.length === 2) {
     const firsts = multi.map((r) => r.cells[0]?.text ?? '');

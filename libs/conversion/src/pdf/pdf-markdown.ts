@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 import type { PageMapEntry } from '@lectern/contracts';
 import type { PageLayout, TextBlock } from './layout.js';
-import { hyphenatedWords, replaceSoftHyphenated } from './letters.js';
+import { findListedWords, replaceSoftHyphenated, wordList } from './letters.js';
 import { tableToMarkdown } from './tables.js';
 
 /** A page as the Markdown builder sees it: laid-out blocks (text layer) or recognised paragraphs (OCR). */
@@ -10,6 +10,21 @@ export type BuildPage = { pageNumber: number; layout: PageLayout } | { pageNumbe
 const normKey = (s: string): string => s.toLowerCase().replace(/\d+/g, '#').replace(/\s+/g, ' ').trim();
 /** A table-of-contents entry: dot leaders (or a long gap of dots) before a page number. */
 const TOC_LINE = /(\s?\.){2,}\s*[\divxlc]+$|…\s*\d+$/i;
+/** The characters TOC_LINE's match can end on (0-9, ivxlc either case): a text ending otherwise is no entry. */
+const TOC_LAST = new Set([...'0123456789ivxlcIVXLC'].map((c) => c.charCodeAt(0)));
+const isTocLine = (t: string): boolean => TOC_LAST.has(t.charCodeAt(t.length - 1)) && TOC_LINE.test(t);
+/** /\s\d{1,4}$/.test(t), run only when t ends in a digit. */
+const NUMBERED = /\s\d{1,4}$/;
+const endsNumbered = (t: string): boolean => {
+  const c = t.charCodeAt(t.length - 1);
+  return c >= 48 && c <= 57 && NUMBERED.test(t);
+};
+// (regular expressions with \p{...} are module constants: esbuild, which builds the service, writes each such literal
+// as `new RegExp(...)`, which would construct one per call)
+const HAS_LETTER = /\p{L}/u;
+const ENDS_PUNCTUATED = /[.,;:]$/;
+const COLON_PHRASE = /:\s+\S/;
+const BULLET = /^[•●▪■◦‣·*\uF0B7]\s*(.*)$/s;
 const PAGE_NUMBER = /^(page\s*)?[-–(]?\s*[\divxlc]{1,6}\s*[-–)]?(\s*(of|\/)\s*\d+)?$/i;
 
 /**
@@ -22,17 +37,19 @@ export function findRepeatedFurniture(layouts: PageLayout[]): Set<TextBlock> {
   const bands = layouts.map((p) =>
     p.blocks.filter((b): b is TextBlock => b.kind === 'text' && (b.y1 <= 0.1 * p.height || b.y0 >= 0.9 * p.height)),
   );
+  const keys = bands.map((band) => band.map((b) => bandKeys(blockText(b))));
   const pagesWith = new Map<string, number>();
-  for (const band of bands) {
-    for (const k of new Set(band.flatMap((b) => bandKeys(blockText(b))))) pagesWith.set(k, (pagesWith.get(k) ?? 0) + 1);
+  for (const bandKeyLists of keys) {
+    for (const k of new Set(bandKeyLists.flat())) pagesWith.set(k, (pagesWith.get(k) ?? 0) + 1);
   }
   const min = Math.max(3, Math.ceil(0.4 * layouts.length));
-  for (const band of bands) {
-    for (const b of band) {
+  bands.forEach((band, i) =>
+    band.forEach((b, j) => {
       const text = blockText(b);
-      if (PAGE_NUMBER.test(text.trim()) || bandKeys(text).some((k) => (pagesWith.get(k) ?? 0) >= min)) drop.add(b);
-    }
-  }
+      if (PAGE_NUMBER.test(text.trim()) || (keys[i]?.[j] ?? []).some((k) => (pagesWith.get(k) ?? 0) >= min))
+        drop.add(b);
+    }),
+  );
   // Furniture runs beside a page's content: a page whose every text block would go (a register of one-line
   // sheets, a slide deck's titles) keeps them, since there is nothing else to tell content from furniture by.
   for (const p of layouts) {
@@ -86,9 +103,9 @@ export function headingRules(layouts: PageLayout[], skip: Set<TextBlock>): Headi
     b.chars >= 2 &&
     b.chars <= 200 &&
     b.lineCount <= 3 &&
-    /\p{L}/u.test(blockText(b)) &&
+    HAS_LETTER.test(blockText(b)) &&
     !PAGE_NUMBER.test(blockText(b)) &&
-    !TOC_LINE.test(blockText(b));
+    !isTocLine(blockText(b));
   const isSizeHeading = (b: TextBlock): boolean => b.size >= body + Math.max(1, 0.12 * body) && headingish(b);
   const isBoldHeading = (b: TextBlock): boolean => {
     const t = blockText(b);
@@ -98,16 +115,17 @@ export function headingRules(layouts: PageLayout[], skip: Set<TextBlock>): Headi
       b.chars <= 120 &&
       b.lineCount <= 2 &&
       headingish(b) &&
-      !/[.,;:]$/.test(t) &&
-      !/:\s+\S/.test(t)
+      !ENDS_PUNCTUATED.test(t) &&
+      !COLON_PHRASE.test(t)
     );
   };
   // contents pages (most blocks end in a page number): their bold entries are not headings
   const contents = new Set<PageLayout>();
   for (const p of layouts) {
     const texts = p.blocks.filter((b): b is TextBlock => b.kind === 'text').map(blockText);
+    // (the end first: most texts end in neither a page number nor a numeral)
     const entries = texts.filter(
-      (t) => t.length < 200 && /\p{L}/u.test(t) && (/\s\d{1,4}$/.test(t) || TOC_LINE.test(t)),
+      (t) => t.length < 200 && (endsNumbered(t) || isTocLine(t)) && HAS_LETTER.test(t),
     ).length;
     if (entries >= 5 && entries >= 0.5 * texts.length) contents.add(p);
   }
@@ -133,7 +151,7 @@ export function headingRules(layouts: PageLayout[], skip: Set<TextBlock>): Headi
   return {
     level(b) {
       if (skip.has(b)) return null;
-      if (onContents.has(b) && /\s\d{1,4}$/.test(blockText(b))) return null;
+      if (onContents.has(b) && endsNumbered(blockText(b))) return null;
       if (isSizeHeading(b)) return sizeLevel(b.size);
       if (isBoldHeading(b) && blocks.length > 1 && !onContents.has(b)) return boldLevel;
       return null;
@@ -143,19 +161,34 @@ export function headingRules(layouts: PageLayout[], skip: Set<TextBlock>): Headi
 
 /** A fenced code block, its fence longer than any run of backticks inside. */
 export function fenced(lines: string[]): string {
-  const longest = Math.max(0, ...lines.map((l) => Math.max(0, ...(l.match(/`+/g) ?? []).map((m) => m.length))));
+  let longest = 0;
+  for (const l of lines) {
+    // the longest run of backticks in the line
+    for (let i = l.indexOf('`'); i >= 0; i = l.indexOf('`', i)) {
+      const start = i;
+      while (l.charCodeAt(i) === 96) i++;
+      if (i - start > longest) longest = i - start;
+    }
+  }
   const fence = '`'.repeat(Math.max(3, longest + 1));
   return [fence, ...lines, fence].join('\n');
 }
 
 const escapeStart = (s: string): string => s.replace(/^(#|\||>|```)/, '\\$1');
+/** Whether the line starting at `i` may start with what escapeStart escapes (#, |, > or a backtick). */
+const mayNeedEscape = (s: string, i: number): boolean => {
+  const c = s.charCodeAt(i);
+  return c === 35 || c === 124 || c === 62 || c === 96;
+};
 
 function paragraph(b: TextBlock): string {
   const t = blockText(b);
-  const bullet = /^[•●▪■◦‣·*\uF0B7]\s*(.*)$/s.exec(t);
+  const bullet = BULLET.exec(t);
   if (bullet && bullet[1] !== undefined && bullet[1] !== t) return `- ${bullet[1]}`;
-  // (a form's block keeps a line per row: page-layout.ts, formColumn)
-  return t.split('\n').map(escapeStart).join('\n');
+  // (a form's block keeps a line per row: page-layout.ts, formColumn); split only when a line needs escaping
+  let escape = mayNeedEscape(t, 0);
+  for (let i = t.indexOf('\n'); i >= 0 && !escape; i = t.indexOf('\n', i + 1)) escape = mayNeedEscape(t, i + 1);
+  return escape ? t.split('\n').map(escapeStart).join('\n') : t;
 }
 
 /** The comment that starts page `n` in the Markdown when page markers are asked for. */
@@ -239,6 +272,8 @@ export function rejoinBrokenWords(layouts: PageLayout[]): void {
         .add(lz);
       return '';
     });
+  // (each word of the document hashed as it is scanned, cut out only when its hash is an asked word's: letters.ts)
+  const list = wordList(asked);
   const words = new Set<string>();
   for (const p of layouts)
     for (const b of p.blocks) {
@@ -249,10 +284,7 @@ export function rejoinBrokenWords(layouts: PageLayout[]): void {
           : b.kind === 'table'
             ? b.rows.flat().join(' ')
             : b.lines.join(' ');
-      for (const w of hyphenatedWords(text.toLowerCase())) {
-        if (asked.has(w)) words.add(w);
-        if (w.includes('-')) for (const part of w.split('-')) if (asked.has(part)) words.add(part);
-      }
+      findListedWords(text.toLowerCase(), list, words);
     }
   // a word broken at a line end, as page-layout.ts joins it: the two parts around a soft hyphen
   for (const b of blocks)
