@@ -36,7 +36,12 @@ export const SYNONYMS: Record<string, string[]> = {
   min: ['minimum', 'min.'],
   minimum: ['min', 'min.'],
   peak: ['instantaneous', 'momentary', 'peak', 'max', 'maximum'],
-  weight: ['mass', 'weight'],
+  // prose states a weight, a size, a time by the verb: "weighs 96 g", "measures 37 x 19 x 69 mm", "takes 2.5 hours"
+  weight: ['mass', 'weight', 'weighs'],
+  dimensions: ['dimensions', 'size', 'measures'],
+  time: ['time', 'takes'],
+  // a yearly amount is one "per annum"
+  annual: ['annual', 'annum', 'yearly'],
   mass: ['weight'],
   power: ['output', 'power', 'capacity'],
   speed: ['speed', 'r/min', 'rpm', 'rotation', 'velocity'],
