@@ -34,6 +34,13 @@ const QUANTITIES: [RegExp, FieldKind][] = [
   [/^efficiency$/, Q('efficiency', /%/)],
 ];
 
+/** The quantity a value's unit says it is ("160 °C": a temperature), by the units of the quantities above. */
+export const quantityOfUnit = (value: string): string | undefined => {
+  for (const [, kind] of QUANTITIES)
+    if (kind.kind === 'quantity' && /\d/.test(value) && kind.units.test(value)) return kind.quantity;
+  return undefined;
+};
+
 const DATE_WORDS = /^(date|dated|effective|expiry|expiration|issued|signed)$/;
 /** An amount of money (a receipt's total, an invoice's tax): one number, a currency sign or code at most. */
 const MONEY_WORDS = /^(total|subtotal|amount|price|cost|tax|vat|balance|fee|fees|payment|salary|wage|wages|rent)$/;

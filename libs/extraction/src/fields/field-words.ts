@@ -197,13 +197,17 @@ const contentWords = (field: SchemaField): string[] =>
  * is checked by itself, so a label may leave them out ("Commencement: 1 May 2025", "Seller: Acme Ltd") when the
  * name has another word.
  */
-const KIND = new Set(['date', 'name', 'names']);
+const KIND = new Set(['date', 'name', 'names', 'range', 'amount', 'paid']);
 
 /** The name's words split in the ones a label must have and the ones it may leave out (context, kind). */
 const splitWords = (field: SchemaField): { required: string[]; optional: string[] } => {
   const words = contentWords(field);
-  const own = words.filter((w) => !CONTEXT.has(w) && !KIND.has(w));
-  const kind = words.filter((w) => KIND.has(w));
+  // "number_of_users": a count of users is labelled by what it counts ("Named Users | 40", "Poles: 4")
+  const raw = nameWords(field.path[field.path.length - 1]!);
+  const countOf = raw[0] === 'number' && raw[1] === 'of' && raw.length > 2;
+  const isKind = (w: string) => KIND.has(w) || (countOf && w === 'number');
+  const own = words.filter((w) => !CONTEXT.has(w) && !isKind(w));
+  const kind = words.filter((w) => isKind(w));
   const required = own.length > 0 ? own : kind.length > 0 ? kind : words;
   return { required, optional: words.filter((w) => !required.includes(w)) };
 };
@@ -249,10 +253,12 @@ export const labelScore = (field: SchemaField, label: string, asLabel = false): 
   ].map((m) => m[1]!);
   const cut = dotted.filter((d) => d.length >= 3);
   // a synonym written with its full stop ("no.", "max.") is that word printed with one
+  // (a word of four letters or more inflected: "Filled" for `fill`, "discharged" for `discharge`)
+  const inflected = (w: string) => w.length >= 4 && ['s', 'd', 'ed', 'ing'].some((e) => have.has(`${w}${e}`));
   const hasWord = (w: string) =>
     w.endsWith('.')
       ? dotted.includes(w.slice(0, -1))
-      : have.has(w) || cut.some((c) => w.length > c.length && w.startsWith(c));
+      : have.has(w) || inflected(w) || cut.some((c) => w.length > c.length && w.startsWith(c));
   const groups = wordGroups(field);
   const context = optionalGroups(field);
   // a label naming another thing ("Seller address" for a seller, "Total VAT" for a total) is not this field's;

@@ -2,7 +2,14 @@
 import { chunkReader, docSearch, type ChunkReader } from '../doc-tool-calls.js';
 import type { DocToolsClient } from '../doc-tools-client.js';
 import type { MatchMethod } from '../evidence/verify-evidence.js';
-import { DATE_PATTERN, DURATION_PATTERN, fieldKind, misfit, type FieldKind } from '../fields/field-kinds.js';
+import {
+  DATE_PATTERN,
+  DURATION_PATTERN,
+  fieldKind,
+  misfit,
+  quantityOfUnit,
+  type FieldKind,
+} from '../fields/field-kinds.js';
 import { proseCandidates, proseQueries, sectionCandidates } from './prose-patterns.js';
 import { LABEL_MATCH, labelScore, nameWords, wordGroups } from '../fields/field-words.js';
 import { fieldName, getAt, isObject, setAt, type SchemaField } from '../schema-fields.js';
@@ -511,7 +518,10 @@ export const candidatesIn = (
         limitsAt !== undefined && limitsAt.row < i
           ? nameWords(field.path[field.path.length - 1]!).find((w) => /^m(?:ax|in)(?:imum)?$/.test(w))
           : undefined;
-      const score = labelScore(field, limitWord ? `${label} ${limitWord}` : label, true);
+      let score = labelScore(field, limitWord ? `${label} ${limitWord}` : label, true);
+      // the row's Unit cell says which quantity it is ("Thermal shutdown | … | 160 | °C" is a temperature)
+      const unitSays = unitCol > 0 ? quantityOfUnit(`1 ${cells[unitCol] ?? ''}`) : undefined;
+      if (score < LABEL_MATCH && unitSays) score = labelScore(field, `${label} ${unitSays}`, true);
       if (score < LABEL_MATCH) return;
       // the rows' values by label: one label giving different values on different rows is ambiguous
       // (under one heading: a catalogue's other section may repeat a label for other products)

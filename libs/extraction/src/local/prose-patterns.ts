@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 import type { MatchMethod } from '../evidence/verify-evidence.js';
-import { DATE_PATTERN, DURATION_PATTERN, misfit, type FieldKind } from '../fields/field-kinds.js';
+import { DATE_PATTERN, DURATION_PATTERN, misfit, quantityOfUnit, type FieldKind } from '../fields/field-kinds.js';
 import { LABEL_MATCH, labelScore, nameWords } from '../fields/field-words.js';
 import type { SchemaField } from '../schema-fields.js';
 
@@ -188,8 +188,8 @@ export const proseCandidates = (
   const words = new Set(nameWords(field.path[field.path.length - 1]!));
   const has = (...w: string[]) => w.some((x) => words.has(x));
   const found: ProseCandidate[] = [];
-  const take = (value: unknown, snippet: string, weight = 0.85) => {
-    const score = labelScore(field, snippet);
+  const take = (value: unknown, snippet: string, weight = 0.85, label = snippet) => {
+    const score = labelScore(field, label);
     if (score < LABEL_MATCH) return;
     const text = Array.isArray(value) ? value.join(' and ') : String(value);
     if (misfit(kind, text)) return;
@@ -233,7 +233,7 @@ export const proseCandidates = (
   }
   // a value stated after its name ("a nominal voltage of 3.7 V"), unless a phrase above read it already
   for (const c of statedValues(field, kind, prose.join('\n')))
-    if (!found.some((f) => f.value === c.value)) take(c.value, c.snippet, c.weight);
+    if (!found.some((f) => f.value === c.value)) take(c.value, c.snippet, c.weight, `${c.snippet} ${c.label}`);
   return found;
 };
 
@@ -246,25 +246,34 @@ export const proseCandidates = (
  * kind: a date, a length of time, an amount, or a number with a unit; free text is never taken this way.
  */
 const LINK =
-  /\s(of(?:\s+up\s+to)?|is|are|was|will\s+be|shall\s+be|equals?|takes?(?:\s+(?:about|approximately|around|up\s+to))?|weighs(?:\s+(?:about|approximately|around))?|measures|on(?:\s+or\s+(?:after|before))?)\s+(?:about\s+|approximately\s+|around\s+|up\s+to\s+)?(?=[-+±$€£¥\p{L}\d])/gu;
+  /\s(of(?:\s+up\s+to)?|is|are|was|will\s+be|shall\s+be|equals?|takes?(?:\s+(?:about|approximately|around|up\s+to))?|weighs(?:\s+(?:about|approximately|around))?|measures|from|between|on(?:\s+or\s+(?:after|before))?)\s+(?:about\s+|approximately\s+|around\s+|up\s+to\s+)?(?=[-+±$€£¥\p{L}\d])/gu;
 const NUMBER_UNIT =
   /^[-+±]?\d[\d.,]*(?:\s*[x×]\s*\d[\d.,]*)*\s?(?:°\s?[CF]|(?:hours?|minutes?|seconds?|days?|weeks?|months?|years?|cycles?)|[A-Za-zµΩ%]{1,4}(?:[·⋅/][A-Za-z]{1,3})?)(?![\p{L}\d])/u;
+const RANGE = /^[-+]?\d[\d.,]*\s*(?:°\s?[CF])?\s*(?:to|and|–|~)\s*[-+]?\d[\d.,]*\s*°\s?[CF]/;
 const AMOUNT = /^(?:[A-Z]{3}\s?|[$€£¥]\s?)\d[\d,.]*\d|^\d[\d,.]*\d\s?(?:[A-Z]{3}|[$€£¥])(?!\p{L})/u;
 
 export const statedValues = (
   field: SchemaField,
   kind: FieldKind,
   text: string,
-): { value: string; snippet: string; weight: number }[] => {
+): { value: string; snippet: string; weight: number; label: string }[] => {
   if (field.kind !== 'scalar') return [];
   // the lines of a paragraph are one text (the PDF breaks a sentence anywhere); a clause ends at . ; : ! ? or ,
   const joined = text.replace(/\s*\n+\s*/g, ' ');
-  const found: { value: string; snippet: string; weight: number }[] = [];
+  const found: { value: string; snippet: string; weight: number; label: string }[] = [];
   for (const m of joined.matchAll(LINK)) {
     const rest = joined.slice(m.index + m[0].length);
     const start = m.index + m[0].length;
-    const value =
-      kind.kind === 'date'
+    // "from -20 °C to +60 °C", "between 0 and 45 °C": a range, for a field that is one (its name says range, or
+    // it is a temperature); only after "from"/"between", and only then
+    const ranged = /^(?:from|between)$/i.test(m[1]!);
+    const rangeField =
+      nameWords(field.path[field.path.length - 1]!).includes('range') ||
+      (kind.kind === 'quantity' && kind.quantity === 'temperature');
+    if (ranged && !rangeField) continue;
+    const value = ranged
+      ? RANGE.exec(rest)?.[0]
+      : kind.kind === 'date'
         ? new RegExp(`^(?:${DATE_PATTERN.source})`, 'i').exec(rest)?.[0]
         : kind.kind === 'duration'
           ? new RegExp(`^(?:${DURATION_PATTERN.source})`, 'i').exec(rest)?.[0]
@@ -287,9 +296,11 @@ export const statedValues = (
       if (/^(?:weighs|measures|takes|is|are|was|will|shall)$/i.test(words[words.length - n]!)) break;
       const label = words.slice(-n).join(' ');
       const named = `${label} ${link}`;
-      if (labelScore(field, `${named} ${/^per\b/i.test(tail) ? tail : ''}`, true) < LABEL_MATCH) continue;
+      // the value's unit says which quantity it is ("charged from 0 °C to +45 °C" is a temperature)
+      const says = quantityOfUnit(value) ?? '';
+      if (labelScore(field, `${named} ${/^per\b/i.test(tail) ? tail : ''} ${says}`, true) < LABEL_MATCH) continue;
       const phrase = `${named} ${joined.slice(start, start + value.length)}${/^per\b/i.test(tail) ? ` ${tail}` : ''}`;
-      found.push({ value: value.trim(), snippet: phrase.trim(), weight: 0.8 });
+      found.push({ value: value.trim(), snippet: phrase.trim(), weight: 0.8, label: `${named} ${says}` });
       break;
     }
   }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-import { fieldKind } from '../fields/field-kinds.js';
+import { fieldKind, quantityOfUnit } from '../fields/field-kinds.js';
+import { labelScore, LABEL_MATCH } from '../fields/field-words.js';
 import type { SchemaField } from '../schema-fields.js';
 import { issuerFromTop, issuerRole } from './issuer-block.js';
 import { candidatesIn, hintNamesCondition, tableHeaderAbove, wordsWanted } from './local-extractor.js';
@@ -120,5 +121,42 @@ describe('smaller rules', () => {
     expect(fields.map((f) => issuerRole(f, fields))).toEqual(['name', 'address', 'name']);
     const top = 'Issued by\nHolmgren Kontor AB\nStorgatan 4\n211 34 Malmö\n\nCredit note no.  CN-9';
     expect(issuerFromTop(top, 'name')?.value).toBe('Holmgren Kontor AB');
+  });
+});
+
+describe('labels that leave out what the value says itself', () => {
+  const names = (name: string, label: string) => labelScore(field(name), label, true) >= LABEL_MATCH;
+
+  it('a count of things is labelled by the things; an amount, a range, "paid" by what they are of', () => {
+    expect(names('number_of_seats', 'Licensed seats')).toBe(true);
+    expect(names('number_of_seats', 'Number of seats')).toBe(true);
+    // (an identifier's number is still needed: "Order" is no `order_number`)
+    expect(names('vat_amount', 'VAT 20%')).toBe(true);
+    expect(names('total_paid', 'TOTAL')).toBe(true);
+    expect(names('amount_paid', 'Amount paid')).toBe(true);
+    expect(names('storage_temperature_range', 'Storage temperature')).toBe(true);
+    expect(names('fill_date', 'Filled')).toBe(true);
+    expect(names('fill_date', 'Fil')).toBe(false);
+  });
+
+  it('a row whose Unit cell is a temperature names a temperature field without the word', () => {
+    expect(quantityOfUnit('160 °C')).toBe('temperature');
+    expect(quantityOfUnit('°C')).toBeUndefined();
+    const table = [
+      '| Parameter | Symbol | Conditions | Value | Unit |',
+      '| --- | --- | --- | --- | --- |',
+      '| Overheat cut-off | TOFF | die | 150 | °C |',
+      '| Overheat cut-off hysteresis | THYS | die | 20 | K |',
+    ].join('\n');
+    expect(best(field('overheat_cut_off_temperature'), table)).toBe('150 °C');
+  });
+
+  it('a range after "from" for a field that is one, the unit naming the quantity', () => {
+    const text = 'In storage the temperatures may range from -25 °C to +70 °C,\nand in operation from 0 °C to +40 °C.';
+    const of = (name: string) => statedValues(field(name), fieldKind(field(name)), text).map((c) => c.value);
+    expect(of('storage_temperature_range')).toEqual(['-25 °C to +70 °C']);
+    expect(of('operating_temperature_range')).toEqual(['0 °C to +40 °C']);
+    // not a range field: "from" links nothing
+    expect(of('storage_voltage')).toEqual([]);
   });
 });
