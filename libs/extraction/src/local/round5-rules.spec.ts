@@ -145,10 +145,10 @@ describe('labels that leave out what the value says itself', () => {
     const table = [
       '| Parameter | Symbol | Conditions | Value | Unit |',
       '| --- | --- | --- | --- | --- |',
-      '| Overheat cut-off | TOFF | die | 150 | °C |',
-      '| Overheat cut-off hysteresis | THYS | die | 20 | K |',
+      '| Shutdown | TOFF | die | 150 | °C |',
+      '| Shutdown hysteresis | THYS | die | 20 | K |',
     ].join('\n');
-    expect(best(field('overheat_cut_off_temperature'), table)).toBe('150 °C');
+    expect(best(field('shutdown_temperature'), table)).toBe('150 °C');
   });
 
   it('a range after "from" for a field that is one, the unit naming the quantity', () => {
