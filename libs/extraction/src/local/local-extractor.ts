@@ -697,6 +697,29 @@ export const candidatesIn = (
         method: 'key_value',
       });
     }
+  // a date inside a line of several labelled values with no colons ("Rx # 6604418 Filled 11/28/2025"): the words
+  // since the previous number are its label (at most four)
+  if (kind.kind === 'date')
+    for (const line of lines) {
+      if (line.trim().startsWith('|')) continue;
+      for (const m of line.matchAll(new RegExp(DATE_PATTERN.source, 'gi'))) {
+        const words = line.slice(0, m.index).trim().split(/\s+/).filter(Boolean);
+        const since = words.length - 1 - [...words].reverse().findIndex((w) => /\d/.test(w));
+        const labelWords = (since >= words.length ? words : words.slice(since + 1)).slice(-4);
+        const label = labelWords.join(' ');
+        if (!label || labelWords.length === words.length) continue;
+        const score = labelScore(field, label, true);
+        if (score < LABEL_MATCH) continue;
+        found.push({
+          value: m[0],
+          label,
+          snippet: `${label} ${m[0]}`,
+          locator,
+          score: score * (1 - rank * 0.05) * 0.85,
+          method: 'key_value',
+        });
+      }
+    }
   // a label on a line of its own, its value on the next line of the same block ("PROVIDER" / "Cobalt Ledger Ltd",
   // "Vendor" / "Rhein-Ventil GmbH": a form's block as the converter gives it, a line per row)
   for (const [i, line] of lines.entries()) {
@@ -997,13 +1020,23 @@ export const extractLocally = async (input: LocalExtractInput): Promise<LocalExt
     const perModel: Candidate[] = [];
     const rowsSeen = new Map<string, Set<string>>();
     if (groups.length > 0) {
-      for (const query of queriesFor(field)) {
+      for (const [q, query] of queriesFor(field).entries()) {
         const hits = await docSearch(
           input.tools,
           { index_id: input.indexId, query, top_k: 5, scope: 'all' },
           input.signal,
         );
         const reads = hits.slice(0, input.readsPerQuery ?? 5);
+        // a label word that prose repeats ("the Software" in every clause) pushes the table stating the value
+        // ("| Software | RouteWise Planner 5 |") below the prose hits: the best two tables for the first query
+        // are read too, after them
+        if (q === 0)
+          for (const hit of await docSearch(
+            input.tools,
+            { index_id: input.indexId, query, top_k: 2, scope: 'tables' },
+            input.signal,
+          ))
+            if (!reads.some((r) => r.locator === hit.locator)) reads.push(hit);
         for (const [rank, hit] of reads.entries()) {
           const content = await read(hit.locator);
           if (content === undefined) continue;

@@ -86,8 +86,10 @@ const LAWS_OF = new RegExp(
 );
 /** A numbered party line of a contract's "Parties" clause: "(1) Acme Ltd (the "Company"); and". */
 const PARTY_LINE = new RegExp(
-  String.raw`^\s*\(?(?:\d{1,2}|[a-h]|i{1,3}|iv)[).]\s+(${NAME})(?=\s*\(|\s*[,;.]|\s+and\b|\s*$)`,
+  String.raw`^\s*\(?(?:\d{1,2}|[a-h]|i{1,3}|iv)[).]\s+(${NAME})(?=\s*\(|\s*[,;.]|\s+and\b|\s+of\s+\d|\s*$)`,
 );
+/** The line opening a contract's numbered parties: "BETWEEN:", "Between", "PARTIES:" (nothing else on it). */
+const PARTIES_OPEN = /^\s*(?:between|parties|the\s+parties)\s*:?\s*$/i;
 
 /**
  * Values of a section whose heading names the field ("2. Commencement" / "The engagement begins on 2025-04-01"):
@@ -196,6 +198,25 @@ export const proseCandidates = (
     found.push({ value, snippet, locator, score: score * (1 - rank * 0.05) * weight, method: 'pattern' });
   };
   const prose = content.split('\n').filter((l) => l.trim() && !l.trim().startsWith('|') && !l.trim().startsWith('#'));
+  // "BETWEEN:" / "(1) Halden Marine Systems Limited, a company …" / "(2) Corin Adeyemi of 52 Tern Street …": the
+  // numbered lines after a line that opens the parties (two or more, up to eight lines on), in their order
+  if (has('parties', 'party', 'counterparties')) {
+    const open = prose.findIndex((l) => PARTIES_OPEN.test(l));
+    const parties =
+      open < 0
+        ? []
+        : prose.slice(open + 1, open + 9).flatMap((l) => {
+            const m = PARTY_LINE.exec(l);
+            return m ? [{ name: trimName(m[1]!), line: l.trim() }] : [];
+          });
+    if (parties.length >= 2) {
+      const names = parties.map((p) => p.name);
+      take(
+        field.kind === 'list' ? names : names.join(' and '),
+        [prose[open]!.trim(), ...parties.map((p) => p.line)].join('\n\n'),
+      );
+    }
+  }
   for (const [i, line] of prose.entries()) {
     if (line.trim().startsWith('|') || line.length < 12) continue;
     // a sentence the PDF broke over two lines ("… by and between" / "Acme Ltd (the "Principal") and …", "as of

@@ -160,3 +160,28 @@ describe('labels that leave out what the value says itself', () => {
     expect(of('storage_voltage')).toEqual([]);
   });
 });
+
+describe('numbered parties after "BETWEEN:", a date among other labelled values on one line', () => {
+  it('reads the numbered lines after a line that opens the parties, a person "of" an address too', () => {
+    const f: SchemaField = { path: ['parties'], kind: 'list', hint: [] };
+    const text = [
+      'THIS DEED is dated 4 May 2026',
+      'BETWEEN:',
+      '(1) Ostrava Rail Parts Limited, a company incorporated in Czechia (the "Seller"); and',
+      '(2) Mirela Dvorak of 8 Lipova, Brno (the "Buyer").',
+    ].join('\n\n');
+    expect(proseCandidates(f, fieldKind(f), text, 'h1', 0).map((c) => c.value)).toEqual([
+      ['Ostrava Rail Parts Limited', 'Mirela Dvorak'],
+    ]);
+    // numbered lines with no opening line are a list of anything (clauses, items): nothing
+    const clauses = '(1) Delivery Terms apply.\n\n(2) Payment Terms apply.';
+    expect(proseCandidates(f, fieldKind(f), clauses, 'h1', 0)).toEqual([]);
+  });
+
+  it('a date whose label follows another value on its line ("Ref 44812 Dispatched 03/02/2026")', () => {
+    const line = 'Ref 44812 Dispatched 03/02/2026 Carrier DPD';
+    expect(best(field('dispatch_date'), line)).toBe('03/02/2026');
+    // the words before the date must name the field
+    expect(best(field('delivery_date'), line)).toBeUndefined();
+  });
+});
