@@ -205,7 +205,10 @@ const splitWords = (field: SchemaField): { required: string[]; optional: string[
   // "number_of_users": a count of users is labelled by what it counts ("Named Users | 40", "Poles: 4")
   const raw = nameWords(field.path[field.path.length - 1]!);
   const countOf = raw[0] === 'number' && raw[1] === 'of' && raw.length > 2;
-  const isKind = (w: string) => KIND.has(w) || (countOf && w === 'number');
+  // ("temperature_range" keeps "range": with one other word it tells an operating range from a single limit;
+  // "storage_temperature_range" is named by its other two)
+  const others = words.filter((w) => !CONTEXT.has(w) && !KIND.has(w)).length;
+  const isKind = (w: string) => (KIND.has(w) && (w !== 'range' || others >= 2)) || (countOf && w === 'number');
   const own = words.filter((w) => !CONTEXT.has(w) && !isKind(w));
   const kind = words.filter((w) => isKind(w));
   const required = own.length > 0 ? own : kind.length > 0 ? kind : words;

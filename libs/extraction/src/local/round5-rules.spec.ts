@@ -135,6 +135,8 @@ describe('labels that leave out what the value says itself', () => {
     expect(names('total_paid', 'TOTAL')).toBe(true);
     expect(names('amount_paid', 'Amount paid')).toBe(true);
     expect(names('storage_temperature_range', 'Storage temperature')).toBe(true);
+    // with one other word, "range" stays needed: "Max. temperature" is no `temperature_range`
+    expect(names('temperature_range', 'Max. temperature')).toBe(false);
     expect(names('fill_date', 'Filled')).toBe(true);
     expect(names('fill_date', 'Fil')).toBe(false);
   });
