@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 import type { MatchMethod } from '../evidence/verify-evidence.js';
 import { DATE_PATTERN, DURATION_PATTERN, misfit, quantityOfUnit, type FieldKind } from '../fields/field-kinds.js';
-import { LABEL_MATCH, labelScore, nameWords } from '../fields/field-words.js';
+import { LABEL_MATCH, labelScore, nameWords, wordGroups } from '../fields/field-words.js';
 import type { SchemaField } from '../schema-fields.js';
 
 export interface ProseCandidate {
@@ -252,6 +252,17 @@ export const proseCandidates = (
       if (m) take(m[1]!, phrase(line, m));
     }
   }
+  // a code printed right before the one word that names a field of words ("in a 3-pin SOT-223 package", "an
+  // RS-485 interface"): the code has capitals and a digit; the field is named by that word alone
+  if (kind.kind === 'text' && field.kind === 'scalar') {
+    const own = wordGroups(field);
+    if (own.length === 1)
+      for (const line of prose)
+        for (const m of line.matchAll(CODE_BEFORE_WORD)) {
+          if (!own[0]!.includes(m[2]!.toLowerCase())) continue;
+          take(m[1]!, m[0], 0.75);
+        }
+  }
   // a value stated after its name ("a nominal voltage of 3.7 V"), unless a phrase above read it already
   for (const c of statedValues(field, kind, prose.join('\n')))
     if (!found.some((f) => f.value === c.value)) take(c.value, c.snippet, c.weight, `${c.snippet} ${c.label}`);
@@ -270,6 +281,8 @@ const LINK =
   /\s(of(?:\s+up\s+to)?|is|are|was|will\s+be|shall\s+be|equals?|takes?(?:\s+(?:about|approximately|around|up\s+to))?|weighs(?:\s+(?:about|approximately|around))?|measures|from|between|on(?:\s+or\s+(?:after|before))?)\s+(?:about\s+|approximately\s+|around\s+|up\s+to\s+)?(?=[-+±$€£¥\p{L}\d])/gu;
 const NUMBER_UNIT =
   /^[-+±]?\d[\d.,]*(?:\s*[x×]\s*\d[\d.,]*)*\s?(?:°\s?[CF]|(?:hours?|minutes?|seconds?|days?|weeks?|months?|years?|cycles?)|[A-Za-zµΩ%]{1,4}(?:[·⋅/][A-Za-z]{1,3})?)(?![\p{L}\d])/u;
+const CODE_BEFORE_WORD =
+  /(?<![\w-])((?=[A-Z0-9-]*[A-Z])(?=[A-Z0-9-]*\d)[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*)\s+(\p{L}{3,})\b/gu;
 const RANGE = /^[-+]?\d[\d.,]*\s*(?:°\s?[CF])?\s*(?:to|and|–|~)\s*[-+]?\d[\d.,]*\s*°\s?[CF]/;
 const AMOUNT = /^(?:[A-Z]{3}\s?|[$€£¥]\s?)\d[\d,.]*\d|^\d[\d,.]*\d\s?(?:[A-Z]{3}|[$€£¥])(?!\p{L})/u;
 

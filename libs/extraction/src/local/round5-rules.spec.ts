@@ -187,3 +187,17 @@ describe('numbered parties after "BETWEEN:", a date among other labelled values 
     expect(best(field('delivery_date'), line)).toBeUndefined();
   });
 });
+
+describe('a code right before the word that names the field', () => {
+  const of = (name: string, text: string) =>
+    proseCandidates(field(name), fieldKind(field(name)), text, 'h1', 0).map((c) => c.value);
+  it('takes a code with capitals and a digit before the field’s one word', () => {
+    expect(of('package', 'Supplied in a 5-lead SC-70 package for small boards.')).toEqual(['SC-70']);
+    expect(of('interface', 'It talks over an RS-485 interface at up to 1 Mbit/s.')).toEqual(['RS-485']);
+  });
+  it('takes nothing for a word without a digit, another word, or a field of two words', () => {
+    expect(of('package', 'Supplied in a small plastic package.')).toEqual([]);
+    expect(of('package', 'The SC-70 footprint is small.')).toEqual([]);
+    expect(of('package_height', 'Supplied in a 5-lead SC-70 package.')).toEqual([]);
+  });
+});
