@@ -255,6 +255,9 @@ describe('json_validate_and_normalize (spec 003 tool D)', () => {
     expect(out.normalized['efficiency']).toEqual({ max_efficiency: '98.2%' });
     expect(out.normalized['thd']).toBe('below 3%');
     expect(validate({ thd: '-30 ~ 60 °C' }, { thd: '' }).normalized['thd']).toBe('-30-60°C');
+    // an upper end with its own sign: "to", not a hyphen that reads as a minus ("-30-+70")
+    expect(validate({ thd: '-30 ~ +70 °C' }, { thd: '' }).normalized['thd']).toBe('-30 to +70°C');
+    expect(validate({ thd: '-40 – -10 °C' }, { thd: '' }).normalized['thd']).toBe('-40 to -10°C');
     expect(validate({ thd: '1100 V' }, { thd: '' }).normalized['thd']).toBe('1100V');
   });
 

@@ -14,12 +14,18 @@ const UNIT_AFTER_SPACE =
   /(\d)\s+((?:[kMGmµu]?(?:V|A|W|Wh|VA|var|Hz|Ω|ohm))|%|°C|°F|mm|cm|kg|Nm|N·m|rpm|min-1|r\/min)(?![\p{L}\p{N}])/gu;
 /** Ranges: `~`, `～`, `–`, `—` (and spaces around them or a hyphen) between two numbers become one hyphen. */
 const RANGE = /(\d)\s*(?:~|～|–|—|-)\s*(?=[-+]?\d)/g;
+/**
+ * A range whose upper end carries its own sign ("-30 ~ +70 °C", "-40 – -10 °C"): one hyphen would read as a minus
+ * ("-30-+70"), so it becomes "to". Only after `~`, `～`, `–`, `—` (a hyphen before a sign is left as printed).
+ */
+const SIGNED_RANGE = /(\d)\s*(?:~|～|–|—)\s*(?=[-+]\d)/g;
 
 /** Spec 003's formatting normalisation of one string: whitespace, ranges, number-unit spacing. */
 export const normalizeString = (value: string): string =>
   value
     .replace(/[\s\u00a0]+/g, ' ')
     .trim()
+    .replace(SIGNED_RANGE, '$1 to ')
     .replace(RANGE, '$1-')
     .replace(UNIT_AFTER_SPACE, '$1$2');
 

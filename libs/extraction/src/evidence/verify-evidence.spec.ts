@@ -205,3 +205,27 @@ describe('verifyEvidence', () => {
     });
   });
 });
+
+// Issue 26, round 5: a value's unit names its quantity ("160 °C" on a "Thermal shutdown" row is a temperature)
+describe('verifyEvidence: the value’s unit names the quantity the label leaves out', () => {
+  const md =
+    '# Limits\n\n| Parameter | Value | Unit |\n| --- | --- | --- |\n| Shutdown | 150 | °C |\n| Standby | 4 | W |\n';
+  const { chunks } = chunkByLocator(md);
+  const table = chunks.find((c) => c.kind === 'table')!;
+  const read = async (locator: string) => chunks.find((c) => c.locator === locator)?.content;
+  it('grounds a temperature on a row without the word, and not a row of another quantity', async () => {
+    const result = await verifyEvidence(
+      schemaFields({ shutdown_temperature: '', standby_temperature: '' }),
+      { shutdown_temperature: '150 °C', standby_temperature: '4 W' },
+      {
+        shutdown_temperature: { locator: table.locator, snippet: '| Shutdown | 150 | °C |' },
+        standby_temperature: { locator: table.locator, snippet: '| Standby | 4 | W |' },
+      },
+      read,
+    );
+    expect(result.evidence).toMatchObject({
+      shutdown_temperature: { grounded: true },
+      standby_temperature: { grounded: false },
+    });
+  });
+});

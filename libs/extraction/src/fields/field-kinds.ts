@@ -22,7 +22,7 @@ const Q = (quantity: string, units: RegExp): FieldKind => ({ kind: 'quantity', q
 const QUANTITIES: [RegExp, FieldKind][] = [
   [/^torque$/, Q('torque', /(?:N\s*[·.⋅*-]?\s*m|Nm|kgf\s*[·.]?\s*cm|oz\s*[·.-]?\s*in|lb\s*[·.-]?\s*(?:in|ft))\b/i)],
   [/^(voltage|volt|volts)$/, Q('voltage', /(?:^|[\d\s(])(?:k|m|µ|μ)?V(?:ac|dc|rms|AC|DC)?\b|\bvolts?\b/)],
-  [/^current$/, Q('current', /(?:^|[\d\s(])(?:m|µ|μ|u)?A(?:rms|\(rms\)|0-p|\(0-p\))?(?:\b|$)|\bamps?\b/)],
+  [/^current$/, Q('current', /(?:^|[\d\s(])(?:m|µ|μ|u|n|p)?A(?:rms|\(rms\)|0-p|\(0-p\))?(?:\b|$)|\bamps?\b/)],
   [/^(power|output)$/, Q('power', /(?:^|[\d\s(])(?:k|M|m|µ|μ)?W\b|\bwatts?\b|\bhp\b|\bVA\b/)],
   [/^speed$/, Q('speed', /\b(?:rpm|r\/min|min-1|min⁻¹|min\^-1|1\/min)\b|min-1/i)],
   [/^(mass|weight)$/, Q('mass', /(?:^|[\d\s(])(?:kg|g|lb|lbs|oz)\b/)],
@@ -34,9 +34,16 @@ const QUANTITIES: [RegExp, FieldKind][] = [
   [/^efficiency$/, Q('efficiency', /%/)],
 ];
 
+/** The quantity a value's unit says it is ("160 °C": a temperature), by the units of the quantities above. */
+export const quantityOfUnit = (value: string): string | undefined => {
+  for (const [, kind] of QUANTITIES)
+    if (kind.kind === 'quantity' && /\d/.test(value) && kind.units.test(value)) return kind.quantity;
+  return undefined;
+};
+
 const DATE_WORDS = /^(date|dated|effective|expiry|expiration|issued|signed)$/;
 /** An amount of money (a receipt's total, an invoice's tax): one number, a currency sign or code at most. */
-const MONEY_WORDS = /^(total|subtotal|amount|price|cost|tax|vat|balance|fee|fees|payment)$/;
+const MONEY_WORDS = /^(total|subtotal|amount|price|cost|tax|vat|balance|fee|fees|payment|salary|wage|wages|rent)$/;
 /** A length of time (a contract's term). */
 const DURATION_WORDS = /^(term|duration|period|tenure)$/;
 const COUNT_WORDS = /^(number|count|num|quantity|qty|poles|mppts|phases|trackers)$/;

@@ -36,7 +36,12 @@ export const SYNONYMS: Record<string, string[]> = {
   min: ['minimum', 'min.'],
   minimum: ['min', 'min.'],
   peak: ['instantaneous', 'momentary', 'peak', 'max', 'maximum'],
-  weight: ['mass', 'weight'],
+  // prose states a weight, a size, a time by the verb: "weighs 96 g", "measures 37 x 19 x 69 mm", "takes 2.5 hours"
+  weight: ['mass', 'weight', 'weighs'],
+  dimensions: ['dimensions', 'size', 'measures'],
+  time: ['time', 'takes'],
+  // a yearly amount is one "per annum"
+  annual: ['annual', 'annum', 'yearly'],
   mass: ['weight'],
   power: ['output', 'power', 'capacity'],
   speed: ['speed', 'r/min', 'rpm', 'rotation', 'velocity'],
@@ -192,13 +197,20 @@ const contentWords = (field: SchemaField): string[] =>
  * is checked by itself, so a label may leave them out ("Commencement: 1 May 2025", "Seller: Acme Ltd") when the
  * name has another word.
  */
-const KIND = new Set(['date', 'name', 'names']);
+const KIND = new Set(['date', 'name', 'names', 'range', 'amount', 'paid']);
 
 /** The name's words split in the ones a label must have and the ones it may leave out (context, kind). */
 const splitWords = (field: SchemaField): { required: string[]; optional: string[] } => {
   const words = contentWords(field);
-  const own = words.filter((w) => !CONTEXT.has(w) && !KIND.has(w));
-  const kind = words.filter((w) => KIND.has(w));
+  // "number_of_users": a count of users is labelled by what it counts ("Named Users | 40", "Poles: 4")
+  const raw = nameWords(field.path[field.path.length - 1]!);
+  const countOf = raw[0] === 'number' && raw[1] === 'of' && raw.length > 2;
+  // ("temperature_range" keeps "range": with one other word it tells an operating range from a single limit;
+  // "storage_temperature_range" is named by its other two)
+  const others = words.filter((w) => !CONTEXT.has(w) && !KIND.has(w)).length;
+  const isKind = (w: string) => (KIND.has(w) && (w !== 'range' || others >= 2)) || (countOf && w === 'number');
+  const own = words.filter((w) => !CONTEXT.has(w) && !isKind(w));
+  const kind = words.filter((w) => isKind(w));
   const required = own.length > 0 ? own : kind.length > 0 ? kind : words;
   return { required, optional: words.filter((w) => !required.includes(w)) };
 };
@@ -244,10 +256,12 @@ export const labelScore = (field: SchemaField, label: string, asLabel = false): 
   ].map((m) => m[1]!);
   const cut = dotted.filter((d) => d.length >= 3);
   // a synonym written with its full stop ("no.", "max.") is that word printed with one
+  // (a word of four letters or more inflected: "Filled" for `fill`, "discharged" for `discharge`)
+  const inflected = (w: string) => w.length >= 4 && ['s', 'd', 'ed', 'ing'].some((e) => have.has(`${w}${e}`));
   const hasWord = (w: string) =>
     w.endsWith('.')
       ? dotted.includes(w.slice(0, -1))
-      : have.has(w) || cut.some((c) => w.length > c.length && w.startsWith(c));
+      : have.has(w) || inflected(w) || cut.some((c) => w.length > c.length && w.startsWith(c));
   const groups = wordGroups(field);
   const context = optionalGroups(field);
   // a label naming another thing ("Seller address" for a seller, "Total VAT" for a total) is not this field's;

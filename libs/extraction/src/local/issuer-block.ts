@@ -30,6 +30,13 @@ const ISSUER = new Set([
   'restaurant',
   'hotel',
   'cafe',
+  // the place a till receipt is from ("station_name" of a fuel receipt, "pharmacy_address")
+  'station',
+  'pharmacy',
+  'chemist',
+  'garage',
+  'clinic',
+  'bakery',
 ]);
 /** Words of a name field besides the issuer word ("seller_name", "merchant_full_name", "invoice_vendor"). */
 const NAME_EXTRA = new Set(['name', 'names', 'full', 'legal', 'business', 'company', 'invoice', 'receipt', 'bill']);
@@ -153,7 +160,8 @@ export const issuerFromTop = (content: string, role: IssuerRole): IssuerValue | 
   let label: TopLine | undefined;
   if (labelWords.length > 0 && labelWords.length <= 3 && !/\d/.test(first.text)) {
     if (labelWords.some((w) => OTHER_PARTY.test(w) || w === 'to')) return undefined;
-    if (labelWords.every((w) => ISSUER.has(w) || NAME_EXTRA.has(w) || w === 'from')) {
+    // ("Issued by" / "Vantage Office Interiors BV": the issuer's label, not its name)
+    if (labelWords.every((w) => ISSUER.has(w) || NAME_EXTRA.has(w) || /^(?:from|by|issued|sold)$/.test(w))) {
       label = first;
       i += 1;
       first = lines[i];

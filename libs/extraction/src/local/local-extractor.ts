@@ -2,7 +2,14 @@
 import { chunkReader, docSearch, type ChunkReader } from '../doc-tool-calls.js';
 import type { DocToolsClient } from '../doc-tools-client.js';
 import type { MatchMethod } from '../evidence/verify-evidence.js';
-import { DATE_PATTERN, DURATION_PATTERN, fieldKind, misfit, type FieldKind } from '../fields/field-kinds.js';
+import {
+  DATE_PATTERN,
+  DURATION_PATTERN,
+  fieldKind,
+  misfit,
+  quantityOfUnit,
+  type FieldKind,
+} from '../fields/field-kinds.js';
 import { proseCandidates, proseQueries, sectionCandidates } from './prose-patterns.js';
 import { LABEL_MATCH, labelScore, nameWords, wordGroups } from '../fields/field-words.js';
 import { fieldName, getAt, isObject, setAt, type SchemaField } from '../schema-fields.js';
@@ -288,6 +295,9 @@ const valueByKind = (kind: FieldKind, text: string): string => {
   if (kind.kind === 'date') return DATE_PATTERN.exec(value)?.[0] ?? value;
   if (kind.kind === 'duration') return DURATION_PATTERN.exec(value)?.[0] ?? value;
   if (kind.kind === 'text') return value.replace(/[.;,]$/, '').trim();
+  // an amount and how often it is due ("SGD 28,800 per year", "GBP 650 per day worked"): the amount
+  if (kind.kind === 'money')
+    return leadingValue(value.replace(/\s+(?:per|a|an|each|every|\/)\s*(?:year|annum|month|week|day|hour)\b.*$/i, ''));
   return leadingValue(value);
 };
 
@@ -356,6 +366,28 @@ export const limitsValue = (
   return undefined;
 };
 
+/** The header row of the markdown table holding row `i` (the row above its `| --- |` line); undefined when none. */
+export const tableHeaderAbove = (rows: (string[] | undefined)[], i: number): string[] | undefined => {
+  for (let k = i; k >= 1 && rows[k]; k -= 1) if (isSeparator(rows[k]!)) return rows[k - 1];
+  return undefined;
+};
+
+/**
+ * Does the field's description name this test condition ("Dropout voltage at full load (500 mA)" and "IOUT =
+ * 500 mA")? A number with its unit of the description occurring in the condition, spacing aside.
+ */
+export const hintNamesCondition = (field: SchemaField, condition: string): boolean => {
+  if (typeof field.hint !== 'string') return false;
+  const squash = (t: string) => t.replace(/\s+/g, '').toLowerCase();
+  const cond = squash(condition);
+  return [...field.hint.matchAll(/(?<![\d.])\d[\d.,]*\s*[A-Za-zµΩ°%]+/g)].some((m) => {
+    const q = squash(m[0]);
+    const at = cond.indexOf(q);
+    // the whole number: "500mA" is not in "1500mA"
+    return at >= 0 && !/[\d.]/.test(cond[at - 1] ?? '');
+  });
+};
+
 /** Candidates of one chunk: table rows whose label matches, and `Label: value` lines. */
 /**
  * Another schema field whose label begins `cell`, with a value for that field after it ("PO number 4500018832",
@@ -390,7 +422,7 @@ export const otherFieldLabelled = (
   return undefined;
 };
 
-const candidatesIn = (
+export const candidatesIn = (
   field: SchemaField,
   kind: FieldKind,
   rejected: Rejected[],
@@ -455,6 +487,27 @@ const candidatesIn = (
       const labelCells = cells.slice(0, labelEnd);
       const spanning = inherited.get(i);
       const label = [...labelCells.filter((c) => c.length > 0), spanning?.label ?? ''].join(' ').trim();
+      // a table with a "Unit" column after its values and a "Test conditions" column among its labels
+      // ("| Parameter | Symbol | Test conditions | Value | Unit |"): the unit is the row's Unit cell, and the
+      // conditions are not part of the parameter's name: two rows of one parameter under different conditions are
+      // one label (ambiguous), unless the field's description names the row's condition ("at full load (500 mA)")
+      const header = tableHeaderAbove(rows, i);
+      const unitCol = header ? header.findIndex((c, k) => k >= labelEnd && /^units?$/i.test(c.trim())) : -1;
+      const condCol = header
+        ? header.findIndex((c, k) => k > 0 && k < labelEnd && /\bconditions?\b/i.test(c.trim()))
+        : -1;
+      const condition = condCol > 0 ? (cells[condCol] ?? '').trim() : '';
+      const conditionNamed = condition !== '' && hintNamesCondition(field, condition);
+      const rowLabel =
+        condCol > 0
+          ? [
+              ...labelCells.filter((c, k) => k !== condCol && c.length > 0),
+              ...(conditionNamed ? [`(${condition})`] : []),
+              spanning?.label ?? '',
+            ]
+              .join(' ')
+              .trim()
+          : label;
       // the evidence of a row under a label printed once for it holds both lines (the label names the value)
       // (and of a row whose label the converter put on the row above, both lines)
       const first = Math.min(i, spanning?.row ?? i, movedFrom.get(i) ?? i);
@@ -465,11 +518,14 @@ const candidatesIn = (
         limitsAt !== undefined && limitsAt.row < i
           ? nameWords(field.path[field.path.length - 1]!).find((w) => /^m(?:ax|in)(?:imum)?$/.test(w))
           : undefined;
-      const score = labelScore(field, limitWord ? `${label} ${limitWord}` : label, true);
+      let score = labelScore(field, limitWord ? `${label} ${limitWord}` : label, true);
+      // the row's Unit cell says which quantity it is ("Thermal shutdown | … | 160 | °C" is a temperature)
+      const unitSays = unitCol > 0 ? quantityOfUnit(`1 ${cells[unitCol] ?? ''}`) : undefined;
+      if (score < LABEL_MATCH && unitSays) score = labelScore(field, `${label} ${unitSays}`, true);
       if (score < LABEL_MATCH) return;
       // the rows' values by label: one label giving different values on different rows is ambiguous
       // (under one heading: a catalogue's other section may repeat a label for other products)
-      const key = `${locator.split('-')[0]}|${label}`;
+      const key = `${locator.split('-')[0]}|${rowLabel}`;
       rowsSeen.set(key, (rowsSeen.get(key) ?? new Set()).add(cells.slice(labelEnd).join(' ').trim()));
       // units from the header: the label's last non-empty cell when it is a unit ("N·m", "[kV]", "A (rms)")
       const named = labelCells.filter((c) => c.length > 0);
@@ -491,7 +547,11 @@ const candidatesIn = (
             : undefined;
       // a remark in words after a unit or a value ("kg (without brake)") is not part of it
       if (unitCell) unitCell = dropRemark(unitCell);
-      const values = cells.slice(labelEnd).filter((c) => c.length > 0);
+      const unitOfColumn = unitCol > 0 ? (cells[unitCol] ?? '').trim() : '';
+      if (unitOfColumn && UNIT.test(unitOfColumn) && !/^\d/.test(unitOfColumn)) unitCell = unitOfColumn;
+      const values = cells
+        .slice(labelEnd)
+        .filter((c, k) => c.length > 0 && !(unitOfColumn && k + labelEnd === unitCol));
       if (values.length === 0) return;
       let value: unknown;
       const reject = (seen: string, why: string) => rejected.push({ seen, label, why, score });
@@ -546,7 +606,7 @@ const candidatesIn = (
         if (target && k === undefined)
           return found.push({
             value,
-            label,
+            label: rowLabel,
             snippet: rowSnippet,
             locator,
             score: score * rankWeight * 0.6,
@@ -559,14 +619,14 @@ const candidatesIn = (
           : undefined;
       found.push({
         value,
-        label,
+        label: rowLabel,
         ...(limitsNote ? { note: `read from ${limitsNote} of its table row "${label}"` } : {}),
         targeted: field.kind === 'scalar' && targetIndex(models, target) !== undefined,
         ...(isObject(value) ? { missingModels: models.filter((m) => !(m in value)) } : {}),
         // (a limits table's row with its header: the column it was read from is named there)
         snippet: limitsNote ? `${(lines[limitsAt!.row] ?? '').trim()}\n${rowSnippet}` : rowSnippet,
         locator,
-        score: score * rankWeight,
+        score: score * rankWeight * (conditionNamed ? 1.05 : 1),
         method: 'table_cell',
       });
       return;
@@ -637,6 +697,29 @@ const candidatesIn = (
         method: 'key_value',
       });
     }
+  // a date inside a line of several labelled values with no colons ("Rx # 6604418 Filled 11/28/2025"): the words
+  // since the previous number are its label (at most four)
+  if (kind.kind === 'date')
+    for (const line of lines) {
+      if (line.trim().startsWith('|')) continue;
+      for (const m of line.matchAll(new RegExp(DATE_PATTERN.source, 'gi'))) {
+        const words = line.slice(0, m.index).trim().split(/\s+/).filter(Boolean);
+        const since = words.length - 1 - [...words].reverse().findIndex((w) => /\d/.test(w));
+        const labelWords = (since >= words.length ? words : words.slice(since + 1)).slice(-4);
+        const label = labelWords.join(' ');
+        if (!label || labelWords.length === words.length) continue;
+        const score = labelScore(field, label, true);
+        if (score < LABEL_MATCH) continue;
+        found.push({
+          value: m[0],
+          label,
+          snippet: `${label} ${m[0]}`,
+          locator,
+          score: score * (1 - rank * 0.05) * 0.85,
+          method: 'key_value',
+        });
+      }
+    }
   // a label on a line of its own, its value on the next line of the same block ("PROVIDER" / "Cobalt Ledger Ltd",
   // "Vendor" / "Rhein-Ventil GmbH": a form's block as the converter gives it, a line per row)
   for (const [i, line] of lines.entries()) {
@@ -701,7 +784,26 @@ const candidatesIn = (
     if (ip) codes.push({ value: `IP${ip[1]}`, snippet: ip[0], locator, score: 0.5 - rank * 0.05, method: 'pattern' });
     return codes;
   }
-  return found;
+  return found.filter((c) => {
+    const why = typeof c.value === 'string' ? wordsWanted(field, c.value) : undefined;
+    if (why) rejected.push({ seen: c.value as string, label: c.label ?? c.snippet.slice(0, 60), why, score: c.score });
+    return !why;
+  });
+};
+
+/** Fields whose value is words by their name's last word: a name, a type, a material, a title. */
+const WORDS_FIELD =
+  /^(name|names|type|material|title|brand|manufacturer|colou?r|method|medication|product|city|country)$/;
+
+/**
+ * A field named for words ("customer_name", "fuel_type") is not given a value without a letter: "0345 600 1234"
+ * beside "Customer service", "70.57" beside "FUEL TOTAL" are another thing's number. Undefined when it fits.
+ */
+export const wordsWanted = (field: SchemaField, value: string): string | undefined => {
+  const words = nameWords(field.path[field.path.length - 1]!);
+  return WORDS_FIELD.test(words[words.length - 1] ?? '') && !/\p{L}/u.test(value)
+    ? `it has no letters, and a ${words[words.length - 1]} is words`
+    : undefined;
 };
 
 /**
@@ -918,13 +1020,23 @@ export const extractLocally = async (input: LocalExtractInput): Promise<LocalExt
     const perModel: Candidate[] = [];
     const rowsSeen = new Map<string, Set<string>>();
     if (groups.length > 0) {
-      for (const query of queriesFor(field)) {
+      for (const [q, query] of queriesFor(field).entries()) {
         const hits = await docSearch(
           input.tools,
           { index_id: input.indexId, query, top_k: 5, scope: 'all' },
           input.signal,
         );
         const reads = hits.slice(0, input.readsPerQuery ?? 5);
+        // a label word that prose repeats ("the Software" in every clause) pushes the table stating the value
+        // ("| Software | RouteWise Planner 5 |") below the prose hits: the best two tables for the first query
+        // are read too, after them
+        if (q === 0)
+          for (const hit of await docSearch(
+            input.tools,
+            { index_id: input.indexId, query, top_k: 2, scope: 'tables' },
+            input.signal,
+          ))
+            if (!reads.some((r) => r.locator === hit.locator)) reads.push(hit);
         for (const [rank, hit] of reads.entries()) {
           const content = await read(hit.locator);
           if (content === undefined) continue;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 import type { MatchMethod } from '../evidence/verify-evidence.js';
-import { DATE_PATTERN, DURATION_PATTERN, misfit, type FieldKind } from '../fields/field-kinds.js';
-import { LABEL_MATCH, labelScore, nameWords } from '../fields/field-words.js';
+import { DATE_PATTERN, DURATION_PATTERN, misfit, quantityOfUnit, type FieldKind } from '../fields/field-kinds.js';
+import { LABEL_MATCH, labelScore, nameWords, wordGroups } from '../fields/field-words.js';
 import type { SchemaField } from '../schema-fields.js';
 
 export interface ProseCandidate {
@@ -86,8 +86,10 @@ const LAWS_OF = new RegExp(
 );
 /** A numbered party line of a contract's "Parties" clause: "(1) Acme Ltd (the "Company"); and". */
 const PARTY_LINE = new RegExp(
-  String.raw`^\s*\(?(?:\d{1,2}|[a-h]|i{1,3}|iv)[).]\s+(${NAME})(?=\s*\(|\s*[,;.]|\s+and\b|\s*$)`,
+  String.raw`^\s*\(?(?:\d{1,2}|[a-h]|i{1,3}|iv)[).]\s+(${NAME})(?=\s*\(|\s*[,;.]|\s+and\b|\s+of\s+\d|\s*$)`,
 );
+/** The line opening a contract's numbered parties: "BETWEEN:", "Between", "PARTIES:" (nothing else on it). */
+const PARTIES_OPEN = /^\s*(?:between|parties|the\s+parties)\s*:?\s*$/i;
 
 /**
  * Values of a section whose heading names the field ("2. Commencement" / "The engagement begins on 2025-04-01"):
@@ -188,14 +190,33 @@ export const proseCandidates = (
   const words = new Set(nameWords(field.path[field.path.length - 1]!));
   const has = (...w: string[]) => w.some((x) => words.has(x));
   const found: ProseCandidate[] = [];
-  const take = (value: unknown, snippet: string) => {
-    const score = labelScore(field, snippet);
+  const take = (value: unknown, snippet: string, weight = 0.85, label = snippet) => {
+    const score = labelScore(field, label);
     if (score < LABEL_MATCH) return;
     const text = Array.isArray(value) ? value.join(' and ') : String(value);
     if (misfit(kind, text)) return;
-    found.push({ value, snippet, locator, score: score * (1 - rank * 0.05) * 0.85, method: 'pattern' });
+    found.push({ value, snippet, locator, score: score * (1 - rank * 0.05) * weight, method: 'pattern' });
   };
   const prose = content.split('\n').filter((l) => l.trim() && !l.trim().startsWith('|') && !l.trim().startsWith('#'));
+  // "BETWEEN:" / "(1) Halden Marine Systems Limited, a company …" / "(2) Corin Adeyemi of 52 Tern Street …": the
+  // numbered lines after a line that opens the parties (two or more, up to eight lines on), in their order
+  if (has('parties', 'party', 'counterparties')) {
+    const open = prose.findIndex((l) => PARTIES_OPEN.test(l));
+    const parties =
+      open < 0
+        ? []
+        : prose.slice(open + 1, open + 9).flatMap((l) => {
+            const m = PARTY_LINE.exec(l);
+            return m ? [{ name: trimName(m[1]!), line: l.trim() }] : [];
+          });
+    if (parties.length >= 2) {
+      const names = parties.map((p) => p.name);
+      take(
+        field.kind === 'list' ? names : names.join(' and '),
+        [prose[open]!.trim(), ...parties.map((p) => p.line)].join('\n\n'),
+      );
+    }
+  }
   for (const [i, line] of prose.entries()) {
     if (line.trim().startsWith('|') || line.length < 12) continue;
     // a sentence the PDF broke over two lines ("… by and between" / "Acme Ltd (the "Principal") and …", "as of
@@ -218,12 +239,103 @@ export const proseCandidates = (
       if (m) take(m[1]!, phrase(m.input, m));
     }
     if (has('law', 'governing', 'jurisdiction')) {
-      const m = LAW.exec(line) ?? LAW_PLAIN.exec(line) ?? (has('jurisdiction') ? COURTS.exec(line) : null);
-      if (m) take(trimName(m[1]!), phrase(line, m));
+      const m =
+        LAW.exec(line) ??
+        LAW_PLAIN.exec(line) ??
+        (has('jurisdiction') ? COURTS.exec(line) : null) ??
+        // ("… are governed by" / "the laws of the Republic of Singapore.")
+        (withNext ? LAW.exec(withNext) : null);
+      if (m) take(trimName(m[1]!), phrase(m.input, m));
     }
     if (kind.kind === 'duration') {
       const m = TERM.exec(line) ?? TERM_PLAIN.exec(line);
       if (m) take(m[1]!, phrase(line, m));
+    }
+  }
+  // a code printed right before the one word that names a field of words ("in a 3-pin SOT-223 package", "an
+  // RS-485 interface"): the code has capitals and a digit; the field is named by that word alone
+  if (kind.kind === 'text' && field.kind === 'scalar') {
+    const own = wordGroups(field);
+    if (own.length === 1)
+      for (const line of prose)
+        for (const m of line.matchAll(CODE_BEFORE_WORD)) {
+          if (!own[0]!.includes(m[2]!.toLowerCase())) continue;
+          take(m[1]!, m[0], 0.75);
+        }
+  }
+  // a value stated after its name ("a nominal voltage of 3.7 V"), unless a phrase above read it already
+  for (const c of statedValues(field, kind, prose.join('\n')))
+    if (!found.some((f) => f.value === c.value)) take(c.value, c.snippet, c.weight, `${c.snippet} ${c.label}`);
+  return found;
+};
+
+/**
+ * How prose states a value after its name: "a nominal voltage of 3.7 V", "the notice period … is one month",
+ * "Your first day of employment will be 6 April 2026", "delivers a continuous discharge current of up to 10 A",
+ * "A full charge … takes about 2.5 hours", "The pack weighs 96 g", "collect … by Direct Debit on or after 8
+ * December 2025". The words before the link (at most twelve, within the clause) must name the field (its words,
+ * synonyms or description; the fewest words that do), and the value right after the link must be of the field's
+ * kind: a date, a length of time, an amount, or a number with a unit; free text is never taken this way.
+ */
+const LINK =
+  /\s(of(?:\s+up\s+to)?|is|are|was|will\s+be|shall\s+be|equals?|takes?(?:\s+(?:about|approximately|around|up\s+to))?|weighs(?:\s+(?:about|approximately|around))?|measures|from|between|on(?:\s+or\s+(?:after|before))?)\s+(?:about\s+|approximately\s+|around\s+|up\s+to\s+)?(?=[-+±$€£¥\p{L}\d])/gu;
+const NUMBER_UNIT =
+  /^[-+±]?\d[\d.,]*(?:\s*[x×]\s*\d[\d.,]*)*\s?(?:°\s?[CF]|(?:hours?|minutes?|seconds?|days?|weeks?|months?|years?|cycles?)|[A-Za-zµΩ%]{1,4}(?:[·⋅/][A-Za-z]{1,3})?)(?![\p{L}\d])/u;
+const CODE_BEFORE_WORD =
+  /(?<![\w-])((?=[A-Z0-9-]*[A-Z])(?=[A-Z0-9-]*\d)[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*)\s+(\p{L}{3,})\b/gu;
+const RANGE = /^[-+]?\d[\d.,]*\s*(?:°\s?[CF])?\s*(?:to|and|–|~)\s*[-+]?\d[\d.,]*\s*°\s?[CF]/;
+const AMOUNT = /^(?:[A-Z]{3}\s?|[$€£¥]\s?)\d[\d,.]*\d|^\d[\d,.]*\d\s?(?:[A-Z]{3}|[$€£¥])(?!\p{L})/u;
+
+export const statedValues = (
+  field: SchemaField,
+  kind: FieldKind,
+  text: string,
+): { value: string; snippet: string; weight: number; label: string }[] => {
+  if (field.kind !== 'scalar') return [];
+  // the lines of a paragraph are one text (the PDF breaks a sentence anywhere); a clause ends at . ; : ! ? or ,
+  const joined = text.replace(/\s*\n+\s*/g, ' ');
+  const found: { value: string; snippet: string; weight: number; label: string }[] = [];
+  for (const m of joined.matchAll(LINK)) {
+    const rest = joined.slice(m.index + m[0].length);
+    const start = m.index + m[0].length;
+    // "from -20 °C to +60 °C", "between 0 and 45 °C": a range, for a field that is one (its name says range, or
+    // it is a temperature); only after "from"/"between", and only then
+    const ranged = /^(?:from|between)$/i.test(m[1]!);
+    const rangeField =
+      nameWords(field.path[field.path.length - 1]!).includes('range') ||
+      (kind.kind === 'quantity' && kind.quantity === 'temperature');
+    if (ranged && !rangeField) continue;
+    const value = ranged
+      ? RANGE.exec(rest)?.[0]
+      : kind.kind === 'date'
+        ? new RegExp(`^(?:${DATE_PATTERN.source})`, 'i').exec(rest)?.[0]
+        : kind.kind === 'duration'
+          ? new RegExp(`^(?:${DURATION_PATTERN.source})`, 'i').exec(rest)?.[0]
+          : kind.kind === 'money'
+            ? AMOUNT.exec(rest)?.[0]
+            : kind.kind === 'quantity' || kind.kind === 'text'
+              ? NUMBER_UNIT.exec(rest)?.[0]
+              : undefined;
+    if (!value || (kind.kind !== 'date' && /^[\d.,]+\s*(?:st|nd|rd|th)$/.test(value))) continue;
+    // the clause before the link, its last words first
+    const before = joined.slice(0, m.index);
+    const clauseStart = Math.max(...['.', ';', ':', '!', '?', ','].map((p) => before.lastIndexOf(`${p} `))) + 1;
+    const words = before.slice(clauseStart).trim().split(/\s+/).filter(Boolean);
+    // what follows the value in its clause ("£48,500 per annum"): up to three words, part of the phrase
+    const after = /^[^.;:,!?]{0,40}/.exec(rest.slice(value.length))?.[0] ?? '';
+    const tail = after.trim().split(/\s+/).slice(0, 3).join(' ');
+    const link = m[1]!;
+    for (let n = 1; n <= Math.min(12, words.length); n += 1) {
+      // not across another statement's verb ("weighs 1.4 kg and measures …": "weighs" names no size)
+      if (/^(?:weighs|measures|takes|is|are|was|will|shall)$/i.test(words[words.length - n]!)) break;
+      const label = words.slice(-n).join(' ');
+      const named = `${label} ${link}`;
+      // the value's unit says which quantity it is ("charged from 0 °C to +45 °C" is a temperature)
+      const says = quantityOfUnit(value) ?? '';
+      if (labelScore(field, `${named} ${/^per\b/i.test(tail) ? tail : ''} ${says}`, true) < LABEL_MATCH) continue;
+      const phrase = `${named} ${joined.slice(start, start + value.length)}${/^per\b/i.test(tail) ? ` ${tail}` : ''}`;
+      found.push({ value: value.trim(), snippet: phrase.trim(), weight: 0.8, label: `${named} ${says}` });
+      break;
     }
   }
   return found;
