@@ -64,7 +64,7 @@ const generate = (seed: number, docs: number): Point[] => {
 
 const QUERIES = (() => {
   const r = random(99);
-  return Array.from({ length: 40 }, () =>
+  return Array.from({ length: 24 }, () =>
     Array.from({ length: 2 + Math.floor(r() * 6) }, () => WORDS[Math.floor(r() * WORDS.length)] ?? 'plan').join(' '),
   );
 })();
@@ -87,7 +87,11 @@ describe('embedded keyword side: the cached candidate facts rank exactly as read
       const out: Ranked[] = [];
       for (const q of QUERIES) {
         out.push((await store.searchKeyword('gen', q, { limit })).map((h) => [h.id, h.score]));
-        const hybrid = await store.searchHybrid('gen', { vector: [1, 0.5, 0.5, 0.5], text: q }, { limit });
+        const hybrid = await store.searchHybrid(
+          'gen',
+          { vector: [1, 0.5, 0.5, 0.5], text: q },
+          { limit, fingerprint: FP },
+        );
         out.push(hybrid.map((h) => [h.id, h.score]));
         out.push(hybrid.map((h) => [h.id, h.keywordScore ?? -1]));
       }
