@@ -6,7 +6,7 @@
  * tree's `keywordCandidates` in alternating blocks; CPU (user + sys of this process) per search for each, and whether
  * the two answered the same (rids and scores, exactly).
  *
- *   npx tsx bench/document-store/keyword-side.bench.ts --trees /tmp/base,. [--rounds 6] [--candidates 100]
+ *   npx tsx bench/document-store/keyword-side.bench.ts --trees /tmp/base,. [--rounds 6] [--candidates 100] [--filter JSON]
  */
 import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -16,6 +16,7 @@ import { parseArgs } from 'node:util';
 import { performance } from 'node:perf_hooks';
 import { EMBEDDED_DB_FILE, EmbeddedVectorStore } from '../../libs/vector-store/src/embedded/embedded.adapter.js';
 import { readCollection } from '../../libs/vector-store/src/embedded/embedded-schema.js';
+import type { Filter } from '../../libs/vector-store/src/vector-store.port.js';
 import { heldOutQueries, scifactBatches } from './service-process.js';
 
 const { values } = parseArgs({
@@ -24,6 +25,8 @@ const { values } = parseArgs({
     rounds: { type: 'string', default: '6' },
     candidates: { type: 'string', default: '100' },
     docs: { type: 'string', default: '5183' },
+    /** A payload filter (JSON) for every search, e.g. '{"chunk_index":1}': the filtered SQL path. */
+    filter: { type: 'string' },
   },
 });
 const say = (m: string) => process.stderr.write(`[${new Date().toISOString().slice(11, 19)}] ${m}\n`);
@@ -31,7 +34,7 @@ type KeywordCandidates = (
   stmt: (sql: string) => Database.Statement,
   c: NonNullable<ReturnType<typeof readCollection>>,
   text: string,
-  filter: undefined,
+  filter: Filter | undefined,
   k: number,
 ) => [number, number][];
 
@@ -87,12 +90,13 @@ try {
   if (!c) throw new Error('no collection');
   const queries = heldOutQueries();
   const k = Number(values.candidates);
+  const filter = values.filter === undefined ? undefined : (JSON.parse(values.filter) as Filter);
   // Warm-up and the equality check: every tree's answer to every query, compared with the first tree's.
   // The first pass is timed too: each claim asked once, so a cache of per-candidate facts starts cold.
   const first = impls.map(() => 0);
   const answers = impls.map(({ kc }, j) => {
     const c0 = process.cpuUsage();
-    const a = queries.map((q) => kc(stmt, c, q, undefined, k));
+    const a = queries.map((q) => kc(stmt, c, q, filter, k));
     const d = process.cpuUsage(c0);
     first[j] = (d.user + d.system) / 1000 / queries.length;
     return a;
@@ -110,7 +114,7 @@ try {
     for (const [j, { kc }] of impls.entries()) {
       const c0 = process.cpuUsage();
       const t0 = performance.now();
-      for (const q of queries) kc(stmt, c, q, undefined, k);
+      for (const q of queries) kc(stmt, c, q, filter, k);
       const d = process.cpuUsage(c0);
       wall[j]! += performance.now() - t0;
       cpu[j]! += (d.user + d.system) / 1000;
