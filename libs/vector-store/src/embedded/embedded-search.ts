@@ -110,9 +110,9 @@ interface ChunkFacts {
 }
 
 /**
- * A connection's cache of ChunkFacts per collection and rid, valid while nothing in the file changed: the key is the
- * collection's version (every write of points or texts bumps it), SQLite's `data_version` (changes when another
- * connection commits) and the connection's own `total_changes()` (a payload patch does not bump the version). A hybrid
+ * A connection's cache of ChunkFacts per collection and rid, valid for one collection version: every write of the
+ * collection's points bumps it (upserts, deletes, payload patches), in any process. Not SQLite's `data_version`: the
+ * retrieval audit commits to the same file in batches, which would empty the cache every few calls. A hybrid
  * search reads these facts for its 200 keyword candidates (0.5 ms of SQL at 10k chunks, most of a search's damping
  * cost); searches of one collection share most of their candidates, so a warm cache answers them without SQL. At
  * most FACTS_CACHE.max entries per connection (then it starts again).
@@ -120,7 +120,7 @@ interface ChunkFacts {
 export const FACTS_CACHE: { readonly enabled: boolean; readonly max: number } = { enabled: true, max: 20_000 };
 interface FactsCache {
   size: number;
-  byCid: Map<number, { key: string; facts: Map<number, ChunkFacts | null> }>;
+  byCid: Map<number, { key: number; facts: Map<number, ChunkFacts | null> }>;
 }
 const factsCache = new WeakMap<Stmt, FactsCache>();
 
@@ -144,7 +144,7 @@ const chunkFacts = (stmt: Stmt, c: Collection, rids: number[]): Map<number, Chun
   if (!FACTS_CACHE.enabled) return readFacts(stmt, c, rids);
   let cache = factsCache.get(stmt);
   if (!cache) factsCache.set(stmt, (cache = { size: 0, byCid: new Map() }));
-  const key = `${c.version}:${String(stmt('PRAGMA data_version').pluck().get())}:${String(stmt('SELECT total_changes()').pluck().get())}`;
+  const key = c.version;
   let entry = cache.byCid.get(c.cid);
   if (!entry || entry.key !== key) {
     if (entry) cache.size -= entry.facts.size;
