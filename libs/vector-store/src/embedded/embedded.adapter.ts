@@ -366,8 +366,10 @@ export class EmbeddedVectorStore implements VectorStore {
   async setPayload(name: string, filter: Filter, patch: Record<string, unknown>): Promise<number> {
     const f = compileFilter(checkDeleteFilter(filter));
     const json = JSON.stringify(checkPatch(patch));
-    // json_patch is RFC 7396 (merge patch): the patch holds no nulls, so it only sets keys. Vectors are
-    // untouched, so the collection version (which the dense cache follows) stays.
+    // json_patch is RFC 7396 (merge patch): the patch holds no nulls, so it only sets keys. Vectors are untouched;
+    // the collection version is bumped all the same when a point changed: the keyword side caches payload values
+    // (document_id, running_header) per version (embedded-search.ts, chunkFacts), and the dense cache catches up
+    // by reading the vector rows written after its version, none here.
     const run = this.db.transaction(() => {
       const c = this.require(name);
       const rids = this.stmt(
@@ -377,6 +379,7 @@ export class EmbeddedVectorStore implements VectorStore {
         .all(json, ...f.params) as number[];
       // A patched title or section path re-derives those points' lexical fields (and so their index entries).
       if (rids.length > 0 && LEXICAL_PAYLOAD_KEYS.some((k) => k in patch)) fillLexicalFields(this.db, c.cid, rids);
+      if (rids.length > 0) this.bump(c);
       return rids.length;
     });
     return run.immediate();

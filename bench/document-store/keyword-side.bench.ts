@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+/**
+ * The embedded store's keyword side (`keywordCandidates`, what a hybrid search's worker spends most on) in one
+ * process, two source trees side by side: a collection of ~10k SciFact chunks (5,183 abstracts, two chunks each, the
+ * payload spec 004's `store_chunks` writes) is written once, then the held-out SciFact claims are searched with each
+ * tree's `keywordCandidates` in alternating blocks; CPU (user + sys of this process) per search for each, and whether
+ * the two answered the same (rids and scores, exactly).
+ *
+ *   npx tsx bench/document-store/keyword-side.bench.ts --trees /tmp/base,. [--rounds 6] [--candidates 100] [--filter JSON]
+ */
+import Database from 'better-sqlite3';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { performance } from 'node:perf_hooks';
+import { EMBEDDED_DB_FILE, EmbeddedVectorStore } from '../../libs/vector-store/src/embedded/embedded.adapter.js';
+import { readCollection } from '../../libs/vector-store/src/embedded/embedded-schema.js';
+import type { Filter } from '../../libs/vector-store/src/vector-store.port.js';
+import { heldOutQueries, scifactBatches } from './service-process.js';
+
+const { values } = parseArgs({
+  options: {
+    trees: { type: 'string', default: '.' },
+    rounds: { type: 'string', default: '6' },
+    candidates: { type: 'string', default: '100' },
+    docs: { type: 'string', default: '5183' },
+    /** A payload filter (JSON) for every search, e.g. '{"chunk_index":1}': the filtered SQL path. */
+    filter: { type: 'string' },
+  },
+});
+const say = (m: string) => process.stderr.write(`[${new Date().toISOString().slice(11, 19)}] ${m}\n`);
+type KeywordCandidates = (
+  stmt: (sql: string) => Database.Statement,
+  c: NonNullable<ReturnType<typeof readCollection>>,
+  text: string,
+  filter: Filter | undefined,
+  k: number,
+) => [number, number][];
+
+const trees = values.trees.split(',').map((t) => resolve(t));
+const impls: { tree: string; kc: KeywordCandidates }[] = [];
+for (const tree of trees) {
+  const m = (await import(join(tree, 'libs/vector-store/src/embedded/embedded-search.ts'))) as {
+    keywordCandidates: KeywordCandidates;
+  };
+  impls.push({ tree, kc: m.keywordCandidates });
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'lectern-keyword-side-'));
+try {
+  const FP = { model_id: 'bench/unit-4', revision: '1', dimension: 4, normalized: true };
+  const store = new EmbeddedVectorStore({ dataDir: dir });
+  await store.ensureCollection('scifact', { fingerprint: FP, hybrid: true });
+  let n = 0;
+  for (const batch of scifactBatches(Number(values.docs))) {
+    await store.upsert(
+      'scifact',
+      batch.map((c) => {
+        n++;
+        return {
+          id: `${String(c['doc_id'])}#${String(c['chunk_index'])}`,
+          text: String(c['text']),
+          payload: {
+            document_id: String(c['doc_id']),
+            project: 'bench',
+            chunk_index: c['chunk_index'],
+            section_heading: '',
+            section_path: [],
+            tags: c['tags'],
+            origin: 'store_chunks',
+          },
+          vector: [1, (n % 97) / 97, (n % 13) / 13, 0.5],
+        };
+      }),
+      { fingerprint: FP },
+    );
+  }
+  await store.close();
+  say(`${n} chunks written`);
+
+  const db = new Database(join(dir, EMBEDDED_DB_FILE), { readonly: true });
+  const cache = new Map<string, Database.Statement>();
+  const stmt = (sql: string): Database.Statement => {
+    let s = cache.get(sql);
+    if (!s) cache.set(sql, (s = db.prepare(sql)));
+    return s;
+  };
+  const c = readCollection(stmt, 'lectern_scifact');
+  if (!c) throw new Error('no collection');
+  const queries = heldOutQueries();
+  const k = Number(values.candidates);
+  const filter = values.filter === undefined ? undefined : (JSON.parse(values.filter) as Filter);
+  // Warm-up and the equality check: every tree's answer to every query, compared with the first tree's.
+  // The first pass is timed too: each claim asked once, so a cache of per-candidate facts starts cold.
+  const first = impls.map(() => 0);
+  const answers = impls.map(({ kc }, j) => {
+    const c0 = process.cpuUsage();
+    const a = queries.map((q) => kc(stmt, c, q, filter, k));
+    const d = process.cpuUsage(c0);
+    first[j] = (d.user + d.system) / 1000 / queries.length;
+    return a;
+  });
+  const differ = answers
+    .slice(1)
+    .map((a) => queries.filter((_, i) => JSON.stringify(a[i]) !== JSON.stringify(answers[0]?.[i])).length);
+  say(`${queries.length} queries; answers differing from the first tree's: ${differ.join(', ') || '-'}`);
+
+  const cpu = impls.map(() => 0);
+  const wall = impls.map(() => 0);
+  const load0 = loadavg()[0] ?? 0;
+  const rounds = Number(values.rounds);
+  for (let r = 0; r < rounds; r++)
+    for (const [j, { kc }] of impls.entries()) {
+      const c0 = process.cpuUsage();
+      const t0 = performance.now();
+      for (const q of queries) kc(stmt, c, q, filter, k);
+      const d = process.cpuUsage(c0);
+      wall[j]! += performance.now() - t0;
+      cpu[j]! += (d.user + d.system) / 1000;
+    }
+  const searches = rounds * queries.length;
+  process.stdout.write(
+    `load (1 min) ${load0.toFixed(1)} -> ${(loadavg()[0] ?? 0).toFixed(1)}; ${searches} searches per tree, k = ${k}\n` +
+      impls
+        .map(
+          ({ tree }, j) =>
+            `${tree}: CPU ${((cpu[j] ?? 0) / searches).toFixed(3)} ms per search, wall ${((wall[j] ?? 0) / searches).toFixed(3)} ms; first pass CPU ${(first[j] ?? 0).toFixed(3)} ms`,
+        )
+        .join('\n') +
+      '\n',
+  );
+  db.close();
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}

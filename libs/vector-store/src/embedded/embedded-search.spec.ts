@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { EmbeddedVectorStore } from './embedded.adapter.js';
+import { FACTS_CACHE } from './embedded-search.js';
+import { HEADER_CREDIT, SHORT_CHUNK_DAMPING } from '../lexical.js';
+import type { Point } from '../vector-store.port.js';
+
+const FP = { model_id: 'test/unit-4', revision: '1', dimension: 4, normalized: true };
+
+/** A small deterministic generator (mulberry32), so the collection is the same on every run. */
+const random = (seed: number): (() => number) => {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+};
+
+const WORDS = (
+  'adoption plan council housing appraisal sustainability mitigation waste transport parking density green belt ' +
+  'heritage flood risk policy site allocation employment retail centre design quality air noise viability ' +
+  'infrastructure school inspector modification consultation evidence trajectory target affordable tenure'
+).split(' ');
+const HEADERS = [
+  'Coventry Local Plan Sustainability Appraisal',
+  'Air Quality Action Plan',
+  'Housing Trajectory Report',
+];
+
+/**
+ * Documents of 1-8 chunks whose texts run from a few words to ~900 characters (the damping's spread of lengths),
+ * some with a running header, some without a document id, some with a numeric one: every case the keyword side's
+ * damping and header credit read.
+ */
+const generate = (seed: number, docs: number): Point[] => {
+  const r = random(seed);
+  const pick = (): string => WORDS[Math.floor(r() * WORDS.length)] ?? 'plan';
+  const points: Point[] = [];
+  for (let d = 0; d < docs; d++) {
+    const chunks = 1 + Math.floor(r() * 8);
+    const header = r() < 0.3 ? HEADERS[d % HEADERS.length] : r() < 0.1 ? 7 : undefined;
+    const docId = r() < 0.1 ? undefined : r() < 0.15 ? d : `doc-${d}`;
+    for (let i = 0; i < chunks; i++) {
+      const n = r() < 0.3 ? 2 + Math.floor(r() * 6) : 20 + Math.floor(r() * 120);
+      const text = Array.from({ length: n }, pick).join(' ') + '.';
+      points.push({
+        id: `p-${d}-${i}`,
+        text,
+        payload: {
+          ...(docId !== undefined ? { document_id: docId } : {}),
+          chunk_index: i,
+          ...(header !== undefined ? { running_header: header } : {}),
+        },
+        vector: [1, r(), r(), r()],
+      });
+    }
+  }
+  return points;
+};
+
+const QUERIES = (() => {
+  const r = random(99);
+  return Array.from({ length: 24 }, () =>
+    Array.from({ length: 2 + Math.floor(r() * 6) }, () => WORDS[Math.floor(r() * WORDS.length)] ?? 'plan').join(' '),
+  );
+})();
+
+type Ranked = [string, number][];
+
+describe('embedded keyword side: the cached candidate facts rank exactly as reading them each time', () => {
+  let dir = '';
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'lectern-vs-search-'));
+  });
+  afterEach(() => {
+    Object.assign(FACTS_CACHE as { enabled: boolean }, { enabled: true });
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** Each query's keyword and hybrid answers (ids and scores), with the cache on (twice: cold, warm) and off. */
+  const compare = async (store: EmbeddedVectorStore, limit: number): Promise<{ damped: number; headed: number }> => {
+    const run = async (): Promise<Ranked[]> => {
+      const out: Ranked[] = [];
+      for (const q of QUERIES) {
+        out.push((await store.searchKeyword('gen', q, { limit })).map((h) => [h.id, h.score]));
+        const hybrid = await store.searchHybrid(
+          'gen',
+          { vector: [1, 0.5, 0.5, 0.5], text: q },
+          { limit, fingerprint: FP },
+        );
+        out.push(hybrid.map((h) => [h.id, h.score]));
+        out.push(hybrid.map((h) => [h.id, h.keywordScore ?? -1]));
+      }
+      return out;
+    };
+    Object.assign(FACTS_CACHE as { enabled: boolean }, { enabled: false });
+    const reference = await run();
+    Object.assign(FACTS_CACHE as { enabled: boolean }, { enabled: true });
+    expect(await run()).toEqual(reference);
+    expect(await run()).toEqual(reference);
+    // The collection exercises both steps: turned off, each changes some answers.
+    const without = async (o: object, v: object): Promise<number> => {
+      const before = { ...o };
+      Object.assign(o, v);
+      try {
+        const plain = await run();
+        return plain.filter((p, i) => JSON.stringify(p) !== JSON.stringify(reference[i])).length;
+      } finally {
+        Object.assign(o, before);
+      }
+    };
+    return {
+      damped: await without(SHORT_CHUNK_DAMPING, { exponent: 0 }),
+      headed: await without(HEADER_CREDIT, { weight: 0 }),
+    };
+  };
+
+  it('on a generated collection, and after each kind of write (upsert, payload patch, delete)', async () => {
+    const store = new EmbeddedVectorStore({ dataDir: dir });
+    await store.ensureCollection('gen', { fingerprint: FP, hybrid: true });
+    const points = generate(7, 120);
+    await store.upsert('gen', points, { fingerprint: FP });
+    const first = await compare(store, 20);
+    expect(first.damped).toBeGreaterThan(0);
+    expect(first.headed).toBeGreaterThan(0);
+    // A payload patch does not bump the collection version: documents merged, headers given and taken.
+    await store.setPayload('gen', { chunk_index: 0 }, { document_id: 'merged' });
+    await compare(store, 20);
+    await store.setPayload('gen', { chunk_index: 1 }, { running_header: HEADERS[0] });
+    await compare(store, 20);
+    // Texts rewritten (lengths change), then points deleted.
+    await store.upsert(
+      'gen',
+      generate(8, 40).map((p) => ({ ...p, id: p.id })),
+      { fingerprint: FP },
+    );
+    await compare(store, 10);
+    await store.deleteByIds(
+      'gen',
+      points.filter((_, i) => i % 3 === 0).map((p) => p.id),
+    );
+    await compare(store, 20);
+    await store.close();
+  });
+
+  it("sees another connection's payload patch (a second store on the same file, as another process)", async () => {
+    const writer = new EmbeddedVectorStore({ dataDir: dir });
+    await writer.ensureCollection('gen', { fingerprint: FP, hybrid: true });
+    await writer.upsert('gen', generate(11, 100), { fingerprint: FP });
+    const reader = new EmbeddedVectorStore({ dataDir: dir });
+    await compare(reader, 20);
+    await writer.setPayload('gen', { chunk_index: 0 }, { document_id: 'merged' });
+    await compare(reader, 20);
+    await writer.setPayload('gen', { chunk_index: 2 }, { running_header: HEADERS[1] });
+    await compare(reader, 20);
+    await reader.close();
+    await writer.close();
+  });
+});
