@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import type { BusinessDoc } from './business-docs.js';
+import { fixtureFile } from './make-pdf.js';
+import { repoRoot } from './paths.js';
+import { serviceArgs } from './service-args.js';
+
+/*
+ * What the blind extraction sets' specs (fresh-docs-9.spec.ts, fresh-docs-10.spec.ts) use to check that every
+ * expected value is printed on its page: the repository's converter reads the text through `lectern convert` in its
+ * own process (libs/testing may not import libs/conversion, whose specs import it), never the extractor.
+ */
+const run = promisify(execFile);
+
+/** The page's Markdown as `lectern convert` writes it. */
+export const convert = async (doc: BusinessDoc): Promise<string> => {
+  const file = fixtureFile(doc.name, doc.pdf);
+  const { stdout } = await run(process.execPath, [...serviceArgs('apps/cli/src/main.ts'), 'convert', file], {
+    cwd: repoRoot(),
+    env: { ...process.env, LOG_LEVEL: 'silent', ENABLE_OCR: 'false' },
+    maxBuffer: 1 << 20,
+  });
+  return stdout;
+};
+
+/**
+ * Whitespace collapsed, table pipes and commas dropped, case folded: the page's words in reading order (an address
+ * printed over two lines is expected as its lines joined by ", ").
+ */
+export const flat = (text: string): string =>
+  text.replace(/\\?\|/g, ' ').replace(/,/g, ' ').replace(/\*\*/g, '').replace(/\s+/g, ' ').toLowerCase();
+
+/** The printed forms an expected value must have on the page ("48.37;L": the number and the unit, as tokens). */
+export const needles = (expected: unknown): string[] => {
+  if (expected === null || expected === undefined) return [];
+  if (Array.isArray(expected)) return expected.flatMap(needles);
+  if (typeof expected === 'object')
+    return Object.entries(expected as Record<string, unknown>).flatMap(([model, v]) => [model, ...needles(v)]);
+  const text = String(expected);
+  const unitValue = /^(-?[\d.]+);(.+)$/.exec(text);
+  return unitValue ? [unitValue[1]!, unitValue[2]!] : [text];
+};
+
+/** `needle` on the page as whole tokens (so "30" is not found inside "300" or "30.5"). */
+export const printed = (page: string, needle: string): boolean => {
+  const escaped = flat(needle)
+    .trim()
+    .replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  // a full stop ends a token, a decimal point does not ("3" is not printed in "3.75")
+  return new RegExp(`(?:^|[\\s(:])${escaped}(?=$|[\\s):;]|\\.(?!\\d))`).test(page);
+};
