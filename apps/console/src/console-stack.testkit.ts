@@ -132,11 +132,14 @@ export const fill = async (page: Page, label: string, value: string): Promise<vo
 /**
  * Click the button whose text contains `text` once it is enabled: a form enables its submit button on the render
  * after an input changes (a file chosen, a field filled), and a click on the still-disabled button is lost — the
- * test then waits for an outcome that never comes.
+ * test then waits for an outcome that never comes. The click is the element's own (`HTMLElement.click()`, which
+ * submits its form as a person's click does), not a mouse event at its coordinates: a listing that arrives and is
+ * drawn above the form between measuring the button and pressing the mouse moves the button away, and the press
+ * lands on nothing (seen in CI: the Documents page's listing answering after the file was chosen).
  */
 export const clickButton = async (page: Page, text: string): Promise<void> => {
   const button = await page.waitForSelector(`xpath/.//button[contains(., ${JSON.stringify(text)}) and not(@disabled)]`);
-  await button!.click();
+  await button!.evaluate((b) => (b as unknown as { click(): void }).click());
 };
 
 /** Choose `file` in the file input whose label contains `label` (the input's change event fires). */
