@@ -125,7 +125,13 @@ export const fill = async (page: Page, label: string, value: string): Promise<vo
   const handle = await page.waitForSelector(
     `xpath/.//label[contains(., ${JSON.stringify(label)})]//input | .//label[contains(., ${JSON.stringify(label)})]//textarea`,
   );
-  await handle!.click({ count: 3 });
+  // focused and selected through the element itself, not a mouse triple-click at coordinates measured before a
+  // late answer moves the form (the typed text then went to whatever the press landed on)
+  await handle!.evaluate((el) => {
+    const input = el as unknown as { focus(): void; select?: () => void };
+    input.focus();
+    input.select?.();
+  });
   await handle!.type(value);
 };
 

@@ -272,7 +272,7 @@ describe('console in a browser', () => {
   it('Policies: the timeline shows each revision with its dates, a new one supersedes, and search follows the date', async () => {
     await page.goto(`${stack.url}/#/policies`);
     await waitForText(page, 'No policies registered');
-    await page.click('summary');
+    await page.$eval('summary', (s) => (s as unknown as { click(): void }).click());
     await fill(page, 'Source (slug)', 'CYCLE_PLAN');
     await fill(page, 'Title', 'Cycle plan');
     await clickButton(page, 'Register policy');
@@ -441,7 +441,7 @@ describe('console in a browser', () => {
 
     await page.goto(`${stack.url}/#/policies`);
     await page.waitForSelector('.policy-list'); // the list has loaded (the page has settled)
-    await page.click('summary');
+    await page.$eval('summary', (s) => (s as unknown as { click(): void }).click());
     await page.waitForSelector('details[open] form[aria-label="Register a policy"]');
     await fill(page, 'Source (slug)', markup);
     await fill(page, 'Title', markup);

@@ -186,7 +186,7 @@ describe('console in a browser, with real documents', () => {
 
   it('Policies: two real revisions on the timeline with their dates; the later supersedes; search follows the date', async () => {
     await page.goto(`${stack.url}/#/policies`);
-    await page.click('summary');
+    await page.$eval('summary', (s) => (s as unknown as { click(): void }).click());
     await fill(page, 'Source (slug)', 'COVENTRY_DPD');
     await fill(page, 'Title', 'Coventry development plan');
     await clickButton(page, 'Register policy');
