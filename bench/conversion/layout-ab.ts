@@ -4,11 +4,12 @@
 // runs first; CPU by process.cpuUsage, median over ROUNDS after WARMUP. Fails (exit 1) if any page's layout (JSON)
 // differs between the two.
 //   node --expose-gc --import tsx bench/conversion/layout-ab.ts OTHER_TREE FILE_OR_DIR...   (ROUNDS=9 WARMUP=3 MAX_MB=20)
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { layoutPage } from '../../libs/conversion/src/pdf/page-layout.js';
 import { loadNativeEngine } from '../../libs/conversion/src/pdf/pdf-native.js';
 import type { RawPage } from '../../libs/conversion/src/pdf/pdf-page.protocol.js';
+import { cpuMs as ms, extractAllPages, median, pdfFiles } from './bench-args.js';
 
 const [other, ...inputs] = process.argv.slice(2);
 if (!other) throw new Error('usage: layout-ab.ts OTHER_TREE FILE_OR_DIR...');
@@ -19,28 +20,16 @@ const gc = (globalThis as { gc?: () => void }).gc;
 const ROUNDS = Number(process.env['ROUNDS'] ?? 9);
 const WARMUP = Number(process.env['WARMUP'] ?? 3);
 const maxBytes = Number(process.env['MAX_MB'] ?? 20) * 1024 * 1024;
-const ms = (u: NodeJS.CpuUsage): number => (u.user + u.system) / 1e3;
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
-const pdfs = (p: string): string[] =>
-  statSync(p).isDirectory()
-    ? readdirSync(p)
-        .sort()
-        .flatMap((f) => pdfs(join(p, f)))
-    : p.toLowerCase().endsWith('.pdf') && statSync(p).size < maxBytes
-      ? [p]
-      : [];
 
 const native = loadNativeEngine();
 let differ = 0;
 const total = { before: 0, after: 0 };
-for (const file of inputs.flatMap(pdfs)) {
+for (const file of inputs.flatMap((p) => pdfFiles(p, maxBytes))) {
   const key = file;
-  const raws: RawPage[] = [];
+  let raws: RawPage[];
   try {
     const info = native.info({ key }, new Uint8Array(readFileSync(file)));
-    const pages = Array.from({ length: info.pageCount }, (_, i) => i + 1);
-    for (let i = 0; i < pages.length; i += 16)
-      raws.push(...native.extract({ key, pages: pages.slice(i, i + 16) }, null));
+    raws = extractAllPages(native, key, info.pageCount);
   } catch (e) {
     process.stdout.write(`${JSON.stringify({ file, error: (e as Error).message })}\n`);
     continue;

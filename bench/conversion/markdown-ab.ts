@@ -4,12 +4,13 @@
 // its own structured clone of the same layouts; CPU by process.cpuUsage, median over ROUNDS after WARMUP. Fails (exit
 // 1) if any document's Markdown, page map or left-out furniture differs between the two.
 //   node --expose-gc --import tsx bench/conversion/markdown-ab.ts OTHER_TREE FILE_OR_DIR...   (ROUNDS=15 WARMUP=5 MAX_MB=20)
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { layoutPage } from '../../libs/conversion/src/pdf/page-layout.js';
 import { buildMarkdown } from '../../libs/conversion/src/pdf/pdf-markdown.js';
 import { loadNativeEngine } from '../../libs/conversion/src/pdf/pdf-native.js';
 import type { BuiltMarkdown, BuildPage } from '../../libs/conversion/src/pdf/pdf-markdown.js';
+import { cpuMs as ms, extractAllPages, median, pdfFiles } from './bench-args.js';
 
 const [other, ...inputs] = process.argv.slice(2);
 if (!other) throw new Error('usage: markdown-ab.ts OTHER_TREE FILE_OR_DIR...');
@@ -20,29 +21,16 @@ const gc = (globalThis as { gc?: () => void }).gc;
 const ROUNDS = Number(process.env['ROUNDS'] ?? 15);
 const WARMUP = Number(process.env['WARMUP'] ?? 5);
 const maxBytes = Number(process.env['MAX_MB'] ?? 20) * 1024 * 1024;
-const ms = (u: NodeJS.CpuUsage): number => (u.user + u.system) / 1e3;
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
-const pdfs = (p: string): string[] =>
-  statSync(p).isDirectory()
-    ? readdirSync(p)
-        .sort()
-        .flatMap((f) => pdfs(join(p, f)))
-    : p.toLowerCase().endsWith('.pdf') && statSync(p).size < maxBytes
-      ? [p]
-      : [];
 
 const native = loadNativeEngine();
 let differ = 0;
 const total = { before: 0, after: 0 };
-for (const file of inputs.flatMap(pdfs)) {
+for (const file of inputs.flatMap((p) => pdfFiles(p, maxBytes))) {
   const key = file;
   let layouts;
   try {
     const info = native.info({ key }, new Uint8Array(readFileSync(file)));
-    const pages = Array.from({ length: info.pageCount }, (_, i) => i + 1);
-    const raws = [];
-    for (let i = 0; i < pages.length; i += 16)
-      raws.push(...native.extract({ key, pages: pages.slice(i, i + 16) }, null));
+    const raws = extractAllPages(native, key, info.pageCount);
     layouts = raws.map((raw) => ({ ...layoutPage(raw), imageRatio: raw.imageRatio }));
     native.close();
   } catch (e) {

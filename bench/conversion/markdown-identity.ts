@@ -3,22 +3,13 @@
 // compare two trees' outputs byte for byte (run it in each tree, then diff the two outputs).
 //   npx tsx bench/conversion/markdown-identity.ts [--max-mb 20] DIR_OR_FILE...
 import { createHash } from 'node:crypto';
-import { readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
 import { createConversionEngine } from '@lectern/conversion';
+import { pdfFiles } from './bench-args.js';
 
 const args = process.argv.slice(2);
 const mbAt = args.indexOf('--max-mb');
 const maxBytes = (mbAt >= 0 ? Number(args.splice(mbAt, 2)[1]) : 20) * 1024 * 1024;
-const pdfs = (p: string): string[] =>
-  statSync(p).isDirectory()
-    ? readdirSync(p)
-        .sort()
-        .flatMap((f) => pdfs(join(p, f)))
-    : p.toLowerCase().endsWith('.pdf') && statSync(p).size < maxBytes
-      ? [p]
-      : [];
-const files = args.flatMap(pdfs);
+const files = args.flatMap((p) => pdfFiles(p, maxBytes));
 const engine = createConversionEngine({ pdfEngine: 'native', defaults: { enableOcr: false } });
 for (const file of files) {
   try {

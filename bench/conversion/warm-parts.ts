@@ -11,10 +11,8 @@ import { indexMarkdown } from '../../libs/conversion/src/markdown-index.js';
 import { layoutPage } from '../../libs/conversion/src/pdf/page-layout.js';
 import { buildMarkdown } from '../../libs/conversion/src/pdf/pdf-markdown.js';
 import { loadNativeEngine } from '../../libs/conversion/src/pdf/pdf-native.js';
-import type { RawPage } from '../../libs/conversion/src/pdf/pdf-page.protocol.js';
+import { cpuMs as ms, extractAllPages, median } from './bench-args.js';
 
-const ms = (u: NodeJS.CpuUsage): number => (u.user + u.system) / 1e3;
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 const ROUNDS = Number(process.env['ROUNDS'] ?? 7);
 const timed = <T>(fn: () => T): [T, number] => {
   const c = process.cpuUsage();
@@ -32,7 +30,6 @@ for (const file of process.argv.slice(2)) {
   const bytes = new Uint8Array(readFileSync(file));
   const key = file;
   const info = native.info({ key }, bytes); // page count
-  const pages = Array.from({ length: info.pageCount }, (_, i) => i + 1);
   const parts: Record<string, number[]> = {
     open: [],
     extract: [],
@@ -50,12 +47,7 @@ for (const file of process.argv.slice(2)) {
       native.close();
       native.info({ key }, bytes);
     });
-    const [raws, tExtract] = timed(() => {
-      const out: RawPage[] = [];
-      for (let i = 0; i < pages.length; i += 16)
-        out.push(...native.extract({ key, pages: pages.slice(i, i + 16) }, null));
-      return out;
-    });
+    const [raws, tExtract] = timed(() => extractAllPages(native, key, info.pageCount));
     const [layouts, tLayout] = timed(() => raws.map((raw) => ({ ...layoutPage(raw), imageRatio: raw.imageRatio })));
     const [cloned, tClone] = timed(() => structuredClone(layouts));
     const [built, tMarkdown] = timed(() => buildMarkdown(cloned.map((l) => ({ pageNumber: l.pageNumber, layout: l }))));
@@ -76,6 +68,6 @@ for (const file of process.argv.slice(2)) {
     }
   }
   const row = Object.fromEntries(Object.entries(parts).map(([k, v]) => [k, Math.round(median(v) * 10) / 10]));
-  process.stdout.write(`${JSON.stringify({ file: file.split('/').pop(), pages: pages.length, cpu_ms: row })}\n`);
+  process.stdout.write(`${JSON.stringify({ file: file.split('/').pop(), pages: info.pageCount, cpu_ms: row })}\n`);
 }
 await engine.close();
