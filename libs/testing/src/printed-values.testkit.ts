@@ -14,7 +14,7 @@ import { serviceArgs } from './service-args.js';
 const run = promisify(execFile);
 
 /** The page's Markdown as `lectern convert` writes it. */
-export const convert = async (doc: BusinessDoc): Promise<string> => {
+const convert = async (doc: BusinessDoc): Promise<string> => {
   const file = fixtureFile(doc.name, doc.pdf);
   const { stdout } = await run(process.execPath, [...serviceArgs('apps/cli/src/main.ts'), 'convert', file], {
     cwd: repoRoot(),
@@ -28,11 +28,11 @@ export const convert = async (doc: BusinessDoc): Promise<string> => {
  * Whitespace collapsed, table pipes and commas dropped, case folded: the page's words in reading order (an address
  * printed over two lines is expected as its lines joined by ", ").
  */
-export const flat = (text: string): string =>
+const flat = (text: string): string =>
   text.replace(/\\?\|/g, ' ').replace(/,/g, ' ').replace(/\*\*/g, '').replace(/\s+/g, ' ').toLowerCase();
 
 /** The printed forms an expected value must have on the page ("48.37;L": the number and the unit, as tokens). */
-export const needles = (expected: unknown): string[] => {
+const needles = (expected: unknown): string[] => {
   if (expected === null || expected === undefined) return [];
   if (Array.isArray(expected)) return expected.flatMap(needles);
   if (typeof expected === 'object')
@@ -43,10 +43,24 @@ export const needles = (expected: unknown): string[] => {
 };
 
 /** `needle` on the page as whole tokens (so "30" is not found inside "300" or "30.5"). */
-export const printed = (page: string, needle: string): boolean => {
+const printed = (page: string, needle: string): boolean => {
   const escaped = flat(needle)
     .trim()
     .replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   // a full stop ends a token, a decimal point does not ("3" is not printed in "3.75")
   return new RegExp(`(?:^|[\\s(:])${escaped}(?=$|[\\s):;]|\\.(?!\\d))`).test(page);
+};
+
+/**
+ * A document's page text (flattened) and every expected value of it not printed there, as `field: needle` (an
+ * expected value "48.37;L" is looked for as "48.37" and "L").
+ */
+export const unprintedValues = async (doc: BusinessDoc): Promise<{ page: string; missing: string[] }> => {
+  const page = ` ${flat(await convert(doc))} `;
+  const missing = Object.entries(doc.expected).flatMap(([field, value]) =>
+    needles(value)
+      .filter((needle) => !printed(page, needle))
+      .map((needle) => `${field}: ${needle}`),
+  );
+  return { page, missing };
 };
