@@ -395,6 +395,12 @@ describe('distributed mode: every app its own process on one Redis', () => {
     converters = [survivor];
 
     const result = await ingesting;
+    // on failure, show the whole answer and what the survivor and the store logged (a flake seen once in CI)
+    if (result.isError)
+      throw new Error(
+        `ingest answered ${JSON.stringify(result.body)}\n--- survivor converter:\n${survivor.recentOutput()}` +
+          `\n--- document store:\n${services['document-store-mcp']!.recentOutput()}`,
+      );
     expect(result).toMatchObject({ isError: false, body: { status: 'success', extraction_method: 'text_layer' } });
     expect(result.body['chunks_created']).toBeGreaterThan(0);
     const job = await jobOf(big);

@@ -11,7 +11,11 @@ export interface SpawnedService {
   peakRssBytes(): number;
   /** SIGTERM, then wait for the exit. */
   stop(): Promise<void>;
+  /** The last ~32 KiB the process wrote (stdout and stderr, in arrival order): a failing test can show why. */
+  recentOutput(): string;
 }
+
+const OUTPUT_TAIL_CHARS = 32_768;
 
 /**
  * Start an app's `main.ts` as its own process (its bundle built by the test run's globalSetup, else node + tsx, as
@@ -31,23 +35,30 @@ export const spawnService = (
     });
     let out = '';
     let err = '';
+    let tail = '';
+    const keep = (d: Buffer): void => {
+      tail = (tail + d.toString()).slice(-OUTPUT_TAIL_CHARS);
+    };
     child.stderr!.on('data', (d: Buffer) => {
       err = (err + d.toString()).slice(-2000);
+      keep(d);
     });
     const onExit = (code: number | null): void => reject(new Error(`${entry} exited early (${code}): ${err}`));
     child.once('exit', onExit);
     child.stdout!.on('data', (d: Buffer) => {
+      keep(d);
       out += d.toString();
       const m = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
       if (!m?.[1]) return;
       child.off('exit', onExit);
       out = '';
       child.stdout!.removeAllListeners('data');
-      child.stdout!.resume();
+      child.stdout!.on('data', keep);
       const pid = child.pid as number;
       resolve({
         child,
         baseUrl: m[1],
+        recentOutput: () => tail,
         peakRssBytes: () => {
           const hwm = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
           return hwm ? Number(hwm[1]) * 1024 : 0;
