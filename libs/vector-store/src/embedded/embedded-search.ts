@@ -61,10 +61,17 @@ export const denseCandidates = (
 };
 
 /** bm25() over the four fields with their weights (lexical.ts), as an FTS5 rank function. */
-const WEIGHTS = `${FIELD_WEIGHTS.text}, ${FIELD_WEIGHTS.title}, ${FIELD_WEIGHTS.section}, ${FIELD_WEIGHTS.codes}`;
-const RANK = `bm25(${WEIGHTS})`;
+const weights = (): string =>
+  `${FIELD_WEIGHTS.text}, ${FIELD_WEIGHTS.title}, ${FIELD_WEIGHTS.section}, ${FIELD_WEIGHTS.codes}`;
+let rankFor = { key: '', rank: '' };
+/** `bm25(weights)`, read from FIELD_WEIGHTS at each search (the bench overrides them). */
+const RANK = (): string => {
+  const w = weights();
+  if (rankFor.key !== w) rankFor = { key: w, rank: `bm25(${w})` };
+  return rankFor.rank;
+};
 /** The same weighted bm25() called on a table (a second query over given rows, not through `rank`). */
-const RANK_OF = (fts: string): string => `bm25(${fts}, ${WEIGHTS})`;
+const RANK_OF = (fts: string): string => `bm25(${fts}, ${weights()})`;
 
 /**
  * BM25 (FTS5) candidates as [rid, score], best first; score = -bm25() > 0, the fields weighted (FIELD_WEIGHTS).
@@ -91,13 +98,13 @@ export const keywordCandidates = (
   if (filter === undefined) {
     ranked = stmt(
       `SELECT rowid AS rid, rank AS r FROM ${fts} WHERE ${fts} MATCH ? AND rank MATCH ? ORDER BY r, rowid LIMIT ?`,
-    ).all(match, RANK, pool) as { rid: number; r: number }[];
+    ).all(match, RANK(), pool) as { rid: number; r: number }[];
   } else {
     const f = compileFilter(filter);
     ranked = stmt(
       `SELECT p.rid AS rid, ${fts}.rank AS r FROM ${fts} JOIN ${pointsTable(c.cid)} p ON p.rid = ${fts}.rowid
      WHERE ${fts} MATCH ? AND ${fts}.rank MATCH ? AND ${f.sql} ORDER BY r, p.rid LIMIT ?`,
-    ).all(match, RANK, ...f.params, pool) as { rid: number; r: number }[];
+    ).all(match, RANK(), ...f.params, pool) as { rid: number; r: number }[];
   }
   return secondPassOf(stmt, c, text, ftsPhraseQuery(text, leaveOut), ranked, k);
 };
