@@ -21,6 +21,7 @@
 // Callbacks call the target's functions directly: the clip stack is kept on this device
 // (fz_device_current_scissor), and the target never sees clips it would have to pop.
 #include "page_device.h"
+#include <float.h>
 #include <math.h>
 
 typedef struct {
@@ -61,6 +62,31 @@ static inline int overlaps(fz_rect a, fz_rect b) {
   return !(x0 >= x1 || y0 >= y1);
 }
 
+/**
+ * fz_bound_glyph, for a glyph whose box mupdf has measured already (its per-font cache, `bbox_table`, filled by the
+ * interpreter, which bounds every glyph it shows) under an axis-aligned matrix: that box moved as fz_transform_rect
+ * moves it (the same steps in the same order: a flip swaps the edges, then each corner is transformed). Anything
+ * else (no box cached yet, an empty, infinite or NaN one, a rotated or skewed matrix) goes to the library.
+ */
+static fz_rect bound_glyph(fz_context *ctx, fz_font *font, int gid, fz_matrix m) {
+  if (gid >= 0 && gid < font->glyph_count && font->use_glyph_bbox && font->bbox_table && font->bbox_table[gid >> 8] &&
+    fabsf(m.b) < FLT_EPSILON && fabsf(m.c) < FLT_EPSILON) {
+    fz_rect r = font->bbox_table[gid >> 8][gid & 255];
+    if (r.x0 < r.x1 && r.y0 < r.y1 && !fz_is_infinite_rect(r)) {
+      float t;
+      if (m.a < 0) t = r.x0, r.x0 = r.x1, r.x1 = t;
+      if (m.d < 0) t = r.y0, r.y0 = r.y1, r.y1 = t;
+      fz_rect out;
+      out.x0 = r.x0 * m.a + r.y0 * m.c + m.e;
+      out.y0 = r.x0 * m.b + r.y0 * m.d + m.f;
+      out.x1 = r.x1 * m.a + r.y1 * m.c + m.e;
+      out.y1 = r.x1 * m.b + r.y1 * m.d + m.f;
+      return out;
+    }
+  }
+  return fz_bound_glyph(ctx, font, gid, m);
+}
+
 /** fz_matrix_expansion */
 static inline float expansion(fz_matrix m) {
   return sqrtf(fabsf(m.a * m.d - m.b * m.c));
@@ -93,7 +119,7 @@ static fz_text *visible_text(fz_context *ctx, fz_device *dev, const fz_text *tex
         fz_matrix trm = s->trm;
         trm.e = it->x, trm.f = it->y;
         trm = concat(trm, ctm);
-        fz_rect ink = fz_bound_glyph(ctx, s->font, it->gid, trm);
+        fz_rect ink = bound_glyph(ctx, s->font, it->gid, trm);
         // a space has no ink: its origin stands for it
         if (fz_is_empty_rect(ink)) ink = fz_make_rect(trm.e, trm.f, trm.e + 1e-3f, trm.f + 1e-3f);
         keep_current = overlaps(ink, view) && !overprinted(p, it->ucs, trm);
