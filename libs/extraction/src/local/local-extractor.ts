@@ -15,6 +15,7 @@ import { LABEL_MATCH, labelScore, nameWords, wordGroups } from '../fields/field-
 import { fieldName, getAt, isObject, setAt, type SchemaField } from '../schema-fields.js';
 import { splitRow } from './markdown-table.js';
 import { dateLineFromTop, isDocumentDate, issuerFromTop, issuerRole } from './issuer-block.js';
+import { isOrganisationName, organisationWord, stripQualifiers } from './value-cleanup.js';
 
 export interface LocalExtractInput {
   tools: DocToolsClient;
@@ -464,7 +465,8 @@ export const candidatesIn = (
     else
       found.push({
         value: withUnit(value, labelUnit),
-        snippet: text.trim(),
+        // (without a list's bullet: the page prints "•" where the Markdown has "- ", so the line is found without it)
+        snippet: text.trim().replace(/^[-*]\s+/, ''),
         locator,
         score: score * rankWeight * 0.95,
         method: 'key_value',
@@ -547,6 +549,17 @@ export const candidatesIn = (
             : undefined;
       // a remark in words after a unit or a value ("kg (without brake)") is not part of it
       if (unitCell) unitCell = dropRemark(unitCell);
+      // only a measured value or an amount has a unit: the label's last cell beside a code, a name or a date is a
+      // neighbouring label ("| Spiegelgasse 14 | INVOICE NO. | 2026/00417 |", "| 10/14 | Overdraft item fee |
+      // $34.00 |"), not a unit to write after the value (round 6)
+      // (a unit has no word of four letters or more outside its brackets: "N·m/A (rms)", "VA", "x10000"; a
+      // quantity's unit was checked against its units above)
+      if (
+        unitCell &&
+        kind.kind !== 'quantity' &&
+        (/\p{L}{4,}/u.test(unitCell.replace(/\([^)]*\)/g, '')) || kind.kind === 'money' || kind.kind === 'date')
+      )
+        unitCell = undefined;
       const unitOfColumn = unitCol > 0 ? (cells[unitCol] ?? '').trim() : '';
       if (unitOfColumn && UNIT.test(unitOfColumn) && !/^\d/.test(unitOfColumn)) unitCell = unitOfColumn;
       const values = cells
@@ -774,6 +787,7 @@ export const candidatesIn = (
   }
   found.push(...modelRowCandidates(field, kind, content, locator, rank, target));
   found.push(...proseCandidates(field, kind, content, locator, rank));
+  found.push(...organisationCandidates(field, content, locator, rank));
   // An IP rating is an IP code: from a matching row or line when it has one, else anywhere in the chunk.
   if (isIp) {
     const codes = found.flatMap((c) => {
@@ -785,10 +799,53 @@ export const candidatesIn = (
     return codes;
   }
   return found.filter((c) => {
+    if (labelledByOrganisation(field, c)) return false;
     const why = typeof c.value === 'string' ? wordsWanted(field, c.value) : undefined;
     if (why) rejected.push({ seen: c.value as string, label: c.label ?? c.snippet.slice(0, 60), why, score: c.score });
     return !why;
   });
+};
+
+/**
+ * A candidate whose label (a row's label, the heading or line over its value) is the organisation's own name, and
+ * whose value is something else: the name is the value, not a label ("Hotel Graben Hof" over "INVOICE").
+ */
+export const labelledByOrganisation = (
+  field: SchemaField,
+  c: { value: unknown; snippet: string; label?: string },
+): boolean => {
+  const organisation = organisationWord(nameWords(field.path[field.path.length - 1]!));
+  if (!organisation) return false;
+  const first = c.snippet.split('\n')[0] ?? '';
+  const over = [c.label ?? '', ...(splitRow(first) ?? [first])];
+  return over.some((t) => isOrganisationName(organisation, t) && t.trim().replace(/^#{1,6}\s+/, '') !== c.value);
+};
+
+/**
+ * An organisation's name printed as itself ("# Caldera Community Bank", "| Hotel Graben Hof | INVOICE |") is the
+ * value of its `bank_name` / `hotel_name`, not a label over the next cell or line (round 6): a candidate per heading,
+ * line or table cell that is such a name.
+ */
+export const organisationCandidates = (
+  field: SchemaField,
+  content: string,
+  locator: string,
+  rank: number,
+): Candidate[] => {
+  const organisation = organisationWord(nameWords(field.path[field.path.length - 1]!));
+  if (!organisation) return [];
+  return content.split('\n').flatMap((line) =>
+    (splitRow(line) ?? [line])
+      .filter((text) => isOrganisationName(organisation, text))
+      .map((text) => ({
+        value: text.trim().replace(/^#{1,6}\s+/, ''),
+        label: text.trim(),
+        snippet: line.trim().replace(/^#{1,6}\s+/, ''),
+        locator,
+        score: 0.9 * (1 - rank * 0.05),
+        method: 'pattern' as const,
+      })),
+  );
 };
 
 /** Fields whose value is words by their name's last word: a name, a type, a material, a title. */
@@ -1019,6 +1076,7 @@ export const extractLocally = async (input: LocalExtractInput): Promise<LocalExt
     /** A per-model field's dicts from every matching table (a catalogue prints its models in several). */
     const perModel: Candidate[] = [];
     const rowsSeen = new Map<string, Set<string>>();
+    const labelledByName = (c: { value: unknown; snippet: string; label?: string }) => labelledByOrganisation(field, c);
     if (groups.length > 0) {
       for (const [q, query] of queriesFor(field).entries()) {
         const hits = await docSearch(
@@ -1059,6 +1117,7 @@ export const extractLocally = async (input: LocalExtractInput): Promise<LocalExt
             rowsSeen,
             input.fields,
           )) {
+            if (labelledByName(candidate)) continue;
             if (!best || candidate.score > best.score) best = candidate;
             if (field.kind === 'dict' && typeof candidate.value === 'object') perModel.push(candidate);
           }
@@ -1067,8 +1126,9 @@ export const extractLocally = async (input: LocalExtractInput): Promise<LocalExt
             for (const candidate of [
               ...sectionCandidates(field, kind, sectionContent, section, rank),
               ...proseCandidates(field, kind, sectionContent, section, rank),
+              ...organisationCandidates(field, sectionContent, section, rank),
             ])
-              if (!best || candidate.score > best.score) best = candidate;
+              if (!labelledByName(candidate) && (!best || candidate.score > best.score)) best = candidate;
         }
       }
     }
@@ -1100,7 +1160,23 @@ export const extractLocally = async (input: LocalExtractInput): Promise<LocalExt
     }
     const merged = best ? mergePerModel(best, perModel) : undefined;
     if (best && getAt(data, field.path) === undefined) {
-      const value = merged?.value ?? best.value;
+      let value = merged?.value ?? best.value;
+      // a value is the number, not the limit or approximation words printed with it ("max. 30 V" gives "30 V"),
+      // unless the field's description asks for them; the warning says what was dropped (value-cleanup.ts)
+      const cleaned = (v: unknown): unknown => {
+        if (typeof v !== 'string') return v;
+        const c = stripQualifiers(field, kind, v);
+        if (c.dropped.length > 0)
+          warnings.push(
+            `Field '${fieldName(field.path)}' was read as ${JSON.stringify(c.value)} from ${JSON.stringify(v)}: ${c.dropped.map((d) => JSON.stringify(d)).join(', ')} printed with it ${c.dropped.length > 1 ? 'were' : 'was'} dropped (a value is the number; the label says which limit)`,
+          );
+        return c.value;
+      };
+      value = isObject(value)
+        ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, cleaned(v)]))
+        : Array.isArray(value)
+          ? value.map(cleaned)
+          : cleaned(value);
       setAt(data, field.path, value);
       setAt(evidence, field.path, merged?.evidence ?? leafOf(best));
       if (best.note) warnings.push(`Field '${fieldName(field.path)}' was ${best.note}`);
