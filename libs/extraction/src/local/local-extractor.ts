@@ -450,6 +450,8 @@ export const candidatesIn = (
     // converter keeps such a gap as two spaces)
     const kv =
       /^\s*(?:[-*]\s*)?([^:|]{2,80}?)\s*[:：]\s*(.{1,200})$/.exec(text) ??
+      // a definition: "Commencement Date" means 1 March 2026 (a contract's definitions clause; round 6)
+      /^\s*["“]([^"”]{2,60})["”]\s+means\s+(.{1,200}?)\s*[;.]?$/.exec(text) ??
       /^\s*(?:[-*]\s*)?([^:|\d\s][^:|\d]{1,60}?) {2,}(\S.{0,200})$/.exec(text);
     if (!kv) return;
     const score = labelScore(field, kv[1]!, true);
@@ -459,7 +461,10 @@ export const candidatesIn = (
     // only a unit of the field's quantity: "Supply voltage (rated)" names no unit
     const labelUnit =
       unit && UNIT.test(unit) && kind.kind === 'quantity' && kind.units.test(`1 ${unit}`) ? unit : undefined;
-    const value = valueByKind(kind, kv[2]!);
+    let value = valueByKind(kind, kv[2]!);
+    // a party's name ends where its description begins ("Acme GmbH, a company registered in …")
+    if (isPartyField(field))
+      value = value.replace(/,\s+(?:an?|the|whose|which|incorporated|registered|having|acting)\b.*$/i, '').trim();
     const wrong = misfit(kind, value, labelUnit);
     if (wrong && !isIp) rejected.push({ seen: value, label: kv[1]!, why: wrong, score });
     else
@@ -524,6 +529,13 @@ export const candidatesIn = (
       // the row's Unit cell says which quantity it is ("Thermal shutdown | … | 160 | °C" is a temperature)
       const unitSays = unitCol > 0 ? quantityOfUnit(`1 ${cells[unitCol] ?? ''}`) : undefined;
       if (score < LABEL_MATCH && unitSays) score = labelScore(field, `${label} ${unitSays}`, true);
+      // (or the value's own unit, in a two-cell row: "| Motor | 3.0 kW, 2-pole |" is the motor's power; round 6)
+      const valueSays =
+        kind.kind === 'quantity' && cells.length - labelEnd === 1 && labelEnd === 1
+          ? quantityOfUnit(leadingValue(cells[labelEnd] ?? ''))
+          : undefined;
+      if (score < LABEL_MATCH && kind.kind === 'quantity' && valueSays === kind.quantity)
+        score = labelScore(field, `${label} ${valueSays}`, true) * 0.95;
       if (score < LABEL_MATCH) return;
       // the rows' values by label: one label giving different values on different rows is ambiguous
       // (under one heading: a catalogue's other section may repeat a label for other products)
@@ -606,12 +618,15 @@ export const candidatesIn = (
             values.join(' '),
             `its ${values.length} values do not line up with the ${models.length} models, so ${target}'s is not known`,
           );
-        // a cell of many words is a merged block of several rows, not a value
-        if (cell.split(/\s+/).length > (kind.kind === 'text' ? 16 : 6) && !isIp)
+        // a measured value and its unit, then a comma and more about the part ("3.0 kW, 2-pole, IE3"): the value
+        // (round 6); else a cell of many words is a merged block of several rows, not a value
+        const listed =
+          kind.kind === 'quantity' ? /^([-+±~]?\d[\d.,]*\s*[^\s\d,]{1,8}),\s+\S/.exec(cell)?.[1] : undefined;
+        if (!listed && cell.split(/\s+/).length > (kind.kind === 'text' ? 16 : 6) && !isIp)
           return reject(cell, 'it is a block of several cells');
         const labelled = otherFieldLabelled(field, others, cell);
         if (labelled) return reject(cell, `it is labelled as ${fieldName(labelled.path)}, another field`);
-        const picked = kind.kind === 'quantity' ? dropQualifier(dropRemark(cell)) : valueByKind(kind, cell);
+        const picked = kind.kind === 'quantity' ? dropQualifier(dropRemark(listed ?? cell)) : valueByKind(kind, cell);
         const wrong = misfit(kind, picked, unitCell ?? label);
         if (wrong) return reject(cell, wrong);
         value = withUnit(picked, unitCell);
@@ -645,6 +660,9 @@ export const candidatesIn = (
       return;
     }
     keyValue(line, rankWeight);
+    // several definitions on one line ("Products" means …; "Territory" means …): each from its term to the next
+    const definitions = line.split(/;\s*(?=["“][^"”]{2,60}["”]\s+means\b)/);
+    if (definitions.length >= 2) for (const d of definitions) keyValue(d.trim(), rankWeight);
     // several `Label: value` pairs on one line ("Subscription start: 01/07/2026 Subscription term: 12 months"): each
     // pair from its label to the next one's
     const pairs = [...line.matchAll(/(?<=^|\s)\p{Lu}[\p{L} .'/&-]{1,40}?:\s/gu)];
@@ -765,9 +783,12 @@ export const candidatesIn = (
   // (and a table's or a form's rows: "Supplier | …", "Customer | …"; "| Licensor: … | Licensee: … |")
   const lineOf = (c: Candidate) => lines.findIndex((l) => l.trim() === c.snippet || l.includes(c.snippet));
   const one = (v: unknown) => (Array.isArray(v) && v.length === 1 ? v[0] : v);
-  const lineValues = found
-    .filter((c) => (c.method === 'key_value' || c.method === 'table_cell') && typeof one(c.value) === 'string')
-    .sort((a, b) => lineOf(a) - lineOf(b));
+  const labelled = found.filter(
+    (c) => (c.method === 'key_value' || c.method === 'table_cell') && typeof one(c.value) === 'string',
+  );
+  // (the labelled lines when there are two or more: a table row elsewhere does not join them)
+  const lines2 = labelled.filter((c) => c.method === 'key_value');
+  const lineValues = (lines2.length >= 2 ? lines2 : labelled).sort((a, b) => lineOf(a) - lineOf(b));
   if (lineValues.length >= 2 && (field.kind === 'list' || /part(y|ies)$/.test(field.path[field.path.length - 1]!))) {
     const first = lineOf(lineValues[0]!);
     const last = lineOf(lineValues[lineValues.length - 1]!);
@@ -780,7 +801,8 @@ export const candidatesIn = (
           .join('\n')
           .trim(),
         locator,
-        score: Math.max(...lineValues.map((c) => c.score)),
+        // (a little above any one of its lines: the lines together are the value)
+        score: Math.max(...lineValues.map((c) => c.score)) + 0.01 * (lineValues.length - 1),
         method: 'key_value',
       });
     }
@@ -800,6 +822,19 @@ export const candidatesIn = (
   }
   return found.filter((c) => {
     if (labelledByOrganisation(field, c)) return false;
+    // a signature block's heading ("For the Supplier", "On behalf of the Tenant") is no party's name
+    const party = isPartyField(field)
+      ? [c.value].flat().find((v) => typeof v === 'string' && SIGNATURE_HEADING.test(v))
+      : undefined;
+    if (party) {
+      rejected.push({
+        seen: String(party),
+        label: c.label ?? c.snippet.slice(0, 60),
+        why: 'it is a signature block’s heading, not a name',
+        score: c.score,
+      });
+      return false;
+    }
     const why = typeof c.value === 'string' ? wordsWanted(field, c.value) : undefined;
     if (why) rejected.push({ seen: c.value as string, label: c.label ?? c.snippet.slice(0, 60), why, score: c.score });
     return !why;
@@ -883,9 +918,18 @@ export const modelRowCandidates = (
   const headerAt = rows.findIndex((r) => r.length > 0 && !isSeparator(r));
   const header = rows[headerAt];
   if (!header || header.length < 2 || !HEADER_LABEL.test(header[0]!.trim())) return [];
-  const data = rows
+  const body = rows
     .map((r, i) => ({ cells: r, line: i }))
     .filter((r) => r.line > headerAt && !isSeparator(r.cells) && r.cells.length > 0);
+  // a second header row of units under the titles, its model cell empty ("|  | W | r/min | N·m |"): each column's
+  // unit (round 6)
+  const unitRow =
+    body[0] &&
+    !body[0].cells[0]!.trim() &&
+    body[0].cells.slice(1).every((c) => !c.trim() || (UNIT.test(c.trim()) && !VALUE_CELL.test(c.trim())))
+      ? body[0].cells
+      : undefined;
+  const data = unitRow ? body.slice(1) : body;
   const models = data.map((r) => r.cells[0]!.trim());
   if (
     data.length < 2 ||
@@ -898,7 +942,7 @@ export const modelRowCandidates = (
     if (c === 0 || !title) return;
     const score = labelScore(field, title, true);
     if (score < LABEL_MATCH) return;
-    const trailing = /[[(]([^\])[(]{1,12})[\])]\s*$/.exec(title)?.[1];
+    const trailing = /[[(]([^\])[(]{1,12})[\])]\s*$/.exec(title)?.[1] ?? (unitRow?.[c]?.trim() || undefined);
     const unit =
       trailing && UNIT.test(trailing) && (kind.kind !== 'quantity' || kind.units.test(`1 ${trailing}`))
         ? trailing
@@ -937,7 +981,17 @@ export const modelRowCandidates = (
       return;
     }
     const k = targetIndex(models, target);
-    if (field.kind !== 'scalar' || k === undefined) return;
+    if (field.kind !== 'scalar') return;
+    if (k === undefined) {
+      // no target model: the column's value only when every model has the same one ("Rated speed" 3000 on every
+      // row is the series' rated speed; different values: which model's is not known)
+      const all = data.map((r) => valueOf(r.cells[c]));
+      const last = data[data.length - 1]!.line;
+      const evidence = snippet(last);
+      if (all.every((v) => v !== undefined && v === all[0]) && evidence)
+        found.push({ value: all[0], label: title, snippet: evidence, locator, score: weight, method: 'table_cell' });
+      return;
+    }
     const v = valueOf(data[k]!.cells[c]);
     const evidence = snippet(data[k]!.line);
     if (v !== undefined && evidence)
@@ -1015,6 +1069,19 @@ const targetModelOf = (fields: SchemaField[]): string | undefined => {
   );
   return field ? String(field.hint).trim() : undefined;
 };
+
+const SIGNATURE_HEADING = /^(?:for|on behalf of|signed|signature|by)\b/i;
+
+/** A contract's parties or one party's role ("parties", "supplier", "landlord"). */
+const isPartyField = (field: SchemaField): boolean => {
+  const words = nameWords(field.path[field.path.length - 1]!);
+  return (
+    words.some((w) => /^(?:part(?:y|ies)|counterparties)$/.test(w)) ||
+    (words.length === 1 && PARTY_ROLE.test(words[0]!))
+  );
+};
+const PARTY_ROLE =
+  /^(?:licensor|licensee|supplier|customer|buyer|seller|client|provider|contractor|consultant|landlord|tenant|lessor|lessee|employer|employee|distributor|vendor|purchaser)$/;
 
 /**
  * The offline extractor (`EXTRACTOR=local`): no LLM. For each field it searches the index with the field's name,
@@ -1122,8 +1189,24 @@ export const extractLocally = async (input: LocalExtractInput): Promise<LocalExt
             if (field.kind === 'dict' && typeof candidate.value === 'object') perModel.push(candidate);
           }
           // and a sentence the chunker cut over two chunks (one per PDF line) is whole in its section
+          // (and a list or a contract's parties defined over several paragraphs of one section: round 6)
           if (section && sectionContent !== undefined)
             for (const candidate of [
+              ...(field.kind === 'list' || isPartyField(field)
+                ? candidatesIn(
+                    field,
+                    kind,
+                    rejected,
+                    section,
+                    sectionContent,
+                    rank,
+                    target,
+                    [],
+                    undefined,
+                    new Map(),
+                    input.fields,
+                  )
+                : []),
               ...sectionCandidates(field, kind, sectionContent, section, rank),
               ...proseCandidates(field, kind, sectionContent, section, rank),
               ...organisationCandidates(field, sectionContent, section, rank),

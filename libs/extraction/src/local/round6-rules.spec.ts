@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-import { fieldKind } from '../fields/field-kinds.js';
+import { fieldKind, misfit } from '../fields/field-kinds.js';
 import type { SchemaField } from '../schema-fields.js';
-import { candidatesIn } from './local-extractor.js';
+import { candidatesIn, modelRowCandidates } from './local-extractor.js';
 import { asksForQualifier, isOrganisationName, organisationWord, stripQualifiers } from './value-cleanup.js';
 
 // Issue 26, round 6: a value is the value, not its surroundings; each rule on text no bench document prints.
@@ -38,6 +38,11 @@ describe('limit and approximation words are not part of a number', () => {
     expect(strip('rated_current', '4 A per pole')).toEqual({ value: '4 A', dropped: ['per pole'] });
     expect(strip('rated_power', '15 W each').value).toBe('15 W');
     expect(strip('conveyor_speed', '0.5 m per second').value).toBe('0.5 m per second');
+  });
+
+  it('"min" after a number is minutes, and "r/min" a unit: neither is dropped', () => {
+    expect(strip('rated_speed', '1500 r/min').value).toBe('1500 r/min');
+    expect(strip('charge_duration', '45 min').value).toBe('45 min');
   });
 
   it('leaves text, ranges, dates and codes alone', () => {
@@ -100,5 +105,95 @@ describe("an organisation's name is its name field's value, not a label", () => 
     expect(best(field('bank_name'), '# Fjordline Savings Bank\n\n12 Harbour Road, Bergen')).toBe(
       'Fjordline Savings Bank',
     );
+  });
+});
+
+describe('recall without guessing: values a label names in other layouts', () => {
+  it('a second header row of units under a one-model-per-row table gives each column its unit', () => {
+    const table = [
+      '| Model | Rated output | Rated torque | Mass |',
+      '| --- | --- | --- | --- |',
+      '|  | kW | N·m | kg |',
+      '| GX-2 | 0.2 | 0.64 | 1.1 |',
+      '| GX-4 | 0.4 | 1.27 | 1.6 |',
+      '| GX-7 | 0.75 | 2.39 | 2.7 |',
+    ].join('\n');
+    const perModel = { path: ['rated_torque_per_model'], kind: 'dict' as const, hint: {} };
+    const got = modelRowCandidates(perModel, fieldKind(perModel), table, 'h2-t1', 0, undefined)[0]?.value;
+    // (before: no unit, so no value fitted a torque)
+    expect(got).toEqual({ 'GX-2': '0.64 N·m', 'GX-4': '1.27 N·m', 'GX-7': '2.39 N·m' });
+    // the unit row is not a model
+    const mass = { path: ['weight_per_model'], kind: 'dict' as const, hint: {} };
+    expect(
+      Object.keys(modelRowCandidates(mass, fieldKind(mass), table, 'h2-t1', 0, undefined)[0]?.value as object),
+    ).toEqual(['GX-2', 'GX-4', 'GX-7']);
+  });
+
+  it('a column with the same value for every model is the series’ value; different values are not known', () => {
+    const table = [
+      '| Type | Rated speed | Rated current |',
+      '| --- | --- | --- |',
+      '|  | r/min | A |',
+      '| HB-10 | 1800 | 2.1 |',
+      '| HB-20 | 1800 | 3.9 |',
+    ].join('\n');
+    const speed = field('rated_speed');
+    expect(modelRowCandidates(speed, fieldKind(speed), table, 'h1-t1', 0, undefined)[0]?.value).toBe('1800 r/min');
+    const current = field('rated_current');
+    expect(modelRowCandidates(current, fieldKind(current), table, 'h1-t1', 0, undefined)).toEqual([]);
+  });
+
+  it("a unit's exponent is not a second number", () => {
+    const speed = fieldKind(field('nominal_speed'));
+    expect(misfit(speed, '1450 min-1')).toBeUndefined();
+    expect(misfit(fieldKind(field('rated_power')), '1.5 kW 2.2 kW')).toMatch(/several numbers/);
+  });
+
+  it('"output" names a power only as the name’s last word', () => {
+    expect(fieldKind(field('rated_output'))).toMatchObject({ kind: 'quantity', quantity: 'power' });
+    expect(fieldKind(field('output_voltage'))).toMatchObject({ kind: 'quantity', quantity: 'voltage' });
+    // (before: a power, so "400 Hz" did not fit)
+    expect(fieldKind(field('max_output_update_rate')).kind).toBe('text');
+  });
+
+  it('a label that leaves out the quantity its value’s unit states, in a two-cell row; more after a comma', () => {
+    const table = ['| Drive | 5.5 kW, 4-pole, IE4, 690 V |', '| --- | --- |', '| Frame | 132M |'].join('\n');
+    // (before: "Drive" did not name a drive power, and the cell was a block of several cells)
+    expect(best(field('drive_power'), table)).toBe('5.5 kW');
+    expect(best(field('drive_voltage'), table)).toBeUndefined();
+  });
+
+  it('a definitions clause: "Term" means value, several on one line', () => {
+    const text = [
+      '"Start Date" means 4 May 2026; "Region" means the Baltic states; "Fee" means EUR 1,200.',
+      '',
+      '"Licensor" means Harju Data OU, a company registered in Estonia;',
+      '',
+      '"Licensee" means Kaunas Print UAB, whose office is in Kaunas;',
+      '',
+      '| For the Licensor | For the Licensee |',
+      '| --- | --- |',
+    ].join('\n');
+    expect(best(field('commencement_date'), text)).toBe('4 May 2026');
+    expect(best(field('region'), text)).toBe('the Baltic states');
+    // a party's name without its description, both parties, and no signature block heading
+    const parties = { path: ['parties'], kind: 'list' as const, hint: [] };
+    expect(best(parties, text)).toEqual(['Harju Data OU', 'Kaunas Print UAB']);
+    const rejected: { seen: string; why: string }[] = [];
+    const licensee = field('licensee');
+    const found = candidatesIn(
+      licensee,
+      fieldKind(licensee),
+      rejected as never,
+      'h1',
+      text,
+      0,
+      undefined,
+      [],
+      undefined,
+      new Map(),
+      [],
+    );
+    expect(found.map((c) => c.value)).not.toContain('For the Licensee');
   });
 });

@@ -20,8 +20,10 @@ const LEADING = new RegExp(
   String.raw`^(?:${LIMIT}\.?:?|up\s+to|at\s+(?:least|most)|not\s+(?:more|less)\s+than|no\s+(?:more|less)\s+than|less\s+than|more\s+than|[<>≤≥≈~]|<=|>=)\s*(?=[-+±]?\s?\d|[$€£¥])`,
   'i',
 );
+/** (after the value, with a space before it; "min" alone is minutes there: "10 min", "r/min") */
+const TRAILING_WORD = String.raw`(?:max(?:imum)?\.?|min(?:imum|\.)|typ(?:ical)?\.?|approx(?:imately)?\.?|nom(?:inal)?\.?)`;
 const TRAILING = new RegExp(
-  String.raw`[\s,]*(?:\(\s*${LIMIT}\.?\s*\)|${LIMIT}\.?|or\s+(?:less|more|lower|higher|above|below))\s*$`,
+  String.raw`(?:\s*\(\s*${LIMIT}\.?\s*\)|[\s,]+${TRAILING_WORD}|[\s,]+or\s+(?:less|more|lower|higher|above|below))\s*$`,
   'i',
 );
 /**
