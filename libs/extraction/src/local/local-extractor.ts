@@ -15,7 +15,7 @@ import { LABEL_MATCH, labelScore, nameWords, wordGroups } from '../fields/field-
 import { fieldName, getAt, isObject, setAt, type SchemaField } from '../schema-fields.js';
 import { splitRow } from './markdown-table.js';
 import { dateLineFromTop, isDocumentDate, issuerFromTop, issuerRole } from './issuer-block.js';
-import { isOrganisationName, organisationWord, stripQualifiers } from './value-cleanup.js';
+import { codeBeforeDimensions, isOrganisationName, organisationWord, stripQualifiers } from './value-cleanup.js';
 
 export interface LocalExtractInput {
   tools: DocToolsClient;
@@ -490,6 +490,12 @@ export const candidatesIn = (
       let labelEnd = startsNumeric > 0 ? startsNumeric : cells.findIndex((c, k) => k > 0 && hasNumber(c));
       // a label cell and a value in words (a vendor, an address, a governing law): the first cell is the label
       if (labelEnd <= 0 && cells.length >= 2 && kind.kind !== 'quantity' && cells[0]) labelEnd = 1;
+      // (a form's label and value in the middle of a row whose first column is another block, empty here:
+      // "|  | GUEST | Lars Halvorsen |"; round 6)
+      if (labelEnd <= 0 && kind.kind !== 'quantity' && !cells[0]) {
+        const at = cells.findIndex((c) => c.length > 0);
+        if (at > 0 && cells.slice(at + 1).some((c) => c.length > 0)) labelEnd = at + 1;
+      }
       if (labelEnd <= 0) return;
       const labelCells = cells.slice(0, labelEnd);
       const spanning = inherited.get(i);
@@ -526,6 +532,11 @@ export const candidatesIn = (
           ? nameWords(field.path[field.path.length - 1]!).find((w) => /^m(?:ax|in)(?:imum)?$/.test(w))
           : undefined;
       let score = labelScore(field, limitWord ? `${label} ${limitWord}` : label, true);
+      // (or the label cell right before the value alone, when the row's first cells are another column's block:
+      // "| UID ATU63970412 | ROOM | 312 |" is labelled "ROOM"; round 6)
+      const nearest = labelCells.filter((c) => c.length > 0);
+      if (score < LABEL_MATCH && nearest.length >= 2 && !limitWord && condCol < 0 && !spanning)
+        score = labelScore(field, nearest[nearest.length - 1]!, true) * 0.95;
       // the row's Unit cell says which quantity it is ("Thermal shutdown | … | 160 | °C" is a temperature)
       const unitSays = unitCol > 0 ? quantityOfUnit(`1 ${cells[unitCol] ?? ''}`) : undefined;
       if (score < LABEL_MATCH && unitSays) score = labelScore(field, `${label} ${unitSays}`, true);
@@ -697,19 +708,36 @@ export const candidatesIn = (
     }
   // "Measuring range 0 ... 10 bar", "Date 14-02-2026 21:05": a label, then the value from its first number or
   // sign (a time may follow a date)
+  // (a table row with one cell, the rest empty, is a line: a form's line the converter put in a table, "| Order
+  // number PW-5590-2718 |  |  |"; round 6)
+  const single = (line: string) => {
+    const cells = splitRow(line);
+    const filled = cells?.filter((c) => c.length > 0) ?? [];
+    return cells && !isSeparator(cells) && filled.length === 1 && cells[0] === filled[0] ? filled[0]! : undefined;
+  };
+  // an identifier's field ("order_number", "booking_ref"): a label, then one code with a digit ("Order number
+  // PW-5590-2718")
+  const idField = /^(?:number|no|id|code|ref|reference)$/.test(
+    nameWords(field.path[field.path.length - 1]!).at(-1) ?? '',
+  );
   if (kind.kind !== 'money')
-    for (const line of lines) {
+    for (const raw of lines) {
+      const line = single(raw) ?? raw;
       // (a `Label: value` line is read above; a time's colon is not a label's)
       if (line.trim().startsWith('|') || /^[^:\d]{1,40}:/.test(line)) continue;
       const m =
-        kind.kind === 'date'
-          ? new RegExp(
-              `^\\s*(?:[-*]\\s*)?([A-Za-z][A-Za-z .#/&()-]{1,40}?)\\s+(${DATE_PATTERN.source})(?:\\s+\\d{1,2}:\\d{2}(?::\\d{2})?)?\\s*$`,
-              'i',
-            ).exec(line)
-          : /^\s*(?:[-*]\s*)?([A-Za-z][A-Za-z .()/-]{1,40}?)\s+((?:approx\.?\s*|ca\.\s*|typ\.\s*)?[<>≤≥±~+-]?\s?\d.{0,40})$/.exec(
+        kind.kind === 'text' && idField
+          ? /^\s*(?:[-*]\s*)?([A-Za-z][A-Za-z .#/&()-]{1,40}?)\s+((?=[A-Z0-9-/.]*\d)[A-Z0-9][A-Z0-9\-/.]{2,30})\s*$/.exec(
               line,
-            );
+            )
+          : kind.kind === 'date'
+            ? new RegExp(
+                `^\\s*(?:[-*]\\s*)?([A-Za-z][A-Za-z .#/&()-]{1,40}?)\\s+(${DATE_PATTERN.source})(?:\\s+\\d{1,2}:\\d{2}(?::\\d{2})?)?\\s*$`,
+                'i',
+              ).exec(line)
+            : /^\s*(?:[-*]\s*)?([A-Za-z][A-Za-z .()/-]{1,40}?)\s+((?:approx\.?\s*|ca\.\s*|typ\.\s*)?[<>≤≥±~+-]?\s?\d.{0,40})$/.exec(
+                line,
+              );
       if (!m || /\d/.test(m[1]!)) continue;
       const score = labelScore(field, m[1]!, true);
       if (score < LABEL_MATCH) continue;
@@ -1248,10 +1276,12 @@ export const extractLocally = async (input: LocalExtractInput): Promise<LocalExt
       // unless the field's description asks for them; the warning says what was dropped (value-cleanup.ts)
       const cleaned = (v: unknown): unknown => {
         if (typeof v !== 'string') return v;
-        const c = stripQualifiers(field, kind, v);
+        const q = stripQualifiers(field, kind, v);
+        const d = codeBeforeDimensions(kind, q.value);
+        const c = { value: d.value, dropped: [...q.dropped, ...d.dropped] };
         if (c.dropped.length > 0)
           warnings.push(
-            `Field '${fieldName(field.path)}' was read as ${JSON.stringify(c.value)} from ${JSON.stringify(v)}: ${c.dropped.map((d) => JSON.stringify(d)).join(', ')} printed with it ${c.dropped.length > 1 ? 'were' : 'was'} dropped (a value is the number; the label says which limit)`,
+            `Field '${fieldName(field.path)}' was read as ${JSON.stringify(c.value)} from ${JSON.stringify(v)}: ${c.dropped.map((d) => JSON.stringify(d)).join(', ')} printed with it ${c.dropped.length > 1 ? 'were' : 'was'} dropped (${d.dropped.length > 0 ? 'a code is the value, not the dimensions after it' : 'a value is the number; the label says which limit'})`,
           );
         return c.value;
       };

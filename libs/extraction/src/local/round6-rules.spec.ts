@@ -2,7 +2,15 @@
 import { fieldKind, misfit } from '../fields/field-kinds.js';
 import type { SchemaField } from '../schema-fields.js';
 import { candidatesIn, modelRowCandidates } from './local-extractor.js';
-import { asksForQualifier, isOrganisationName, organisationWord, stripQualifiers } from './value-cleanup.js';
+import { statedValues } from './prose-patterns.js';
+import { labelScore, LABEL_MATCH } from '../fields/field-words.js';
+import {
+  asksForQualifier,
+  codeBeforeDimensions,
+  isOrganisationName,
+  organisationWord,
+  stripQualifiers,
+} from './value-cleanup.js';
 
 // Issue 26, round 6: a value is the value, not its surroundings; each rule on text no bench document prints.
 const field = (name: string, hint = ''): SchemaField => ({ path: [name], kind: 'scalar', hint });
@@ -195,5 +203,71 @@ describe('recall without guessing: values a label names in other layouts', () =>
       [],
     );
     expect(found.map((c) => c.value)).not.toContain('For the Licensee');
+  });
+});
+
+describe('recall without guessing: labels and forms', () => {
+  const named = (name: string, label: string) => labelScore(field(name), label, true) >= LABEL_MATCH;
+
+  it('words a label may use for a field’s words: the contractor of a service, a stay’s arrival and departure', () => {
+    expect(named('service_provider', 'Contractor')).toBe(true);
+    expect(named('check_in_date', 'Arrival')).toBe(true);
+    expect(named('check_in_date', 'Check-in')).toBe(true);
+    expect(named('check_out_date', 'Departure')).toBe(true);
+    // the other end of the stay is not it
+    expect(named('check_in_date', 'Departure')).toBe(false);
+    expect(named('check_in_date', 'Check-out')).toBe(false);
+    expect(named('check_out_date', 'Arrival')).toBe(false);
+    expect(named('check_out_date', 'Check-in')).toBe(false);
+  });
+
+  it('a lease’s or a renewal’s field is labelled without the document’s word; "Commencing" is a start', () => {
+    expect(named('lease_term', 'Term')).toBe(true);
+    expect(named('renewal_start_date', 'Commencing')).toBe(true);
+    expect(named('lease_term', 'Rent review')).toBe(false);
+  });
+
+  it('a form’s label in the middle of a row whose first column is another block', () => {
+    const table = [
+      '| Sonnenweg 2 | FOLIO NO. | 7731 |',
+      '| --- | --- | --- |',
+      '|  | GUEST | Ines Moreau |',
+      '| 3012 Bern | ROOM NO. | 118 |',
+    ].join('\n');
+    // (before: no label, so no value)
+    expect(best(field('guest_name'), table)).toBe('Ines Moreau');
+    expect(best(field('folio_number'), table)).toBe('7731');
+  });
+
+  it('a table row of one cell is a line; an identifier after its label', () => {
+    const table = ['| Booking reference QX-4471-09 |  |  |', '| --- | --- | --- |', '| Item | Qty | Price |'].join(
+      '\n',
+    );
+    // (before: a table row was never read as a line)
+    expect(best(field('booking_reference'), table)).toBe('QX-4471-09');
+    expect(best(field('booking_reference'), 'Booking reference the one on your ticket')).toBeUndefined();
+  });
+
+  it('two statements naming a field with different values: which one is not known', () => {
+    const two = statedValues(
+      field('average_monthly_usage'),
+      fieldKind(field('average_monthly_usage')),
+      'Your average monthly usage was 412 kWh. Households like yours have an average monthly usage of 350 kWh.',
+    );
+    expect(two).toEqual([]);
+    const one = statedValues(
+      field('average_monthly_usage'),
+      fieldKind(field('average_monthly_usage')),
+      'Your average monthly usage was 412 kWh and a peak demand of 9 kW.',
+    );
+    expect(one.map((f) => f.value)).toEqual(['412 kWh']);
+  });
+
+  it('a code, not the dimensions after it', () => {
+    expect(codeBeforeDimensions(fieldKind(field('package')), 'QFN-32, 5 x 5 x 0.9 mm')).toEqual({
+      value: 'QFN-32',
+      dropped: ['5 x 5 x 0.9 mm'],
+    });
+    expect(codeBeforeDimensions(fieldKind(field('package')), 'QFN-32, lead-free').value).toBe('QFN-32, lead-free');
   });
 });

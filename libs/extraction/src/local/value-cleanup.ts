@@ -115,3 +115,12 @@ export const isOrganisationName = (word: string, text: string): boolean => {
   const others = lower.filter((w) => w !== word && !CONNECTOR.test(w));
   return others.length > 0 && others.every((w) => !LABEL_WORDS.test(w));
 };
+
+/**
+ * A code followed by the part's dimensions ("LGA-12, 2 x 2 x 0.95 mm", "SOT-223, 6.5 x 3.5 mm"): the code is the
+ * value of a field of words (a package, a housing), the dimensions a neighbouring statement. Unchanged otherwise.
+ */
+export const codeBeforeDimensions = (kind: FieldKind, value: string): Cleaned => {
+  const m = /^((?=[A-Z0-9-]*\d)[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*),\s+(\d[\d.,]*\s*[x×]\s*\d.*?)\.?$/.exec(value.trim());
+  return kind.kind === 'text' && m ? { value: m[1]!, dropped: [m[2]!] } : { value, dropped: [] };
+};
