@@ -758,26 +758,34 @@ export const candidatesIn = (
     }
   // a date inside a line of several labelled values with no colons ("Rx # 6604418 Filled 11/28/2025"): the words
   // since the previous number are its label (at most four)
+  // (and in a table's value cell: "| Under | Master Services Agreement dated 12 January 2025 |", the words before
+  // the date in the cell; round 6)
   if (kind.kind === 'date')
-    for (const line of lines) {
-      if (line.trim().startsWith('|')) continue;
-      for (const m of line.matchAll(new RegExp(DATE_PATTERN.source, 'gi'))) {
-        const words = line.slice(0, m.index).trim().split(/\s+/).filter(Boolean);
-        const since = words.length - 1 - [...words].reverse().findIndex((w) => /\d/.test(w));
-        const labelWords = (since >= words.length ? words : words.slice(since + 1)).slice(-4);
-        const label = labelWords.join(' ');
-        if (!label || labelWords.length === words.length) continue;
-        const score = labelScore(field, label, true);
-        if (score < LABEL_MATCH) continue;
-        found.push({
-          value: m[0],
-          label,
-          snippet: `${label} ${m[0]}`,
-          locator,
-          score: score * (1 - rank * 0.05) * 0.85,
-          method: 'key_value',
-        });
-      }
+    for (const row of lines) {
+      const cells = splitRow(row);
+      const texts = cells
+        ? isSeparator(cells)
+          ? []
+          : cells.slice(1).map((c) => ({ text: c, cell: true }))
+        : [{ text: row, cell: false }];
+      for (const { text: line, cell } of texts)
+        for (const m of line.matchAll(new RegExp(DATE_PATTERN.source, 'gi'))) {
+          const words = line.slice(0, m.index).trim().split(/\s+/).filter(Boolean);
+          const since = words.length - 1 - [...words].reverse().findIndex((w) => /\d/.test(w));
+          const labelWords = (since >= words.length ? words : words.slice(since + 1)).slice(-4);
+          const label = labelWords.join(' ');
+          if (!label || (labelWords.length === words.length && !cell)) continue;
+          const score = labelScore(field, label, true);
+          if (score < LABEL_MATCH) continue;
+          found.push({
+            value: m[0],
+            label,
+            snippet: `${label} ${m[0]}`,
+            locator,
+            score: score * (1 - rank * 0.05) * 0.85,
+            method: 'key_value',
+          });
+        }
     }
   // a label on a line of its own, its value on the next line of the same block ("PROVIDER" / "Cobalt Ledger Ltd",
   // "Vendor" / "Rhein-Ventil GmbH": a form's block as the converter gives it, a line per row)

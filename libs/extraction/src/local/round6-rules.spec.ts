@@ -263,6 +263,17 @@ describe('recall without guessing: labels and forms', () => {
     expect(one.map((f) => f.value)).toEqual(['412 kWh']);
   });
 
+  it('a date in a table’s value cell, labelled by the words before it in the cell', () => {
+    const table = [
+      '| Reference | Framework Contract signed 3 June 2024 |',
+      '| --- | --- |',
+      '| Buyer | Lumen AG |',
+    ].join('\n');
+    // (before: a table row's cells were not read for a date after its words)
+    expect(best(field('framework_contract_date'), table)).toBe('3 June 2024');
+    expect(best(field('delivery_date'), table)).toBeUndefined();
+  });
+
   it('a code, not the dimensions after it', () => {
     expect(codeBeforeDimensions(fieldKind(field('package')), 'QFN-32, 5 x 5 x 0.9 mm')).toEqual({
       value: 'QFN-32',
