@@ -162,6 +162,8 @@ const CONTEXT = new Set([
   'lease',
   'tenancy',
   'renewal',
+  // ("sales_tax" is labelled "Tax", "Estimated tax", "VAT")
+  'sales',
   'name',
   'names',
   'full',

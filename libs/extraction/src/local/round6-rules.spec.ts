@@ -225,6 +225,9 @@ describe('recall without guessing: labels and forms', () => {
     expect(named('lease_term', 'Term')).toBe(true);
     expect(named('renewal_start_date', 'Commencing')).toBe(true);
     expect(named('lease_term', 'Rent review')).toBe(false);
+    // "sales" names the kind of tax, which a receipt's label leaves out
+    expect(named('sales_tax', 'Estimated tax')).toBe(true);
+    expect(named('sales_tax', 'Shipping')).toBe(false);
   });
 
   it('a form’s label in the middle of a row whose first column is another block', () => {
