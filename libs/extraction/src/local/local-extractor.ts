@@ -15,7 +15,13 @@ import { LABEL_MATCH, labelScore, nameWords, wordGroups } from '../fields/field-
 import { fieldName, getAt, isObject, setAt, type SchemaField } from '../schema-fields.js';
 import { splitRow } from './markdown-table.js';
 import { dateLineFromTop, isDocumentDate, issuerFromTop, issuerRole } from './issuer-block.js';
-import { codeBeforeDimensions, isOrganisationName, organisationWord, stripQualifiers } from './value-cleanup.js';
+import {
+  codeBeforeDimensions,
+  identifierLabelled,
+  isOrganisationName,
+  organisationWord,
+  stripQualifiers,
+} from './value-cleanup.js';
 
 export interface LocalExtractInput {
   tools: DocToolsClient;
@@ -454,7 +460,7 @@ export const candidatesIn = (
       /^\s*["“]([^"”]{2,60})["”]\s+means\s+(.{1,200}?)\s*[;.]?$/.exec(text) ??
       /^\s*(?:[-*]\s*)?([^:|\d\s][^:|\d]{1,60}?) {2,}(\S.{0,200})$/.exec(text);
     if (!kv) return;
-    const score = labelScore(field, kv[1]!, true);
+    const score = Math.max(labelScore(field, kv[1]!, true), identifierLabelled(field, kv[1]!, kv[2]!));
     if (score < LABEL_MATCH || !kv[2]!.trim()) return;
     // a unit in the label ("Rated current (A): 16", "Weight [kg]: 1.2")
     const unit = /[[(]([^\])[(\d]{1,12})[\])]\s*$/.exec(kv[1]!)?.[1];
@@ -537,6 +543,9 @@ export const candidatesIn = (
       const nearest = labelCells.filter((c) => c.length > 0);
       if (score < LABEL_MATCH && nearest.length >= 2 && !limitWord && condCol < 0 && !spanning)
         score = labelScore(field, nearest[nearest.length - 1]!, true) * 0.95;
+      // an identifier labelled by its thing alone ("| ROOM | 312 |" for room_number): one code with a digit
+      if (score < LABEL_MATCH && cells.length - labelEnd === 1 && nearest.length >= 1)
+        score = Math.max(score, identifierLabelled(field, nearest[nearest.length - 1]!, cells[labelEnd] ?? ''));
       // the row's Unit cell says which quantity it is ("Thermal shutdown | … | 160 | °C" is a temperature)
       const unitSays = unitCol > 0 ? quantityOfUnit(`1 ${cells[unitCol] ?? ''}`) : undefined;
       if (score < LABEL_MATCH && unitSays) score = labelScore(field, `${label} ${unitSays}`, true);

@@ -7,6 +7,7 @@ import { labelScore, LABEL_MATCH } from '../fields/field-words.js';
 import {
   asksForQualifier,
   codeBeforeDimensions,
+  identifierNamedIn,
   isOrganisationName,
   organisationWord,
   stripQualifiers,
@@ -275,6 +276,16 @@ describe('recall without guessing: labels and forms', () => {
     // (before: a table row's cells were not read for a date after its words)
     expect(best(field('framework_contract_date'), table)).toBe('3 June 2024');
     expect(best(field('delivery_date'), table)).toBeUndefined();
+  });
+
+  it('an identifier labelled by its thing alone, a code with a digit; the evidence check accepts the same', () => {
+    const table = ['| Deck 4 | CABIN | 7021 |', '| --- | --- | --- |', '|  | BOOKING | 12.03.2026 |'].join('\n');
+    // (before: "CABIN" lacked "number")
+    expect(best(field('cabin_number'), table)).toBe('7021');
+    // a date or words are not an identifier
+    expect(best(field('booking_number'), table)).toBeUndefined();
+    expect(identifierNamedIn(field('cabin_number'), '| Deck 4 | CABIN | 7021 |', '7021')).toBe(true);
+    expect(identifierNamedIn(field('cabin_number'), '| Deck 4 | GUESTS | 7021 |', '7021')).toBe(false);
   });
 
   it('a code, not the dimensions after it', () => {

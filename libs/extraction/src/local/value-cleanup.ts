@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-import type { FieldKind } from '../fields/field-kinds.js';
+import { DATE_PATTERN, type FieldKind } from '../fields/field-kinds.js';
+import { nameWords } from '../fields/field-words.js';
 import type { SchemaField } from '../schema-fields.js';
 
 /**
@@ -123,4 +124,36 @@ export const isOrganisationName = (word: string, text: string): boolean => {
 export const codeBeforeDimensions = (kind: FieldKind, value: string): Cleaned => {
   const m = /^((?=[A-Z0-9-]*\d)[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*),\s+(\d[\d.,]*\s*[x×]\s*\d.*?)\.?$/.exec(value.trim());
   return kind.kind === 'text' && m ? { value: m[1]!, dropped: [m[2]!] } : { value, dropped: [] };
+};
+
+/**
+ * An identifier's field (`room_number`, `booking_ref`) labelled by its thing alone ("ROOM", "Booking"), when the
+ * value is one code with a digit (not a date, an amount or words): 0.8; else 0 (round 6).
+ */
+export const identifierLabelled = (field: SchemaField, label: string, value: string): number => {
+  const words = nameWords(field.path[field.path.length - 1]!);
+  if (words.length !== 2 || !/^(?:number|no|id|ref|reference)$/.test(words[1]!)) return 0;
+  const labelWords = nameWords(label.replace(/[.:#]+\s*$/, ''));
+  const v = value.trim();
+  const code =
+    /^(?=[A-Za-z0-9/-]*\d)[A-Za-z0-9][A-Za-z0-9/-]{0,20}$/.test(v) &&
+    !DATE_PATTERN.test(v) &&
+    !/^\d{1,2}\/\d{1,2}$/.test(v);
+  return labelWords.length === 1 && labelWords[0] === words[0] && code ? 0.8 : 0;
+};
+
+/**
+ * Does the snippet label `value` as the identifier's thing ("| ROOM | 312 |", "Room 312")? For the evidence check:
+ * the label right before the value, within its cell or line.
+ */
+export const identifierNamedIn = (field: SchemaField, snippet: string, value: string): boolean => {
+  const at = snippet.indexOf(value);
+  if (at < 0) return false;
+  const before = snippet
+    .slice(0, at)
+    .split(/[|\n]/)
+    .map((c) => c.trim())
+    .filter(Boolean)
+    .pop();
+  return before !== undefined && identifierLabelled(field, before, value) > 0;
 };
