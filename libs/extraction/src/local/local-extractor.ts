@@ -242,7 +242,8 @@ const MONEY_IN_LINE = /((?:[A-Z]{3}\s?|[$€£¥]\s?)[-+]?\d[\d,.]*\d|[-+]?\d[\d
 
 /**
  * "approx. 0.3 kg", "89 % typ.", "ca. 120 g": a word saying the value is approximate or typical is not part of
- * it (a limit is: "< 20 mA", "max. 2.5 A" stay as printed).
+ * it. A limit word ("< 20 mA", "max. 2.5 A") stays while candidates are read; since round 6 it is dropped from the
+ * returned value once, and named in the field's warning, by `stripQualifiers` (value-cleanup.ts).
  */
 const dropQualifier = (text: string): string =>
   text
