@@ -624,6 +624,13 @@ export const candidatesIn = (
         const limits = limitsAt !== undefined && limitsAt.row < i ? limitsValue(field, cells, limitsAt) : undefined;
         if (limitsAt !== undefined && limitsAt.row < i && !limits)
           return reject(values.join(' '), 'the limits column its name asks for is empty');
+        // a table with a Typ column states operating characteristics, never absolute maximum ratings (those tables
+        // give no typical value): a field asking for an absolute rating is not read from it (round 6)
+        if (limits && limitsAt?.typ !== undefined && asksAbsolute(field))
+          return reject(
+            limits.value,
+            'it is from a table of operating characteristics (Min/Typ/Max), and the field asks for an absolute rating',
+          );
         if (limits) unitCell = limits.unit;
         // the target model's column; a row of several models' values without it is not this product's value
         const cell = limits
@@ -928,6 +935,11 @@ export const organisationCandidates = (
       })),
   );
 };
+
+/** Does the field ask for an absolute (maximum) rating: "absolute" in its name or description? */
+export const asksAbsolute = (field: SchemaField): boolean =>
+  nameWords(field.path[field.path.length - 1]!).includes('absolute') ||
+  (typeof field.hint === 'string' && /\babsolute\b/i.test(field.hint));
 
 /** Fields whose value is words by their name's last word: a name, a type, a material, a title. */
 const WORDS_FIELD =

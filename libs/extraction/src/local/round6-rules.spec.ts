@@ -288,6 +288,24 @@ describe('recall without guessing: labels and forms', () => {
     expect(identifierNamedIn(field('cabin_number'), '| Deck 4 | GUESTS | 7021 |', '7021')).toBe(false);
   });
 
+  it('a field asking for an absolute rating is not read from a Min/Typ/Max characteristics table', () => {
+    const table = [
+      '| Parameter | Min. | Typ. | Max. | Unit |',
+      '| --- | --- | --- | --- | --- |',
+      '| Input voltage | 4.5 | 12 | 28 | V |',
+    ].join('\n');
+    // (before: 28 V, the operating maximum, for the absolute maximum)
+    expect(best(field('max_input_voltage', 'Absolute maximum input voltage'), table)).toBeUndefined();
+    expect(best(field('max_input_voltage'), table)).toBe('28 V');
+    // a limits table without a Typ column may be the absolute ratings
+    const ratings = [
+      '| Parameter | Min | Max | Unit |',
+      '| --- | --- | --- | --- |',
+      '| Input voltage | -0.3 | 40 | V |',
+    ].join('\n');
+    expect(best(field('max_input_voltage', 'Absolute maximum input voltage'), ratings)).toBe('40 V');
+  });
+
   it('a code, not the dimensions after it', () => {
     expect(codeBeforeDimensions(fieldKind(field('package')), 'QFN-32, 5 x 5 x 0.9 mm')).toEqual({
       value: 'QFN-32',
