@@ -4,6 +4,7 @@ import type { PdfPages } from '@lectern/conversion';
 import type { ChunkReader } from '../doc-tool-calls.js';
 import { labelMatches } from '../fields/field-words.js';
 import { quantityOfUnit } from '../fields/field-kinds.js';
+import { identifierNamedIn } from '../local/value-cleanup.js';
 import { fieldName, getAt, isEmptyValue, isObject, setAt, type SchemaField } from '../schema-fields.js';
 import { locateSnippet, valueOccurs } from './text-match.js';
 
@@ -105,7 +106,12 @@ export const verifyEvidence = async (
     if (missing !== undefined) return fail(located, `the value ${display(missing)} does not occur in the snippet`);
     // (the value's unit says which quantity it is: "160 °C" under "Thermal shutdown" names a shutdown temperature)
     const says = values.map((v) => quantityOfUnit(String(v)) ?? '').join(' ');
-    if (!labelMatches(field, snippet) && !labelMatches(field, `${snippet} ${says}`))
+    // (or an identifier labelled by its thing alone: "| ROOM | 312 |" for room_number)
+    if (
+      !labelMatches(field, snippet) &&
+      !labelMatches(field, `${snippet} ${says}`) &&
+      !values.every((v) => identifierNamedIn(field, snippet, String(v)))
+    )
       return fail(located, `the snippet does not name the field (${name.split('.').pop()}) or its synonyms`);
     if (options.pages && !page) return fail(located, 'the snippet was not found on any page of the document');
     counts.grounded += 1;

@@ -56,14 +56,19 @@ export const fieldKind = (field: SchemaField): FieldKind => {
     return { kind: 'ip_code' };
   if (name.some((w) => DATE_WORDS.test(w))) return { kind: 'date' };
   // "total_power" is a power: a quantity's word wins over a money or time word
-  const quantityWord = name.some((w) => QUANTITIES.some(([re]) => re.test(w)));
+  const quantityWord = name.some((w, k) =>
+    w !== 'output' || k === name.length - 1 ? QUANTITIES.some(([re]) => re.test(w)) : false,
+  );
   if (!quantityWord && name.some((w) => MONEY_WORDS.test(w))) return { kind: 'money' };
   if (!quantityWord && name.some((w) => DURATION_WORDS.test(w))) return { kind: 'duration' };
   // "voltage constant" (V/krpm), "torque constant" (N·m/A): a ratio, not the quantity
   if (name.includes('constant') || name.includes('ratio') || name.includes('range')) return { kind: 'text' };
   // the name's last quantity word is its head ("output_voltage" is a voltage, "output_power" a power)
-  for (const word of [...name].reverse()) for (const [re, kind] of QUANTITIES) if (re.test(word)) return kind;
-  for (const word of words) for (const [re, kind] of QUANTITIES) if (re.test(word)) return kind;
+  // ("output" is a power only as the head: "rated_output"; "max_output_data_rate" is a rate, not a power)
+  const head = (word: string, k: number) => word !== 'output' || k === name.length - 1;
+  for (const [k, word] of [...name.entries()].reverse())
+    for (const [re, kind] of QUANTITIES) if (re.test(word) && head(word, k)) return kind;
+  for (const word of words) for (const [re, kind] of QUANTITIES) if (word !== 'output' && re.test(word)) return kind;
   // "invoice_number", "po_number", "serial_number": a thing's number is its identifier, not a count
   // ("number_of_poles", "pole_count" stay counts)
   if (name.length >= 2 && /^(number|num|no)$/.test(name[name.length - 1]!) && !name.includes('of'))
@@ -101,7 +106,8 @@ export const misfit = (kind: FieldKind, value: string, unit = ''): string | unde
   if (text.length > 120 && kind.kind !== 'text') return 'it is a passage of text, not a value';
   switch (kind.kind) {
     case 'quantity': {
-      const numbers = text.match(NUMBER) ?? [];
+      // (a unit's exponent is not a number: "2900 min-1", "1.2 m3/h", "kg·m2")
+      const numbers = text.replace(/(?<=\p{L})(?:-1|⁻¹|\^-?\d|[23](?![\d.,]))/gu, '').match(NUMBER) ?? [];
       if (numbers.length === 0) return `it has no number (a ${kind.quantity} is a number and a unit)`;
       // (a unit may stand after the first end too: "-40 °C to +85 °C")
       const isRange =

@@ -92,7 +92,14 @@ export const SYNONYMS: Record<string, string[]> = {
     'made',
     'entered',
   ],
-  start: ['start', 'starts', 'commencement', 'commences', 'effective', 'begins'],
+  start: ['start', 'starts', 'commencement', 'commences', 'commencing', 'effective', 'begins'],
+  // the party doing the work, as contracts name it (round 6)
+  provider: ['provider', 'contractor', 'supplier', 'consultant'],
+  service: ['service', 'services', 'contractor', 'consultant'],
+  // a hotel stay's dates as folios print them
+  // (a name's "check in" / "check out" is read as arrival / departure: `contentWords`)
+  arrival: ['arrival', 'arriving', 'check'],
+  departure: ['departure', 'departing', 'check'],
   jurisdiction: ['jurisdiction', 'governing', 'governed', 'law', 'laws', 'courts'],
   // "subject to the laws of": how a contract says which law governs it
   governing: ['governing', 'governed', 'govern', 'governs', 'applicable', 'subject'],
@@ -151,6 +158,12 @@ const CONTEXT = new Set([
   'purchase',
   'order',
   'statement',
+  // (the document a lease's or a renewal's field belongs to: "lease_term" is labelled "Term", "New term")
+  'lease',
+  'tenancy',
+  'renewal',
+  // ("sales_tax" is labelled "Tax", "Estimated tax", "VAT")
+  'sales',
   'name',
   'names',
   'full',
@@ -189,8 +202,18 @@ export const nameWords = (name: string): string[] =>
     .split(/[^a-z0-9]+/)
     .filter((w) => w.length > 0);
 
+/** A hotel stay's "check in" / "check out" in a field's name: its arrival / departure (round 6). */
+const stayWords = (words: string[]): string[] =>
+  words.flatMap((w, i) =>
+    w === 'check' && (words[i + 1] === 'in' || words[i + 1] === 'out')
+      ? [words[i + 1] === 'in' ? 'arrival' : 'departure']
+      : (w === 'in' || w === 'out') && words[i - 1] === 'check'
+        ? []
+        : [w],
+  );
+
 const contentWords = (field: SchemaField): string[] =>
-  nameWords(field.path[field.path.length - 1]!).filter((w) => !STOP.has(w) && !/^\d+$/.test(w));
+  stayWords(nameWords(field.path[field.path.length - 1]!)).filter((w) => !STOP.has(w) && !/^\d+$/.test(w));
 
 /**
  * Words of a field's name that say what kind of value it is ("effective_date", "seller_name"): the value's kind
@@ -271,6 +294,10 @@ export const labelScore = (field: SchemaField, label: string, asLabel = false): 
   // (a word cut short stands for the field's word it begins: "incl." for `including`)
   const inField = (w: string) => fieldWords.has(w) || (cut.includes(w) && [...fieldWords].some((f) => f.startsWith(w)));
   if (asLabel && labelWords.some((w) => (DISTINCT.has(w) || (money && DISTINCT_MONEY.has(w))) && !inField(w))) return 0;
+  // the other end of a stay: "Check-out" or "Departure" is not an arrival, and the other way round
+  const stay = contentWords(field);
+  if (stay.includes('arrival') && (have.has('out') || have.has('departure'))) return 0;
+  if (stay.includes('departure') && ((have.has('check') && have.has('in')) || have.has('arrival'))) return 0;
   const score = (groups: string[][], extra = 0): number => {
     if (groups.length === 0) return 0;
     const hits = groups.filter((g) => g.some(hasWord)).length;

@@ -15,6 +15,13 @@ import { LABEL_MATCH, labelScore, nameWords, wordGroups } from '../fields/field-
 import { fieldName, getAt, isObject, setAt, type SchemaField } from '../schema-fields.js';
 import { splitRow } from './markdown-table.js';
 import { dateLineFromTop, isDocumentDate, issuerFromTop, issuerRole } from './issuer-block.js';
+import {
+  codeBeforeDimensions,
+  identifierLabelled,
+  isOrganisationName,
+  organisationWord,
+  stripQualifiers,
+} from './value-cleanup.js';
 
 export interface LocalExtractInput {
   tools: DocToolsClient;
@@ -235,7 +242,8 @@ const MONEY_IN_LINE = /((?:[A-Z]{3}\s?|[$€£¥]\s?)[-+]?\d[\d,.]*\d|[-+]?\d[\d
 
 /**
  * "approx. 0.3 kg", "89 % typ.", "ca. 120 g": a word saying the value is approximate or typical is not part of
- * it (a limit is: "< 20 mA", "max. 2.5 A" stay as printed).
+ * it. A limit word ("< 20 mA", "max. 2.5 A") stays while candidates are read; since round 6 it is dropped from the
+ * returned value once, and named in the field's warning, by `stripQualifiers` (value-cleanup.ts).
  */
 const dropQualifier = (text: string): string =>
   text
@@ -449,22 +457,28 @@ export const candidatesIn = (
     // converter keeps such a gap as two spaces)
     const kv =
       /^\s*(?:[-*]\s*)?([^:|]{2,80}?)\s*[:：]\s*(.{1,200})$/.exec(text) ??
+      // a definition: "Commencement Date" means 1 March 2026 (a contract's definitions clause; round 6)
+      /^\s*["“]([^"”]{2,60})["”]\s+means\s+(.{1,200}?)\s*[;.]?$/.exec(text) ??
       /^\s*(?:[-*]\s*)?([^:|\d\s][^:|\d]{1,60}?) {2,}(\S.{0,200})$/.exec(text);
     if (!kv) return;
-    const score = labelScore(field, kv[1]!, true);
+    const score = Math.max(labelScore(field, kv[1]!, true), identifierLabelled(field, kv[1]!, kv[2]!));
     if (score < LABEL_MATCH || !kv[2]!.trim()) return;
     // a unit in the label ("Rated current (A): 16", "Weight [kg]: 1.2")
     const unit = /[[(]([^\])[(\d]{1,12})[\])]\s*$/.exec(kv[1]!)?.[1];
     // only a unit of the field's quantity: "Supply voltage (rated)" names no unit
     const labelUnit =
       unit && UNIT.test(unit) && kind.kind === 'quantity' && kind.units.test(`1 ${unit}`) ? unit : undefined;
-    const value = valueByKind(kind, kv[2]!);
+    let value = valueByKind(kind, kv[2]!);
+    // a party's name ends where its description begins ("Acme GmbH, a company registered in …")
+    if (isPartyField(field))
+      value = value.replace(/,\s+(?:an?|the|whose|which|incorporated|registered|having|acting)\b.*$/i, '').trim();
     const wrong = misfit(kind, value, labelUnit);
     if (wrong && !isIp) rejected.push({ seen: value, label: kv[1]!, why: wrong, score });
     else
       found.push({
         value: withUnit(value, labelUnit),
-        snippet: text.trim(),
+        // (without a list's bullet: the page prints "•" where the Markdown has "- ", so the line is found without it)
+        snippet: text.trim().replace(/^[-*]\s+/, ''),
         locator,
         score: score * rankWeight * 0.95,
         method: 'key_value',
@@ -483,6 +497,12 @@ export const candidatesIn = (
       let labelEnd = startsNumeric > 0 ? startsNumeric : cells.findIndex((c, k) => k > 0 && hasNumber(c));
       // a label cell and a value in words (a vendor, an address, a governing law): the first cell is the label
       if (labelEnd <= 0 && cells.length >= 2 && kind.kind !== 'quantity' && cells[0]) labelEnd = 1;
+      // (a form's label and value in the middle of a row whose first column is another block, empty here:
+      // "|  | GUEST | Lars Halvorsen |"; round 6)
+      if (labelEnd <= 0 && kind.kind !== 'quantity' && !cells[0]) {
+        const at = cells.findIndex((c) => c.length > 0);
+        if (at > 0 && cells.slice(at + 1).some((c) => c.length > 0)) labelEnd = at + 1;
+      }
       if (labelEnd <= 0) return;
       const labelCells = cells.slice(0, labelEnd);
       const spanning = inherited.get(i);
@@ -519,9 +539,24 @@ export const candidatesIn = (
           ? nameWords(field.path[field.path.length - 1]!).find((w) => /^m(?:ax|in)(?:imum)?$/.test(w))
           : undefined;
       let score = labelScore(field, limitWord ? `${label} ${limitWord}` : label, true);
+      // (or the label cell right before the value alone, when the row's first cells are another column's block:
+      // "| UID ATU63970412 | ROOM | 312 |" is labelled "ROOM"; round 6)
+      const nearest = labelCells.filter((c) => c.length > 0);
+      if (score < LABEL_MATCH && nearest.length >= 2 && !limitWord && condCol < 0 && !spanning)
+        score = labelScore(field, nearest[nearest.length - 1]!, true) * 0.95;
+      // an identifier labelled by its thing alone ("| ROOM | 312 |" for room_number): one code with a digit
+      if (score < LABEL_MATCH && cells.length - labelEnd === 1 && nearest.length >= 1)
+        score = Math.max(score, identifierLabelled(field, nearest[nearest.length - 1]!, cells[labelEnd] ?? ''));
       // the row's Unit cell says which quantity it is ("Thermal shutdown | … | 160 | °C" is a temperature)
       const unitSays = unitCol > 0 ? quantityOfUnit(`1 ${cells[unitCol] ?? ''}`) : undefined;
       if (score < LABEL_MATCH && unitSays) score = labelScore(field, `${label} ${unitSays}`, true);
+      // (or the value's own unit, in a two-cell row: "| Motor | 3.0 kW, 2-pole |" is the motor's power; round 6)
+      const valueSays =
+        kind.kind === 'quantity' && cells.length - labelEnd === 1 && labelEnd === 1
+          ? quantityOfUnit(leadingValue(cells[labelEnd] ?? ''))
+          : undefined;
+      if (score < LABEL_MATCH && kind.kind === 'quantity' && valueSays === kind.quantity)
+        score = labelScore(field, `${label} ${valueSays}`, true) * 0.95;
       if (score < LABEL_MATCH) return;
       // the rows' values by label: one label giving different values on different rows is ambiguous
       // (under one heading: a catalogue's other section may repeat a label for other products)
@@ -547,6 +582,17 @@ export const candidatesIn = (
             : undefined;
       // a remark in words after a unit or a value ("kg (without brake)") is not part of it
       if (unitCell) unitCell = dropRemark(unitCell);
+      // only a measured value or an amount has a unit: the label's last cell beside a code, a name or a date is a
+      // neighbouring label ("| Spiegelgasse 14 | INVOICE NO. | 2026/00417 |", "| 10/14 | Overdraft item fee |
+      // $34.00 |"), not a unit to write after the value (round 6)
+      // (a unit has no word of four letters or more outside its brackets: "N·m/A (rms)", "VA", "x10000"; a
+      // quantity's unit was checked against its units above)
+      if (
+        unitCell &&
+        kind.kind !== 'quantity' &&
+        (/\p{L}{4,}/u.test(unitCell.replace(/\([^)]*\)/g, '')) || kind.kind === 'money' || kind.kind === 'date')
+      )
+        unitCell = undefined;
       const unitOfColumn = unitCol > 0 ? (cells[unitCol] ?? '').trim() : '';
       if (unitOfColumn && UNIT.test(unitOfColumn) && !/^\d/.test(unitOfColumn)) unitCell = unitOfColumn;
       const values = cells
@@ -578,6 +624,13 @@ export const candidatesIn = (
         const limits = limitsAt !== undefined && limitsAt.row < i ? limitsValue(field, cells, limitsAt) : undefined;
         if (limitsAt !== undefined && limitsAt.row < i && !limits)
           return reject(values.join(' '), 'the limits column its name asks for is empty');
+        // a table with a Typ column states operating characteristics, never absolute maximum ratings (those tables
+        // give no typical value): a field asking for an absolute rating is not read from it (round 6)
+        if (limits && limitsAt?.typ !== undefined && asksAbsolute(field))
+          return reject(
+            limits.value,
+            'it is from a table of operating characteristics (Min/Typ/Max), and the field asks for an absolute rating',
+          );
         if (limits) unitCell = limits.unit;
         // the target model's column; a row of several models' values without it is not this product's value
         const cell = limits
@@ -593,12 +646,15 @@ export const candidatesIn = (
             values.join(' '),
             `its ${values.length} values do not line up with the ${models.length} models, so ${target}'s is not known`,
           );
-        // a cell of many words is a merged block of several rows, not a value
-        if (cell.split(/\s+/).length > (kind.kind === 'text' ? 16 : 6) && !isIp)
+        // a measured value and its unit, then a comma and more about the part ("3.0 kW, 2-pole, IE3"): the value
+        // (round 6); else a cell of many words is a merged block of several rows, not a value
+        const listed =
+          kind.kind === 'quantity' ? /^([-+±~]?\d[\d.,]*\s*[^\s\d,]{1,8}),\s+\S/.exec(cell)?.[1] : undefined;
+        if (!listed && cell.split(/\s+/).length > (kind.kind === 'text' ? 16 : 6) && !isIp)
           return reject(cell, 'it is a block of several cells');
         const labelled = otherFieldLabelled(field, others, cell);
         if (labelled) return reject(cell, `it is labelled as ${fieldName(labelled.path)}, another field`);
-        const picked = kind.kind === 'quantity' ? dropQualifier(dropRemark(cell)) : valueByKind(kind, cell);
+        const picked = kind.kind === 'quantity' ? dropQualifier(dropRemark(listed ?? cell)) : valueByKind(kind, cell);
         const wrong = misfit(kind, picked, unitCell ?? label);
         if (wrong) return reject(cell, wrong);
         value = withUnit(picked, unitCell);
@@ -632,6 +688,9 @@ export const candidatesIn = (
       return;
     }
     keyValue(line, rankWeight);
+    // several definitions on one line ("Products" means …; "Territory" means …): each from its term to the next
+    const definitions = line.split(/;\s*(?=["“][^"”]{2,60}["”]\s+means\b)/);
+    if (definitions.length >= 2) for (const d of definitions) keyValue(d.trim(), rankWeight);
     // several `Label: value` pairs on one line ("Subscription start: 01/07/2026 Subscription term: 12 months"): each
     // pair from its label to the next one's
     const pairs = [...line.matchAll(/(?<=^|\s)\p{Lu}[\p{L} .'/&-]{1,40}?:\s/gu)];
@@ -666,19 +725,36 @@ export const candidatesIn = (
     }
   // "Measuring range 0 ... 10 bar", "Date 14-02-2026 21:05": a label, then the value from its first number or
   // sign (a time may follow a date)
+  // (a table row with one cell, the rest empty, is a line: a form's line the converter put in a table, "| Order
+  // number PW-5590-2718 |  |  |"; round 6)
+  const single = (line: string) => {
+    const cells = splitRow(line);
+    const filled = cells?.filter((c) => c.length > 0) ?? [];
+    return cells && !isSeparator(cells) && filled.length === 1 && cells[0] === filled[0] ? filled[0]! : undefined;
+  };
+  // an identifier's field ("order_number", "booking_ref"): a label, then one code with a digit ("Order number
+  // PW-5590-2718")
+  const idField = /^(?:number|no|id|code|ref|reference)$/.test(
+    nameWords(field.path[field.path.length - 1]!).at(-1) ?? '',
+  );
   if (kind.kind !== 'money')
-    for (const line of lines) {
+    for (const raw of lines) {
+      const line = single(raw) ?? raw;
       // (a `Label: value` line is read above; a time's colon is not a label's)
       if (line.trim().startsWith('|') || /^[^:\d]{1,40}:/.test(line)) continue;
       const m =
-        kind.kind === 'date'
-          ? new RegExp(
-              `^\\s*(?:[-*]\\s*)?([A-Za-z][A-Za-z .#/&()-]{1,40}?)\\s+(${DATE_PATTERN.source})(?:\\s+\\d{1,2}:\\d{2}(?::\\d{2})?)?\\s*$`,
-              'i',
-            ).exec(line)
-          : /^\s*(?:[-*]\s*)?([A-Za-z][A-Za-z .()/-]{1,40}?)\s+((?:approx\.?\s*|ca\.\s*|typ\.\s*)?[<>≤≥±~+-]?\s?\d.{0,40})$/.exec(
+        kind.kind === 'text' && idField
+          ? /^\s*(?:[-*]\s*)?([A-Za-z][A-Za-z .#/&()-]{1,40}?)\s+((?=[A-Z0-9-/.]*\d)[A-Z0-9][A-Z0-9\-/.]{2,30})\s*$/.exec(
               line,
-            );
+            )
+          : kind.kind === 'date'
+            ? new RegExp(
+                `^\\s*(?:[-*]\\s*)?([A-Za-z][A-Za-z .#/&()-]{1,40}?)\\s+(${DATE_PATTERN.source})(?:\\s+\\d{1,2}:\\d{2}(?::\\d{2})?)?\\s*$`,
+                'i',
+              ).exec(line)
+            : /^\s*(?:[-*]\s*)?([A-Za-z][A-Za-z .()/-]{1,40}?)\s+((?:approx\.?\s*|ca\.\s*|typ\.\s*)?[<>≤≥±~+-]?\s?\d.{0,40})$/.exec(
+                line,
+              );
       if (!m || /\d/.test(m[1]!)) continue;
       const score = labelScore(field, m[1]!, true);
       if (score < LABEL_MATCH) continue;
@@ -699,26 +775,34 @@ export const candidatesIn = (
     }
   // a date inside a line of several labelled values with no colons ("Rx # 6604418 Filled 11/28/2025"): the words
   // since the previous number are its label (at most four)
+  // (and in a table's value cell: "| Under | Master Services Agreement dated 12 January 2025 |", the words before
+  // the date in the cell; round 6)
   if (kind.kind === 'date')
-    for (const line of lines) {
-      if (line.trim().startsWith('|')) continue;
-      for (const m of line.matchAll(new RegExp(DATE_PATTERN.source, 'gi'))) {
-        const words = line.slice(0, m.index).trim().split(/\s+/).filter(Boolean);
-        const since = words.length - 1 - [...words].reverse().findIndex((w) => /\d/.test(w));
-        const labelWords = (since >= words.length ? words : words.slice(since + 1)).slice(-4);
-        const label = labelWords.join(' ');
-        if (!label || labelWords.length === words.length) continue;
-        const score = labelScore(field, label, true);
-        if (score < LABEL_MATCH) continue;
-        found.push({
-          value: m[0],
-          label,
-          snippet: `${label} ${m[0]}`,
-          locator,
-          score: score * (1 - rank * 0.05) * 0.85,
-          method: 'key_value',
-        });
-      }
+    for (const row of lines) {
+      const cells = splitRow(row);
+      const texts = cells
+        ? isSeparator(cells)
+          ? []
+          : cells.slice(1).map((c) => ({ text: c, cell: true }))
+        : [{ text: row, cell: false }];
+      for (const { text: line, cell } of texts)
+        for (const m of line.matchAll(new RegExp(DATE_PATTERN.source, 'gi'))) {
+          const words = line.slice(0, m.index).trim().split(/\s+/).filter(Boolean);
+          const since = words.length - 1 - [...words].reverse().findIndex((w) => /\d/.test(w));
+          const labelWords = (since >= words.length ? words : words.slice(since + 1)).slice(-4);
+          const label = labelWords.join(' ');
+          if (!label || (labelWords.length === words.length && !cell)) continue;
+          const score = labelScore(field, label, true);
+          if (score < LABEL_MATCH) continue;
+          found.push({
+            value: m[0],
+            label,
+            snippet: `${label} ${m[0]}`,
+            locator,
+            score: score * (1 - rank * 0.05) * 0.85,
+            method: 'key_value',
+          });
+        }
     }
   // a label on a line of its own, its value on the next line of the same block ("PROVIDER" / "Cobalt Ledger Ltd",
   // "Vendor" / "Rhein-Ventil GmbH": a form's block as the converter gives it, a line per row)
@@ -752,9 +836,12 @@ export const candidatesIn = (
   // (and a table's or a form's rows: "Supplier | …", "Customer | …"; "| Licensor: … | Licensee: … |")
   const lineOf = (c: Candidate) => lines.findIndex((l) => l.trim() === c.snippet || l.includes(c.snippet));
   const one = (v: unknown) => (Array.isArray(v) && v.length === 1 ? v[0] : v);
-  const lineValues = found
-    .filter((c) => (c.method === 'key_value' || c.method === 'table_cell') && typeof one(c.value) === 'string')
-    .sort((a, b) => lineOf(a) - lineOf(b));
+  const labelled = found.filter(
+    (c) => (c.method === 'key_value' || c.method === 'table_cell') && typeof one(c.value) === 'string',
+  );
+  // (the labelled lines when there are two or more: a table row elsewhere does not join them)
+  const lines2 = labelled.filter((c) => c.method === 'key_value');
+  const lineValues = (lines2.length >= 2 ? lines2 : labelled).sort((a, b) => lineOf(a) - lineOf(b));
   if (lineValues.length >= 2 && (field.kind === 'list' || /part(y|ies)$/.test(field.path[field.path.length - 1]!))) {
     const first = lineOf(lineValues[0]!);
     const last = lineOf(lineValues[lineValues.length - 1]!);
@@ -767,13 +854,15 @@ export const candidatesIn = (
           .join('\n')
           .trim(),
         locator,
-        score: Math.max(...lineValues.map((c) => c.score)),
+        // (a little above any one of its lines: the lines together are the value)
+        score: Math.max(...lineValues.map((c) => c.score)) + 0.01 * (lineValues.length - 1),
         method: 'key_value',
       });
     }
   }
   found.push(...modelRowCandidates(field, kind, content, locator, rank, target));
   found.push(...proseCandidates(field, kind, content, locator, rank));
+  found.push(...organisationCandidates(field, content, locator, rank));
   // An IP rating is an IP code: from a matching row or line when it has one, else anywhere in the chunk.
   if (isIp) {
     const codes = found.flatMap((c) => {
@@ -785,11 +874,72 @@ export const candidatesIn = (
     return codes;
   }
   return found.filter((c) => {
+    if (labelledByOrganisation(field, c)) return false;
+    // a signature block's heading ("For the Supplier", "On behalf of the Tenant") is no party's name
+    const party = isPartyField(field)
+      ? [c.value].flat().find((v) => typeof v === 'string' && SIGNATURE_HEADING.test(v))
+      : undefined;
+    if (party) {
+      rejected.push({
+        seen: String(party),
+        label: c.label ?? c.snippet.slice(0, 60),
+        why: 'it is a signature block’s heading, not a name',
+        score: c.score,
+      });
+      return false;
+    }
     const why = typeof c.value === 'string' ? wordsWanted(field, c.value) : undefined;
     if (why) rejected.push({ seen: c.value as string, label: c.label ?? c.snippet.slice(0, 60), why, score: c.score });
     return !why;
   });
 };
+
+/**
+ * A candidate whose label (a row's label, the heading or line over its value) is the organisation's own name, and
+ * whose value is something else: the name is the value, not a label ("Hotel Graben Hof" over "INVOICE").
+ */
+export const labelledByOrganisation = (
+  field: SchemaField,
+  c: { value: unknown; snippet: string; label?: string },
+): boolean => {
+  const organisation = organisationWord(nameWords(field.path[field.path.length - 1]!));
+  if (!organisation) return false;
+  const first = c.snippet.split('\n')[0] ?? '';
+  const over = [c.label ?? '', ...(splitRow(first) ?? [first])];
+  return over.some((t) => isOrganisationName(organisation, t) && t.trim().replace(/^#{1,6}\s+/, '') !== c.value);
+};
+
+/**
+ * An organisation's name printed as itself ("# Caldera Community Bank", "| Hotel Graben Hof | INVOICE |") is the
+ * value of its `bank_name` / `hotel_name`, not a label over the next cell or line (round 6): a candidate per heading,
+ * line or table cell that is such a name.
+ */
+export const organisationCandidates = (
+  field: SchemaField,
+  content: string,
+  locator: string,
+  rank: number,
+): Candidate[] => {
+  const organisation = organisationWord(nameWords(field.path[field.path.length - 1]!));
+  if (!organisation) return [];
+  return content.split('\n').flatMap((line) =>
+    (splitRow(line) ?? [line])
+      .filter((text) => isOrganisationName(organisation, text))
+      .map((text) => ({
+        value: text.trim().replace(/^#{1,6}\s+/, ''),
+        label: text.trim(),
+        snippet: line.trim().replace(/^#{1,6}\s+/, ''),
+        locator,
+        score: 0.9 * (1 - rank * 0.05),
+        method: 'pattern' as const,
+      })),
+  );
+};
+
+/** Does the field ask for an absolute (maximum) rating: "absolute" in its name or description? */
+export const asksAbsolute = (field: SchemaField): boolean =>
+  nameWords(field.path[field.path.length - 1]!).includes('absolute') ||
+  (typeof field.hint === 'string' && /\babsolute\b/i.test(field.hint));
 
 /** Fields whose value is words by their name's last word: a name, a type, a material, a title. */
 const WORDS_FIELD =
@@ -826,9 +976,18 @@ export const modelRowCandidates = (
   const headerAt = rows.findIndex((r) => r.length > 0 && !isSeparator(r));
   const header = rows[headerAt];
   if (!header || header.length < 2 || !HEADER_LABEL.test(header[0]!.trim())) return [];
-  const data = rows
+  const body = rows
     .map((r, i) => ({ cells: r, line: i }))
     .filter((r) => r.line > headerAt && !isSeparator(r.cells) && r.cells.length > 0);
+  // a second header row of units under the titles, its model cell empty ("|  | W | r/min | N·m |"): each column's
+  // unit (round 6)
+  const unitRow =
+    body[0] &&
+    !body[0].cells[0]!.trim() &&
+    body[0].cells.slice(1).every((c) => !c.trim() || (UNIT.test(c.trim()) && !VALUE_CELL.test(c.trim())))
+      ? body[0].cells
+      : undefined;
+  const data = unitRow ? body.slice(1) : body;
   const models = data.map((r) => r.cells[0]!.trim());
   if (
     data.length < 2 ||
@@ -841,7 +1000,7 @@ export const modelRowCandidates = (
     if (c === 0 || !title) return;
     const score = labelScore(field, title, true);
     if (score < LABEL_MATCH) return;
-    const trailing = /[[(]([^\])[(]{1,12})[\])]\s*$/.exec(title)?.[1];
+    const trailing = /[[(]([^\])[(]{1,12})[\])]\s*$/.exec(title)?.[1] ?? (unitRow?.[c]?.trim() || undefined);
     const unit =
       trailing && UNIT.test(trailing) && (kind.kind !== 'quantity' || kind.units.test(`1 ${trailing}`))
         ? trailing
@@ -880,7 +1039,17 @@ export const modelRowCandidates = (
       return;
     }
     const k = targetIndex(models, target);
-    if (field.kind !== 'scalar' || k === undefined) return;
+    if (field.kind !== 'scalar') return;
+    if (k === undefined) {
+      // no target model: the column's value only when every model has the same one ("Rated speed" 3000 on every
+      // row is the series' rated speed; different values: which model's is not known)
+      const all = data.map((r) => valueOf(r.cells[c]));
+      const last = data[data.length - 1]!.line;
+      const evidence = snippet(last);
+      if (all.every((v) => v !== undefined && v === all[0]) && evidence)
+        found.push({ value: all[0], label: title, snippet: evidence, locator, score: weight, method: 'table_cell' });
+      return;
+    }
     const v = valueOf(data[k]!.cells[c]);
     const evidence = snippet(data[k]!.line);
     if (v !== undefined && evidence)
@@ -959,6 +1128,19 @@ const targetModelOf = (fields: SchemaField[]): string | undefined => {
   return field ? String(field.hint).trim() : undefined;
 };
 
+const SIGNATURE_HEADING = /^(?:for|on behalf of|signed|signature|by)\b/i;
+
+/** A contract's parties or one party's role ("parties", "supplier", "landlord"). */
+const isPartyField = (field: SchemaField): boolean => {
+  const words = nameWords(field.path[field.path.length - 1]!);
+  return (
+    words.some((w) => /^(?:part(?:y|ies)|counterparties)$/.test(w)) ||
+    (words.length === 1 && PARTY_ROLE.test(words[0]!))
+  );
+};
+const PARTY_ROLE =
+  /^(?:licensor|licensee|supplier|customer|buyer|seller|client|provider|contractor|consultant|landlord|tenant|lessor|lessee|employer|employee|distributor|vendor|purchaser)$/;
+
 /**
  * The offline extractor (`EXTRACTOR=local`): no LLM. For each field it searches the index with the field's name,
  * path and synonyms (`doc_search`), reads the best hits (`doc_read`), and takes the value from a table row or a
@@ -1019,6 +1201,7 @@ export const extractLocally = async (input: LocalExtractInput): Promise<LocalExt
     /** A per-model field's dicts from every matching table (a catalogue prints its models in several). */
     const perModel: Candidate[] = [];
     const rowsSeen = new Map<string, Set<string>>();
+    const labelledByName = (c: { value: unknown; snippet: string; label?: string }) => labelledByOrganisation(field, c);
     if (groups.length > 0) {
       for (const [q, query] of queriesFor(field).entries()) {
         const hits = await docSearch(
@@ -1059,16 +1242,34 @@ export const extractLocally = async (input: LocalExtractInput): Promise<LocalExt
             rowsSeen,
             input.fields,
           )) {
+            if (labelledByName(candidate)) continue;
             if (!best || candidate.score > best.score) best = candidate;
             if (field.kind === 'dict' && typeof candidate.value === 'object') perModel.push(candidate);
           }
           // and a sentence the chunker cut over two chunks (one per PDF line) is whole in its section
+          // (and a list or a contract's parties defined over several paragraphs of one section: round 6)
           if (section && sectionContent !== undefined)
             for (const candidate of [
+              ...(field.kind === 'list' || isPartyField(field)
+                ? candidatesIn(
+                    field,
+                    kind,
+                    rejected,
+                    section,
+                    sectionContent,
+                    rank,
+                    target,
+                    [],
+                    undefined,
+                    new Map(),
+                    input.fields,
+                  )
+                : []),
               ...sectionCandidates(field, kind, sectionContent, section, rank),
               ...proseCandidates(field, kind, sectionContent, section, rank),
+              ...organisationCandidates(field, sectionContent, section, rank),
             ])
-              if (!best || candidate.score > best.score) best = candidate;
+              if (!labelledByName(candidate) && (!best || candidate.score > best.score)) best = candidate;
         }
       }
     }
@@ -1100,7 +1301,25 @@ export const extractLocally = async (input: LocalExtractInput): Promise<LocalExt
     }
     const merged = best ? mergePerModel(best, perModel) : undefined;
     if (best && getAt(data, field.path) === undefined) {
-      const value = merged?.value ?? best.value;
+      let value = merged?.value ?? best.value;
+      // a value is the number, not the limit or approximation words printed with it ("max. 30 V" gives "30 V"),
+      // unless the field's description asks for them; the warning says what was dropped (value-cleanup.ts)
+      const cleaned = (v: unknown): unknown => {
+        if (typeof v !== 'string') return v;
+        const q = stripQualifiers(field, kind, v);
+        const d = codeBeforeDimensions(kind, q.value);
+        const c = { value: d.value, dropped: [...q.dropped, ...d.dropped] };
+        if (c.dropped.length > 0)
+          warnings.push(
+            `Field '${fieldName(field.path)}' was read as ${JSON.stringify(c.value)} from ${JSON.stringify(v)}: ${c.dropped.map((d) => JSON.stringify(d)).join(', ')} printed with it ${c.dropped.length > 1 ? 'were' : 'was'} dropped (${d.dropped.length > 0 ? 'a code is the value, not the dimensions after it' : 'a value is the number; the label says which limit'})`,
+          );
+        return c.value;
+      };
+      value = isObject(value)
+        ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, cleaned(v)]))
+        : Array.isArray(value)
+          ? value.map(cleaned)
+          : cleaned(value);
       setAt(data, field.path, value);
       setAt(evidence, field.path, merged?.evidence ?? leafOf(best));
       if (best.note) warnings.push(`Field '${fieldName(field.path)}' was ${best.note}`);

@@ -338,5 +338,10 @@ export const statedValues = (
       break;
     }
   }
-  return found;
+  // precision first: two statements naming the field with different values ("your average balance was $3,412.18
+  // … keep an average balance of $5,000.00") leave which one is meant unknown (round 6)
+  // (only values of the field's kind count: "a nominal voltage of 3.7 V and a rated capacity of 5200 mAh" states
+  // one voltage)
+  const fitting = found.filter((f) => !misfit(kind, f.value));
+  return new Set(fitting.map((f) => f.value.replace(/\s+/g, '').toLowerCase())).size > 1 ? [] : found;
 };
