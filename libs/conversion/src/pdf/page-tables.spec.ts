@@ -106,6 +106,15 @@ describe('detectTables (page-tables.ts)', () => {
     expect(detectTables(list).tables).toEqual([]);
   });
 
+  it('does not take a list with Symbol-font bullets (private-use U+F0B7, apart from their text) for a table', () => {
+    const list = [
+      ...row(['\uF0B7', 'Hi-Tech industry use'], [72, 90], 100),
+      ...row(['\uF0B7', 'Research and Development activity'], [72, 90], 114),
+      ...row(['\uF0B7', 'Residential provisions'], [72, 90], 128),
+    ];
+    expect(detectTables(list).tables).toEqual([]);
+  });
+
   it('does not take two columns of hyphenated prose for a table', () => {
     const left = ['Programming lan-', 'guages differ in', 'how their mod-', 'ules are named'];
     const right = ['while the run-', 'time decides the', 'order of evalu-', 'ation at startup'];
@@ -307,20 +316,6 @@ describe('detectTables: where a table ends (issue 26, generated PDFs)', () => {
     expect(markdown).toMatch(/\n\nYours sincerely,/);
   });
 
-  it("a note whose words span two of the table's columns is not text of its last row", async () => {
-    const rows = [
-      ['Parameter', 'Value', 'Unit'],
-      ['Rated voltage', '230', 'V'],
-      ['Rated current', '1.6', 'A'],
-      ['Rated power', '200', 'W'],
-    ];
-    const note = 'values measured at an ambient temperature of 25 C with the rated load applied';
-    const markdown = await convert([...grid(rows, [72, 200, 320], 700, 15), show(190, 640, note, 8)]);
-    expect(markdown).toContain(tableToMarkdown(rows));
-    expect(tableLines(markdown).join('\n')).not.toContain('ambient');
-    expect(markdown).toContain(note);
-  });
-
   it('a table under another after a wider gap than its row pitch, in other columns, is a table of its own', async () => {
     const meter = [
       ['Meter', 'Previous', 'Current', 'Units used'],
@@ -371,6 +366,31 @@ describe('detectTables: where a table ends (issue 26, generated PDFs)', () => {
       show(304, 700 - 18 - 13, '3', 7),
     ]);
     expect(markdown).toContain(tableToMarkdown([...rows, ['Pollution degree', '3', '3']]));
+  });
+
+  it("a wrapped cell's second paragraph, set apart inside a table of wrapped cells, stays in its row", async () => {
+    // lines 14 pt apart; the second objective's comment has a second paragraph 22 pt under its first
+    const markdown = await convert([
+      show(72, 700, 'Objective 9'),
+      show(200, 700, 'No real biodiversity losses or gains:'),
+      show(200, 686, 'some areas are affected by development.'),
+      show(72, 672, 'Objective 10'),
+      show(200, 672, 'Long term possibility of a high quality'),
+      show(200, 658, 'built environment through new development.'),
+      show(200, 636, 'Design policies would support it.'),
+      show(72, 622, 'Objective 11'),
+      show(200, 622, 'No effect.'),
+    ]);
+    expect(markdown).toContain(
+      tableToMarkdown([
+        ['Objective 9', 'No real biodiversity losses or gains: some areas are affected by development.'],
+        [
+          'Objective 10',
+          'Long term possibility of a high quality built environment through new development. Design policies would support it.',
+        ],
+        ['Objective 11', 'No effect.'],
+      ]),
+    );
   });
 
   it("a label set farther under a steady table than its row pitch (a drawing's) is not a wrapped cell's line", async () => {

@@ -29,7 +29,8 @@ interface Row {
 
 type XRange = { x0: number; x1: number };
 
-const MARKER = /^(\(?\d{1,3}[.)]?|\(?[a-z][.)]|\(?[ivxl]{1,5}[.)]|[•●▪■◦‣·\-–*])$/i;
+/** A list item's marker: a number, a letter or numeral, a bullet (Symbol's and Wingdings' in private use too). */
+const MARKER = /^(\(?\d{1,3}[.)]?|\(?[a-z][.)]|\(?[ivxl]{1,5}[.)]|[•●▪■◦‣·\-–*\uF0B7\uF0A7])$/i;
 
 /** A rule set in type (a row of underscores, dashes or dots): a separator, not a cell. */
 const RULE = /^[\s_\-–—=.·…]{3,}$/;
@@ -219,9 +220,10 @@ function startsAnotherTable(r: Row, run: Row[]): boolean {
 
 /**
  * A one-cell row inside a run continues a multi-line cell when it sits under a column other than the page margin,
- * inside the table: not left of its first column, not across two cells of the row above (a line whose words span
- * the table's columns is prose after the table: a lease's particulars table took the letter's closing paragraphs
- * into its last row, issue 26), not farther below than the table's row pitch.
+ * inside the table: not left of its first column (a lease's particulars table, its labels indented, took the
+ * letter's closing paragraphs into its last row, issue 26), not farther below than the table's steady row pitch (a
+ * drawing's labels under a dimensions table). (A line across two cells of the row above was tried as a third sign:
+ * the engines' different grouping of a formula list in R-intro.pdf then made a table with one engine only.)
  */
 function isContinuation(r: Row, run: Row[]): boolean {
   const cell = r.cells[0];
@@ -230,11 +232,8 @@ function isContinuation(r: Row, run: Row[]): boolean {
   const firstColX0 = Math.min(...run.map((x) => x.cells[0]?.x0 ?? Infinity));
   const size = Math.max(...cell.lines.map((l) => l.size));
   if (cell.x0 < firstColX0 - size) return false;
-  let k = run.length - 1;
-  while (k >= 0 && (run[k] as Row).cells.length < 2) k -= 1;
-  const above = run[k];
-  if (above && above.cells.filter((c) => c.x0 >= cell.x0 - 1 && c.x1 <= cell.x1 + 1).length >= 2) return false;
-  if (pastPitch(r, run)) return false;
+  // (in a table of one-line rows: a cell of several paragraphs is set apart inside a table of wrapped cells)
+  if (run.every((x) => x.cells.length >= 2) && pastPitch(r, run)) return false;
   if (Math.abs(cell.x0 - firstColX0) < 2 && prev.cells.length >= 2) {
     // under the first column: a new label (a row whose other cells are empty), unless it is set so tight under
     // the previous row that it overlaps it: the second line of a wrapped label whose value is centred on both
