@@ -184,3 +184,29 @@ describe("layoutPage: a form's two blocks side by side", () => {
     ]);
   });
 });
+
+// Issue 26, round 6: clauses and recitals set flush, one line each, in one text block (fresh variant 9's agreement)
+describe('layoutPage: numbered clauses set flush with the text', () => {
+  it('starts a paragraph at a clause marker after a line that ends a sentence or a lead-in, not inside a sentence', () => {
+    const lines = [
+      '(A) The Client designs navigation software for commercial shipping.',
+      '(B) The Consultant is an independent data engineer.',
+      'IT IS AGREED as follows:',
+      '1. Services. The Consultant shall migrate the Client\'s voyage data platform (the "Services").',
+      '2. Duration. The engagement starts on 16 March 2026 and shall continue for a fixed period of',
+      'six months, unless ended earlier under clause 6.',
+      '3. Fees. The Client shall pay the Consultant GBP 650 per day worked, invoiced',
+      '12 months in arrears.',
+    ];
+    const laid = layoutPage(page([block(stack(lines, 72, 100, { leading: 15 }))]));
+    expect(laid.blocks.map((b) => (b.kind === 'text' ? (b as TextBlock).text : 'TABLE'))).toEqual([
+      lines[0],
+      // a line without a marker goes on with the paragraph before it
+      `${lines[1]} ${lines[2]}`,
+      lines[3],
+      // a line after "a fixed period of" goes on with the sentence; so does one starting with a bare number
+      `${lines[4]} ${lines[5]}`,
+      `${lines[6]} ${lines[7]}`,
+    ]);
+  });
+});

@@ -238,6 +238,8 @@ export function findGutter(blocks: Box[], width: number, height: number): number
 
 const NUMBERED = /^(\d{1,3}(\.\d{1,3})*\.?|\(?[a-z]\)|\(?[ivx]{1,4}\))\s/;
 const BULLET = /^[•●▪■◦‣·\-–*]\s/;
+/** A clause's or recital's marker: "1.", "2.3", "4)", "(1)", "(A)", "(iv)". */
+const CLAUSE = /^(\d{1,3}(\.\d{1,3})*[.)]|\d{1,3}\.\d{1,3}|\(\d{1,3}\)|\([A-Za-z]\)|\([ivx]{1,4}\))\s/;
 
 /** A raw block can hold several paragraphs: split where the font size or weight changes (a heading on top). */
 function splitParagraphs(lines: Line[]): Line[][] {
@@ -248,7 +250,10 @@ function splitParagraphs(lines: Line[]): Line[][] {
     const sameStyle = prev && Math.abs(prev.size - l.size) < 0.6 && prev.bold === l.bold;
     const bullet = BULLET.test(l.text) || /^\uF0B7/.test(l.text);
     // a numbered paragraph starting inside a block: "6. Other statements..." outdented from the text above
-    const numbered = prev !== undefined && NUMBERED.test(l.text) && l.x0 < prev.x0 - 4;
+    // ...or set flush after a line that ends a sentence or a lead-in ("IT IS AGREED as follows:" / "1. Services. ...")
+    const numbered =
+      prev !== undefined &&
+      ((NUMBERED.test(l.text) && l.x0 < prev.x0 - 4) || (CLAUSE.test(l.text) && /[.:;]\s*$/.test(prev.text)));
     if (g && sameStyle && !bullet && !numbered && !l.footnote) g.push(l);
     else out.push([l]);
   }

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
+import { makePdf, pdfString } from '@lectern/testing';
+import { createConversionEngine } from '../index.js';
 import { detectTables } from './page-tables.js';
 import type { RawLine } from './pdf-page.protocol.js';
 import { line, stack } from './page-fixtures.testkit.js';
+import { tableToMarkdown } from './tables.js';
 
 /** One table row: a fragment per cell at the columns' x positions (mupdf splits a text line at wide gaps). */
 const row = (cells: string[], xs: number[], y: number): RawLine[] =>
@@ -99,6 +102,15 @@ describe('detectTables (page-tables.ts)', () => {
       ...row(['1.', 'Sites allocated for housing'], [72, 90], 100),
       ...row(['2.', 'Employment land and retail'], [72, 90], 114),
       ...row(['3.', 'Green belt boundaries'], [72, 90], 128),
+    ];
+    expect(detectTables(list).tables).toEqual([]);
+  });
+
+  it('does not take a list with Symbol-font bullets (private-use U+F0B7, apart from their text) for a table', () => {
+    const list = [
+      ...row(['\uF0B7', 'Hi-Tech industry use'], [72, 90], 100),
+      ...row(['\uF0B7', 'Research and Development activity'], [72, 90], 114),
+      ...row(['\uF0B7', 'Residential provisions'], [72, 90], 128),
     ];
     expect(detectTables(list).tables).toEqual([]);
   });
@@ -250,5 +262,147 @@ describe('detectTables: no tables where there are none', () => {
   it('a running header and folio above the text make no table', () => {
     const lines = [line('INTRODUCTION', 72, 40), line('xiv', 500, 40), ...stack(PROSE, 72, 58)];
     expect(detectTables(lines).tables).toEqual([]);
+  });
+});
+
+describe('detectTables: where a table ends (issue 26, generated PDFs)', () => {
+  const engine = createConversionEngine({ pdfWorkers: 1 });
+  afterAll(() => engine.close());
+  const show = (x: number, y: number, text: string, size = 10, font = 'F1'): string =>
+    `BT /${font} ${size} Tf ${x} ${y} Td (${pdfString(text)}) Tj ET`;
+  /** Rows of cells at `xs`, the first at `y`, `pitch` apart. */
+  const grid = (rows: string[][], xs: number[], y: number, pitch: number, size = 10): string[] =>
+    rows.flatMap((row, i) =>
+      row.flatMap((cell, k) => (cell ? [show(xs[k] as number, y - i * pitch, cell, size)] : [])),
+    );
+  const convert = async (content: string[]): Promise<string> =>
+    (
+      await engine.convert(
+        { bytes: makePdf([{ content: content.join('\n') }]), filename: 'page.pdf' },
+        { enableOcr: false },
+      )
+    ).markdown;
+  const tableLines = (markdown: string): string[] => markdown.split('\n').filter((l) => l.startsWith('|'));
+
+  it("a lease's particulars table ends where the letter's paragraphs start, left of its first column", async () => {
+    const terms = [
+      ['New term', '5 years'],
+      ['Commencing', '30 June 2026'],
+      ['Rent', '21,600 per annum exclusive of VAT, payable quarterly in advance'],
+      ['Service charge', 'as under the existing lease'],
+    ];
+    const markdown = await convert([
+      show(72, 700, 'Dear Ms Raman,'),
+      ...grid(terms, [90, 200], 679, 15),
+      show(72, 613, 'All other terms will follow the existing lease. This offer is made subject to contract and'),
+      show(72, 598, 'remains open for acceptance until 31 December 2025. Please sign and return the copy.'),
+      show(72, 577, 'Yours sincerely,'),
+      show(72, 542, 'Tom Aldous MRICS'),
+    ]);
+    expect(markdown).toContain(tableToMarkdown(terms));
+    expect(tableLines(markdown).join('\n')).not.toMatch(/subject to contract|sincerely|Aldous/);
+    expect(markdown).toMatch(/remains open for acceptance until 31 December 2025/);
+  });
+
+  it("a line at the table's row pitch that starts left of its first column is not a wrapped cell's line", async () => {
+    const terms = [
+      ['New term', '5 years'],
+      ['Commencing', '30 June 2026'],
+      ['Service charge', 'as under the existing lease'],
+    ];
+    // the closing line 15 pt under the last row, as the rows are, starting 18 pt left of the labels
+    const markdown = await convert([...grid(terms, [90, 200], 700, 15), show(72, 655, 'Yours sincerely,')]);
+    expect(markdown).toContain(tableToMarkdown(terms));
+    expect(markdown).toMatch(/\n\nYours sincerely,/);
+  });
+
+  it('a table under another after a wider gap than its row pitch, in other columns, is a table of its own', async () => {
+    const meter = [
+      ['Meter', 'Previous', 'Current', 'Units used'],
+      ['E12Z004417', '31882', '32294', '412 kWh'],
+    ];
+    const charges = [
+      ['Electricity 412 kWh @ 24.50p', '100.94'],
+      ['Standing charge 31 days', '16.64'],
+      ['VAT at 5%', '5.88'],
+      ['Total amount due', '123.46'],
+    ];
+    // rows 16 pt apart; the second table 26 pt under the first, its values at x 240 (the first's columns: 72, 189,
+    // 306, 423)
+    const markdown = await convert([
+      ...grid(meter, [72, 189, 306, 423], 700, 16),
+      ...grid(charges, [72, 240], 658, 16),
+    ]);
+    expect(markdown).toContain(tableToMarkdown(meter));
+    expect(markdown).toContain(tableToMarkdown(charges));
+  });
+
+  it("rows in a table's own columns after a wider gap (its totals) stay in it", async () => {
+    const fees = [
+      ['Posted', 'Fee description', 'Amount'],
+      ['10/03', 'Outgoing domestic wire', '$25.00'],
+      ['10/14', 'Overdraft item fee', '$34.00'],
+      ['10/31', 'Paper statement fee', '$3.00'],
+    ];
+    const totals = [
+      ['', 'Total fees for this period', '$107.00'],
+      ['', 'Total fees year-to-date', '$162.00'],
+    ];
+    const markdown = await convert([...grid(fees, [72, 140, 420], 700, 14), ...grid(totals, [72, 140, 420], 636, 14)]);
+    expect(markdown).toContain(tableToMarkdown([...fees, ...totals]));
+  });
+
+  it("a ruled grid's taller row, close under the others, stays in the table (its cells centred elsewhere)", async () => {
+    // 7 pt rows 9 pt apart, then one 13 pt lower (a taller ruled cell) whose value is centred at another x
+    const rows = [
+      ['Frame', 'T10', 'T20'],
+      ['Rated voltage [V]', '690', '690'],
+      ['Rated frequency [Hz]', '50/60', '50/60'],
+    ];
+    const markdown = await convert([
+      ...grid(rows, [72, 200, 300], 700, 9, 7),
+      show(72, 700 - 18 - 13, 'Pollution degree', 7),
+      show(204, 700 - 18 - 13, '3', 7),
+      show(304, 700 - 18 - 13, '3', 7),
+    ]);
+    expect(markdown).toContain(tableToMarkdown([...rows, ['Pollution degree', '3', '3']]));
+  });
+
+  it("a wrapped cell's second paragraph, set apart inside a table of wrapped cells, stays in its row", async () => {
+    // lines 14 pt apart; the second objective's comment has a second paragraph 22 pt under its first
+    const markdown = await convert([
+      show(72, 700, 'Objective 9'),
+      show(200, 700, 'No real biodiversity losses or gains:'),
+      show(200, 686, 'some areas are affected by development.'),
+      show(72, 672, 'Objective 10'),
+      show(200, 672, 'Long term possibility of a high quality'),
+      show(200, 658, 'built environment through new development.'),
+      show(200, 636, 'Design policies would support it.'),
+      show(72, 622, 'Objective 11'),
+      show(200, 622, 'No effect.'),
+    ]);
+    expect(markdown).toContain(
+      tableToMarkdown([
+        ['Objective 9', 'No real biodiversity losses or gains: some areas are affected by development.'],
+        [
+          'Objective 10',
+          'Long term possibility of a high quality built environment through new development. Design policies would support it.',
+        ],
+        ['Objective 11', 'No effect.'],
+      ]),
+    );
+  });
+
+  it("a label set farther under a steady table than its row pitch (a drawing's) is not a wrapped cell's line", async () => {
+    const rows = [
+      ['Model', 'LL', 'LR'],
+      ['R88M-G20030', '79.5', '30'],
+      ['R88M-G40030', '99', '30'],
+      ['R88M-G75030', '112.2', '35'],
+    ];
+    // rows 14 pt apart; the label 26 pt under the last row, under the LL column
+    const markdown = await convert([...grid(rows, [72, 200, 300], 700, 14), show(195, 632, 'Brake connector')]);
+    expect(markdown).toContain(tableToMarkdown(rows));
+    expect(markdown).toMatch(/\n\nBrake connector/);
   });
 });

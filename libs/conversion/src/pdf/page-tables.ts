@@ -29,7 +29,8 @@ interface Row {
 
 type XRange = { x0: number; x1: number };
 
-const MARKER = /^(\(?\d{1,3}[.)]?|\(?[a-z][.)]|\(?[ivxl]{1,5}[.)]|[•●▪■◦‣·\-–*])$/i;
+/** A list item's marker: a number, a letter or numeral, a bullet (Symbol's and Wingdings' in private use too). */
+const MARKER = /^(\(?\d{1,3}[.)]?|\(?[a-z][.)]|\(?[ivxl]{1,5}[.)]|[•●▪■◦‣·\-–*\uF0B7\uF0A7])$/i;
 
 /** A rule set in type (a row of underscores, dashes or dots): a separator, not a cell. */
 const RULE = /^[\s_\-–—=.·…]{3,}$/;
@@ -72,6 +73,7 @@ export function detectTables(all: RawLine[]): { tables: TableBlock[]; used: Set<
       const lineH = Math.max(4, prev.y1 - prev.y0);
       if (r.y0 - prev.y1 > 2.2 * lineH) break;
       if (r.cells.length < 2 && !isContinuation(r, run)) break;
+      if (r.cells.length >= 2 && startsAnotherTable(r, run)) break;
       // a form's blocks of `label  value` lines right under the table are not its rows (what follows a table's
       // two-cell rows says nothing there: a table's key-value part under its wider part looks the same)
       if (r.cells.length === 2 && (formAt[j] ??= formBlock(rows, j, true) !== null)) break;
@@ -175,12 +177,63 @@ function groupRows(lines: RawLine[]): Row[] {
   });
 }
 
-/** A one-cell row inside a run continues a multi-line cell when it sits under a column other than the page margin. */
+/**
+ * A run's row pitch, the step from one row's bottom to the next one's, when it is steady (the largest step at most a
+ * quarter more than the smallest; a wrapped cell's lines are rows of the run too); null for a run of one row or an
+ * unsteady one (a datasheet's grid of cells centred on rows of several lines, whose pitch says nothing).
+ */
+function steadyPitch(run: Row[]): number | null {
+  let most = -Infinity;
+  let least = Infinity;
+  for (let k = 1; k < run.length; k++) {
+    const step = (run[k] as Row).y1 - (run[k - 1] as Row).y1;
+    most = Math.max(most, step);
+    least = Math.min(least, step);
+  }
+  return run.length > 1 && least > 0 && most <= 1.25 * least ? most : null;
+}
+
+/** Farther below the run's last row than its rows are from each other (a third more than its steady pitch). */
+const pastPitch = (r: Row, run: Row[]): boolean => {
+  const pitch = steadyPitch(run);
+  const prev = run[run.length - 1];
+  return pitch !== null && prev !== undefined && r.y1 - prev.y1 > 1.35 * pitch;
+};
+
+/**
+ * A row of cells after a wider gap than the run's row pitch, some of whose cells neither start nor end where a cell of
+ * the run does: another table (a bill's charges under its meter readings, an order's item table under its `label
+ * value` lines), whose cells would otherwise be put in the columns of the first and its own columns merged with them
+ * ("Order number PW-5590-2718" in one cell, issue 26). Rows in the run's columns after a wider gap (a table's group
+ * of rows set apart, its totals) stay in it.
+ */
+function startsAnotherTable(r: Row, run: Row[]): boolean {
+  const prev = run[run.length - 1];
+  if (!prev || !pastPitch(r, run)) return false;
+  // ...and blank space between them (three quarters of the text's size): a ruled grid's rows of different heights
+  // follow each other closely
+  const size = Math.max(...[...prev.cells, ...r.cells].flatMap((c) => c.lines.map((l) => l.size)));
+  if (r.y0 - prev.y1 < 0.75 * size) return false;
+  const cells = run.flatMap((x) => x.cells);
+  return r.cells.some((c) => !cells.some((o) => near(o.x0, c.x0) || near(o.x1, c.x1)));
+}
+
+/**
+ * A one-cell row inside a run continues a multi-line cell when it sits under a column other than the page margin,
+ * inside the table: not left of its first column (a lease's particulars table, its labels indented, took the
+ * letter's closing paragraphs into its last row, issue 26), not farther below than the table's steady row pitch (a
+ * drawing's labels under a dimensions table). (A line across two cells of the row above was tried as a third sign:
+ * the engines' different grouping of a formula list in R-intro.pdf then made a table with one engine only.)
+ */
 function isContinuation(r: Row, run: Row[]): boolean {
   const cell = r.cells[0];
   const prev = run[run.length - 1];
   if (!cell || !prev || run.length < 1) return false;
   const firstColX0 = Math.min(...run.map((x) => x.cells[0]?.x0 ?? Infinity));
+  const size = Math.max(...cell.lines.map((l) => l.size));
+  if (cell.x0 < firstColX0 - size) return false;
+  // (in a table of one-line rows: a cell of several paragraphs is set apart inside a table of wrapped cells)
+  if (run.every((x) => x.cells.length >= 2) && pastPitch(r, run)) return false;
   if (Math.abs(cell.x0 - firstColX0) < 2 && prev.cells.length >= 2) {
     // under the first column: a new label (a row whose other cells are empty), unless it is set so tight under
     // the previous row that it overlaps it: the second line of a wrapped label whose value is centred on both

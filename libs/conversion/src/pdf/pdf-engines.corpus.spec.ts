@@ -133,12 +133,15 @@ const GROUPING_DIFFERENCES = new Map<string, number>([
   ['appendix_2___Consultation_Statement___Air_Quality.pdf', 3],
   ['Householder_Design_Guide_SPD_Report___Cabinet_11th_April_2023.pdf', 9],
   ['Stoke_Green_control_plan.pdf', 6],
-  ['AAP5_SASEA_Final_Report_CCAAP_2016.pdf', 47],
+  // (this and MOD14 below) 47 and 36 before a table stopped at a line left of its first column and a Symbol-font bullet list stopped
+  // being a table (page-tables.ts, issue 26): paragraphs the tables had taken are text again, where the engines
+  // group a numbered criterion's lines or a bullet's first line differently
+  ['AAP5_SASEA_Final_Report_CCAAP_2016.pdf', 53],
   ['Coventry_City_Council_AAP_Adoption_Statement.pdf', 3],
   ['Coventry_City_Council_Local_Plan_Adoption_Statement.pdf', 3],
   ['Coventry_Local_Plan_Final_Report_2017.pdf', 36],
   ['MOD13_SASEA___CCAAP_Proposed_Modifications_2017.pdf', 8],
-  ['MOD14_SASEA_Final_Report___Local_Plan_Proposed_Modfications_2017.pdf', 36],
+  ['MOD14_SASEA_Final_Report___Local_Plan_Proposed_Modfications_2017.pdf', 39],
   ['Willenhall_Neighbourhood_Plan_Decision_Statement.pdf', 9],
   ['Authority_Monitoring_Report_2017_18_PUBLISHED.pdf', 19],
   ['NPPF_December_2024.pdf', 120],
