@@ -21,6 +21,7 @@ import {
   isOrganisationName,
   organisationWord,
   stripQualifiers,
+  withoutNoteReferences,
 } from './value-cleanup.js';
 
 export interface LocalExtractInput {
@@ -1306,12 +1307,18 @@ export const extractLocally = async (input: LocalExtractInput): Promise<LocalExt
       // unless the field's description asks for them; the warning says what was dropped (value-cleanup.ts)
       const cleaned = (v: unknown): unknown => {
         if (typeof v !== 'string') return v;
-        const q = stripQualifiers(field, kind, v);
+        const n = withoutNoteReferences(v);
+        const q = stripQualifiers(field, kind, n.value);
         const d = codeBeforeDimensions(kind, q.value);
-        const c = { value: d.value, dropped: [...q.dropped, ...d.dropped] };
+        const c = { value: d.value, dropped: [...n.dropped, ...q.dropped, ...d.dropped] };
+        const why = [
+          ...(n.dropped.length > 0 ? ['a note reference points elsewhere on the page'] : []),
+          ...(q.dropped.length > 0 ? ['a value is the number; the label says which limit'] : []),
+          ...(d.dropped.length > 0 ? ['a code is the value, not the dimensions after it'] : []),
+        ];
         if (c.dropped.length > 0)
           warnings.push(
-            `Field '${fieldName(field.path)}' was read as ${JSON.stringify(c.value)} from ${JSON.stringify(v)}: ${c.dropped.map((d) => JSON.stringify(d)).join(', ')} printed with it ${c.dropped.length > 1 ? 'were' : 'was'} dropped (${d.dropped.length > 0 ? 'a code is the value, not the dimensions after it' : 'a value is the number; the label says which limit'})`,
+            `Field '${fieldName(field.path)}' was read as ${JSON.stringify(c.value)} from ${JSON.stringify(v)}: ${c.dropped.map((d) => JSON.stringify(d)).join(', ')} printed with it ${c.dropped.length > 1 ? 'were' : 'was'} dropped (${why.join('; ')})`,
           );
         return c.value;
       };

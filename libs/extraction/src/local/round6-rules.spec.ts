@@ -11,6 +11,7 @@ import {
   isOrganisationName,
   organisationWord,
   stripQualifiers,
+  withoutNoteReferences,
 } from './value-cleanup.js';
 
 // Issue 26, round 6: a value is the value, not its surroundings; each rule on text no bench document prints.
@@ -66,6 +67,21 @@ describe('limit and approximation words are not part of a number', () => {
     expect(asksForQualifier(field('rated_voltage', hint))).toBe(true);
     expect(strip('rated_voltage', 'max. 48 V', hint)).toEqual({ value: 'max. 48 V', dropped: [] });
     expect(asksForQualifier(field('rated_voltage', 'Nominal supply voltage'))).toBe(false);
+  });
+});
+
+describe('a footnote reference is not part of a value', () => {
+  it('drops "(Note N)", "(see Notes N and M)" and "(*N)" wherever printed, and says what was dropped', () => {
+    expect(withoutNoteReferences('KX-400 (Note 7)')).toEqual({ value: 'KX-400', dropped: ['(Note 7)'] });
+    expect(withoutNoteReferences('12 A (see Notes 2 and 3)').value).toBe('12 A');
+    expect(withoutNoteReferences('(*4) 230 V AC').value).toBe('230 V AC');
+    expect(withoutNoteReferences('0.8 kg (note 1), 1.1 kg (note 2)').value).toBe('0.8 kg, 1.1 kg');
+  });
+
+  it('leaves other brackets, and a value that is only a reference, alone', () => {
+    expect(withoutNoteReferences('IP65 (front panel)')).toEqual({ value: 'IP65 (front panel)', dropped: [] });
+    expect(withoutNoteReferences('Noteworthy Ltd (2)').value).toBe('Noteworthy Ltd (2)');
+    expect(withoutNoteReferences('(Note 3)')).toEqual({ value: '(Note 3)', dropped: [] });
   });
 });
 

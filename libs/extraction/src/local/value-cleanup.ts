@@ -84,6 +84,25 @@ export const stripQualifiers = (field: SchemaField, kind: FieldKind, value: stri
   return { value: text, dropped };
 };
 
+/** A footnote reference printed with a value: "(Note 11)", "(see Notes 2 and 3)", "(*1)". */
+const NOTE_REFERENCE = /\s*\((?:see\s+)?(?:notes?\.?\s*\d+[a-z]?(?:\s*(?:,|and|&)\s*\d+[a-z]?)*|\*\s*\d+)\)\s*/gi;
+
+/**
+ * A value without the footnote references printed with it (a datasheet cell "UT-ML20 (Note 11)" gives "UT-ML20"):
+ * the note points elsewhere on the page and is never part of the value. Any kind of value; unchanged when the value
+ * is nothing but a reference.
+ */
+export const withoutNoteReferences = (value: string): Cleaned => {
+  const dropped = [...value.matchAll(NOTE_REFERENCE)].map((m) => m[0].trim());
+  if (dropped.length === 0) return { value, dropped: [] };
+  const text = value
+    .replace(NOTE_REFERENCE, ' ')
+    .replace(/\s+([,;])/g, '$1')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return text === '' ? { value, dropped: [] } : { value: text, dropped };
+};
+
 /** Kinds of organisation whose names carry the word ("Hotel Graben Hof", "Caldera Community Bank"). */
 const ORGANISATION =
   /^(?:hotel|bank|restaurant|pharmacy|clinic|hospital|school|university|college|station|garage|cafe|shop|store|bakery|agency|studio|gallery|museum|club|insurer|airline|practice|surgery)$/;
