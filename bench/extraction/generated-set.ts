@@ -9,6 +9,7 @@ import {
   freshVariant9Docs,
   freshVariant10Docs,
   freshVariant11Docs,
+  freshVariant12Docs,
   receiptDocs,
   unseenLayoutDocs,
   type ContractVariant,
@@ -129,6 +130,13 @@ export const generatedDocuments = (): BenchDocument[] => {
       ...d,
       source: 'fresh' as const,
       set: 'fresh variant 11',
+    })),
+    // fresh variant 12: another blind held-out set (libs/testing/src/fresh-docs-12.ts), written without reading the
+    // extractor and committed before its first run
+    ...of(freshVariant12Docs(), 'report').map((d) => ({
+      ...d,
+      source: 'fresh' as const,
+      set: 'fresh variant 12',
     })),
   ];
 };
