@@ -18,6 +18,14 @@ describe('issuerRole (which fields ask for the issuer)', () => {
     expect(issuerRole(field('vendor_phone'), [])).toBeUndefined();
     expect(issuerRole(field('supplier_vat_number'), [])).toBeUndefined();
   });
+
+  it('answers for two fields named "address" under different parents (it once recursed without end)', () => {
+    const nested = (...path: string[]): SchemaField => ({ path, kind: 'scalar', hint: '' });
+    const parties = [nested('owner', 'name'), nested('owner', 'address'), nested('occupant', 'address')];
+    expect(parties.map((f) => issuerRole(f, parties))).toEqual([undefined, undefined, undefined]);
+    const shop = [field('vendor'), nested('shop', 'address'), nested('branch', 'address')];
+    expect(shop.map((f) => issuerRole(f, shop))).toEqual(['name', 'address', 'address']);
+  });
 });
 
 describe('issuerFromTop (the first lines of the document)', () => {

@@ -45,19 +45,36 @@ const OTHER_PARTY = /^(customer|buyer|client|billing|bill|shipping|ship|delivery
 
 export type IssuerRole = 'name' | 'address';
 
-/** Which part of the issuer block a field asks for (undefined: none). */
-export const issuerRole = (field: SchemaField, fields: SchemaField[]): IssuerRole | undefined => {
+/** The words of a scalar field's own name, or undefined for another party's field or a non-scalar. */
+const issuerWords = (field: SchemaField): string[] | undefined => {
   if (field.kind !== 'scalar') return undefined;
   const words = nameWords(field.path[field.path.length - 1]!);
-  if (words.some((w) => OTHER_PARTY.test(w))) return undefined;
-  const issuer = words.some((w) => ISSUER.has(w));
+  return words.some((w) => OTHER_PARTY.test(w)) ? undefined : words;
+};
+
+/** A field asking for the issuer's name ("vendor", "seller_name"): an issuer word and name words only. */
+const asksIssuerName = (words: string[]): boolean =>
+  !words.includes('address') &&
+  words.some((w) => ISSUER.has(w)) &&
+  words.every((w) => ISSUER.has(w) || NAME_EXTRA.has(w));
+
+/** Which part of the issuer block a field asks for (undefined: none). */
+export const issuerRole = (field: SchemaField, fields: SchemaField[]): IssuerRole | undefined => {
+  const words = issuerWords(field);
+  if (!words) return undefined;
   if (words.includes('address')) {
+    const issuer = words.some((w) => ISSUER.has(w));
     if (issuer && words.every((w) => ISSUER.has(w) || w === 'address' || NAME_EXTRA.has(w))) return 'address';
-    // a bare "address" beside a vendor's name: a receipt's address is its issuer's
-    const names = fields.some((f) => f !== field && issuerRole(f, fields) === 'name');
+    // a bare "address" beside a vendor's name: a receipt's address is its issuer's (the other fields are asked
+    // only whether they name the issuer — never their own role, which for two bare "address" fields, as
+    // `landlord.address` and `tenant.address`, would ask each other without end)
+    const names = fields.some((f) => {
+      const other = f !== field ? issuerWords(f) : undefined;
+      return other !== undefined && asksIssuerName(other);
+    });
     return words.length === 1 && names ? 'address' : undefined;
   }
-  return issuer && words.every((w) => ISSUER.has(w) || NAME_EXTRA.has(w)) ? 'name' : undefined;
+  return asksIssuerName(words) ? 'name' : undefined;
 };
 
 /** A document's title, not a name: every word is one of these ("TAX INVOICE", "Sales receipt"). */
