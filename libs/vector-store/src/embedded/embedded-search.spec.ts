@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EmbeddedVectorStore } from './embedded.adapter.js';
-import { FACTS_CACHE } from './embedded-search.js';
+import { FACTS_CACHE, FACTS_READ } from './embedded-search.js';
 import { HEADER_CREDIT, SHORT_CHUNK_DAMPING } from '../lexical.js';
 import type { Point } from '../vector-store.port.js';
 
@@ -145,6 +145,91 @@ describe('embedded keyword side: the cached candidate facts rank exactly as read
     );
     await compare(store, 20);
     await store.close();
+  });
+
+  it("keeps its cache across another connection's writes, evicting only the points they changed", async () => {
+    const writer = new EmbeddedVectorStore({ dataDir: dir });
+    await writer.ensureCollection('gen', { fingerprint: FP, hybrid: true });
+    const points = generate(21, 150);
+    await writer.upsert('gen', points, { fingerprint: FP });
+    const reader = new EmbeddedVectorStore({ dataDir: dir });
+    /** Every query's hybrid answer (ids, scores, keyword scores) with the cache as it is, then read afresh. */
+    const agree = async (): Promise<void> => {
+      for (const q of QUERIES) {
+        const ask = async (): Promise<Ranked[]> => {
+          const h = await reader.searchHybrid(
+            'gen',
+            { vector: [1, 0.3, 0.6, 0.2], text: q },
+            { limit: 15, fingerprint: FP },
+          );
+          const k = await reader.searchKeyword('gen', q, { limit: 15 });
+          return [
+            h.map((x) => [x.id, x.score]),
+            h.map((x) => [x.id, x.keywordScore ?? -1]),
+            k.map((x) => [x.id, x.score]),
+          ];
+        };
+        const cached = await ask();
+        Object.assign(FACTS_CACHE as { enabled: boolean }, { enabled: false });
+        try {
+          expect(cached).toEqual(await ask());
+        } finally {
+          Object.assign(FACTS_CACHE as { enabled: boolean }, { enabled: true });
+        }
+      }
+    };
+    await agree();
+    // Warm: asked again with no write between, nothing is read.
+    const warm = FACTS_READ.rids;
+    for (const q of QUERIES) await reader.searchKeyword('gen', q, { limit: 15 });
+    expect(FACTS_READ.rids).toBe(warm);
+    // One other document's chunks rewritten: asked again, only (some of) those points are read.
+    const doc = points.filter((p) => p.id.startsWith('p-3-'));
+    await writer.upsert(
+      'gen',
+      doc.map((p) => ({ ...p, text: `${p.text} plan` })),
+      { fingerprint: FP },
+    );
+    const before = FACTS_READ.rids;
+    for (const q of QUERIES) await reader.searchKeyword('gen', q, { limit: 15 });
+    expect(FACTS_READ.rids - before).toBeLessThanOrEqual(doc.length);
+    // Writes of every kind interleaved with searches: texts shortened and lengthened, documents merged and split,
+    // headers given, points added and deleted; after each, the cached answers are the uncached ones.
+    const r = random(5);
+    const pickIds = (n: number): string[] =>
+      Array.from({ length: n }, () => points[Math.floor(r() * points.length)]?.id ?? 'p-0-0');
+    const writes: (() => Promise<unknown>)[] = [
+      () =>
+        writer.upsert(
+          'gen',
+          pickIds(6).map((id, i) => ({
+            id,
+            text: i % 2 === 0 ? 'plan' : `${WORDS.slice(0, 30).join(' ')} housing`,
+            payload: {
+              document_id: `moved-${i % 2}`,
+              chunk_index: i,
+              ...(i % 3 === 0 ? { running_header: HEADERS[2] } : {}),
+            },
+            vector: [1, r(), r(), r()],
+          })),
+          { fingerprint: FP },
+        ),
+      () => writer.setPayload('gen', { chunk_index: 2 }, { document_id: `merged-${Math.floor(r() * 3)}` }),
+      () => writer.setPayload('gen', { chunk_index: 3 }, { running_header: HEADERS[Math.floor(r() * 3)] }),
+      () => writer.deleteByIds('gen', pickIds(5)),
+      () =>
+        writer.upsert(
+          'gen',
+          generate(100 + Math.floor(r() * 1000), 4).map((p) => ({ ...p, id: `new-${p.id}-${r()}` })),
+          { fingerprint: FP },
+        ),
+    ];
+    for (let round = 0; round < 10; round++) {
+      await writes[round % writes.length]?.();
+      await agree();
+    }
+    await reader.close();
+    await writer.close();
   });
 
   it("sees another connection's payload patch (a second store on the same file, as another process)", async () => {

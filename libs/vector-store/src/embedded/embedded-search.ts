@@ -2,7 +2,7 @@
 import type { Statement } from 'better-sqlite3';
 import type { Filter, Hit } from '../vector-store.port.js';
 import type { DenseSearch } from './dense-index.js';
-import { chunksTable, ftsTable, pointsTable, type Collection } from './embedded-schema.js';
+import { chunksTable, deletedTable, ftsTable, pointsTable, vectorsTable, type Collection } from './embedded-schema.js';
 import { compileFilter, ftsPhraseQuery, ftsQuery } from './sql-filter.js';
 import { stemmer } from 'stemmer';
 import { FIELD_WEIGHTS, HEADER_CREDIT, PHRASE_CREDIT, SHORT_CHUNK_DAMPING, headerWords } from '../lexical.js';
@@ -96,8 +96,6 @@ export const keywordCandidates = (
   return withHeaderCredit(stmt, c, text, withPhraseCredit(stmt, fts, ftsPhraseQuery(text, leaveOut), found));
 };
 
-const meanLength = new WeakMap<Stmt, Map<number, { version: number; mean: number }>>();
-
 /**
  * What the damping and the header credit read of a candidate: its text's length in characters (`n`, null when the
  * point has no chunk row), its `document_id` payload value as a string (`d`, when a string or a number) and its
@@ -110,22 +108,103 @@ interface ChunkFacts {
 }
 
 /**
- * A connection's cache of ChunkFacts per collection and rid, valid for one collection version: every write of the
- * collection's points bumps it (upserts, deletes, payload patches), in any process. Not SQLite's `data_version`: the
- * retrieval audit commits to the same file in batches, which would empty the cache every few calls. A hybrid
- * search reads these facts for its 200 keyword candidates (0.5 ms of SQL at 10k chunks, most of a search's damping
- * cost); searches of one collection share most of their candidates, so a warm cache answers them without SQL. At
- * most FACTS_CACHE.max entries per connection (then it starts again).
+ * A connection's cache of ChunkFacts (per collection and rid). A hybrid search reads these facts for its 200 keyword
+ * candidates (0.5 ms of SQL at 10k chunks, most of a search's damping cost); searches of one collection share most
+ * of their candidates, so a warm cache answers them without SQL. It survives writes (ChunkState): a write evicts
+ * only the points it changed. At most FACTS_CACHE.max entries per collection (then it starts again). Turned off, the
+ * facts and the mean chunk length are read from the tables for every search (the reference the specs compare with).
  */
 export const FACTS_CACHE: { readonly enabled: boolean; readonly max: number } = { enabled: true, max: 20_000 };
-interface FactsCache {
-  size: number;
-  byCid: Map<number, { key: number; facts: Map<number, ChunkFacts | null> }>;
-}
-const factsCache = new WeakMap<Stmt, FactsCache>();
 
-const readFacts = (stmt: Stmt, c: Collection, rids: number[]): Map<number, ChunkFacts> =>
-  new Map(
+/**
+ * A connection's view of a collection's chunks at one collection version: every chunk's text length by rid (-1: no
+ * chunk), their sum and count (the mean chunk length the damping divides by: SQLite's avg() of integers is the
+ * integer sum over the count, so the same double), and the cached ChunkFacts. Brought to a newer version by the
+ * rows written since: every write of a point sets its vector row's `ver` to the version it writes (upsert, payload
+ * patch) or logs the rid as deleted with it (embedded-schema.ts), in any process, so the rids with `ver` above the
+ * held version are exactly the points changed since; their facts are evicted and their lengths re-read. Not
+ * SQLite's `data_version`: the retrieval audit commits to the same file in batches.
+ */
+interface ChunkState {
+  version: number;
+  lengths: Int32Array;
+  sum: number;
+  count: number;
+  facts: Map<number, ChunkFacts | null>;
+}
+const chunkStates = new WeakMap<Stmt, Map<number, ChunkState>>();
+
+const setLength = (s: ChunkState, rid: number, n: number | null): void => {
+  const old = rid < s.lengths.length ? (s.lengths[rid] ?? -1) : -1;
+  if (old >= 0) {
+    s.sum -= old;
+    s.count--;
+  }
+  if (n === null) {
+    if (rid < s.lengths.length) s.lengths[rid] = -1;
+    return;
+  }
+  if (rid >= s.lengths.length) {
+    const grown = new Int32Array(Math.max(rid + 1, 2 * s.lengths.length)).fill(-1);
+    grown.set(s.lengths);
+    s.lengths = grown;
+  }
+  s.lengths[rid] = n;
+  s.sum += n;
+  s.count++;
+};
+
+/** The connection's ChunkState of `c` at `c.version` (call inside the read transaction that read `c`). */
+const chunkState = (stmt: Stmt, c: Collection): ChunkState => {
+  let byCid = chunkStates.get(stmt);
+  if (!byCid) chunkStates.set(stmt, (byCid = new Map()));
+  let s = byCid.get(c.cid);
+  if (s && s.version === c.version) return s;
+  if (!s || s.version > c.version) {
+    s = { version: c.version, lengths: new Int32Array(1024).fill(-1), sum: 0, count: 0, facts: new Map() };
+    for (const [rid, n] of stmt(`SELECT rid, length(text) FROM ${chunksTable(c.cid)}`)
+      .raw()
+      .iterate() as IterableIterator<[number, number]>) {
+      setLength(s, rid, n);
+    }
+    byCid.set(c.cid, s);
+    return s;
+  }
+  // The points changed after the held version: upserted or patched (their vector row's ver), or deleted.
+  const changed = stmt(
+    `SELECT v.rid, length(ch.text) FROM ${vectorsTable(c.cid)} v LEFT JOIN ${chunksTable(c.cid)} ch ON ch.rid = v.rid
+     WHERE v.ver > ?
+     UNION ALL SELECT rid, NULL FROM ${deletedTable(c.cid)} WHERE ver > ?`,
+  )
+    .raw()
+    .all(s.version, s.version) as [number, number | null][];
+  for (const [rid, n] of changed) {
+    s.facts.delete(rid);
+    setLength(s, rid, n);
+  }
+  s.version = c.version;
+  return s;
+};
+
+/** The collection's mean chunk text length in characters (0 when it has no chunks). */
+const meanLength = (stmt: Stmt, c: Collection): number => {
+  if (!FACTS_CACHE.enabled) {
+    return (
+      (stmt(`SELECT avg(length(text)) FROM ${chunksTable(c.cid)}`)
+        .pluck()
+        .get() as number | null) ?? 0
+    );
+  }
+  const s = chunkState(stmt, c);
+  return s.count > 0 ? s.sum / s.count : 0;
+};
+
+/** Candidates whose facts were read from the tables (not the cache), since the process started: for the specs. */
+export const FACTS_READ = { rids: 0 };
+
+const readFacts = (stmt: Stmt, c: Collection, rids: number[]): Map<number, ChunkFacts> => {
+  FACTS_READ.rids += rids.length;
+  return new Map(
     (
       stmt(
         `SELECT p.rid AS rid, length(ch.text) AS n, json_extract(p.payload, '$.document_id') AS d,
@@ -138,19 +217,12 @@ const readFacts = (stmt: Stmt, c: Collection, rids: number[]): Map<number, Chunk
       { n: r.n, d: typeof r.d === 'string' || typeof r.d === 'number' ? String(r.d) : undefined, h: r.h },
     ]),
   );
+};
 
 /** ChunkFacts of the given rids (a rid with no point is left out), from the cache where it holds them. */
 const chunkFacts = (stmt: Stmt, c: Collection, rids: number[]): Map<number, ChunkFacts> => {
   if (!FACTS_CACHE.enabled) return readFacts(stmt, c, rids);
-  let cache = factsCache.get(stmt);
-  if (!cache) factsCache.set(stmt, (cache = { size: 0, byCid: new Map() }));
-  const key = c.version;
-  let entry = cache.byCid.get(c.cid);
-  if (!entry || entry.key !== key) {
-    if (entry) cache.size -= entry.facts.size;
-    cache.byCid.set(c.cid, (entry = { key, facts: new Map() }));
-  }
-  const facts = entry.facts;
+  const facts = chunkState(stmt, c).facts;
   const out = new Map<number, ChunkFacts>();
   const missing: number[] = [];
   for (const rid of rids) {
@@ -160,22 +232,18 @@ const chunkFacts = (stmt: Stmt, c: Collection, rids: number[]): Map<number, Chun
   }
   if (missing.length === 0) return out;
   const read = readFacts(stmt, c, missing);
-  if (cache.size + missing.length > FACTS_CACHE.max) {
-    for (const e of cache.byCid.values()) e.facts.clear();
-    cache.size = 0;
-  }
+  if (facts.size + missing.length > FACTS_CACHE.max) facts.clear();
   for (const rid of missing) {
     const f = read.get(rid) ?? null;
     facts.set(rid, f);
     if (f !== null) out.set(rid, f);
   }
-  cache.size += missing.length;
   return out;
 };
 
 /**
  * Short-chunk damping (SHORT_CHUNK_DAMPING, lexical.ts) inside each document: a candidate whose text is shorter than
- * the collection's mean chunk text (characters; cached per collection version) is ordered by its score times
+ * the collection's mean chunk text (characters; meanLength) is ordered by its score times
  * (length / mean)^exponent among the candidates of its document (`document_id`; a chunk without one is its own
  * document), and the document's scores, as bm25() gave them, go to its candidates in that order. So the document's
  * best score, and its place against other documents, is unchanged; which of its chunks holds it can change. Then
@@ -190,17 +258,7 @@ export const withShortChunkDamping = (
   k: number,
 ): { rid: number; s: number }[] => {
   if (found.length < 2) return found.slice(0, k);
-  let byCid = meanLength.get(stmt);
-  if (!byCid) meanLength.set(stmt, (byCid = new Map()));
-  let m = byCid.get(c.cid);
-  if (!m || m.version !== c.version) {
-    const mean =
-      (stmt(`SELECT avg(length(text)) FROM ${chunksTable(c.cid)}`)
-        .pluck()
-        .get() as number | null) ?? 0;
-    byCid.set(c.cid, (m = { version: c.version, mean }));
-  }
-  const mean = m.mean;
+  const mean = meanLength(stmt, c);
   if (!(mean > 0)) return found.slice(0, k);
   const info = chunkFacts(
     stmt,
