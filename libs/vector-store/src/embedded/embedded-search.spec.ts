@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EmbeddedVectorStore } from './embedded.adapter.js';
-import { FACTS_CACHE, FACTS_READ } from './embedded-search.js';
+import { COMMON_TERM_MIN_CHUNKS, FACTS_CACHE, FACTS_READ } from './embedded-search.js';
 import { HEADER_CREDIT, SHORT_CHUNK_DAMPING } from '../lexical.js';
 import type { Point } from '../vector-store.port.js';
 
@@ -228,6 +228,74 @@ describe('embedded keyword side: the cached candidate facts rank exactly as read
       await writes[round % writes.length]?.();
       await agree();
     }
+    await reader.close();
+    await writer.close();
+  });
+
+  it('leaves out the same common words as exact frequencies would, while writes move a word across the line', async () => {
+    const writer = new EmbeddedVectorStore({ dataDir: dir });
+    await writer.ensureCollection('gen', { fingerprint: FP, hybrid: true });
+    // 'record' in every chunk and 'cohort' in 50 more than COMMON_TERM_MIN_CHUNKS (both common), 'patients' in 10
+    // fewer (not yet), 'observed', 'notes', 'aspirin thrombosis' in fewer; the writes below add 'patients' to more
+    // chunks, 15 at a time, past the line and past 'cohort', and take it out again.
+    const n = COMMON_TERM_MIN_CHUNKS + 200;
+    const text = (i: number, patients: boolean): string =>
+      `${i < COMMON_TERM_MIN_CHUNKS + 50 ? 'Cohort ' : ''}${i} ${patients ? 'patients ' : ''}` +
+      `${i % 2 === 0 ? 'observed ' : ''}record ${i % 7 === 0 ? 'aspirin thrombosis' : 'notes'}.`;
+    const filler = (i: number, patients: boolean): Point => ({
+      id: `f${i}`,
+      text: text(i, patients),
+      payload: { document_id: `d${i % 50}` },
+      vector: [1, (i % 7) / 7, 0.5, 0.5],
+    });
+    const withPatients = new Set(Array.from({ length: COMMON_TERM_MIN_CHUNKS - 10 }, (_, i) => i));
+    await writer.upsert(
+      'gen',
+      Array.from({ length: n }, (_, i) => filler(i, withPatients.has(i))),
+      { fingerprint: FP },
+    );
+    const reader = new EmbeddedVectorStore({ dataDir: dir });
+    // Four rare words: every common one is left out. Three: the rarest common word is kept.
+    const asks = [
+      'patients cohort aspirin thrombosis notes observed',
+      'patients cohort record aspirin thrombosis notes',
+    ];
+    const agree = async (): Promise<string[]> => {
+      const answers: string[] = [];
+      for (const q of asks) {
+        // Enough hits to reach the chunks holding 'patients' (the shorter ones without it rank first).
+        const cached = (await reader.searchKeyword('gen', q, { limit: 100 })).map((h) => [h.id, h.score]);
+        Object.assign(FACTS_CACHE as { enabled: boolean }, { enabled: false });
+        try {
+          expect(cached).toEqual((await reader.searchKeyword('gen', q, { limit: 100 })).map((h) => [h.id, h.score]));
+        } finally {
+          Object.assign(FACTS_CACHE as { enabled: boolean }, { enabled: true });
+        }
+        answers.push(JSON.stringify(cached));
+      }
+      return answers;
+    };
+    const seen = new Set<string>();
+    const record = (a: string[]): void => void seen.add(a.join('|'));
+    record(await agree());
+    let next = COMMON_TERM_MIN_CHUNKS - 10;
+    for (const step of [15, 15, -15, -15, 15, 15, 15, 15, 15, 15, -15, -15, -15, -15]) {
+      const ids: number[] = [];
+      if (step > 0) for (let j = 0; j < step; j++) ids.push(next++);
+      else for (let j = 0; j < -step; j++) ids.push(--next);
+      for (const i of ids) {
+        if (step > 0) withPatients.add(i);
+        else withPatients.delete(i);
+      }
+      await writer.upsert(
+        'gen',
+        ids.map((i) => filler(i, step > 0)),
+        { fingerprint: FP },
+      );
+      record(await agree());
+    }
+    // 'patients' was left out in some states and kept in others: the answers changed with the writes.
+    expect(seen.size).toBeGreaterThan(1);
     await reader.close();
     await writer.close();
   });

@@ -131,6 +131,10 @@ interface ChunkState {
   sum: number;
   count: number;
   facts: Map<number, ChunkFacts | null>;
+  /** Points changed since the state was loaded (each changes any term's document frequency by at most one). */
+  changes: number;
+  /** Document frequencies of Porter stems, each with `changes` when it was read (termStatsOf). */
+  df: Map<string, { n: number; at: number }>;
 }
 const chunkStates = new WeakMap<Stmt, Map<number, ChunkState>>();
 
@@ -161,7 +165,15 @@ const chunkState = (stmt: Stmt, c: Collection): ChunkState => {
   let s = byCid.get(c.cid);
   if (s && s.version === c.version) return s;
   if (!s || s.version > c.version) {
-    s = { version: c.version, lengths: new Int32Array(1024).fill(-1), sum: 0, count: 0, facts: new Map() };
+    s = {
+      version: c.version,
+      lengths: new Int32Array(1024).fill(-1),
+      sum: 0,
+      count: 0,
+      facts: new Map(),
+      changes: 0,
+      df: new Map(),
+    };
     for (const [rid, n] of stmt(`SELECT rid, length(text) FROM ${chunksTable(c.cid)}`)
       .raw()
       .iterate() as IterableIterator<[number, number]>) {
@@ -182,6 +194,7 @@ const chunkState = (stmt: Stmt, c: Collection): ChunkState => {
     s.facts.delete(rid);
     setLength(s, rid, n);
   }
+  s.changes += changed.length;
   s.version = c.version;
   return s;
 };
@@ -333,8 +346,8 @@ const withHeaderCredit = (stmt: Stmt, c: Collection, text: string, found: [numbe
 };
 
 /** FTS5's BM25 IDF of a (stemmed) term over the collection's chunks: ln((N - n + 0.5) / (n + 0.5)), at least 1e-6. */
-const idf = (stats: TermStats & { dfOf: (stem: string) => number }, stem: string): number => {
-  const n = stats.dfOf(stem);
+const idf = (stats: TermStats, stem: string): number => {
+  const n = stats.df(stem);
   return Math.max(1e-6, Math.log((stats.chunks - n + 0.5) / (n + 0.5)));
 };
 
@@ -382,53 +395,103 @@ export const KEEP_RAREST = 4;
 export const COMMON_TERM_MIN_CHUNKS = 2_000;
 
 interface TermStats {
-  version: number;
+  /** The collection's chunks. */
   chunks: number;
-  df: Map<string, number>;
+  /** A stem's document frequency, exact. */
+  df: (stem: string) => number;
+  /**
+   * Bounds on a stem's document frequency, [lo, hi]: a frequency read before the last writes, widened by the
+   * points they changed (a changed point adds or removes at most one document of the stem), or the exact one.
+   */
+  dfBounds: (stem: string) => [number, number];
 }
-const termStats = new WeakMap<Stmt, Map<number, TermStats>>();
+const chunkCounts = new WeakMap<Stmt, Map<number, { version: number; chunks: number }>>();
 
-/** The collection's chunk count and a (cached, per collection version) document frequency of a Porter stem. */
-const termStatsOf = (stmt: Stmt, c: Collection): TermStats & { dfOf: (stem: string) => number } => {
-  let byCid = termStats.get(stmt);
-  if (!byCid) termStats.set(stmt, (byCid = new Map()));
-  let stats = byCid.get(c.cid);
-  if (!stats || stats.version !== c.version) {
+/**
+ * The collection's chunk count (cached per collection version) and document frequencies of Porter stems (fts5vocab).
+ * The frequencies read are kept across writes (ChunkState.df, with the number of points changed since, which bounds
+ * how far each can have moved): a search that only needs to know which side of a threshold a frequency is on
+ * (commonTerms) reads it again only when the bounds straddle it. Turned off (FACTS_CACHE), every one is read.
+ */
+const termStatsOf = (stmt: Stmt, c: Collection): TermStats => {
+  let byCid = chunkCounts.get(stmt);
+  if (!byCid) chunkCounts.set(stmt, (byCid = new Map()));
+  let held = byCid.get(c.cid);
+  if (!held || held.version !== c.version) {
     const chunks =
       (stmt(`SELECT count(*) FROM ${pointsTable(c.cid)}`)
         .pluck()
         .get() as number) ?? 0;
-    stats = { version: c.version, chunks, df: new Map() };
-    byCid.set(c.cid, stats);
+    byCid.set(c.cid, (held = { version: c.version, chunks }));
   }
   const vocab = `vs_ftsv_${c.cid}`;
   stmt(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.${vocab} USING fts5vocab(main, ${ftsTable(c.cid)}, 'row')`).run();
-  const s = stats;
-  const dfOf = (term: string): number => {
-    let n = s.df.get(term);
-    if (n === undefined) {
-      n = (stmt(`SELECT doc FROM temp.${vocab} WHERE term = ?`).pluck().get(term) as number | undefined) ?? 0;
-      if (s.df.size > 50_000) s.df.clear();
-      s.df.set(term, n);
-    }
+  const read = (term: string): number =>
+    (stmt(`SELECT doc FROM temp.${vocab} WHERE term = ?`).pluck().get(term) as number | undefined) ?? 0;
+  if (!FACTS_CACHE.enabled) return { chunks: held.chunks, df: read, dfBounds: (t) => [read(t), read(t)] };
+  const s = chunkState(stmt, c);
+  const exact = (term: string): number => {
+    const e = s.df.get(term);
+    if (e !== undefined && e.at === s.changes) return e.n;
+    const n = read(term);
+    if (s.df.size > 50_000) s.df.clear();
+    s.df.set(term, { n, at: s.changes });
     return n;
   };
-  return { ...s, dfOf };
+  return {
+    chunks: held.chunks,
+    df: exact,
+    dfBounds: (term) => {
+      const e = s.df.get(term);
+      if (e === undefined) {
+        const n = exact(term);
+        return [n, n];
+      }
+      const slack = s.changes - e.at;
+      return [Math.max(0, e.n - slack), e.n + slack];
+    },
+  };
 };
 
-/** The query words to leave out (see COMMON_TERM_SHARE); document frequencies cached per collection version. */
+/**
+ * The query words to leave out (see COMMON_TERM_SHARE). The same set as sorting the words by their exact document
+ * frequency (a stable sort), keeping the KEEP_RAREST first and leaving out the rest that are common: a common word's
+ * frequency is above every other word's, so when KEEP_RAREST words are surely not common the rarest are among them
+ * and the answer is the common words; otherwise the common words are ordered by their exact frequencies.
+ */
 const commonTerms = (stmt: Stmt, c: Collection, text: string): Set<string> => {
   const words = queryTerms(text, 64);
   if (words.length <= KEEP_RAREST) return new Set();
   const s = termStatsOf(stmt, c);
+  const common = (n: number): boolean => n > COMMON_TERM_SHARE * s.chunks && n >= COMMON_TERM_MIN_CHUNKS;
   // The index holds porter stems: `stemmer` is the same Porter (1980) algorithm; a word it stems differently
   // simply reads as absent (df 0) and stays in the query.
-  const df = (w: string): number => s.dfOf(stemmer(w));
-  const ranked = words.map((w) => ({ w, n: df(w) })).sort((a, b) => a.n - b.n);
+  if (!FACTS_CACHE.enabled) {
+    // The definition (the reference the specs compare with).
+    return new Set(
+      words
+        .map((w) => ({ w, n: s.df(stemmer(w)) }))
+        .sort((a, b) => a.n - b.n)
+        .slice(KEEP_RAREST)
+        .filter((x) => common(x.n))
+        .map((x) => x.w),
+    );
+  }
+  let rare = 0;
+  const over: { w: string; stem: string }[] = [];
+  for (const w of words) {
+    const stem = stemmer(w);
+    let [lo, hi] = s.dfBounds(stem);
+    if (common(lo) !== common(hi)) lo = hi = s.df(stem);
+    if (common(lo)) over.push({ w, stem });
+    else rare++;
+  }
+  if (rare >= KEEP_RAREST) return new Set(over.map((x) => x.w));
   return new Set(
-    ranked
-      .slice(KEEP_RAREST)
-      .filter((x) => x.n > COMMON_TERM_SHARE * s.chunks && x.n >= COMMON_TERM_MIN_CHUNKS)
+    over
+      .map((x) => ({ w: x.w, n: s.df(x.stem) }))
+      .sort((a, b) => a.n - b.n)
+      .slice(KEEP_RAREST - rare)
       .map((x) => x.w),
   );
 };
