@@ -300,6 +300,38 @@ describe('embedded keyword side: the cached candidate facts rank exactly as read
     await writer.close();
   });
 
+  it('holds at most FACTS_CACHE.max facts per connection over its collections, answering the same', async () => {
+    const store = new EmbeddedVectorStore({ dataDir: dir });
+    for (const [name, seed] of [
+      ['gen', 31],
+      ['two', 32],
+    ] as const) {
+      await store.ensureCollection(name, { fingerprint: FP, hybrid: true });
+      await store.upsert(name, generate(seed, 60), { fingerprint: FP });
+    }
+    const max = FACTS_CACHE.max;
+    Object.assign(FACTS_CACHE as { max: number }, { max: 40 });
+    try {
+      const answers = async (): Promise<string> => {
+        const out: unknown[] = [];
+        for (const q of QUERIES.slice(0, 8))
+          for (const name of ['gen', 'two'])
+            out.push((await store.searchKeyword(name, q, { limit: 15 })).map((h) => [h.id, h.score]));
+        return JSON.stringify(out);
+      };
+      const cached = await answers();
+      // Asked again: with room for 40 facts over two collections, the cache cannot answer them all.
+      const before = FACTS_READ.rids;
+      expect(await answers()).toBe(cached);
+      expect(FACTS_READ.rids).toBeGreaterThan(before);
+      Object.assign(FACTS_CACHE as { enabled: boolean }, { enabled: false });
+      expect(await answers()).toBe(cached);
+    } finally {
+      Object.assign(FACTS_CACHE as { max: number }, { max });
+    }
+    await store.close();
+  });
+
   it("sees another connection's payload patch (a second store on the same file, as another process)", async () => {
     const writer = new EmbeddedVectorStore({ dataDir: dir });
     await writer.ensureCollection('gen', { fingerprint: FP, hybrid: true });

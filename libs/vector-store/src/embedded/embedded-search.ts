@@ -111,7 +111,7 @@ interface ChunkFacts {
  * A connection's cache of ChunkFacts (per collection and rid). A hybrid search reads these facts for its 200 keyword
  * candidates (0.5 ms of SQL at 10k chunks, most of a search's damping cost); searches of one collection share most
  * of their candidates, so a warm cache answers them without SQL. It survives writes (ChunkState): a write evicts
- * only the points it changed. At most FACTS_CACHE.max entries per collection (then it starts again). Turned off, the
+ * only the points it changed. At most FACTS_CACHE.max entries per connection (then it starts again). Turned off, the
  * facts and the mean chunk length are read from the tables for every search (the reference the specs compare with).
  */
 export const FACTS_CACHE: { readonly enabled: boolean; readonly max: number } = { enabled: true, max: 20_000 };
@@ -136,7 +136,8 @@ interface ChunkState {
   /** Document frequencies of Porter stems, each with `changes` when it was read (termStatsOf). */
   df: Map<string, { n: number; at: number }>;
 }
-const chunkStates = new WeakMap<Stmt, Map<number, ChunkState>>();
+/** Per connection: its collections' states, and how many cached facts they hold together (FACTS_CACHE.max). */
+const chunkStates = new WeakMap<Stmt, { facts: number; byCid: Map<number, ChunkState> }>();
 
 const setLength = (s: ChunkState, rid: number, n: number | null): void => {
   const old = rid < s.lengths.length ? (s.lengths[rid] ?? -1) : -1;
@@ -160,11 +161,13 @@ const setLength = (s: ChunkState, rid: number, n: number | null): void => {
 
 /** The connection's ChunkState of `c` at `c.version` (call inside the read transaction that read `c`). */
 const chunkState = (stmt: Stmt, c: Collection): ChunkState => {
-  let byCid = chunkStates.get(stmt);
-  if (!byCid) chunkStates.set(stmt, (byCid = new Map()));
+  let held = chunkStates.get(stmt);
+  if (!held) chunkStates.set(stmt, (held = { facts: 0, byCid: new Map() }));
+  const byCid = held.byCid;
   let s = byCid.get(c.cid);
   if (s && s.version === c.version) return s;
   if (!s || s.version > c.version) {
+    if (s) held.facts -= s.facts.size;
     s = {
       version: c.version,
       lengths: new Int32Array(1024).fill(-1),
@@ -191,7 +194,7 @@ const chunkState = (stmt: Stmt, c: Collection): ChunkState => {
     .raw()
     .all(s.version, s.version) as [number, number | null][];
   for (const [rid, n] of changed) {
-    s.facts.delete(rid);
+    if (s.facts.delete(rid)) held.facts--;
     setLength(s, rid, n);
   }
   s.changes += changed.length;
@@ -236,6 +239,7 @@ const readFacts = (stmt: Stmt, c: Collection, rids: number[]): Map<number, Chunk
 const chunkFacts = (stmt: Stmt, c: Collection, rids: number[]): Map<number, ChunkFacts> => {
   if (!FACTS_CACHE.enabled) return readFacts(stmt, c, rids);
   const facts = chunkState(stmt, c).facts;
+  const held = chunkStates.get(stmt) as { facts: number; byCid: Map<number, ChunkState> };
   const out = new Map<number, ChunkFacts>();
   const missing: number[] = [];
   for (const rid of rids) {
@@ -245,12 +249,16 @@ const chunkFacts = (stmt: Stmt, c: Collection, rids: number[]): Map<number, Chun
   }
   if (missing.length === 0) return out;
   const read = readFacts(stmt, c, missing);
-  if (facts.size + missing.length > FACTS_CACHE.max) facts.clear();
+  if (held.facts + missing.length > FACTS_CACHE.max) {
+    for (const state of held.byCid.values()) state.facts.clear();
+    held.facts = 0;
+  }
   for (const rid of missing) {
     const f = read.get(rid) ?? null;
     facts.set(rid, f);
     if (f !== null) out.set(rid, f);
   }
+  held.facts += missing.length;
   return out;
 };
 
