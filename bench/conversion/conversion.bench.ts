@@ -2,7 +2,7 @@
 // Conversion benchmark: text-layer PDFs and OCR pages, @lectern/conversion side by side with PyMuPDF,
 // pdfminer (MarkItDown's extractor) and native tesseract 5.3, all in one run on this machine.
 //   npx tsx bench/conversion/conversion.bench.ts [--out FILE.json] [--text-only] [--ocr-only] [--engine native|wasm|auto]
-//     [--set tune|report|all] [--no-pdfminer]
+//     [--set tune|report|all] [--no-pdfminer] [--node-flags 'FLAGS']
 // Needs Debian's python3-fitz, python3-pdfminer, tesseract-ocr (run with /usr/bin/python3). --text-only skips
 // the OCR part, --ocr-only the text part; --engine picks our PDF engine (default auto: the native mupdf addon when
 // built). --set: the documents CPU was tuned on (NPPF, R-intro), the ones it was not (report), or both (default).
@@ -63,10 +63,15 @@ const ocrOnly = process.argv.includes('--ocr-only');
 const withPdfminer = !process.argv.includes('--no-pdfminer');
 const engine = flag('--engine') ?? 'auto';
 const childEnv = { ...process.env, LECTERN_PDF_ENGINE: engine };
+/** Node options for our process (`--node-flags '--interrupt-budget=1000000'`): a service started with them. */
+const nodeFlags = (flag('--node-flags') ?? '').split(/\s+/).filter(Boolean);
 /** How ours is started: the compiled convert-one (default), or its source through tsx (`--tsx`). */
-const convertOne = process.argv.includes('--tsx')
-  ? ['--import', 'tsx', join(here, 'convert-one.ts')]
-  : [await compiledConvertOne(join(here, 'convert-one.ts'))];
+const convertOne = [
+  ...nodeFlags,
+  ...(process.argv.includes('--tsx')
+    ? ['--import', 'tsx', join(here, 'convert-one.ts')]
+    : [await compiledConvertOne(join(here, 'convert-one.ts'))]),
+];
 
 const reference = linnReference();
 const recall = (text: string): number => wordRecall(text, reference);
@@ -76,6 +81,7 @@ const report: Record<string, unknown> = {
   cpus: cpus().length,
   cpu: cpus()[0]?.model,
   loadavg_start: loadavg(),
+  node_flags: nodeFlags,
 };
 
 // ---- text layer

@@ -8,6 +8,7 @@ import {
   freshVariant8Docs,
   freshVariant9Docs,
   freshVariant10Docs,
+  freshVariant11Docs,
   receiptDocs,
   unseenLayoutDocs,
   type ContractVariant,
@@ -121,6 +122,13 @@ export const generatedDocuments = (): BenchDocument[] => {
       ...d,
       source: 'fresh' as const,
       set: 'fresh variant 10',
+    })),
+    // fresh variant 11: another blind held-out set (libs/testing/src/fresh-docs-11.ts), written without reading the
+    // extractor and committed before its first run
+    ...of(freshVariant11Docs(), 'report').map((d) => ({
+      ...d,
+      source: 'fresh' as const,
+      set: 'fresh variant 11',
     })),
   ];
 };

@@ -7,7 +7,12 @@ import {
   type JobProgress,
 } from '@lectern/contracts';
 import { createConversionEngine } from '@lectern/conversion';
-import { createConversionProcessor, loadConversionResult, stageConversionFile } from '@lectern/conversion-job';
+import {
+  createConversionProcessor,
+  loadConversionResult,
+  resolveConversionFile,
+  stageConversionFile,
+} from '@lectern/conversion-job';
 import {
   closeRedis,
   connectRedis,
@@ -17,7 +22,7 @@ import {
   type RedisConnection,
 } from '@lectern/queue';
 import { numberedPdfFile, startRedis, type TestRedis } from '@lectern/testing';
-import { createReadStream } from 'node:fs';
+import { createReadStream, existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -101,5 +106,36 @@ describe.each([
     const percents = reports.map((r) => r.percent);
     expect([...percents].sort((a, b) => a - b)).toEqual(percents);
     expect(percents.at(-1)).toBe(99); // 100 only once the result is stored (the job's final state)
+  });
+  it('keeps the upload until the queue has recorded the job end, then deletes it', async () => {
+    // a worker killed after the handler returned but before the queue wrote "completed" runs the job again: the
+    // upload must still be there for that attempt (CI saw the retry answer upload_missing when it was deleted first)
+    const staged = await stageConversionFile(dataDir, createReadStream(numberedPdfFile(2, 'two.pdf')), 'two.pdf', {
+      maxBytes: 10e6,
+    });
+    if (staged.file.kind === 'blob') throw new Error('expected a staged file in the data directory');
+    const upload = await resolveConversionFile(dataDir, staged.file);
+    const processor = createConversionProcessor({ dataDir, engine });
+    let presentWhenHandlerReturned: boolean | undefined;
+    queue.process(async (payload, context) => {
+      const stored = await processor(payload, context);
+      presentWhenHandlerReturned = existsSync(upload);
+      return stored;
+    });
+    const handle = await queue.add(
+      {
+        version: 1,
+        file: staged.file,
+        filename: staged.filename,
+        sha256: staged.sha256,
+        byte_size: staged.byteSize,
+        options: {},
+      },
+      { jobId: conversionJobId(staged.sha256) },
+    );
+    await handle.result();
+    expect(presentWhenHandlerReturned).toBe(true);
+    for (let i = 0; i < 200 && existsSync(upload); i += 1) await new Promise((r) => setTimeout(r, 10));
+    expect(existsSync(upload)).toBe(false);
   });
 });

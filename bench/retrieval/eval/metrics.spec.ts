@@ -96,6 +96,20 @@ describe('bench/retrieval/eval metrics', () => {
     expect(heldout3.questions.filter((q) => q.paraphrased).length * 2).toBeGreaterThanOrEqual(
       heldout3.questions.length,
     );
+    // The round 5 reporting set: pages none of the four earlier sets uses.
+    const heldout4 = load('planning-heldout4');
+    expect(heldout4.questions.length).toBeGreaterThanOrEqual(30);
+    const all4 = [...all3, ...heldout4.questions.map((q) => q.id)];
+    expect(new Set(all4).size).toBe(all4.length);
+    const usedPages4 = new Set(
+      [...dev.questions, ...heldout.questions, ...heldout2.questions, ...heldout3.questions].map(
+        (q) => `${q.document}#${q.page}`,
+      ),
+    );
+    expect(heldout4.questions.filter((q) => usedPages4.has(`${q.document}#${q.page}`))).toEqual([]);
+    expect(heldout4.questions.filter((q) => q.paraphrased).length * 2).toBeGreaterThanOrEqual(
+      heldout4.questions.length,
+    );
     const smoke = load('planning-smoke');
     const devQuestions = new Set(dev.questions.map((q) => `${q.question}|${q.document}|${q.page}|${q.key_phrase}`));
     for (const q of smoke.questions)

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 /**
  * The retrieval evaluation from the command line (see README.md beside this file):
- *   npx tsx bench/retrieval/eval/run.ts --set planning-dev|planning-heldout|planning-heldout2|planning-heldout3|scifact-train|scifact-test|all
+ *   npx tsx bench/retrieval/eval/run.ts --set planning-dev|planning-heldout|planning-heldout2|planning-heldout3|planning-heldout4|scifact-train|scifact-test|all
  *     [--systems sad-hybrid,bm25-peer,...] [--limit n] [--fresh] [--reuse-index] [--no-write] [--fusion JSON]
- *     [--phrase-weight w] [--header-weight w] [--short-damping e]
+ *     [--phrase-weight w] [--header-weight w] [--short-damping e] [--field-weights JSON]
  * Writes bench/retrieval/eval/results/<set>.json and .md, and docs/benchmarks/retrieval-eval-<set>.svg.
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -11,7 +11,13 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { corporaDir } from '@lectern/testing';
-import { FUSION_DEFAULTS, HEADER_CREDIT, PHRASE_CREDIT, SHORT_CHUNK_DAMPING } from '@lectern/vector-store';
+import {
+  FIELD_WEIGHTS,
+  FUSION_DEFAULTS,
+  HEADER_CREDIT,
+  PHRASE_CREDIT,
+  SHORT_CHUNK_DAMPING,
+} from '@lectern/vector-store';
 import { z } from 'zod';
 import { SYSTEMS, runEval, type SystemName } from './harness.js';
 import { markdownTable, plot } from './report.js';
@@ -34,6 +40,8 @@ const { values } = parseArgs({
     'header-weight': { type: 'string' },
     /** Tuning only: the short-chunk damping exponent (SHORT_CHUNK_DAMPING; 0 turns it off). */
     'short-damping': { type: 'string' },
+    /** Tuning only: bm25() field weights for this run, JSON (FIELD_WEIGHTS: text, title, section, codes). */
+    'field-weights': { type: 'string' },
   },
 });
 const FusionOverride = z
@@ -83,6 +91,15 @@ if (values['header-weight'] !== undefined) {
   process.stderr.write(`running-header credit for this run: ${JSON.stringify(HEADER_CREDIT)}\n`);
 }
 
+if (values['field-weights'] !== undefined) {
+  const w = z
+    .object({ text: z.number(), title: z.number(), section: z.number(), codes: z.number() })
+    .partial()
+    .strict()
+    .parse(JSON.parse(values['field-weights']));
+  Object.assign(FIELD_WEIGHTS as Record<string, number>, w);
+  process.stderr.write(`field weights for this run: ${JSON.stringify(FIELD_WEIGHTS)}\n`);
+}
 if (values['short-damping'] !== undefined) {
   const exponent = z.coerce.number().min(0).max(4).parse(values['short-damping']);
   Object.assign(SHORT_CHUNK_DAMPING as { exponent: number }, { exponent });

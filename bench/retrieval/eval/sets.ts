@@ -18,6 +18,7 @@ export const SET_NAMES = [
   'planning-heldout',
   'planning-heldout2',
   'planning-heldout3',
+  'planning-heldout4',
   'scifact-train',
   'scifact-test',
 ] as const;

@@ -36,8 +36,9 @@ const percentOf = (p: ConversionProgressReport): number | undefined =>
  * The `conversion` queue's job handler, the same in both modes (BullMQ worker or in-process): find the
  * file (or take the bytes the producer in this process handed over), convert it with progress, check the
  * fingerprint, store the result (inline or in the data dir). Conversion errors are AppErrors (4xx:
- * permanent, no retry); a timeout is not retried either. The upload (`DATA_DIR/uploads/...`) is deleted when
- * the job ends: converted, or refused for good; a failure that will be retried keeps it for the next attempt
+ * permanent, no retry); a timeout is not retried either. The upload (`DATA_DIR/uploads/...`) is deleted once the
+ * queue has recorded the job's end (converted, or refused for good) — not before: a worker killed between the two
+ * would leave the next attempt without its file; a failure that will be retried keeps it for the next attempt
  * (and the storage janitor removes what a lost job leaves behind).
  */
 export const createConversionProcessor =
@@ -47,10 +48,10 @@ export const createConversionProcessor =
       removeStagedUpload(deps.dataDir, payload.file, deps.blobs).catch(() => undefined);
     try {
       const stored = await convertAndStore(deps, payload, context);
-      await ended();
+      context.afterEnd(ended);
       return stored;
     } catch (error) {
-      if (isPermanentError(error)) await ended();
+      if (isPermanentError(error)) context.afterEnd(ended);
       throw error;
     }
   };

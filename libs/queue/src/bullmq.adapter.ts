@@ -150,12 +150,18 @@ class BullmqJobQueue<P, R> implements JobQueue<P, R> {
       },
     );
     worker.on('error', (err) => this.logger.error({ err, queue: this.name }, 'worker error'));
-    worker.on('failed', (job, err) =>
+    // BullMQ emits these once the job's new state is written to Redis: `afterEnd` tasks run only then
+    worker.on('completed', (job) => this.runAfterEnd(job.id, true));
+    worker.on('failed', (job, err) => {
       this.logger.warn(
         { queue: this.name, jobId: job?.id, attempt: job?.attemptsMade, reason: err.message },
         'job attempt failed',
-      ),
-    );
+      );
+      // failed for good: a permanent error, or no attempt left; otherwise the next attempt registers its own tasks
+      const final =
+        job !== undefined && (err instanceof UnrecoverableError || job.attemptsMade >= (job.opts.attempts ?? 1));
+      this.runAfterEnd(job?.id, final);
+    });
     this.worker = worker;
     let closing: Promise<void> | undefined;
     const close = (): Promise<void> => {
@@ -210,6 +216,18 @@ class BullmqJobQueue<P, R> implements JobQueue<P, R> {
   }
 
   private workerClose: (() => Promise<void>) | undefined;
+
+  /** `afterEnd` tasks of the jobs this worker ran, by job id, until BullMQ reports the attempt's end. */
+  private readonly afterEndTasks = new Map<string, Array<() => Promise<void>>>();
+
+  private runAfterEnd(jobId: string | undefined, jobEnded: boolean): void {
+    if (jobId === undefined) return;
+    const tasks = this.afterEndTasks.get(jobId) ?? [];
+    this.afterEndTasks.delete(jobId);
+    if (!jobEnded) return;
+    for (const task of tasks)
+      task().catch((err: unknown) => this.logger.warn({ err, queue: this.name, jobId }, 'after-end task failed'));
+  }
 
   async listFailed(options?: ListFailedOptions): Promise<FailedJobsPage<P, R>> {
     const { offset, limit } = listFailedBounds(options);
@@ -334,7 +352,11 @@ class BullmqJobQueue<P, R> implements JobQueue<P, R> {
         this.logger.info({ queue: this.name, jobId, attempt: job.attemptsStarted }, message);
         job.log(message).catch((err: unknown) => this.logger.warn({ err, jobId }, 'job log write failed'));
       },
+      afterEnd: (task) => afterEnd.push(task),
     };
+    // a fresh list per attempt (an earlier attempt's, never reported because its lock was lost, is dropped)
+    const afterEnd: Array<() => Promise<void>> = [];
+    this.afterEndTasks.set(jobId, afterEnd);
     const done = Promise.resolve().then(() => handler(parsed.data, context));
     this.active.set(jobId, { job, token, abort, done });
     try {

@@ -242,10 +242,19 @@ class InProcessJobQueue<P, R> implements JobQueue<P, R> {
         for (const listener of entry.listeners) listener(entry.progress);
       },
       log: (message) => this.logger.info({ queue: this.name, jobId: entry.id, attempt: entry.attempts }, message),
+      afterEnd: (task) => void afterEnd.push(task),
+    };
+    const afterEnd: Array<() => Promise<void>> = [];
+    const ended = (): void => {
+      for (const task of afterEnd.splice(0))
+        task().catch((err: unknown) =>
+          this.logger.warn({ err, queue: this.name, jobId: entry.id }, 'after-end task failed'),
+        );
     };
     try {
       const result = this.options.definition.result.parse(await handler(entry.payload, context));
       this.finish(entry, 'succeeded', { result });
+      ended();
     } catch (error) {
       if (controller.signal.aborted && this.requeueAborted) {
         entry.status = 'queued';
@@ -258,6 +267,7 @@ class InProcessJobQueue<P, R> implements JobQueue<P, R> {
         this.logger.error({ err: error, queue: this.name, jobId: entry.id }, 'job handler failed');
       if (isPermanentError(error) || entry.attempts >= this.attempts) {
         this.finish(entry, 'failed', { error: jobError });
+        ended();
         return;
       }
       if (this.workerClosed) {

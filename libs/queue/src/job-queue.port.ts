@@ -75,6 +75,13 @@ export interface JobContext {
   progress(percent: number, detail?: JobProgress['detail']): Promise<void>;
   /** A line in the job's log (kept with the job where the adapter can) and in the service log. */
   log(message: string): void;
+  /**
+   * Run `task` once this job's end is recorded: it succeeded, or it failed with no retry left. Not run when this
+   * attempt is retried (the next attempt registers again), nor when the worker dies or loses the job first (a
+   * janitor's job). For what a retry would still need — an upload deleted before the queue recorded the result is
+   * gone for the attempt that runs the job again after a worker is killed between the two.
+   */
+  afterEnd(task: () => Promise<void>): void;
 }
 
 export type JobHandler<P, R> = (payload: P, context: JobContext) => Promise<R>;

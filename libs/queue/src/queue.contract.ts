@@ -164,6 +164,29 @@ export const runQueueContract = (adapter: string, makeQueue: MakeQueue): void =>
       });
     });
 
+    it('runs afterEnd tasks once the job end is recorded, and not for an attempt that is retried', async () => {
+      const queue = await make({ attempts: 3, backoffMs: 10 });
+      const seen: string[] = [];
+      queue.process(async (p, ctx: JobContext) => {
+        ctx.afterEnd(async () => {
+          // the state a task sees is written before it runs (a retry after a crash here finds the job finished)
+          seen.push(`${ctx.jobId} attempt ${ctx.attempt}: ${(await queue.getJob(ctx.jobId))?.status}`);
+        });
+        if (p.n === 0)
+          throw new AppError('unsupported_file_type', 'Unsupported file format: .pptx', { httpStatus: 415 });
+        if (ctx.attempt < 2) throw new Error('transient');
+        return double(p);
+      });
+      const handle = await queue.add(payload(5), { jobId: 'after-end' });
+      await expect(handle.result()).resolves.toEqual({ doubled: 10 });
+      await waitFor(async () => seen.length > 0, 'the after-end task of the job that succeeded');
+      const refused = await queue.add(payload(0), { jobId: 'after-end-refused' });
+      await expect(refused.result()).rejects.toMatchObject({ code: 'unsupported_file_type' });
+      await waitFor(async () => seen.length > 1, 'the after-end task of the job refused for good');
+      // attempt 1 of the first job failed and was retried: its task never ran
+      expect(seen).toEqual(['after-end attempt 2: succeeded', 'after-end-refused attempt 1: failed']);
+    });
+
     it('fails an internal error after the last attempt without leaking its message', async () => {
       const queue = await make({ attempts: 2, backoffMs: 10 });
       let calls = 0;

@@ -48,6 +48,7 @@ export * from './business-docs.js';
 export * from './fresh-docs.js';
 export { freshVariant9Docs } from './fresh-docs-9.js';
 export { freshVariant10Docs } from './fresh-docs-10.js';
+export { freshVariant11Docs } from './fresh-docs-11.js';
 export { promptToolCalls, runInspectorCli, unknownToolNames } from './mcp-prompt-checks.js';
 export type { NamedToolCall } from './mcp-prompt-checks.js';
 export {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-import { codeTokens, lexicalFields } from './lexical.js';
+import { codeTokens, lexicalFields, secondPass, type KeywordCandidate } from './lexical.js';
 import { ftsQuery } from './embedded/sql-filter.js';
 
 describe('codeTokens', () => {
@@ -47,5 +47,35 @@ describe('ftsQuery', () => {
       '"does" OR "para" OR "11" OR "say" OR "mr" OR "j5" OR "60g4" OR "mrj560g4" OR "para11"',
     );
     expect(ftsQuery(' ?! ')).toBeNull();
+  });
+});
+
+describe('secondPass (the keyword side second scoring pass of both adapters)', () => {
+  const cands: KeywordCandidate<string>[] = [
+    { id: 'a-caption', score: 8, length: 40, documentId: 'A' },
+    { id: 'b-para', score: 6, length: 700, documentId: 'B', phrase: 1 },
+    { id: 'a-para', score: 5, length: 760, documentId: 'A' },
+    { id: 'c-para', score: 4.8, length: 650, documentId: 'C', header: 'Bridge Study 2024', phrase: 0 },
+    { id: 'b-pair', score: 1, length: 500, documentId: 'B', phrase: 3 },
+  ];
+  const ctx = { query: 'river bridge', meanLength: 500, idf: () => 2, limit: 4 };
+
+  it('damps short chunks inside a document, adds the phrase and header credits, orders by the new score and cuts', () => {
+    const out = secondPass(cands, { ...ctx, damping: 0.25, phraseWeight: 0.5, headerWeight: 0.25 });
+    // A keeps its best score (8) on its paragraph; the caption takes A's second score (5). B's paragraph gains
+    // 0.5 x its phrase score, C 0.25 x idf("bridg") for its header.
+    // The pool's fifth candidate is cut before the phrase credit (as the first pass's pool is).
+    expect(out).toEqual([
+      { id: 'a-para', score: 8 },
+      { id: 'b-para', score: 6.5 },
+      { id: 'c-para', score: 5.3 },
+      { id: 'a-caption', score: 5 },
+    ]);
+  });
+
+  it('leaves the candidates as they are with every step off', () => {
+    expect(secondPass(cands, { ...ctx, damping: 0, phraseWeight: 0, headerWeight: 0 })).toEqual(
+      cands.slice(0, 4).map(({ id, score }) => ({ id, score })),
+    );
   });
 });

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 import { eng } from 'stopword';
+import { stemmer } from 'stemmer';
+import { queryTerms } from './query-terms.js';
 
 /**
  * The lexical side's fields and tokens, shared by both adapters (the embedded store's FTS5 columns, the Qdrant
@@ -26,8 +28,8 @@ export const FIELD_WEIGHTS = { text: 1, title: 2, section: 1.5, codes: 1.5 } as 
  * (Metzler & Croft 2005), whose default weights give the word-pair features 0.15 against 0.85 for the single words:
  * 0.15 / 0.85 = 0.18. At full weight (a pair counted like one more query word, its IDF high because pairs are rare)
  * the pairs outweighed the words: planning-dev hit@1 fell 0.779 -> 0.735; at 0.18 answer@5 rose 0.809 -> 0.838
- * (docs/benchmarks/retrieval.md). Read at every search (the bench overrides it; 0 turns it off); embedded store only
- * (the Qdrant adapter's text index is not built for phrase matching).
+ * (docs/benchmarks/retrieval.md). Read at every search (the bench overrides it; 0 turns it off). Applied by `secondPass`
+ * in both adapters; the pair's score is each adapter's own (FTS5 phrase BM25; Qdrant: `pairMatchScore`).
  */
 export const PHRASE_CREDIT: { readonly weight: number } = { weight: 0.18 };
 
@@ -42,8 +44,8 @@ export const PHRASE_CREDIT: { readonly weight: number } = { weight: 0.18 };
  * in the word (a header repeats its words on every page): BM25 with k1 -> 0. The weight is low because a header's
  * common words ("city", "council", "plan") are query words too: on planning-dev (sad-hybrid nDCG@10 / hit@1 /
  * answer@5 / MRR) 0 gives 0.788 / 0.794 / 0.853 / 0.619, 0.25 gives 0.790 / 0.794 / 0.853 / 0.621, 0.5 and 1 lose an
- * answer@5 question (0.838). Read at every search (the bench overrides it; 0 turns it off); embedded store only,
- * like the phrase credit.
+ * answer@5 question (0.838). Read at every search (the bench overrides it; 0 turns it off). Applied by `secondPass`
+ * in both adapters.
  */
 export const HEADER_CREDIT: { readonly weight: number } = { weight: 0.25 };
 
@@ -58,8 +60,8 @@ export const HEADER_CREDIT: { readonly weight: number } = { weight: 0.25 };
  * own damped score), planning-dev hit@1 fell 0.794 -> 0.750 (a short chunk that named the document was what put the
  * right document first). `exponent` 0.25 was chosen on planning-dev (0.5 lost answer@5 questions; see
  * docs/benchmarks/retrieval.md, round 4). A collection of one chunk per document (SciFact) is unchanged by
- * construction. Read at every search (the bench overrides it; 0 turns it off); embedded store only (the Qdrant
- * adapter has no second scoring pass).
+ * construction. Read at every search (the bench overrides it; 0 turns it off). Applied by `secondPass` in both
+ * adapters (the Qdrant adapter's mean chunk length is over at most 10,000 points, cached a minute).
  */
 export const SHORT_CHUNK_DAMPING: { readonly exponent: number } = { exponent: 0.25 };
 
@@ -130,4 +132,122 @@ export const lexicalFields = (payload: Record<string, unknown>, text: string): L
   const title = titleOf(payload);
   const section = sectionOf(payload);
   return { title, section, codes: codeTokens(`${text}\n${title}\n${section}`).join(' ') };
+};
+
+/**
+ * One keyword candidate as the second scoring pass reads it: its id, its first-pass keyword score (the adapter's
+ * BM25: FTS5's weighted bm25() in the embedded store, the Σ IDF formula query in the Qdrant adapter), the length of
+ * its text in characters (null: unknown, not damped), its `document_id` (as a string; absent: its own document),
+ * its `running_header` payload (absent or null: none) and its phrase-match score for the query's adjacent word pairs
+ * (0 or absent: none; each adapter scores the pairs with its own index, as it scores the words).
+ */
+export interface KeywordCandidate<I> {
+  id: I;
+  score: number;
+  length: number | null;
+  documentId?: string | undefined;
+  header?: string | null | undefined;
+  phrase?: number | undefined;
+}
+
+/** What the second pass needs of the collection and the query. */
+export interface SecondPassContext {
+  /** The query text (the header credit reads its words). */
+  query: string;
+  /** The collection's mean chunk text length in characters (0 or less: no damping). */
+  meanLength: number;
+  /** The collection's BM25 IDF of a Porter stem (FTS5's formula, `bm25Idf`), called only for query words. */
+  idf: (stem: string) => number;
+  /** How many candidates to keep (the candidates given may be more: the damping's pool). */
+  limit: number;
+  /** Overrides of SHORT_CHUNK_DAMPING.exponent, PHRASE_CREDIT.weight and HEADER_CREDIT.weight (read at each call). */
+  damping?: number;
+  phraseWeight?: number;
+  headerWeight?: number;
+}
+
+/** FTS5's BM25 IDF of a term found in `n` of `total` chunks: ln((N - n + 0.5) / (n + 0.5)), at least 1e-6. */
+export const bm25Idf = (total: number, n: number): number => Math.max(1e-6, Math.log((total - n + 0.5) / (n + 0.5)));
+
+/** How many candidates the first pass should fetch for `limit` results: twice as many while the damping is on. */
+export const keywordPool = (limit: number): number => (SHORT_CHUNK_DAMPING.exponent > 0 ? 2 * limit : limit);
+
+/**
+ * The keyword side's second scoring pass, the same in both adapters: the candidates (best first, by first-pass
+ * score) are re-scored in three steps, each re-sorting by the new score (a tie keeps the earlier order), and cut to
+ * `limit`:
+ * 1. short-chunk damping inside each document (SHORT_CHUNK_DAMPING): within a document's candidates a chunk shorter
+ *    than the collection's mean is ordered by score x (length / mean)^exponent, and the document's scores go to its
+ *    candidates in that order (its best score, and so its place against other documents, is unchanged); then cut;
+ * 2. phrase credit (PHRASE_CREDIT): + weight x the candidate's phrase-match score;
+ * 3. running-header credit (HEADER_CREDIT): + weight x the summed IDF of the distinct query words whose Porter stem
+ *    is the stem of a word of the candidate's running header.
+ * Pure: the adapters gather the inputs (the embedded store from SQLite, the Qdrant adapter from the points' payloads
+ * and its count requests) and both call this, so the same candidates come back in the same order with the same
+ * scores whichever store holds them.
+ */
+export const secondPass = <I>(
+  candidates: readonly KeywordCandidate<I>[],
+  ctx: SecondPassContext,
+): { id: I; score: number }[] => {
+  const exponent = ctx.damping ?? SHORT_CHUNK_DAMPING.exponent;
+  let found: { c: KeywordCandidate<I>; s: number }[] = (
+    exponent > 0 ? dampInsideDocuments(candidates, ctx.meanLength, exponent, ctx.limit) : candidates.slice(0, ctx.limit)
+  ).map((c) => ({ c, s: c.score }));
+  const resort = (add: (c: KeywordCandidate<I>) => number): void => {
+    found = found
+      .map((r, i) => ({ r: { c: r.c, s: r.s + add(r.c) }, i }))
+      .sort((a, b) => b.r.s - a.r.s || a.i - b.i)
+      .map(({ r }) => r);
+  };
+  const phraseWeight = ctx.phraseWeight ?? PHRASE_CREDIT.weight;
+  if (phraseWeight > 0 && found.some((r) => (r.c.phrase ?? 0) !== 0)) resort((c) => phraseWeight * (c.phrase ?? 0));
+  const headerWeight = ctx.headerWeight ?? HEADER_CREDIT.weight;
+  if (headerWeight > 0 && found.some((r) => typeof r.c.header === 'string')) {
+    const words = [...new Set(queryTerms(ctx.query, 64).map((w) => stemmer(w)))];
+    const credit = new Map<string, number>();
+    const creditOf = (h: string): number => {
+      let v = credit.get(h);
+      if (v === undefined) {
+        const stems = new Set(headerWords(h).map((w) => stemmer(w)));
+        v = headerWeight * words.filter((w) => stems.has(w)).reduce((sum, w) => sum + ctx.idf(w), 0);
+        credit.set(h, v);
+      }
+      return v;
+    };
+    if (found.some((r) => typeof r.c.header === 'string' && creditOf(r.c.header) > 0))
+      resort((c) => (typeof c.header === 'string' ? creditOf(c.header) : 0));
+  }
+  return found.map((r) => ({ id: r.c.id, score: r.s }));
+};
+
+/** Step 1 of `secondPass` (see there), cut to `limit`. */
+const dampInsideDocuments = <I>(
+  found: readonly KeywordCandidate<I>[],
+  mean: number,
+  exponent: number,
+  limit: number,
+): KeywordCandidate<I>[] => {
+  if (found.length < 2 || !(mean > 0)) return found.slice(0, limit);
+  const groups = new Map<string, { c: KeywordCandidate<I>; d: number; i: number }[]>();
+  found.forEach((c, i) => {
+    const n = c.length ?? mean;
+    const doc = c.documentId ?? `\u0000${i}`;
+    const damped = { c, d: n < mean ? c.score * Math.pow(Math.max(n, 1) / mean, exponent) : c.score, i };
+    const g = groups.get(doc);
+    if (g) g.push(damped);
+    else groups.set(doc, [damped]);
+  });
+  if (groups.size === found.length) return found.slice(0, limit);
+  const out: { c: KeywordCandidate<I>; s: number; i: number }[] = [];
+  for (const g of groups.values()) {
+    const scores = g.map((r) => r.c.score).sort((a, b) => b - a);
+    [...g]
+      .sort((a, b) => b.d - a.d || a.i - b.i)
+      .forEach((r, j) => out.push({ c: r.c, s: scores[j] ?? r.c.score, i: r.i }));
+  }
+  return out
+    .sort((a, b) => b.s - a.s || a.i - b.i)
+    .slice(0, limit)
+    .map(({ c, s }) => ({ ...c, score: s }));
 };

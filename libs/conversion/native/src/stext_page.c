@@ -42,6 +42,38 @@ static double clip_area(ibox_t b, double w, double h) {
   return x1 > x0 && y1 > y0 ? (x1 - x0) * (y1 - y0) : 0;
 }
 
+/*
+ * fz_rect_from_quad and fz_union_rect inline (the library's pass their structs through memory; per character
+ * here): the same comparisons in the same order, so the same boxes.
+ */
+static inline float min2(float a, float b) {
+  return a < b ? a : b;
+}
+static inline float max2(float a, float b) {
+  return a > b ? a : b;
+}
+
+static inline fz_rect rect_from_quad(fz_quad q) {
+  fz_rect r;
+  r.x0 = min2(min2(q.ll.x, q.lr.x), min2(q.ul.x, q.ur.x));
+  r.y0 = min2(min2(q.ll.y, q.lr.y), min2(q.ul.y, q.ur.y));
+  r.x1 = max2(max2(q.ll.x, q.lr.x), max2(q.ul.x, q.ur.x));
+  r.y1 = max2(max2(q.ll.y, q.lr.y), max2(q.ul.y, q.ur.y));
+  return r;
+}
+
+static inline fz_rect union_rect(fz_rect a, fz_rect b) {
+  if (!fz_is_valid_rect(b)) return a;
+  if (!fz_is_valid_rect(a)) return b;
+  if (fz_is_infinite_rect(a)) return a;
+  if (fz_is_infinite_rect(b)) return b;
+  if (a.x0 > b.x0) a.x0 = b.x0;
+  if (a.y0 > b.y0) a.y0 = b.y0;
+  if (a.x1 < b.x1) a.x1 = b.x1;
+  if (a.y1 < b.y1) a.y1 = b.y1;
+  return a;
+}
+
 /** A character's box with the vertical extent of `m`'s metrics for its font (mupdf 1.21's otherwise). */
 static fz_rect char_rect(fz_context *ctx, const fz_stext_char *ch, font_metrics_t *m) {
   fz_quad q = ch->quad;
@@ -55,13 +87,13 @@ static fz_rect char_rect(fz_context *ctx, const fz_stext_char *ch, font_metrics_
       q.ll.x += td * ux, q.ll.y += td * uy, q.lr.x += td * ux, q.lr.y += td * uy;
     }
   }
-  return fz_rect_from_quad(q);
+  return rect_from_quad(q);
 }
 
 static fz_rect line_rect(fz_context *ctx, const fz_stext_line *line, font_metrics_t *m) {
   if (line->wmode != 0 || m->n == 0) return line->bbox;
   fz_rect r = fz_empty_rect;
-  for (fz_stext_char *ch = line->first_char; ch; ch = ch->next) r = fz_union_rect(r, char_rect(ctx, ch, m));
+  for (fz_stext_char *ch = line->first_char; ch; ch = ch->next) r = union_rect(r, char_rect(ctx, ch, m));
   return r;
 }
 
@@ -250,7 +282,7 @@ static int put_page(fz_context *ctx, packed_t *p, fz_stext_page *st, int number,
       }
       fz_rect box = line_rect(ctx, l, m);
       // the block's box is the union of its lines' boxes (as mupdf builds it), whitespace-only lines included
-      acc.box = fz_union_rect(acc.box, box);
+      acc.box = union_rect(acc.box, box);
       if (!put_line(ctx, p, l, box, &added)) return 0;
       acc.lines += added;
     }

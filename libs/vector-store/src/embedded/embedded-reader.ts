@@ -13,8 +13,8 @@ import {
 import type { EmbeddingFingerprint, Filter, Hit, HybridOptions } from '../vector-store.port.js';
 import { DenseCache } from './dense-cache.js';
 import type { DenseSearch } from './dense-index.js';
-import { denseCandidates, hits, keywordCandidates, type Stmt } from './embedded-search.js';
-import { readCollection, type Collection } from './embedded-schema.js';
+import { denseCandidates, hits, keywordCandidates, keywordSecondPass, type Stmt } from './embedded-search.js';
+import { pointsTable, readCollection, type Collection } from './embedded-schema.js';
 
 /** A prepared-statement cache over `db` (at most ~256 statements kept). */
 export const statementCache = (db: Db): Stmt => {
@@ -120,6 +120,38 @@ export class EmbeddedReader {
       const c = this.require(name);
       checkQueryTarget(name, c, null, undefined, true);
       return hits(this.stmt, c, keywordCandidates(this.stmt, c, query, filter, limit));
+    });
+  }
+
+  /**
+   * The keyword side's second scoring pass (lexical.ts `secondPass`) alone, over the given first-pass candidates (ids
+   * and keyword scores, best first); ids not in the collection are left out. For the adapters' parity spec: the
+   * keyword and hybrid searches run the same code on their bm25() candidates.
+   */
+  keywordSecondPass(
+    name: string,
+    query: string,
+    candidates: readonly { id: string; score: number }[],
+    limit: number,
+  ): { id: string; score: number }[] {
+    return this.read(() => {
+      const c = this.require(name);
+      const rids = new Map(
+        (
+          this.stmt(`SELECT id, rid FROM ${pointsTable(c.cid)} WHERE id IN (SELECT value FROM json_each(?))`).all(
+            JSON.stringify(candidates.map((x) => x.id)),
+          ) as { id: string; rid: number }[]
+        ).map((r) => [r.id, r.rid]),
+      );
+      const ids = new Map([...rids].map(([id, rid]) => [rid, id]));
+      const known = candidates.flatMap((x) => {
+        const rid = rids.get(x.id);
+        return rid === undefined ? [] : [{ rid, score: x.score }];
+      });
+      return keywordSecondPass(this.stmt, c, query, known, limit).map(([rid, score]) => ({
+        id: ids.get(rid) ?? '',
+        score,
+      }));
     });
   }
 

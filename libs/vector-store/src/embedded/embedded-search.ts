@@ -5,7 +5,16 @@ import type { DenseSearch } from './dense-index.js';
 import { chunksTable, deletedTable, ftsTable, pointsTable, vectorsTable, type Collection } from './embedded-schema.js';
 import { compileFilter, ftsPhraseQuery, ftsQuery } from './sql-filter.js';
 import { stemmer } from 'stemmer';
-import { FIELD_WEIGHTS, HEADER_CREDIT, PHRASE_CREDIT, SHORT_CHUNK_DAMPING, headerWords } from '../lexical.js';
+import {
+  FIELD_WEIGHTS,
+  HEADER_CREDIT,
+  PHRASE_CREDIT,
+  SHORT_CHUNK_DAMPING,
+  bm25Idf,
+  keywordPool,
+  secondPass,
+  type KeywordCandidate,
+} from '../lexical.js';
 import { queryTerms } from '../query-terms.js';
 
 /** Prepared-statement source (the adapter's cache). */
@@ -52,10 +61,17 @@ export const denseCandidates = (
 };
 
 /** bm25() over the four fields with their weights (lexical.ts), as an FTS5 rank function. */
-const WEIGHTS = `${FIELD_WEIGHTS.text}, ${FIELD_WEIGHTS.title}, ${FIELD_WEIGHTS.section}, ${FIELD_WEIGHTS.codes}`;
-const RANK = `bm25(${WEIGHTS})`;
+const weights = (): string =>
+  `${FIELD_WEIGHTS.text}, ${FIELD_WEIGHTS.title}, ${FIELD_WEIGHTS.section}, ${FIELD_WEIGHTS.codes}`;
+let rankFor = { key: '', rank: '' };
+/** `bm25(weights)`, read from FIELD_WEIGHTS at each search (the bench overrides them). */
+const RANK = (): string => {
+  const w = weights();
+  if (rankFor.key !== w) rankFor = { key: w, rank: `bm25(${w})` };
+  return rankFor.rank;
+};
 /** The same weighted bm25() called on a table (a second query over given rows, not through `rank`). */
-const RANK_OF = (fts: string): string => `bm25(${fts}, ${WEIGHTS})`;
+const RANK_OF = (fts: string): string => `bm25(${fts}, ${weights()})`;
 
 /**
  * BM25 (FTS5) candidates as [rid, score], best first; score = -bm25() > 0, the fields weighted (FIELD_WEIGHTS).
@@ -73,9 +89,8 @@ export const keywordCandidates = (
   const match = ftsQuery(text, leaveOut);
   if (match === null) return [];
   const fts = ftsTable(c.cid);
-  const damping = SHORT_CHUNK_DAMPING.exponent > 0 ? SHORT_CHUNK_DAMPING.exponent : 0;
-  // Damping lowers short chunks: take twice the candidates so the ones it lifts past the cut are there.
-  const pool = damping > 0 ? 2 * k : k;
+  // Damping lowers short chunks: the pool is twice the candidates so the ones it lifts past the cut are there.
+  const pool = keywordPool(k);
   // `rank` is selected once, as the sort key, and negated here: `-rank` in the select list beside `ORDER BY rank`
   // made FTS5 compute the weighted bm25() twice per matching row (measured: 3.06 -> 2.94 ms per search at 10k
   // SciFact chunks; the same rows and scores, a double's negation being exact).
@@ -83,17 +98,90 @@ export const keywordCandidates = (
   if (filter === undefined) {
     ranked = stmt(
       `SELECT rowid AS rid, rank AS r FROM ${fts} WHERE ${fts} MATCH ? AND rank MATCH ? ORDER BY r, rowid LIMIT ?`,
-    ).all(match, RANK, pool) as { rid: number; r: number }[];
+    ).all(match, RANK(), pool) as { rid: number; r: number }[];
   } else {
     const f = compileFilter(filter);
     ranked = stmt(
       `SELECT p.rid AS rid, ${fts}.rank AS r FROM ${fts} JOIN ${pointsTable(c.cid)} p ON p.rid = ${fts}.rowid
      WHERE ${fts} MATCH ? AND ${fts}.rank MATCH ? AND ${f.sql} ORDER BY r, p.rid LIMIT ?`,
-    ).all(match, RANK, ...f.params, pool) as { rid: number; r: number }[];
+    ).all(match, RANK(), ...f.params, pool) as { rid: number; r: number }[];
   }
-  let found = ranked.map(({ rid, r }) => ({ rid, s: -r }));
-  if (damping > 0) found = withShortChunkDamping(stmt, c, found, damping, k);
-  return withHeaderCredit(stmt, c, text, withPhraseCredit(stmt, fts, ftsPhraseQuery(text, leaveOut), found));
+  return secondPassOf(stmt, c, text, ftsPhraseQuery(text, leaveOut), ranked, k);
+};
+
+/**
+ * The second pass alone over given first-pass candidates (rid and keyword score, best first), as `keywordCandidates`
+ * runs it after its bm25() query: the parity spec feeds the same candidates to both adapters through this.
+ */
+export const keywordSecondPass = (
+  stmt: Stmt,
+  c: Collection,
+  text: string,
+  candidates: { rid: number; score: number }[],
+  k: number,
+): [number, number][] =>
+  secondPassOf(
+    stmt,
+    c,
+    text,
+    ftsPhraseQuery(text, commonTerms(stmt, c, text)),
+    candidates.map(({ rid, score }) => ({ rid, r: -score })),
+    k,
+  );
+
+/**
+ * The keyword candidates' second scoring pass (lexical.ts `secondPass`, the same function the Qdrant adapter calls):
+ * this store's inputs are the candidates' bm25() (`-rank`), their text length, `document_id` and `running_header`
+ * (chunkFacts), the collection's mean chunk length, FTS5's IDF of a stem and the weighted bm25() of the query's
+ * word pairs as FTS5 phrases (phraseScores). Each input is read only when its step is on.
+ */
+const secondPassOf = (
+  stmt: Stmt,
+  c: Collection,
+  text: string,
+  phrases: string | null,
+  ranked: { rid: number; r: number }[],
+  k: number,
+): [number, number][] => {
+  const damping = SHORT_CHUNK_DAMPING.exponent;
+  const damp = damping > 0 && ranked.length >= 2;
+  const mean = damp ? meanLengthOf(stmt, c) : 0;
+  const needFacts = (damp && mean > 0) || (HEADER_CREDIT.weight > 0 && ranked.length > 0);
+  const facts = needFacts
+    ? chunkFacts(
+        stmt,
+        c,
+        ranked.map((r) => r.rid),
+      )
+    : new Map<number, ChunkFacts>();
+  const phrase =
+    PHRASE_CREDIT.weight > 0 && phrases !== null && ranked.length > 0
+      ? phraseScores(stmt, ftsTable(c.cid), phrases, new Set(ranked.map((r) => r.rid)))
+      : new Map<number, number>();
+  const candidates: KeywordCandidate<number>[] = ranked.map(({ rid, r }) => {
+    const f = facts.get(rid);
+    // A point without a chunk row (n null) is read as the inner join of chunks and points read it: its own document.
+    const known = f !== undefined && f.n !== null ? f : undefined;
+    return {
+      id: rid,
+      score: -r,
+      length: known?.n ?? null,
+      documentId: known?.d,
+      header: f?.h ?? null,
+      phrase: phrase.get(rid) ?? 0,
+    };
+  });
+  let stats: ReturnType<typeof termStatsOf> | undefined;
+  return secondPass(candidates, {
+    query: text,
+    meanLength: mean,
+    idf: (stem) => {
+      stats ??= termStatsOf(stmt, c);
+      return bm25Idf(stats.chunks, stats.df(stem));
+    },
+    limit: k,
+    damping,
+  }).map((r) => [r.id, r.score]);
 };
 
 /**
@@ -203,7 +291,7 @@ const chunkState = (stmt: Stmt, c: Collection): ChunkState => {
 };
 
 /** The collection's mean chunk text length in characters (0 when it has no chunks). */
-const meanLength = (stmt: Stmt, c: Collection): number => {
+const meanLengthOf = (stmt: Stmt, c: Collection): number => {
   if (!FACTS_CACHE.enabled) {
     return (
       (stmt(`SELECT avg(length(text)) FROM ${chunksTable(c.cid)}`)
@@ -263,128 +351,19 @@ const chunkFacts = (stmt: Stmt, c: Collection, rids: number[]): Map<number, Chun
 };
 
 /**
- * Short-chunk damping (SHORT_CHUNK_DAMPING, lexical.ts) inside each document: a candidate whose text is shorter than
- * the collection's mean chunk text (characters; meanLength) is ordered by its score times
- * (length / mean)^exponent among the candidates of its document (`document_id`; a chunk without one is its own
- * document), and the document's scores, as bm25() gave them, go to its candidates in that order. So the document's
- * best score, and its place against other documents, is unchanged; which of its chunks holds it can change. Then
- * re-sorted (a tie keeps the earlier order) and cut to `k`. When no document has two candidates nothing can move:
- * the candidates come back as they are (they are in score order), cut to `k`.
+ * The phrase-match score of each wanted candidate (lexical.ts PHRASE_CREDIT): the weighted bm25() of the query's
+ * adjacent word pairs as FTS5 phrases (their IDF over the whole collection), for the candidates holding one.
  */
-export const withShortChunkDamping = (
-  stmt: Stmt,
-  c: Collection,
-  found: { rid: number; s: number }[],
-  exponent: number,
-  k: number,
-): { rid: number; s: number }[] => {
-  if (found.length < 2) return found.slice(0, k);
-  const mean = meanLength(stmt, c);
-  if (!(mean > 0)) return found.slice(0, k);
-  const info = chunkFacts(
-    stmt,
-    c,
-    found.map((r) => r.rid),
-  );
-  const groups = new Map<string, { rid: number; s: number; d: number; i: number }[]>();
-  found.forEach((r, i) => {
-    const row = info.get(r.rid);
-    // A point without a chunk row (n null) is read as the inner join of chunks and points read it: absent.
-    const known = row !== undefined && row.n !== null ? row : undefined;
-    const n = known?.n ?? mean;
-    const doc = known?.d ?? `\u0000${r.rid}`;
-    const damped = { rid: r.rid, s: r.s, d: n < mean ? r.s * Math.pow(Math.max(n, 1) / mean, exponent) : r.s, i };
-    const g = groups.get(doc);
-    if (g) g.push(damped);
-    else groups.set(doc, [damped]);
-  });
-  if (FACTS_CACHE.enabled && groups.size === found.length) return found.slice(0, k);
-  const out: { rid: number; s: number; i: number }[] = [];
-  for (const g of groups.values()) {
-    const scores = g.map((r) => r.s).sort((a, b) => b - a);
-    [...g]
-      .sort((a, b) => b.d - a.d || a.i - b.i)
-      .forEach((r, j) => out.push({ rid: r.rid, s: scores[j] ?? r.s, i: r.i }));
-  }
-  return out
-    .sort((a, b) => b.s - a.s || a.i - b.i)
-    .slice(0, k)
-    .map(({ rid, s }) => ({ rid, s }));
-};
-
-/**
- * Adds the running-header credit (HEADER_CREDIT, lexical.ts) to scored candidates and re-sorts them: for each
- * candidate whose payload has a `running_header`, `weight` times the summed BM25 IDF (FTS5's formula, over the
- * collection's chunks) of the distinct query words whose Porter stem is a stem of a header word. Every chunk of a
- * document gains the same, so the order inside a document stays the text's; a tie keeps the earlier order. The
- * headers come from the damping's facts (chunkFacts: no SQL when it read them already).
- */
-const withHeaderCredit = (stmt: Stmt, c: Collection, text: string, found: [number, number][]): [number, number][] => {
-  const weight = HEADER_CREDIT.weight;
-  if (found.length === 0 || !(weight > 0)) return found;
-  const facts = chunkFacts(
-    stmt,
-    c,
-    found.map(([rid]) => rid),
-  );
-  const headers: { rid: number; h: string }[] = [];
-  for (const [rid] of found) {
-    const h = facts.get(rid)?.h;
-    if (typeof h === 'string') headers.push({ rid, h });
-  }
-  if (headers.length === 0) return found;
-  const stats = termStatsOf(stmt, c);
-  const words = [...new Set(queryTerms(text, 64).map((w) => stemmer(w)))];
-  const credit = new Map<string, number>();
-  const byRid = new Map<number, number>();
-  for (const { rid, h } of headers) {
-    let v = credit.get(h);
-    if (v === undefined) {
-      const stems = new Set(headerWords(h).map((w) => stemmer(w)));
-      v = weight * words.filter((w) => stems.has(w)).reduce((sum, w) => sum + idf(stats, w), 0);
-      credit.set(h, v);
-    }
-    if (v > 0) byRid.set(rid, v);
-  }
-  if (byRid.size === 0) return found;
-  return found
-    .map(([rid, score], i) => ({ rid, s: score + (byRid.get(rid) ?? 0), i }))
-    .sort((a, b) => b.s - a.s || a.i - b.i)
-    .map((r) => [r.rid, r.s]);
-};
-
-/** FTS5's BM25 IDF of a (stemmed) term over the collection's chunks: ln((N - n + 0.5) / (n + 0.5)), at least 1e-6. */
-const idf = (stats: TermStats, stem: string): number => {
-  const n = stats.df(stem);
-  return Math.max(1e-6, Math.log((stats.chunks - n + 0.5) / (n + 0.5)));
-};
-
-/**
- * Adds the phrase credit (PHRASE_CREDIT, lexical.ts) to BM25 candidates and re-sorts them: the weighted bm25() of the
- * query's adjacent word pairs (as FTS5 phrases, their IDF over the whole collection) in each candidate, times the
- * weight. Only the candidates are scored, so the candidate set is the word query's; a tie keeps the word order.
- */
-const withPhraseCredit = (
-  stmt: Stmt,
-  fts: string,
-  phrases: string | null,
-  found: { rid: number; s: number }[],
-): [number, number][] => {
-  const weight = PHRASE_CREDIT.weight;
-  if (phrases === null || found.length === 0 || !(weight > 0)) return found.map((r) => [r.rid, r.s]);
+const phraseScores = (stmt: Stmt, fts: string, phrases: string, wanted: Set<number>): Map<number, number> => {
   // One pass over the chunks holding a pair (few: pairs are rare), kept for the candidates only. A `rowid IN (...)`
   // constraint instead makes FTS5 run the phrase query once per candidate (measured: 4x the search's CPU).
-  const wanted = new Set(found.map((r) => r.rid));
   const credit = new Map<number, number>();
   for (const r of stmt(`SELECT rowid AS rid, -${RANK_OF(fts)} AS s FROM ${fts} WHERE ${fts} MATCH ?`).iterate(
     phrases,
   ) as IterableIterator<{ rid: number; s: number }>) {
     if (wanted.has(r.rid)) credit.set(r.rid, r.s);
   }
-  return found
-    .map((r, i) => ({ rid: r.rid, s: r.s + weight * (credit.get(r.rid) ?? 0), i }))
-    .sort((a, b) => b.s - a.s || a.i - b.i)
-    .map((r) => [r.rid, r.s]);
+  return credit;
 };
 
 /**

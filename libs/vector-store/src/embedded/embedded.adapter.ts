@@ -491,6 +491,16 @@ export class EmbeddedVectorStore implements VectorStore {
     return searchAcross(this, targets, opts);
   }
 
+  /** The keyword side's second scoring pass alone over given candidates (see EmbeddedReader; the parity spec). */
+  keywordSecondPass(
+    name: string,
+    query: string,
+    candidates: readonly { id: string; score: number }[],
+    limit: number,
+  ): Promise<{ id: string; score: number }[]> {
+    return Promise.resolve(this.reader.keywordSecondPass(name, query, candidates, limit));
+  }
+
   async searchHybrid(
     name: string,
     q: { vector: Float32Array | number[]; text: string },

@@ -2,12 +2,43 @@
 import type { QdrantClient, Schemas } from '@qdrant/js-client-rest';
 import { fuse, type FusionParams, type Scored } from '../fusion.js';
 import type { Hit } from '../vector-store.port.js';
-import { DENSE, ID_KEY, pointUuid, splitPayload } from './qdrant-support.js';
+import { stemmer } from 'stemmer';
+import { DENSE, ID_KEY, TEXT_KEY, pointUuid, splitPayload } from './qdrant-support.js';
 
 /** The adapter's request runner (retries, error mapping). */
 export type Call = <T>(what: string, fn: (c: QdrantClient) => Promise<T>) => Promise<T>;
 
 const idsOnly = { with_payload: { include: [ID_KEY] } };
+
+/** The payload keys the keyword side's second pass reads (lexical.ts `secondPass`): text, document and header. */
+export const SECOND_PASS_KEYS = [ID_KEY, TEXT_KEY, 'document_id', 'running_header'];
+
+/** A point's text length in characters (code points, as SQLite's length() counts them in the embedded store). */
+export const charLength = (text: string): number => {
+  let n = 0;
+  for (const _ of text) n++;
+  return n;
+};
+
+/**
+ * The Qdrant adapter's phrase-match score of a text (the embedded store's is FTS5's bm25() of the pairs as phrases;
+ * Qdrant's text index here is not built for phrase matching): for each of the query's adjacent content-word pairs
+ * (Porter stems) found side by side in the text, the sum of its two words' IDF, which is the pair's own IDF if the
+ * words occurred independently. Binary in the pair, as this adapter's keyword score is binary in the word.
+ */
+export const pairMatchScore = (
+  text: string,
+  pairs: readonly (readonly [string, string])[],
+  idf: (stem: string) => number,
+): number => {
+  if (pairs.length === 0) return 0;
+  const words = (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).map((w) => stemmer(w));
+  const seen = new Set<string>();
+  for (let i = 0; i + 1 < words.length; i++) seen.add(`${words[i]} ${words[i + 1]}`);
+  let score = 0;
+  for (const [a, b] of pairs) if (seen.has(`${a} ${b}`)) score += idf(a) + idf(b);
+  return score;
+};
 
 /** Cosine of the (unit) query with a stored dense vector (Qdrant keeps Cosine vectors normalised), clipped at 0. */
 const cosineWith = (query: number[], stored: unknown): number | undefined => {
@@ -52,16 +83,16 @@ export const clientFusion = async (
   keyword: Schemas['QueryRequest'] | null,
   p: FusionParams,
   limit: number,
+  keywordPass: (points: Schemas['ScoredPoint'][]) => Promise<Scored[]>,
 ): Promise<Hit[]> => {
-  const searches = [{ ...dense, ...idsOnly }, ...(keyword ? [{ ...keyword, ...idsOnly }] : [])];
+  const searches = [
+    { ...dense, ...idsOnly },
+    ...(keyword ? [{ ...keyword, with_payload: { include: SECOND_PASS_KEYS } }] : []),
+  ];
   const results = await call('query batch', (cl) => cl.queryBatch(physical, { searches }));
-  // Keyword hits scoring 0 are dropped, as `searchKeyword` does.
-  const scored = (i: number): Scored[] =>
-    (results[i]?.points ?? [])
-      .filter((x) => i === 0 || x.score > 0)
-      .map((x) => ({ id: splitPayload(x.payload).id, score: x.score }));
-  const denseList = scored(0);
-  const keywordList = scored(1);
+  const denseList = (results[0]?.points ?? []).map((x) => ({ id: splitPayload(x.payload).id, score: x.score }));
+  // Keyword hits scoring 0 are dropped, as `searchKeyword` does; the rest go through the second pass.
+  const keywordList = keyword ? await keywordPass((results[1]?.points ?? []).filter((x) => x.score > 0)) : [];
   const fused = fuse(denseList, keywordList, p, limit);
   if (fused.length === 0) return [];
   const denseScores = new Map(denseList.map((d) => [d.id, d.score]));

@@ -102,7 +102,13 @@ describe('VectorStore (Qdrant adapter, requests validated against the OpenAPI sc
     };
     expect(batch.searches).toHaveLength(2);
     expect(batch.searches[0]).toMatchObject({ using: 'dense', limit: 100, with_payload: { include: ['__id'] } });
-    expect(batch.searches[1]).toMatchObject({ query: { formula: expect.any(Object) }, limit: 100 });
+    // The keyword side: twice the candidates while the short-chunk damping is on, with the payload keys the second
+    // pass reads (lexical.ts `secondPass`), which cuts it back to 100.
+    expect(batch.searches[1]).toMatchObject({
+      query: { formula: expect.any(Object) },
+      limit: 200,
+      with_payload: { include: ['__id', '__text', 'document_id', 'running_header'] },
+    });
     expect(JSON.stringify(batch)).not.toContain('rrf');
     const scroll = sent.filter((r) => r.operationId === 'scroll_points').at(-1)?.body as {
       filter: { must: { has_id: string[] }[] };

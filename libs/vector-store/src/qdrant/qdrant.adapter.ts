@@ -37,11 +37,32 @@ import type {
   VectorStore,
   WriteOptions,
 } from '../vector-store.port.js';
-import { queryTerms } from '../query-terms.js';
-import { codeTokens, FIELD_WEIGHTS, lexicalFields } from '../lexical.js';
+import { stemmer } from 'stemmer';
+import { queryPhrases, queryTerms } from '../query-terms.js';
+import {
+  bm25Idf,
+  codeTokens,
+  FIELD_WEIGHTS,
+  keywordPool,
+  lexicalFields,
+  secondPass,
+  SHORT_CHUNK_DAMPING,
+  type KeywordCandidate,
+} from '../lexical.js';
+import type { Scored } from '../fusion.js';
 
 /** A query word found in the title or section path (LEX_KEY) adds this share of its IDF (cf. FIELD_WEIGHTS). */
 const LEX_WEIGHT = (FIELD_WEIGHTS.title + FIELD_WEIGHTS.section) / 2;
+
+/** What the keyword side's second pass reads of the collection: its point count and the query words' frequencies. */
+interface KeywordStats {
+  total: number;
+  /** Points holding the word (its Porter stem as key), in the text or the lexical fields. */
+  df: Map<string, number>;
+}
+/** The damping's mean chunk length is taken over at most this many points, and kept this long. */
+const MEAN_SAMPLE = 10_000;
+const MEAN_TTL_MS = 60_000;
 
 /** The lexical fields of a point as one text (title, section path, code tokens) for the LEX_KEY index. */
 const lexText = (payload: Record<string, unknown>, text: string): string => {
@@ -49,7 +70,7 @@ const lexText = (payload: Record<string, unknown>, text: string): string => {
   return [f.title, f.section, f.codes].filter((x) => x !== '').join('\n');
 };
 import { toQdrantFilter } from './qdrant-filter.js';
-import { clientFusion, serverRrf, type Call } from './qdrant-hybrid.js';
+import { charLength, clientFusion, pairMatchScore, SECOND_PASS_KEYS, serverRrf, type Call } from './qdrant-hybrid.js';
 import {
   DENSE,
   ID_KEY,
@@ -108,9 +129,17 @@ const TEXT_INDEX: Schemas['TextIndexParams'] = {
  * Keyword search without stored sparse vectors (spec 004 FR-009): Qdrant's full-text index filters but does
  * not score, so the keyword side selects the points matching any query word (`text_any`) and ranks them with a
  * formula query: Σ idf(word) over the words a point contains (BM25's IDF, no term-frequency or length terms).
+ * The keyword candidates (twice as many while the short-chunk damping is on) then go through the same second
+ * scoring pass as the embedded store's (lexical.ts `secondPass`: short-chunk damping inside a document, phrase
+ * credit, running-header credit), fed from the points' payloads (text, `document_id`, `running_header`, fetched with
+ * the points), the collection's mean text length (`meanLength`) and the count requests' document frequencies. Where
+ * the inputs differ: the first-pass score (Σ IDF, no term frequency or length), the phrase-match score
+ * (`pairMatchScore`: a pair found side by side gains its words' IDF, binary; FTS5 scores the pair as a phrase with
+ * BM25) and the query words counted (16 here, 64 there).
  * Hybrid search: the default z-score fusion runs client-side (the same `fuse` as the embedded store) on the dense
- * and keyword candidate lists fetched with their scores in one Query API batch; `fusion: 'rrf'` runs on the server
- * (prefetch dense + keyword, weighted RRF) with the two prefetches alone giving the component ranks.
+ * and keyword candidate lists fetched with their scores in one Query API batch (the keyword list with the payload
+ * keys the second pass reads); `fusion: 'rrf'` runs on the server (prefetch dense + keyword, weighted RRF) with the
+ * two prefetches alone giving the component ranks, and has no second pass (the server fuses its own ranks).
  * Qdrant 1.20 scores text indexes with BM25 (`query: {text}` on a `scoring` text index); once the project
  * can use client and server 1.20, the keyword side should move to it (same port, better ranking).
  */
@@ -122,6 +151,9 @@ export class QdrantVectorStore implements VectorStore {
   private readonly batchSize: number;
   private readonly retry: RetryPolicy;
   private readonly keywordScanLimit: number;
+  /** This adapter's writes per physical collection (invalidates `means`). */
+  private readonly writes = new Map<string, number>();
+  private readonly means = new Map<string, { mean: number; at: number; version: number }>();
   private readonly fusion: FusionDefaults;
 
   constructor(o: QdrantStoreOptions) {
@@ -286,6 +318,7 @@ export class QdrantVectorStore implements VectorStore {
         vector: { [DENSE]: Array.from(vectors[i + j] as Float32Array) },
         payload: { ...p.payload, [ID_KEY]: p.id, [TEXT_KEY]: p.text, [LEX_KEY]: lexText(p.payload, p.text) },
       }));
+      this.touched(c.physical);
       await this.call('upsert', (cl) => cl.upsert(c.physical, { wait: true, points: batch }));
     }
   }
@@ -299,6 +332,7 @@ export class QdrantVectorStore implements VectorStore {
       const uuids = unique.slice(i, i + this.batchSize).map(pointUuid);
       // Qdrant does not report how many points a delete removed: count the same selection first.
       const n = await this.countIn(c.physical, { must: [{ has_id: uuids }] });
+      this.touched(c.physical);
       if (n > 0) await this.call('delete', (cl) => cl.delete(c.physical, { wait: true, points: uuids }));
       deleted += n;
     }
@@ -311,6 +345,7 @@ export class QdrantVectorStore implements VectorStore {
     const c = await this.require(name);
     const n = await this.countIn(c.physical, qf);
     opts.signal?.throwIfAborted();
+    this.touched(c.physical);
     if (n > 0) await this.call('delete', (cl) => cl.delete(c.physical, { wait: true, filter: qf }));
     return n;
   }
@@ -399,13 +434,17 @@ export class QdrantVectorStore implements VectorStore {
     return r.points.map((p) => this.hit(p, Math.max(0, p.score)));
   }
 
-  /** The keyword side as a Query API request (null when no point contains a query word). */
+  /**
+   * The keyword side as a Query API request (null when no point contains a query word), with what the second pass
+   * needs of the collection: its point count and each query word's document frequency (unfiltered, as the embedded
+   * store's FTS5 statistics are).
+   */
   private async keywordQuery(
     physical: string,
     text: string,
     filter: Filter | undefined,
     limit: number,
-  ): Promise<Schemas['QueryRequest'] | null> {
+  ): Promise<{ request: Schemas['QueryRequest']; stats: KeywordStats } | null> {
     const words = queryTerms(text, 16); // one count request per word: keep it bounded
     const codes = codeTokens(text).slice(0, 8);
     if (words.length === 0 && codes.length === 0) return null;
@@ -417,7 +456,8 @@ export class QdrantVectorStore implements VectorStore {
         { key: LEX_KEY, match: { text_any: anyWord } },
       ],
     });
-    const [total, found, ...perTerm] = await Promise.all([
+    const [all, total, found, ...perTerm] = await Promise.all([
+      filter === undefined ? Promise.resolve(-1) : this.countIn(physical),
       this.countIn(physical, toQdrantFilter(filter)),
       this.countIn(physical, matching),
       ...words.map((t) =>
@@ -449,12 +489,123 @@ export class QdrantVectorStore implements VectorStore {
           : [{ mult: [idf(Math.max(n, df), df) * FIELD_WEIGHTS.codes, { key: LEX_KEY, match: { text: t } }] }];
       }),
     ];
+    const df = new Map<string, number>();
+    words.forEach((w, i) => {
+      const stem = stemmer(w);
+      if (!df.has(stem)) df.set(stem, perTerm[i] ?? 0);
+    });
     return {
-      prefetch: { filter: matching, limit: Math.min(found, this.keywordScanLimit) },
-      query: { formula: { sum: weighted } },
-      limit,
-      with_payload: true,
+      request: {
+        prefetch: { filter: matching, limit: Math.min(found, this.keywordScanLimit) },
+        query: { formula: { sum: weighted } },
+        limit,
+        with_payload: true,
+      },
+      stats: { total: all >= 0 ? all : (total ?? 0), df },
     };
+  }
+
+  /**
+   * The collection's mean chunk text length in characters, for the short-chunk damping: over its first
+   * MEAN_SAMPLE points (scrolled, text only), cached per collection until this adapter writes to it or
+   * MEAN_TTL_MS pass (the embedded store's is exact, per collection version).
+   */
+  private async meanLength(physical: string): Promise<number> {
+    const version = this.writes.get(physical) ?? 0;
+    const hit = this.means.get(physical);
+    if (hit && hit.version === version && Date.now() - hit.at < MEAN_TTL_MS) return hit.mean;
+    let sum = 0;
+    let n = 0;
+    let offset: Schemas['ExtendedPointId'] | null | undefined;
+    do {
+      const page = await this.call('scroll', (cl) =>
+        cl.scroll(physical, {
+          limit: Math.min(1_000, MEAN_SAMPLE - n),
+          with_payload: { include: [TEXT_KEY] },
+          with_vector: false,
+          ...(offset !== undefined && offset !== null ? { offset } : {}),
+        }),
+      );
+      for (const p of page.points) {
+        sum += charLength(splitPayload(p.payload).text);
+        n++;
+      }
+      const next = page.next_page_offset;
+      offset = typeof next === 'string' || typeof next === 'number' ? next : null;
+    } while (offset !== undefined && offset !== null && n < MEAN_SAMPLE);
+    const mean = n > 0 ? sum / n : 0;
+    this.means.set(physical, { mean, at: Date.now(), version });
+    return mean;
+  }
+
+  private touched(physical: string): void {
+    this.writes.set(physical, (this.writes.get(physical) ?? 0) + 1);
+  }
+
+  /**
+   * The keyword candidates' second scoring pass (lexical.ts `secondPass`, the same function the embedded store
+   * calls): this adapter's inputs are the points' keyword scores and payloads (text length, `document_id`,
+   * `running_header`), the collection's mean text length, FTS5's IDF formula over its count requests' document
+   * frequencies, and `pairMatchScore` for the phrase credit. `points` are the first-pass points, best first.
+   */
+  private async secondPassOf(
+    physical: string,
+    text: string,
+    points: readonly Schemas['ScoredPoint'][],
+    stats: KeywordStats,
+    limit: number,
+  ): Promise<Scored[]> {
+    const damping = SHORT_CHUNK_DAMPING.exponent;
+    const mean = damping > 0 && points.length >= 2 ? await this.meanLength(physical) : 0;
+    const idf = (stem: string): number => {
+      const n = stats.df.get(stem);
+      return n === undefined ? 0 : bm25Idf(stats.total, n);
+    };
+    const pairs = queryPhrases(text).map(([a, b]) => [stemmer(a), stemmer(b)] as const);
+    const candidates: KeywordCandidate<string>[] = points.map((p) => {
+      const s = splitPayload(p.payload);
+      const d = s.payload['document_id'];
+      const h = s.payload['running_header'];
+      return {
+        id: s.id,
+        score: p.score,
+        length: charLength(s.text),
+        documentId: typeof d === 'string' || typeof d === 'number' ? String(d) : undefined,
+        header: typeof h === 'string' ? h : null,
+        phrase: pairMatchScore(s.text, pairs, idf),
+      };
+    });
+    return secondPass(candidates, { query: text, meanLength: mean, idf, limit, damping });
+  }
+
+  /**
+   * The keyword side's second scoring pass alone over given first-pass candidates (ids and keyword scores, best
+   * first); ids not in the collection are left out. For the adapters' parity spec: the keyword and hybrid searches
+   * run the same code on their formula-query candidates.
+   */
+  async keywordSecondPass(
+    name: string,
+    query: string,
+    candidates: readonly { id: string; score: number }[],
+    limit: number,
+  ): Promise<{ id: string; score: number }[]> {
+    const c = await this.require(name);
+    const kq = await this.keywordQuery(c.physical, query, undefined, limit);
+    const stats = kq?.stats ?? { total: await this.countIn(c.physical), df: new Map<string, number>() };
+    const page = await this.call('scroll', (cl) =>
+      cl.scroll(c.physical, {
+        filter: { must: [{ has_id: candidates.map((x) => pointUuid(x.id)) }] },
+        limit: Math.max(1, candidates.length),
+        with_payload: { include: SECOND_PASS_KEYS },
+        with_vector: false,
+      }),
+    );
+    const byId = new Map(page.points.map((p) => [splitPayload(p.payload).id, p]));
+    const points = candidates.flatMap((x) => {
+      const p = byId.get(x.id);
+      return p ? [{ id: p.id, version: 0, score: x.score, payload: p.payload ?? null }] : [];
+    });
+    return this.secondPassOf(c.physical, query, points, stats, limit);
   }
 
   async searchKeyword(name: string, query: string, opts: { filter?: Filter; limit: number }): Promise<Hit[]> {
@@ -462,10 +613,15 @@ export class QdrantVectorStore implements VectorStore {
     const filter = checkFilter(opts.filter);
     const c = await this.require(name);
     if (!c.hybrid) throw hybridNotSupported(name);
-    const kq = await this.keywordQuery(c.physical, query, filter, limit);
+    const kq = await this.keywordQuery(c.physical, query, filter, keywordPool(limit));
     if (!kq) return [];
-    const r = await this.call('query', (cl) => cl.query(c.physical, kq));
-    return r.points.filter((p) => p.score > 0).map((p) => this.hit(p, p.score));
+    const r = await this.call('query', (cl) => cl.query(c.physical, kq.request));
+    const points = r.points.filter((p) => p.score > 0);
+    const byId = new Map(points.map((p) => [splitPayload(p.payload).id, p]));
+    return (await this.secondPassOf(c.physical, query, points, kq.stats, limit)).flatMap((x) => {
+      const p = byId.get(x.id);
+      return p ? [this.hit(p, x.score)] : [];
+    });
   }
 
   searchMany(targets: readonly SearchTarget[], opts: SearchManyOptions): Promise<CollectionHit[]> {
@@ -486,11 +642,18 @@ export class QdrantVectorStore implements VectorStore {
       filter: toQdrantFilter(filter),
       limit: p.candidates,
     };
-    const keyword = await this.keywordQuery(c.physical, q.text, filter, p.candidates);
     const call: Call = (what, fn) => this.call(what, fn);
-    return p.method === 'rrf' && keyword
-      ? serverRrf(call, c.physical, dense, keyword, p, limit)
-      : clientFusion(call, c.physical, dense, keyword, p, limit);
+    if (p.method === 'rrf') {
+      // Server-side RRF fuses Qdrant's own keyword ranks: no second pass (see the class comment).
+      const keyword = await this.keywordQuery(c.physical, q.text, filter, p.candidates);
+      return keyword
+        ? serverRrf(call, c.physical, dense, keyword.request, p, limit)
+        : clientFusion(call, c.physical, dense, null, p, limit, () => Promise.resolve([]));
+    }
+    const keyword = await this.keywordQuery(c.physical, q.text, filter, keywordPool(p.candidates));
+    return clientFusion(call, c.physical, dense, keyword?.request ?? null, p, limit, (points) =>
+      keyword ? this.secondPassOf(c.physical, q.text, points, keyword.stats, p.candidates) : Promise.resolve([]),
+    );
   }
 
   async inspect(name: string, sampleSize = 1): Promise<Inspection> {
