@@ -10,7 +10,11 @@
  * change, node_modules linked) and the calls alternate between them in blocks: a side-by-side before/after.
  *
  *   npx tsx bench/document-store/call-cost.bench.ts [--calls 600] [--warmup 50] [--tool find_chunks] [--trees /tmp/base,.]
- *     [--log-level info] [--profile /tmp/prof] [--perf /tmp/perf] [--repeat-queries]
+ *     [--log-level info] [--profile /tmp/prof] [--perf /tmp/perf] [--repeat-queries] [--write-every N]
+ *
+ * With `--write-every N` each server also stores 250 of its chunks again (`store_chunks`, the same texts: a new
+ * collection version, the contents unchanged) before every N-th measured call, as the load bench's writer does; the
+ * write itself is left out of the figures, what it costs the searches after it (caches emptied, catch-up) is in.
  *
  * Queries: SciFact claims outside the train judgments (any tuning used the train split's). Every measured call asks
  * a text the server has not seen (after the ~300 claims, each again with one word appended that names the round and
@@ -46,8 +50,11 @@ const { values } = parseArgs({
     perf: { type: 'string' },
     /** Ask the held-out claims again as they are once all were asked (default: each round's texts are new). */
     'repeat-queries': { type: 'boolean', default: false },
+    /** Store 250 chunks again (unmeasured) before every N-th measured call (0: no writes). */
+    'write-every': { type: 'string', default: '0' },
   },
 });
+const WRITE_EVERY = Number(values['write-every']);
 const CALLS = Number(values.calls);
 const WARMUP = Number(values.warmup);
 const say = (m: string) => process.stderr.write(`[${new Date().toISOString().slice(11, 19)}] ${m}\n`);
@@ -119,19 +126,34 @@ try {
   if (perfs.length > 0) await new Promise((r) => setTimeout(r, 1000));
   // Alternating blocks, so that the machine's load hits every server alike.
   const totals = new Map(servers.map((s) => [s.label, { cpu: 0, main: 0, wall: 0, calls: 0 }]));
+  const rewrite = batches.flat();
+  const writes = new Map<string, number>();
   const load0 = loadavg();
   const BLOCK = 50;
   for (let done = 0; done < CALLS; done += BLOCK) {
     for (const server of servers) {
-      const c0 = cpuMs(server.pid);
-      const m0 = cpuMs(server.pid, server.pid);
-      const t0 = performance.now();
-      for (let i = done; i < done + BLOCK; i++)
-        await call(server, values.tool, { project: 'scifact', query: query(i) });
       const t = totals.get(server.label) as { cpu: number; main: number; wall: number; calls: number };
-      t.wall += performance.now() - t0;
-      t.cpu += cpuMs(server.pid) - c0;
-      t.main += cpuMs(server.pid, server.pid) - m0;
+      let c0 = cpuMs(server.pid);
+      let m0 = cpuMs(server.pid, server.pid);
+      let t0 = performance.now();
+      const stop = (): void => {
+        t.wall += performance.now() - t0;
+        t.cpu += cpuMs(server.pid) - c0;
+        t.main += cpuMs(server.pid, server.pid) - m0;
+      };
+      for (let i = done; i < done + BLOCK; i++) {
+        if (WRITE_EVERY > 0 && i % WRITE_EVERY === 0) {
+          stop();
+          const from = ((i / WRITE_EVERY) * 250) % rewrite.length;
+          await call(server, 'store_chunks', { project: 'scifact', chunks: rewrite.slice(from, from + 250) });
+          writes.set(server.label, (writes.get(server.label) ?? 0) + 1);
+          c0 = cpuMs(server.pid);
+          m0 = cpuMs(server.pid, server.pid);
+          t0 = performance.now();
+        }
+        await call(server, values.tool, { project: 'scifact', query: query(i) });
+      }
+      stop();
       t.calls += BLOCK;
     }
   }
@@ -147,6 +169,9 @@ try {
   process.stdout.write(
     `${values.tool}, ${stored} chunks, ${CALLS} calls per server in alternating blocks of ${BLOCK} after ${WARMUP} warm-up calls, LOG_LEVEL=${values['log-level']}, ` +
       `${values['repeat-queries'] ? 'claims asked again as they are' : 'every query text new to the server'}; ` +
+      (WRITE_EVERY > 0
+        ? `250 chunks stored again before every ${WRITE_EVERY}th call (${[...writes.values()].join('/')} writes; not measured); `
+        : '') +
       `${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}; load average before ${load0.map((x) => x.toFixed(1)).join('/')}, after ${load1.map((x) => x.toFixed(1)).join('/')} (${new Date().toISOString()})\n\n` +
       '| server | server CPU ms per call | of which main thread | wall ms per call (client) | CPU/wall |\n|---|---:|---:|---:|---:|\n' +
       [...totals]

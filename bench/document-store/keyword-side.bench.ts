@@ -7,6 +7,12 @@
  * the two answered the same (rids and scores, exactly).
  *
  *   npx tsx bench/document-store/keyword-side.bench.ts --trees /tmp/base,. [--rounds 6] [--candidates 100] [--filter JSON]
+ *     [--write-every N]
+ *
+ * With `--write-every N` a writer (the store, its own connection) re-stores 250 of the chunks (the same texts and
+ * payloads: the collection's version moves, its contents do not) after every N searches of the timed rounds, as the
+ * load bench's ingest does; each search then runs as the reader runs it (one read transaction, the collection read
+ * inside it), and the writes' own CPU is not counted.
  */
 import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -27,6 +33,8 @@ const { values } = parseArgs({
     docs: { type: 'string', default: '5183' },
     /** A payload filter (JSON) for every search, e.g. '{"chunk_index":1}': the filtered SQL path. */
     filter: { type: 'string' },
+    /** Re-store 250 chunks after every N timed searches (0: no writes). */
+    'write-every': { type: 'string', default: '0' },
   },
 });
 const say = (m: string) => process.stderr.write(`[${new Date().toISOString().slice(11, 19)}] ${m}\n`);
@@ -53,9 +61,9 @@ try {
   const store = new EmbeddedVectorStore({ dataDir: dir });
   await store.ensureCollection('scifact', { fingerprint: FP, hybrid: true });
   let n = 0;
+  const points: Parameters<typeof store.upsert>[1][] = [];
   for (const batch of scifactBatches(Number(values.docs))) {
-    await store.upsert(
-      'scifact',
+    points.push(
       batch.map((c) => {
         n++;
         return {
@@ -73,11 +81,18 @@ try {
           vector: [1, (n % 97) / 97, (n % 13) / 13, 0.5],
         };
       }),
-      { fingerprint: FP },
     );
+    await store.upsert('scifact', points[points.length - 1]!, { fingerprint: FP });
   }
-  await store.close();
   say(`${n} chunks written`);
+  const writeEvery = Number(values['write-every']);
+  const rewrite = points.flat();
+  let writes = 0;
+  /** Re-stores the next 250 chunks (unchanged contents, a new collection version). */
+  const write = async (): Promise<void> => {
+    const from = (writes++ * 250) % rewrite.length;
+    await store.upsert('scifact', rewrite.slice(from, from + 250), { fingerprint: FP });
+  };
 
   const db = new Database(join(dir, EMBEDDED_DB_FILE), { readonly: true });
   const cache = new Map<string, Database.Statement>();
@@ -86,8 +101,15 @@ try {
     if (!s) cache.set(sql, (s = db.prepare(sql)));
     return s;
   };
-  const c = readCollection(stmt, 'lectern_scifact');
-  if (!c) throw new Error('no collection');
+  const tx = db.transaction((fn: () => unknown) => fn());
+  const opened = readCollection(stmt, 'lectern_scifact');
+  if (!opened) throw new Error('no collection');
+  const c = opened;
+  /** One search as the reader runs it when a writer is on: a read transaction, the collection read inside it. */
+  const search = (kc: KeywordCandidates, q: string): [number, number][] =>
+    writeEvery > 0
+      ? (tx.deferred(() => kc(stmt, readCollection(stmt, 'lectern_scifact') ?? c, q, filter, k)) as [number, number][])
+      : kc(stmt, c, q, filter, k);
   const queries = heldOutQueries();
   const k = Number(values.candidates);
   const filter = values.filter === undefined ? undefined : (JSON.parse(values.filter) as Filter);
@@ -107,6 +129,7 @@ try {
   say(`${queries.length} queries; answers differing from the first tree's: ${differ.join(', ') || '-'}`);
 
   const cpu = impls.map(() => 0);
+  const paused = impls.map(() => 0);
   const wall = impls.map(() => 0);
   const load0 = loadavg()[0] ?? 0;
   const rounds = Number(values.rounds);
@@ -114,14 +137,27 @@ try {
     for (const [j, { kc }] of impls.entries()) {
       const c0 = process.cpuUsage();
       const t0 = performance.now();
-      for (const q of queries) kc(stmt, c, q, filter, k);
+      let t = 0;
+      for (const [i, q] of queries.entries()) {
+        search(kc, q);
+        if (writeEvery > 0 && (i + 1) % writeEvery === 0) {
+          // The write's own time and CPU are left out.
+          const p0 = process.cpuUsage();
+          const w0 = performance.now();
+          await write();
+          const dp = process.cpuUsage(p0);
+          t += performance.now() - w0;
+          paused[j]! += (dp.user + dp.system) / 1000;
+        }
+      }
       const d = process.cpuUsage(c0);
-      wall[j]! += performance.now() - t0;
+      wall[j]! += performance.now() - t0 - t;
       cpu[j]! += (d.user + d.system) / 1000;
     }
+  for (const j of cpu.keys()) cpu[j]! -= paused[j] ?? 0;
   const searches = rounds * queries.length;
   process.stdout.write(
-    `load (1 min) ${load0.toFixed(1)} -> ${(loadavg()[0] ?? 0).toFixed(1)}; ${searches} searches per tree, k = ${k}\n` +
+    `load (1 min) ${load0.toFixed(1)} -> ${(loadavg()[0] ?? 0).toFixed(1)}; ${searches} searches per tree, k = ${k}; ${writes} writes of 250 chunks (one per ${writeEvery || '-'} searches)\n` +
       impls
         .map(
           ({ tree }, j) =>
@@ -131,6 +167,7 @@ try {
       '\n',
   );
   db.close();
+  await store.close();
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

@@ -28,9 +28,10 @@ export const CHUNK_FIELDS = ['title', 'section', 'codes'] as const;
  * - points (id, payload): narrow, so payload filters scan few pages (with text and vector in the same
  *   row, a filter over 10k rows took 24-44 ms: every row filled most of a page);
  * - chunks (text, title, section, codes): the full-text index's content table (the lexical fields, lexical.ts);
- * - vectors (ver, vector): what the in-memory matrix loads; `ver` is the collection version that wrote
- *   the row, and deleted rids are logged with their version, so a process whose matrix is at version V
- *   catches up by reading only the rows changed after V (another process's writes cost what they changed).
+ * - vectors (ver, vector): what the in-memory matrix loads; `ver` is the collection version that last wrote
+ *   the point (an upsert, or a payload patch: the vector then unchanged), and deleted rids are logged with
+ *   their version, so a process holding version V catches up by reading only the points changed after V
+ *   (another process's writes cost what they changed): the matrix, and the keyword side's per-point cache.
  * Deleting a point deletes its chunk and vector rows (trigger); the full-text index follows its content.
  */
 export const createPointsSql = (cid: number): string => {

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EmbeddedVectorStore } from './embedded.adapter.js';
-import { FACTS_CACHE } from './embedded-search.js';
+import { COMMON_TERM_MIN_CHUNKS, FACTS_CACHE, FACTS_READ } from './embedded-search.js';
 import { HEADER_CREDIT, SHORT_CHUNK_DAMPING } from '../lexical.js';
 import type { Point } from '../vector-store.port.js';
 
@@ -144,6 +144,191 @@ describe('embedded keyword side: the cached candidate facts rank exactly as read
       points.filter((_, i) => i % 3 === 0).map((p) => p.id),
     );
     await compare(store, 20);
+    await store.close();
+  });
+
+  it("keeps its cache across another connection's writes, evicting only the points they changed", async () => {
+    const writer = new EmbeddedVectorStore({ dataDir: dir });
+    await writer.ensureCollection('gen', { fingerprint: FP, hybrid: true });
+    const points = generate(21, 150);
+    await writer.upsert('gen', points, { fingerprint: FP });
+    const reader = new EmbeddedVectorStore({ dataDir: dir });
+    /** Every query's hybrid answer (ids, scores, keyword scores) with the cache as it is, then read afresh. */
+    const agree = async (): Promise<void> => {
+      for (const q of QUERIES) {
+        const ask = async (): Promise<Ranked[]> => {
+          const h = await reader.searchHybrid(
+            'gen',
+            { vector: [1, 0.3, 0.6, 0.2], text: q },
+            { limit: 15, fingerprint: FP },
+          );
+          const k = await reader.searchKeyword('gen', q, { limit: 15 });
+          return [
+            h.map((x) => [x.id, x.score]),
+            h.map((x) => [x.id, x.keywordScore ?? -1]),
+            k.map((x) => [x.id, x.score]),
+          ];
+        };
+        const cached = await ask();
+        Object.assign(FACTS_CACHE as { enabled: boolean }, { enabled: false });
+        try {
+          expect(cached).toEqual(await ask());
+        } finally {
+          Object.assign(FACTS_CACHE as { enabled: boolean }, { enabled: true });
+        }
+      }
+    };
+    await agree();
+    // Warm: asked again with no write between, nothing is read.
+    const warm = FACTS_READ.rids;
+    for (const q of QUERIES) await reader.searchKeyword('gen', q, { limit: 15 });
+    expect(FACTS_READ.rids).toBe(warm);
+    // One other document's chunks rewritten: asked again, only (some of) those points are read.
+    const doc = points.filter((p) => p.id.startsWith('p-3-'));
+    await writer.upsert(
+      'gen',
+      doc.map((p) => ({ ...p, text: `${p.text} plan` })),
+      { fingerprint: FP },
+    );
+    const before = FACTS_READ.rids;
+    for (const q of QUERIES) await reader.searchKeyword('gen', q, { limit: 15 });
+    expect(FACTS_READ.rids - before).toBeLessThanOrEqual(doc.length);
+    // Writes of every kind interleaved with searches: texts shortened and lengthened, documents merged and split,
+    // headers given, points added and deleted; after each, the cached answers are the uncached ones.
+    const r = random(5);
+    const pickIds = (n: number): string[] =>
+      Array.from({ length: n }, () => points[Math.floor(r() * points.length)]?.id ?? 'p-0-0');
+    const writes: (() => Promise<unknown>)[] = [
+      () =>
+        writer.upsert(
+          'gen',
+          pickIds(6).map((id, i) => ({
+            id,
+            text: i % 2 === 0 ? 'plan' : `${WORDS.slice(0, 30).join(' ')} housing`,
+            payload: {
+              document_id: `moved-${i % 2}`,
+              chunk_index: i,
+              ...(i % 3 === 0 ? { running_header: HEADERS[2] } : {}),
+            },
+            vector: [1, r(), r(), r()],
+          })),
+          { fingerprint: FP },
+        ),
+      () => writer.setPayload('gen', { chunk_index: 2 }, { document_id: `merged-${Math.floor(r() * 3)}` }),
+      () => writer.setPayload('gen', { chunk_index: 3 }, { running_header: HEADERS[Math.floor(r() * 3)] }),
+      () => writer.deleteByIds('gen', pickIds(5)),
+      () =>
+        writer.upsert(
+          'gen',
+          generate(100 + Math.floor(r() * 1000), 4).map((p) => ({ ...p, id: `new-${p.id}-${r()}` })),
+          { fingerprint: FP },
+        ),
+    ];
+    for (let round = 0; round < 10; round++) {
+      await writes[round % writes.length]?.();
+      await agree();
+    }
+    await reader.close();
+    await writer.close();
+  });
+
+  it('leaves out the same common words as exact frequencies would, while writes move a word across the line', async () => {
+    const writer = new EmbeddedVectorStore({ dataDir: dir });
+    await writer.ensureCollection('gen', { fingerprint: FP, hybrid: true });
+    // 'record' in every chunk and 'cohort' in 50 more than COMMON_TERM_MIN_CHUNKS (both common), 'patients' in 10
+    // fewer (not yet), 'observed', 'notes', 'aspirin thrombosis' in fewer; the writes below add 'patients' to more
+    // chunks, 15 at a time, past the line and past 'cohort', and take it out again.
+    const n = COMMON_TERM_MIN_CHUNKS + 200;
+    const text = (i: number, patients: boolean): string =>
+      `${i < COMMON_TERM_MIN_CHUNKS + 50 ? 'Cohort ' : ''}${i} ${patients ? 'patients ' : ''}` +
+      `${i % 2 === 0 ? 'observed ' : ''}record ${i % 7 === 0 ? 'aspirin thrombosis' : 'notes'}.`;
+    const filler = (i: number, patients: boolean): Point => ({
+      id: `f${i}`,
+      text: text(i, patients),
+      payload: { document_id: `d${i % 50}` },
+      vector: [1, (i % 7) / 7, 0.5, 0.5],
+    });
+    const withPatients = new Set(Array.from({ length: COMMON_TERM_MIN_CHUNKS - 10 }, (_, i) => i));
+    await writer.upsert(
+      'gen',
+      Array.from({ length: n }, (_, i) => filler(i, withPatients.has(i))),
+      { fingerprint: FP },
+    );
+    const reader = new EmbeddedVectorStore({ dataDir: dir });
+    // Four rare words: every common one is left out. Three: the rarest common word is kept.
+    const asks = [
+      'patients cohort aspirin thrombosis notes observed',
+      'patients cohort record aspirin thrombosis notes',
+    ];
+    const agree = async (): Promise<string[]> => {
+      const answers: string[] = [];
+      for (const q of asks) {
+        // Enough hits to reach the chunks holding 'patients' (the shorter ones without it rank first).
+        const cached = (await reader.searchKeyword('gen', q, { limit: 100 })).map((h) => [h.id, h.score]);
+        Object.assign(FACTS_CACHE as { enabled: boolean }, { enabled: false });
+        try {
+          expect(cached).toEqual((await reader.searchKeyword('gen', q, { limit: 100 })).map((h) => [h.id, h.score]));
+        } finally {
+          Object.assign(FACTS_CACHE as { enabled: boolean }, { enabled: true });
+        }
+        answers.push(JSON.stringify(cached));
+      }
+      return answers;
+    };
+    const seen = new Set<string>();
+    const record = (a: string[]): void => void seen.add(a.join('|'));
+    record(await agree());
+    let next = COMMON_TERM_MIN_CHUNKS - 10;
+    for (const step of [15, 15, -15, -15, 15, 15, 15, 15, 15, 15, -15, -15, -15, -15]) {
+      const ids: number[] = [];
+      if (step > 0) for (let j = 0; j < step; j++) ids.push(next++);
+      else for (let j = 0; j < -step; j++) ids.push(--next);
+      for (const i of ids) {
+        if (step > 0) withPatients.add(i);
+        else withPatients.delete(i);
+      }
+      await writer.upsert(
+        'gen',
+        ids.map((i) => filler(i, step > 0)),
+        { fingerprint: FP },
+      );
+      record(await agree());
+    }
+    // 'patients' was left out in some states and kept in others: the answers changed with the writes.
+    expect(seen.size).toBeGreaterThan(1);
+    await reader.close();
+    await writer.close();
+  });
+
+  it('holds at most FACTS_CACHE.max facts per connection over its collections, answering the same', async () => {
+    const store = new EmbeddedVectorStore({ dataDir: dir });
+    for (const [name, seed] of [
+      ['gen', 31],
+      ['two', 32],
+    ] as const) {
+      await store.ensureCollection(name, { fingerprint: FP, hybrid: true });
+      await store.upsert(name, generate(seed, 60), { fingerprint: FP });
+    }
+    const max = FACTS_CACHE.max;
+    Object.assign(FACTS_CACHE as { max: number }, { max: 40 });
+    try {
+      const answers = async (): Promise<string> => {
+        const out: unknown[] = [];
+        for (const q of QUERIES.slice(0, 8))
+          for (const name of ['gen', 'two'])
+            out.push((await store.searchKeyword(name, q, { limit: 15 })).map((h) => [h.id, h.score]));
+        return JSON.stringify(out);
+      };
+      const cached = await answers();
+      // Asked again: with room for 40 facts over two collections, the cache cannot answer them all.
+      const before = FACTS_READ.rids;
+      expect(await answers()).toBe(cached);
+      expect(FACTS_READ.rids).toBeGreaterThan(before);
+      Object.assign(FACTS_CACHE as { enabled: boolean }, { enabled: false });
+      expect(await answers()).toBe(cached);
+    } finally {
+      Object.assign(FACTS_CACHE as { max: number }, { max });
+    }
     await store.close();
   });
 

@@ -2,7 +2,7 @@
 import type { Statement } from 'better-sqlite3';
 import type { Filter, Hit } from '../vector-store.port.js';
 import type { DenseSearch } from './dense-index.js';
-import { chunksTable, ftsTable, pointsTable, type Collection } from './embedded-schema.js';
+import { chunksTable, deletedTable, ftsTable, pointsTable, vectorsTable, type Collection } from './embedded-schema.js';
 import { compileFilter, ftsPhraseQuery, ftsQuery } from './sql-filter.js';
 import { stemmer } from 'stemmer';
 import {
@@ -177,14 +177,12 @@ const secondPassOf = (
     meanLength: mean,
     idf: (stem) => {
       stats ??= termStatsOf(stmt, c);
-      return bm25Idf(stats.chunks, stats.dfOf(stem));
+      return bm25Idf(stats.chunks, stats.df(stem));
     },
     limit: k,
     damping,
   }).map((r) => [r.id, r.score]);
 };
-
-const meanLength = new WeakMap<Stmt, Map<number, { version: number; mean: number }>>();
 
 /**
  * What the damping and the header credit read of a candidate: its text's length in characters (`n`, null when the
@@ -198,22 +196,119 @@ interface ChunkFacts {
 }
 
 /**
- * A connection's cache of ChunkFacts per collection and rid, valid for one collection version: every write of the
- * collection's points bumps it (upserts, deletes, payload patches), in any process. Not SQLite's `data_version`: the
- * retrieval audit commits to the same file in batches, which would empty the cache every few calls. A hybrid
- * search reads these facts for its 200 keyword candidates (0.5 ms of SQL at 10k chunks, most of a search's damping
- * cost); searches of one collection share most of their candidates, so a warm cache answers them without SQL. At
- * most FACTS_CACHE.max entries per connection (then it starts again).
+ * A connection's cache of ChunkFacts (per collection and rid). A hybrid search reads these facts for its 200 keyword
+ * candidates (0.5 ms of SQL at 10k chunks, most of a search's damping cost); searches of one collection share most
+ * of their candidates, so a warm cache answers them without SQL. It survives writes (ChunkState): a write evicts
+ * only the points it changed. At most FACTS_CACHE.max entries per connection (then it starts again). Turned off, the
+ * facts and the mean chunk length are read from the tables for every search (the reference the specs compare with).
  */
 export const FACTS_CACHE: { readonly enabled: boolean; readonly max: number } = { enabled: true, max: 20_000 };
-interface FactsCache {
-  size: number;
-  byCid: Map<number, { key: number; facts: Map<number, ChunkFacts | null> }>;
-}
-const factsCache = new WeakMap<Stmt, FactsCache>();
 
-const readFacts = (stmt: Stmt, c: Collection, rids: number[]): Map<number, ChunkFacts> =>
-  new Map(
+/**
+ * A connection's view of a collection's chunks at one collection version: every chunk's text length by rid (-1: no
+ * chunk), their sum and count (the mean chunk length the damping divides by: SQLite's avg() of integers is the
+ * integer sum over the count, so the same double), and the cached ChunkFacts. Brought to a newer version by the
+ * rows written since: every write of a point sets its vector row's `ver` to the version it writes (upsert, payload
+ * patch) or logs the rid as deleted with it (embedded-schema.ts), in any process, so the rids with `ver` above the
+ * held version are exactly the points changed since; their facts are evicted and their lengths re-read. Not
+ * SQLite's `data_version`: the retrieval audit commits to the same file in batches.
+ */
+interface ChunkState {
+  version: number;
+  lengths: Int32Array;
+  sum: number;
+  count: number;
+  facts: Map<number, ChunkFacts | null>;
+  /** Points changed since the state was loaded (each changes any term's document frequency by at most one). */
+  changes: number;
+  /** Document frequencies of Porter stems, each with `changes` when it was read (termStatsOf). */
+  df: Map<string, { n: number; at: number }>;
+}
+/** Per connection: its collections' states, and how many cached facts they hold together (FACTS_CACHE.max). */
+const chunkStates = new WeakMap<Stmt, { facts: number; byCid: Map<number, ChunkState> }>();
+
+const setLength = (s: ChunkState, rid: number, n: number | null): void => {
+  const old = rid < s.lengths.length ? (s.lengths[rid] ?? -1) : -1;
+  if (old >= 0) {
+    s.sum -= old;
+    s.count--;
+  }
+  if (n === null) {
+    if (rid < s.lengths.length) s.lengths[rid] = -1;
+    return;
+  }
+  if (rid >= s.lengths.length) {
+    const grown = new Int32Array(Math.max(rid + 1, 2 * s.lengths.length)).fill(-1);
+    grown.set(s.lengths);
+    s.lengths = grown;
+  }
+  s.lengths[rid] = n;
+  s.sum += n;
+  s.count++;
+};
+
+/** The connection's ChunkState of `c` at `c.version` (call inside the read transaction that read `c`). */
+const chunkState = (stmt: Stmt, c: Collection): ChunkState => {
+  let held = chunkStates.get(stmt);
+  if (!held) chunkStates.set(stmt, (held = { facts: 0, byCid: new Map() }));
+  const byCid = held.byCid;
+  let s = byCid.get(c.cid);
+  if (s && s.version === c.version) return s;
+  if (!s || s.version > c.version) {
+    if (s) held.facts -= s.facts.size;
+    s = {
+      version: c.version,
+      lengths: new Int32Array(1024).fill(-1),
+      sum: 0,
+      count: 0,
+      facts: new Map(),
+      changes: 0,
+      df: new Map(),
+    };
+    for (const [rid, n] of stmt(`SELECT rid, length(text) FROM ${chunksTable(c.cid)}`)
+      .raw()
+      .iterate() as IterableIterator<[number, number]>) {
+      setLength(s, rid, n);
+    }
+    byCid.set(c.cid, s);
+    return s;
+  }
+  // The points changed after the held version: upserted or patched (their vector row's ver), or deleted.
+  const changed = stmt(
+    `SELECT v.rid, length(ch.text) FROM ${vectorsTable(c.cid)} v LEFT JOIN ${chunksTable(c.cid)} ch ON ch.rid = v.rid
+     WHERE v.ver > ?
+     UNION ALL SELECT rid, NULL FROM ${deletedTable(c.cid)} WHERE ver > ?`,
+  )
+    .raw()
+    .all(s.version, s.version) as [number, number | null][];
+  for (const [rid, n] of changed) {
+    if (s.facts.delete(rid)) held.facts--;
+    setLength(s, rid, n);
+  }
+  s.changes += changed.length;
+  s.version = c.version;
+  return s;
+};
+
+/** The collection's mean chunk text length in characters (0 when it has no chunks). */
+const meanLengthOf = (stmt: Stmt, c: Collection): number => {
+  if (!FACTS_CACHE.enabled) {
+    return (
+      (stmt(`SELECT avg(length(text)) FROM ${chunksTable(c.cid)}`)
+        .pluck()
+        .get() as number | null) ?? 0
+    );
+  }
+  const s = chunkState(stmt, c);
+  return s.count > 0 ? s.sum / s.count : 0;
+};
+
+/** Candidates whose facts were read from the tables (not the cache), since the process started: for the specs. */
+export const FACTS_READ = { rids: 0 };
+
+const readFacts = (stmt: Stmt, c: Collection, rids: number[]): Map<number, ChunkFacts> => {
+  FACTS_READ.rids += rids.length;
+  return new Map(
     (
       stmt(
         `SELECT p.rid AS rid, length(ch.text) AS n, json_extract(p.payload, '$.document_id') AS d,
@@ -226,19 +321,13 @@ const readFacts = (stmt: Stmt, c: Collection, rids: number[]): Map<number, Chunk
       { n: r.n, d: typeof r.d === 'string' || typeof r.d === 'number' ? String(r.d) : undefined, h: r.h },
     ]),
   );
+};
 
 /** ChunkFacts of the given rids (a rid with no point is left out), from the cache where it holds them. */
 const chunkFacts = (stmt: Stmt, c: Collection, rids: number[]): Map<number, ChunkFacts> => {
   if (!FACTS_CACHE.enabled) return readFacts(stmt, c, rids);
-  let cache = factsCache.get(stmt);
-  if (!cache) factsCache.set(stmt, (cache = { size: 0, byCid: new Map() }));
-  const key = c.version;
-  let entry = cache.byCid.get(c.cid);
-  if (!entry || entry.key !== key) {
-    if (entry) cache.size -= entry.facts.size;
-    cache.byCid.set(c.cid, (entry = { key, facts: new Map() }));
-  }
-  const facts = entry.facts;
+  const facts = chunkState(stmt, c).facts;
+  const held = chunkStates.get(stmt) as { facts: number; byCid: Map<number, ChunkState> };
   const out = new Map<number, ChunkFacts>();
   const missing: number[] = [];
   for (const rid of rids) {
@@ -248,32 +337,17 @@ const chunkFacts = (stmt: Stmt, c: Collection, rids: number[]): Map<number, Chun
   }
   if (missing.length === 0) return out;
   const read = readFacts(stmt, c, missing);
-  if (cache.size + missing.length > FACTS_CACHE.max) {
-    for (const e of cache.byCid.values()) e.facts.clear();
-    cache.size = 0;
+  if (held.facts + missing.length > FACTS_CACHE.max) {
+    for (const state of held.byCid.values()) state.facts.clear();
+    held.facts = 0;
   }
   for (const rid of missing) {
     const f = read.get(rid) ?? null;
     facts.set(rid, f);
     if (f !== null) out.set(rid, f);
   }
-  cache.size += missing.length;
+  held.facts += missing.length;
   return out;
-};
-
-/** The collection's mean chunk text length in characters, cached per collection version (0 when empty). */
-const meanLengthOf = (stmt: Stmt, c: Collection): number => {
-  let byCid = meanLength.get(stmt);
-  if (!byCid) meanLength.set(stmt, (byCid = new Map()));
-  let m = byCid.get(c.cid);
-  if (!m || m.version !== c.version) {
-    const mean =
-      (stmt(`SELECT avg(length(text)) FROM ${chunksTable(c.cid)}`)
-        .pluck()
-        .get() as number | null) ?? 0;
-    byCid.set(c.cid, (m = { version: c.version, mean }));
-  }
-  return m.mean;
 };
 
 /**
@@ -308,53 +382,103 @@ export const KEEP_RAREST = 4;
 export const COMMON_TERM_MIN_CHUNKS = 2_000;
 
 interface TermStats {
-  version: number;
+  /** The collection's chunks. */
   chunks: number;
-  df: Map<string, number>;
+  /** A stem's document frequency, exact. */
+  df: (stem: string) => number;
+  /**
+   * Bounds on a stem's document frequency, [lo, hi]: a frequency read before the last writes, widened by the
+   * points they changed (a changed point adds or removes at most one document of the stem), or the exact one.
+   */
+  dfBounds: (stem: string) => [number, number];
 }
-const termStats = new WeakMap<Stmt, Map<number, TermStats>>();
+const chunkCounts = new WeakMap<Stmt, Map<number, { version: number; chunks: number }>>();
 
-/** The collection's chunk count and a (cached, per collection version) document frequency of a Porter stem. */
-const termStatsOf = (stmt: Stmt, c: Collection): TermStats & { dfOf: (stem: string) => number } => {
-  let byCid = termStats.get(stmt);
-  if (!byCid) termStats.set(stmt, (byCid = new Map()));
-  let stats = byCid.get(c.cid);
-  if (!stats || stats.version !== c.version) {
+/**
+ * The collection's chunk count (cached per collection version) and document frequencies of Porter stems (fts5vocab).
+ * The frequencies read are kept across writes (ChunkState.df, with the number of points changed since, which bounds
+ * how far each can have moved): a search that only needs to know which side of a threshold a frequency is on
+ * (commonTerms) reads it again only when the bounds straddle it. Turned off (FACTS_CACHE), every one is read.
+ */
+const termStatsOf = (stmt: Stmt, c: Collection): TermStats => {
+  let byCid = chunkCounts.get(stmt);
+  if (!byCid) chunkCounts.set(stmt, (byCid = new Map()));
+  let held = byCid.get(c.cid);
+  if (!held || held.version !== c.version) {
     const chunks =
       (stmt(`SELECT count(*) FROM ${pointsTable(c.cid)}`)
         .pluck()
         .get() as number) ?? 0;
-    stats = { version: c.version, chunks, df: new Map() };
-    byCid.set(c.cid, stats);
+    byCid.set(c.cid, (held = { version: c.version, chunks }));
   }
   const vocab = `vs_ftsv_${c.cid}`;
   stmt(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.${vocab} USING fts5vocab(main, ${ftsTable(c.cid)}, 'row')`).run();
-  const s = stats;
-  const dfOf = (term: string): number => {
-    let n = s.df.get(term);
-    if (n === undefined) {
-      n = (stmt(`SELECT doc FROM temp.${vocab} WHERE term = ?`).pluck().get(term) as number | undefined) ?? 0;
-      if (s.df.size > 50_000) s.df.clear();
-      s.df.set(term, n);
-    }
+  const read = (term: string): number =>
+    (stmt(`SELECT doc FROM temp.${vocab} WHERE term = ?`).pluck().get(term) as number | undefined) ?? 0;
+  if (!FACTS_CACHE.enabled) return { chunks: held.chunks, df: read, dfBounds: (t) => [read(t), read(t)] };
+  const s = chunkState(stmt, c);
+  const exact = (term: string): number => {
+    const e = s.df.get(term);
+    if (e !== undefined && e.at === s.changes) return e.n;
+    const n = read(term);
+    if (s.df.size > 50_000) s.df.clear();
+    s.df.set(term, { n, at: s.changes });
     return n;
   };
-  return { ...s, dfOf };
+  return {
+    chunks: held.chunks,
+    df: exact,
+    dfBounds: (term) => {
+      const e = s.df.get(term);
+      if (e === undefined) {
+        const n = exact(term);
+        return [n, n];
+      }
+      const slack = s.changes - e.at;
+      return [Math.max(0, e.n - slack), e.n + slack];
+    },
+  };
 };
 
-/** The query words to leave out (see COMMON_TERM_SHARE); document frequencies cached per collection version. */
+/**
+ * The query words to leave out (see COMMON_TERM_SHARE). The same set as sorting the words by their exact document
+ * frequency (a stable sort), keeping the KEEP_RAREST first and leaving out the rest that are common: a common word's
+ * frequency is above every other word's, so when KEEP_RAREST words are surely not common the rarest are among them
+ * and the answer is the common words; otherwise the common words are ordered by their exact frequencies.
+ */
 const commonTerms = (stmt: Stmt, c: Collection, text: string): Set<string> => {
   const words = queryTerms(text, 64);
   if (words.length <= KEEP_RAREST) return new Set();
   const s = termStatsOf(stmt, c);
+  const common = (n: number): boolean => n > COMMON_TERM_SHARE * s.chunks && n >= COMMON_TERM_MIN_CHUNKS;
   // The index holds porter stems: `stemmer` is the same Porter (1980) algorithm; a word it stems differently
   // simply reads as absent (df 0) and stays in the query.
-  const df = (w: string): number => s.dfOf(stemmer(w));
-  const ranked = words.map((w) => ({ w, n: df(w) })).sort((a, b) => a.n - b.n);
+  if (!FACTS_CACHE.enabled) {
+    // The definition (the reference the specs compare with).
+    return new Set(
+      words
+        .map((w) => ({ w, n: s.df(stemmer(w)) }))
+        .sort((a, b) => a.n - b.n)
+        .slice(KEEP_RAREST)
+        .filter((x) => common(x.n))
+        .map((x) => x.w),
+    );
+  }
+  let rare = 0;
+  const over: { w: string; stem: string }[] = [];
+  for (const w of words) {
+    const stem = stemmer(w);
+    let [lo, hi] = s.dfBounds(stem);
+    if (common(lo) !== common(hi)) lo = hi = s.df(stem);
+    if (common(lo)) over.push({ w, stem });
+    else rare++;
+  }
+  if (rare >= KEEP_RAREST) return new Set(over.map((x) => x.w));
   return new Set(
-    ranked
-      .slice(KEEP_RAREST)
-      .filter((x) => x.n > COMMON_TERM_SHARE * s.chunks && x.n >= COMMON_TERM_MIN_CHUNKS)
+    over
+      .map((x) => ({ w: x.w, n: s.df(x.stem) }))
+      .sort((a, b) => a.n - b.n)
+      .slice(KEEP_RAREST - rare)
       .map((x) => x.w),
   );
 };

@@ -366,10 +366,11 @@ export class EmbeddedVectorStore implements VectorStore {
   async setPayload(name: string, filter: Filter, patch: Record<string, unknown>): Promise<number> {
     const f = compileFilter(checkDeleteFilter(filter));
     const json = JSON.stringify(checkPatch(patch));
-    // json_patch is RFC 7396 (merge patch): the patch holds no nulls, so it only sets keys. Vectors are untouched;
-    // the collection version is bumped all the same when a point changed: the keyword side caches payload values
-    // (document_id, running_header) per version (embedded-search.ts, chunkFacts), and the dense cache catches up
-    // by reading the vector rows written after its version, none here.
+    // json_patch is RFC 7396 (merge patch): the patch holds no nulls, so it only sets keys. The vectors are
+    // unchanged, but the patched points' vector rows take the version this write makes (and the collection version
+    // is bumped): every write marks the points it changed there, and the keyword side's per-point cache of payload
+    // values (document_id, running_header; embedded-search.ts, ChunkState) evicts exactly those. The dense cache
+    // re-reads those rows on its next catch-up (the same vectors).
     const run = this.db.transaction(() => {
       const c = this.require(name);
       const rids = this.stmt(
@@ -379,7 +380,13 @@ export class EmbeddedVectorStore implements VectorStore {
         .all(json, ...f.params) as number[];
       // A patched title or section path re-derives those points' lexical fields (and so their index entries).
       if (rids.length > 0 && LEXICAL_PAYLOAD_KEYS.some((k) => k in patch)) fillLexicalFields(this.db, c.cid, rids);
-      if (rids.length > 0) this.bump(c);
+      if (rids.length > 0) {
+        this.stmt(`UPDATE ${vectorsTable(c.cid)} SET ver = ? WHERE rid IN (SELECT value FROM json_each(?))`).run(
+          c.version + 1,
+          JSON.stringify(rids),
+        );
+        this.bump(c);
+      }
       return rids.length;
     });
     return run.immediate();
