@@ -23,6 +23,7 @@ import {
   stripQualifiers,
   withoutNoteReferences,
 } from './value-cleanup.js';
+import { labelAsValue } from './label-values.js';
 
 export interface LocalExtractInput {
   tools: DocToolsClient;
@@ -1202,7 +1203,20 @@ export const extractLocally = async (input: LocalExtractInput): Promise<LocalExt
     /** A per-model field's dicts from every matching table (a catalogue prints its models in several). */
     const perModel: Candidate[] = [];
     const rowsSeen = new Map<string, Set<string>>();
-    const labelledByName = (c: { value: unknown; snippet: string; label?: string }) => labelledByOrganisation(field, c);
+    // a label returned as a value ("Operate time" for a contact material, "Start Date" for an order number): refused
+    // and said (label-values.ts, round 7)
+    const labelledByName = (c: Candidate) => {
+      if (labelledByOrganisation(field, c)) return true;
+      for (const v of [c.value].flat())
+        if (typeof v === 'string') {
+          const why = labelAsValue(field, kind, v, input.fields);
+          if (why) {
+            rejected.push({ seen: v, label: c.label ?? c.snippet.slice(0, 60), why, score: c.score });
+            return true;
+          }
+        }
+      return false;
+    };
     if (groups.length > 0) {
       for (const [q, query] of queriesFor(field).entries()) {
         const hits = await docSearch(

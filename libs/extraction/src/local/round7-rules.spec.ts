@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+import { fieldKind } from '../fields/field-kinds.js';
+import type { SchemaField } from '../schema-fields.js';
+import { labelAsValue } from './label-values.js';
+
+// Issue 26, round 7: precision on unseen documents; each rule on text no bench document prints.
+const field = (name: string, hint = ''): SchemaField => ({ path: [name], kind: 'scalar', hint });
+const refused = (name: string, value: string, others: string[] = []) => {
+  const f = field(name);
+  return labelAsValue(f, fieldKind(f), value, [f, ...others.map((o) => field(o))]);
+};
+
+describe('a label returned as a value is refused', () => {
+  it('an identifier or a number with no digit is a label', () => {
+    expect(refused('booking_number', 'Check-in Desk')).toMatch(/no digit/);
+    expect(refused('customer_ref', 'Valid Until')).toMatch(/no digit/);
+    expect(refused('booking_number', 'BK-55120')).toBeUndefined();
+    // a count ("number_of_doors") is not an identifier; its kind checks it
+    expect(refused('number_of_doors', 'Frame Colour')).toBeUndefined();
+  });
+
+  it('a time states a unit of time or a clock time; a bare number takes its header’s unit', () => {
+    expect(refused('switching_time', 'Bounce data at 25 °C')).toMatch(/no time/);
+    expect(refused('switching_time', 'Dropout time')).toMatch(/no time/);
+    expect(refused('switching_time', '3 ms')).toBeUndefined();
+    expect(refused('boarding_time', '07.45')).toBeUndefined();
+    expect(refused('settling_time', '120')).toBeUndefined();
+  });
+
+  it('a party’s role is not a name', () => {
+    expect(refused('parties', 'Lessee (Tenant)')).toMatch(/role/);
+    expect(refused('counterparty', 'Receiving Party')).toMatch(/role/);
+    expect(refused('parties', 'Harrow Fen Tenants Ltd')).toBeUndefined();
+  });
+
+  it('another field’s label is not this field’s value', () => {
+    expect(refused('coil_material', 'Pickup voltage', ['pickup_voltage'])).toMatch(
+      /label of the field 'pickup_voltage'/,
+    );
+    expect(refused('coil_material', 'CuSn6', ['pickup_voltage'])).toBeUndefined();
+    // a name that shares one word with another field is a name
+    expect(refused('supplier', 'Fenwick Water', ['water_used'])).toBeUndefined();
+  });
+});
