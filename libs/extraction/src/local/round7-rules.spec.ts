@@ -2,6 +2,7 @@
 import { fieldKind } from '../fields/field-kinds.js';
 import type { SchemaField } from '../schema-fields.js';
 import { labelAsValue } from './label-values.js';
+import { asksForCourt, proseCandidates } from './prose-patterns.js';
 
 // Issue 26, round 7: precision on unseen documents; each rule on text no bench document prints.
 const field = (name: string, hint = ''): SchemaField => ({ path: [name], kind: 'scalar', hint });
@@ -40,5 +41,30 @@ describe('a label returned as a value is refused', () => {
     expect(refused('coil_material', 'CuSn6', ['pickup_voltage'])).toBeUndefined();
     // a name that shares one word with another field is a name
     expect(refused('supplier', 'Fenwick Water', ['water_used'])).toBeUndefined();
+  });
+});
+
+describe('a law or a court is named whole', () => {
+  const prose = (f: SchemaField, text: string) =>
+    proseCandidates(f, fieldKind(f), text, 'h1-c1', 0).map((c) => c.value);
+
+  it('"the" inside a place name is kept; a trailing "of" is not a name', () => {
+    expect(
+      prose(field('governing_law'), 'This Deed is governed by the laws of the Republic of the Marshall Islands.'),
+    ).toEqual(['Republic of the Marshall Islands']);
+  });
+
+  it('a jurisdiction asked for as a court is the court named, not the governing law', () => {
+    const court = field('jurisdiction', 'Court that hears disputes');
+    expect(asksForCourt(court)).toBe(true);
+    expect(asksForCourt(field('jurisdiction'))).toBe(false);
+    expect(asksForCourt(field('governing_law', 'law and courts'))).toBe(false);
+    expect(
+      prose(
+        court,
+        'This Deed is governed by the laws of Ruritania. Claims shall be brought before the Regional Court of Strelsau.',
+      ),
+    ).toEqual(['Regional Court of Strelsau']);
+    expect(prose(court, 'This Deed is governed by the laws of Ruritania.')).toEqual([]);
   });
 });
