@@ -313,6 +313,17 @@ export const labelScore = (field: SchemaField, label: string, asLabel = false): 
   return Math.max(byName, byHint);
 };
 
+/**
+ * Does a label print every one of the field's own words (not only their synonyms)? "Amount due" for `amount_due`
+ * does, "Total charges" (matched by the synonym `total`) does not: among candidates, the field's words choose
+ * (round 7).
+ */
+export const hasOwnWords = (field: SchemaField, label: string): boolean => {
+  const groups = wordGroups(field);
+  const have = new Set(tokens(label));
+  return groups.length > 0 && groups.every((g) => have.has(g[0]!));
+};
+
 /** The threshold at which a label names a field. */
 export const LABEL_MATCH = 0.5;
 

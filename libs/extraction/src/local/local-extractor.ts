@@ -11,7 +11,7 @@ import {
   type FieldKind,
 } from '../fields/field-kinds.js';
 import { proseCandidates, proseQueries, sectionCandidates } from './prose-patterns.js';
-import { LABEL_MATCH, labelScore, nameWords, wordGroups } from '../fields/field-words.js';
+import { hasOwnWords, LABEL_MATCH, labelScore, nameWords, wordGroups } from '../fields/field-words.js';
 import { fieldName, getAt, isObject, setAt, type SchemaField } from '../schema-fields.js';
 import { splitRow } from './markdown-table.js';
 import { dateLineFromTop, isDocumentDate, issuerFromTop, issuerRole } from './issuer-block.js';
@@ -810,7 +810,10 @@ export const candidatesIn = (
   // "Vendor" / "Rhein-Ventil GmbH": a form's block as the converter gives it, a line per row)
   for (const [i, line] of lines.entries()) {
     const label = line.trim().replace(/\s*[:：]$/, '');
-    const next = (lines[i + 1] ?? '').trim();
+    // (a blank line between them: the converter sets a box's label and its value as paragraphs, "Amount due" /
+    // "" / "£139.58"; round 7; only for a typed value: a line and a paragraph of words are a heading and its text)
+    const gap = kind.kind !== 'text' && !(lines[i + 1] ?? '').trim() && i + 2 < lines.length ? 2 : 1;
+    const next = (lines[i + gap] ?? '').trim();
     if (!label || !next || /^[|#>]/.test(label) || /^[|#>]/.test(next)) continue;
     if (/\d/.test(label) || label.split(/\s+/).length > 4 || /[.!?,;]$/.test(label)) continue;
     // the next line is a value, not a label and value of its own, nor a sentence
@@ -827,7 +830,10 @@ export const candidatesIn = (
     found.push({
       value,
       label,
-      snippet: `${line.trim()}\n${next}`,
+      snippet: lines
+        .slice(i, i + gap + 1)
+        .map((l) => l.trim())
+        .join('\n'),
       locator,
       score: score * (1 - rank * 0.05) * 0.9,
       method: 'key_value',
@@ -1203,6 +1209,9 @@ export const extractLocally = async (input: LocalExtractInput): Promise<LocalExt
     /** A per-model field's dicts from every matching table (a catalogue prints its models in several). */
     const perModel: Candidate[] = [];
     const rowsSeen = new Map<string, Set<string>>();
+    // a label that prints the field's own words beats one matched by synonyms only ("Amount due" over "Total
+    // charges" for amount_due; round 7)
+    const weighed = (c: Candidate) => c.score * (c.label && hasOwnWords(field, c.label) ? 1.1 : 1);
     // a label returned as a value ("Operate time" for a contact material, "Start Date" for an order number): refused
     // and said (label-values.ts, round 7)
     const labelledByName = (c: Candidate) => {
@@ -1258,7 +1267,7 @@ export const extractLocally = async (input: LocalExtractInput): Promise<LocalExt
             input.fields,
           )) {
             if (labelledByName(candidate)) continue;
-            if (!best || candidate.score > best.score) best = candidate;
+            if (!best || weighed(candidate) > weighed(best)) best = candidate;
             if (field.kind === 'dict' && typeof candidate.value === 'object') perModel.push(candidate);
           }
           // and a sentence the chunker cut over two chunks (one per PDF line) is whole in its section
@@ -1284,7 +1293,7 @@ export const extractLocally = async (input: LocalExtractInput): Promise<LocalExt
               ...proseCandidates(field, kind, sectionContent, section, rank),
               ...organisationCandidates(field, sectionContent, section, rank),
             ])
-              if (!labelledByName(candidate) && (!best || candidate.score > best.score)) best = candidate;
+              if (!labelledByName(candidate) && (!best || weighed(candidate) > weighed(best))) best = candidate;
         }
       }
     }

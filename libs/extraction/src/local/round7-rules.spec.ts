@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 import { fieldKind } from '../fields/field-kinds.js';
 import type { SchemaField } from '../schema-fields.js';
+import { hasOwnWords } from '../fields/field-words.js';
+import { candidatesIn } from './local-extractor.js';
 import { labelAsValue } from './label-values.js';
 import { asksForCourt, proseCandidates } from './prose-patterns.js';
 
@@ -66,5 +68,27 @@ describe('a law or a court is named whole', () => {
       ),
     ).toEqual(['Regional Court of Strelsau']);
     expect(prose(court, 'This Deed is governed by the laws of Ruritania.')).toEqual([]);
+  });
+});
+
+describe('a box of amounts set as paragraphs, and the field’s own words', () => {
+  const values = (f: SchemaField, content: string) =>
+    candidatesIn(f, fieldKind(f), [], 'h1-c1', content, 0, undefined, [], undefined, new Map(), [f]).map(
+      (c) => c.value,
+    );
+
+  it('a typed value after its label line and a blank line is read', () => {
+    expect(values(field('balance_owed'), 'Arrears\n\n€12.00\n\nBalance owed\n\n€450.00\n\nRefunded on exit.')).toEqual([
+      '€450.00',
+    ]);
+  });
+
+  it('not for a field of words: a line and a paragraph are a heading and its text', () => {
+    expect(values(field('range'), 'Range\n\nCovers compact and heavy models alike')).toEqual([]);
+  });
+
+  it('a label printing the field’s own words is told from one matched by a synonym only', () => {
+    expect(hasOwnWords(field('amount_due'), 'Amount due')).toBe(true);
+    expect(hasOwnWords(field('amount_due'), 'Total fees')).toBe(false);
   });
 });
