@@ -3,6 +3,7 @@ import { fieldKind } from '../fields/field-kinds.js';
 import type { SchemaField } from '../schema-fields.js';
 import { hasOwnWords } from '../fields/field-words.js';
 import { candidatesIn } from './local-extractor.js';
+import { withoutTitleTail } from './issuer-block.js';
 import { labelAsValue } from './label-values.js';
 import { asksForCourt, proseCandidates } from './prose-patterns.js';
 
@@ -90,5 +91,18 @@ describe('a box of amounts set as paragraphs, and the field’s own words', () =
   it('a label printing the field’s own words is told from one matched by a synonym only', () => {
     expect(hasOwnWords(field('amount_due'), 'Amount due')).toBe(true);
     expect(hasOwnWords(field('amount_due'), 'Total fees')).toBe(false);
+  });
+});
+
+describe('an issuer’s name run into the document’s title', () => {
+  it('is cut before a sentence-case phrase holding a title word', () => {
+    expect(withoutTitleTail('Fenwick Gas Your quarterly statement')).toBe('Fenwick Gas');
+    expect(withoutTitleTail('Harbour Lights Hotel Guest invoice copy')).toBe('Harbour Lights Hotel');
+  });
+
+  it('a name alone, or one with lower-case words of its own, is kept', () => {
+    expect(withoutTitleTail('Fenwick Gas')).toBe('Fenwick Gas');
+    expect(withoutTitleTail('Bank of Lower Saxony')).toBe('Bank of Lower Saxony');
+    expect(withoutTitleTail('Tip Top Cleaners and sons')).toBe('Tip Top Cleaners and sons');
   });
 });
