@@ -19,6 +19,7 @@ import {
   codeBeforeDimensions,
   identifierLabelled,
   isOrganisationName,
+  measureWithoutRemark,
   organisationWord,
   stripQualifiers,
   withoutNoteReferences,
@@ -70,6 +71,12 @@ const queriesFor = (field: SchemaField): string[] => {
 
 /** A value cell: starts with a number (a unit cell such as "min-1" or "kg·m2x10-4" does not). */
 const VALUE_CELL = /^[-+±~]?\d/;
+/**
+ * A value cell that may begin with a limit word ("min. 0.55 N·m", "< 20 mA"): where a row's label ends (round 7: the
+ * label of "| Holding torque | min. 0.55 N·m | Leads | 4 (bipolar) |" was read as its first three cells).
+ */
+const QUALIFIED_VALUE_CELL =
+  /^(?:(?:max|min|typ|approx|ca|nom)(?:\.\s*|\s+)|[<>≤≥]\s*|(?:up to|at least)\s+)?[-+±~]?\d/i;
 const IP_CODE = /\bIP\s?(\d{2})\b/;
 
 export interface Candidate {
@@ -398,6 +405,23 @@ export const hintNamesCondition = (field: SchemaField, condition: string): boole
   });
 };
 
+/**
+ * A row of two label and value pairs ("| Step angle | 1.8° | Inductance | 3.0 mH |"): the two pairs, else the row.
+ * Only four cells, the first value a number (a limit word may lead it), the third cell a label of words (four
+ * letters or more, no digit), the last cell not empty.
+ */
+export const labelValuePairs = (cells: string[] | undefined): (string[] | undefined)[] => {
+  if (!cells || cells.length !== 4) return [cells];
+  const [l1, v1, l2, v2] = cells.map((c) => c.trim()) as [string, string, string, string];
+  const labelLike = (c: string) => /\p{L}{4,}/u.test(c) && !/\d/.test(c);
+  if (labelLike(l1) && QUALIFIED_VALUE_CELL.test(v1) && labelLike(l2) && v2.length > 0)
+    return [
+      [l1, v1],
+      [l2, v2],
+    ];
+  return [cells];
+};
+
 /** Candidates of one chunk: table rows whose label matches, and `Label: value` lines. */
 /**
  * Another schema field whose label begins `cell`, with a value for that field after it ("PO number 4500018832",
@@ -486,8 +510,7 @@ export const candidatesIn = (
         method: 'key_value',
       });
   };
-  lines.forEach((line, i) => {
-    const cells = rows[i];
+  const rowBody = (line: string, i: number, cells: string[] | undefined) => {
     const rankWeight = 1 - rank * 0.05;
     // a form laid out in columns ("| Licensor: Acme | Licensee: Beta |"): each cell is a `Label: value`
     if (cells && !isSeparator(cells) && cells.some((c) => /^[^:]{2,40}:\s*\S/.test(c) && !/^\d/.test(c))) {
@@ -495,7 +518,7 @@ export const candidatesIn = (
       return;
     }
     if (cells && !isSeparator(cells)) {
-      const startsNumeric = cells.findIndex((c, k) => k > 0 && VALUE_CELL.test(c));
+      const startsNumeric = cells.findIndex((c, k) => k > 0 && QUALIFIED_VALUE_CELL.test(c));
       let labelEnd = startsNumeric > 0 ? startsNumeric : cells.findIndex((c, k) => k > 0 && hasNumber(c));
       // a label cell and a value in words (a vendor, an address, a governing law): the first cell is the label
       if (labelEnd <= 0 && cells.length >= 2 && kind.kind !== 'quantity' && cells[0]) labelEnd = 1;
@@ -698,6 +721,11 @@ export const candidatesIn = (
     const pairs = [...line.matchAll(/(?<=^|\s)\p{Lu}[\p{L} .'/&-]{1,40}?:\s/gu)];
     if (pairs.length >= 2)
       pairs.forEach((m, k) => keyValue(line.slice(m.index, pairs[k + 1]?.index ?? line.length).trim(), rankWeight));
+  };
+  // a spec list printed in two columns of label and value pairs ("| Holding torque | min. 0.55 N·m | Leads | 4 |"):
+  // each pair is a row of its own (the evidence is still the whole line; round 7)
+  lines.forEach((line, i) => {
+    for (const cells of labelValuePairs(rows[i])) rowBody(line, i, cells);
   });
   // "TOTAL $43.20", "Date 14/03/2024": a label and an amount or date with no colon (receipts print them so)
   // "TOTAL $43.20", "Date 14/03/2024 21:05": a label and an amount or date with no colon (receipts print them so);
@@ -1333,11 +1361,13 @@ export const extractLocally = async (input: LocalExtractInput): Promise<LocalExt
         const n = withoutNoteReferences(v);
         const q = stripQualifiers(field, kind, n.value);
         const d = codeBeforeDimensions(kind, q.value);
-        const c = { value: d.value, dropped: [...n.dropped, ...q.dropped, ...d.dropped] };
+        const r = measureWithoutRemark(field, d.value);
+        const c = { value: r.value, dropped: [...n.dropped, ...q.dropped, ...d.dropped, ...r.dropped] };
         const why = [
           ...(n.dropped.length > 0 ? ['a note reference points elsewhere on the page'] : []),
           ...(q.dropped.length > 0 ? ['a value is the number; the label says which limit'] : []),
           ...(d.dropped.length > 0 ? ['a code is the value, not the dimensions after it'] : []),
+          ...(r.dropped.length > 0 ? ['a measured value is its number and unit, not the remark after it'] : []),
         ];
         if (c.dropped.length > 0)
           warnings.push(

@@ -2,7 +2,8 @@
 import { fieldKind } from '../fields/field-kinds.js';
 import type { SchemaField } from '../schema-fields.js';
 import { hasOwnWords } from '../fields/field-words.js';
-import { candidatesIn } from './local-extractor.js';
+import { candidatesIn, labelValuePairs } from './local-extractor.js';
+import { measureWithoutRemark } from './value-cleanup.js';
 import { withoutTitleTail } from './issuer-block.js';
 import { labelAsValue } from './label-values.js';
 import { asksForCourt, proseCandidates } from './prose-patterns.js';
@@ -104,5 +105,48 @@ describe('an issuer’s name run into the document’s title', () => {
     expect(withoutTitleTail('Fenwick Gas')).toBe('Fenwick Gas');
     expect(withoutTitleTail('Bank of Lower Saxony')).toBe('Bank of Lower Saxony');
     expect(withoutTitleTail('Tip Top Cleaners and sons')).toBe('Tip Top Cleaners and sons');
+  });
+});
+
+describe('a spec list in two columns of label and value pairs', () => {
+  const table = [
+    '| Bore | 12 mm | Stroke | 40 mm |',
+    '| --- | --- | --- | --- |',
+    '| Working pressure | max. 8 bar | Piston rods | 2 (guided) |',
+    '| Cushioning | none | Seal material | NBR |',
+  ].join('\n');
+  const best = (name: string) => {
+    const f = field(name);
+    return candidatesIn(f, fieldKind(f), [], 'h1-t1', table, 0, undefined, [], undefined, new Map(), [f]).sort(
+      (a, b) => b.score - a.score,
+    )[0]?.value;
+  };
+
+  it('each pair is a row: a value led by a limit word ends the first label', () => {
+    expect(best('working_pressure')).toBe('max. 8 bar');
+    expect(best('piston_rods')).toBe('2 (guided)');
+    expect(best('stroke')).toBe('40 mm');
+  });
+
+  it('splits only a row of two label-value pairs', () => {
+    expect(labelValuePairs(['Bore', '12 mm', 'Stroke', '40 mm'])).toEqual([
+      ['Bore', '12 mm'],
+      ['Stroke', '40 mm'],
+    ]);
+    // a model table's row, a row with a unit column, a first value in words: left whole
+    expect(labelValuePairs(['Rated torque', '0.64', '1.27', '2.4'])).toHaveLength(1);
+    expect(labelValuePairs(['Rated torque', 'N·m', '0.64', '1.27'])).toHaveLength(1);
+    expect(labelValuePairs(['Cushioning', 'none', 'Seal material', 'NBR'])).toHaveLength(1);
+  });
+});
+
+describe('a remark in brackets after a measured value', () => {
+  it('is dropped and named', () => {
+    expect(measureWithoutRemark(field('bore'), '12 mm (honed)')).toEqual({ value: '12 mm', dropped: ['(honed)'] });
+  });
+  it('a unit’s own bracket, a remark with a number, or a field asking for the value as printed keep it', () => {
+    expect(measureWithoutRemark(field('coil_current'), '2.5 A (rms)').value).toBe('2.5 A (rms)');
+    expect(measureWithoutRemark(field('bore'), '12 mm (at 20 °C)').value).toBe('12 mm (at 20 °C)');
+    expect(measureWithoutRemark(field('bore', 'as printed'), '12 mm (honed)').value).toBe('12 mm (honed)');
   });
 });

@@ -146,6 +146,18 @@ export const codeBeforeDimensions = (kind: FieldKind, value: string): Cleaned =>
 };
 
 /**
+ * A measured value with a remark in words in brackets after its unit ("5 mm (D-cut)", "0.8 kg (with cover)"): the
+ * number and unit (round 7). Not a unit's own bracket ("2.5 A (rms)", "(AC)", "(peak)"), not a remark with a
+ * number, and not when the field asks for the value as printed.
+ */
+const UNIT_BRACKET = /^(?:rms|ac|dc|peak|pk|p-p|0-p|pp|max\.?|min\.?|typ\.?|nom\.?|abs\.?|eff\.?)$/i;
+export const measureWithoutRemark = (field: SchemaField, value: string): Cleaned => {
+  const m = /^([-+~]?\d[\d.,]*\s*[\p{L}°µΩ%·²³/]{1,8})\s*\(([^()\d]{2,40})\)$/u.exec(value.trim());
+  if (!m || asksForQualifier(field) || UNIT_BRACKET.test(m[2]!.trim())) return { value, dropped: [] };
+  return { value: m[1]!.trim(), dropped: [`(${m[2]!})`] };
+};
+
+/**
  * An identifier's field (`room_number`, `booking_ref`) labelled by its thing alone ("ROOM", "Booking"), when the
  * value is one code with a digit (not a date, an amount or words): 0.8; else 0 (round 6).
  */
