@@ -12,6 +12,7 @@ import type { SchemaField } from '../schema-fields.js';
  *   `…_serial`) and the value has no digit;
  * - the field is a time (`…_time`) and the value states neither a length of time with its unit nor a clock time
  *   (a bare number stays: its table's header gives the unit);
+ * - the field is a range (`…_range`) and the value is one number, not two ends (round 7);
  * - the value is only party roles ("Licensee (Customer)", "Disclosing Party");
  * - the value is another field's label: a short phrase with no digit whose words are all that field's name words.
  * Returns why, or undefined.
@@ -42,6 +43,14 @@ export const labelAsValue = (
   // (a bare number is a time in the unit its table's header states: "| Conversion time | ms | 26 |")
   if (kind.kind === 'text' && head === 'time' && !TIME_VALUE.test(text) && !/^[-+~]?\d[\d.,]*$/.test(text))
     return 'it states no time (a number with a unit of time, or a clock time)';
+  // a range (`…_range`) has two ends: one number of a Min/Typ/Max row is not it ("1.4" for 1.4 V to 3.6 V)
+  if (
+    head === 'range' &&
+    /\d/.test(text) &&
+    !/\d[^\d]{0,12}?(?:[~～–—-]|\bto\b|\.{2,3}|…|\/)\s*[-+±]?\d/.test(text) &&
+    !/±\s*\d/.test(text)
+  )
+    return 'it is one number, and the field asks for a range (two ends)';
   const words = letterWords(text);
   if (!/\d/.test(text) && words.length > 0 && words.length <= 4 && words.every((w) => ROLE.test(w)))
     return 'it is a party’s role (a label), not a name';

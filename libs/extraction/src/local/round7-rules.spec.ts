@@ -32,6 +32,15 @@ describe('a label returned as a value is refused', () => {
     expect(refused('settling_time', '120')).toBeUndefined();
   });
 
+  it('a range has two ends', () => {
+    expect(refused('input_current_range', '2.2')).toMatch(/range/);
+    expect(refused('input_current_range', '0.5 A')).toMatch(/range/);
+    expect(refused('input_current_range', '0.5 to 2.2 A')).toBeUndefined();
+    expect(refused('input_current_range', '0.5–2.2 A')).toBeUndefined();
+    expect(refused('humidity_range', '-5 … 95 %')).toBeUndefined();
+    expect(refused('bore_range', '12 mm / 16 mm')).toBeUndefined();
+  });
+
   it('a party’s role is not a name', () => {
     expect(refused('parties', 'Lessee (Tenant)')).toMatch(/role/);
     expect(refused('counterparty', 'Receiving Party')).toMatch(/role/);
