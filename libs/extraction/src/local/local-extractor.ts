@@ -364,14 +364,14 @@ export const limitsValue = (
   cells: string[],
   header: NonNullable<ReturnType<typeof limitsHeader>>,
 ): { value: string; unit: string | undefined; note: string } | undefined => {
-  const words = nameWords(field.path[field.path.length - 1]!);
+  const name = nameWords(field.path[field.path.length - 1]!);
+  // (the name's limit word, else its description's: "Maximum output ripple and noise" asks for Max; round 7)
+  const hint = typeof field.hint === 'string' && field.hint.length <= 200 ? nameWords(field.hint) : [];
   const at = (k: number | undefined) => (k === undefined ? '' : (cells[k] ?? '').trim());
   const unit = at(header.unit) || undefined;
-  const asks = words.some((w) => /^max(imum)?$/.test(w))
-    ? 'max'
-    : words.some((w) => /^min(imum)?$/.test(w))
-      ? 'min'
-      : undefined;
+  const limitOf = (words: string[]) =>
+    words.some((w) => /^max(imum)?$/.test(w)) ? 'max' : words.some((w) => /^min(imum)?$/.test(w)) ? 'min' : undefined;
+  const asks = limitOf(name) ?? limitOf(hint);
   const named = { min: 'Min', typ: 'Typ', max: 'Max' } as const;
   if (asks) return at(header[asks]) ? { value: at(header[asks]), unit, note: `the ${named[asks]} column` } : undefined;
   if (at(header.typ)) return { value: at(header.typ), unit, note: 'the Typ column' };

@@ -2,7 +2,7 @@
 import { fieldKind } from '../fields/field-kinds.js';
 import type { SchemaField } from '../schema-fields.js';
 import { hasOwnWords } from '../fields/field-words.js';
-import { candidatesIn, labelValuePairs } from './local-extractor.js';
+import { candidatesIn, labelValuePairs, limitsHeader, limitsValue } from './local-extractor.js';
 import { measureWithoutRemark } from './value-cleanup.js';
 import { withoutTitleTail } from './issuer-block.js';
 import { labelAsValue } from './label-values.js';
@@ -157,5 +157,19 @@ describe('a remark in brackets after a measured value', () => {
     expect(measureWithoutRemark(field('coil_current'), '2.5 A (rms)').value).toBe('2.5 A (rms)');
     expect(measureWithoutRemark(field('bore'), '12 mm (at 20 °C)').value).toBe('12 mm (at 20 °C)');
     expect(measureWithoutRemark(field('bore', 'as printed'), '12 mm (honed)').value).toBe('12 mm (honed)');
+  });
+});
+
+describe('a limits table’s column chosen by the field’s description', () => {
+  const rows = [
+    ['Parameter', 'Conditions', 'Min.', 'Typ.', 'Max.', 'Unit'],
+    ['Settling time', 'to 0.1 %', '', '4', '7', 'µs'],
+  ];
+  const header = limitsHeader(rows)!;
+  it('"Maximum …" in the description asks for the Max column', () => {
+    expect(limitsValue(field('settling_time', 'Maximum settling time'), rows[1]!, header)?.value).toBe('7');
+  });
+  it('without a limit word, the Typ column', () => {
+    expect(limitsValue(field('settling_time'), rows[1]!, header)?.value).toBe('4');
   });
 });
