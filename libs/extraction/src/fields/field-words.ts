@@ -261,6 +261,11 @@ export const hintWords = (field: SchemaField): string[] =>
  * "applied voltage"). A description in the schema counts as an alternative name.
  */
 export const labelScore = (field: SchemaField, label: string, asLabel = false): number => {
+  // a label names what comes before "after"/"before"/"following"/"until": "Notice period after probation" is a
+  // notice period, not the probation period (round 7); unless the field's own name has that word
+  const time = asLabel ? /^(.+?)\s+(after|before|following|until)\s+\S.*$/i.exec(label.trim()) : null;
+  if (time && !nameWords(field.path[field.path.length - 1]!).includes(time[2]!.toLowerCase()))
+    return labelScore(field, time[1]!, asLabel);
   // "IP65" also reads as "ip": a code's letters name what it is
   const labelWords = tokens(label)
     .flatMap((t) => {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 import { fieldKind } from '../fields/field-kinds.js';
 import type { SchemaField } from '../schema-fields.js';
-import { hasOwnWords } from '../fields/field-words.js';
+import { hasOwnWords, LABEL_MATCH, labelScore } from '../fields/field-words.js';
 import { candidatesIn, labelValuePairs, limitsHeader, limitsValue } from './local-extractor.js';
 import { measureWithoutRemark } from './value-cleanup.js';
 import { withoutTitleTail } from './issuer-block.js';
@@ -171,5 +171,18 @@ describe('a limits table’s column chosen by the field’s description', () => 
   });
   it('without a limit word, the Typ column', () => {
     expect(limitsValue(field('settling_time'), rows[1]!, header)?.value).toBe('4');
+  });
+});
+
+describe('a label names what comes before "after", "before", "following", "until"', () => {
+  it('"Deposit refund after inspection" is a refund, not the inspection', () => {
+    expect(labelScore(field('inspection_fee'), 'Fee due after inspection', true)).toBeLessThan(LABEL_MATCH);
+    expect(labelScore(field('inspection_date'), 'Deposit refund after inspection', true)).toBeLessThan(LABEL_MATCH);
+    expect(labelScore(field('deposit_refund'), 'Deposit refund after inspection', true)).toBeGreaterThanOrEqual(
+      LABEL_MATCH,
+    );
+  });
+  it('unless the field’s name has that word', () => {
+    expect(labelScore(field('rent_after_review'), 'Rent after review', true)).toBeGreaterThanOrEqual(LABEL_MATCH);
   });
 });
