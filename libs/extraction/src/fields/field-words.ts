@@ -266,6 +266,20 @@ export const labelScore = (field: SchemaField, label: string, asLabel = false): 
   const time = asLabel ? /^(.+?)\s+(after|before|following|until)\s+\S.*$/i.exec(label.trim()) : null;
   if (time && !nameWords(field.path[field.path.length - 1]!).includes(time[2]!.toLowerCase()))
     return labelScore(field, time[1]!, asLabel);
+  // two parts joined by a hyphen after the label's head ("Dielectric strength coil-contact", "Insulation
+  // resistance input-output") say between what it is measured, not what it is: a field word only there does not
+  // name the field (a `contact_rating` is not labelled by "coil-contact"; round 7)
+  if (asLabel) {
+    const own = new Set(nameWords(field.path[field.path.length - 1]!));
+    const between = /(?<=\S\s+)(\p{L}{4,})-(?:to-)?(\p{L}{4,})\s*$/u.exec(label.trim());
+    if (between) {
+      const head = label.trim().slice(0, between.index).trim();
+      const parts = [between[1]!.toLowerCase(), between[2]!.toLowerCase()];
+      const headWords = new Set(nameWords(head));
+      if (parts.some((p) => own.has(p) && !headWords.has(p)) && !parts.every((p) => own.has(p)))
+        return labelScore(field, head, asLabel);
+    }
+  }
   // "IP65" also reads as "ip": a code's letters name what it is
   const labelWords = tokens(label)
     .flatMap((t) => {

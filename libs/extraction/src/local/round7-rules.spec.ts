@@ -186,3 +186,16 @@ describe('a label names what comes before "after", "before", "following", "until
     expect(labelScore(field('rent_after_review'), 'Rent after review', true)).toBeGreaterThanOrEqual(LABEL_MATCH);
   });
 });
+
+describe('two parts joined by a hyphen after a label’s head say between what it is measured', () => {
+  it('a field word only there does not name the field', () => {
+    expect(labelScore(field('winding_rating'), 'Surge withstand winding-frame', true)).toBe(0);
+    expect(labelScore(field('surge_withstand'), 'Surge withstand winding-frame', true)).toBeGreaterThanOrEqual(
+      LABEL_MATCH,
+    );
+  });
+  it('a hyphenated word that is the field’s own, or the label’s first, still names it', () => {
+    expect(labelScore(field('hold_up_time'), 'Hold-up time', true)).toBeGreaterThanOrEqual(LABEL_MATCH);
+    expect(labelScore(field('winding_frame'), 'Clearance winding-frame', true)).toBeGreaterThanOrEqual(LABEL_MATCH);
+  });
+});
