@@ -422,6 +422,64 @@ export const labelValuePairs = (cells: string[] | undefined): (string[] | undefi
   return [cells];
 };
 
+/**
+ * A boxed form printed as a table of label rows, each over its row of values ("| Licensor | Licensee |" over
+ * "| Acme Oy | Beta Ltd |", "| Order No. | Start Date |" over "| TS-1 | 1 April 2026 |"): a label cell names the cell
+ * below it. Only a table of four rows or more whose every other row, from the first, is labels (words, no digit,
+ * five words at most a cell, none empty) and whose value rows hold a digit somewhere; a party or list field takes
+ * every column its label row names (two or more). Round 7.
+ */
+export const stackedCandidates = (
+  field: SchemaField,
+  kind: FieldKind,
+  content: string,
+  locator: string,
+  rank: number,
+): Candidate[] => {
+  const lines = content.split('\n').filter((l) => l.trim().startsWith('|'));
+  const rows = lines.map((l) => ({ line: l.trim(), cells: splitRow(l) }));
+  const data = rows.filter((r): r is { line: string; cells: string[] } => Boolean(r.cells) && !isSeparator(r.cells!));
+  if (data.length < 4 || data.length % 2 !== 0) return [];
+  const width = data[0]!.cells.length;
+  if (width < 2 || data.some((r) => r.cells.length !== width)) return [];
+  const labelRow = (cells: string[]) =>
+    cells.every((c) => c.length > 0 && /\p{L}{2}/u.test(c) && !/\d/.test(c) && c.split(/\s+/).length <= 5);
+  const labels = data.filter((_, k) => k % 2 === 0);
+  const values = data.filter((_, k) => k % 2 === 1);
+  if (!labels.every((r) => labelRow(r.cells)) || !values.some((r) => /\d/.test(r.line))) return [];
+  const many = field.kind === 'list' || isPartyField(field);
+  const found: Candidate[] = [];
+  labels.forEach((row, n) => {
+    const below = values[n]!;
+    const hits = row.cells.flatMap((cell, k) => {
+      const score = labelScore(field, cell, true);
+      const value = valueByKind(kind, below.cells[k] ?? '');
+      return score >= LABEL_MATCH && value && !misfit(kind, value) ? [{ cell, value, score }] : [];
+    });
+    const snippet = `${row.line}\n${below.line}`;
+    const weight = (1 - rank * 0.05) * 0.9;
+    if (many && hits.length >= 2) {
+      const vals = hits.map((h) => h.value);
+      found.push({
+        value: field.kind === 'list' ? vals : vals.join(' and '),
+        snippet,
+        locator,
+        score: Math.max(...hits.map((h) => h.score)) * weight,
+        method: 'table_cell',
+      });
+    } else if (hits.length === 1 && !many)
+      found.push({
+        value: hits[0]!.value,
+        label: hits[0]!.cell,
+        snippet,
+        locator,
+        score: hits[0]!.score * weight,
+        method: 'table_cell',
+      });
+  });
+  return found;
+};
+
 /** Candidates of one chunk: table rows whose label matches, and `Label: value` lines. */
 /**
  * Another schema field whose label begins `cell`, with a value for that field after it ("PO number 4500018832",
@@ -896,6 +954,7 @@ export const candidatesIn = (
       });
     }
   }
+  found.push(...stackedCandidates(field, kind, content, locator, rank));
   found.push(...modelRowCandidates(field, kind, content, locator, rank, target));
   found.push(...proseCandidates(field, kind, content, locator, rank));
   found.push(...organisationCandidates(field, content, locator, rank));

@@ -2,7 +2,7 @@
 import { fieldKind } from '../fields/field-kinds.js';
 import type { SchemaField } from '../schema-fields.js';
 import { hasOwnWords, LABEL_MATCH, labelScore } from '../fields/field-words.js';
-import { candidatesIn, labelValuePairs, limitsHeader, limitsValue } from './local-extractor.js';
+import { candidatesIn, labelValuePairs, limitsHeader, limitsValue, stackedCandidates } from './local-extractor.js';
 import { measureWithoutRemark } from './value-cleanup.js';
 import { withoutTitleTail } from './issuer-block.js';
 import { labelAsValue } from './label-values.js';
@@ -197,5 +197,38 @@ describe('two parts joined by a hyphen after a label’s head say between what i
   it('a hyphenated word that is the field’s own, or the label’s first, still names it', () => {
     expect(labelScore(field('hold_up_time'), 'Hold-up time', true)).toBeGreaterThanOrEqual(LABEL_MATCH);
     expect(labelScore(field('winding_frame'), 'Clearance winding-frame', true)).toBeGreaterThanOrEqual(LABEL_MATCH);
+  });
+});
+
+describe('a boxed form of label rows over value rows', () => {
+  const box = [
+    '| Lessor | Lessee |',
+    '| --- | --- |',
+    '| Harrow Fen Estates Ltd | Quillon Bakeries Ltd |',
+    '| Unit No. | Handover Date |',
+    '| B-14 | 3 June 2027 |',
+  ].join('\n');
+  const stacked = (name: string, content: string, kind: SchemaField['kind'] = 'scalar') => {
+    const f: SchemaField = { path: [name], kind, hint: kind === 'list' ? [] : '' };
+    return stackedCandidates(f, fieldKind(f), content, 'h1-t1', 0).map((c) => c.value);
+  };
+
+  it('a label cell names the cell below it; a list takes every column its row names', () => {
+    expect(stacked('handover_date', box)).toEqual(['3 June 2027']);
+    expect(stacked('unit_number', box)).toEqual(['B-14']);
+    expect(stacked('parties', box, 'list')).toEqual([['Harrow Fen Estates Ltd', 'Quillon Bakeries Ltd']]);
+  });
+
+  it('not a table whose header is over rows of values (a model table), nor one with no digit in its values', () => {
+    const models = ['| Model | Coil resistance |', '| --- | --- |', '| QX-05 | 70 |', '| QX-12 | 410 |'].join('\n');
+    expect(stacked('coil_resistance', models)).toEqual([]);
+    const words = [
+      '| Colour | Finish |',
+      '| --- | --- |',
+      '| Red | Matt |',
+      '| Size | Grade |',
+      '| Large | Heavy |',
+    ].join('\n');
+    expect(stacked('finish', words)).toEqual([]);
   });
 });
