@@ -20,6 +20,7 @@ import {
   identifierLabelled,
   isOrganisationName,
   measureWithoutRemark,
+  withoutTolerance,
   organisationWord,
   stripQualifiers,
   withoutNoteReferences,
@@ -1421,12 +1422,14 @@ export const extractLocally = async (input: LocalExtractInput): Promise<LocalExt
         const q = stripQualifiers(field, kind, n.value);
         const d = codeBeforeDimensions(kind, q.value);
         const r = measureWithoutRemark(field, d.value);
-        const c = { value: r.value, dropped: [...n.dropped, ...q.dropped, ...d.dropped, ...r.dropped] };
+        const t = withoutTolerance(field, r.value);
+        const c = { value: t.value, dropped: [...n.dropped, ...q.dropped, ...d.dropped, ...r.dropped, ...t.dropped] };
         const why = [
           ...(n.dropped.length > 0 ? ['a note reference points elsewhere on the page'] : []),
           ...(q.dropped.length > 0 ? ['a value is the number; the label says which limit'] : []),
           ...(d.dropped.length > 0 ? ['a code is the value, not the dimensions after it'] : []),
           ...(r.dropped.length > 0 ? ['a measured value is its number and unit, not the remark after it'] : []),
+          ...(t.dropped.length > 0 ? ['the value is the nominal one; its tolerance was printed with it'] : []),
         ];
         if (c.dropped.length > 0)
           warnings.push(

@@ -3,7 +3,7 @@ import { fieldKind } from '../fields/field-kinds.js';
 import type { SchemaField } from '../schema-fields.js';
 import { hasOwnWords, LABEL_MATCH, labelScore } from '../fields/field-words.js';
 import { candidatesIn, labelValuePairs, limitsHeader, limitsValue, stackedCandidates } from './local-extractor.js';
-import { measureWithoutRemark } from './value-cleanup.js';
+import { measureWithoutRemark, withoutTolerance } from './value-cleanup.js';
 import { withoutTitleTail } from './issuer-block.js';
 import { labelAsValue } from './label-values.js';
 import { asksForCourt, proseCandidates } from './prose-patterns.js';
@@ -230,5 +230,17 @@ describe('a boxed form of label rows over value rows', () => {
       '| Large | Heavy |',
     ].join('\n');
     expect(stacked('finish', words)).toEqual([]);
+  });
+});
+
+describe('a value printed with its tolerance', () => {
+  it('is the nominal value, the tolerance named', () => {
+    expect(withoutTolerance(field('cone_angle'), '60° ±2 %')).toEqual({ value: '60°', dropped: ['±2 %'] });
+    expect(withoutTolerance(field('gap_width'), '0.35 mm ± 0.02 mm').value).toBe('0.35 mm');
+  });
+  it('a field about the tolerance, or asking for the value as printed, keeps it; a value that is all tolerance stays', () => {
+    expect(withoutTolerance(field('angle_tolerance'), '60° ±2 %').value).toBe('60° ±2 %');
+    expect(withoutTolerance(field('accuracy'), '±0.3 K').value).toBe('±0.3 K');
+    expect(withoutTolerance(field('cone_angle', 'as printed, with its tolerance'), '60° ±2 %').value).toBe('60° ±2 %');
   });
 });
