@@ -1238,6 +1238,52 @@ const PARTY_ROLE =
   /^(?:licensor|licensee|supplier|customer|buyer|seller|client|provider|contractor|consultant|landlord|tenant|lessor|lessee|employer|employee|distributor|vendor|purchaser)$/;
 
 /**
+ * A table the converter cut after its Min/Typ/Max header row ("| Parameter Conditions | Min. | Typ. | Max. | Unit |"
+ * closing the part before): the part's rows under that header, read from the nearest earlier part under the same
+ * heading whose last row it is (parts between without a header of their own). The header is aligned on the right
+ * when it has fewer cells (a merged first cell), only when it ends with a Unit column and every row's last cell is
+ * a unit or empty. Round 7.
+ */
+export const withLimitsHeader = async (
+  locator: string,
+  content: string,
+  read: (locator: string) => Promise<string | undefined>,
+): Promise<string> => {
+  const part = /^(h\d+)-t(\d+)$/.exec(locator);
+  const rows = tableRowsOf(content);
+  if (!part || rows.length === 0 || limitsHeader(rows)) return content;
+  const width = rows[0]!.length;
+  if (rows.some((r) => r.length !== width)) return content;
+  for (let m = Number(part[2]) - 1; m >= 1; m -= 1) {
+    const earlier = await read(`${part[1]}-t${m}`);
+    if (earlier === undefined) return content;
+    const earlierRows = tableRowsOf(earlier);
+    const last = earlierRows[earlierRows.length - 1];
+    const header = last && limitsHeader([last]) ? last : undefined;
+    if (!header) {
+      if (earlierRows.some((r) => r.length !== width) || limitsHeader(earlierRows)) return content;
+      continue;
+    }
+    if (header.length > width) return content;
+    if (header.length < width) {
+      const unitLast = /^units?$/i.test(header[header.length - 1]!.trim());
+      const unitsLast = rows.every((r) => !r[width - 1] || (UNIT.test(r[width - 1]!) && !/^\d/.test(r[width - 1]!)));
+      if (!unitLast || !unitsLast) return content;
+    }
+    const aligned = [...Array<string>(width - header.length).fill(''), ...header];
+    aligned[0] = header[0]!;
+    if (header.length < width) aligned[width - header.length] = '';
+    const line = (cells: string[]) => `| ${cells.join(' | ')} |`;
+    const body = content.split('\n').filter((l) => {
+      const cells = splitRow(l);
+      return !cells || !isSeparator(cells);
+    });
+    return [line(aligned), line(aligned.map(() => '---')), ...body].join('\n');
+  }
+  return content;
+};
+
+/**
  * The offline extractor (`EXTRACTOR=local`): no LLM. For each field it searches the index with the field's name,
  * path and synonyms (`doc_search`), reads the best hits (`doc_read`), and takes the value from a table row or a
  * `Label: value` line whose label matches the field's words; per-model table columns become a dict for a
@@ -1333,9 +1379,14 @@ export const extractLocally = async (input: LocalExtractInput): Promise<LocalExt
           ))
             if (!reads.some((r) => r.locator === hit.locator)) reads.push(hit);
         for (const [rank, hit] of reads.entries()) {
-          const content = await read(hit.locator);
-          if (content === undefined) continue;
-          const models = await tableModels(hit.locator, content);
+          const own = await read(hit.locator);
+          if (own === undefined) continue;
+          const models = await tableModels(hit.locator, own);
+          const content = await withLimitsHeader(hit.locator, own, read);
+          // (the evidence is this chunk's row alone: the header borrowed from the part before is not in the chunk)
+          const borrowed = content === own ? undefined : `${content.split('\n')[0]!}\n`;
+          const ownSnippet = <C extends { snippet: string }>(c: C): C =>
+            borrowed && c.snippet.startsWith(borrowed) ? { ...c, snippet: c.snippet.slice(borrowed.length) } : c;
           const columns = models.length >= 2 ? modelColumns(tableRowsOf(content), models.length) : undefined;
           // a chunk of a section ("h3-c1") does not hold its heading; the section ("h3") does: a heading that names
           // the field is the label of the section's value ("2. Commencement" / "… begins on 2025-04-01")
@@ -1353,7 +1404,7 @@ export const extractLocally = async (input: LocalExtractInput): Promise<LocalExt
             columns,
             rowsSeen,
             input.fields,
-          )) {
+          ).map(ownSnippet)) {
             if (labelledByName(candidate)) continue;
             if (!best || weighed(candidate) > weighed(best)) best = candidate;
             if (field.kind === 'dict' && typeof candidate.value === 'object') perModel.push(candidate);

@@ -2,7 +2,14 @@
 import { fieldKind } from '../fields/field-kinds.js';
 import type { SchemaField } from '../schema-fields.js';
 import { hasOwnWords, LABEL_MATCH, labelScore } from '../fields/field-words.js';
-import { candidatesIn, labelValuePairs, limitsHeader, limitsValue, stackedCandidates } from './local-extractor.js';
+import {
+  candidatesIn,
+  labelValuePairs,
+  limitsHeader,
+  limitsValue,
+  stackedCandidates,
+  withLimitsHeader,
+} from './local-extractor.js';
 import { measureWithoutRemark, withoutTolerance } from './value-cleanup.js';
 import { withoutTitleTail } from './issuer-block.js';
 import { labelAsValue } from './label-values.js';
@@ -242,5 +249,41 @@ describe('a value printed with its tolerance', () => {
     expect(withoutTolerance(field('angle_tolerance'), '60° ±2 %').value).toBe('60° ±2 %');
     expect(withoutTolerance(field('accuracy'), '±0.3 K').value).toBe('±0.3 K');
     expect(withoutTolerance(field('cone_angle', 'as printed, with its tolerance'), '60° ±2 %').value).toBe('60° ±2 %');
+  });
+});
+
+describe('a limits table cut after its header row', () => {
+  const parts = new Map([
+    [
+      'h4-t1',
+      [
+        '| Gain | G = 1 | 0.98 | 1.00 | 1.02 | V/V |',
+        '| --- | --- | --- | --- | --- | --- |',
+        '| Parameter Conditions | Min. | Typ. | Max. | Unit |',
+      ].join('\n'),
+    ],
+    [
+      'h4-t2',
+      [
+        '| Offset drift |  |  | 0.4 | 1.5 | µV/K |',
+        '| --- | --- | --- | --- | --- | --- |',
+        '| Bias current |  |  | 2 | 9 | nA |',
+      ].join('\n'),
+    ],
+  ]);
+  const read = (locator: string) => Promise.resolve(parts.get(locator));
+
+  it('the part after reads its rows under that header, aligned on the right', async () => {
+    const content = await withLimitsHeader('h4-t2', parts.get('h4-t2')!, read);
+    const f = field('max_bias_current');
+    const found = candidatesIn(f, fieldKind(f), [], 'h4-t2', content, 0, undefined, [], undefined, new Map(), [f]);
+    expect(found[0]?.value).toBe('9 nA');
+  });
+
+  it('leaves a part alone whose header does not fit (no Unit column last, or more cells than its rows)', async () => {
+    const other = new Map([['h4-t1', '| Parameter Conditions | Min. | Typ. | Max. |\n| --- | --- | --- | --- |']]);
+    const own = parts.get('h4-t2')!;
+    expect(await withLimitsHeader('h4-t2', own, (l) => Promise.resolve(other.get(l)))).toBe(own);
+    expect(await withLimitsHeader('h4-c2', own, read)).toBe(own);
   });
 });
