@@ -481,6 +481,35 @@ export const stackedCandidates = (
   return found;
 };
 
+/**
+ * A contract's parties side by side: a table whose header row names each party's role in a column ("|  | Disclosing
+ * Party | Receiving Party |") and a row labelled "Name" (or "Company", "Legal name"): the name in the column its
+ * header names. Only for a party field, and only when one column's header names it. Round 7.
+ */
+export const partyColumnCandidates = (field: SchemaField, content: string, locator: string, rank: number): Candidate[] => {
+  if (!isPartyField(field) || field.kind !== 'scalar') return [];
+  const lines = content.split('\n').filter((l) => l.trim().startsWith('|'));
+  const rows = lines.map((l) => ({ line: l.trim(), cells: splitRow(l) }));
+  const data = rows.filter((r): r is { line: string; cells: string[] } => Boolean(r.cells) && !isSeparator(r.cells!));
+  const header = data[0];
+  if (!header || header.cells.length < 3 || (header.cells[0] ?? '').trim() !== '') return [];
+  const columns = header.cells.flatMap((c, k) => (k > 0 && labelScore(field, c, true) >= LABEL_MATCH ? [k] : []));
+  if (columns.length !== 1) return [];
+  const row = data.find((r) => /^(?:name|company|company name|legal name|full name|party)$/i.test((r.cells[0] ?? '').trim()));
+  const value = row?.cells[columns[0]!]?.trim();
+  if (!row || !value || !/\p{L}{2}/u.test(value)) return [];
+  return [
+    {
+      value,
+      label: header.cells[columns[0]!]!,
+      snippet: `${header.line}\n${row.line}`,
+      locator,
+      score: labelScore(field, header.cells[columns[0]!]!, true) * (1 - rank * 0.05) * 0.9,
+      method: 'table_cell',
+    },
+  ];
+};
+
 /** Candidates of one chunk: table rows whose label matches, and `Label: value` lines. */
 /**
  * Another schema field whose label begins `cell`, with a value for that field after it ("PO number 4500018832",
@@ -956,6 +985,7 @@ export const candidatesIn = (
     }
   }
   found.push(...stackedCandidates(field, kind, content, locator, rank));
+  found.push(...partyColumnCandidates(field, content, locator, rank));
   found.push(...modelRowCandidates(field, kind, content, locator, rank, target));
   found.push(...proseCandidates(field, kind, content, locator, rank));
   found.push(...organisationCandidates(field, content, locator, rank));

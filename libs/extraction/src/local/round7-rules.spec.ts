@@ -7,6 +7,7 @@ import {
   labelValuePairs,
   limitsHeader,
   limitsValue,
+  partyColumnCandidates,
   stackedCandidates,
   withLimitsHeader,
 } from './local-extractor.js';
@@ -285,5 +286,27 @@ describe('a limits table cut after its header row', () => {
     const own = parts.get('h4-t2')!;
     expect(await withLimitsHeader('h4-t2', own, (l) => Promise.resolve(other.get(l)))).toBe(own);
     expect(await withLimitsHeader('h4-c2', own, read)).toBe(own);
+  });
+});
+
+describe('parties side by side, one column each', () => {
+  const table = [
+    '|  | Lessor | Lessee |',
+    '| --- | --- | --- |',
+    '| Seat | Ghent | Leeds |',
+    '| Name | Velder Optics NV | Crane & Mott Ltd |',
+  ].join('\n');
+  const party = (name: string, content = table) =>
+    partyColumnCandidates(field(name), content, 'h1-t1', 0).map((c) => c.value);
+
+  it('the name row in the column the header names', () => {
+    expect(party('lessee')).toEqual(['Crane & Mott Ltd']);
+    expect(party('lessor')).toEqual(['Velder Optics NV']);
+  });
+
+  it('not for a field that is no party, nor when no single column is named, nor without a name row', () => {
+    expect(party('lessee_seat')).toEqual([]);
+    expect(party('party')).toEqual([]);
+    expect(party('lessee', table.replace('| Name |', '| Director |'))).toEqual([]);
   });
 });
