@@ -486,7 +486,12 @@ export const stackedCandidates = (
  * Party | Receiving Party |") and a row labelled "Name" (or "Company", "Legal name"): the name in the column its
  * header names. Only for a party field, and only when one column's header names it. Round 7.
  */
-export const partyColumnCandidates = (field: SchemaField, content: string, locator: string, rank: number): Candidate[] => {
+export const partyColumnCandidates = (
+  field: SchemaField,
+  content: string,
+  locator: string,
+  rank: number,
+): Candidate[] => {
   if (!isPartyField(field) || field.kind !== 'scalar') return [];
   const lines = content.split('\n').filter((l) => l.trim().startsWith('|'));
   const rows = lines.map((l) => ({ line: l.trim(), cells: splitRow(l) }));
@@ -495,7 +500,9 @@ export const partyColumnCandidates = (field: SchemaField, content: string, locat
   if (!header || header.cells.length < 3 || (header.cells[0] ?? '').trim() !== '') return [];
   const columns = header.cells.flatMap((c, k) => (k > 0 && labelScore(field, c, true) >= LABEL_MATCH ? [k] : []));
   if (columns.length !== 1) return [];
-  const row = data.find((r) => /^(?:name|company|company name|legal name|full name|party)$/i.test((r.cells[0] ?? '').trim()));
+  const row = data.find((r) =>
+    /^(?:name|company|company name|legal name|full name|party)$/i.test((r.cells[0] ?? '').trim()),
+  );
   const value = row?.cells[columns[0]!]?.trim();
   if (!row || !value || !/\p{L}{2}/u.test(value)) return [];
   return [
