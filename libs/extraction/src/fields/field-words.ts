@@ -261,6 +261,25 @@ export const hintWords = (field: SchemaField): string[] =>
  * "applied voltage"). A description in the schema counts as an alternative name.
  */
 export const labelScore = (field: SchemaField, label: string, asLabel = false): number => {
+  // a label names what comes before "after"/"before"/"following"/"until": "Notice period after probation" is a
+  // notice period, not the probation period (round 7); unless the field's own name has that word
+  const time = asLabel ? /^(.+?)\s+(after|before|following|until)\s+\S.*$/i.exec(label.trim()) : null;
+  if (time && !nameWords(field.path[field.path.length - 1]!).includes(time[2]!.toLowerCase()))
+    return labelScore(field, time[1]!, asLabel);
+  // two parts joined by a hyphen after the label's head ("Dielectric strength coil-contact", "Insulation
+  // resistance input-output") say between what it is measured, not what it is: a field word only there does not
+  // name the field (a `contact_rating` is not labelled by "coil-contact"; round 7)
+  if (asLabel) {
+    const own = new Set(nameWords(field.path[field.path.length - 1]!));
+    const between = /(?<=\S\s+)(\p{L}{4,})-(?:to-)?(\p{L}{4,})\s*$/u.exec(label.trim());
+    if (between) {
+      const head = label.trim().slice(0, between.index).trim();
+      const parts = [between[1]!.toLowerCase(), between[2]!.toLowerCase()];
+      const headWords = new Set(nameWords(head));
+      if (parts.some((p) => own.has(p) && !headWords.has(p)) && !parts.every((p) => own.has(p)))
+        return labelScore(field, head, asLabel);
+    }
+  }
   // "IP65" also reads as "ip": a code's letters name what it is
   const labelWords = tokens(label)
     .flatMap((t) => {
@@ -311,6 +330,17 @@ export const labelScore = (field: SchemaField, label: string, asLabel = false): 
   const hint = hintWords(field);
   const byHint = hint.length >= 2 ? score(hint.slice(0, 4).map((w) => [w, ...(SYNONYMS[w] ?? [])])) * 0.9 : 0;
   return Math.max(byName, byHint);
+};
+
+/**
+ * Does a label print every one of the field's own words (not only their synonyms)? "Amount due" for `amount_due`
+ * does, "Total charges" (matched by the synonym `total`) does not: among candidates, the field's words choose
+ * (round 7).
+ */
+export const hasOwnWords = (field: SchemaField, label: string): boolean => {
+  const groups = wordGroups(field);
+  const have = new Set(tokens(label));
+  return groups.length > 0 && groups.every((g) => have.has(g[0]!));
 };
 
 /** The threshold at which a label names a field. */

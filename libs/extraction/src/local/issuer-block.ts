@@ -145,6 +145,25 @@ const looksLikeAddress = (text: string) =>
   !isLabelValue(text) &&
   !/\b(?:tel|phone|fax|vat|tax|no|invoice|receipt|till|order)\b/i.test(text);
 
+/**
+ * A heading that runs the issuer's name into the document's title ("Fenwick Water Your water bill", "Aldous Gas
+ * Your annual statement"): the name is the capitalised words before a sentence-case phrase (a capitalised word,
+ * then words in lower case only) that holds a title word. Round 7.
+ */
+export const withoutTitleTail = (text: string): string => {
+  const words = text.trim().split(/\s+/);
+  for (let k = 1; k < words.length - 1; k += 1) {
+    const tail = words.slice(k + 1);
+    if (
+      /^\p{Lu}\p{Ll}/u.test(words[k]!) &&
+      tail.every((w) => /^\p{Ll}/u.test(w)) &&
+      [words[k]!, ...tail].some((w) => TITLE_WORDS.test(w.replace(/[^\p{L}]/gu, '')) && !/^(?:of|no)$/i.test(w))
+    )
+      return words.slice(0, k).join(' ');
+  }
+  return text;
+};
+
 export interface IssuerValue {
   value: string;
   /** The lines read, one per line as the chunk has them. */
@@ -192,7 +211,8 @@ export const issuerFromTop = (content: string, role: IssuerRole): IssuerValue | 
     return role === 'name' && looksLikeName(name) ? { value: name, snippet: first.line } : undefined;
   }
   if (first.labelled || !looksLikeName(first.text)) return undefined;
-  if (role === 'name') return { value: first.text, snippet: label ? `${label.line}\n${first.line}` : first.line };
+  if (role === 'name')
+    return { value: withoutTitleTail(first.text), snippet: label ? `${label.line}\n${first.line}` : first.line };
   // the first line that looks like an address, then more lines up to the one with the postcode (a line after
   // the address that has numbers, "Table 12 Covers 2", is not part of it)
   const address: TopLine[] = [];

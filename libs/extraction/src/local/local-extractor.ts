@@ -11,7 +11,7 @@ import {
   type FieldKind,
 } from '../fields/field-kinds.js';
 import { proseCandidates, proseQueries, sectionCandidates } from './prose-patterns.js';
-import { LABEL_MATCH, labelScore, nameWords, wordGroups } from '../fields/field-words.js';
+import { hasOwnWords, LABEL_MATCH, labelScore, nameWords, wordGroups } from '../fields/field-words.js';
 import { fieldName, getAt, isObject, setAt, type SchemaField } from '../schema-fields.js';
 import { splitRow } from './markdown-table.js';
 import { dateLineFromTop, isDocumentDate, issuerFromTop, issuerRole } from './issuer-block.js';
@@ -19,10 +19,13 @@ import {
   codeBeforeDimensions,
   identifierLabelled,
   isOrganisationName,
+  measureWithoutRemark,
+  withoutTolerance,
   organisationWord,
   stripQualifiers,
   withoutNoteReferences,
 } from './value-cleanup.js';
+import { labelAsValue } from './label-values.js';
 
 export interface LocalExtractInput {
   tools: DocToolsClient;
@@ -69,6 +72,12 @@ const queriesFor = (field: SchemaField): string[] => {
 
 /** A value cell: starts with a number (a unit cell such as "min-1" or "kg·m2x10-4" does not). */
 const VALUE_CELL = /^[-+±~]?\d/;
+/**
+ * A value cell that may begin with a limit word ("min. 0.55 N·m", "< 20 mA"): where a row's label ends (round 7: the
+ * label of "| Holding torque | min. 0.55 N·m | Leads | 4 (bipolar) |" was read as its first three cells).
+ */
+const QUALIFIED_VALUE_CELL =
+  /^(?:(?:max|min|typ|approx|ca|nom)(?:\.\s*|\s+)|[<>≤≥]\s*|(?:up to|at least)\s+)?[-+±~]?\d/i;
 const IP_CODE = /\bIP\s?(\d{2})\b/;
 
 export interface Candidate {
@@ -356,14 +365,14 @@ export const limitsValue = (
   cells: string[],
   header: NonNullable<ReturnType<typeof limitsHeader>>,
 ): { value: string; unit: string | undefined; note: string } | undefined => {
-  const words = nameWords(field.path[field.path.length - 1]!);
+  const name = nameWords(field.path[field.path.length - 1]!);
+  // (the name's limit word, else its description's: "Maximum output ripple and noise" asks for Max; round 7)
+  const hint = typeof field.hint === 'string' && field.hint.length <= 200 ? nameWords(field.hint) : [];
   const at = (k: number | undefined) => (k === undefined ? '' : (cells[k] ?? '').trim());
   const unit = at(header.unit) || undefined;
-  const asks = words.some((w) => /^max(imum)?$/.test(w))
-    ? 'max'
-    : words.some((w) => /^min(imum)?$/.test(w))
-      ? 'min'
-      : undefined;
+  const limitOf = (words: string[]) =>
+    words.some((w) => /^max(imum)?$/.test(w)) ? 'max' : words.some((w) => /^min(imum)?$/.test(w)) ? 'min' : undefined;
+  const asks = limitOf(name) ?? limitOf(hint);
   const named = { min: 'Min', typ: 'Typ', max: 'Max' } as const;
   if (asks) return at(header[asks]) ? { value: at(header[asks]), unit, note: `the ${named[asks]} column` } : undefined;
   if (at(header.typ)) return { value: at(header.typ), unit, note: 'the Typ column' };
@@ -395,6 +404,117 @@ export const hintNamesCondition = (field: SchemaField, condition: string): boole
     // the whole number: "500mA" is not in "1500mA"
     return at >= 0 && !/[\d.]/.test(cond[at - 1] ?? '');
   });
+};
+
+/**
+ * A row of two label and value pairs ("| Step angle | 1.8° | Inductance | 3.0 mH |"): the two pairs, else the row.
+ * Only four cells, the first value a number (a limit word may lead it), the third cell a label of words (four
+ * letters or more, no digit), the last cell not empty.
+ */
+export const labelValuePairs = (cells: string[] | undefined): (string[] | undefined)[] => {
+  if (!cells || cells.length !== 4) return [cells];
+  const [l1, v1, l2, v2] = cells.map((c) => c.trim()) as [string, string, string, string];
+  const labelLike = (c: string) => /\p{L}{4,}/u.test(c) && !/\d/.test(c);
+  if (labelLike(l1) && QUALIFIED_VALUE_CELL.test(v1) && labelLike(l2) && v2.length > 0)
+    return [
+      [l1, v1],
+      [l2, v2],
+    ];
+  return [cells];
+};
+
+/**
+ * A boxed form printed as a table of label rows, each over its row of values ("| Licensor | Licensee |" over
+ * "| Acme Oy | Beta Ltd |", "| Order No. | Start Date |" over "| TS-1 | 1 April 2026 |"): a label cell names the cell
+ * below it. Only a table of four rows or more whose every other row, from the first, is labels (words, no digit,
+ * five words at most a cell, none empty) and whose value rows hold a digit somewhere; a party or list field takes
+ * every column its label row names (two or more). Round 7.
+ */
+export const stackedCandidates = (
+  field: SchemaField,
+  kind: FieldKind,
+  content: string,
+  locator: string,
+  rank: number,
+): Candidate[] => {
+  const lines = content.split('\n').filter((l) => l.trim().startsWith('|'));
+  const rows = lines.map((l) => ({ line: l.trim(), cells: splitRow(l) }));
+  const data = rows.filter((r): r is { line: string; cells: string[] } => Boolean(r.cells) && !isSeparator(r.cells!));
+  if (data.length < 4 || data.length % 2 !== 0) return [];
+  const width = data[0]!.cells.length;
+  if (width < 2 || data.some((r) => r.cells.length !== width)) return [];
+  const labelRow = (cells: string[]) =>
+    cells.every((c) => c.length > 0 && /\p{L}{2}/u.test(c) && !/\d/.test(c) && c.split(/\s+/).length <= 5);
+  const labels = data.filter((_, k) => k % 2 === 0);
+  const values = data.filter((_, k) => k % 2 === 1);
+  if (!labels.every((r) => labelRow(r.cells)) || !values.some((r) => /\d/.test(r.line))) return [];
+  const many = field.kind === 'list' || isPartyField(field);
+  const found: Candidate[] = [];
+  labels.forEach((row, n) => {
+    const below = values[n]!;
+    const hits = row.cells.flatMap((cell, k) => {
+      const score = labelScore(field, cell, true);
+      const value = valueByKind(kind, below.cells[k] ?? '');
+      return score >= LABEL_MATCH && value && !misfit(kind, value) ? [{ cell, value, score }] : [];
+    });
+    const snippet = `${row.line}\n${below.line}`;
+    const weight = (1 - rank * 0.05) * 0.9;
+    if (many && hits.length >= 2) {
+      const vals = hits.map((h) => h.value);
+      found.push({
+        value: field.kind === 'list' ? vals : vals.join(' and '),
+        snippet,
+        locator,
+        score: Math.max(...hits.map((h) => h.score)) * weight,
+        method: 'table_cell',
+      });
+    } else if (hits.length === 1 && !many)
+      found.push({
+        value: hits[0]!.value,
+        label: hits[0]!.cell,
+        snippet,
+        locator,
+        score: hits[0]!.score * weight,
+        method: 'table_cell',
+      });
+  });
+  return found;
+};
+
+/**
+ * A contract's parties side by side: a table whose header row names each party's role in a column ("|  | Disclosing
+ * Party | Receiving Party |") and a row labelled "Name" (or "Company", "Legal name"): the name in the column its
+ * header names. Only for a party field, and only when one column's header names it. Round 7.
+ */
+export const partyColumnCandidates = (
+  field: SchemaField,
+  content: string,
+  locator: string,
+  rank: number,
+): Candidate[] => {
+  if (!isPartyField(field) || field.kind !== 'scalar') return [];
+  const lines = content.split('\n').filter((l) => l.trim().startsWith('|'));
+  const rows = lines.map((l) => ({ line: l.trim(), cells: splitRow(l) }));
+  const data = rows.filter((r): r is { line: string; cells: string[] } => Boolean(r.cells) && !isSeparator(r.cells!));
+  const header = data[0];
+  if (!header || header.cells.length < 3 || (header.cells[0] ?? '').trim() !== '') return [];
+  const columns = header.cells.flatMap((c, k) => (k > 0 && labelScore(field, c, true) >= LABEL_MATCH ? [k] : []));
+  if (columns.length !== 1) return [];
+  const row = data.find((r) =>
+    /^(?:name|company|company name|legal name|full name|party)$/i.test((r.cells[0] ?? '').trim()),
+  );
+  const value = row?.cells[columns[0]!]?.trim();
+  if (!row || !value || !/\p{L}{2}/u.test(value)) return [];
+  return [
+    {
+      value,
+      label: header.cells[columns[0]!]!,
+      snippet: `${header.line}\n${row.line}`,
+      locator,
+      score: labelScore(field, header.cells[columns[0]!]!, true) * (1 - rank * 0.05) * 0.9,
+      method: 'table_cell',
+    },
+  ];
 };
 
 /** Candidates of one chunk: table rows whose label matches, and `Label: value` lines. */
@@ -485,8 +605,7 @@ export const candidatesIn = (
         method: 'key_value',
       });
   };
-  lines.forEach((line, i) => {
-    const cells = rows[i];
+  const rowBody = (line: string, i: number, cells: string[] | undefined) => {
     const rankWeight = 1 - rank * 0.05;
     // a form laid out in columns ("| Licensor: Acme | Licensee: Beta |"): each cell is a `Label: value`
     if (cells && !isSeparator(cells) && cells.some((c) => /^[^:]{2,40}:\s*\S/.test(c) && !/^\d/.test(c))) {
@@ -494,7 +613,7 @@ export const candidatesIn = (
       return;
     }
     if (cells && !isSeparator(cells)) {
-      const startsNumeric = cells.findIndex((c, k) => k > 0 && VALUE_CELL.test(c));
+      const startsNumeric = cells.findIndex((c, k) => k > 0 && QUALIFIED_VALUE_CELL.test(c));
       let labelEnd = startsNumeric > 0 ? startsNumeric : cells.findIndex((c, k) => k > 0 && hasNumber(c));
       // a label cell and a value in words (a vendor, an address, a governing law): the first cell is the label
       if (labelEnd <= 0 && cells.length >= 2 && kind.kind !== 'quantity' && cells[0]) labelEnd = 1;
@@ -697,6 +816,11 @@ export const candidatesIn = (
     const pairs = [...line.matchAll(/(?<=^|\s)\p{Lu}[\p{L} .'/&-]{1,40}?:\s/gu)];
     if (pairs.length >= 2)
       pairs.forEach((m, k) => keyValue(line.slice(m.index, pairs[k + 1]?.index ?? line.length).trim(), rankWeight));
+  };
+  // a spec list printed in two columns of label and value pairs ("| Holding torque | min. 0.55 N·m | Leads | 4 |"):
+  // each pair is a row of its own (the evidence is still the whole line; round 7)
+  lines.forEach((line, i) => {
+    for (const cells of labelValuePairs(rows[i])) rowBody(line, i, cells);
   });
   // "TOTAL $43.20", "Date 14/03/2024": a label and an amount or date with no colon (receipts print them so)
   // "TOTAL $43.20", "Date 14/03/2024 21:05": a label and an amount or date with no colon (receipts print them so);
@@ -809,7 +933,10 @@ export const candidatesIn = (
   // "Vendor" / "Rhein-Ventil GmbH": a form's block as the converter gives it, a line per row)
   for (const [i, line] of lines.entries()) {
     const label = line.trim().replace(/\s*[:：]$/, '');
-    const next = (lines[i + 1] ?? '').trim();
+    // (a blank line between them: the converter sets a box's label and its value as paragraphs, "Amount due" /
+    // "" / "£139.58"; round 7; only for a typed value: a line and a paragraph of words are a heading and its text)
+    const gap = kind.kind !== 'text' && !(lines[i + 1] ?? '').trim() && i + 2 < lines.length ? 2 : 1;
+    const next = (lines[i + gap] ?? '').trim();
     if (!label || !next || /^[|#>]/.test(label) || /^[|#>]/.test(next)) continue;
     if (/\d/.test(label) || label.split(/\s+/).length > 4 || /[.!?,;]$/.test(label)) continue;
     // the next line is a value, not a label and value of its own, nor a sentence
@@ -826,7 +953,10 @@ export const candidatesIn = (
     found.push({
       value,
       label,
-      snippet: `${line.trim()}\n${next}`,
+      snippet: lines
+        .slice(i, i + gap + 1)
+        .map((l) => l.trim())
+        .join('\n'),
       locator,
       score: score * (1 - rank * 0.05) * 0.9,
       method: 'key_value',
@@ -861,6 +991,8 @@ export const candidatesIn = (
       });
     }
   }
+  found.push(...stackedCandidates(field, kind, content, locator, rank));
+  found.push(...partyColumnCandidates(field, content, locator, rank));
   found.push(...modelRowCandidates(field, kind, content, locator, rank, target));
   found.push(...proseCandidates(field, kind, content, locator, rank));
   found.push(...organisationCandidates(field, content, locator, rank));
@@ -1143,6 +1275,52 @@ const PARTY_ROLE =
   /^(?:licensor|licensee|supplier|customer|buyer|seller|client|provider|contractor|consultant|landlord|tenant|lessor|lessee|employer|employee|distributor|vendor|purchaser)$/;
 
 /**
+ * A table the converter cut after its Min/Typ/Max header row ("| Parameter Conditions | Min. | Typ. | Max. | Unit |"
+ * closing the part before): the part's rows under that header, read from the nearest earlier part under the same
+ * heading whose last row it is (parts between without a header of their own). The header is aligned on the right
+ * when it has fewer cells (a merged first cell), only when it ends with a Unit column and every row's last cell is
+ * a unit or empty. Round 7.
+ */
+export const withLimitsHeader = async (
+  locator: string,
+  content: string,
+  read: (locator: string) => Promise<string | undefined>,
+): Promise<string> => {
+  const part = /^(h\d+)-t(\d+)$/.exec(locator);
+  const rows = tableRowsOf(content);
+  if (!part || rows.length === 0 || limitsHeader(rows)) return content;
+  const width = rows[0]!.length;
+  if (rows.some((r) => r.length !== width)) return content;
+  for (let m = Number(part[2]) - 1; m >= 1; m -= 1) {
+    const earlier = await read(`${part[1]}-t${m}`);
+    if (earlier === undefined) return content;
+    const earlierRows = tableRowsOf(earlier);
+    const last = earlierRows[earlierRows.length - 1];
+    const header = last && limitsHeader([last]) ? last : undefined;
+    if (!header) {
+      if (earlierRows.some((r) => r.length !== width) || limitsHeader(earlierRows)) return content;
+      continue;
+    }
+    if (header.length > width) return content;
+    if (header.length < width) {
+      const unitLast = /^units?$/i.test(header[header.length - 1]!.trim());
+      const unitsLast = rows.every((r) => !r[width - 1] || (UNIT.test(r[width - 1]!) && !/^\d/.test(r[width - 1]!)));
+      if (!unitLast || !unitsLast) return content;
+    }
+    const aligned = [...Array<string>(width - header.length).fill(''), ...header];
+    aligned[0] = header[0]!;
+    if (header.length < width) aligned[width - header.length] = '';
+    const line = (cells: string[]) => `| ${cells.join(' | ')} |`;
+    const body = content.split('\n').filter((l) => {
+      const cells = splitRow(l);
+      return !cells || !isSeparator(cells);
+    });
+    return [line(aligned), line(aligned.map(() => '---')), ...body].join('\n');
+  }
+  return content;
+};
+
+/**
  * The offline extractor (`EXTRACTOR=local`): no LLM. For each field it searches the index with the field's name,
  * path and synonyms (`doc_search`), reads the best hits (`doc_read`), and takes the value from a table row or a
  * `Label: value` line whose label matches the field's words; per-model table columns become a dict for a
@@ -1202,7 +1380,23 @@ export const extractLocally = async (input: LocalExtractInput): Promise<LocalExt
     /** A per-model field's dicts from every matching table (a catalogue prints its models in several). */
     const perModel: Candidate[] = [];
     const rowsSeen = new Map<string, Set<string>>();
-    const labelledByName = (c: { value: unknown; snippet: string; label?: string }) => labelledByOrganisation(field, c);
+    // a label that prints the field's own words beats one matched by synonyms only ("Amount due" over "Total
+    // charges" for amount_due; round 7)
+    const weighed = (c: Candidate) => c.score * (c.label && hasOwnWords(field, c.label) ? 1.1 : 1);
+    // a label returned as a value ("Operate time" for a contact material, "Start Date" for an order number): refused
+    // and said (label-values.ts, round 7)
+    const labelledByName = (c: Candidate) => {
+      if (labelledByOrganisation(field, c)) return true;
+      for (const v of [c.value].flat())
+        if (typeof v === 'string') {
+          const why = labelAsValue(field, kind, v, input.fields);
+          if (why) {
+            rejected.push({ seen: v, label: c.label ?? c.snippet.slice(0, 60), why, score: c.score });
+            return true;
+          }
+        }
+      return false;
+    };
     if (groups.length > 0) {
       for (const [q, query] of queriesFor(field).entries()) {
         const hits = await docSearch(
@@ -1222,9 +1416,14 @@ export const extractLocally = async (input: LocalExtractInput): Promise<LocalExt
           ))
             if (!reads.some((r) => r.locator === hit.locator)) reads.push(hit);
         for (const [rank, hit] of reads.entries()) {
-          const content = await read(hit.locator);
-          if (content === undefined) continue;
-          const models = await tableModels(hit.locator, content);
+          const own = await read(hit.locator);
+          if (own === undefined) continue;
+          const models = await tableModels(hit.locator, own);
+          const content = await withLimitsHeader(hit.locator, own, read);
+          // (the evidence is this chunk's row alone: the header borrowed from the part before is not in the chunk)
+          const borrowed = content === own ? undefined : `${content.split('\n')[0]!}\n`;
+          const ownSnippet = <C extends { snippet: string }>(c: C): C =>
+            borrowed && c.snippet.startsWith(borrowed) ? { ...c, snippet: c.snippet.slice(borrowed.length) } : c;
           const columns = models.length >= 2 ? modelColumns(tableRowsOf(content), models.length) : undefined;
           // a chunk of a section ("h3-c1") does not hold its heading; the section ("h3") does: a heading that names
           // the field is the label of the section's value ("2. Commencement" / "… begins on 2025-04-01")
@@ -1242,9 +1441,9 @@ export const extractLocally = async (input: LocalExtractInput): Promise<LocalExt
             columns,
             rowsSeen,
             input.fields,
-          )) {
+          ).map(ownSnippet)) {
             if (labelledByName(candidate)) continue;
-            if (!best || candidate.score > best.score) best = candidate;
+            if (!best || weighed(candidate) > weighed(best)) best = candidate;
             if (field.kind === 'dict' && typeof candidate.value === 'object') perModel.push(candidate);
           }
           // and a sentence the chunker cut over two chunks (one per PDF line) is whole in its section
@@ -1270,7 +1469,7 @@ export const extractLocally = async (input: LocalExtractInput): Promise<LocalExt
               ...proseCandidates(field, kind, sectionContent, section, rank),
               ...organisationCandidates(field, sectionContent, section, rank),
             ])
-              if (!labelledByName(candidate) && (!best || candidate.score > best.score)) best = candidate;
+              if (!labelledByName(candidate) && (!best || weighed(candidate) > weighed(best))) best = candidate;
         }
       }
     }
@@ -1310,11 +1509,15 @@ export const extractLocally = async (input: LocalExtractInput): Promise<LocalExt
         const n = withoutNoteReferences(v);
         const q = stripQualifiers(field, kind, n.value);
         const d = codeBeforeDimensions(kind, q.value);
-        const c = { value: d.value, dropped: [...n.dropped, ...q.dropped, ...d.dropped] };
+        const r = measureWithoutRemark(field, d.value);
+        const t = withoutTolerance(field, r.value);
+        const c = { value: t.value, dropped: [...n.dropped, ...q.dropped, ...d.dropped, ...r.dropped, ...t.dropped] };
         const why = [
           ...(n.dropped.length > 0 ? ['a note reference points elsewhere on the page'] : []),
           ...(q.dropped.length > 0 ? ['a value is the number; the label says which limit'] : []),
           ...(d.dropped.length > 0 ? ['a code is the value, not the dimensions after it'] : []),
+          ...(r.dropped.length > 0 ? ['a measured value is its number and unit, not the remark after it'] : []),
+          ...(t.dropped.length > 0 ? ['the value is the nominal one; its tolerance was printed with it'] : []),
         ];
         if (c.dropped.length > 0)
           warnings.push(

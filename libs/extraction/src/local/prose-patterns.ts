@@ -25,8 +25,18 @@ const NAME = String.raw`[A-Z][\w&'.,-]*(?:\s+(?:[A-Z][\w&'.,-]*|&|of|and|de|la|t
 const PARTIES = new RegExp(
   String.raw`\bbetween\s+(?:the\s+)?(${NAME})(?:,?\s+an?\s+\w[\w\s-]{0,40}?(?=\s*[(,]|\s+and\b))?(?:\s*\([^)]{1,60}\))?,?\s+and\s+(?:the\s+)?(${NAME})(?=\s*\(|\s*[,.;]|\s+(?:dated|on|as|for|with|whereby|who)\b|\s*$)`,
 );
+/**
+ * A place a law or a court is of: capitalised words, "and", "of", and "the" before a capitalised word ("the Kingdom
+ * of the Netherlands", "England and Wales"); a trailing "of"/"and" is cut off by `trimName` (round 7: "Kingdom of"
+ * was returned for "the Kingdom of the Netherlands").
+ */
+const PLACE = String.raw`(?:the\s+)?(?:State|Commonwealth|Province|Republic|Kingdom)?(?:\s+of)?\s*[A-Z][\w]*(?:\s+(?:[A-Z][\w]*|and|of|the(?=\s+[A-Z])))*`;
+/** A court named as where disputes go: "submitted exclusively to the District Court of Rotterdam". */
+const COURT_NAMED = new RegExp(
+  String.raw`\b(?:to|before|in|by)\s+(?:the\s+)?((?:[A-Z][\w]*\s+){0,3}Courts?\s+(?:of|in|at|for)\s+${PLACE})`,
+);
 const LAW = new RegExp(
-  String.raw`\b(?:governed\s+by(?:[\w\s,]{0,60}?)|subject\s+to)\s+(?:the\s+)?laws?\s+of\s+((?:the\s+)?(?:State|Commonwealth|Province|Republic|Kingdom)?(?:\s+of)?\s*[A-Z][\w]*(?:\s+(?:[A-Z][\w]*|and|of))*)`,
+  String.raw`\b(?:governed\s+by(?:[\w\s,]{0,60}?)|subject\s+to)\s+(?:the\s+)?laws?\s+of\s+(${PLACE})`,
 );
 const COURTS = new RegExp(
   String.raw`\bcourts?\s+(?:located\s+)?(?:of|in)\s+((?:the\s+)?[A-Z][\w]*(?:\s+(?:[A-Z][\w]*|and|of))*)[^.]{0,60}?\bjurisdiction\b`,
@@ -42,7 +52,7 @@ const TERM = new RegExp(
 
 /** Plain language: "The laws of Ireland govern this agreement", "the law of Scotland applies". */
 const LAW_PLAIN = new RegExp(
-  String.raw`\blaws?\s+of\s+((?:the\s+)?(?:State|Commonwealth|Province|Republic|Kingdom)?(?:\s+of)?\s*[A-Z][\w]*(?:\s+(?:[A-Z][\w]*|and|of))*)\s+(?:govern|governs|apply|applies|shall\s+(?:govern|apply))\b`,
+  String.raw`\blaws?\s+of\s+(${PLACE})\s+(?:govern|governs|apply|applies|shall\s+(?:govern|apply))\b`,
 );
 /**
  * Plain language: what the agreement does, with the agreement as its subject ("It starts on … and continues for 3
@@ -74,16 +84,30 @@ export const proseQueries = (field: SchemaField): string[] => {
 /** The phrase of the match as the snippet: from the trigger to the end of the value, on one line of the chunk. */
 const phrase = (line: string, m: RegExpExecArray) => line.slice(m.index, m.index + m[0].length).trim();
 
+/**
+ * A jurisdiction or forum field whose name or description asks for a court ("jurisdiction": "Court that hears
+ * disputes"); not one that names the law (governing_law).
+ */
+export const asksForCourt = (field: SchemaField): boolean => {
+  const words = nameWords(field.path[field.path.length - 1]!);
+  if (
+    !words.some((w) => /^(?:jurisdiction|forum|venue|courts?)$/.test(w)) ||
+    words.some((w) => /^(?:law|laws|governing)$/.test(w))
+  )
+    return false;
+  const hint = typeof field.hint === 'string' ? nameWords(field.hint) : [];
+  return [...words, ...hint].some((w) => /^courts?$/.test(w));
+};
+
 const trimName = (s: string) =>
   s
     .trim()
     .replace(/[,.;]+$/, '')
     .replace(/^the\s+/i, '')
+    .replace(/(?:\s+(?:of|and|the))+$/, '')
     .trim();
 
-const LAWS_OF = new RegExp(
-  String.raw`\blaws?\s+of\s+((?:the\s+)?(?:State|Commonwealth|Province|Republic|Kingdom)?(?:\s+of)?\s*[A-Z][\w]*(?:\s+(?:[A-Z][\w]*|and|of))*)`,
-);
+const LAWS_OF = new RegExp(String.raw`\blaws?\s+of\s+(${PLACE})`);
 /** A numbered party line of a contract's "Parties" clause: "(1) Acme Ltd (the "Company"); and". */
 const PARTY_LINE = new RegExp(
   String.raw`^\s*\(?(?:\d{1,2}|[a-h]|i{1,3}|iv)[).]\s+(${NAME})(?=\s*\(|\s*[,;.]|\s+and\b|\s+of\s+\d|\s*$)`,
@@ -106,7 +130,7 @@ export const sectionCandidates = (
 ): ProseCandidate[] => {
   const words = new Set(nameWords(field.path[field.path.length - 1]!));
   const isParties = ['parties', 'party', 'counterparties'].some((w) => words.has(w));
-  const isLaw = ['law', 'governing', 'jurisdiction'].some((w) => words.has(w));
+  const isLaw = ['law', 'governing', 'jurisdiction'].some((w) => words.has(w)) && !asksForCourt(field);
   const lines = content.split('\n');
   const found: ProseCandidate[] = [];
   lines.forEach((line, i) => {
@@ -189,6 +213,7 @@ export const proseCandidates = (
 ): ProseCandidate[] => {
   const words = new Set(nameWords(field.path[field.path.length - 1]!));
   const has = (...w: string[]) => w.some((x) => words.has(x));
+  const wantsCourt = asksForCourt(field);
   const found: ProseCandidate[] = [];
   const take = (value: unknown, snippet: string, weight = 0.85, label = snippet) => {
     const score = labelScore(field, label);
@@ -238,7 +263,11 @@ export const proseCandidates = (
       const m = MADE_ON.exec(line) ?? (withNext ? MADE_ON.exec(withNext) : null);
       if (m) take(m[1]!, phrase(m.input, m));
     }
-    if (has('law', 'governing', 'jurisdiction')) {
+    // a jurisdiction asked for as a court ("Court that hears disputes") is the court named, not the governing law
+    if (wantsCourt) {
+      const m = COURT_NAMED.exec(line) ?? COURTS.exec(line);
+      if (m) take(trimName(m[1]!), phrase(m.input, m), 0.85, `${[...words].join(' ')} ${phrase(m.input, m)}`);
+    } else if (has('law', 'governing', 'jurisdiction')) {
       const m =
         LAW.exec(line) ??
         LAW_PLAIN.exec(line) ??

@@ -146,6 +146,33 @@ export const codeBeforeDimensions = (kind: FieldKind, value: string): Cleaned =>
 };
 
 /**
+ * A value and its tolerance ("1.4 Ohm ±10 %", "1.8° ±5 %"): the nominal value, for a field that asks for the value
+ * itself; a field about the tolerance (accuracy, tolerance, deviation, error, precision, linearity) or one asking
+ * for the value as printed keeps it. Round 7.
+ */
+const TOLERANCE_FIELD = /^(?:accuracy|tolerance|tolerances|deviation|error|precision|linearity|repeatability)$/;
+export const TRAILING_TOLERANCE = /^([-+~]?\d[\d.,]*\s*[^\d±]{0,12}?)\s*(±\s*\d[\d.,]*\s*(?:%|[\p{L}°µΩ]{1,4})?)$/u;
+export const withoutTolerance = (field: SchemaField, value: string): Cleaned => {
+  const m = TRAILING_TOLERANCE.exec(value.trim());
+  const words = nameWords(field.path[field.path.length - 1]!);
+  if (!m || asksForQualifier(field) || words.some((w) => TOLERANCE_FIELD.test(w)) || !m[1]!.trim())
+    return { value, dropped: [] };
+  return { value: m[1]!.trim(), dropped: [m[2]!.replace(/\s+/g, ' ')] };
+};
+
+/**
+ * A measured value with a remark in words in brackets after its unit ("5 mm (D-cut)", "0.8 kg (with cover)"): the
+ * number and unit (round 7). Not a unit's own bracket ("2.5 A (rms)", "(AC)", "(peak)"), not a remark with a
+ * number, and not when the field asks for the value as printed.
+ */
+const UNIT_BRACKET = /^(?:rms|ac|dc|peak|pk|p-p|0-p|pp|max\.?|min\.?|typ\.?|nom\.?|abs\.?|eff\.?)$/i;
+export const measureWithoutRemark = (field: SchemaField, value: string): Cleaned => {
+  const m = /^([-+~]?\d[\d.,]*\s*[\p{L}°µΩ%·²³/]{1,8})\s*\(([^()\d]{2,40})\)$/u.exec(value.trim());
+  if (!m || asksForQualifier(field) || UNIT_BRACKET.test(m[2]!.trim())) return { value, dropped: [] };
+  return { value: m[1]!.trim(), dropped: [`(${m[2]!})`] };
+};
+
+/**
  * An identifier's field (`room_number`, `booking_ref`) labelled by its thing alone ("ROOM", "Booking"), when the
  * value is one code with a digit (not a date, an amount or words): 0.8; else 0 (round 6).
  */
