@@ -30,6 +30,15 @@ import { join } from 'node:path';
 /** A generated 82-page text-layer PDF (this suite runs without ../shared). */
 const NPPF = numberedPdfFile(82, 'NPPF_December_2024.pdf');
 type ConversionQueue = JobQueue<ConversionJobPayload, ConversionJobResult>;
+/** The job a producer submits for a staged file, with default options. */
+const payloadOf = (staged: Awaited<ReturnType<typeof stageConversionFile>>): ConversionJobPayload => ({
+  version: 1,
+  file: staged.file,
+  filename: staged.filename,
+  sha256: staged.sha256,
+  byte_size: staged.byteSize,
+  options: {},
+});
 
 let redis: TestRedis;
 let connection: RedisConnection;
@@ -69,14 +78,7 @@ describe.each([
     const staged = await stageConversionFile(dataDir, createReadStream(NPPF), 'NPPF_December_2024.pdf', {
       maxBytes: 10e6,
     });
-    const payload: ConversionJobPayload = {
-      version: 1,
-      file: staged.file,
-      filename: staged.filename,
-      sha256: staged.sha256,
-      byte_size: staged.byteSize,
-      options: {},
-    };
+    const payload = payloadOf(staged);
     const handle = await queue.add(payload, { jobId: conversionJobId(staged.sha256) });
     const reports: JobProgress[] = [];
     handle.onProgress((p) => reports.push(p));
@@ -122,17 +124,7 @@ describe.each([
       presentWhenHandlerReturned = existsSync(upload);
       return stored;
     });
-    const handle = await queue.add(
-      {
-        version: 1,
-        file: staged.file,
-        filename: staged.filename,
-        sha256: staged.sha256,
-        byte_size: staged.byteSize,
-        options: {},
-      },
-      { jobId: conversionJobId(staged.sha256) },
-    );
+    const handle = await queue.add(payloadOf(staged), { jobId: conversionJobId(staged.sha256) });
     await handle.result();
     expect(presentWhenHandlerReturned).toBe(true);
     for (let i = 0; i < 200 && existsSync(upload); i += 1) await new Promise((r) => setTimeout(r, 10));
