@@ -4,6 +4,7 @@ import {
   freshVariant10Docs,
   freshVariant11Docs,
   freshVariant12Docs,
+  seededRandom,
   type BusinessDoc,
 } from '@lectern/testing';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -32,18 +33,17 @@ const shapes = [...new Set(docs.flatMap((d) => Object.values(d.schema).map((v) =
 const PARENTS = ['landlord', 'tenant', 'buyer', 'seller', 'shop', 'motor', 'coil', 'party', 'vendor', 'customer'];
 const OWN_WORDS = ['name', 'address', 'date', 'total', 'amount'];
 
-/** A small linear congruential generator: the same schemas on every run. */
+/** Draws from the project's seeded generator: the same schemas on every run. */
 const generator = (seed: number) => {
-  let state = seed;
-  const next = () => (state = (state * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
-  return { next, pick: <T>(items: T[]): T => items[Math.floor(next() * items.length)]! };
+  const random = seededRandom(seed);
+  return { percent: () => random(100), below: random, pick: <T>(items: T[]): T => items[random(items.length)]! };
 };
 
 const schemaOf = (random: ReturnType<typeof generator>): Record<string, unknown> => {
   const schema: Record<string, unknown> = {};
-  const fields = 3 + Math.floor(random.next() * 12);
+  const fields = 3 + random.below(12);
   for (let i = 0; i < fields; i += 1) {
-    if (random.next() < 0.25) {
+    if (random.percent() < 25) {
       const parent = random.pick(PARENTS);
       const held = schema[parent];
       const inner = (typeof held === 'object' && held !== null && !Array.isArray(held) ? held : {}) as Record<
