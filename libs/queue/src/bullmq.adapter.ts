@@ -204,6 +204,8 @@ class BullmqJobQueue<P, R> implements JobQueue<P, R> {
       'running jobs outlived the shutdown grace; re-queueing them',
     );
     for (const { job, token } of running) {
+      // handed back unfinished: its end is not this worker's to report, so its afterEnd tasks are dropped
+      this.afterEndTasks.delete(job.id as string);
       await job
         .moveToWait(token)
         .catch((err: unknown) =>
