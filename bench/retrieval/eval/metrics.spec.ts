@@ -110,6 +110,21 @@ describe('bench/retrieval/eval metrics', () => {
     expect(heldout4.questions.filter((q) => q.paraphrased).length * 2).toBeGreaterThanOrEqual(
       heldout4.questions.length,
     );
+    // The round 8 reporting set: pages none of the five earlier sets uses.
+    const heldout5 = load('planning-heldout5');
+    expect(heldout5.questions.length).toBeGreaterThanOrEqual(36);
+    const all5 = [...all4, ...heldout5.questions.map((q) => q.id)];
+    expect(new Set(all5).size).toBe(all5.length);
+    const usedPages5 = new Set(
+      [...dev.questions, ...heldout.questions, ...heldout2.questions, ...heldout3.questions, ...heldout4.questions].map(
+        (q) => `${q.document}#${q.page}`,
+      ),
+    );
+    expect(heldout5.questions.filter((q) => usedPages5.has(`${q.document}#${q.page}`))).toEqual([]);
+    expect(heldout5.questions.filter((q) => q.paraphrased).length * 2).toBeGreaterThanOrEqual(
+      heldout5.questions.length,
+    );
+    expect(new Set(heldout5.questions.map((q) => q.document)).size).toBeGreaterThanOrEqual(10);
     const smoke = load('planning-smoke');
     const devQuestions = new Set(dev.questions.map((q) => `${q.question}|${q.document}|${q.page}|${q.key_phrase}`));
     for (const q of smoke.questions)

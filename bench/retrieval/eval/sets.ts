@@ -19,6 +19,7 @@ export const SET_NAMES = [
   'planning-heldout2',
   'planning-heldout3',
   'planning-heldout4',
+  'planning-heldout5',
   'scifact-train',
   'scifact-test',
 ] as const;
