@@ -39,8 +39,8 @@ interface Run {
   font?: 'F1' | 'F2' | 'F3';
   size?: number;
 }
-/** A line of runs, vertical space in points, or a thin rule from x0 to x1. */
-type Line = Run[] | number | { rule: [number, number] };
+/** A line of runs, vertical space in points, a thin rule from x0 to x1, or the top or bottom of a framed box. */
+type Line = Run[] | number | { rule: [number, number] } | { frame: 'top' | 'bottom'; x: [number, number] };
 
 /** WinAnsiEncoding's characters outside Latin-1 that these documents use. */
 const WIN_ANSI: Record<string, number> = {
@@ -68,9 +68,16 @@ const width = (text: string, size: number, font: Run['font']): number =>
 
 const draw = (lines: Line[], ops: string[], top: number): number => {
   let y = top;
+  let frameTop = y;
   for (const line of lines) {
     if (typeof line === 'number') {
       y -= line;
+      continue;
+    }
+    if (!Array.isArray(line) && 'frame' in line) {
+      if (line.frame === 'top') frameTop = y + 14;
+      else ops.push(`0.8 w ${line.x[0]} ${y + 8} ${line.x[1] - line.x[0]} ${frameTop - y - 8} re S`);
+      y -= 6;
       continue;
     }
     if (!Array.isArray(line)) {
@@ -296,10 +303,10 @@ export const freshVariant13Docs = (): BusinessDoc[] => {
         ),
         page([
           ...title('Particulars', 14),
-          { rule: [66, 546] },
+          { frame: 'top', x: [66, 546] },
           ...pairs(
             [
-              ['Licensor', 'Quillfeather Software GmbH, Kaiserstra\u00dfe 41, 60329 Frankfurt am Main, Germany'],
+              ['Licensor', 'Quillfeather Software GmbH, Kaiserstra\u00dfe 41, 60329 Frankfurt, Germany'],
               ['Licensee', 'Rotherfield County Council, County Hall, Rotherfield RF1 2AA'],
               ['Licensed Software', 'Quillfeather Records Suite 7 (on-premises edition)'],
               ['Licensed users', '250 named users'],
@@ -309,9 +316,9 @@ export const freshVariant13Docs = (): BusinessDoc[] => {
               ['Support and maintenance', 'EUR 6,930.00 per year, invoiced with the licence fee'],
               ['Law and courts', 'Ireland; the courts of Dublin'],
             ],
-            [78, 220],
+            [78, 205],
           ),
-          { rule: [66, 546] },
+          { frame: 'bottom', x: [66, 546] },
           6,
           ...para(
             'The Particulars and the General Terms (version 2025.2) attached form one agreement. If they conflict,',
