@@ -10,6 +10,7 @@ import {
   freshVariant10Docs,
   freshVariant11Docs,
   freshVariant12Docs,
+  freshVariant13Docs,
   receiptDocs,
   unseenLayoutDocs,
   type ContractVariant,
@@ -137,6 +138,13 @@ export const generatedDocuments = (): BenchDocument[] => {
       ...d,
       source: 'fresh' as const,
       set: 'fresh variant 12',
+    })),
+    // fresh variant 13: another blind held-out set (libs/testing/src/fresh-docs-13.ts), written without reading the
+    // extractor and committed before its first run
+    ...of(freshVariant13Docs(), 'report').map((d) => ({
+      ...d,
+      source: 'fresh' as const,
+      set: 'fresh variant 13',
     })),
   ];
 };

@@ -50,6 +50,7 @@ export { freshVariant9Docs } from './fresh-docs-9.js';
 export { freshVariant10Docs } from './fresh-docs-10.js';
 export { freshVariant11Docs } from './fresh-docs-11.js';
 export { freshVariant12Docs } from './fresh-docs-12.js';
+export { freshVariant13Docs } from './fresh-docs-13.js';
 export { promptToolCalls, runInspectorCli, unknownToolNames } from './mcp-prompt-checks.js';
 export type { NamedToolCall } from './mcp-prompt-checks.js';
 export {
