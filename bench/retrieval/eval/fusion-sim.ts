@@ -70,6 +70,8 @@ if (process.argv[1]?.endsWith('fusion-sim.ts')) {
       variants: { type: 'string', default: '[{}]' },
       why: { type: 'string' },
       diff: { type: 'boolean', default: false },
+      /** Per listed question: rank of the first answer-bearing chunk and right-document-first, per variant. */
+      ranks: { type: 'string' },
       /** `planning`: spec 004's chunks (query_hybrid), traced with `fusion-trace.ts --project planning`. */
       project: { type: 'string' },
     },
@@ -100,6 +102,18 @@ if (process.argv[1]?.endsWith('fusion-sim.ts')) {
             : '') +
           '\n',
       );
+    }
+    if (values.ranks) {
+      const ids = new Set((values.ranks as string).split(','));
+      const denseRank = (q: TraceQuestion) => q.dense.findIndex((h) => h.answer) + 1 || '-';
+      for (const q of qs.filter((x) => ids.has(x.id))) {
+        const cells = all.map((v) => {
+          const r = rankedFor(q, v);
+          const a = r.findIndex((h) => h.answer) + 1;
+          return `${v.label ?? JSON.stringify(v)} ${a || '-'}${q.docs.includes(r[0]?.doc ?? '') ? ' d1' : ''}`;
+        });
+        process.stdout.write(`  ${q.id}: dense ${denseRank(q)} | ${cells.join(' | ')}\n`);
+      }
     }
     if (values.why) {
       const ids = new Set((values.why as string).split(','));
