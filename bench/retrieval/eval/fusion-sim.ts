@@ -85,7 +85,9 @@ if (process.argv[1]?.endsWith('fusion-sim.ts')) {
     for (const v of all) {
       const s = qs.map((q) => score(q, v));
       const m = meanScores(s);
-      const lost = qs.filter((_q, i) => (s[i] as QuestionScore).hit1 < (base[i] as QuestionScore).hit1).map((q) => q.id);
+      const lost = qs
+        .filter((_q, i) => (s[i] as QuestionScore).hit1 < (base[i] as QuestionScore).hit1)
+        .map((q) => q.id);
       const won = qs.filter((_q, i) => (s[i] as QuestionScore).hit1 > (base[i] as QuestionScore).hit1).map((q) => q.id);
       const lostA = qs
         .filter((_q, i) => (s[i] as QuestionScore).answer5 < (base[i] as QuestionScore).answer5)
@@ -98,7 +100,9 @@ if (process.argv[1]?.endsWith('fusion-sim.ts')) {
         `  ${f3(m.ndcg10)} / ${f3(m.hit1)} / ${f3(m.answer5)} / ${f3(m.mrr)}  ${label}` +
           (values.diff && !v.keywordOnly
             ? `\n      vs keyword hit@1 -${lost.length} +${won.length}, answer@5 -${lostA.length} +${wonA.length}` +
-              (set.startsWith('scifact') ? '' : ` (lost ${[...lost, ...lostA].join(' ')}; won ${[...won, ...wonA].join(' ')})`)
+              (set.startsWith('scifact')
+                ? ''
+                : ` (lost ${[...lost, ...lostA].join(' ')}; won ${[...won, ...wonA].join(' ')})`)
             : '') +
           '\n',
       );

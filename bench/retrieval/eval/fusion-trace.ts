@@ -76,12 +76,7 @@ if (process.argv[1]?.endsWith('fusion-trace.ts')) {
         ...(q.keyPhrase !== undefined ? { keyPhrase: q.keyPhrase } : {}),
       };
       const vector = await embedder.embed(q.text);
-      const toTrace = (h: {
-        id: string;
-        score: number;
-        text: string;
-        payload: Record<string, unknown>;
-      }): TraceHit => {
+      const toTrace = (h: { id: string; score: number; text: string; payload: Record<string, unknown> }): TraceHit => {
         const p = h.payload;
         const docId = String(p['document_id'] ?? p['doc_id'] ?? '');
         const pages = String(p['page_numbers'] ?? '')
