@@ -138,7 +138,7 @@ describe('fuse', () => {
   it('dispatches on the method', () => {
     const dense = list(['y', 0.52], ['z', 0.51], ['x', 0.5]);
     const keyword = list(['x', 30], ['y', 10], ['z', 9.9]);
-    const base = { rrfK: 60, denseWeight: 0.3, keywordWeight: 0.7, candidates: 100, denseConfidence: 1 };
+    const base = { rrfK: 60, denseWeight: 0.3, keywordWeight: 0.7, candidates: 100, denseConfidence: 1, denseFloor: 0 };
     expect(fuse(dense, keyword, { ...base, method: 'zscore' }, 3)).toEqual(zscoreFuse(dense, keyword, base, 3));
     expect(fuse(dense, keyword, { ...base, method: 'rrf' }, 3)).toEqual(rrfFuse(dense, keyword, base, 3));
   });
