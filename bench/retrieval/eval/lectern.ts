@@ -75,6 +75,8 @@ export interface Lectern {
   /** The store's configured embedder (the dense peer uses the same). */
   embedder(): Promise<Embedder>;
   call(name: string, args: Record<string, unknown>): Promise<Record<string, unknown>>;
+  /** The in-process server's store and embedders (fusion-trace.ts reads the candidate lists fusion sees). */
+  deps: DocumentStoreDeps;
   close(): Promise<void>;
 }
 
@@ -140,7 +142,7 @@ export const openLectern = async (o: LecternOptions): Promise<Lectern> => {
       record = await ingest(o.corpus, pdfs, deps, call, o.log);
       writeFileSync(marker, `${JSON.stringify(record)}\n`);
     }
-    return { record, dataDir, cached, call, close, embedder: () => deps.embedders.configured() };
+    return { record, dataDir, cached, call, deps, close, embedder: () => deps.embedders.configured() };
   } catch (error) {
     await close();
     throw error;

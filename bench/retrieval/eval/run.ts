@@ -50,6 +50,7 @@ const FusionOverride = z
     denseWeight: z.number().min(0),
     keywordWeight: z.number().min(0),
     denseConfidence: z.number().min(0),
+    denseFloor: z.number().nullable(),
     rrfK: z.number().min(1),
     candidates: z.number().int().min(1).max(1000),
   })

@@ -13,7 +13,7 @@ const list = (...entries: [string, number][]): Scored[] => entries.map(([id, sco
 const ids = (l: { id: string }[]): string[] => l.map((x) => x.id);
 
 describe('resolveFusion', () => {
-  it('defaults to z-score fusion, 0.9 keyword / 0.1 dense, dense confidence 1, over 100 candidates per side', () => {
+  it('defaults to z-score fusion, 0.9 keyword / 0.1 dense, dense confidence 1, dense floor 0, over 100 candidates per side', () => {
     expect(FUSION_DEFAULTS).toEqual({
       method: 'zscore',
       keywordWeight: 0.9,
@@ -21,6 +21,7 @@ describe('resolveFusion', () => {
       candidates: 100,
       rrfK: 60,
       denseConfidence: 1,
+      denseFloor: 0,
     });
     expect(resolveFusion(10, {})).toEqual({
       method: 'zscore',
@@ -29,6 +30,7 @@ describe('resolveFusion', () => {
       keywordWeight: 0.9,
       candidates: 100,
       denseConfidence: 1,
+      denseFloor: 0,
     });
     expect(resolveFusion(250, {}).candidates).toBe(250);
   });
@@ -41,6 +43,7 @@ describe('resolveFusion', () => {
       keywordWeight: 2,
       candidates: 100,
       denseConfidence: 1,
+      denseFloor: 0,
     });
     expect(resolveFusion(20, { fusion: 'zscore', rrfK: 5, candidates: 7 }, { method: 'rrf', rrfK: 10 })).toMatchObject({
       method: 'zscore',
@@ -54,6 +57,13 @@ describe('resolveFusion', () => {
     expect(() => resolveFusion(10, { rrfK: 0 })).toThrow(/rrfK/);
     expect(() => resolveFusion(10, { denseWeight: -1 })).toThrow();
     expect(() => resolveFusion(10, { candidates: 2.5 })).toThrow();
+    expect(() => resolveFusion(10, { denseFloor: Number.NaN })).toThrow(/dense floor/);
+  });
+
+  it('takes a per-call dense floor of null (none) over the default', () => {
+    expect(resolveFusion(10, { denseFloor: null }).denseFloor).toBeNull();
+    expect(resolveFusion(10, {}, { denseFloor: -1 }).denseFloor).toBe(-1);
+    expect(resolveFusion(10, {}).denseFloor).toBe(0);
   });
 });
 
@@ -128,7 +138,7 @@ describe('fuse', () => {
   it('dispatches on the method', () => {
     const dense = list(['y', 0.52], ['z', 0.51], ['x', 0.5]);
     const keyword = list(['x', 30], ['y', 10], ['z', 9.9]);
-    const base = { rrfK: 60, denseWeight: 0.3, keywordWeight: 0.7, candidates: 100, denseConfidence: 1 };
+    const base = { rrfK: 60, denseWeight: 0.3, keywordWeight: 0.7, candidates: 100, denseConfidence: 1, denseFloor: 0 };
     expect(fuse(dense, keyword, { ...base, method: 'zscore' }, 3)).toEqual(zscoreFuse(dense, keyword, base, 3));
     expect(fuse(dense, keyword, { ...base, method: 'rrf' }, 3)).toEqual(rrfFuse(dense, keyword, base, 3));
   });
@@ -159,5 +169,50 @@ describe('zscoreFuse with denseConfidence', () => {
     expect(zscoreFuse(sharp, flatKeyword, { ...w, denseConfidence: 2 }, 5)).toEqual(
       zscoreFuse(sharp, flatKeyword, w, 5),
     );
+  });
+});
+
+describe('zscoreFuse with denseFloor (issue 25, round 8: a weak dense signal does not overturn the keyword order)', () => {
+  // planning-dev's dev-61 in miniature. 12 dense candidates: d1, d2 far above a flat tail, then 'c', then 'e' far
+  // below. The keyword winner 'k' (which holds the answer) is no dense candidate at all, so it gets the dense
+  // list's minimum z (e's, -2.15); the keyword runner-up 'c' is the dense pool's last but one (z -0.46): weak dense
+  // evidence for both. The keyword side puts k clearly first (z 2.40 against 1.90).
+  const tail = Array.from({ length: 8 }, (_, i) => `t${i}`);
+  const dense = list(
+    ['d1', 0.8],
+    ['d2', 0.79],
+    ...tail.map((id, i): [string, number] => [id, 0.5 - i * 0.001]),
+    ['c', 0.45],
+    ['e', 0.2],
+  );
+  const keyword = list(['k', 12], ['c', 10], ['d1', 3], ['d2', 2.5], ['e', 1]);
+  const w = { denseWeight: 0.3, keywordWeight: 0.7 };
+
+  it('without a floor, a candidate the dense side ranks low but not absent overturns the keyword winner', () => {
+    expect(ids(zscoreFuse(dense, keyword, { ...w, denseFloor: null }, 2))).toEqual(['c', 'k']);
+  });
+
+  it('with the floor at 0 (the dense mean) the keyword winner keeps its place; its score is the one that orders', () => {
+    const fused = zscoreFuse(dense, keyword, { ...w, denseFloor: 0 }, 12);
+    expect(ids(fused).slice(0, 2)).toEqual(['k', 'c']);
+    expect(fused.map((f) => f.score)).toEqual([...fused.map((f) => f.score)].sort((a, b) => b - a));
+    // both sit below the dense mean (k absent, c near the bottom): the dense side adds 0 to each, keyword decides
+    const kwOnly = zscoreFuse(dense, keyword, { denseWeight: 0, keywordWeight: 0.7 }, 12);
+    for (const id of ['k', 'c'])
+      expect(fused.find((f) => f.id === id)?.score).toBeCloseTo(kwOnly.find((f) => f.id === id)?.score ?? NaN, 12);
+  });
+
+  it('still lets strong dense evidence (above the mean) lift a candidate', () => {
+    const fused = zscoreFuse(dense, keyword, { denseWeight: 0.7, keywordWeight: 0.3, denseFloor: 0 }, 3);
+    expect(ids(fused)[0]).toBe('d1');
+    // the floor changes nothing for candidates at or above the dense mean
+    const none = zscoreFuse(dense, keyword, { denseWeight: 0.7, keywordWeight: 0.3, denseFloor: null }, 20);
+    const floored = zscoreFuse(dense, keyword, { denseWeight: 0.7, keywordWeight: 0.3, denseFloor: 0 }, 20);
+    for (const id of ['d1', 'd2'])
+      expect(floored.find((f) => f.id === id)?.score).toBeCloseTo(none.find((f) => f.id === id)?.score ?? NaN, 12);
+  });
+
+  it('is the default through fuse and resolveFusion', () => {
+    expect(ids(fuse(dense, keyword, resolveFusion(2, w), 2))).toEqual(['k', 'c']);
   });
 });

@@ -33,6 +33,13 @@ export const FUSION_DEFAULTS: {
    * keyword list has a clear winner while the dense list is flat keeps its lexical answer; 0 turns this off.
    */
   readonly denseConfidence: number;
+  /**
+   * z-score fusion only: the lowest dense z a candidate is fused with (null: none). At 0, the dense pool's mean, the
+   * dense side only supports: a candidate whose cosine is below the mean of the dense candidates, or that is no dense
+   * candidate at all, is not pushed down by it, so a weak dense signal cannot overturn the keyword order; a dense
+   * score above the mean lifts as before. Issue 25, round 8 (docs/benchmarks/retrieval.md).
+   */
+  readonly denseFloor: number | null;
 } = {
   method: 'zscore',
   denseWeight: 0.1,
@@ -40,6 +47,7 @@ export const FUSION_DEFAULTS: {
   candidates: 100,
   rrfK: 60,
   denseConfidence: 1,
+  denseFloor: 0,
 };
 
 export interface FusionParams {
@@ -49,6 +57,7 @@ export interface FusionParams {
   keywordWeight: number;
   candidates: number;
   denseConfidence: number;
+  denseFloor: number | null;
 }
 
 /** Store-wide fusion defaults (e.g. from app config); anything unset falls back to FUSION_DEFAULTS. */
@@ -66,6 +75,8 @@ export interface FusionOptions {
   candidates?: number;
   /** z-score fusion: how strongly a flat dense list gives way to a decisive keyword list (see FUSION_DEFAULTS). */
   denseConfidence?: number;
+  /** z-score fusion: the lowest dense z a candidate is fused with; null for none (see FUSION_DEFAULTS). */
+  denseFloor?: number | null;
 }
 
 /** Per-call options win over the store's defaults, which win over FUSION_DEFAULTS. */
@@ -78,6 +89,7 @@ export const resolveFusion = (limit: number, o: FusionOptions, store: FusionDefa
     keywordWeight: o.keywordWeight ?? d.keywordWeight,
     candidates: o.candidates ?? Math.max(limit, d.candidates),
     denseConfidence: o.denseConfidence ?? d.denseConfidence,
+    denseFloor: o.denseFloor === undefined ? d.denseFloor : o.denseFloor,
   };
   if (!(FUSION_METHODS as readonly string[]).includes(p.method)) {
     throw new AppError('invalid_arguments', `Fusion method must be one of ${FUSION_METHODS.join(', ')}.`);
@@ -87,12 +99,13 @@ export const resolveFusion = (limit: number, o: FusionOptions, store: FusionDefa
     !(p.denseWeight >= 0) ||
     !(p.keywordWeight >= 0) ||
     !(p.denseConfidence >= 0) ||
+    !(p.denseFloor === null || Number.isFinite(p.denseFloor)) ||
     !Number.isInteger(p.candidates) ||
     p.candidates < 1
   ) {
     throw new AppError(
       'invalid_arguments',
-      'Fusion needs rrfK >= 1, non-negative weights and confidence, and a positive integer candidate count.',
+      'Fusion needs rrfK >= 1, non-negative weights and confidence, a finite dense floor or null, and a positive integer candidate count.',
     );
   }
   return { ...p, candidates: Math.min(p.candidates, 1000) };
@@ -208,13 +221,15 @@ export const effectiveDenseWeight = (denseWeight: number, gamma: number, zTopDen
  * (far above its list's mean) counts for more than a marginal one at the same rank. With `denseConfidence` > 0,
  * w_dense shrinks when the dense list's best stands out less than the keyword list's (`effectiveDenseWeight`),
  * so a decisive lexical match is not diluted by a weak dense signal (z-scores alone make a flat list look as
- * sure of itself as a sharp one).
+ * sure of itself as a sharp one). With `denseFloor` (default 0), a dense z below the floor counts as the floor:
+ * only dense evidence above the dense pool's mean moves a candidate, so a keyword winner that the dense side merely
+ * ranks low (or not at all) is not overturned by a candidate the dense side ranks slightly less low.
  * Hand-written: a few lines of arithmetic, no library covers this fusion.
  */
 export const zscoreFuse = (
   dense: Scored[],
   keyword: Scored[],
-  p: Pick<FusionParams, 'denseWeight' | 'keywordWeight'> & { denseConfidence?: number },
+  p: Pick<FusionParams, 'denseWeight' | 'keywordWeight'> & { denseConfidence?: number; denseFloor?: number | null },
   limit: number,
 ): Fused[] => {
   const zd = zScores(dense);
@@ -239,7 +254,9 @@ export const zscoreFuse = (
     topZ(dense, zd),
     topZ(keyword, zk, keyword.length + zeros),
   );
-  for (const e of byId.values()) e.score = wd * (e.dense ?? minDense) + p.keywordWeight * (e.keyword ?? minKeyword);
+  const lowest = p.denseFloor ?? Number.NEGATIVE_INFINITY;
+  for (const e of byId.values())
+    e.score = wd * Math.max(lowest, e.dense ?? minDense) + p.keywordWeight * (e.keyword ?? minKeyword);
   return ranked(byId.values(), limit);
 };
 

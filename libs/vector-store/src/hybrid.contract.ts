@@ -55,6 +55,8 @@ export const runHybridContract = (t: HybridContractContext): void => {
     wd: number,
     wk: number,
     gamma = 0,
+    // The dense z a candidate is fused with at least (FUSION_DEFAULTS.denseFloor: the dense pool's mean, 0).
+    floor = FUSION_DEFAULTS.denseFloor ?? Number.NEGATIVE_INFINITY,
   ): Promise<Map<string, number>> => {
     const dense = await t.store().searchDense(name, q.vector, { fingerprint: MODEL, limit: 100 });
     const keyword = await t.store().searchKeyword(name, q.text, { limit: 100 });
@@ -75,14 +77,14 @@ export const runHybridContract = (t: HybridContractContext): void => {
     const topD = Math.max(...zd.values());
     const topK = Math.max(...zk.values());
     const w = gamma > 0 && topK > 0 ? wd * Math.min(1, Math.max(0, topD) / topK) ** gamma : wd;
-    return new Map([...all].map((id) => [id, w * (zd.get(id) ?? minD) + wk * (zk.get(id) ?? minK)]));
+    return new Map([...all].map((id) => [id, w * Math.max(floor, zd.get(id) ?? minD) + wk * (zk.get(id) ?? minK)]));
   };
 
-  it('fuses by default with z-scores at FUSION_DEFAULTS (0.1 dense + 0.9 keyword, dense confidence 1); a point the keyword side did not match scores as keyword 0', async () => {
+  it('fuses by default with z-scores at FUSION_DEFAULTS (0.1 dense + 0.9 keyword, dense confidence 1, dense floor 0); a point the keyword side did not match scores as keyword 0', async () => {
     const { name, q } = await disagreement();
     const hits = await t.store().searchHybrid(name, q, { fingerprint: MODEL, limit: 10 });
-    const { denseWeight: dw, keywordWeight: kw, denseConfidence: gamma } = FUSION_DEFAULTS;
-    expect([dw, kw, gamma]).toEqual([0.1, 0.9, 1]);
+    const { denseWeight: dw, keywordWeight: kw, denseConfidence: gamma, denseFloor } = FUSION_DEFAULTS;
+    expect([dw, kw, gamma, denseFloor]).toEqual([0.1, 0.9, 1, 0]);
     const expected = await expectedZ(name, q, dw, kw, gamma);
     expect(hits).toHaveLength(8);
     for (const h of hits) expect(h.score).toBeCloseTo(expected.get(h.id) ?? NaN, 5);
