@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
+import { AppError } from '@lectern/contracts';
+import type { Logger } from '@lectern/runtime';
 import { chunkReader, docSearch, type ChunkReader } from '../doc-tool-calls.js';
 import type { DocToolsClient } from '../doc-tools-client.js';
 import type { MatchMethod } from '../evidence/verify-evidence.js';
@@ -37,7 +39,13 @@ export interface LocalExtractInput {
   read?: ChunkReader | undefined;
   /** Hits read per query (default 5). */
   readsPerQuery?: number;
+  /** Where a field's failure is logged (its error is never sent to the client). */
+  log?: Pick<Logger, 'error'> | undefined;
 }
+
+/** What a field whose rules threw says (the error itself is in the server log). */
+export const FIELD_FAILED =
+  'could not be read: an internal error occurred while reading it (the server log has the details)';
 
 export interface LocalExtractOutput {
   data: Record<string, unknown>;
@@ -1372,7 +1380,8 @@ export const extractLocally = async (input: LocalExtractInput): Promise<LocalExt
       return undefined;
     })());
   let done = 0;
-  for (const field of input.fields) {
+  /** One field's search and rules: what it finds is written to `data`, `evidence` and `warnings`. */
+  const readField = async (field: SchemaField): Promise<void> => {
     const groups = wordGroups(field);
     const kind = fieldKind(field);
     const rejected: Rejected[] = [];
@@ -1559,6 +1568,22 @@ export const extractLocally = async (input: LocalExtractInput): Promise<LocalExt
     }
     if (!best && groups.length === 0)
       warnings.push(`Field '${fieldName(field.path)}' has no searchable words in its name`);
+  };
+  for (const field of input.fields) {
+    const warningsBefore = warnings.length;
+    try {
+      await readField(field);
+    } catch (error) {
+      // per-field isolation: a rule that throws on one field's text (a bug, a recursion) costs that field, not the
+      // task. A cancelled task and a doc tool's error (AppError: the tools are unreachable, the task is retried)
+      // still fail it. The error goes to the log only; the client learns that the field could not be read.
+      if (input.signal?.aborted || error instanceof AppError) throw error;
+      input.log?.error({ err: error, field: fieldName(field.path) }, 'a field of the offline extractor failed');
+      warnings.splice(warningsBefore);
+      setAt(data, field.path, null);
+      setAt(evidence, field.path, { locator: null, snippet: null, warning: FIELD_FAILED });
+      warnings.push(`Field '${fieldName(field.path)}' ${FIELD_FAILED}`);
+    }
     done += 1;
     input.onField?.(done);
   }
