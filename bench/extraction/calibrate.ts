@@ -128,7 +128,7 @@ for (const set of sets) {
 const all = fit(training);
 
 const pct = (a: number, b: number) => (b === 0 ? '–' : `${((100 * a) / b).toFixed(1)} %`);
-const THRESHOLDS = [0, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9];
+const THRESHOLDS = [0, 0.2, 0.3, 0.4, 0.45, 0.5, 0.6, 0.7, 0.8, 0.9];
 const at = (subset: Row[], t: number) => {
   const kept = subset.filter((r) => heldOut.get(r)! >= t);
   const right = kept.filter((r) => yOf(r) === 1).length;

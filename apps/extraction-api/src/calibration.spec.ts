@@ -52,6 +52,7 @@ describe('offline extractor: calibrated confidence and abstention', () => {
     const seen = result.evidence['supplier']!.warning ?? '';
     expect(seen).toContain('saw "Harrow Fasteners Ltd, 14 Mill Lane, Leeds LS2 7HD"');
     expect(seen).toMatch(new RegExp(`its confidence 0\\.\\d\\d is below ${ABSTAIN_BELOW}`));
+    expect(seen).toContain('more words than its kind needs; a name holding a number');
     expect(result.warnings.some((w) => w.startsWith("Field 'supplier'") && w.includes('Harrow Fasteners'))).toBe(true);
 
     expect(result.data['customer']).toBe('Bexley Assemblies plc');

@@ -253,15 +253,30 @@ const LOWERS: Record<(typeof FEATURE_NAMES)[number], string> = {
   per_model: 'a per-model value',
 };
 
-/** The two inputs that lower the value's confidence most, in words. */
+/**
+ * The inputs a person can read as a reason for doubt (a fitted weight of another input may be negative only because
+ * the inputs overlap: "its label prints the field's own words" is no reason to doubt a value).
+ */
+const REASONS = new Set<(typeof FEATURE_NAMES)[number]>([
+  'pattern',
+  'label_description',
+  'label_none',
+  'rank',
+  'competitors',
+  'extra_words',
+  'digit_in_words',
+  'cleaned',
+]);
+
+/** The two inputs that lower the value's confidence most, in words (of those a person can read as a reason). */
 export const abstainWhy = (f: ValueFeatures, weights: readonly number[] = WEIGHTS): string => {
   const x = featureVector(f);
   const parts = FEATURE_NAMES.map((name, k) => ({ name, effect: x[k]! * (weights[k + 1] ?? 0) }))
-    .filter((p) => p.effect < 0)
+    .filter((p) => p.effect < 0 && REASONS.has(p.name))
     .sort((a, b) => a.effect - b.effect)
     .slice(0, 2)
     .map((p) => LOWERS[p.name]);
-  return parts.length > 0 ? parts.join('; ') : 'nothing in particular';
+  return parts.length > 0 ? parts.join('; ') : 'its inputs together';
 };
 
 /** One value as the bench's feature dump records it (before abstention). */
