@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 import {
+  chunkReader,
   connectDocTools,
   docIndexBuild,
   extractLocally,
   FIELD_FAILED,
+  finalizeResult,
+  getAt,
+  VERIFY_FAILED,
   schemaFields,
   type DocToolsClient,
 } from '@lectern/extraction';
@@ -84,5 +88,47 @@ describe('offline extractor: one field failing', () => {
     await expect(extractLocally({ tools: unreachable, indexId, fields: schemaFields(WIDGET_SCHEMA) })).rejects.toThrow(
       'connection reset',
     );
+  });
+
+  it('an evidence check that throws on one field costs that field, not the result', async () => {
+    const path = join(api.dataDir, 'widget3.md');
+    writeFileSync(path, WIDGET_MD);
+    const { index_id: indexId } = await docIndexBuild(tools, path);
+    const fields = schemaFields(WIDGET_SCHEMA);
+    const local = await extractLocally({ tools, indexId, fields });
+    const poisoned = (getAt(local.evidence, ['environment', 'protection_class']) as { locator: string }).locator;
+    const logged: unknown[] = [];
+    const real = chunkReader(tools, indexId);
+    const outcome = await finalizeResult({
+      tools,
+      indexId,
+      schema: WIDGET_SCHEMA,
+      data: local.data,
+      claimedEvidence: local.evidence,
+      originalFile: 'widget.md',
+      extractor: 'local',
+      indexSeconds: 0,
+      startedAt: process.hrtime.bigint(),
+      read: async (locator) => {
+        if (locator === poisoned) throw new RangeError('Maximum call stack size exceeded');
+        return real(locator);
+      },
+      log: { error: (obj: unknown) => void logged.push(obj) } as never,
+    });
+    let failed = 0;
+    for (const field of fields) {
+      const claimed = getAt(local.evidence, field.path) as { locator?: string } | undefined;
+      const leaf = getAt(outcome.evidence, field.path) as { grounded?: boolean; warning?: string };
+      if (claimed?.locator === poisoned) {
+        failed += 1;
+        expect(getAt(outcome.data, field.path)).toBeNull();
+        expect(leaf.warning).toBe(VERIFY_FAILED);
+        expect(outcome.warnings).toContain(`Field '${field.path.join('.')}' ${VERIFY_FAILED}`);
+      } else if (getAt(local.data, field.path) !== null) expect(leaf.grounded).toBe(true);
+    }
+    expect(failed).toBeGreaterThanOrEqual(1);
+    expect(logged).toHaveLength(failed);
+    expect(String(getAt(outcome.data, ['electrical', 'rated_current']))).toMatch(/^1\.6 ?A$/);
+    expect(JSON.stringify(outcome)).not.toContain('Maximum call stack');
   });
 });

@@ -298,6 +298,7 @@ export class ExtractionRunner {
         startedAt,
         signal,
         warnings,
+        log: this.options.log.child({ task_id: task.task_id }),
       });
       return {
         task_id: task.task_id,
