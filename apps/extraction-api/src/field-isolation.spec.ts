@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
+import { AppError } from '@lectern/contracts';
 import {
   chunkReader,
   connectDocTools,
@@ -75,7 +76,6 @@ describe('offline extractor: one field failing', () => {
     const path = join(api.dataDir, 'widget2.md');
     writeFileSync(path, WIDGET_MD);
     const { index_id: indexId } = await docIndexBuild(tools, path);
-    const { AppError } = await import('@lectern/contracts');
     const unreachable: DocToolsClient = {
       toolSpecs: () => tools.toolSpecs(),
       close: async () => undefined,
