@@ -13,12 +13,17 @@
  *   npx tsx bench/extraction/extraction.bench.ts > bench/extraction/results/extraction.md
  *
  * The per-field table goes to stdout, timings and /proc/loadavg to stderr; docs/benchmarks/extraction.md records a run.
+ *
+ * BENCH_FEATURES=<file.jsonl>: every value the offline extractor decided (returned or abstained on) with its
+ * calibration features (libs/extraction/src/local/calibration.ts), its set, and whether it is right (strict and
+ * lenient), one JSON line each: the input of `bench/extraction/calibrate.ts`.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startExtraction, submitTask, waitForTask } from '../../apps/extraction-api/src/extraction.testkit.js';
 import { anthropicScript, corpusDocuments, extractionScore, startFakeLlm, type BenchDocument } from '@lectern/testing';
+import { setFeatureSink, type FeatureRecord } from '@lectern/extraction';
 import { generatedDocuments } from './generated-set.js';
 import { oracleScript } from './oracle-script.js';
 
@@ -77,6 +82,10 @@ const main = async () => {
   });
   const rows: string[] = [];
   const dictRows: string[] = [];
+  const featuresFile = process.env['BENCH_FEATURES'];
+  const featureLines: string[] = [];
+  let pending: FeatureRecord[] = [];
+  if (featuresFile) setFeatureSink((r) => pending.push(r));
   const tallies = new Map<string, Tally>();
   const tally = (key: string) => tallies.get(key) ?? tallies.set(key, emptyTally()).get(key)!;
   const cpu0 = process.cpuUsage();
@@ -90,7 +99,33 @@ const main = async () => {
     for (const doc of documents) {
       // offline and agent side by side, document by document
       current = doc.name;
+      pending = [];
       const runs: Record<string, Run> = { local: await runTask(local.baseUrl, doc) };
+      const set = doc.set ?? (doc.source === 'corpus' ? 'datasheets' : doc.source);
+      for (const r of pending) {
+        if (!(r.path[0]! in doc.expected)) continue;
+        const expected = r.path.reduce<unknown>(
+          (node, key) =>
+            typeof node === 'object' && node !== null ? (node as Record<string, unknown>)[key] : undefined,
+          doc.expected,
+        );
+        featureLines.push(
+          JSON.stringify({
+            set,
+            doc: doc.name,
+            field: r.path.join('.'),
+            value: r.value,
+            expected: expected ?? null,
+            strict: score(expected ?? null, r.value, 'strict'),
+            lenient: score(expected ?? null, r.value, 'lenient'),
+            confidence: r.confidence,
+            abstained: r.abstained,
+            chosen: r.chosen,
+            snippet: r.snippet,
+            features: r.features,
+          }),
+        );
+      }
       if (withAgent) runs['agent'] = await runTask(agent.baseUrl, doc);
       for (const [path, run] of Object.entries(runs)) {
         for (const mode of MODES) {
@@ -111,7 +146,6 @@ const main = async () => {
               );
           }
           merge(tally(`${mode}|${path}|doc|${doc.name}`), perDoc);
-          const set = doc.set ?? (doc.source === 'corpus' ? 'datasheets' : doc.source);
           merge(tally(`${mode}|${path}|split|${set}, ${doc.split}`), perDoc);
           merge(tally(`${mode}|${path}|split|${set} (all)`), perDoc);
           merge(tally(`${mode}|${path}|all|all`), perDoc);
@@ -125,6 +159,7 @@ const main = async () => {
     await llm.close();
     rmSync(dataDir, { recursive: true, force: true });
   }
+  if (featuresFile) writeFileSync(featuresFile, featureLines.map((l) => `${l}\n`).join(''));
   const cpu = process.cpuUsage(cpu0);
   process.stderr.write(
     `wall ${((performance.now() - wall0) / 1000).toFixed(1)} s, CPU ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s; loadavg after: ${loadavg()

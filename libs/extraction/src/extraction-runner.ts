@@ -257,6 +257,7 @@ export class ExtractionRunner {
           fields,
           signal,
           read: chunks.reader(indexId),
+          log: this.options.log.child({ task_id: task.task_id }),
           onField: (done) => progress({ stage: 'extracting', fields_done: done, fields_total: total }),
         });
         ({ data, evidence, warnings } = local);
@@ -297,6 +298,7 @@ export class ExtractionRunner {
         startedAt,
         signal,
         warnings,
+        log: this.options.log.child({ task_id: task.task_id }),
       });
       return {
         task_id: task.task_id,

@@ -19,3 +19,4 @@ export * from './extraction-runner.js';
 export * from './extraction.env.js';
 export * from './extraction.module.js';
 export * from './sweep-incoming.js';
+export * from './local/calibration.js';

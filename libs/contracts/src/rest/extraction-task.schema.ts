@@ -117,7 +117,13 @@ export const EvidenceLeafSchema = z.object({
   match: z.enum(['table_cell', 'key_value', 'pattern', 'agent']).optional(),
   /** How the snippet was located in the chunk: exact, normalised (whitespace/case) or fuzzy. */
   snippet_match: z.enum(['exact', 'normalized', 'fuzzy']).optional(),
-  /** 0..1: the extractor's confidence in the value (label and unit fit), capped low when it is not grounded. */
+  /**
+   * 0..1: the extractor's confidence in the value, capped at 0.2 when it is not grounded. The offline extractor's is a
+   * calibrated probability that the value is right (issue 26, round 8: a logistic model of how the value was read,
+   * fitted leave-one-set-out on the extraction benchmark; libs/extraction/src/local/calibration.ts): below 0.45 it
+   * returns null instead, with a warning naming the value seen and its confidence. An LLM agent's is its own claim
+   * (0.8 when it gives none), not calibrated.
+   */
   confidence: z.number().min(0).max(1).optional(),
   /** Lectern's additions (issue 26): the 1-based PDF page the snippet was found on, by mupdf's text search. */
   page: z.number().int().positive().optional(),

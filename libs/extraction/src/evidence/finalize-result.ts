@@ -1,10 +1,15 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-import type { ExtractionTiming, ExtractorKind } from '@lectern/contracts';
+import { AppError, type ExtractionTiming, type ExtractorKind } from '@lectern/contracts';
+import type { Logger } from '@lectern/runtime';
 import type { PdfPages } from '@lectern/conversion';
 import { chunkReader, docValidate, type ChunkReader } from '../doc-tool-calls.js';
 import type { DocToolsClient } from '../doc-tools-client.js';
-import { getAt, setAt, schemaFields } from '../schema-fields.js';
-import { verifyEvidence } from './verify-evidence.js';
+import { fieldName, getAt, setAt, schemaFields } from '../schema-fields.js';
+import { verifyEvidence, type VerifiedEvidence } from './verify-evidence.js';
+
+/** What a field whose evidence check threw says (the error itself is in the server log). */
+export const VERIFY_FAILED =
+  'could not be verified: an internal error occurred while checking its evidence (the server log has the details); it is returned as null';
 
 export interface ExtractionOutcome {
   data: Record<string, unknown>;
@@ -33,6 +38,8 @@ export interface FinalizeInput {
   warnings?: string[];
   /** The task's document when it is a PDF: evidence is located on its pages (page, quads). */
   pages?: PdfPages | undefined;
+  /** Where a field's failed evidence check is logged (its error is never sent to the client). */
+  log?: Pick<Logger, 'error'> | undefined;
 }
 
 /**
@@ -45,13 +52,27 @@ export const finalizeResult = async (input: FinalizeInput): Promise<ExtractionOu
   const validation = await docValidate(input.tools, input.data, input.schema, input.signal);
   const data: Record<string, unknown> = { original_file: input.originalFile };
   for (const field of fields) setAt(data, field.path, getAt(validation.normalized, field.path) ?? null);
-  const verified = await verifyEvidence(
-    fields,
-    data,
-    input.claimedEvidence,
-    input.read ?? chunkReader(input.tools, input.indexId, input.signal),
-    { pages: input.pages },
-  );
+  const read = input.read ?? chunkReader(input.tools, input.indexId, input.signal);
+  // field by field: a check that throws on one field's evidence (a bug, the page search) costs that field, not the
+  // task; a cancelled task and a doc tool's error still fail it (per-field isolation, round 8)
+  const verified: VerifiedEvidence = { evidence: {}, warnings: [], counts: { values: 0, grounded: 0 } };
+  for (const field of fields) {
+    let one: VerifiedEvidence;
+    try {
+      one = await verifyEvidence([field], data, input.claimedEvidence, read, { pages: input.pages });
+    } catch (error) {
+      if (input.signal?.aborted || error instanceof AppError) throw error;
+      input.log?.error({ err: error, field: fieldName(field.path) }, 'the evidence check of a field failed');
+      setAt(data, field.path, null);
+      setAt(verified.evidence, field.path, { locator: null, snippet: null, warning: VERIFY_FAILED });
+      verified.warnings.push(`Field '${fieldName(field.path)}' ${VERIFY_FAILED}`);
+      continue;
+    }
+    setAt(verified.evidence, field.path, getAt(one.evidence, field.path));
+    verified.warnings.push(...one.warnings);
+    verified.counts.values += one.counts.values;
+    verified.counts.grounded += one.counts.grounded;
+  }
   const validationWarnings = validation.warnings.filter((w) => !/\bis null\b|\bmissing\b/i.test(w));
   const errors = validation.errors.map((e) => (typeof e === 'string' ? e : JSON.stringify(e)));
   const warnings = [...new Set([...(input.warnings ?? []), ...errors, ...validationWarnings, ...verified.warnings])];

@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
+import { AppError } from '@lectern/contracts';
+import type { Logger } from '@lectern/runtime';
 import { chunkReader, docSearch, type ChunkReader } from '../doc-tool-calls.js';
 import type { DocToolsClient } from '../doc-tools-client.js';
 import type { MatchMethod } from '../evidence/verify-evidence.js';
@@ -26,6 +28,15 @@ import {
   withoutNoteReferences,
 } from './value-cleanup.js';
 import { labelAsValue } from './label-values.js';
+import {
+  ABSTAIN_BELOW,
+  abstainWhy,
+  labelOf,
+  probability,
+  recordFeatures,
+  recordingFeatures,
+  valueFeatures,
+} from './calibration.js';
 
 export interface LocalExtractInput {
   tools: DocToolsClient;
@@ -37,7 +48,13 @@ export interface LocalExtractInput {
   read?: ChunkReader | undefined;
   /** Hits read per query (default 5). */
   readsPerQuery?: number;
+  /** Where a field's failure is logged (its error is never sent to the client). */
+  log?: Pick<Logger, 'error'> | undefined;
 }
+
+/** What a field whose rules threw says (the error itself is in the server log). */
+export const FIELD_FAILED =
+  'could not be read: an internal error occurred while reading it (the server log has the details)';
 
 export interface LocalExtractOutput {
   data: Record<string, unknown>;
@@ -1372,14 +1389,23 @@ export const extractLocally = async (input: LocalExtractInput): Promise<LocalExt
       return undefined;
     })());
   let done = 0;
-  for (const field of input.fields) {
+  /** One field's search and rules: what it finds is written to `data`, `evidence` and `warnings`. */
+  const readField = async (field: SchemaField): Promise<void> => {
     const groups = wordGroups(field);
     const kind = fieldKind(field);
     const rejected: Rejected[] = [];
     let best: Candidate | undefined;
+    /** The value is the issuer or the date printed without a label at the top of the document. */
+    let fromTop = false;
     /** A per-model field's dicts from every matching table (a catalogue prints its models in several). */
     const perModel: Candidate[] = [];
     const rowsSeen = new Map<string, Set<string>>();
+    /** Every candidate that could have been taken, with the rank of its search hit (the calibration's competitors). */
+    const considered: { candidate: Candidate; rank: number }[] = [];
+    const consider = (candidate: Candidate, rank: number) => {
+      considered.push({ candidate, rank });
+      if (!best || weighed(candidate) > weighed(best)) best = candidate;
+    };
     // a label that prints the field's own words beats one matched by synonyms only ("Amount due" over "Total
     // charges" for amount_due; round 7)
     const weighed = (c: Candidate) => c.score * (c.label && hasOwnWords(field, c.label) ? 1.1 : 1);
@@ -1443,7 +1469,7 @@ export const extractLocally = async (input: LocalExtractInput): Promise<LocalExt
             input.fields,
           ).map(ownSnippet)) {
             if (labelledByName(candidate)) continue;
-            if (!best || weighed(candidate) > weighed(best)) best = candidate;
+            consider(candidate, rank);
             if (field.kind === 'dict' && typeof candidate.value === 'object') perModel.push(candidate);
           }
           // and a sentence the chunker cut over two chunks (one per PDF line) is whole in its section
@@ -1469,7 +1495,7 @@ export const extractLocally = async (input: LocalExtractInput): Promise<LocalExt
               ...proseCandidates(field, kind, sectionContent, section, rank),
               ...organisationCandidates(field, sectionContent, section, rank),
             ])
-              if (!labelledByName(candidate) && (!best || weighed(candidate) > weighed(best))) best = candidate;
+              if (!labelledByName(candidate)) consider(candidate, rank);
         }
       }
     }
@@ -1495,13 +1521,17 @@ export const extractLocally = async (input: LocalExtractInput): Promise<LocalExt
       if (role || wantsDate) {
         const top = await documentTop();
         const found = top && agreed(top.orders.map((o) => (role ? issuerFromTop(o, role) : dateLineFromTop(o))));
-        if (top && found)
+        if (top && found) {
           best = { value: found.value, snippet: found.snippet, locator: top.locator, score: 0.5, method: 'pattern' };
+          fromTop = true;
+        }
       }
     }
     const merged = best ? mergePerModel(best, perModel) : undefined;
     if (best && getAt(data, field.path) === undefined) {
       let value = merged?.value ?? best.value;
+      const warningsBefore = warnings.length;
+      let wasCleaned = false;
       // a value is the number, not the limit or approximation words printed with it ("max. 30 V" gives "30 V"),
       // unless the field's description asks for them; the warning says what was dropped (value-cleanup.ts)
       const cleaned = (v: unknown): unknown => {
@@ -1519,6 +1549,7 @@ export const extractLocally = async (input: LocalExtractInput): Promise<LocalExt
           ...(r.dropped.length > 0 ? ['a measured value is its number and unit, not the remark after it'] : []),
           ...(t.dropped.length > 0 ? ['the value is the nominal one; its tolerance was printed with it'] : []),
         ];
+        if (c.dropped.length > 0) wasCleaned = true;
         if (c.dropped.length > 0)
           warnings.push(
             `Field '${fieldName(field.path)}' was read as ${JSON.stringify(c.value)} from ${JSON.stringify(v)}: ${c.dropped.map((d) => JSON.stringify(d)).join(', ')} printed with it ${c.dropped.length > 1 ? 'were' : 'was'} dropped (${why.join('; ')})`,
@@ -1530,8 +1561,70 @@ export const extractLocally = async (input: LocalExtractInput): Promise<LocalExt
         : Array.isArray(value)
           ? value.map(cleaned)
           : cleaned(value);
+      // calibrated confidence (calibration.ts): the probability that the value is right, from what is known about how
+      // it was read; below the abstention threshold the field is null and the warning says what was seen
+      const features = valueFeatures(field, kind, best, value, considered, weighed, {
+        fromTop,
+        cleaned: wasCleaned,
+      });
+      const confidence = Math.round(probability(features) * 100) / 100;
+      const abstained = confidence < ABSTAIN_BELOW;
+      recordFeatures({ path: field.path, value, features, confidence, abstained, snippet: best.snippet, chosen: true });
+      // (for the bench's dump only: the values the other candidates would have given, as if chosen)
+      if (recordingFeatures()) {
+        const seen = new Set([JSON.stringify(best.value)]);
+        const quiet = (v: unknown): unknown => {
+          if (typeof v !== 'string') return v;
+          const n = withoutNoteReferences(v);
+          const q = stripQualifiers(field, kind, n.value);
+          return withoutTolerance(field, measureWithoutRemark(field, codeBeforeDimensions(kind, q.value).value).value)
+            .value;
+        };
+        for (const { candidate } of [...considered].sort((a, b) => weighed(b.candidate) - weighed(a.candidate))) {
+          const key = JSON.stringify(candidate.value);
+          if (seen.has(key)) continue;
+          seen.add(key);
+          const v = candidate.value;
+          const other = isObject(v)
+            ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, quiet(x)]))
+            : Array.isArray(v)
+              ? v.map(quiet)
+              : quiet(v);
+          const f = valueFeatures(field, kind, candidate, other, considered, weighed, {
+            fromTop: false,
+            cleaned: JSON.stringify(other) !== key,
+          });
+          recordFeatures({
+            path: field.path,
+            value: other,
+            features: f,
+            confidence: probability(f),
+            abstained: false,
+            snippet: candidate.snippet,
+            chosen: false,
+          });
+        }
+      }
+      if (abstained) {
+        warnings.splice(warningsBefore);
+        setAt(data, field.path, null);
+        setAt(evidence, field.path, {
+          locator: null,
+          snippet: null,
+          warning: `saw ${JSON.stringify(value).slice(0, 80)} under "${labelOf(best).slice(0, 60)}" (${best.locator}), but its confidence ${confidence.toFixed(2)} is below ${ABSTAIN_BELOW} (calibrated on the bench's sets: ${abstainWhy(features)})`,
+        });
+        return;
+      }
       setAt(data, field.path, value);
-      setAt(evidence, field.path, merged?.evidence ?? leafOf(best));
+      setAt(
+        evidence,
+        field.path,
+        merged
+          ? Object.fromEntries(
+              Object.entries(merged.evidence).map(([m, l]) => [m, isObject(l) ? { ...l, confidence } : l]),
+            )
+          : { ...leafOf(best), confidence },
+      );
       if (best.note) warnings.push(`Field '${fieldName(field.path)}' was ${best.note}`);
       // honest about a partial per-model value: the table's models left without one are named
       if (isObject(value)) {
@@ -1559,6 +1652,22 @@ export const extractLocally = async (input: LocalExtractInput): Promise<LocalExt
     }
     if (!best && groups.length === 0)
       warnings.push(`Field '${fieldName(field.path)}' has no searchable words in its name`);
+  };
+  for (const field of input.fields) {
+    const warningsBefore = warnings.length;
+    try {
+      await readField(field);
+    } catch (error) {
+      // per-field isolation: a rule that throws on one field's text (a bug, a recursion) costs that field, not the
+      // task. A cancelled task and a doc tool's error (AppError: the tools are unreachable, the task is retried)
+      // still fail it. The error goes to the log only; the client learns that the field could not be read.
+      if (input.signal?.aborted || error instanceof AppError) throw error;
+      input.log?.error({ err: error, field: fieldName(field.path) }, 'a field of the offline extractor failed');
+      warnings.splice(warningsBefore);
+      setAt(data, field.path, null);
+      setAt(evidence, field.path, { locator: null, snippet: null, warning: FIELD_FAILED });
+      warnings.push(`Field '${fieldName(field.path)}' ${FIELD_FAILED}`);
+    }
     done += 1;
     input.onField?.(done);
   }
