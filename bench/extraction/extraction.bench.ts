@@ -14,7 +14,7 @@
  *
  * The per-field table goes to stdout, timings and /proc/loadavg to stderr; docs/benchmarks/extraction.md records a run.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startExtraction, submitTask, waitForTask } from '../../apps/extraction-api/src/extraction.testkit.js';
@@ -31,6 +31,7 @@ const MODES: Mode[] = ['strict', 'lenient'];
 interface Run {
   data: Record<string, unknown>;
   evidence: Record<string, unknown>;
+  warnings?: string[];
   seconds: number;
 }
 
@@ -75,6 +76,9 @@ const main = async () => {
     ANTHROPIC_BASE_URL: llm.url,
     ANTHROPIC_DEFAULT_SONNET_MODEL: 'oracle',
   });
+  // BENCH_JSON=file: every field's expected and extracted value in full (the table cuts them at 70 characters)
+  const jsonOut = process.env['BENCH_JSON'];
+  const full: unknown[] = [];
   const rows: string[] = [];
   const dictRows: string[] = [];
   const tallies = new Map<string, Tally>();
@@ -105,6 +109,19 @@ const main = async () => {
                 `| ${mode} | ${path} | ${doc.name} | ${field} | ${Object.keys(expected).length} | ${k.right} | ${k.wrong} | ${k.missing} | ${k.extra} |`,
               );
             }
+            if (mode === 'strict' && jsonOut)
+              full.push({
+                path,
+                document: doc.name,
+                set: doc.set ?? (doc.source === 'corpus' ? 'datasheets' : doc.source),
+                field,
+                expected,
+                got: got ?? null,
+                strict: outcome,
+                lenient: score(expected, got, 'lenient'),
+                evidence: run.evidence[field] ?? null,
+                warnings: run.warnings?.filter((w) => w.includes(`'${field}'`)) ?? [],
+              });
             if (mode === 'strict')
               rows.push(
                 `| ${path} | ${doc.name} | ${field} | ${show(expected)} | ${show(got)} | ${outcome} | ${score(expected, got, 'lenient')} | ${got === null ? '' : grounded(run.evidence[field])} |`,
@@ -125,6 +142,7 @@ const main = async () => {
     await llm.close();
     rmSync(dataDir, { recursive: true, force: true });
   }
+  if (jsonOut) writeFileSync(jsonOut, `${JSON.stringify(full, null, 1)}\n`);
   const cpu = process.cpuUsage(cpu0);
   process.stderr.write(
     `wall ${((performance.now() - wall0) / 1000).toFixed(1)} s, CPU ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s; loadavg after: ${loadavg()

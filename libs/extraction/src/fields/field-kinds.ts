@@ -44,6 +44,8 @@ export const quantityOfUnit = (value: string): string | undefined => {
 const DATE_WORDS = /^(date|dated|effective|expiry|expiration|issued|signed)$/;
 /** An amount of money (a receipt's total, an invoice's tax): one number, a currency sign or code at most. */
 const MONEY_WORDS = /^(total|subtotal|amount|price|cost|tax|vat|balance|fee|fees|payment|salary|wage|wages|rent)$/;
+/** Money only as the name's last word ("annual_charge", "security_deposit"; not "charge_time", "charge_voltage"). */
+const MONEY_HEADS = /^(charge|charges|deposit|premium)$/;
 /** A length of time (a contract's term). */
 const DURATION_WORDS = /^(term|duration|period|tenure)$/;
 const COUNT_WORDS = /^(number|count|num|quantity|qty|poles|mppts|phases|trackers)$/;
@@ -59,7 +61,8 @@ export const fieldKind = (field: SchemaField): FieldKind => {
   const quantityWord = name.some((w, k) =>
     w !== 'output' || k === name.length - 1 ? QUANTITIES.some(([re]) => re.test(w)) : false,
   );
-  if (!quantityWord && name.some((w) => MONEY_WORDS.test(w))) return { kind: 'money' };
+  if (!quantityWord && (name.some((w) => MONEY_WORDS.test(w)) || MONEY_HEADS.test(name[name.length - 1] ?? '')))
+    return { kind: 'money' };
   if (!quantityWord && name.some((w) => DURATION_WORDS.test(w))) return { kind: 'duration' };
   // "voltage constant" (V/krpm), "torque constant" (N·m/A): a ratio, not the quantity
   if (name.includes('constant') || name.includes('ratio') || name.includes('range')) return { kind: 'text' };
@@ -79,6 +82,25 @@ export const fieldKind = (field: SchemaField): FieldKind => {
 };
 
 const NUMBER = /[-+±]?\d+(?:[.,]\d+)*/g;
+
+/** An amount as printed: a currency sign or code and a number, or the number and a code or sign after it. */
+const AMOUNT = String.raw`(?:(?:[A-Z]{3}\s?|[$€£¥]\s?)[-+]?\d[\d,.]*\d|[-+]?\d[\d,.]*\d(?:\s?(?:[A-Z]{3}|[$€£¥]))?|(?:[A-Z]{3}\s?|[$€£¥]\s?)\d)`;
+/** What a page prints after an amount about paying it: tax, frequency, when and how it is paid. */
+const TERMS = String.raw`(?:plus|\+|excl(?:uding|usive\s+of|\.)?|incl(?:uding|usive\s+of|\.)?|inc\.|ex\.?|net|gross|payable|paid|due|per(?!\s*cent)|p\.a\.?|pcm|a\s+(?:year|month|week|day)|each|every|in\s+(?:advance|arrears)|VAT|GST|HST|subject\s+to|exclusive|inclusive)`;
+const AMOUNT_THEN_TERMS = new RegExp(String.raw`^(${AMOUNT})\s*(\(?\s*,?\s*${TERMS}(?![\p{L}]).*)$`, 'iu');
+
+/**
+ * An amount and the terms printed after it ("£9,840.00 plus VAT, payable quarterly in advance", "EUR 1.200,00
+ * excl. VAT"): the amount and the terms; undefined when the text is not so, or when the terms hold another amount
+ * (a percentage may stand there: "plus VAT at 20 %").
+ */
+export const amountBeforeTerms = (text: string): { amount: string; terms: string } | undefined => {
+  const m = AMOUNT_THEN_TERMS.exec(text.trim());
+  if (!m) return undefined;
+  const terms = m[2]!.replace(/^[\s,]+/, '').trim();
+  if (/\d/.test(terms.replace(/\d[\d.,]*\s?%/g, ''))) return undefined;
+  return { amount: m[1]!.trim(), terms };
+};
 const MONTHS =
   'jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|jun(?:e)?|jul(?:y)?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?';
 export const DATE_PATTERN = new RegExp(
@@ -135,10 +157,12 @@ export const misfit = (kind: FieldKind, value: string, unit = ''): string | unde
     case 'count':
       return /^\s*\d{1,6}\s*$/.test(text) ? undefined : 'it is not a whole number';
     case 'money': {
-      const numbers = text.match(NUMBER) ?? [];
+      // (an amount and its terms, "£9,840.00 plus VAT, payable quarterly": the amount; value-extent.ts cuts it)
+      const amount = amountBeforeTerms(text)?.amount ?? text;
+      const numbers = amount.match(NUMBER) ?? [];
       if (numbers.length !== 1) return numbers.length ? 'it holds several amounts' : 'it has no amount';
       // a sign or code and the amount, nothing else ("$1,234.50", "EUR 45.10", "45.10 €")
-      return /^(?:[A-Z]{3}\s?|[$€£¥]\s?)?[-+]?\d[\d,. ]*(?:\s?(?:[A-Z]{3}|[$€£¥]))?$/.test(text)
+      return /^(?:[A-Z]{3}\s?|[$€£¥]\s?)?[-+]?\d[\d,. ]*(?:\s?(?:[A-Z]{3}|[$€£¥]))?$/.test(amount)
         ? undefined
         : 'it is not an amount of money';
     }

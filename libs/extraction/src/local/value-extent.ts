@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+import { amountBeforeTerms, type FieldKind } from '../fields/field-kinds.js';
+import { nameWords } from '../fields/field-words.js';
+import type { SchemaField } from '../schema-fields.js';
+import { asksForQualifier, type Cleaned } from './value-cleanup.js';
+
+/**
+ * Issue 26, round 8: a value's extent from its field's type. A label points at a cell or a line; what the page
+ * prints there is often the value and its neighbours (a party's name and its address, an amount and its payment
+ * terms, a current and its test condition). One rule per type of field, not per document, cuts the value to what
+ * the type wants; what was cut is named in the field's warning. A field whose description asks for the neighbours
+ * ("name and address", "with payment terms", "as printed") keeps the value whole.
+ */
+
+const unchanged = (value: string): Cleaned => ({ value, dropped: [] });
+
+/** Words of a party's role or a name's owner: a field so named wants a person's or an organisation's name. */
+const PARTY_WORD =
+  /^(?:part(?:y|ies)|counterpart(?:y|ies)|licensor|licensee|supplier|customer|buyer|seller|client|provider|contractor|subcontractor|consultant|landlord|tenant|lessor|lessee|employer|employee|distributor|vendor|purchaser|merchant|issuer|payee|payer|lender|borrower|guarantor|insurer|insured|policyholder|agent|owner|manufacturer|shipper|consignee|consignor|carrier|principal|recipient|discloser|company|contractee|operator|guest|patient|member|applicant|sender|beneficiary)$/;
+/** Words of a field that asks for something else about the party (its address, its number). */
+const NOT_A_NAME =
+  /^(?:address|addresses|street|city|postcode|zip|country|email|phone|tel|telephone|fax|number|no|id|ref|reference|code|vat|tax|account|iban|contact|signatory|representative|role|type|date|details|website|url|registration)$/;
+
+/**
+ * Does the field want a name alone: its name's last words are a party's role or `name` (`landlord`,
+ * `service_provider`, `supplier_name`, `landlord.name`), no word asks for another detail of the party, and the
+ * description does not ask for the address too.
+ */
+export const wantsName = (field: SchemaField): boolean => {
+  const own = nameWords(field.path[field.path.length - 1]!);
+  const parent = field.path.length > 1 ? nameWords(field.path[field.path.length - 2]!) : [];
+  if (own.length === 0 || own.some((w) => NOT_A_NAME.test(w))) return false;
+  if (
+    typeof field.hint === 'string' &&
+    /\b(?:address|contact details|registered office|as printed|verbatim)\b/i.test(field.hint)
+  )
+    return false;
+  const head = own[own.length - 1]!;
+  if (head === 'name' || head === 'names') return own.length > 1 || parent.length > 0;
+  return PARTY_WORD.test(head);
+};
+
+/** Words a street's name ends with (English, German, Scandinavian, Dutch, French, Spanish, Italian). */
+const STREET =
+  /^(?:street|st|road|rd|lane|ln|avenue|ave|way|close|drive|dr|court|ct|place|pl|row|square|sq|crescent|terrace|grove|gardens|hill|park|parade|walk|wharf|quay|boulevard|blvd|highway|hwy|mews|green|rise|vale|yard|estate|building|house|centre|center|\p{L}*(?:straße|strasse|str\.|gasse|weg|platz|allee|ring|damm|vägen|gatan|gata|vej|gade|veien|gate|straat|laan|plein|gracht))$/iu;
+/** A postcode: UK ("HG2 8QT"), US state and ZIP ("CA 94107"), a four- or five-digit code, Dutch ("1017 AB"). */
+const POSTCODE =
+  /\b(?:[A-Z]{1,2}\d[A-Z\d]?\s?\d[A-Z]{2}|[A-Z]{2}\s\d{5}(?:-\d{4})?|\d{3}\s?\d{2}|\d{4,5}|\d{4}\s?[A-Z]{2})\b/;
+/** Words that open an address line without a house number. */
+const ADDRESS_OPENER =
+  /^(?:unit|flat|suite|apartment|apt|floor|level|p\.?\s?o\.?\s?box|postfach|box|c\/o|building|block)\b/i;
+
+/** Does `rest` read as an address (a house number and a street, a street word, a postcode, an opener word)? */
+const isAddress = (rest: string): boolean => {
+  const text = rest.trim();
+  if (ADDRESS_OPENER.test(text)) return true;
+  const words = text.split(/[\s,]+/).filter(Boolean);
+  const street = words.some((w) => STREET.test(w.replace(/[.,]$/, '')));
+  const numbered = /^\d{1,5}[A-Za-z]?(?:[-/]\d{1,5}[A-Za-z]?)?\b/.test(text) || /\b\d{1,5}[A-Za-z]?\b/.test(text);
+  return (street && numbered) || (numbered && POSTCODE.test(text)) || (street && POSTCODE.test(text));
+};
+
+/** A role in brackets or quotes after a name: `(the "Supplier")`, `("Landlord")`, `(hereinafter …)`. */
+const ROLE_BRACKET = /\s*\(\s*(?:the\s+|hereinafter\b|herein\b|referred\b|as\s+|["“'‘])[^()]{0,80}\)\s*$/i;
+/** A name's description after it: "currently of …", "residing at …", ", of 12 …", "whose registered office …". */
+const DESCRIBED =
+  /\s*,?\s+(?:(?:currently|presently|formerly|lately)\s+(?:of|residing|resident|living)\b|(?:residing|resident|living|domiciled)\s+(?:at|in)\b|of\s+(?=\d)|at\s+(?=\d)|whose\s+|with\s+(?:its\s+)?(?:registered\s+)?(?:office|address|seat)|having\s+(?:its\s+)?(?:registered\s+)?(?:office|address|seat)|(?:registered|incorporated)\s+(?:in|under|at|office)\b|acting\s+(?:as|through|by)\b|represented\s+by\b)/i;
+
+/**
+ * A person's or an organisation's name without what the page prints after it: its address (after a comma, or on
+ * the next line the converter joined: "Priya Venkataraman 12 Alder Close Harrogate HG2 8QT"), a description
+ * ("currently of …", "whose registered office …") or a role in brackets (`(the "Supplier")`). Only for a field
+ * that wants a name (`wantsName`); a value that is nothing but one of these, or no name before it, is unchanged.
+ */
+export const nameExtent = (field: SchemaField, value: string): Cleaned => {
+  if (!wantsName(field)) return unchanged(value);
+  let text = value.trim();
+  const dropped: string[] = [];
+  const cut = (at: number) => {
+    const head = text.slice(0, at).replace(/[\s,;:–—-]+$/, '');
+    // a name keeps a letter word; nothing is cut to leave a bare number or nothing
+    if (!/\p{L}{2}/u.test(head)) return false;
+    dropped.push(
+      text
+        .slice(at)
+        .replace(/^[\s,;:]+/, '')
+        .trim(),
+    );
+    text = head;
+    return true;
+  };
+  const described = DESCRIBED.exec(text);
+  if (described && described.index > 0) cut(described.index);
+  // an address after a comma: the first comma whose rest reads as an address
+  for (const m of text.matchAll(/,\s*/g)) if (isAddress(text.slice(m.index + m[0].length)) && cut(m.index)) break;
+  // an address on the next line (joined with a space): a house number or an address word, then an address
+  const joined =
+    /\s+(?=\d{1,5}[A-Za-z]?(?:[-/]\d{1,5})?\s+\p{Lu}|(?:Unit|Flat|Suite|Apartment|P\.?\s?O\.?\s?Box|Postfach)\b)/u;
+  const line = joined.exec(text);
+  if (line && line.index > 0 && isAddress(text.slice(line.index))) cut(line.index);
+  const role = ROLE_BRACKET.exec(text);
+  if (role && role.index > 0) cut(role.index);
+  return dropped.length > 0 ? { value: text, dropped } : unchanged(value);
+};
+
+/** Does the field's description ask for the terms printed with an amount ("with payment terms", "incl. VAT")? */
+const asksForTerms = (field: SchemaField): boolean =>
+  typeof field.hint === 'string' &&
+  /\b(?:terms|payable|frequency|how often|schedule|vat|tax|gst|incl|excl|including|excluding)\b/i.test(field.hint);
+
+/**
+ * An amount without the terms printed after it ("£9,840.00 plus VAT, payable quarterly in advance" gives
+ * "£9,840.00"; "EUR 1.200,00 excl. VAT"): the amount is what the field asks for, the terms a statement beside it.
+ * The currency stays as printed. Only when the rest holds no other amount (a percentage may stand there: "plus VAT
+ * at 20 %"), and not when the description asks for the terms or the tax.
+ */
+export const amountExtent = (field: SchemaField, kind: FieldKind, value: string): Cleaned => {
+  if (kind.kind !== 'money' || asksForQualifier(field) || asksForTerms(field)) return unchanged(value);
+  const split = amountBeforeTerms(value);
+  return split ? { value: split.amount, dropped: [split.terms] } : unchanged(value);
+};
+
+/** A condition printed after a measured value: "at 25 °C", "@ 1 kHz", "(at 20 °C)", ", 0.2C discharge". */
+const CONDITION =
+  /^(\s*[-+±~]?\d[\d.,]*\s*(?:[^\s\d,;()]{1,10}(?:\s(?:AC|DC|rms|RMS|p-p))?)?)\s*(?:\(\s*)?((?:at|@|with|under|when|for|measured\s+at|from)\s+.*?)\)?\s*$/iu;
+
+/**
+ * A measured value without the condition it was measured under ("10 A at 25 °C" gives "10 A", dropped "at 25
+ * °C"): a quantity is its number and unit. Only for a quantity field whose value is a number and unit followed by
+ * a condition; not when the field asks for the value as printed.
+ */
+export const withoutCondition = (field: SchemaField, kind: FieldKind, value: string): Cleaned => {
+  if (kind.kind !== 'quantity' || asksForQualifier(field)) return unchanged(value);
+  const m = CONDITION.exec(value);
+  if (!m || !/\d/.test(m[1]!)) return unchanged(value);
+  const head = m[1]!.trim();
+  // the value keeps a unit of the field's quantity (a bare number's unit came from its label)
+  if (/\p{L}|°|%/u.test(head) && !kind.units.test(head)) return unchanged(value);
+  return { value: head, dropped: [m[2]!.trim()] };
+};
+
+/**
+ * A unit as the page prints it beside a value: a table header's "(m³/h)", "[A]" without the brackets that set it
+ * apart from the column's title ("0.9 m³/h", not "0.9 (m³/h)"). A unit with words outside its brackets ("A
+ * (rms)") is unchanged.
+ */
+export const unitAsPrinted = (unit: string): string => {
+  const m = /^\s*[([]\s*([^()[\]]{1,20}?)\s*[)\]]\s*$/.exec(unit);
+  return m ? m[1]! : unit.trim();
+};
+
+/** Every rule above, in order, with why each cut was made (for the field's warning). */
+export const valueExtent = (field: SchemaField, kind: FieldKind, value: string): Cleaned & { why: string[] } => {
+  const n = nameExtent(field, value);
+  const a = amountExtent(field, kind, n.value);
+  const c = withoutCondition(field, kind, a.value);
+  return {
+    value: c.value,
+    dropped: [...n.dropped, ...a.dropped, ...c.dropped],
+    why: [
+      ...(n.dropped.length > 0 ? ['a name ends where its address, description or role begins'] : []),
+      ...(a.dropped.length > 0 ? ['an amount is the amount, not the terms printed after it'] : []),
+      ...(c.dropped.length > 0
+        ? ['a measured value is its number and unit, not the condition it was measured at']
+        : []),
+    ],
+  };
+};
