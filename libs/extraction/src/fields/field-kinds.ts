@@ -86,7 +86,7 @@ const NUMBER = /[-+±]?\d+(?:[.,]\d+)*/g;
 /** An amount as printed: a currency sign or code and a number, or the number and a code or sign after it. */
 const AMOUNT = String.raw`(?:(?:[A-Z]{3}\s?|[$€£¥]\s?)[-+]?\d[\d,.]*\d|[-+]?\d[\d,.]*\d(?:\s?(?:[A-Z]{3}|[$€£¥]))?|(?:[A-Z]{3}\s?|[$€£¥]\s?)\d)`;
 /** What a page prints after an amount about paying it: tax, frequency, when and how it is paid. */
-const TERMS = String.raw`(?:plus|\+|excl(?:uding|usive\s+of|\.)?|incl(?:uding|usive\s+of|\.)?|inc\.|ex\.?|net|gross|payable|paid|due|per(?!\s*cent)|p\.a\.?|pcm|a\s+(?:year|month|week|day)|each|every|in\s+(?:advance|arrears)|VAT|GST|HST|subject\s+to|exclusive|inclusive)`;
+const TERMS = String.raw`(?:plus|\+|excl(?:uding|usive\s+of|\.)?|incl(?:uding|usive\s+of|\.)?|inc\.?|ex\.?|net|gross|payable|paid|due|per(?!\s*cent)|p\.a\.?|pcm|a\s+(?:year|month|week|day)|each|every|in\s+(?:advance|arrears)|VAT|GST|HST|MwSt\.?|subject\s+to|exclusive|inclusive|monthly|annually|yearly|quarterly|weekly|daily|zzgl\.?|inkl\.?|netto|brutto|HT|TTC|hors\s+taxes?)`;
 const AMOUNT_THEN_TERMS = new RegExp(String.raw`^(${AMOUNT})\s*(\(?\s*,?\s*${TERMS}(?![\p{L}]).*)$`, 'iu');
 
 /**
@@ -116,6 +116,29 @@ export const DURATION_PATTERN = new RegExp(
   'i',
 );
 
+/** A condition printed after a measured value: "at 25 °C", "@ 1 kHz", "(at 20 °C)", "under full load". */
+const CONDITION =
+  /^(\s*[-+±~]?\d[\d.,]*\s*(?:[^\s\d,;()]{1,10}(?:\s(?:AC|DC|rms|RMS|p-p))?)?)\s*(?:\(\s*)?((?:at|@|with|without|under|when|measured\s+at)\s+[^()]*?)\)?\s*$/iu;
+
+/**
+ * A measured value and the condition printed after it ("10 A at 25 °C": "10 A" and "at 25 °C"); undefined when
+ * the text is not so, when the value's unit is not one of the quantity's, or when the condition states another
+ * value of the same quantity ("2 A at 24 V, 1 A at 48 V": two values, not one and its condition).
+ */
+export const quantityBeforeCondition = (
+  kind: FieldKind,
+  text: string,
+): { value: string; condition: string } | undefined => {
+  if (kind.kind !== 'quantity') return undefined;
+  const m = CONDITION.exec(text);
+  if (!m) return undefined;
+  const value = m[1]!.trim();
+  const condition = m[2]!.trim();
+  if (/\p{L}|°|%/u.test(value) && !kind.units.test(value)) return undefined;
+  if (kind.units.test(condition) && /\d/.test(condition)) return undefined;
+  return { value, condition };
+};
+
 /**
  * Does `value` (with the unit the table's header or unit cell gave, `unit`) fit the field's kind? `undefined`
  * when it does; else what was wrong, for the warning. A quantity wants one number (or a range only when the
@@ -128,28 +151,22 @@ export const misfit = (kind: FieldKind, value: string, unit = ''): string | unde
   if (text.length > 120 && kind.kind !== 'text') return 'it is a passage of text, not a value';
   switch (kind.kind) {
     case 'quantity': {
+      // (a measured value and its condition, "10 A at 25 °C": the value; value-extent.ts cuts the condition)
+      const q = quantityBeforeCondition(kind, text)?.value ?? text;
       // (a unit's exponent is not a number: "2900 min-1", "1.2 m3/h", "kg·m2")
-      const numbers = text.replace(/(?<=\p{L})(?:-1|⁻¹|\^-?\d|[23](?![\d.,]))/gu, '').match(NUMBER) ?? [];
+      const numbers = q.replace(/(?<=\p{L})(?:-1|⁻¹|\^-?\d|[23](?![\d.,]))/gu, '').match(NUMBER) ?? [];
       if (numbers.length === 0) return `it has no number (a ${kind.quantity} is a number and a unit)`;
       // (a unit may stand after the first end too: "-40 °C to +85 °C")
       const isRange =
-        /^\s*[-+±]?\d[\d.,]*?\s*(?:°\s*[CF]\s*|[A-Za-z%]{1,4}\s+)?(?:[~～–—-]|to|\.{2,3}|…)\s*[-+±]?\d[\d.,]*/.test(
-          text,
-        );
+        /^\s*[-+±]?\d[\d.,]*?\s*(?:°\s*[CF]\s*|[A-Za-z%]{1,4}\s+)?(?:[~～–—-]|to|\.{2,3}|…)\s*[-+±]?\d[\d.,]*/.test(q);
       // a dual mains rating ("50/60 Hz") is how a frequency is stated, not two cells merged
-      const dualFrequency = kind.quantity === 'frequency' && /^\s*\d{2,3}\s*\/\s*\d{2,3}\s*(?:Hz)?\s*$/.test(text);
-      if (
-        numbers.length > 1 &&
-        !isRange &&
-        !dualFrequency &&
-        !/^\d[\d.,]*\s*\(\s*\d/.test(text) &&
-        !/x\s*10/i.test(text)
-      )
+      const dualFrequency = kind.quantity === 'frequency' && /^\s*\d{2,3}\s*\/\s*\d{2,3}\s*(?:Hz)?\s*$/.test(q);
+      if (numbers.length > 1 && !isRange && !dualFrequency && !/^\d[\d.,]*\s*\(\s*\d/.test(q) && !/x\s*10/i.test(q))
         return `it holds several numbers (${numbers.slice(0, 3).join(', ')}): cells merged, not one value`;
       // a range is a value only of a quantity that is one by nature (an operating temperature); "0.457Nm to
       // 9.68Nm" for a peak torque is the family's span, not the value
       if (isRange && kind.quantity !== 'temperature') return 'it is a range, not one value';
-      if (!kind.units.test(`${text} ${unit}`)) return `its unit is not one of a ${kind.quantity}`;
+      if (!kind.units.test(`${q} ${unit}`)) return `its unit is not one of a ${kind.quantity}`;
       return undefined;
     }
     case 'date':

@@ -53,6 +53,19 @@ describe('a name ends where its address, description or role begins', () => {
       'Verdant Labs GmbH',
     );
     expect(nameExtent(field('licensor'), 'Corvid Media Ltd (the "Licensor")').value).toBe('Corvid Media Ltd');
+    expect(nameExtent(field('licensee'), 'Tessaly Robotics Inc., a Delaware corporation').value).toBe(
+      'Tessaly Robotics Inc.',
+    );
+  });
+
+  it('a registration or contact line after the name is dropped', () => {
+    expect(nameExtent(field('contractor'), 'Wexcombe Scaffolding Ltd (Company No. 08812345)').value).toBe(
+      'Wexcombe Scaffolding Ltd',
+    );
+    expect(nameExtent(field('supplier'), 'Kookaburra Freight Pty Ltd ABN 51 824 753 556').value).toBe(
+      'Kookaburra Freight Pty Ltd',
+    );
+    expect(nameExtent(field('merchant_name'), 'Café Orsolya Tel. +36 1 555 0142').value).toBe('Café Orsolya');
   });
 
   it('a name with a comma, a bracket or a number of its own is kept', () => {
@@ -87,6 +100,8 @@ describe('an amount is the amount, not the terms printed after it', () => {
     });
     expect(extent('holding_deposit', '$1,275.50 payable on signing').value).toBe('$1,275.50');
     expect(extent('holding_deposit', '$1,275.50 plus VAT at 20 %').value).toBe('$1,275.50');
+    expect(extent('service_charge', 'AUD 640 monthly').value).toBe('AUD 640');
+    expect(extent('insurance_premium', '£212.40 inc VAT').value).toBe('£212.40');
     // a kind check sees the amount in it
     expect(misfit(fieldKind(field('service_charge')), '€2.750,00 excl. VAT, due monthly in arrears')).toBeUndefined();
   });
@@ -117,6 +132,13 @@ describe('a measured value is its number and unit, not the condition it was meas
     expect(extent('output_voltage', '12 V DC under full load').value).toBe('12 V DC');
     expect(extent('rated_power', '7.5 kW (at 40 °C ambient)').value).toBe('7.5 kW');
     expect(extent('holding_torque', '1.9 N·m @ 2 A').value).toBe('1.9 N·m');
+  });
+
+  it('a table cell holding a value and its condition is the value (two values of the quantity are not)', () => {
+    const f = field('leakage_current');
+    expect(misfit(fieldKind(f), '3 µA at 85 °C')).toBeUndefined();
+    expect(misfit(fieldKind(f), '3 µA at 85 °C, 9 µA at 125 °C')).toMatch(/several numbers/);
+    expect(tableValue('leakage_current', '| Leakage current | 3 µA at 85 °C |')).toBe('3 µA at 85 °C');
   });
 
   it('a unit of another quantity, a range, text, or a field asking for the value as printed stay', () => {

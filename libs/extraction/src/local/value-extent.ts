@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-import { amountBeforeTerms, type FieldKind } from '../fields/field-kinds.js';
+import { amountBeforeTerms, quantityBeforeCondition, type FieldKind } from '../fields/field-kinds.js';
 import { nameWords } from '../fields/field-words.js';
 import type { SchemaField } from '../schema-fields.js';
 import { asksForQualifier, type Cleaned } from './value-cleanup.js';
@@ -60,11 +60,15 @@ const isAddress = (rest: string): boolean => {
   return (street && numbered) || (numbered && POSTCODE.test(text)) || (street && POSTCODE.test(text));
 };
 
-/** A role in brackets or quotes after a name: `(the "Supplier")`, `("Landlord")`, `(hereinafter …)`. */
-const ROLE_BRACKET = /\s*\(\s*(?:the\s+|hereinafter\b|herein\b|referred\b|as\s+|["“'‘])[^()]{0,80}\)\s*$/i;
-/** A name's description after it: "currently of …", "residing at …", ", of 12 …", "whose registered office …". */
+/** A role or a registration in brackets after a name: `(the "Supplier")`, `(hereinafter …)`, `(Company No. 123)`. */
+const ROLE_BRACKET =
+  /\s*\(\s*(?:the\s+|hereinafter\b|herein\b|referred\b|as\s+|["“'‘]|(?:company|registration|reg\.?|registered|co\.)\s*(?:no|number|nr)\b|(?:ABN|ACN|CRN|EIN|KvK|UID|VAT|SIREN|SIRET|CVR|Org\.?\s*nr)\b)[^()]{0,80}\)\s*$/i;
+/**
+ * A name's description after it: "currently of …", "residing at …", ", of 12 …", "whose registered office …", ", a
+ * Delaware corporation", its registration ("ABN 12 …", "Company No. …") or its contact lines ("Tel …").
+ */
 const DESCRIBED =
-  /\s*,?\s+(?:(?:currently|presently|formerly|lately)\s+(?:of|residing|resident|living)\b|(?:residing|resident|living|domiciled)\s+(?:at|in)\b|of\s+(?=\d)|at\s+(?=\d)|whose\s+|with\s+(?:its\s+)?(?:registered\s+)?(?:office|address|seat)|having\s+(?:its\s+)?(?:registered\s+)?(?:office|address|seat)|(?:registered|incorporated)\s+(?:in|under|at|office)\b|acting\s+(?:as|through|by)\b|represented\s+by\b)/i;
+  /\s*,?\s+(?:(?:currently|presently|formerly|lately)\s+(?:of|residing|resident|living)\b|(?:residing|resident|living|domiciled)\s+(?:at|in)\b|of\s+(?=\d)|at\s+(?=\d)|whose\s+|with\s+(?:its\s+)?(?:registered\s+)?(?:office|address|seat)|having\s+(?:its\s+)?(?:registered\s+)?(?:office|address|seat)|(?:registered|incorporated)\s+(?:in|under|at|office)\b|acting\s+(?:as|through|by)\b|represented\s+by\b|an?\s+(?:company|corporation|limited|private|public|partnership|firm|body|entity|sole|individual|\p{Lu}[\p{L}]+\s+(?:company|corporation|limited\s+(?:company|partnership)))\b|(?:ABN|ACN|CRN|EIN|KvK|UID|SIREN|SIRET|CVR|VAT\s+(?:no|number|reg)|company\s+(?:no|number|reg)|reg(?:istration|istered)?\.?\s+(?:no|number|in)|tel|phone|telephone|e-?mail|fax)\b\.?)/iu;
 
 /**
  * A person's or an organisation's name without what the page prints after it: its address (after a comma, or on
@@ -120,23 +124,15 @@ export const amountExtent = (field: SchemaField, kind: FieldKind, value: string)
   return split ? { value: split.amount, dropped: [split.terms] } : unchanged(value);
 };
 
-/** A condition printed after a measured value: "at 25 °C", "@ 1 kHz", "(at 20 °C)", ", 0.2C discharge". */
-const CONDITION =
-  /^(\s*[-+±~]?\d[\d.,]*\s*(?:[^\s\d,;()]{1,10}(?:\s(?:AC|DC|rms|RMS|p-p))?)?)\s*(?:\(\s*)?((?:at|@|with|under|when|for|measured\s+at|from)\s+.*?)\)?\s*$/iu;
-
 /**
  * A measured value without the condition it was measured under ("10 A at 25 °C" gives "10 A", dropped "at 25
- * °C"): a quantity is its number and unit. Only for a quantity field whose value is a number and unit followed by
- * a condition; not when the field asks for the value as printed.
+ * °C"): a quantity is its number and unit (`quantityBeforeCondition`). Not when the field asks for the value as
+ * printed.
  */
 export const withoutCondition = (field: SchemaField, kind: FieldKind, value: string): Cleaned => {
-  if (kind.kind !== 'quantity' || asksForQualifier(field)) return unchanged(value);
-  const m = CONDITION.exec(value);
-  if (!m || !/\d/.test(m[1]!)) return unchanged(value);
-  const head = m[1]!.trim();
-  // the value keeps a unit of the field's quantity (a bare number's unit came from its label)
-  if (/\p{L}|°|%/u.test(head) && !kind.units.test(head)) return unchanged(value);
-  return { value: head, dropped: [m[2]!.trim()] };
+  if (asksForQualifier(field)) return unchanged(value);
+  const split = quantityBeforeCondition(kind, value);
+  return split ? { value: split.value, dropped: [split.condition] } : unchanged(value);
 };
 
 /**
