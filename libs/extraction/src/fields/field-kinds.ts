@@ -27,7 +27,8 @@ const QUANTITIES: [RegExp, FieldKind][] = [
   [/^speed$/, Q('speed', /\b(?:rpm|r\/min|min-1|min⁻¹|min\^-1|1\/min)\b|min-1/i)],
   [/^(mass|weight)$/, Q('mass', /(?:^|[\d\s(])(?:kg|g|lb|lbs|oz)\b/)],
   [/^temperature$/, Q('temperature', /°\s*[CF]\b|\bdeg\b|℃/)],
-  [/^resistance$/, Q('resistance', /Ω|\bohms?\b|mΩ|kΩ/i)],
+  // ("35 mOhm", "2 kohm": a prefix written before "Ohm" in letters)
+  [/^resistance$/, Q('resistance', /Ω|(?<![a-z])[mkµuM]?ohms?\b/i)],
   [/^inductance$/, Q('inductance', /\b[mµu]?H\b/)],
   [/^inertia$/, Q('inertia', /kg\s*[·.]?\s*m\s*2|kg\s*[·.]?\s*m²|g\s*[·.]?\s*cm\s*2|g\s*[·.]?\s*cm²|kgm2|oz/i)],
   [/^frequency$/, Q('frequency', /\b[kM]?Hz\b/)],

@@ -141,6 +141,13 @@ describe('a measured value is its number and unit, not the condition it was meas
     expect(tableValue('leakage_current', '| Leakage current | 3 µA at 85 °C |')).toBe('3 µA at 85 °C');
   });
 
+  it('a resistance written with a prefix before "Ohm" in letters is a resistance', () => {
+    const f = field('winding_resistance');
+    expect(misfit(fieldKind(f), '120 mOhm')).toBeUndefined();
+    expect(misfit(fieldKind(f), '2.2 kohm')).toBeUndefined();
+    expect(misfit(fieldKind(f), '120 mA')).toMatch(/unit/);
+  });
+
   it('a unit of another quantity, a range, text, or a field asking for the value as printed stay', () => {
     expect(extent('leakage_current', '85 °C at 3 µA').value).toBe('85 °C at 3 µA');
     expect(extent('leakage_current', '3 µA at 85 °C', 'as printed').value).toBe('3 µA at 85 °C');
