@@ -68,6 +68,13 @@ describe('a name ends where its address, description or role begins', () => {
     expect(nameExtent(field('merchant_name'), 'Café Orsolya Tel. +36 1 555 0142').value).toBe('Café Orsolya');
   });
 
+  it('a job title after a comma and an e-mail address are dropped', () => {
+    expect(nameExtent(field('client_contact'), 'Rosalind Achterberg, Head of Facilities').value).toBe(
+      'Rosalind Achterberg',
+    );
+    expect(nameExtent(field('contact_name'), 'Tevita Fifita <t.fifita@example.org>').value).toBe('Tevita Fifita');
+  });
+
   it('a name with a comma, a bracket or a number of its own is kept', () => {
     expect(nameExtent(field('supplier'), 'Marsh, Tolley & Greaves LLP').value).toBe('Marsh, Tolley & Greaves LLP');
     expect(nameExtent(field('supplier'), 'Orbis (Scotland) Ltd').value).toBe('Orbis (Scotland) Ltd');
@@ -139,6 +146,13 @@ describe('a measured value is its number and unit, not the condition it was meas
     expect(misfit(fieldKind(f), '3 µA at 85 °C')).toBeUndefined();
     expect(misfit(fieldKind(f), '3 µA at 85 °C, 9 µA at 125 °C')).toMatch(/several numbers/);
     expect(tableValue('leakage_current', '| Leakage current | 3 µA at 85 °C |')).toBe('3 µA at 85 °C');
+  });
+
+  it('lower-case words after the unit are dropped; a unit written as a word stays', () => {
+    expect(extent('switching_current', '6 A continuous').value).toBe('6 A');
+    expect(extent('supply_voltage', '400 V AC three phase').value).toBe('400 V AC');
+    expect(extent('input_power', '40 watts').value).toBe('40 watts');
+    expect(extent('input_power', '40 W').dropped).toEqual([]);
   });
 
   it('a resistance written with a prefix before "Ohm" in letters is a resistance', () => {

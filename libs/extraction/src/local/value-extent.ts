@@ -16,10 +16,10 @@ const unchanged = (value: string): Cleaned => ({ value, dropped: [] });
 
 /** Words of a party's role or a name's owner: a field so named wants a person's or an organisation's name. */
 const PARTY_WORD =
-  /^(?:part(?:y|ies)|counterpart(?:y|ies)|licensor|licensee|supplier|customer|buyer|seller|client|provider|contractor|subcontractor|consultant|landlord|tenant|lessor|lessee|employer|employee|distributor|vendor|purchaser|merchant|issuer|payee|payer|lender|borrower|guarantor|insurer|insured|policyholder|agent|owner|manufacturer|shipper|consignee|consignor|carrier|principal|recipient|discloser|company|contractee|operator|guest|patient|member|applicant|sender|beneficiary)$/;
+  /^(?:part(?:y|ies)|counterpart(?:y|ies)|licensor|licensee|supplier|customer|buyer|seller|client|provider|contractor|subcontractor|consultant|landlord|tenant|lessor|lessee|employer|employee|distributor|vendor|purchaser|merchant|issuer|payee|payer|lender|borrower|guarantor|insurer|insured|policyholder|agent|owner|manufacturer|shipper|consignee|consignor|carrier|principal|recipient|discloser|company|contractee|operator|guest|patient|member|applicant|sender|beneficiary|contact|person|driver|cashier|attendant|representative|signatory)$/;
 /** Words of a field that asks for something else about the party (its address, its number). */
 const NOT_A_NAME =
-  /^(?:address|addresses|street|city|postcode|zip|country|email|phone|tel|telephone|fax|number|no|id|ref|reference|code|vat|tax|account|iban|contact|signatory|representative|role|type|date|details|website|url|registration)$/;
+  /^(?:address|addresses|street|city|postcode|zip|country|email|phone|tel|telephone|fax|number|no|id|ref|reference|code|vat|tax|account|iban|role|type|date|details|website|url|registration)$/;
 
 /**
  * Does the field want a name alone: its name's last words are a party's role or `name` (`landlord`,
@@ -70,6 +70,10 @@ const ROLE_BRACKET =
 const DESCRIBED =
   /\s*,?\s+(?:(?:currently|presently|formerly|lately)\s+(?:of|residing|resident|living)\b|(?:residing|resident|living|domiciled)\s+(?:at|in)\b|of\s+(?=\d)|at\s+(?=\d)|whose\s+|with\s+(?:its\s+)?(?:registered\s+)?(?:office|address|seat)|having\s+(?:its\s+)?(?:registered\s+)?(?:office|address|seat)|(?:registered|incorporated)\s+(?:in|under|at|office)\b|acting\s+(?:as|through|by)\b|represented\s+by\b|an?\s+(?:company|corporation|limited|private|public|partnership|firm|body|entity|sole|individual|\p{Lu}[\p{L}]+\s+(?:company|corporation|limited\s+(?:company|partnership)))\b|(?:ABN|ACN|CRN|EIN|KvK|UID|SIREN|SIRET|CVR|VAT\s+(?:no|number|reg)|company\s+(?:no|number|reg)|reg(?:istration|istered)?\.?\s+(?:no|number|in)|tel|phone|telephone|e-?mail|fax)\b\.?)/iu;
 
+/** A job title after a person's name and a comma: up to four capitalised words ending in a title's word. */
+const JOB_TITLE =
+  /,\s*(?:(?:\p{Lu}[\p{L}&-]*|of|and|for)\s+){0,4}(?:Director|Manager|Officer|Head|Partner|Engineer|Lead|Sponsor|Chair(?:man|woman|person)?|CEO|CFO|CTO|COO|President|Secretary|Administrator|Coordinator|Co-ordinator|Controller|Accountant|Solicitor|Adviser|Advisor|Owner|Founder|Principal|Supervisor|Analyst|Architect)\b[^,]*$/u;
+
 /**
  * A person's or an organisation's name without what the page prints after it: its address (after a comma, or on
  * the next line the converter joined: "Priya Venkataraman 12 Alder Close Harrogate HG2 8QT"), a description
@@ -102,6 +106,11 @@ export const nameExtent = (field: SchemaField, value: string): Cleaned => {
     /\s+(?=\d{1,5}[A-Za-z]?(?:[-/]\d{1,5})?\s+\p{Lu}|(?:Unit|Flat|Suite|Apartment|P\.?\s?O\.?\s?Box|Postfach)\b)/u;
   const line = joined.exec(text);
   if (line && line.index > 0 && isAddress(text.slice(line.index))) cut(line.index);
+  // a person's job title after a comma ("Dana Whitcombe, Project Sponsor"), an e-mail address after the name
+  const title = JOB_TITLE.exec(text);
+  if (title && title.index > 0) cut(title.index);
+  const email = /\s*[<(]?[\w.+-]+@[\w-]+\.[\w.-]+[>)]?.*$/.exec(text);
+  if (email && email.index > 0) cut(email.index);
   const role = ROLE_BRACKET.exec(text);
   if (role && role.index > 0) cut(role.index);
   return dropped.length > 0 ? { value: text, dropped } : unchanged(value);
@@ -136,6 +145,24 @@ export const withoutCondition = (field: SchemaField, kind: FieldKind, value: str
 };
 
 /**
+ * A measured value without words after its unit ("10 A continuous", "230 V AC single phase", "3000 rpm rated"):
+ * lower-case words of three letters or more, no digit; the unit (its own letters, "DC", "AC", "rms") stays. Only
+ * for a quantity field whose value's unit is one of the quantity's; not when the field asks for the value as
+ * printed.
+ */
+export const measureWithoutWords = (field: SchemaField, kind: FieldKind, value: string): Cleaned => {
+  if (kind.kind !== 'quantity' || asksForQualifier(field)) return unchanged(value);
+  const m =
+    /^([-+~]?\d[\d.,]*\s*[^\s\d]{1,10}(?:\s(?:AC|DC|ac|dc|rms|RMS|p-p))?)\s+([a-z]{3,}(?:[\s-][a-z]{2,}){0,3})\.?$/u.exec(
+      value.trim(),
+    );
+  if (!m || !kind.units.test(m[1]!)) return unchanged(value);
+  // a unit written as a word ("25 watts", "1.4 ohms") is the value's own
+  if (kind.units.test(`1 ${m[2]!.split(/[\s-]/)[0]!}`)) return unchanged(value);
+  return { value: m[1]!.trim(), dropped: [m[2]!] };
+};
+
+/**
  * A unit as the page prints it beside a value: a table header's "(m³/h)", "[A]" without the brackets that set it
  * apart from the column's title ("0.9 m³/h", not "0.9 (m³/h)"). A unit with words outside its brackets ("A
  * (rms)") is unchanged.
@@ -150,15 +177,17 @@ export const valueExtent = (field: SchemaField, kind: FieldKind, value: string):
   const n = nameExtent(field, value);
   const a = amountExtent(field, kind, n.value);
   const c = withoutCondition(field, kind, a.value);
+  const w = measureWithoutWords(field, kind, c.value);
   return {
-    value: c.value,
-    dropped: [...n.dropped, ...a.dropped, ...c.dropped],
+    value: w.value,
+    dropped: [...n.dropped, ...a.dropped, ...c.dropped, ...w.dropped],
     why: [
       ...(n.dropped.length > 0 ? ['a name ends where its address, description or role begins'] : []),
       ...(a.dropped.length > 0 ? ['an amount is the amount, not the terms printed after it'] : []),
       ...(c.dropped.length > 0
         ? ['a measured value is its number and unit, not the condition it was measured at']
         : []),
+      ...(w.dropped.length > 0 ? ['a measured value is its number and unit, not the words after it'] : []),
     ],
   };
 };
