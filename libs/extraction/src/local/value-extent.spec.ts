@@ -80,6 +80,11 @@ describe('a name ends where its address, description or role begins', () => {
     expect(nameExtent(field('supplier'), 'Orbis (Scotland) Ltd').value).toBe('Orbis (Scotland) Ltd');
     expect(nameExtent(field('supplier'), 'Bank of Tallinn').value).toBe('Bank of Tallinn');
     expect(nameExtent(field('supplier'), 'Pier 39 Traders').value).toBe('Pier 39 Traders');
+    // an address word without a number, a number and a legal form, a contact word in the name, a comma in a firm's name
+    expect(nameExtent(field('supplier'), 'The Flat Iron Company').value).toBe('The Flat Iron Company');
+    expect(nameExtent(field('supplier'), 'Vantage 2000 Ltd').value).toBe('Vantage 2000 Ltd');
+    expect(nameExtent(field('supplier'), 'Kerrow Telephone Services Ltd').value).toBe('Kerrow Telephone Services Ltd');
+    expect(nameExtent(field('supplier'), 'Wells, Head & Partners Ltd').value).toBe('Wells, Head & Partners Ltd');
     // not for a field that asks for the address
     expect(nameExtent(field('lessor_address'), 'Fjellhaug Maskin AS, Industriveien 42').value).toBe(
       'Fjellhaug Maskin AS, Industriveien 42',

@@ -43,9 +43,11 @@ export const wantsName = (field: SchemaField): boolean => {
 /** Words a street's name ends with (English, German, Scandinavian, Dutch, French, Spanish, Italian). */
 const STREET =
   /^(?:street|st|road|rd|lane|ln|avenue|ave|way|close|drive|dr|court|ct|place|pl|row|square|sq|crescent|terrace|grove|gardens|hill|park|parade|walk|wharf|quay|boulevard|blvd|highway|hwy|mews|green|rise|vale|yard|estate|building|house|centre|center|\p{L}*(?:straße|strasse|str\.|gasse|weg|platz|allee|ring|damm|vägen|gatan|gata|vej|gade|veien|gate|straat|laan|plein|gracht))$/iu;
-/** A postcode: UK ("HG2 8QT"), US state and ZIP ("CA 94107"), a four- or five-digit code, Dutch ("1017 AB"). */
-const POSTCODE =
-  /\b(?:[A-Z]{1,2}\d[A-Z\d]?\s?\d[A-Z]{2}|[A-Z]{2}\s\d{5}(?:-\d{4})?|\d{3}\s?\d{2}|\d{4,5}|\d{4}\s?[A-Z]{2})\b/;
+/** A postcode with letters: UK ("HG2 8QT"), a US state and ZIP ("OH 45402"). */
+const POSTCODE_LETTERS = /\b(?:[A-Z]{1,2}\d[A-Z\d]?\s?\d[A-Z]{2}|[A-Z]{2}\s\d{5}(?:-\d{4})?)\b/;
+/** A company's legal form or a group word: "Acme 2000 Ltd" is a name, not a name and a postcode. */
+const LEGAL_FORM =
+  /^(?:ltd|limited|llc|llp|lp|inc|corp|co|gmbh|ag|ab|as|asa|oy|plc|sa|sas|sarl|bv|nv|pty|spa|srl|kg|group|holdings)\.?$/i;
 /** Words that open an address line without a house number. */
 const ADDRESS_OPENER =
   /^(?:unit|flat|suite|apartment|apt|floor|level|p\.?\s?o\.?\s?box|postfach|box|c\/o|building|block)\b/i;
@@ -53,11 +55,16 @@ const ADDRESS_OPENER =
 /** Does `rest` read as an address (a house number and a street, a street word, a postcode, an opener word)? */
 const isAddress = (rest: string): boolean => {
   const text = rest.trim();
-  if (ADDRESS_OPENER.test(text)) return true;
+  // (an opener word needs a number with it: "Flat 2", "PO Box 3318"; not "Flat Iron Company")
+  if (ADDRESS_OPENER.test(text)) return /\d/.test(text);
   const words = text.split(/[\s,]+/).filter(Boolean);
   const street = words.some((w) => STREET.test(w.replace(/[.,]$/, '')));
-  const numbered = /^\d{1,5}[A-Za-z]?(?:[-/]\d{1,5}[A-Za-z]?)?\b/.test(text) || /\b\d{1,5}[A-Za-z]?\b/.test(text);
-  return (street && numbered) || (numbered && POSTCODE.test(text)) || (street && POSTCODE.test(text));
+  const houseNumber = words.some((w) => /^\d{1,5}[A-Za-z]?(?:[-/]\d{1,5}[A-Za-z]?)?,?$/.test(w));
+  if (street && houseNumber) return true;
+  if (POSTCODE_LETTERS.test(text)) return true;
+  // a numeric postcode and its town ("7080 Heimdal", "418 34 Gothenburg"); not "2000 Ltd"
+  const town = /\b(?:\d{3}\s?\d{2}|\d{4,5})(?:\s[A-Z]{2})?\s+(\p{Lu}[\p{L}.]+)/u.exec(text);
+  return town !== null && !LEGAL_FORM.test(town[1]!);
 };
 
 /** A role or a registration in brackets after a name: `(the "Supplier")`, `(hereinafter …)`, `(Company No. 123)`. */
@@ -68,7 +75,7 @@ const ROLE_BRACKET =
  * Delaware corporation", its registration ("ABN 12 …", "Company No. …") or its contact lines ("Tel …").
  */
 const DESCRIBED =
-  /\s*,?\s+(?:(?:currently|presently|formerly|lately)\s+(?:of|residing|resident|living)\b|(?:residing|resident|living|domiciled)\s+(?:at|in)\b|of\s+(?=\d)|at\s+(?=\d)|whose\s+|with\s+(?:its\s+)?(?:registered\s+)?(?:office|address|seat)|having\s+(?:its\s+)?(?:registered\s+)?(?:office|address|seat)|(?:registered|incorporated)\s+(?:in|under|at|office)\b|acting\s+(?:as|through|by)\b|represented\s+by\b|an?\s+(?:company|corporation|limited|private|public|partnership|firm|body|entity|sole|individual|\p{Lu}[\p{L}]+\s+(?:company|corporation|limited\s+(?:company|partnership)))\b|(?:ABN|ACN|CRN|EIN|KvK|UID|SIREN|SIRET|CVR|VAT\s+(?:no|number|reg)|company\s+(?:no|number|reg)|reg(?:istration|istered)?\.?\s+(?:no|number|in)|tel|phone|telephone|e-?mail|fax)\b\.?)/iu;
+  /\s*,?\s+(?:(?:currently|presently|formerly|lately)\s+(?:of|residing|resident|living)\b|(?:residing|resident|living|domiciled)\s+(?:at|in)\b|of\s+(?=\d)|at\s+(?=\d)|whose\s+|with\s+(?:its\s+)?(?:registered\s+)?(?:office|address|seat)|having\s+(?:its\s+)?(?:registered\s+)?(?:office|address|seat)|(?:registered|incorporated)\s+(?:in|under|at|office)\b|acting\s+(?:as|through|by)\b|represented\s+by\b|an?\s+(?:company|corporation|limited|private|public|partnership|firm|body|entity|sole|individual|\p{Lu}[\p{L}]+\s+(?:company|corporation|limited\s+(?:company|partnership)))\b|(?:ABN|ACN|CRN|EIN|KvK|UID|SIREN|SIRET|CVR|VAT\s+(?:no|number|reg)|company\s+(?:no|number|reg)|reg(?:istration|istered)?\.?\s+(?:no|number|in))\b\.?|(?:tel|phone|telephone|mobile|e-?mail|fax)\b\.?:?\s*(?=[+(\d]|[\w.-]+@))/iu;
 
 /** A job title after a person's name and a comma: up to four capitalised words ending in a title's word. */
 const JOB_TITLE =
@@ -107,8 +114,9 @@ export const nameExtent = (field: SchemaField, value: string): Cleaned => {
   const line = joined.exec(text);
   if (line && line.index > 0 && isAddress(text.slice(line.index))) cut(line.index);
   // a person's job title after a comma ("Dana Whitcombe, Project Sponsor"), an e-mail address after the name
+  // (not after an organisation's name: "Wells, Head & Co Ltd" is one name)
   const title = JOB_TITLE.exec(text);
-  if (title && title.index > 0) cut(title.index);
+  if (title && title.index > 0 && !text.split(/\s+/).some((w) => LEGAL_FORM.test(w))) cut(title.index);
   const email = /\s*[<(]?[\w.+-]+@[\w-]+\.[\w.-]+[>)]?.*$/.exec(text);
   if (email && email.index > 0) cut(email.index);
   const role = ROLE_BRACKET.exec(text);
