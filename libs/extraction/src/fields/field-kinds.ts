@@ -45,8 +45,13 @@ export const quantityOfUnit = (value: string): string | undefined => {
 const DATE_WORDS = /^(date|dated|effective|expiry|expiration|issued|signed)$/;
 /** An amount of money (a receipt's total, an invoice's tax): one number, a currency sign or code at most. */
 const MONEY_WORDS = /^(total|subtotal|amount|price|cost|tax|vat|balance|fee|fees|payment|salary|wage|wages|rent)$/;
-/** Money only as the name's last word ("annual_charge", "security_deposit"; not "charge_time", "charge_voltage"). */
+/**
+ * Money only as the name's last word ("annual_charge", "security_deposit"; not "charge_time", "charge_voltage"),
+ * and a charge not an electric one ("gate_charge", "battery_charge", "state_of_charge" are in C or mAh or %).
+ */
 const MONEY_HEADS = /^(charge|charges|deposit|premium)$/;
+const ELECTRIC_CHARGE =
+  /^(gate|battery|cell|state|electric|electrical|capacitor|stored|input|output|reverse|recovery|coulomb)$/;
 /** A length of time (a contract's term). */
 const DURATION_WORDS = /^(term|duration|period|tenure)$/;
 const COUNT_WORDS = /^(number|count|num|quantity|qty|poles|mppts|phases|trackers)$/;
@@ -62,7 +67,9 @@ export const fieldKind = (field: SchemaField): FieldKind => {
   const quantityWord = name.some((w, k) =>
     w !== 'output' || k === name.length - 1 ? QUANTITIES.some(([re]) => re.test(w)) : false,
   );
-  if (!quantityWord && (name.some((w) => MONEY_WORDS.test(w)) || MONEY_HEADS.test(name[name.length - 1] ?? '')))
+  const electricCharge = /^charges?$/.test(name[name.length - 1] ?? '') && name.some((w) => ELECTRIC_CHARGE.test(w));
+  const moneyHead = MONEY_HEADS.test(name[name.length - 1] ?? '') && !electricCharge;
+  if (!quantityWord && !electricCharge && (name.some((w) => MONEY_WORDS.test(w)) || moneyHead))
     return { kind: 'money' };
   if (!quantityWord && name.some((w) => DURATION_WORDS.test(w))) return { kind: 'duration' };
   // "voltage constant" (V/krpm), "torque constant" (N·m/A): a ratio, not the quantity

@@ -99,6 +99,9 @@ describe('an amount is the amount, not the terms printed after it', () => {
     expect(fieldKind(field('insurance_premium')).kind).toBe('money');
     expect(fieldKind(field('charge_time')).kind).not.toBe('money');
     expect(fieldKind(field('charge_voltage')).kind).toBe('quantity');
+    // an electric charge is not money
+    expect(fieldKind(field('total_gate_charge')).kind).not.toBe('money');
+    expect(fieldKind(field('state_of_charge')).kind).not.toBe('money');
   });
 
   it('the terms after an amount are dropped and named; the currency stays as printed', () => {
