@@ -2,7 +2,15 @@
 import { amountBeforeTerms, fieldKind, misfit } from '../fields/field-kinds.js';
 import type { SchemaField } from '../schema-fields.js';
 import { candidatesIn, modelRowCandidates } from './local-extractor.js';
-import { amountExtent, nameExtent, unitAsPrinted, valueExtent, wantsName, withoutCondition } from './value-extent.js';
+import {
+  amountExtent,
+  dateOrDurationExtent,
+  nameExtent,
+  unitAsPrinted,
+  valueExtent,
+  wantsName,
+  withoutCondition,
+} from './value-extent.js';
 
 // Issue 26, round 8: a value's extent from its field's type; each rule on text no bench document prints.
 const field = (name: string, hint = '', path: string[] = [name]): SchemaField => ({ path, kind: 'scalar', hint });
@@ -185,6 +193,24 @@ describe('a measured value is its number and unit, not the condition it was meas
     ].join('\n');
     expect(tableValue('typical_energy', table)).toBe('52 Wh');
     expect(tableValue('max_leakage_current', table)).toBe('4 µA');
+  });
+});
+
+describe('a date is the date, a length of time the length', () => {
+  it('the words around the one date or length are dropped and named', () => {
+    expect(extent('renewal_date', 'Tuesday, 3 November 2026 — Renewal notice')).toMatchObject({
+      value: '3 November 2026',
+      dropped: ['Tuesday', '— Renewal notice'],
+    });
+    expect(extent('notice_period', 'ninety (90) days after written notice').value).toBe('ninety (90) days');
+  });
+
+  it('two dates or lengths, a time a field asks for, and a bare value stay', () => {
+    expect(dateOrDurationExtent(field('signed'), fieldKind(field('signed')), 'signed').value).toBe('signed');
+    expect(extent('renewal_date', '3 November 2026 or 3 May 2027').value).toBe('3 November 2026 or 3 May 2027');
+    expect(extent('notice_period', '30 days, or 14 days on breach').value).toBe('30 days, or 14 days on breach');
+    expect(extent('pickup_date_time', '03/11/2026 at 07:45').value).toBe('03/11/2026 at 07:45');
+    expect(extent('renewal_date', '3 November 2026').dropped).toEqual([]);
   });
 });
 

@@ -1,5 +1,11 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-import { amountBeforeTerms, quantityBeforeCondition, type FieldKind } from '../fields/field-kinds.js';
+import {
+  amountBeforeTerms,
+  DATE_PATTERN,
+  DURATION_PATTERN,
+  quantityBeforeCondition,
+  type FieldKind,
+} from '../fields/field-kinds.js';
 import { nameWords } from '../fields/field-words.js';
 import type { SchemaField } from '../schema-fields.js';
 import { asksForQualifier, type Cleaned } from './value-cleanup.js';
@@ -171,6 +177,30 @@ export const measureWithoutWords = (field: SchemaField, kind: FieldKind, value: 
 };
 
 /**
+ * A date is the date, a length of time the length ("26 February 2026 Payment due" gives "26 February 2026",
+ * "36 months from the Effective Date" gives "36 months"): the one date or length in the value, when the words around
+ * it hold no other (a time of day after a date stays for a field whose name asks for a time). Every path reading a
+ * value cuts it so already (`valueByKind`); this is the same rule once more for the returned value, whichever path
+ * gave it.
+ */
+export const dateOrDurationExtent = (field: SchemaField, kind: FieldKind, value: string): Cleaned => {
+  if ((kind.kind !== 'date' && kind.kind !== 'duration') || asksForQualifier(field)) return unchanged(value);
+  const pattern = kind.kind === 'date' ? DATE_PATTERN : DURATION_PATTERN;
+  const text = value.trim();
+  const m = pattern.exec(text);
+  if (!m || m[0].length === text.length) return unchanged(value);
+  const before = text.slice(0, m.index);
+  const after = text.slice(m.index + m[0].length);
+  // a time of day after a date, for a field asking for a time ("departure_time", "date_and_time")
+  const wantsTime = nameWords(field.path[field.path.length - 1]!).some((w) => /^(?:time|datetime)$/.test(w));
+  if (kind.kind === 'date' && wantsTime && /^\s*,?\s*(?:at\s+)?\d{1,2}[:.]\d{2}/.test(after)) return unchanged(value);
+  const rest = `${before} ${after}`;
+  if (pattern.test(rest) || (kind.kind === 'duration' && /\d/.test(rest))) return unchanged(value);
+  const dropped = [before, after].map((t) => t.replace(/^[\s,;:(]+|[\s,;:)]+$/g, '')).filter(Boolean);
+  return dropped.length > 0 ? { value: m[0], dropped } : unchanged(value);
+};
+
+/**
  * A unit as the page prints it beside a value: a table header's "(m³/h)", "[A]" without the brackets that set it
  * apart from the column's title ("0.9 m³/h", not "0.9 (m³/h)"). A unit with words outside its brackets ("A
  * (rms)") is unchanged.
@@ -186,9 +216,10 @@ export const valueExtent = (field: SchemaField, kind: FieldKind, value: string):
   const a = amountExtent(field, kind, n.value);
   const c = withoutCondition(field, kind, a.value);
   const w = measureWithoutWords(field, kind, c.value);
+  const d = dateOrDurationExtent(field, kind, w.value);
   return {
-    value: w.value,
-    dropped: [...n.dropped, ...a.dropped, ...c.dropped, ...w.dropped],
+    value: d.value,
+    dropped: [...n.dropped, ...a.dropped, ...c.dropped, ...w.dropped, ...d.dropped],
     why: [
       ...(n.dropped.length > 0 ? ['a name ends where its address, description or role begins'] : []),
       ...(a.dropped.length > 0 ? ['an amount is the amount, not the terms printed after it'] : []),
@@ -196,6 +227,9 @@ export const valueExtent = (field: SchemaField, kind: FieldKind, value: string):
         ? ['a measured value is its number and unit, not the condition it was measured at']
         : []),
       ...(w.dropped.length > 0 ? ['a measured value is its number and unit, not the words after it'] : []),
+      ...(d.dropped.length > 0
+        ? [`a ${kind.kind === 'date' ? 'date is the date' : 'length of time is the length'}`]
+        : []),
     ],
   };
 };
