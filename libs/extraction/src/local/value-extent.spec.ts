@@ -48,6 +48,13 @@ describe('a name ends where its address, description or role begins', () => {
   });
 
   it('an address the converter joined to the name (its next line) is dropped', () => {
+    expect(nameExtent(field('seller'), 'Brenner Feinmechanik GmbH Lindenstraße 14 70563 Stuttgart').value).toBe(
+      'Brenner Feinmechanik GmbH',
+    );
+    expect(nameExtent(field('seller'), 'Officine Sarti S.r.l. Via Garibaldi 88 40121 Bologna').value).toBe(
+      'Officine Sarti S.r.l.',
+    );
+    expect(nameExtent(field('seller'), 'Atelier Mirabeau 14 rue des Lilas 69003 Lyon').value).toBe('Atelier Mirabeau');
     expect(nameExtent(field('guarantor'), 'Oluwaseun Adeyemi 7 Birchmead Road Swindon SN3 4PL').value).toBe(
       'Oluwaseun Adeyemi',
     );

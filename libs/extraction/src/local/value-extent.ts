@@ -115,8 +115,9 @@ export const nameExtent = (field: SchemaField, value: string): Cleaned => {
   // an address after a comma: the first comma whose rest reads as an address
   for (const m of text.matchAll(/,\s*/g)) if (isAddress(text.slice(m.index + m[0].length)) && cut(m.index)) break;
   // an address on the next line (joined with a space): a house number or an address word, then an address
+  // (or a street written before its number: "Hauptstraße 5", "Via Roma 12", "12 rue de la Paix")
   const joined =
-    /\s+(?=\d{1,5}[A-Za-z]?(?:[-/]\d{1,5})?\s+\p{Lu}|(?:Unit|Flat|Suite|Apartment|P\.?\s?O\.?\s?Box|Postfach)\b)/u;
+    /\s+(?=\d{1,5}[A-Za-z]?(?:[-/]\d{1,5})?\s+(?:\p{Lu}|rue\b|via\b|calle\b|avenida\b|chemin\b)|(?:Unit|Flat|Suite|Apartment|P\.?\s?O\.?\s?Box|Postfach)\b|\p{Lu}[\p{L}-]*(?:straße|strasse|str\.|gasse|weg|platz|allee|ring|damm|vägen|gatan|gata|vej|gade|veien|straat|laan|plein|gracht)\s+\d|(?:Via|Viale|Calle|Carrer|Avenida|Rua|Rue|Piazza|Plaza|Corso)\s+(?:\p{L}+\s+){1,4}\d)/u;
   const line = joined.exec(text);
   if (line && line.index > 0 && isAddress(text.slice(line.index))) cut(line.index);
   // a person's job title after a comma ("Dana Whitcombe, Project Sponsor"), an e-mail address after the name
