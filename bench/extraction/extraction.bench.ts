@@ -36,6 +36,7 @@ const MODES: Mode[] = ['strict', 'lenient'];
 interface Run {
   data: Record<string, unknown>;
   evidence: Record<string, unknown>;
+  warnings?: string[];
   seconds: number;
 }
 
@@ -80,6 +81,9 @@ const main = async () => {
     ANTHROPIC_BASE_URL: llm.url,
     ANTHROPIC_DEFAULT_SONNET_MODEL: 'oracle',
   });
+  // BENCH_JSON=file: every field's expected and extracted value in full (the table cuts them at 70 characters)
+  const jsonOut = process.env['BENCH_JSON'];
+  const full: unknown[] = [];
   const rows: string[] = [];
   const dictRows: string[] = [];
   const featuresFile = process.env['BENCH_FEATURES'];
@@ -140,6 +144,19 @@ const main = async () => {
                 `| ${mode} | ${path} | ${doc.name} | ${field} | ${Object.keys(expected).length} | ${k.right} | ${k.wrong} | ${k.missing} | ${k.extra} |`,
               );
             }
+            if (mode === 'strict' && jsonOut)
+              full.push({
+                path,
+                document: doc.name,
+                set: doc.set ?? (doc.source === 'corpus' ? 'datasheets' : doc.source),
+                field,
+                expected,
+                got: got ?? null,
+                strict: outcome,
+                lenient: score(expected, got, 'lenient'),
+                evidence: run.evidence[field] ?? null,
+                warnings: run.warnings?.filter((w) => w.includes(`'${field}'`)) ?? [],
+              });
             if (mode === 'strict')
               rows.push(
                 `| ${path} | ${doc.name} | ${field} | ${show(expected)} | ${show(got)} | ${outcome} | ${score(expected, got, 'lenient')} | ${got === null ? '' : grounded(run.evidence[field])} |`,
@@ -160,6 +177,7 @@ const main = async () => {
     rmSync(dataDir, { recursive: true, force: true });
   }
   if (featuresFile) writeFileSync(featuresFile, featureLines.map((l) => `${l}\n`).join(''));
+  if (jsonOut) writeFileSync(jsonOut, `${JSON.stringify(full, null, 1)}\n`);
   const cpu = process.cpuUsage(cpu0);
   process.stderr.write(
     `wall ${((performance.now() - wall0) / 1000).toFixed(1)} s, CPU ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s; loadavg after: ${loadavg()

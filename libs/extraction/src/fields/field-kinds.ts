@@ -27,7 +27,8 @@ const QUANTITIES: [RegExp, FieldKind][] = [
   [/^speed$/, Q('speed', /\b(?:rpm|r\/min|min-1|min⁻¹|min\^-1|1\/min)\b|min-1/i)],
   [/^(mass|weight)$/, Q('mass', /(?:^|[\d\s(])(?:kg|g|lb|lbs|oz)\b/)],
   [/^temperature$/, Q('temperature', /°\s*[CF]\b|\bdeg\b|℃/)],
-  [/^resistance$/, Q('resistance', /Ω|\bohms?\b|mΩ|kΩ/i)],
+  // ("35 mOhm", "2 kohm": a prefix written before "Ohm" in letters)
+  [/^resistance$/, Q('resistance', /Ω|(?<![a-z])[mkµuM]?ohms?\b/i)],
   [/^inductance$/, Q('inductance', /\b[mµu]?H\b/)],
   [/^inertia$/, Q('inertia', /kg\s*[·.]?\s*m\s*2|kg\s*[·.]?\s*m²|g\s*[·.]?\s*cm\s*2|g\s*[·.]?\s*cm²|kgm2|oz/i)],
   [/^frequency$/, Q('frequency', /\b[kM]?Hz\b/)],
@@ -44,6 +45,13 @@ export const quantityOfUnit = (value: string): string | undefined => {
 const DATE_WORDS = /^(date|dated|effective|expiry|expiration|issued|signed)$/;
 /** An amount of money (a receipt's total, an invoice's tax): one number, a currency sign or code at most. */
 const MONEY_WORDS = /^(total|subtotal|amount|price|cost|tax|vat|balance|fee|fees|payment|salary|wage|wages|rent)$/;
+/**
+ * Money only as the name's last word ("annual_charge", "security_deposit"; not "charge_time", "charge_voltage"),
+ * and a charge not an electric one ("gate_charge", "battery_charge", "state_of_charge" are in C or mAh or %).
+ */
+const MONEY_HEADS = /^(charge|charges|deposit|premium)$/;
+const ELECTRIC_CHARGE =
+  /^(gate|battery|cell|state|electric|electrical|capacitor|stored|input|output|reverse|recovery|coulomb)$/;
 /** A length of time (a contract's term). */
 const DURATION_WORDS = /^(term|duration|period|tenure)$/;
 const COUNT_WORDS = /^(number|count|num|quantity|qty|poles|mppts|phases|trackers)$/;
@@ -59,7 +67,10 @@ export const fieldKind = (field: SchemaField): FieldKind => {
   const quantityWord = name.some((w, k) =>
     w !== 'output' || k === name.length - 1 ? QUANTITIES.some(([re]) => re.test(w)) : false,
   );
-  if (!quantityWord && name.some((w) => MONEY_WORDS.test(w))) return { kind: 'money' };
+  const electricCharge = /^charges?$/.test(name[name.length - 1] ?? '') && name.some((w) => ELECTRIC_CHARGE.test(w));
+  const moneyHead = MONEY_HEADS.test(name[name.length - 1] ?? '') && !electricCharge;
+  if (!quantityWord && !electricCharge && (name.some((w) => MONEY_WORDS.test(w)) || moneyHead))
+    return { kind: 'money' };
   if (!quantityWord && name.some((w) => DURATION_WORDS.test(w))) return { kind: 'duration' };
   // "voltage constant" (V/krpm), "torque constant" (N·m/A): a ratio, not the quantity
   if (name.includes('constant') || name.includes('ratio') || name.includes('range')) return { kind: 'text' };
@@ -79,6 +90,25 @@ export const fieldKind = (field: SchemaField): FieldKind => {
 };
 
 const NUMBER = /[-+±]?\d+(?:[.,]\d+)*/g;
+
+/** An amount as printed: a currency sign or code and a number, or the number and a code or sign after it. */
+const AMOUNT = String.raw`(?:(?:[A-Z]{3}\s?|[$€£¥]\s?)[-+]?\d[\d,.]*\d|[-+]?\d[\d,.]*\d(?:\s?(?:[A-Z]{3}|[$€£¥]))?|(?:[A-Z]{3}\s?|[$€£¥]\s?)\d)`;
+/** What a page prints after an amount about paying it: tax, frequency, when and how it is paid. */
+const TERMS = String.raw`(?:plus|\+|excl(?:uding|usive\s+of|\.)?|incl(?:uding|usive\s+of|\.)?|inc\.?|ex\.?|net|gross|payable|paid|due|per(?!\s*cent)|p\.a\.?|pcm|a\s+(?:year|month|week|day)|each|every|in\s+(?:advance|arrears)|VAT|GST|HST|MwSt\.?|subject\s+to|exclusive|inclusive|monthly|annually|yearly|quarterly|weekly|daily|zzgl\.?|inkl\.?|netto|brutto|HT|TTC|hors\s+taxes?)`;
+const AMOUNT_THEN_TERMS = new RegExp(String.raw`^(${AMOUNT})\s*(\(?\s*,?\s*${TERMS}(?![\p{L}]).*)$`, 'iu');
+
+/**
+ * An amount and the terms printed after it ("£9,840.00 plus VAT, payable quarterly in advance", "EUR 1.200,00
+ * excl. VAT"): the amount and the terms; undefined when the text is not so, or when the terms hold another amount
+ * (a percentage may stand there: "plus VAT at 20 %").
+ */
+export const amountBeforeTerms = (text: string): { amount: string; terms: string } | undefined => {
+  const m = AMOUNT_THEN_TERMS.exec(text.trim());
+  if (!m) return undefined;
+  const terms = m[2]!.replace(/^[\s,]+/, '').trim();
+  if (/\d/.test(terms.replace(/\d[\d.,]*\s?%/g, ''))) return undefined;
+  return { amount: m[1]!.trim(), terms };
+};
 const MONTHS =
   'jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|jun(?:e)?|jul(?:y)?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?';
 export const DATE_PATTERN = new RegExp(
@@ -94,6 +124,29 @@ export const DURATION_PATTERN = new RegExp(
   'i',
 );
 
+/** A condition printed after a measured value: "at 25 °C", "@ 1 kHz", "(at 20 °C)", "under full load". */
+const CONDITION =
+  /^(\s*[-+±~]?\d[\d.,]*\s*(?:[^\s\d,;()]{1,10}(?:\s(?:AC|DC|rms|RMS|p-p))?)?)\s*(?:\(\s*)?((?:at|@|with|without|under|when|measured\s+at)\s+[^()]*?)\)?\s*$/iu;
+
+/**
+ * A measured value and the condition printed after it ("10 A at 25 °C": "10 A" and "at 25 °C"); undefined when
+ * the text is not so, when the value's unit is not one of the quantity's, or when the condition states another
+ * value of the same quantity ("2 A at 24 V, 1 A at 48 V": two values, not one and its condition).
+ */
+export const quantityBeforeCondition = (
+  kind: FieldKind,
+  text: string,
+): { value: string; condition: string } | undefined => {
+  if (kind.kind !== 'quantity') return undefined;
+  const m = CONDITION.exec(text);
+  if (!m) return undefined;
+  const value = m[1]!.trim();
+  const condition = m[2]!.trim();
+  if (/\p{L}|°|%/u.test(value) && !kind.units.test(value)) return undefined;
+  if (kind.units.test(condition) && /\d/.test(condition)) return undefined;
+  return { value, condition };
+};
+
 /**
  * Does `value` (with the unit the table's header or unit cell gave, `unit`) fit the field's kind? `undefined`
  * when it does; else what was wrong, for the warning. A quantity wants one number (or a range only when the
@@ -106,28 +159,22 @@ export const misfit = (kind: FieldKind, value: string, unit = ''): string | unde
   if (text.length > 120 && kind.kind !== 'text') return 'it is a passage of text, not a value';
   switch (kind.kind) {
     case 'quantity': {
+      // (a measured value and its condition, "10 A at 25 °C": the value; value-extent.ts cuts the condition)
+      const q = quantityBeforeCondition(kind, text)?.value ?? text;
       // (a unit's exponent is not a number: "2900 min-1", "1.2 m3/h", "kg·m2")
-      const numbers = text.replace(/(?<=\p{L})(?:-1|⁻¹|\^-?\d|[23](?![\d.,]))/gu, '').match(NUMBER) ?? [];
+      const numbers = q.replace(/(?<=\p{L})(?:-1|⁻¹|\^-?\d|[23](?![\d.,]))/gu, '').match(NUMBER) ?? [];
       if (numbers.length === 0) return `it has no number (a ${kind.quantity} is a number and a unit)`;
       // (a unit may stand after the first end too: "-40 °C to +85 °C")
       const isRange =
-        /^\s*[-+±]?\d[\d.,]*?\s*(?:°\s*[CF]\s*|[A-Za-z%]{1,4}\s+)?(?:[~～–—-]|to|\.{2,3}|…)\s*[-+±]?\d[\d.,]*/.test(
-          text,
-        );
+        /^\s*[-+±]?\d[\d.,]*?\s*(?:°\s*[CF]\s*|[A-Za-z%]{1,4}\s+)?(?:[~～–—-]|to|\.{2,3}|…)\s*[-+±]?\d[\d.,]*/.test(q);
       // a dual mains rating ("50/60 Hz") is how a frequency is stated, not two cells merged
-      const dualFrequency = kind.quantity === 'frequency' && /^\s*\d{2,3}\s*\/\s*\d{2,3}\s*(?:Hz)?\s*$/.test(text);
-      if (
-        numbers.length > 1 &&
-        !isRange &&
-        !dualFrequency &&
-        !/^\d[\d.,]*\s*\(\s*\d/.test(text) &&
-        !/x\s*10/i.test(text)
-      )
+      const dualFrequency = kind.quantity === 'frequency' && /^\s*\d{2,3}\s*\/\s*\d{2,3}\s*(?:Hz)?\s*$/.test(q);
+      if (numbers.length > 1 && !isRange && !dualFrequency && !/^\d[\d.,]*\s*\(\s*\d/.test(q) && !/x\s*10/i.test(q))
         return `it holds several numbers (${numbers.slice(0, 3).join(', ')}): cells merged, not one value`;
       // a range is a value only of a quantity that is one by nature (an operating temperature); "0.457Nm to
       // 9.68Nm" for a peak torque is the family's span, not the value
       if (isRange && kind.quantity !== 'temperature') return 'it is a range, not one value';
-      if (!kind.units.test(`${text} ${unit}`)) return `its unit is not one of a ${kind.quantity}`;
+      if (!kind.units.test(`${q} ${unit}`)) return `its unit is not one of a ${kind.quantity}`;
       return undefined;
     }
     case 'date':
@@ -135,10 +182,12 @@ export const misfit = (kind: FieldKind, value: string, unit = ''): string | unde
     case 'count':
       return /^\s*\d{1,6}\s*$/.test(text) ? undefined : 'it is not a whole number';
     case 'money': {
-      const numbers = text.match(NUMBER) ?? [];
+      // (an amount and its terms, "£9,840.00 plus VAT, payable quarterly": the amount; value-extent.ts cuts it)
+      const amount = amountBeforeTerms(text)?.amount ?? text;
+      const numbers = amount.match(NUMBER) ?? [];
       if (numbers.length !== 1) return numbers.length ? 'it holds several amounts' : 'it has no amount';
       // a sign or code and the amount, nothing else ("$1,234.50", "EUR 45.10", "45.10 €")
-      return /^(?:[A-Z]{3}\s?|[$€£¥]\s?)?[-+]?\d[\d,. ]*(?:\s?(?:[A-Z]{3}|[$€£¥]))?$/.test(text)
+      return /^(?:[A-Z]{3}\s?|[$€£¥]\s?)?[-+]?\d[\d,. ]*(?:\s?(?:[A-Z]{3}|[$€£¥]))?$/.test(amount)
         ? undefined
         : 'it is not an amount of money';
     }

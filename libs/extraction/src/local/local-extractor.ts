@@ -9,6 +9,7 @@ import {
   DURATION_PATTERN,
   fieldKind,
   misfit,
+  amountBeforeTerms,
   quantityOfUnit,
   type FieldKind,
 } from '../fields/field-kinds.js';
@@ -27,6 +28,7 @@ import {
   stripQualifiers,
   withoutNoteReferences,
 } from './value-cleanup.js';
+import { unitAsPrinted, valueExtent } from './value-extent.js';
 import { labelAsValue } from './label-values.js';
 import {
   ABSTAIN_BELOW,
@@ -331,8 +333,11 @@ const valueByKind = (kind: FieldKind, text: string): string => {
   if (kind.kind === 'duration') return DURATION_PATTERN.exec(value)?.[0] ?? value;
   if (kind.kind === 'text') return value.replace(/[.;,]$/, '').trim();
   // an amount and how often it is due ("SGD 28,800 per year", "GBP 650 per day worked"): the amount
-  if (kind.kind === 'money')
-    return leadingValue(value.replace(/\s+(?:per|a|an|each|every|\/)\s*(?:year|annum|month|week|day|hour)\b.*$/i, ''));
+  // (and its other terms, "£9,840.00 plus VAT, payable quarterly": whole here, cut and said once; round 8)
+  if (kind.kind === 'money') {
+    const amount = value.replace(/\s+(?:per|a|an|each|every|\/)\s*(?:year|annum|month|week|day|hour)\b.*$/i, '');
+    return amountBeforeTerms(amount) ? amount : leadingValue(amount);
+  }
   return leadingValue(value);
 };
 
@@ -347,8 +352,11 @@ export const dropRemark = (text: string): string =>
     .replace(/(\p{L})\s*\/\s*(?:pcs?|piece|ea|each|unit)\.?\s*$/iu, '$1')
     .trim();
 
-const withUnit = (value: string, unit: string | undefined) =>
-  unit && !value.includes(unit) ? `${value} ${unit}` : value;
+/** A value and the unit its header or unit cell gave, written as the page prints a unit beside a value (round 8). */
+const withUnit = (value: string, unit: string | undefined) => {
+  const printed = unit ? unitAsPrinted(unit) : undefined;
+  return printed && !value.includes(printed) ? `${value} ${printed}` : value;
+};
 
 /**
  * A limits table's header ("| Parameter | Min | Typ | Max | Unit |"): its row and the columns of each limit and of
@@ -641,6 +649,13 @@ export const candidatesIn = (
         if (at > 0 && cells.slice(at + 1).some((c) => c.length > 0)) labelEnd = at + 1;
       }
       if (labelEnd <= 0) return;
+      const header = tableHeaderAbove(rows, i);
+      // a conditions column after the labels ("| Item | Condition | Specification |"): its cell is the row's
+      // condition ("0.2C discharge at 25 °C"), never its value (round 8)
+      const condAfter = header
+        ? header.findIndex((c, k) => k >= labelEnd && k < cells.length - 1 && /\bconditions?\b/i.test(c.trim()))
+        : -1;
+      if (condAfter >= labelEnd && cells.slice(condAfter + 1).some((c) => c.length > 0)) labelEnd = condAfter + 1;
       const labelCells = cells.slice(0, labelEnd);
       const spanning = inherited.get(i);
       const label = [...labelCells.filter((c) => c.length > 0), spanning?.label ?? ''].join(' ').trim();
@@ -648,7 +663,6 @@ export const candidatesIn = (
       // ("| Parameter | Symbol | Test conditions | Value | Unit |"): the unit is the row's Unit cell, and the
       // conditions are not part of the parameter's name: two rows of one parameter under different conditions are
       // one label (ambiguous), unless the field's description names the row's condition ("at full load (500 mA)")
-      const header = tableHeaderAbove(rows, i);
       const unitCol = header ? header.findIndex((c, k) => k >= labelEnd && /^units?$/i.test(c.trim())) : -1;
       const condCol = header
         ? header.findIndex((c, k) => k > 0 && k < labelEnd && /\bconditions?\b/i.test(c.trim()))
@@ -700,7 +714,8 @@ export const candidatesIn = (
       const key = `${locator.split('-')[0]}|${rowLabel}`;
       rowsSeen.set(key, (rowsSeen.get(key) ?? new Set()).add(cells.slice(labelEnd).join(' ').trim()));
       // units from the header: the label's last non-empty cell when it is a unit ("N·m", "[kV]", "A (rms)")
-      const named = labelCells.filter((c) => c.length > 0);
+      // (a condition cell is no unit: "| Discharge current | at 25 °C | 10 A |"; round 8)
+      const named = labelCells.filter((c, k) => c.length > 0 && k !== condCol);
       const lastLabel = named.length > 1 ? named[named.length - 1] : undefined;
       const bracketed = lastLabel && /^\[([^\]]{1,20})\]$/.exec(lastLabel);
       // or the label's own end: "Rated current [A]", "Amount (EUR)", "Mass (kg)"
@@ -708,7 +723,10 @@ export const candidatesIn = (
       let unitCell = bracketed
         ? bracketed[1]
         : // a word is no unit ("Inrush", "Sealed": a row's sub-label)
-          lastLabel && UNIT.test(lastLabel) && !/^[A-Z]?[a-z]{4,}$/.test(lastLabel)
+          lastLabel &&
+            UNIT.test(lastLabel) &&
+            !/^[A-Z]?[a-z]{4,}$/.test(lastLabel) &&
+            (kind.kind !== 'quantity' || kind.units.test(`1 ${lastLabel}`))
           ? lastLabel
           : trailing &&
               UNIT.test(trailing[1]!) &&
@@ -787,7 +805,9 @@ export const candidatesIn = (
         // (round 6); else a cell of many words is a merged block of several rows, not a value
         const listed =
           kind.kind === 'quantity' ? /^([-+±~]?\d[\d.,]*\s*[^\s\d,]{1,8}),\s+\S/.exec(cell)?.[1] : undefined;
-        if (!listed && cell.split(/\s+/).length > (kind.kind === 'text' ? 16 : 6) && !isIp)
+        // (an amount and its payment terms is one value: value-extent.ts cuts the terms; round 8)
+        const terms = kind.kind === 'money' ? amountBeforeTerms(cell) : undefined;
+        if (!listed && !terms && cell.split(/\s+/).length > (kind.kind === 'text' ? 16 : 6) && !isIp)
           return reject(cell, 'it is a block of several cells');
         const labelled = otherFieldLabelled(field, others, cell);
         if (labelled) return reject(cell, `it is labelled as ${fieldName(labelled.path)}, another field`);
@@ -1541,13 +1561,20 @@ export const extractLocally = async (input: LocalExtractInput): Promise<LocalExt
         const d = codeBeforeDimensions(kind, q.value);
         const r = measureWithoutRemark(field, d.value);
         const t = withoutTolerance(field, r.value);
-        const c = { value: t.value, dropped: [...n.dropped, ...q.dropped, ...d.dropped, ...r.dropped, ...t.dropped] };
+        // (a value's extent from its field's type: a name without its address, an amount without its terms, a
+        // measured value without its condition; round 8, value-extent.ts)
+        const x = valueExtent(field, kind, t.value);
+        const c = {
+          value: x.value,
+          dropped: [...n.dropped, ...q.dropped, ...d.dropped, ...r.dropped, ...t.dropped, ...x.dropped],
+        };
         const why = [
           ...(n.dropped.length > 0 ? ['a note reference points elsewhere on the page'] : []),
           ...(q.dropped.length > 0 ? ['a value is the number; the label says which limit'] : []),
           ...(d.dropped.length > 0 ? ['a code is the value, not the dimensions after it'] : []),
           ...(r.dropped.length > 0 ? ['a measured value is its number and unit, not the remark after it'] : []),
           ...(t.dropped.length > 0 ? ['the value is the nominal one; its tolerance was printed with it'] : []),
+          ...x.why,
         ];
         if (c.dropped.length > 0) wasCleaned = true;
         if (c.dropped.length > 0)
