@@ -64,10 +64,14 @@ const show = (v: unknown) => {
 
 const main = async () => {
   // BENCH_ONLY=fresh: only the documents whose name has that text (a quick look at one set);
+  // BENCH_EXCEPT=fresh-13: every document but those whose name has that text (a blind set kept out of a fit);
   // BENCH_PATHS=local: the offline extractor only (no oracle agent)
   const only = process.env['BENCH_ONLY'];
+  const except = process.env['BENCH_EXCEPT'];
   const withAgent = process.env['BENCH_PATHS'] !== 'local';
-  const documents = [...corpusDocuments(), ...generatedDocuments()].filter((d) => !only || d.name.includes(only));
+  const documents = [...corpusDocuments(), ...generatedDocuments()].filter(
+    (d) => (!only || d.name.includes(only)) && (!except || !d.name.includes(except)),
+  );
   const dataDir = mkdtempSync(join(tmpdir(), 'lectern-bench-extraction-'));
   const scripts = new Map(documents.map((d) => [d.name, anthropicScript(oracleScript(d.expected))]));
   // documents run one at a time: the fake LLM answers with the oracle of the document being extracted
