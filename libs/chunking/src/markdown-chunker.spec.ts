@@ -172,24 +172,6 @@ describe('chunkMarkdown', () => {
     expect(capped[capped.length - 1]).toMatchObject({ page_start: 2, page_end: 2 });
   });
 
-  it('puts bare top-level titles (no text of their own) with the text that follows, in its section', () => {
-    // A title page as the converter gives it: three top-level headings in a row, then the first section's text.
-    const d = build([
-      ['# COVENTRY CITY COUNCIL', '', '# PLANNING ACT 2004', '', '# ADOPTION STATEMENT', '', sentence('adopt', 20)],
-      ['# Availability', '', sentence('avail', 20)],
-    ]);
-    const out = chunkMarkdown(d, { countTokens, maxTokens: 200 });
-    expect(out.map((c) => c.text.split('\n')[0])).toEqual(['# COVENTRY CITY COUNCIL', '# Availability']);
-    expect(out[0]?.text).toContain('# ADOPTION STATEMENT\n\nadoptw0');
-    expect(out[0]).toMatchObject({ section_heading: 'ADOPTION STATEMENT', section_path: ['ADOPTION STATEMENT'] });
-    expect(out[0]).toMatchObject({ page_start: 1, page_end: 1 });
-    // a top-level section with text of its own still ends its chunk
-    expect(out[1]).toMatchObject({ section_heading: 'Availability', page_start: 2 });
-    // when the titles and the text do not fit together, the titles stand alone as before
-    const tight = chunkMarkdown(d, { countTokens, maxTokens: 22 });
-    expect(tight[0]?.text.includes('adoptw0')).toBe(false);
-  });
-
   it('ignores HTML comment page markers', () => {
     const marked = build([['# A', '', sentence('a', 10)], [sentence('b', 10)]], { markers: true });
     const out = chunkMarkdown(marked, { countTokens, maxTokens: 200 });

@@ -140,9 +140,7 @@ const paragraphs = (
  * Spec 004's heading-aware chunking (FR-002) over a converter's Markdown:
  * - sections start at headings; a chunk never crosses a top-level section (the shallowest heading level used),
  *   and starts a new chunk at every heading when the section it is in has content of its own (so each chunk's
- *   `section_heading` and `section_path` are where it starts); bare heading lines with no text of their own (a
- *   title page's run of titles) go with the text that follows, whose section the chunk takes, rather than standing
- *   as a chunk of a few words;
+ *   `section_heading` and `section_path` are where it starts);
  * - a chunk is at most `maxChars` characters (the retrieval trim), so a search result shows it whole;
  * - paragraphs are packed up to `maxTokens`, counted with the embedder's own tokenizer; a table stays whole when
  *   it fits, and a paragraph or table that does not is split (lines, sentences, words) into pieces that do;
@@ -249,10 +247,7 @@ export function chunkMarkdown(doc: MarkdownDocument, options: MarkdownChunkOptio
       newSection &&
       headings[block.section]?.offset === block.start &&
       current.some((b) => b.section === prev.section && !isHeadingBlock(md, b, headings));
-    // A chunk of bare heading lines so far (a document title over its first section, a run of titles) is never a
-    // chunk on its own: it goes with the text that follows, even across a top-level section, when that fits.
-    const bare = current.every((b) => isHeadingBlock(md, b, headings));
-    if (prev && ((crossesTop && !bare) || startsHeading || !fits([...current, block]))) {
+    if (prev && (crossesTop || startsHeading || !fits([...current, block]))) {
       const carried = newSection || crossesTop ? [] : overlapOf(current, overlapTokens);
       flush();
       current = fits([...carried, block]) ? carried : [];
