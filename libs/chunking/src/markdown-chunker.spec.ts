@@ -149,6 +149,29 @@ describe('chunkMarkdown', () => {
     expect(new Set(words).size).toBe(500);
   });
 
+  it('keeps every chunk within maxChars (the retrieval trim), packing and splitting by characters too', () => {
+    // Paragraphs of ~100 characters under one heading, a 2,000-character paragraph, a table of ~600 characters:
+    // well within the token limit, so only the character limit cuts them.
+    const table = ['| k | v |', '|---|---|', ...Array.from({ length: 40 }, (_, i) => `| r${i} | v${i} |`)];
+    const paras = Array.from({ length: 12 }, (_, i) => sentence(`p${i}`, 20));
+    const d = build([
+      ['# S', '', ...paras.flatMap((p) => [p, ''])],
+      [sentence('long', 330), '', ...table],
+    ]);
+    const limit = 500;
+    const capped = chunkMarkdown(d, { countTokens, maxTokens: 5000, maxChars: limit });
+    const uncapped = chunkMarkdown(d, { countTokens, maxTokens: 5000 });
+    expect(Math.max(...uncapped.map((c) => c.text.length))).toBeGreaterThan(limit);
+    for (const c of capped) expect(c.text.length).toBeLessThanOrEqual(limit);
+    // nothing lost: every word and table row is in some chunk, a short paragraph is never cut
+    const words = (cs: typeof capped) => new Set(cs.flatMap((c) => c.text.match(/\b(p\d+|long)w\d+|r\d+\b/g) ?? []));
+    expect(words(capped)).toEqual(words(uncapped));
+    for (const p of paras) expect(capped.some((c) => c.text.includes(p))).toBe(true);
+    // paragraphs are still packed up to the limit, not one per chunk
+    expect(capped.filter((c) => c.text.includes('p0w0') || c.text.includes('p1w0'))).toHaveLength(1);
+    expect(capped[capped.length - 1]).toMatchObject({ page_start: 2, page_end: 2 });
+  });
+
   it('ignores HTML comment page markers', () => {
     const marked = build([['# A', '', sentence('a', 10)], [sentence('b', 10)]], { markers: true });
     const out = chunkMarkdown(marked, { countTokens, maxTokens: 200 });

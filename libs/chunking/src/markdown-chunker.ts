@@ -24,6 +24,12 @@ export interface MarkdownChunkOptions {
    * within `maxTokens`; `text` (stored, returned) never carries it. Default false.
    */
   headingContext?: boolean;
+  /**
+   * Most characters of a chunk's `text` (its stored and returned text). A chunk longer than what a search result may
+   * show (spec 004 FR-010's retrieval trim) is returned cut, so an answer in its tail is never seen: ingest sets this
+   * to the retrieval policy's limit. Default: no limit (tokens only).
+   */
+  maxChars?: number;
 }
 
 /** Spec 004's Chunk, before ids (which need the model). */
@@ -135,6 +141,7 @@ const paragraphs = (
  * - sections start at headings; a chunk never crosses a top-level section (the shallowest heading level used),
  *   and starts a new chunk at every heading when the section it is in has content of its own (so each chunk's
  *   `section_heading` and `section_path` are where it starts);
+ * - a chunk is at most `maxChars` characters (the retrieval trim), so a search result shows it whole;
  * - paragraphs are packed up to `maxTokens`, counted with the embedder's own tokenizer; a table stays whole when
  *   it fits, and a paragraph or table that does not is split (lines, sentences, words) into pieces that do;
  * - `page_start`/`page_end` come from the page map, so a chunk running over a page break keeps its page range;
@@ -144,6 +151,7 @@ export function chunkMarkdown(doc: MarkdownDocument, options: MarkdownChunkOptio
   const { markdown: md } = doc;
   const maxTokens = Math.max(8, Math.floor(options.maxTokens));
   const overlapTokens = Math.max(0, Math.min(options.overlapTokens ?? 0, Math.floor(maxTokens / 2)));
+  const maxChars = options.maxChars === undefined ? Infinity : Math.max(64, Math.floor(options.maxChars));
   const special = options.countTokens('');
   const tokensOf = (s: string): number => Math.max(0, options.countTokens(stripComments(s)) - special);
   const headings = [...doc.headings].filter((h) => h.offset < md.length).sort((a, b) => a.offset - b.offset);
@@ -175,12 +183,12 @@ export function chunkMarkdown(doc: MarkdownDocument, options: MarkdownChunkOptio
     if (s >= 0 && (headings[s]?.level ?? 0) <= topLevel) top = s;
     for (const p of paragraphs(md, start, end, tables)) {
       const tokens = tokensOf(md.slice(p.start, p.end));
-      if (tokens + special + contextOf(s) <= maxTokens) {
+      if (tokens + special + contextOf(s) <= maxTokens && stripComments(md.slice(p.start, p.end)).length <= maxChars) {
         blocks.push({ ...p, tokens, section: s, top, table: p.table, seq: blocks.length });
         continue;
       }
       // Too long for one chunk: split by characters, then tighten until every piece fits in tokens.
-      for (const piece of splitToFit(md, p.start, p.end, maxTokens - special - contextOf(s), tokensOf)) {
+      for (const piece of splitToFit(md, p.start, p.end, maxTokens - special - contextOf(s), tokensOf, maxChars)) {
         blocks.push({ ...piece, section: s, top, table: p.table, seq: blocks.length });
       }
     }
@@ -191,19 +199,23 @@ export function chunkMarkdown(doc: MarkdownDocument, options: MarkdownChunkOptio
   // Pack blocks into chunks.
   const chunks: MarkdownChunk[] = [];
   let current: Block[] = [];
+  // The blocks' own text: what lies between two kept neighbours stays as it was, a dropped block (page furniture)
+  // between them leaves a paragraph break.
+  const textOf = (bs: readonly Block[]): string => {
+    const first = bs[0] as Block;
+    let raw = md.slice(first.start, first.end);
+    for (let i = 1; i < bs.length; i++) {
+      const prevBlock = bs[i - 1] as Block;
+      const b = bs[i] as Block;
+      raw += b.seq === prevBlock.seq + 1 ? md.slice(prevBlock.end, b.end) : `\n\n${md.slice(b.start, b.end)}`;
+    }
+    return stripComments(raw);
+  };
   const flush = () => {
     if (current.length === 0) return;
     const first = current[0] as Block;
     const last = current[current.length - 1] as Block;
-    // The blocks' own text: what lies between two kept neighbours stays as it was, a dropped block (page
-    // furniture) between them leaves a paragraph break.
-    let raw = md.slice(first.start, first.end);
-    for (let i = 1; i < current.length; i++) {
-      const prevBlock = current[i - 1] as Block;
-      const b = current[i] as Block;
-      raw += b.seq === prevBlock.seq + 1 ? md.slice(prevBlock.end, b.end) : `\n\n${md.slice(b.start, b.end)}`;
-    }
-    const text = stripComments(raw);
+    const text = textOf(current);
     // A chunk that starts with bare heading lines (a part title over a chapter title) belongs to the section of its first content.
     const section = (current.find((b) => !isHeadingBlock(md, b, headings)) ?? first).section;
     const path = section >= 0 ? (paths[section] ?? []) : [];
@@ -224,6 +236,8 @@ export function chunkMarkdown(doc: MarkdownDocument, options: MarkdownChunkOptio
   // A chunk's budget leaves room for the longest heading context among its blocks' sections.
   const sum = (bs: Block[]) =>
     bs.reduce((n, b) => Math.max(n, contextOf(b.section)), 0) + bs.reduce((n, b) => n + b.tokens, special);
+  // Whether blocks fit one chunk: tokens, and characters of the text they make.
+  const fits = (bs: Block[]) => sum(bs) <= maxTokens && (maxChars === Infinity || textOf(bs).length <= maxChars);
   for (const block of blocks) {
     const prev = current[current.length - 1];
     const newSection = prev !== undefined && block.section !== prev.section;
@@ -233,10 +247,10 @@ export function chunkMarkdown(doc: MarkdownDocument, options: MarkdownChunkOptio
       newSection &&
       headings[block.section]?.offset === block.start &&
       current.some((b) => b.section === prev.section && !isHeadingBlock(md, b, headings));
-    if (prev && (crossesTop || startsHeading || sum([...current, block]) > maxTokens)) {
+    if (prev && (crossesTop || startsHeading || !fits([...current, block]))) {
       const carried = newSection || crossesTop ? [] : overlapOf(current, overlapTokens);
       flush();
-      current = sum([...carried, block]) <= maxTokens ? carried : [];
+      current = fits([...carried, block]) ? carried : [];
     }
     current.push(block);
   }
@@ -323,20 +337,21 @@ const lastContent = (md: string, start: number, end: number): number => {
   return start + Math.max(0, i);
 };
 
-/** Pieces of [start, end) that each fit in `budget` tokens: character splitting, tightened until they fit. */
+/** Pieces of [start, end) that each fit in `budget` tokens and `maxChars` characters: character splitting, tightened until they fit. */
 const splitToFit = (
   md: string,
   start: number,
   end: number,
   budget: number,
   tokensOf: (s: string) => number,
+  maxChars = Infinity,
 ): Array<{ start: number; end: number; tokens: number }> => {
   const out: Array<{ start: number; end: number; tokens: number }> = [];
   const text = md.slice(start, end);
   const tokens = tokensOf(text);
   // Characters per token of this text, so the first split is close to the budget.
   const perToken = Math.max(1, text.length / Math.max(1, tokens));
-  let size = Math.max(16, Math.floor(budget * perToken * 0.95));
+  let size = Math.max(16, Math.min(maxChars, Math.floor(budget * perToken * 0.95)));
   for (let attempt = 0; attempt < 8; attempt++) {
     const splitter = new RecursiveCharacterTextSplitter({
       chunkSize: size,

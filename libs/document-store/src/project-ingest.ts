@@ -17,6 +17,7 @@ import type { Embedder } from '@lectern/embedding';
 import type { StoredPoint } from '@lectern/vector-store';
 import type { DocumentStoreDeps } from './deps.js';
 import { matchCitation, type CslItem } from './citations.js';
+import { DEFAULT_MAX_RESULT_CHARS } from './project-chunks.js';
 import { assertSameModel, type ResolvedProject } from './projects.js';
 
 type CitationMeta = z.infer<typeof CitationMetaSchema>;
@@ -191,6 +192,9 @@ export const ingestProjectFile = async (
               maxTokens,
               overlapTokens: record.chunking.overlap_tokens ?? 0,
               headingContext: record.chunking.heading_context ?? false,
+              // A chunk is never longer than a search result may show (FR-010's trim): an answer in a chunk's tail
+              // would otherwise be found but cut off.
+              maxChars: deps.retrieval?.maxResultChars ?? DEFAULT_MAX_RESULT_CHARS,
             }),
           label: rel,
         },
