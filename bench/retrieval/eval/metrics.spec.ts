@@ -125,7 +125,28 @@ describe('bench/retrieval/eval metrics', () => {
       heldout5.questions.length,
     );
     expect(new Set(heldout5.questions.map((q) => q.document)).size).toBeGreaterThanOrEqual(10);
+    // The round 9 reporting set: pages none of the six earlier sets (nor the smoke set) uses.
     const smoke = load('planning-smoke');
+    const heldout6 = load('planning-heldout6');
+    expect(heldout6.questions.length).toBeGreaterThanOrEqual(36);
+    const all6 = [...all5, ...heldout6.questions.map((q) => q.id)];
+    expect(new Set(all6).size).toBe(all6.length);
+    const usedPages6 = new Set(
+      [
+        ...dev.questions,
+        ...heldout.questions,
+        ...heldout2.questions,
+        ...heldout3.questions,
+        ...heldout4.questions,
+        ...heldout5.questions,
+        ...smoke.questions,
+      ].map((q) => `${q.document}#${q.page}`),
+    );
+    expect(heldout6.questions.filter((q) => usedPages6.has(`${q.document}#${q.page}`))).toEqual([]);
+    expect(heldout6.questions.filter((q) => q.paraphrased).length * 2).toBeGreaterThanOrEqual(
+      heldout6.questions.length,
+    );
+    expect(new Set(heldout6.questions.map((q) => q.document)).size).toBeGreaterThanOrEqual(10);
     const devQuestions = new Set(dev.questions.map((q) => `${q.question}|${q.document}|${q.page}|${q.key_phrase}`));
     for (const q of smoke.questions)
       expect(devQuestions.has(`${q.question}|${q.document}|${q.page}|${q.key_phrase}`)).toBe(true);

@@ -20,6 +20,7 @@ export const SET_NAMES = [
   'planning-heldout3',
   'planning-heldout4',
   'planning-heldout5',
+  'planning-heldout6',
   'scifact-train',
   'scifact-test',
 ] as const;
