@@ -14,7 +14,7 @@ import { parseArgs } from 'node:util';
 import { corpusFile, sharedModelDir } from '@lectern/testing';
 import { resolveProject } from '@lectern/document-store';
 import { FUSION_DEFAULTS } from '@lectern/vector-store';
-import { PLANNING_PROJECT, SCIFACT_PROJECT, SPEC000_PROJECT, openLectern } from './lectern.js';
+import { SCIFACT_PROJECT, SPEC000_PROJECT, openLectern } from './lectern.js';
 import { answerBearing, normalise, type Hit, type Judgment } from './metrics.js';
 import { listPdfs } from './pdf-text.js';
 import { loadSet, type SetName } from './sets.js';
