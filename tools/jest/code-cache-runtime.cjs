@@ -26,7 +26,11 @@ const JestRuntime = require('jest-runtime').default;
 const codeCache = new Map();
 
 /** The files compiled from a cache (hits) and without one (misses) in the current test file, for the spec. */
-let stats = { hits: /** @type {string[]} */ ([]), misses: /** @type {string[]} */ ([]) };
+let stats = {
+  hits: /** @type {string[]} */ ([]),
+  misses: /** @type {string[]} */ ([]),
+  resolved: /** @type {string[]} */ ([]),
+};
 
 /**
  * Node 20 loses a module's dynamic-import callback when it is compiled from a code cache (`import()` then fails:
@@ -71,7 +75,52 @@ if (NativeSourceTextModule && !NativeSourceTextModule.lecternCodeCache) {
   vm.SourceTextModule = CachedSourceTextModule;
 }
 
+/**
+ * Resolved paths by project resolver, module system ('esm' | 'cjs'), referrer and specifier. jest's resolver caches
+ * what it resolves across a worker's test files, except names a `moduleNameMapper` entry matches — here every
+ * `@lectern/*` import and every relative `./x.js` one — which it resolves again from the file system, with stat
+ * calls, for every import of every test file. Only successful resolutions are kept (a missing module still fails
+ * as it would, and is looked up again).
+ * @type {WeakMap<object, Map<string, string>>}
+ */
+const resolved = new WeakMap();
+
 class CodeCacheRuntime extends JestRuntime {
+  /** @param {object} resolver @param {string} kind @param {string} from @param {string} to */
+  static resolvedCache(resolver, kind, from, to) {
+    let cache = resolved.get(resolver);
+    if (!cache) resolved.set(resolver, (cache = new Map()));
+    return { cache, key: `${kind}\0${from}\0${to}` };
+  }
+
+  /** @param {string} from @param {string | undefined} to */
+  async _resolveModule(from, to) {
+    if (!to) return super._resolveModule(from, to);
+    const { cache, key } = CodeCacheRuntime.resolvedCache(this._resolver, 'esm', from, to);
+    const hit = cache.get(key);
+    if (hit !== undefined) {
+      stats.resolved.push(hit);
+      return hit;
+    }
+    const path = await super._resolveModule(from, to);
+    cache.set(key, path);
+    return path;
+  }
+
+  /** @param {string} from @param {string | undefined} to */
+  _resolveCjsModule(from, to) {
+    if (!to) return super._resolveCjsModule(from, to);
+    const { cache, key } = CodeCacheRuntime.resolvedCache(this._resolver, 'cjs', from, to);
+    const hit = cache.get(key);
+    if (hit !== undefined) {
+      stats.resolved.push(hit);
+      return hit;
+    }
+    const path = super._resolveCjsModule(from, to);
+    cache.set(key, path);
+    return path;
+  }
+
   /**
    * jest's own `createScriptFromCode`, compiling with a code cache. Returns the module's wrapper function, or null
    * once the environment has been torn down (as jest's does).
@@ -119,12 +168,13 @@ class CodeCacheRuntime extends JestRuntime {
   /** @param {ConstructorParameters<typeof JestRuntime>} args */
   constructor(...args) {
     super(...args);
-    stats = { hits: [], misses: [] }; // a jest worker runs one test file at a time
+    stats = { hits: [], misses: [], resolved: [] }; // a jest worker runs one test file at a time
   }
 
   teardown() {
     super.teardown();
-    // one JSON line per test file: which files it compiled from a cache and which without (the runtime's spec)
+    // one JSON line per test file: which files it compiled from a cache and which without, and how many imports
+    // it resolved from the cache (the runtime's spec)
     const file = process.env['LECTERN_TEST_CODE_CACHE_STATS'];
     if (file) appendFileSync(file, `${JSON.stringify({ test: this._testPath, ...stats })}\n`);
   }
