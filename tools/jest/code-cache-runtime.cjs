@@ -7,8 +7,8 @@
 // from its source again for that — `vm.compileFunction` for CommonJS, a `vm.SourceTextModule` for ES modules, both
 // without a code cache. Here, per worker process and in memory only:
 // - CommonJS: the module is compiled as a `vm.Script` of the same wrapper function jest compiles (same parameters,
-//   the source on the wrapper's first line so its line numbers stay as they are), with V8's code cache of an earlier
-//   compile of the same file and source; after the module's first run the cache is taken again, now holding the
+//   the source on the wrapper's first line so its lines and columns stay as they are), with V8's code cache of an
+//   earlier compile of the same file and source; after the module's first run the cache is taken again, now holding the
 //   functions V8 compiled lazily while it ran.
 // - ES modules: `vm.SourceTextModule` is given the code cache of an earlier construction of the same file and
 //   source (taken before evaluation, as V8 requires for modules).
@@ -134,14 +134,17 @@ class CodeCacheRuntime extends JestRuntime {
       return super.createScriptFromCode(scriptSource, filename);
     }
     const parameters = this.constructInjectedModuleParameters();
-    // one line, so the module's own lines keep their numbers; columns on its first line shift by the prefix
-    const wrapped = `(function (${parameters.join(', ')}) {${scriptSource}\n})`;
+    // the source starts on the wrapper's first line, right after it, so that with the negative column offset its
+    // lines and columns in stack traces are those jest's compileFunction gives
+    const prefix = `(function (${parameters.join(', ')}) {`;
+    const wrapped = `${prefix}${scriptSource}\n})`;
     const key = cacheKey(filename, wrapped);
     const cachedData = codeCache.get(key);
     let script;
     try {
       script = new vm.Script(wrapped, {
         filename,
+        columnOffset: -prefix.length,
         cachedData,
       });
     } catch {

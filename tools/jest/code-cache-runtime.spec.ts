@@ -20,6 +20,8 @@ test('modules compiled from the cache run as compiled', async () => {
   // dynamic imports from an ES module and from a CommonJS module
   expect(await (await import('./dynamic-fixture.mjs')).load()).toBe('lazy');
   expect(await lazyCjs.lazyValue()).toBe('lazy');
+  // a CommonJS module's stack frames keep their lines and columns (line 1, column of \`new Error\`: 30)
+  expect(() => cjs.fail()).toThrow(expect.objectContaining({ stack: expect.stringContaining('cjs-fixture.cjs:1:30)') }));
 });
 `;
 
@@ -27,7 +29,7 @@ const files: Record<string, string> = {
   'a.spec.mjs': testFile,
   'b.spec.mjs': testFile,
   'esm-fixture.mjs': 'export const twice = (n) => [n, n].reduce((a, b) => a + b, 0);\n',
-  'cjs-fixture.cjs': 'exports.triple = (n) => n * 3;\n',
+  'cjs-fixture.cjs': "exports.fail = () => { throw new Error('here'); };\nexports.triple = (n) => n * 3;\n",
   'lazy-cjs.cjs': "exports.lazyValue = () => import('./lazy.mjs').then((m) => m.value);\n",
   'dynamic-fixture.mjs': "export const load = async () => (await import('./lazy.mjs')).value;\n",
   'lazy.mjs': "export const value = 'lazy';\n",
