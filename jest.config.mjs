@@ -31,6 +31,13 @@ const moduleNameMapper = {
 // jest's Node environment, logging each test file's CPU time when LECTERN_TEST_CPU_LOG is set (tools/jest)
 const testEnvironment = join(process.cwd(), 'tools', 'jest', 'cpu-environment.mjs');
 
+// jest's runtime, keeping V8's compiled code of the modules a worker loads for its next test files (tools/jest);
+// LECTERN_TEST_CODE_CACHE=0: jest's own, to compare (docs/benchmarks/test-suite.md, round 5)
+const runtime =
+  process.env.LECTERN_TEST_CODE_CACHE === '0'
+    ? undefined
+    : join(process.cwd(), 'tools', 'jest', 'code-cache-runtime.cjs');
+
 const TIERS = {
   plain: {
     testMatch: ['<rootDir>/**/*.spec.ts'],
@@ -51,6 +58,7 @@ export const jestConfig = (tier) => {
             displayName: `${group}/${d.name}`,
             rootDir: join(process.cwd(), group, d.name),
             testEnvironment,
+            runtime,
             ...match,
             extensionsToTreatAsEsm: ['.ts'],
             transform: { '^.+\\.ts$': swc },
@@ -64,6 +72,7 @@ export const jestConfig = (tier) => {
     displayName: 'tools',
     rootDir: join(process.cwd(), 'tools'),
     testEnvironment,
+    runtime,
     ...match,
     extensionsToTreatAsEsm: ['.ts'],
     transform: { '^.+\\.ts$': swc },
@@ -74,6 +83,7 @@ export const jestConfig = (tier) => {
     displayName: 'bench',
     rootDir: join(process.cwd(), 'bench'),
     testEnvironment,
+    runtime,
     ...match,
     extensionsToTreatAsEsm: ['.ts'],
     transform: { '^.+\\.ts$': swc },

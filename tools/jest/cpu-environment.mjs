@@ -34,6 +34,15 @@ export default class CpuLoggingEnvironment extends TestEnvironment {
     }
   }
 
+  /**
+   * jest-circus's events: `run_start` comes once the test file and every module it imports statically have been
+   * evaluated and its describe blocks collected — the CPU until then is what loading the file cost.
+   * @param {{ name: string }} event
+   */
+  handleTestEvent(event) {
+    if (event.name === 'run_start' && this.started && !this.loaded) this.loaded = cpuSeconds().own;
+  }
+
   async teardown() {
     await super.teardown();
     if (!this.logFile || !this.started) return;
@@ -44,6 +53,8 @@ export default class CpuLoggingEnvironment extends TestEnvironment {
       own_cpu_s: +(end.own - this.started.own).toFixed(2),
       children_cpu_s: +(end.children - this.started.children).toFixed(2),
       wall_s: +((Date.now() - this.startedAt) / 1000).toFixed(2),
+      // the worker's CPU until the first test could start: evaluating the file's module graph (round 5)
+      load_cpu_s: this.loaded === undefined ? null : +(this.loaded - this.started.own).toFixed(2),
       // the worker's heap after the file (it grows file after file) and which worker ran it (a new pid: replaced)
       heap_mb: Math.round(process.memoryUsage().heapUsed / 2 ** 20),
       worker_pid: process.pid,

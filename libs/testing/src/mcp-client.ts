@@ -1,7 +1,23 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type * as ClientModule from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type * as SseModule from '@modelcontextprotocol/sdk/client/sse.js';
+import type * as StreamableHttpModule from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+
+type McpClientSdk = typeof ClientModule & typeof SseModule & typeof StreamableHttpModule;
+
+/**
+ * The MCP SDK's client, imported when first used: every test file imports this package, not all of them connect an
+ * MCP client. Once per file, one module after the other: jest's ES module loader fails concurrent imports of a
+ * shared module graph ("request for … is not in cache").
+ */
+let sdk: Promise<McpClientSdk> | undefined;
+const mcpClientSdk = (): Promise<McpClientSdk> =>
+  (sdk ??= (async () => ({
+    ...(await import('@modelcontextprotocol/sdk/client/index.js')),
+    ...(await import('@modelcontextprotocol/sdk/client/sse.js')),
+    ...(await import('@modelcontextprotocol/sdk/client/streamableHttp.js')),
+  }))());
 
 export type McpTransportKind = 'streamable-http' | 'sse';
 export const MCP_TRANSPORTS: readonly McpTransportKind[] = ['streamable-http', 'sse'];
@@ -15,6 +31,7 @@ export const connectMcp = async (
   kind: McpTransportKind,
   options: { token?: string; name?: string } = {},
 ): Promise<Client> => {
+  const { Client, SSEClientTransport, StreamableHTTPClientTransport } = await mcpClientSdk();
   const headers: Record<string, string> = options.token ? { authorization: `Bearer ${options.token}` } : {};
   const client = new Client({ name: options.name ?? 'lectern-test', version: '0.0.0' });
   const transport =

@@ -2,7 +2,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { exportJWK, generateKeyPair, type JWK } from 'jose';
+import type { JWK } from 'jose';
 import type Provider from 'oidc-provider';
 
 /** Every Lectern scope, as a client allowed them all asks for them. */
@@ -31,6 +31,7 @@ export interface TestIdpClient {
 
 /** A signing key for the provider's JWKS. */
 export const idpSigningKey = async (kid: string): Promise<JWK> => {
+  const { exportJWK, generateKeyPair } = await import('jose'); // imported when used, as oidc-provider below
   const { privateKey } = await generateKeyPair('RS256', { extractable: true });
   return { ...(await exportJWK(privateKey)), kid, alg: 'RS256', use: 'sig' };
 };
