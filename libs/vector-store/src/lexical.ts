@@ -19,8 +19,15 @@ export interface LexicalFields {
   codes: string;
 }
 
-/** bm25() column weights (text, title, section, codes): a word in the title or section path counts more. */
-export const FIELD_WEIGHTS = { text: 1, title: 2, section: 1.5, codes: 1.5 } as const;
+/**
+ * bm25() column weights (text, title, section, codes): a word in the title or section path counts more. A code's
+ * compound token (`codes`) is evidence its parts already give in the text field ("2017/18" is "2017" and "18" there
+ * too); it adds that they stand side by side, so it weighs less than a word: at 1.5 a table repeating the query's
+ * year outranked the paragraph holding the question's other words (issue 25, round 9: planning-dev answer@5 0.853 ->
+ * 0.868 and SciFact train hit@1 0.608 -> 0.611 at 0.5; docs/benchmarks/retrieval.md). The Qdrant adapter weighs a
+ * code token's IDF by the same `codes`.
+ */
+export const FIELD_WEIGHTS = { text: 1, title: 2, section: 1.5, codes: 0.5 } as const;
 
 /**
  * Phrase credit: a candidate's keyword score gains `weight` times the weighted BM25 of the query's adjacent

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EMBEDDED_DB_FILE, EmbeddedVectorStore } from './embedded.adapter.js';
 import { COMMON_TERM_MIN_CHUNKS } from './embedded-search.js';
-import { HEADER_CREDIT, PHRASE_CREDIT, SHORT_CHUNK_DAMPING } from '../lexical.js';
+import { FIELD_WEIGHTS, HEADER_CREDIT, PHRASE_CREDIT, SHORT_CHUNK_DAMPING } from '../lexical.js';
 
 const FP = { model_id: 'test/unit-4', revision: '1', dimension: 4, normalized: true };
 const vec = (i: number): number[] => [1, i / 10, 0, 0];
@@ -234,6 +234,45 @@ describe('VectorStore (embedded): lexical fields', () => {
     } finally {
       Object.assign(PHRASE_CREDIT as { weight: number }, { weight });
     }
+    await store.close();
+  });
+
+  it("weighs a code's compound token below a word: the paragraph with the question's words beats a table holding only the year (codes weight)", async () => {
+    const store = new EmbeddedVectorStore({ dataDir: dir });
+    await store.ensureCollection('codes', { fingerprint: FP, hybrid: true });
+    const filler = Array.from({ length: 20 }, (_, i) => ({
+      id: `f${i}`,
+      text: `Ward ${i} report: ${i % 2 ? 'employment land' : 'retail floorspace'} and ${i % 3 ? 'office space' : 'shops'}.`,
+      payload: {},
+      vector: vec(i % 9),
+    }));
+    await store.upsert(
+      'codes',
+      [
+        ...filler,
+        // The year range is in the table (its parts in the text field, "201718" in the codes field), not in the answer.
+        {
+          id: 'table',
+          text: 'Table 6: housing supply in 2017/18, 1,395 gross and 1,285 net.',
+          payload: {},
+          vector: vec(1),
+        },
+        { id: 'answer', text: 'The council shows a housing land supply of 8.5 years.', payload: {}, vector: vec(2) },
+      ],
+      { fingerprint: FP },
+    );
+    const q = 'How many years of housing land supply did the 2017/18 report show?';
+    expect((await keywordIds(store, 'codes', q))[0]).toBe('answer');
+    // Weighed like a title word (1.5, the earlier default), the compound counts the year twice and the table leads.
+    const codes = FIELD_WEIGHTS.codes;
+    Object.assign(FIELD_WEIGHTS as Record<string, number>, { codes: 1.5 });
+    try {
+      expect((await keywordIds(store, 'codes', q))[0]).toBe('table');
+    } finally {
+      Object.assign(FIELD_WEIGHTS as Record<string, number>, { codes });
+    }
+    // The code still matches as one unit where the query names it alone.
+    expect((await keywordIds(store, 'codes', '2017/18'))[0]).toBe('table');
     await store.close();
   });
 
