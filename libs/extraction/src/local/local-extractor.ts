@@ -576,6 +576,68 @@ export const otherFieldLabelled = (
   return undefined;
 };
 
+/** A short line of words, no digit, no sentence: how a form prints a label on a line of its own. */
+const labelLike = (line: string): boolean => {
+  const text = line.trim();
+  return (
+    text.length > 0 &&
+    !/\d/.test(text) &&
+    !/^[|#>]/.test(text) &&
+    text.split(/\s+/).length <= 4 &&
+    !/[.!?,;:]$/.test(text) &&
+    !/^[^:]{1,40}:\s*\S/.test(text)
+  );
+};
+
+/**
+ * Is the line at `at` (read as the value under a label on the line before) itself a label? Round 9, issue 26: a
+ * labels-above-values form, or a column of labels the converter set before its column of values. Refused when:
+ * - its words are all one schema field's own name words ("Name" for `hirer_name`, "Registration" for
+ *   `vehicle_registration`): a field's words on a line of their own are its label, never its value;
+ * - it is one of a run of three or more label-like lines (short, no digit) from the label on, and the block after
+ *   that run (past blank lines) opens with as many lines that are not label-like (the values, in order): the
+ *   labels' column printed before the values' column.
+ * Returns why, or undefined.
+ */
+export const labelLine = (text: string, lines: string[], at: number, fields: SchemaField[]): string | undefined => {
+  if (!labelLike(text)) return undefined;
+  const words = text
+    .toLowerCase()
+    .split(/[^\p{L}]+/u)
+    .filter((w) => w.length > 0);
+  const owner = fields.find((f) => {
+    const own = new Set(nameWords(f.path[f.path.length - 1]!));
+    return words.length > 0 && words.every((w) => own.has(w));
+  });
+  if (owner) return `it is a label (the words of the field '${owner.path.join('.')}'), not a value`;
+  let start = at;
+  while (start > 0 && labelLike(lines[start - 1] ?? '')) start -= 1;
+  let end = at;
+  while (end + 1 < lines.length && labelLike(lines[end + 1] ?? '')) end += 1;
+  const run = end - start + 1;
+  if (run < 3) return undefined;
+  let k = end + 1;
+  while (k < lines.length && !(lines[k] ?? '').trim()) k += 1;
+  // (the converter's chunk may end with the column of labels, the values in the next chunk: then most of the run
+  // are the schema's labels, which a form's alternating label / value lines are not)
+  if (
+    (k >= lines.length && end === lines.length - 1) ||
+    (k >= lines.length && !lines.slice(end + 1).some((l) => l.trim()))
+  ) {
+    const labels = lines
+      .slice(start, end + 1)
+      .filter((l) => fields.some((f) => labelScore(f, l.trim(), true) >= LABEL_MATCH)).length;
+    return run >= 4 && labels * 2 > run
+      ? `it is one of a column of ${run} labels (the values are printed after them), not a value`
+      : undefined;
+  }
+  if (k === end + 1) return undefined;
+  const after = lines.slice(k, k + Math.min(run, 3));
+  if (after.length < Math.min(run, 3) || after.some((l) => !l.trim() || labelLike(l) || /^[|#>]/.test(l.trim())))
+    return undefined;
+  return `it is one of a column of ${run} labels whose values are printed after them, not a value`;
+};
+
 export const candidatesIn = (
   field: SchemaField,
   kind: FieldKind,
@@ -981,6 +1043,14 @@ export const candidatesIn = (
       continue;
     const score = labelScore(field, label, true);
     if (score < LABEL_MATCH) continue;
+    // the next line is itself a label (round 9): a schema field's own words ("HIRER" / "Name" / "Oluwaseun …",
+    // "VEHICLE" / "Registration" / "YR24 KZP"), or one of a column of labels whose values the converter set in a
+    // block after it ("Interface" / "Bus address" / "Package" … then "2-wire …" / "0x48 …")
+    const nextLabel = labelLine(next, lines, i + gap, [field, ...others]);
+    if (nextLabel) {
+      rejected.push({ seen: next, label, why: nextLabel, score });
+      continue;
+    }
     const value = kind.kind === 'quantity' ? dropQualifier(dropRemark(next)) : valueByKind(kind, next);
     const wrong = misfit(kind, value);
     if (wrong) {
