@@ -599,16 +599,19 @@ const labelLike = (line: string): boolean => {
  *   labels' column printed before the values' column.
  * Returns why, or undefined.
  */
-export const labelLine = (text: string, lines: string[], at: number, fields: SchemaField[]): string | undefined => {
-  if (!labelLike(text)) return undefined;
-  const words = text
+/** Are a line's words all a field's own name words ("Name" for `hirer_name`)? */
+const ownWords = (field: SchemaField, line: string): boolean => {
+  const own = new Set(nameWords(field.path[field.path.length - 1]!));
+  const words = line
     .toLowerCase()
     .split(/[^\p{L}]+/u)
     .filter((w) => w.length > 0);
-  const owner = fields.find((f) => {
-    const own = new Set(nameWords(f.path[f.path.length - 1]!));
-    return words.length > 0 && words.every((w) => own.has(w));
-  });
+  return words.length > 0 && words.every((w) => own.has(w));
+};
+
+export const labelLine = (text: string, lines: string[], at: number, fields: SchemaField[]): string | undefined => {
+  if (!labelLike(text)) return undefined;
+  const owner = fields.find((f) => ownWords(f, text));
   if (owner) return `it is a label (the words of the field '${owner.path.join('.')}'), not a value`;
   let start = at;
   while (start > 0 && labelLike(lines[start - 1] ?? '')) start -= 1;
@@ -618,22 +621,27 @@ export const labelLine = (text: string, lines: string[], at: number, fields: Sch
   if (run < 3) return undefined;
   let k = end + 1;
   while (k < lines.length && !(lines[k] ?? '').trim()) k += 1;
-  // (the converter's chunk may end with the column of labels, the values in the next chunk: then most of the run
-  // are the schema's labels, which a form's alternating label / value lines are not)
-  if (
-    (k >= lines.length && end === lines.length - 1) ||
-    (k >= lines.length && !lines.slice(end + 1).some((l) => l.trim()))
-  ) {
-    const labels = lines
+  // (the converter's chunk may end with the column of labels, the values in the next chunk: then five lines or
+  // more, at least half of them the schema's labels and two of those one after the other, which a form's
+  // alternating label / value lines are not)
+  if (k >= lines.length) {
+    const isLabel = lines
       .slice(start, end + 1)
-      .filter((l) => fields.some((f) => labelScore(f, l.trim(), true) >= LABEL_MATCH)).length;
-    return run >= 4 && labels * 2 > run
+      .map((l) => fields.some((f) => labelScore(f, l.trim(), true) >= LABEL_MATCH || ownWords(f, l)));
+    const labels = isLabel.filter(Boolean).length;
+    const adjacent = isLabel.some((l, j) => l && isLabel[j + 1]);
+    return run >= 5 && labels * 2 >= run && adjacent
       ? `it is one of a column of ${run} labels (the values are printed after them), not a value`
       : undefined;
   }
   if (k === end + 1) return undefined;
-  const after = lines.slice(k, k + Math.min(run, 3));
-  if (after.length < Math.min(run, 3) || after.some((l) => !l.trim() || labelLike(l) || /^[|#>]/.test(l.trim())))
+  // (the values: as many lines as the labels, less one at most, none a table row or a heading, one with a digit)
+  const after = lines.slice(k, k + run - 1);
+  if (
+    after.length < run - 1 ||
+    after.some((l) => !l.trim() || /^[|#>]/.test(l.trim())) ||
+    !after.some((l) => /\d/.test(l))
+  )
     return undefined;
   return `it is one of a column of ${run} labels whose values are printed after them, not a value`;
 };
