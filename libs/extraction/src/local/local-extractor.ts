@@ -14,7 +14,7 @@ import {
   type FieldKind,
 } from '../fields/field-kinds.js';
 import { proseCandidates, proseQueries, sectionCandidates } from './prose-patterns.js';
-import { hasOwnWords, LABEL_MATCH, labelScore, nameWords, wordGroups } from '../fields/field-words.js';
+import { hasOwnWords, LABEL_MATCH, labelMatches, labelScore, nameWords, wordGroups } from '../fields/field-words.js';
 import { fieldName, getAt, isObject, setAt, type SchemaField } from '../schema-fields.js';
 import { splitRow } from './markdown-table.js';
 import { dateLineFromTop, isDocumentDate, issuerFromTop, issuerRole } from './issuer-block.js';
@@ -599,6 +599,22 @@ const labelLike = (line: string): boolean => {
  *   labels' column printed before the values' column.
  * Returns why, or undefined.
  */
+/**
+ * The section label a form's label line sits under: the nearest line above it, within eight lines and past no
+ * blank line, printed in capitals with no digit ("HIRER", "VEHICLE AND HIRE PERIOD"), or undefined.
+ */
+const sectionLabel = (lines: string[], at: number): string | undefined => {
+  for (let j = at - 1; j >= Math.max(0, at - 8); j -= 1) {
+    const text = (lines[j] ?? '').trim();
+    if (!text) return undefined;
+    if (/^[|#>]/.test(text)) return undefined;
+    const letters = text.replace(/[^\p{L}]/gu, '');
+    if (letters.length >= 3 && letters === letters.toUpperCase() && !/\d/.test(text) && text.split(/\s+/).length <= 5)
+      return text;
+  }
+  return undefined;
+};
+
 /** Are a line's words all a field's own name words ("Name" for `hirer_name`)? */
 const ownWords = (field: SchemaField, line: string): boolean => {
   const own = new Set(nameWords(field.path[field.path.length - 1]!));
@@ -1049,7 +1065,19 @@ export const candidatesIn = (
     // the next line is a value, not a label and value of its own, nor a sentence
     if (/^[^:]{1,40}:\s*\S/.test(next) || / {2,}/.test(next) || next.split(/\s+/).length > 10 || /[.!?]$/.test(next))
       continue;
-    const score = labelScore(field, label, true);
+    // (a form's block under a section label in capitals: "HIRER" / "Name" / "Oluwaseun …" is the hirer's name; the
+    // section's words qualify a label that alone does not name the field; round 9)
+    // (and only when the label itself says one of the field's own words: "Registration" under "VEHICLE …" is the
+    // vehicle's registration, not the vehicle)
+    const sharesWord = label
+      .toLowerCase()
+      .split(/[^\p{L}]+/u)
+      .some((w) => w.length > 0 && nameWords(field.path[field.path.length - 1]!).includes(w));
+    const section = sharesWord && !labelMatches(field, label) ? sectionLabel(lines, i) : undefined;
+    const score = Math.max(
+      labelScore(field, label, true),
+      section ? labelScore(field, `${section} ${label}`, true) : 0,
+    );
     if (score < LABEL_MATCH) continue;
     // the next line is itself a label (round 9): a schema field's own words ("HIRER" / "Name" / "Oluwaseun …",
     // "VEHICLE" / "Registration" / "YR24 KZP"), or one of a column of labels whose values the converter set in a

@@ -49,6 +49,15 @@ describe('a label under a label is not a value', () => {
   });
 });
 
+describe('a section label in capitals qualifies the labels under it', () => {
+  it('"LANDLORD" / "Surname" / "…" is the landlord\'s surname; a label with none of the field\'s words is not', () => {
+    const form = ['LANDLORD', 'Surname', 'Ekwueme-Hart', 'Telephone', '0113 496 0521'].join('\n');
+    expect(values('landlord_surname', form)).toContain('Ekwueme-Hart');
+    const boat = ['BOAT AND MOORING', 'Berth', 'C 14'].join('\n');
+    expect(values('boat', boat)).not.toContain('C 14');
+  });
+});
+
 describe("the document's title is not part of the issuer's name", () => {
   it('a title in capitals at the end or the start is dropped', () => {
     expect(withoutDocumentTitle('Brannock Tiling Ltd PROFORMA INVOICE')).toBe('Brannock Tiling Ltd');
