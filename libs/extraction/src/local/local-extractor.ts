@@ -615,6 +615,43 @@ const sectionLabel = (lines: string[], at: number): string | undefined => {
   return undefined;
 };
 
+const AMOUNT_PART = /^(?:net|subtotal|sub-total|vat|tax|discount|excl)\b/i;
+const AMOUNT_WHOLE = /^(?:gross|total|amount|incl)\b/i;
+/**
+ * The cell of an amounts row a field asks for, by the table's header (round 9), or undefined (the first value):
+ * the column whose header is one of the field's own words; else, for a field asking a whole amount (total, gross,
+ * amount, due, paid, payable) whose row's first value is under a part's header (Net, VAT, Subtotal), the column
+ * under a whole's header (Gross, Total, Amount).
+ */
+const amountColumn = (
+  field: SchemaField,
+  header: string[],
+  cells: string[],
+  labelEnd: number,
+  unitCol: number,
+): string | undefined => {
+  const words = nameWords(field.path[field.path.length - 1]!);
+  const cols = cells.map((c, k) => k).filter((k) => k >= labelEnd && k !== unitCol && (cells[k] ?? '').length > 0);
+  if (cols.length < 2) return undefined;
+  const head = (k: number) => (header[k] ?? '').trim();
+  const firstWords = head(cols[0]!)
+    .toLowerCase()
+    .split(/[^\p{L}]+/u);
+  if (firstWords.some((w) => words.includes(w))) return undefined;
+  const own = cols.find((k) =>
+    head(k)
+      .toLowerCase()
+      .split(/[^\p{L}]+/u)
+      .some((w) => w.length > 1 && words.includes(w)),
+  );
+  if (own !== undefined) return cells[own];
+  if (AMOUNT_PART.test(head(cols[0]!)) && words.some((w) => /^(?:total|gross|amount|due|paid|payable)$/.test(w))) {
+    const whole = cols.find((k) => AMOUNT_WHOLE.test(head(k)));
+    if (whole !== undefined) return cells[whole];
+  }
+  return undefined;
+};
+
 /** Are a line's words all a field's own name words ("Name" for `hirer_name`)? */
 const ownWords = (field: SchemaField, line: string): boolean => {
   const own = new Set(nameWords(field.path[field.path.length - 1]!));
@@ -874,11 +911,18 @@ export const candidatesIn = (
           );
         if (limits) unitCell = limits.unit;
         // the target model's column; a row of several models' values without it is not this product's value
+        // which of an amounts row's numbers (round 9): the column its header names by the field's own words
+        // ("| Total | 439.59 | 46.31 | 485.90 |" under "| Rate | Net | VAT | Gross |": VAT for `vat_total`), or for a
+        // total the gross column, not the first (a net)
+        const partCell =
+          !limits && k === undefined && header && values.length >= 2
+            ? amountColumn(field, header, cells, labelEnd, unitCol)
+            : undefined;
         const cell = limits
           ? limits.value
           : k !== undefined
             ? modelValue(cells, labelEnd, k, models.length, columns)
-            : values[0]!;
+            : (partCell ?? values[0]!);
         // the target model's values on the rows with this label: two different ones are ambiguous too
         if (k !== undefined && cell !== undefined)
           rowsSeen.set(`${key}|target`, (rowsSeen.get(`${key}|target`) ?? new Set()).add(cell.trim()));

@@ -58,6 +58,27 @@ describe('a section label in capitals qualifies the labels under it', () => {
   });
 });
 
+describe("which of an amounts row's numbers: the header chooses", () => {
+  const table = (header: string) =>
+    [
+      header,
+      '| --- | --- | --- | --- |',
+      '| 7 % | 118.20 | 8.27 | 126.47 |',
+      '| Total | 211.05 | 23.61 | 234.66 |',
+    ].join('\n');
+  const first = (name: string, content: string) => {
+    const f = field(name);
+    return candidatesIn(f, fieldKind(f), [], 'h2-t1', content, 0, undefined, [], undefined, new Map(), [f]).map(
+      (c) => c.value,
+    )[0];
+  };
+  it('a total takes the gross column, not the net one first in the row', () => {
+    expect(first('total', table('| Band | Net | Tax | Gross |'))).toBe('234.66');
+    // (columns with no such headers: the first value, as before)
+    expect(first('total', table('| Band | Q1 | Q2 | Q3 |'))).toBe('211.05');
+  });
+});
+
 describe("the document's title is not part of the issuer's name", () => {
   it('a title in capitals at the end or the start is dropped', () => {
     expect(withoutDocumentTitle('Brannock Tiling Ltd PROFORMA INVOICE')).toBe('Brannock Tiling Ltd');
