@@ -164,6 +164,50 @@ export const withoutTitleTail = (text: string): string => {
   return text;
 };
 
+/** Words a document's title is made of beyond TITLE_WORDS' (a hotel's "FOLIO", a German "RECHNUNG"). */
+const TITLE_NOUN = /^(?:invoice|receipt|statement|note|bill|quote|quotation|estimate|folio|rechnung|facture|factura)$/i;
+
+/**
+ * A name with the document's title printed on its line ("Lumora Lighting B.V. CREDIT NOTE", "INVOICE Acme Ltd":
+ * the converter joins a letterhead's name and the title set right of it). Round 9: the title's words are dropped
+ * when they are at the end (or the start), printed in capitals, hold a title noun (invoice, note, folio …) and
+ * the rest is not in capitals itself (a name in capitals could own the word: "CITY RECEIPT CO").
+ */
+export const withoutDocumentTitle = (text: string): string => {
+  const words = text.trim().split(/\s+/);
+  const isTitleWord = (w: string) => {
+    const bare = w.replace(/[^\p{L}]/gu, '');
+    return bare.length > 0 && bare === bare.toUpperCase() && (TITLE_WORDS.test(bare) || TITLE_NOUN.test(bare));
+  };
+  const rest = (kept: string[]) => {
+    const letters = kept.join(' ').replace(/[^\p{L}]/gu, '');
+    return letters.length >= 2 && letters !== letters.toUpperCase();
+  };
+  let end = words.length;
+  while (end > 0 && isTitleWord(words[end - 1]!)) end -= 1;
+  const tail = words.slice(end);
+  if (tail.length > 0 && tail.some((w) => TITLE_NOUN.test(w.replace(/[^\p{L}]/gu, ''))) && rest(words.slice(0, end)))
+    return words.slice(0, end).join(' ');
+  let start = 0;
+  while (start < words.length && isTitleWord(words[start]!)) start += 1;
+  const head = words.slice(0, start);
+  if (head.length > 0 && head.some((w) => TITLE_NOUN.test(w.replace(/[^\p{L}]/gu, ''))) && rest(words.slice(start)))
+    return words.slice(start).join(' ');
+  return text;
+};
+
+/**
+ * A line of an address, not a name (round 9): a postcode with a number ("17 • 5020 Salzburg • Austria",
+ * "Canal Road Depot, Bradford BD2 1AU"), or a house number then a street word ("22 Saltaire Road").
+ */
+export const looksLikeAddressLine = (text: string): boolean =>
+  /\d/.test(text) &&
+  (POSTCODE.test(text) ||
+    /(?:^|[•·|,]\s*)\d{4,5}\s+\p{Lu}\p{L}+/u.test(text) ||
+    /^\d{1,5}[a-z]?\s+\p{L}+\s+(?:street|st|road|rd|avenue|ave|lane|ln|gasse|strasse|straße|weg|platz|way|drive|rise|close)\b/iu.test(
+      text,
+    ));
+
 export interface IssuerValue {
   value: string;
   /** The lines read, one per line as the chunk has them. */
@@ -212,7 +256,10 @@ export const issuerFromTop = (content: string, role: IssuerRole): IssuerValue | 
   }
   if (first.labelled || !looksLikeName(first.text)) return undefined;
   if (role === 'name')
-    return { value: withoutTitleTail(first.text), snippet: label ? `${label.line}\n${first.line}` : first.line };
+    return {
+      value: withoutDocumentTitle(withoutTitleTail(first.text)),
+      snippet: label ? `${label.line}\n${first.line}` : first.line,
+    };
   // the first line that looks like an address, then more lines up to the one with the postcode (a line after
   // the address that has numbers, "Table 12 Covers 2", is not part of it)
   const address: TopLine[] = [];

@@ -2,6 +2,7 @@
 import { LABEL_MATCH, labelScore, nameWords } from '../fields/field-words.js';
 import type { FieldKind } from '../fields/field-kinds.js';
 import type { SchemaField } from '../schema-fields.js';
+import { issuerRole, looksLikeAddressLine } from './issuer-block.js';
 
 /**
  * A label returned as a value (issue 26, round 7): a form's labels printed in one column and their values in
@@ -14,7 +15,9 @@ import type { SchemaField } from '../schema-fields.js';
  *   (a bare number stays: its table's header gives the unit);
  * - the field is a range (`…_range`) and the value is one number, not two ends (round 7);
  * - the value is only party roles ("Licensee (Customer)", "Disclosing Party");
- * - the value is another field's label: a short phrase with no digit whose words are all that field's name words.
+ * - the value is another field's label: a short phrase with no digit whose words are all that field's name words;
+ * - the field asks for a name (its name says name, company or party, or it is the issuer's) and the value is a
+ *   line of an address ("17 • 5020 Salzburg • Austria" for a hotel; round 9).
  * Returns why, or undefined.
  */
 const IDENTIFIER_HEAD = /^(?:number|no|num|id|ref|reference|serial)$/;
@@ -51,6 +54,12 @@ export const labelAsValue = (
     !/±\s*\d/.test(text)
   )
     return 'it is one number, and the field asks for a range (two ends)';
+  const asksName =
+    kind.kind === 'text' &&
+    !name.some((w) => /^(?:address|location|site|place|city|town|country|postcode|zip|branch|depot|street)$/.test(w)) &&
+    (name.some((w) => /^(?:name|company|party|organisation|organization)$/.test(w)) ||
+      issuerRole(field, others) === 'name');
+  if (asksName && looksLikeAddressLine(text)) return 'it is a line of an address, and the field asks for a name';
   const words = letterWords(text);
   if (!/\d/.test(text) && words.length > 0 && words.length <= 4 && words.every((w) => ROLE.test(w)))
     return 'it is a party’s role (a label), not a name';

@@ -14,7 +14,7 @@ import {
   type FieldKind,
 } from '../fields/field-kinds.js';
 import { proseCandidates, proseQueries, sectionCandidates } from './prose-patterns.js';
-import { hasOwnWords, LABEL_MATCH, labelScore, nameWords, wordGroups } from '../fields/field-words.js';
+import { hasOwnWords, LABEL_MATCH, labelMatches, labelScore, nameWords, wordGroups } from '../fields/field-words.js';
 import { fieldName, getAt, isObject, setAt, type SchemaField } from '../schema-fields.js';
 import { splitRow } from './markdown-table.js';
 import { dateLineFromTop, isDocumentDate, issuerFromTop, issuerRole } from './issuer-block.js';
@@ -576,6 +576,129 @@ export const otherFieldLabelled = (
   return undefined;
 };
 
+/** A short line of words, no digit, no sentence: how a form prints a label on a line of its own. */
+const labelLike = (line: string): boolean => {
+  const text = line.trim();
+  return (
+    text.length > 0 &&
+    !/\d/.test(text) &&
+    !/^[|#>]/.test(text) &&
+    text.split(/\s+/).length <= 4 &&
+    !/[.!?,;:]$/.test(text) &&
+    !/^[^:]{1,40}:\s*\S/.test(text)
+  );
+};
+
+/**
+ * Is the line at `at` (read as the value under a label on the line before) itself a label? Round 9, issue 26: a
+ * labels-above-values form, or a column of labels the converter set before its column of values. Refused when:
+ * - its words are all one schema field's own name words ("Name" for `hirer_name`, "Registration" for
+ *   `vehicle_registration`): a field's words on a line of their own are its label, never its value;
+ * - it is one of a run of three or more label-like lines (short, no digit) from the label on, and the block after
+ *   that run (past blank lines) opens with as many lines that are not label-like (the values, in order): the
+ *   labels' column printed before the values' column.
+ * Returns why, or undefined.
+ */
+/**
+ * The section label a form's label line sits under: the nearest line above it, within eight lines and past no
+ * blank line, printed in capitals with no digit ("HIRER", "VEHICLE AND HIRE PERIOD"), or undefined.
+ */
+const sectionLabel = (lines: string[], at: number): string | undefined => {
+  for (let j = at - 1; j >= Math.max(0, at - 8); j -= 1) {
+    const text = (lines[j] ?? '').trim();
+    if (!text) return undefined;
+    if (/^[|#>]/.test(text)) return undefined;
+    const letters = text.replace(/[^\p{L}]/gu, '');
+    if (letters.length >= 3 && letters === letters.toUpperCase() && !/\d/.test(text) && text.split(/\s+/).length <= 5)
+      return text;
+  }
+  return undefined;
+};
+
+const AMOUNT_PART = /^(?:net|subtotal|sub-total|vat|tax|discount|excl)\b/i;
+const AMOUNT_WHOLE = /^(?:gross|total|amount|incl)\b/i;
+/**
+ * The cell of an amounts row a field asks for, by the table's header (round 9), or undefined (the first value):
+ * the column whose header is one of the field's own words; else, for a field asking a whole amount (total, gross,
+ * amount, due, paid, payable) whose row's first value is under a part's header (Net, VAT, Subtotal), the column
+ * under a whole's header (Gross, Total, Amount).
+ */
+const amountColumn = (
+  field: SchemaField,
+  header: string[],
+  cells: string[],
+  labelEnd: number,
+  unitCol: number,
+): string | undefined => {
+  const words = nameWords(field.path[field.path.length - 1]!);
+  const cols = cells.map((c, k) => k).filter((k) => k >= labelEnd && k !== unitCol && (cells[k] ?? '').length > 0);
+  if (cols.length < 2) return undefined;
+  const head = (k: number) => (header[k] ?? '').trim();
+  const firstWords = head(cols[0]!)
+    .toLowerCase()
+    .split(/[^\p{L}]+/u);
+  if (firstWords.some((w) => words.includes(w))) return undefined;
+  const own = cols.find((k) =>
+    head(k)
+      .toLowerCase()
+      .split(/[^\p{L}]+/u)
+      .some((w) => w.length > 1 && words.includes(w)),
+  );
+  if (own !== undefined) return cells[own];
+  if (AMOUNT_PART.test(head(cols[0]!)) && words.some((w) => /^(?:total|gross|amount|due|paid|payable)$/.test(w))) {
+    const whole = cols.find((k) => AMOUNT_WHOLE.test(head(k)));
+    if (whole !== undefined) return cells[whole];
+  }
+  return undefined;
+};
+
+/** Are a line's words all a field's own name words ("Name" for `hirer_name`)? */
+const ownWords = (field: SchemaField, line: string): boolean => {
+  const own = new Set(nameWords(field.path[field.path.length - 1]!));
+  const words = line
+    .toLowerCase()
+    .split(/[^\p{L}]+/u)
+    .filter((w) => w.length > 0);
+  return words.length > 0 && words.every((w) => own.has(w));
+};
+
+export const labelLine = (text: string, lines: string[], at: number, fields: SchemaField[]): string | undefined => {
+  if (!labelLike(text)) return undefined;
+  const owner = fields.find((f) => ownWords(f, text));
+  if (owner) return `it is a label (the words of the field '${owner.path.join('.')}'), not a value`;
+  let start = at;
+  while (start > 0 && labelLike(lines[start - 1] ?? '')) start -= 1;
+  let end = at;
+  while (end + 1 < lines.length && labelLike(lines[end + 1] ?? '')) end += 1;
+  const run = end - start + 1;
+  if (run < 3) return undefined;
+  let k = end + 1;
+  while (k < lines.length && !(lines[k] ?? '').trim()) k += 1;
+  // (the converter's chunk may end with the column of labels, the values in the next chunk: then five lines or
+  // more, at least half of them the schema's labels and two of those one after the other, which a form's
+  // alternating label / value lines are not)
+  if (k >= lines.length) {
+    const isLabel = lines
+      .slice(start, end + 1)
+      .map((l) => fields.some((f) => labelScore(f, l.trim(), true) >= LABEL_MATCH || ownWords(f, l)));
+    const labels = isLabel.filter(Boolean).length;
+    const adjacent = isLabel.some((l, j) => l && isLabel[j + 1]);
+    return run >= 5 && labels * 2 >= run && adjacent
+      ? `it is one of a column of ${run} labels (the values are printed after them), not a value`
+      : undefined;
+  }
+  if (k === end + 1) return undefined;
+  // (the values: as many lines as the labels, less one at most, none a table row or a heading, one with a digit)
+  const after = lines.slice(k, k + run - 1);
+  if (
+    after.length < run - 1 ||
+    after.some((l) => !l.trim() || /^[|#>]/.test(l.trim())) ||
+    !after.some((l) => /\d/.test(l))
+  )
+    return undefined;
+  return `it is one of a column of ${run} labels whose values are printed after them, not a value`;
+};
+
 export const candidatesIn = (
   field: SchemaField,
   kind: FieldKind,
@@ -788,11 +911,18 @@ export const candidatesIn = (
           );
         if (limits) unitCell = limits.unit;
         // the target model's column; a row of several models' values without it is not this product's value
+        // which of an amounts row's numbers (round 9): the column its header names by the field's own words
+        // ("| Total | 439.59 | 46.31 | 485.90 |" under "| Rate | Net | VAT | Gross |": VAT for `vat_total`), or for a
+        // total the gross column, not the first (a net)
+        const partCell =
+          !limits && k === undefined && header && values.length >= 2
+            ? amountColumn(field, header, cells, labelEnd, unitCol)
+            : undefined;
         const cell = limits
           ? limits.value
           : k !== undefined
             ? modelValue(cells, labelEnd, k, models.length, columns)
-            : values[0]!;
+            : (partCell ?? values[0]!);
         // the target model's values on the rows with this label: two different ones are ambiguous too
         if (k !== undefined && cell !== undefined)
           rowsSeen.set(`${key}|target`, (rowsSeen.get(`${key}|target`) ?? new Set()).add(cell.trim()));
@@ -979,8 +1109,28 @@ export const candidatesIn = (
     // the next line is a value, not a label and value of its own, nor a sentence
     if (/^[^:]{1,40}:\s*\S/.test(next) || / {2,}/.test(next) || next.split(/\s+/).length > 10 || /[.!?]$/.test(next))
       continue;
-    const score = labelScore(field, label, true);
+    // (a form's block under a section label in capitals: "HIRER" / "Name" / "Oluwaseun …" is the hirer's name; the
+    // section's words qualify a label that alone does not name the field; round 9)
+    // (and only when the label itself says one of the field's own words: "Registration" under "VEHICLE …" is the
+    // vehicle's registration, not the vehicle)
+    const sharesWord = label
+      .toLowerCase()
+      .split(/[^\p{L}]+/u)
+      .some((w) => w.length > 0 && nameWords(field.path[field.path.length - 1]!).includes(w));
+    const section = sharesWord && !labelMatches(field, label) ? sectionLabel(lines, i) : undefined;
+    const score = Math.max(
+      labelScore(field, label, true),
+      section ? labelScore(field, `${section} ${label}`, true) : 0,
+    );
     if (score < LABEL_MATCH) continue;
+    // the next line is itself a label (round 9): a schema field's own words ("HIRER" / "Name" / "Oluwaseun …",
+    // "VEHICLE" / "Registration" / "YR24 KZP"), or one of a column of labels whose values the converter set in a
+    // block after it ("Interface" / "Bus address" / "Package" … then "2-wire …" / "0x48 …")
+    const nextLabel = labelLine(next, lines, i + gap, [field, ...others]);
+    if (nextLabel) {
+      rejected.push({ seen: next, label, why: nextLabel, score });
+      continue;
+    }
     const value = kind.kind === 'quantity' ? dropQualifier(dropRemark(next)) : valueByKind(kind, next);
     const wrong = misfit(kind, value);
     if (wrong) {

@@ -34,6 +34,24 @@ const TRAILING = new RegExp(
 const PER_THING =
   /\s+(?:per\s+(?!(?:s|sec|second|min|minute|h|hr|hour|day|week|month|year|annum|m|km|mm|kg|g|l|litre|liter|cycle)\b)[a-z]{2,12}|each)\.?\s*$/i;
 
+/**
+ * Round 9: "£74.00 per day" for a `daily_rate`, "EUR 142 per night" for a `nightly_rate`: an amount's period is
+ * dropped when the field's own name says that period (the label said it); for any other field it stays (a
+ * `deposit` printed "per day" is not a deposit). "60 V AC/DC" for a `rated_voltage`: "AC/DC" says the rating holds
+ * for both currents and is dropped; a lone "AC" or "DC" says which one and stays (decided, round 9).
+ */
+const MONEY_PERIOD = /\s+(?:per|a|an|\/)\s*(day|night|hour|week|month|year|annum)\.?\s*$/i;
+const PERIOD_WORDS: Record<string, RegExp> = {
+  day: /^(?:day|days|daily|per_day)$/,
+  night: /^(?:night|nights|nightly)$/,
+  hour: /^(?:hour|hours|hourly)$/,
+  week: /^(?:week|weeks|weekly)$/,
+  month: /^(?:month|months|monthly)$/,
+  year: /^(?:year|years|yearly|annual|annually|annum)$/,
+  annum: /^(?:year|years|yearly|annual|annually|annum)$/,
+};
+const BOTH_CURRENTS = /\s+AC\s*\/\s*DC\s*$/;
+
 /** A number, with a unit of a few characters at most ("30 V", "6.2 mm", "100", "2.0 m", "5 mOhm", "$34.00"). */
 const NUMBER_WITH_UNIT =
   /^(?:[$€£¥]\s?|[A-Z]{3}\s)?[-+±]?\d[\d.,]*\s*(?:[A-Za-zµΩ°%²³/·⋅]{1,10}(?:\s?[A-Za-z]{1,3})?)?$/;
@@ -77,7 +95,20 @@ export const stripQualifiers = (field: SchemaField, kind: FieldKind, value: stri
       dropped.push(per[0].trim());
       text = text.slice(0, per.index).trim();
     }
-    if (!lead && !trail && !per) break;
+    const amount = kind.kind === 'money' || /^(?:[$€£¥]\s?|[A-Z]{3}\s)[-+]?\d/.test(text);
+    const period = amount ? MONEY_PERIOD.exec(text) : null;
+    const names = nameWords(field.path[field.path.length - 1]!);
+    const ownPeriod = period && names.some((w) => PERIOD_WORDS[period[1]!.toLowerCase()]!.test(w));
+    if (period && ownPeriod && period.index > 0) {
+      dropped.push(period[0].trim());
+      text = text.slice(0, period.index).trim();
+    }
+    const both = kind.kind === 'quantity' ? BOTH_CURRENTS.exec(text) : null;
+    if (both && both.index > 0) {
+      dropped.push(both[0].trim());
+      text = text.slice(0, both.index).trim();
+    }
+    if (!lead && !trail && !per && !ownPeriod && !both) break;
   }
   // only a number (and its unit) is cleaned: "Max. working pressure" as a text value, a range, a sentence are not
   if (dropped.length === 0 || !NUMBER_WITH_UNIT.test(text)) return unchanged;
