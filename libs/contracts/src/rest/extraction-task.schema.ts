@@ -120,7 +120,7 @@ export const EvidenceLeafSchema = z.object({
   /**
    * 0..1: the extractor's confidence in the value, capped at 0.2 when it is not grounded. The offline extractor's is a
    * calibrated probability that the value is right (issue 26, round 8: a logistic model of how the value was read,
-   * fitted leave-one-set-out on the extraction benchmark; libs/extraction/src/local/calibration.ts): below 0.4 it
+   * fitted leave-one-set-out on the extraction benchmark; libs/extraction/src/local/calibration.ts): below `ABSTAIN_BELOW` (0.35) it
    * returns null instead, with a warning naming the value seen and its confidence. An LLM agent's is its own claim
    * (0.8 when it gives none), not calibrated.
    */
