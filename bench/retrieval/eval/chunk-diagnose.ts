@@ -10,8 +10,8 @@ import Database from 'better-sqlite3';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { corpusFile, sharedModelDir } from '@lectern/testing';
-import { PLANNING_PROJECT, openLectern, spec004Hits } from './lectern.js';
+import { corpusFile } from '@lectern/testing';
+import { PLANNING_PROJECT, openPlanningLectern, spec004Hits } from './lectern.js';
 import { answerBearing, normalise, scoreQuestion, type Hit } from './metrics.js';
 import { listPdfs, pageWindows, pymupdfPages } from './pdf-text.js';
 import { bm25Peer } from './peers.js';
@@ -25,13 +25,7 @@ const { values } = parseArgs({
     out: { type: 'string' },
   },
 });
-const lectern = await openLectern({
-  corpus: 'uk-planning-policy',
-  model: 'potion-base-2M',
-  modelDir: sharedModelDir('potion-base-2M'),
-  reuseIndex: true,
-  log: (m) => process.stderr.write(`${m}\n`),
-});
+const lectern = await openPlanningLectern((m) => process.stderr.write(`${m}\n`));
 const db = new Database(join(lectern.dataDir, 'vectors', 'vectors.sqlite'), { readonly: true });
 const cid = (
   db.prepare(`SELECT rowid AS cid FROM vs_collections WHERE name = 'lectern_planning'`).get() as { cid: number }

@@ -6,8 +6,8 @@
  * page span, whether answer-bearing, and the start of the text.
  */
 import { parseArgs } from 'node:util';
-import { corpusFile, sharedModelDir } from '@lectern/testing';
-import { PLANNING_PROJECT, SPEC000_PROJECT, openLectern, spec000Hits, spec004Hits } from './lectern.js';
+import { corpusFile } from '@lectern/testing';
+import { PLANNING_PROJECT, SPEC000_PROJECT, openPlanningLectern, spec000Hits, spec004Hits } from './lectern.js';
 import { answerBearing, type Hit } from './metrics.js';
 import { listPdfs, pageWindows, pymupdfPages } from './pdf-text.js';
 import { bm25Peer } from './peers.js';
@@ -24,13 +24,7 @@ const { values } = parseArgs({
 const set = loadSet(values.set as SetName);
 const ids = values.ids ? new Set(values.ids.split(',')) : null;
 const k = Number(values.k);
-const lectern = await openLectern({
-  corpus: 'uk-planning-policy',
-  model: 'potion-base-2M',
-  modelDir: sharedModelDir('potion-base-2M'),
-  reuseIndex: true,
-  log: () => {},
-});
+const lectern = await openPlanningLectern();
 const pdfs = listPdfs(corpusFile('uk-planning-policy'));
 const name = new Map(pdfs.map((p) => [p.hash, p.rel.split('/').pop() as string]));
 const keys = lectern.record.docKeys;

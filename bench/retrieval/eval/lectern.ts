@@ -15,7 +15,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createProject, runProjectIngest, type DocumentStoreDeps } from '@lectern/document-store';
 import type { Embedder } from '@lectern/embedding';
-import { connectMcp, corpusFile, listenOnFreePort, repoRoot, silentLogger, toolText } from '@lectern/testing';
+import {
+  connectMcp,
+  corpusFile,
+  listenOnFreePort,
+  repoRoot,
+  sharedModelDir,
+  silentLogger,
+  toolText,
+} from '@lectern/testing';
 import { z } from 'zod';
 import { buildApp } from '../../../apps/document-store-mcp/src/app.js';
 import { composeDocumentStore } from '../../../apps/document-store-mcp/src/compose.js';
@@ -251,3 +259,13 @@ export const spec004Hits = (body: Record<string, unknown>, docKeys: Record<strin
   (body['results'] as Array<{ doc_id: string; text: string; page_start: number | null; page_end: number | null }>).map(
     (r) => ({ doc: docKeys[r.doc_id] ?? r.doc_id, pageStart: r.page_start, pageEnd: r.page_end, text: r.text }),
   );
+
+/** The diagnosis tools' store: the planning corpus's cached index with the default model (ingested when missing). */
+export const openPlanningLectern = (log: (m: string) => void = () => {}): Promise<Lectern> =>
+  openLectern({
+    corpus: 'uk-planning-policy',
+    model: 'potion-base-2M',
+    modelDir: sharedModelDir('potion-base-2M'),
+    reuseIndex: true,
+    log,
+  });

@@ -11,8 +11,7 @@ import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { sharedModelDir } from '@lectern/testing';
-import { openLectern } from './lectern.js';
+import { openPlanningLectern } from './lectern.js';
 import { meanScores, scoreQuestion, type Hit } from './metrics.js';
 import { rankedFor } from './fusion-sim.js';
 import type { TraceQuestion } from './fusion-trace.js';
@@ -24,13 +23,7 @@ const { values } = parseArgs({
     mode: { type: 'string', default: 'max' },
   },
 });
-const lectern = await openLectern({
-  corpus: 'uk-planning-policy',
-  model: 'potion-base-2M',
-  modelDir: sharedModelDir('potion-base-2M'),
-  reuseIndex: true,
-  log: () => {},
-});
+const lectern = await openPlanningLectern();
 const db = new Database(join(lectern.dataDir, 'vectors', 'vectors.sqlite'), { readonly: true });
 const cid = (
   db.prepare(`SELECT rowid AS cid FROM vs_collections WHERE name = 'lectern_application_docs'`).get() as { cid: number }

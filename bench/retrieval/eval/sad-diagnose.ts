@@ -14,8 +14,8 @@ import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { corpusFile, sharedModelDir } from '@lectern/testing';
-import { openLectern } from './lectern.js';
+import { corpusFile } from '@lectern/testing';
+import { openPlanningLectern } from './lectern.js';
 import { normalise } from './metrics.js';
 import { listPdfs, pageWindows, pymupdfPages } from './pdf-text.js';
 import { bm25Peer } from './peers.js';
@@ -32,13 +32,7 @@ const { values } = parseArgs({
   },
 });
 const k = Number(values.k);
-const lectern = await openLectern({
-  corpus: 'uk-planning-policy',
-  model: 'potion-base-2M',
-  modelDir: sharedModelDir('potion-base-2M'),
-  reuseIndex: true,
-  log: (m) => process.stderr.write(`${m}\n`),
-});
+const lectern = await openPlanningLectern((m) => process.stderr.write(`${m}\n`));
 const db = new Database(join(lectern.dataDir, 'vectors', 'vectors.sqlite'), { readonly: true });
 const cid = (
   db.prepare(`SELECT rowid AS cid FROM vs_collections WHERE name = 'lectern_application_docs'`).get() as { cid: number }
