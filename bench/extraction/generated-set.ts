@@ -11,6 +11,7 @@ import {
   freshVariant11Docs,
   freshVariant12Docs,
   freshVariant13Docs,
+  freshVariant14Docs,
   receiptDocs,
   unseenLayoutDocs,
   type ContractVariant,
@@ -145,6 +146,13 @@ export const generatedDocuments = (): BenchDocument[] => {
       ...d,
       source: 'fresh' as const,
       set: 'fresh variant 13',
+    })),
+    // fresh variant 14: another blind held-out set (libs/testing/src/fresh-docs-14.ts), written without reading the
+    // extractor and committed before its first run
+    ...of(freshVariant14Docs(), 'report').map((d) => ({
+      ...d,
+      source: 'fresh' as const,
+      set: 'fresh variant 14',
     })),
   ];
 };
