@@ -1,15 +1,11 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Embedder } from '@lectern/embedding';
-import { createPlatform, type Platform } from '@lectern/platform';
-import { makeTextPdf, silentLogger, TEST_MODEL_ID, testModelDir } from '@lectern/testing';
-import { documentStoreDeps } from './document-store.module.js';
+import { makeTextPdf } from '@lectern/testing';
 import type { DocumentStoreDeps } from './deps.js';
 import { queryHybrid } from './project-chunks.js';
+import { openProjectFixture, type ProjectFixture } from './project-fixture.testkit.js';
 import { runProjectIngest } from './project-runs.js';
-import { createProject } from './projects.js';
 
 /*
  * Issue 25, round 8: spec 004 chunks are never longer than a search result may show (FR-010's retrieval trim). A
@@ -23,35 +19,14 @@ const filler = (page: number, i: number) =>
   `Paragraph ${page}.${i} of the drainage strategy describes routine inspection of culverts and outfalls.`;
 
 describe('spec 004 chunks fit the retrieval trim', () => {
-  let dataDir: string;
-  let docs: string;
-  let platform: Platform;
+  let fx: ProjectFixture;
   let deps: DocumentStoreDeps;
-  let embedder: Embedder;
 
   beforeAll(async () => {
-    dataDir = mkdtempSync(join(tmpdir(), 'lectern-chunk-size-'));
-    docs = join(dataDir, 'library');
-    mkdirSync(docs);
-    platform = createPlatform({ dataDir, log: silentLogger() });
-    deps = documentStoreDeps(platform, {
-      embedding: { model: TEST_MODEL_ID, modelDir: testModelDir() },
-      roots: [dataDir],
-      defaultProject: 'application_docs',
-      enableOcr: false,
-      imageRatioThreshold: 0.7,
-      ingestTimeoutMs: 60_000,
-      maxDocumentBytes: 1e8,
-      retrievalMaxChars: LIMIT,
-    });
-    embedder = await deps.embedders.configured();
-    await createProject(deps, {
-      project: 'drainage',
-      chunking: { kind: 'heading', max_tokens: embedder.maxTokens, overlap_tokens: 0, heading_context: false },
-      fingerprint: embedder.fingerprint,
-    });
+    fx = await openProjectFixture({ prefix: 'lectern-chunk-size-', project: 'drainage', retrievalMaxChars: LIMIT });
+    deps = fx.deps;
     writeFileSync(
-      join(docs, 'strategy.pdf'),
+      join(fx.docs, 'strategy.pdf'),
       makeTextPdf([
         ['# Drainage strategy', ...Array.from({ length: 10 }, (_, i) => filler(1, i))],
         [
@@ -62,17 +37,16 @@ describe('spec 004 chunks fit the retrieval trim', () => {
     );
     const run = await runProjectIngest(deps, {
       project: 'drainage',
-      root: docs,
-      files: [join(docs, 'strategy.pdf')],
+      root: fx.docs,
+      files: [join(fx.docs, 'strategy.pdf')],
       kind: 'ingest',
-      embedder,
+      embedder: fx.embedder,
     });
     expect(run.errors).toEqual([]);
   }, 120_000);
 
   afterAll(async () => {
-    await platform?.close();
-    rmSync(dataDir, { recursive: true, force: true });
+    await fx?.close();
   });
 
   it('stores no chunk longer than the retrieval policy lets a result show', async () => {

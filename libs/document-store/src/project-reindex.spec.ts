@@ -1,15 +1,12 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Embedder } from '@lectern/embedding';
-import { createPlatform, type Platform } from '@lectern/platform';
-import { makeTextPdf, silentLogger, TEST_MODEL_ID, testModelDir } from '@lectern/testing';
-import { documentStoreDeps } from './document-store.module.js';
+import { makeTextPdf } from '@lectern/testing';
 import type { DocumentStoreDeps } from './deps.js';
 import { findChunks } from './project-chunks.js';
+import { openProjectFixture, type ProjectFixture } from './project-fixture.testkit.js';
 import { runProjectIngest } from './project-runs.js';
-import { createProject } from './projects.js';
 
 /*
  * Spec 004 FR-019/SC-008 (issue 25, "fresh, never stale"): re-indexing a changed file replaces that source's chunks
@@ -24,9 +21,8 @@ const version = (word: string): Buffer =>
   ]);
 
 describe('spec 004 reindex of a changed file', () => {
-  let dataDir: string;
+  let fx: ProjectFixture;
   let docs: string;
-  let platform: Platform;
   let deps: DocumentStoreDeps;
   let embedder: Embedder;
 
@@ -45,30 +41,12 @@ describe('spec 004 reindex of a changed file', () => {
     });
 
   beforeAll(async () => {
-    dataDir = mkdtempSync(join(tmpdir(), 'lectern-reindex-'));
-    docs = join(dataDir, 'library');
-    mkdirSync(docs);
-    platform = createPlatform({ dataDir, log: silentLogger() });
-    deps = documentStoreDeps(platform, {
-      embedding: { model: TEST_MODEL_ID, modelDir: testModelDir() },
-      roots: [dataDir],
-      defaultProject: 'application_docs',
-      enableOcr: false,
-      imageRatioThreshold: 0.7,
-      ingestTimeoutMs: 60_000,
-      maxDocumentBytes: 1e8,
-    });
-    embedder = await deps.embedders.configured();
-    await createProject(deps, {
-      project: 'manuals',
-      chunking: { kind: 'heading', max_tokens: 64, overlap_tokens: 0, heading_context: false },
-      fingerprint: embedder.fingerprint,
-    });
+    fx = await openProjectFixture({ prefix: 'lectern-reindex-', project: 'manuals', maxTokens: 64 });
+    ({ docs, deps, embedder } = fx);
   }, 120_000);
 
   afterAll(async () => {
-    await platform?.close();
-    rmSync(dataDir, { recursive: true, force: true });
+    await fx?.close();
   });
 
   it('replaces the earlier version: one copy, the new text found, the old gone', async () => {
