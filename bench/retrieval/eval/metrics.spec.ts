@@ -147,6 +147,21 @@ describe('bench/retrieval/eval metrics', () => {
       heldout6.questions.length,
     );
     expect(new Set(heldout6.questions.map((q) => q.document)).size).toBeGreaterThanOrEqual(10);
+    // The round 10 reporting set: pages none of the seven earlier sets (nor the smoke set) uses, at least 10
+    // documents and no more than 6 questions on any one.
+    const heldout7 = load('planning-heldout7');
+    expect(heldout7.questions.length).toBeGreaterThanOrEqual(36);
+    const all7 = [...all6, ...heldout7.questions.map((q) => q.id)];
+    expect(new Set(all7).size).toBe(all7.length);
+    const usedPages7 = new Set([...usedPages6, ...heldout6.questions.map((q) => `${q.document}#${q.page}`)]);
+    expect(heldout7.questions.filter((q) => usedPages7.has(`${q.document}#${q.page}`))).toEqual([]);
+    expect(heldout7.questions.filter((q) => q.paraphrased).length * 2).toBeGreaterThanOrEqual(
+      heldout7.questions.length,
+    );
+    const perDocument7 = new Map<string, number>();
+    for (const q of heldout7.questions) perDocument7.set(q.document, (perDocument7.get(q.document) ?? 0) + 1);
+    expect(perDocument7.size).toBeGreaterThanOrEqual(10);
+    expect([...perDocument7].filter(([, n]) => n > 6)).toEqual([]);
     const devQuestions = new Set(dev.questions.map((q) => `${q.question}|${q.document}|${q.page}|${q.key_phrase}`));
     for (const q of smoke.questions)
       expect(devQuestions.has(`${q.question}|${q.document}|${q.page}|${q.key_phrase}`)).toBe(true);

@@ -21,6 +21,7 @@ export const SET_NAMES = [
   'planning-heldout4',
   'planning-heldout5',
   'planning-heldout6',
+  'planning-heldout7',
   'scifact-train',
   'scifact-test',
 ] as const;
