@@ -38,18 +38,30 @@ import {
  * beside a label that resembles it (gratuity, pharmacist, next MOT, clearance, MTBF, inrush, encoder).
  */
 
-/** Two columns of text lines side by side, from x0 and x1, at `size`. */
-const columns = (left: string[], right: string[], xs: [number, number] = [72, 312], size = 9): Line[] => [
-  ...Array.from({ length: Math.max(left.length, right.length) }, (_, i): Line => {
-    const runs: Run[] = [];
-    if (left[i])
-      runs.push({ x: xs[0], text: left[i]!, size, font: /^\d+\.? [A-Z][A-Za-z ]+$/.test(left[i]!) ? 'F2' : 'F1' });
-    if (right[i])
-      runs.push({ x: xs[1], text: right[i]!, size, font: /^\d+\.? [A-Z][A-Za-z ]+$/.test(right[i]!) ? 'F2' : 'F1' });
-    return runs.length > 0 ? runs : 4;
-  }),
-  6,
-];
+/**
+ * Two columns of text lines side by side, from x0 and x1, at `size`. A line "Label  value" (two or more spaces) is set
+ * as the label and its value at a tab stop `tab` points to the right; a numbered heading ("4. Fees") is bold.
+ */
+const columns = (left: string[], right: string[], xs: [number, number] = [72, 312], size = 9, tab = 110): Line[] => {
+  const cell = (x: number, text: string | undefined): Run[] => {
+    if (!text) return [];
+    const font = /^\d+\.? [A-Z][A-Za-z ]+$/.test(text) ? 'F2' : 'F1';
+    const tabbed = /^(\S.*?)\s{2,}(\S.*)$/.exec(text);
+    return tabbed
+      ? [
+          { x, text: tabbed[1]!, size, font },
+          { x: x + tab, text: tabbed[2]!, size, font },
+        ]
+      : [{ x, text, size, font }];
+  };
+  return [
+    ...Array.from({ length: Math.max(left.length, right.length) }, (_, i): Line => {
+      const runs = [...cell(xs[0], left[i]), ...cell(xs[1], right[i])];
+      return runs.length > 0 ? runs : 4;
+    }),
+    6,
+  ];
+};
 
 /** A heading in the left margin beside the first of its body lines (a marginal-note layout). */
 const margin = (head: string, body: string[], bodyX = 180): Line[] => [
@@ -245,7 +257,7 @@ export const freshVariant15Docs = (): BusinessDoc[] => {
               ['Provider', 'Quillfeather Software GmbH, Hafenstrasse 12, 20457 Hamburg'],
               ['Customer', 'Northmoor Logistics Ltd, Unit 8, Aire Valley Park, Bradford BD4 6SG'],
             ],
-            [72, 330],
+            [72, 180],
           ),
           ...heading('Subscription'),
           ...pairs(
@@ -328,8 +340,8 @@ export const freshVariant15Docs = (): BusinessDoc[] => {
         10,
         ...pairs(
           [
-            ['Signed by the Landlord', 'E. Voss                 Date  2 December 2026'],
-            ['Signed by the Tenant', 'D. Achterberg          Date  2 December 2026'],
+            ['Signed by the Landlord', 'E. Voss, on 2 December 2026'],
+            ['Signed by the Tenant', 'D. Achterberg, on 2 December 2026'],
           ],
           [72, 250],
         ),
@@ -674,7 +686,7 @@ export const freshVariant15Docs = (): BusinessDoc[] => {
         6,
         ...columns(
           ['Customer', 'Mr A. Okonjo', '18 Beehive Lane, Chelmsford'],
-          ['Vehicle', 'Skoda Octavia 1.5 TSI  KX19 TRV', 'Odometer 48,219 miles'],
+          ['Vehicle', 'Skoda Octavia 1.5 TSI, KX19 TRV', 'Odometer 48,219 miles'],
           [72, 330],
           9.5,
         ),
@@ -931,6 +943,7 @@ export const freshVariant15Docs = (): BusinessDoc[] => {
           ],
           [72, 312],
           9,
+          115,
         ),
         8,
         { rule: [72, 540] },
