@@ -12,6 +12,7 @@ import {
   freshVariant12Docs,
   freshVariant13Docs,
   freshVariant14Docs,
+  freshVariant15Docs,
   receiptDocs,
   unseenLayoutDocs,
   type ContractVariant,
@@ -153,6 +154,13 @@ export const generatedDocuments = (): BenchDocument[] => {
       ...d,
       source: 'fresh' as const,
       set: 'fresh variant 14',
+    })),
+    // fresh variant 15: another blind held-out set (libs/testing/src/fresh-docs-15.ts), written without reading the
+    // extractor and committed before its first run
+    ...of(freshVariant15Docs(), 'report').map((d) => ({
+      ...d,
+      source: 'fresh' as const,
+      set: 'fresh variant 15',
     })),
   ];
 };

@@ -24,7 +24,7 @@ import { makePdf, type PdfPageSpec } from './make-pdf.js';
  */
 
 /** One text run at `x` on its line; `right` sets it flush right, ending at `right`. */
-interface Run {
+export interface Run {
   x?: number;
   right?: number;
   text: string;
@@ -32,7 +32,7 @@ interface Run {
   size?: number;
 }
 /** A line of runs, vertical space in points, a thin rule from x0 to x1, or the top or bottom of a framed box. */
-type Line = Run[] | number | { rule: [number, number] } | { frame: 'top' | 'bottom'; x: [number, number] };
+export type Line = Run[] | number | { rule: [number, number] } | { frame: 'top' | 'bottom'; x: [number, number] };
 
 /** WinAnsiEncoding's characters outside Latin-1 that these documents use. */
 const WIN_ANSI: Record<string, number> = {
@@ -90,25 +90,25 @@ const draw = (lines: Line[], ops: string[], top: number): number => {
 };
 
 /** One page's content, top to bottom from y = `top`. */
-const page = (lines: Line[], mediaBox?: PdfPageSpec['mediaBox'], top = 700): PdfPageSpec => {
+export const page = (lines: Line[], mediaBox?: PdfPageSpec['mediaBox'], top = 700): PdfPageSpec => {
   const ops: string[] = [];
   const y = draw(lines, ops, top);
   if (y < 40) throw new Error('fresh-docs-14: page overflow');
   return { content: ops.join('\n'), ...(mediaBox ? { mediaBox } : {}) };
 };
-const sheet = (lines: Line[], mediaBox?: PdfPageSpec['mediaBox'], top?: number): Buffer =>
+export const sheet = (lines: Line[], mediaBox?: PdfPageSpec['mediaBox'], top?: number): Buffer =>
   makePdf([page(lines, mediaBox, top)]);
 
 // Line builders.
-const title = (text: string, size = 15, x = 72): Line[] => [[{ x, text, font: 'F2', size }], 6];
-const heading = (text: string, x0 = 72, x1 = 540): Line[] => [
+export const title = (text: string, size = 15, x = 72): Line[] => [[{ x, text, font: 'F2', size }], 6];
+export const heading = (text: string, x0 = 72, x1 = 540): Line[] => [
   6,
   [{ x: x0, text, font: 'F2', size: 11 }],
   { rule: [x0, x1] },
   4,
 ];
-const para = (...texts: string[]): Line[] => [...texts.map((text): Line => [{ x: 72, text }]), 6];
-const pairs = (rows: [string, string][], at: [number, number] = [72, 220], size = 10): Line[] => [
+export const para = (...texts: string[]): Line[] => [...texts.map((text): Line => [{ x: 72, text }]), 6];
+export const pairs = (rows: [string, string][], at: [number, number] = [72, 220], size = 10): Line[] => [
   ...rows.map(
     ([l, v]): Line => [
       { x: at[0], text: l, size },
@@ -118,7 +118,7 @@ const pairs = (rows: [string, string][], at: [number, number] = [72, 220], size 
   6,
 ];
 /** Small bold labels with their values on the line below, in two columns. */
-const stacked = (rows: [string, string, string, string][], xs: [number, number]): Line[] =>
+export const stacked = (rows: [string, string, string, string][], xs: [number, number]): Line[] =>
   rows.flatMap((row): Line[] => [
     [
       { x: xs[0], text: row[0], font: 'F2', size: 7 },
@@ -131,7 +131,7 @@ const stacked = (rows: [string, string, string, string][], xs: [number, number])
     3,
   ]);
 /** Rows of cells at the given x positions; a cell whose index is in `rightAligned` is set flush right at its x. */
-const grid = (rows: string[][], xs: number[], headerRows = 1, size = 9, rightAligned: number[] = []): Line[] => [
+export const grid = (rows: string[][], xs: number[], headerRows = 1, size = 9, rightAligned: number[] = []): Line[] => [
   ...rows.map(
     (row, i): Line =>
       row
@@ -145,7 +145,7 @@ const grid = (rows: string[][], xs: number[], headerRows = 1, size = 9, rightAli
   ),
   8,
 ];
-const amounts = (rows: [string, string, Run['font']?][], x: number, right: number, size = 10): Line[] =>
+export const amounts = (rows: [string, string, Run['font']?][], x: number, right: number, size = 10): Line[] =>
   rows.map(
     ([l, v, font]): Line => [
       { x, text: l, size, font: font ?? 'F1' },
@@ -153,7 +153,7 @@ const amounts = (rows: [string, string, Run['font']?][], x: number, right: numbe
     ],
   );
 /** The issuer's letterhead on the left and the document title flush right on the same line. */
-const letterhead = (issuer: string, docTitle: string, sub: string[]): Line[] => [
+export const letterhead = (issuer: string, docTitle: string, sub: string[]): Line[] => [
   [
     { x: 72, text: issuer, font: 'F2', size: 14 },
     { right: 540, text: docTitle, font: 'F2', size: 14 },

@@ -1,0 +1,1031 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+import type { BusinessDoc } from './business-docs.js';
+import { makePdf } from './make-pdf.js';
+import {
+  amounts,
+  grid,
+  heading,
+  letterhead,
+  page,
+  pairs,
+  para,
+  sheet,
+  title,
+  type Line,
+  type Run,
+} from './fresh-docs-14.js';
+
+/**
+ * Fresh variant 15 (issue 26, a blind held-out set): written by someone who had not read the offline extractor, and
+ * committed before its first run. Layouts unlike variants 1-14: contract clauses set in two columns with the fee
+ * schedule on page 2; licence terms on page 1 and the order form (labels without colons, values at a distant tab stop)
+ * on page 2; a tenancy written as numbered questions with the answers indented below; a supply agreement with its
+ * headings in the left margin; a taxi meter printout with the fare in a frame; a pharmacy till roll with a loyalty
+ * box; a conference invoice with a two-column header and a discount in accounting brackets; a garage invoice with
+ * separate parts and labour tables; a converter selection table plus an efficiency matrix per input voltage; a current
+ * sensor with its variants as columns and a two-column parameter page; a DIN-rail supply with numbered footnotes
+ * that derate it; a gearmotor with one row per ratio and units only in the header.
+ *
+ * Contracts: a consultancy agreement (fee schedule by grade, a per-grade dict); a software licence (order form on page
+ * 2); a tenancy agreement for a flat; a supply agreement with an automatic renewal clause. Receipts: a taxi receipt;
+ * a pharmacy receipt with a loyalty line; a conference registration invoice with an early-bird discount; a garage
+ * repair invoice. Datasheets: a DC-DC converter; a Hall-effect current sensor; an industrial DIN-rail power supply; a
+ * planetary gearmotor.
+ *
+ * Schemas as users write them: bare names, some descriptions, per-model fields as `{}`; labels that are synonyms of
+ * the keys; values with qualifiers expected bare; numbers printed twice with different meanings (flat 12 on a
+ * 12-month tenancy, 120 kHz on the HCS-120, 20 A and 20 ms); null where the page does not state the field, several
+ * beside a label that resembles it (gratuity, pharmacist, next MOT, clearance, MTBF, inrush, encoder).
+ */
+
+/**
+ * Two columns of text lines side by side, from x0 and x1, at `size`. A line "Label  value" (two or more spaces) is set
+ * as the label and its value at a tab stop `tab` points to the right; a numbered heading ("4. Fees") is bold.
+ */
+const columns = (left: string[], right: string[], xs: [number, number] = [72, 312], size = 9, tab = 110): Line[] => {
+  const cell = (x: number, text: string | undefined): Run[] => {
+    if (!text) return [];
+    const font = /^\d+\.? [A-Z][A-Za-z ]+$/.test(text) ? 'F2' : 'F1';
+    const tabbed = /^(\S.*?)\s{2,}(\S.*)$/.exec(text);
+    return tabbed
+      ? [
+          { x, text: tabbed[1]!, size, font },
+          { x: x + tab, text: tabbed[2]!, size, font },
+        ]
+      : [{ x, text, size, font }];
+  };
+  return [
+    ...Array.from({ length: Math.max(left.length, right.length) }, (_, i): Line => {
+      const runs = [...cell(xs[0], left[i]), ...cell(xs[1], right[i])];
+      return runs.length > 0 ? runs : 4;
+    }),
+    6,
+  ];
+};
+
+/** A heading in the left margin beside the first of its body lines (a marginal-note layout). */
+const margin = (head: string, body: string[], bodyX = 180): Line[] => [
+  ...body.map(
+    (text, i): Line =>
+      i === 0
+        ? [
+            { x: 72, text: head, font: 'F2', size: 9 },
+            { x: bodyX, text, size: 9.5 },
+          ]
+        : [{ x: bodyX, text, size: 9.5 }],
+  ),
+  7,
+];
+
+/** A numbered question in bold and its answer indented on the line below. */
+const question = (n: number, q: string, answer: string[]): Line[] => [
+  [{ x: 72, text: `${n}. ${q}`, font: 'F2', size: 9.5 }],
+  ...answer.map((text): Line => [{ x: 96, text, size: 10 }]),
+  5,
+];
+
+export const freshVariant15Docs = (): BusinessDoc[] => {
+  const docs: Omit<BusinessDoc, 'name'>[] = [
+    {
+      kind: 'contract',
+      layout: 'consultancy agreement two-column clauses fee schedule page two',
+      schema: {
+        client: '',
+        consultant: 'The consulting firm',
+        commencement_date: '',
+        day_rate: {},
+        fee_cap: 'Maximum total fees',
+        payment_terms: '',
+        termination_notice: '',
+        non_solicitation_period: '',
+        governing_law: '',
+        liability_cap: '',
+        retainer: 'Monthly retainer',
+      },
+      expected: {
+        client: 'Pellham Water Authority',
+        consultant: 'Brackwater Advisory LLP',
+        commencement_date: '5 January 2027',
+        day_rate: { Partner: '\u00a31,450', 'Principal Consultant': '\u00a3980', Analyst: '\u00a3560' },
+        fee_cap: '\u00a3185,000',
+        payment_terms: '30 days',
+        termination_notice: '60 days',
+        non_solicitation_period: '12 months',
+        governing_law: 'Scotland',
+        liability_cap: null,
+        retainer: null,
+      },
+      pdf: makePdf([
+        page([
+          ...title('AGREEMENT FOR CONSULTANCY SERVICES', 14),
+          ...para('Reference BWA/PWA/2026/044'),
+          { rule: [72, 540] },
+          6,
+          ...columns(
+            [
+              '1. Parties',
+              'Pellham Water Authority, of 3 Riverside',
+              'Quay, Perth PH2 8AB (the Authority); and',
+              'Brackwater Advisory LLP, a limited liability',
+              'partnership, of 9 Canning Street, Edinburgh',
+              'EH3 8EG (the Adviser).',
+              '',
+              '2. Services',
+              'The Adviser shall review the Authority\u2019s',
+              'asset management plan and deliver the',
+              'reports listed in Schedule 2.',
+              '',
+              '3. Start and duration',
+              'The Services begin on 5 January 2027 and',
+              'continue until the final report is accepted.',
+              '',
+              '4. Fees',
+              'The Authority shall pay the day rates in',
+              'Schedule 1 for days actually worked.',
+              'Invoices are issued monthly and are payable',
+              'within 30 days of receipt.',
+            ],
+            [
+              '5. Termination',
+              'Either party may end this agreement by',
+              'giving notice of 60 days in writing. The',
+              'Authority may end it at once for breach.',
+              '',
+              '6. Staff',
+              'Neither party shall solicit the other\u2019s',
+              'staff during the Services and for',
+              '12 months after they end.',
+              '',
+              '7. Liability',
+              'Nothing in this agreement limits either',
+              'party\u2019s liability for fraud or for death',
+              'or personal injury caused by negligence.',
+              '',
+              '8. Law',
+              'This agreement is governed by the law of',
+              'Scotland and the parties submit to the',
+              'jurisdiction of the Scottish courts.',
+            ],
+          ),
+          ...para('Signed for the Authority: R. Dalgleish          Signed for the Adviser: C. Munro-Baird'),
+        ]),
+        page([
+          ...title('SCHEDULE 1  \u2014  FEES', 13),
+          ...para('Day rates exclude VAT and are fixed for the duration of the Services.'),
+          ...grid(
+            [
+              ['Grade', 'Day rate', 'Indicative days'],
+              ['Partner', '\u00a31,450', '10'],
+              ['Principal Consultant', '\u00a3980', '60'],
+              ['Analyst', '\u00a3560', '90'],
+            ],
+            [72, 300, 420],
+            1,
+            10,
+          ),
+          ...para(
+            'Total fees under this agreement shall not exceed \u00a3185,000 without a written change note.',
+            'Travel outside Scotland is reimbursed at cost when approved in advance.',
+          ),
+        ]),
+      ]),
+    },
+    {
+      kind: 'contract',
+      layout: 'software licence terms page one order form page two tab stops',
+      schema: {
+        licensor: 'The software vendor',
+        licensee: '',
+        product: '',
+        named_users: 'Number of user licences',
+        subscription_start: '',
+        subscription_term: '',
+        annual_fee: '',
+        payment_terms: 'Days to pay an invoice',
+        support_level: '',
+        governing_law: '',
+        implementation_fee: '',
+        source_code_escrow: '',
+      },
+      expected: {
+        licensor: 'Quillfeather Software GmbH',
+        licensee: 'Northmoor Logistics Ltd',
+        product: 'RouteLedger Enterprise',
+        named_users: '75',
+        subscription_start: '1 February 2027',
+        subscription_term: '36 months',
+        annual_fee: '\u20ac41,250.00',
+        payment_terms: '45 days',
+        support_level: 'Gold',
+        governing_law: 'Ireland',
+        implementation_fee: null,
+        source_code_escrow: null,
+      },
+      pdf: makePdf([
+        page([
+          ...title('Subscription Terms', 15),
+          ...para('These terms apply to every order form that refers to them.'),
+          ...heading('1  Definitions'),
+          ...para(
+            '"Provider" means the company named as provider on the order form; "Customer" means the',
+            'company named as customer. "Named User" means one individual who may use the software.',
+          ),
+          ...heading('2  Licence'),
+          ...para(
+            'The Provider grants the Customer a non-exclusive, non-transferable right to use the software for',
+            'its internal business during the subscription term, for no more Named Users than are ordered.',
+          ),
+          ...heading('3  Fees and payment'),
+          ...para(
+            'Fees are invoiced annually in advance and are payable within the period stated on the order form.',
+            'Fees for additional Named Users are pro-rated to the end of the current subscription year.',
+          ),
+          ...heading('4  Support'),
+          ...para('Support is provided at the level ordered, as described in the Support Policy in force.'),
+          ...heading('5  Law'),
+          ...para(
+            'These terms and every order form are governed by the laws of Ireland, and the courts of Dublin',
+            'have exclusive jurisdiction.',
+          ),
+        ]),
+        page([
+          ...title('ORDER FORM', 15),
+          ...para('Order OF-2026-1187, placed under the Subscription Terms'),
+          ...heading('Parties'),
+          ...pairs(
+            [
+              ['Provider', 'Quillfeather Software GmbH, Hafenstrasse 12, 20457 Hamburg'],
+              ['Customer', 'Northmoor Logistics Ltd, Unit 8, Aire Valley Park, Bradford BD4 6SG'],
+            ],
+            [72, 180],
+          ),
+          ...heading('Subscription'),
+          ...pairs(
+            [
+              ['Software', 'RouteLedger Enterprise'],
+              ['Named Users', '75'],
+              ['Price per Named User per year', '\u20ac550.00'],
+              ['Yearly subscription fee', '\u20ac41,250.00'],
+              ['Start of subscription', '1 February 2027'],
+              ['Subscription term', '36 months'],
+              ['Support plan', 'Gold (24 x 7, 4 hour response)'],
+              ['Invoice payable within', '45 days'],
+            ],
+            [72, 330],
+          ),
+          ...heading('Services'),
+          ...para('Implementation is delivered by a certified partner under its own statement of work.'),
+          10,
+          ...pairs(
+            [
+              ['For the Provider', 'Jonas Albrecht, Head of Sales'],
+              ['For the Customer', 'Kirsty Hallam, Finance Director'],
+            ],
+            [72, 330],
+          ),
+        ]),
+      ]),
+    },
+    {
+      kind: 'contract',
+      layout: 'tenancy agreement numbered questions answers indented',
+      schema: {
+        landlord: '',
+        tenant: '',
+        property_address: '',
+        monthly_rent: 'Rent per calendar month',
+        deposit: '',
+        term: 'Fixed term length',
+        start_date: '',
+        deposit_scheme: '',
+        council_tax_band: '',
+        guarantor: '',
+      },
+      expected: {
+        landlord: 'Eleanor Voss',
+        tenant: 'Daniel Achterberg',
+        property_address: 'Flat 12, Aldous House, 40 Kingsland Road, London E2 8DA',
+        monthly_rent: '\u00a31,875',
+        deposit: '\u00a32,163.46',
+        term: '12 months',
+        start_date: '15 January 2027',
+        deposit_scheme: 'Deposit Protection Service',
+        council_tax_band: null,
+        guarantor: null,
+      },
+      pdf: sheet([
+        ...title('Assured Shorthold Tenancy Agreement', 15),
+        ...para('For letting a furnished or unfurnished flat. Please read the answers below with the terms overleaf.'),
+        { rule: [72, 540] },
+        6,
+        ...question(1, 'Who is letting the flat?', ['Eleanor Voss, 7 Mount Pleasant Villas, London N4 4HH']),
+        ...question(2, 'Who is renting it?', ['Daniel Achterberg']),
+        ...question(3, 'Which flat is let?', [
+          'Flat 12, Aldous House, 40 Kingsland Road, London E2 8DA',
+          'including the use of the shared garden and the bin store.',
+        ]),
+        ...question(4, 'For how long?', ['12 months, starting on 15 January 2027.']),
+        ...question(5, 'How much is the rent and when is it paid?', [
+          '\u00a31,875 per calendar month, in advance, on the 15th day of each month, by standing order.',
+        ]),
+        ...question(6, 'What deposit is taken and where is it protected?', [
+          '\u00a32,163.46 (five weeks of rent), protected with the Deposit Protection Service',
+          'within 30 days of receipt.',
+        ]),
+        ...question(7, 'Who pays the bills?', [
+          'The Tenant pays council tax, gas, electricity, water and broadband for the flat.',
+        ]),
+        ...question(8, 'Who else may live there?', ['No one else, unless the Landlord agrees in writing.']),
+        ...question(9, 'Can pets be kept?', ['One cat or small dog, with the Landlord\u2019s written consent.']),
+        10,
+        ...pairs(
+          [
+            ['Signed by the Landlord', 'E. Voss, on 2 December 2026'],
+            ['Signed by the Tenant', 'D. Achterberg, on 2 December 2026'],
+          ],
+          [72, 250],
+        ),
+      ]),
+    },
+    {
+      kind: 'contract',
+      layout: 'supply agreement marginal headings automatic renewal',
+      schema: {
+        supplier: '',
+        buyer: 'The customer',
+        effective_date: '',
+        initial_term: '',
+        renewal_term: 'Length of each automatic renewal',
+        non_renewal_notice: 'Notice needed to stop renewal',
+        minimum_annual_volume: '',
+        delivery_terms: 'Incoterm',
+        governing_law: '',
+        service_credit: '',
+        exclusivity: '',
+      },
+      expected: {
+        supplier: 'Hollinsworth Packaging Ltd',
+        buyer: 'Greenacre Dairies Ltd',
+        effective_date: '1 March 2027',
+        initial_term: '3 years',
+        renewal_term: '12 months',
+        non_renewal_notice: '6 months',
+        minimum_annual_volume: '2,400,000 units',
+        delivery_terms: 'DAP',
+        governing_law: 'England and Wales',
+        service_credit: null,
+        exclusivity: null,
+      },
+      pdf: sheet([
+        ...title('Supply Agreement', 16),
+        ...para('for moulded HDPE milk bottles and closures'),
+        { rule: [72, 540] },
+        8,
+        ...margin('Parties', [
+          'Hollinsworth Packaging Ltd, registered in England no. 04417723 (Supplier)',
+          'Greenacre Dairies Ltd, registered in England no. 08812056 (Buyer)',
+        ]),
+        ...margin('Commencement', ['This agreement takes effect on 1 March 2027.']),
+        ...margin('Duration', [
+          'The agreement runs for an initial period of 3 years from commencement.',
+          'It then renews automatically for successive periods of 12 months each,',
+          'unless either party gives at least 6 months notice before the end of the',
+          'initial period or of any renewal period that it does not wish to renew.',
+        ]),
+        ...margin('Volumes', [
+          'The Buyer shall order not less than 2,400,000 units in each contract year.',
+          'Forecasts are given monthly, 13 weeks ahead; the first 4 weeks are firm.',
+        ]),
+        ...margin('Delivery', [
+          'DAP (Incoterms 2020) to the Buyer\u2019s sites at Leek and Nantwich.',
+          'Late delivery: the Buyer may cancel the affected call-off without charge.',
+        ]),
+        ...margin('Price', [
+          'Prices are in the price list of Annex A and are reviewed each 1 March',
+          'against the published HDPE resin index.',
+        ]),
+        ...margin('Quality', ['Bottles meet the specification in Annex B; the Buyer may audit on 10 days notice.']),
+        ...margin('Law', ['English law applies; the courts of England and Wales have exclusive jurisdiction.']),
+        10,
+        ...pairs(
+          [
+            ['For the Supplier', 'M. Hollinsworth, Managing Director'],
+            ['For the Buyer', 'S. Greenacre, Operations Director'],
+          ],
+          [72, 250],
+        ),
+      ]),
+    },
+    {
+      kind: 'receipt',
+      layout: 'taxi meter printout framed fare courier',
+      schema: {
+        operator: 'Taxi company',
+        date: '',
+        pickup: '',
+        destination: 'Drop-off point',
+        distance: '',
+        fare: 'Metered fare',
+        extras: '',
+        total: '',
+        driver_badge: '',
+        tip: '',
+        vat_number: '',
+      },
+      expected: {
+        operator: 'Castlegate Cabs',
+        date: '26/11/26',
+        pickup: 'Central Station',
+        destination: 'Royal Infirmary',
+        distance: '4.8;mi',
+        fare: '\u00a314.60',
+        extras: '\u00a31.00',
+        total: '\u00a315.60',
+        driver_badge: '0472',
+        tip: null,
+        vat_number: null,
+      },
+      pdf: sheet(
+        [
+          [{ x: 30, text: '** CASTLEGATE CABS **', font: 'F3', size: 9 }],
+          [{ x: 30, text: 'Licensed hackney carriage', font: 'F3', size: 8 }],
+          [{ x: 30, text: 'Book 01632 960 404', font: 'F3', size: 8 }],
+          4,
+          [{ x: 30, text: 'Castlegate Cabs', font: 'F3', size: 8 }],
+          [{ x: 30, text: 'DATE 26/11/26  TIME 23:18', font: 'F3', size: 8 }],
+          [{ x: 30, text: 'BADGE 0472   CAB 1183', font: 'F3', size: 8 }],
+          [{ x: 30, text: 'FROM Central Station', font: 'F3', size: 8 }],
+          [{ x: 30, text: 'TO   Royal Infirmary', font: 'F3', size: 8 }],
+          [{ x: 30, text: 'DIST 4.8 mi   TARIFF 2', font: 'F3', size: 8 }],
+          { frame: 'top', x: [26, 194] },
+          ...amounts(
+            [
+              ['FARE', '\u00a314.60', 'F3'],
+              ['EXTRAS', '\u00a31.00', 'F3'],
+              ['TOTAL', '\u00a315.60', 'F3'],
+            ],
+            30,
+            190,
+            8,
+          ),
+          { frame: 'bottom', x: [26, 194] },
+          [{ x: 30, text: 'Extras: late night pick-up', font: 'F3', size: 7 }],
+          [{ x: 30, text: 'Gratuity not included', font: 'F3', size: 7 }],
+          [{ x: 30, text: 'Paid: cash', font: 'F3', size: 7 }],
+          [{ x: 30, text: 'Thank you - safe home', font: 'F3', size: 7 }],
+        ],
+        [0, 0, 220, 340],
+        310,
+      ),
+    },
+    {
+      kind: 'receipt',
+      layout: 'pharmacy till roll loyalty box prescription charge',
+      schema: {
+        pharmacy: '',
+        date: '',
+        prescription_charge: 'NHS prescription charge',
+        items_count: 'Number of items',
+        total: '',
+        payment_method: '',
+        points_earned: 'Loyalty points earned',
+        points_balance: '',
+        pharmacist: '',
+        cashback: '',
+      },
+      expected: {
+        pharmacy: 'Birchfield Pharmacy',
+        date: '27 Nov 2026',
+        prescription_charge: '\u00a39.90',
+        items_count: '4',
+        total: '\u00a323.47',
+        payment_method: 'Visa Debit',
+        points_earned: '23',
+        points_balance: '1,418',
+        pharmacist: null,
+        cashback: null,
+      },
+      pdf: sheet(
+        [
+          [{ x: 36, text: 'Birchfield Pharmacy', font: 'F2', size: 11 }],
+          [{ x: 36, text: '112 Birchfield Road, Stockport SK3 9QT', size: 7 }],
+          [{ x: 36, text: 'Ask our pharmacist about this winter\u2019s flu vaccine', size: 7 }],
+          { rule: [36, 236] },
+          [
+            { x: 36, text: '27 Nov 2026', size: 8 },
+            { right: 236, text: '09:14  Till 1', size: 8 },
+          ],
+          4,
+          ...amounts(
+            [
+              ['NHS prescription charge', '\u00a39.90'],
+              ['Cold & flu capsules 16', '\u00a34.29'],
+              ['Saline nasal spray', '\u00a35.49'],
+              ['Lip balm SPF 15', '\u00a33.79'],
+            ],
+            36,
+            236,
+            8,
+          ),
+          { rule: [36, 236] },
+          [{ x: 36, text: '4 items', size: 8 }],
+          ...amounts(
+            [
+              ['BALANCE DUE', '\u00a323.47', 'F2'],
+              ['Visa Debit  ****6610', '\u00a323.47'],
+            ],
+            36,
+            236,
+            8,
+          ),
+          6,
+          { frame: 'top', x: [32, 240] },
+          [{ x: 40, text: 'Birchfield Rewards', font: 'F2', size: 8 }],
+          ...amounts(
+            [
+              ['Points this visit', '23'],
+              ['Points balance', '1,418'],
+            ],
+            40,
+            232,
+            8,
+          ),
+          [{ x: 40, text: 'Prescription charges earn no points', size: 6.5 }],
+          { frame: 'bottom', x: [32, 240] },
+          [{ x: 36, text: 'VAT included where applicable', size: 7 }],
+        ],
+        [0, 0, 272, 420],
+        390,
+      ),
+    },
+    {
+      kind: 'receipt',
+      layout: 'conference registration invoice two-column header early-bird discount brackets',
+      schema: {
+        organiser: 'Who issued the invoice',
+        event: '',
+        invoice_number: '',
+        invoice_date: '',
+        attendee: 'Delegate name',
+        registration_fee: 'Full price before discounts',
+        early_bird_discount: '',
+        vat: '',
+        total_due: '',
+        due_date: '',
+        purchase_order: '',
+        cancellation_fee: '',
+      },
+      expected: {
+        organiser: 'Voltaic Events B.V.',
+        event: 'EuroGrid Summit 2027',
+        invoice_number: 'EGS27-00931',
+        invoice_date: '2026-11-19',
+        attendee: 'Lena Hofstad',
+        registration_fee: '\u20ac1,290.00',
+        early_bird_discount: '\u20ac258.00',
+        vat: '\u20ac216.72',
+        total_due: '\u20ac1,248.72',
+        due_date: '19 December 2026',
+        purchase_order: null,
+        cancellation_fee: null,
+      },
+      pdf: sheet([
+        ...letterhead('Voltaic Events B.V.', 'Registration invoice', [
+          'Keizersgracht 214, 1016 DZ Amsterdam  \u2022  VAT NL861204377B01  \u2022  KvK 70331245',
+        ]),
+        ...columns(
+          ['Billed to', 'Fjordkraft Nett AS', 'Postboks 44 Sentrum', '5803 Bergen, Norway', 'VAT NO 981 442 700'],
+          [
+            'Invoice no.        EGS27-00931',
+            'Invoice date       2026-11-19',
+            'Payment due        19 December 2026',
+            'Your reference     \u2014',
+            'Currency           EUR',
+          ],
+          [72, 330],
+          9.5,
+        ),
+        ...heading('EuroGrid Summit 2027  \u2014  Rotterdam, 8-10 March 2027'),
+        ...pairs(
+          [
+            ['Delegate', 'Lena Hofstad'],
+            ['Pass', 'Full conference, 3 days, including workshops'],
+          ],
+          [72, 170],
+        ),
+        ...grid(
+          [
+            ['Description', 'Amount'],
+            ['Full conference pass, standard rate', '\u20ac1,290.00'],
+            ['Early-bird discount, 20 % (booked before 31 December)', '(\u20ac258.00)'],
+          ],
+          [72, 540],
+          1,
+          10,
+          [1],
+        ),
+        ...amounts(
+          [
+            ['Net', '\u20ac1,032.00'],
+            ['VAT 21 %', '\u20ac216.72'],
+            ['Total due', '\u20ac1,248.72', 'F2'],
+          ],
+          360,
+          540,
+        ),
+        12,
+        ...para(
+          'Pay by bank transfer to IBAN NL42 RABO 0318 7720 55, quoting the invoice number.',
+          'Dutch VAT applies as the event takes place in the Netherlands.',
+          'Cancellation policy: name substitutions are welcome at any time; see the event website.',
+        ),
+      ]),
+    },
+    {
+      kind: 'receipt',
+      layout: 'garage repair invoice parts table and labour table',
+      schema: {
+        garage: '',
+        invoice_number: '',
+        date: '',
+        vehicle_registration: 'Number plate',
+        mileage: 'Odometer reading',
+        parts_total: '',
+        labour_hours: 'Total labour time',
+        labour_rate: '',
+        labour_total: '',
+        vat: '',
+        total: '',
+        next_service_due: '',
+      },
+      expected: {
+        garage: 'Dunmore Road Motors',
+        invoice_number: '58213',
+        date: '24.11.2026',
+        vehicle_registration: 'KX19 TRV',
+        mileage: '48,219 miles',
+        parts_total: '\u00a3312.40',
+        labour_hours: '3.5',
+        labour_rate: '\u00a375.00',
+        labour_total: '\u00a3262.50',
+        vat: '\u00a3114.98',
+        total: '\u00a3689.88',
+        next_service_due: null,
+      },
+      pdf: sheet([
+        [
+          { x: 72, text: 'Dunmore Road Motors', font: 'F2', size: 16 },
+          { right: 540, text: 'Invoice no. 58213', font: 'F2', size: 11 },
+        ],
+        [
+          { x: 72, text: 'Servicing  \u2022  MOT  \u2022  Diagnostics  \u2022  Tyres', size: 8 },
+          { right: 540, text: 'Date 24.11.2026', size: 10 },
+        ],
+        [{ x: 72, text: 'Unit 3, Dunmore Road, Chelmsford CM2 6RT', size: 8 }],
+        { rule: [72, 540] },
+        6,
+        ...columns(
+          ['Customer', 'Mr A. Okonjo', '18 Beehive Lane, Chelmsford'],
+          ['Vehicle', 'Skoda Octavia 1.5 TSI, KX19 TRV', 'Odometer 48,219 miles'],
+          [72, 330],
+          9.5,
+        ),
+        ...heading('Parts'),
+        ...grid(
+          [
+            ['Part no.', 'Description', 'Qty', 'Each', 'Amount'],
+            ['5Q0698151', 'Front brake pads (set)', '1', '\u00a368.90', '\u00a368.90'],
+            ['1K0615301AA', 'Front brake discs', '2', '\u00a384.75', '\u00a3169.50'],
+            ['04E115561H', 'Oil filter', '1', '\u00a312.60', '\u00a312.60'],
+            ['G052195M4', 'Engine oil 5W-30, litres', '5', '\u00a312.28', '\u00a361.40'],
+            ['', 'Parts total', '', '', '\u00a3312.40'],
+          ],
+          [72, 160, 360, 440, 540],
+          1,
+          9,
+          [3, 4],
+        ),
+        ...heading('Labour'),
+        ...grid(
+          [
+            ['Operation', 'Hours', 'Rate', 'Amount'],
+            ['Replace front discs and pads', '1.8', '\u00a375.00', '\u00a3135.00'],
+            ['Oil and filter service', '0.9', '\u00a375.00', '\u00a367.50'],
+            ['Diagnose ABS warning light, clean sensor', '0.8', '\u00a375.00', '\u00a360.00'],
+            ['Labour total', '3.5', '', '\u00a3262.50'],
+          ],
+          [72, 360, 440, 540],
+          1,
+          9,
+          [1, 2, 3],
+        ),
+        ...amounts(
+          [
+            ['Net', '\u00a3574.90'],
+            ['VAT at 20%', '\u00a3114.98'],
+            ['Amount payable', '\u00a3689.88', 'F2'],
+          ],
+          360,
+          540,
+        ),
+        10,
+        ...para(
+          'Next MOT due 14/03/2027. Parts carry a 12 month warranty; labour is guaranteed for 12 months.',
+          'Paid in full by card, thank you. VAT reg. GB 318 4471 26.',
+        ),
+      ]),
+    },
+    {
+      kind: 'datasheet',
+      layout: 'dc-dc converter selection table and efficiency matrix per input voltage',
+      schema: {
+        series: '',
+        output_voltage: {},
+        output_current: {},
+        input_voltage_range: '',
+        efficiency: 'Typical efficiency at full load, 12 V input',
+        isolation_voltage: '',
+        switching_frequency: '',
+        ripple_noise: 'Output ripple and noise',
+        operating_temperature: '',
+        mtbf: '',
+        weight: '',
+      },
+      expected: {
+        series: 'RQD-12',
+        output_voltage: { 'RQD-1205': '5 V', 'RQD-1212': '12 V', 'RQD-1215': '15 V' },
+        output_current: { 'RQD-1205': '2000 mA', 'RQD-1212': '833 mA', 'RQD-1215': '667 mA' },
+        input_voltage_range: '9-18 VDC',
+        efficiency: '88;%',
+        isolation_voltage: '1500;VDC',
+        switching_frequency: '300;kHz',
+        ripple_noise: '75;mVp-p',
+        operating_temperature: '-40 \u00b0C to +85 \u00b0C',
+        mtbf: null,
+        weight: null,
+      },
+      pdf: sheet([
+        ...title('RQD-12 series  10 W isolated DC-DC converters, 2:1 input', 14),
+        ...para('1 x 1 inch metal case, 9-18 VDC input (12 V nominal), regulated single output, short-circuit proof.'),
+        ...heading('Selection guide'),
+        ...grid(
+          [
+            ['Model', 'Input range', 'Output voltage', 'Output current', 'Efficiency (typ.)'],
+            ['RQD-1205', '9-18 VDC', '5 V', '2000 mA', '86 %'],
+            ['RQD-1212', '9-18 VDC', '12 V', '833 mA', '88 %'],
+            ['RQD-1215', '9-18 VDC', '15 V', '667 mA', '88 %'],
+          ],
+          [72, 160, 260, 360, 460],
+        ),
+        ...heading('Efficiency versus load, RQD-1212 (%)'),
+        ...grid(
+          [
+            ['Load', 'Vin = 9 V', 'Vin = 12 V', 'Vin = 18 V'],
+            ['25 %', '79', '81', '77'],
+            ['50 %', '86', '87', '84'],
+            ['75 %', '88', '89', '86'],
+            ['100 %', '87', '88', '86'],
+          ],
+          [72, 200, 300, 400],
+        ),
+        ...heading('General'),
+        ...pairs(
+          [
+            ['Isolation, input to output', '1500 VDC for 60 s'],
+            ['Switching frequency', '300 kHz typ.'],
+            ['Ripple and noise (20 MHz bandwidth)', '75 mVp-p max.'],
+            ['Operating temperature', '-40 \u00b0C to +85 \u00b0C (derate above +71 \u00b0C)'],
+            ['Reliability', 'MTBF calculation on request'],
+            ['Case', 'Nickel-coated copper, non-conductive base'],
+          ],
+          [72, 280],
+        ),
+      ]),
+    },
+    {
+      kind: 'datasheet',
+      layout: 'current sensor variants as columns two-column parameter page',
+      schema: {
+        part_number: 'Series',
+        sensitivity: {},
+        measurement_range: {},
+        supply_voltage: '',
+        bandwidth: '',
+        response_time: '',
+        isolation: 'Isolation test voltage',
+        total_error: 'Total output error at 25 \u00b0C',
+        package: '',
+        zero_current_output: '',
+        creepage_distance: '',
+      },
+      expected: {
+        part_number: 'HCS-120',
+        sensitivity: { 'HCS-120-05': '264 mV/A', 'HCS-120-20': '66 mV/A', 'HCS-120-50': '26.4 mV/A' },
+        measurement_range: { 'HCS-120-05': '\u00b15 A', 'HCS-120-20': '\u00b120 A', 'HCS-120-50': '\u00b150 A' },
+        supply_voltage: '5.0;V',
+        bandwidth: '120;kHz',
+        response_time: '2;\u00b5s',
+        isolation: '4.8;kV',
+        total_error: '\u00b11.0 %',
+        package: 'SOIC-16W',
+        zero_current_output: '2.5;V',
+        creepage_distance: null,
+      },
+      pdf: sheet([
+        ...title('HCS-120  Isolated Hall-effect current sensor IC', 14),
+        { rule: [72, 540] },
+        6,
+        ...columns(
+          [
+            'Features',
+            '\u2022 Integrated 0.9 mOhm primary conductor',
+            '\u2022 Ratiometric analog output',
+            '\u2022 Factory-trimmed gain and offset',
+            '\u2022 SOIC-16W package',
+            '',
+            'Applications',
+            '\u2022 Motor phase current',
+            '\u2022 Solar inverters and chargers',
+            '\u2022 Overcurrent protection',
+          ],
+          [
+            'Key parameters',
+            'Supply voltage        5.0 V \u00b1 10 %',
+            'Bandwidth             120 kHz',
+            'Response time         2 \u00b5s',
+            'Output at 0 A         2.5 V',
+            'Total error           \u00b11.0 % at 25 \u00b0C',
+            'Isolation             4.8 kV RMS, 60 s',
+            'Clearance             8 mm',
+          ],
+          [72, 312],
+          9.5,
+        ),
+        ...heading('Variants'),
+        ...grid(
+          [
+            ['Parameter', 'HCS-120-05', 'HCS-120-20', 'HCS-120-50'],
+            ['Primary current range', '\u00b15 A', '\u00b120 A', '\u00b150 A'],
+            ['Sensitivity', '264 mV/A', '66 mV/A', '26.4 mV/A'],
+            ['Noise (typ.)', '8 mA RMS', '20 mA RMS', '45 mA RMS'],
+          ],
+          [72, 250, 350, 450],
+        ),
+        ...para(
+          'All variants: output swings between 0.5 V and 4.5 V at full scale, with 2.5 V at zero current.',
+          'Operating ambient -40 \u00b0C to +125 \u00b0C.',
+        ),
+      ]),
+    },
+    {
+      kind: 'datasheet',
+      layout: 'din rail power supply two-column spec numbered footnotes derating',
+      schema: {
+        model: '',
+        output_voltage: '',
+        output_current: '',
+        output_power: 'Rated continuous power',
+        input_voltage: '',
+        efficiency: '',
+        hold_up_time: '',
+        power_boost: 'Peak power for 4 s',
+        derating: 'Power derating above the rated temperature',
+        operating_temperature: '',
+        inrush_current: '',
+        weight: '',
+      },
+      expected: {
+        model: 'DRP-480-24',
+        output_voltage: '24;V',
+        output_current: '20;A',
+        output_power: '480;W',
+        input_voltage: '100-240 VAC',
+        efficiency: '94.5;%',
+        hold_up_time: '20;ms',
+        power_boost: '720;W',
+        derating: '2.5 %/\u00b0C',
+        operating_temperature: '-25 \u00b0C to +70 \u00b0C',
+        inrush_current: null,
+        weight: null,
+      },
+      pdf: sheet([
+        ...title('DRP-480-24  DIN-rail power supply, single phase, 480 W', 14),
+        ...para(
+          'Compact 85 mm wide housing for control cabinets; DC OK relay contact; parallel use with diode module.',
+        ),
+        { rule: [72, 540] },
+        6,
+        ...columns(
+          [
+            'Output',
+            'Voltage                24 V DC',
+            'Adjustment range       24-28 V',
+            'Current                20 A (1)',
+            'Power                  480 W (2)',
+            'Power boost            150 % (720 W) for 4 s',
+            'Hold-up time           20 ms at 230 VAC',
+            '',
+            'Environment',
+            'Operating temperature  -25 \u00b0C to +70 \u00b0C (2)',
+            'Storage                -40 \u00b0C to +85 \u00b0C',
+          ],
+          [
+            'Input',
+            'Voltage               100-240 VAC',
+            'Frequency             50/60 Hz',
+            'Input current         2.4 A at 230 VAC',
+            'Power factor          0.98 at 230 VAC',
+            '',
+            'Performance',
+            'Efficiency            94.5 % typ. at 230 VAC',
+            'Ripple                50 mVpp',
+            'Approvals             UL 61010-2-201, CE, UKCA',
+          ],
+          [72, 312],
+          9,
+          115,
+        ),
+        8,
+        { rule: [72, 540] },
+        [{ x: 72, text: 'Notes', font: 'F2', size: 8 }],
+        [{ x: 72, text: '(1) At 24 V. Above 24 V the current falls so that the power stays constant.', size: 8 }],
+        [
+          {
+            x: 72,
+            text: '(2) Full power up to 55 \u00b0C; derate by 2.5 %/\u00b0C above 55 \u00b0C, to 62.5 % of rated power at 70 \u00b0C.',
+            size: 8,
+          },
+        ],
+        [{ x: 72, text: '(3) Mount vertically with 40 mm free space above and below.', size: 8 }],
+      ]),
+    },
+    {
+      kind: 'datasheet',
+      layout: 'planetary gearmotor one row per ratio units in header only',
+      schema: {
+        series: '',
+        rated_speed: {},
+        rated_torque: {},
+        rated_voltage: '',
+        rated_current: '',
+        no_load_current: '',
+        shaft_diameter: 'Output shaft diameter',
+        gearbox_type: '',
+        protection_class: '',
+        weight: '',
+        encoder: '',
+      },
+      expected: {
+        series: 'GM42',
+        rated_speed: { 'GM42-19': '158;rpm', 'GM42-51': '59;rpm', 'GM42-100': '30;rpm' },
+        rated_torque: { 'GM42-19': '0.9;N\u00b7m', 'GM42-51': '2.4;N\u00b7m', 'GM42-100': '4.5;N\u00b7m' },
+        rated_voltage: '24;V',
+        rated_current: '2.1;A',
+        no_load_current: '0.35;A',
+        shaft_diameter: '8;mm',
+        gearbox_type: 'planetary',
+        protection_class: 'IP54',
+        weight: '0.78;kg',
+        encoder: null,
+      },
+      pdf: sheet([
+        ...title('GM42 series  Brushed DC planetary gearmotors, 24 V', 14),
+        ...para(
+          'A 42 mm motor with a two- or three-stage planetary gearbox, sintered steel gears and ball-bearing',
+          'output. Rear shaft prepared for an encoder (encoder not included).',
+        ),
+        ...heading('Motor'),
+        ...pairs(
+          [
+            ['Rated voltage', '24 V DC'],
+            ['Rated current', '2.1 A'],
+            ['No-load current', '0.35 A'],
+            ['Motor speed at rated load', '3000 rpm'],
+          ],
+          [72, 260],
+        ),
+        ...heading('Gearmotor by ratio'),
+        ...grid(
+          [
+            ['Type', 'Ratio', 'Stages', 'Rated speed (rpm)', 'Rated torque (N\u00b7m)', 'Max. torque (N\u00b7m)'],
+            ['GM42-19', '19:1', '2', '158', '0.9', '2.7'],
+            ['GM42-51', '51:1', '3', '59', '2.4', '7.0'],
+            ['GM42-100', '100:1', '3', '30', '4.5', '10.0'],
+          ],
+          [72, 140, 195, 250, 350, 455],
+        ),
+        ...heading('Mechanical'),
+        ...pairs(
+          [
+            ['Output shaft', '\u00d8 8 mm, D-cut, 25 mm long'],
+            ['Protection', 'IP54'],
+            ['Weight', '0.78 kg (GM42-100: 0.84 kg)'],
+            ['Mounting', '4 x M4 on 36 mm pitch circle'],
+          ],
+          [72, 260],
+        ),
+      ]),
+    },
+  ];
+  return docs.map((doc) => ({ ...doc, name: `fresh-15-${doc.kind}-${doc.layout.replace(/\s+/g, '-')}.pdf` }));
+};
