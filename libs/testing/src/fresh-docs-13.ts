@@ -1,6 +1,19 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 import type { BusinessDoc } from './business-docs.js';
-import { makePdf, type PdfPageSpec } from './make-pdf.js';
+import {
+  amounts,
+  grid,
+  heading,
+  page,
+  pairs,
+  para,
+  sheet,
+  stacked,
+  title,
+  type Line,
+  type Run,
+} from './fresh-docs-draw.js';
+import { makePdf } from './make-pdf.js';
 
 /**
  * Fresh variant 13 (issue 26, a blind held-out set): written by someone who had not read the offline extractor, and
@@ -31,100 +44,6 @@ import { makePdf, type PdfPageSpec } from './make-pdf.js';
  * not state it, several of them beside a label that resembles the field.
  */
 
-/** One text run at `x` on its line; `right` sets it flush right, ending at `right`. */
-interface Run {
-  x?: number;
-  right?: number;
-  text: string;
-  font?: 'F1' | 'F2' | 'F3';
-  size?: number;
-}
-/** A line of runs, vertical space in points, a thin rule from x0 to x1, or the top or bottom of a framed box. */
-type Line = Run[] | number | { rule: [number, number] } | { frame: 'top' | 'bottom'; x: [number, number] };
-
-/** WinAnsiEncoding's characters outside Latin-1 that these documents use. */
-const WIN_ANSI: Record<string, number> = {
-  '\u20ac': 0x80,
-  '\u2019': 0x92,
-  '\u2022': 0x95,
-  '\u2013': 0x96,
-  '\u2014': 0x97,
-};
-
-const encode = (text: string): string =>
-  text.replace(/[\\()]|[^\x20-\x7e]/g, (c) => {
-    if (c === '\\' || c === '(' || c === ')') return `\\${c}`;
-    const code = WIN_ANSI[c] ?? c.charCodeAt(0);
-    if (code < 0x80 || (code > 0xff && !(c in WIN_ANSI)))
-      throw new Error(`fresh-docs-13: cannot print ${JSON.stringify(c)}`);
-    return `\\${code.toString(8)}`;
-  });
-
-/** A rough width (Courier is 0.6 em for every character). */
-const width = (text: string, size: number, font: Run['font']): number =>
-  font === 'F3'
-    ? text.length * 0.6 * size
-    : [...text].reduce((w, c) => w + (/[il.,:;' |!]/.test(c) ? 0.28 : /[mwMW@]/.test(c) ? 0.85 : 0.56), 0) * size;
-
-const draw = (lines: Line[], ops: string[], top: number): number => {
-  let y = top;
-  let frameTop = y;
-  for (const line of lines) {
-    if (typeof line === 'number') {
-      y -= line;
-      continue;
-    }
-    if (!Array.isArray(line) && 'frame' in line) {
-      if (line.frame === 'top') frameTop = y + 14;
-      else ops.push(`0.8 w ${line.x[0]} ${y + 8} ${line.x[1] - line.x[0]} ${frameTop - y - 8} re S`);
-      y -= 6;
-      continue;
-    }
-    if (!Array.isArray(line)) {
-      ops.push(`0.5 w ${line.rule[0]} ${y + 6} m ${line.rule[1]} ${y + 6} l S`);
-      y -= 6;
-      continue;
-    }
-    if (line.length === 0) throw new Error('fresh-docs-13: an empty line (use a number for space)');
-    const height = Math.max(...line.map((r) => r.size ?? 10));
-    for (const run of line) {
-      const size = run.size ?? 10;
-      const x = run.right !== undefined ? run.right - width(run.text, size, run.font) : (run.x ?? 72);
-      ops.push(`BT ${x.toFixed(1)} ${y} Td /${run.font ?? 'F1'} ${size} Tf (${encode(run.text)}) Tj ET`);
-    }
-    y -= height + 5;
-  }
-  return y;
-};
-
-/** One page's content, top to bottom from y = `top`. */
-const page = (lines: Line[], mediaBox?: PdfPageSpec['mediaBox'], top = 700): PdfPageSpec => {
-  const ops: string[] = [];
-  const y = draw(lines, ops, top);
-  if (y < 40) throw new Error('fresh-docs-13: page overflow');
-  return { content: ops.join('\n'), ...(mediaBox ? { mediaBox } : {}) };
-};
-const sheet = (lines: Line[], mediaBox?: PdfPageSpec['mediaBox'], top?: number): Buffer =>
-  makePdf([page(lines, mediaBox, top)]);
-
-// Line builders.
-const title = (text: string, size = 15, x = 72): Line[] => [[{ x, text, font: 'F2', size }], 6];
-const heading = (text: string, x0 = 72, x1 = 540): Line[] => [
-  6,
-  [{ x: x0, text, font: 'F2', size: 11 }],
-  { rule: [x0, x1] },
-  4,
-];
-const para = (...texts: string[]): Line[] => [...texts.map((text): Line => [{ x: 72, text }]), 6];
-const pairs = (rows: [string, string][], at: [number, number] = [72, 220], size = 10): Line[] => [
-  ...rows.map(
-    ([l, v]): Line => [
-      { x: at[0], text: l, size },
-      { x: at[1], text: v, size },
-    ],
-  ),
-  6,
-];
 /** Two label/value columns side by side (four runs a line). */
 const twoColumns = (
   rows: [string, string, string, string][],
@@ -134,41 +53,6 @@ const twoColumns = (
   ...rows.map((row): Line => row.map((text, k): Run => ({ x: xs[k]!, text, size })).filter((r) => r.text !== '')),
   6,
 ];
-/** Small bold labels with their values on the line below, in two columns. */
-const stacked = (rows: [string, string, string, string][], xs: [number, number]): Line[] =>
-  rows.flatMap((row): Line[] => [
-    [
-      { x: xs[0], text: row[0], font: 'F2', size: 7 },
-      { x: xs[1], text: row[2], font: 'F2', size: 7 },
-    ].filter((r) => r.text !== ''),
-    [
-      { x: xs[0], text: row[1], size: 10 },
-      { x: xs[1], text: row[3], size: 10 },
-    ].filter((r) => r.text !== ''),
-    3,
-  ]);
-/** Rows of cells at the given x positions; a cell whose index is in `rightAligned` is set flush right at its x. */
-const grid = (rows: string[][], xs: number[], headerRows = 1, size = 9, rightAligned: number[] = []): Line[] => [
-  ...rows.map(
-    (row, i): Line =>
-      row
-        .map((text, k): Run => {
-          const font = i < headerRows ? 'F2' : 'F1';
-          return rightAligned.includes(k) && i >= headerRows
-            ? { right: xs[k]!, text, size, font }
-            : { x: xs[k]!, text, size, font };
-        })
-        .filter((r) => r.text !== ''),
-  ),
-  8,
-];
-const amounts = (rows: [string, string, Run['font']?][], x: number, right: number, size = 10): Line[] =>
-  rows.map(
-    ([l, v, font]): Line => [
-      { x, text: l, size, font: font ?? 'F1' },
-      { right, text: v, size, font: font ?? 'F1' },
-    ],
-  );
 /** Courier ticket lines (label padded to a fixed width, the value after it). */
 const ticket = (rows: (string | [string, string])[], x = 14, size = 8, cols = 28): Line[] =>
   rows.map((row): Line => {

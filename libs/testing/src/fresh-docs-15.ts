@@ -13,7 +13,7 @@ import {
   title,
   type Line,
   type Run,
-} from './fresh-docs-14.js';
+} from './fresh-docs-draw.js';
 
 /**
  * Fresh variant 15 (issue 26, a blind held-out set): written by someone who had not read the offline extractor, and
