@@ -133,16 +133,19 @@ for (const set of (values.sets as string).split(',')) {
       cpu = cpu.map((x, j) => (j === i ? x + (t1.user + t1.system) / 1000 : x));
       let keyword = found.map((h) => {
         const p = h.payload;
-        const docId = String(p['document_id'] ?? '');
+        const docId = String(p['document_id'] ?? p['doc_id'] ?? '');
         const pages = String(p['page_numbers'] ?? '')
           .split(',')
           .map(Number)
           .filter((n) => Number.isInteger(n) && n > 0);
         const doc = keys[docId] ?? docId;
+        // spec 000 payloads carry `page_numbers`, spec 004's `page_start` / `page_end` (as fusion-trace reads them).
+        const ps = typeof p['page_start'] === 'number' ? p['page_start'] : null;
+        const pe = typeof p['page_end'] === 'number' ? p['page_end'] : ps;
         const hit: Hit = {
           doc,
-          pageStart: pages.length ? Math.min(...pages) : null,
-          pageEnd: pages.length ? Math.max(...pages) : null,
+          pageStart: pages.length ? Math.min(...pages) : ps,
+          pageEnd: pages.length ? Math.max(...pages) : pe,
           text: h.text,
         };
         const key = h.text.toLowerCase().replace(/\s+/g, ' ').trim();
