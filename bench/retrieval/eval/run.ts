@@ -18,6 +18,7 @@ import {
   PHRASE_CREDIT,
   SHORT_CHUNK_DAMPING,
 } from '@lectern/vector-store';
+import { QUERY_HYBRID_DOCUMENT_EVIDENCE } from '@lectern/document-store';
 import { z } from 'zod';
 import { SYSTEMS, runEval, type SystemName } from './harness.js';
 import { markdownTable, plot } from './report.js';
@@ -42,6 +43,8 @@ const { values } = parseArgs({
     'short-damping': { type: 'string' },
     /** Tuning only: bm25() field weights for this run, JSON (FIELD_WEIGHTS: text, title, section, codes). */
     'field-weights': { type: 'string' },
+    /** Tuning only: spec 004 query_hybrid's document-evidence weight (QUERY_HYBRID_DOCUMENT_EVIDENCE; 0 turns it off). */
+    'document-evidence': { type: 'string' },
   },
 });
 const FusionOverride = z
@@ -100,6 +103,13 @@ if (values['field-weights'] !== undefined) {
     .parse(JSON.parse(values['field-weights']));
   Object.assign(FIELD_WEIGHTS as Record<string, number>, w);
   process.stderr.write(`field weights for this run: ${JSON.stringify(FIELD_WEIGHTS)}\n`);
+}
+if (values['document-evidence'] !== undefined) {
+  const weight = z.coerce.number().min(0).max(10).parse(values['document-evidence']);
+  Object.assign(QUERY_HYBRID_DOCUMENT_EVIDENCE as { weight: number }, { weight });
+  process.stderr.write(
+    `query_hybrid document evidence for this run: ${JSON.stringify(QUERY_HYBRID_DOCUMENT_EVIDENCE)}\n`,
+  );
 }
 if (values['short-damping'] !== undefined) {
   const exponent = z.coerce.number().min(0).max(4).parse(values['short-damping']);

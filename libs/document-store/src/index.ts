@@ -77,6 +77,7 @@ export {
   inspectProject,
   listProjects,
   migrateProject,
+  QUERY_HYBRID_DOCUMENT_EVIDENCE,
   queryHybrid,
   redactPayload,
   retrievalFilter,

@@ -206,6 +206,18 @@ export const findChunks = async (
 };
 
 /**
+ * The keyword side's document evidence for `query_hybrid` (FusionOptions.documentEvidence, lexical.ts
+ * DOCUMENT_EVIDENCE): a keyword candidate gains 0.05 x the best score of its document's other candidates, so a lone
+ * section of a document about something else gives way to a document that matches in more than one section. Spec
+ * 004's heading chunks are sections; chosen on planning-dev (query_hybrid nDCG@10 / hit@1 / answer@5 / MRR 0.803 /
+ * 0.779 / 0.838 / 0.653 -> 0.804 / 0.809 / 0.868 / 0.662; SciFact, one chunk per abstract, unchanged by
+ * construction), 0.1 lost two hit@1 questions on a seen held-out set (docs/benchmarks/retrieval.md, round 10).
+ * Spec 000's search does not use it (its overlapping 800-character chunks: planning-dev hit@1 fell). Read at every
+ * search (the bench overrides it; 0 turns it off).
+ */
+export const QUERY_HYBRID_DOCUMENT_EVIDENCE: { readonly weight: number } = { weight: 0.05 };
+
+/**
  * Spec 004 query_hybrid: the store's fusion of BM25 and dense rankings (z-score convex combination by default),
  * ordered by the fused score, each result with both component ranks. HYBRID_NOT_SUPPORTED for a project
  * without a full-text index. A chunk whose text repeats a better-ranked one (sibling documents' boilerplate) is left
@@ -234,6 +246,7 @@ export const queryHybrid = async (
     {
       fingerprint: info.fingerprint,
       limit: 2 * topK,
+      documentEvidence: QUERY_HYBRID_DOCUMENT_EVIDENCE.weight,
       ...(filter ? { filter } : {}),
       ...(input.dense_weight !== undefined ? { denseWeight: input.dense_weight } : {}),
       ...(input.keyword_weight !== undefined ? { keywordWeight: input.keyword_weight } : {}),

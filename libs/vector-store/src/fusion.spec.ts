@@ -22,6 +22,7 @@ describe('resolveFusion', () => {
       rrfK: 60,
       denseConfidence: 1,
       denseFloor: 0,
+      documentEvidence: 0,
     });
     expect(resolveFusion(10, {})).toEqual({
       method: 'zscore',
@@ -31,6 +32,7 @@ describe('resolveFusion', () => {
       candidates: 100,
       denseConfidence: 1,
       denseFloor: 0,
+      documentEvidence: 0,
     });
     expect(resolveFusion(250, {}).candidates).toBe(250);
   });
@@ -44,6 +46,7 @@ describe('resolveFusion', () => {
       candidates: 100,
       denseConfidence: 1,
       denseFloor: 0,
+      documentEvidence: 0,
     });
     expect(resolveFusion(20, { fusion: 'zscore', rrfK: 5, candidates: 7 }, { method: 'rrf', rrfK: 10 })).toMatchObject({
       method: 'zscore',
@@ -58,6 +61,7 @@ describe('resolveFusion', () => {
     expect(() => resolveFusion(10, { denseWeight: -1 })).toThrow();
     expect(() => resolveFusion(10, { candidates: 2.5 })).toThrow();
     expect(() => resolveFusion(10, { denseFloor: Number.NaN })).toThrow(/dense floor/);
+    expect(() => resolveFusion(10, { documentEvidence: -0.1 })).toThrow(/document evidence/);
   });
 
   it('takes a per-call dense floor of null (none) over the default', () => {
@@ -138,7 +142,15 @@ describe('fuse', () => {
   it('dispatches on the method', () => {
     const dense = list(['y', 0.52], ['z', 0.51], ['x', 0.5]);
     const keyword = list(['x', 30], ['y', 10], ['z', 9.9]);
-    const base = { rrfK: 60, denseWeight: 0.3, keywordWeight: 0.7, candidates: 100, denseConfidence: 1, denseFloor: 0 };
+    const base = {
+      rrfK: 60,
+      denseWeight: 0.3,
+      keywordWeight: 0.7,
+      candidates: 100,
+      denseConfidence: 1,
+      denseFloor: 0,
+      documentEvidence: 0,
+    };
     expect(fuse(dense, keyword, { ...base, method: 'zscore' }, 3)).toEqual(zscoreFuse(dense, keyword, base, 3));
     expect(fuse(dense, keyword, { ...base, method: 'rrf' }, 3)).toEqual(rrfFuse(dense, keyword, base, 3));
   });

@@ -40,6 +40,11 @@ export const FUSION_DEFAULTS: {
    * score above the mean lifts as before. Issue 25, round 8 (docs/benchmarks/retrieval.md).
    */
   readonly denseFloor: number | null;
+  /**
+   * The keyword side's document evidence (lexical.ts DOCUMENT_EVIDENCE): a keyword candidate gains this times the
+   * best score of its document's other keyword candidates. 0 (off) by default; spec 004's `query_hybrid` asks for it.
+   */
+  readonly documentEvidence: number;
 } = {
   method: 'zscore',
   denseWeight: 0.1,
@@ -48,6 +53,7 @@ export const FUSION_DEFAULTS: {
   rrfK: 60,
   denseConfidence: 1,
   denseFloor: 0,
+  documentEvidence: 0,
 };
 
 export interface FusionParams {
@@ -58,6 +64,7 @@ export interface FusionParams {
   candidates: number;
   denseConfidence: number;
   denseFloor: number | null;
+  documentEvidence: number;
 }
 
 /** Store-wide fusion defaults (e.g. from app config); anything unset falls back to FUSION_DEFAULTS. */
@@ -77,6 +84,8 @@ export interface FusionOptions {
   denseConfidence?: number;
   /** z-score fusion: the lowest dense z a candidate is fused with; null for none (see FUSION_DEFAULTS). */
   denseFloor?: number | null;
+  /** The keyword side's document evidence weight, 0 for none (see FUSION_DEFAULTS). */
+  documentEvidence?: number;
 }
 
 /** Per-call options win over the store's defaults, which win over FUSION_DEFAULTS. */
@@ -90,6 +99,7 @@ export const resolveFusion = (limit: number, o: FusionOptions, store: FusionDefa
     candidates: o.candidates ?? Math.max(limit, d.candidates),
     denseConfidence: o.denseConfidence ?? d.denseConfidence,
     denseFloor: o.denseFloor === undefined ? d.denseFloor : o.denseFloor,
+    documentEvidence: o.documentEvidence ?? d.documentEvidence,
   };
   if (!(FUSION_METHODS as readonly string[]).includes(p.method)) {
     throw new AppError('invalid_arguments', `Fusion method must be one of ${FUSION_METHODS.join(', ')}.`);
@@ -100,12 +110,13 @@ export const resolveFusion = (limit: number, o: FusionOptions, store: FusionDefa
     !(p.keywordWeight >= 0) ||
     !(p.denseConfidence >= 0) ||
     !(p.denseFloor === null || Number.isFinite(p.denseFloor)) ||
+    !(p.documentEvidence >= 0 && Number.isFinite(p.documentEvidence)) ||
     !Number.isInteger(p.candidates) ||
     p.candidates < 1
   ) {
     throw new AppError(
       'invalid_arguments',
-      'Fusion needs rrfK >= 1, non-negative weights and confidence, a finite dense floor or null, and a positive integer candidate count.',
+      'Fusion needs rrfK >= 1, non-negative weights, confidence and document evidence, a finite dense floor or null, and a positive integer candidate count.',
     );
   }
   return { ...p, candidates: Math.min(p.candidates, 1000) };

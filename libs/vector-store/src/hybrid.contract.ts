@@ -232,4 +232,41 @@ export const runHybridContract = (t: HybridContractContext): void => {
     expect((await kw('MR-J5-60G4'))[0]).toBe('w');
     expect((await kw('Para 11'))[0]).toBe('p');
   });
+
+  it('keyword side: document evidence, when asked, lifts a document that matches in two chunks over a lone chunk (round 10)', async () => {
+    const store = t.store();
+    const name = t.fresh('evidence');
+    await store.ensureCollection(name, { fingerprint: MODEL, hybrid: true });
+    const filler = Array.from({ length: 12 }, (_, i) => ({
+      id: `f${i}`,
+      vector: unit(1, 0, 0, 0.01 * (i + 1)),
+      text: `Parking standards for offices, zone ${i}.`,
+      payload: { document_id: `F${i}` },
+    }));
+    await store.upsert(
+      name,
+      [
+        { id: 'x', vector: unit(0, 1, 0, 0), text: 'River bridge inspection.', payload: { document_id: 'X' } },
+        { id: 'd1', vector: unit(0, 0, 1, 0), text: 'River bridge report.', payload: { document_id: 'D' } },
+        { id: 'd2', vector: unit(0, 0, 0, 1), text: 'Bridge maintenance programme.', payload: { document_id: 'D' } },
+        ...filler,
+      ],
+      { fingerprint: MODEL },
+    );
+    const q = { vector: unit(1, 1, 1, 1), text: 'river bridge inspection' };
+    const run = (documentEvidence?: number) =>
+      store.searchHybrid(name, q, {
+        fingerprint: MODEL,
+        limit: 3,
+        denseWeight: 0,
+        keywordWeight: 1,
+        ...(documentEvidence !== undefined ? { documentEvidence } : {}),
+      });
+    // Off (the default): x holds every query word.
+    expect((await run())[0]?.id).toBe('x');
+    // On: D's chunks gain each other's score and pass x; the order is the score.
+    const on = await run(2);
+    expect(['d1', 'd2']).toContain(on[0]?.id);
+    expect(on.map((h) => h.score)).toEqual([...on.map((h) => h.score)].sort((a, b) => b - a));
+  });
 };

@@ -73,6 +73,26 @@ describe('secondPass (the keyword side second scoring pass of both adapters)', (
     ]);
   });
 
+  it('adds document evidence: the best score among the other candidates of the same document, times the weight', () => {
+    // Round 10 (spec 004's query_hybrid): a lone chunk of another document (x, 10) no longer leads two chunks of a
+    // document that matches in both (d1 9.8, d2 6); a candidate without a document gains nothing.
+    const lone: KeywordCandidate<string>[] = [
+      { id: 'x', score: 10, length: 500, documentId: 'X' },
+      { id: 'd1', score: 9.8, length: 500, documentId: 'D' },
+      { id: 'd2', score: 6, length: 500, documentId: 'D' },
+      { id: 'n', score: 5, length: 500 },
+    ];
+    const off = { ...ctx, damping: 0, phraseWeight: 0, headerWeight: 0 };
+    expect(secondPass(lone, off).map((r) => r.id)).toEqual(['x', 'd1', 'd2', 'n']);
+    const out = secondPass(lone, { ...off, documentEvidence: 0.05 });
+    expect(out.map((r) => r.id)).toEqual(['d1', 'x', 'd2', 'n']);
+    expect(out[0]?.score).toBeCloseTo(9.8 + 0.05 * 6, 10);
+    expect(out[2]?.score).toBeCloseTo(6 + 0.05 * 9.8, 10);
+    expect(out[3]?.score).toBe(5);
+    // Order = score.
+    expect(out.map((r) => r.score)).toEqual([...out.map((r) => r.score)].sort((a, b) => b - a));
+  });
+
   it('leaves the candidates as they are with every step off', () => {
     expect(secondPass(cands, { ...ctx, damping: 0, phraseWeight: 0, headerWeight: 0 })).toEqual(
       cands.slice(0, 4).map(({ id, score }) => ({ id, score })),

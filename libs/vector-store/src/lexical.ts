@@ -72,6 +72,19 @@ export const HEADER_CREDIT: { readonly weight: number } = { weight: 0.25 };
  */
 export const SHORT_CHUNK_DAMPING: { readonly exponent: number } = { exponent: 0.25 };
 
+/**
+ * Document evidence (issue 25, round 10): a keyword candidate gains `weight` times the best score among the *other*
+ * keyword candidates of its document (after the steps before it), so that of two chunks matching the query about
+ * as well, the one whose document also matches elsewhere leads: a lone chunk of a document that is about something
+ * else (a table row, a glossary entry, an adoption statement's boilerplate) gives way to a document the question is
+ * about. 0 here: it is a per-search option (`FusionOptions.documentEvidence`), not a store default, because it held
+ * on spec 004's heading chunks (`query_hybrid`: planning-dev hit@1 0.779 -> 0.809, answer@5 0.838 -> 0.868 at 0.05)
+ * and not on spec 000's 800-character chunks, whose best other candidate is mostly the overlapping neighbour
+ * (planning-dev hit@1 0.838 -> 0.824); docs/benchmarks/retrieval.md, round 10. A collection of one chunk per document
+ * (SciFact) is unchanged by construction. Applied by `secondPass` in both adapters, over the candidates kept.
+ */
+export const DOCUMENT_EVIDENCE: { readonly weight: number } = { weight: 0 };
+
 /** The distinct lowercased words of a running header, at most 64 (the payload is bounded, this bounds the work). */
 export const headerWords = (header: string): string[] =>
   [...new Set(header.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [])].slice(0, 64);
@@ -171,6 +184,8 @@ export interface SecondPassContext {
   damping?: number;
   phraseWeight?: number;
   headerWeight?: number;
+  /** The document-evidence weight (DOCUMENT_EVIDENCE; 0 or absent: the default, off). */
+  documentEvidence?: number;
 }
 
 /** FTS5's BM25 IDF of a term found in `n` of `total` chunks: ln((N - n + 0.5) / (n + 0.5)), at least 1e-6. */
@@ -188,7 +203,9 @@ export const keywordPool = (limit: number): number => (SHORT_CHUNK_DAMPING.expon
  *    candidates in that order (its best score, and so its place against other documents, is unchanged); then cut;
  * 2. phrase credit (PHRASE_CREDIT): + weight x the candidate's phrase-match score;
  * 3. running-header credit (HEADER_CREDIT): + weight x the summed IDF of the distinct query words whose Porter stem
- *    is the stem of a word of the candidate's running header.
+ *    is the stem of a word of the candidate's running header;
+ * 4. document evidence (DOCUMENT_EVIDENCE, per search): + weight x the best score (after step 3) among the other
+ *    kept candidates of the candidate's document (none without a `documentId`).
  * Pure: the adapters gather the inputs (the embedded store from SQLite, the Qdrant adapter from the points' payloads
  * and its count requests) and both call this, so the same candidates come back in the same order with the same
  * scores whichever store holds them.
@@ -224,6 +241,31 @@ export const secondPass = <I>(
     };
     if (found.some((r) => typeof r.c.header === 'string' && creditOf(r.c.header) > 0))
       resort((c) => (typeof c.header === 'string' ? creditOf(c.header) : 0));
+  }
+  const evidence = ctx.documentEvidence ?? DOCUMENT_EVIDENCE.weight;
+  if (evidence > 0 && found.length > 1) {
+    // The two best scores of each document: a candidate's evidence is its document's best other than itself.
+    const best = new Map<string, { top: number; second: number; topAt: number }>();
+    found.forEach((r, i) => {
+      if (r.c.documentId === undefined) return;
+      const b = best.get(r.c.documentId);
+      if (!b) best.set(r.c.documentId, { top: r.s, second: 0, topAt: i });
+      else if (r.s > b.top) best.set(r.c.documentId, { top: r.s, second: b.top, topAt: i });
+      else if (r.s > b.second) b.second = r.s;
+    });
+    const at = new Map(found.map((r, i) => [r, i]));
+    const other = (r: { c: KeywordCandidate<I>; s: number }): number => {
+      const b = r.c.documentId === undefined ? undefined : best.get(r.c.documentId);
+      if (!b) return 0;
+      return at.get(r) === b.topAt ? b.second : b.top;
+    };
+    const gains = new Map(found.map((r) => [r, evidence * Math.max(0, other(r))]));
+    if ([...gains.values()].some((g) => g > 0)) {
+      found = found
+        .map((r, i) => ({ r: { c: r.c, s: r.s + (gains.get(r) ?? 0) }, i }))
+        .sort((a, b) => b.r.s - a.r.s || a.i - b.i)
+        .map(({ r }) => r);
+    }
   }
   return found.map((r) => ({ id: r.c.id, score: r.s }));
 };

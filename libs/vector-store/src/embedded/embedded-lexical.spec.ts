@@ -86,6 +86,44 @@ describe('VectorStore (embedded): lexical fields', () => {
     await store.close();
   });
 
+  it('adds document evidence to the keyword side of a hybrid search when asked (spec 004 query_hybrid, round 10)', async () => {
+    const store = new EmbeddedVectorStore({ dataDir: dir });
+    await store.ensureCollection('c', { fingerprint: FP, hybrid: true });
+    // Enough other chunks that "bridge" (in three) keeps a positive IDF.
+    const filler = Array.from({ length: 12 }, (_, i) => `Parking standards for offices, zone ${i}.`);
+    await store.upsert(
+      'c',
+      [
+        { id: 'x', text: 'River bridge, river bridge inspection.', payload: { document_id: 'X' } },
+        { id: 'd1', text: 'River bridge inspection report.', payload: { document_id: 'D' } },
+        { id: 'd2', text: 'Bridge maintenance programme.', payload: { document_id: 'D' } },
+        ...filler.map((text, i) => ({ id: `f${i}`, text, payload: { document_id: `F${i}` } })),
+      ].map((p, i) => ({ ...p, vector: vec(i) })),
+      { fingerprint: FP },
+    );
+    const search = (documentEvidence?: number) =>
+      store.searchHybrid(
+        'c',
+        { vector: vec(0), text: 'river bridge' },
+        {
+          fingerprint: FP,
+          limit: 3,
+          denseWeight: 0,
+          keywordWeight: 1,
+          ...(documentEvidence !== undefined ? { documentEvidence } : {}),
+        },
+      );
+    // Off (the store default): the chunk that repeats the words leads.
+    expect((await search()).map((h) => h.id)).toEqual(['x', 'd1', 'd2']);
+    // On: d1 gains its document's other match (d2, and d2 gains d1); x's document has no other.
+    const on = await search(1);
+    expect(on[0]?.id).toBe('d1');
+    expect(on.map((h) => h.id).sort()).toEqual(['d1', 'd2', 'x']);
+    expect(on.map((h) => h.score)).toEqual([...on.map((h) => h.score)].sort((a, b) => b - a));
+    await expect(search(-1)).rejects.toThrow(/document evidence/);
+    await store.close();
+  });
+
   it('rebuilds the full-text index of a file written with the old text-only schema on open', async () => {
     const db = new Database(join(dir, EMBEDDED_DB_FILE));
     db.exec(OLD_SCHEMA);

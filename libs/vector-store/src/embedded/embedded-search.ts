@@ -84,6 +84,7 @@ export const keywordCandidates = (
   text: string,
   filter: Filter | undefined,
   k: number,
+  documentEvidence = 0,
 ): [number, number][] => {
   const leaveOut = commonTerms(stmt, c, text);
   const match = ftsQuery(text, leaveOut);
@@ -106,7 +107,7 @@ export const keywordCandidates = (
      WHERE ${fts} MATCH ? AND ${fts}.rank MATCH ? AND ${f.sql} ORDER BY r, p.rid LIMIT ?`,
     ).all(match, RANK(), ...f.params, pool) as { rid: number; r: number }[];
   }
-  return secondPassOf(stmt, c, text, ftsPhraseQuery(text, leaveOut), ranked, k);
+  return secondPassOf(stmt, c, text, ftsPhraseQuery(text, leaveOut), ranked, k, documentEvidence);
 };
 
 /**
@@ -142,11 +143,15 @@ const secondPassOf = (
   phrases: string | null,
   ranked: { rid: number; r: number }[],
   k: number,
+  documentEvidence = 0,
 ): [number, number][] => {
   const damping = SHORT_CHUNK_DAMPING.exponent;
   const damp = damping > 0 && ranked.length >= 2;
   const mean = damp ? meanLengthOf(stmt, c) : 0;
-  const needFacts = (damp && mean > 0) || (HEADER_CREDIT.weight > 0 && ranked.length > 0);
+  const needFacts =
+    (damp && mean > 0) ||
+    (HEADER_CREDIT.weight > 0 && ranked.length > 0) ||
+    (documentEvidence > 0 && ranked.length > 1);
   const facts = needFacts
     ? chunkFacts(
         stmt,
@@ -181,6 +186,7 @@ const secondPassOf = (
     },
     limit: k,
     damping,
+    documentEvidence,
   }).map((r) => [r.id, r.score]);
 };
 

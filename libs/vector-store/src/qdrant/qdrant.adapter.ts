@@ -554,6 +554,7 @@ export class QdrantVectorStore implements VectorStore {
     points: readonly Schemas['ScoredPoint'][],
     stats: KeywordStats,
     limit: number,
+    documentEvidence = 0,
   ): Promise<Scored[]> {
     const damping = SHORT_CHUNK_DAMPING.exponent;
     const mean = damping > 0 && points.length >= 2 ? await this.meanLength(physical) : 0;
@@ -575,7 +576,7 @@ export class QdrantVectorStore implements VectorStore {
         phrase: pairMatchScore(s.text, pairs, idf),
       };
     });
-    return secondPass(candidates, { query: text, meanLength: mean, idf, limit, damping });
+    return secondPass(candidates, { query: text, meanLength: mean, idf, limit, damping, documentEvidence });
   }
 
   /**
@@ -652,7 +653,9 @@ export class QdrantVectorStore implements VectorStore {
     }
     const keyword = await this.keywordQuery(c.physical, q.text, filter, keywordPool(p.candidates));
     return clientFusion(call, c.physical, dense, keyword?.request ?? null, p, limit, (points) =>
-      keyword ? this.secondPassOf(c.physical, q.text, points, keyword.stats, p.candidates) : Promise.resolve([]),
+      keyword
+        ? this.secondPassOf(c.physical, q.text, points, keyword.stats, p.candidates, p.documentEvidence)
+        : Promise.resolve([]),
     );
   }
 
