@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+import { makePdf, pdfString } from '@lectern/testing';
+import type { SchemaField } from '../schema-fields.js';
+import { labelLike, layoutPairs, readPageSpans } from './page-layout.js';
+
+/** Text at (x, y) in PDF user space (origin bottom-left), 10 pt Helvetica: one run per call, as a form prints it. */
+const show = (x: number, y: number, text: string, size = 10) =>
+  `BT /F1 ${size} Tf ${x} ${y} Td (${pdfString(text)}) Tj ET`;
+
+const field = (name: string, hint = ''): SchemaField => ({ path: [name], hint, kind: 'scalar' }) as SchemaField;
+
+describe('label ↔ value pairing from the page layout (round 10)', () => {
+  it('pairs a boxed form’s labels above their values and a column of labels with the column of values beside it', async () => {
+    const pdf = makePdf([
+      {
+        content: [
+          // a boxed form: small labels in capitals above their values, two boxes side by side
+          show(72, 720, 'BOOKING REF.', 7),
+          show(300, 720, 'ISSUED ON', 7),
+          show(72, 710, 'QX-88120-B'),
+          show(300, 710, '3 March 2031'),
+          show(72, 690, 'COLLECT FROM', 7),
+          show(72, 680, 'Depot 9, Marsh Road'),
+          // labels in one column, their values in another, far to the right
+          show(72, 640, 'Kiln number'),
+          show(260, 640, 'K-0417'),
+          show(72, 625, 'Firing date'),
+          show(260, 625, '12 April 2031'),
+          // a heading over a block of address lines: no pair
+          show(72, 590, 'Pottery works'),
+          show(72, 575, '7 Clay Lane'),
+          show(72, 560, 'Stoke ST4 2QQ'),
+        ].join('\n'),
+      },
+    ]);
+    const fields = [field('booking_reference'), field('issue_date'), field('kiln_number'), field('firing_date')];
+    const pages = await readPageSpans(pdf);
+    expect(pages).toHaveLength(1);
+    const pairs = layoutPairs(pages, fields).map((p) => [p.label.text, p.value.text, p.where]);
+    expect(pairs).toEqual(
+      expect.arrayContaining([
+        ['BOOKING REF.', 'QX-88120-B', 'below'],
+        ['ISSUED ON', '3 March 2031', 'below'],
+        ['Kiln number', 'K-0417', 'right'],
+        ['Firing date', '12 April 2031', 'right'],
+      ]),
+    );
+    // a label is never a value ("ISSUED ON" is not the value of "BOOKING REF."), and an address block under a
+    // heading is not one value
+    expect(pairs.some(([, value]) => value === 'ISSUED ON')).toBe(false);
+    expect(pairs.some(([label]) => label === 'Pottery works')).toBe(false);
+    // every span carries its box on the page (the value's own box is its quad)
+    const kiln = pages[0]!.find((s) => s.text === 'K-0417')!;
+    expect(kiln.x0).toBeGreaterThan(255);
+    expect(kiln.x1).toBeGreaterThan(kiln.x0);
+    expect(kiln.y1).toBeGreaterThan(kiln.y0);
+  });
+
+  it('splits one text run at a gap of two spaces or more, and not at one space', async () => {
+    const pdf = makePdf([{ content: show(72, 700, 'Glaze code    GL-22 matte') }]);
+    const [spans] = await readPageSpans(pdf);
+    expect(spans!.map((s) => s.text)).toEqual(['Glaze code', 'GL-22 matte']);
+  });
+
+  it('calls a short text a label when it ends in a colon, is in capitals, or names a field; never when it holds a digit', () => {
+    const fields = [field('kiln_number')];
+    expect(labelLike('Operator:', fields)).toBe(true);
+    expect(labelLike('SHIP TO', fields)).toBe(true);
+    expect(labelLike('Kiln number', fields)).toBe(true);
+    expect(labelLike('Blue speckle', fields)).toBe(false);
+    expect(labelLike('K-0417', fields)).toBe(false);
+  });
+});
