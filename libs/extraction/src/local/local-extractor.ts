@@ -14,7 +14,16 @@ import {
   type FieldKind,
 } from '../fields/field-kinds.js';
 import { proseCandidates, proseQueries, sectionCandidates } from './prose-patterns.js';
-import { hasOwnWords, LABEL_MATCH, labelMatches, labelScore, nameWords, wordGroups } from '../fields/field-words.js';
+import {
+  hasOwnWords,
+  hintWords,
+  LABEL_MATCH,
+  labelMatches,
+  labelScore,
+  nameWords,
+  partialLabel,
+  wordGroups,
+} from '../fields/field-words.js';
 import { fieldName, getAt, isObject, setAt, type SchemaField } from '../schema-fields.js';
 import { splitRow } from './markdown-table.js';
 import { dateLineFromTop, isDocumentDate, issuerFromTop, issuerRole } from './issuer-block.js';
@@ -1518,8 +1527,16 @@ export const withLimitsHeader = async (
  * per-model field, and a target model named by the schema picks its column for a scalar one. The evidence is the
  * row or line it read, and it is verified like an LLM's.
  */
+/** Does the text print a word of the field's description (a remark the description asks for)? */
+const hintWordsIn = (field: SchemaField, text: string): boolean => {
+  const have = new Set(text.toLowerCase().split(/[^\p{L}\p{N}]+/u));
+  return hintWords(field).some((w) => have.has(w));
+};
+
 /** A layout label's match to a field (labelScore), stricter than a Markdown line's `LABEL_MATCH`. */
 export const LAYOUT_LABEL_MATCH = 0.9;
+/** A layout candidate under a partial label (`partialLabel`) scores this share of a full label's. */
+export const PARTIAL_LABEL_WEIGHT = 0.75;
 
 export const extractLocally = async (input: LocalExtractInput): Promise<LocalExtractOutput> => {
   const data: Record<string, unknown> = {};
@@ -1607,8 +1624,19 @@ export const extractLocally = async (input: LocalExtractInput): Promise<LocalExt
       const label = pair.label.text.replace(/[:：]\s*$/, '').trim();
       // (a stricter match than a Markdown line's: a layout pairs every short text with its neighbour, so a label
       // that shares one word with the field — "FUEL TOTAL" for fuel_type — is not taken)
-      if (labelScore(field, label, true) < LAYOUT_LABEL_MATCH || SIGNATURE_HEADING.test(label)) continue;
-      const line = `${label}: ${pair.value.text}`;
+      if (SIGNATURE_HEADING.test(label)) continue;
+      // (or a label printing part of this field's name and of no other's: "Account" for account_number, read as
+      // the field's name so that the same reader checks the value; its score is lower)
+      const full = labelScore(field, label, true) >= LAYOUT_LABEL_MATCH;
+      const partial = !full && partialLabel(field, label, input.fields);
+      if (!full && !partial) continue;
+      const asRead = partial ? nameWords(field.path[field.path.length - 1]!).join(' ') : label;
+      // a remark in brackets after a value ("1 Form A (SPST-NO)", "IP67 (with mating connector fitted)") is not the
+      // value, unless the field's description asks for what it says
+      const remark = /^(.*\S)\s+\(([^()]{2,60})\)$/.exec(pair.value.text);
+      const keepRemark = remark && hintWordsIn(field, remark[2]!);
+      const valueText = remark && !keepRemark ? remark[1]! : pair.value.text;
+      const line = `${asRead}: ${valueText}`;
       for (const c of candidatesIn(
         field,
         kind,
@@ -1624,7 +1652,15 @@ export const extractLocally = async (input: LocalExtractInput): Promise<LocalExt
       )) {
         if (c.method !== 'key_value') continue;
         if ([c.value].flat().some((v) => typeof v === 'string' && labelAsValue(field, kind, v, input.fields))) continue;
-        found.push({ c: { ...c, label }, pair });
+        found.push({
+          c: {
+            ...c,
+            label,
+            score: c.score * (partial ? PARTIAL_LABEL_WEIGHT : 1),
+            ...(remark && !keepRemark ? { note: `without the remark "(${remark[2]!})" printed after it` } : {}),
+          },
+          pair,
+        });
       }
     }
     found.sort((a, b) => b.c.score - a.c.score);
@@ -1637,7 +1673,7 @@ export const extractLocally = async (input: LocalExtractInput): Promise<LocalExt
         ...c,
         snippet,
         locator,
-        note: `read from the page layout: "${pair.value.text.slice(0, 40)}" ${pair.where === 'right' ? 'right of' : 'under'} its label "${label.slice(0, 40)}" on page ${pair.page}`,
+        note: `read from the page layout: "${pair.value.text.slice(0, 40)}" ${pair.where === 'right' ? 'right of' : 'under'} its label "${label.slice(0, 40)}" on page ${pair.page}${c.note ? `, ${c.note}` : ''}`,
       };
     }
     return undefined;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 import { makePdf, pdfString } from '@lectern/testing';
+import { partialLabel } from '../fields/field-words.js';
 import type { SchemaField } from '../schema-fields.js';
 import { labelLike, layoutPairs, readPageSpans } from './page-layout.js';
 
@@ -69,5 +70,31 @@ describe('label ↔ value pairing from the page layout (round 10)', () => {
     expect(labelLike('Kiln number', fields)).toBe(true);
     expect(labelLike('Blue speckle', fields)).toBe(false);
     expect(labelLike('K-0417', fields)).toBe(false);
+  });
+
+  it('reads a header row of labels as no pairs', async () => {
+    // ("Band" / "Net" / "LEVY": without the header-row rule "Net" is read as the value of "Band", "LEVY" being a label)
+    const row = [show(72, 700, 'Band'), show(200, 700, 'Net'), show(300, 700, 'LEVY'), show(72, 685, 'Upper')];
+    const pairs = layoutPairs(await readPageSpans(makePdf([{ content: row.join('\n') }])), [field('kiln_number')]);
+    expect(pairs.filter((p) => p.where === 'right')).toEqual([]);
+  });
+});
+
+describe('a label printing part of one field’s name (partialLabel)', () => {
+  const fields = [field('kiln_number'), field('glaze_colour'), field('firing_date'), field('firing_cost')];
+  it('is that field’s when no other field has its words and it prints the thing the field is', () => {
+    expect(partialLabel(fields[0]!, 'Kiln', fields)).toBe(true); // (the name's identifier word left out)
+    expect(partialLabel(fields[1]!, 'Colour', fields)).toBe(true);
+    // "Firing" is the firing date's and the firing cost's: neither
+    expect(partialLabel(fields[2]!, 'Firing', fields)).toBe(false);
+    // "Glaze" does not say what the field is (a colour)
+    expect(partialLabel(fields[1]!, 'Glaze', fields)).toBe(false);
+    // a word that is not the field's
+    expect(partialLabel(fields[1]!, 'Colour chart', fields)).toBe(false);
+  });
+  it('or a short description’s words', () => {
+    const described = [field('lender', 'The bank'), field('borrower', 'The customer')];
+    expect(partialLabel(described[0]!, 'Bank', described)).toBe(true);
+    expect(partialLabel(described[1]!, 'Bank', described)).toBe(false);
   });
 });

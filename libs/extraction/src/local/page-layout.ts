@@ -180,8 +180,8 @@ const sameBaseline = (a: Span, b: Span) =>
  * The label ↔ value pairs of a document's pages:
  * - **right**: the nearest span right of a label-like span on its baseline, when that span is not itself a label
  *   and is the last of the line or followed by a label (a form's second pair); a table row with several value
- *   columns is the table reader's (which column is meant is not known here), and a cell with a value on its left
- *   labels nothing;
+ *   columns is the table reader's (which column is meant is not known here), a cell with a value on its left
+ *   labels nothing, and a row of three texts or more without a digit is a header row (no values);
  * - **below**: a label-like span with no value beside it whose next span down in its column (left edges within
  *   6 pt, or the label's extent overlapping it; at most 1.8 line heights under it) is one short value, not a label
  *   — a boxed form's label above its value, a column header over its only cell; the span under that value must
@@ -220,8 +220,10 @@ export const layoutPairs = (pages: Span[][], fields: SchemaField[]): LayoutPair[
       const left = row.filter((o) => o.x1 <= label.x0 + 1).sort((a, b) => b.x1 - a.x1);
       // a cell in the middle of a table row (a value on its left) labels nothing
       if (left.length > 0 && !labelish(left[0]!) && !labelish(label)) continue;
+      // a row of three texts or more none of which has a digit is a table's header row: labels, no values
+      const headerRow = row.length >= 2 && [label, ...row].every((o) => !/\d/.test(o.text));
       const nearest = right[0];
-      if (nearest && !labelish(nearest) && (right.length === 1 || labelish(right[1]!))) {
+      if (nearest && !headerRow && !labelish(nearest) && (right.length === 1 || labelish(right[1]!))) {
         pairs.push({ page: label.page, label, value: nearest, where: 'right' });
         continue;
       }
@@ -230,8 +232,10 @@ export const layoutPairs = (pages: Span[][], fields: SchemaField[]): LayoutPair[
       const value = under(label);
       if (!value || labelish(value) || !oneValue(value.text)) continue;
       // one value under its label: a block of lines (an address, a paragraph, a column of cells) is not
+      // (the block goes on when the next line follows the value as closely as the value follows its label)
       const next = under(value);
-      if (next && !labelish(next)) continue;
+      const leading = value.y0 - label.y1 + (value.y1 - value.y0) * 0.5;
+      if (next && !labelish(next) && next.y0 - value.y1 <= leading) continue;
       pairs.push({ page: label.page, label, value, where: 'below' });
     }
   }
