@@ -36,7 +36,10 @@ export interface LayoutPair {
 /** Bounds: pages read per document, spans kept per page. */
 export const LAYOUT_LIMITS = { maxPages: 12, maxSpansPerPage: 1500 } as const;
 
-/** The part of mupdf's API this reads (mupdf is imported where it is used: it is an ES module only, loaded lazily). */
+/**
+ * The part of mupdf's API this reads. mupdf is imported when a layout is first read (it is an ES module only, and its
+ * WASM build is large); eslint.config.mjs lists libs/extraction beside libs/conversion as a place that may use it.
+ */
 interface StextWalker {
   beginLine?(bbox: number[], wmode: number, direction: number[]): void;
   onChar?(c: string, origin: number[], font: unknown, size: number, quad: number[]): void;
