@@ -1627,10 +1627,14 @@ export const extractLocally = async (input: LocalExtractInput): Promise<LocalExt
       if (SIGNATURE_HEADING.test(label)) continue;
       // (or a label printing part of this field's name and of no other's: "Account" for account_number, read as
       // the field's name so that the same reader checks the value; its score is lower)
-      const full = labelScore(field, label, true) >= LAYOUT_LABEL_MATCH;
+      const full = labelScore(field, label, true) >= LAYOUT_LABEL_MATCH - 1e-9;
       const partial = !full && partialLabel(field, label, input.fields);
-      if (!full && !partial) continue;
-      const asRead = partial ? nameWords(field.path[field.path.length - 1]!).join(' ') : label;
+      // (or the label qualified by its block's heading: "Life expectancy" / "Mechanical" for mechanical_life)
+      const headed =
+        !full && !partial && pair.heading ? `${pair.heading.replace(/[:：]\s*$/, '')} ${label}` : undefined;
+      const underHeading = headed !== undefined && labelScore(field, headed, true) >= LAYOUT_LABEL_MATCH - 1e-9;
+      if (!full && !partial && !underHeading) continue;
+      const asRead = partial ? nameWords(field.path[field.path.length - 1]!).join(' ') : underHeading ? headed! : label;
       // a remark in brackets after a value ("1 Form A (SPST-NO)", "IP67 (with mating connector fitted)") is not the
       // value, unless the field's description asks for what it says
       const remark = /^(.*\S)\s+\(([^()]{2,60})\)$/.exec(pair.value.text);

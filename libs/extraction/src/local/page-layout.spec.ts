@@ -72,6 +72,22 @@ describe('label ↔ value pairing from the page layout (round 10)', () => {
     expect(labelLike('K-0417', fields)).toBe(false);
   });
 
+  it('gives a pair the heading of its block: the text alone on its line over a column of labels', async () => {
+    const block = [
+      show(72, 700, 'Service life', 11),
+      show(72, 680, 'Bearings'),
+      show(230, 680, '40,000 hours'),
+      show(72, 665, 'Seals'),
+      show(230, 665, '12,000 hours'),
+      // (a label far below, past a wide gap, is not under that heading)
+      show(72, 600, 'Gearbox'),
+      show(230, 600, 'sealed'),
+    ];
+    const pairs = layoutPairs(await readPageSpans(makePdf([{ content: block.join('\n') }])), [field('kiln_number')]);
+    const of = (label: string) => pairs.find((p) => p.label.text === label)?.heading;
+    expect([of('Bearings'), of('Seals'), of('Gearbox')]).toEqual(['Service life', 'Service life', undefined]);
+  });
+
   it('reads a header row of labels as no pairs', async () => {
     // ("Band" / "Net" / "LEVY": without the header-row rule "Net" is read as the value of "Band", "LEVY" being a label)
     const row = [show(72, 700, 'Band'), show(200, 700, 'Net'), show(300, 700, 'LEVY'), show(72, 685, 'Upper')];

@@ -31,6 +31,11 @@ export interface LayoutPair {
   value: Span;
   /** `right`: on the label's baseline; `below`: the next text under it in its column. */
   where: 'right' | 'below';
+  /**
+   * The heading of the label's block, when it has one: the text alone on its line above a column of labels that
+   * starts at its left edge ("Life expectancy" over "Mechanical" / "Electrical").
+   */
+  heading?: string;
 }
 
 /** Bounds: pages read per document, spans kept per page. */
@@ -216,6 +221,25 @@ export const layoutPairs = (pages: Span[][], fields: SchemaField[]): LayoutPair[
       }
       return best;
     };
+    const alone = (s: Span) => !sorted.some((o) => o !== s && sameBaseline(o, s));
+    /**
+     * Up the label's column (left edges within 2 pt), over labels with a text beside them, to the first text alone on
+     * its line with no digit: the block's heading. None when a line in between is not such a label row or the gap
+     * between two lines is wider than two line heights.
+     */
+    const headingOf = (label: Span): { heading?: string } => {
+      let at = label;
+      for (let steps = 0; steps < 12; steps += 1) {
+        const h = at.y1 - at.y0;
+        const above = sorted
+          .filter((o) => o.y1 <= at.y0 + h * 0.3 && at.y0 - o.y1 <= h * 2 && Math.abs(o.x0 - label.x0) <= 2)
+          .sort((a, b) => b.y1 - a.y1)[0];
+        if (!above || /\d/.test(above.text) || !mayLabel(above.text)) return {};
+        if (alone(above)) return above === label ? {} : { heading: above.text };
+        at = above;
+      }
+      return {};
+    };
     for (const label of sorted) {
       if (!mayLabel(label.text)) continue;
       const row = sorted.filter((o) => o !== label && sameBaseline(o, label));
@@ -227,7 +251,7 @@ export const layoutPairs = (pages: Span[][], fields: SchemaField[]): LayoutPair[
       const headerRow = row.length >= 2 && [label, ...row].every((o) => !/\d/.test(o.text));
       const nearest = right[0];
       if (nearest && !headerRow && !labelish(nearest) && (right.length === 1 || labelish(right[1]!))) {
-        pairs.push({ page: label.page, label, value: nearest, where: 'right' });
+        pairs.push({ page: label.page, label, value: nearest, where: 'right', ...headingOf(label) });
         continue;
       }
       // below: only a label with no value beside it
@@ -239,7 +263,7 @@ export const layoutPairs = (pages: Span[][], fields: SchemaField[]): LayoutPair[
       const next = under(value);
       const leading = value.y0 - label.y1 + (value.y1 - value.y0) * 0.5;
       if (next && !labelish(next) && next.y0 - value.y1 <= leading) continue;
-      pairs.push({ page: label.page, label, value, where: 'below' });
+      pairs.push({ page: label.page, label, value, where: 'below', ...headingOf(label) });
     }
   }
   return pairs;
