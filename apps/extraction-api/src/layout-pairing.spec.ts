@@ -24,7 +24,8 @@ const show = (x: number, y: number, text: string, size = 10) =>
 /**
  * A kennel's boarding slip: a column of labels with their values far to the right (the converter prints the labels
  * as one block and the values as the next, so the Markdown no longer says which value is whose), and two small
- * labels in capitals above their values in boxes. No bench document prints this text.
+ * labels in capitals above their values in boxes, and a block of labels under a heading that names their field with
+ * them. No bench document prints this text.
  */
 const slip = makePdf([
   {
@@ -43,6 +44,12 @@ const slip = makePdf([
       show(72, 600, 'Grain-free kibble'),
       show(300, 600, 'Dr Ines Marwood'),
       show(72, 570, 'Walks twice a day; no contact with other dogs.'),
+      // a block's heading over its labels: "Rabies" alone does not name rabies_vaccination
+      show(72, 540, 'Vaccinations', 12),
+      show(72, 520, 'Rabies'),
+      show(210, 520, '12 March 2030'),
+      show(72, 505, 'Leptospirosis'),
+      show(210, 505, '2 June 2030'),
     ].join('\n'),
   },
 ]);
@@ -53,6 +60,7 @@ const SCHEMA = {
   microchip_number: '',
   diet: '',
   vet_on_call: '',
+  rabies_vaccination: '',
   owner_name: '',
 };
 
@@ -84,9 +92,10 @@ describe('label ↔ value pairing from the page layout (offline extractor)', () 
       microchip_number: '985 112 004 377 210',
       diet: 'Grain-free kibble',
       vet_on_call: 'Dr Ines Marwood',
+      rabies_vaccination: '12 March 2030',
       owner_name: null,
     });
-    for (const field of ['kennel', 'check_in_date', 'microchip_number', 'diet', 'vet_on_call']) {
+    for (const field of ['kennel', 'check_in_date', 'microchip_number', 'diet', 'vet_on_call', 'rabies_vaccination']) {
       const leaf = r.evidence[field]!;
       expect([field, leaf.grounded, leaf.page]).toEqual([field, true, 1]);
       // the value's own box is one of the evidence's quads

@@ -1520,13 +1520,6 @@ export const withLimitsHeader = async (
   return content;
 };
 
-/**
- * The offline extractor (`EXTRACTOR=local`): no LLM. For each field it searches the index with the field's name,
- * path and synonyms (`doc_search`), reads the best hits (`doc_read`), and takes the value from a table row or a
- * `Label: value` line whose label matches the field's words; per-model table columns become a dict for a
- * per-model field, and a target model named by the schema picks its column for a scalar one. The evidence is the
- * row or line it read, and it is verified like an LLM's.
- */
 /** Does the text print a word of the field's description (a remark the description asks for)? */
 const hintWordsIn = (field: SchemaField, text: string): boolean => {
   const have = new Set(text.toLowerCase().split(/[^\p{L}\p{N}]+/u));
@@ -1537,6 +1530,14 @@ const hintWordsIn = (field: SchemaField, text: string): boolean => {
 export const LAYOUT_LABEL_MATCH = 0.9;
 /** A layout candidate under a partial label (`partialLabel`) scores this share of a full label's. */
 export const PARTIAL_LABEL_WEIGHT = 0.75;
+
+/**
+ * The offline extractor (`EXTRACTOR=local`): no LLM. For each field it searches the index with the field's name,
+ * path and synonyms (`doc_search`), reads the best hits (`doc_read`), and takes the value from a table row or a
+ * `Label: value` line whose label matches the field's words; per-model table columns become a dict for a
+ * per-model field, and a target model named by the schema picks its column for a scalar one. The evidence is the
+ * row or line it read, and it is verified like an LLM's.
+ */
 
 export const extractLocally = async (input: LocalExtractInput): Promise<LocalExtractOutput> => {
   const data: Record<string, unknown> = {};
@@ -1622,12 +1623,13 @@ export const extractLocally = async (input: LocalExtractInput): Promise<LocalExt
     const found: { c: Candidate; pair: LayoutPair }[] = [];
     for (const pair of input.layout) {
       const label = pair.label.text.replace(/[:：]\s*$/, '').trim();
-      // (a stricter match than a Markdown line's: a layout pairs every short text with its neighbour, so a label
-      // that shares one word with the field — "FUEL TOTAL" for fuel_type — is not taken)
+      // (a signature block's heading labels a signatory, not a party)
       if (SIGNATURE_HEADING.test(label)) continue;
+      // a stricter match than a Markdown line's: a layout pairs every short text with its neighbour, so a label
+      // that shares one word with the field ("FUEL TOTAL" for fuel_type) is not taken
+      const full = labelScore(field, label, true) >= LAYOUT_LABEL_MATCH - 1e-9;
       // (or a label printing part of this field's name and of no other's: "Account" for account_number, read as
       // the field's name so that the same reader checks the value; its score is lower)
-      const full = labelScore(field, label, true) >= LAYOUT_LABEL_MATCH - 1e-9;
       const partial = !full && partialLabel(field, label, input.fields);
       // (or the label qualified by its block's heading: "Life expectancy" / "Mechanical" for mechanical_life)
       const headed =
@@ -1661,6 +1663,7 @@ export const extractLocally = async (input: LocalExtractInput): Promise<LocalExt
             ...c,
             label,
             score: c.score * (partial ? PARTIAL_LABEL_WEIGHT : 1),
+            ...(underHeading ? { label: headed! } : {}),
             ...(remark && !keepRemark ? { note: `without the remark "(${remark[2]!})" printed after it` } : {}),
           },
           pair,
@@ -1670,7 +1673,9 @@ export const extractLocally = async (input: LocalExtractInput): Promise<LocalExt
     found.sort((a, b) => b.c.score - a.c.score);
     for (const { c, pair } of found.slice(0, 4)) {
       const label = c.label!;
-      const snippet = `${pair.label.text}\n…\n${pair.value.text}`;
+      // (a label read with its block's heading has the heading in its evidence: it names the field)
+      const head = pair.heading && label !== pair.label.text.replace(/[:：]\s*$/, '').trim() ? pair.heading : undefined;
+      const snippet = `${head ? `${head}\n…\n` : ''}${pair.label.text}\n…\n${pair.value.text}`;
       const locator = await chunkOfPair(label, pair.value.text, snippet);
       if (!locator) continue;
       return {
