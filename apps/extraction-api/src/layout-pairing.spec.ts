@@ -25,7 +25,7 @@ const show = (x: number, y: number, text: string, size = 10) =>
  * A kennel's boarding slip: a column of labels with their values far to the right (the converter prints the labels
  * as one block and the values as the next, so the Markdown no longer says which value is whose), and two small
  * labels in capitals above their values in boxes, and a block of labels under a heading that names their field with
- * them. No bench document prints this text.
+ * them, and a label that leaves out the quantity its value's unit states. No bench document prints this text.
  */
 const slip = makePdf([
   {
@@ -50,6 +50,10 @@ const slip = makePdf([
       show(210, 520, '12 March 2030'),
       show(72, 505, 'Leptospirosis'),
       show(210, 505, '2 June 2030'),
+      // a label leaving out the quantity its value's unit states (the value with its range in brackets: the Markdown
+      // path finds it no single value)
+      show(72, 470, 'Heater'),
+      show(210, 470, '230 V (207 V to 253 V)'),
     ].join('\n'),
   },
 ]);
@@ -61,6 +65,7 @@ const SCHEMA = {
   diet: '',
   vet_on_call: '',
   rabies_vaccination: '',
+  heater_voltage: '',
   owner_name: '',
 };
 
@@ -93,13 +98,23 @@ describe('label ↔ value pairing from the page layout (offline extractor)', () 
       diet: 'Grain-free kibble',
       vet_on_call: 'Dr Ines Marwood',
       rabies_vaccination: '12 March 2030',
+      heater_voltage: expect.stringMatching(/^230 ?V$/),
       owner_name: null,
     });
-    for (const field of ['kennel', 'check_in_date', 'microchip_number', 'diet', 'vet_on_call', 'rabies_vaccination']) {
+    for (const field of [
+      'kennel',
+      'check_in_date',
+      'microchip_number',
+      'diet',
+      'vet_on_call',
+      'rabies_vaccination',
+      'heater_voltage',
+    ]) {
       const leaf = r.evidence[field]!;
       expect([field, leaf.grounded, leaf.page]).toEqual([field, true, 1]);
       // the value's own box is one of the evidence's quads
-      const own = await findTextQuads(slip, 1, String(r.data[field]));
+      // (as the page prints it: the value's unit may come back without its space)
+      const own = await findTextQuads(slip, 1, String(r.data[field]).replace(/^(\d+)V$/, '$1 V'));
       const overlaps = own.quads.some((q) =>
         (leaf.quads ?? []).some(
           (e) => Math.min(q[2]!, e[2]!) > Math.max(q[0]!, e[0]!) && Math.min(q[5]!, e[5]!) > Math.max(q[1]!, e[1]!),

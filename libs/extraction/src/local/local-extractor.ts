@@ -1635,8 +1635,22 @@ export const extractLocally = async (input: LocalExtractInput): Promise<LocalExt
       const headed =
         !full && !partial && pair.heading ? `${pair.heading.replace(/[:：]\s*$/, '')} ${label}` : undefined;
       const underHeading = headed !== undefined && labelScore(field, headed, true) >= LAYOUT_LABEL_MATCH - 1e-9;
-      if (!full && !partial && !underHeading) continue;
-      const asRead = partial ? nameWords(field.path[field.path.length - 1]!).join(' ') : underHeading ? headed! : label;
+      // (or a label leaving out the quantity its value's unit states: "Supply" / "3.3 V" for supply_voltage; the
+      // evidence check reads the value's unit the same way)
+      const unitWord = kind.kind === 'quantity' ? quantityOfUnit(pair.value.text) : undefined;
+      const unitLabel =
+        !full && !partial && !underHeading && unitWord && !new RegExp(`\\b${unitWord}\\b`, 'i').test(label)
+          ? `${label} ${unitWord}`
+          : undefined;
+      const byUnit = unitLabel !== undefined && labelScore(field, unitLabel, true) >= LAYOUT_LABEL_MATCH - 1e-9;
+      if (!full && !partial && !underHeading && !byUnit) continue;
+      const asRead = partial
+        ? nameWords(field.path[field.path.length - 1]!).join(' ')
+        : underHeading
+          ? headed!
+          : byUnit
+            ? unitLabel!
+            : label;
       // a remark in brackets after a value ("1 Form A (SPST-NO)", "IP67 (with mating connector fitted)") is not the
       // value, unless the field's description asks for what it says
       const remark = /^(.*\S)\s+\(([^()]{2,60})\)$/.exec(pair.value.text);
