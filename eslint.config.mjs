@@ -22,7 +22,9 @@ const rawClients = [
   },
   { name: 'sqlite-vec', allowedIn: ['libs/vector-store'], use: '@lectern/vector-store' },
   { name: 'onnxruntime-node', allowedIn: ['libs/embedding'], use: '@lectern/embedding' },
-  { name: 'mupdf', allowedIn: ['libs/conversion'], use: '@lectern/conversion' },
+  // (libs/extraction: page-layout.ts reads a PDF page's text lines with their boxes for label ↔ value pairing, a
+  // reading libs/conversion does not offer; issue 26, round 10)
+  { name: 'mupdf', allowedIn: ['libs/conversion', 'libs/extraction'], use: '@lectern/conversion' },
   { name: 'tesseract.js', allowedIn: ['libs/conversion'], use: '@lectern/conversion' },
 ];
 

@@ -2,7 +2,7 @@
 import type { EvidenceLeaf } from '@lectern/contracts';
 import type { PdfPages } from '@lectern/conversion';
 import type { ChunkReader } from '../doc-tool-calls.js';
-import { labelMatches } from '../fields/field-words.js';
+import { labelMatches, partialLabel } from '../fields/field-words.js';
 import { quantityOfUnit } from '../fields/field-kinds.js';
 import { identifierNamedIn } from '../local/value-cleanup.js';
 import { fieldName, getAt, isEmptyValue, isObject, setAt, type SchemaField } from '../schema-fields.js';
@@ -107,7 +107,11 @@ export const verifyEvidence = async (
     // (the value's unit says which quantity it is: "160 °C" under "Thermal shutdown" names a shutdown temperature)
     const says = values.map((v) => quantityOfUnit(String(v)) ?? '').join(' ');
     // (or an identifier labelled by its thing alone: "| ROOM | 312 |" for room_number)
+    // (or a label of the page layout, "label\n…\nvalue", printing part of this field's name and of no other's)
+    const [layoutLabel, ...rest] = snippet.split('\n…\n');
+    const partial = rest.length === 1 && partialLabel(field, layoutLabel!, fields);
     if (
+      !partial &&
       !labelMatches(field, snippet) &&
       !labelMatches(field, `${snippet} ${says}`) &&
       !values.every((v) => identifierNamedIn(field, snippet, String(v)))

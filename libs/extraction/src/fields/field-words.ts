@@ -347,3 +347,47 @@ export const hasOwnWords = (field: SchemaField, label: string): boolean => {
 export const LABEL_MATCH = 0.5;
 
 export const labelMatches = (field: SchemaField, text: string): boolean => labelScore(field, text) >= LABEL_MATCH;
+
+/** A field's name words with their synonyms (a word printed with its full stop counts as the word). */
+const nameWordSet = (field: SchemaField): Set<string> => {
+  const words = nameWords(field.path[field.path.length - 1]!);
+  return new Set(words.flatMap((w) => [w, ...(SYNONYMS[w] ?? [])]).map((w) => w.replace(/\.$/, '')));
+};
+
+/**
+ * A label that prints part of one field's name and nothing else (issue 26, round 10): "Account" for
+ * `account_number`, "Material" for `contact_material`, "Sensitivity" for `rx_sensitivity`. Taken only where the page
+ * layout already says the text is a label with one value beside or under it (page-layout.ts), and only when no other
+ * field of the schema has every one of its words ("Rent" with `annual_rent` and `rent_deposit` names neither).
+ * Every word of the label (less STOP words) is a word of the field's name or a synonym of one; one of them has three
+ * letters or more and is not a context word ("Order" alone is no order number); and it has the name's last word (the
+ * thing the field is) unless that word says only that it is an identifier, a date or a name. Or the label has every
+ * content word of the field's description when that has three or fewer ("Landlord" for `lessor`, "The landlord").
+ */
+export const partialLabel = (field: SchemaField, label: string, fields: readonly SchemaField[]): boolean => {
+  const words = tokens(label)
+    .map((w) => w.replace(/\.$/, ''))
+    .filter((w) => /\p{L}/u.test(w) && !STOP.has(w));
+  if (words.length === 0 || words.length > 4) return false;
+  if (!words.some((w) => w.length >= 3 && !CONTEXT.has(w) && !KIND.has(w))) return false;
+  // (a short description is the field's other name: "Landlord" for `lessor` described as "The landlord"; the
+  // label has every content word of a description of at most three)
+  const described = (f: SchemaField) => {
+    const hint = hintWords(f);
+    return hint.length > 0 && hint.length <= 3 && hint.every((w) => words.includes(w));
+  };
+  const covers = (f: SchemaField) => {
+    const set = nameWordSet(f);
+    return words.every((w) => set.has(w)) || described(f);
+  };
+  if (!covers(field)) return false;
+  if (described(field))
+    return !fields.some((f) => f !== field && f.path.join('.') !== field.path.join('.') && covers(f));
+  // the label prints the thing the field is: the name's last word, unless that word only says it is an identifier
+  // or its kind ("Account" for account_number; "Supply" is no supply_voltage, "Service charge" no service_charge_cap)
+  const name = nameWords(field.path[field.path.length - 1]!).filter((w) => !STOP.has(w));
+  const head = [...name].reverse().find((w) => !/^(?:number|no|num|id|ref|reference|code|date|name)$/.test(w));
+  const set = new Set(words);
+  if (head && !set.has(head) && !(SYNONYMS[head] ?? []).some((w) => set.has(w.replace(/\.$/, '')))) return false;
+  return !fields.some((f) => f !== field && f.path.join('.') !== field.path.join('.') && covers(f));
+};

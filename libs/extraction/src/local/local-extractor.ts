@@ -14,7 +14,16 @@ import {
   type FieldKind,
 } from '../fields/field-kinds.js';
 import { proseCandidates, proseQueries, sectionCandidates } from './prose-patterns.js';
-import { hasOwnWords, LABEL_MATCH, labelMatches, labelScore, nameWords, wordGroups } from '../fields/field-words.js';
+import {
+  hasOwnWords,
+  hintWords,
+  LABEL_MATCH,
+  labelMatches,
+  labelScore,
+  nameWords,
+  partialLabel,
+  wordGroups,
+} from '../fields/field-words.js';
 import { fieldName, getAt, isObject, setAt, type SchemaField } from '../schema-fields.js';
 import { splitRow } from './markdown-table.js';
 import { dateLineFromTop, isDocumentDate, issuerFromTop, issuerRole } from './issuer-block.js';
@@ -30,6 +39,8 @@ import {
 } from './value-cleanup.js';
 import { unitAsPrinted, valueExtent } from './value-extent.js';
 import { labelAsValue } from './label-values.js';
+import type { LayoutPair } from './page-layout.js';
+import { locateSnippet } from '../evidence/text-match.js';
 import {
   ABSTAIN_BELOW,
   abstainWhy,
@@ -52,6 +63,8 @@ export interface LocalExtractInput {
   readsPerQuery?: number;
   /** Where a field's failure is logged (its error is never sent to the client). */
   log?: Pick<Logger, 'error'> | undefined;
+  /** The PDF's label ↔ value pairs from its page layout (page-layout.ts), read once per task; none for other formats. */
+  layout?: LayoutPair[] | undefined;
 }
 
 /** What a field whose rules threw says (the error itself is in the server log). */
@@ -1507,6 +1520,17 @@ export const withLimitsHeader = async (
   return content;
 };
 
+/** Does the text print a word of the field's description (a remark the description asks for)? */
+const hintWordsIn = (field: SchemaField, text: string): boolean => {
+  const have = new Set(text.toLowerCase().split(/[^\p{L}\p{N}]+/u));
+  return hintWords(field).some((w) => have.has(w));
+};
+
+/** A layout label's match to a field (labelScore), stricter than a Markdown line's `LABEL_MATCH`. */
+export const LAYOUT_LABEL_MATCH = 0.9;
+/** A layout candidate under a partial label (`partialLabel`) scores this share of a full label's. */
+export const PARTIAL_LABEL_WEIGHT = 0.75;
+
 /**
  * The offline extractor (`EXTRACTOR=local`): no LLM. For each field it searches the index with the field's name,
  * path and synonyms (`doc_search`), reads the best hits (`doc_read`), and takes the value from a table row or a
@@ -1514,6 +1538,7 @@ export const withLimitsHeader = async (
  * per-model field, and a target model named by the schema picks its column for a scalar one. The evidence is the
  * row or line it read, and it is verified like an LLM's.
  */
+
 export const extractLocally = async (input: LocalExtractInput): Promise<LocalExtractOutput> => {
   const data: Record<string, unknown> = {};
   const evidence: Record<string, unknown> = {};
@@ -1558,6 +1583,134 @@ export const extractLocally = async (input: LocalExtractInput): Promise<LocalExt
       }
       return undefined;
     })());
+  /**
+   * A chunk holding both the label and the value of a layout pair, for the evidence (its locator and a snippet
+   * "label\n…\nvalue" the evidence check locates in it and finds on the page: the two boxes are its quads).
+   */
+  const layoutChunks = new Map<string, Promise<string | undefined>>();
+  const chunkOfPair = (label: string, value: string, snippet: string): Promise<string | undefined> => {
+    const key = snippet;
+    let found = layoutChunks.get(key);
+    if (!found) {
+      found = (async () => {
+        const hits = await docSearch(
+          input.tools,
+          { index_id: input.indexId, query: `${label} ${value}`, top_k: 5, scope: 'all' },
+          input.signal,
+        );
+        const tried = new Set<string>();
+        for (const hit of hits)
+          for (const locator of [hit.locator, /^(h\d+)-[ct]\d+$/.exec(hit.locator)?.[1]]) {
+            if (!locator || tried.has(locator)) continue;
+            tried.add(locator);
+            const content = await read(locator);
+            const where = content === undefined ? undefined : locateSnippet(snippet, content);
+            if (where === 'exact' || where === 'normalized') return locator;
+          }
+        return undefined;
+      })();
+      layoutChunks.set(key, found);
+    }
+    return found;
+  };
+  /**
+   * The field's value from the page layout (round 10): each pair read as a `Label: value` line by the same reader
+   * as the Markdown's (`candidatesIn`: label matcher, type and unit checks), a label returned as a value refused
+   * (`labelAsValue`), the best by score; only a pair whose label and value one chunk holds (its evidence).
+   */
+  const layoutCandidate = async (field: SchemaField, kind: FieldKind): Promise<Candidate | undefined> => {
+    if (!input.layout || input.layout.length === 0 || field.kind !== 'scalar') return undefined;
+    const found: { c: Candidate; pair: LayoutPair }[] = [];
+    for (const pair of input.layout) {
+      const label = pair.label.text.replace(/[:：]\s*$/, '').trim();
+      // (a signature block's heading labels a signatory, not a party)
+      if (SIGNATURE_HEADING.test(label)) continue;
+      // a stricter match than a Markdown line's: a layout pairs every short text with its neighbour, so a label
+      // that shares one word with the field ("FUEL TOTAL" for fuel_type) is not taken
+      const full = labelScore(field, label, true) >= LAYOUT_LABEL_MATCH - 1e-9;
+      // (or a label printing part of this field's name and of no other's: "Account" for account_number, read as
+      // the field's name so that the same reader checks the value; its score is lower)
+      const partial = !full && partialLabel(field, label, input.fields);
+      // (or the label qualified by its block's heading: "Life expectancy" / "Mechanical" for mechanical_life)
+      const headed =
+        !full && !partial && pair.heading ? `${pair.heading.replace(/[:：]\s*$/, '')} ${label}` : undefined;
+      const underHeading = headed !== undefined && labelScore(field, headed, true) >= LAYOUT_LABEL_MATCH - 1e-9;
+      // (or a label leaving out the quantity its value's unit states: "Supply" / "3.3 V" for supply_voltage; the
+      // evidence check reads the value's unit the same way)
+      const unitWord = kind.kind === 'quantity' ? quantityOfUnit(pair.value.text) : undefined;
+      const unitLabel =
+        !full && !partial && !underHeading && unitWord && !new RegExp(`\\b${unitWord}\\b`, 'i').test(label)
+          ? `${label} ${unitWord}`
+          : undefined;
+      const byUnit = unitLabel !== undefined && labelScore(field, unitLabel, true) >= LAYOUT_LABEL_MATCH - 1e-9;
+      if (!full && !partial && !underHeading && !byUnit) continue;
+      const asRead = partial
+        ? nameWords(field.path[field.path.length - 1]!).join(' ')
+        : underHeading
+          ? headed!
+          : byUnit
+            ? unitLabel!
+            : label;
+      // a remark in brackets after a value ("1 Form A (SPST-NO)", "IP67 (with mating connector fitted)") is not the
+      // value, unless the field's description asks for what it says
+      const remark = /^(.*\S)\s+\(([^()]{2,60})\)$/.exec(pair.value.text);
+      const keepRemark = remark && hintWordsIn(field, remark[2]!);
+      const valueText = remark && !keepRemark ? remark[1]! : pair.value.text;
+      const line = `${asRead}: ${valueText}`;
+      for (const c of candidatesIn(
+        field,
+        kind,
+        [],
+        'layout',
+        line,
+        0,
+        target,
+        [],
+        undefined,
+        new Map(),
+        input.fields,
+      )) {
+        if (c.method !== 'key_value') continue;
+        if ([c.value].flat().some((v) => typeof v === 'string' && labelAsValue(field, kind, v, input.fields))) continue;
+        found.push({
+          c: {
+            ...c,
+            label,
+            score: c.score * (partial ? PARTIAL_LABEL_WEIGHT : 1),
+            ...(underHeading ? { label: headed! } : {}),
+            ...(remark && !keepRemark ? { note: `without the remark "(${remark[2]!})" printed after it` } : {}),
+          },
+          pair,
+        });
+      }
+    }
+    found.sort((a, b) => b.c.score - a.c.score);
+    for (const { c, pair } of found.slice(0, 4)) {
+      const label = c.label!;
+      // (a label read with its block's heading has the heading in its evidence: it names the field)
+      const head = pair.heading && label !== pair.label.text.replace(/[:：]\s*$/, '').trim() ? pair.heading : undefined;
+      const snippet = `${head ? `${head}\n…\n` : ''}${pair.label.text}\n…\n${pair.value.text}`;
+      const locator = await chunkOfPair(label, pair.value.text, snippet);
+      if (!locator) continue;
+      return {
+        ...c,
+        snippet,
+        locator,
+        note: `read from the page layout: "${pair.value.text.slice(0, 40)}" ${pair.where === 'right' ? 'right of' : 'under'} its label "${label.slice(0, 40)}" on page ${pair.page}${c.note ? `, ${c.note}` : ''}`,
+      };
+    }
+    return undefined;
+  };
+  /** Two readings agree when one's text holds the other's (a value with or without its condition, its address). */
+  const agrees = (a: unknown, b: unknown): boolean => {
+    const flat = (v: unknown) =>
+      (typeof v === 'string' ? v : JSON.stringify(v))
+        .normalize('NFKC')
+        .toLowerCase()
+        .replace(/[\s"]+/g, '');
+    const [x, y] = [flat(a), flat(b)];
+    return x.length > 0 && y.length > 0 && (x.includes(y) || y.includes(x));
+  };
   let done = 0;
   /** One field's search and rules: what it finds is written to `data`, `evidence` and `warnings`. */
   const readField = async (field: SchemaField): Promise<void> => {
@@ -1567,6 +1720,8 @@ export const extractLocally = async (input: LocalExtractInput): Promise<LocalExt
     let best: Candidate | undefined;
     /** The value is the issuer or the date printed without a label at the top of the document. */
     let fromTop = false;
+    /** What the page layout paired with the field's label when it differs from the Markdown's value (said). */
+    let layoutDisagrees: string | undefined;
     /** A per-model field's dicts from every matching table (a catalogue prints its models in several). */
     const perModel: Candidate[] = [];
     const rowsSeen = new Map<string, Set<string>>();
@@ -1681,6 +1836,15 @@ export const extractLocally = async (input: LocalExtractInput): Promise<LocalExt
       });
       best = undefined;
     }
+    // the page layout's pairing (round 10) fills a field the Markdown's rules gave no value (none found, or every
+    // one refused). Where both give one, the Markdown's stands and a disagreement is said in the warnings: voiding
+    // it (tried first) turned 2 right values null for every wrong one it removed on the tuning sets
+    const fromLayout = !best || field.kind === 'scalar' ? await layoutCandidate(field, kind) : undefined;
+    if (fromLayout && !best && conflicting <= 1) {
+      best = fromLayout;
+      considered.push({ candidate: fromLayout, rank: 0 });
+    } else if (fromLayout && best && !agrees(best.value, fromLayout.value))
+      layoutDisagrees = `the page layout pairs the label "${fromLayout.label ?? ''}" with ${JSON.stringify(fromLayout.value).slice(0, 60)} (page ${/on page (\d+)/.exec(fromLayout.note ?? '')?.[1] ?? '?'}); the Markdown's reading was kept`;
     // an invoice's or receipt's issuer printed without a label at the top (its name, its address), and a till
     // receipt's bare date line: only when no label gave the field a value or was refused, and only for a field
     // that asks for the issuer or the document's own date (local/issuer-block.ts)
@@ -1803,6 +1967,7 @@ export const extractLocally = async (input: LocalExtractInput): Promise<LocalExt
           : { ...leafOf(best), confidence },
       );
       if (best.note) warnings.push(`Field '${fieldName(field.path)}' was ${best.note}`);
+      if (layoutDisagrees) warnings.push(`Field '${fieldName(field.path)}': ${layoutDisagrees}`);
       // honest about a partial per-model value: the table's models left without one are named
       if (isObject(value)) {
         const used = merged

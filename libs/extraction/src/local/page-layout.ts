@@ -1,0 +1,270 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+import { LABEL_MATCH, labelScore } from '../fields/field-words.js';
+import type { SchemaField } from '../schema-fields.js';
+
+/**
+ * Label ↔ value pairing from the page's layout (issue 26, round 10). The converter's Markdown loses the pairing of
+ * a form's labels and values when it prints a column of labels before the column of their values ("Account" /
+ * "Statement date" … then "7720 4415 09" / "18 November 2026"), or a boxed form's small labels above their values
+ * as two rows; rules over the Markdown were written per layout and did not carry to unseen documents. Here the
+ * page's own text lines with their boxes (mupdf's structured text, one read per page) say which text is beside or
+ * under which: a label's value is the text right of it on the same baseline, or the text directly below it in the
+ * same column. The pairs are read once per document; which label is a field's is decided by the extractor's own
+ * label matcher (`candidatesIn` over `Label: value` lines), so the type, unit and extent checks are the same.
+ */
+
+/** A run of text on one line of a page, in PDF points, origin top-left. */
+export interface Span {
+  page: number;
+  text: string;
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+  /** The font size of its first character. */
+  size: number;
+}
+
+export interface LayoutPair {
+  page: number;
+  label: Span;
+  value: Span;
+  /** `right`: on the label's baseline; `below`: the next text under it in its column. */
+  where: 'right' | 'below';
+  /**
+   * The heading of the label's block, when it has one: the text alone on its line above a column of labels that
+   * starts at its left edge ("Life expectancy" over "Mechanical" / "Electrical").
+   */
+  heading?: string;
+}
+
+/** Bounds: pages read per document, spans kept per page. */
+export const LAYOUT_LIMITS = { maxPages: 12, maxSpansPerPage: 1500 } as const;
+
+/**
+ * The part of mupdf's API this reads. mupdf is imported when a layout is first read (it is an ES module only, and its
+ * WASM build is large); eslint.config.mjs lists libs/extraction beside libs/conversion as a place that may use it.
+ */
+interface StextWalker {
+  beginLine?(bbox: number[], wmode: number, direction: number[]): void;
+  onChar?(c: string, origin: number[], font: unknown, size: number, quad: number[]): void;
+  endLine?(): void;
+}
+interface MupdfLike {
+  Document: {
+    openDocument(
+      bytes: Uint8Array,
+      magic: string,
+    ): {
+      countPages(): number;
+      loadPage(i: number): {
+        toStructuredText(options: string): { walk(w: StextWalker): void; destroy(): void };
+        destroy(): void;
+      };
+      destroy(): void;
+    };
+  };
+}
+
+/** Where the command line's bin puts its `import()` (as libs/conversion's importEsm). */
+const HOST_IMPORT = Symbol.for('lectern.import');
+const importMupdf = (): Promise<MupdfLike> => {
+  const host = (globalThis as { [HOST_IMPORT]?: (specifier: string) => Promise<unknown> })[HOST_IMPORT];
+  return (host ? host('mupdf') : import('mupdf')) as Promise<MupdfLike>;
+};
+
+/**
+ * A line's characters in spans: a gap wider than one and a half of the font's spaces (two spaces, a column's
+ * gutter) starts a new span, so a table row or a form's "Label  value" line printed as one text run is read as its
+ * parts.
+ */
+const spansOfLine = (page: number, chars: { c: string; q: number[]; size: number }[]): Span[] => {
+  const spans: Span[] = [];
+  // the width of one space of the line's font (its space characters' boxes), else a third of an em
+  const space = chars.find((ch) => ch.c === ' ');
+  const spaceWidth = space ? Math.abs(Math.max(space.q[2]!, space.q[6]!) - Math.min(space.q[0]!, space.q[4]!)) : 0;
+  let cur: { text: string; x0: number; y0: number; x1: number; y1: number; size: number } | undefined;
+  let lastRight = -Infinity;
+  const flush = () => {
+    if (cur && cur.text.trim()) spans.push({ page, ...cur, text: cur.text.replace(/\s+/g, ' ').trim() });
+    cur = undefined;
+  };
+  for (const { c, q, size } of chars) {
+    const x0 = Math.min(q[0]!, q[4]!);
+    const x1 = Math.max(q[2]!, q[6]!);
+    const y0 = Math.min(q[1]!, q[3]!);
+    const y1 = Math.max(q[5]!, q[7]!);
+    if (/\s/.test(c)) {
+      if (cur) cur.text += ' ';
+      continue;
+    }
+    // more than one space's width (and a third of an em) between two characters: a new span
+    if (cur && x0 - lastRight > Math.max((spaceWidth || size * 0.33) * 1.5, size * 0.33, 2)) flush();
+    if (!cur) cur = { text: '', x0, y0, x1, y1, size };
+    cur.text += c;
+    cur.x0 = Math.min(cur.x0, x0);
+    cur.y0 = Math.min(cur.y0, y0);
+    cur.x1 = Math.max(cur.x1, x1);
+    cur.y1 = Math.max(cur.y1, y1);
+    lastRight = x1;
+  }
+  flush();
+  return spans;
+};
+
+/** Every page's spans (at most `LAYOUT_LIMITS.maxPages` pages), read once. Undefined when the bytes are not a PDF mupdf opens. */
+export const readPageSpans = async (
+  bytes: Uint8Array,
+  maxPages: number = LAYOUT_LIMITS.maxPages,
+): Promise<Span[][]> => {
+  const mupdf = await importMupdf();
+  const doc = mupdf.Document.openDocument(bytes, 'application/pdf');
+  try {
+    const pages: Span[][] = [];
+    const count = Math.min(doc.countPages(), maxPages);
+    for (let p = 0; p < count; p += 1) {
+      const page = doc.loadPage(p);
+      const text = page.toStructuredText('preserve-whitespace');
+      const spans: Span[] = [];
+      let chars: { c: string; q: number[]; size: number }[] = [];
+      text.walk({
+        beginLine: () => {
+          chars = [];
+        },
+        onChar: (c, _origin, _font, size, quad) => {
+          chars.push({ c, q: Array.from(quad), size });
+        },
+        endLine: () => {
+          if (spans.length < LAYOUT_LIMITS.maxSpansPerPage) spans.push(...spansOfLine(p + 1, chars));
+        },
+      });
+      text.destroy();
+      page.destroy();
+      pages.push(spans.slice(0, LAYOUT_LIMITS.maxSpansPerPage));
+    }
+    return pages;
+  } finally {
+    doc.destroy();
+  }
+};
+
+const words = (text: string): string[] => text.split(/\s+/).filter((w) => w.length > 0);
+
+/**
+ * Text that reads as a label, not a value: short (at most six words, 48 characters), no digit, not a sentence
+ * (no final full stop, a lower-case start only after a capital word), and either ending in a colon, in capitals
+ * ("ORDER NO.", "PLACED ON"), or a phrase some field of the schema is labelled by.
+ */
+export const labelLike = (text: string, fields: SchemaField[]): boolean => {
+  const t = text.trim();
+  if (!t || t.length > 48 || /\d/.test(t) || words(t).length > 6) return false;
+  if (/[:：]$/.test(t)) return true;
+  if (/\p{L}/u.test(t) && t === t.toUpperCase() && /\p{Lu}{2}/u.test(t)) return true;
+  const bare = t.replace(/[.:]$/, '');
+  return fields.some((f) => labelScore(f, bare, true) >= LABEL_MATCH);
+};
+
+/** Text that may label a value beside or under it: short, with a letter, not a sentence. */
+const mayLabel = (text: string): boolean => {
+  const t = text.trim();
+  // (a digit: a value, or a label with its value in it, which the Markdown's rules read)
+  if (!/\p{L}/u.test(t) || /\d/.test(t) || t.length > 48 || words(t).length > 6) return false;
+  // a sentence or a clause, not a label
+  if (/[.;!?]$/.test(t) && !/\b(?:no|nr|ref|approx|max|min|typ)\.$/i.test(t)) return false;
+  // "Label: value" on one line: the Markdown's own rules read it
+  if (/[:：]\s*\S/.test(t)) return false;
+  return true;
+};
+
+/** A value, not a sentence: at most 60 characters and 8 words, no full stop ending a clause of 5 words or more. */
+const oneValue = (text: string): boolean =>
+  text.length <= 60 && words(text).length <= 8 && !(words(text).length >= 5 && /[.;]$/.test(text));
+
+const centreY = (s: Span) => (s.y0 + s.y1) / 2;
+const sameBaseline = (a: Span, b: Span) =>
+  Math.abs(centreY(a) - centreY(b)) <= Math.min(a.y1 - a.y0, b.y1 - b.y0) * 0.5;
+
+/**
+ * The label ↔ value pairs of a document's pages:
+ * - **right**: the nearest span right of a label-like span on its baseline, when that span is not itself a label
+ *   and is the last of the line or followed by a label (a form's second pair); a table row with several value
+ *   columns is the table reader's (which column is meant is not known here), a cell with a value on its left
+ *   labels nothing, and a row of three texts or more without a digit is a header row (no values);
+ * - **below**: a label-like span with no value beside it whose next span down in its column (left edges within
+ *   6 pt, or the label's extent overlapping it; at most 1.8 line heights under it) is one short value, not a label
+ *   — a boxed form's label above its value, a column header over its only cell; the span under that value must
+ *   be a label or nothing (an address block, a paragraph or a column of many cells is not one value).
+ * A label has no digit (a line holding a digit is a value, or a label with its value, which the Markdown's rules
+ * read).
+ * A span that is itself label-like is never a value.
+ */
+export const layoutPairs = (pages: Span[][], fields: SchemaField[]): LayoutPair[] => {
+  const pairs: LayoutPair[] = [];
+  for (const spans of pages) {
+    const isLabel = new Map<Span, boolean>();
+    const labelish = (s: Span) => {
+      let v = isLabel.get(s);
+      if (v === undefined) isLabel.set(s, (v = labelLike(s.text, fields)));
+      return v;
+    };
+    const sorted = [...spans].sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0);
+    const under = (s: Span): Span | undefined => {
+      const h = s.y1 - s.y0;
+      let best: Span | undefined;
+      for (const o of sorted) {
+        // (below: its middle under the label's box; a small label's box and its value's may overlap a little)
+        if (o === s || centreY(o) < s.y1) continue;
+        if (o.y0 - s.y1 > h * 1.8) break;
+        const column = Math.abs(o.x0 - s.x0) <= 6 || (o.x0 < s.x1 && o.x1 > s.x0 && o.x0 >= s.x0 - 6);
+        if (!column) continue;
+        if (!best || o.y0 < best.y0) best = o;
+      }
+      return best;
+    };
+    const alone = (s: Span) => !sorted.some((o) => o !== s && sameBaseline(o, s));
+    /**
+     * Up the label's column (left edges within 2 pt), over labels with a text beside them, to the first text alone on
+     * its line with no digit: the block's heading. None when a line in between is not such a label row or the gap
+     * between two lines is wider than two line heights.
+     */
+    const headingOf = (label: Span): { heading?: string } => {
+      let at = label;
+      for (let steps = 0; steps < 12; steps += 1) {
+        const h = at.y1 - at.y0;
+        const above = sorted
+          .filter((o) => o.y1 <= at.y0 + h * 0.3 && at.y0 - o.y1 <= h * 2 && Math.abs(o.x0 - label.x0) <= 2)
+          .sort((a, b) => b.y1 - a.y1)[0];
+        if (!above || /\d/.test(above.text) || !mayLabel(above.text)) return {};
+        if (alone(above)) return above === label ? {} : { heading: above.text };
+        at = above;
+      }
+      return {};
+    };
+    for (const label of sorted) {
+      if (!mayLabel(label.text)) continue;
+      const row = sorted.filter((o) => o !== label && sameBaseline(o, label));
+      const right = row.filter((o) => o.x0 >= label.x1 - 1).sort((a, b) => a.x0 - b.x0);
+      const left = row.filter((o) => o.x1 <= label.x0 + 1).sort((a, b) => b.x1 - a.x1);
+      // a cell in the middle of a table row (a value on its left) labels nothing
+      if (left.length > 0 && !labelish(left[0]!) && !labelish(label)) continue;
+      // a row of three texts or more none of which has a digit is a table's header row: labels, no values
+      const headerRow = row.length >= 2 && [label, ...row].every((o) => !/\d/.test(o.text));
+      const nearest = right[0];
+      if (nearest && !headerRow && !labelish(nearest) && (right.length === 1 || labelish(right[1]!))) {
+        pairs.push({ page: label.page, label, value: nearest, where: 'right', ...headingOf(label) });
+        continue;
+      }
+      // below: only a label with no value beside it
+      if (right.some((o) => !labelish(o))) continue;
+      const value = under(label);
+      if (!value || labelish(value) || !oneValue(value.text)) continue;
+      // one value under its label: a block of lines (an address, a paragraph, a column of cells) is not
+      // (the block goes on when the next line follows the value as closely as the value follows its label)
+      const next = under(value);
+      const leading = value.y0 - label.y1 + (value.y1 - value.y0) * 0.5;
+      if (next && !labelish(next) && next.y0 - value.y1 <= leading) continue;
+      pairs.push({ page: label.page, label, value, where: 'below', ...headingOf(label) });
+    }
+  }
+  return pairs;
+};
