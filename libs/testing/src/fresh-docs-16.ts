@@ -377,6 +377,7 @@ export const freshVariant16Docs = (): BusinessDoc[] => {
           mono('Dunmore Road Services'),
           mono('27/11/2026        06:42'),
           mono('PUMP 7   NOZZLE 2'),
+          6,
           { frame: 'top', x: [20, 200] },
           ...amounts(
             [
