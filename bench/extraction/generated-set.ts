@@ -13,6 +13,7 @@ import {
   freshVariant13Docs,
   freshVariant14Docs,
   freshVariant15Docs,
+  freshVariant16Docs,
   receiptDocs,
   unseenLayoutDocs,
   type ContractVariant,
@@ -161,6 +162,13 @@ export const generatedDocuments = (): BenchDocument[] => {
       ...d,
       source: 'fresh' as const,
       set: 'fresh variant 15',
+    })),
+    // fresh variant 16: another blind held-out set (libs/testing/src/fresh-docs-16.ts), written without reading the
+    // extractor and committed before its first run
+    ...of(freshVariant16Docs(), 'report').map((d) => ({
+      ...d,
+      source: 'fresh' as const,
+      set: 'fresh variant 16',
     })),
   ];
 };
