@@ -46,15 +46,49 @@ export interface Model2VecTokenizer {
   readonly maxId: number;
 }
 
+/** Words a tokenizer's word-piece cache holds before it starts again (short strings: ~2-3 MB when full). */
+export const WORD_PIECE_CACHE_MAX = 20_000;
+
+/**
+ * WordPiece splits each pre-tokenized word on its own (greedy longest match, trying every shorter prefix: O(length²)
+ * substrings built and looked up per word), so its output for a word depends on that word alone: remembering it per
+ * word gives the same pieces at a fraction of the cost (text repeats its words: SciFact chunks 0.33 -> 0.23 ms of
+ * tokenisation each; docs/benchmarks/load.md, round 10). @huggingface/tokenizers' WordPiece model keeps no cache of its
+ * own; its `encode(words)` is replaced on this instance only, the original called for each word not seen yet.
+ */
+export const memoiseWordPiece = (tokenizer: Tokenizer): void => {
+  const model = (tokenizer as unknown as { model?: { encode?: unknown } }).model;
+  if (typeof model?.encode !== 'function') return;
+  const encode = (model.encode as (words: string[]) => string[]).bind(model);
+  let cache = new Map<string, string[]>();
+  model.encode = (words: string[]): string[] => {
+    const out: string[] = [];
+    for (const word of words) {
+      let pieces = cache.get(word);
+      if (pieces === undefined) {
+        pieces = encode([word]);
+        if (cache.size >= WORD_PIECE_CACHE_MAX) cache = new Map();
+        cache.set(word, pieces);
+      }
+      for (const p of pieces) out.push(p);
+    }
+    return out;
+  };
+};
+
 export const loadModel2VecTokenizer = async (dir: string): Promise<Model2VecTokenizer> => {
   const file = join(dir, 'tokenizer.json');
-  let json: { model?: { unk_token?: string; vocab?: Record<string, number> }; added_tokens?: { id: number }[] };
+  let json: {
+    model?: { type?: string; unk_token?: string; vocab?: Record<string, number> };
+    added_tokens?: { id: number }[];
+  };
   try {
     json = JSON.parse(await readFile(file, 'utf8')) as typeof json;
   } catch (cause) {
     throw modelFileError(file, 'is not readable JSON', cause);
   }
   const tokenizer = new Tokenizer(json, {});
+  if (json.model?.type === 'WordPiece') memoiseWordPiece(tokenizer);
   const unk = json.model?.unk_token === undefined ? undefined : tokenizer.token_to_id(json.model.unk_token);
   const ids = [...Object.values(json.model?.vocab ?? {}), ...(json.added_tokens ?? []).map((t) => t.id)];
   const maxId = ids.reduce((m, i) => Math.max(m, i), -1);
