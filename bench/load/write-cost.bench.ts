@@ -38,7 +38,7 @@ try {
   for (const [i, tree] of trees.entries())
     servers.push(
       await startDocumentStore({
-        label: trees.length === 2 ? (i === 0 ? 'before' : 'after') : `${i}:${basename(tree)}`,
+        label: `${trees.length === 2 ? (i === 0 ? 'before' : 'after') : i} (${basename(tree)})`,
         tree,
         logLevel: 'warn',
         env: { SEARCH_THREADS: '2' },
