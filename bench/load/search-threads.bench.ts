@@ -10,6 +10,7 @@
  *
  *   npx tsx bench/load/search-threads.bench.ts [--threads 0,2] [--clients 20,50] [--seconds 30]
  *     [--trees /tmp/base,.] [--log-level warn] [--repeat-queries] [--node-args '|--max-semi-space-size=4']
+ *     [--write-every N] [--warmup 40]
  *
  * With `--trees A,B` a server per setting is started from each source tree (e.g. `git archive <commit>` of the code
  * before a change, node_modules linked): before/after side by side, the phases alternating between all servers.
@@ -50,8 +51,20 @@ const { values } = parseArgs({
     'repeat-queries': { type: 'boolean', default: false },
     /** `|`-separated sets of node flags, a server for each (an empty set: node's defaults). */
     'node-args': { type: 'string', default: '' },
+    /**
+     * The writer stores its next batch only once N more searches have been answered (0: back to back, the default).
+     * Every server then does the same number of writes per search, so their CPU per search compares (with the writer
+     * back to back, a server that writes more pays more per search).
+     */
+    'write-every': { type: 'string', default: '0' },
+    /**
+     * Searches per server before the phases (default 40). V8 is still optimising the service's code for its first few
+     * thousand calls (docs/benchmarks/document-store.md, round 10): e.g. 3000 to measure a warmed-up server.
+     */
+    warmup: { type: 'string', default: '40' },
   },
 });
+const WRITE_EVERY = Number(values['write-every']);
 const SECONDS = Number(values.seconds);
 const say = (m: string) => process.stderr.write(`[${new Date().toISOString().slice(11, 19)}] ${m}\n`);
 const pct = (sorted: number[], p: number): number =>
@@ -124,6 +137,9 @@ const phase = async (server: Server, clients: Client[]): Promise<Phase> => {
   };
   const writer = async (): Promise<void> => {
     for (let n = 0; performance.now() < end; n++) {
+      while (WRITE_EVERY > 0 && latencies.length < n * WRITE_EVERY && performance.now() < end)
+        await new Promise((r) => setTimeout(r, 5));
+      if (performance.now() >= end) break;
       try {
         await call(server.client, 'store_chunks', { project: 'scifact', chunks: batches[n % batches.length] });
         writes += 1;
@@ -167,7 +183,13 @@ try {
     const s0 = performance.now();
     for (const b of batches) await call(server.client, 'store_chunks', { project: 'scifact', chunks: b });
     say(`${server.label}: stored ${stored} chunks in ${((performance.now() - s0) / 1000).toFixed(1)} s`);
-    for (let i = 0; i < 40; i++) await call(server.client, 'query_hybrid', { project: 'scifact', query: queries[i] }); // warm-up
+    // warm-up: claims with a word of their own (new texts, as in the phases), one after another (concurrent calls on
+    // one SDK client each leave an abort listener behind: a warning past 1,500)
+    for (let i = 0; i < Number(values.warmup); i++)
+      await call(server.client, 'query_hybrid', {
+        project: 'scifact',
+        query: `${queries[i % queries.length] as string} w${i}`,
+      });
   }
   const load0 = loadavg();
   const results: Phase[] = [];
@@ -193,7 +215,8 @@ try {
       `## SEARCH_THREADS side by side: \`query_hybrid\` over ${stored} SciFact chunks, one writer (${new Date().toISOString()})`,
       '',
       `Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}; potion-base-2M. ` +
-        `${SECONDS} s per phase, phases alternating between the servers, LOG_LEVEL=${values['log-level']}. Load average (1/5/15 min) before ${load0.map((x) => x.toFixed(2)).join('/')}.`,
+        `${SECONDS} s per phase, phases alternating between the servers, LOG_LEVEL=${values['log-level']}, ${values.warmup} warm-up searches per server` +
+        `${WRITE_EVERY > 0 ? `, a write once ${WRITE_EVERY} more searches were answered` : ', the writer back to back'}. Load average (1/5/15 min) before ${load0.map((x) => x.toFixed(2)).join('/')}.`,
       '',
       '| server | clients | searches | errors | throughput | p50 | p95 | p99 | max | server CPU-s per s | of which main thread | server CPU ms per search | writes (250 chunks) | load after (1 min) |',
       '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',

@@ -46,22 +46,130 @@ export interface Model2VecTokenizer {
   readonly maxId: number;
 }
 
+/** Words a tokenizer's word cache holds before it starts again (~200 bytes of heap a word: ~4 MB when full). */
+export const WORD_PIECE_CACHE_MAX = 20_000;
+
+/** The parts of @huggingface/tokenizers' Tokenizer this file's fast path uses (its own fields, not typed by the package). */
+interface TokenizerParts {
+  normalizer: ((text: string) => string) | null;
+  pre_tokenizer: ((text: string, options: { section_index: number }) => string[]) | null;
+  model: ((words: string[]) => string[]) & {
+    fuse_unk?: boolean;
+    tokens_to_ids: Map<string, number>;
+    unk_token_id?: number;
+  };
+  added_tokens: { content: string; normalized?: boolean }[];
+  added_tokens_map: Map<string, { id: number }>;
+  remove_space?: unknown;
+  do_lowercase_and_remove_accent?: unknown;
+}
+
+/** BertNormalizer's options (tokenizer.json `normalizer`). */
+interface BertNormalizerConfig {
+  type: 'BertNormalizer';
+  clean_text?: boolean;
+  handle_chinese_chars?: boolean;
+  strip_accents?: boolean | null;
+  lowercase?: boolean;
+}
+
+// BertNormalizer's clean_text, one code point at a time: NUL, U+FFFD and control characters (Cc, Cf, Co, Cs) except
+// tab, newline and carriage return are dropped, then every remaining whitespace character becomes a space.
+const BERT_DROPPED = /[\0\uFFFD]|(?![\t\n\r])[\p{Cc}\p{Cf}\p{Co}\p{Cs}]/gu;
+// tokenize_chinese_chars tests each UTF-16 unit against is_chinese_char's ranges: only the BMP ones can match a unit.
+const BERT_CJK = /[\u3400-\u4DBF\u4E00-\u9FFF\uF900-\uFAFF]/g;
+
+/**
+ * BertNormalizer.normalize of @huggingface/tokenizers 0.2, with its per-character loops (a regular expression test per
+ * character) done as whole-string replacements: the same string out (checked against the library's normalizer on
+ * generated text of every character class and on corpus text: word-piece-cache.spec.ts).
+ */
+export const bertNormalize = (cfg: BertNormalizerConfig, text: string): string => {
+  let t = text;
+  if (cfg.clean_text) t = t.replace(BERT_DROPPED, '').replace(/\s/g, ' ');
+  if (cfg.handle_chinese_chars) t = t.replace(BERT_CJK, ' $& ');
+  const strip = (x: string): string => x.normalize('NFD').replace(/\p{Mn}/gu, '');
+  if (cfg.lowercase) {
+    t = t.toLowerCase();
+    if (cfg.strip_accents !== false) t = strip(t);
+  } else if (cfg.strip_accents) t = strip(t);
+  return t;
+};
+
+/**
+ * The library's encode (no special tokens) for a BERT-style WordPiece tokenizer, cheaper and with the same ids: the
+ * text normalised by `bertNormalize`, split into words by the library's own pre-tokenizer, and each word's ids
+ * remembered (WordPiece splits every word on its own, trying each shorter prefix: O(length²) substrings built and
+ * looked up, and the library keeps no cache). Texts holding an added token (`[CLS]`, ...) take the library's path, as
+ * do tokenizers of any other shape (undefined returned). SciFact chunks: 0.32 -> ~0.07 ms of CPU each
+ * (docs/benchmarks/load.md, round 10).
+ */
+export const wordPieceFastPath = (
+  tokenizer: Tokenizer,
+  json: { normalizer?: unknown; pre_tokenizer?: unknown; model?: { type?: string } },
+): ((text: string) => number[] | undefined) | undefined => {
+  const t = tokenizer as unknown as TokenizerParts;
+  const norm = json.normalizer as BertNormalizerConfig | null | undefined;
+  const pre = json.pre_tokenizer as { type?: string } | null | undefined;
+  if (
+    json.model?.type !== 'WordPiece' ||
+    norm?.type !== 'BertNormalizer' ||
+    pre?.type !== 'BertPreTokenizer' ||
+    typeof t.model !== 'function' ||
+    typeof t.pre_tokenizer !== 'function' ||
+    typeof t.normalizer !== 'function' ||
+    t.model.fuse_unk === true ||
+    Boolean(t.remove_space) ||
+    Boolean(t.do_lowercase_and_remove_accent)
+  )
+    return undefined;
+  const { model, pre_tokenizer: split } = t;
+  const raw = t.added_tokens.map((a) => a.content);
+  const normalised = t.added_tokens.filter((a) => a.normalized).map((a) => bertNormalize(norm, a.content));
+  const idOf = (piece: string): number | undefined =>
+    t.added_tokens_map.get(piece)?.id ?? model.tokens_to_ids.get(piece) ?? model.unk_token_id;
+  let cache = new Map<string, (number | undefined)[]>();
+  return (text) => {
+    if (raw.some((a) => text.includes(a))) return undefined;
+    const normal = bertNormalize(norm, text);
+    if (normalised.some((a) => normal.includes(a))) return undefined;
+    const out: number[] = [];
+    if (normal.length === 0) return out;
+    for (const word of split(normal, { section_index: 0 })) {
+      let ids = cache.get(word);
+      if (ids === undefined) {
+        ids = model([word]).map(idOf);
+        if (cache.size >= WORD_PIECE_CACHE_MAX) cache = new Map();
+        cache.set(word, ids);
+      }
+      for (const id of ids) out.push(id as number);
+    }
+    return out;
+  };
+};
+
 export const loadModel2VecTokenizer = async (dir: string): Promise<Model2VecTokenizer> => {
   const file = join(dir, 'tokenizer.json');
-  let json: { model?: { unk_token?: string; vocab?: Record<string, number> }; added_tokens?: { id: number }[] };
+  let json: {
+    normalizer?: unknown;
+    pre_tokenizer?: unknown;
+    model?: { type?: string; unk_token?: string; vocab?: Record<string, number> };
+    added_tokens?: { id: number }[];
+  };
   try {
     json = JSON.parse(await readFile(file, 'utf8')) as typeof json;
   } catch (cause) {
     throw modelFileError(file, 'is not readable JSON', cause);
   }
   const tokenizer = new Tokenizer(json, {});
+  const fast = wordPieceFastPath(tokenizer, json);
   const unk = json.model?.unk_token === undefined ? undefined : tokenizer.token_to_id(json.model.unk_token);
   const ids = [...Object.values(json.model?.vocab ?? {}), ...(json.added_tokens ?? []).map((t) => t.id)];
   const maxId = ids.reduce((m, i) => Math.max(m, i), -1);
   return {
     maxId,
     encode: (text) => {
-      const out: number[] = tokenizer.encode(text, { add_special_tokens: false }).ids;
+      const out: number[] = fast?.(text) ?? tokenizer.encode(text, { add_special_tokens: false }).ids;
       return unk === undefined ? out : out.filter((id: number) => id !== unk);
     },
   };
