@@ -17,7 +17,8 @@ import { issuerRole, looksLikeAddressLine } from './issuer-block.js';
  * - the value is only party roles ("Licensee (Customer)", "Disclosing Party");
  * - the value is another field's label: a short phrase with no digit whose words are all that field's name words;
  * - the field asks for a name (its name says name, company or party, or it is the issuer's) and the value is a
- *   line of an address ("17 • 5020 Salzburg • Austria" for a hotel; round 9).
+ *   line of an address ("17 • 5020 Salzburg • Austria" for a hotel; round 9), or has no letter ("60" for a
+ *   `consultant`; round 11).
  * Returns why, or undefined.
  */
 const IDENTIFIER_HEAD = /^(?:number|no|num|id|ref|reference|serial)$/;
@@ -60,6 +61,9 @@ export const labelAsValue = (
     (name.some((w) => /^(?:name|company|party|organisation|organization)$/.test(w)) ||
       issuerRole(field, others) === 'name');
   if (asksName && looksLikeAddressLine(text)) return 'it is a line of an address, and the field asks for a name';
+  // (round 11) a name or a party has a letter: "60" for a `consultant` is a number of another column
+  if ((asksName || (kind.kind === 'text' && name.length === 1 && ROLE.test(head))) && text && !/\p{L}/u.test(text))
+    return 'it has no letter, and the field asks for a name';
   const words = letterWords(text);
   if (!/\d/.test(text) && words.length > 0 && words.length <= 4 && words.every((w) => ROLE.test(w)))
     return 'it is a party’s role (a label), not a name';

@@ -180,6 +180,10 @@ const mayLabel = (text: string): boolean => {
 const oneValue = (text: string): boolean =>
   text.length <= 60 && words(text).length <= 8 && !(words(text).length >= 5 && /[.;]$/.test(text));
 
+/** A sentence: five words or more ending in a full stop, or more than twelve words (round 11). */
+const sentence = (text: string): boolean =>
+  (words(text).length >= 5 && /[.;!?]$/.test(text.trim())) || words(text).length > 12;
+
 const centreY = (s: Span) => (s.y0 + s.y1) / 2;
 const sameBaseline = (a: Span, b: Span) =>
   Math.abs(centreY(a) - centreY(b)) <= Math.min(a.y1 - a.y0, b.y1 - b.y0) * 0.5;
@@ -250,7 +254,10 @@ export const layoutPairs = (pages: Span[][], fields: SchemaField[]): LayoutPair[
       // a row of three texts or more none of which has a digit is a table's header row: labels, no values
       const headerRow = row.length >= 2 && [label, ...row].every((o) => !/\d/.test(o.text));
       const nearest = right[0];
+      // (a sentence beside a marginal heading is prose, not the heading's value: "Duration" / "The agreement runs
+      // for an initial period of 3 years …"; round 11)
       if (nearest && !headerRow && !labelish(nearest) && (right.length === 1 || labelish(right[1]!))) {
+        if (sentence(nearest.text)) continue;
         pairs.push({ page: label.page, label, value: nearest, where: 'right', ...headingOf(label) });
         continue;
       }
