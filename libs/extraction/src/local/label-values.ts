@@ -13,7 +13,8 @@ import { issuerRole, looksLikeAddressLine } from './issuer-block.js';
  *   `…_serial`) and the value has no digit;
  * - the field is a time (`…_time`) and the value states neither a length of time with its unit nor a clock time
  *   (a bare number stays: its table's header gives the unit);
- * - the field is a range (`…_range`) and the value is one number, not two ends (round 7);
+ * - the field is a range (`…_range`) and the value is one number, not two ends (round 7); the field is a limit
+ *   (`max_…`, `min_…`) and the value is a range (round 11);
  * - the value is only party roles ("Licensee (Customer)", "Disclosing Party");
  * - the value is another field's label: a short phrase with no digit whose words are all that field's name words;
  * - the field asks for a name (its name says name, company or party, or it is the issuer's) and the value is a
@@ -55,6 +56,14 @@ export const labelAsValue = (
     !/±\s*\d/.test(text)
   )
     return 'it is one number, and the field asks for a range (two ends)';
+  // (round 11) a limit (`max_…`, `…_min`) is one number: a range's two ends ("-15 to 110 °C" for
+  // max_liquid_temperature) are not it, and which end is meant is the label's business
+  if (
+    name.some((w) => /^(?:max|maximum|min|minimum)$/.test(w)) &&
+    !name.includes('range') &&
+    /\d[^\d]{0,12}?(?:[~～–—]|\bto\b|\.{2,3}|…)\s*[-+±]?\d/.test(text)
+  )
+    return 'it is a range (two ends), and the field asks for one limit';
   const asksName =
     kind.kind === 'text' &&
     !name.some((w) => /^(?:address|location|site|place|city|town|country|postcode|zip|branch|depot|street)$/.test(w)) &&

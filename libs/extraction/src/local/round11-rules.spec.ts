@@ -87,3 +87,58 @@ describe('round 11: prose beside a marginal heading is not the heading’s value
     expect(pairs.some(([label]) => label === 'Term')).toBe(false);
   });
 });
+
+describe('round 11: two blocks of label/value lines side by side', () => {
+  it('pairs both pairs of a line and gives each label its own block’s heading', async () => {
+    const pdf = makePdf([
+      {
+        content: [
+          show(72, 700, 'Cooling'),
+          show(312, 700, 'Heating'),
+          show(72, 685, 'Capacity'),
+          show(180, 685, '7.1 kW'),
+          show(312, 685, 'Capacity'),
+          show(420, 685, '8.0 kW'),
+          show(72, 670, 'Airflow'),
+          show(180, 670, '1,150 m3/h'),
+          show(312, 670, 'Airflow'),
+          show(420, 670, '1,240 m3/h'),
+        ].join('\n'),
+      },
+    ]);
+    const fields = [field('cooling_capacity'), field('heating_capacity'), field('cooling_airflow')];
+    const pairs = layoutPairs(await readPageSpans(pdf), fields).map((p) => [p.heading, p.label.text, p.value.text]);
+    expect(pairs).toEqual(
+      expect.arrayContaining([
+        ['Cooling', 'Capacity', '7.1 kW'],
+        ['Heating', 'Capacity', '8.0 kW'],
+        ['Cooling', 'Airflow', '1,150 m3/h'],
+        ['Heating', 'Airflow', '1,240 m3/h'],
+      ]),
+    );
+  });
+
+  it('does not pair a row of several values (a matrix row is the table reader’s)', async () => {
+    const pdf = makePdf([
+      {
+        content: [
+          show(72, 700, 'Capacity'),
+          show(180, 700, '7.1 kW'),
+          show(300, 700, '8.0 kW'),
+          show(420, 700, '9.2 kW'),
+        ].join('\n'),
+      },
+    ]);
+    expect(layoutPairs(await readPageSpans(pdf), [field('cooling_capacity')])).toEqual([]);
+  });
+});
+
+describe('round 11: a limit is one number', () => {
+  it('a range is refused for a max_ or min_ field, kept for others', () => {
+    const f = field('max_inlet_temperature');
+    expect(labelAsValue(f, fieldKind(f), '5 to 95 °C', [f])).toMatch(/range/);
+    expect(labelAsValue(f, fieldKind(f), '95 °C', [f])).toBeUndefined();
+    const g = field('inlet_temperature');
+    expect(labelAsValue(g, fieldKind(g), '5 to 95 °C', [g])).toBeUndefined();
+  });
+});
