@@ -13,11 +13,13 @@ import { issuerRole, looksLikeAddressLine } from './issuer-block.js';
  *   `…_serial`) and the value has no digit;
  * - the field is a time (`…_time`) and the value states neither a length of time with its unit nor a clock time
  *   (a bare number stays: its table's header gives the unit);
- * - the field is a range (`…_range`) and the value is one number, not two ends (round 7);
+ * - the field is a range (`…_range`) and the value is one number, not two ends (round 7); the field is a limit
+ *   (`max_…`, `min_…`) and the value is a range (round 11);
  * - the value is only party roles ("Licensee (Customer)", "Disclosing Party");
  * - the value is another field's label: a short phrase with no digit whose words are all that field's name words;
  * - the field asks for a name (its name says name, company or party, or it is the issuer's) and the value is a
- *   line of an address ("17 • 5020 Salzburg • Austria" for a hotel; round 9).
+ *   line of an address ("17 • 5020 Salzburg • Austria" for a hotel; round 9), or has no letter ("60" for a
+ *   `consultant`; round 11).
  * Returns why, or undefined.
  */
 const IDENTIFIER_HEAD = /^(?:number|no|num|id|ref|reference|serial)$/;
@@ -54,12 +56,23 @@ export const labelAsValue = (
     !/±\s*\d/.test(text)
   )
     return 'it is one number, and the field asks for a range (two ends)';
+  // (round 11) a limit (`max_…`, `…_min`) is one number: a range's two ends ("-15 to 110 °C" for
+  // max_liquid_temperature) are not it, and which end is meant is the label's business
+  if (
+    name.some((w) => /^(?:max|maximum|min|minimum)$/.test(w)) &&
+    !name.includes('range') &&
+    /\d[^\d]{0,12}?(?:[~～–—]|\bto\b|\.{2,3}|…)\s*[-+±]?\d/.test(text)
+  )
+    return 'it is a range (two ends), and the field asks for one limit';
   const asksName =
     kind.kind === 'text' &&
     !name.some((w) => /^(?:address|location|site|place|city|town|country|postcode|zip|branch|depot|street)$/.test(w)) &&
     (name.some((w) => /^(?:name|company|party|organisation|organization)$/.test(w)) ||
       issuerRole(field, others) === 'name');
   if (asksName && looksLikeAddressLine(text)) return 'it is a line of an address, and the field asks for a name';
+  // (round 11) a name or a party has a letter: "60" for a `consultant` is a number of another column
+  if ((asksName || (kind.kind === 'text' && name.length === 1 && ROLE.test(head))) && text && !/\p{L}/u.test(text))
+    return 'it has no letter, and the field asks for a name';
   const words = letterWords(text);
   if (!/\d/.test(text) && words.length > 0 && words.length <= 4 && words.every((w) => ROLE.test(w)))
     return 'it is a party’s role (a label), not a name';

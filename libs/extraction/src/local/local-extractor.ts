@@ -845,6 +845,24 @@ export const candidatesIn = (
       if (score < LABEL_MATCH && kind.kind === 'quantity' && valueSays === kind.quantity)
         score = labelScore(field, `${label} ${valueSays}`, true) * 0.95;
       if (score < LABEL_MATCH) return;
+      // (round 11) a bulleted cell is a list item set beside another column, not a row's label ("• SOIC-16W
+      // package | Output at 0 A | 2.5 V": the converter joined a feature list and a parameter column)
+      if (/^[•▪◦●■‣∙]/u.test(labelCells.find((c) => c.length > 0) ?? '')) {
+        rejected.push({ seen: cells.slice(labelEnd).join(' ').trim(), label, why: 'its label is a list item', score });
+        return;
+      }
+      // (round 11) a row labelled by another field's own name, which that field matches better ("Parts total" with
+      // `parts_total` beside `total`): that field's row, not this one's
+      const owner = others.find((o) => o !== field && ownWords(o, label) && labelScore(o, label, true) > score + 1e-9);
+      if (owner) {
+        rejected.push({
+          seen: cells.slice(labelEnd).join(' ').trim(),
+          label,
+          why: `its label is the field '${owner.path.join('.')}'`,
+          score,
+        });
+        return;
+      }
       // the rows' values by label: one label giving different values on different rows is ambiguous
       // (under one heading: a catalogue's other section may repeat a label for other products)
       const key = `${locator.split('-')[0]}|${rowLabel}`;
@@ -1212,6 +1230,17 @@ export const candidatesIn = (
     const party = isPartyField(field)
       ? [c.value].flat().find((v) => typeof v === 'string' && SIGNATURE_HEADING.test(v))
       : undefined;
+    // (round 11) and the value a signature block's heading labels ("For the Supplier | M. Hollinsworth, Managing
+    // Director") is its signatory, not the party
+    if (isPartyField(field) && c.label && SIGNATURE_HEADING.test(c.label.trim())) {
+      rejected.push({
+        seen: String([c.value].flat()[0] ?? ''),
+        label: c.label,
+        why: 'its label is a signature block’s heading: the value is a signatory, not the party',
+        score: c.score,
+      });
+      return false;
+    }
     if (party) {
       rejected.push({
         seen: String(party),

@@ -180,6 +180,10 @@ const mayLabel = (text: string): boolean => {
 const oneValue = (text: string): boolean =>
   text.length <= 60 && words(text).length <= 8 && !(words(text).length >= 5 && /[.;]$/.test(text));
 
+/** A sentence: five words or more ending in a full stop, or more than twelve words (round 11). */
+const sentence = (text: string): boolean =>
+  (words(text).length >= 5 && /[.;!?]$/.test(text.trim())) || words(text).length > 12;
+
 const centreY = (s: Span) => (s.y0 + s.y1) / 2;
 const sameBaseline = (a: Span, b: Span) =>
   Math.abs(centreY(a) - centreY(b)) <= Math.min(a.y1 - a.y0, b.y1 - b.y0) * 0.5;
@@ -221,13 +225,18 @@ export const layoutPairs = (pages: Span[][], fields: SchemaField[]): LayoutPair[
       }
       return best;
     };
-    const alone = (s: Span) => !sorted.some((o) => o !== s && sameBaseline(o, s));
+    /**
+     * Alone on its line within its block: no other text on its baseline overlaps it or the block's extent to its
+     * right (`right`): a two-column page prints two blocks' headings on one line ("Output" … "Input"; round 11).
+     */
+    const alone = (s: Span, right = Infinity) =>
+      !sorted.some((o) => o !== s && sameBaseline(o, s) && o.x1 > s.x0 - 1 && o.x0 < Math.max(right, s.x1));
     /**
      * Up the label's column (left edges within 2 pt), over labels with a text beside them, to the first text alone on
      * its line with no digit: the block's heading. None when a line in between is not such a label row or the gap
      * between two lines is wider than two line heights.
      */
-    const headingOf = (label: Span): { heading?: string } => {
+    const headingOf = (label: Span, right = Infinity): { heading?: string } => {
       let at = label;
       for (let steps = 0; steps < 12; steps += 1) {
         const h = at.y1 - at.y0;
@@ -235,7 +244,7 @@ export const layoutPairs = (pages: Span[][], fields: SchemaField[]): LayoutPair[
           .filter((o) => o.y1 <= at.y0 + h * 0.3 && at.y0 - o.y1 <= h * 2 && Math.abs(o.x0 - label.x0) <= 2)
           .sort((a, b) => b.y1 - a.y1)[0];
         if (!above || /\d/.test(above.text) || !mayLabel(above.text)) return {};
-        if (alone(above)) return above === label ? {} : { heading: above.text };
+        if (alone(above, right)) return above === label ? {} : { heading: above.text };
         at = above;
       }
       return {};
@@ -246,12 +255,30 @@ export const layoutPairs = (pages: Span[][], fields: SchemaField[]): LayoutPair[
       const right = row.filter((o) => o.x0 >= label.x1 - 1).sort((a, b) => a.x0 - b.x0);
       const left = row.filter((o) => o.x1 <= label.x0 + 1).sort((a, b) => b.x1 - a.x1);
       // a cell in the middle of a table row (a value on its left) labels nothing
-      if (left.length > 0 && !labelish(left[0]!) && !labelish(label)) continue;
+      // (unless it is a form's second pair on the line: "Voltage  24 V DC    Voltage  100-240 VAC", a label with a
+      // value before it, far apart, as a two-column page prints its blocks side by side; round 11)
+      const secondPair =
+        left.length === 2 &&
+        !mayLabel(left[0]!.text) &&
+        mayLabel(left[1]!.text) &&
+        label.x0 - left[0]!.x1 > (label.y1 - label.y0) * 2;
+      if (left.length > 0 && !labelish(left[0]!) && !labelish(label) && !secondPair) continue;
       // a row of three texts or more none of which has a digit is a table's header row: labels, no values
       const headerRow = row.length >= 2 && [label, ...row].every((o) => !/\d/.test(o.text));
       const nearest = right[0];
-      if (nearest && !headerRow && !labelish(nearest) && (right.length === 1 || labelish(right[1]!))) {
-        pairs.push({ page: label.page, label, value: nearest, where: 'right', ...headingOf(label) });
+      // (or by a second label and its value, far apart: two blocks side by side; round 11)
+      const beforeSecond =
+        right.length === 3 &&
+        mayLabel(right[1]!.text) &&
+        !mayLabel(right[2]!.text) &&
+        nearest !== undefined &&
+        !mayLabel(nearest.text) &&
+        right[1]!.x0 - nearest.x1 > (label.y1 - label.y0) * 2;
+      if (nearest && !headerRow && !labelish(nearest) && (right.length === 1 || labelish(right[1]!) || beforeSecond)) {
+        // (a sentence beside a marginal heading is prose, not the heading's value: "Duration" / "The agreement runs
+        // for an initial period of 3 years …"; round 11)
+        if (sentence(nearest.text)) continue;
+        pairs.push({ page: label.page, label, value: nearest, where: 'right', ...headingOf(label, nearest.x1) });
         continue;
       }
       // below: only a label with no value beside it

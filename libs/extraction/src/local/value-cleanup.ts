@@ -52,9 +52,12 @@ const PERIOD_WORDS: Record<string, RegExp> = {
 };
 const BOTH_CURRENTS = /\s+AC\s*\/\s*DC\s*$/;
 
-/** A number, with a unit of a few characters at most ("30 V", "6.2 mm", "100", "2.0 m", "5 mOhm", "$34.00"). */
+/**
+ * A number, with a unit of a few characters at most ("30 V", "6.2 mm", "100", "2.0 m", "5 mOhm", "$34.00"; a unit
+ * with a hyphened suffix, "75 mVp-p", round 11).
+ */
 const NUMBER_WITH_UNIT =
-  /^(?:[$€£¥]\s?|[A-Z]{3}\s)?[-+±]?\d[\d.,]*\s*(?:[A-Za-zµΩ°%²³/·⋅]{1,10}(?:\s?[A-Za-z]{1,3})?)?$/;
+  /^(?:[$€£¥]\s?|[A-Z]{3}\s)?[-+±]?\d[\d.,]*\s*(?:[A-Za-zµΩ°%²³/·⋅]{1,10}(?:-[A-Za-z]{1,2})?(?:\s?[A-Za-z]{1,3})?)?$/;
 
 /** Does the field's description ask for the qualifier printed with the value? */
 export const asksForQualifier = (field: SchemaField): boolean =>

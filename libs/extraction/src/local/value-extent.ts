@@ -160,6 +160,21 @@ export const withoutCondition = (field: SchemaField, kind: FieldKind, value: str
 };
 
 /**
+ * A length of time for a field whose name ends in "time" (`hold_up_time`, `response_time`; its kind is text, a
+ * clock time fits it too) without the condition it was measured at: "20 ms at 230 VAC" gives "20 ms" (round 11).
+ * Only a value that opens with one number and a unit of time; not when the field asks for the value as printed.
+ */
+const TIME_LENGTH =
+  /^([-+~]?\d[\d.,]*\s*(?:ns|µs|μs|us|ms|s|sec|secs|seconds?|min|mins|minutes?|h|hrs?|hours?))\s*((?:,\s*)?(?:at|@|with|under|from|for)\s.+|\([^()]+\))$/iu;
+export const timeWithoutCondition = (field: SchemaField, kind: FieldKind, value: string): Cleaned => {
+  if (kind.kind !== 'text' || asksForQualifier(field)) return unchanged(value);
+  const name = nameWords(field.path[field.path.length - 1]!);
+  if (name.length < 2 || name[name.length - 1] !== 'time') return unchanged(value);
+  const m = TIME_LENGTH.exec(value.trim());
+  return m ? { value: m[1]!.trim(), dropped: [m[2]!.replace(/^,\s*/, '').trim()] } : unchanged(value);
+};
+
+/**
  * A measured value without words after its unit ("10 A continuous", "230 V AC single phase", "3000 rpm rated"):
  * lower-case words of three letters or more, no digit; the unit (its own letters, "DC", "AC", "rms") stays. Only
  * for a quantity field whose value's unit is one of the quantity's; not when the field asks for the value as
@@ -215,7 +230,9 @@ export const unitAsPrinted = (unit: string): string => {
 export const valueExtent = (field: SchemaField, kind: FieldKind, value: string): Cleaned & { why: string[] } => {
   const n = nameExtent(field, value);
   const a = amountExtent(field, kind, n.value);
-  const c = withoutCondition(field, kind, a.value);
+  const c0 = withoutCondition(field, kind, a.value);
+  const t = timeWithoutCondition(field, kind, c0.value);
+  const c = { value: t.value, dropped: [...c0.dropped, ...t.dropped] };
   const w = measureWithoutWords(field, kind, c.value);
   const d = dateOrDurationExtent(field, kind, w.value);
   return {
