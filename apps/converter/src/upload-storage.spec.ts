@@ -21,6 +21,16 @@ const uploads = async (dataDir: string): Promise<string[]> => {
   return entries.filter((e) => e.isFile()).map((e) => relative(root, join(e.parentPath, e.name)));
 };
 
+/** The uploads once none is left or 10 s have passed (what is left then). */
+const settledUploads = async (dataDir: string): Promise<string[]> => {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const left = await uploads(dataDir);
+    if (left.length === 0 || Date.now() > deadline) return left;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+};
+
 /**
  * Issue 12 #6: an upload is deleted when its conversion ends or is refused, results expire, and a disk quota
  * over uploads + results refuses new uploads with 507 `insufficient_storage`.
@@ -49,7 +59,9 @@ describe('converter uploads and results on disk', () => {
       const seen = await pollTask(converter.baseUrl, created.task_id);
       expect(seen.at(-1)).toMatchObject({ status });
     }
-    expect(await uploads(converter.dataDir)).toEqual([]);
+    // The processor deletes the upload once the queue has recorded the job's end (conversion.processor.ts): just
+    // after the terminal status a poll can see, so wait for it (bounded) rather than race it.
+    expect(await settledUploads(converter.dataDir)).toEqual([]);
   });
 
   it('a refused upload (bad options after the file) leaves nothing behind', async () => {
