@@ -15,21 +15,66 @@
 // What runs is unchanged: the same source, evaluated afresh in the file's own registry and context; only V8's
 // compilation is skipped. A cache V8 rejects (another V8 version or flags) is dropped and the module compiled as
 // jest would. docs/benchmarks/test-suite.md, round 5.
+// When LECTERN_TEST_CODE_CACHE_DIR names a directory (the plain tier's globalSetup makes one per run), the caches
+// are also written there, one file per key, and a worker looks there before compiling: the run's workers share
+// them, so a worker started late (or replaced for its heap) does not compile again what another already compiled
+// (round 6). Written aside and renamed, so a reader sees a whole file or none.
 'use strict';
 
 const vm = require('node:vm');
 const { createHash } = require('node:crypto');
-const { appendFileSync } = require('node:fs');
+const { appendFileSync, readFileSync, renameSync, writeFileSync } = require('node:fs');
+const { join } = require('node:path');
 const JestRuntime = require('jest-runtime').default;
 
 /** @type {Map<string, Buffer>} code caches of this worker, by file and a digest of its (transformed) source */
 const codeCache = new Map();
+
+/** The directory of the run's shared caches, or undefined (memory only). */
+const diskDir = process.env['LECTERN_TEST_CODE_CACHE_DIR'] || undefined;
+
+/** @param {string} key */
+const diskPath = (key) => join(/** @type {string} */ (diskDir), createHash('sha1').update(key).digest('hex'));
+
+/**
+ * The code cache of a key: this worker's, else the run's on disk (kept in memory from then on).
+ * @param {string} key @param {string} file
+ */
+const lookup = (key, file) => {
+  const inMemory = codeCache.get(key);
+  if (inMemory || !diskDir) return inMemory;
+  let data;
+  try {
+    data = readFileSync(diskPath(key));
+  } catch {
+    return undefined;
+  }
+  codeCache.set(key, data);
+  stats.fromDisk.push(file);
+  return data;
+};
+
+/** @param {string} key @param {Buffer} data */
+const keep = (key, data) => {
+  codeCache.set(key, data);
+  if (!diskDir) return;
+  const path = diskPath(key);
+  const aside = `${path}.${process.pid}.tmp`;
+  try {
+    writeFileSync(aside, data);
+    renameSync(aside, path);
+  } catch {
+    // a full or vanished directory costs only the sharing
+  }
+};
 
 /** The files compiled from a cache (hits) and without one (misses) in the current test file, for the spec. */
 let stats = {
   hits: /** @type {string[]} */ ([]),
   misses: /** @type {string[]} */ ([]),
   resolved: /** @type {string[]} */ ([]),
+  /** hits whose cache this worker read from the run's directory (another worker, or an earlier one, compiled it) */
+  fromDisk: /** @type {string[]} */ ([]),
 };
 
 /**
@@ -56,7 +101,7 @@ if (NativeSourceTextModule && !NativeSourceTextModule.lecternCodeCache) {
         typeof options.identifier === 'string' && !mayImportDynamically(source)
           ? cacheKey(options.identifier, source)
           : undefined;
-      const cachedData = key === undefined ? undefined : codeCache.get(key);
+      const cachedData = key === undefined ? undefined : lookup(key, options.identifier);
       if (cachedData) {
         try {
           super(source, { ...options, cachedData });
@@ -69,7 +114,7 @@ if (NativeSourceTextModule && !NativeSourceTextModule.lecternCodeCache) {
       super(source, options);
       if (key === undefined) return;
       stats.misses.push(options.identifier);
-      codeCache.set(key, this.createCachedData());
+      keep(key, this.createCachedData());
     }
   }
   vm.SourceTextModule = CachedSourceTextModule;
@@ -139,7 +184,7 @@ class CodeCacheRuntime extends JestRuntime {
     const prefix = `(function (${parameters.join(', ')}) {`;
     const wrapped = `${prefix}${scriptSource}\n})`;
     const key = cacheKey(filename, wrapped);
-    const cachedData = codeCache.get(key);
+    const cachedData = lookup(key, filename);
     let script;
     try {
       script = new vm.Script(wrapped, {
@@ -163,7 +208,7 @@ class CodeCacheRuntime extends JestRuntime {
       try {
         return compiled.apply(this, args);
       } finally {
-        codeCache.set(key, script.createCachedData());
+        keep(key, script.createCachedData());
       }
     };
   }
@@ -171,7 +216,7 @@ class CodeCacheRuntime extends JestRuntime {
   /** @param {ConstructorParameters<typeof JestRuntime>} args */
   constructor(...args) {
     super(...args);
-    stats = { hits: [], misses: [], resolved: [] }; // a jest worker runs one test file at a time
+    stats = { hits: [], misses: [], resolved: [], fromDisk: [] }; // a jest worker runs one test file at a time
   }
 
   teardown() {

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
+import { createRequire } from 'node:module';
 import { hostname } from 'node:os';
 import { AppError, type JobStatus, type QueueDefinition } from '@lectern/contracts';
-import { Job, Queue, QueueEvents, UnrecoverableError, Worker, type JobState } from 'bullmq';
+import type * as Bullmq from 'bullmq';
+import type { Job, JobState, Queue, QueueEvents, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { z } from 'zod';
 import {
@@ -87,7 +89,7 @@ class BullmqJobQueue<P, R> implements JobQueue<P, R> {
     this.name = options.definition.name;
     this.logger = options.logger ?? noopLogger;
     this.policy = resolveRetry(options.definition, options);
-    this.queue = new Queue(this.name, {
+    this.queue = new (bullmq().Queue)(this.name, {
       connection: options.connection,
       prefix: options.prefix ?? 'lectern',
       defaultJobOptions: {
@@ -135,7 +137,7 @@ class BullmqJobQueue<P, R> implements JobQueue<P, R> {
   process(handler: JobHandler<P, R>, options: ProcessOptions = {}): JobWorker {
     if (this.worker) throw new Error(`queue "${this.name}" already has a handler`);
     if (this.closed) throw closedError(this.name);
-    const worker = new Worker<P, R, string>(
+    const worker = new (bullmq().Worker)<P, R, string>(
       this.name,
       (job, token, signal) => this.runJob(handler, job, token, signal),
       {
@@ -159,7 +161,8 @@ class BullmqJobQueue<P, R> implements JobQueue<P, R> {
       );
       // failed for good: a permanent error, or no attempt left; otherwise the next attempt registers its own tasks
       const final =
-        job !== undefined && (err instanceof UnrecoverableError || job.attemptsMade >= (job.opts.attempts ?? 1));
+        job !== undefined &&
+        (err instanceof bullmq().UnrecoverableError || job.attemptsMade >= (job.opts.attempts ?? 1));
       this.runAfterEnd(job?.id, final);
     });
     this.worker = worker;
@@ -268,7 +271,7 @@ class BullmqJobQueue<P, R> implements JobQueue<P, R> {
     // result or the failure (read the other way round, a job finishing in between looks failed without a reason).
     const status = STATUS[await this.queue.getJobState(jobId)];
     if (!status) return undefined;
-    const job = await Job.fromId<P, R, string>(this.queue, jobId);
+    const job = await bullmq().Job.fromId<P, R, string>(this.queue, jobId);
     if (!job) return undefined;
     const payload = this.options.definition.payload.safeParse(job.data);
     const stamps = [job.timestamp, job.processedOn ?? 0, job.finishedOn ?? 0];
@@ -297,7 +300,7 @@ class BullmqJobQueue<P, R> implements JobQueue<P, R> {
 
   private queueEvents(): QueueEvents {
     if (!this.events) {
-      this.events = new QueueEvents(this.name, {
+      this.events = new (bullmq().QueueEvents)(this.name, {
         connection: this.options.connection,
         prefix: this.options.prefix ?? 'lectern',
       });
@@ -313,7 +316,7 @@ class BullmqJobQueue<P, R> implements JobQueue<P, R> {
       deduplicated,
       result: async () => {
         if (this.closed) throw closedError(this.name);
-        const job = await Job.fromId<P, R, string>(this.queue, jobId);
+        const job = await bullmq().Job.fromId<P, R, string>(this.queue, jobId);
         if (!job) throw new AppError('job_not_found', `Job ${jobId} no longer exists.`, { httpStatus: 404 });
         try {
           const value = await Promise.race([job.waitUntilFinished(events), this.closing]);
@@ -342,7 +345,7 @@ class BullmqJobQueue<P, R> implements JobQueue<P, R> {
     const jobId = job.id as string;
     const parsed = this.options.definition.payload.safeParse(job.data);
     if (!parsed.success)
-      throw new UnrecoverableError(encodeJobError(toJobError(invalidPayload(this.name, parsed.error))));
+      throw new (bullmq().UnrecoverableError)(encodeJobError(toJobError(invalidPayload(this.name, parsed.error))));
     const abort = new AbortController();
     signal?.addEventListener('abort', () => abort.abort(signal.reason), { once: true });
     const context: JobContext = {
@@ -367,7 +370,7 @@ class BullmqJobQueue<P, R> implements JobQueue<P, R> {
       if (!(error instanceof AppError) && !abort.signal.aborted)
         this.logger.error({ err: error, queue: this.name, jobId }, 'job handler failed');
       const reason = encodeJobError(toJobError(error));
-      throw isPermanentError(error) ? new UnrecoverableError(reason) : new Error(reason);
+      throw isPermanentError(error) ? new (bullmq().UnrecoverableError)(reason) : new Error(reason);
     } finally {
       this.active.delete(jobId);
     }
@@ -380,3 +383,11 @@ export const createBullmqQueue = <P extends z.ZodType, R extends z.ZodType>(
   new BullmqJobQueue<z.output<P>, z.output<R>>(
     options as unknown as BullmqQueueOptions<z.ZodType<z.output<P>>, z.ZodType<z.output<R>>>,
   );
+
+/**
+ * BullMQ, loaded on first use: only distributed mode (Redis) needs it, and every process or test file that imports
+ * `@lectern/queue` (the composition barrels do) would otherwise load it and ioredis at import. Loaded synchronously,
+ * so the adapter keeps its synchronous constructor; the production build loads it lazily too (tools/build.mjs).
+ */
+let bullmqModule: typeof Bullmq | undefined;
+const bullmq = (): typeof Bullmq => (bullmqModule ??= createRequire(import.meta.url)('bullmq') as typeof Bullmq);

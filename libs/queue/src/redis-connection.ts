@@ -1,15 +1,22 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
+import { createRequire } from 'node:module';
 import { AppError, CommonErrorCodes } from '@lectern/contracts';
-import { Redis } from 'ioredis';
+import type * as IoRedis from 'ioredis';
+import type { Redis } from 'ioredis';
 
 export type RedisConnection = Redis;
+
+/** ioredis, loaded on first use (as BullMQ in bullmq.adapter.ts): only distributed mode connects to Redis. */
+let ioredisModule: typeof IoRedis | undefined;
+const ioredis = (): typeof IoRedis => (ioredisModule ??= createRequire(import.meta.url)('ioredis') as typeof IoRedis);
 
 /**
  * One Redis connection for a service's queues (BullMQ duplicates it for its blocking reads).
  * `maxRetriesPerRequest: null` is what BullMQ workers require: commands wait for a reconnect
  * instead of failing a job because Redis blinked.
  */
-export const connectRedis = (url: string): RedisConnection => new Redis(url, { maxRetriesPerRequest: null });
+export const connectRedis = (url: string): RedisConnection =>
+  new (ioredis().Redis)(url, { maxRetriesPerRequest: null });
 
 /** Close after every queue using it is closed (the last step of the shutdown order). */
 export const closeRedis = async (connection: RedisConnection): Promise<void> => {

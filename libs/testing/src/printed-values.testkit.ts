@@ -1,22 +1,26 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 import { execFile } from 'node:child_process';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { BusinessDoc } from './business-docs.js';
 import { fixtureFile } from './make-pdf.js';
 import { repoRoot } from './paths.js';
-import { serviceArgs } from './service-args.js';
 
 /*
  * What the blind extraction sets' specs (fresh-docs-9.spec.ts, fresh-docs-10.spec.ts) use to check that every
  * expected value is printed on its page: the repository's converter reads the text through `lectern convert` in its
- * own process (libs/testing may not import libs/conversion, whose specs import it), never the extractor.
+ * own process (libs/testing may not import libs/conversion, whose specs import it), never the extractor. The
+ * `lectern` bin (apps/cli/bin/lectern.cjs), as a user runs it: the command line compiled once for the run and
+ * started with its code cache, not its TypeScript compiled by tsx in every process (~8× the CPU a document;
+ * docs/benchmarks/test-suite.md, round 6).
  */
 const run = promisify(execFile);
 
 /** The page's Markdown as `lectern convert` writes it. */
 const convert = async (doc: BusinessDoc): Promise<string> => {
   const file = fixtureFile(doc.name, doc.pdf);
-  const { stdout } = await run(process.execPath, [...serviceArgs('apps/cli/src/main.ts'), 'convert', file], {
+  const lectern = join(repoRoot(), 'apps', 'cli', 'bin', 'lectern.cjs');
+  const { stdout } = await run(process.execPath, [lectern, 'convert', file], {
     cwd: repoRoot(),
     env: { ...process.env, LOG_LEVEL: 'silent', ENABLE_OCR: 'false' },
     maxBuffer: 1 << 20,

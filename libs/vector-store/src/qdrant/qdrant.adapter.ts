@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-import { QdrantClient, type Schemas } from '@qdrant/js-client-rest';
+import { createRequire } from 'node:module';
+import type * as QdrantRest from '@qdrant/js-client-rest';
+import type { QdrantClient, Schemas } from '@qdrant/js-client-rest';
 import { AppError } from '@lectern/contracts';
 import type { Logger } from '@lectern/runtime';
 import { decodeCursor, encodeCursor } from '../cursor.js';
@@ -110,6 +112,15 @@ export interface QdrantStoreOptions {
   keywordScanLimit?: number;
 }
 
+/**
+ * The Qdrant client (and undici under it), loaded on first use: only a store at `VECTOR_STORE_URL` needs it, and
+ * every process or test file importing `@lectern/vector-store` (the composition barrels do) would otherwise load it
+ * at import. Synchronous, so the constructor stays so; the production build loads it lazily too (tools/build.mjs).
+ */
+let qdrantModule: typeof QdrantRest | undefined;
+const qdrantRest = (): typeof QdrantRest =>
+  (qdrantModule ??= createRequire(import.meta.url)('@qdrant/js-client-rest') as typeof QdrantRest);
+
 /** The full-text index on the chunk text: word tokens, lowercased, ASCII-folded, English snowball stems. */
 const TEXT_INDEX: Schemas['TextIndexParams'] = {
   type: 'text',
@@ -157,7 +168,7 @@ export class QdrantVectorStore implements VectorStore {
   private readonly fusion: FusionDefaults;
 
   constructor(o: QdrantStoreOptions) {
-    this.client = new QdrantClient({ url: o.url, apiKey: o.apiKey, checkCompatibility: false });
+    this.client = new (qdrantRest().QdrantClient)({ url: o.url, apiKey: o.apiKey, checkCompatibility: false });
     this.prefix = o.collectionPrefix ?? 'lectern_';
     this.log = o.log;
     this.batchSize = o.batchSize ?? 256;
