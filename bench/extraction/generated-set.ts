@@ -14,6 +14,7 @@ import {
   freshVariant14Docs,
   freshVariant15Docs,
   freshVariant16Docs,
+  freshVariant17Docs,
   receiptDocs,
   unseenLayoutDocs,
   type ContractVariant,
@@ -169,6 +170,13 @@ export const generatedDocuments = (): BenchDocument[] => {
       ...d,
       source: 'fresh' as const,
       set: 'fresh variant 16',
+    })),
+    // fresh variant 17: another blind held-out set (libs/testing/src/fresh-docs-17.ts), written without reading the
+    // extractor and committed before its first run
+    ...of(freshVariant17Docs(), 'report').map((d) => ({
+      ...d,
+      source: 'fresh' as const,
+      set: 'fresh variant 17',
     })),
   ];
 };

@@ -54,6 +54,7 @@ export { freshVariant13Docs } from './fresh-docs-13.js';
 export { freshVariant14Docs } from './fresh-docs-14.js';
 export { freshVariant15Docs } from './fresh-docs-15.js';
 export { freshVariant16Docs } from './fresh-docs-16.js';
+export { freshVariant17Docs } from './fresh-docs-17.js';
 export { promptToolCalls, runInspectorCli, unknownToolNames } from './mcp-prompt-checks.js';
 export type { NamedToolCall } from './mcp-prompt-checks.js';
 export {
