@@ -755,7 +755,7 @@ export const freshVariant17Docs = (): BusinessDoc[] => {
         temperature_range: '',
         rod_diameter: {},
         port_thread: {},
-        thrust_at_6_bar: { description: 'Theoretical extend force at 6 bar, per bore' },
+        thrust_at_6_bar: {},
         max_stroke: '',
         max_speed: 'Maximum piston speed',
         cushioning: '',
