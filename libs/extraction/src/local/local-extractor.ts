@@ -1875,6 +1875,78 @@ export const extractLocally = async (input: LocalExtractInput): Promise<LocalExt
     }
     return undefined;
   };
+  /**
+   * A per-model field's values from a grid on the page (round 12), one candidate per model (merged by
+   * `mergePerModel`, each with its own evidence: the model's label and its cell): the row whose label names the
+   * field, keyed by the column headers when they are models (a letter and a digit each: "HCS-120-05"); or the column
+   * whose header names the field, keyed by the row labels when they are models (one row per model). Each cell is read
+   * as a `Label: value` line by the same reader as the Markdown's; two models at least.
+   */
+  const gridDictCandidates = async (field: SchemaField, kind: FieldKind): Promise<Candidate[]> => {
+    if (!input.grid || input.grid.length === 0 || field.kind !== 'dict') return [];
+    const scalar: SchemaField = { ...field, kind: 'scalar' };
+    // (a model's name has a letter and a digit; a quantity, "4 mm", "1 V", is a condition, not a model)
+    const modelLike = (t: string) =>
+      /\p{L}/u.test(t) &&
+      /\d/.test(t) &&
+      t.length <= 24 &&
+      t.split(/\s+/).length <= 3 &&
+      !/^[-+±~]?\d[\d.,]*\s*[\p{L}°%µΩ/³²]{1,5}$/u.test(t.trim());
+    const names = (label: string) =>
+      labelScore(field, label.replace(/[:：]\s*$/, '').trim(), true) >= LAYOUT_LABEL_MATCH - 1e-9;
+    const byRow = new Map<Span, GridCell[]>();
+    const byColumn = new Map<Span, GridCell[]>();
+    for (const cell of input.grid) {
+      byRow.set(cell.row, [...(byRow.get(cell.row) ?? []), cell]);
+      byColumn.set(cell.column, [...(byColumn.get(cell.column) ?? []), cell]);
+    }
+    const sets: { label: string; entries: { model: Span; cell: GridCell }[] }[] = [];
+    for (const [row, cells] of byRow)
+      if (names(row.text) && cells.length >= 2 && cells.every((c) => modelLike(c.column.text)))
+        sets.push({ label: row.text, entries: cells.map((c) => ({ model: c.column, cell: c })) });
+    for (const [column, cells] of byColumn)
+      if (names(column.text) && cells.length >= 2 && cells.every((c) => modelLike(c.row.text)))
+        sets.push({ label: column.text, entries: cells.map((c) => ({ model: c.row, cell: c })) });
+    // precision first: one grid, one reading (a label naming the field in two grids says nothing)
+    if (sets.length !== 1) return [];
+    const { label, entries } = sets[0]!;
+    const out: Candidate[] = [];
+    for (const { model, cell } of entries) {
+      const valueText =
+        cell.unit && BARE_NUMBER.test(cell.value.text.trim())
+          ? `${cell.value.text.trim()} ${cell.unit.text.trim()}`
+          : cell.value.text;
+      const read = candidatesIn(
+        scalar,
+        kind,
+        [],
+        'layout',
+        `${label}: ${valueText}`,
+        0,
+        undefined,
+        [],
+        undefined,
+        new Map(),
+        input.fields,
+      )
+        .filter((c) => c.method === 'key_value' && typeof c.value === 'string')
+        .filter((c) => !labelAsValue(field, kind, c.value as string, input.fields))[0];
+      if (!read) continue;
+      const snippet = `${model.text}\n…\n${cell.value.text}`;
+      const locator = await chunkOfPair(model.text, cell.value.text, snippet);
+      if (!locator) continue;
+      out.push({
+        ...read,
+        value: { [model.text]: read.value },
+        label,
+        snippet,
+        locator,
+        method: 'table_cell',
+        note: `read from a grid on the page: "${cell.value.text.slice(0, 40)}" for the model "${model.text.slice(0, 30)}" under "${label.slice(0, 40)}" on page ${cell.page}`,
+      });
+    }
+    return out.length >= 2 ? out : [];
+  };
   /** Two readings agree when one's text holds the other's (a value with or without its condition, its address). */
   const agrees = (a: unknown, b: unknown): boolean => {
     const flat = (v: unknown) =>
@@ -2019,6 +2091,15 @@ export const extractLocally = async (input: LocalExtractInput): Promise<LocalExt
       considered.push({ candidate: fromLayout, rank: 0 });
     } else if (fromLayout && best && !agrees(best.value, fromLayout.value))
       layoutDisagrees = `the page layout pairs the label "${fromLayout.label ?? ''}" with ${JSON.stringify(fromLayout.value).slice(0, 60)} (page ${/on page (\d+)/.exec(fromLayout.note ?? '')?.[1] ?? '?'}); the Markdown's reading was kept`;
+    // a per-model field's row or column of a grid (round 12): only for a field still without a value
+    if (!best && field.kind === 'dict') {
+      const fromGrid = await gridDictCandidates(field, kind);
+      if (fromGrid.length > 0) {
+        best = fromGrid[0]!;
+        perModel.push(...fromGrid);
+        considered.push({ candidate: best, rank: 0 });
+      }
+    }
     // a grid's cell by its row label × its column header (round 12): only for a field still without a value
     if (!best && conflicting <= 1) {
       const fromGrid = await gridCandidate(field, kind);

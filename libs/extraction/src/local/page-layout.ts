@@ -374,7 +374,14 @@ export const gridCells = (pages: Span[][]): GridCell[] => {
         const lh = prev[0]!.y1 - prev[0]!.y0;
         if (line[0]!.y0 - prev[0]!.y1 > lh * 2.5) break;
         const label = line[0]!;
-        if (Math.abs(label.x0 - first.x0) > 6 || !/\p{L}/u.test(label.text) || label.x1 > columns[0]!.x0 + 1) break;
+        // (a row label starts with a letter, a digit or a bracket: a bullet starts a list item, not a row)
+        if (
+          Math.abs(label.x0 - first.x0) > 6 ||
+          !/\p{L}/u.test(label.text) ||
+          /^[•·▪◦‣\-–*]/u.test(label.text) ||
+          label.x1 > columns[0]!.x0 + 1
+        )
+          break;
         const rest = line.slice(1);
         if (rest.length === 0 || !rest.some((s) => /\d/.test(s.text))) break;
         const placed = new Map<Span, Span>();
