@@ -24,10 +24,12 @@ const row = (y: number, cells: string[], xs: number[]) => cells.map((c, i) => (c
 /**
  * A kiln controller's datasheet: a Min / Typ / Max / Unit grid (the field's qualifier names the column: nominal =
  * Typ, maximum = Max; a row with one limit and its unit), and a grid with one column per model (a per-model field
- * takes its row keyed by the models). No bench document prints this text.
+ * takes its row keyed by the models), and a grid with one model per row whose header prints the unit in brackets.
+ * No bench document prints this text.
  */
 const LIMITS = [72, 250, 310, 370, 430];
 const MODELS = [72, 250, 330, 410];
+const ROWS = [72, 200, 290, 420];
 const sheet = makePdf([
   {
     content: [
@@ -41,6 +43,10 @@ const sheet = makePdf([
       row(600, ['Parameter', 'KC-210', 'KC-420', 'KC-630'], MODELS),
       row(586, ['Element power', '2.1 kW', '4.2 kW', '6.3 kW'], MODELS),
       row(572, ['Zones', '1', '2', '3'], MODELS),
+      show(72, 540, 'Dimensions', 11),
+      row(520, ['Model', 'Chamber (l)', 'Lid', 'Mass (kg)'], ROWS),
+      row(506, ['KC 210', '60', 'G 1 / hinged', '38.5'], ROWS),
+      row(492, ['KC 420', '120', 'G 2 / lift-off', '61.0'], ROWS),
     ].join('\n'),
   },
 ]);
@@ -50,6 +56,7 @@ const SCHEMA = {
   maximum_element_supply: '',
   firing_ramp: '',
   element_power: {},
+  mass: {},
   door_seal: '',
 };
 
@@ -78,6 +85,9 @@ describe('grid cells by row label × column header from the page layout (offline
         'KC-420': expect.stringMatching(/^4\.2 ?kW$/),
         'KC-630': expect.stringMatching(/^6\.3 ?kW$/),
       },
+      // one model per row: the column whose header names the field, keyed by the row labels, the unit from the
+      // header's brackets
+      mass: { 'KC 210': expect.stringMatching(/^38\.5 ?kg$/), 'KC 420': expect.stringMatching(/^61\.0 ?kg$/) },
       door_seal: null,
     });
     // each value grounded on page 1, its cell's own box among the evidence's quads
@@ -85,6 +95,8 @@ describe('grid cells by row label × column header from the page layout (offline
       ['nominal_element_supply', r.evidence['nominal_element_supply'] as Leaf, '230'],
       ['maximum_element_supply', r.evidence['maximum_element_supply'] as Leaf, '253'],
       ['firing_ramp', r.evidence['firing_ramp'] as Leaf, '400'],
+      ['mass.KC 210', (r.evidence['mass'] as Record<string, Leaf>)['KC 210']!, '38.5'],
+      ['mass.KC 420', (r.evidence['mass'] as Record<string, Leaf>)['KC 420']!, '61.0'],
     ];
     for (const [name, leaf, text] of leaves) {
       expect([name, leaf.grounded, leaf.page]).toEqual([name, true, 1]);

@@ -1557,6 +1557,24 @@ const hintWordsIn = (field: SchemaField, text: string): boolean => {
   return hintWords(field).some((w) => have.has(w));
 };
 
+/**
+ * A grid's row label or column header as a label (round 12): its unit in brackets at the end ("Weight (kg)",
+ * "Bore [mm]") is the unit of its bare-number cells, not a word of the label; a symbol printed after the name ("Width
+ * B", "Bore d", "Dyn. load C0": one letter, or a letter and digits) is not one either.
+ */
+export const gridLabel = (text: string): { label: string; unit?: string } => {
+  let label = text.replace(/[:：]\s*$/, '').trim();
+  let unit: string | undefined;
+  const bracket = /^(.*\p{L}.*?)\s*[([]\s*([^()[\]\d]{1,8}?)\s*[)\]]$/u.exec(label);
+  if (bracket && /^[\p{L}°%µΩ/·³²\s.-]+$/u.test(bracket[2]!)) {
+    label = bracket[1]!.trim();
+    unit = bracket[2]!.trim();
+  }
+  const symbol = /^(.*\p{L}{3,}.*?)\s+\p{L}\d*$/u.exec(label);
+  if (symbol) label = symbol[1]!.trim();
+  return unit ? { label, unit } : { label };
+};
+
 /** A column header that says which limit a cell is (round 12): Min, Typ (or Nom), Max. */
 const limitOf = (text: string): 'min' | 'typ' | 'max' | undefined => {
   const t = text.trim().toLowerCase().replace(/[.:]$/, '');
@@ -1591,7 +1609,7 @@ export const gridCellFor = (
   row: GridCell[],
   target: string | undefined,
 ): { cell: GridCell; label: string } | undefined => {
-  const rowLabel = row[0]!.row.text.replace(/[:：]\s*$/, '').trim();
+  const rowLabel = gridLabel(row[0]!.row.text).label;
   const rowWords = new Set(letterWordsOf(rowLabel));
   const own = [...nameWords(field.path[field.path.length - 1]!), ...hintWords(field)];
   const asked = new Set(
@@ -1819,7 +1837,7 @@ export const extractLocally = async (input: LocalExtractInput): Promise<LocalExt
     /** Rows whose label names the field, whether a cell of theirs was taken or not. */
     let named = 0;
     for (const [row, cells] of rows) {
-      const rowLabel = row.text.replace(/[:：]\s*$/, '').trim();
+      const { label: rowLabel, unit: rowUnit } = gridLabel(row.text);
       if (
         labelScore(field, rowLabel, true) >= LAYOUT_LABEL_MATCH - 1e-9 ||
         labelScore(field, `${rowLabel} ${limitWords.join(' ')}`, true) >= LAYOUT_LABEL_MATCH - 1e-9
@@ -1831,8 +1849,10 @@ export const extractLocally = async (input: LocalExtractInput): Promise<LocalExt
       const partial = !full && picked.label === rowLabel && partialLabel(field, rowLabel, input.fields);
       if (!full && !partial) continue;
       const { cell } = picked;
-      const withUnit = cell.unit !== undefined && BARE_NUMBER.test(cell.value.text.trim());
-      const valueText = withUnit && cell.unit ? `${cell.value.text.trim()} ${cell.unit.text.trim()}` : cell.value.text;
+      // (a bare number takes its row's Unit cell, else the unit in its row label's or column header's brackets)
+      const unitText = cell.unit?.text.trim() ?? rowUnit ?? gridLabel(cell.column.text).unit;
+      const withUnit = unitText !== undefined && BARE_NUMBER.test(cell.value.text.trim());
+      const valueText = withUnit ? `${cell.value.text.trim()} ${unitText}` : cell.value.text;
       const asRead = partial ? nameWords(field.path[field.path.length - 1]!).join(' ') : picked.label;
       for (const c of candidatesIn(
         field,
@@ -1870,7 +1890,7 @@ export const extractLocally = async (input: LocalExtractInput): Promise<LocalExt
         snippet,
         locator,
         method: 'table_cell',
-        note: `read from a grid on the page: "${cell.value.text.slice(0, 40)}" in the row "${cell.row.text.slice(0, 40)}" under the column "${cell.column.text.slice(0, 30)}" on page ${cell.page}${withUnit && cell.unit ? `, with the unit "${cell.unit.text}" of its Unit column` : ''}${c.note ? `, ${c.note}` : ''}`,
+        note: `read from a grid on the page: "${cell.value.text.slice(0, 40)}" in the row "${cell.row.text.slice(0, 40)}" under the column "${cell.column.text.slice(0, 30)}" on page ${cell.page}${withUnit ? `, with the unit of its ${cell.unit ? 'Unit column' : 'label'}` : ''}${c.note ? `, ${c.note}` : ''}`,
       };
     }
     return undefined;
@@ -1892,8 +1912,7 @@ export const extractLocally = async (input: LocalExtractInput): Promise<LocalExt
       t.length <= 24 &&
       t.split(/\s+/).length <= 3 &&
       !/^[-+±~]?\d[\d.,]*\s*[\p{L}°%µΩ/³²]{1,5}$/u.test(t.trim());
-    const names = (label: string) =>
-      labelScore(field, label.replace(/[:：]\s*$/, '').trim(), true) >= LAYOUT_LABEL_MATCH - 1e-9;
+    const names = (label: string) => labelScore(field, gridLabel(label).label, true) >= LAYOUT_LABEL_MATCH - 1e-9;
     const byRow = new Map<Span, GridCell[]>();
     const byColumn = new Map<Span, GridCell[]>();
     for (const cell of input.grid) {
@@ -1909,12 +1928,14 @@ export const extractLocally = async (input: LocalExtractInput): Promise<LocalExt
         sets.push({ label: column.text, entries: cells.map((c) => ({ model: c.row, cell: c })) });
     // precision first: one grid, one reading (a label naming the field in two grids says nothing)
     if (sets.length !== 1) return [];
-    const { label, entries } = sets[0]!;
+    const { label: printed, entries } = sets[0]!;
+    const { label, unit: labelUnit } = gridLabel(printed);
     const out: Candidate[] = [];
     for (const { model, cell } of entries) {
+      const unitText = cell.unit?.text.trim() ?? labelUnit;
       const valueText =
-        cell.unit && BARE_NUMBER.test(cell.value.text.trim())
-          ? `${cell.value.text.trim()} ${cell.unit.text.trim()}`
+        unitText && BARE_NUMBER.test(cell.value.text.trim())
+          ? `${cell.value.text.trim()} ${unitText}`
           : cell.value.text;
       const read = candidatesIn(
         scalar,

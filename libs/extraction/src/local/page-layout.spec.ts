@@ -2,7 +2,7 @@
 import { makePdf, pdfString } from '@lectern/testing';
 import { partialLabel } from '../fields/field-words.js';
 import type { SchemaField } from '../schema-fields.js';
-import { gridCellFor } from './local-extractor.js';
+import { gridCellFor, gridLabel } from './local-extractor.js';
 import { gridCells, labelLike, layoutPairs, readPageSpans } from './page-layout.js';
 
 /** Text at (x, y) in PDF user space (origin bottom-left), 10 pt Helvetica: one run per call, as a form prints it. */
@@ -180,5 +180,15 @@ describe('grid cells by row label × column header (round 12)', () => {
     // a condition the description names picks its column; no qualifier and no Typ column: nothing
     expect(pick(field('grip_force', 'Grip force on wet glass'), 'Grip force')).toEqual(['25 N', 'Grip force Wet']);
     expect(pick(field('grip_force'), 'Grip force')).toBeUndefined();
+  });
+
+  it('reads a header’s bracketed unit and a symbol after its name as no words of its label', () => {
+    expect(gridLabel('Mass (kg)')).toEqual({ label: 'Mass', unit: 'kg' });
+    expect(gridLabel('Flow [m³/h]')).toEqual({ label: 'Flow', unit: 'm³/h' });
+    expect(gridLabel('Width B')).toEqual({ label: 'Width' });
+    expect(gridLabel('Dyn. load C0')).toEqual({ label: 'Dyn. load' });
+    // a bracket holding a number is a condition, not a unit; a word after the name stays
+    expect(gridLabel('Current (25 °C)')).toEqual({ label: 'Current (25 °C)' });
+    expect(gridLabel('Output power')).toEqual({ label: 'Output power' });
   });
 });
