@@ -21,7 +21,7 @@ import type { DocToolsClient } from './doc-tools-client.js';
 import { finalizeResult } from './evidence/finalize-result.js';
 import type { LlmProvider } from './llm/llm.port.js';
 import { extractLocally } from './local/local-extractor.js';
-import { layoutPairs, readPageSpans, type LayoutPair } from './local/page-layout.js';
+import { gridCells, layoutPairs, readPageSpans, type GridCell, type LayoutPair } from './local/page-layout.js';
 import { schemaFields } from './schema-fields.js';
 
 /** The `extraction-task` queue (`platform.queue(extractionTaskQueue, ...)`: BullMQ on REDIS_URL, else in-process). */
@@ -256,7 +256,7 @@ export class ExtractionRunner {
           tools,
           indexId,
           fields,
-          layout: await taskLayout(uploadPath, fields),
+          ...(await taskLayout(uploadPath, fields)),
           signal,
           read: chunks.reader(indexId),
           log: this.options.log.child({ task_id: task.task_id }),
@@ -318,15 +318,19 @@ export class ExtractionRunner {
 }
 
 /**
- * The label ↔ value pairs of the task's PDF from its page layout (page-layout.ts; the first pages only); none for
- * another format or a PDF mupdf cannot read (the Markdown's rules still run).
+ * The label ↔ value pairs and the grid cells (round 12) of the task's PDF from its page layout (page-layout.ts; the
+ * first pages only); none for another format or a PDF mupdf cannot read (the Markdown's rules still run).
  */
-const taskLayout = async (path: string, fields: ReturnType<typeof schemaFields>): Promise<LayoutPair[] | undefined> => {
-  if (!/\.pdf$/i.test(path)) return undefined;
+const taskLayout = async (
+  path: string,
+  fields: ReturnType<typeof schemaFields>,
+): Promise<{ layout?: LayoutPair[]; grid?: GridCell[] }> => {
+  if (!/\.pdf$/i.test(path)) return {};
   try {
-    return layoutPairs(await readPageSpans(await readFile(path)), fields);
+    const pages = await readPageSpans(await readFile(path));
+    return { layout: layoutPairs(pages, fields), grid: gridCells(pages) };
   } catch {
-    return undefined;
+    return {};
   }
 };
 

@@ -39,7 +39,7 @@ import {
 } from './value-cleanup.js';
 import { unitAsPrinted, valueExtent } from './value-extent.js';
 import { labelAsValue } from './label-values.js';
-import type { LayoutPair } from './page-layout.js';
+import type { GridCell, LayoutPair, Span } from './page-layout.js';
 import { locateSnippet } from '../evidence/text-match.js';
 import {
   ABSTAIN_BELOW,
@@ -65,6 +65,8 @@ export interface LocalExtractInput {
   log?: Pick<Logger, 'error'> | undefined;
   /** The PDF's label ↔ value pairs from its page layout (page-layout.ts), read once per task; none for other formats. */
   layout?: LayoutPair[] | undefined;
+  /** The PDF's grid cells (row label × column header) from its page layout (round 12); none for other formats. */
+  grid?: GridCell[] | undefined;
 }
 
 /** What a field whose rules threw says (the error itself is in the server log). */
@@ -1555,6 +1557,94 @@ const hintWordsIn = (field: SchemaField, text: string): boolean => {
   return hintWords(field).some((w) => have.has(w));
 };
 
+/**
+ * A grid's row label or column header as a label (round 12): its unit in brackets at the end ("Weight (kg)",
+ * "Bore [mm]") is the unit of its bare-number cells, not a word of the label; a symbol printed after the name ("Width
+ * B", "Bore d", "Dyn. load C0": one letter, or a letter and digits) is not one either.
+ */
+export const gridLabel = (text: string): { label: string; unit?: string } => {
+  let label = text.replace(/[:：]\s*$/, '').trim();
+  let unit: string | undefined;
+  const bracket = /^(.*\p{L}.*?)\s*[([]\s*([^()[\]\d]{1,8}?)\s*[)\]]$/u.exec(label);
+  if (bracket && /^[\p{L}°%µΩ/·³²\s.-]+$/u.test(bracket[2]!)) {
+    label = bracket[1]!.trim();
+    unit = bracket[2]!.trim();
+  }
+  const symbol = /^(.*\p{L}{3,}.*?)\s+\p{L}\d*$/u.exec(label);
+  if (symbol) label = symbol[1]!.trim();
+  return unit ? { label, unit } : { label };
+};
+
+/** A column header that says which limit a cell is (round 12): Min, Typ (or Nom), Max. */
+const limitOf = (text: string): 'min' | 'typ' | 'max' | undefined => {
+  const t = text.trim().toLowerCase().replace(/[.:]$/, '');
+  if (/^(?:min|minimum)$/.test(t)) return 'min';
+  if (/^(?:typ|typical|nom|nominal)$/.test(t)) return 'typ';
+  if (/^(?:max|maximum)$/.test(t)) return 'max';
+  return undefined;
+};
+
+/** Letter words of a text, lower case, of two letters or more. */
+const letterWordsOf = (text: string): string[] =>
+  text
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((w) => /\p{L}/u.test(w) && w.length >= 2);
+
+/** A cell that is a bare number or range of numbers: the row's `Unit` cell completes it. */
+const BARE_NUMBER = /^[-+±~<>≤≥]?\s*\d[\d.,]*(?:\s*(?:to|~|–|-|\.\.\.?|…)\s*[-+]?\d[\d.,]*)?$/;
+
+/**
+ * The cell of a grid row that is a field's (round 12), by its row label × its column header, or undefined:
+ * - the field names a limit its row label does not (`max_…`, "Maximum …", `typical_…`): the one cell under that
+ *   limit's column (Min / Typ or Nom / Max);
+ * - else the column headed by the schema's target model;
+ * - else the row's only value cell, or its one cell under a Typ / Nom column;
+ * - else the one column whose header's words are all words of the field's name or description, one at least not
+ *   the row label's (a condition or a variant the description names: "at 25 °C", "12 V input").
+ * Returns the cell and the label it is read under (the row label, with the column's header when that chose it).
+ */
+export const gridCellFor = (
+  field: SchemaField,
+  row: GridCell[],
+  target: string | undefined,
+): { cell: GridCell; label: string } | undefined => {
+  const rowLabel = gridLabel(row[0]!.row.text).label;
+  const rowWords = new Set(letterWordsOf(rowLabel));
+  const own = [...nameWords(field.path[field.path.length - 1]!), ...hintWords(field)];
+  const asked = new Set(
+    own
+      .filter((w) => !rowWords.has(w))
+      .map(limitOf)
+      .filter((q) => q !== undefined),
+  );
+  if (asked.size > 0) {
+    const under = row.filter((c) => {
+      const q = limitOf(c.column.text);
+      return q !== undefined && asked.has(q);
+    });
+    if (under.length !== 1) return undefined;
+    // read under the field's own word for the limit ("Input voltage" under "Typ" for nominal_input_voltage)
+    const q = limitOf(under[0]!.column.text);
+    const said = own.filter((w) => !rowWords.has(w) && limitOf(w) === q);
+    return { cell: under[0]!, label: `${rowLabel} ${[...new Set(said)].join(' ')}` };
+  }
+  const norm = (t: string) => t.toLowerCase().replace(/[\s\-_.]+/g, '');
+  if (target) {
+    const targeted = row.filter((c) => norm(c.column.text) === norm(target));
+    if (targeted.length === 1) return { cell: targeted[0]!, label: rowLabel };
+  }
+  if (row.length === 1) return { cell: row[0]!, label: rowLabel };
+  const typical = row.filter((c) => limitOf(c.column.text) === 'typ');
+  if (typical.length === 1) return { cell: typical[0]!, label: rowLabel };
+  const known = new Set(own);
+  const named = row.filter((c) => {
+    const words = letterWordsOf(c.column.text);
+    return words.length > 0 && words.every((w) => known.has(w)) && words.some((w) => !rowWords.has(w));
+  });
+  return named.length === 1 ? { cell: named[0]!, label: `${rowLabel} ${named[0]!.column.text.trim()}` } : undefined;
+};
+
 /** A layout label's match to a field (labelScore), stricter than a Markdown line's `LABEL_MATCH`. */
 export const LAYOUT_LABEL_MATCH = 0.9;
 /** A layout candidate under a partial label (`partialLabel`) scores this share of a full label's. */
@@ -1730,6 +1820,154 @@ export const extractLocally = async (input: LocalExtractInput): Promise<LocalExt
     }
     return undefined;
   };
+  /**
+   * The field's value from a grid on the page (round 12): the rows whose label names the field (a strict label
+   * match, or a partial label), the cell its qualifier picks (`gridCellFor`), with the row's `Unit` cell when the
+   * cell is a bare number, read as a `Label: value` line by the same reader as the Markdown's; evidence as a layout
+   * pair's (the row label's and the cell's boxes).
+   */
+  const gridCandidate = async (field: SchemaField, kind: FieldKind): Promise<Candidate | undefined> => {
+    if (!input.grid || input.grid.length === 0 || field.kind !== 'scalar') return undefined;
+    const rows = new Map<Span, GridCell[]>();
+    for (const cell of input.grid) rows.set(cell.row, [...(rows.get(cell.row) ?? []), cell]);
+    const found: { c: Candidate; cell: GridCell; withUnit: boolean }[] = [];
+    const limitWords = [...nameWords(field.path[field.path.length - 1]!), ...hintWords(field)].filter(
+      (w) => limitOf(w) !== undefined,
+    );
+    /** Rows whose label names the field, whether a cell of theirs was taken or not. */
+    let named = 0;
+    for (const [row, cells] of rows) {
+      const { label: rowLabel, unit: rowUnit } = gridLabel(row.text);
+      if (
+        labelScore(field, rowLabel, true) >= LAYOUT_LABEL_MATCH - 1e-9 ||
+        labelScore(field, `${rowLabel} ${limitWords.join(' ')}`, true) >= LAYOUT_LABEL_MATCH - 1e-9
+      )
+        named += 1;
+      const picked = gridCellFor(field, cells, target);
+      if (!picked) continue;
+      const full = labelScore(field, picked.label, true) >= LAYOUT_LABEL_MATCH - 1e-9;
+      const partial = !full && picked.label === rowLabel && partialLabel(field, rowLabel, input.fields);
+      if (!full && !partial) continue;
+      const { cell } = picked;
+      // (a bare number takes its row's Unit cell, else the unit in its row label's or column header's brackets)
+      const unitText = cell.unit?.text.trim() ?? rowUnit ?? gridLabel(cell.column.text).unit;
+      const withUnit = unitText !== undefined && BARE_NUMBER.test(cell.value.text.trim());
+      const valueText = withUnit ? `${cell.value.text.trim()} ${unitText}` : cell.value.text;
+      const asRead = partial ? nameWords(field.path[field.path.length - 1]!).join(' ') : picked.label;
+      for (const c of candidatesIn(
+        field,
+        kind,
+        [],
+        'layout',
+        `${asRead}: ${valueText}`,
+        0,
+        target,
+        [],
+        undefined,
+        new Map(),
+        input.fields,
+      )) {
+        if (c.method !== 'key_value') continue;
+        if ([c.value].flat().some((v) => typeof v === 'string' && labelAsValue(field, kind, v, input.fields))) continue;
+        found.push({
+          c: { ...c, label: picked.label, score: c.score * (partial ? PARTIAL_LABEL_WEIGHT : 1) },
+          cell,
+          withUnit,
+        });
+      }
+    }
+    found.sort((a, b) => b.c.score - a.c.score);
+    // precision first: one label on rows of two grids ("Supply voltage" of the absolute maximum ratings and of the
+    // operating conditions) says nothing, unless every such row gives the same value
+    const rowsFound = new Set(found.map((f) => f.cell.row)).size;
+    if (named > 1 && (rowsFound < named || found.some((f) => !agrees(f.c.value, found[0]!.c.value)))) return undefined;
+    for (const { c, cell, withUnit } of found.slice(0, 4)) {
+      const snippet = `${cell.row.text}\n…\n${cell.value.text}`;
+      const locator = await chunkOfPair(cell.row.text, cell.value.text, snippet);
+      if (!locator) continue;
+      return {
+        ...c,
+        snippet,
+        locator,
+        method: 'table_cell',
+        note: `read from a grid on the page: "${cell.value.text.slice(0, 40)}" in the row "${cell.row.text.slice(0, 40)}" under the column "${cell.column.text.slice(0, 30)}" on page ${cell.page}${withUnit ? `, with the unit of its ${cell.unit ? 'Unit column' : 'label'}` : ''}${c.note ? `, ${c.note}` : ''}`,
+      };
+    }
+    return undefined;
+  };
+  /**
+   * A per-model field's values from a grid on the page (round 12), one candidate per model (merged by
+   * `mergePerModel`, each with its own evidence: the model's label and its cell): the row whose label names the
+   * field, keyed by the column headers when they are models (a letter and a digit each: "HCS-120-05"); or the column
+   * whose header names the field, keyed by the row labels when they are models (one row per model). Each cell is read
+   * as a `Label: value` line by the same reader as the Markdown's; two models at least.
+   */
+  const gridDictCandidates = async (field: SchemaField, kind: FieldKind): Promise<Candidate[]> => {
+    if (!input.grid || input.grid.length === 0 || field.kind !== 'dict') return [];
+    const scalar: SchemaField = { ...field, kind: 'scalar' };
+    // (a model's name has a letter and a digit; a quantity, "4 mm", "1 V", is a condition, not a model)
+    const modelLike = (t: string) =>
+      /\p{L}/u.test(t) &&
+      /\d/.test(t) &&
+      t.length <= 24 &&
+      t.split(/\s+/).length <= 3 &&
+      !/^[-+±~]?\d[\d.,]*\s*[\p{L}°%µΩ/³²]{1,5}$/u.test(t.trim());
+    const names = (label: string) => labelScore(field, gridLabel(label).label, true) >= LAYOUT_LABEL_MATCH - 1e-9;
+    const byRow = new Map<Span, GridCell[]>();
+    const byColumn = new Map<Span, GridCell[]>();
+    for (const cell of input.grid) {
+      byRow.set(cell.row, [...(byRow.get(cell.row) ?? []), cell]);
+      byColumn.set(cell.column, [...(byColumn.get(cell.column) ?? []), cell]);
+    }
+    const sets: { label: string; entries: { model: Span; cell: GridCell }[] }[] = [];
+    for (const [row, cells] of byRow)
+      if (names(row.text) && cells.length >= 2 && cells.every((c) => modelLike(c.column.text)))
+        sets.push({ label: row.text, entries: cells.map((c) => ({ model: c.column, cell: c })) });
+    for (const [column, cells] of byColumn)
+      if (names(column.text) && cells.length >= 2 && cells.every((c) => modelLike(c.row.text)))
+        sets.push({ label: column.text, entries: cells.map((c) => ({ model: c.row, cell: c })) });
+    // precision first: one grid, one reading (a label naming the field in two grids says nothing)
+    if (sets.length !== 1) return [];
+    const { label: printed, entries } = sets[0]!;
+    const { label, unit: labelUnit } = gridLabel(printed);
+    const out: Candidate[] = [];
+    for (const { model, cell } of entries) {
+      const unitText = cell.unit?.text.trim() ?? labelUnit;
+      const valueText =
+        unitText && BARE_NUMBER.test(cell.value.text.trim())
+          ? `${cell.value.text.trim()} ${unitText}`
+          : cell.value.text;
+      const read = candidatesIn(
+        scalar,
+        kind,
+        [],
+        'layout',
+        `${label}: ${valueText}`,
+        0,
+        undefined,
+        [],
+        undefined,
+        new Map(),
+        input.fields,
+      )
+        .filter((c) => c.method === 'key_value' && typeof c.value === 'string')
+        .filter((c) => !labelAsValue(field, kind, c.value as string, input.fields))[0];
+      if (!read) continue;
+      const snippet = `${model.text}\n…\n${cell.value.text}`;
+      const locator = await chunkOfPair(model.text, cell.value.text, snippet);
+      if (!locator) continue;
+      out.push({
+        ...read,
+        value: { [model.text]: read.value },
+        label,
+        snippet,
+        locator,
+        method: 'table_cell',
+        note: `read from a grid on the page: "${cell.value.text.slice(0, 40)}" for the model "${model.text.slice(0, 30)}" under "${label.slice(0, 40)}" on page ${cell.page}`,
+      });
+    }
+    return out.length >= 2 ? out : [];
+  };
   /** Two readings agree when one's text holds the other's (a value with or without its condition, its address). */
   const agrees = (a: unknown, b: unknown): boolean => {
     const flat = (v: unknown) =>
@@ -1874,6 +2112,23 @@ export const extractLocally = async (input: LocalExtractInput): Promise<LocalExt
       considered.push({ candidate: fromLayout, rank: 0 });
     } else if (fromLayout && best && !agrees(best.value, fromLayout.value))
       layoutDisagrees = `the page layout pairs the label "${fromLayout.label ?? ''}" with ${JSON.stringify(fromLayout.value).slice(0, 60)} (page ${/on page (\d+)/.exec(fromLayout.note ?? '')?.[1] ?? '?'}); the Markdown's reading was kept`;
+    // a per-model field's row or column of a grid (round 12): only for a field still without a value
+    if (!best && field.kind === 'dict') {
+      const fromGrid = await gridDictCandidates(field, kind);
+      if (fromGrid.length > 0) {
+        best = fromGrid[0]!;
+        perModel.push(...fromGrid);
+        considered.push({ candidate: best, rank: 0 });
+      }
+    }
+    // a grid's cell by its row label × its column header (round 12): only for a field still without a value
+    if (!best && conflicting <= 1) {
+      const fromGrid = await gridCandidate(field, kind);
+      if (fromGrid) {
+        best = fromGrid;
+        considered.push({ candidate: fromGrid, rank: 0 });
+      }
+    }
     // an invoice's or receipt's issuer printed without a label at the top (its name, its address), and a till
     // receipt's bare date line: only when no label gave the field a value or was refused, and only for a field
     // that asks for the issuer or the document's own date (local/issuer-block.ts)

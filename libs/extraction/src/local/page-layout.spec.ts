@@ -2,7 +2,8 @@
 import { makePdf, pdfString } from '@lectern/testing';
 import { partialLabel } from '../fields/field-words.js';
 import type { SchemaField } from '../schema-fields.js';
-import { labelLike, layoutPairs, readPageSpans } from './page-layout.js';
+import { gridCellFor, gridLabel } from './local-extractor.js';
+import { gridCells, labelLike, layoutPairs, readPageSpans } from './page-layout.js';
 
 /** Text at (x, y) in PDF user space (origin bottom-left), 10 pt Helvetica: one run per call, as a form prints it. */
 const show = (x: number, y: number, text: string, size = 10) =>
@@ -112,5 +113,82 @@ describe('a label printing part of one field’s name (partialLabel)', () => {
     const described = [field('lender', 'The bank'), field('borrower', 'The customer')];
     expect(partialLabel(described[0]!, 'Bank', described)).toBe(true);
     expect(partialLabel(described[1]!, 'Bank', described)).toBe(false);
+  });
+});
+
+describe('grid cells by row label × column header (round 12)', () => {
+  const row = (y: number, cells: string[], xs: number[]) =>
+    cells.map((c, i) => (c ? show(xs[i]!, y, c, 9) : '')).join('\n');
+  const XS = [72, 200, 300, 350, 400, 450];
+
+  it('reads a header line over rows: each cell under its column, a Unit cell as its row’s unit, no bullet rows', async () => {
+    const pdf = makePdf([
+      {
+        content: [
+          row(700, ['Parameter', 'Conditions', 'Min', 'Typ', 'Max', 'Unit'], XS),
+          row(686, ['Pump head', 'at 2 bar', '11', '12', '14', 'm'], XS),
+          row(672, ['Seal leakage', '', '', '', '3', 'ml/h'], XS),
+          // a bulleted list beside two labels with values is not a grid's rows
+          show(72, 600, '- Quiet running', 9),
+          show(250, 600, 'Duty', 9),
+          show(350, 600, 'Noise', 9),
+          show(72, 586, '- Long life', 9),
+          show(250, 586, 'S1', 9),
+          show(350, 586, '42 dB', 9),
+        ].join('\n'),
+      },
+    ]);
+    const cells = gridCells(await readPageSpans(pdf)).map((c) => [
+      c.row.text,
+      c.column.text,
+      c.value.text,
+      c.unit?.text,
+      c.cells,
+    ]);
+    expect(cells).toEqual([
+      ['Pump head', 'Min', '11', 'm', 3],
+      ['Pump head', 'Typ', '12', 'm', 3],
+      ['Pump head', 'Max', '14', 'm', 3],
+      ['Seal leakage', 'Max', '3', 'ml/h', 1],
+    ]);
+  });
+
+  it('picks the cell the field’s qualifier names, else the only value or the Typ column, and nothing when unsure', async () => {
+    const pdf = makePdf([
+      {
+        content: [
+          row(700, ['Parameter', 'Min', 'Typ', 'Max', 'Unit'], [72, 300, 350, 400, 450]),
+          row(686, ['Pump head', '11', '12', '14', 'm'], [72, 300, 350, 400, 450]),
+          row(672, ['Seal leakage', '', '', '3', 'ml/h'], [72, 300, 350, 400, 450]),
+          row(640, ['Parameter', 'Dry', 'Wet'], [72, 300, 400]),
+          row(626, ['Grip force', '40 N', '25 N'], [72, 300, 400]),
+        ].join('\n'),
+      },
+    ]);
+    const grid = gridCells(await readPageSpans(pdf));
+    const rowOf = (label: string) => grid.filter((c) => c.row.text === label);
+    const pick = (f: SchemaField, label: string) => {
+      const got = gridCellFor(f, rowOf(label), undefined);
+      return got && [got.cell.value.text, got.label];
+    };
+    expect(pick(field('minimum_pump_head'), 'Pump head')).toEqual(['11', 'Pump head minimum']);
+    expect(pick(field('pump_head', 'Nominal head'), 'Pump head')).toEqual(['12', 'Pump head nominal']);
+    expect(pick(field('pump_head'), 'Pump head')).toEqual(['12', 'Pump head']);
+    expect(pick(field('seal_leakage'), 'Seal leakage')).toEqual(['3', 'Seal leakage']);
+    // a limit the row does not give: nothing (not another column's value)
+    expect(pick(field('minimum_seal_leakage'), 'Seal leakage')).toBeUndefined();
+    // a condition the description names picks its column; no qualifier and no Typ column: nothing
+    expect(pick(field('grip_force', 'Grip force on wet glass'), 'Grip force')).toEqual(['25 N', 'Grip force Wet']);
+    expect(pick(field('grip_force'), 'Grip force')).toBeUndefined();
+  });
+
+  it('reads a header’s bracketed unit and a symbol after its name as no words of its label', () => {
+    expect(gridLabel('Mass (kg)')).toEqual({ label: 'Mass', unit: 'kg' });
+    expect(gridLabel('Flow [m³/h]')).toEqual({ label: 'Flow', unit: 'm³/h' });
+    expect(gridLabel('Width B')).toEqual({ label: 'Width' });
+    expect(gridLabel('Dyn. load C0')).toEqual({ label: 'Dyn. load' });
+    // a bracket holding a number is a condition, not a unit; a word after the name stays
+    expect(gridLabel('Current (25 °C)')).toEqual({ label: 'Current (25 °C)' });
+    expect(gridLabel('Output power')).toEqual({ label: 'Output power' });
   });
 });

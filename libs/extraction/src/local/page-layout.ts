@@ -295,3 +295,119 @@ export const layoutPairs = (pages: Span[][], fields: SchemaField[]): LayoutPair[
   }
   return pairs;
 };
+
+/**
+ * A cell of a grid on the page (issue 26, round 12): a value under a column header, on the line of a row label.
+ * Round 10's pairs skip every row with several values (which column is meant is not known there); a field's row
+ * label and the column its qualifier names (Min / Typ / Max, a model, a condition) say which cell it is.
+ */
+export interface GridCell {
+  page: number;
+  /** The row's first span: its label. */
+  row: Span;
+  /** The header span of the cell's column. */
+  column: Span;
+  value: Span;
+  /** The row's value cells (its unit, symbol, condition and note cells not counted). */
+  cells: number;
+  /** The row's cell under a `Unit` header, when the grid has one. */
+  unit?: Span;
+}
+
+/** Column headers that head no value: a unit, a symbol, a condition, a note, a parameter's name. */
+const UNIT_HEADER = /^(?:units?|unit of measure|dim\.?|\[?unit\]?)$/i;
+const NO_VALUE_HEADER =
+  /^(?:symbols?|sym\.?|(?:test )?conditions?|notes?|remarks?|comments?|parameters?|characteristics?|items?|descriptions?|ref\.?)$/i;
+
+/** The lines of a page: spans on one baseline, left to right, top to bottom. */
+const linesOf = (spans: Span[]): Span[][] => {
+  const lines: Span[][] = [];
+  for (const s of [...spans].sort((a, b) => centreY(a) - centreY(b) || a.x0 - b.x0)) {
+    const line = lines.find((l) => sameBaseline(l[0]!, s));
+    if (line) line.push(s);
+    else lines.push([s]);
+  }
+  for (const l of lines) l.sort((a, b) => a.x0 - b.x0);
+  return lines.sort((a, b) => centreY(a[0]!) - centreY(b[0]!));
+};
+
+/** The header a cell is under: the one its extent overlaps most, else the nearest by centre within a column's width. */
+const columnOf = (cell: Span, headers: Span[]): Span | undefined => {
+  let best: Span | undefined;
+  let most = 0;
+  for (const h of headers) {
+    const overlap = Math.min(h.x1, cell.x1) - Math.max(h.x0, cell.x0);
+    if (overlap > most) [best, most] = [h, overlap];
+  }
+  if (best) return best;
+  const mid = (s: Span) => (s.x0 + s.x1) / 2;
+  const near = [...headers].sort((a, b) => Math.abs(mid(a) - mid(cell)) - Math.abs(mid(b) - mid(cell)))[0];
+  return near && Math.abs(mid(near) - mid(cell)) <= Math.max(near.x1 - near.x0, cell.x1 - cell.x0) ? near : undefined;
+};
+
+/**
+ * The cells of the grids on a document's pages. A grid is a header line (two column headers or more, each with a
+ * letter, at most 40 characters, none a sentence) over rows: the next lines, each no further below the one above
+ * than two and a half line heights, whose first span starts within 6 pt of the first row's and lies left of every
+ * column header (the row label: a letter in it), with a digit in at least one of its other spans and each of those
+ * under one column header (overlapping it, or centred within its width), no two in one column. A header line's
+ * span over the row labels' column ("Parameter", "Model") heads no value; a `Unit` column's cell is its row's unit;
+ * symbol, condition and note columns head no value. A line that is a grid's row is not another grid's header.
+ */
+export const gridCells = (pages: Span[][]): GridCell[] => {
+  const cells: GridCell[] = [];
+  for (const spans of pages) {
+    const lines = linesOf(spans);
+    const used = new Set<number>();
+    for (let h = 0; h + 1 < lines.length; h += 1) {
+      if (used.has(h)) continue;
+      const header = lines[h]!;
+      if (header.some((s) => !/\p{L}/u.test(s.text) || s.text.length > 40 || sentence(s.text))) continue;
+      const first = lines[h + 1]![0]!;
+      // the header spans right of the row labels' column
+      const columns = header.filter((s) => s.x0 > first.x1 - 1 && !(Math.abs(s.x0 - first.x0) <= 6));
+      if (columns.length < 2) continue;
+      const rows: { label: Span; placed: Map<Span, Span> }[] = [];
+      let prev = header;
+      for (let r = h + 1; r < lines.length; r += 1) {
+        const line = lines[r]!;
+        const lh = prev[0]!.y1 - prev[0]!.y0;
+        if (line[0]!.y0 - prev[0]!.y1 > lh * 2.5) break;
+        const label = line[0]!;
+        // (a row label starts with a letter, a digit or a bracket: a bullet starts a list item, not a row)
+        if (
+          Math.abs(label.x0 - first.x0) > 6 ||
+          !/\p{L}/u.test(label.text) ||
+          /^[•·▪◦‣\-–*]/u.test(label.text) ||
+          label.x1 > columns[0]!.x0 + 1
+        )
+          break;
+        const rest = line.slice(1);
+        if (rest.length === 0 || !rest.some((s) => /\d/.test(s.text))) break;
+        const placed = new Map<Span, Span>();
+        let fits = true;
+        for (const s of rest) {
+          const col = columnOf(s, columns);
+          if (!col || placed.has(col)) {
+            fits = false;
+            break;
+          }
+          placed.set(col, s);
+        }
+        if (!fits) break;
+        rows.push({ label, placed });
+        used.add(r);
+        prev = line;
+      }
+      if (rows.length === 0) continue;
+      const unitCol = columns.find((c) => UNIT_HEADER.test(c.text.trim()));
+      for (const { label, placed } of rows) {
+        const unit = unitCol ? placed.get(unitCol) : undefined;
+        const values = [...placed].filter(([col]) => col !== unitCol && !NO_VALUE_HEADER.test(col.text.trim()));
+        for (const [column, value] of values)
+          cells.push({ page: label.page, row: label, column, value, cells: values.length, ...(unit ? { unit } : {}) });
+      }
+    }
+  }
+  return cells;
+};
