@@ -2,6 +2,7 @@
 import type { BusinessDoc } from './business-docs.js';
 import {
   amounts,
+  boxes,
   grid,
   heading,
   letterhead,
@@ -31,15 +32,6 @@ import {
  * payment fee for a kill fee, delivery address for a delivery charge, disputes for governing law, recall interval for
  * the next appointment, reference speed for limiting speed, a carton's weight for the fan's).
  */
-
-/** Framed boxes in a row, each with a small bold label and its value below (a printed form). */
-const boxes = (row: [string, string][], xs: number[], right: number): Line[] => [
-  { frame: 'top', x: [xs[0]! - 4, right] },
-  [...row.map(([label], i) => ({ x: xs[i]!, text: label, font: 'F2' as const, size: 7 }))],
-  [...row.map(([, value], i) => ({ x: xs[i]!, text: value, size: 10 }))],
-  { frame: 'bottom', x: [xs[0]! - 4, right] },
-  4,
-];
 
 /** A Courier line on a narrow slip. */
 const mono = (text: string, size = 8): Line => [{ x: 24, text, font: 'F3', size }];

@@ -2,6 +2,7 @@
 import type { BusinessDoc } from './business-docs.js';
 import {
   amounts,
+  boxes,
   grid,
   heading,
   letterhead,
@@ -32,15 +33,6 @@ import {
  * insurance reminder, loyalty, gratuity, declared value, input offset current for bias current, detent, speed
  * controllers, over-voltage in absolute maximum ratings).
  */
-
-/** Framed boxes in a row, each with a small bold label and its value below (a printed form). */
-const boxes = (row: [string, string][], xs: number[], right: number): Line[] => [
-  { frame: 'top', x: [xs[0]! - 4, right] },
-  [...row.map(([label], i) => ({ x: xs[i]!, text: label, font: 'F2' as const, size: 7 }))],
-  [...row.map(([, value], i) => ({ x: xs[i]!, text: value, size: 10 }))],
-  { frame: 'bottom', x: [xs[0]! - 4, right] },
-  4,
-];
 
 /** A numbered schedule item: the number and label in bold, the value indented on the line below. */
 const items = (rows: [string, string][], from = 1): Line[] =>

@@ -146,3 +146,12 @@ export const letterhead = (issuer: string, docTitle: string, sub: string[]): Lin
   { rule: [72, 540] },
   8,
 ];
+
+/** Framed boxes in a row, each with a small bold label and its value below (a printed form). */
+export const boxes = (row: [string, string][], xs: number[], right: number): Line[] => [
+  { frame: 'top', x: [xs[0]! - 4, right] },
+  [...row.map(([label], i) => ({ x: xs[i]!, text: label, font: 'F2' as const, size: 7 }))],
+  [...row.map(([, value], i) => ({ x: xs[i]!, text: value, size: 10 }))],
+  { frame: 'bottom', x: [xs[0]! - 4, right] },
+  4,
+];
