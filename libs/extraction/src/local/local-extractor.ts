@@ -714,6 +714,23 @@ export const labelLine = (text: string, lines: string[], at: number, fields: Sch
   return `it is one of a column of ${run} labels whose values are printed after them, not a value`;
 };
 
+/**
+ * A text read from the page layout (a label/value pair or a grid cell, written as one `Label: value` line) through
+ * the Markdown's reader: its `key_value` readings whose value is not itself a label (`labelAsValue`).
+ */
+const layoutReadings = (
+  field: SchemaField,
+  kind: FieldKind,
+  line: string,
+  target: string | undefined,
+  others: SchemaField[],
+): Candidate[] =>
+  candidatesIn(field, kind, [], 'layout', line, 0, target, [], undefined, new Map(), others).filter(
+    (c) =>
+      c.method === 'key_value' &&
+      ![c.value].flat().some((v) => typeof v === 'string' && labelAsValue(field, kind, v, others)),
+  );
+
 export const candidatesIn = (
   field: SchemaField,
   kind: FieldKind,
@@ -1776,21 +1793,7 @@ export const extractLocally = async (input: LocalExtractInput): Promise<LocalExt
       const keepRemark = remark && hintWordsIn(field, remark[2]!);
       const valueText = remark && !keepRemark ? remark[1]! : pair.value.text;
       const line = `${asRead}: ${valueText}`;
-      for (const c of candidatesIn(
-        field,
-        kind,
-        [],
-        'layout',
-        line,
-        0,
-        target,
-        [],
-        undefined,
-        new Map(),
-        input.fields,
-      )) {
-        if (c.method !== 'key_value') continue;
-        if ([c.value].flat().some((v) => typeof v === 'string' && labelAsValue(field, kind, v, input.fields))) continue;
+      for (const c of layoutReadings(field, kind, line, target, input.fields)) {
         found.push({
           c: {
             ...c,
@@ -1854,21 +1857,7 @@ export const extractLocally = async (input: LocalExtractInput): Promise<LocalExt
       const withUnit = unitText !== undefined && BARE_NUMBER.test(cell.value.text.trim());
       const valueText = withUnit ? `${cell.value.text.trim()} ${unitText}` : cell.value.text;
       const asRead = partial ? nameWords(field.path[field.path.length - 1]!).join(' ') : picked.label;
-      for (const c of candidatesIn(
-        field,
-        kind,
-        [],
-        'layout',
-        `${asRead}: ${valueText}`,
-        0,
-        target,
-        [],
-        undefined,
-        new Map(),
-        input.fields,
-      )) {
-        if (c.method !== 'key_value') continue;
-        if ([c.value].flat().some((v) => typeof v === 'string' && labelAsValue(field, kind, v, input.fields))) continue;
+      for (const c of layoutReadings(field, kind, `${asRead}: ${valueText}`, target, input.fields)) {
         found.push({
           c: { ...c, label: picked.label, score: c.score * (partial ? PARTIAL_LABEL_WEIGHT : 1) },
           cell,
