@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { FUSION_DEFAULTS, fuse, type FusionParams } from '@lectern/vector-store';
-import { meanScores, scoreQuestion, type Hit, type QuestionScore } from './metrics.js';
+import { meanScores, scoreQuestion, type Hit, type Judgment, type QuestionScore } from './metrics.js';
 import type { TraceHit, TraceQuestion } from './fusion-trace.js';
 
 type Variant = Partial<FusionParams> & { keywordOnly?: boolean; denseOnly?: boolean; label?: string };
@@ -47,19 +47,27 @@ export const rankedFor = (q: TraceQuestion, v: Variant): TraceHit[] => {
   return out.slice(0, 10);
 };
 
-const score = (q: TraceQuestion, v: Variant): QuestionScore => {
-  const hits: Hit[] = rankedFor(q, v).map((h) => ({
-    doc: h.doc,
-    pageStart: h.pageStart,
-    pageEnd: h.pageEnd,
-    text: h.answer ? (q.keyPhrase ?? '') : '',
-  }));
-  return scoreQuestion(hits, {
-    docs: new Set(q.docs),
-    ...(q.page !== undefined ? { page: q.page } : {}),
-    ...(q.keyPhrase !== undefined ? { keyPhrase: q.keyPhrase } : {}),
-  });
-};
+/** A traced question's judgment, as the eval's metrics read it. */
+export const traceJudgment = (q: TraceQuestion): Judgment => ({
+  docs: new Set(q.docs),
+  ...(q.page !== undefined ? { page: q.page } : {}),
+  ...(q.keyPhrase !== undefined ? { keyPhrase: q.keyPhrase } : {}),
+});
+
+/** A traced chunk as the metrics read it: the trace marks the answer-bearing chunks, so the key phrase stands for its text. */
+export const traceHit = (q: TraceQuestion, h: TraceHit): Hit => ({
+  doc: h.doc,
+  pageStart: h.pageStart,
+  pageEnd: h.pageEnd,
+  text: h.answer ? (q.keyPhrase ?? '') : '',
+});
+
+/** One traced question's metrics for the order a variant gives its chunks. */
+export const scoreTraced = (q: TraceQuestion, v: Variant): QuestionScore =>
+  scoreQuestion(
+    rankedFor(q, v).map((h) => traceHit(q, h)),
+    traceJudgment(q),
+  );
 
 const f3 = (x: number): string => x.toFixed(3);
 
@@ -81,9 +89,9 @@ if (process.argv[1]?.endsWith('fusion-sim.ts')) {
   for (const set of (values.sets as string).split(',')) {
     const qs = load(set, values.project);
     process.stdout.write(`\n${set} (${qs.length}) nDCG@10 / hit@1 / answer@5 / MRR\n`);
-    const base = qs.map((q) => score(q, { keywordOnly: true }));
+    const base = qs.map((q) => scoreTraced(q, { keywordOnly: true }));
     for (const v of all) {
-      const s = qs.map((q) => score(q, v));
+      const s = qs.map((q) => scoreTraced(q, v));
       const m = meanScores(s);
       const lost = qs
         .filter((_q, i) => (s[i] as QuestionScore).hit1 < (base[i] as QuestionScore).hit1)

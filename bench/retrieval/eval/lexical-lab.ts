@@ -31,6 +31,7 @@ import {
 } from '@lectern/vector-store';
 import { openPlanningLectern, SPEC000_PROJECT } from './lectern.js';
 import { meanScores, scoreQuestion, type Hit, type QuestionScore } from './metrics.js';
+import { traceHit, traceJudgment } from './fusion-sim.js';
 import type { TraceHit, TraceQuestion } from './fusion-trace.js';
 
 interface Config {
@@ -118,11 +119,7 @@ for (const set of (values.sets as string).split(',')) {
   const hy = configs.map(() => [] as QuestionScore[]);
   let cpu = configs.map(() => 0);
   for (const q of qs) {
-    const judgment = {
-      docs: new Set(q.docs),
-      ...(q.page !== undefined ? { page: q.page } : {}),
-      ...(q.keyPhrase !== undefined ? { keyPhrase: q.keyPhrase } : {}),
-    };
+    const judgment = traceJudgment(q);
     const byId = new Map<string, TraceHit>(q.dense.map((h) => [h.id, h]));
     const line: string[] = [];
     for (const [i, c] of configs.entries()) {
@@ -211,12 +208,7 @@ for (const set of (values.sets as string).split(',')) {
           const k = kwById.get(id)?.textKey ?? h.textKey;
           if (seen.has(k)) continue;
           seen.add(k);
-          hits.push({
-            doc: h.doc,
-            pageStart: h.pageStart,
-            pageEnd: h.pageEnd,
-            text: h.answer ? (q.keyPhrase ?? '') : '',
-          });
+          hits.push(traceHit(q, h));
           if (hits.length === 10) break;
         }
         const s = scoreQuestion(hits, judgment);

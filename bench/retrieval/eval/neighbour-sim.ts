@@ -12,8 +12,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { openPlanningLectern } from './lectern.js';
-import { meanScores, scoreQuestion, type Hit } from './metrics.js';
-import { rankedFor } from './fusion-sim.js';
+import { meanScores } from './metrics.js';
+import { scoreTraced } from './fusion-sim.js';
 import type { TraceQuestion } from './fusion-trace.js';
 
 const { values } = parseArgs({
@@ -81,22 +81,7 @@ for (const set of (values.sets as string).split(',')) {
   process.stdout.write(`\n${set} (${qs.length}) hybrid | keyword: nDCG@10 / hit@1 / answer@5 / MRR\n`);
   for (const w of (values.weights as string).split(',').map(Number)) {
     const cells = [{}, { keywordOnly: true }].map((v) => {
-      const m = meanScores(
-        qs.map((q0) => {
-          const q = withCredit(q0, w);
-          const hits: Hit[] = rankedFor(q, v).map((h) => ({
-            doc: h.doc,
-            pageStart: h.pageStart,
-            pageEnd: h.pageEnd,
-            text: h.answer ? (q.keyPhrase ?? '') : '',
-          }));
-          return scoreQuestion(hits, {
-            docs: new Set(q.docs),
-            ...(q.page !== undefined ? { page: q.page } : {}),
-            ...(q.keyPhrase !== undefined ? { keyPhrase: q.keyPhrase } : {}),
-          });
-        }),
-      );
+      const m = meanScores(qs.map((q) => scoreTraced(withCredit(q, w), v)));
       return `${f3(m.ndcg10)} / ${f3(m.hit1)} / ${f3(m.answer5)} / ${f3(m.mrr)}`;
     });
     process.stdout.write(`  w ${w}: ${cells.join(' | ')}\n`);
