@@ -6,12 +6,10 @@
  * chunks of the right document (one chunk / straddling two consecutive chunks / in none), that chunk's size and
  * rank, and what filled the top 5. Reads the chunks from the store's SQLite file; asks query_hybrid through MCP.
  */
-import Database from 'better-sqlite3';
 import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { corpusFile } from '@lectern/testing';
-import { PLANNING_PROJECT, openPlanningLectern, spec004Hits } from './lectern.js';
+import { PLANNING_PROJECT, openPlanningLectern, openStoreCollection, spec004Hits } from './lectern.js';
 import { answerBearing, normalise, scoreQuestion, type Hit } from './metrics.js';
 import { listPdfs, pageWindows, pymupdfPages } from './pdf-text.js';
 import { bm25Peer } from './peers.js';
@@ -26,10 +24,7 @@ const { values } = parseArgs({
   },
 });
 const lectern = await openPlanningLectern((m) => process.stderr.write(`${m}\n`));
-const db = new Database(join(lectern.dataDir, 'vectors', 'vectors.sqlite'), { readonly: true });
-const cid = (
-  db.prepare(`SELECT rowid AS cid FROM vs_collections WHERE name = 'lectern_planning'`).get() as { cid: number }
-).cid;
+const { db, cid } = openStoreCollection(lectern.dataDir, 'planning');
 interface Chunk {
   doc: string;
   idx: number;

@@ -9,6 +9,7 @@
  * The store lives in a cache directory keyed by the corpus (file names, sizes, hashes), the model and the code
  * (every non-test source file of libs/ and apps/document-store-mcp), so a rerun on unchanged code skips the ingest.
  */
+import Database from 'better-sqlite3';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -269,3 +270,16 @@ export const openPlanningLectern = (log: (m: string) => void = () => {}): Promis
     reuseIndex: true,
     log,
   });
+
+/**
+ * For the diagnosis tools: the cached store's SQLite file opened read-only, and the row id of one project's
+ * collection in it (`lectern_<project>`), whose `vs_chunks_<cid>` tables they read.
+ */
+export const openStoreCollection = (dataDir: string, project: string): { db: Database.Database; cid: number } => {
+  const db = new Database(join(dataDir, 'vectors', 'vectors.sqlite'), { readonly: true });
+  const row = db.prepare(`SELECT rowid AS cid FROM vs_collections WHERE name = ?`).get(`lectern_${project}`) as
+    | { cid: number }
+    | undefined;
+  if (!row) throw new Error(`no collection lectern_${project} in ${dataDir}`);
+  return { db, cid: row.cid };
+};

@@ -6,12 +6,11 @@
  *   npx tsx bench/retrieval/eval/neighbour-sim.ts --sets planning-dev,planning-heldout --weights 0,0.1,0.2
  * Reads the traces `fusion-trace.ts` wrote and the chunk order from the newest cached store's SQLite file.
  */
-import Database from 'better-sqlite3';
 import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { openPlanningLectern } from './lectern.js';
+import { openPlanningLectern, openStoreCollection } from './lectern.js';
 import { meanScores } from './metrics.js';
 import { scoreTraced } from './fusion-sim.js';
 import type { TraceQuestion } from './fusion-trace.js';
@@ -24,10 +23,7 @@ const { values } = parseArgs({
   },
 });
 const lectern = await openPlanningLectern();
-const db = new Database(join(lectern.dataDir, 'vectors', 'vectors.sqlite'), { readonly: true });
-const cid = (
-  db.prepare(`SELECT rowid AS cid FROM vs_collections WHERE name = 'lectern_application_docs'`).get() as { cid: number }
-).cid;
+const { db, cid } = openStoreCollection(lectern.dataDir, 'application_docs');
 const where = new Map<string, { doc: string; idx: number }>();
 for (const r of db.prepare(`SELECT id, json(payload) AS payload FROM vs_points_${cid}`).all() as Array<{
   id: string;

@@ -9,12 +9,10 @@
  * `search_application_docs` does) and scored with the eval's `scoreQuestion`. Tells the unit (window vs chunk) from
  * the fields (title, section, header) from the tokenizer, on the same questions.
  */
-import Database from 'better-sqlite3';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { corpusFile } from '@lectern/testing';
 import { Bm25 } from '../../embedding/bm25.js';
-import { openPlanningLectern } from './lectern.js';
+import { openPlanningLectern, openStoreCollection } from './lectern.js';
 import { meanScores, scoreQuestion, type Hit, type Judgment, type QuestionScore } from './metrics.js';
 import { listPdfs, pageWindows, pymupdfPages } from './pdf-text.js';
 import { loadSet, type SetName } from './sets.js';
@@ -35,10 +33,7 @@ interface Unit {
 }
 
 const lectern = await openPlanningLectern((m) => process.stderr.write(`${m}\n`));
-const db = new Database(join(lectern.dataDir, 'vectors', 'vectors.sqlite'), { readonly: true });
-const cid = (
-  db.prepare(`SELECT rowid AS cid FROM vs_collections WHERE name = 'lectern_application_docs'`).get() as { cid: number }
-).cid;
+const { db, cid } = openStoreCollection(lectern.dataDir, 'application_docs');
 const rows = db
   .prepare(
     `SELECT json(p.payload) AS payload, c.text AS text, c.title AS title, c.section AS section

@@ -9,13 +9,12 @@
  * weighted bm25() of each field alone. Reads the newest cached store's SQLite file and the traces `fusion-trace.ts`
  * wrote (run it first for each set).
  */
-import Database from 'better-sqlite3';
 import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { corpusFile } from '@lectern/testing';
-import { openPlanningLectern } from './lectern.js';
+import { openPlanningLectern, openStoreCollection } from './lectern.js';
 import { normalise } from './metrics.js';
 import { listPdfs, pageWindows, pymupdfPages } from './pdf-text.js';
 import { bm25Peer } from './peers.js';
@@ -33,10 +32,7 @@ const { values } = parseArgs({
 });
 const k = Number(values.k);
 const lectern = await openPlanningLectern((m) => process.stderr.write(`${m}\n`));
-const db = new Database(join(lectern.dataDir, 'vectors', 'vectors.sqlite'), { readonly: true });
-const cid = (
-  db.prepare(`SELECT rowid AS cid FROM vs_collections WHERE name = 'lectern_application_docs'`).get() as { cid: number }
-).cid;
+const { db, cid } = openStoreCollection(lectern.dataDir, 'application_docs');
 interface Chunk {
   id: string;
   rid: number;
