@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 import { findTextQuads } from '@lectern/conversion';
-import { makePdf, pdfString } from '@lectern/testing';
+import { makePdf, pdfTextAt } from '@lectern/testing';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,8 +17,7 @@ interface Result {
   warnings: string[];
 }
 
-const show = (x: number, y: number, text: string, size = 9) =>
-  `BT /F1 ${size} Tf ${x} ${y} Td (${pdfString(text)}) Tj ET`;
+const show = (x: number, y: number, text: string, size = 9) => pdfTextAt(x, y, text, size);
 const row = (y: number, cells: string[], xs: number[]) => cells.map((c, i) => (c ? show(xs[i]!, y, c) : '')).join('\n');
 
 /**

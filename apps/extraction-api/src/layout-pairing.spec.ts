@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 import { findTextQuads } from '@lectern/conversion';
-import { makePdf, pdfString } from '@lectern/testing';
+import { makePdf, pdfTextAt } from '@lectern/testing';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,9 +18,6 @@ interface Result {
   warnings: string[];
 }
 
-const show = (x: number, y: number, text: string, size = 10) =>
-  `BT /F1 ${size} Tf ${x} ${y} Td (${pdfString(text)}) Tj ET`;
-
 /**
  * A kennel's boarding slip: a column of labels with their values far to the right (the converter prints the labels
  * as one block and the values as the next, so the Markdown no longer says which value is whose), and two small
@@ -30,30 +27,30 @@ const show = (x: number, y: number, text: string, size = 10) =>
 const slip = makePdf([
   {
     content: [
-      show(72, 740, 'Harefield Boarding Kennels', 14),
-      show(72, 715, 'Boarding slip'),
-      show(72, 690, 'Kennel'),
-      show(210, 690, 'Run 14B'),
-      show(72, 675, 'Check-in'),
-      show(210, 675, '6 May 2031'),
-      show(72, 660, 'Microchip'),
-      show(210, 660, '985 112 004 377 210'),
-      show(72, 635, 'Care notes', 12),
-      show(72, 610, 'DIET', 7),
-      show(300, 610, 'VET ON CALL', 7),
-      show(72, 600, 'Grain-free kibble'),
-      show(300, 600, 'Dr Ines Marwood'),
-      show(72, 570, 'Walks twice a day; no contact with other dogs.'),
+      pdfTextAt(72, 740, 'Harefield Boarding Kennels', 14),
+      pdfTextAt(72, 715, 'Boarding slip'),
+      pdfTextAt(72, 690, 'Kennel'),
+      pdfTextAt(210, 690, 'Run 14B'),
+      pdfTextAt(72, 675, 'Check-in'),
+      pdfTextAt(210, 675, '6 May 2031'),
+      pdfTextAt(72, 660, 'Microchip'),
+      pdfTextAt(210, 660, '985 112 004 377 210'),
+      pdfTextAt(72, 635, 'Care notes', 12),
+      pdfTextAt(72, 610, 'DIET', 7),
+      pdfTextAt(300, 610, 'VET ON CALL', 7),
+      pdfTextAt(72, 600, 'Grain-free kibble'),
+      pdfTextAt(300, 600, 'Dr Ines Marwood'),
+      pdfTextAt(72, 570, 'Walks twice a day; no contact with other dogs.'),
       // a block's heading over its labels: "Rabies" alone does not name rabies_vaccination
-      show(72, 540, 'Vaccinations', 12),
-      show(72, 520, 'Rabies'),
-      show(210, 520, '12 March 2030'),
-      show(72, 505, 'Leptospirosis'),
-      show(210, 505, '2 June 2030'),
+      pdfTextAt(72, 540, 'Vaccinations', 12),
+      pdfTextAt(72, 520, 'Rabies'),
+      pdfTextAt(210, 520, '12 March 2030'),
+      pdfTextAt(72, 505, 'Leptospirosis'),
+      pdfTextAt(210, 505, '2 June 2030'),
       // a label leaving out the quantity its value's unit states (the value with its range in brackets: the Markdown
       // path finds it no single value)
-      show(72, 470, 'Heater'),
-      show(210, 470, '230 V (207 V to 253 V)'),
+      pdfTextAt(72, 470, 'Heater'),
+      pdfTextAt(210, 470, '230 V (207 V to 253 V)'),
     ].join('\n'),
   },
 ]);

@@ -18,6 +18,7 @@ export {
   makeTextPdf,
   numberedPdfFile,
   pdfString,
+  pdfTextAt,
 } from './make-pdf.js';
 export { seededRandom } from './seeded-random.js';
 export type { PdfImage, PdfPageSpec, TextPdfOptions } from './make-pdf.js';

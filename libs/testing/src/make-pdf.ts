@@ -115,6 +115,10 @@ export const makePdf = (pages: readonly PdfPageSpec[], options: TextPdfOptions =
 /** `text` as a PDF string literal's contents (non-Latin-1 characters become '?'). */
 export const pdfString = escapePdfText;
 
+/** One run of `text` at (x, y) in a page's content stream (F1 Helvetica, F2 Helvetica-Bold, F3 Courier). */
+export const pdfTextAt = (x: number, y: number, text: string, size = 10, font = 'F1'): string =>
+  `BT /${font} ${size} Tf ${x} ${y} Td (${escapePdfText(text)}) Tj ET`;
+
 /** A PDF whose page i shows `pages[i]` (one string per line). */
 export const makeTextPdf = (pages: readonly (readonly string[])[], options: TextPdfOptions = {}): Buffer =>
   makePdf(

@@ -1,14 +1,11 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-import { makePdf, pdfString } from '@lectern/testing';
+import { makePdf, pdfTextAt } from '@lectern/testing';
 import { partialLabel } from '../fields/field-words.js';
 import type { SchemaField } from '../schema-fields.js';
 import { gridCellFor, gridLabel } from './local-extractor.js';
 import { gridCells, labelLike, layoutPairs, readPageSpans } from './page-layout.js';
 
 /** Text at (x, y) in PDF user space (origin bottom-left), 10 pt Helvetica: one run per call, as a form prints it. */
-const show = (x: number, y: number, text: string, size = 10) =>
-  `BT /F1 ${size} Tf ${x} ${y} Td (${pdfString(text)}) Tj ET`;
-
 const field = (name: string, hint = ''): SchemaField => ({ path: [name], hint, kind: 'scalar' }) as SchemaField;
 
 describe('label ↔ value pairing from the page layout (round 10)', () => {
@@ -17,21 +14,21 @@ describe('label ↔ value pairing from the page layout (round 10)', () => {
       {
         content: [
           // a boxed form: small labels in capitals above their values, two boxes side by side
-          show(72, 720, 'BOOKING REF.', 7),
-          show(300, 720, 'ISSUED ON', 7),
-          show(72, 710, 'QX-88120-B'),
-          show(300, 710, '3 March 2031'),
-          show(72, 690, 'COLLECT FROM', 7),
-          show(72, 680, 'Depot 9, Marsh Road'),
+          pdfTextAt(72, 720, 'BOOKING REF.', 7),
+          pdfTextAt(300, 720, 'ISSUED ON', 7),
+          pdfTextAt(72, 710, 'QX-88120-B'),
+          pdfTextAt(300, 710, '3 March 2031'),
+          pdfTextAt(72, 690, 'COLLECT FROM', 7),
+          pdfTextAt(72, 680, 'Depot 9, Marsh Road'),
           // labels in one column, their values in another, far to the right
-          show(72, 640, 'Kiln number'),
-          show(260, 640, 'K-0417'),
-          show(72, 625, 'Firing date'),
-          show(260, 625, '12 April 2031'),
+          pdfTextAt(72, 640, 'Kiln number'),
+          pdfTextAt(260, 640, 'K-0417'),
+          pdfTextAt(72, 625, 'Firing date'),
+          pdfTextAt(260, 625, '12 April 2031'),
           // a heading over a block of address lines: no pair
-          show(72, 590, 'Pottery works'),
-          show(72, 575, '7 Clay Lane'),
-          show(72, 560, 'Stoke ST4 2QQ'),
+          pdfTextAt(72, 590, 'Pottery works'),
+          pdfTextAt(72, 575, '7 Clay Lane'),
+          pdfTextAt(72, 560, 'Stoke ST4 2QQ'),
         ].join('\n'),
       },
     ]);
@@ -59,7 +56,7 @@ describe('label ↔ value pairing from the page layout (round 10)', () => {
   });
 
   it('splits one text run at a gap of two spaces or more, and not at one space', async () => {
-    const pdf = makePdf([{ content: show(72, 700, 'Glaze code    GL-22 matte') }]);
+    const pdf = makePdf([{ content: pdfTextAt(72, 700, 'Glaze code    GL-22 matte') }]);
     const [spans] = await readPageSpans(pdf);
     expect(spans!.map((s) => s.text)).toEqual(['Glaze code', 'GL-22 matte']);
   });
@@ -75,14 +72,14 @@ describe('label ↔ value pairing from the page layout (round 10)', () => {
 
   it('gives a pair the heading of its block: the text alone on its line over a column of labels', async () => {
     const block = [
-      show(72, 700, 'Service life', 11),
-      show(72, 680, 'Bearings'),
-      show(230, 680, '40,000 hours'),
-      show(72, 665, 'Seals'),
-      show(230, 665, '12,000 hours'),
+      pdfTextAt(72, 700, 'Service life', 11),
+      pdfTextAt(72, 680, 'Bearings'),
+      pdfTextAt(230, 680, '40,000 hours'),
+      pdfTextAt(72, 665, 'Seals'),
+      pdfTextAt(230, 665, '12,000 hours'),
       // (a label far below, past a wide gap, is not under that heading)
-      show(72, 600, 'Gearbox'),
-      show(230, 600, 'sealed'),
+      pdfTextAt(72, 600, 'Gearbox'),
+      pdfTextAt(230, 600, 'sealed'),
     ];
     const pairs = layoutPairs(await readPageSpans(makePdf([{ content: block.join('\n') }])), [field('kiln_number')]);
     const of = (label: string) => pairs.find((p) => p.label.text === label)?.heading;
@@ -91,7 +88,12 @@ describe('label ↔ value pairing from the page layout (round 10)', () => {
 
   it('reads a header row of labels as no pairs', async () => {
     // ("Band" / "Net" / "LEVY": without the header-row rule "Net" is read as the value of "Band", "LEVY" being a label)
-    const row = [show(72, 700, 'Band'), show(200, 700, 'Net'), show(300, 700, 'LEVY'), show(72, 685, 'Upper')];
+    const row = [
+      pdfTextAt(72, 700, 'Band'),
+      pdfTextAt(200, 700, 'Net'),
+      pdfTextAt(300, 700, 'LEVY'),
+      pdfTextAt(72, 685, 'Upper'),
+    ];
     const pairs = layoutPairs(await readPageSpans(makePdf([{ content: row.join('\n') }])), [field('kiln_number')]);
     expect(pairs.filter((p) => p.where === 'right')).toEqual([]);
   });
@@ -118,7 +120,7 @@ describe('a label printing part of one field’s name (partialLabel)', () => {
 
 describe('grid cells by row label × column header (round 12)', () => {
   const row = (y: number, cells: string[], xs: number[]) =>
-    cells.map((c, i) => (c ? show(xs[i]!, y, c, 9) : '')).join('\n');
+    cells.map((c, i) => (c ? pdfTextAt(xs[i]!, y, c, 9) : '')).join('\n');
   const XS = [72, 200, 300, 350, 400, 450];
 
   it('reads a header line over rows: each cell under its column, a Unit cell as its row’s unit, no bullet rows', async () => {
@@ -129,12 +131,12 @@ describe('grid cells by row label × column header (round 12)', () => {
           row(686, ['Pump head', 'at 2 bar', '11', '12', '14', 'm'], XS),
           row(672, ['Seal leakage', '', '', '', '3', 'ml/h'], XS),
           // a bulleted list beside two labels with values is not a grid's rows
-          show(72, 600, '- Quiet running', 9),
-          show(250, 600, 'Duty', 9),
-          show(350, 600, 'Noise', 9),
-          show(72, 586, '- Long life', 9),
-          show(250, 586, 'S1', 9),
-          show(350, 586, '42 dB', 9),
+          pdfTextAt(72, 600, '- Quiet running', 9),
+          pdfTextAt(250, 600, 'Duty', 9),
+          pdfTextAt(350, 600, 'Noise', 9),
+          pdfTextAt(72, 586, '- Long life', 9),
+          pdfTextAt(250, 586, 'S1', 9),
+          pdfTextAt(350, 586, '42 dB', 9),
         ].join('\n'),
       },
     ]);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-import { makePdf, pdfString } from '@lectern/testing';
+import { makePdf, pdfTextAt } from '@lectern/testing';
 import { fieldKind } from '../fields/field-kinds.js';
 import type { SchemaField } from '../schema-fields.js';
 import { labelAsValue } from './label-values.js';
@@ -17,9 +17,6 @@ const values = (name: string, content: string, others: string[] = []) => {
     ...others.map((o) => field(o)),
   ]).map((c) => c.value);
 };
-const show = (x: number, y: number, text: string, size = 10) =>
-  `BT /F1 ${size} Tf ${x} ${y} Td (${pdfString(text)}) Tj ET`;
-
 describe('round 11: a value that cannot be the field’s', () => {
   it('a party or a name has a letter: a bare number of another column is refused', () => {
     const contractor = field('contractor');
@@ -72,10 +69,10 @@ describe('round 11: prose beside a marginal heading is not the heading’s value
     const pdf = makePdf([
       {
         content: [
-          show(72, 700, 'Term'),
-          show(180, 700, 'The lease runs for a period of five years from the start date.'),
-          show(72, 670, 'Rent review'),
-          show(180, 670, 'Every 3 years'),
+          pdfTextAt(72, 700, 'Term'),
+          pdfTextAt(180, 700, 'The lease runs for a period of five years from the start date.'),
+          pdfTextAt(72, 670, 'Rent review'),
+          pdfTextAt(180, 670, 'Every 3 years'),
         ].join('\n'),
       },
     ]);
@@ -93,16 +90,16 @@ describe('round 11: two blocks of label/value lines side by side', () => {
     const pdf = makePdf([
       {
         content: [
-          show(72, 700, 'Cooling'),
-          show(312, 700, 'Heating'),
-          show(72, 685, 'Capacity'),
-          show(180, 685, '7.1 kW'),
-          show(312, 685, 'Capacity'),
-          show(420, 685, '8.0 kW'),
-          show(72, 670, 'Airflow'),
-          show(180, 670, '1,150 m3/h'),
-          show(312, 670, 'Airflow'),
-          show(420, 670, '1,240 m3/h'),
+          pdfTextAt(72, 700, 'Cooling'),
+          pdfTextAt(312, 700, 'Heating'),
+          pdfTextAt(72, 685, 'Capacity'),
+          pdfTextAt(180, 685, '7.1 kW'),
+          pdfTextAt(312, 685, 'Capacity'),
+          pdfTextAt(420, 685, '8.0 kW'),
+          pdfTextAt(72, 670, 'Airflow'),
+          pdfTextAt(180, 670, '1,150 m3/h'),
+          pdfTextAt(312, 670, 'Airflow'),
+          pdfTextAt(420, 670, '1,240 m3/h'),
         ].join('\n'),
       },
     ]);
@@ -122,10 +119,10 @@ describe('round 11: two blocks of label/value lines side by side', () => {
     const pdf = makePdf([
       {
         content: [
-          show(72, 700, 'Capacity'),
-          show(180, 700, '7.1 kW'),
-          show(300, 700, '8.0 kW'),
-          show(420, 700, '9.2 kW'),
+          pdfTextAt(72, 700, 'Capacity'),
+          pdfTextAt(180, 700, '7.1 kW'),
+          pdfTextAt(300, 700, '8.0 kW'),
+          pdfTextAt(420, 700, '9.2 kW'),
         ].join('\n'),
       },
     ]);
