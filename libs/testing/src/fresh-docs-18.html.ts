@@ -56,12 +56,12 @@ export const fullHtml = (doc: Fresh18Doc): string => {
 };
 
 /**
- * What the PDF's title is set to: a digest of the document's HTML, header and footer, so a spec can tell the
- * committed PDF was rendered from the HTML written here.
+ * What the PDF's title is set to: a digest of the shared rules and the document's HTML, page size, header and
+ * footer, so a spec can tell the committed PDF was rendered from the HTML written here.
  */
 export const htmlDigest = (doc: Fresh18Doc): string =>
   `fresh-18 ${createHash('sha256')
-    .update(`${doc.format}\n${doc.header ?? ''}\n${doc.footer ?? ''}\n${doc.html}`)
+    .update(`${BASE_CSS}\n${doc.format}\n${doc.header ?? ''}\n${doc.footer ?? ''}\n${doc.html}`)
     .digest('hex')
     .slice(0, 24)}`;
 
