@@ -2,8 +2,9 @@
 // Where the CPU of a first and of a warm conversion goes, by thread and kind of work, from V8's sampling profiles
 // (`--cpu-prof`: the main thread and the PDF worker each write one). The compiled convert-one (as the bench runs
 // ours) in a fresh process, twice per document: once converting only once (*first*: modules loaded, worker started,
-// the conversion), once converting ten times (*warm* = (ten − first) / 9). Sampling overhead and attribution make
-// these shares, not exact costs: the bench's process.cpuUsage figures are the measurements.
+// the conversion), once converting ten times (*warm* = (ten − first) / 9). V8's sample intervals are wall time (on a
+// loaded machine they include time the thread waited for a core) and sampling has its own overhead: these say where
+// the time goes, not how much; the process.cpuUsage figures of warm-parts.ts, first-parts.ts and the bench do.
 //   npx tsx bench/conversion/profile-parts.ts FILE...   (LECTERN_PDF_ENGINE=native|wasm; PROFILE_INTERVAL_US=500)
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
