@@ -5,6 +5,7 @@ import {
   type SearchApplicationDocsInput,
   type SearchApplicationDocsOutput,
 } from '@lectern/contracts';
+import { isSpaceCode } from '@lectern/runtime';
 import type { Filter, Hit } from '@lectern/vector-store';
 import type { z } from 'zod';
 import type { SearchDeps } from './deps.js';
@@ -98,24 +99,6 @@ export const distinctText = (hits: readonly Hit[]): Hit[] => {
 export const sameTextKey = (text: string): string => text.toLowerCase().replace(/\s+/g, ' ').trim();
 
 /**
- * ECMAScript white space and line terminators: exactly what `\s` matches and `trim` removes (TAB, LF, VT, FF, CR,
- * SPACE, NBSP, OGHAM SPACE MARK, U+2000-U+200A, LS, PS, NNBSP, MMSP, IDEOGRAPHIC SPACE, BOM).
- */
-const isSpace = (c: number): boolean =>
-  c === 32 ||
-  (c >= 9 && c <= 13) ||
-  (c >= 0xa0 &&
-    (c === 0xa0 ||
-      c === 0x1680 ||
-      (c >= 0x2000 && c <= 0x200a) ||
-      c === 0x2028 ||
-      c === 0x2029 ||
-      c === 0x202f ||
-      c === 0x205f ||
-      c === 0x3000 ||
-      c === 0xfeff));
-
-/**
  * The UTF-16 code units of `sameTextKey(text)` that are not spaces, counted without building it: collapsing and
  * trimming white space leaves every other code unit as it was, and lowercasing never makes or removes white space and
  * keeps each code unit's length but U+0130's (İ → i + U+0307). Two texts with the same key have the same count.
@@ -124,7 +107,7 @@ export const contentLength = (text: string): number => {
   let n = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (!isSpace(c)) n += c === 0x130 ? 2 : 1;
+    if (!isSpaceCode(c)) n += c === 0x130 ? 2 : 1;
   }
   return n;
 };

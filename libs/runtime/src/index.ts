@@ -22,5 +22,6 @@ export { raceAbort } from './race-abort.js';
 export { TS_WORKER_BOOTSTRAP, TS_WORKER_ENTRY_KEY, tsWorker } from './ts-worker.js';
 export type { TsWorkerOptions } from './ts-worker.js';
 export { readFileHandle } from './read-file-handle.js';
+export { isSpaceCode } from './white-space.js';
 export { backoffDelay, parseRetryAfter, retry } from './retry.js';
 export type { BackoffPolicy, RetryOptions } from './retry.js';

@@ -9,7 +9,6 @@ import {
   hasDoubledLetter,
   hyphenatedWords,
   isLetter,
-  isSpaceCode,
   isWordChar,
   replaceLetterRuns,
   replaceSoftHyphenated,
@@ -92,12 +91,6 @@ describe('letter scanners', () => {
     const found = new Set<string>();
     findListedWords('plan-making; x-y-z, well-known; known- 𝐀b-c planning', few, found);
     expect([...found].sort()).toEqual(['known', 'plan', 'plan-making', 'well', '𝐀b'].sort());
-  });
-
-  it('isSpaceCode is /\\s/ on every UTF-16 code unit', () => {
-    const differ: number[] = [];
-    for (let c = 0; c < 0x10000; c++) if (isSpaceCode(c) !== /\s/.test(String.fromCharCode(c))) differ.push(c);
-    expect(differ).toEqual([]);
   });
 
   it('endsWithSpace is /\\s$/.test; collapseSpaces is replace(/\\s+/g, " ").trim(); hasVisibleChars(s, n) is replace(/\\s+/g, "").length >= n', () => {

@@ -5,6 +5,7 @@
 // and new side by side (docs/benchmarks/conversion.md, "CPU against PyMuPDF"): the Markdown build of gnuplot
 // (311 pages) 287 -> 139 ms CPU, its layout 255 -> 158 ms. Each function here gives exactly what its regular expression gives (letters.spec.ts compares
 // them on random text), at one table lookup per ASCII character.
+import { isSpaceCode } from '@lectern/runtime/core';
 
 const LETTER = /^\p{L}$/u;
 const WORD = /^[\p{L}\p{N}]$/u;
@@ -256,24 +257,6 @@ export function replaceLetterRuns(s: string, min: number, fn: (run: string) => s
   }
   return done === 0 ? s : out + s.slice(done);
 }
-
-/**
- * A UTF-16 code unit that `/\s/` matches (and `trim()` removes): ASCII tab to carriage return and space; no-break
- * space, ogham space mark, en quad to hair space, line and paragraph separators, narrow no-break space, medium
- * mathematical space, ideographic space, BOM. letters.spec.ts checks all 65,536 against the expression.
- */
-export const isSpaceCode = (c: number): boolean =>
-  c < 128
-    ? c === 32 || (c >= 9 && c <= 13)
-    : c === 0xa0 ||
-      c === 0x1680 ||
-      (c >= 0x2000 && c <= 0x200a) ||
-      c === 0x2028 ||
-      c === 0x2029 ||
-      c === 0x202f ||
-      c === 0x205f ||
-      c === 0x3000 ||
-      c === 0xfeff;
 
 /** `/\s$/.test(s)`, looking at the last character only (V8 tries an end-anchored expression at every position). */
 export const endsWithSpace = (s: string): boolean => s.length > 0 && isSpaceCode(s.charCodeAt(s.length - 1));
