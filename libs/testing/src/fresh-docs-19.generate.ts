@@ -57,7 +57,9 @@ const degrade = async (
 ): Promise<{ data: Buffer; width: number; height: number; bilevel: boolean }> => {
   const { paper, ink, rotate, blur, grain, bilevel } = doc.scan;
   // white → paper, black → ink
-  let image = sharp(png).greyscale().linear((paper - ink) / 255, ink);
+  let image = sharp(png)
+    .greyscale()
+    .linear((paper - ink) / 255, ink);
   image = sharp(await image.png().toBuffer()).rotate(rotate, { background: { r: paper, g: paper, b: paper } });
   if (blur) image = image.blur(blur);
   const { data, info } = await image.greyscale().raw().toBuffer({ resolveWithObject: true });
@@ -84,7 +86,10 @@ const degrade = async (
         if (bw[(y * info.width + x) * bwInfo.channels]! > 127) packed[y * rowBytes + (x >> 3)]! |= 0x80 >> (x & 7);
     return { data: deflateSync(packed, { level: 9 }), width: info.width, height: info.height, bilevel: true };
   }
-  const jpeg = await raw.toColourspace('b-w').jpeg({ quality: doc.scan.quality ?? 60, progressive: false }).toBuffer();
+  const jpeg = await raw
+    .toColourspace('b-w')
+    .jpeg({ quality: doc.scan.quality ?? 60, progressive: false })
+    .toBuffer();
   return { data: jpeg, width: info.width, height: info.height, bilevel: false };
 };
 
@@ -97,9 +102,7 @@ const imagePdf = (
   const w = ((img.width * 72) / dpi).toFixed(2);
   const h = ((img.height * 72) / dpi).toFixed(2);
   const content = `q ${w} 0 0 ${h} 0 0 cm /Im1 Do Q\n`;
-  const imageDict = img.bilevel
-    ? `/BitsPerComponent 1 /Filter /FlateDecode`
-    : `/BitsPerComponent 8 /Filter /DCTDecode`;
+  const imageDict = img.bilevel ? `/BitsPerComponent 1 /Filter /FlateDecode` : `/BitsPerComponent 8 /Filter /DCTDecode`;
   const objects: Buffer[] = [
     Buffer.from('<< /Type /Catalog /Pages 2 0 R >>'),
     Buffer.from('<< /Type /Pages /Kids [3 0 R] /Count 1 >>'),
@@ -114,7 +117,9 @@ const imagePdf = (
       Buffer.from('\nendstream'),
     ]),
     Buffer.from(`<< /Length ${content.length} >>\nstream\n${content}endstream`),
-    Buffer.from(`<< /Title (${title}) /Producer (fresh-docs-19.generate.ts: chromium screenshot, sharp, image-only) >>`),
+    Buffer.from(
+      `<< /Title (${title}) /Producer (fresh-docs-19.generate.ts: chromium screenshot, sharp, image-only) >>`,
+    ),
   ];
   const parts: Buffer[] = [Buffer.from('%PDF-1.4\n%\xe2\xe3\xcf\xd3\n', 'latin1')];
   const offsets: number[] = [];

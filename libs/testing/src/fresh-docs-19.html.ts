@@ -412,7 +412,7 @@ export const FRESH_19_DOCS: Fresh19Doc[] = [
   },
   {
     kind: 'receipt',
-    layout: 'plumber handwritten style invoice book carbon copy A5',
+    layout: 'plumber handwritten style invoice book carbon copy a5',
     paper: A5,
     scan: { dpi: 250, paper: 226, ink: 30, rotate: 0.6, blur: 0.6, grain: 5, quality: 60 },
     schema: {
@@ -561,12 +561,13 @@ export const FRESH_19_DOCS: Fresh19Doc[] = [
     html: `<style>
       body { font-family: 'Liberation Sans', sans-serif; font-size: 11pt; }
       .hd { display: flex; justify-content: space-between; align-items: flex-end; border-bottom: 2pt solid #000; }
-      .hd b { font-size: 22pt; letter-spacing: 1pt; }
+      .hd .s { font-size: 20pt; font-weight: bold; }
       th, td { text-align: center; }
       table.kv td { text-align: left; }
       td:first-child { white-space: nowrap; }
+      table.coil td { font-size: 12pt; padding: 5pt 8pt; }
     </style>
-    <div class="hd"><div><b>KR1A</b> series</div><div>Kestrel Relays · Power PCB relay · page 2 of 4</div></div>
+    <div class="hd"><div class="s">KR1A series</div><div>Kestrel Relays · Power PCB relay · page 2 of 4</div></div>
     <h2>Contact data</h2>
     <table class="kv">
       <tr><td style="width:40%">Contact arrangement</td><td>SPST-NO (1 Form A)</td></tr>
@@ -577,7 +578,7 @@ export const FRESH_19_DOCS: Fresh19Doc[] = [
     </table>
     <h2>Coil data</h2>
     <p>Nominal coil power 0.53 W. Pick-up and drop-out voltages at 23 C, coil resistance tolerance plus or minus 10 %.</p>
-    <table>
+    <table class="coil">
       <thead><tr><th>Model</th><th>Nominal voltage (VDC)</th><th>Coil resistance (ohm)</th><th>Nominal current (mA)</th>
         <th>Pick-up voltage (VDC max.)</th><th>Drop-out voltage (VDC min.)</th></tr></thead>
       <tbody>
@@ -600,9 +601,9 @@ export const FRESH_19_DOCS: Fresh19Doc[] = [
   },
   {
     kind: 'datasheet',
-    layout: 'battery cell spec sheet two column key value grey scan',
+    layout: 'battery cell spec sheet key value tables grey scan',
     paper: A4,
-    scan: { dpi: 240, paper: 224, ink: 30, rotate: 1.0, blur: 0.4, grain: 5, quality: 60 },
+    scan: { dpi: 200, paper: 224, ink: 20, rotate: 0.5, blur: 0.3, grain: 3, quality: 65 },
     schema: {
       model: '',
       chemistry: '',
@@ -634,10 +635,13 @@ export const FRESH_19_DOCS: Fresh19Doc[] = [
       operating_temperature_discharge: '-20 to 60 C',
     },
     html: `<style>
-      body { font-family: 'DejaVu Sans', sans-serif; font-size: 10.5pt; word-spacing: 2pt; }
+      body { font-family: 'Liberation Sans', sans-serif; font-size: 12pt; }
       .band { border: 2pt solid #000; padding: 6pt 10pt; margin-bottom: 8pt; }
       .band b { font-size: 18pt; letter-spacing: 0.5pt; }
-      .kv td:first-child { width: 52%; }
+      .kv { width: auto; }
+      .kv td { border: none; padding: 3pt 24pt 3pt 0; font-size: 12pt; word-spacing: 4pt; }
+      .kv td:first-child { width: 62mm; }
+      .row { display: block; }
     </style>
     <div class="band"><b>LF26650-34</b> &nbsp; Cylindrical cell specification<br>Brightwell Energy Co. · Doc. BE-CS-118 rev. 2</div>
     <div class="row">
@@ -648,7 +652,7 @@ export const FRESH_19_DOCS: Fresh19Doc[] = [
           <tr><td>Nominal voltage</td><td>3.2 V</td></tr>
           <tr><td>Rated capacity (typical)</td><td>3400 mAh</td></tr>
           <tr><td>Minimum capacity</td><td>3300 mAh</td></tr>
-          <tr><td>Standard charge</td><td>1.7 A CC/CV</td></tr>
+          <tr><td>Standard charge (CC/CV)</td><td>1.7 A</td></tr>
           <tr><td>Charge cut-off</td><td>3.65 V</td></tr>
           <tr><td>Discharge cut-off</td><td>2.5 V</td></tr>
           <tr><td>Max. continuous discharge</td><td>10 A</td></tr>
@@ -664,7 +668,7 @@ export const FRESH_19_DOCS: Fresh19Doc[] = [
           <tr><td>Terminal</td><td>flat top, nickel plated</td></tr>
         </table>
         <h2>Environment</h2>
-        <table class="kv">
+        <table class="kv env">
           <tr><td>Charge temperature</td><td>0 to 45 C</td></tr>
           <tr><td>Discharge temperature</td><td>-20 to 60 C</td></tr>
           <tr><td>Storage (1 month)</td><td>-20 to 45 C at 50 % SOC</td></tr>
