@@ -12,12 +12,16 @@ import type { BusinessDoc } from './business-docs.js';
  *
  * Traps as in variant 18: labels that are synonyms of the keys (Licensor, Organiser, Returnable bond, Purchaser,
  * Keeper, Consideration, Fare, Gratuity, Callout, Dispensed by, Coil table per model, Rated capacity); values below
- * labels (signature blocks, nameplate boxes); values with qualifiers expected bare (£180 inclusive of heating,
- * ≥ 2000 cycles); the same number printed twice with different meanings (14 days' notice / 14 March, 120 persons /
- * 120 chairs, 7 days to pay / 7 items, 1435 rpm / 1500 synchronous, 3400 mAh typical / 3300 minimum); null beside
+ * labels (signature blocks, nameplate boxes, a till roll's date line); values with qualifiers expected bare (£180
+ * inclusive of heating, 48,213 miles not warranted, 10 ms max., approx. 82 g, 2000 cycles or more); the same number
+ * printed twice with different meanings (14 days of notice / 14 March, 120 persons / 120 chairs, 5000 VAC coil to
+ * contacts / 1000 VAC open contacts, 1435 rpm / 1500 synchronous, 3.3 A in star / 5.7 A in delta, 3400 mAh typical
+ * / 3300 minimum, £9.90 prescription / £19.80 total, 9 ITEMS / 9.50); null beside
  * a look-alike label (Public liability insurance held by the Trust, V5C reference for a VIN, Limitation of liability,
  * CASHBACK AVAILABLE, not VAT registered, NHS exemption box left blank, Serial No. left blank, Storage, Mechanical
- * life heading without a figure).
+ * life heading without a figure, Temporary Event Notice, no outstanding finance, expenses at cost, FRESHWAY CARD NOT
+ * PRESENTED, waiting time charged per minute, UN38.3 test summary). The handwritten entries are DejaVu Serif italic:
+ * no script font is installed here.
  */
 export interface Fresh19Doc extends Omit<BusinessDoc, 'name' | 'pdf'> {
   /** The document's body and its own CSS (fonts and table rules shared are BASE_CSS). */
