@@ -16,6 +16,7 @@ import {
   freshVariant16Docs,
   freshVariant17Docs,
   freshVariant18Docs,
+  freshVariant19Docs,
   receiptDocs,
   unseenLayoutDocs,
   type ContractVariant,
@@ -186,6 +187,15 @@ export const generatedDocuments = (): BenchDocument[] => {
       ...d,
       source: 'fresh' as const,
       set: 'fresh variant 18',
+    })),
+    // fresh variant 19: another blind held-out set (libs/testing/src/fresh-docs-19*.ts), the first of scans:
+    // image-only PDFs (HTML rendered by chromium to a 200-300 DPI picture, degraded by sharp, no text layer) under
+    // libs/testing/fixtures/fresh-19, read only by OCR; written without reading the extractor, committed before its
+    // first run
+    ...of(freshVariant19Docs(), 'report').map((d) => ({
+      ...d,
+      source: 'fresh' as const,
+      set: 'fresh variant 19',
     })),
   ];
 };

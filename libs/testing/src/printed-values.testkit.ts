@@ -17,12 +17,12 @@ import { repoRoot } from './paths.js';
 const run = promisify(execFile);
 
 /** The page's Markdown as `lectern convert` writes it. */
-const convert = async (doc: BusinessDoc): Promise<string> => {
+const convert = async (doc: BusinessDoc, ocr: boolean): Promise<string> => {
   const file = fixtureFile(doc.name, doc.pdf);
   const lectern = join(repoRoot(), 'apps', 'cli', 'bin', 'lectern.cjs');
   const { stdout } = await run(process.execPath, [lectern, 'convert', file], {
     cwd: repoRoot(),
-    env: { ...process.env, LOG_LEVEL: 'silent', ENABLE_OCR: 'false' },
+    env: { ...process.env, LOG_LEVEL: 'silent', ENABLE_OCR: ocr ? 'true' : 'false' },
     maxBuffer: 1 << 20,
   });
   return stdout;
@@ -57,10 +57,14 @@ const printed = (page: string, needle: string): boolean => {
 
 /**
  * A document's page text (flattened) and every expected value of it not printed there, as `field: needle` (an
- * expected value "48.37;L" is looked for as "48.37" and "L").
+ * expected value "48.37;L" is looked for as "48.37" and "L"). `ocr`: a scan (no text layer) is read by the
+ * converter's OCR, as a user's upload would be; otherwise OCR is off and only the text layer counts.
  */
-export const unprintedValues = async (doc: BusinessDoc): Promise<{ page: string; missing: string[] }> => {
-  const page = ` ${flat(await convert(doc))} `;
+export const unprintedValues = async (
+  doc: BusinessDoc,
+  { ocr = false }: { ocr?: boolean } = {},
+): Promise<{ page: string; missing: string[] }> => {
+  const page = ` ${flat(await convert(doc, ocr))} `;
   const missing = Object.entries(doc.expected).flatMap(([field, value]) =>
     needles(value)
       .filter((needle) => !printed(page, needle))

@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+/*
+ * Makes fresh variant 19's scans (fresh-docs-19.html.ts) into libs/testing/fixtures/fresh-19/<name>.pdf (committed:
+ * the tests and the bench start no browser):
+ *
+ *   1. chromium (Debian's, through puppeteer-core; JavaScript off, every request but the page refused) renders the
+ *      document's HTML at its paper width and takes a full-page PNG screenshot with a device scale factor of
+ *      dpi / 96, so the picture has the document's `scan.dpi`;
+ *   2. sharp (node_modules; ImageMagick is not installed here, /usr/local/bin/convert is a stand-in that only prints
+ *      a PNG) degrades it deterministically: grey, paper and ink levels (a grey background), a small rotation on the
+ *      paper colour, a mild Gaussian blur, then seeded grain (mulberry32, seededRandom) and either a grey JPEG or a
+ *      1-bit threshold (a photocopy);
+ *   3. the picture is wrapped as a one-page PDF with no text layer and no font (written here: a DCTDecode grey JPEG
+ *      or a FlateDecode 1-bit image, drawn over the whole page at the scan's DPI), its /Title the digest of the HTML
+ *      and the scan settings so fresh-docs-19.spec.ts can tell a stale file.
+ *
+ *   npx tsx libs/testing/src/fresh-docs-19.generate.ts [name-part ...]   (CHROMIUM_PATH overrides /usr/bin/chromium)
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { deflateSync } from 'node:zlib';
+import puppeteer from 'puppeteer-core';
+import sharp from 'sharp';
+import { FRESH_19_DOCS, fresh19Name, fullHtml, htmlDigest, type Fresh19Doc } from './fresh-docs-19.html.js';
+import { repoRoot } from './paths.js';
+import { seededRandom } from './seeded-random.js';
+
+const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
+
+/** The document at its paper width (CSS px at 96 per inch), as a PNG of `scan.dpi`. */
+const screenshot = async (browser: puppeteer.Browser, doc: Fresh19Doc): Promise<Buffer> => {
+  const page = await browser.newPage();
+  try {
+    await page.setJavaScriptEnabled(false);
+    await page.setRequestInterception(true);
+    page.on('request', (request) => {
+      if (/^(about|data):/.test(request.url())) void request.continue();
+      else void request.abort();
+    });
+    await page.setViewport({
+      width: Math.round((doc.paper.widthMm / 25.4) * 96),
+      height: 400,
+      deviceScaleFactor: doc.scan.dpi / 96,
+    });
+    await page.setContent(fullHtml(doc), { waitUntil: 'load' });
+    return Buffer.from(await page.screenshot({ type: 'png', fullPage: true }));
+  } finally {
+    await page.close();
+  }
+};
+
+/** Grey levels, rotation, blur and grain: a page as a scanner or a phone sees it. */
+const degrade = async (
+  png: Buffer,
+  doc: Fresh19Doc,
+  seed: number,
+): Promise<{ data: Buffer; width: number; height: number; bilevel: boolean }> => {
+  const { paper, ink, rotate, blur, grain, bilevel } = doc.scan;
+  // white → paper, black → ink
+  let image = sharp(png)
+    .greyscale()
+    .linear((paper - ink) / 255, ink);
+  image = sharp(await image.png().toBuffer()).rotate(rotate, { background: { r: paper, g: paper, b: paper } });
+  if (blur) image = image.blur(blur);
+  const { data, info } = await image.greyscale().raw().toBuffer({ resolveWithObject: true });
+  const grey = Buffer.from(data.buffer, data.byteOffset, data.length);
+  const channels = info.channels;
+  const pixels = Buffer.alloc(info.width * info.height);
+  const next = seededRandom(seed);
+  for (let i = 0; i < pixels.length; i++) {
+    const v = grey[i * channels]! + (grain ? next(2 * grain + 1) - grain : 0);
+    pixels[i] = v < 0 ? 0 : v > 255 ? 255 : v;
+  }
+  const raw = sharp(pixels, { raw: { width: info.width, height: info.height, channels: 1 } });
+  if (bilevel) {
+    const { data: bw, info: bwInfo } = await raw
+      .threshold(bilevel)
+      .toColourspace('b-w')
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    // PDF 1-bit DeviceGray: 1 is white, rows padded to a byte
+    const rowBytes = Math.ceil(info.width / 8);
+    const packed = Buffer.alloc(rowBytes * info.height);
+    for (let y = 0; y < info.height; y++)
+      for (let x = 0; x < info.width; x++)
+        if (bw[(y * info.width + x) * bwInfo.channels]! > 127) packed[y * rowBytes + (x >> 3)]! |= 0x80 >> (x & 7);
+    return { data: deflateSync(packed, { level: 9 }), width: info.width, height: info.height, bilevel: true };
+  }
+  const jpeg = await raw
+    .toColourspace('b-w')
+    .jpeg({ quality: doc.scan.quality ?? 60, progressive: false })
+    .toBuffer();
+  return { data: jpeg, width: info.width, height: info.height, bilevel: false };
+};
+
+/** A one-page PDF showing the picture over the whole page at `dpi`; no text, no font. */
+const imagePdf = (
+  img: { data: Buffer; width: number; height: number; bilevel: boolean },
+  dpi: number,
+  title: string,
+): Buffer => {
+  const w = ((img.width * 72) / dpi).toFixed(2);
+  const h = ((img.height * 72) / dpi).toFixed(2);
+  const content = `q ${w} 0 0 ${h} 0 0 cm /Im1 Do Q\n`;
+  const imageDict = img.bilevel ? `/BitsPerComponent 1 /Filter /FlateDecode` : `/BitsPerComponent 8 /Filter /DCTDecode`;
+  const objects: Buffer[] = [
+    Buffer.from('<< /Type /Catalog /Pages 2 0 R >>'),
+    Buffer.from('<< /Type /Pages /Kids [3 0 R] /Count 1 >>'),
+    Buffer.from(
+      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${w} ${h}] /Resources << /XObject << /Im1 4 0 R >> >> /Contents 5 0 R >>`,
+    ),
+    Buffer.concat([
+      Buffer.from(
+        `<< /Type /XObject /Subtype /Image /Width ${img.width} /Height ${img.height} /ColorSpace /DeviceGray ${imageDict} /Length ${img.data.length} >>\nstream\n`,
+      ),
+      img.data,
+      Buffer.from('\nendstream'),
+    ]),
+    Buffer.from(`<< /Length ${content.length} >>\nstream\n${content}endstream`),
+    Buffer.from(
+      `<< /Title (${title}) /Producer (fresh-docs-19.generate.ts: chromium screenshot, sharp, image-only) >>`,
+    ),
+  ];
+  const parts: Buffer[] = [Buffer.from('%PDF-1.4\n%\xe2\xe3\xcf\xd3\n', 'latin1')];
+  const offsets: number[] = [];
+  let length = parts[0]!.length;
+  objects.forEach((body, i) => {
+    offsets.push(length);
+    const obj = Buffer.concat([Buffer.from(`${i + 1} 0 obj\n`), body, Buffer.from('\nendobj\n')]);
+    parts.push(obj);
+    length += obj.length;
+  });
+  const xref =
+    `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n` +
+    offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('') +
+    `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R /Info ${objects.length} 0 R >>\nstartxref\n${length}\n%%EOF\n`;
+  parts.push(Buffer.from(xref));
+  return Buffer.concat(parts);
+};
+
+const main = async (): Promise<void> => {
+  const only = process.argv.slice(2);
+  const dir = join(repoRoot(), 'libs', 'testing', 'fixtures', 'fresh-19');
+  mkdirSync(dir, { recursive: true });
+  const browser = await puppeteer.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--font-render-hinting=none'],
+  });
+  try {
+    for (const [i, doc] of FRESH_19_DOCS.entries()) {
+      const name = fresh19Name(doc);
+      if (only.length > 0 && !only.some((part) => name.includes(part))) continue;
+      const img = await degrade(await screenshot(browser, doc), doc, 1900 + i);
+      const pdf = imagePdf(img, doc.scan.dpi, htmlDigest(doc));
+      writeFileSync(join(dir, name), pdf);
+      process.stdout.write(`${name} ${img.width}x${img.height} ${pdf.length} bytes\n`);
+    }
+  } finally {
+    await browser.close();
+  }
+};
+
+await main();
