@@ -131,6 +131,7 @@ const main = async () => {
             chosen: r.chosen,
             snippet: r.snippet,
             features: r.features,
+            ...(r.paths ? { paths: r.paths } : {}),
           }),
         );
       }

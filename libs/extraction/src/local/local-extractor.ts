@@ -1663,6 +1663,24 @@ export const gridCellFor = (
 };
 
 /** A layout label's match to a field (labelScore), stricter than a Markdown line's `LABEL_MATCH`. */
+/**
+ * Is the layout's reading the Markdown's value without the remark in brackets printed after it ("CN" / "CN (normal)",
+ * "Biscuit" / "Biscuit (canine, 6 y)")? The layout reads the value's own text beside its label and leaves out such a
+ * remark unless the field's description asks for it (round 10); the Markdown's cell keeps the whole text. Case,
+ * spacing and quotes aside; a remark of 2 to 60 characters, one bracket, nothing after it.
+ */
+export const layoutDropsRemark = (markdown: unknown, layout: unknown): boolean => {
+  if (typeof markdown !== 'string' || typeof layout !== 'string') return false;
+  const remark = /^(.*\S)\s*\(([^()]{1,60})\)$/.exec(markdown.trim());
+  if (!remark || remark[2]!.trim().length < 1) return false;
+  const flat = (t: string) =>
+    t
+      .normalize('NFKC')
+      .toLowerCase()
+      .replace(/[\s"]+/g, '');
+  return flat(layout).length > 0 && flat(remark[1]!) === flat(layout);
+};
+
 export const LAYOUT_LABEL_MATCH = 0.9;
 /** A layout candidate under a partial label (`partialLabel`) scores this share of a full label's. */
 export const PARTIAL_LABEL_WEIGHT = 0.75;
@@ -2095,9 +2113,18 @@ export const extractLocally = async (input: LocalExtractInput): Promise<LocalExt
     // the page layout's pairing (round 10) fills a field the Markdown's rules gave no value (none found, or every
     // one refused). Where both give one, the Markdown's stands and a disagreement is said in the warnings: voiding
     // it (tried first) turned 2 right values null for every wrong one it removed on the tuning sets
+    /** Which reading gave the value (bench diagnostics: `FeatureRecord.paths`). */
+    let source: string = best?.method ?? '';
     const fromLayout = !best || field.kind === 'scalar' ? await layoutCandidate(field, kind) : undefined;
     if (fromLayout && !best && conflicting <= 1) {
       best = fromLayout;
+      source = 'layout_pair';
+      considered.push({ candidate: fromLayout, rank: 0 });
+    } else if (fromLayout && best && field.kind === 'scalar' && layoutDropsRemark(best.value, fromLayout.value)) {
+      // both read the same value; the Markdown's cell kept the remark in brackets printed after it, which the layout
+      // reads apart (round 13): the layout's reading is taken, with its evidence
+      best = fromLayout;
+      source = 'layout_pair';
       considered.push({ candidate: fromLayout, rank: 0 });
     } else if (fromLayout && best && !agrees(best.value, fromLayout.value))
       layoutDisagrees = `the page layout pairs the label "${fromLayout.label ?? ''}" with ${JSON.stringify(fromLayout.value).slice(0, 60)} (page ${/on page (\d+)/.exec(fromLayout.note ?? '')?.[1] ?? '?'}); the Markdown's reading was kept`;
@@ -2106,15 +2133,22 @@ export const extractLocally = async (input: LocalExtractInput): Promise<LocalExt
       const fromGrid = await gridDictCandidates(field, kind);
       if (fromGrid.length > 0) {
         best = fromGrid[0]!;
+        source = 'grid_cell';
         perModel.push(...fromGrid);
         considered.push({ candidate: best, rank: 0 });
       }
     }
     // a grid's cell by its row label × its column header (round 12): only for a field still without a value
+    // (read for the bench's diagnostics when the field has a value already)
+    const gridReading =
+      conflicting <= 1 && (!best || (recordingFeatures() && field.kind === 'scalar'))
+        ? await gridCandidate(field, kind)
+        : undefined;
     if (!best && conflicting <= 1) {
-      const fromGrid = await gridCandidate(field, kind);
+      const fromGrid = gridReading;
       if (fromGrid) {
         best = fromGrid;
+        source = 'grid_cell';
         considered.push({ candidate: fromGrid, rank: 0 });
       }
     }
@@ -2131,6 +2165,7 @@ export const extractLocally = async (input: LocalExtractInput): Promise<LocalExt
         if (top && found) {
           best = { value: found.value, snippet: found.snippet, locator: top.locator, score: 0.5, method: 'pattern' };
           fromTop = true;
+          source = 'top';
         }
       }
     }
@@ -2183,7 +2218,16 @@ export const extractLocally = async (input: LocalExtractInput): Promise<LocalExt
       });
       const confidence = Math.round(probability(features) * 100) / 100;
       const abstained = confidence < ABSTAIN_BELOW;
-      recordFeatures({ path: field.path, value, features, confidence, abstained, snippet: best.snippet, chosen: true });
+      recordFeatures({
+        path: field.path,
+        value,
+        features,
+        confidence,
+        abstained,
+        snippet: best.snippet,
+        chosen: true,
+        paths: { source, layout: fromLayout?.value ?? null, grid: gridReading?.value ?? null },
+      });
       // (for the bench's dump only: the values the other candidates would have given, as if chosen)
       if (recordingFeatures()) {
         const seen = new Set([JSON.stringify(best.value)]);
