@@ -1975,6 +1975,27 @@ export const extractLocally = async (input: LocalExtractInput): Promise<LocalExt
     }
     return out.length >= 2 ? out : [];
   };
+  /** The layout's pair whose label is this text (colon, case, spacing and quotes aside), if any. */
+  const layoutLabels = new Map<string, LayoutPair>();
+  const squashed = (t: string) =>
+    t
+      .normalize('NFKC')
+      .toLowerCase()
+      .replace(/[:：.]+\s*$/, '')
+      .replace(/[\s"]+/g, '');
+  for (const pair of input.layout ?? []) {
+    const key = squashed(pair.label.text);
+    if (key && !layoutLabels.has(key)) layoutLabels.set(key, pair);
+  }
+  // (printed as a label: in capitals or ending in a colon, no digit; a name over its address is paired as a label
+  // with the address, so a name is not refused for that alone — the first version did, and lost 5 right values)
+  const printedAsLabel = (t: string) =>
+    !/\d/.test(t) && (/[:：]$/.test(t) || (/\p{L}/u.test(t) && t === t.toUpperCase() && /\p{Lu}{2}/u.test(t)));
+  const layoutLabelOf = (value: unknown): LayoutPair | undefined => {
+    if (typeof value !== 'string' || !value.trim()) return undefined;
+    const pair = layoutLabels.get(squashed(value));
+    return pair && printedAsLabel(pair.label.text.trim()) ? pair : undefined;
+  };
   /** Two readings agree when one's text holds the other's (a value with or without its condition, its address). */
   const agrees = (a: unknown, b: unknown): boolean => {
     const flat = (v: unknown) =>
@@ -2113,6 +2134,18 @@ export const extractLocally = async (input: LocalExtractInput): Promise<LocalExt
     // the page layout's pairing (round 10) fills a field the Markdown's rules gave no value (none found, or every
     // one refused). Where both give one, the Markdown's stands and a disagreement is said in the warnings: voiding
     // it (tried first) turned 2 right values null for every wrong one it removed on the tuning sets
+    // a Markdown value the page layout pairs as a label with a value of its own ("MEMBERSHIP NO." beside its number,
+    // read from a framed box's Markdown row under "INSURER") is a label, not a value (round 13): refused and said
+    const asLabel = best && field.kind === 'scalar' ? layoutLabelOf(best.value) : undefined;
+    if (best && asLabel) {
+      rejected.push({
+        seen: String(best.value).slice(0, 60),
+        label: best.label ?? '',
+        why: `the page layout pairs it as a label with "${asLabel.value.text.slice(0, 40)}" on page ${asLabel.page}`,
+        score: best.score,
+      });
+      best = undefined;
+    }
     /** Which reading gave the value (bench diagnostics: `FeatureRecord.paths`). */
     let source: string = best?.method ?? '';
     const fromLayout = !best || field.kind === 'scalar' ? await layoutCandidate(field, kind) : undefined;
