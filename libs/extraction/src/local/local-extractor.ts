@@ -1996,6 +1996,13 @@ export const extractLocally = async (input: LocalExtractInput): Promise<LocalExt
     const pair = layoutLabels.get(squashed(value));
     return pair && printedAsLabel(pair.label.text.trim()) ? pair : undefined;
   };
+  const gridHeaders = new Map<string, GridCell>();
+  for (const cell of input.grid ?? []) {
+    const key = squashed(cell.column.text);
+    if (key && !gridHeaders.has(key)) gridHeaders.set(key, cell);
+  }
+  const gridHeaderOf = (value: unknown): GridCell | undefined =>
+    typeof value === 'string' && value.trim() ? gridHeaders.get(squashed(value)) : undefined;
   /** Two readings agree when one's text holds the other's (a value with or without its condition, its address). */
   const agrees = (a: unknown, b: unknown): boolean => {
     const flat = (v: unknown) =>
@@ -2142,6 +2149,19 @@ export const extractLocally = async (input: LocalExtractInput): Promise<LocalExt
         seen: String(best.value).slice(0, 60),
         label: best.label ?? '',
         why: `the page layout pairs it as a label with "${asLabel.value.text.slice(0, 40)}" on page ${asLabel.page}`,
+        score: best.score,
+      });
+      best = undefined;
+    }
+    // (and a per-model field's one text that a grid on the page prints as a column's header: "Stat. load C0" over its
+    // column of loads; the grid's own row or column for the field may then fill it. A scalar field is not refused
+    // so: a form's "Invoice no. INV-20417" line reads as a header row to the grid, and 7 right values were lost)
+    const asHeader = best && field.kind === 'dict' ? gridHeaderOf(best.value) : undefined;
+    if (best && asHeader) {
+      rejected.push({
+        seen: String(best.value).slice(0, 60),
+        label: best.label ?? '',
+        why: `it heads a column of a grid on page ${asHeader.page} (a label, not a value)`,
         score: best.score,
       });
       best = undefined;
