@@ -60,5 +60,14 @@ describe('a per-model field read as a grid’s column header (offline extractor,
     expect(r.warnings).toContainEqual(
       expect.stringContaining(`Field 'width' was read from a grid on the page: "16 mm" for the model "TP-20"`),
     );
+    // each model's evidence holds the column header that names the field, so it is grounded on the page
+    const leaves = r.evidence['width'] as Record<string, { grounded?: boolean; page?: number; snippet?: string }>;
+    for (const model of ['TP-20', 'TP-32', 'TP-48'])
+      expect([
+        model,
+        leaves[model]?.grounded,
+        leaves[model]?.page,
+        leaves[model]?.snippet?.startsWith('Width W'),
+      ]).toEqual([model, true, 1, true]);
   });
 });

@@ -1960,8 +1960,13 @@ export const extractLocally = async (input: LocalExtractInput): Promise<LocalExt
         .filter((c) => c.method === 'key_value' && typeof c.value === 'string')
         .filter((c) => !labelAsValue(field, kind, c.value as string, input.fields))[0];
       if (!read) continue;
-      const snippet = `${model.text}\n…\n${cell.value.text}`;
-      const locator = await chunkOfPair(model.text, cell.value.text, snippet);
+      // (the evidence names the field by the row or column label that does, when one chunk holds the three: the
+      // evidence check then finds the field's label in it; else the model and its cell, as before; round 13)
+      const named = `${printed}\n…\n${model.text}\n…\n${cell.value.text}`;
+      const bare = `${model.text}\n…\n${cell.value.text}`;
+      const withLabel = await chunkOfPair(model.text, cell.value.text, named);
+      const locator = withLabel ?? (await chunkOfPair(model.text, cell.value.text, bare));
+      const snippet = withLabel ? named : bare;
       if (!locator) continue;
       out.push({
         ...read,
