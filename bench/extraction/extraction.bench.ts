@@ -16,7 +16,9 @@
  *
  * BENCH_FEATURES=<file.jsonl>: every value the offline extractor decided (returned or abstained on) with its
  * calibration features (libs/extraction/src/local/calibration.ts), its set, and whether it is right (strict and
- * lenient), one JSON line each: the input of `bench/extraction/calibrate.ts`.
+ * lenient), one JSON line each: the input of `bench/extraction/calibrate.ts`. A chosen value's line also says which
+ * reading gave it and what the page layout's pair and grid cell read (`paths`; `bench/extraction/paths.ts` sorts the
+ * wrong values and nulls by it, with BENCH_JSON's file).
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -138,6 +140,7 @@ const main = async () => {
             chosen: r.chosen,
             snippet: r.snippet,
             features: r.features,
+            ...(r.paths ? { paths: r.paths } : {}),
           }),
         );
       }

@@ -293,6 +293,12 @@ export interface FeatureRecord {
   snippet: string;
   /** The value the extractor chose (false: another candidate's value, as if it had been chosen; bench only). */
   chosen: boolean;
+  /**
+   * Which reading gave the chosen value (the Markdown's `key_value` / `table_cell` / `pattern`, the page layout's
+   * `layout_pair` or `grid_cell`, the document's `top`), and what the layout's pairing and a grid's cell read for the
+   * field, whether taken or not (null: no reading); bench diagnostics only.
+   */
+  paths?: { source: string; layout: unknown; grid: unknown };
 }
 
 let sink: ((record: FeatureRecord) => void) | undefined;

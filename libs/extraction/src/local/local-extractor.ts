@@ -1663,6 +1663,24 @@ export const gridCellFor = (
 };
 
 /** A layout label's match to a field (labelScore), stricter than a Markdown line's `LABEL_MATCH`. */
+/**
+ * Is the layout's reading the Markdown's value without the remark in brackets printed after it ("CN" / "CN (normal)",
+ * "Biscuit" / "Biscuit (canine, 6 y)")? The layout reads the value's own text beside its label and leaves out such a
+ * remark unless the field's description asks for it (round 10); the Markdown's cell keeps the whole text. Case,
+ * spacing and quotes aside; a remark of 2 to 60 characters, one bracket, nothing after it.
+ */
+export const layoutDropsRemark = (markdown: unknown, layout: unknown): boolean => {
+  if (typeof markdown !== 'string' || typeof layout !== 'string') return false;
+  const remark = /^(.*\S)\s*\(([^()]{1,60})\)$/.exec(markdown.trim());
+  if (!remark || remark[2]!.trim().length < 1) return false;
+  const flat = (t: string) =>
+    t
+      .normalize('NFKC')
+      .toLowerCase()
+      .replace(/[\s"]+/g, '');
+  return flat(layout).length > 0 && flat(remark[1]!) === flat(layout);
+};
+
 export const LAYOUT_LABEL_MATCH = 0.9;
 /** A layout candidate under a partial label (`partialLabel`) scores this share of a full label's. */
 export const PARTIAL_LABEL_WEIGHT = 0.75;
@@ -1942,8 +1960,13 @@ export const extractLocally = async (input: LocalExtractInput): Promise<LocalExt
         .filter((c) => c.method === 'key_value' && typeof c.value === 'string')
         .filter((c) => !labelAsValue(field, kind, c.value as string, input.fields))[0];
       if (!read) continue;
-      const snippet = `${model.text}\n…\n${cell.value.text}`;
-      const locator = await chunkOfPair(model.text, cell.value.text, snippet);
+      // (the evidence names the field by the row or column label that does, when one chunk holds the three: the
+      // evidence check then finds the field's label in it; else the model and its cell, as before; round 13)
+      const named = `${printed}\n…\n${model.text}\n…\n${cell.value.text}`;
+      const bare = `${model.text}\n…\n${cell.value.text}`;
+      const withLabel = await chunkOfPair(model.text, cell.value.text, named);
+      const locator = withLabel ?? (await chunkOfPair(model.text, cell.value.text, bare));
+      const snippet = withLabel ? named : bare;
       if (!locator) continue;
       out.push({
         ...read,
@@ -1957,6 +1980,34 @@ export const extractLocally = async (input: LocalExtractInput): Promise<LocalExt
     }
     return out.length >= 2 ? out : [];
   };
+  /** The layout's pair whose label is this text (colon, case, spacing and quotes aside), if any. */
+  const layoutLabels = new Map<string, LayoutPair>();
+  const squashed = (t: string) =>
+    t
+      .normalize('NFKC')
+      .toLowerCase()
+      .replace(/[:：.]+\s*$/, '')
+      .replace(/[\s"]+/g, '');
+  for (const pair of input.layout ?? []) {
+    const key = squashed(pair.label.text);
+    if (key && !layoutLabels.has(key)) layoutLabels.set(key, pair);
+  }
+  // (printed as a label: in capitals or ending in a colon, no digit; a name over its address is paired as a label
+  // with the address, so a name is not refused for that alone — the first version did, and lost 5 right values)
+  const printedAsLabel = (t: string) =>
+    !/\d/.test(t) && (/[:：]$/.test(t) || (/\p{L}/u.test(t) && t === t.toUpperCase() && /\p{Lu}{2}/u.test(t)));
+  const layoutLabelOf = (value: unknown): LayoutPair | undefined => {
+    if (typeof value !== 'string' || !value.trim()) return undefined;
+    const pair = layoutLabels.get(squashed(value));
+    return pair && printedAsLabel(pair.label.text.trim()) ? pair : undefined;
+  };
+  const gridHeaders = new Map<string, GridCell>();
+  for (const cell of input.grid ?? []) {
+    const key = squashed(cell.column.text);
+    if (key && !gridHeaders.has(key)) gridHeaders.set(key, cell);
+  }
+  const gridHeaderOf = (value: unknown): GridCell | undefined =>
+    typeof value === 'string' && value.trim() ? gridHeaders.get(squashed(value)) : undefined;
   /** Two readings agree when one's text holds the other's (a value with or without its condition, its address). */
   const agrees = (a: unknown, b: unknown): boolean => {
     const flat = (v: unknown) =>
@@ -2095,9 +2146,43 @@ export const extractLocally = async (input: LocalExtractInput): Promise<LocalExt
     // the page layout's pairing (round 10) fills a field the Markdown's rules gave no value (none found, or every
     // one refused). Where both give one, the Markdown's stands and a disagreement is said in the warnings: voiding
     // it (tried first) turned 2 right values null for every wrong one it removed on the tuning sets
+    // a Markdown value the page layout pairs as a label with a value of its own ("MEMBERSHIP NO." beside its number,
+    // read from a framed box's Markdown row under "INSURER") is a label, not a value (round 13): refused and said
+    const asLabel = best && field.kind === 'scalar' ? layoutLabelOf(best.value) : undefined;
+    if (best && asLabel) {
+      rejected.push({
+        seen: String(best.value).slice(0, 60),
+        label: best.label ?? '',
+        why: `the page layout pairs it as a label with "${asLabel.value.text.slice(0, 40)}" on page ${asLabel.page}`,
+        score: best.score,
+      });
+      best = undefined;
+    }
+    // (and a per-model field's one text that a grid on the page prints as a column's header: "Stat. load C0" over its
+    // column of loads; the grid's own row or column for the field may then fill it. A scalar field is not refused
+    // so: a form's "Invoice no. INV-20417" line reads as a header row to the grid, and 7 right values were lost)
+    const asHeader = best && field.kind === 'dict' ? gridHeaderOf(best.value) : undefined;
+    if (best && asHeader) {
+      rejected.push({
+        seen: String(best.value).slice(0, 60),
+        label: best.label ?? '',
+        why: `it heads a column of a grid on page ${asHeader.page} (a label, not a value)`,
+        score: best.score,
+      });
+      best = undefined;
+    }
+    /** Which reading gave the value (bench diagnostics: `FeatureRecord.paths`). */
+    let source: string = best?.method ?? '';
     const fromLayout = !best || field.kind === 'scalar' ? await layoutCandidate(field, kind) : undefined;
     if (fromLayout && !best && conflicting <= 1) {
       best = fromLayout;
+      source = 'layout_pair';
+      considered.push({ candidate: fromLayout, rank: 0 });
+    } else if (fromLayout && best && field.kind === 'scalar' && layoutDropsRemark(best.value, fromLayout.value)) {
+      // both read the same value; the Markdown's cell kept the remark in brackets printed after it, which the layout
+      // reads apart (round 13): the layout's reading is taken, with its evidence
+      best = fromLayout;
+      source = 'layout_pair';
       considered.push({ candidate: fromLayout, rank: 0 });
     } else if (fromLayout && best && !agrees(best.value, fromLayout.value))
       layoutDisagrees = `the page layout pairs the label "${fromLayout.label ?? ''}" with ${JSON.stringify(fromLayout.value).slice(0, 60)} (page ${/on page (\d+)/.exec(fromLayout.note ?? '')?.[1] ?? '?'}); the Markdown's reading was kept`;
@@ -2106,15 +2191,22 @@ export const extractLocally = async (input: LocalExtractInput): Promise<LocalExt
       const fromGrid = await gridDictCandidates(field, kind);
       if (fromGrid.length > 0) {
         best = fromGrid[0]!;
+        source = 'grid_cell';
         perModel.push(...fromGrid);
         considered.push({ candidate: best, rank: 0 });
       }
     }
     // a grid's cell by its row label × its column header (round 12): only for a field still without a value
+    // (read for the bench's diagnostics when the field has a value already)
+    const gridReading =
+      conflicting <= 1 && (!best || (recordingFeatures() && field.kind === 'scalar'))
+        ? await gridCandidate(field, kind)
+        : undefined;
     if (!best && conflicting <= 1) {
-      const fromGrid = await gridCandidate(field, kind);
+      const fromGrid = gridReading;
       if (fromGrid) {
         best = fromGrid;
+        source = 'grid_cell';
         considered.push({ candidate: fromGrid, rank: 0 });
       }
     }
@@ -2131,6 +2223,7 @@ export const extractLocally = async (input: LocalExtractInput): Promise<LocalExt
         if (top && found) {
           best = { value: found.value, snippet: found.snippet, locator: top.locator, score: 0.5, method: 'pattern' };
           fromTop = true;
+          source = 'top';
         }
       }
     }
@@ -2183,7 +2276,16 @@ export const extractLocally = async (input: LocalExtractInput): Promise<LocalExt
       });
       const confidence = Math.round(probability(features) * 100) / 100;
       const abstained = confidence < ABSTAIN_BELOW;
-      recordFeatures({ path: field.path, value, features, confidence, abstained, snippet: best.snippet, chosen: true });
+      recordFeatures({
+        path: field.path,
+        value,
+        features,
+        confidence,
+        abstained,
+        snippet: best.snippet,
+        chosen: true,
+        paths: { source, layout: fromLayout?.value ?? null, grid: gridReading?.value ?? null },
+      });
       // (for the bench's dump only: the values the other candidates would have given, as if chosen)
       if (recordingFeatures()) {
         const seen = new Set([JSON.stringify(best.value)]);
