@@ -452,7 +452,7 @@ const termStatsOf = (stmt: Stmt, c: Collection): TermStats => {
  * frequency is above every other word's, so when KEEP_RAREST words are surely not common the rarest are among them
  * and the answer is the common words; otherwise the common words are ordered by their exact frequencies.
  */
-const commonTerms = (stmt: Stmt, c: Collection, text: string): Set<string> => {
+export const commonTerms = (stmt: Stmt, c: Collection, text: string): Set<string> => {
   const words = queryTerms(text, 64);
   if (words.length <= KEEP_RAREST) return new Set();
   const s = termStatsOf(stmt, c);
