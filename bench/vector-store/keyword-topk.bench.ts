@@ -105,20 +105,8 @@ const ftsFirst = (match: string): { rid: number; r: number }[] =>
     `SELECT rowid AS rid, rank AS r FROM ${fts} WHERE ${fts} MATCH ? AND rank MATCH ? ORDER BY r, rowid LIMIT ?`,
   ).all(match, rank, pool) as { rid: number; r: number }[];
 
-const heapBefore = process.memoryUsage();
-const b0 = process.cpuUsage();
-const t0 = performance.now();
 dropKeywordIndexes(stmt);
-keywordTopK(stmt, c, ['cell'], weights, pool);
-const buildMs = performance.now() - t0;
-const buildCpu = process.cpuUsage(b0);
-const heapAfter = process.memoryUsage();
-log(
-  `index built in ${buildMs.toFixed(0)} ms wall, ${((buildCpu.user + buildCpu.system) / 1000).toFixed(0)} ms CPU; ` +
-    `typed arrays ${(keywordIndexBytes(stmt, c.cid) / 1e6).toFixed(1)} MB; rss +${((heapAfter.rss - heapBefore.rss) / 1e6).toFixed(0)} MB, ` +
-    `heapUsed +${((heapAfter.heapUsed - heapBefore.heapUsed) / 1e6).toFixed(0)} MB, arrayBuffers +${((heapAfter.arrayBuffers - heapBefore.arrayBuffers) / 1e6).toFixed(0)} MB`,
-);
-
+const heapBefore = process.memoryUsage();
 const sets: { name: string; queries: string[] }[] = [
   {
     name: 'scifact-claims',
@@ -149,8 +137,11 @@ for (const set of sets) {
   let mismatches = 0;
   let fallbacks = 0;
   let matched = 0;
-  const m = { fts: { cpu: [] as number[], wall: [] as number[] }, topk: { cpu: [] as number[], wall: [] as number[] } };
   for (let round = 0; round < Number(values.rounds); round++) {
+    const m = {
+      fts: { cpu: [] as number[], wall: [] as number[] },
+      topk: { cpu: [] as number[], wall: [] as number[] },
+    };
     for (const [i, words] of match.entries()) {
       if (words.length === 0) continue;
       const q = words.map((w) => `"${w}"`).join(' OR ');
@@ -190,15 +181,17 @@ for (const set of sets) {
         }
       }
     }
+    const f = (x: { cpu: number[]; wall: number[] }): string =>
+      `CPU mean ${mean(x.cpu).toFixed(3)} ms, p50 ${pct(x.cpu, 50).toFixed(3)}, p99 ${pct(x.cpu, 99).toFixed(3)}; wall mean ${mean(x.wall).toFixed(3)} ms, p99 ${pct(x.wall, 99).toFixed(3)}`;
+    const mem = process.memoryUsage();
+    console.log(
+      `${set.name} round ${round} (${set.queries.length} queries, ${chunks.length} chunks, mean rows matched ${(matched / Math.max(1, set.queries.length)).toFixed(0)}, pool ${pool}): ` +
+        `mismatches ${mismatches}, fallbacks ${fallbacks}\n  FTS5  ${f(m.fts)}\n  topk  ${f(m.topk)}\n  index typed arrays ${(keywordIndexBytes(stmt, c.cid) / 1e6).toFixed(1)} MB, ` +
+        `rss +${((mem.rss - heapBefore.rss) / 1e6).toFixed(0)} MB, heapUsed +${((mem.heapUsed - heapBefore.heapUsed) / 1e6).toFixed(0)} MB; load ${loadavg()
+          .map((x) => x.toFixed(2))
+          .join(' ')}`,
+    );
   }
-  const f = (x: { cpu: number[]; wall: number[] }): string =>
-    `CPU mean ${mean(x.cpu).toFixed(3)} ms, p50 ${pct(x.cpu, 50).toFixed(3)}, p99 ${pct(x.cpu, 99).toFixed(3)}; wall mean ${mean(x.wall).toFixed(3)} ms, p99 ${pct(x.wall, 99).toFixed(3)}`;
-  console.log(
-    `${set.name} (${set.queries.length} queries × ${values.rounds} rounds, ${chunks.length} chunks, mean rows matched ${(matched / Math.max(1, set.queries.length)).toFixed(0)}, pool ${pool}): ` +
-      `mismatches ${mismatches}, fallbacks ${fallbacks}\n  FTS5  ${f(m.fts)}\n  topk  ${f(m.topk)}\n  load ${loadavg()
-        .map((x) => x.toFixed(2))
-        .join(' ')}`,
-  );
 }
 console.log(`stats ${JSON.stringify(KEYWORD_INDEX_STATS)}`);
 db.close();

@@ -15,11 +15,13 @@ import type { Stmt } from './embedded-search.js';
  * total tokens over its row count (the averages record, `_data` id 1), idf_i = ln((N − n_i + 0.5) / (n_i + 0.5)),
  * at least 1e-6, with n_i the rows holding phrase i. Ranked as FTS5's `ORDER BY rank, rowid` ranks them.
  *
- * The postings come from FTS5 itself (fts5vocab 'instance' of the collection's index), so a word is the index's
- * token exactly; query words are tokenized by a temp FTS5 table with the same tokenizer. The index is held per
- * connection and collection and brought to the collection's version as ChunkState is (embedded-search.ts): the rows
- * changed since (vectors' `ver`, the deleted log) are marked stale in the base postings and re-read into an overlay
- * from the chunks table through the temp tokenizer; past a quarter of the base it is rebuilt.
+ * The postings come from FTS5 itself: a term's list is read the first time a query needs it (fts5vocab 'instance'
+ * with `term =`, which reads only that posting list) and kept, so a word is the index's token exactly; query words
+ * are tokenized by a temp FTS5 table with the same tokenizer. Held per connection and collection and brought to the
+ * collection's version as ChunkState is (embedded-search.ts): the rows changed since (vectors' `ver`, the deleted
+ * log) are re-read from the chunks table through the temp tokenizer into an overlay, and a list's posting of a row
+ * changed after the list was read is skipped (the overlay holds the row as it is now); past a quarter of the
+ * collection changed, or POSTINGS_HELD postings held, it starts again.
  */
 
 const K1 = 1.2;
@@ -34,31 +36,41 @@ interface Overlay {
   byRid: Map<number, string[]>;
 }
 
+/** A term's postings as the index held them at collection version `at`. */
+interface TermList {
+  at: number;
+  docs: Int32Array;
+  /** Weighted frequencies: float32 when every one is exactly a float32 (binary-fraction weights), else float64. */
+  freqs: Float32Array | Float64Array;
+}
+
 interface IndexState {
   version: number;
   weightsKey: string;
-  /** term -> index into offsets */
-  terms: Map<string, number>;
-  offsets: Int32Array;
-  docs: Int32Array;
-  /** Weighted frequencies: as float32 when every one is exactly a float32 (the weights are binary fractions). */
-  freqs: Float32Array | Float64Array;
-  /** |D| by rid (-1: unknown) */
+  /** The postings of the terms queried so far, each read from FTS5 at the version it was read. */
+  terms: Map<string, TermList>;
+  /** Postings held in `terms` (at most POSTINGS_HELD; then they are dropped and read again). */
+  held: number;
+  /** |D| by rid (-1: no row) */
   docLen: Int32Array;
-  /** 1 where the base postings of a rid are out of date (changed since the build) */
-  stale: Uint8Array;
-  baseDocs: number;
+  /** The collection version that last changed a rid (0: not since the state was made). */
+  changedAt: Int32Array;
+  /** The rows changed since the state was made, as they are now (their postings in a list read before are stale). */
   overlay: Overlay;
+  rows: number;
   nRow: number;
   avgdl: number;
-  /** scratch: score by rid, and whether a rid has been touched in the current query */
+  /** scratch: score by rid during a query (0 outside one) */
   scores: Float64Array;
 }
 
 const states = new WeakMap<Stmt, Map<number, IndexState>>();
 
-/** Statistics of a build or a query, for the bench and the specs. */
-export const KEYWORD_INDEX_STATS = { builds: 0, overlayRows: 0, fallbacks: 0 };
+/** Postings held per collection and connection (12 bytes or less each) before they are dropped and read again. */
+export const POSTINGS_HELD = { max: 4_000_000 };
+
+/** Counts, for the bench and the specs. */
+export const KEYWORD_INDEX_STATS = { states: 0, termReads: 0, overlayRows: 0, fallbacks: 0 };
 
 const varints = (blob: Buffer): number[] => {
   const out: number[] = [];
@@ -80,6 +92,7 @@ const varints = (blob: Buffer): number[] => {
   }
   return out;
 };
+const sum = (xs: number[]): number => xs.reduce((a, x) => a + x, 0);
 
 const grownInt = (a: Int32Array, n: number, fill: number): Int32Array => {
   if (n < a.length) return a;
@@ -87,25 +100,21 @@ const grownInt = (a: Int32Array, n: number, fill: number): Int32Array => {
   g.set(a);
   return g;
 };
-const grownU8 = (a: Uint8Array, n: number): Uint8Array => {
-  if (n < a.length) return a;
-  const g = new Uint8Array(Math.max(n + 1, 2 * a.length));
-  g.set(a);
-  return g;
-};
 
-/** Totals of the index: its row count and total tokens (FTS5's averages record). */
+/** Totals of the index: its row count and total tokens (FTS5's averages record, `_data` id 1). */
 const totals = (stmt: Stmt, fts: string): { nRow: number; avgdl: number } => {
   const blob = stmt(`SELECT block FROM ${fts}_data WHERE id = 1`).pluck().get() as Buffer | undefined;
   if (!blob) return { nRow: 0, avgdl: 0 };
   const [nRow = 0, ...cols] = varints(blob);
-  const nToken = cols.reduce((a, x) => a + x, 0);
-  return { nRow, avgdl: nToken / nRow };
+  return { nRow, avgdl: sum(cols) / nRow };
 };
 
 type Weights = readonly [number, number, number, number];
 
-/** Weighted frequencies per (term, rid) of a stream of fts5vocab 'instance' rows (term, doc, col), in its order. */
+/**
+ * Weighted frequencies per (term, rid) of fts5vocab 'instance' rows (term, doc, col) in the table's order (term, doc,
+ * column, offset): the column weights added one instance at a time, as fts5Bm25Function adds them.
+ */
 const accumulate = (
   rows: IterableIterator<[string, number, string]>,
   weights: Weights,
@@ -127,78 +136,59 @@ const accumulate = (
   if (rid >= 0) emit(term, rid, f);
 };
 
-const build = (stmt: Stmt, c: Collection, weights: Weights, key: string): IndexState => {
-  KEYWORD_INDEX_STATS.builds++;
+const narrow = (f: Float64Array): Float32Array | Float64Array => {
+  const n = Float32Array.from(f);
+  for (let i = 0; i < f.length; i++) if (n[i] !== f[i]) return f;
+  return n;
+};
+
+const create = (stmt: Stmt, c: Collection, key: string): IndexState => {
+  KEYWORD_INDEX_STATS.states++;
   const fts = ftsTable(c.cid);
-  const vocab = `vs_ftsi_${c.cid}`;
-  stmt(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.${vocab} USING fts5vocab(main, ${fts}, 'instance')`).run();
-  const terms = new Map<string, number>();
-  let offsets = new Int32Array(1024);
-  let docs = new Int32Array(1 << 16);
-  let freqs = new Float64Array(1 << 16);
-  let p = 0;
-  let last = '';
-  accumulate(
-    stmt(`SELECT term, doc, col FROM temp.${vocab}`).raw().iterate() as IterableIterator<[string, number, string]>,
-    weights,
-    (term, rid, f) => {
-      if (term !== last) {
-        const id = terms.size;
-        terms.set(term, id);
-        if (id + 2 > offsets.length) {
-          const g = new Int32Array(2 * offsets.length);
-          g.set(offsets);
-          offsets = g;
-        }
-        offsets[id] = p;
-        last = term;
-      }
-      if (p >= docs.length) {
-        const gd = new Int32Array(2 * docs.length);
-        gd.set(docs);
-        docs = gd;
-        const gf = new Float64Array(2 * freqs.length);
-        gf.set(freqs);
-        freqs = gf;
-      }
-      docs[p] = rid;
-      freqs[p] = f;
-      p++;
-    },
-  );
-  offsets[terms.size] = p;
-  let docLen: Int32Array = new Int32Array(1024).fill(-1);
-  let baseDocs = 0;
+  let docLen = new Int32Array(1024).fill(-1);
+  let rows = 0;
   for (const [rid, sz] of stmt(`SELECT id, sz FROM ${fts}_docsize`).raw().iterate() as IterableIterator<
     [number, Buffer]
   >) {
     docLen = grownInt(docLen, rid, -1);
-    docLen[rid] = varints(sz).reduce((a, x) => a + x, 0);
-    baseDocs++;
+    docLen[rid] = sum(varints(sz));
+    rows++;
   }
   return {
     version: c.version,
     weightsKey: key,
-    terms,
-    offsets: offsets.slice(0, terms.size + 1),
-    docs: docs.slice(0, p),
-    freqs: narrow(freqs.subarray(0, p)),
+    terms: new Map(),
+    held: 0,
     docLen,
-    stale: new Uint8Array(docLen.length),
-    baseDocs,
+    changedAt: new Int32Array(docLen.length),
     overlay: { byTerm: new Map(), byRid: new Map() },
+    rows,
     ...totals(stmt, fts),
     scores: new Float64Array(docLen.length),
   };
 };
 
-const narrow = (f: Float64Array): Float32Array | Float64Array => {
-  const n = Float32Array.from(f);
-  for (let i = 0; i < f.length; i++) if (n[i] !== f[i]) return f.slice();
-  return n;
+/** A term's postings as FTS5 holds them now (fts5vocab 'instance' with `term =`: its posting list only). */
+const readTerm = (stmt: Stmt, c: Collection, term: string, weights: Weights): TermList => {
+  KEYWORD_INDEX_STATS.termReads++;
+  const vocab = `vs_ftsi_${c.cid}`;
+  stmt(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.${vocab} USING fts5vocab(main, ${ftsTable(c.cid)}, 'instance')`).run();
+  const docs: number[] = [];
+  const freqs: number[] = [];
+  accumulate(
+    stmt(`SELECT term, doc, col FROM temp.${vocab} WHERE term = ?`).raw().iterate(term) as IterableIterator<
+      [string, number, string]
+    >,
+    weights,
+    (_t, rid, f) => {
+      docs.push(rid);
+      freqs.push(f);
+    },
+  );
+  return { at: c.version, docs: Int32Array.from(docs), freqs: narrow(Float64Array.from(freqs)) };
 };
 
-/** Brings `s` to `c.version`: the rows changed since are marked stale and re-read into the overlay. */
+/** Brings `s` to `c.version`: the rows changed since are re-read into the overlay; false: too many, start again. */
 const catchUp = (stmt: Stmt, c: Collection, s: IndexState, weights: Weights): boolean => {
   const changed = stmt(
     `SELECT rid FROM ${vectorsTable(c.cid)} WHERE ver > ? UNION SELECT rid FROM ${deletedTable(c.cid)} WHERE ver > ?`,
@@ -206,15 +196,13 @@ const catchUp = (stmt: Stmt, c: Collection, s: IndexState, weights: Weights): bo
     .pluck()
     .all(s.version, s.version) as number[];
   const o = s.overlay;
-  for (const rid of changed) {
-    s.stale = grownU8(s.stale, rid);
-    s.stale[rid] = 1;
-    for (const term of o.byRid.get(rid) ?? []) o.byTerm.get(term)?.delete(rid);
-    o.byRid.delete(rid);
-  }
-  if (o.byRid.size + changed.length > s.baseDocs / 4 + 64) return false;
+  if (o.byRid.size + changed.length > s.rows / 4 + 64) return false;
   if (changed.length > 0) {
     const fts = ftsTable(c.cid);
+    for (const rid of changed) {
+      for (const term of o.byRid.get(rid) ?? []) o.byTerm.get(term)?.delete(rid);
+      o.byRid.delete(rid);
+    }
     const tmp = tokenizerTable(stmt);
     stmt(`DELETE FROM temp.${tmp}`).run();
     stmt(
@@ -237,7 +225,9 @@ const catchUp = (stmt: Stmt, c: Collection, s: IndexState, weights: Weights): bo
     for (const rid of changed) {
       const sz = size.get(rid) as Buffer | undefined;
       s.docLen = grownInt(s.docLen, rid, -1);
-      s.docLen[rid] = sz === undefined ? -1 : varints(sz).reduce((a, x) => a + x, 0);
+      s.changedAt = grownInt(s.changedAt, rid, 0);
+      s.docLen[rid] = sz === undefined ? -1 : sum(varints(sz));
+      s.changedAt[rid] = c.version;
     }
     if (s.scores.length < s.docLen.length) s.scores = new Float64Array(s.docLen.length);
     KEYWORD_INDEX_STATS.overlayRows += changed.length;
@@ -293,35 +283,30 @@ const indexOf = (stmt: Stmt, c: Collection, weights: Weights): IndexState => {
   if (s && s.weightsKey === key && s.version === c.version) return s;
   if (!s || s.weightsKey !== key || s.version > c.version || !catchUp(stmt, c, s, weights)) {
     byCid.delete(c.cid);
-    s = build(stmt, c, weights, key);
+    s = create(stmt, c, key);
     byCid.set(c.cid, s);
   }
   return s;
 };
 
-/** Drops the connection's indexes (the bench measures a build; the specs force one). */
+/** Drops the connection's indexes (the bench and the specs start again). */
 export const dropKeywordIndexes = (stmt: Stmt): void => {
   states.delete(stmt);
 };
 
-/** Memory held by the connection's index of a collection, in bytes (typed arrays only; the term map besides). */
+/** Memory held by the connection's index of a collection, in bytes (typed arrays only; maps besides). */
 export const keywordIndexBytes = (stmt: Stmt, cid: number): number => {
   const s = states.get(stmt)?.get(cid);
   if (!s) return 0;
-  return (
-    s.offsets.byteLength +
-    s.docs.byteLength +
-    s.freqs.byteLength +
-    s.docLen.byteLength +
-    s.stale.byteLength +
-    s.scores.byteLength
-  );
+  let n = s.docLen.byteLength + s.changedAt.byteLength + s.scores.byteLength;
+  for (const t of s.terms.values()) n += t.docs.byteLength + t.freqs.byteLength;
+  return n;
 };
 
 /**
  * The top `limit` rows of the OR of `words` (each one quoted FTS5 phrase) by the weighted bm25(), as FTS5's
  * `SELECT rowid, rank ... ORDER BY rank, rowid LIMIT ?` returns them ({ rid, r }, r = bm25() < 0); null when a word
- * is not exactly one token (a multi-token phrase needs positions: the caller asks FTS5).
+ * is not exactly one token (a multi-token phrase needs positions) or a weight is not > 0: the caller asks FTS5.
  */
 export const keywordTopK = (
   stmt: Stmt,
@@ -337,17 +322,32 @@ export const keywordTopK = (
   }
   const s = indexOf(stmt, c, weights);
   if (s.nRow === 0 || limit <= 0) return [];
-  const { docs, freqs, docLen, stale, scores, offsets } = s;
+  const lists = (tokens as string[]).map((term) => {
+    let l = s.terms.get(term);
+    if (!l) {
+      l = readTerm(stmt, c, term, weights);
+      if (s.held + l.docs.length > POSTINGS_HELD.max) {
+        s.terms.clear();
+        s.held = 0;
+      }
+      // A term no row holds is not kept (read again next time: cheap): a stream of new words would fill the map.
+      if (l.docs.length > 0) {
+        s.terms.set(term, l);
+        s.held += l.docs.length;
+      }
+    }
+    return { l, extra: s.overlay.byTerm.get(term) };
+  });
+  const { docLen, changedAt, scores } = s;
   // A rid is touched once its score leaves 0: every contribution is > 0 (idf >= 1e-6, weights > 0).
   const touched: number[] = [];
   const avgdl = s.avgdl;
-  for (const term of tokens as string[]) {
-    const id = s.terms.get(term);
-    const from = id === undefined ? 0 : (offsets[id] as number);
-    const to = id === undefined ? 0 : (offsets[id + 1] as number);
-    const extra = s.overlay.byTerm.get(term);
-    let nHit = extra?.size ?? 0;
-    for (let p = from; p < to; p++) if (stale[docs[p] as number] !== 1) nHit++;
+  for (const { l, extra } of lists) {
+    const { docs, freqs, at } = l;
+    // A posting of the list is current unless its row changed after the list was read; then the overlay has it.
+    let nHit = 0;
+    for (let p = 0; p < docs.length; p++) if ((changedAt[docs[p] as number] as number) <= at) nHit++;
+    if (extra) for (const rid of extra.keys()) if ((changedAt[rid] as number) > at) nHit++;
     if (nHit === 0) continue;
     let idf = Math.log((s.nRow - nHit + 0.5) / (nHit + 0.5));
     if (idf <= 0) idf = 1e-6;
@@ -358,11 +358,11 @@ export const keywordTopK = (
       if (prev === 0) touched.push(rid);
       scores[rid] = prev + v;
     };
-    for (let p = from; p < to; p++) {
+    for (let p = 0; p < docs.length; p++) {
       const rid = docs[p] as number;
-      if (stale[rid] !== 1) add(rid, freqs[p] as number);
+      if ((changedAt[rid] as number) <= at) add(rid, freqs[p] as number);
     }
-    if (extra) for (const [rid, f] of extra) add(rid, f);
+    if (extra) for (const [rid, f] of extra) if ((changedAt[rid] as number) > at) add(rid, f);
   }
   const out = topOf(touched, scores, limit);
   for (const rid of touched) scores[rid] = 0;
