@@ -62,15 +62,22 @@ const show = (v: unknown) => {
   return (text.length > 70 ? `${text.slice(0, 67)}...` : text).replace(/\|/g, '\\|');
 };
 
+/** `name` contains `text`, not followed by a digit when `text` ends in one ("fresh-1" is not in "fresh-13-…"). */
+const nameHas = (name: string, text: string): boolean => {
+  const escaped = text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(/\d$/.test(text) ? `${escaped}(?!\\d)` : escaped).test(name);
+};
+
 const main = async () => {
   // BENCH_ONLY=fresh: only the documents whose name has that text (a quick look at one set);
   // BENCH_EXCEPT=fresh-13: every document but those whose name has that text (a blind set kept out of a fit);
+  // a text ending in a digit is not matched by a longer number (fresh-1 is not fresh-13);
   // BENCH_PATHS=local: the offline extractor only (no oracle agent)
   const only = process.env['BENCH_ONLY'];
   const except = process.env['BENCH_EXCEPT'];
   const withAgent = process.env['BENCH_PATHS'] !== 'local';
   const documents = [...corpusDocuments(), ...generatedDocuments()].filter(
-    (d) => (!only || d.name.includes(only)) && (!except || !d.name.includes(except)),
+    (d) => (!only || nameHas(d.name, only)) && (!except || !nameHas(d.name, except)),
   );
   const dataDir = mkdtempSync(join(tmpdir(), 'lectern-bench-extraction-'));
   const scripts = new Map(documents.map((d) => [d.name, anthropicScript(oracleScript(d.expected))]));

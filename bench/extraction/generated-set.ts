@@ -15,6 +15,7 @@ import {
   freshVariant15Docs,
   freshVariant16Docs,
   freshVariant17Docs,
+  freshVariant18Docs,
   receiptDocs,
   unseenLayoutDocs,
   type ContractVariant,
@@ -177,6 +178,14 @@ export const generatedDocuments = (): BenchDocument[] => {
       ...d,
       source: 'fresh' as const,
       set: 'fresh variant 17',
+    })),
+    // fresh variant 18: another blind held-out set (libs/testing/src/fresh-docs-18*.ts), the first drawn by a browser
+    // (HTML + CSS rendered to PDF by chromium, committed under libs/testing/fixtures/fresh-18), written without
+    // reading the extractor and committed before its first run
+    ...of(freshVariant18Docs(), 'report').map((d) => ({
+      ...d,
+      source: 'fresh' as const,
+      set: 'fresh variant 18',
     })),
   ];
 };

@@ -162,6 +162,21 @@ describe('bench/retrieval/eval metrics', () => {
     for (const q of heldout7.questions) perDocument7.set(q.document, (perDocument7.get(q.document) ?? 0) + 1);
     expect(perDocument7.size).toBeGreaterThanOrEqual(10);
     expect([...perDocument7].filter(([, n]) => n > 6)).toEqual([]);
+    // The round 11 reporting set: pages none of the eight earlier sets (nor the smoke set) uses, no more than 8
+    // questions on any one document (only five documents still have unused body pages).
+    const heldout8 = load('planning-heldout8');
+    expect(heldout8.questions.length).toBeGreaterThanOrEqual(30);
+    const all8 = [...all7, ...heldout8.questions.map((q) => q.id)];
+    expect(new Set(all8).size).toBe(all8.length);
+    const usedPages8 = new Set([...usedPages7, ...heldout7.questions.map((q) => `${q.document}#${q.page}`)]);
+    expect(heldout8.questions.filter((q) => usedPages8.has(`${q.document}#${q.page}`))).toEqual([]);
+    expect(heldout8.questions.filter((q) => q.paraphrased).length * 2).toBeGreaterThanOrEqual(
+      heldout8.questions.length,
+    );
+    const perDocument8 = new Map<string, number>();
+    for (const q of heldout8.questions) perDocument8.set(q.document, (perDocument8.get(q.document) ?? 0) + 1);
+    expect(perDocument8.size).toBeGreaterThanOrEqual(5);
+    expect([...perDocument8].filter(([, n]) => n > 8)).toEqual([]);
     const devQuestions = new Set(dev.questions.map((q) => `${q.question}|${q.document}|${q.page}|${q.key_phrase}`));
     for (const q of smoke.questions)
       expect(devQuestions.has(`${q.question}|${q.document}|${q.page}|${q.key_phrase}`)).toBe(true);

@@ -22,6 +22,7 @@ export const SET_NAMES = [
   'planning-heldout5',
   'planning-heldout6',
   'planning-heldout7',
+  'planning-heldout8',
   'scifact-train',
   'scifact-test',
 ] as const;

@@ -56,6 +56,7 @@ export { freshVariant14Docs } from './fresh-docs-14.js';
 export { freshVariant15Docs } from './fresh-docs-15.js';
 export { freshVariant16Docs } from './fresh-docs-16.js';
 export { freshVariant17Docs } from './fresh-docs-17.js';
+export { freshVariant18Docs } from './fresh-docs-18.js';
 export { promptToolCalls, runInspectorCli, unknownToolNames } from './mcp-prompt-checks.js';
 export type { NamedToolCall } from './mcp-prompt-checks.js';
 export {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-import { makePdf, pdfString } from '@lectern/testing';
+import { makePdf, pdfString, pdfTextAt } from '@lectern/testing';
 import { createConversionEngine, pageAt } from '../index.js';
 
 // Markdown a reader trusts: page markers when asked for, words broken at line ends rejoined (compounds keep
@@ -7,8 +7,7 @@ import { createConversionEngine, pageAt } from '../index.js';
 const engine = createConversionEngine({ pdfWorkers: 1 });
 afterAll(() => engine.close());
 
-const show = (x: number, y: number, text: string, font = 'F1', size = 11): string =>
-  `BT /${font} ${size} Tf ${x} ${y} Td (${pdfString(text)}) Tj ET`;
+const show = (x: number, y: number, text: string, font = 'F1', size = 11): string => pdfTextAt(x, y, text, size, font);
 /** Lines set 15 pt apart from y = 680 down (the body of a page: below the running-header band). */
 const body = (lines: string[], y = 680): string => lines.map((l, i) => show(72, y - i * 15, l)).join('\n');
 const convert = (pages: string[], options: { pageMarkers?: boolean } = {}) =>

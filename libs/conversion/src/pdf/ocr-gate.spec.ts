@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { barsImage, makePdf, pdfString } from '@lectern/testing';
+import { barsImage, makePdf, pdfTextAt } from '@lectern/testing';
 import { createConversionEngine, type ConversionEngine, type PdfEngine } from '../index.js';
 import { looksLikeLettering } from './convert-paged.js';
 
@@ -22,8 +22,7 @@ const engines = new Map(
 );
 afterAll(() => Promise.all([...engines.values()].map((e) => e.close())));
 
-const show = (x: number, y: number, text: string, size = 11): string =>
-  `BT /F1 ${size} Tf ${x} ${y} Td (${pdfString(text)}) Tj ET`;
+const show = (x: number, y: number, text: string, size = 11): string => pdfTextAt(x, y, text, size);
 const TEXT = [
   'The committee met on Tuesday to consider the application for the new library building.',
   'Members discussed the design, the materials and the effect on the conservation area.',

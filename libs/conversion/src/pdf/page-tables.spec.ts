@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-import { makePdf, pdfString } from '@lectern/testing';
+import { makePdf, pdfTextAt } from '@lectern/testing';
 import { createConversionEngine } from '../index.js';
 import { detectTables } from './page-tables.js';
 import type { RawLine } from './pdf-page.protocol.js';
@@ -268,8 +268,7 @@ describe('detectTables: no tables where there are none', () => {
 describe('detectTables: where a table ends (issue 26, generated PDFs)', () => {
   const engine = createConversionEngine({ pdfWorkers: 1 });
   afterAll(() => engine.close());
-  const show = (x: number, y: number, text: string, size = 10, font = 'F1'): string =>
-    `BT /${font} ${size} Tf ${x} ${y} Td (${pdfString(text)}) Tj ET`;
+  const show = pdfTextAt;
   /** Rows of cells at `xs`, the first at `y`, `pitch` apart. */
   const grid = (rows: string[][], xs: number[], y: number, pitch: number, size = 10): string[] =>
     rows.flatMap((row, i) =>

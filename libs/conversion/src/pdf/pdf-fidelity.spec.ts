@@ -2,7 +2,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { ConversionResult } from '@lectern/contracts';
-import { makePdf, pdfString, type PdfPageSpec } from '@lectern/testing';
+import { makePdf, pdfString, pdfTextAt, type PdfPageSpec } from '@lectern/testing';
 import { createConversionEngine, type ConversionEngine, type PdfEngine } from '../index.js';
 import { dropLineNumbers, dropOverprintedLines, layoutPage } from './page-layout.js';
 import { block, line, page } from './page-fixtures.testkit.js';
@@ -17,8 +17,7 @@ const engines = new Map(
 );
 afterAll(() => Promise.all([...engines.values()].map((e) => e.close())));
 
-const show = (x: number, y: number, text: string, font = 'F1', size = 11): string =>
-  `BT /${font} ${size} Tf ${x} ${y} Td (${pdfString(text)}) Tj ET`;
+const show = (x: number, y: number, text: string, font = 'F1', size = 11): string => pdfTextAt(x, y, text, size, font);
 /** `text` in Courier (advance 0.6 em) with every glyph drawn once per offset in `copies`, before the next glyph. */
 const overprinted = (x: number, y: number, text: string, size: number, copies: number[]): string =>
   `BT /F3 ${size} Tf ${[...text].map((c, i) => copies.map((d) => `1 0 0 1 ${(x + i * size * 0.6 + d).toFixed(2)} ${y} Tm (${pdfString(c)}) Tj`).join(' ')).join(' ')} ET`;

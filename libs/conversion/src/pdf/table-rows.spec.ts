@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-import { makePdf, pdfString } from '@lectern/testing';
+import { makePdf, pdfTextAt } from '@lectern/testing';
 import { createConversionEngine } from '../index.js';
 import { tableToMarkdown } from './tables.js';
 
@@ -8,8 +8,7 @@ import { tableToMarkdown } from './tables.js';
 const engine = createConversionEngine({ pdfWorkers: 1 });
 afterAll(() => engine.close());
 
-const show = (x: number, y: number, text: string, size: number): string =>
-  `BT /F1 ${size} Tf ${x} ${y} Td (${pdfString(text)}) Tj ET`;
+const show = (x: number, y: number, text: string, size: number): string => pdfTextAt(x, y, text, size);
 const COLUMNS = [72, 220, 300];
 const convert = async (content: string): Promise<string> =>
   (await engine.convert({ bytes: makePdf([{ content }]), filename: 'sheet.pdf' }, { enableOcr: false })).markdown;
