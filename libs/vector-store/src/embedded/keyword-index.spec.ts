@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { EMBEDDED_DB_FILE, EmbeddedVectorStore } from './embedded.adapter.js';
 import { KEYWORD_INDEX, commonTerms, type Stmt } from './embedded-search.js';
 import { ftsWords } from './sql-filter.js';
-import { KEYWORD_INDEX_STATS, dropKeywordIndexes, keywordTopK } from './keyword-index.js';
+import { KEYWORD_INDEX_QUIET, KEYWORD_INDEX_STATS, dropKeywordIndexes, keywordTopK } from './keyword-index.js';
 import type { Collection } from './embedded-schema.js';
 import { FIELD_WEIGHTS } from '../lexical.js';
 import type { Filter, Point } from '../vector-store.port.js';
@@ -63,9 +63,12 @@ describe('keyword-index: the exact top-N against FTS5', () => {
     dir = mkdtempSync(join(tmpdir(), 'lectern-vs-kindex-'));
     store = new EmbeddedVectorStore({ dataDir: dir });
     await store.ensureCollection('g', { fingerprint: FP, hybrid: true });
+    // Served right after every write (the default waits for the collection to be quiet).
+    KEYWORD_INDEX_QUIET.ms = 0;
   });
   afterEach(async () => {
     KEYWORD_INDEX.enabled = true;
+    KEYWORD_INDEX_QUIET.ms = 10_000;
     await store.close();
     rmSync(dir, { recursive: true, force: true });
   });
@@ -215,6 +218,30 @@ describe('keyword-index: the exact top-N against FTS5', () => {
       dropKeywordIndexes(stmt);
       keywordTopK(stmt, c, ['flood'], WEIGHTS(), 10);
       expect(KEYWORD_INDEX_STATS.termReads - before).toBe(3);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('leaves a collection that changed within KEYWORD_INDEX_QUIET.ms to FTS5', async () => {
+    const r = rng(9);
+    await store.upsert(
+      'g',
+      Array.from({ length: 50 }, (_, i) => point(r, i)),
+      { fingerprint: FP },
+    );
+    KEYWORD_INDEX_QUIET.ms = 60_000;
+    const db = new Database(join(dir, EMBEDDED_DB_FILE), { readonly: true });
+    const stmt: Stmt = (sql) => db.prepare(sql);
+    const collection = (): Collection =>
+      db.prepare(`SELECT cid, version FROM vs_collections WHERE name = 'lectern_g'`).get() as Collection;
+    try {
+      // The first version a connection sees is served; a later one is left to FTS5 for a minute.
+      expect(keywordTopK(stmt, collection(), ['flood', 'risk'], WEIGHTS(), 10)).not.toBeNull();
+      await store.upsert('g', [point(r, 51)], { fingerprint: FP });
+      expect(keywordTopK(stmt, collection(), ['flood', 'risk'], WEIGHTS(), 10)).toBeNull();
+      KEYWORD_INDEX_QUIET.ms = 0;
+      expect(keywordTopK(stmt, collection(), ['flood', 'risk'], WEIGHTS(), 10)).not.toBeNull();
     } finally {
       db.close();
     }

@@ -19,8 +19,9 @@ import type { Stmt } from './embedded-search.js';
  * with `term =`, which reads only that posting list) and kept, so a word is the index's token exactly; query words
  * are tokenized by a temp FTS5 table with the same tokenizer. Held per connection and collection and brought to the
  * collection's version as ChunkState is (embedded-search.ts): the rows changed since (vectors' `ver`, the deleted
- * log) are re-read from the chunks table through the temp tokenizer into an overlay, and a list's posting of a row
- * changed after the list was read is skipped (the overlay holds the row as it is now); past a quarter of the
+ * log) are copied from the chunks table into a temp FTS5 table of changed rows (the overlay, whose postings of a term
+ * are read there on first use), and a list's posting of a row changed after the list was read is skipped (the
+ * overlay holds the row as it is now); past a quarter of the
  * collection changed, or POSTINGS_HELD postings held, it starts again.
  */
 
@@ -29,11 +30,15 @@ const B = 0.75;
 const TOKENIZER = `tokenize='porter unicode61 remove_diacritics 2'`;
 const COLUMNS = ['text', 'title', 'section', 'codes'] as const;
 
+/**
+ * The rows changed since the state was made, as they are now: held in a temp contentless FTS5 table of the
+ * connection (`changedTable`, the same tokenizer), a term's postings there read on its first use after the last change.
+ */
 interface Overlay {
-  /** term -> (rid -> weighted frequency) */
+  /** The rids written to the changed-rows table (a deleted point's among them, with no row there). */
+  rids: Set<number>;
+  /** term -> (rid -> weighted frequency), read from the changed-rows table since it last changed */
   byTerm: Map<string, Map<number, number>>;
-  /** rid -> its terms in the overlay */
-  byRid: Map<number, string[]>;
 }
 
 /** A term's postings as the index held them at collection version `at`. */
@@ -70,7 +75,35 @@ const states = new WeakMap<Stmt, Map<number, IndexState>>();
 export const POSTINGS_HELD = { max: 4_000_000 };
 
 /** Counts, for the bench and the specs. */
-export const KEYWORD_INDEX_STATS = { states: 0, termReads: 0, overlayRows: 0, fallbacks: 0 };
+export const KEYWORD_INDEX_STATS = { states: 0, termReads: 0, overlayRows: 0, fallbacks: 0, busy: 0 };
+
+/**
+ * The index serves a collection only after it has not changed for `ms` (as this connection saw it); meanwhile FTS5
+ * does. Keeping the postings current costs reads through fts5vocab (~1.5 µs an instance, more than FTS5's bm25() per
+ * matching row), so under a stream of writes (the load bench re-stores 500 of 10k chunks about every second) every
+ * list is read again before it has served enough searches to pay for it: measured 4.2 ms per hybrid search against
+ * 3.7 with FTS5 (docs/benchmarks/load.md, round 11). A collection read more than written gets the fast path.
+ */
+export const KEYWORD_INDEX_QUIET = { ms: 10_000 };
+
+/** Per connection and collection: the last version seen and when it was first seen (a change after the first). */
+const lastSeen = new WeakMap<Stmt, Map<number, { version: number; since: number }>>();
+
+const busy = (stmt: Stmt, c: Collection): boolean => {
+  let byCid = lastSeen.get(stmt);
+  if (!byCid) lastSeen.set(stmt, (byCid = new Map()));
+  const seen = byCid.get(c.cid);
+  const now = Date.now();
+  if (!seen) {
+    byCid.set(c.cid, { version: c.version, since: 0 });
+    return false;
+  }
+  if (seen.version !== c.version) {
+    seen.version = c.version;
+    seen.since = now;
+  }
+  return now - seen.since < KEYWORD_INDEX_QUIET.ms;
+};
 
 const varints = (blob: Buffer): number[] => {
   const out: number[] = [];
@@ -145,7 +178,9 @@ const narrow = (f: Float64Array): Float32Array | Float64Array => {
 const create = (stmt: Stmt, c: Collection, key: string): IndexState => {
   KEYWORD_INDEX_STATS.states++;
   const fts = ftsTable(c.cid);
-  let docLen = new Int32Array(1024).fill(-1);
+  const chg = changedTable(stmt, c.cid);
+  stmt(`INSERT INTO temp.${chg}(${chg}) VALUES ('delete-all')`).run();
+  let docLen: Int32Array = new Int32Array(1024).fill(-1);
   let rows = 0;
   for (const [rid, sz] of stmt(`SELECT id, sz FROM ${fts}_docsize`).raw().iterate() as IterableIterator<
     [number, Buffer]
@@ -161,7 +196,7 @@ const create = (stmt: Stmt, c: Collection, key: string): IndexState => {
     held: 0,
     docLen,
     changedAt: new Int32Array(docLen.length),
-    overlay: { byTerm: new Map(), byRid: new Map() },
+    overlay: { rids: new Set(), byTerm: new Map() },
     rows,
     ...totals(stmt, fts),
     scores: new Float64Array(docLen.length),
@@ -189,38 +224,27 @@ const readTerm = (stmt: Stmt, c: Collection, term: string, weights: Weights): Te
 };
 
 /** Brings `s` to `c.version`: the rows changed since are re-read into the overlay; false: too many, start again. */
-const catchUp = (stmt: Stmt, c: Collection, s: IndexState, weights: Weights): boolean => {
+const catchUp = (stmt: Stmt, c: Collection, s: IndexState): boolean => {
   const changed = stmt(
     `SELECT rid FROM ${vectorsTable(c.cid)} WHERE ver > ? UNION SELECT rid FROM ${deletedTable(c.cid)} WHERE ver > ?`,
   )
     .pluck()
     .all(s.version, s.version) as number[];
   const o = s.overlay;
-  if (o.byRid.size + changed.length > s.rows / 4 + 64) return false;
+  if (o.rids.size + changed.length > s.rows / 4 + 64) return false;
   if (changed.length > 0) {
     const fts = ftsTable(c.cid);
-    for (const rid of changed) {
-      for (const term of o.byRid.get(rid) ?? []) o.byTerm.get(term)?.delete(rid);
-      o.byRid.delete(rid);
+    const chg = changedTable(stmt, c.cid);
+    const again = changed.filter((rid) => o.rids.has(rid));
+    if (again.length > 0) {
+      stmt(`DELETE FROM temp.${chg} WHERE rowid IN (SELECT value FROM json_each(?))`).run(JSON.stringify(again));
     }
-    const tmp = tokenizerTable(stmt);
-    stmt(`DELETE FROM temp.${tmp}`).run();
     stmt(
-      `INSERT INTO temp.${tmp}(rowid, text, title, section, codes)
+      `INSERT INTO temp.${chg}(rowid, text, title, section, codes)
        SELECT rid, text, title, section, codes FROM ${chunksTable(c.cid)} WHERE rid IN (SELECT value FROM json_each(?))`,
     ).run(JSON.stringify(changed));
-    accumulate(
-      stmt(`SELECT term, doc, col FROM temp.${tmp}_i`).raw().iterate() as IterableIterator<[string, number, string]>,
-      weights,
-      (term, rid, f) => {
-        let m = o.byTerm.get(term);
-        if (!m) o.byTerm.set(term, (m = new Map()));
-        m.set(rid, f);
-        let ts = o.byRid.get(rid);
-        if (!ts) o.byRid.set(rid, (ts = []));
-        ts.push(term);
-      },
-    );
+    for (const rid of changed) o.rids.add(rid);
+    o.byTerm.clear();
     const size = stmt(`SELECT sz FROM ${fts}_docsize WHERE id = ?`).pluck();
     for (const rid of changed) {
       const sz = size.get(rid) as Buffer | undefined;
@@ -237,10 +261,47 @@ const catchUp = (stmt: Stmt, c: Collection, s: IndexState, weights: Weights): bo
   return true;
 };
 
-/** A temp FTS5 table with the collection's tokenizer (and its instance vocabulary), for rows and query words. */
+/** The connection's changed-rows table of a collection (contentless, rows deletable), and its instance vocabulary. */
+const changedTable = (stmt: Stmt, cid: number): string => {
+  const t = `vs_kchg_${cid}`;
+  stmt(
+    `CREATE VIRTUAL TABLE IF NOT EXISTS temp.${t} USING fts5(text, title, section, codes, content='', contentless_delete=1, ${TOKENIZER})`,
+  ).run();
+  stmt(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.${t}_i USING fts5vocab(temp, ${t}, 'instance')`).run();
+  return t;
+};
+
+/** A term's postings among the changed rows (the overlay), read on first use after the rows last changed. */
+const overlayOf = (stmt: Stmt, c: Collection, s: IndexState, term: string, weights: Weights): Map<number, number> => {
+  const o = s.overlay;
+  let m = o.byTerm.get(term);
+  if (m) return m;
+  m = new Map<number, number>();
+  if (o.rids.size > 0) {
+    const found = m;
+    accumulate(
+      stmt(`SELECT term, doc, col FROM temp.${changedTable(stmt, c.cid)}_i WHERE term = ?`)
+        .raw()
+        .iterate(term) as IterableIterator<[string, number, string]>,
+      weights,
+      (_t, rid, f) => found.set(rid, f),
+    );
+  }
+  if (o.byTerm.size > 50_000) o.byTerm.clear();
+  o.byTerm.set(term, m);
+  return m;
+};
+
+/**
+ * A temp FTS5 table with the collection's tokenizer (and its instance vocabulary), for query words:
+ * contentless, emptied by 'delete-all' (which drops its index at once; a DELETE leaves tombstones in its segments that
+ * every later read would merge).
+ */
 const tokenizerTable = (stmt: Stmt): string => {
   const t = 'vs_ktok';
-  stmt(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.${t} USING fts5(text, title, section, codes, ${TOKENIZER})`).run();
+  stmt(
+    `CREATE VIRTUAL TABLE IF NOT EXISTS temp.${t} USING fts5(text, title, section, codes, content='', ${TOKENIZER})`,
+  ).run();
   stmt(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.${t}_i USING fts5vocab(temp, ${t}, 'instance')`).run();
   return t;
 };
@@ -255,7 +316,7 @@ const tokensOf = (stmt: Stmt, words: readonly string[]): (string | null)[] => {
   if (missing.length > 0) {
     if (cache.size > 50_000) cache.clear();
     const tmp = tokenizerTable(stmt);
-    stmt(`DELETE FROM temp.${tmp}`).run();
+    stmt(`INSERT INTO temp.${tmp}(${tmp}) VALUES ('delete-all')`).run();
     const ins = stmt(`INSERT INTO temp.${tmp}(rowid, text) VALUES (?, ?)`);
     missing.forEach((w, i) => ins.run(i + 1, w));
     const found = new Map<number, string[]>();
@@ -281,7 +342,7 @@ const indexOf = (stmt: Stmt, c: Collection, weights: Weights): IndexState => {
   const key = weights.join(',');
   let s = byCid.get(c.cid);
   if (s && s.weightsKey === key && s.version === c.version) return s;
-  if (!s || s.weightsKey !== key || s.version > c.version || !catchUp(stmt, c, s, weights)) {
+  if (!s || s.weightsKey !== key || s.version > c.version || !catchUp(stmt, c, s)) {
     byCid.delete(c.cid);
     s = create(stmt, c, key);
     byCid.set(c.cid, s);
@@ -292,6 +353,7 @@ const indexOf = (stmt: Stmt, c: Collection, weights: Weights): IndexState => {
 /** Drops the connection's indexes (the bench and the specs start again). */
 export const dropKeywordIndexes = (stmt: Stmt): void => {
   states.delete(stmt);
+  lastSeen.delete(stmt);
 };
 
 /** Memory held by the connection's index of a collection, in bytes (typed arrays only; maps besides). */
@@ -315,6 +377,10 @@ export const keywordTopK = (
   weights: Weights,
   limit: number,
 ): { rid: number; r: number }[] | null => {
+  if (busy(stmt, c)) {
+    KEYWORD_INDEX_STATS.busy++;
+    return null;
+  }
   const tokens = tokensOf(stmt, words);
   if (tokens.some((t) => t === null) || weights.some((w) => !(w > 0))) {
     KEYWORD_INDEX_STATS.fallbacks++;
@@ -336,7 +402,7 @@ export const keywordTopK = (
         s.held += l.docs.length;
       }
     }
-    return { l, extra: s.overlay.byTerm.get(term) };
+    return { l, extra: overlayOf(stmt, c, s, term, weights) };
   });
   const { docLen, changedAt, scores } = s;
   // A rid is touched once its score leaves 0: every contribution is > 0 (idf >= 1e-6, weights > 0).
