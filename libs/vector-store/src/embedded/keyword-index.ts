@@ -71,11 +71,14 @@ interface IndexState {
 
 const states = new WeakMap<Stmt, Map<number, IndexState>>();
 
-/** Postings held per collection and connection (12 bytes or less each) before they are dropped and read again. */
-export const POSTINGS_HELD = { max: 4_000_000 };
+/**
+ * Postings held per collection and connection (8 bytes each with binary-fraction weights, else 12) before they are all
+ * dropped and read again: 2M = 16 MB per search worker (the memory goal: the service <= 400 MB at 100k chunks).
+ */
+export const POSTINGS_HELD = { max: 2_000_000 };
 
 /** Counts, for the bench and the specs. */
-export const KEYWORD_INDEX_STATS = { states: 0, termReads: 0, overlayRows: 0, fallbacks: 0, busy: 0 };
+export const KEYWORD_INDEX_STATS = { states: 0, termReads: 0, overlayRows: 0, fallbacks: 0, busy: 0, drops: 0 };
 
 /**
  * The index serves a collection only after it has not changed for `ms` (as this connection saw it); meanwhile FTS5
@@ -393,6 +396,7 @@ export const keywordTopK = (
     if (!l) {
       l = readTerm(stmt, c, term, weights);
       if (s.held + l.docs.length > POSTINGS_HELD.max) {
+        KEYWORD_INDEX_STATS.drops++;
         s.terms.clear();
         s.held = 0;
       }
