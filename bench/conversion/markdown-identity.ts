@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 // The Markdown of whole conversions, hashed: one JSON line per PDF with its SHA-256 (native engine, OCR off), to
-// compare two trees' outputs byte for byte (run it in each tree, then diff the two outputs).
+// compare two trees' outputs byte for byte (run it in each tree, then diff the two outputs); `result_sha256`: the whole
+// result (page texts, headings, page map, tables, warnings...) but its duration, as JSON.
 //   npx tsx bench/conversion/markdown-identity.ts [--max-mb 20] DIR_OR_FILE...
 import { createHash } from 'node:crypto';
 import { createConversionEngine } from '@lectern/conversion';
@@ -15,7 +16,9 @@ for (const file of files) {
   try {
     const r = await engine.convert({ path: file }, { enableOcr: false, timeoutMs: 600_000 });
     const sha256 = createHash('sha256').update(r.markdown).digest('hex');
-    process.stdout.write(`${JSON.stringify({ file, pages: r.page_count, chars: r.markdown.length, sha256 })}\n`);
+    const { duration_ms: _, ...rest } = r;
+    const result_sha256 = createHash('sha256').update(JSON.stringify(rest)).digest('hex');
+    process.stdout.write(`${JSON.stringify({ file, pages: r.page_count, chars: r.markdown.length, sha256, result_sha256 })}\n`);
   } catch (e) {
     process.stdout.write(`${JSON.stringify({ file, error: (e as Error).message })}\n`);
   }

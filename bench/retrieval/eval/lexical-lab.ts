@@ -42,7 +42,13 @@ interface Config {
   damping?: number;
   /** Offline: a keyword candidate gains w x its document's evidence from its other candidates (`docMode`). */
   docEvidence?: number;
-  docMode?: 'second' | 'mean3' | 'count' | 'sum3';
+  docMode?: 'second' | 'mean3' | 'count' | 'sum3' | 'apart';
+  /** Offline (round 11): the title and section fields' share capped: score <= (1 + c) x the text-only score. */
+  fieldCap?: number;
+  /** `docMode: 'apart'`: chunks within this many chunk indexes of the candidate are no evidence (default 1). */
+  apart?: number;
+  /** Round 11: the candidate depth per side before fusion (at most the traced 100 dense). */
+  depth?: number;
   /** Offline: title / section as a credit outside bm25(): + w x the summed IDF of the distinct query stems each holds. */
   fieldCredit?: { title?: number; section?: number };
   fusion?: Partial<FusionParams>;
@@ -121,11 +127,20 @@ for (const set of (values.sets as string).split(',')) {
   for (const q of qs) {
     const judgment = traceJudgment(q);
     const byId = new Map<string, TraceHit>(q.dense.map((h) => [h.id, h]));
+    const chunkAt = new Map<string, number>();
     const line: string[] = [];
     for (const [i, c] of configs.entries()) {
       apply(c);
       const t0 = process.cpuUsage();
-      const found = await deps.store.searchKeyword(info.name, q.text, { limit: FUSION_DEFAULTS.candidates });
+      const depth = c.depth ?? FUSION_DEFAULTS.candidates;
+      const found = await deps.store.searchKeyword(info.name, q.text, { limit: depth });
+      let textOnly: Map<string, number> | null = null;
+      if (c.fieldCap !== undefined) {
+        Object.assign(FIELD_WEIGHTS as Record<string, number>, { title: 0, section: 0 });
+        const t = await deps.store.searchKeyword(info.name, q.text, { limit: 2 * depth });
+        textOnly = new Map(t.map((h) => [h.id, h.score]));
+        apply(c);
+      }
       const t1 = process.cpuUsage(t0);
       cpu = cpu.map((x, j) => (j === i ? x + (t1.user + t1.system) / 1000 : x));
       let keyword = found.map((h) => {
@@ -146,9 +161,11 @@ for (const set of (values.sets as string).split(',')) {
           text: h.text,
         };
         const key = h.text.toLowerCase().replace(/\s+/g, ' ').trim();
+        chunkAt.set(h.id, Number(p['chunk_index'] ?? NaN));
+        const floorText = textOnly ? Math.min(...textOnly.values()) : 0;
         const th: TraceHit = {
           id: h.id,
-          score: h.score,
+          score: textOnly ? Math.min(h.score, (1 + (c.fieldCap ?? 0)) * (textOnly.get(h.id) ?? floorText)) : h.score,
           doc,
           pageStart: hit.pageStart,
           pageEnd: hit.pageEnd,
@@ -158,6 +175,11 @@ for (const set of (values.sets as string).split(',')) {
         if (!byId.has(h.id)) byId.set(h.id, th);
         return th;
       });
+      if (textOnly)
+        keyword = keyword
+          .map((h, j) => ({ h, j }))
+          .sort((a, b) => b.h.score - a.h.score || a.j - b.j)
+          .map((x) => x.h);
       if (c.fieldCredit) {
         const stems = [...new Set(queryTerms(q.text, 64).map((w) => stemmer(w)))];
         const wt = c.fieldCredit.title ?? 0;
@@ -184,7 +206,20 @@ for (const set of (values.sets as string).split(',')) {
             const others = [...(byDoc.get(h.doc) ?? [])];
             others.splice(others.indexOf(h.score), 1);
             let e = 0;
-            if (c.docMode === 'second' || !c.docMode) e = others[0] ?? 0;
+            if (c.docMode === 'apart') {
+              const at = chunkAt.get(h.id) ?? NaN;
+              e = Math.max(
+                0,
+                ...keyword
+                  .filter(
+                    (o) =>
+                      o.doc === h.doc &&
+                      o.id !== h.id &&
+                      !(Math.abs((chunkAt.get(o.id) ?? NaN) - at) <= (c.apart ?? 1)),
+                  )
+                  .map((o) => o.score),
+              );
+            } else if (c.docMode === 'second' || !c.docMode) e = others[0] ?? 0;
             else if (c.docMode === 'mean3') e = others.slice(0, 3).reduce((a, b) => a + b, 0) / 3;
             else if (c.docMode === 'sum3') e = others.slice(0, 3).reduce((a, b) => a + b, 0);
             else if (c.docMode === 'count') e = (top * Math.log(1 + others.length)) / Math.log(101);
@@ -196,7 +231,7 @@ for (const set of (values.sets as string).split(',')) {
       const p: FusionParams = { ...FUSION_DEFAULTS, ...(c.fusion ?? {}) } as FusionParams;
       const lists = {
         keyword: keyword.map((h) => h.id),
-        hybrid: fuse(q.dense, keyword, p, 20).map((x) => x.id),
+        hybrid: fuse(q.dense.slice(0, c.depth ?? q.dense.length), keyword, p, 20).map((x) => x.id),
       };
       const kwById = new Map(keyword.map((h) => [h.id, h]));
       for (const [name, order] of Object.entries(lists)) {

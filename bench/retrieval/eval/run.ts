@@ -18,7 +18,7 @@ import {
   PHRASE_CREDIT,
   SHORT_CHUNK_DAMPING,
 } from '@lectern/vector-store';
-import { QUERY_HYBRID_DOCUMENT_EVIDENCE } from '@lectern/document-store';
+import { QUERY_HYBRID_DOCUMENT_EVIDENCE, SEARCH_DOCUMENTS_DOCUMENT_EVIDENCE } from '@lectern/document-store';
 import { z } from 'zod';
 import { SYSTEMS, runEval, type SystemName } from './harness.js';
 import { markdownTable, plot } from './report.js';
@@ -45,6 +45,8 @@ const { values } = parseArgs({
     'field-weights': { type: 'string' },
     /** Tuning only: spec 004 query_hybrid's document-evidence weight (QUERY_HYBRID_DOCUMENT_EVIDENCE; 0 turns it off). */
     'document-evidence': { type: 'string' },
+    /** Tuning only: spec 000 search_application_docs' hybrid document evidence, JSON {weight, span} (SEARCH_DOCUMENTS_DOCUMENT_EVIDENCE; weight 0 turns it off). */
+    'sad-document-evidence': { type: 'string' },
   },
 });
 const FusionOverride = z
@@ -109,6 +111,18 @@ if (values['document-evidence'] !== undefined) {
   Object.assign(QUERY_HYBRID_DOCUMENT_EVIDENCE as { weight: number }, { weight });
   process.stderr.write(
     `query_hybrid document evidence for this run: ${JSON.stringify(QUERY_HYBRID_DOCUMENT_EVIDENCE)}\n`,
+  );
+}
+if (values['sad-document-evidence'] !== undefined) {
+  const e = z
+    .object({ weight: z.number().min(0).max(10), span: z.number().int().min(0) })
+    .partial()
+    .strict()
+    .parse(JSON.parse(values['sad-document-evidence']));
+  Object.assign(SEARCH_DOCUMENTS_DOCUMENT_EVIDENCE as { weight: number; span: number }, e);
+  process.stderr.write(
+    `search_application_docs document evidence for this run: ${JSON.stringify(SEARCH_DOCUMENTS_DOCUMENT_EVIDENCE)}
+`,
   );
 }
 if (values['short-damping'] !== undefined) {

@@ -21,9 +21,21 @@ export function nodeSha256Bytes(bytes: Uint8Array): string {
   return hash.digest('hex');
 }
 
+/** Bytes from which node:crypto hashes even the first fingerprint of a process (see `sha256Bytes`). */
+export const NODE_SHA256_MIN_BYTES = 1024 * 1024;
+
+/** The first fingerprint of this process has been computed. */
+let hashedBefore = false;
+
 /**
- * SHA-256 (hex) of bytes already in memory (a conversion's fingerprint): mupdf's through the native addon where it
- * is built (a conversion of a PDF loads it anyway, and it loads sooner than node:crypto), else node:crypto's. The
- * same digest either way (sha256.spec.ts).
+ * SHA-256 (hex) of bytes already in memory (a conversion's fingerprint), the same digest either way (sha256.spec.ts):
+ * mupdf's through the native addon for a process's first fingerprint under NODE_SHA256_MIN_BYTES where the addon is
+ * built (a one-shot conversion loads the addon anyway, and not node:crypto: ~2 ms), node:crypto's otherwise. mupdf's
+ * SHA-256 is plain C, ~3 ms a MB on the benchmark machine; node:crypto's (OpenSSL, the CPU's SHA instructions)
+ * ~0.6 ms a MB (issue 28; docs/benchmarks/conversion.md, Round 7).
  */
-export const sha256Bytes = (bytes: Uint8Array): string => (nativeSha256() ?? nodeSha256Bytes)(bytes);
+export function sha256Bytes(bytes: Uint8Array): string {
+  const native = hashedBefore || bytes.length >= NODE_SHA256_MIN_BYTES ? null : nativeSha256();
+  hashedBefore = true;
+  return (native ?? nodeSha256Bytes)(bytes);
+}

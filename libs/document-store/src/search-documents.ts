@@ -130,6 +130,21 @@ export const contentLength = (text: string): number => {
 };
 
 /**
+ * The keyword side's document evidence for spec 000's hybrid search (FusionOptions.documentEvidence and
+ * documentEvidenceSpan, lexical.ts DOCUMENT_EVIDENCE / DOCUMENT_EVIDENCE_SPAN): a keyword candidate gains 0.05 x the
+ * best score of its document's other candidates more than one chunk away (`span` 1: spec 000's 800-character chunks
+ * overlap their neighbours by 200 characters, so the neighbour repeating the chunk's words is no evidence about the
+ * document). Chosen on planning-dev and planning-heldout..-heldout4 (issue 25, round 11, docs/benchmarks/retrieval.md):
+ * with any other chunk counting (round 10) planning-dev hit@1 fell 0.838 -> 0.824; with span 1 it holds and
+ * heldout4 gains a hit@1 question; SciFact (one chunk per abstract) is unchanged by construction. Hybrid mode only
+ * (keyword mode keeps plain BM25). Read at every search (the bench overrides it; weight 0 turns it off).
+ */
+export const SEARCH_DOCUMENTS_DOCUMENT_EVIDENCE: { readonly weight: number; readonly span: number } = {
+  weight: 0.05,
+  span: 1,
+};
+
+/**
  * Spec 000 FR-002, in two store calls: the collection, then one search. `relevance_score` is the spec's
  * `max(0, 1 - L2/2)` on unit vectors, i.e. the cosine similarity clipped at 0, in every mode with a dense
  * side (hybrid hits carry their own cosine). Results are ordered by `rank_score`, which each result reports:
@@ -170,7 +185,15 @@ export const searchDocuments = async (
       hits = await deps.store.searchDense(collection.name, vector, opts);
       score = (h) => h.score;
     } else {
-      hits = await deps.store.searchHybrid(collection.name, { vector, text: input.query }, opts);
+      hits = await deps.store.searchHybrid(
+        collection.name,
+        { vector, text: input.query },
+        {
+          ...opts,
+          documentEvidence: SEARCH_DOCUMENTS_DOCUMENT_EVIDENCE.weight,
+          documentEvidenceSpan: SEARCH_DOCUMENTS_DOCUMENT_EVIDENCE.span,
+        },
+      );
       score = (h) => h.denseScore ?? 0;
     }
     rank = (h) => h.score;

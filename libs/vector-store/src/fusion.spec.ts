@@ -23,6 +23,7 @@ describe('resolveFusion', () => {
       denseConfidence: 1,
       denseFloor: 0,
       documentEvidence: 0,
+      documentEvidenceSpan: 0,
     });
     expect(resolveFusion(10, {})).toEqual({
       method: 'zscore',
@@ -33,6 +34,7 @@ describe('resolveFusion', () => {
       denseConfidence: 1,
       denseFloor: 0,
       documentEvidence: 0,
+      documentEvidenceSpan: 0,
     });
     expect(resolveFusion(250, {}).candidates).toBe(250);
   });
@@ -47,6 +49,7 @@ describe('resolveFusion', () => {
       denseConfidence: 1,
       denseFloor: 0,
       documentEvidence: 0,
+      documentEvidenceSpan: 0,
     });
     expect(resolveFusion(20, { fusion: 'zscore', rrfK: 5, candidates: 7 }, { method: 'rrf', rrfK: 10 })).toMatchObject({
       method: 'zscore',
@@ -62,6 +65,9 @@ describe('resolveFusion', () => {
     expect(() => resolveFusion(10, { candidates: 2.5 })).toThrow();
     expect(() => resolveFusion(10, { denseFloor: Number.NaN })).toThrow(/dense floor/);
     expect(() => resolveFusion(10, { documentEvidence: -0.1 })).toThrow(/document evidence/);
+    expect(() => resolveFusion(10, { documentEvidenceSpan: 0.5 })).toThrow(/document evidence span/);
+    expect(() => resolveFusion(10, { documentEvidenceSpan: -1 })).toThrow(/document evidence span/);
+    expect(resolveFusion(10, { documentEvidenceSpan: 1 }).documentEvidenceSpan).toBe(1);
   });
 
   it('takes a per-call dense floor of null (none) over the default', () => {
@@ -150,6 +156,7 @@ describe('fuse', () => {
       denseConfidence: 1,
       denseFloor: 0,
       documentEvidence: 0,
+      documentEvidenceSpan: 0,
     };
     expect(fuse(dense, keyword, { ...base, method: 'zscore' }, 3)).toEqual(zscoreFuse(dense, keyword, base, 3));
     expect(fuse(dense, keyword, { ...base, method: 'rrf' }, 3)).toEqual(rrfFuse(dense, keyword, base, 3));

@@ -45,6 +45,11 @@ export const FUSION_DEFAULTS: {
    * best score of its document's other keyword candidates. 0 (off) by default; spec 004's `query_hybrid` asks for it.
    */
   readonly documentEvidence: number;
+  /**
+   * Document evidence's span (lexical.ts DOCUMENT_EVIDENCE_SPAN): a candidate's chunks within this many chunk
+   * positions are not its evidence. 0 (any other chunk counts) by default; spec 000's search asks for 1.
+   */
+  readonly documentEvidenceSpan: number;
 } = {
   method: 'zscore',
   denseWeight: 0.1,
@@ -54,6 +59,7 @@ export const FUSION_DEFAULTS: {
   denseConfidence: 1,
   denseFloor: 0,
   documentEvidence: 0,
+  documentEvidenceSpan: 0,
 };
 
 export interface FusionParams {
@@ -65,6 +71,7 @@ export interface FusionParams {
   denseConfidence: number;
   denseFloor: number | null;
   documentEvidence: number;
+  documentEvidenceSpan: number;
 }
 
 /** Store-wide fusion defaults (e.g. from app config); anything unset falls back to FUSION_DEFAULTS. */
@@ -86,6 +93,8 @@ export interface FusionOptions {
   denseFloor?: number | null;
   /** The keyword side's document evidence weight, 0 for none (see FUSION_DEFAULTS). */
   documentEvidence?: number;
+  /** Document evidence's span in chunk positions, 0 for none (see FUSION_DEFAULTS). */
+  documentEvidenceSpan?: number;
 }
 
 /** Per-call options win over the store's defaults, which win over FUSION_DEFAULTS. */
@@ -100,6 +109,7 @@ export const resolveFusion = (limit: number, o: FusionOptions, store: FusionDefa
     denseConfidence: o.denseConfidence ?? d.denseConfidence,
     denseFloor: o.denseFloor === undefined ? d.denseFloor : o.denseFloor,
     documentEvidence: o.documentEvidence ?? d.documentEvidence,
+    documentEvidenceSpan: o.documentEvidenceSpan ?? d.documentEvidenceSpan,
   };
   if (!(FUSION_METHODS as readonly string[]).includes(p.method)) {
     throw new AppError('invalid_arguments', `Fusion method must be one of ${FUSION_METHODS.join(', ')}.`);
@@ -111,12 +121,13 @@ export const resolveFusion = (limit: number, o: FusionOptions, store: FusionDefa
     !(p.denseConfidence >= 0) ||
     !(p.denseFloor === null || Number.isFinite(p.denseFloor)) ||
     !(p.documentEvidence >= 0 && Number.isFinite(p.documentEvidence)) ||
+    !(Number.isInteger(p.documentEvidenceSpan) && p.documentEvidenceSpan >= 0) ||
     !Number.isInteger(p.candidates) ||
     p.candidates < 1
   ) {
     throw new AppError(
       'invalid_arguments',
-      'Fusion needs rrfK >= 1, non-negative weights, confidence and document evidence, a finite dense floor or null, and a positive integer candidate count.',
+      'Fusion needs rrfK >= 1, non-negative weights, confidence and document evidence, a non-negative integer document evidence span, a finite dense floor or null, and a positive integer candidate count.',
     );
   }
   return { ...p, candidates: Math.min(p.candidates, 1000) };

@@ -269,4 +269,60 @@ export const runHybridContract = (t: HybridContractContext): void => {
     expect(['d1', 'd2']).toContain(on[0]?.id);
     expect(on.map((h) => h.score)).toEqual([...on.map((h) => h.score)].sort((a, b) => b - a));
   });
+
+  it('keyword side: document evidence with a span takes none from a neighbouring chunk (chunk_index; round 11)', async () => {
+    const store = t.store();
+    const name = t.fresh('evidence-span');
+    await store.ensureCollection(name, { fingerprint: MODEL, hybrid: true });
+    const filler = Array.from({ length: 12 }, (_, i) => ({
+      id: `f${i}`,
+      vector: unit(1, 0, 0, 0.01 * (i + 1)),
+      text: `Parking standards for offices, zone ${i}.`,
+      payload: { document_id: `F${i}`, chunk_index: 0 },
+    }));
+    await store.upsert(
+      name,
+      [
+        // D: two neighbouring chunks repeating the same words (spec 000's overlap); X: a match and, far from it,
+        // a chunk holding one of the words.
+        {
+          id: 'd1',
+          vector: unit(0, 0, 1, 0),
+          text: 'River bridge inspection report.',
+          payload: { document_id: 'D', chunk_index: 4 },
+        },
+        {
+          id: 'd2',
+          vector: unit(0, 0, 0, 1),
+          text: 'River bridge inspection notes.',
+          payload: { document_id: 'D', chunk_index: 5 },
+        },
+        {
+          id: 'x',
+          vector: unit(0, 1, 0, 0),
+          text: 'River bridge inspection.',
+          payload: { document_id: 'X', chunk_index: 0 },
+        },
+        { id: 'x9', vector: unit(0, 1, 1, 0), text: 'Bridge works.', payload: { document_id: 'X', chunk_index: 9 } },
+        ...filler,
+      ],
+      { fingerprint: MODEL },
+    );
+    const q = { vector: unit(1, 1, 1, 1), text: 'river bridge inspection' };
+    const run = (documentEvidenceSpan: number) =>
+      store.searchHybrid(name, q, {
+        fingerprint: MODEL,
+        limit: 4,
+        denseWeight: 0,
+        keywordWeight: 1,
+        documentEvidence: 2,
+        documentEvidenceSpan,
+      });
+    // Span 0: D's neighbours lift each other past X.
+    expect(['d1', 'd2']).toContain((await run(0))[0]?.id);
+    // Span 1: the neighbour is no evidence; X's far chunk is, and X leads. The order is the score.
+    const apart = await run(1);
+    expect(['x', 'x9']).toContain(apart[0]?.id);
+    expect(apart.map((h) => h.score)).toEqual([...apart.map((h) => h.score)].sort((a, b) => b - a));
+  });
 };

@@ -5,7 +5,14 @@ export { SEARCH_QUEUE_DEFAULT, SearchPool, defaultSearchThreads } from './embedd
 export { QdrantVectorStore } from './qdrant/qdrant.adapter.js';
 export type { QdrantStoreOptions } from './qdrant/qdrant.adapter.js';
 export { INTEGER_FIELDS, KEYWORD_FIELDS } from './payload-indexes.js';
-export { DOCUMENT_EVIDENCE, FIELD_WEIGHTS, HEADER_CREDIT, PHRASE_CREDIT, SHORT_CHUNK_DAMPING } from './lexical.js';
+export {
+  DOCUMENT_EVIDENCE,
+  DOCUMENT_EVIDENCE_SPAN,
+  FIELD_WEIGHTS,
+  HEADER_CREDIT,
+  PHRASE_CREDIT,
+  SHORT_CHUNK_DAMPING,
+} from './lexical.js';
 export { FUSION_DEFAULTS, FUSION_METHODS, fuse, resolveFusion, rrfFuse, zscoreFuse } from './fusion.js';
 export type { Fused, FusionDefaults, FusionMethod, FusionOptions, FusionParams, Scored } from './fusion.js';
 export {

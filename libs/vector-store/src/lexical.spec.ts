@@ -93,6 +93,31 @@ describe('secondPass (the keyword side second scoring pass of both adapters)', (
     expect(out.map((r) => r.score)).toEqual([...out.map((r) => r.score)].sort((a, b) => b - a));
   });
 
+  it('with a span, takes no evidence from a chunk within that many positions (an overlapping neighbour)', () => {
+    // Round 11 (spec 000's overlapping chunks): d1 and its neighbour d2 repeat the same words; x's document matches
+    // in two places far apart (x at 0, x9 at 9). With any other chunk counting, d1 leads on its neighbour's score;
+    // with span 1 the neighbour is no evidence and x leads on its far chunk's.
+    const near: KeywordCandidate<string>[] = [
+      { id: 'd1', score: 10, length: 500, documentId: 'D', position: 4 },
+      { id: 'x', score: 9.9, length: 500, documentId: 'X', position: 0 },
+      { id: 'd2', score: 9, length: 500, documentId: 'D', position: 5 },
+      { id: 'x9', score: 5, length: 500, documentId: 'X', position: 9 },
+      { id: 'y', score: 4, length: 500, documentId: 'Y' },
+    ];
+    const off = { ...ctx, limit: 5, damping: 0, phraseWeight: 0, headerWeight: 0, documentEvidence: 0.05 };
+    expect(secondPass(near, off).map((r) => r.id)).toEqual(['d1', 'x', 'd2', 'x9', 'y']);
+    const out = secondPass(near, { ...off, documentEvidenceSpan: 1 });
+    expect(out.map((r) => r.id)).toEqual(['x', 'd1', 'd2', 'x9', 'y']);
+    expect(out[0]?.score).toBeCloseTo(9.9 + 0.05 * 5, 10);
+    expect(out[1]?.score).toBe(10);
+    expect(out[2]?.score).toBe(9);
+    expect(out[3]?.score).toBeCloseTo(5 + 0.05 * 9.9, 10);
+    // A candidate without a position is apart from every other chunk of its document.
+    const unknown = near.map((c) => (c.id === 'd2' ? { ...c, position: undefined } : c));
+    expect(secondPass(unknown, { ...off, documentEvidenceSpan: 1 })[0]).toEqual({ id: 'd1', score: 10 + 0.05 * 9 });
+    expect(out.map((r) => r.score)).toEqual([...out.map((r) => r.score)].sort((a, b) => b - a));
+  });
+
   it('leaves the candidates as they are with every step off', () => {
     expect(secondPass(cands, { ...ctx, damping: 0, phraseWeight: 0, headerWeight: 0 })).toEqual(
       cands.slice(0, 4).map(({ id, score }) => ({ id, score })),

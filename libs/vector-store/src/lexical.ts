@@ -85,6 +85,17 @@ export const SHORT_CHUNK_DAMPING: { readonly exponent: number } = { exponent: 0.
  */
 export const DOCUMENT_EVIDENCE: { readonly weight: number } = { weight: 0 };
 
+/**
+ * Document evidence's span (issue 25, round 11): a candidate's evidence is the best score among its document's other
+ * candidates more than `span` chunk positions (`chunk_index`) away from it, so a chunk's overlapping neighbour is no
+ * evidence that the document is about the question: spec 000's 800-character chunks repeat 200 characters of the
+ * chunk before, and with span 0 (every other chunk counts) the neighbour carrying the same words gave a lone passage
+ * the same lift as a document that matches in two places (planning-dev hit@1 0.838 -> 0.824 at w 0.05; at span 1
+ * 0.838, round 11). 0 (every other candidate counts): the default and `query_hybrid`'s (heading sections do not
+ * overlap). A candidate without a position is apart from every other. Per search (`FusionOptions.documentEvidenceSpan`).
+ */
+export const DOCUMENT_EVIDENCE_SPAN: { readonly span: number } = { span: 0 };
+
 /** The distinct lowercased words of a running header, at most 64 (the payload is bounded, this bounds the work). */
 export const headerWords = (header: string): string[] =>
   [...new Set(header.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [])].slice(0, 64);
@@ -168,6 +179,8 @@ export interface KeywordCandidate<I> {
   documentId?: string | undefined;
   header?: string | null | undefined;
   phrase?: number | undefined;
+  /** Its position in its document (`chunk_index`; absent: unknown, apart from every other chunk). */
+  position?: number | undefined;
 }
 
 /** What the second pass needs of the collection and the query. */
@@ -186,6 +199,8 @@ export interface SecondPassContext {
   headerWeight?: number;
   /** The document-evidence weight (DOCUMENT_EVIDENCE; 0 or absent: the default, off). */
   documentEvidence?: number;
+  /** Chunks within this many positions of a candidate are not its evidence (DOCUMENT_EVIDENCE_SPAN; 0: none left out). */
+  documentEvidenceSpan?: number;
 }
 
 /** FTS5's BM25 IDF of a term found in `n` of `total` chunks: ln((N - n + 0.5) / (n + 0.5)), at least 1e-6. */
@@ -205,7 +220,8 @@ export const keywordPool = (limit: number): number => (SHORT_CHUNK_DAMPING.expon
  * 3. running-header credit (HEADER_CREDIT): + weight x the summed IDF of the distinct query words whose Porter stem
  *    is the stem of a word of the candidate's running header;
  * 4. document evidence (DOCUMENT_EVIDENCE, per search): + weight x the best score (after step 3) among the other
- *    kept candidates of the candidate's document (none without a `documentId`).
+ *    kept candidates of the candidate's document (none without a `documentId`) more than `documentEvidenceSpan`
+ *    positions away from it (DOCUMENT_EVIDENCE_SPAN; 0: any other).
  * Pure: the adapters gather the inputs (the embedded store from SQLite, the Qdrant adapter from the points' payloads
  * and its count requests) and both call this, so the same candidates come back in the same order with the same
  * scores whichever store holds them.
@@ -254,7 +270,23 @@ export const secondPass = <I>(
       else if (r.s > b.second) b.second = r.s;
     });
     const at = new Map(found.map((r, i) => [r, i]));
+    const span = ctx.documentEvidenceSpan ?? DOCUMENT_EVIDENCE_SPAN.span;
+    // With a span: the document's candidates best first, the first one far enough away (a document holds a few).
+    const byDoc = new Map<string, { c: KeywordCandidate<I>; s: number }[]>();
+    if (span > 0)
+      for (const r of found) {
+        if (r.c.documentId === undefined) continue;
+        const g = byDoc.get(r.c.documentId);
+        if (g) g.push(r);
+        else byDoc.set(r.c.documentId, [r]);
+      }
+    const apart = (a: KeywordCandidate<I>, b: KeywordCandidate<I>): boolean =>
+      a.position === undefined || b.position === undefined || Math.abs(a.position - b.position) > span;
     const other = (r: { c: KeywordCandidate<I>; s: number }): number => {
+      if (span > 0) {
+        const g = r.c.documentId === undefined ? undefined : byDoc.get(r.c.documentId);
+        return g?.find((o) => o !== r && apart(o.c, r.c))?.s ?? 0;
+      }
       const b = r.c.documentId === undefined ? undefined : best.get(r.c.documentId);
       if (!b) return 0;
       return at.get(r) === b.topAt ? b.second : b.top;

@@ -10,8 +10,7 @@ import { ocrPage } from '../ocr/ocr-page.js';
 import { OCR_THRESHOLDS } from '../ocr/ocr-settings.js';
 import { declaredImageSizes, MAX_IMAGE_PIXELS } from '../formats/image-size.js';
 import { runningHeaderTexts } from './running-headers.js';
-
-const visibleChars = (s: string): number => s.replace(/\s+/g, '').length;
+import { hasVisibleChars } from './letters.js';
 
 /** A page's plain text: its tables' rows tab-separated, listings line by line, its text blocks but `leaveOut` (running headers and footers). */
 function pageText(layout: PageLayout, leaveOut?: Set<TextBlock>): string {
@@ -102,7 +101,7 @@ async function convert(ctx: FormatContext, kind: 'pdf' | 'image', doc: DocRef): 
 
   // 2. OCR where the text layer is (nearly) empty
   let needOcr = layouts
-    .filter((_, i) => visibleChars(texts[i] ?? '') < OCR_THRESHOLDS.minTextChars)
+    .filter((_, i) => !hasVisibleChars(texts[i] ?? '', OCR_THRESHOLDS.minTextChars))
     .map((l) => l.pageNumber);
   let ocrAllowed = options.enableOcr;
   if (needOcr.length && !options.enableOcr)
@@ -148,7 +147,7 @@ async function convert(ctx: FormatContext, kind: 'pdf' | 'image', doc: DocRef): 
       ocr.set(n, r);
       done += 1;
       ctx.progress({ stage: 'ocr', page: done, pages: needOcr.length });
-      if (r.confidence < options.ocrMinConfidence && visibleChars(r.text) > 0) {
+      if (r.confidence < options.ocrMinConfidence && hasVisibleChars(r.text, 1)) {
         const msg = `page ${n}: OCR confidence ${r.confidence.toFixed(1)}% below ${options.ocrMinConfidence}%`;
         warnings.push(msg);
         ctx.log?.warn({ file: ctx.filename, page: n, confidence: r.confidence }, 'low OCR confidence');

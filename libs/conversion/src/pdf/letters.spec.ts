@@ -5,12 +5,16 @@ import {
   endsWithLetterHyphen,
   endsWithSpace,
   findListedWords,
+  hasVisibleChars,
   hasDoubledLetter,
   hyphenatedWords,
   isLetter,
+  isSpaceCode,
   isWordChar,
   replaceLetterRuns,
   replaceSoftHyphenated,
+  startsWithSpace,
+  trimmedLength,
   wordList,
 } from './letters.js';
 
@@ -90,7 +94,13 @@ describe('letter scanners', () => {
     expect([...found].sort()).toEqual(['known', 'plan', 'plan-making', 'well', '𝐀b'].sort());
   });
 
-  it('endsWithSpace is /\\s$/.test; collapseSpaces is replace(/\\s+/g, " ").trim()', () => {
+  it('isSpaceCode is /\\s/ on every UTF-16 code unit', () => {
+    const differ: number[] = [];
+    for (let c = 0; c < 0x10000; c++) if (isSpaceCode(c) !== /\s/.test(String.fromCharCode(c))) differ.push(c);
+    expect(differ).toEqual([]);
+  });
+
+  it('endsWithSpace is /\\s$/.test; collapseSpaces is replace(/\\s+/g, " ").trim(); hasVisibleChars(s, n) is replace(/\\s+/g, "").length >= n', () => {
     const SPACES = [
       'a',
       'é',
@@ -104,6 +114,12 @@ describe('letter scanners', () => {
       '\u3000',
       '\uFEFF',
       '\u200B',
+      '\u1680',
+      '\u2028',
+      '\u202F',
+      '\u205F',
+      '\u0085',
+      '\u180E',
       '𝐀',
       '\uDC00',
     ];
@@ -112,7 +128,11 @@ describe('letter scanners', () => {
       Array.from({ length: r(12) }, () => SPACES[r(SPACES.length)]).join(''),
     );
     expect(cases.find((s) => endsWithSpace(s) !== /\s$/.test(s))).toBeUndefined();
+    expect(cases.find((s) => startsWithSpace(s) !== /^\s/.test(s))).toBeUndefined();
+    expect(cases.find((s) => trimmedLength(s) !== s.trim().length)).toBeUndefined();
     expect(cases.find((s) => collapseSpaces(s) !== s.replace(/\s+/g, ' ').trim())).toBeUndefined();
+    for (const n of [0, 1, 3, 10])
+      expect(cases.find((s) => hasVisibleChars(s, n) !== s.replace(/\s+/g, '').length >= n)).toBeUndefined();
   });
 
   it('replaceSoftHyphenated is replace(/(\\p{L}+)\\u00AD(\\p{L}+)/gu)', () => {

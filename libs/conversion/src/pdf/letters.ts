@@ -257,14 +257,42 @@ export function replaceLetterRuns(s: string, min: number, fn: (run: string) => s
   return done === 0 ? s : out + s.slice(done);
 }
 
-const WHITE = /\s/;
+/**
+ * A UTF-16 code unit that `/\s/` matches (and `trim()` removes): ASCII tab to carriage return and space; no-break
+ * space, ogham space mark, en quad to hair space, line and paragraph separators, narrow no-break space, medium
+ * mathematical space, ideographic space, BOM. letters.spec.ts checks all 65,536 against the expression.
+ */
+export const isSpaceCode = (c: number): boolean =>
+  c < 128
+    ? c === 32 || (c >= 9 && c <= 13)
+    : c === 0xa0 ||
+      c === 0x1680 ||
+      (c >= 0x2000 && c <= 0x200a) ||
+      c === 0x2028 ||
+      c === 0x2029 ||
+      c === 0x202f ||
+      c === 0x205f ||
+      c === 0x3000 ||
+      c === 0xfeff;
 
 /** `/\s$/.test(s)`, looking at the last character only (V8 tries an end-anchored expression at every position). */
-export const endsWithSpace = (s: string): boolean => s.length > 0 && WHITE.test(s.charAt(s.length - 1));
+export const endsWithSpace = (s: string): boolean => s.length > 0 && isSpaceCode(s.charCodeAt(s.length - 1));
+
+/** `/^\s/.test(s)`. */
+export const startsWithSpace = (s: string): boolean => s.length > 0 && isSpaceCode(s.charCodeAt(0));
+
+/** `s.trim().length`, without making the trimmed string. */
+export function trimmedLength(s: string): number {
+  let a = 0;
+  let z = s.length;
+  while (a < z && isSpaceCode(s.charCodeAt(a))) a += 1;
+  while (z > a && isSpaceCode(s.charCodeAt(z - 1))) z -= 1;
+  return z - a;
+}
 
 /**
  * Whether `s.replace(/\s+/g, ' ').trim()` may differ from `s`: it starts or ends with a space, or has white space
- * other than single ASCII spaces (any non-ASCII character counts as possible white space).
+ * other than single ASCII spaces.
  */
 function mayCollapse(s: string): boolean {
   const n = s.length;
@@ -274,9 +302,21 @@ function mayCollapse(s: string): boolean {
     const c = s.charCodeAt(i);
     if (c === 32) {
       if (s.charCodeAt(i + 1) === 32) return true;
-    } else if ((c >= 9 && c <= 13) || c >= 128) return true;
+    } else if (isSpaceCode(c)) return true;
   }
   return false;
+}
+
+/**
+ * `s.replace(/\s+/g, '').length >= n`, counting until the n-th: whether a page's text layer has the few visible
+ * characters that keep it from OCR (convert-paged.ts), without copying every page's text.
+ */
+export function hasVisibleChars(s: string, n: number): boolean {
+  let seen = 0;
+  for (let i = 0; i < s.length && seen < n; i++) {
+    if (!isSpaceCode(s.charCodeAt(i))) seen += 1;
+  }
+  return seen >= n;
 }
 
 /** `s.replace(/\s+/g, ' ').trim()`, which most texts (single spaces between words) leave as they are. */

@@ -10,6 +10,8 @@ import {
   endsWithSpace,
   hasThreeDoubledLetters,
   replaceLetterRuns,
+  startsWithSpace,
+  trimmedLength,
 } from './letters.js';
 import { detectTables } from './page-tables.js';
 import type { RawBlock, RawLine, RawPage } from './pdf-page.protocol.js';
@@ -82,7 +84,8 @@ export function mergeLines(lines: RawLine[]): Line[] {
     let prevX1 = -Infinity;
     for (const l of g) {
       // fragments closer than a fraction of a space are one word split by a style change ("applied" + "1")
-      const glue = text === '' || endsWithSpace(text) || /^\s/.test(l.text) || l.x0 - prevX1 < 0.15 * l.size ? '' : ' ';
+      const glue =
+        text === '' || endsWithSpace(text) || startsWithSpace(l.text) || l.x0 - prevX1 < 0.15 * l.size ? '' : ' ';
       text += glue + l.text;
       prevX1 = l.x1;
     }
@@ -96,7 +99,7 @@ export function mergeLines(lines: RawLine[]): Line[] {
     let x1 = -Infinity;
     let y1 = -Infinity;
     for (const l of g) {
-      const w = l.text.trim().length;
+      const w = trimmedLength(l.text);
       total += w;
       if (l.bold) boldChars += w;
       if (w > mainWeight) [main, mainWeight] = [l, w];

@@ -167,7 +167,9 @@ export class EmbeddedReader {
       const v = checkQueryTarget(name, c, q.vector, opts.fingerprint, true);
       const scored = (l: [number, number][]): Scored[] => l.map(([rid, score]) => ({ id: String(rid), score }));
       const dense = scored(denseCandidates(this.stmt, this.dense.at(c), c, v, filter, p.candidates));
-      const keyword = scored(keywordCandidates(this.stmt, c, q.text, filter, p.candidates, p.documentEvidence));
+      const keyword = scored(
+        keywordCandidates(this.stmt, c, q.text, filter, p.candidates, p.documentEvidence, p.documentEvidenceSpan),
+      );
       const fused = fuse(dense, keyword, p, limit);
       const keywordScore = new Map(keyword.map((k) => [Number(k.id), k.score]));
       const cosine = this.dense.at(c).similarity(

@@ -93,6 +93,7 @@ export const keywordCandidates = (
   filter: Filter | undefined,
   k: number,
   documentEvidence = 0,
+  documentEvidenceSpan = 0,
 ): [number, number][] => {
   const leaveOut = commonTerms(stmt, c, text);
   const match = ftsQuery(text, leaveOut);
@@ -122,7 +123,7 @@ export const keywordCandidates = (
      WHERE ${fts} MATCH ? AND ${fts}.rank MATCH ? AND ${f.sql} ORDER BY r, p.rid LIMIT ?`,
     ).all(match, RANK(), ...f.params, pool) as { rid: number; r: number }[];
   }
-  return secondPassOf(stmt, c, text, ftsPhraseQuery(text, leaveOut), ranked, k, documentEvidence);
+  return secondPassOf(stmt, c, text, ftsPhraseQuery(text, leaveOut), ranked, k, documentEvidence, documentEvidenceSpan);
 };
 
 /**
@@ -159,6 +160,7 @@ const secondPassOf = (
   ranked: { rid: number; r: number }[],
   k: number,
   documentEvidence = 0,
+  documentEvidenceSpan = 0,
 ): [number, number][] => {
   const damping = SHORT_CHUNK_DAMPING.exponent;
   const damp = damping > 0 && ranked.length >= 2;
@@ -189,6 +191,7 @@ const secondPassOf = (
       documentId: known?.d,
       header: f?.h ?? null,
       phrase: phrase.get(rid) ?? 0,
+      position: known?.i,
     };
   });
   let stats: ReturnType<typeof termStatsOf> | undefined;
@@ -202,6 +205,7 @@ const secondPassOf = (
     limit: k,
     damping,
     documentEvidence,
+    documentEvidenceSpan,
   }).map((r) => [r.id, r.score]);
 };
 
@@ -214,6 +218,8 @@ interface ChunkFacts {
   n: number | null;
   d: string | undefined;
   h: string | null;
+  /** `chunk_index`, when a number (document evidence's span). */
+  i: number | undefined;
 }
 
 /**
@@ -333,13 +339,19 @@ const readFacts = (stmt: Stmt, c: Collection, rids: number[]): Map<number, Chunk
     (
       stmt(
         `SELECT p.rid AS rid, length(ch.text) AS n, json_extract(p.payload, '$.document_id') AS d,
-           CASE WHEN json_type(p.payload, '$.running_header') = 'text' THEN json_extract(p.payload, '$.running_header') END AS h
+           CASE WHEN json_type(p.payload, '$.running_header') = 'text' THEN json_extract(p.payload, '$.running_header') END AS h,
+           CASE WHEN json_type(p.payload, '$.chunk_index') IN ('integer', 'real') THEN json_extract(p.payload, '$.chunk_index') END AS i
          FROM ${pointsTable(c.cid)} p LEFT JOIN ${chunksTable(c.cid)} ch ON ch.rid = p.rid
          WHERE p.rid IN (SELECT value FROM json_each(?))`,
-      ).all(JSON.stringify(rids)) as { rid: number; n: number | null; d: unknown; h: string | null }[]
+      ).all(JSON.stringify(rids)) as { rid: number; n: number | null; d: unknown; h: string | null; i: number | null }[]
     ).map((r) => [
       r.rid,
-      { n: r.n, d: typeof r.d === 'string' || typeof r.d === 'number' ? String(r.d) : undefined, h: r.h },
+      {
+        n: r.n,
+        d: typeof r.d === 'string' || typeof r.d === 'number' ? String(r.d) : undefined,
+        h: r.h,
+        i: typeof r.i === 'number' ? r.i : undefined,
+      },
     ]),
   );
 };

@@ -10,8 +10,8 @@ export type Call = <T>(what: string, fn: (c: QdrantClient) => Promise<T>) => Pro
 
 const idsOnly = { with_payload: { include: [ID_KEY] } };
 
-/** The payload keys the keyword side's second pass reads (lexical.ts `secondPass`): text, document and header. */
-export const SECOND_PASS_KEYS = [ID_KEY, TEXT_KEY, 'document_id', 'running_header'];
+/** The payload keys the keyword side's second pass reads (lexical.ts `secondPass`): text, document, header and position. */
+export const SECOND_PASS_KEYS = [ID_KEY, TEXT_KEY, 'document_id', 'running_header', 'chunk_index'];
 
 /** A point's text length in characters (code points, as SQLite's length() counts them in the embedded store). */
 export const charLength = (text: string): number => {

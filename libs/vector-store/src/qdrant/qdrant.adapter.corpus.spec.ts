@@ -107,7 +107,7 @@ describe('VectorStore (Qdrant adapter, requests validated against the OpenAPI sc
     expect(batch.searches[1]).toMatchObject({
       query: { formula: expect.any(Object) },
       limit: 200,
-      with_payload: { include: ['__id', '__text', 'document_id', 'running_header'] },
+      with_payload: { include: ['__id', '__text', 'document_id', 'running_header', 'chunk_index'] },
     });
     expect(JSON.stringify(batch)).not.toContain('rrf');
     const scroll = sent.filter((r) => r.operationId === 'scroll_points').at(-1)?.body as {

@@ -566,6 +566,7 @@ export class QdrantVectorStore implements VectorStore {
     stats: KeywordStats,
     limit: number,
     documentEvidence = 0,
+    documentEvidenceSpan = 0,
   ): Promise<Scored[]> {
     const damping = SHORT_CHUNK_DAMPING.exponent;
     const mean = damping > 0 && points.length >= 2 ? await this.meanLength(physical) : 0;
@@ -578,6 +579,7 @@ export class QdrantVectorStore implements VectorStore {
       const s = splitPayload(p.payload);
       const d = s.payload['document_id'];
       const h = s.payload['running_header'];
+      const i = s.payload['chunk_index'];
       return {
         id: s.id,
         score: p.score,
@@ -585,9 +587,18 @@ export class QdrantVectorStore implements VectorStore {
         documentId: typeof d === 'string' || typeof d === 'number' ? String(d) : undefined,
         header: typeof h === 'string' ? h : null,
         phrase: pairMatchScore(s.text, pairs, idf),
+        position: typeof i === 'number' ? i : undefined,
       };
     });
-    return secondPass(candidates, { query: text, meanLength: mean, idf, limit, damping, documentEvidence });
+    return secondPass(candidates, {
+      query: text,
+      meanLength: mean,
+      idf,
+      limit,
+      damping,
+      documentEvidence,
+      documentEvidenceSpan,
+    });
   }
 
   /**
@@ -665,7 +676,15 @@ export class QdrantVectorStore implements VectorStore {
     const keyword = await this.keywordQuery(c.physical, q.text, filter, keywordPool(p.candidates));
     return clientFusion(call, c.physical, dense, keyword?.request ?? null, p, limit, (points) =>
       keyword
-        ? this.secondPassOf(c.physical, q.text, points, keyword.stats, p.candidates, p.documentEvidence)
+        ? this.secondPassOf(
+            c.physical,
+            q.text,
+            points,
+            keyword.stats,
+            p.candidates,
+            p.documentEvidence,
+            p.documentEvidenceSpan,
+          )
         : Promise.resolve([]),
     );
   }
