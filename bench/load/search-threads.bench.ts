@@ -10,7 +10,7 @@
  *
  *   npx tsx bench/load/search-threads.bench.ts [--threads 0,2] [--clients 20,50] [--seconds 30]
  *     [--trees /tmp/base,.] [--log-level warn] [--repeat-queries] [--node-args '|--max-semi-space-size=4']
- *     [--write-every N] [--warmup 40]
+ *     [--write-every N] [--warmup 40] [--no-writer]
  *
  * With `--trees A,B` a server per setting is started from each source tree (e.g. `git archive <commit>` of the code
  * before a change, node_modules linked): before/after side by side, the phases alternating between all servers.
@@ -62,6 +62,8 @@ const { values } = parseArgs({
      * thousand calls (docs/benchmarks/document-store.md, round 10): e.g. 3000 to measure a warmed-up server.
      */
     warmup: { type: 'string', default: '40' },
+    /** No writer during the phases (a collection only read: the keyword index's fast path, round 11). */
+    'no-writer': { type: 'boolean', default: false },
   },
 });
 const WRITE_EVERY = Number(values['write-every']);
@@ -136,6 +138,7 @@ const phase = async (server: Server, clients: Client[]): Promise<Phase> => {
     }
   };
   const writer = async (): Promise<void> => {
+    if (values['no-writer']) return;
     for (let n = 0; performance.now() < end; n++) {
       while (WRITE_EVERY > 0 && latencies.length < n * WRITE_EVERY && performance.now() < end)
         await new Promise((r) => setTimeout(r, 5));
@@ -216,7 +219,7 @@ try {
       '',
       `Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}; potion-base-2M. ` +
         `${SECONDS} s per phase, phases alternating between the servers, LOG_LEVEL=${values['log-level']}, ${values.warmup} warm-up searches per server` +
-        `${WRITE_EVERY > 0 ? `, a write once ${WRITE_EVERY} more searches were answered` : ', the writer back to back'}. Load average (1/5/15 min) before ${load0.map((x) => x.toFixed(2)).join('/')}.`,
+        `${values['no-writer'] ? ', no writer' : WRITE_EVERY > 0 ? `, a write once ${WRITE_EVERY} more searches were answered` : ', the writer back to back'}. Load average (1/5/15 min) before ${load0.map((x) => x.toFixed(2)).join('/')}.`,
       '',
       '| server | clients | searches | errors | throughput | p50 | p95 | p99 | max | server CPU-s per s | of which main thread | server CPU ms per search | writes (250 chunks) | load after (1 min) |',
       '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',

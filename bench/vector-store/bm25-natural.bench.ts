@@ -7,6 +7,8 @@
  *
  * Side by side in one run, alternating query by query (same terms for all three):
  * - `store`: `searchKeyword` through the embedded store (this code);
+ * - `store-fts5`: the same call with the first pass from FTS5 (`KEYWORD_INDEX.enabled = false`: the store as it was
+ *   before keyword-index.ts, round 11), the same rows and scores;
  * - `before`: the store's previous keyword SQL on the same index (points JOIN before the LIMIT,
  *   ORDER BY bm25(), unweighted);
  * - `plain`: plain FTS5 `bm25()` over a text-only FTS5 table of the same chunks (same tokenizer),
@@ -26,6 +28,8 @@ import { repoRoot } from '@lectern/testing';
 import { loadCorpus, loadQueries, shuffled } from '../embedding/corpus.js';
 import { ftsQuery } from '../../libs/vector-store/src/embedded/sql-filter.js';
 import { queryTerms } from '../../libs/vector-store/src/query-terms.js';
+import { KEYWORD_INDEX } from '../../libs/vector-store/src/embedded/embedded-search.js';
+import { KEYWORD_INDEX_STATS } from '../../libs/vector-store/src/embedded/keyword-index.js';
 
 const { values } = parseArgs({
   options: {
@@ -122,7 +126,13 @@ const summary = (xs: { wall: number; cpu: number }[]) => ({
 const results: Record<string, unknown> = {};
 const load = [loadavg()];
 for (const set of sets) {
-  const m: Record<'store' | 'before' | 'plain', { wall: number; cpu: number }[]> = { store: [], before: [], plain: [] };
+  const m: Record<'store' | 'storeFts5' | 'before' | 'plain', { wall: number; cpu: number }[]> = {
+    store: [],
+    storeFts5: [],
+    before: [],
+    plain: [],
+  };
+  let differ = 0;
   const timed = (fn: () => unknown): { wall: number; cpu: number } => {
     const c0 = process.cpuUsage();
     const t0 = performance.now();
@@ -138,10 +148,20 @@ for (const set of sets) {
     const match = terms.map((w) => `"${w}"`).join(' OR ');
     const storeMatch = ftsQuery(q);
     if (!storeMatch) continue;
-    const c0 = process.cpuUsage();
-    const t0 = performance.now();
-    await store.searchKeyword('bench', q, { limit: 10 });
-    m.store.push({ wall: performance.now() - t0, cpu: cpuMs(process.cpuUsage(c0)) });
+    const viaStore = async (index: boolean): Promise<string> => {
+      KEYWORD_INDEX.enabled = index;
+      const c0 = process.cpuUsage();
+      const t0 = performance.now();
+      const found = await store.searchKeyword('bench', q, { limit: 10 });
+      (index ? m.store : m.storeFts5).push({ wall: performance.now() - t0, cpu: cpuMs(process.cpuUsage(c0)) });
+      KEYWORD_INDEX.enabled = true;
+      return JSON.stringify(found.map((h) => [h.id, h.score]));
+    };
+    // Alternating which of the two goes first; their answers compared.
+    const first = m.store.length % 2 === 0;
+    const a = await viaStore(first);
+    const b = await viaStore(!first);
+    if (a !== b) differ++;
     m.before.push(timed(() => before.all(storeMatch, 10)));
     m.plain.push(timed(() => plain.all(match, 10)));
   }
@@ -149,13 +169,21 @@ for (const set of sets) {
     queries: set.queries.length,
     meanTerms: words / set.queries.length,
     store: summary(m.store),
+    storeFts5: summary(m.storeFts5),
+    storeAnswersDiffering: differ,
     before: summary(m.before),
     plain: summary(m.plain),
   };
   load.push(loadavg());
   log(`${set.name}: ${JSON.stringify(results[set.name])}`);
 }
-const out = { date: new Date().toISOString(), chunks: texts.length, loadavg: load, results };
+const out = {
+  date: new Date().toISOString(),
+  chunks: texts.length,
+  loadavg: load,
+  keywordIndex: KEYWORD_INDEX_STATS,
+  results,
+};
 mkdirSync(join(import.meta.dirname, 'results'), { recursive: true });
 writeFileSync(values.out, JSON.stringify(out, null, 2));
 console.log(JSON.stringify(out, null, 2));

@@ -3,7 +3,8 @@ import type { Statement } from 'better-sqlite3';
 import type { Filter, Hit } from '../vector-store.port.js';
 import type { DenseSearch } from './dense-index.js';
 import { chunksTable, deletedTable, ftsTable, pointsTable, vectorsTable, type Collection } from './embedded-schema.js';
-import { compileFilter, ftsPhraseQuery, ftsQuery } from './sql-filter.js';
+import { compileFilter, ftsPhraseQuery, ftsQuery, ftsWords } from './sql-filter.js';
+import { keywordTopK } from './keyword-index.js';
 import { stemmer } from 'stemmer';
 import {
   FIELD_WEIGHTS,
@@ -74,6 +75,14 @@ const RANK = (): string => {
 const RANK_OF = (fts: string): string => `bm25(${fts}, ${weights()})`;
 
 /**
+ * The first pass without a filter from keyword-index.ts (the same candidates and scores as FTS5's `ORDER BY rank`,
+ * computed over postings the connection holds) instead of FTS5; FTS5 still serves a filtered search, a query with
+ * a word that is not one token, and a collection changed in the last KEYWORD_INDEX_QUIET.ms (keyword-index.ts).
+ * Turned off, FTS5 serves every search (the reference the specs compare with).
+ */
+export const KEYWORD_INDEX: { enabled: boolean } = { enabled: true };
+
+/**
  * BM25 (FTS5) candidates as [rid, score], best first; score = -bm25() > 0, the fields weighted (FIELD_WEIGHTS).
  * Ordered by FTS5's `rank` (the weighted bm25 set per query), which FTS5 computes once per match; without a
  * filter the points table is not joined at all (a JOIN before the LIMIT costs a lookup per matching chunk).
@@ -96,8 +105,15 @@ export const keywordCandidates = (
   // `rank` is selected once, as the sort key, and negated here: `-rank` in the select list beside `ORDER BY rank`
   // made FTS5 compute the weighted bm25() twice per matching row (measured: 3.06 -> 2.94 ms per search at 10k
   // SciFact chunks; the same rows and scores, a double's negation being exact).
-  let ranked: { rid: number; r: number }[];
-  if (filter === undefined) {
+  // Without a filter, the same rows and scores from postings the connection holds (keyword-index.ts); null: FTS5.
+  const w = FIELD_WEIGHTS;
+  let ranked =
+    filter === undefined && KEYWORD_INDEX.enabled
+      ? keywordTopK(stmt, c, ftsWords(text, leaveOut), [w.text, w.title, w.section, w.codes], pool)
+      : null;
+  if (ranked !== null) {
+    // keyword-index.ts answered.
+  } else if (filter === undefined) {
     ranked = stmt(
       `SELECT rowid AS rid, rank AS r FROM ${fts} WHERE ${fts} MATCH ? AND rank MATCH ? ORDER BY r, rowid LIMIT ?`,
     ).all(match, RANK(), pool) as { rid: number; r: number }[];
@@ -464,7 +480,7 @@ const termStatsOf = (stmt: Stmt, c: Collection): TermStats => {
  * frequency is above every other word's, so when KEEP_RAREST words are surely not common the rarest are among them
  * and the answer is the common words; otherwise the common words are ordered by their exact frequencies.
  */
-const commonTerms = (stmt: Stmt, c: Collection, text: string): Set<string> => {
+export const commonTerms = (stmt: Stmt, c: Collection, text: string): Set<string> => {
   const words = queryTerms(text, 64);
   if (words.length <= KEEP_RAREST) return new Set();
   const s = termStatsOf(stmt, c);

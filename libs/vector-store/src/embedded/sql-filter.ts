@@ -85,9 +85,14 @@ const condition = (field: string, cond: unknown, params: (string | number)[]): s
  * null when there is none.
  */
 export const ftsQuery = (text: string, leaveOut: ReadonlySet<string> = new Set()): string | null => {
-  const words = [...new Set([...queryTerms(text, 64).filter((w) => !leaveOut.has(w)), ...codeTokens(text)])];
+  const words = ftsWords(text, leaveOut);
   return words.length === 0 ? null : words.map((w) => `"${w}"`).join(' OR ');
 };
+
+/** The phrases of `ftsQuery`, unquoted, in its order. */
+export const ftsWords = (text: string, leaveOut: ReadonlySet<string> = new Set()): string[] => [
+  ...new Set([...queryTerms(text, 64).filter((w) => !leaveOut.has(w)), ...codeTokens(text)]),
+];
 
 /**
  * FTS5 MATCH expression of the query's adjacent content-word pairs as phrases (queryPhrases), OR-ed; null when it has
