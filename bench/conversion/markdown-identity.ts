@@ -18,7 +18,9 @@ for (const file of files) {
     const sha256 = createHash('sha256').update(r.markdown).digest('hex');
     const { duration_ms: _, ...rest } = r;
     const result_sha256 = createHash('sha256').update(JSON.stringify(rest)).digest('hex');
-    process.stdout.write(`${JSON.stringify({ file, pages: r.page_count, chars: r.markdown.length, sha256, result_sha256 })}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ file, pages: r.page_count, chars: r.markdown.length, sha256, result_sha256 })}\n`,
+    );
   } catch (e) {
     process.stdout.write(`${JSON.stringify({ file, error: (e as Error).message })}\n`);
   }
