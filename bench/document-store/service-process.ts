@@ -14,7 +14,7 @@ import { connectMcp, sharedModelDir, silentLogger, toolText } from '@lectern/tes
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { composeDocumentStore } from '../../apps/document-store-mcp/src/compose.js';
 import { loadConfig } from '../../apps/document-store-mcp/src/config.js';
-import { loadCorpus, loadQrels, loadQueries } from '../embedding/corpus.js';
+import { abstractHalves, loadCorpus, loadQrels, loadQueries } from '../embedding/corpus.js';
 
 /** utime + stime of a process (all its threads), or with `tid` of one thread, in ms (clock ticks of 10 ms). */
 export const cpuMs = (pid: number, tid?: number): number => {
@@ -115,13 +115,11 @@ export const scifactBatches = (docs = 5183): Record<string, unknown>[][] => {
   const batches: Record<string, unknown>[][] = [];
   for (let i = 0; i < all.length; i += 250)
     batches.push(
-      all.slice(i, i + 250).flatMap((d) => {
-        const sentences = d.text.split(/(?<=\.)\s+/);
-        const half = Math.max(1, Math.ceil(sentences.length / 2));
-        return [sentences.slice(0, half).join(' '), sentences.slice(half).join(' ')]
-          .filter((p) => p.trim() !== '')
-          .map((text, k) => ({ doc_id: d.id, chunk_index: k, text: `${d.title}. ${text}`, tags: ['scifact'] }));
-      }),
+      all
+        .slice(i, i + 250)
+        .flatMap((d) =>
+          abstractHalves(d).map(({ k, text }) => ({ doc_id: d.id, chunk_index: k, text, tags: ['scifact'] })),
+        ),
     );
   return batches;
 };

@@ -18,7 +18,7 @@ import { connectMcp, corpusFile, listenOnFreePort, silentLogger, toolText } from
 import { buildApp } from '../../apps/document-store-mcp/src/app.js';
 import { composeDocumentStore } from '../../apps/document-store-mcp/src/compose.js';
 import { loadConfig } from '../../apps/document-store-mcp/src/config.js';
-import { loadCorpus, loadQrels, loadQueries } from '../embedding/corpus.js';
+import { abstractHalves, loadCorpus, loadQrels, loadQueries } from '../embedding/corpus.js';
 import { ndcgAt } from '../embedding/fusion.js';
 
 const { values } = parseArgs({
@@ -61,20 +61,15 @@ try {
   const t0 = performance.now();
   let stored = 0;
   for (let i = 0; i < docs.length; i += 250) {
-    const chunks = docs.slice(i, i + 250).flatMap((d) => {
-      const sentences = d.text.split(/(?<=\.)\s+/);
-      const half = Math.max(1, Math.ceil(sentences.length / 2));
-      const parts = [sentences.slice(0, half).join(' '), sentences.slice(half).join(' ')].filter(
-        (p) => p.trim() !== '',
-      );
-      return parts.map((text, k) => ({
+    const chunks = docs.slice(i, i + 250).flatMap((d) =>
+      abstractHalves(d).map(({ k, text }) => ({
         doc_id: d.id,
         chunk_index: k,
-        text: `${d.title}. ${text}`.slice(0, 20_000),
+        text: text.slice(0, 20_000),
         section_heading: d.title,
         tags: ['scifact'],
-      }));
-    });
+      })),
+    );
     stored += ((await call('store_chunks', { project: 'scifact', chunks })).body['chunks_stored'] as number) ?? 0;
   }
   log(`stored ${stored} chunks of ${docs.length} abstracts in ${((performance.now() - t0) / 1000).toFixed(1)} s`);

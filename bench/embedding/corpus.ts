@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 // SciFact texts for the embedding benchmarks (corpus from ../shared/corpora/beir-scifact, never copied).
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { corpusFile } from '@lectern/testing';
 
 export interface Doc {
@@ -90,4 +90,36 @@ export const shuffled = <T>(items: T[], seed = 42): T[] => {
     [out[i], out[j]] = [out[j] as T, out[i] as T];
   }
   return out;
+};
+
+/**
+ * An abstract cut the way the store and load benches store it: two chunks, the title with the first half of its
+ * sentences and the title with the rest (`k` = 0, 1, counted after an empty half is left out).
+ */
+export const abstractHalves = (d: Doc): { k: number; text: string }[] => {
+  const sentences = d.text.split(/(?<=\.)\s+/);
+  const half = Math.max(1, Math.ceil(sentences.length / 2));
+  return [sentences.slice(0, half).join(' '), sentences.slice(half).join(' ')]
+    .filter((p) => p.trim() !== '')
+    .map((text, k) => ({ k, text: `${d.title}. ${text}` }));
+};
+
+/**
+ * Natural-language keyword queries: `claims` SciFact claims (shuffled with seed 7) and, when the file is there, the
+ * questions of a planning question set (bench/retrieval/eval/sets/*.json).
+ */
+export const naturalQuerySets = (claims: number, planningFile: string): { name: string; queries: string[] }[] => {
+  const sets = [
+    {
+      name: 'scifact-claims',
+      queries: shuffled(loadQueries(), 7)
+        .slice(0, claims)
+        .map((q) => q.text),
+    },
+  ];
+  if (existsSync(planningFile)) {
+    const set = JSON.parse(readFileSync(planningFile, 'utf8')) as { questions: { question: string }[] };
+    sets.push({ name: 'planning-dev', queries: set.questions.map((q) => q.question) });
+  }
+  return sets;
 };

@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { EmbeddedVectorStore } from '@lectern/vector-store';
-import { loadCorpus, loadQrels, loadQueries } from '../embedding/corpus.js';
+import { abstractHalves, loadCorpus, loadQrels, loadQueries } from '../embedding/corpus.js';
 
 const { values } = parseArgs({
   options: {
@@ -41,18 +41,14 @@ const vector = (): number[] => {
   const n = Math.hypot(...v);
   return v.map((x) => x / n);
 };
-const points = loadCorpus().flatMap((d) => {
-  const sentences = d.text.split(/(?<=\.)\s+/);
-  const half = Math.max(1, Math.ceil(sentences.length / 2));
-  return [sentences.slice(0, half).join(' '), sentences.slice(half).join(' ')]
-    .filter((p) => p.trim() !== '')
-    .map((text, k) => ({
-      id: `${d.id}:${k}`,
-      vector: vector(),
-      text: `${d.title}. ${text}`,
-      payload: { document_id: d.id, chunk_index: k, title: d.title },
-    }));
-});
+const points = loadCorpus().flatMap((d) =>
+  abstractHalves(d).map(({ k, text }) => ({
+    id: `${d.id}:${k}`,
+    vector: vector(),
+    text,
+    payload: { document_id: d.id, chunk_index: k, title: d.title },
+  })),
+);
 const train = loadQrels('train');
 const queries = loadQueries()
   .filter((q) => !train.has(q.id))

@@ -18,14 +18,14 @@
  *   npx tsx bench/vector-store/bm25-natural.bench.ts [--chunks 100000] [--queries 300] [--planning FILE]
  */
 import Database from 'better-sqlite3';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { performance } from 'node:perf_hooks';
 import { EMBEDDED_DB_FILE, EmbeddedVectorStore } from '@lectern/vector-store';
 import { repoRoot } from '@lectern/testing';
-import { loadCorpus, loadQueries, shuffled } from '../embedding/corpus.js';
+import { loadCorpus, naturalQuerySets } from '../embedding/corpus.js';
 import { ftsQuery } from '../../libs/vector-store/src/embedded/sql-filter.js';
 import { queryTerms } from '../../libs/vector-store/src/query-terms.js';
 import { KEYWORD_INDEX } from '../../libs/vector-store/src/embedded/embedded-search.js';
@@ -89,18 +89,8 @@ const before = storeDb.prepare(
 );
 const plain = plainDb.prepare(`SELECT rowid, bm25(t) AS s FROM t WHERE t MATCH ? ORDER BY bm25(t) LIMIT ?`);
 
-const sets: { name: string; queries: string[] }[] = [
-  {
-    name: 'scifact-claims',
-    queries: shuffled(loadQueries(), 7)
-      .slice(0, Number(values.queries))
-      .map((q) => q.text),
-  },
-];
-if (existsSync(values.planning)) {
-  const set = JSON.parse(readFileSync(values.planning, 'utf8')) as { questions: { question: string }[] };
-  sets.push({ name: 'planning-dev', queries: set.questions.map((q) => q.question) });
-} else log(`no ${values.planning}: planning questions skipped`);
+const sets = naturalQuerySets(Number(values.queries), values.planning);
+if (sets.length === 1) log(`no ${values.planning}: planning questions skipped`);
 
 const cpuMs = (c: NodeJS.CpuUsage): number => (c.user + c.system) / 1000;
 const pct = (xs: number[], p: number): number => {

@@ -12,7 +12,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { EmbeddedVectorStore } from '@lectern/vector-store';
-import { loadCorpus, loadQueries, shuffled } from '../embedding/corpus.js';
+import { abstractHalves, loadCorpus, loadQueries, shuffled } from '../embedding/corpus.js';
 import { KEYWORD_INDEX } from '../../libs/vector-store/src/embedded/embedded-search.js';
 import { KEYWORD_INDEX_STATS } from '../../libs/vector-store/src/embedded/keyword-index.js';
 
@@ -22,18 +22,14 @@ const { values } = parseArgs({
 const FP = { model_id: 'bench/none-2', revision: '1', dimension: 2, normalized: true };
 const docs = loadCorpus();
 const chunksOf = (ds: typeof docs) =>
-  ds.flatMap((d) => {
-    const sentences = d.text.split(/(?<=\.)\s+/);
-    const half = Math.max(1, Math.ceil(sentences.length / 2));
-    return [sentences.slice(0, half).join(' '), sentences.slice(half).join(' ')]
-      .filter((p) => p.trim() !== '')
-      .map((text, k) => ({
-        id: `${d.id}:${k}`,
-        text: `${d.title}. ${text}`,
-        vector: [1, (k + 1) / 7],
-        payload: { document_id: d.id },
-      }));
-  });
+  ds.flatMap((d) =>
+    abstractHalves(d).map(({ k, text }) => ({
+      id: `${d.id}:${k}`,
+      text,
+      vector: [1, (k + 1) / 7],
+      payload: { document_id: d.id },
+    })),
+  );
 const dir = mkdtempSync(join(tmpdir(), 'lectern-ktopkw-'));
 const store = new EmbeddedVectorStore({ dataDir: dir });
 await store.ensureCollection('bench', { fingerprint: FP, hybrid: true });

@@ -14,14 +14,14 @@
  *   npx tsx bench/vector-store/keyword-topk.bench.ts --corpus windows --chunks 100000
  */
 import Database from 'better-sqlite3';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { performance } from 'node:perf_hooks';
 import { EMBEDDED_DB_FILE, EmbeddedVectorStore } from '@lectern/vector-store';
 import { repoRoot } from '@lectern/testing';
-import { loadCorpus, loadQueries, shuffled } from '../embedding/corpus.js';
+import { abstractHalves, loadCorpus, naturalQuerySets } from '../embedding/corpus.js';
 import { ftsWords } from '../../libs/vector-store/src/embedded/sql-filter.js';
 import { commonTerms, type Stmt } from '../../libs/vector-store/src/embedded/embedded-search.js';
 import {
@@ -46,13 +46,7 @@ const log = (m: string): void => console.error(`[${new Date().toISOString().slic
 const FP = { model_id: 'bench/none-2', revision: '1', dimension: 2, normalized: true };
 
 const loadChunks = (): { text: string; doc: string }[] =>
-  loadCorpus().flatMap((d) => {
-    const sentences = d.text.split(/(?<=\.)\s+/);
-    const half = Math.max(1, Math.ceil(sentences.length / 2));
-    return [sentences.slice(0, half).join(' '), sentences.slice(half).join(' ')]
-      .filter((p) => p.trim() !== '')
-      .map((text) => ({ text: `${d.title}. ${text}`, doc: d.id }));
-  });
+  loadCorpus().flatMap((d) => abstractHalves(d).map(({ text }) => ({ text, doc: d.id })));
 
 const windows = (n: number): { text: string; doc: string }[] => {
   const docs = loadCorpus().map((d) => `${d.title}. ${d.text}`.split(/\s+/).filter(Boolean));
@@ -107,18 +101,7 @@ const ftsFirst = (match: string): { rid: number; r: number }[] =>
 
 dropKeywordIndexes(stmt);
 const heapBefore = process.memoryUsage();
-const sets: { name: string; queries: string[] }[] = [
-  {
-    name: 'scifact-claims',
-    queries: shuffled(loadQueries(), 7)
-      .slice(0, Number(values.queries))
-      .map((q) => q.text),
-  },
-];
-if (existsSync(values.planning)) {
-  const set = JSON.parse(readFileSync(values.planning, 'utf8')) as { questions: { question: string }[] };
-  sets.push({ name: 'planning-dev', queries: set.questions.map((q) => q.question) });
-}
+const sets = naturalQuerySets(Number(values.queries), values.planning);
 
 const cpu = (u: NodeJS.CpuUsage): number => (u.user + u.system) / 1000;
 const pct = (xs: number[], p: number): number => {
