@@ -20,7 +20,7 @@ export {
   pdfString,
   pdfTextAt,
 } from './make-pdf.js';
-export { seededRandom } from './seeded-random.js';
+export { seededRandom, seededUnit } from './seeded-random.js';
 export type { PdfImage, PdfPageSpec, TextPdfOptions } from './make-pdf.js';
 export {
   deepHtml,

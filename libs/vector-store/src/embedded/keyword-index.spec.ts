@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
+import { seededUnit } from '@lectern/testing';
 import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,16 +15,7 @@ import type { Filter, Point } from '../vector-store.port.js';
 const FP = { model_id: 'test/unit-4', revision: '1', dimension: 4, normalized: true };
 
 /** A seeded generator (mulberry32): the same collections and operations on every run. */
-const rng = (seed: number): (() => number) => {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-};
+const rng = seededUnit;
 
 // Words of very different frequencies (drawn with a skew), several sharing a Porter stem (housing / houses / house),
 // stopwords among them, a code or two (their compound token goes to the `codes` field).
