@@ -66,3 +66,26 @@ export const startDocumentStore = async (
     },
   };
 };
+
+/**
+ * A project made by a spec 000 write (it must exist before `store_chunks`), then spec 004 chunks: `chunks` and twelve
+ * filler documents about office parking, so that the words of the evidence specs' queries are rare in it.
+ */
+export const storeAmongFiller = async (
+  ds: RunningDocumentStore,
+  project: string,
+  chunks: { doc_id: string; chunk_index: number; text: string }[],
+): Promise<void> => {
+  const made = await ds.call('store_document_chunks', {
+    collection: project,
+    chunks: [{ text: 'Opening hours of the planning desk.', source_filename: 'desk.txt', chunk_index: 0 }],
+  });
+  expect(made.structured).toMatchObject({ success: true });
+  const filler = Array.from({ length: 12 }, (_, i) => ({
+    doc_id: `doc_filler_${i}`,
+    chunk_index: 0,
+    text: `Parking standards for offices, zone ${i}.`,
+  }));
+  const stored = await ds.call('store_chunks', { project, chunks: [...chunks, ...filler] });
+  expect(stored.isError).toBe(false);
+};

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 import { QUERY_HYBRID_DOCUMENT_EVIDENCE } from '@lectern/document-store';
 import { testModelEnv } from '@lectern/testing';
-import { startDocumentStore, type RunningDocumentStore } from './document-store.testkit.js';
+import { startDocumentStore, storeAmongFiller, type RunningDocumentStore } from './document-store.testkit.js';
 
 /*
  * Issue 25, round 10: spec 004's query_hybrid asks the store for the keyword side's document evidence (a keyword
@@ -15,27 +15,11 @@ let ds: RunningDocumentStore;
 
 beforeAll(async () => {
   ds = await startDocumentStore(testModelEnv());
-  // Project made by a spec 000 write (it must exist before store_chunks), then spec 004 chunks in three documents.
-  const made = await ds.call('store_document_chunks', {
-    collection: PROJECT,
-    chunks: [{ text: 'Opening hours of the planning desk.', source_filename: 'desk.txt', chunk_index: 0 }],
-  });
-  expect(made.structured).toMatchObject({ success: true });
-  const filler = Array.from({ length: 12 }, (_, i) => ({
-    doc_id: `doc_filler_${i}`,
-    chunk_index: 0,
-    text: `Parking standards for offices, zone ${i}.`,
-  }));
-  const stored = await ds.call('store_chunks', {
-    project: PROJECT,
-    chunks: [
-      { doc_id: 'doc_lone', chunk_index: 0, text: 'River bridge, river bridge inspection.' },
-      { doc_id: 'doc_about', chunk_index: 0, text: 'River bridge inspection report.' },
-      { doc_id: 'doc_about', chunk_index: 1, text: 'Bridge maintenance programme.' },
-      ...filler,
-    ],
-  });
-  expect(stored.isError).toBe(false);
+  await storeAmongFiller(ds, PROJECT, [
+    { doc_id: 'doc_lone', chunk_index: 0, text: 'River bridge, river bridge inspection.' },
+    { doc_id: 'doc_about', chunk_index: 0, text: 'River bridge inspection report.' },
+    { doc_id: 'doc_about', chunk_index: 1, text: 'Bridge maintenance programme.' },
+  ]);
 }, 120_000);
 
 afterAll(async () => {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 import { SEARCH_DOCUMENTS_DOCUMENT_EVIDENCE } from '@lectern/document-store';
 import { testModelEnv } from '@lectern/testing';
-import { startDocumentStore, type RunningDocumentStore } from './document-store.testkit.js';
+import { startDocumentStore, storeAmongFiller, type RunningDocumentStore } from './document-store.testkit.js';
 
 /*
  * Issue 25, round 11: spec 000's search_application_docs (hybrid mode) asks the store for the keyword side's document
@@ -16,29 +16,14 @@ let ds: RunningDocumentStore;
 
 beforeAll(async () => {
   ds = await startDocumentStore(testModelEnv());
-  const made = await ds.call('store_document_chunks', {
-    collection: PROJECT,
-    chunks: [{ text: 'Opening hours of the planning desk.', source_filename: 'desk.txt', chunk_index: 0 }],
-  });
-  expect(made.structured).toMatchObject({ success: true });
-  const filler = Array.from({ length: 12 }, (_, i) => ({
-    doc_id: `doc_filler_${i}`,
-    chunk_index: 0,
-    text: `Parking standards for offices, zone ${i}.`,
-  }));
-  const stored = await ds.call('store_chunks', {
-    project: PROJECT,
-    chunks: [
-      // Two neighbouring chunks of one document repeating the same words (spec 000's 200-character overlap) ...
-      { doc_id: 'doc_neighbours', chunk_index: 4, text: 'River bridge inspection report.' },
-      { doc_id: 'doc_neighbours', chunk_index: 5, text: 'River bridge inspection notes.' },
-      // ... and a document that matches, and again far from there.
-      { doc_id: 'doc_about', chunk_index: 0, text: 'River bridge inspection.' },
-      { doc_id: 'doc_about', chunk_index: 9, text: 'Bridge works.' },
-      ...filler,
-    ],
-  });
-  expect(stored.isError).toBe(false);
+  await storeAmongFiller(ds, PROJECT, [
+    // Two neighbouring chunks of one document repeating the same words (spec 000's 200-character overlap) ...
+    { doc_id: 'doc_neighbours', chunk_index: 4, text: 'River bridge inspection report.' },
+    { doc_id: 'doc_neighbours', chunk_index: 5, text: 'River bridge inspection notes.' },
+    // ... and a document that matches, and again far from there.
+    { doc_id: 'doc_about', chunk_index: 0, text: 'River bridge inspection.' },
+    { doc_id: 'doc_about', chunk_index: 9, text: 'Bridge works.' },
+  ]);
 }, 120_000);
 
 afterAll(async () => {
