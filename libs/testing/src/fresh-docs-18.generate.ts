@@ -9,11 +9,10 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import puppeteer from 'puppeteer-core';
+import type puppeteer from 'puppeteer-core';
 import { FRESH_18_DOCS, fresh18Name, fullHtml, type Fresh18Doc } from './fresh-docs-18.html.js';
+import { launchChromium, offlinePage } from './offline-chromium.js';
 import { repoRoot } from './paths.js';
-
-const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 
 /** A header or footer template: one small line, or nothing (chromium needs markup, not an empty string). */
 const band = (text: string | undefined, where: 'top' | 'bottom'): string =>
@@ -25,14 +24,8 @@ const band = (text: string | undefined, where: 'top' | 'bottom'): string =>
         .replace(/</g, '&lt;')}</div>`;
 
 const render = async (browser: puppeteer.Browser, doc: Fresh18Doc): Promise<Buffer> => {
-  const page = await browser.newPage();
+  const page = await offlinePage(browser);
   try {
-    await page.setJavaScriptEnabled(false);
-    await page.setRequestInterception(true);
-    page.on('request', (request) => {
-      if (/^(about|data):/.test(request.url())) void request.continue();
-      else void request.abort();
-    });
     await page.setContent(fullHtml(doc), { waitUntil: 'load' });
     const pdf = await page.pdf({
       format: doc.format,
@@ -51,11 +44,7 @@ const render = async (browser: puppeteer.Browser, doc: Fresh18Doc): Promise<Buff
 const main = async (): Promise<void> => {
   const dir = join(repoRoot(), 'libs', 'testing', 'fixtures', 'fresh-18');
   mkdirSync(dir, { recursive: true });
-  const browser = await puppeteer.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
-  });
+  const browser = await launchChromium();
   try {
     for (const doc of FRESH_18_DOCS) {
       const pdf = await render(browser, doc);

@@ -19,24 +19,17 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { deflateSync } from 'node:zlib';
-import puppeteer from 'puppeteer-core';
+import type puppeteer from 'puppeteer-core';
 import sharp from 'sharp';
 import { FRESH_19_DOCS, fresh19Name, fullHtml, htmlDigest, type Fresh19Doc } from './fresh-docs-19.html.js';
+import { launchChromium, offlinePage } from './offline-chromium.js';
 import { repoRoot } from './paths.js';
 import { seededRandom } from './seeded-random.js';
 
-const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
-
 /** The document at its paper width (CSS px at 96 per inch), as a PNG of `scan.dpi`. */
 const screenshot = async (browser: puppeteer.Browser, doc: Fresh19Doc): Promise<Buffer> => {
-  const page = await browser.newPage();
+  const page = await offlinePage(browser);
   try {
-    await page.setJavaScriptEnabled(false);
-    await page.setRequestInterception(true);
-    page.on('request', (request) => {
-      if (/^(about|data):/.test(request.url())) void request.continue();
-      else void request.abort();
-    });
     await page.setViewport({
       width: Math.round((doc.paper.widthMm / 25.4) * 96),
       height: 400,
@@ -142,11 +135,7 @@ const main = async (): Promise<void> => {
   const only = process.argv.slice(2);
   const dir = join(repoRoot(), 'libs', 'testing', 'fixtures', 'fresh-19');
   mkdirSync(dir, { recursive: true });
-  const browser = await puppeteer.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--font-render-hinting=none'],
-  });
+  const browser = await launchChromium(['--font-render-hinting=none']);
   try {
     for (const [i, doc] of FRESH_19_DOCS.entries()) {
       const name = fresh19Name(doc);
