@@ -3,7 +3,7 @@ import type { Statement } from 'better-sqlite3';
 import type { Filter, Hit } from '../vector-store.port.js';
 import type { DenseSearch } from './dense-index.js';
 import { chunksTable, deletedTable, ftsTable, pointsTable, vectorsTable, type Collection } from './embedded-schema.js';
-import { compileFilter, ftsPhraseQuery, ftsQuery, ftsWords } from './sql-filter.js';
+import { compileFilter, ftsMatch, ftsPhraseQuery, ftsWords } from './sql-filter.js';
 import { keywordTopK } from './keyword-index.js';
 import { stemmer } from 'stemmer';
 import {
@@ -97,7 +97,8 @@ export const keywordCandidates = (
   documentEvidenceSpan = 0,
 ): [number, number][] => {
   const leaveOut = commonTerms(stmt, c, text);
-  const match = ftsQuery(text, leaveOut);
+  const words = ftsWords(text, leaveOut);
+  const match = ftsMatch(words);
   if (match === null) return [];
   const fts = ftsTable(c.cid);
   // Damping lowers short chunks: the pool is twice the candidates so the ones it lifts past the cut are there.
@@ -107,13 +108,13 @@ export const keywordCandidates = (
   // SciFact chunks; the same rows and scores, a double's negation being exact).
   // Without a filter, the same rows and scores from postings the connection holds (keyword-index.ts); null: FTS5.
   const w = FIELD_WEIGHTS;
-  let ranked =
+  const indexed =
     filter === undefined && KEYWORD_INDEX.enabled
-      ? keywordTopK(stmt, c, ftsWords(text, leaveOut), [w.text, w.title, w.section, w.codes], pool)
+      ? keywordTopK(stmt, c, words, [w.text, w.title, w.section, w.codes], pool)
       : null;
-  if (ranked !== null) {
-    // keyword-index.ts answered.
-  } else if (filter === undefined) {
+  let ranked: { rid: number; r: number }[];
+  if (indexed !== null) ranked = indexed;
+  else if (filter === undefined) {
     ranked = stmt(
       `SELECT rowid AS rid, rank AS r FROM ${fts} WHERE ${fts} MATCH ? AND rank MATCH ? ORDER BY r, rowid LIMIT ?`,
     ).all(match, RANK(), pool) as { rid: number; r: number }[];

@@ -84,10 +84,12 @@ const condition = (field: string, cond: unknown, params: (string | number)[]): s
  * `Para 11` as one compound, found in the `codes` field), each quoted, OR-ed, less the words in `leaveOut`;
  * null when there is none.
  */
-export const ftsQuery = (text: string, leaveOut: ReadonlySet<string> = new Set()): string | null => {
-  const words = ftsWords(text, leaveOut);
-  return words.length === 0 ? null : words.map((w) => `"${w}"`).join(' OR ');
-};
+export const ftsQuery = (text: string, leaveOut: ReadonlySet<string> = new Set()): string | null =>
+  ftsMatch(ftsWords(text, leaveOut));
+
+/** `ftsWords` as an FTS5 MATCH expression: each a phrase, OR-ed; null when there is none. */
+export const ftsMatch = (words: readonly string[]): string | null =>
+  words.length === 0 ? null : words.map((w) => `"${w}"`).join(' OR ');
 
 /** The phrases of `ftsQuery`, unquoted, in its order. */
 export const ftsWords = (text: string, leaveOut: ReadonlySet<string> = new Set()): string[] => [
