@@ -260,36 +260,22 @@ export const secondPass = <I>(
   }
   const evidence = ctx.documentEvidence ?? DOCUMENT_EVIDENCE.weight;
   if (evidence > 0 && found.length > 1) {
-    // The two best scores of each document: a candidate's evidence is its document's best other than itself.
-    const best = new Map<string, { top: number; second: number; topAt: number }>();
-    found.forEach((r, i) => {
-      if (r.c.documentId === undefined) return;
-      const b = best.get(r.c.documentId);
-      if (!b) best.set(r.c.documentId, { top: r.s, second: 0, topAt: i });
-      else if (r.s > b.top) best.set(r.c.documentId, { top: r.s, second: b.top, topAt: i });
-      else if (r.s > b.second) b.second = r.s;
-    });
-    const at = new Map(found.map((r, i) => [r, i]));
+    // A candidate's evidence: the best score among its document's other candidates more than `span` positions away
+    // (any other at span 0): each document's candidates best first, the first that qualifies (a document holds a few).
     const span = ctx.documentEvidenceSpan ?? DOCUMENT_EVIDENCE_SPAN.span;
-    // With a span: the document's candidates best first, the first one far enough away (a document holds a few).
     const byDoc = new Map<string, { c: KeywordCandidate<I>; s: number }[]>();
-    if (span > 0)
-      for (const r of found) {
-        if (r.c.documentId === undefined) continue;
-        const g = byDoc.get(r.c.documentId);
-        if (g) g.push(r);
-        else byDoc.set(r.c.documentId, [r]);
-      }
+    for (const r of found) {
+      if (r.c.documentId === undefined) continue;
+      const g = byDoc.get(r.c.documentId);
+      if (g) g.push(r);
+      else byDoc.set(r.c.documentId, [r]);
+    }
+    for (const g of byDoc.values()) g.sort((a, b) => b.s - a.s);
     const apart = (a: KeywordCandidate<I>, b: KeywordCandidate<I>): boolean =>
-      a.position === undefined || b.position === undefined || Math.abs(a.position - b.position) > span;
+      span === 0 || a.position === undefined || b.position === undefined || Math.abs(a.position - b.position) > span;
     const other = (r: { c: KeywordCandidate<I>; s: number }): number => {
-      if (span > 0) {
-        const g = r.c.documentId === undefined ? undefined : byDoc.get(r.c.documentId);
-        return g?.find((o) => o !== r && apart(o.c, r.c))?.s ?? 0;
-      }
-      const b = r.c.documentId === undefined ? undefined : best.get(r.c.documentId);
-      if (!b) return 0;
-      return at.get(r) === b.topAt ? b.second : b.top;
+      const g = r.c.documentId === undefined ? undefined : byDoc.get(r.c.documentId);
+      return g?.find((o) => o !== r && apart(o.c, r.c))?.s ?? 0;
     };
     const gains = new Map(found.map((r) => [r, evidence * Math.max(0, other(r))]));
     if ([...gains.values()].some((g) => g > 0)) {
