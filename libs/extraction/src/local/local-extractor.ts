@@ -2038,6 +2038,11 @@ export const extractLocally = async (input: LocalExtractInput): Promise<LocalExt
       considered.push({ candidate, rank });
       if (!best || weighed(candidate) > weighed(best)) best = candidate;
     };
+    /** The value chosen so far is refused, and why is said (the field stays open for the readings after). */
+    const refuseBest = (b: Candidate, why: string, score = b.score): void => {
+      rejected.push({ seen: String(b.value).slice(0, 60), label: b.label ?? '', why, score });
+      best = undefined;
+    };
     // a label that prints the field's own words beats one matched by synonyms only ("Amount due" over "Total
     // charges" for amount_due; round 7)
     const weighed = (c: Candidate) => c.score * (c.label && hasOwnWords(field, c.label) ? 1.1 : 1);
@@ -2134,43 +2139,29 @@ export const extractLocally = async (input: LocalExtractInput): Promise<LocalExt
     // precision first: one label on several rows ("Conventional free air thermal current" of the main and of the
     // auxiliary contacts), no target model's column to choose by: which row is the field's is not known
     const conflicting = best && field.kind === 'scalar' ? sameLabelValues(best, rowsSeen) : 0;
-    if (best && conflicting > 1) {
-      rejected.push({
-        seen: String(best.value).slice(0, 60),
-        label: best.label ?? '',
-        why: `${conflicting} table rows with that label give different values, so which one is meant is not known`,
-        score: 1,
-      });
-      best = undefined;
-    }
+    if (best && conflicting > 1)
+      refuseBest(
+        best,
+        `${conflicting} table rows with that label give different values, so which one is meant is not known`,
+        1,
+      );
     // the page layout's pairing (round 10) fills a field the Markdown's rules gave no value (none found, or every
     // one refused). Where both give one, the Markdown's stands and a disagreement is said in the warnings: voiding
     // it (tried first) turned 2 right values null for every wrong one it removed on the tuning sets
     // a Markdown value the page layout pairs as a label with a value of its own ("MEMBERSHIP NO." beside its number,
     // read from a framed box's Markdown row under "INSURER") is a label, not a value (round 13): refused and said
     const asLabel = best && field.kind === 'scalar' ? layoutLabelOf(best.value) : undefined;
-    if (best && asLabel) {
-      rejected.push({
-        seen: String(best.value).slice(0, 60),
-        label: best.label ?? '',
-        why: `the page layout pairs it as a label with "${asLabel.value.text.slice(0, 40)}" on page ${asLabel.page}`,
-        score: best.score,
-      });
-      best = undefined;
-    }
+    if (best && asLabel)
+      refuseBest(
+        best,
+        `the page layout pairs it as a label with "${asLabel.value.text.slice(0, 40)}" on page ${asLabel.page}`,
+      );
     // (and a per-model field's one text that a grid on the page prints as a column's header: "Stat. load C0" over its
     // column of loads; the grid's own row or column for the field may then fill it. A scalar field is not refused
     // so: a form's "Invoice no. INV-20417" line reads as a header row to the grid, and 7 right values were lost)
     const asHeader = best && field.kind === 'dict' ? gridHeaderOf(best.value) : undefined;
-    if (best && asHeader) {
-      rejected.push({
-        seen: String(best.value).slice(0, 60),
-        label: best.label ?? '',
-        why: `it heads a column of a grid on page ${asHeader.page} (a label, not a value)`,
-        score: best.score,
-      });
-      best = undefined;
-    }
+    if (best && asHeader)
+      refuseBest(best, `it heads a column of a grid on page ${asHeader.page} (a label, not a value)`);
     /** Which reading gave the value (bench diagnostics: `FeatureRecord.paths`). */
     let source: string = best?.method ?? '';
     const fromLayout = !best || field.kind === 'scalar' ? await layoutCandidate(field, kind) : undefined;
