@@ -18,9 +18,9 @@ import {
   type Lectern,
 } from './lectern.js';
 import { meanScores, scoreQuestion, type Hit, type QuestionScore } from './metrics.js';
-import { pageWindows, pymupdfPages, listPdfs } from './pdf-text.js';
+import { corpusPdfs, pageWindows, pymupdfPages } from './pdf-text.js';
 import { bm25Peer, densePeer, type Peer, type PeerText } from './peers.js';
-import { corpusFile, sharedModelDir } from '@lectern/testing';
+import { sharedModelDir } from '@lectern/testing';
 import { loadSet, type EvalSet, type SetName } from './sets.js';
 
 export const SYSTEMS = [
@@ -106,11 +106,11 @@ const cpuMs = (since: NodeJS.CpuUsage): number => {
   return (d.user + d.system) / 1000;
 };
 
-/** Planning: every PDF's PyMuPDF pages in 800-character windows; SciFact: the abstracts. */
+/** PDF corpora: every PDF's PyMuPDF pages in 800-character windows; SciFact: the abstracts. */
 const peerTexts = async (set: EvalSet): Promise<{ texts: PeerText[]; cpuS: number | null }> => {
   if (set.corpus === 'beir-scifact')
     return { texts: loadCorpus().map((d) => ({ doc: d.id, page: null, text: `${d.title}. ${d.text}` })), cpuS: null };
-  const { docs, cpuS } = await pymupdfPages(listPdfs(corpusFile('uk-planning-policy')));
+  const { docs, cpuS } = await pymupdfPages(corpusPdfs(set.corpus).pdfs);
   return { texts: pageWindows(docs, 800), cpuS };
 };
 
@@ -122,7 +122,7 @@ const asker = (
   peers: Partial<Record<'bm25' | 'dense', Peer>>,
 ): ((q: string) => Promise<Hit[]>) => {
   const keys = lectern.record.docKeys;
-  const planning = set.corpus === 'uk-planning-policy';
+  const planning = set.corpus !== 'beir-scifact';
   const p000 = planning ? SPEC000_PROJECT : SCIFACT_PROJECT;
   const p004 = planning ? PLANNING_PROJECT : SCIFACT_PROJECT;
   const sad = (mode: string) => async (query: string) =>
@@ -172,9 +172,7 @@ export const runEval = async (o: EvalOptions): Promise<EvalReport> => {
   try {
     // Judgments name planning documents by path; systems report content hashes (copies are one document).
     const pathKey =
-      set.corpus === 'uk-planning-policy'
-        ? new Map(listPdfs(corpusFile('uk-planning-policy')).map((p) => [p.rel, p.hash]))
-        : null;
+      set.corpus === 'beir-scifact' ? null : new Map(corpusPdfs(set.corpus).pdfs.map((p) => [p.rel, p.hash]));
     const judge = (docs: string[]) =>
       new Set(
         docs.map((d) => {

@@ -31,7 +31,7 @@ import { composeDocumentStore } from '../../../apps/document-store-mcp/src/compo
 import { loadConfig } from '../../../apps/document-store-mcp/src/config.js';
 import { loadCorpus } from '../../embedding/corpus.js';
 import type { Hit } from './metrics.js';
-import { listPdfs, type CorpusPdf } from './pdf-text.js';
+import { corpusPdfs, type CorpusPdf } from './pdf-text.js';
 import type { CorpusName } from './sets.js';
 
 export const SPEC000_PROJECT = 'application_docs';
@@ -98,7 +98,8 @@ const corpusKey = (corpus: CorpusName, pdfs: readonly CorpusPdf[]): string => {
 
 /** Starts document-store-mcp on the cached store of `corpus`, ingesting first when there is none. */
 export const openLectern = async (o: LecternOptions): Promise<Lectern> => {
-  const pdfs = o.corpus === 'uk-planning-policy' ? listPdfs(corpusFile('uk-planning-policy')) : [];
+  const pdfCorpus = o.corpus === 'beir-scifact' ? null : corpusPdfs(o.corpus);
+  const pdfs = pdfCorpus?.pdfs ?? [];
   const cacheRoot = o.cacheRoot ?? join(tmpdir(), 'lectern-retrieval-eval');
   const prefix = `${o.corpus}-${corpusKey(o.corpus, pdfs)}-${o.model}-`;
   let dataDir = join(cacheRoot, `${prefix}${codeVersion()}`);
@@ -116,7 +117,7 @@ export const openLectern = async (o: LecternOptions): Promise<Lectern> => {
   }
   const config = loadConfig({
     DATA_DIR: dataDir,
-    DOCUMENT_ROOTS: [dataDir, ...(pdfs.length ? [corpusFile('uk-planning-policy')] : [])].join(','),
+    DOCUMENT_ROOTS: [dataDir, ...(pdfCorpus?.roots ?? [])].join(','),
     EMBEDDING_MODEL: o.model,
     EMBEDDING_MODEL_DIR: o.modelDir,
     LOG_LEVEL: 'silent',
@@ -171,7 +172,7 @@ const ingest = async (
   const skipped: string[] = [];
   let chunks000 = 0;
   let chunks004 = 0;
-  if (corpus === 'uk-planning-policy') {
+  if (corpus !== 'beir-scifact') {
     for (const [i, pdf] of pdfs.entries()) {
       const out = await call('ingest_document', {
         file_path: pdf.abs,
@@ -189,7 +190,7 @@ const ingest = async (
       project: PLANNING_PROJECT,
       chunking: { kind: 'heading', max_tokens: embedder.maxTokens },
     });
-    const root = corpusFile('uk-planning-policy');
+    const root = corpusPdfs(corpus).base;
     const byRel = new Map(pdfs.map((p) => [p.rel, p.hash]));
     const run = await runProjectIngest(
       { ...deps, roots: [root] },

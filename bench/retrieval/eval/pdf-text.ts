@@ -10,6 +10,7 @@ import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
 import { z } from 'zod';
+import { corpusFile } from '@lectern/testing';
 
 const run = promisify(execFile);
 
@@ -37,8 +38,8 @@ export interface CorpusPdf {
   bytes: number;
 }
 
-/** Every PDF under `root`, sorted by path, with its content hash. */
-export const listPdfs = (root: string): CorpusPdf[] => {
+/** Every PDF under `root`, sorted by path, with its content hash; `rel` is relative to `base` (default `root`). */
+export const listPdfs = (root: string, base = root): CorpusPdf[] => {
   const out: CorpusPdf[] = [];
   const walk = (dir: string): void => {
     for (const name of readdirSync(dir).sort()) {
@@ -48,7 +49,7 @@ export const listPdfs = (root: string): CorpusPdf[] => {
       if (st.isDirectory()) walk(abs);
       else if (name.toLowerCase().endsWith('.pdf'))
         out.push({
-          rel: relative(root, abs).split('\\').join('/'),
+          rel: relative(base, abs).split('\\').join('/'),
           abs,
           hash: createHash('sha256').update(readFileSync(abs)).digest('hex').slice(0, 16),
           bytes: st.size,
@@ -57,6 +58,23 @@ export const listPdfs = (root: string): CorpusPdf[] => {
   };
   walk(root);
   return out;
+};
+
+/** The PDF corpora question sets are written on. */
+export type PdfCorpusName = 'uk-planning-policy' | 'manuals';
+
+/**
+ * A PDF corpus's files, the folder their names are relative to (`base`) and the folders a server must allow. Planning documents are named relative to
+ * uk-planning-policy/; the manuals corpus (two long manuals and a two-column paper) relative to the corpora folder.
+ */
+export const corpusPdfs = (corpus: PdfCorpusName): { base: string; roots: string[]; pdfs: CorpusPdf[] } => {
+  if (corpus === 'uk-planning-policy') {
+    const root = corpusFile('uk-planning-policy');
+    return { base: root, roots: [root], pdfs: listPdfs(root) };
+  }
+  const base = corpusFile();
+  const roots = [corpusFile('long-manuals'), corpusFile('multicolumn-papers')];
+  return { base, roots, pdfs: roots.flatMap((r) => listPdfs(r, base)) };
 };
 
 export interface PdfPages {

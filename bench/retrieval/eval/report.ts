@@ -23,7 +23,7 @@ export const markdownTable = (r: EvalReport): string => {
   ].join('\n');
 };
 
-/** answer@5 per question kind (planning sets), one column per system. */
+/** answer@5 per question kind (planning and manuals sets), one column per system. */
 const byKind = (r: EvalReport): string[] => {
   const kinds = [...new Set(r.results.flatMap((s) => s.per_query.map((q) => q.kind)))].filter(
     (k): k is string => k !== undefined,
@@ -51,7 +51,7 @@ const byKind = (r: EvalReport): string[] => {
  * 1 for the peer and 0 for the system, named for planning sets and counted for SciFact.
  */
 const losses = (r: EvalReport): string[] => {
-  const planning = r.corpus === 'uk-planning-policy';
+  const planning = r.corpus !== 'beir-scifact';
   const metric = planning ? 'answer5' : 'hit1';
   const out: string[] = [];
   for (const system of ['sad-hybrid', 'query_hybrid'] as const) {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 /**
  * The retrieval evaluation from the command line (see README.md beside this file):
- *   npx tsx bench/retrieval/eval/run.ts --set planning-dev|planning-heldout|planning-heldout2|planning-heldout3|planning-heldout4|planning-heldout5|planning-heldout6|planning-heldout7|planning-heldout8|scifact-train|scifact-test|all
+ *   npx tsx bench/retrieval/eval/run.ts --set planning-dev|planning-heldout|planning-heldout2|planning-heldout3|planning-heldout4|planning-heldout5|planning-heldout6|planning-heldout7|planning-heldout8|manuals-smoke|manuals-heldout1|scifact-train|scifact-test|all
  *     [--systems sad-hybrid,bm25-peer,...] [--limit n] [--fresh] [--reuse-index] [--no-write] [--fusion JSON]
  *     [--phrase-weight w] [--header-weight w] [--short-damping e] [--field-weights JSON]
  * Writes bench/retrieval/eval/results/<set>.json and .md, and docs/benchmarks/retrieval-eval-<set>.svg.

@@ -20,7 +20,7 @@ export type PlanningQuestion = z.infer<typeof PlanningQuestionSchema>;
 
 export const PlanningSetSchema = z.object({
   name: z.string(),
-  corpus: z.literal('uk-planning-policy'),
+  corpus: z.enum(['uk-planning-policy', 'manuals']),
   description: z.string(),
   questions: z.array(PlanningQuestionSchema).min(1),
 });

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 /**
- * The question sets: planning questions written by reading pages of ../shared/corpora/uk-planning-policy (JSON
- * files beside this one, see README.md), and BEIR SciFact's train (dev) and test (report) judgments, read with the
+ * The question sets: planning questions written by reading pages of ../shared/corpora/uk-planning-policy, manuals
+ * questions on the long manuals and the two-column paper (JSON files beside this one, see README.md), and BEIR SciFact's train (dev) and test (report) judgments, read with the
  * loaders of bench/embedding/corpus.ts.
  */
 import { readFileSync } from 'node:fs';
@@ -23,11 +23,13 @@ export const SET_NAMES = [
   'planning-heldout6',
   'planning-heldout7',
   'planning-heldout8',
+  'manuals-smoke',
+  'manuals-heldout1',
   'scifact-train',
   'scifact-test',
 ] as const;
 export type SetName = (typeof SET_NAMES)[number];
-export type CorpusName = 'uk-planning-policy' | 'beir-scifact';
+export type CorpusName = 'uk-planning-policy' | 'manuals' | 'beir-scifact';
 
 /** One query of a set, in the form the harness scores. */
 export interface EvalQuery {
@@ -50,7 +52,7 @@ export interface EvalSet {
 const here = dirname(fileURLToPath(import.meta.url));
 
 export const loadSet = (name: SetName): EvalSet => {
-  if (name.startsWith('planning-')) {
+  if (name.startsWith('planning-') || name.startsWith('manuals-')) {
     const set = PlanningSetSchema.parse(JSON.parse(readFileSync(join(here, 'sets', `${name}.json`), 'utf8')));
     const ids = new Set<string>();
     for (const q of set.questions) {
@@ -59,7 +61,7 @@ export const loadSet = (name: SetName): EvalSet => {
     }
     return {
       name,
-      corpus: 'uk-planning-policy',
+      corpus: set.corpus,
       queries: set.questions.map((q) => ({
         id: q.id,
         text: q.question,
