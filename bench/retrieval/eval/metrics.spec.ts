@@ -181,4 +181,39 @@ describe('bench/retrieval/eval metrics', () => {
     for (const q of smoke.questions)
       expect(devQuestions.has(`${q.question}|${q.document}|${q.page}|${q.key_phrase}`)).toBe(true);
   });
+
+  it('the first manuals set covers the three documents, one question per page, off the smoke pages', () => {
+    const set = PlanningSetSchema.parse(
+      JSON.parse(readFileSync(join(import.meta.dirname, 'sets', 'manuals-heldout1.json'), 'utf8')),
+    );
+    expect(set.corpus).toBe('manuals');
+    expect(set.questions.length).toBeGreaterThanOrEqual(32);
+    expect(set.questions.filter((q) => q.paraphrased).length * 2).toBeGreaterThanOrEqual(set.questions.length);
+    const ids = set.questions.map((q) => q.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    const pages = set.questions.map((q) => `${q.document}#${q.page}`);
+    expect(new Set(pages).size).toBe(pages.length);
+    const perDocument = new Map<string, number>();
+    for (const q of set.questions) perDocument.set(q.document, (perDocument.get(q.document) ?? 0) + 1);
+    expect([...perDocument.keys()].sort()).toEqual([
+      'long-manuals/R-intro.pdf',
+      'long-manuals/gnuplot.pdf',
+      'multicolumn-papers/tracemonkey.pdf',
+    ]);
+    expect(perDocument.get('long-manuals/R-intro.pdf')).toBeGreaterThanOrEqual(10);
+    expect(perDocument.get('long-manuals/gnuplot.pdf')).toBeGreaterThanOrEqual(10);
+    expect(perDocument.get('multicolumn-papers/tracemonkey.pdf')).toBeGreaterThanOrEqual(4);
+    // R-intro pages 8-9 and gnuplot pages 30-31 are the manuals smoke set's.
+    const reserved = new Set([
+      'long-manuals/R-intro.pdf#8',
+      'long-manuals/R-intro.pdf#9',
+      'long-manuals/gnuplot.pdf#30',
+      'long-manuals/gnuplot.pdf#31',
+    ]);
+    expect(pages.filter((p) => reserved.has(p))).toEqual([]);
+    // Every key phrase keeps something to match after normalisation, and no two questions share one.
+    const phrases = set.questions.map((q) => normalise(q.key_phrase));
+    expect(phrases.filter((p) => p.length < 8)).toEqual([]);
+    expect(new Set(phrases).size).toBe(phrases.length);
+  });
 });
