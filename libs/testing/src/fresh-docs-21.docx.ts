@@ -16,6 +16,7 @@ import {
   Packer,
   Paragraph,
   SectionType,
+  Tab,
   Table,
   TableCell,
   TableRow,
@@ -28,7 +29,7 @@ import {
 const tabLine = (label: string, value: string, at = 3200): Paragraph =>
   new Paragraph({
     tabStops: [{ type: TabStopType.LEFT, position: at }],
-    children: [new TextRun({ text: label, bold: true }), new TextRun({ text: `\t${value}` })],
+    children: [new TextRun({ text: label, bold: true }), new TextRun({ children: [new Tab(), value] })],
   });
 
 const para = (text: string, opts: { bold?: boolean; align?: 'right' | 'center' } = {}): Paragraph =>

@@ -62,6 +62,23 @@ describe('fresh variant 21 committed files', () => {
     },
   );
 
+  it('hold the Word structure the set is about: merged cells, header rows, tab stops, a list, two columns, header and footer', () => {
+    const parts = Object.keys(FRESH_21_WORD).map((n) => zipParts(committed(n)));
+    const body = parts.map((p) => p.get('word/document.xml')!.toString('utf8')).join('\n');
+    for (const tag of [
+      '<w:gridSpan ',
+      '<w:vMerge ',
+      '<w:tblHeader',
+      '<w:tab/>',
+      '<w:numPr>',
+      '<w:cols w:space="567" w:num="2"',
+    ])
+      expect([tag, body.includes(tag)]).toEqual([tag, true]);
+    expect(
+      parts.filter((p) => [...p.keys()].some((k) => /^word\/header\d*\.xml$/.test(k))).length,
+    ).toBeGreaterThanOrEqual(3);
+  });
+
   it.each(FRESH_21_DOCS.filter((d) => d.name.endsWith('.pdf')).map((d) => [d.name]))(
     '%s was drawn by PyMuPDF from fresh-docs-21.generate.py as it is now (its title is the script digest)',
     (name) => {
