@@ -4,7 +4,8 @@ text run placed at an absolute position with page.insert_text (no table structur
 only, labels and values as separate runs), amounts right-aligned (x computed from fitz.get_text_length), rules drawn
 with draw_line, labels above their values in small grey capitals, a two-page bill whose totals are on page 2.
 Written into libs/testing/fixtures/fresh-21/ (committed); each PDF's title is a digest of this file, which
-fresh-docs-21.spec.ts checks (a PDF not drawn again after this file changed fails). Run by hand:
+fresh-docs-21.spec.ts checks (a PDF not drawn again after this file changed fails); no new file ID, so drawing them
+again without a change leaves the files byte for byte the same. Run by hand:
 
   /usr/bin/python3 libs/testing/src/fresh-docs-21.generate.py
 """
@@ -51,7 +52,7 @@ class Pen:
 
 def save(doc, name):
     doc.set_metadata({'title': DIGEST, 'producer': 'PyMuPDF', 'creator': 'fresh-21 ERP print'})
-    doc.save(os.path.join(OUT, name), garbage=3, deflate=True)
+    doc.save(os.path.join(OUT, name), garbage=3, deflate=True, no_new_id=True)
     print(name)
 
 
