@@ -17,6 +17,7 @@ import {
   freshVariant17Docs,
   freshVariant18Docs,
   freshVariant19Docs,
+  freshVariant21Docs,
   receiptDocs,
   unseenLayoutDocs,
   type ContractVariant,
@@ -196,6 +197,15 @@ export const generatedDocuments = (): BenchDocument[] => {
       ...d,
       source: 'fresh' as const,
       set: 'fresh variant 19',
+    })),
+    // fresh variant 21: another blind held-out set (libs/testing/src/fresh-docs-21*.ts), the first with Word files
+    // (.docx, read by the converter's DOCX path) beside PDFs printed ERP-style by PyMuPDF (text runs at absolute
+    // positions), committed under libs/testing/fixtures/fresh-21; written without reading the extractor, committed
+    // before its first run
+    ...of(freshVariant21Docs(), 'report').map((d) => ({
+      ...d,
+      source: 'fresh' as const,
+      set: 'fresh variant 21',
     })),
   ];
 };

@@ -50,7 +50,7 @@ export const describeBlindSet = (variant: number, docs: BusinessDoc[], shape: Bl
         expect(absent / fields.length).toBeLessThanOrEqual(shape.absentShare[1]);
       }
       expect(new Set(docs.map((d) => d.name)).size).toBe(docs.length);
-      for (const d of docs) expect(d.name).toMatch(new RegExp(`^fresh-${variant}-[a-z0-9-]+\\.pdf$`));
+      for (const d of docs) expect(d.name).toMatch(new RegExp(`^fresh-${variant}-[a-z0-9-]+\\.(pdf|docx)$`));
     });
 
     it('score every schema field (expected null where the page does not state it)', () => {
@@ -67,7 +67,10 @@ export const describeBlindSet = (variant: number, docs: BusinessDoc[], shape: Bl
     it.each(docs.map((d) => [d.name, d] as const))(
       '%s prints every expected value',
       async (_name, doc) => {
-        expect(doc.pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+        // a Word document (`.docx`, a zip) is what the converter's DOCX path reads; any other file is a PDF
+        expect(doc.pdf.subarray(0, doc.name.endsWith('.docx') ? 4 : 5).toString('latin1')).toBe(
+          doc.name.endsWith('.docx') ? 'PK\x03\x04' : '%PDF-',
+        );
         const { page, missing } = await unprintedValues(doc, { ocr: shape.ocr ?? false });
         expect(page.trim()).not.toBe('');
         expect(missing).toEqual([]);
