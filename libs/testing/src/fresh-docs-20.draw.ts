@@ -22,7 +22,7 @@ import type { BusinessDoc } from './business-docs.js';
  * 4.0 m rows, 20V among four output voltages); null beside a look-alike label (Insured value left blank, gate code
  * not written, Rush surcharge not applicable, Visitor permits sold separately, LOYALTY CARD NOT PRESENTED, VAT no.
  * on request, no tourist levy, bifacial gain n/a, Acoustic noise: see installation manual, efficiency marking on the
- * packaging); per-model columns (the pump's CP 40 / CP 60 table and curve).
+ * packaging); per-model columns (the pump's CP 40 / CP 60 table and curve; maximum head and weight expected per model).
  *
  * Drawing language, one operation a line (units: PDF points from the page's top-left; fonts helv, hebo, tiro,
  * tibo, cour, cobo):
@@ -496,7 +496,8 @@ T 56 522 10 helv|Product: 12 years · Linear power output: 25 years (84.8 % of P
     schema: {
       manufacturer: '',
       series: 'Pump series',
-      max_head_cp40: 'Maximum head of the CP 40 model',
+      max_head: {},
+      weight: {},
       max_flow_cp60: 'Maximum flow of the CP 60 model',
       power_cp40: 'Power input of the CP 40',
       max_fluid_temperature: '',
@@ -507,7 +508,8 @@ T 56 522 10 helv|Product: 12 years · Linear power output: 25 years (84.8 % of P
     expected: {
       manufacturer: 'Aquadur Pumpen AG',
       series: 'Circo',
-      max_head_cp40: '4.0 m',
+      max_head: { 'CP 40': '4.0', 'CP 60': '6.0' },
+      weight: { 'CP 40': '1.9', 'CP 60': '2.1' },
       max_flow_cp60: '3.6',
       power_cp40: '5-28 W',
       max_fluid_temperature: '110 °C',
@@ -560,18 +562,18 @@ T 410 395 10 tibo|CP 60
 T 60 418 10.5 tiro|Power input P1
 T 260 418 10.5 tiro|5-28 W
 T 410 418 10.5 tiro|8-45 W
-T 60 440 10.5 tiro|Maximum head
-T 260 440 10.5 tiro|4.0 m
-T 410 440 10.5 tiro|6.0 m
+T 60 440 10.5 tiro|Maximum head (m)
+T 260 440 10.5 tiro|4.0
+T 410 440 10.5 tiro|6.0
 T 60 462 10.5 tiro|Maximum flow (m³/h)
 T 260 462 10.5 tiro|2.6
 T 410 462 10.5 tiro|3.6
 T 60 484 10.5 tiro|Speed settings
 T 260 484 10.5 tiro|3 + auto
 T 410 484 10.5 tiro|3 + auto
-T 60 506 10.5 tiro|Weight
-T 260 506 10.5 tiro|1.9 kg
-T 410 506 10.5 tiro|2.1 kg
+T 60 506 10.5 tiro|Weight (kg)
+T 260 506 10.5 tiro|1.9
+T 410 506 10.5 tiro|2.1
 T 50 560 12 tibo|Common to both models
 T 60 582 10.5 tiro|Liquid temperature: +2 to 110 °C
 T 60 600 10.5 tiro|System pressure: 10 bar max. (PN 10)
