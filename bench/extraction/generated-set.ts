@@ -17,6 +17,7 @@ import {
   freshVariant17Docs,
   freshVariant18Docs,
   freshVariant19Docs,
+  freshVariant20Docs,
   freshVariant21Docs,
   receiptDocs,
   unseenLayoutDocs,
@@ -197,6 +198,15 @@ export const generatedDocuments = (): BenchDocument[] => {
       ...d,
       source: 'fresh' as const,
       set: 'fresh variant 19',
+    })),
+    // fresh variant 20: another blind held-out set of scans from another pipeline (libs/testing/src/fresh-docs-20*.ts):
+    // pages drawn and rasterised by PyMuPDF, degraded by sharp (rotation, keystone, lighting, ring or stamp, JPEG,
+    // one dithered 1-bit fax), image-only PDFs under libs/testing/fixtures/fresh-20 read only by OCR; written without
+    // reading the extractor, committed before its first run
+    ...of(freshVariant20Docs(), 'report').map((d) => ({
+      ...d,
+      source: 'fresh' as const,
+      set: 'fresh variant 20',
     })),
     // fresh variant 21: another blind held-out set (libs/testing/src/fresh-docs-21*.ts), the first with Word files
     // (.docx, read by the converter's DOCX path) beside PDFs printed ERP-style by PyMuPDF (text runs at absolute

@@ -58,6 +58,7 @@ export { freshVariant16Docs } from './fresh-docs-16.js';
 export { freshVariant17Docs } from './fresh-docs-17.js';
 export { freshVariant18Docs } from './fresh-docs-18.js';
 export { freshVariant19Docs } from './fresh-docs-19.js';
+export { freshVariant20Docs } from './fresh-docs-20.js';
 export { freshVariant21Docs } from './fresh-docs-21.js';
 export { promptToolCalls, runInspectorCli, unknownToolNames } from './mcp-prompt-checks.js';
 export type { NamedToolCall } from './mcp-prompt-checks.js';
