@@ -77,7 +77,7 @@ const RANK_OF = (fts: string): string => `bm25(${fts}, ${weights()})`;
 /**
  * The first pass without a filter from keyword-index.ts (the same candidates and scores as FTS5's `ORDER BY rank`,
  * computed over postings the connection holds) instead of FTS5; FTS5 still serves a filtered search, a query with
- * a word that is not one token, and a collection changed in the last KEYWORD_INDEX_QUIET.ms (keyword-index.ts).
+ * a word that is not one token (keyword-index.ts).
  * Turned off, FTS5 serves every search (the reference the specs compare with).
  */
 export const KEYWORD_INDEX: { enabled: boolean } = { enabled: true };

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { EMBEDDED_DB_FILE, EmbeddedVectorStore } from './embedded.adapter.js';
 import { KEYWORD_INDEX, commonTerms, type Stmt } from './embedded-search.js';
 import { ftsWords } from './sql-filter.js';
-import { KEYWORD_INDEX_QUIET, KEYWORD_INDEX_STATS, dropKeywordIndexes, keywordTopK } from './keyword-index.js';
+import { KEYWORD_INDEX_STATS, POSTINGS_HELD, dropKeywordIndexes, keywordTopK } from './keyword-index.js';
 import type { Collection } from './embedded-schema.js';
 import { FIELD_WEIGHTS } from '../lexical.js';
 import type { Filter, Point } from '../vector-store.port.js';
@@ -55,12 +55,10 @@ describe('keyword-index: the exact top-N against FTS5', () => {
     dir = mkdtempSync(join(tmpdir(), 'lectern-vs-kindex-'));
     store = new EmbeddedVectorStore({ dataDir: dir });
     await store.ensureCollection('g', { fingerprint: FP, hybrid: true });
-    // Served right after every write (the default waits for the collection to be quiet).
-    KEYWORD_INDEX_QUIET.ms = 0;
   });
   afterEach(async () => {
     KEYWORD_INDEX.enabled = true;
-    KEYWORD_INDEX_QUIET.ms = 10_000;
+    POSTINGS_HELD.max = 2_000_000;
     await store.close();
     rmSync(dir, { recursive: true, force: true });
   });
@@ -99,61 +97,84 @@ describe('keyword-index: the exact top-N against FTS5', () => {
     return `delete ${n} by filter`;
   };
 
-  it('gives FTS5 ORDER BY rank, rowid rows and scores on a connection held across upserts, patches and deletes', async () => {
-    const r = rng(11);
-    const next = { i: 0 };
-    await store.upsert(
-      'g',
-      Array.from({ length: 300 }, () => point(r, next.i++)),
-      { fingerprint: FP },
-    );
-    // A second connection, as a search worker holds one: its index is brought forward across the writes.
-    const db = new Database(join(dir, EMBEDDED_DB_FILE), { readonly: true });
-    const cache = new Map<string, Database.Statement>();
-    const stmt: Stmt = (sql) => {
-      let s = cache.get(sql);
-      if (!s) cache.set(sql, (s = db.prepare(sql)));
-      return s;
-    };
-    const reads0 = KEYWORD_INDEX_STATS.termReads;
-    const rows0 = KEYWORD_INDEX_STATS.overlayRows;
-    let compared = 0;
-    try {
-      for (let step = 0; step < 40; step++) {
-        const op = step === 0 ? 'none' : await write(r, next);
-        db.prepare('BEGIN').run();
-        try {
-          const c = db.prepare(`SELECT cid, version FROM vs_collections WHERE name = 'lectern_g'`).get() as Collection;
-          const fts = `vs_fts_${c.cid}`;
-          for (let q = 0; q < 6; q++) {
-            const query = sentence(r, 2 + Math.floor(r() * 9));
-            const words = ftsWords(query, commonTerms(stmt, c, query));
-            if (words.length === 0) continue;
-            const limit = [5, 40, 200][q % 3] as number;
-            const ours = keywordTopK(stmt, c, words, WEIGHTS(), limit);
-            const theirs = stmt(
-              `SELECT rowid AS rid, rank AS r FROM ${fts} WHERE ${fts} MATCH ? AND rank MATCH ? ORDER BY r, rowid LIMIT ?`,
-            ).all(words.map((w) => `"${w}"`).join(' OR '), `bm25(${WEIGHTS().join(', ')})`, limit) as {
-              rid: number;
-              r: number;
-            }[];
-            const where = `step ${step} (${op}), query "${query}"`;
-            // The same rows in the same order with the same scores, bit for bit.
-            expect({ where, ranked: ours }).toEqual({ where, ranked: theirs });
-            compared++;
+  it.each([
+    ['', 11, 2_000_000],
+    [', its lists dropped at a cap of 400 postings', 12, 400],
+  ])(
+    'gives FTS5 ORDER BY rank, rowid rows and scores on a connection held across upserts, patches and deletes, searched between writes%s',
+    async (_what, seed, cap) => {
+      POSTINGS_HELD.max = cap;
+      const r = rng(seed);
+      const next = { i: 0 };
+      await store.upsert(
+        'g',
+        Array.from({ length: 300 }, () => point(r, next.i++)),
+        { fingerprint: FP },
+      );
+      // A second connection, as a search worker holds one: its index is brought forward across the writes.
+      const db = new Database(join(dir, EMBEDDED_DB_FILE), { readonly: true });
+      const cache = new Map<string, Database.Statement>();
+      const stmt: Stmt = (sql) => {
+        let s = cache.get(sql);
+        if (!s) cache.set(sql, (s = db.prepare(sql)));
+        return s;
+      };
+      const reads0 = KEYWORD_INDEX_STATS.termReads;
+      const rows0 = KEYWORD_INDEX_STATS.changedRows;
+      const terms0 = KEYWORD_INDEX_STATS.changedTerms;
+      const states0 = KEYWORD_INDEX_STATS.states;
+      const drops0 = KEYWORD_INDEX_STATS.drops;
+      const seen = new Set<string>();
+      let compared = 0;
+      try {
+        for (let step = 0; step < 40; step++) {
+          const op = step === 0 ? 'none' : await write(r, next);
+          db.prepare('BEGIN').run();
+          try {
+            const c = db
+              .prepare(`SELECT cid, version FROM vs_collections WHERE name = 'lectern_g'`)
+              .get() as Collection;
+            const fts = `vs_fts_${c.cid}`;
+            for (let q = 0; q < 6; q++) {
+              const query = sentence(r, 2 + Math.floor(r() * 9));
+              const words = ftsWords(query, commonTerms(stmt, c, query));
+              if (words.length === 0) continue;
+              const limit = [5, 40, 200][q % 3] as number;
+              const ours = keywordTopK(stmt, c, words, WEIGHTS(), limit);
+              for (const w of words) seen.add(w);
+              const theirs = stmt(
+                `SELECT rowid AS rid, rank AS r FROM ${fts} WHERE ${fts} MATCH ? AND rank MATCH ? ORDER BY r, rowid LIMIT ?`,
+              ).all(words.map((w) => `"${w}"`).join(' OR '), `bm25(${WEIGHTS().join(', ')})`, limit) as {
+                rid: number;
+                r: number;
+              }[];
+              const where = `step ${step} (${op}), query "${query}"`;
+              // The same rows in the same order with the same scores, bit for bit.
+              expect({ where, ranked: ours }).toEqual({ where, ranked: theirs });
+              compared++;
+            }
+          } finally {
+            db.prepare('COMMIT').run();
           }
-        } finally {
-          db.prepare('COMMIT').run();
         }
+      } finally {
+        db.close();
       }
-    } finally {
-      db.close();
-    }
-    expect(compared).toBeGreaterThan(200);
-    // The lists were read once and reused across the writes (brought forward, not read again).
-    expect(KEYWORD_INDEX_STATS.overlayRows).toBeGreaterThan(rows0);
-    expect(KEYWORD_INDEX_STATS.termReads - reads0).toBeLessThan(compared);
-  });
+      expect(compared).toBeGreaterThan(200);
+      // Served after every write, brought forward in place: one state, the changed rows folded into the held lists.
+      expect(KEYWORD_INDEX_STATS.states - states0).toBe(1);
+      expect(KEYWORD_INDEX_STATS.changedRows).toBeGreaterThan(rows0);
+      expect(KEYWORD_INDEX_STATS.changedTerms).toBeGreaterThan(terms0);
+      if (cap > 1000) {
+        // Each word's list read once (a word no row holds is read again: those are few), then kept current.
+        expect(KEYWORD_INDEX_STATS.drops).toBe(drops0);
+        expect(KEYWORD_INDEX_STATS.termReads - reads0).toBeLessThan(seen.size + 20);
+      } else {
+        // The cap held: the lists were dropped and read again, and the answers are still FTS5's.
+        expect(KEYWORD_INDEX_STATS.drops).toBeGreaterThan(drops0);
+      }
+    },
+  );
 
   it('leaves keyword and hybrid searches unchanged, with and without filters (FTS5 serves the filtered ones)', async () => {
     const r = rng(5);
@@ -215,25 +236,36 @@ describe('keyword-index: the exact top-N against FTS5', () => {
     }
   });
 
-  it('leaves a collection that changed within KEYWORD_INDEX_QUIET.ms to FTS5', async () => {
+  it('serves right after a write, with the written rows', async () => {
     const r = rng(9);
     await store.upsert(
       'g',
       Array.from({ length: 50 }, (_, i) => point(r, i)),
       { fingerprint: FP },
     );
-    KEYWORD_INDEX_QUIET.ms = 60_000;
     const db = new Database(join(dir, EMBEDDED_DB_FILE), { readonly: true });
     const stmt: Stmt = (sql) => db.prepare(sql);
     const collection = (): Collection =>
       db.prepare(`SELECT cid, version FROM vs_collections WHERE name = 'lectern_g'`).get() as Collection;
     try {
-      // The first version a connection sees is served; a later one is left to FTS5 for a minute.
-      expect(keywordTopK(stmt, collection(), ['flood', 'risk'], WEIGHTS(), 10)).not.toBeNull();
-      await store.upsert('g', [point(r, 51)], { fingerprint: FP });
-      expect(keywordTopK(stmt, collection(), ['flood', 'risk'], WEIGHTS(), 10)).toBeNull();
-      KEYWORD_INDEX_QUIET.ms = 0;
-      expect(keywordTopK(stmt, collection(), ['flood', 'risk'], WEIGHTS(), 10)).not.toBeNull();
+      const before = keywordTopK(stmt, collection(), ['flood', 'risk'], WEIGHTS(), 100);
+      expect(before).not.toBeNull();
+      // A new point holding both words many times, and one of the matching rows re-stored without them.
+      const gone = (before as { rid: number }[])[0]?.rid as number;
+      const goneId = db.prepare(`SELECT id FROM vs_points_${collection().cid} WHERE rid = ?`).pluck().get(gone);
+      await store.upsert(
+        'g',
+        [
+          { ...point(r, 60), text: 'flood risk flood risk flood risk' },
+          { ...point(r, 61), id: goneId as string, text: 'school bus', payload: { document_id: 'd0', kind: 'a' } },
+        ],
+        { fingerprint: FP },
+      );
+      const after = keywordTopK(stmt, collection(), ['flood', 'risk'], WEIGHTS(), 100) as { rid: number }[];
+      expect(after).not.toBeNull();
+      const top = db.prepare(`SELECT rid FROM vs_points_${collection().cid} WHERE id = 'p60'`).pluck().get();
+      expect(after[0]?.rid).toBe(top);
+      expect(after.map((h) => h.rid)).not.toContain(gone);
     } finally {
       db.close();
     }

@@ -18,11 +18,11 @@ import type { Stmt } from './embedded-search.js';
  * The postings come from FTS5 itself: a term's list is read the first time a query needs it (fts5vocab 'instance'
  * with `term =`, which reads only that posting list) and kept, so a word is the index's token exactly; query words
  * are tokenized by a temp FTS5 table with the same tokenizer. Held per connection and collection and brought to the
- * collection's version as ChunkState is (embedded-search.ts): the rows changed since (vectors' `ver`, the deleted
- * log) are copied from the chunks table into a temp FTS5 table of changed rows (the overlay, whose postings of a term
- * are read there on first use), and a list's posting of a row changed after the list was read is skipped (the
- * overlay holds the row as it is now); past a quarter of the
- * collection changed, or POSTINGS_HELD postings held, it starts again.
+ * collection's version as ChunkState is (embedded-search.ts), in place, so the index serves while a collection is
+ * being written: the rows changed since (vectors' `ver`, the deleted log) leave every held list, and their current
+ * texts are tokenized by FTS5 itself in a temp table of the connection (same tokenizer and columns), whose postings of
+ * the held terms join the lists; their |D|, N and avgdl are re-read (catchUp). Past a quarter of the collection
+ * changed at once it starts again; past POSTINGS_HELD postings held, the lists are dropped and read again.
  */
 
 const K1 = 1.2;
@@ -30,20 +30,8 @@ const B = 0.75;
 const TOKENIZER = `tokenize='porter unicode61 remove_diacritics 2'`;
 const COLUMNS = ['text', 'title', 'section', 'codes'] as const;
 
-/**
- * The rows changed since the state was made, as they are now: held in a temp contentless FTS5 table of the
- * connection (`changedTable`, the same tokenizer), a term's postings there read on its first use after the last change.
- */
-interface Overlay {
-  /** The rids written to the changed-rows table (a deleted point's among them, with no row there). */
-  rids: Set<number>;
-  /** term -> (rid -> weighted frequency), read from the changed-rows table since it last changed */
-  byTerm: Map<string, Map<number, number>>;
-}
-
-/** A term's postings as the index held them at collection version `at`. */
+/** A term's postings as FTS5 holds them at the state's version. */
 interface TermList {
-  at: number;
   docs: Int32Array;
   /** Weighted frequencies: float32 when every one is exactly a float32 (binary-fraction weights), else float64. */
   freqs: Float32Array | Float64Array;
@@ -52,16 +40,13 @@ interface TermList {
 interface IndexState {
   version: number;
   weightsKey: string;
-  /** The postings of the terms queried so far, each read from FTS5 at the version it was read. */
+  weights: Weights;
+  /** The postings of the terms queried so far, as FTS5 holds them at `version` (kept current by `catchUp`). */
   terms: Map<string, TermList>;
   /** Postings held in `terms` (at most POSTINGS_HELD; then they are dropped and read again). */
   held: number;
   /** |D| by rid (-1: no row) */
   docLen: Int32Array;
-  /** The collection version that last changed a rid (0: not since the state was made). */
-  changedAt: Int32Array;
-  /** The rows changed since the state was made, as they are now (their postings in a list read before are stale). */
-  overlay: Overlay;
   rows: number;
   nRow: number;
   avgdl: number;
@@ -78,35 +63,7 @@ const states = new WeakMap<Stmt, Map<number, IndexState>>();
 export const POSTINGS_HELD = { max: 2_000_000 };
 
 /** Counts, for the bench and the specs. */
-export const KEYWORD_INDEX_STATS = { states: 0, termReads: 0, overlayRows: 0, fallbacks: 0, busy: 0, drops: 0 };
-
-/**
- * The index serves a collection only after it has not changed for `ms` (as this connection saw it); meanwhile FTS5
- * does. Keeping the postings current costs reads through fts5vocab (~1.5 µs an instance, more than FTS5's bm25() per
- * matching row), so under a stream of writes (the load bench re-stores 500 of 10k chunks about every second) every
- * list is read again before it has served enough searches to pay for it: measured 4.2 ms per hybrid search against
- * 3.7 with FTS5 (docs/benchmarks/load.md, round 11). A collection read more than written gets the fast path.
- */
-export const KEYWORD_INDEX_QUIET = { ms: 10_000 };
-
-/** Per connection and collection: the last version seen and when it was first seen (a change after the first). */
-const lastSeen = new WeakMap<Stmt, Map<number, { version: number; since: number }>>();
-
-const busy = (stmt: Stmt, c: Collection): boolean => {
-  let byCid = lastSeen.get(stmt);
-  if (!byCid) lastSeen.set(stmt, (byCid = new Map()));
-  const seen = byCid.get(c.cid);
-  const now = Date.now();
-  if (!seen) {
-    byCid.set(c.cid, { version: c.version, since: 0 });
-    return false;
-  }
-  if (seen.version !== c.version) {
-    seen.version = c.version;
-    seen.since = now;
-  }
-  return now - seen.since < KEYWORD_INDEX_QUIET.ms;
-};
+export const KEYWORD_INDEX_STATS = { states: 0, termReads: 0, changedRows: 0, changedTerms: 0, fallbacks: 0, drops: 0 };
 
 const varints = (blob: Buffer): number[] => {
   const out: number[] = [];
@@ -147,42 +104,15 @@ const totals = (stmt: Stmt, fts: string): { nRow: number; avgdl: number } => {
 
 type Weights = readonly [number, number, number, number];
 
-/**
- * Weighted frequencies per (term, rid) of fts5vocab 'instance' rows (term, doc, col) in the table's order (term, doc,
- * column, offset): the column weights added one instance at a time, as fts5Bm25Function adds them.
- */
-const accumulate = (
-  rows: IterableIterator<[string, number, string]>,
-  weights: Weights,
-  emit: (term: string, rid: number, f: number) => void,
-): void => {
-  const colWeight = new Map<string, number>(COLUMNS.map((c, i) => [c, weights[i] as number]));
-  let term = '';
-  let rid = -1;
-  let f = 0;
-  for (const [t, d, col] of rows) {
-    if (t !== term || d !== rid) {
-      if (rid >= 0) emit(term, rid, f);
-      term = t;
-      rid = d;
-      f = 0;
-    }
-    f += colWeight.get(col) ?? 1;
-  }
-  if (rid >= 0) emit(term, rid, f);
-};
-
 const narrow = (f: Float64Array): Float32Array | Float64Array => {
   const n = Float32Array.from(f);
   for (let i = 0; i < f.length; i++) if (n[i] !== f[i]) return f;
   return n;
 };
 
-const create = (stmt: Stmt, c: Collection, key: string): IndexState => {
+const create = (stmt: Stmt, c: Collection, key: string, weights: Weights): IndexState => {
   KEYWORD_INDEX_STATS.states++;
   const fts = ftsTable(c.cid);
-  const chg = changedTable(stmt, c.cid);
-  stmt(`INSERT INTO temp.${chg}(${chg}) VALUES ('delete-all')`).run();
   let docLen: Int32Array = new Int32Array(1024).fill(-1);
   let rows = 0;
   for (const [rid, sz] of stmt(`SELECT id, sz FROM ${fts}_docsize`).raw().iterate() as IterableIterator<
@@ -195,15 +125,50 @@ const create = (stmt: Stmt, c: Collection, key: string): IndexState => {
   return {
     version: c.version,
     weightsKey: key,
+    weights,
     terms: new Map(),
     held: 0,
     docLen,
-    changedAt: new Int32Array(docLen.length),
-    overlay: { rids: new Set(), byTerm: new Map() },
     rows,
     ...totals(stmt, fts),
     scores: new Float64Array(docLen.length),
   };
+};
+
+/**
+ * One term's fts5vocab 'instance' rows as one integer each, rid · 4 + column index, in the table's order (doc, column,
+ * offset): a row as a number costs a third of a [term, doc, col] array (measured 9.5 against 25 ms for 36k instances).
+ */
+const INSTANCES = (vocab: string): string =>
+  `SELECT doc * 4 + CASE col ${COLUMNS.map((c, i) => `WHEN '${c}' THEN ${i}`).join(' ')} ELSE 0 END
+   FROM ${vocab} WHERE term = ?`;
+
+/**
+ * A term's postings from its instance codes (INSTANCES): the weighted frequency per rid, the column weights added one
+ * instance at a time in the instances' order (column by column), as fts5Bm25Function adds them.
+ */
+const listOf = (codes: number[], weights: Weights): TermList => {
+  const docs: number[] = [];
+  const freqs: number[] = [];
+  let rid = -1;
+  let f = 0;
+  for (const code of codes) {
+    const d = Math.floor(code / 4);
+    if (d !== rid) {
+      if (rid >= 0) {
+        docs.push(rid);
+        freqs.push(f);
+      }
+      rid = d;
+      f = 0;
+    }
+    f += weights[code - 4 * d] as number;
+  }
+  if (rid >= 0) {
+    docs.push(rid);
+    freqs.push(f);
+  }
+  return { docs: Int32Array.from(docs), freqs: narrow(Float64Array.from(freqs)) };
 };
 
 /** A term's postings as FTS5 holds them now (fts5vocab 'instance' with `term =`: its posting list only). */
@@ -211,88 +176,113 @@ const readTerm = (stmt: Stmt, c: Collection, term: string, weights: Weights): Te
   KEYWORD_INDEX_STATS.termReads++;
   const vocab = `vs_ftsi_${c.cid}`;
   stmt(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.${vocab} USING fts5vocab(main, ${ftsTable(c.cid)}, 'instance')`).run();
-  const docs: number[] = [];
-  const freqs: number[] = [];
-  accumulate(
-    stmt(`SELECT term, doc, col FROM temp.${vocab} WHERE term = ?`).raw().iterate(term) as IterableIterator<
-      [string, number, string]
-    >,
+  return listOf(
+    stmt(INSTANCES(`temp.${vocab}`))
+      .pluck()
+      .all(term) as number[],
     weights,
-    (_t, rid, f) => {
-      docs.push(rid);
-      freqs.push(f);
-    },
   );
-  return { at: c.version, docs: Int32Array.from(docs), freqs: narrow(Float64Array.from(freqs)) };
 };
 
-/** Brings `s` to `c.version`: the rows changed since are re-read into the overlay; false: too many, start again. */
+/**
+ * The connection's table of changed rows (contentless, emptied by 'delete-all'), with its row and instance
+ * vocabularies: the changed rows' texts are tokenized there by FTS5 itself, with the collection's tokenizer.
+ */
+const changedTable = (stmt: Stmt): string => {
+  const t = 'vs_kchg';
+  stmt(
+    `CREATE VIRTUAL TABLE IF NOT EXISTS temp.${t} USING fts5(text, title, section, codes, content='', ${TOKENIZER})`,
+  ).run();
+  stmt(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.${t}_r USING fts5vocab(temp, ${t}, 'row')`).run();
+  stmt(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.${t}_i USING fts5vocab(temp, ${t}, 'instance')`).run();
+  return t;
+};
+
+/**
+ * Brings `s` to `c.version` in place: the rows changed since (vectors' `ver`, the deleted log) leave every held list,
+ * and their current texts are tokenized by FTS5 in the connection's changed-rows table, whose postings of the held
+ * terms (only those the changed rows hold: its 'row' vocabulary says which) join the lists; their |D| is re-read
+ * and N and avgdl follow from the averages record. False: more rows changed than a quarter of the collection (cheaper
+ * to start again).
+ */
 const catchUp = (stmt: Stmt, c: Collection, s: IndexState): boolean => {
   const changed = stmt(
     `SELECT rid FROM ${vectorsTable(c.cid)} WHERE ver > ? UNION SELECT rid FROM ${deletedTable(c.cid)} WHERE ver > ?`,
   )
     .pluck()
     .all(s.version, s.version) as number[];
-  const o = s.overlay;
-  if (o.rids.size + changed.length > s.rows / 4 + 64) return false;
+  if (changed.length > s.rows / 4 + 64) return false;
   if (changed.length > 0) {
     const fts = ftsTable(c.cid);
-    const chg = changedTable(stmt, c.cid);
-    const again = changed.filter((rid) => o.rids.has(rid));
-    if (again.length > 0) {
-      stmt(`DELETE FROM temp.${chg} WHERE rowid IN (SELECT value FROM json_each(?))`).run(JSON.stringify(again));
-    }
-    stmt(
-      `INSERT INTO temp.${chg}(rowid, text, title, section, codes)
-       SELECT rid, text, title, section, codes FROM ${chunksTable(c.cid)} WHERE rid IN (SELECT value FROM json_each(?))`,
-    ).run(JSON.stringify(changed));
-    for (const rid of changed) o.rids.add(rid);
-    o.byTerm.clear();
+    let top = 0;
+    for (const rid of changed) if (rid > top) top = rid;
+    s.docLen = grownInt(s.docLen, top, -1);
+    const isChanged = new Uint8Array(s.docLen.length);
+    for (const rid of changed) isChanged[rid] = 1;
     const size = stmt(`SELECT sz FROM ${fts}_docsize WHERE id = ?`).pluck();
+    let rowsNow = s.rows;
     for (const rid of changed) {
       const sz = size.get(rid) as Buffer | undefined;
-      s.docLen = grownInt(s.docLen, rid, -1);
-      s.changedAt = grownInt(s.changedAt, rid, 0);
+      if ((s.docLen[rid] as number) >= 0) rowsNow--;
       s.docLen[rid] = sz === undefined ? -1 : sum(varints(sz));
-      s.changedAt[rid] = c.version;
+      if (sz !== undefined) rowsNow++;
     }
+    s.rows = rowsNow;
     if (s.scores.length < s.docLen.length) s.scores = new Float64Array(s.docLen.length);
-    KEYWORD_INDEX_STATS.overlayRows += changed.length;
+    if (s.terms.size > 0) {
+      // Out of every held list: the postings of changed rows.
+      for (const [term, l] of s.terms) {
+        let keep = 0;
+        for (let p = 0; p < l.docs.length; p++) if (isChanged[l.docs[p] as number] === 0) keep++;
+        if (keep === l.docs.length) continue;
+        const docs = new Int32Array(keep);
+        const freqs = l.freqs instanceof Float32Array ? new Float32Array(keep) : new Float64Array(keep);
+        for (let p = 0, q = 0; p < l.docs.length; p++) {
+          const rid = l.docs[p] as number;
+          if (isChanged[rid] === 0) {
+            docs[q] = rid;
+            freqs[q++] = l.freqs[p] as number;
+          }
+        }
+        s.held -= l.docs.length - keep;
+        s.terms.set(term, { docs, freqs });
+      }
+      // Into them: the changed rows as they are now, tokenized by FTS5.
+      const chg = changedTable(stmt);
+      stmt(`INSERT INTO temp.${chg}(${chg}) VALUES ('delete-all')`).run();
+      stmt(
+        `INSERT INTO temp.${chg}(rowid, text, title, section, codes)
+         SELECT rid, text, title, section, codes FROM ${chunksTable(c.cid)} WHERE rid IN (SELECT value FROM json_each(?))`,
+      ).run(JSON.stringify(changed));
+      const present = (stmt(`SELECT term FROM temp.${chg}_r`).pluck().all() as string[]).filter((t) => s.terms.has(t));
+      const inst = stmt(INSTANCES(`temp.${chg}_i`)).pluck();
+      for (const term of present) {
+        const add = listOf(inst.all(term) as number[], s.weights);
+        const l = s.terms.get(term) as TermList;
+        const n = l.docs.length + add.docs.length;
+        const docs = new Int32Array(n);
+        docs.set(l.docs);
+        docs.set(add.docs, l.docs.length);
+        const wide = l.freqs instanceof Float64Array || add.freqs instanceof Float64Array;
+        const freqs = wide ? new Float64Array(n) : new Float32Array(n);
+        freqs.set(l.freqs);
+        freqs.set(add.freqs, l.docs.length);
+        s.held += add.docs.length;
+        KEYWORD_INDEX_STATS.changedTerms++;
+        s.terms.set(term, { docs, freqs });
+      }
+      stmt(`INSERT INTO temp.${chg}(${chg}) VALUES ('delete-all')`).run();
+      if (s.held > POSTINGS_HELD.max) {
+        KEYWORD_INDEX_STATS.drops++;
+        s.terms.clear();
+        s.held = 0;
+      }
+    }
+    KEYWORD_INDEX_STATS.changedRows += changed.length;
     Object.assign(s, totals(stmt, fts));
   }
   s.version = c.version;
   return true;
-};
-
-/** The connection's changed-rows table of a collection (contentless, rows deletable), and its instance vocabulary. */
-const changedTable = (stmt: Stmt, cid: number): string => {
-  const t = `vs_kchg_${cid}`;
-  stmt(
-    `CREATE VIRTUAL TABLE IF NOT EXISTS temp.${t} USING fts5(text, title, section, codes, content='', contentless_delete=1, ${TOKENIZER})`,
-  ).run();
-  stmt(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.${t}_i USING fts5vocab(temp, ${t}, 'instance')`).run();
-  return t;
-};
-
-/** A term's postings among the changed rows (the overlay), read on first use after the rows last changed. */
-const overlayOf = (stmt: Stmt, c: Collection, s: IndexState, term: string, weights: Weights): Map<number, number> => {
-  const o = s.overlay;
-  let m = o.byTerm.get(term);
-  if (m) return m;
-  m = new Map<number, number>();
-  if (o.rids.size > 0) {
-    const found = m;
-    accumulate(
-      stmt(`SELECT term, doc, col FROM temp.${changedTable(stmt, c.cid)}_i WHERE term = ?`)
-        .raw()
-        .iterate(term) as IterableIterator<[string, number, string]>,
-      weights,
-      (_t, rid, f) => found.set(rid, f),
-    );
-  }
-  if (o.byTerm.size > 50_000) o.byTerm.clear();
-  o.byTerm.set(term, m);
-  return m;
 };
 
 /**
@@ -347,7 +337,7 @@ const indexOf = (stmt: Stmt, c: Collection, weights: Weights): IndexState => {
   if (s && s.weightsKey === key && s.version === c.version) return s;
   if (!s || s.weightsKey !== key || s.version > c.version || !catchUp(stmt, c, s)) {
     byCid.delete(c.cid);
-    s = create(stmt, c, key);
+    s = create(stmt, c, key, weights);
     byCid.set(c.cid, s);
   }
   return s;
@@ -356,14 +346,13 @@ const indexOf = (stmt: Stmt, c: Collection, weights: Weights): IndexState => {
 /** Drops the connection's indexes (the bench and the specs start again). */
 export const dropKeywordIndexes = (stmt: Stmt): void => {
   states.delete(stmt);
-  lastSeen.delete(stmt);
 };
 
 /** Memory held by the connection's index of a collection, in bytes (typed arrays only; maps besides). */
 export const keywordIndexBytes = (stmt: Stmt, cid: number): number => {
   const s = states.get(stmt)?.get(cid);
   if (!s) return 0;
-  let n = s.docLen.byteLength + s.changedAt.byteLength + s.scores.byteLength;
+  let n = s.docLen.byteLength + s.scores.byteLength;
   for (const t of s.terms.values()) n += t.docs.byteLength + t.freqs.byteLength;
   return n;
 };
@@ -380,10 +369,6 @@ export const keywordTopK = (
   weights: Weights,
   limit: number,
 ): { rid: number; r: number }[] | null => {
-  if (busy(stmt, c)) {
-    KEYWORD_INDEX_STATS.busy++;
-    return null;
-  }
   const tokens = tokensOf(stmt, words);
   if (tokens.some((t) => t === null) || weights.some((w) => !(w > 0))) {
     KEYWORD_INDEX_STATS.fallbacks++;
@@ -406,18 +391,14 @@ export const keywordTopK = (
         s.held += l.docs.length;
       }
     }
-    return { l, extra: overlayOf(stmt, c, s, term, weights) };
+    return l;
   });
-  const { docLen, changedAt, scores } = s;
+  const { docLen, scores } = s;
   // A rid is touched once its score leaves 0: every contribution is > 0 (idf >= 1e-6, weights > 0).
   const touched: number[] = [];
   const avgdl = s.avgdl;
-  for (const { l, extra } of lists) {
-    const { docs, freqs, at } = l;
-    // A posting of the list is current unless its row changed after the list was read; then the overlay has it.
-    let nHit = 0;
-    for (let p = 0; p < docs.length; p++) if ((changedAt[docs[p] as number] as number) <= at) nHit++;
-    if (extra) for (const rid of extra.keys()) if ((changedAt[rid] as number) > at) nHit++;
+  for (const { docs, freqs } of lists) {
+    const nHit = docs.length;
     if (nHit === 0) continue;
     // SQLite's ln() (C's log(), as fts5_aux.c calls): V8's Math.log differs from it in the last bit for ~8 % of
     // arguments, which moved final scores by an ulp.
@@ -425,18 +406,15 @@ export const keywordTopK = (
       .pluck()
       .get((s.nRow - nHit + 0.5) / (nHit + 0.5)) as number;
     if (idf <= 0) idf = 1e-6;
-    const add = (rid: number, f: number): void => {
+    for (let p = 0; p < docs.length; p++) {
+      const rid = docs[p] as number;
+      const f = freqs[p] as number;
       const d = docLen[rid] as number;
       const v = idf * ((f * (K1 + 1.0)) / (f + K1 * (1 - B + (B * d) / avgdl)));
       const prev = scores[rid] as number;
       if (prev === 0) touched.push(rid);
       scores[rid] = prev + v;
-    };
-    for (let p = 0; p < docs.length; p++) {
-      const rid = docs[p] as number;
-      if ((changedAt[rid] as number) <= at) add(rid, freqs[p] as number);
     }
-    if (extra) for (const [rid, f] of extra) if ((changedAt[rid] as number) > at) add(rid, f);
   }
   const out = topOf(touched, scores, limit);
   for (const rid of touched) scores[rid] = 0;
