@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 import { LABEL_MATCH, labelScore } from '../fields/field-words.js';
 import type { SchemaField } from '../schema-fields.js';
+import { spansFromOcrWords, type OcrWordBox } from './ocr-spans.js';
 
 /**
  * Label ↔ value pairing from the page's layout (issue 26, round 10). The converter's Markdown loses the pairing of
@@ -38,8 +39,27 @@ export interface LayoutPair {
   heading?: string;
 }
 
-/** Bounds: pages read per document, spans kept per page. */
-export const LAYOUT_LIMITS = { maxPages: 12, maxSpansPerPage: 1500 } as const;
+/**
+ * Bounds: pages read per document, spans kept per page; pages without a text layer OCR'd per document (round 14),
+ * their render's resolution and pixels, and each read's time.
+ */
+export const LAYOUT_LIMITS = {
+  maxPages: 12,
+  maxSpansPerPage: 1500,
+  maxOcrPages: 6,
+  ocrDpi: 300,
+  maxOcrPixels: 12_000_000,
+  ocrTimeoutMs: 60_000,
+} as const;
+
+/** Reads a page render's words (a grey PAM at `dpi`); null when no OCR engine is there. */
+export type PageOcr = (image: Uint8Array, dpi: number) => Promise<OcrWordBox[] | null>;
+
+/** The conversion's native tesseract (libs/conversion's `ocrPageWords`), imported when a scanned page is first met. */
+const defaultOcr: PageOcr = async (image, dpi) => {
+  const { ocrPageWords } = await import('@lectern/conversion');
+  return ocrPageWords(image, dpi, undefined, LAYOUT_LIMITS.ocrTimeoutMs);
+};
 
 /**
  * The part of mupdf's API this reads. mupdf is imported when a layout is first read (it is an ES module only, and its
@@ -51,6 +71,8 @@ interface StextWalker {
   endLine?(): void;
 }
 interface MupdfLike {
+  Matrix: { scale(sx: number, sy: number): unknown };
+  ColorSpace: { DeviceGray: unknown };
   Document: {
     openDocument(
       bytes: Uint8Array,
@@ -59,6 +81,13 @@ interface MupdfLike {
       countPages(): number;
       loadPage(i: number): {
         toStructuredText(options: string): { walk(w: StextWalker): void; destroy(): void };
+        getBounds(): number[];
+        toPixmap(
+          matrix: unknown,
+          colorspace: unknown,
+          alpha: boolean,
+          showExtras: boolean,
+        ): { asPAM(): Uint8Array; destroy(): void };
         destroy(): void;
       };
       destroy(): void;
@@ -112,15 +141,21 @@ const spansOfLine = (page: number, chars: { c: string; q: number[]; size: number
   return spans;
 };
 
-/** Every page's spans (at most `LAYOUT_LIMITS.maxPages` pages), read once. Undefined when the bytes are not a PDF mupdf opens. */
+/**
+ * Every page's spans (at most `LAYOUT_LIMITS.maxPages` pages), read once; a page with no text layer (a scan) is
+ * rendered and read by the OCR (`ocr`; round 14), its words' boxes becoming its spans (`spansFromOcrWords`).
+ * Throws when the bytes are not a PDF mupdf opens.
+ */
 export const readPageSpans = async (
   bytes: Uint8Array,
   maxPages: number = LAYOUT_LIMITS.maxPages,
+  ocr: PageOcr | null = defaultOcr,
 ): Promise<Span[][]> => {
   const mupdf = await importMupdf();
   const doc = mupdf.Document.openDocument(bytes, 'application/pdf');
   try {
     const pages: Span[][] = [];
+    let ocrPages = 0;
     const count = Math.min(doc.countPages(), maxPages);
     for (let p = 0; p < count; p += 1) {
       const page = doc.loadPage(p);
@@ -139,12 +174,49 @@ export const readPageSpans = async (
         },
       });
       text.destroy();
+      if (spans.length === 0 && ocr && ocrPages < LAYOUT_LIMITS.maxOcrPages) {
+        ocrPages += 1;
+        spans.push(...(await ocrSpans(mupdf, page, p + 1, ocr)));
+      }
       page.destroy();
       pages.push(spans.slice(0, LAYOUT_LIMITS.maxSpansPerPage));
     }
     return pages;
   } finally {
     doc.destroy();
+  }
+};
+
+/** A page without a text layer: rendered grey (at most `LAYOUT_LIMITS.maxOcrPixels`) and its OCR words as spans. */
+const ocrSpans = async (
+  mupdf: MupdfLike,
+  page: ReturnType<ReturnType<MupdfLike['Document']['openDocument']>['loadPage']>,
+  pageNo: number,
+  ocr: PageOcr,
+): Promise<Span[]> => {
+  const [x0, y0, x1, y1] = page.getBounds();
+  const area = Math.abs((x1! - x0!) * (y1! - y0!));
+  if (!(area > 0)) return [];
+  const scale = Math.min(LAYOUT_LIMITS.ocrDpi / 72, Math.sqrt(LAYOUT_LIMITS.maxOcrPixels / area));
+  const pix = page.toPixmap(mupdf.Matrix.scale(scale, scale), mupdf.ColorSpace.DeviceGray, false, true);
+  let image: Uint8Array;
+  try {
+    image = pix.asPAM();
+  } finally {
+    pix.destroy();
+  }
+  try {
+    const words = await ocr(image, scale * 72);
+    // (the render's pixel 0,0 is the page box's corner)
+    return (words ? spansFromOcrWords(pageNo, words, scale) : []).map((s) => ({
+      ...s,
+      x0: s.x0 + x0!,
+      x1: s.x1 + x0!,
+      y0: s.y0 + y0!,
+      y1: s.y1 + y0!,
+    }));
+  } catch {
+    return []; // an OCR that fails or times out leaves the page without a layout (the Markdown's rules still read it)
   }
 };
 
