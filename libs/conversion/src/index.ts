@@ -21,3 +21,4 @@ export { readPdfFrontMatter, readPdfOutline, type PdfFrontMatter, type PdfOutlin
 export { decodePng, pixelAt, type DecodedImage } from './testing/decode-png.js';
 export { ocrPageWords } from './ocr/ocr-words.js';
 export type { OcrWord } from './ocr/ocr-native.js';
+export { textOrientation, textSkew } from './pdf/text-orientation.js';

@@ -13,8 +13,18 @@ export interface OcrWordBox {
   confidence: number;
 }
 
-/** The skew of a page's lines is measured on lines of this many words or more, and levelled up to this angle. */
-const SKEW = { minWords: 3, maxRadians: (5 * Math.PI) / 180 } as const;
+/**
+ * A word holding a digit read with less confidence than this is not stated (tesseract's confidence, 0–100; on
+ * variant 19 the misread numbers — "32" for 3.2, "2.9:" for 2.5, "3.10" for 3.75 — were read at 3–66, the right
+ * ones mostly at 74–97).
+ */
+export const OCR_DIGIT_CONFIDENCE = 70;
+
+/**
+ * The skew of a page's lines is measured on lines of this many words or more whose first and last words' centres
+ * are this many word heights apart, and levelled up to this angle.
+ */
+const SKEW = { minWords: 2, minHeights: 4, maxRadians: (5 * Math.PI) / 180 } as const;
 
 const median = (xs: number[]): number => {
   const s = [...xs].sort((a, b) => a - b);
@@ -23,7 +33,7 @@ const median = (xs: number[]): number => {
 
 /**
  * The slope of a scanned page's lines (radians, clockwise positive in image coordinates: y down): the median over
- * its lines of three words or more of the least-squares slope of the words' bottoms against their centres. A page
+ * its lines of two words or more, at least four of their words' heights apart, of the least-squares slope of the words' bottoms against their centres. A page
  * scanned a degree off level has lines whose two ends differ by more than a line's height over a text column's
  * width, so pairing by raw y would put one line's label beside the next line's value.
  */
@@ -32,6 +42,7 @@ export const pageSkew = (lines: OcrWordBox[][]): number => {
   for (const ws of lines) {
     if (ws.length < SKEW.minWords) continue;
     const xs = ws.map((w) => w.left + w.width / 2);
+    if (Math.max(...xs) - Math.min(...xs) < median(ws.map((w) => w.height)) * SKEW.minHeights) continue;
     const ys = ws.map((w) => w.top + w.height);
     const mx = xs.reduce((a, b) => a + b, 0) / xs.length;
     const my = ys.reduce((a, b) => a + b, 0) / ys.length;
@@ -76,7 +87,14 @@ export const spansFromOcrWords = (page: number, words: OcrWordBox[], pxPerPt: nu
         const cy = w.top + w.height / 2;
         const x = cx * cos + cy * sin;
         const y = -cx * sin + cy * cos;
-        return { text: w.text, x0: x - w.width / 2, x1: x + w.width / 2, y0: y - w.height / 2, y1: y + w.height / 2 };
+        return {
+          text: w.text,
+          confidence: w.confidence,
+          x0: x - w.width / 2,
+          x1: x + w.width / 2,
+          y0: y - w.height / 2,
+          y1: y + w.height / 2,
+        };
       })
       .sort((a, b) => a.x0 - b.x0),
   );
@@ -88,7 +106,7 @@ export const spansFromOcrWords = (page: number, words: OcrWordBox[], pxPerPt: nu
     const height = median(level.map((w) => w.y1 - w.y0));
     const y0 = Math.min(...level.map((w) => w.y0));
     const y1 = Math.max(...level.map((w) => w.y1));
-    let cur: { text: string[]; x0: number; x1: number } | undefined;
+    let cur: { text: string[]; x0: number; x1: number; uncertain: boolean } | undefined;
     const flush = () => {
       if (cur)
         spans.push({
@@ -99,13 +117,15 @@ export const spansFromOcrWords = (page: number, words: OcrWordBox[], pxPerPt: nu
           x1: cur.x1 / pxPerPt,
           y1: y1 / pxPerPt,
           size: (y1 - y0) / pxPerPt / 1.2,
+          ...(cur.uncertain ? { uncertain: true } : {}),
         });
       cur = undefined;
     };
     for (const w of level) {
       if (cur && w.x0 - cur.x1 > Math.max(space * 2.5, height)) flush();
-      if (!cur) cur = { text: [], x0: w.x0, x1: w.x1 };
+      if (!cur) cur = { text: [], x0: w.x0, x1: w.x1, uncertain: false };
       cur.text.push(w.text);
+      if (/\d/.test(w.text) && !(w.confidence >= OCR_DIGIT_CONFIDENCE)) cur.uncertain = true;
       cur.x1 = Math.max(cur.x1, w.x1);
     }
     flush();

@@ -24,6 +24,11 @@ export interface Span {
   y1: number;
   /** The font size of its first character. */
   size: number;
+  /**
+   * Read by the OCR with a word holding a digit it was unsure of (round 14: "3.2" read as "32", "2.5" as "2.9:"):
+   * the span is no value of a pair or a grid (a reader does not state a number they cannot read).
+   */
+  uncertain?: boolean;
 }
 
 export interface LayoutPair {
@@ -48,7 +53,7 @@ export const LAYOUT_LIMITS = {
   maxSpansPerPage: 1500,
   maxOcrPages: 6,
   ocrDpi: 300,
-  maxOcrPixels: 12_000_000,
+  maxOcrPixels: 16_000_000,
   ocrTimeoutMs: 60_000,
 } as const;
 
@@ -71,7 +76,11 @@ interface StextWalker {
   endLine?(): void;
 }
 interface MupdfLike {
-  Matrix: { scale(sx: number, sy: number): unknown };
+  Matrix: {
+    scale(sx: number, sy: number): unknown;
+    rotate(degrees: number): unknown;
+    concat(a: unknown, b: unknown): unknown;
+  };
   ColorSpace: { DeviceGray: unknown };
   Document: {
     openDocument(
@@ -82,12 +91,7 @@ interface MupdfLike {
       loadPage(i: number): {
         toStructuredText(options: string): { walk(w: StextWalker): void; destroy(): void };
         getBounds(): number[];
-        toPixmap(
-          matrix: unknown,
-          colorspace: unknown,
-          alpha: boolean,
-          showExtras: boolean,
-        ): { asPAM(): Uint8Array; destroy(): void };
+        toPixmap(matrix: unknown, colorspace: unknown, alpha: boolean, showExtras: boolean): PixmapLike;
         destroy(): void;
       };
       destroy(): void;
@@ -187,7 +191,25 @@ export const readPageSpans = async (
   }
 };
 
-/** A page without a text layer: rendered grey (at most `LAYOUT_LIMITS.maxOcrPixels`) and its OCR words as spans. */
+/** A page's render: grey pixels, or a PAM image, with the pixmap's origin (its first pixel's place, scaled). */
+interface PixmapLike {
+  asPAM(): Uint8Array;
+  getPixels(): ArrayLike<number>;
+  getWidth(): number;
+  getHeight(): number;
+  getStride(): number;
+  getX(): number;
+  getY(): number;
+  destroy(): void;
+}
+
+/**
+ * A page without a text layer (round 14): rendered grey and turned level as the conversion's OCR renders it
+ * (libs/conversion's `ocrPage`: orientation and skew measured on a 100-DPI render by `textOrientation` /
+ * `textSkew`, then a 300-DPI render, at most 16 Mpx, rotated by both), so tesseract reads the same image and the
+ * same words as the Markdown's text; its words' boxes become spans in the levelled render's frame, scaled back to
+ * points about the page's origin (within the page's skew, a degree or so, of the page's own coordinates).
+ */
 const ocrSpans = async (
   mupdf: MupdfLike,
   page: ReturnType<ReturnType<MupdfLike['Document']['openDocument']>['loadPage']>,
@@ -197,23 +219,44 @@ const ocrSpans = async (
   const [x0, y0, x1, y1] = page.getBounds();
   const area = Math.abs((x1! - x0!) * (y1! - y0!));
   if (!(area > 0)) return [];
-  const scale = Math.min(LAYOUT_LIMITS.ocrDpi / 72, Math.sqrt(LAYOUT_LIMITS.maxOcrPixels / area));
-  const pix = page.toPixmap(mupdf.Matrix.scale(scale, scale), mupdf.ColorSpace.DeviceGray, false, true);
+  const { textOrientation, textSkew } = await import('@lectern/conversion');
+  const bounded = (dpi: number) => Math.min(dpi / 72, Math.sqrt(LAYOUT_LIMITS.maxOcrPixels / area));
+  const grey = <T>(rotate: number, fn: (px: ArrayLike<number>, w: number, h: number, stride: number) => T): T => {
+    const m = mupdf.Matrix.concat(mupdf.Matrix.scale(bounded(100), bounded(100)), mupdf.Matrix.rotate(rotate));
+    const pix = page.toPixmap(m, mupdf.ColorSpace.DeviceGray, false, true);
+    try {
+      return fn(pix.getPixels(), pix.getWidth(), pix.getHeight(), pix.getStride());
+    } finally {
+      pix.destroy();
+    }
+  };
+  const o = grey(0, (px, w, h, stride) => {
+    const found = textOrientation(px, w, h, stride);
+    return { ...found, skew: found.axis === 'horizontal' ? textSkew(px, w, h, stride) : 0 };
+  });
+  // (a page turned a quarter is left to the Markdown: its lines would need their own turn)
+  if (o.axis === 'vertical') return [];
+  const rotate = (o.confident ? o.rotation : 0) + o.skew;
+  const scale = bounded(LAYOUT_LIMITS.ocrDpi);
+  const m = mupdf.Matrix.concat(mupdf.Matrix.scale(scale, scale), mupdf.Matrix.rotate(rotate));
+  const pix = page.toPixmap(m, mupdf.ColorSpace.DeviceGray, false, true);
   let image: Uint8Array;
+  let origin: [number, number];
   try {
     image = pix.asPAM();
+    origin = [pix.getX(), pix.getY()];
   } finally {
     pix.destroy();
   }
   try {
     const words = await ocr(image, scale * 72);
-    // (the render's pixel 0,0 is the page box's corner)
+    // (the render's pixel 0,0 is the turned page's corner)
     return (words ? spansFromOcrWords(pageNo, words, scale) : []).map((s) => ({
       ...s,
-      x0: s.x0 + x0!,
-      x1: s.x1 + x0!,
-      y0: s.y0 + y0!,
-      y1: s.y1 + y0!,
+      x0: s.x0 + origin[0] / scale,
+      x1: s.x1 + origin[0] / scale,
+      y0: s.y0 + origin[1] / scale,
+      y1: s.y1 + origin[1] / scale,
     }));
   } catch {
     return []; // an OCR that fails or times out leaves the page without a layout (the Markdown's rules still read it)
@@ -347,6 +390,7 @@ export const layoutPairs = (pages: Span[][], fields: SchemaField[]): LayoutPair[
         !mayLabel(nearest.text) &&
         right[1]!.x0 - nearest.x1 > (label.y1 - label.y0) * 2;
       if (nearest && !headerRow && !labelish(nearest) && (right.length === 1 || labelish(right[1]!) || beforeSecond)) {
+        if (nearest.uncertain) continue;
         // (a sentence beside a marginal heading is prose, not the heading's value: "Duration" / "The agreement runs
         // for an initial period of 3 years …"; round 11)
         if (sentence(nearest.text)) continue;
@@ -356,7 +400,7 @@ export const layoutPairs = (pages: Span[][], fields: SchemaField[]): LayoutPair[
       // below: only a label with no value beside it
       if (right.some((o) => !labelish(o))) continue;
       const value = under(label);
-      if (!value || labelish(value) || !oneValue(value.text)) continue;
+      if (!value || value.uncertain || labelish(value) || !oneValue(value.text)) continue;
       // one value under its label: a block of lines (an address, a paragraph, a column of cells) is not
       // (the block goes on when the next line follows the value as closely as the value follows its label)
       const next = under(value);
@@ -476,7 +520,7 @@ export const gridCells = (pages: Span[][]): GridCell[] => {
       for (const { label, placed } of rows) {
         const unit = unitCol ? placed.get(unitCol) : undefined;
         const values = [...placed].filter(([col]) => col !== unitCol && !NO_VALUE_HEADER.test(col.text.trim()));
-        for (const [column, value] of values)
+        for (const [column, value] of values.filter(([, v]) => !v.uncertain))
           cells.push({ page: label.page, row: label, column, value, cells: values.length, ...(unit ? { unit } : {}) });
       }
     }
