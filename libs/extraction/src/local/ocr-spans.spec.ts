@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-import { renderGrayPages } from '@lectern/conversion';
+import { openPdfPages, renderGrayPages, renderPagePng } from '@lectern/conversion';
+import { writeFileSync } from 'node:fs';
 import { makePdf, pdfTextAt } from '@lectern/testing';
 import type { SchemaField } from '../schema-fields.js';
+import { withOcrPages } from './ocr-pages.js';
 import { spansFromOcrWords, type OcrWordBox } from './ocr-spans.js';
 import { gridCells, layoutPairs, readPageSpans } from './page-layout.js';
 
@@ -66,6 +68,32 @@ describe('the page layout of a scanned page from its OCR words (round 14)', () =
     const label = pages[0]!.find((s) => s.text === 'Nominal voltage')!;
     expect(Math.abs(label.x0 - 72)).toBeLessThan(12);
     expect(Math.abs((label.y0 + label.y1) / 2 - (792 - 720 - 4))).toBeLessThan(14);
+    // the evidence of a scanned page: found in the OCR's text, its quads the words' boxes on the page, tilted with it
+    const search = withOcrPages(await openPdfPages(pdf), pages);
+    try {
+      expect(search.pagesWith('Nominal voltage\n…\n24 V')).toEqual([1]);
+      const found = search.find(1, 'Nominal voltage\n…\n24 V');
+      expect(found.quads).toHaveLength(2);
+      const [labelQuad, valueQuad] = [...found.quads].sort((a, b) => a[0]! - b[0]!);
+      // (the image turned 1° counter-clockwise about its bottom-left corner: a point (x, y) of the page drawn at
+      // 72 dpi moves to x cos - (792 - y) sin … ; the label's upper-left corner is within a few points of it)
+      const t = Math.PI / 180;
+      const at = (x: number, yUp: number) => [
+        x * Math.cos(t) - yUp * Math.sin(t) + 792 * Math.sin(t),
+        792 - (x * Math.sin(t) + yUp * Math.cos(t)),
+      ];
+      const [ex, ey] = at(72, 720 + 9);
+      expect(Math.abs(labelQuad![0]! - ex!)).toBeLessThan(4);
+      expect(Math.abs(labelQuad![1]! - ey!)).toBeLessThan(4);
+      const [vx, vy] = at(400, 720 + 9);
+      expect(Math.abs(valueQuad![0]! - vx!)).toBeLessThan(4);
+      expect(Math.abs(valueQuad![1]! - vy!)).toBeLessThan(4);
+      expect(search.find(1, 'Nominal voltage\n…\n25 V').quads).toEqual([]);
+      if (process.env['OCR26_PNG'])
+        writeFileSync(process.env['OCR26_PNG'], await renderPagePng(pdf, { page: 1, highlights: found.quads }));
+    } finally {
+      search.close();
+    }
   }, 60_000);
 
   it('levels a tilted page’s lines and leaves out a value with a digit the OCR was unsure of', () => {

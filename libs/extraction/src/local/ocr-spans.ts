@@ -64,7 +64,7 @@ export const pageSkew = (lines: OcrWordBox[][]): number => {
  * (each word's centre turned about the page's origin by the lines' slope, so a line's words share a y and the next
  * line's lie below it), each line cut into spans where the gap between two words is wider than half the line's
  * height (a column's gutter, not a space), in PDF points (`pxPerPt` pixels of the render per point). The boxes are
- * the levelled frame's: within a degree of the page's own.
+ * the levelled frame's (within a degree of the page's own), each span's `quad` its corners in the render's frame.
  */
 export const spansFromOcrWords = (page: number, words: OcrWordBox[], pxPerPt: number): Span[] => {
   const byLine = new Map<string, OcrWordBox[]>();
@@ -107,9 +107,12 @@ export const spansFromOcrWords = (page: number, words: OcrWordBox[], pxPerPt: nu
     const y0 = Math.min(...level.map((w) => w.y0));
     const y1 = Math.max(...level.map((w) => w.y1));
     let cur: { text: string[]; x0: number; x1: number; uncertain: boolean } | undefined;
+    /** A levelled point back in the render's frame (the skew undone), in points. */
+    const back = (x: number, y: number) => [(x * cos - y * sin) / pxPerPt, (x * sin + y * cos) / pxPerPt];
     const flush = () => {
       if (cur)
         spans.push({
+          quad: [...back(cur.x0, y0), ...back(cur.x1, y0), ...back(cur.x0, y1), ...back(cur.x1, y1)],
           page,
           text: cur.text.join(' '),
           x0: cur.x0 / pxPerPt,

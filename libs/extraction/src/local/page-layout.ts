@@ -29,6 +29,11 @@ export interface Span {
    * the span is no value of a pair or a grid (a reader does not state a number they cannot read).
    */
   uncertain?: boolean;
+  /**
+   * A span read by the OCR: its box's corners on the page (ul, ur, ll, lr; PDF points, origin top-left, as mupdf's
+   * search quads), for the evidence of a scanned page (`ocr-pages.ts`). The box above is in the levelled frame.
+   */
+  quad?: number[];
 }
 
 export interface LayoutPair {
@@ -250,13 +255,22 @@ const ocrSpans = async (
   }
   try {
     const words = await ocr(image, scale * 72);
-    // (the render's pixel 0,0 is the turned page's corner)
-    return (words ? spansFromOcrWords(pageNo, words, scale) : []).map((s) => ({
-      ...s,
-      x0: s.x0 + origin[0] / scale,
-      x1: s.x1 + origin[0] / scale,
-      y0: s.y0 + origin[1] / scale,
-      y1: s.y1 + origin[1] / scale,
+    // (the render's pixel 0,0 is the turned page's corner; a quad's corners turned back onto the page: mupdf's
+    // rotate(θ) maps x, y to x cos θ - y sin θ, x sin θ + y cos θ)
+    const [ox, oy] = [origin[0] / scale, origin[1] / scale];
+    const [c, s] = [Math.cos((rotate * Math.PI) / 180), Math.sin((rotate * Math.PI) / 180)];
+    const onPage = (q: number[]): number[] =>
+      [0, 2, 4, 6].flatMap((i) => {
+        const [x, y] = [q[i]! + ox, q[i + 1]! + oy];
+        return [x * c + y * s, -x * s + y * c];
+      });
+    return (words ? spansFromOcrWords(pageNo, words, scale) : []).map((sp) => ({
+      ...sp,
+      x0: sp.x0 + ox,
+      x1: sp.x1 + ox,
+      y0: sp.y0 + oy,
+      y1: sp.y1 + oy,
+      ...(sp.quad ? { quad: onPage(sp.quad) } : {}),
     }));
   } catch {
     return []; // an OCR that fails or times out leaves the page without a layout (the Markdown's rules still read it)
