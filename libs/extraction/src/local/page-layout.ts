@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 import { LABEL_MATCH, labelScore } from '../fields/field-words.js';
 import type { SchemaField } from '../schema-fields.js';
+import { ocrPageWords, textOrientation, textSkew } from '@lectern/conversion';
 import { spansFromOcrWords, type OcrWordBox } from './ocr-spans.js';
 
 /**
@@ -65,11 +66,8 @@ export const LAYOUT_LIMITS = {
 /** Reads a page render's words (a grey PAM at `dpi`); null when no OCR engine is there. */
 export type PageOcr = (image: Uint8Array, dpi: number) => Promise<OcrWordBox[] | null>;
 
-/** The conversion's native tesseract (libs/conversion's `ocrPageWords`), imported when a scanned page is first met. */
-const defaultOcr: PageOcr = async (image, dpi) => {
-  const { ocrPageWords } = await import('@lectern/conversion');
-  return ocrPageWords(image, dpi, undefined, LAYOUT_LIMITS.ocrTimeoutMs);
-};
+/** The conversion's native tesseract (libs/conversion's `ocrPageWords`). */
+const defaultOcr: PageOcr = (image, dpi) => ocrPageWords(image, dpi, undefined, LAYOUT_LIMITS.ocrTimeoutMs);
 
 /**
  * The part of mupdf's API this reads. mupdf is imported when a layout is first read (it is an ES module only, and its
@@ -224,7 +222,6 @@ const ocrSpans = async (
   const [x0, y0, x1, y1] = page.getBounds();
   const area = Math.abs((x1! - x0!) * (y1! - y0!));
   if (!(area > 0)) return [];
-  const { textOrientation, textSkew } = await import('@lectern/conversion');
   const bounded = (dpi: number) => Math.min(dpi / 72, Math.sqrt(LAYOUT_LIMITS.maxOcrPixels / area));
   const grey = <T>(rotate: number, fn: (px: ArrayLike<number>, w: number, h: number, stride: number) => T): T => {
     const m = mupdf.Matrix.concat(mupdf.Matrix.scale(bounded(100), bounded(100)), mupdf.Matrix.rotate(rotate));
