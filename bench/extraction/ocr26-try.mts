@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+// Round 14 helper: a PDF's layout spans (first page), pairs and grid cells, OCR'd where a page has no text layer.
+//   npx tsx bench/extraction/ocr26-try.mts some.pdf
 import { readFileSync } from 'node:fs';
 import { readPageSpans, layoutPairs, gridCells } from '../../libs/extraction/src/local/page-layout.js';
 const f = process.argv[2]!;
