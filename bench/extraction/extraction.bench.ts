@@ -24,6 +24,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startExtraction, submitTask, waitForTask } from '../../apps/extraction-api/src/extraction.testkit.js';
+import { scannedDocument } from './scan-set.js';
 import { anthropicScript, corpusDocuments, extractionScore, startFakeLlm, type BenchDocument } from '@lectern/testing';
 import { setFeatureSink, type FeatureRecord } from '@lectern/extraction';
 import { generatedDocuments } from './generated-set.js';
@@ -73,14 +74,19 @@ const nameHas = (name: string, text: string): boolean => {
 const main = async () => {
   // BENCH_ONLY=fresh: only the documents whose name has that text (a quick look at one set);
   // BENCH_EXCEPT=fresh-13: every document but those whose name has that text (a blind set kept out of a fit);
-  // a text ending in a digit is not matched by a longer number (fresh-1 is not fresh-13);
+  // a text ending in a digit is not matched by a longer number (fresh-1 is not fresh-13); either may list several
+  // texts, comma-separated (BENCH_EXCEPT=fresh-20,fresh-21);
   // BENCH_PATHS=local: the offline extractor only (no oracle agent)
-  const only = process.env['BENCH_ONLY'];
-  const except = process.env['BENCH_EXCEPT'];
+  const list = (v: string | undefined) => v?.split(',').filter(Boolean);
+  const only = list(process.env['BENCH_ONLY']);
+  const except = list(process.env['BENCH_EXCEPT']);
   const withAgent = process.env['BENCH_PATHS'] !== 'local';
-  const documents = [...corpusDocuments(), ...generatedDocuments()].filter(
-    (d) => (!only || nameHas(d.name, only)) && (!except || !nameHas(d.name, except)),
-  );
+  // BENCH_SCAN=1: each document read as a scan made of it (scan-set.ts: 200 DPI, grey, grain, tilted; round 14)
+  const documents = [...corpusDocuments(), ...generatedDocuments()]
+    .filter(
+      (d) => (!only || only.some((t) => nameHas(d.name, t))) && (!except || !except.some((t) => nameHas(d.name, t))),
+    )
+    .map((d) => (process.env['BENCH_SCAN'] ? scannedDocument(d) : d));
   const dataDir = mkdtempSync(join(tmpdir(), 'lectern-bench-extraction-'));
   const scripts = new Map(documents.map((d) => [d.name, anthropicScript(oracleScript(d.expected))]));
   // documents run one at a time: the fake LLM answers with the oracle of the document being extracted

@@ -19,3 +19,6 @@ export type { OcrEngineInfo } from './ocr/ocr-pool.js';
 export { renderGrayPages, type GrayScan } from './testing/scan-pages.js';
 export { readPdfFrontMatter, readPdfOutline, type PdfFrontMatter, type PdfOutlineEntry } from './pdf/pdf-outline.js';
 export { decodePng, pixelAt, type DecodedImage } from './testing/decode-png.js';
+export { ocrPageWords } from './ocr/ocr-words.js';
+export type { OcrWord } from './ocr/ocr-native.js';
+export { textOrientation, textSkew } from './pdf/text-orientation.js';

@@ -21,7 +21,15 @@ import type { DocToolsClient } from './doc-tools-client.js';
 import { finalizeResult } from './evidence/finalize-result.js';
 import type { LlmProvider } from './llm/llm.port.js';
 import { extractLocally } from './local/local-extractor.js';
-import { gridCells, layoutPairs, readPageSpans, type GridCell, type LayoutPair } from './local/page-layout.js';
+import { withOcrPages } from './local/ocr-pages.js';
+import {
+  gridCells,
+  layoutPairs,
+  readPageSpans,
+  type GridCell,
+  type LayoutPair,
+  type Span,
+} from './local/page-layout.js';
 import { schemaFields } from './schema-fields.js';
 
 /** The `extraction-task` queue (`platform.queue(extractionTaskQueue, ...)`: BullMQ on REDIS_URL, else in-process). */
@@ -241,6 +249,8 @@ export class ExtractionRunner {
     // every chunk is read once per task: by the extractor (or the agent), then found here by the evidence check
     const chunks = chunkCache(tools, signal);
     let pages: PdfPages | undefined;
+    /** The layout's pages when it read some by OCR: the evidence of a scanned page is searched in them. */
+    let scanned: Span[][] | undefined;
     try {
       let indexId: string;
       let indexSeconds: number;
@@ -256,7 +266,7 @@ export class ExtractionRunner {
           tools,
           indexId,
           fields,
-          ...(await taskLayout(uploadPath, fields)),
+          ...(await taskLayout(uploadPath, fields, (p) => (scanned = p))),
           signal,
           read: chunks.reader(indexId),
           log: this.options.log.child({ task_id: task.task_id }),
@@ -285,7 +295,7 @@ export class ExtractionRunner {
           ];
       }
       progress({ stage: 'verifying', fields_done: total, fields_total: total });
-      pages = await openTaskPdf(uploadPath);
+      pages = await openTaskPdf(uploadPath, scanned);
       const outcome = await finalizeResult({
         pages,
         tools,
@@ -324,21 +334,28 @@ export class ExtractionRunner {
 const taskLayout = async (
   path: string,
   fields: ReturnType<typeof schemaFields>,
+  onScanned: (pages: Span[][]) => void,
 ): Promise<{ layout?: LayoutPair[]; grid?: GridCell[] }> => {
   if (!/\.pdf$/i.test(path)) return {};
   try {
     const pages = await readPageSpans(await readFile(path));
+    if (pages.some((spans) => spans.some((s) => s.quad))) onScanned(pages);
     return { layout: layoutPairs(pages, fields), grid: gridCells(pages) };
   } catch {
     return {};
   }
 };
 
-/** The task's document opened for page search when it is a PDF (evidence quads); undefined otherwise. */
-const openTaskPdf = async (path: string): Promise<PdfPages | undefined> => {
+/**
+ * The task's document opened for page search when it is a PDF (evidence quads), its scanned pages searched in the
+ * layout's OCR text (`withOcrPages`); undefined otherwise.
+ */
+const openTaskPdf = async (path: string, scanned?: Span[][]): Promise<PdfPages | undefined> => {
   if (!/\.pdf$/i.test(path)) return undefined;
   try {
-    return await openPdfPages(await readFile(path));
+    const pdf = await openPdfPages(await readFile(path));
+    // (a page the layout read by OCR: its evidence is the OCR words' boxes; round 14)
+    return scanned ? withOcrPages(pdf, scanned) : pdf;
   } catch {
     // an unreadable PDF was already refused by the conversion; evidence then carries no page
     return undefined;

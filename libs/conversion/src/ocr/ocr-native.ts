@@ -212,6 +212,48 @@ export interface NativeReadOptions {
  * runs one process per core. Killed on abort or after `timeoutMs`; its output is bounded.
  */
 export async function recognizeNative(bin: string, image: Uint8Array, o: NativeReadOptions): Promise<OcrText> {
+  return textFromTsv(await nativeTsv(bin, image, o));
+}
+
+/** A word of tesseract's TSV: its text, its box in the image's pixels, its line (block.paragraph.line) and confidence. */
+export interface OcrWord {
+  text: string;
+  /** `block.paragraph.line`: the words of one line share it. */
+  line: string;
+  left: number;
+  top: number;
+  width: number;
+  height: number;
+  confidence: number;
+}
+
+/** The words of tesseract's TSV (level 5 rows with text), in reading order. */
+export function wordsFromTsv(tsv: string): OcrWord[] {
+  const words: OcrWord[] = [];
+  for (const row of tsv.split('\n')) {
+    const c = row.split('\t');
+    if (c[0] !== '5' || c.length < 12) continue;
+    const text = c.slice(11).join('\t').trim();
+    if (!text) continue;
+    words.push({
+      text,
+      line: `${c[2]}.${c[3]}.${c[4]}`,
+      left: Number(c[6]),
+      top: Number(c[7]),
+      width: Number(c[8]),
+      height: Number(c[9]),
+      confidence: Number(c[10]),
+    });
+  }
+  return words;
+}
+
+/** One page's words with their boxes, read by the native program (as `recognizeNative`). */
+export async function recognizeNativeWords(bin: string, image: Uint8Array, o: NativeReadOptions): Promise<OcrWord[]> {
+  return wordsFromTsv(await nativeTsv(bin, image, o));
+}
+
+async function nativeTsv(bin: string, image: Uint8Array, o: NativeReadOptions): Promise<string> {
   const pam = parsePam(image);
   if (pam.width * pam.height > NATIVE_OCR_MAX_PIXELS)
     throw new OcrEngineError('image_too_large', `${pam.width}x${pam.height} pixels`);
@@ -229,7 +271,7 @@ export async function recognizeNative(bin: string, image: Uint8Array, o: NativeR
     `thresholding_method=${Math.trunc(o.thresholding)}`,
     'tsv',
   ];
-  return new Promise<OcrText>((resolve, reject) => {
+  return new Promise<string>((resolve, reject) => {
     o.signal?.throwIfAborted();
     const child = spawn(bin, args, {
       stdio: ['pipe', 'pipe', 'pipe'],
@@ -265,7 +307,7 @@ export async function recognizeNative(bin: string, image: Uint8Array, o: NativeR
         const why = err.split('\n').find((l) => /error|fail|can't|cannot/i.test(l)) ?? '';
         return reject(new OcrEngineError('engine_failed', `exit code ${code}${why ? `: ${why.slice(0, 200)}` : ''}`));
       }
-      resolve(textFromTsv(Buffer.concat(out).toString('utf8')));
+      resolve(Buffer.concat(out).toString('utf8'));
     });
     child.stdin.end(Buffer.from(image.buffer, image.byteOffset, image.byteLength));
   });

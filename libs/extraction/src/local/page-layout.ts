@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 import { LABEL_MATCH, labelScore } from '../fields/field-words.js';
 import type { SchemaField } from '../schema-fields.js';
+import { ocrPageWords, textOrientation, textSkew } from '@lectern/conversion';
+import { spansFromOcrWords, type OcrWordBox } from './ocr-spans.js';
 
 /**
  * Label ↔ value pairing from the page's layout (issue 26, round 10). The converter's Markdown loses the pairing of
@@ -23,6 +25,16 @@ export interface Span {
   y1: number;
   /** The font size of its first character. */
   size: number;
+  /**
+   * Read by the OCR with a word holding a digit it was unsure of (round 14: "3.2" read as "32", "2.5" as "2.9:"):
+   * the span is no value of a pair or a grid (a reader does not state a number they cannot read).
+   */
+  uncertain?: boolean;
+  /**
+   * A span read by the OCR: its box's corners on the page (ul, ur, ll, lr; PDF points, origin top-left, as mupdf's
+   * search quads), for the evidence of a scanned page (`ocr-pages.ts`). The box above is in the levelled frame.
+   */
+  quad?: number[];
 }
 
 export interface LayoutPair {
@@ -38,8 +50,24 @@ export interface LayoutPair {
   heading?: string;
 }
 
-/** Bounds: pages read per document, spans kept per page. */
-export const LAYOUT_LIMITS = { maxPages: 12, maxSpansPerPage: 1500 } as const;
+/**
+ * Bounds: pages read per document, spans kept per page; pages without a text layer OCR'd per document (round 14),
+ * their render's resolution and pixels, and each read's time.
+ */
+export const LAYOUT_LIMITS = {
+  maxPages: 12,
+  maxSpansPerPage: 1500,
+  maxOcrPages: 6,
+  ocrDpi: 300,
+  maxOcrPixels: 16_000_000,
+  ocrTimeoutMs: 60_000,
+} as const;
+
+/** Reads a page render's words (a grey PAM at `dpi`); null when no OCR engine is there. */
+export type PageOcr = (image: Uint8Array, dpi: number) => Promise<OcrWordBox[] | null>;
+
+/** The conversion's native tesseract (libs/conversion's `ocrPageWords`). */
+const defaultOcr: PageOcr = (image, dpi) => ocrPageWords(image, dpi, undefined, LAYOUT_LIMITS.ocrTimeoutMs);
 
 /**
  * The part of mupdf's API this reads. mupdf is imported when a layout is first read (it is an ES module only, and its
@@ -51,6 +79,12 @@ interface StextWalker {
   endLine?(): void;
 }
 interface MupdfLike {
+  Matrix: {
+    scale(sx: number, sy: number): unknown;
+    rotate(degrees: number): unknown;
+    concat(a: unknown, b: unknown): unknown;
+  };
+  ColorSpace: { DeviceGray: unknown };
   Document: {
     openDocument(
       bytes: Uint8Array,
@@ -59,6 +93,8 @@ interface MupdfLike {
       countPages(): number;
       loadPage(i: number): {
         toStructuredText(options: string): { walk(w: StextWalker): void; destroy(): void };
+        getBounds(): number[];
+        toPixmap(matrix: unknown, colorspace: unknown, alpha: boolean, showExtras: boolean): PixmapLike;
         destroy(): void;
       };
       destroy(): void;
@@ -112,15 +148,21 @@ const spansOfLine = (page: number, chars: { c: string; q: number[]; size: number
   return spans;
 };
 
-/** Every page's spans (at most `LAYOUT_LIMITS.maxPages` pages), read once. Undefined when the bytes are not a PDF mupdf opens. */
+/**
+ * Every page's spans (at most `LAYOUT_LIMITS.maxPages` pages), read once; a page with no text layer (a scan) is
+ * rendered and read by the OCR (`ocr`; round 14), its words' boxes becoming its spans (`spansFromOcrWords`).
+ * Throws when the bytes are not a PDF mupdf opens.
+ */
 export const readPageSpans = async (
   bytes: Uint8Array,
   maxPages: number = LAYOUT_LIMITS.maxPages,
+  ocr: PageOcr | null = defaultOcr,
 ): Promise<Span[][]> => {
   const mupdf = await importMupdf();
   const doc = mupdf.Document.openDocument(bytes, 'application/pdf');
   try {
     const pages: Span[][] = [];
+    let ocrPages = 0;
     const count = Math.min(doc.countPages(), maxPages);
     for (let p = 0; p < count; p += 1) {
       const page = doc.loadPage(p);
@@ -139,12 +181,96 @@ export const readPageSpans = async (
         },
       });
       text.destroy();
+      if (spans.length === 0 && ocr && ocrPages < LAYOUT_LIMITS.maxOcrPages) {
+        ocrPages += 1;
+        spans.push(...(await ocrSpans(mupdf, page, p + 1, ocr)));
+      }
       page.destroy();
       pages.push(spans.slice(0, LAYOUT_LIMITS.maxSpansPerPage));
     }
     return pages;
   } finally {
     doc.destroy();
+  }
+};
+
+/** A page's render: grey pixels, or a PAM image, with the pixmap's origin (its first pixel's place, scaled). */
+interface PixmapLike {
+  asPAM(): Uint8Array;
+  getPixels(): ArrayLike<number>;
+  getWidth(): number;
+  getHeight(): number;
+  getStride(): number;
+  getX(): number;
+  getY(): number;
+  destroy(): void;
+}
+
+/**
+ * A page without a text layer (round 14): rendered grey and turned level as the conversion's OCR renders it
+ * (libs/conversion's `ocrPage`: orientation and skew measured on a 100-DPI render by `textOrientation` /
+ * `textSkew`, then a 300-DPI render, at most 16 Mpx, rotated by both), so tesseract reads the same image and the
+ * same words as the Markdown's text; its words' boxes become spans in the levelled render's frame, scaled back to
+ * points about the page's origin (within the page's skew, a degree or so, of the page's own coordinates).
+ */
+const ocrSpans = async (
+  mupdf: MupdfLike,
+  page: ReturnType<ReturnType<MupdfLike['Document']['openDocument']>['loadPage']>,
+  pageNo: number,
+  ocr: PageOcr,
+): Promise<Span[]> => {
+  const [x0, y0, x1, y1] = page.getBounds();
+  const area = Math.abs((x1! - x0!) * (y1! - y0!));
+  if (!(area > 0)) return [];
+  const bounded = (dpi: number) => Math.min(dpi / 72, Math.sqrt(LAYOUT_LIMITS.maxOcrPixels / area));
+  const grey = <T>(rotate: number, fn: (px: ArrayLike<number>, w: number, h: number, stride: number) => T): T => {
+    const m = mupdf.Matrix.concat(mupdf.Matrix.scale(bounded(100), bounded(100)), mupdf.Matrix.rotate(rotate));
+    const pix = page.toPixmap(m, mupdf.ColorSpace.DeviceGray, false, true);
+    try {
+      return fn(pix.getPixels(), pix.getWidth(), pix.getHeight(), pix.getStride());
+    } finally {
+      pix.destroy();
+    }
+  };
+  const o = grey(0, (px, w, h, stride) => {
+    const found = textOrientation(px, w, h, stride);
+    return { ...found, skew: found.axis === 'horizontal' ? textSkew(px, w, h, stride) : 0 };
+  });
+  // (a page turned a quarter is left to the Markdown: its lines would need their own turn)
+  if (o.axis === 'vertical') return [];
+  const rotate = (o.confident ? o.rotation : 0) + o.skew;
+  const scale = bounded(LAYOUT_LIMITS.ocrDpi);
+  const m = mupdf.Matrix.concat(mupdf.Matrix.scale(scale, scale), mupdf.Matrix.rotate(rotate));
+  const pix = page.toPixmap(m, mupdf.ColorSpace.DeviceGray, false, true);
+  let image: Uint8Array;
+  let origin: [number, number];
+  try {
+    image = pix.asPAM();
+    origin = [pix.getX(), pix.getY()];
+  } finally {
+    pix.destroy();
+  }
+  try {
+    const words = await ocr(image, scale * 72);
+    // (the render's pixel 0,0 is the turned page's corner; a quad's corners turned back onto the page: mupdf's
+    // rotate(θ) maps x, y to x cos θ - y sin θ, x sin θ + y cos θ)
+    const [ox, oy] = [origin[0] / scale, origin[1] / scale];
+    const [c, s] = [Math.cos((rotate * Math.PI) / 180), Math.sin((rotate * Math.PI) / 180)];
+    const onPage = (q: number[]): number[] =>
+      [0, 2, 4, 6].flatMap((i) => {
+        const [x, y] = [q[i]! + ox, q[i + 1]! + oy];
+        return [x * c + y * s, -x * s + y * c];
+      });
+    return (words ? spansFromOcrWords(pageNo, words, scale) : []).map((sp) => ({
+      ...sp,
+      x0: sp.x0 + ox,
+      x1: sp.x1 + ox,
+      y0: sp.y0 + oy,
+      y1: sp.y1 + oy,
+      ...(sp.quad ? { quad: onPage(sp.quad) } : {}),
+    }));
+  } catch {
+    return []; // an OCR that fails or times out leaves the page without a layout (the Markdown's rules still read it)
   }
 };
 
@@ -275,6 +401,7 @@ export const layoutPairs = (pages: Span[][], fields: SchemaField[]): LayoutPair[
         !mayLabel(nearest.text) &&
         right[1]!.x0 - nearest.x1 > (label.y1 - label.y0) * 2;
       if (nearest && !headerRow && !labelish(nearest) && (right.length === 1 || labelish(right[1]!) || beforeSecond)) {
+        if (nearest.uncertain) continue;
         // (a sentence beside a marginal heading is prose, not the heading's value: "Duration" / "The agreement runs
         // for an initial period of 3 years …"; round 11)
         if (sentence(nearest.text)) continue;
@@ -284,7 +411,7 @@ export const layoutPairs = (pages: Span[][], fields: SchemaField[]): LayoutPair[
       // below: only a label with no value beside it
       if (right.some((o) => !labelish(o))) continue;
       const value = under(label);
-      if (!value || labelish(value) || !oneValue(value.text)) continue;
+      if (!value || value.uncertain || labelish(value) || !oneValue(value.text)) continue;
       // one value under its label: a block of lines (an address, a paragraph, a column of cells) is not
       // (the block goes on when the next line follows the value as closely as the value follows its label)
       const next = under(value);
@@ -404,7 +531,7 @@ export const gridCells = (pages: Span[][]): GridCell[] => {
       for (const { label, placed } of rows) {
         const unit = unitCol ? placed.get(unitCol) : undefined;
         const values = [...placed].filter(([col]) => col !== unitCol && !NO_VALUE_HEADER.test(col.text.trim()));
-        for (const [column, value] of values)
+        for (const [column, value] of values.filter(([, v]) => !v.uncertain))
           cells.push({ page: label.page, row: label, column, value, cells: values.length, ...(unit ? { unit } : {}) });
       }
     }
