@@ -77,7 +77,11 @@ export const runHybridContract = (t: HybridContractContext): void => {
     const topD = Math.max(...zd.values());
     const topK = Math.max(...zk.values());
     const w = gamma > 0 && topK > 0 ? wd * Math.min(1, Math.max(0, topD) / topK) ** gamma : wd;
-    return new Map([...all].map((id) => [id, w * Math.max(floor, zd.get(id) ?? minD) + wk * (zk.get(id) ?? minK)]));
+    // denseDepth: a point below the dense list's first `depth` counts as no dense candidate (its minimum z).
+    const depth = FUSION_DEFAULTS.denseDepth ?? Number.POSITIVE_INFINITY;
+    const deep = new Set(dense.slice(0, depth).map((h) => h.id));
+    const dz = (id: string): number => (deep.has(id) ? (zd.get(id) ?? minD) : minD);
+    return new Map([...all].map((id) => [id, w * Math.max(floor, dz(id)) + wk * (zk.get(id) ?? minK)]));
   };
 
   it('fuses by default with z-scores at FUSION_DEFAULTS (0.1 dense + 0.9 keyword, dense confidence 1, dense floor 0); a point the keyword side did not match scores as keyword 0', async () => {
