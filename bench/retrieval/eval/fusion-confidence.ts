@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { scoreTraced } from './fusion-sim.js';
+import { rankedFor, scoreTraced } from './fusion-sim.js';
 import type { TraceHit, TraceQuestion } from './fusion-trace.js';
 
 const { values } = parseArgs({
@@ -38,8 +38,23 @@ interface Row {
   kTopZ: number;
   kMargin: number;
   d: number;
+  /** Dense ranks of the chunks hybrid puts above the first answer-bearing (or right-document) chunk that keyword put below it. */
+  passers: number[];
 }
 const f3 = (x: number) => x.toFixed(3);
+const passers = (q: TraceQuestion): number[] => {
+  const good = (h: TraceHit) => h.answer;
+  const kw = rankedFor(q, { keywordOnly: true });
+  const hy = rankedFor(q, variant);
+  const at = hy.findIndex(good);
+  if (at < 0) return [];
+  const kwAt = new Map(kw.map((h, i) => [h.id, i]));
+  const target = kwAt.get((hy[at] as TraceHit).id) ?? Infinity;
+  return hy
+    .slice(0, at)
+    .filter((h) => (kwAt.get(h.id) ?? Infinity) > target)
+    .map((h) => q.dense.findIndex((x) => x.id === h.id) + 1);
+};
 for (const set of (values.sets as string).split(',')) {
   const project = set.startsWith('scifact') ? 'scifact' : 'application_docs';
   const qs = (
@@ -63,6 +78,7 @@ for (const set of (values.sets as string).split(',')) {
       kTopZ: zk(q.keyword[0]),
       kMargin: zk(q.keyword[0]) - zk(q.keyword[1]),
       d,
+      passers: passers(q),
     };
   });
   process.stdout.write(
@@ -78,7 +94,7 @@ for (const set of (values.sets as string).split(',')) {
     if (values.list && g !== 'equal')
       for (const x of r)
         process.stdout.write(
-          `      ${x.id} dnDCG ${f3(x.d)} dz ${f3(x.dTopZ)} gap ${f3(x.dGap)} agree ${x.agree} kz ${f3(x.kTopZ)} km ${f3(x.kMargin)}\n`,
+          `      ${x.id} dnDCG ${f3(x.d)} dz ${f3(x.dTopZ)} gap ${f3(x.dGap)} agree ${x.agree} kz ${f3(x.kTopZ)} km ${f3(x.kMargin)} passed by dense ranks ${x.passers.join(',') || '-'}\n`,
         );
   }
 }

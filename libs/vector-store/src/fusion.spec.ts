@@ -13,7 +13,7 @@ const list = (...entries: [string, number][]): Scored[] => entries.map(([id, sco
 const ids = (l: { id: string }[]): string[] => l.map((x) => x.id);
 
 describe('resolveFusion', () => {
-  it('defaults to z-score fusion, 0.9 keyword / 0.1 dense, dense confidence 1, dense floor 0, dense depth 7, over 100 candidates per side', () => {
+  it('defaults to z-score fusion, 0.9 keyword / 0.1 dense, dense confidence 1, dense floor 0, no dense depth, over 100 candidates per side', () => {
     expect(FUSION_DEFAULTS).toEqual({
       method: 'zscore',
       keywordWeight: 0.9,
@@ -24,7 +24,7 @@ describe('resolveFusion', () => {
       denseFloor: 0,
       documentEvidence: 0,
       documentEvidenceSpan: 0,
-      denseDepth: 7,
+      denseDepth: null,
     });
     expect(resolveFusion(10, {})).toEqual({
       method: 'zscore',
@@ -36,7 +36,7 @@ describe('resolveFusion', () => {
       denseFloor: 0,
       documentEvidence: 0,
       documentEvidenceSpan: 0,
-      denseDepth: 7,
+      denseDepth: null,
     });
     expect(resolveFusion(250, {}).candidates).toBe(250);
   });
@@ -52,7 +52,7 @@ describe('resolveFusion', () => {
       denseFloor: 0,
       documentEvidence: 0,
       documentEvidenceSpan: 0,
-      denseDepth: 7,
+      denseDepth: null,
     });
     expect(resolveFusion(20, { fusion: 'zscore', rrfK: 5, candidates: 7 }, { method: 'rrf', rrfK: 10 })).toMatchObject({
       method: 'zscore',
@@ -271,8 +271,9 @@ describe('zscoreFuse with denseDepth (issue 25, round 12: a candidate far down t
     expect(fused.find((f) => f.id === 'd0')?.score).toBeGreaterThan(fused.find((f) => f.id === 't0')?.score ?? NaN);
   });
 
-  it('is the default through fuse and resolveFusion, and is validated', () => {
-    expect(ids(fuse(dense, keyword, resolveFusion(2, {}), 2))).toEqual(['a', 'r']);
+  it('reaches fuse through resolveFusion (off by default), and is validated', () => {
+    expect(ids(fuse(dense, keyword, resolveFusion(2, { denseDepth: 7 }), 2))).toEqual(['a', 'r']);
+    expect(ids(fuse(dense, keyword, resolveFusion(2, {}), 2))).toEqual(['r', 'a']);
     expect(resolveFusion(10, { denseDepth: null }).denseDepth).toBeNull();
     expect(() => resolveFusion(10, { denseDepth: 0 })).toThrow(/dense depth/);
     expect(() => resolveFusion(10, { denseDepth: 2.5 })).toThrow(/dense depth/);

@@ -54,9 +54,8 @@ export const FUSION_DEFAULTS: {
    * z-score fusion only (issue 25, round 12): only the dense list's first `denseDepth` candidates carry dense
    * evidence; a candidate the dense side ranks lower is fused as if it were no dense candidate (null: every one
    * counts). With the floor, a candidate ranked 10th-100th by cosine sits barely above the pool's mean, and that
-   * weak dense signal decided keyword near-ties against the right chunk (docs/benchmarks/retrieval.md, round 12:
-   * 7 chosen on planning-dev, heldout-heldout4 and SciFact train, offline; hybrid below its keyword input on 13
-   * set x metric cells of nine planning sets before, 11 after; SciFact train nDCG@10 0.7074 -> 0.7075).
+   * weak dense signal decided keyword near-ties against the right chunk (docs/benchmarks/retrieval.md, round 12).
+   * null (off) by default: spec 004's `query_hybrid` lost hit@1 questions with it; spec 000's search asks for 7.
    */
   readonly denseDepth: number | null;
 } = {
@@ -69,7 +68,7 @@ export const FUSION_DEFAULTS: {
   denseFloor: 0,
   documentEvidence: 0,
   documentEvidenceSpan: 0,
-  denseDepth: 7,
+  denseDepth: null,
 };
 
 export interface FusionParams {
