@@ -69,7 +69,8 @@ export const scoreTraced = (q: TraceQuestion, v: Variant): QuestionScore =>
     traceJudgment(q),
   );
 
-const f3 = (x: number): string => x.toFixed(3);
+const f3 = (x: number): string =>
+  x.toFixed(process.env['FUSION_SIM_DIGITS'] ? Number(process.env['FUSION_SIM_DIGITS']) : 3);
 
 if (process.argv[1]?.endsWith('fusion-sim.ts')) {
   const { values } = parseArgs({

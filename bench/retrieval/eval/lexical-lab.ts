@@ -13,7 +13,7 @@
  * bm25() and added as w x the summed IDF of the query stems each holds, as the running-header credit is).
  */
 import Database from 'better-sqlite3';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { eng } from 'stopword';
 import { stemmer } from 'stemmer';
 import { tmpdir } from 'node:os';
@@ -60,6 +60,8 @@ const { values } = parseArgs({
     configs: { type: 'string', default: '[{}]' },
     ids: { type: 'string' },
     project: { type: 'string', default: SPEC000_PROJECT },
+    /** Round 12: per-question scores of every config (keyword and hybrid) as JSON, for `fusion-cells.ts`. */
+    out: { type: 'string' },
   },
 });
 const configs = JSON.parse(values.configs as string) as Config[];
@@ -115,6 +117,10 @@ const queryTerms = (text: string, max: number): string[] => {
   return (content.length > 0 ? content : words).slice(0, max);
 };
 const f = (s: QuestionScore): string => [s.ndcg10, s.hit1, s.answer5, s.mrr].map((x) => x.toFixed(3)).join(' / ');
+const dump: Record<
+  string,
+  { ids: string[]; configs: Record<string, { keyword: QuestionScore[]; hybrid: QuestionScore[] }> }
+> = {};
 for (const set of (values.sets as string).split(',')) {
   const qs = (
     JSON.parse(
@@ -259,6 +265,12 @@ for (const set of (values.sets as string).split(',')) {
   process.stdout.write(
     `\n## ${set} (${qs.length}) nDCG@10 / hit@1 / answer@5 / MRR — keyword | hybrid | keyword CPU ms/q\n`,
   );
+  dump[set] = {
+    ids: qs.map((q) => q.id),
+    configs: Object.fromEntries(
+      configs.map((c, i) => [c.label ?? JSON.stringify(c), { keyword: kw[i] ?? [], hybrid: hy[i] ?? [] }]),
+    ),
+  };
   configs.forEach((c, i) =>
     process.stdout.write(
       `${(c.label ?? JSON.stringify(c)).slice(0, 60).padEnd(60)} ${f(meanScores(kw[i] ?? []))} | ${f(meanScores(hy[i] ?? []))} | ${((cpu[i] ?? 0) / qs.length).toFixed(1)}\n`,
@@ -266,4 +278,5 @@ for (const set of (values.sets as string).split(',')) {
   );
 }
 apply({});
+if (values.out) writeFileSync(values.out as string, JSON.stringify(dump));
 await lectern.close();

@@ -18,7 +18,11 @@ import {
   PHRASE_CREDIT,
   SHORT_CHUNK_DAMPING,
 } from '@lectern/vector-store';
-import { QUERY_HYBRID_DOCUMENT_EVIDENCE, SEARCH_DOCUMENTS_DOCUMENT_EVIDENCE } from '@lectern/document-store';
+import {
+  QUERY_HYBRID_DOCUMENT_EVIDENCE,
+  SEARCH_DOCUMENTS_DENSE_DEPTH,
+  SEARCH_DOCUMENTS_DOCUMENT_EVIDENCE,
+} from '@lectern/document-store';
 import { z } from 'zod';
 import { SYSTEMS, runEval, type SystemName } from './harness.js';
 import { markdownTable, plot } from './report.js';
@@ -47,6 +51,8 @@ const { values } = parseArgs({
     'document-evidence': { type: 'string' },
     /** Tuning only: spec 000 search_application_docs' hybrid document evidence, JSON {weight, span} (SEARCH_DOCUMENTS_DOCUMENT_EVIDENCE; weight 0 turns it off). */
     'sad-document-evidence': { type: 'string' },
+    /** Round 12: spec 000 search_application_docs' dense depth for the run (a positive integer, or null: off). */
+    'sad-dense-depth': { type: 'string' },
   },
 });
 const FusionOverride = z
@@ -56,6 +62,7 @@ const FusionOverride = z
     keywordWeight: z.number().min(0),
     denseConfidence: z.number().min(0),
     denseFloor: z.number().nullable(),
+    denseDepth: z.number().int().min(1).nullable(),
     rrfK: z.number().min(1),
     candidates: z.number().int().min(1).max(1000),
   })
@@ -113,6 +120,12 @@ if (values['document-evidence'] !== undefined) {
     `query_hybrid document evidence for this run: ${JSON.stringify(QUERY_HYBRID_DOCUMENT_EVIDENCE)}\n`,
   );
 }
+if (values['sad-dense-depth'] !== undefined) {
+  const depth = z.number().int().min(1).nullable().parse(JSON.parse(values['sad-dense-depth']));
+  Object.assign(SEARCH_DOCUMENTS_DENSE_DEPTH as { depth: number | null }, { depth });
+  process.stderr.write(`search_application_docs dense depth for this run: ${JSON.stringify(depth)}\n`);
+}
+
 if (values['sad-document-evidence'] !== undefined) {
   const e = z
     .object({ weight: z.number().min(0).max(10), span: z.number().int().min(0) })

@@ -55,7 +55,12 @@ export type { RegistryEntry } from './registry.js';
 export { ingestDocument } from './ingest-document.js';
 export { ensureProjectCollection } from './project-collection.js';
 export type { IngestDocumentInput, IngestDocumentResult } from './ingest-document.js';
-export { SEARCH_DOCUMENTS_DOCUMENT_EVIDENCE, searchDocuments, searchFilter } from './search-documents.js';
+export {
+  SEARCH_DOCUMENTS_DENSE_DEPTH,
+  SEARCH_DOCUMENTS_DOCUMENT_EVIDENCE,
+  searchDocuments,
+  searchFilter,
+} from './search-documents.js';
 export type { SearchDocumentsInput, SearchDocumentsResult, SearchMode, SearchResultItem } from './search-documents.js';
 export { getDocumentText } from './get-document-text.js';
 export { listIngestedDocuments } from './list-documents.js';

@@ -128,6 +128,17 @@ export const SEARCH_DOCUMENTS_DOCUMENT_EVIDENCE: { readonly weight: number; read
 };
 
 /**
+ * The dense depth for spec 000's hybrid search (FusionOptions.denseDepth, `FUSION_DEFAULTS.denseDepth`): only the
+ * dense list's first 7 candidates carry dense evidence, so a chunk the dense side ranks 10th-100th (a cosine barely
+ * above the pool's mean) no longer decides a keyword near-tie. Chosen offline on planning-dev, planning-heldout..
+ * -heldout4 and SciFact train (issue 25, round 12, docs/benchmarks/retrieval.md): hybrid below its keyword mode on
+ * 13 set x metric cells of nine planning sets before, 11 after; heldout8 nDCG@10 0.693 -> 0.704; SciFact train
+ * nDCG@10 0.7074 -> 0.7075. Asked for here only: spec 004's `query_hybrid` lost hit@1 questions with it. Read at
+ * every search (the bench overrides it; null turns it off).
+ */
+export const SEARCH_DOCUMENTS_DENSE_DEPTH: { readonly depth: number | null } = { depth: 7 };
+
+/**
  * Spec 000 FR-002, in two store calls: the collection, then one search. `relevance_score` is the spec's
  * `max(0, 1 - L2/2)` on unit vectors, i.e. the cosine similarity clipped at 0, in every mode with a dense
  * side (hybrid hits carry their own cosine). Results are ordered by `rank_score`, which each result reports:
@@ -175,6 +186,7 @@ export const searchDocuments = async (
           ...opts,
           documentEvidence: SEARCH_DOCUMENTS_DOCUMENT_EVIDENCE.weight,
           documentEvidenceSpan: SEARCH_DOCUMENTS_DOCUMENT_EVIDENCE.span,
+          denseDepth: SEARCH_DOCUMENTS_DENSE_DEPTH.depth,
         },
       );
       score = (h) => h.denseScore ?? 0;

@@ -13,7 +13,7 @@ const list = (...entries: [string, number][]): Scored[] => entries.map(([id, sco
 const ids = (l: { id: string }[]): string[] => l.map((x) => x.id);
 
 describe('resolveFusion', () => {
-  it('defaults to z-score fusion, 0.9 keyword / 0.1 dense, dense confidence 1, dense floor 0, over 100 candidates per side', () => {
+  it('defaults to z-score fusion, 0.9 keyword / 0.1 dense, dense confidence 1, dense floor 0, no dense depth, over 100 candidates per side', () => {
     expect(FUSION_DEFAULTS).toEqual({
       method: 'zscore',
       keywordWeight: 0.9,
@@ -24,6 +24,7 @@ describe('resolveFusion', () => {
       denseFloor: 0,
       documentEvidence: 0,
       documentEvidenceSpan: 0,
+      denseDepth: null,
     });
     expect(resolveFusion(10, {})).toEqual({
       method: 'zscore',
@@ -35,6 +36,7 @@ describe('resolveFusion', () => {
       denseFloor: 0,
       documentEvidence: 0,
       documentEvidenceSpan: 0,
+      denseDepth: null,
     });
     expect(resolveFusion(250, {}).candidates).toBe(250);
   });
@@ -50,6 +52,7 @@ describe('resolveFusion', () => {
       denseFloor: 0,
       documentEvidence: 0,
       documentEvidenceSpan: 0,
+      denseDepth: null,
     });
     expect(resolveFusion(20, { fusion: 'zscore', rrfK: 5, candidates: 7 }, { method: 'rrf', rrfK: 10 })).toMatchObject({
       method: 'zscore',
@@ -157,6 +160,7 @@ describe('fuse', () => {
       denseFloor: 0,
       documentEvidence: 0,
       documentEvidenceSpan: 0,
+      denseDepth: 7,
     };
     expect(fuse(dense, keyword, { ...base, method: 'zscore' }, 3)).toEqual(zscoreFuse(dense, keyword, base, 3));
     expect(fuse(dense, keyword, { ...base, method: 'rrf' }, 3)).toEqual(rrfFuse(dense, keyword, base, 3));
@@ -233,5 +237,45 @@ describe('zscoreFuse with denseFloor (issue 25, round 8: a weak dense signal doe
 
   it('is the default through fuse and resolveFusion', () => {
     expect(ids(fuse(dense, keyword, resolveFusion(2, w), 2))).toEqual(['k', 'c']);
+  });
+});
+
+describe('zscoreFuse with denseDepth (issue 25, round 12: a candidate far down the dense list does not decide a keyword near-tie)', () => {
+  // planning-heldout8's h8-21 in miniature. The keyword side has a near tie: 'a' (the answer) 10.0, 'r' (another
+  // chunk) 9.99. The dense side ranks 'r' 10th, a little above the pool's mean, and 'a' near the bottom (floored
+  // at the mean). Without a depth, r's weak dense lift overturns the keyword order; with depth 7 only the dense
+  // list's first seven candidates carry dense evidence, so r is fused as no dense candidate and a stays first.
+  const top = Array.from({ length: 9 }, (_, i): [string, number] => [`d${i}`, 0.9 - i * 0.02]);
+  const tail = Array.from({ length: 88 }, (_, i): [string, number] => [`t${i}`, 0.5 - i * 0.001]);
+  const dense = list(...top, ['r', 0.7], ...tail, ['a', 0.3]);
+  const keyword = list(['a', 10], ['r', 9.99], ['k3', 6], ['k4', 5]);
+  const w = { denseWeight: 0.1, keywordWeight: 0.9, denseConfidence: 1, denseFloor: 0 };
+
+  it('without a depth, the 10th dense candidate overturns the keyword winner', () => {
+    expect(ids(zscoreFuse(dense, keyword, { ...w, denseDepth: null }, 2))).toEqual(['r', 'a']);
+  });
+
+  it('with depth 7 the keyword winner keeps its place, and the reported score orders the results', () => {
+    const fused = zscoreFuse(dense, keyword, { ...w, denseDepth: 7 }, 20);
+    expect(ids(fused).slice(0, 2)).toEqual(['a', 'r']);
+    expect(fused.map((f) => f.score)).toEqual([...fused.map((f) => f.score)].sort((a, b) => b - a));
+    // r keeps its dense rank (reported) but gains nothing from it: its score is the keyword-only one
+    const r = fused.find((f) => f.id === 'r');
+    expect(r?.denseRank).toBe(10);
+    const kwOnly = zscoreFuse(dense, keyword, { ...w, denseWeight: 0 }, 20);
+    expect(r?.score).toBeCloseTo(kwOnly.find((f) => f.id === 'r')?.score ?? NaN, 12);
+  });
+
+  it("still lets the dense list's first candidates lift (d0, no keyword match, above t0, also none)", () => {
+    const fused = zscoreFuse(dense, keyword, { ...w, denseDepth: 7 }, 20);
+    expect(fused.find((f) => f.id === 'd0')?.score).toBeGreaterThan(fused.find((f) => f.id === 't0')?.score ?? NaN);
+  });
+
+  it('reaches fuse through resolveFusion (off by default), and is validated', () => {
+    expect(ids(fuse(dense, keyword, resolveFusion(2, { denseDepth: 7 }), 2))).toEqual(['a', 'r']);
+    expect(ids(fuse(dense, keyword, resolveFusion(2, {}), 2))).toEqual(['r', 'a']);
+    expect(resolveFusion(10, { denseDepth: null }).denseDepth).toBeNull();
+    expect(() => resolveFusion(10, { denseDepth: 0 })).toThrow(/dense depth/);
+    expect(() => resolveFusion(10, { denseDepth: 2.5 })).toThrow(/dense depth/);
   });
 });

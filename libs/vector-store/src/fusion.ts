@@ -50,6 +50,14 @@ export const FUSION_DEFAULTS: {
    * positions are not its evidence. 0 (any other chunk counts) by default; spec 000's search asks for 1.
    */
   readonly documentEvidenceSpan: number;
+  /**
+   * z-score fusion only (issue 25, round 12): only the dense list's first `denseDepth` candidates carry dense
+   * evidence; a candidate the dense side ranks lower is fused as if it were no dense candidate (null: every one
+   * counts). With the floor, a candidate ranked 10th-100th by cosine sits barely above the pool's mean, and that
+   * weak dense signal decided keyword near-ties against the right chunk (docs/benchmarks/retrieval.md, round 12).
+   * null (off) by default: spec 004's `query_hybrid` lost hit@1 questions with it; spec 000's search asks for 7.
+   */
+  readonly denseDepth: number | null;
 } = {
   method: 'zscore',
   denseWeight: 0.1,
@@ -60,6 +68,7 @@ export const FUSION_DEFAULTS: {
   denseFloor: 0,
   documentEvidence: 0,
   documentEvidenceSpan: 0,
+  denseDepth: null,
 };
 
 export interface FusionParams {
@@ -72,6 +81,7 @@ export interface FusionParams {
   denseFloor: number | null;
   documentEvidence: number;
   documentEvidenceSpan: number;
+  denseDepth: number | null;
 }
 
 /** Store-wide fusion defaults (e.g. from app config); anything unset falls back to FUSION_DEFAULTS. */
@@ -95,6 +105,8 @@ export interface FusionOptions {
   documentEvidence?: number;
   /** Document evidence's span in chunk positions, 0 for none (see FUSION_DEFAULTS). */
   documentEvidenceSpan?: number;
+  /** z-score fusion: how many of the dense list's first candidates carry dense evidence; null for all (see FUSION_DEFAULTS). */
+  denseDepth?: number | null;
 }
 
 /** Per-call options win over the store's defaults, which win over FUSION_DEFAULTS. */
@@ -110,6 +122,7 @@ export const resolveFusion = (limit: number, o: FusionOptions, store: FusionDefa
     denseFloor: o.denseFloor === undefined ? d.denseFloor : o.denseFloor,
     documentEvidence: o.documentEvidence ?? d.documentEvidence,
     documentEvidenceSpan: o.documentEvidenceSpan ?? d.documentEvidenceSpan,
+    denseDepth: o.denseDepth === undefined ? d.denseDepth : o.denseDepth,
   };
   if (!(FUSION_METHODS as readonly string[]).includes(p.method)) {
     throw new AppError('invalid_arguments', `Fusion method must be one of ${FUSION_METHODS.join(', ')}.`);
@@ -122,12 +135,13 @@ export const resolveFusion = (limit: number, o: FusionOptions, store: FusionDefa
     !(p.denseFloor === null || Number.isFinite(p.denseFloor)) ||
     !(p.documentEvidence >= 0 && Number.isFinite(p.documentEvidence)) ||
     !(Number.isInteger(p.documentEvidenceSpan) && p.documentEvidenceSpan >= 0) ||
+    !(p.denseDepth === null || (Number.isInteger(p.denseDepth) && p.denseDepth >= 1)) ||
     !Number.isInteger(p.candidates) ||
     p.candidates < 1
   ) {
     throw new AppError(
       'invalid_arguments',
-      'Fusion needs rrfK >= 1, non-negative weights, confidence and document evidence, a non-negative integer document evidence span, a finite dense floor or null, and a positive integer candidate count.',
+      'Fusion needs rrfK >= 1, non-negative weights, confidence and document evidence, a non-negative integer document evidence span, a finite dense floor or null, a positive integer dense depth or null, and a positive integer candidate count.',
     );
   }
   return { ...p, candidates: Math.min(p.candidates, 1000) };
@@ -245,13 +259,18 @@ export const effectiveDenseWeight = (denseWeight: number, gamma: number, zTopDen
  * so a decisive lexical match is not diluted by a weak dense signal (z-scores alone make a flat list look as
  * sure of itself as a sharp one). With `denseFloor` (default 0), a dense z below the floor counts as the floor:
  * only dense evidence above the dense pool's mean moves a candidate, so a keyword winner that the dense side merely
- * ranks low (or not at all) is not overturned by a candidate the dense side ranks slightly less low.
+ * ranks low (or not at all) is not overturned by a candidate the dense side ranks slightly less low. With
+ * `denseDepth`, only the dense list's first candidates carry dense evidence (the rest count as absent from it).
  * Hand-written: a few lines of arithmetic, no library covers this fusion.
  */
 export const zscoreFuse = (
   dense: Scored[],
   keyword: Scored[],
-  p: Pick<FusionParams, 'denseWeight' | 'keywordWeight'> & { denseConfidence?: number; denseFloor?: number | null },
+  p: Pick<FusionParams, 'denseWeight' | 'keywordWeight'> & {
+    denseConfidence?: number;
+    denseFloor?: number | null;
+    denseDepth?: number | null;
+  },
   limit: number,
 ): Fused[] => {
   const zd = zScores(dense);
@@ -277,8 +296,12 @@ export const zscoreFuse = (
     topZ(keyword, zk, keyword.length + zeros),
   );
   const lowest = p.denseFloor ?? Number.NEGATIVE_INFINITY;
-  for (const e of byId.values())
-    e.score = wd * Math.max(lowest, e.dense ?? minDense) + p.keywordWeight * (e.keyword ?? minKeyword);
+  const depth = p.denseDepth ?? Number.POSITIVE_INFINITY;
+  for (const e of byId.values()) {
+    // Beyond the dense depth a candidate's cosine is no evidence: it is fused as a candidate the dense side lacks.
+    const dense = e.dense !== undefined && (e.denseRank as number) <= depth ? e.dense : minDense;
+    e.score = wd * Math.max(lowest, dense) + p.keywordWeight * (e.keyword ?? minKeyword);
+  }
   return ranked(byId.values(), limit);
 };
 

@@ -77,7 +77,11 @@ export const runHybridContract = (t: HybridContractContext): void => {
     const topD = Math.max(...zd.values());
     const topK = Math.max(...zk.values());
     const w = gamma > 0 && topK > 0 ? wd * Math.min(1, Math.max(0, topD) / topK) ** gamma : wd;
-    return new Map([...all].map((id) => [id, w * Math.max(floor, zd.get(id) ?? minD) + wk * (zk.get(id) ?? minK)]));
+    // denseDepth: a point below the dense list's first `depth` counts as no dense candidate (its minimum z).
+    const depth = FUSION_DEFAULTS.denseDepth ?? Number.POSITIVE_INFINITY;
+    const deep = new Set(dense.slice(0, depth).map((h) => h.id));
+    const dz = (id: string): number => (deep.has(id) ? (zd.get(id) ?? minD) : minD);
+    return new Map([...all].map((id) => [id, w * Math.max(floor, dz(id)) + wk * (zk.get(id) ?? minK)]));
   };
 
   it('fuses by default with z-scores at FUSION_DEFAULTS (0.1 dense + 0.9 keyword, dense confidence 1, dense floor 0); a point the keyword side did not match scores as keyword 0', async () => {
@@ -268,6 +272,46 @@ export const runHybridContract = (t: HybridContractContext): void => {
     const on = await run(2);
     expect(['d1', 'd2']).toContain(on[0]?.id);
     expect(on.map((h) => h.score)).toEqual([...on.map((h) => h.score)].sort((a, b) => b - a));
+  });
+
+  it('dense depth, when asked, takes the dense evidence of candidates ranked below it (round 12)', async () => {
+    const store = t.store();
+    const name = t.fresh('dense-depth');
+    await store.ensureCollection(name, { fingerprint: MODEL, hybrid: true });
+    await store.upsert(
+      name,
+      [
+        // a: the dense winner, no keyword match; b and c: dense 2nd and 3rd (well above the pool's mean), both
+        // keyword matches; f1..f5: far below.
+        { id: 'a', vector: unit(1, 0, 0, 0), text: 'gamma delta', payload: { document_id: 'A' } },
+        { id: 'b', vector: unit(1, 0.5, 0, 0), text: 'alpha beta', payload: { document_id: 'B' } },
+        { id: 'c', vector: unit(1, 0.6, 0, 0), text: 'alpha beta epsilon', payload: { document_id: 'C' } },
+        ...[1, 2, 3, 4, 5].map((i) => ({
+          id: `f${i}`,
+          vector: unit(0.01 * i, 0, 0, 1),
+          text: `filler number ${i}`,
+          payload: { document_id: 'F' },
+        })),
+      ],
+      { fingerprint: MODEL },
+    );
+    const q = { vector: unit(1, 0, 0, 0), text: 'alpha beta' };
+    const opts: HybridOptions = { fingerprint: MODEL, limit: 10, denseWeight: 0.5, keywordWeight: 0.5 };
+    const score = (hits: Hit[], id: string): number => hits.find((h) => h.id === id)?.score ?? NaN;
+    const all = await store.searchHybrid(name, q, opts);
+    const deep1 = await store.searchHybrid(name, q, { ...opts, denseDepth: 1 });
+    const keywordOnly = await store.searchHybrid(name, q, { ...opts, denseWeight: 0 });
+    expect(all.find((h) => h.id === 'b')?.denseRank).toBe(2);
+    for (const id of ['b', 'c']) {
+      // beyond the depth: no dense lift, exactly the keyword-only score (the floor makes an absent dense side 0)
+      expect(score(deep1, id)).toBeCloseTo(score(keywordOnly, id), 10);
+      // without it: the dense side lifts it
+      expect(score(all, id)).toBeGreaterThan(score(keywordOnly, id) + 1e-6);
+    }
+    // the dense winner, within the depth, keeps its score; the reported score orders both lists
+    expect(score(deep1, 'a')).toBeCloseTo(score(all, 'a'), 10);
+    for (const hits of [all, deep1])
+      expect(hits.map((h) => h.score)).toEqual([...hits.map((h) => h.score)].sort((x, y) => y - x));
   });
 
   it('keyword side: document evidence with a span takes none from a neighbouring chunk (chunk_index; round 11)', async () => {
