@@ -74,12 +74,15 @@ const main = async () => {
   // BENCH_ONLY=fresh: only the documents whose name has that text (a quick look at one set);
   // BENCH_EXCEPT=fresh-13: every document but those whose name has that text (a blind set kept out of a fit);
   // a text ending in a digit is not matched by a longer number (fresh-1 is not fresh-13);
+  // either may list several texts separated by commas (BENCH_EXCEPT=fresh-20,fresh-21);
   // BENCH_PATHS=local: the offline extractor only (no oracle agent)
   const only = process.env['BENCH_ONLY'];
   const except = process.env['BENCH_EXCEPT'];
   const withAgent = process.env['BENCH_PATHS'] !== 'local';
   const documents = [...corpusDocuments(), ...generatedDocuments()].filter(
-    (d) => (!only || nameHas(d.name, only)) && (!except || !nameHas(d.name, except)),
+    (d) =>
+      (!only || only.split(',').some((t) => nameHas(d.name, t))) &&
+      (!except || !except.split(',').some((t) => nameHas(d.name, t))),
   );
   const dataDir = mkdtempSync(join(tmpdir(), 'lectern-bench-extraction-'));
   const scripts = new Map(documents.map((d) => [d.name, anthropicScript(oracleScript(d.expected))]));

@@ -117,6 +117,12 @@ export const SYNONYMS: Record<string, string[]> = {
   parties: ['parties', 'between', 'party', ...PARTY_ROLES],
   party: ['party', 'parties', ...PARTY_ROLES],
   invoice: ['invoice', 'bill'],
+  // (round 14) a party by the other name its kind of contract gives it: a lease's lessor is its owner and its
+  // lessee the hirer; a tenancy's tenants are its occupiers; a services contract's contractor the consultant
+  lessor: ['owner'],
+  lessee: ['hirer'],
+  tenant: ['tenants', 'occupier', 'occupiers'],
+  contractor: ['consultant', 'freelancer'],
 };
 
 const STOP = new Set([

@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+import { makePdf, pdfTextAt } from '@lectern/testing';
+import { fieldKind } from '../fields/field-kinds.js';
+import { LABEL_MATCH, labelScore } from '../fields/field-words.js';
+import type { SchemaField } from '../schema-fields.js';
+import { layoutPairs, readPageSpans } from './page-layout.js';
+import { valueExtent } from './value-extent.js';
+
+// Issue 26, round 14: recall on born-digital documents (variant 18's nulls); each rule on text no bench document prints.
+const field = (name: string, hint = ''): SchemaField => ({ path: [name], kind: 'scalar', hint });
+
+describe('round 14: a party by the name its kind of contract gives it', () => {
+  it('a lease’s owner and hirer are its lessor and lessee; a tenancy’s occupiers its tenants', async () => {
+    const pdf = makePdf([
+      {
+        content: [
+          pdfTextAt(72, 700, 'Owner'),
+          pdfTextAt(200, 700, 'Gallowfield Plant Hire Ltd'),
+          pdfTextAt(72, 680, 'Hirer'),
+          pdfTextAt(200, 680, 'Tobermory Joinery Ltd'),
+          pdfTextAt(72, 660, 'Occupier'),
+          pdfTextAt(200, 660, 'Rosalind Achterberg'),
+        ].join('\n'),
+      },
+    ]);
+    const fields = [field('lessor'), field('lessee'), field('tenant'), field('contractor')];
+    const pairs = layoutPairs(await readPageSpans(pdf), fields).map((p) => [p.label.text, p.value.text]);
+    expect(pairs).toEqual(
+      expect.arrayContaining([
+        ['Owner', 'Gallowfield Plant Hire Ltd'],
+        ['Hirer', 'Tobermory Joinery Ltd'],
+        ['Occupier', 'Rosalind Achterberg'],
+      ]),
+    );
+    // (each label is its field's, and not another party's)
+    expect(labelScore(field('lessor'), 'Owner', true)).toBeGreaterThanOrEqual(LABEL_MATCH);
+    expect(labelScore(field('lessee'), 'Hirer', true)).toBeGreaterThanOrEqual(LABEL_MATCH);
+    expect(labelScore(field('tenant'), 'Occupier', true)).toBeGreaterThanOrEqual(LABEL_MATCH);
+    expect(labelScore(field('contractor'), 'Consultant', true)).toBeGreaterThanOrEqual(LABEL_MATCH);
+    expect(labelScore(field('lessor'), 'Hirer', true)).toBeLessThan(LABEL_MATCH);
+    expect(labelScore(field('lessee'), 'Owner', true)).toBeLessThan(LABEL_MATCH);
+  });
+});
+
+describe('round 14: a name without the business it trades as', () => {
+  it('cuts ", trading as …" and "t/a …" after a party’s name', () => {
+    const f = field('contractor');
+    expect(valueExtent(f, fieldKind(f), 'Ilse Brandvold, trading as Brandvold Joinery').value).toBe('Ilse Brandvold');
+    expect(valueExtent(f, fieldKind(f), 'Ilse Brandvold t/a Brandvold Joinery').value).toBe('Ilse Brandvold');
+    // (a field that asks for the name as printed keeps it whole)
+    const printed = field('contractor', 'as printed');
+    expect(valueExtent(printed, fieldKind(printed), 'Ilse Brandvold, trading as Brandvold Joinery').value).toBe(
+      'Ilse Brandvold, trading as Brandvold Joinery',
+    );
+  });
+});
