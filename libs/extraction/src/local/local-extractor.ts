@@ -281,6 +281,9 @@ export const spanningLabels = (rows: (string[] | undefined)[]): Map<number, { la
   return labels;
 };
 
+/** A currency's sign or its ISO code (round 14). */
+const CURRENCY_SIGN = /[$€£¥₹]|\b(?:USD|EUR|GBP|CHF|JPY|AUD|CAD|NZD|SEK|NOK|DKK|PLN|CZK|INR|ZAR)\b/;
+
 /** An amount in a line: a currency sign or code and a number, or a number and a code after it. */
 const MONEY_IN_LINE = /((?:[A-Z]{3}\s?|[$€£¥]\s?)[-+]?\d[\d,.]*\d|[-+]?\d[\d,.]*\d\s?(?:[A-Z]{3}|[$€£¥]))(?=\s|$)/g;
 
@@ -968,11 +971,17 @@ export const candidatesIn = (
           !limits && k === undefined && header && values.length >= 2
             ? amountColumn(field, header, cells, labelEnd, unitCol)
             : undefined;
+        // (round 14) an amount's row with a count before the amount ("| Total labour | 2.2 | | £198.00 |"): for an
+        // amount, the first cell that prints a currency, not a bare number before it
+        const amountCell =
+          kind.kind === 'money' && values.length >= 2 && !CURRENCY_SIGN.test(values[0]!)
+            ? values.find((v) => CURRENCY_SIGN.test(v) && /\d/.test(v))
+            : undefined;
         const cell = limits
           ? limits.value
           : k !== undefined
             ? modelValue(cells, labelEnd, k, models.length, columns)
-            : (partCell ?? values[0]!);
+            : (partCell ?? amountCell ?? values[0]!);
         // the target model's values on the rows with this label: two different ones are ambiguous too
         if (k !== undefined && cell !== undefined)
           rowsSeen.set(`${key}|target`, (rowsSeen.get(`${key}|target`) ?? new Set()).add(cell.trim()));

@@ -3,6 +3,7 @@ import { makePdf, pdfTextAt } from '@lectern/testing';
 import { fieldKind } from '../fields/field-kinds.js';
 import { LABEL_MATCH, labelScore } from '../fields/field-words.js';
 import type { SchemaField } from '../schema-fields.js';
+import { candidatesIn } from './local-extractor.js';
 import { layoutPairs, readPageSpans } from './page-layout.js';
 import { valueExtent } from './value-extent.js';
 
@@ -52,5 +53,35 @@ describe('round 14: a name without the business it trades as', () => {
     expect(valueExtent(printed, fieldKind(printed), 'Ilse Brandvold, trading as Brandvold Joinery').value).toBe(
       'Ilse Brandvold, trading as Brandvold Joinery',
     );
+  });
+});
+
+const values = (name: string, content: string) => {
+  const f = field(name);
+  return candidatesIn(f, fieldKind(f), [], 'h1-t1', content, 0, undefined, [], undefined, new Map(), [f]).map(
+    (c) => c.value,
+  );
+};
+
+describe('round 14: an amount’s row with a count before the amount', () => {
+  it('reads the cell with a currency, not the bare number before it', () => {
+    const rows = [
+      '| Task | Hours | Rate | Amount |',
+      '| --- | --- | --- | --- |',
+      '| Total fitting | 3.5 |  | €262.50 |',
+    ];
+    expect(values('fitting_total', rows.join('\n'))).toEqual(['€262.50']);
+  });
+});
+
+describe('round 14: an identifier’s label naming another thing’s identifier', () => {
+  it('"Chassis No." or "Order No." is not an invoice’s number; "Inv. No." and "No." are', () => {
+    const invoice = field('invoice_number');
+    expect(labelScore(invoice, 'Chassis No.', true)).toBe(0);
+    expect(labelScore(invoice, 'Order No.', true)).toBe(0);
+    expect(labelScore(invoice, 'Inv. No.', true)).toBeGreaterThanOrEqual(LABEL_MATCH);
+    expect(labelScore(invoice, 'No.', true)).toBeGreaterThanOrEqual(LABEL_MATCH);
+    const rows = ['| Chassis No. | WDB9634 |', '| --- | --- |', '| Invoice No. | 77-2291 |'].join('\n');
+    expect(values('invoice_number', rows)).toEqual(['77-2291']);
   });
 });
