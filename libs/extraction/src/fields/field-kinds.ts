@@ -8,7 +8,7 @@ import { hintWords, nameWords } from './field-words.js';
  * returned (null, with a warning saying what was seen).
  */
 export type FieldKind =
-  | { kind: 'quantity'; quantity: string; units: RegExp }
+  | { kind: 'quantity'; quantity: string; units: RegExp; ranged?: boolean }
   | { kind: 'date' }
   | { kind: 'count' }
   | { kind: 'ip_code' }
@@ -57,6 +57,11 @@ const DURATION_WORDS = /^(term|duration|period|tenure)$/;
 const COUNT_WORDS = /^(number|count|num|quantity|qty|poles|mppts|phases|trackers)$/;
 
 /** The kind of a field: by its name's words, then its description's. */
+/** Name words of a quantity stated as an interval (round 14), and of one point of it. */
+const RANGED = /^(?:supply|input|operating|working|adjustment|adjustable|adj|measuring|measurement|dimming)$/;
+const POINT =
+  /^(?:rated|nominal|max|maximum|min|minimum|typ|typical|peak|absolute|abs|dropout|surge|inrush|start|startup|standby|idle|full)$/;
+
 export const fieldKind = (field: SchemaField): FieldKind => {
   const name = nameWords(field.path[field.path.length - 1]!);
   const words = [...name, ...hintWords(field)];
@@ -77,8 +82,15 @@ export const fieldKind = (field: SchemaField): FieldKind => {
   // the name's last quantity word is its head ("output_voltage" is a voltage, "output_power" a power)
   // ("output" is a power only as the head: "rated_output"; "max_output_data_rate" is a rate, not a power)
   const head = (word: string, k: number) => word !== 'output' || k === name.length - 1;
+  // (round 14) a supply's, an input's or an adjustment's quantity is an interval as datasheets state it ("Supply
+  // voltage 1.8 to 5.5 V", "Input frequency 47 to 63 Hz"): a range is its value, unless the name asks for one
+  // point of it (rated, nominal, a limit)
+  const ranged =
+    name.some((w) => RANGED.test(w)) && !name.some((w) => POINT.test(w))
+      ? (kind: FieldKind): FieldKind => (kind.kind === 'quantity' ? { ...kind, ranged: true } : kind)
+      : (kind: FieldKind) => kind;
   for (const [k, word] of [...name.entries()].reverse())
-    for (const [re, kind] of QUANTITIES) if (re.test(word) && head(word, k)) return kind;
+    for (const [re, kind] of QUANTITIES) if (re.test(word) && head(word, k)) return ranged(kind);
   for (const word of words) for (const [re, kind] of QUANTITIES) if (word !== 'output' && re.test(word)) return kind;
   // "invoice_number", "po_number", "serial_number": a thing's number is its identifier, not a count
   // ("number_of_poles", "pole_count" stay counts)
@@ -173,7 +185,7 @@ export const misfit = (kind: FieldKind, value: string, unit = ''): string | unde
         return `it holds several numbers (${numbers.slice(0, 3).join(', ')}): cells merged, not one value`;
       // a range is a value only of a quantity that is one by nature (an operating temperature); "0.457Nm to
       // 9.68Nm" for a peak torque is the family's span, not the value
-      if (isRange && kind.quantity !== 'temperature') return 'it is a range, not one value';
+      if (isRange && kind.quantity !== 'temperature' && !kind.ranged) return 'it is a range, not one value';
       if (!kind.units.test(`${q} ${unit}`)) return `its unit is not one of a ${kind.quantity}`;
       return undefined;
     }

@@ -85,3 +85,18 @@ describe('round 14: an identifier’s label naming another thing’s identifier'
     expect(values('invoice_number', rows)).toEqual(['77-2291']);
   });
 });
+
+describe('round 14: a supply’s, an input’s or an adjustment’s quantity stated as an interval', () => {
+  it('is read as a range; a field naming one point of it still refuses one', () => {
+    const rows = [
+      '| Characteristic | Value |',
+      '| --- | --- |',
+      '| Supply voltage | 2.7 to 3.6 V |',
+      '| Input frequency | 45 to 65 Hz |',
+      '| Rated voltage | 2.7 to 3.6 V |',
+    ].join('\n');
+    expect(values('supply_voltage', rows)).toContain('2.7 to 3.6 V');
+    expect(values('input_frequency', rows)).toContain('45 to 65 Hz');
+    expect(values('rated_voltage', rows)).toEqual([]);
+  });
+});
