@@ -46,10 +46,11 @@ const DATE_WORDS = /^(date|dated|effective|expiry|expiration|issued|signed)$/;
 /** An amount of money (a receipt's total, an invoice's tax): one number, a currency sign or code at most. */
 const MONEY_WORDS = /^(total|subtotal|amount|price|cost|tax|vat|balance|fee|fees|payment|salary|wage|wages|rent)$/;
 /**
- * Money only as the name's last word ("annual_charge", "security_deposit"; not "charge_time", "charge_voltage"),
+ * Money only as the name's last word ("annual_charge", "security_deposit", a receipt's `shipping` or `tip`
+ * (round 14); not "charge_time", "charge_voltage", "shipping_address"),
  * and a charge not an electric one ("gate_charge", "battery_charge", "state_of_charge" are in C or mAh or %).
  */
-const MONEY_HEADS = /^(charge|charges|deposit|premium)$/;
+const MONEY_HEADS = /^(charge|charges|deposit|premium|shipping|freight|postage|tip|gratuity|surcharge)$/;
 const ELECTRIC_CHARGE =
   /^(gate|battery|cell|state|electric|electrical|capacitor|stored|input|output|reverse|recovery|coulomb)$/;
 /** A length of time (a contract's term). */

@@ -100,3 +100,17 @@ describe('round 14: a supply’s, an input’s or an adjustment’s quantity sta
     expect(values('rated_voltage', rows)).toEqual([]);
   });
 });
+
+describe('round 14: a receipt’s shipping or tip is an amount', () => {
+  it('takes the amount, not the name under a "Shipping to" heading', () => {
+    const text = ['Shipping to', 'Tomasz Wierzbicki', '7 Larch Court, Duluth, MN 55802', '', 'Shipping $6.40'].join(
+      '\n',
+    );
+    expect(values('shipping', text)).not.toContain('Tomasz Wierzbicki');
+    expect(fieldKind(field('shipping')).kind).toBe('money');
+    expect(fieldKind(field('tip')).kind).toBe('money');
+    // (a shipping address or method is not an amount)
+    expect(fieldKind(field('shipping_address')).kind).not.toBe('money');
+    expect(fieldKind(field('shipping_method')).kind).not.toBe('money');
+  });
+});
