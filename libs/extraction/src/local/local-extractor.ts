@@ -848,6 +848,10 @@ export const candidatesIn = (
           ? nameWords(field.path[field.path.length - 1]!).find((w) => /^m(?:ax|in)(?:imum)?$/.test(w))
           : undefined;
       let score = labelScore(field, limitWord ? `${label} ${limitWord}` : label, true);
+      // (round 14) a label cell holding a note's sentences (a footnote merged into the row's cell: "Weight Noise
+      // measured at 1 m in free air. Airflow and pressure at …"): more than ten words and a sentence ending inside
+      // it; the field's words in the note do not make the row the field's
+      if (label.split(/\s+/).length > 10 && /\p{Ll}[.;]\s+\p{Lu}/u.test(label)) score = 0;
       // (or the label cell right before the value alone, when the row's first cells are another column's block:
       // "| UID ATU63970412 | ROOM | 312 |" is labelled "ROOM"; round 6)
       const nearest = labelCells.filter((c) => c.length > 0);

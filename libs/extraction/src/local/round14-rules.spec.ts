@@ -114,3 +114,16 @@ describe('round 14: a receipt’s shipping or tip is an amount', () => {
     expect(fieldKind(field('shipping_method')).kind).not.toBe('money');
   });
 });
+
+describe('round 14: a label cell holding a note’s sentences', () => {
+  it('does not label the row for a field named in the note', () => {
+    const rows = [
+      '| Parameter | Value |',
+      '| --- | --- |',
+      '| Housing Vibration tested to IEC 60068-2-6 on all axes. Shock tested at 30 g for 11 ms. | PA66-GF30 |',
+      '| Vibration | 5 g |',
+    ].join('\n');
+    expect(values('vibration', rows)).not.toContain('PA66-GF30');
+    expect(values('vibration', rows)).toContain('5 g');
+  });
+});
