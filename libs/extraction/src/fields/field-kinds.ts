@@ -8,7 +8,7 @@ import { hintWords, nameWords } from './field-words.js';
  * returned (null, with a warning saying what was seen).
  */
 export type FieldKind =
-  | { kind: 'quantity'; quantity: string; units: RegExp }
+  | { kind: 'quantity'; quantity: string; units: RegExp; ranged?: boolean }
   | { kind: 'date' }
   | { kind: 'count' }
   | { kind: 'ip_code' }
@@ -46,10 +46,11 @@ const DATE_WORDS = /^(date|dated|effective|expiry|expiration|issued|signed)$/;
 /** An amount of money (a receipt's total, an invoice's tax): one number, a currency sign or code at most. */
 const MONEY_WORDS = /^(total|subtotal|amount|price|cost|tax|vat|balance|fee|fees|payment|salary|wage|wages|rent)$/;
 /**
- * Money only as the name's last word ("annual_charge", "security_deposit"; not "charge_time", "charge_voltage"),
+ * Money only as the name's last word ("annual_charge", "security_deposit", a receipt's `shipping` or `tip`
+ * (round 14); not "charge_time", "charge_voltage", "shipping_address"),
  * and a charge not an electric one ("gate_charge", "battery_charge", "state_of_charge" are in C or mAh or %).
  */
-const MONEY_HEADS = /^(charge|charges|deposit|premium)$/;
+const MONEY_HEADS = /^(charge|charges|deposit|premium|shipping|freight|postage|tip|gratuity|surcharge)$/;
 const ELECTRIC_CHARGE =
   /^(gate|battery|cell|state|electric|electrical|capacitor|stored|input|output|reverse|recovery|coulomb)$/;
 /** A length of time (a contract's term). */
@@ -57,6 +58,11 @@ const DURATION_WORDS = /^(term|duration|period|tenure)$/;
 const COUNT_WORDS = /^(number|count|num|quantity|qty|poles|mppts|phases|trackers)$/;
 
 /** The kind of a field: by its name's words, then its description's. */
+/** Name words of a quantity stated as an interval (round 14), and of one point of it. */
+const RANGED = /^(?:supply|input|operating|working|adjustment|adjustable|adj|measuring|measurement|dimming)$/;
+const POINT =
+  /^(?:rated|nominal|max|maximum|min|minimum|typ|typical|peak|absolute|abs|dropout|surge|inrush|start|startup|standby|idle|full)$/;
+
 export const fieldKind = (field: SchemaField): FieldKind => {
   const name = nameWords(field.path[field.path.length - 1]!);
   const words = [...name, ...hintWords(field)];
@@ -77,8 +83,15 @@ export const fieldKind = (field: SchemaField): FieldKind => {
   // the name's last quantity word is its head ("output_voltage" is a voltage, "output_power" a power)
   // ("output" is a power only as the head: "rated_output"; "max_output_data_rate" is a rate, not a power)
   const head = (word: string, k: number) => word !== 'output' || k === name.length - 1;
+  // (round 14) a supply's, an input's or an adjustment's quantity is an interval as datasheets state it ("Supply
+  // voltage 1.8 to 5.5 V", "Input frequency 47 to 63 Hz"): a range is its value, unless the name asks for one
+  // point of it (rated, nominal, a limit)
+  const ranged =
+    name.some((w) => RANGED.test(w)) && !name.some((w) => POINT.test(w))
+      ? (kind: FieldKind): FieldKind => (kind.kind === 'quantity' ? { ...kind, ranged: true } : kind)
+      : (kind: FieldKind) => kind;
   for (const [k, word] of [...name.entries()].reverse())
-    for (const [re, kind] of QUANTITIES) if (re.test(word) && head(word, k)) return kind;
+    for (const [re, kind] of QUANTITIES) if (re.test(word) && head(word, k)) return ranged(kind);
   for (const word of words) for (const [re, kind] of QUANTITIES) if (word !== 'output' && re.test(word)) return kind;
   // "invoice_number", "po_number", "serial_number": a thing's number is its identifier, not a count
   // ("number_of_poles", "pole_count" stay counts)
@@ -173,7 +186,7 @@ export const misfit = (kind: FieldKind, value: string, unit = ''): string | unde
         return `it holds several numbers (${numbers.slice(0, 3).join(', ')}): cells merged, not one value`;
       // a range is a value only of a quantity that is one by nature (an operating temperature); "0.457Nm to
       // 9.68Nm" for a peak torque is the family's span, not the value
-      if (isRange && kind.quantity !== 'temperature') return 'it is a range, not one value';
+      if (isRange && kind.quantity !== 'temperature' && !kind.ranged) return 'it is a range, not one value';
       if (!kind.units.test(`${q} ${unit}`)) return `its unit is not one of a ${kind.quantity}`;
       return undefined;
     }

@@ -117,7 +117,16 @@ export const SYNONYMS: Record<string, string[]> = {
   parties: ['parties', 'between', 'party', ...PARTY_ROLES],
   party: ['party', 'parties', ...PARTY_ROLES],
   invoice: ['invoice', 'bill'],
+  // (round 14) a party by the other name its kind of contract gives it: a lease's lessor is its owner and its
+  // lessee the hirer; a tenancy's tenants are its occupiers; a services contract's contractor the consultant
+  lessor: ['owner'],
+  lessee: ['hirer'],
+  tenant: ['tenants', 'occupier', 'occupiers'],
+  contractor: ['consultant', 'freelancer'],
 };
+
+/** The last word of an identifier's name (round 14). */
+const ID_HEAD = /^(?:number|no|nr|num|id|ref|reference)$/;
 
 const STOP = new Set([
   'of',
@@ -313,6 +322,13 @@ export const labelScore = (field: SchemaField, label: string, asLabel = false): 
   // (a word cut short stands for the field's word it begins: "incl." for `including`)
   const inField = (w: string) => fieldWords.has(w) || (cut.includes(w) && [...fieldWords].some((f) => f.startsWith(w)));
   if (asLabel && labelWords.some((w) => (DISTINCT.has(w) || (money && DISTINCT_MONEY.has(w))) && !inField(w))) return 0;
+  // (round 14) an identifier's label naming another thing's identifier: "Reg. No." or "Order No." is not an
+  // `invoice_number` — the label's words besides the identifier's are none of the field's
+  const own = nameWords(field.path[field.path.length - 1]!);
+  if (asLabel && own.length >= 2 && ID_HEAD.test(own[own.length - 1]!)) {
+    const rest = labelWords.filter((w) => !ID_HEAD.test(w) && !STOP.has(w) && /\p{L}{2}/u.test(w));
+    if (rest.length > 0 && rest.every((w) => !inField(w))) return 0;
+  }
   // the other end of a stay: "Check-out" or "Departure" is not an arrival, and the other way round
   const stay = contentWords(field);
   if (stay.includes('arrival') && (have.has('out') || have.has('departure'))) return 0;

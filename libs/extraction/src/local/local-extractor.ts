@@ -281,6 +281,9 @@ export const spanningLabels = (rows: (string[] | undefined)[]): Map<number, { la
   return labels;
 };
 
+/** A currency's sign or its ISO code (round 14). */
+const CURRENCY_SIGN = /[$€£¥₹]|\b(?:USD|EUR|GBP|CHF|JPY|AUD|CAD|NZD|SEK|NOK|DKK|PLN|CZK|INR|ZAR)\b/;
+
 /** An amount in a line: a currency sign or code and a number, or a number and a code after it. */
 const MONEY_IN_LINE = /((?:[A-Z]{3}\s?|[$€£¥]\s?)[-+]?\d[\d,.]*\d|[-+]?\d[\d,.]*\d\s?(?:[A-Z]{3}|[$€£¥]))(?=\s|$)/g;
 
@@ -845,6 +848,10 @@ export const candidatesIn = (
           ? nameWords(field.path[field.path.length - 1]!).find((w) => /^m(?:ax|in)(?:imum)?$/.test(w))
           : undefined;
       let score = labelScore(field, limitWord ? `${label} ${limitWord}` : label, true);
+      // (round 14) a label cell holding a note's sentences (a footnote merged into the row's cell: "Weight Noise
+      // measured at 1 m in free air. Airflow and pressure at …"): more than ten words and a sentence ending inside
+      // it; the field's words in the note do not make the row the field's
+      if (label.split(/\s+/).length > 10 && /\p{Ll}[.;]\s+\p{Lu}/u.test(label)) score = 0;
       // (or the label cell right before the value alone, when the row's first cells are another column's block:
       // "| UID ATU63970412 | ROOM | 312 |" is labelled "ROOM"; round 6)
       const nearest = labelCells.filter((c) => c.length > 0);
@@ -968,11 +975,17 @@ export const candidatesIn = (
           !limits && k === undefined && header && values.length >= 2
             ? amountColumn(field, header, cells, labelEnd, unitCol)
             : undefined;
+        // (round 14) an amount's row with a count before the amount ("| Total labour | 2.2 | | £198.00 |"): for an
+        // amount, the first cell that prints a currency, not a bare number before it
+        const amountCell =
+          kind.kind === 'money' && values.length >= 2 && !CURRENCY_SIGN.test(values[0]!)
+            ? values.find((v) => CURRENCY_SIGN.test(v) && /\d/.test(v))
+            : undefined;
         const cell = limits
           ? limits.value
           : k !== undefined
             ? modelValue(cells, labelEnd, k, models.length, columns)
-            : (partCell ?? values[0]!);
+            : (partCell ?? amountCell ?? values[0]!);
         // the target model's values on the rows with this label: two different ones are ambiguous too
         if (k !== undefined && cell !== undefined)
           rowsSeen.set(`${key}|target`, (rowsSeen.get(`${key}|target`) ?? new Set()).add(cell.trim()));

@@ -78,10 +78,10 @@ const ROLE_BRACKET =
   /\s*\(\s*(?:the\s+|hereinafter\b|herein\b|referred\b|as\s+|["“'‘]|(?:company|registration|reg\.?|registered|co\.)\s*(?:no|number|nr)\b|(?:ABN|ACN|CRN|EIN|KvK|UID|VAT|SIREN|SIRET|CVR|Org\.?\s*nr)\b)[^()]{0,80}\)\s*$/i;
 /**
  * A name's description after it: "currently of …", "residing at …", ", of 12 …", "whose registered office …", ", a
- * Delaware corporation", its registration ("ABN 12 …", "Company No. …") or its contact lines ("Tel …").
+ * Delaware corporation", the business it trades as (", trading as …", "t/a …"; round 14), its registration ("ABN 12 …", "Company No. …") or its contact lines ("Tel …").
  */
 const DESCRIBED =
-  /\s*,?\s+(?:(?:currently|presently|formerly|lately)\s+(?:of|residing|resident|living)\b|(?:residing|resident|living|domiciled)\s+(?:at|in)\b|of\s+(?=\d)|at\s+(?=\d)|whose\s+|with\s+(?:its\s+)?(?:registered\s+)?(?:office|address|seat)|having\s+(?:its\s+)?(?:registered\s+)?(?:office|address|seat)|(?:registered|incorporated)\s+(?:in|under|at|office)\b|acting\s+(?:as|through|by)\b|represented\s+by\b|an?\s+(?:company|corporation|limited|private|public|partnership|firm|body|entity|sole|individual|\p{Lu}[\p{L}]+\s+(?:company|corporation|limited\s+(?:company|partnership)))\b|(?:ABN|ACN|CRN|EIN|KvK|UID|SIREN|SIRET|CVR|VAT\s+(?:no|number|reg)|company\s+(?:no|number|reg)|reg(?:istration|istered)?\.?\s+(?:no|number|in))\b\.?|(?:tel|phone|telephone|mobile|e-?mail|fax)\b\.?:?\s*(?=[+(\d]|[\w.-]+@))/iu;
+  /\s*,?\s+(?:(?:currently|presently|formerly|lately)\s+(?:of|residing|resident|living)\b|(?:residing|resident|living|domiciled)\s+(?:at|in)\b|of\s+(?=\d)|at\s+(?=\d)|whose\s+|with\s+(?:its\s+)?(?:registered\s+)?(?:office|address|seat)|having\s+(?:its\s+)?(?:registered\s+)?(?:office|address|seat)|(?:registered|incorporated)\s+(?:in|under|at|office)\b|acting\s+(?:as|through|by)\b|(?:trading|doing\s+business)\s+as\b|t\/a\b|d\/b\/a\b|represented\s+by\b|an?\s+(?:company|corporation|limited|private|public|partnership|firm|body|entity|sole|individual|\p{Lu}[\p{L}]+\s+(?:company|corporation|limited\s+(?:company|partnership)))\b|(?:ABN|ACN|CRN|EIN|KvK|UID|SIREN|SIRET|CVR|VAT\s+(?:no|number|reg)|company\s+(?:no|number|reg)|reg(?:istration|istered)?\.?\s+(?:no|number|in))\b\.?|(?:tel|phone|telephone|mobile|e-?mail|fax)\b\.?:?\s*(?=[+(\d]|[\w.-]+@))/iu;
 
 /** A job title after a person's name and a comma: up to four capitalised words ending in a title's word. */
 const JOB_TITLE =
