@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-import { openPdfPages, renderGrayPages, renderPagePng } from '@lectern/conversion';
+import { openPdfPages, renderGrayPages, renderPagePng, type OcrWord } from '@lectern/conversion';
 import { writeFileSync } from 'node:fs';
 import { makePdf, pdfTextAt } from '@lectern/testing';
 import type { SchemaField } from '../schema-fields.js';
 import { withOcrPages } from './ocr-pages.js';
-import { spansFromOcrWords, type OcrWordBox } from './ocr-spans.js';
+import { spansFromOcrWords } from './ocr-spans.js';
 import { gridCells, layoutPairs, readPageSpans } from './page-layout.js';
 
 const field = (name: string, hint = ''): SchemaField => ({ path: [name], hint, kind: 'scalar' }) as SchemaField;
@@ -99,7 +99,7 @@ describe('the page layout of a scanned page from its OCR words (round 14)', () =
   it('levels a tilted page’s lines and leaves out a value with a digit the OCR was unsure of', () => {
     // two lines of a label and a value far apart, tilted 1.5° (y grows 0.026 px per px to the right)
     const slope = Math.tan((1.5 * Math.PI) / 180);
-    const word = (text: string, line: string, left: number, top: number, confidence = 95): OcrWordBox => ({
+    const word = (text: string, line: string, left: number, top: number, confidence = 95): OcrWord => ({
       text,
       line,
       left,

@@ -1,17 +1,6 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
+import type { OcrWord } from '@lectern/conversion';
 import type { Span } from './page-layout.js';
-
-/** A word of the OCR (tesseract's TSV): its text, its box in the render's pixels and its line. */
-export interface OcrWordBox {
-  text: string;
-  /** The words of one line (tesseract's block.paragraph.line) share it. */
-  line: string;
-  left: number;
-  top: number;
-  width: number;
-  height: number;
-  confidence: number;
-}
 
 /**
  * A word holding a digit read with less confidence than this is not stated (tesseract's confidence, 0–100; on
@@ -37,7 +26,7 @@ const median = (xs: number[]): number => {
  * scanned a degree off level has lines whose two ends differ by more than a line's height over a text column's
  * width, so pairing by raw y would put one line's label beside the next line's value.
  */
-export const pageSkew = (lines: OcrWordBox[][]): number => {
+export const pageSkew = (lines: OcrWord[][]): number => {
   const slopes: number[] = [];
   for (const ws of lines) {
     if (ws.length < SKEW.minWords) continue;
@@ -66,8 +55,8 @@ export const pageSkew = (lines: OcrWordBox[][]): number => {
  * height (a column's gutter, not a space), in PDF points (`pxPerPt` pixels of the render per point). The boxes are
  * the levelled frame's (within a degree of the page's own), each span's `quad` its corners in the render's frame.
  */
-export const spansFromOcrWords = (page: number, words: OcrWordBox[], pxPerPt: number): Span[] => {
-  const byLine = new Map<string, OcrWordBox[]>();
+export const spansFromOcrWords = (page: number, words: OcrWord[], pxPerPt: number): Span[] => {
+  const byLine = new Map<string, OcrWord[]>();
   for (const w of words) {
     if (!Number.isFinite(w.left + w.top + w.width + w.height) || w.width <= 0 || w.height <= 0) continue;
     // (specks of grain read as a mark with no letter or digit and no confidence)

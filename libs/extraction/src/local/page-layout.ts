@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 import { LABEL_MATCH, labelScore } from '../fields/field-words.js';
 import type { SchemaField } from '../schema-fields.js';
-import { ocrPageWords, textOrientation, textSkew } from '@lectern/conversion';
-import { spansFromOcrWords, type OcrWordBox } from './ocr-spans.js';
+import { ocrPageWords, textOrientation, textSkew, type OcrWord } from '@lectern/conversion';
+import { spansFromOcrWords } from './ocr-spans.js';
 
 /**
  * Label ↔ value pairing from the page's layout (issue 26, round 10). The converter's Markdown loses the pairing of
@@ -64,7 +64,7 @@ export const LAYOUT_LIMITS = {
 } as const;
 
 /** Reads a page render's words (a grey PAM at `dpi`); null when no OCR engine is there. */
-export type PageOcr = (image: Uint8Array, dpi: number) => Promise<OcrWordBox[] | null>;
+export type PageOcr = (image: Uint8Array, dpi: number) => Promise<OcrWord[] | null>;
 
 /** The conversion's native tesseract (libs/conversion's `ocrPageWords`). */
 const defaultOcr: PageOcr = (image, dpi) => ocrPageWords(image, dpi, undefined, LAYOUT_LIMITS.ocrTimeoutMs);
