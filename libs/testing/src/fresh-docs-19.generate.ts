@@ -23,6 +23,7 @@ import type puppeteer from 'puppeteer-core';
 import sharp from 'sharp';
 import { FRESH_19_DOCS, fresh19Name, fullHtml, htmlDigest, type Fresh19Doc } from './fresh-docs-19.html.js';
 import { launchChromium, offlinePage } from './offline-chromium.js';
+import { imageOnlyPdf, type ScanPicture } from './image-only-pdf.js';
 import { repoRoot } from './paths.js';
 import { seededRandom } from './seeded-random.js';
 
@@ -43,11 +44,7 @@ const screenshot = async (browser: puppeteer.Browser, doc: Fresh19Doc): Promise<
 };
 
 /** Grey levels, rotation, blur and grain: a page as a scanner or a phone sees it. */
-const degrade = async (
-  png: Buffer,
-  doc: Fresh19Doc,
-  seed: number,
-): Promise<{ data: Buffer; width: number; height: number; bilevel: boolean }> => {
+const degrade = async (png: Buffer, doc: Fresh19Doc, seed: number): Promise<ScanPicture> => {
   const { paper, ink, rotate, blur, grain, bilevel } = doc.scan;
   // white → paper, black → ink
   let image = sharp(png)
@@ -86,51 +83,6 @@ const degrade = async (
   return { data: jpeg, width: info.width, height: info.height, bilevel: false };
 };
 
-/** A one-page PDF showing the picture over the whole page at `dpi`; no text, no font. */
-const imagePdf = (
-  img: { data: Buffer; width: number; height: number; bilevel: boolean },
-  dpi: number,
-  title: string,
-): Buffer => {
-  const w = ((img.width * 72) / dpi).toFixed(2);
-  const h = ((img.height * 72) / dpi).toFixed(2);
-  const content = `q ${w} 0 0 ${h} 0 0 cm /Im1 Do Q\n`;
-  const imageDict = img.bilevel ? `/BitsPerComponent 1 /Filter /FlateDecode` : `/BitsPerComponent 8 /Filter /DCTDecode`;
-  const objects: Buffer[] = [
-    Buffer.from('<< /Type /Catalog /Pages 2 0 R >>'),
-    Buffer.from('<< /Type /Pages /Kids [3 0 R] /Count 1 >>'),
-    Buffer.from(
-      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${w} ${h}] /Resources << /XObject << /Im1 4 0 R >> >> /Contents 5 0 R >>`,
-    ),
-    Buffer.concat([
-      Buffer.from(
-        `<< /Type /XObject /Subtype /Image /Width ${img.width} /Height ${img.height} /ColorSpace /DeviceGray ${imageDict} /Length ${img.data.length} >>\nstream\n`,
-      ),
-      img.data,
-      Buffer.from('\nendstream'),
-    ]),
-    Buffer.from(`<< /Length ${content.length} >>\nstream\n${content}endstream`),
-    Buffer.from(
-      `<< /Title (${title}) /Producer (fresh-docs-19.generate.ts: chromium screenshot, sharp, image-only) >>`,
-    ),
-  ];
-  const parts: Buffer[] = [Buffer.from('%PDF-1.4\n%\xe2\xe3\xcf\xd3\n', 'latin1')];
-  const offsets: number[] = [];
-  let length = parts[0]!.length;
-  objects.forEach((body, i) => {
-    offsets.push(length);
-    const obj = Buffer.concat([Buffer.from(`${i + 1} 0 obj\n`), body, Buffer.from('\nendobj\n')]);
-    parts.push(obj);
-    length += obj.length;
-  });
-  const xref =
-    `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n` +
-    offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('') +
-    `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R /Info ${objects.length} 0 R >>\nstartxref\n${length}\n%%EOF\n`;
-  parts.push(Buffer.from(xref));
-  return Buffer.concat(parts);
-};
-
 const main = async (): Promise<void> => {
   const only = process.argv.slice(2);
   const dir = join(repoRoot(), 'libs', 'testing', 'fixtures', 'fresh-19');
@@ -141,7 +93,12 @@ const main = async (): Promise<void> => {
       const name = fresh19Name(doc);
       if (only.length > 0 && !only.some((part) => name.includes(part))) continue;
       const img = await degrade(await screenshot(browser, doc), doc, 1900 + i);
-      const pdf = imagePdf(img, doc.scan.dpi, htmlDigest(doc));
+      const pdf = imageOnlyPdf(
+        img,
+        doc.scan.dpi,
+        htmlDigest(doc),
+        'fresh-docs-19.generate.ts: chromium screenshot, sharp, image-only',
+      );
       writeFileSync(join(dir, name), pdf);
       process.stdout.write(`${name} ${img.width}x${img.height} ${pdf.length} bytes\n`);
     }

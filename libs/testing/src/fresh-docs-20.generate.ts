@@ -10,7 +10,7 @@
  *      applies a keystone (rows scaled about the centre, the top narrower), a linear lighting gradient, a coffee
  *      ring or a round stamp, ink spread and grain; then sharp encodes a grey JPEG at the scan's quality, or the page
  *      is Floyd–Steinberg dithered to 1 bit (a fax);
- *   3. the picture is wrapped as a one-page PDF with no text layer and no font (imagePdf below), its /Title the
+ *   3. the picture is wrapped as a one-page PDF with no text layer and no font (imageOnlyPdf in image-only-pdf.ts), its /Title the
  *      digest of the drawing and scan settings, so fresh-docs-20.spec.ts can tell a stale file.
  *
  *   npx tsx libs/testing/src/fresh-docs-20.generate.ts [name-part ...]
@@ -21,6 +21,7 @@ import { join } from 'node:path';
 import { deflateSync } from 'node:zlib';
 import sharp from 'sharp';
 import { drawDigest, FRESH_20_DOCS, fresh20Name, type Fresh20Doc } from './fresh-docs-20.draw.js';
+import { imageOnlyPdf, type ScanPicture } from './image-only-pdf.js';
 import { repoRoot } from './paths.js';
 import { seededRandom } from './seeded-random.js';
 
@@ -70,15 +71,8 @@ const rasterise = (doc: Fresh20Doc): Buffer => {
   return run.stdout;
 };
 
-interface Picture {
-  data: Buffer;
-  width: number;
-  height: number;
-  bilevel: boolean;
-}
-
 /** Rotation, keystone, lighting, a ring or stamp, grain; then a grey JPEG or a dithered 1-bit fax. */
-const degrade = async (png: Buffer, doc: Fresh20Doc, seed: number): Promise<Picture> => {
+const degrade = async (png: Buffer, doc: Fresh20Doc, seed: number): Promise<ScanPicture> => {
   const s = doc.scan;
   const { data, info } = await sharp(png)
     .greyscale()
@@ -160,45 +154,6 @@ const degrade = async (png: Buffer, doc: Fresh20Doc, seed: number): Promise<Pict
   return { data: jpeg, width, height, bilevel: false };
 };
 
-/** A one-page PDF showing the picture over the whole page at `dpi`; no text, no font. */
-const imagePdf = (img: Picture, dpi: number, title: string): Buffer => {
-  const w = ((img.width * 72) / dpi).toFixed(2);
-  const h = ((img.height * 72) / dpi).toFixed(2);
-  const content = `q ${w} 0 0 ${h} 0 0 cm /Im1 Do Q\n`;
-  const imageDict = img.bilevel ? `/BitsPerComponent 1 /Filter /FlateDecode` : `/BitsPerComponent 8 /Filter /DCTDecode`;
-  const objects: Buffer[] = [
-    Buffer.from('<< /Type /Catalog /Pages 2 0 R >>'),
-    Buffer.from('<< /Type /Pages /Kids [3 0 R] /Count 1 >>'),
-    Buffer.from(
-      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${w} ${h}] /Resources << /XObject << /Im1 4 0 R >> >> /Contents 5 0 R >>`,
-    ),
-    Buffer.concat([
-      Buffer.from(
-        `<< /Type /XObject /Subtype /Image /Width ${img.width} /Height ${img.height} /ColorSpace /DeviceGray ${imageDict} /Length ${img.data.length} >>\nstream\n`,
-      ),
-      img.data,
-      Buffer.from('\nendstream'),
-    ]),
-    Buffer.from(`<< /Length ${content.length} >>\nstream\n${content}endstream`),
-    Buffer.from(`<< /Title (${title}) /Producer (fresh-docs-20.generate.ts: PyMuPDF raster, sharp, image-only) >>`),
-  ];
-  const parts: Buffer[] = [Buffer.from('%PDF-1.4\n%\xe2\xe3\xcf\xd3\n', 'latin1')];
-  const offsets: number[] = [];
-  let length = parts[0]!.length;
-  objects.forEach((body, i) => {
-    offsets.push(length);
-    const obj = Buffer.concat([Buffer.from(`${i + 1} 0 obj\n`), body, Buffer.from('\nendobj\n')]);
-    parts.push(obj);
-    length += obj.length;
-  });
-  const xref =
-    `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n` +
-    offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('') +
-    `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R /Info ${objects.length} 0 R >>\nstartxref\n${length}\n%%EOF\n`;
-  parts.push(Buffer.from(xref));
-  return Buffer.concat(parts);
-};
-
 const main = async (): Promise<void> => {
   const only = process.argv.slice(2);
   const dir = join(repoRoot(), 'libs', 'testing', 'fixtures', 'fresh-20');
@@ -207,7 +162,12 @@ const main = async (): Promise<void> => {
     const name = fresh20Name(doc);
     if (only.length > 0 && !only.some((part) => name.includes(part))) continue;
     const img = await degrade(rasterise(doc), doc, 2000 + i);
-    const pdf = imagePdf(img, doc.scan.dpi, drawDigest(doc));
+    const pdf = imageOnlyPdf(
+      img,
+      doc.scan.dpi,
+      drawDigest(doc),
+      'fresh-docs-20.generate.ts: PyMuPDF raster, sharp, image-only',
+    );
     writeFileSync(join(dir, name), pdf);
     process.stdout.write(`${name} ${img.width}x${img.height} ${pdf.length} bytes\n`);
   }
